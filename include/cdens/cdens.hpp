@@ -1,0 +1,23 @@
+#pragma once
+// Everything public in cdens.
+
+#include "cdens/conditional/lscde.hpp"
+#include "cdens/conditional/lscde_basis.hpp"
+#include "cdens/conditional/lscde_gate.hpp"
+#include "cdens/conditional/lscde_system.hpp"
+#include "cdens/core/communicator.hpp"
+#include "cdens/core/conditional_gate.hpp"
+#include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/cross_validation.hpp"
+#include "cdens/core/csv.hpp"
+#include "cdens/core/error.hpp"
+#include "cdens/core/fit_report.hpp"
+#include "cdens/core/gaussian_kernel.hpp"
+#include "cdens/core/json_io.hpp"
+#include "cdens/core/metrics.hpp"
+#include "cdens/core/progress.hpp"
+#include "cdens/core/rng.hpp"
+#include "cdens/core/standardizer.hpp"
+#include "cdens/core/types.hpp"
+#include "cdens/core/validate.hpp"
+#include "cdens/model_file.hpp"

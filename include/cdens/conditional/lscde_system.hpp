@@ -1,0 +1,67 @@
+#pragma once
+// The LSCDE solver engine (Sugiyama et al. 2010, §2.3 and §2.6), reused by SA-LSCDE and LSCE.
+//
+// With the basis of eq. (9), Φ̄(x) of eq. (3) is analytic:
+//   Φ̄_ll'(x) = ∫ φ_l(x,y) φ_l'(x,y) dy = (√π σ)^{d_y} φ_x,l(x) φ_x,l'(x) K_v,ll',
+// where φ_x,l(x) = exp(−‖x − u_l‖²/2σ²) and K_v,ll' = exp(−‖v_l − v_l'‖²/4σ²). So
+//   Ĥ = (1/n) Σ_i Φ̄(x_i) = (√π σ)^{d_y} / n · (ΦᵀΦ ∘ K_v)      (eq. 4; ΦᵀΦ is one GEMM)
+//   ĥ = (1/n) Σ_i φ(x_i, y_i)
+// and α̃ = (Ĥ + λI)⁻¹ ĥ (eq. 6), α̂ = max(0, α̃) (eq. 7).
+
+#include <vector>
+
+#include "cdens/conditional/lscde_basis.hpp"
+#include "cdens/core/metrics.hpp"
+
+namespace cdens {
+
+/// Sums over samples of the statistics behind Ĥ and ĥ. Sums, not means, so that blocks of rows
+/// (threads) and shards of rows (MPI ranks) add up.
+struct LscdeSums {
+  Matrix input_gram;  ///< Σ_i φ_x(x_i) φ_x(x_i)ᵀ over inputs (labelled and unlabelled), b × b
+  Vector joint;       ///< Σ_i φ(x_i, y_i) over labelled pairs, b
+  Index n_inputs = 0;
+  Index n_pairs = 0;
+
+  static LscdeSums zero(Index basis_size);
+  LscdeSums& operator+=(const LscdeSums& other);
+};
+
+/// Statistics of the labelled pairs (x_i, y_i) (columns of x and y).
+LscdeSums lscde_pair_sums(const MatrixView& x, const MatrixView& y, const LscdeBasis& basis);
+
+/// Statistics of unlabelled inputs (semi-supervised Ĥ, §2.7): they enter the gram only.
+LscdeSums lscde_input_sums(const MatrixView& x, const LscdeBasis& basis);
+
+/// Ĥ and ĥ.
+struct LscdeSystem {
+  Matrix h_matrix;  ///< Ĥ, b × b, symmetric positive semi-definite
+  Vector h_vector;  ///< ĥ, b
+};
+
+/// Ĥ = (√π σ)^{d_y} / n_inputs · (input_gram ∘ K_v), ĥ = joint / n_pairs.
+LscdeSystem lscde_system(const LscdeSums& sums, const Matrix& output_overlap, const LscdeBasis& basis);
+
+/// The regularisation path of eq. (6): with Ĥ = Q Λ Qᵀ, α̃(λ) = Q (Λ + λI)⁻¹ Qᵀ ĥ costs O(b²)
+/// per λ after one symmetric eigendecomposition.
+class LscdeLambdaPath {
+ public:
+  explicit LscdeLambdaPath(const LscdeSystem& system);
+  /// α̂(λ) = max(0, α̃(λ)) for each λ > 0: b × L.
+  Matrix coefficients(const std::vector<double>& lambdas) const;
+
+ private:
+  Vector eigenvalues_;
+  Matrix eigenvectors_;
+  Vector projected_h_;  ///< Qᵀ ĥ
+};
+
+/// Σ_i of the held-out loss of p̂ with coefficients alphas.col(j), for every column j, over the
+/// pairs (x_i, y_i) — in standardised units (no Jacobian). For `kl` this is −Σ log p̂(y_i|x_i),
+/// for `sq` Σ [½ ∫ p̂(y|x_i)² dy − p̂(y_i|x_i)]. One GEMM per block handles every λ; entries
+/// whose terms underflow are recomputed in log space through the conditional mixture, so the
+/// result equals scoring make_lscde_mixture(…) pair by pair.
+Vector lscde_held_out_loss_sums(const MatrixView& x, const MatrixView& y, const LscdeBasis& basis,
+                                const Matrix& output_overlap, const Matrix& alphas, CvLoss loss);
+
+}  // namespace cdens

@@ -1,0 +1,17 @@
+#pragma once
+// Squared distances and Gaussian kernel blocks computed through one matrix product.
+
+#include "cdens/core/types.hpp"
+
+namespace cdens {
+
+/// D_ij = ‖a_i − b_j‖² for the columns a_i of `a` (d × m) and b_j of `b` (d × k), as the
+/// m × k matrix ‖a_i‖² + ‖b_j‖² − 2 a_iᵀb_j (one GEMM); tiny negatives from cancellation are
+/// clamped to 0.
+void squared_distances(const MatrixView& a, const MatrixView& b, Eigen::Ref<Matrix> out);
+Matrix squared_distances(const MatrixView& a, const MatrixView& b);
+
+/// K_ij = exp(−‖a_i − b_j‖² / (2 σ²)), an m × k block.
+Matrix gaussian_kernel(const MatrixView& a, const MatrixView& b, double sigma);
+
+}  // namespace cdens

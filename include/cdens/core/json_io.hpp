@@ -1,0 +1,32 @@
+#pragma once
+// JSON building blocks for model files: Eigen matrices as JSON, checked member access, and
+// atomic file replacement so an interrupted write never destroys an existing model.
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "cdens/core/types.hpp"
+
+namespace cdens {
+
+/// {"rows": r, "cols": c, "data": [column-major values]}; doubles round-trip exactly.
+nlohmann::json matrix_to_json(const MatrixView& matrix);
+Matrix matrix_from_json(const nlohmann::json& document, std::string_view what);
+
+/// A plain JSON array.
+nlohmann::json vector_to_json(const VectorView& vector);
+Vector vector_from_json(const nlohmann::json& document, std::string_view what);
+
+/// document[key], or ModelFormatError naming the missing key.
+const nlohmann::json& json_member(const nlohmann::json& document, std::string_view key);
+
+/// Writes `contents` to a temporary file beside `path`, flushes it to disk and renames it over
+/// `path`. Throws IoError; the old file is untouched on failure.
+void write_file_atomically(const std::string& path, const std::string& contents);
+
+/// Parses a JSON file; IoError if unreadable, ModelFormatError if not JSON.
+nlohmann::json read_json_file(const std::string& path);
+
+}  // namespace cdens

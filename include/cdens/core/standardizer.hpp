@@ -1,0 +1,48 @@
+#pragma once
+// Per-dimension standardisation z = (x − mean) / scale. The papers assume unit variance in every
+// input and output dimension; models work on z and report densities in the user's units through
+// the Jacobian of this map.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "cdens/core/types.hpp"
+
+namespace cdens {
+
+class Standardizer {
+ public:
+  /// Mean and sample standard deviation (divisor n − 1, as MATLAB's std) of each row of `data`.
+  /// Throws DataError if a dimension is constant, naming it by `names[i]` when given.
+  static Standardizer fit(const MatrixView& data, std::string_view what,
+                          const std::vector<std::string>& names = {});
+
+  /// The identity map in `dimension` dimensions.
+  static Standardizer identity(Index dimension);
+
+  Standardizer(Vector mean, Vector scale);
+
+  Index dimension() const { return mean_.size(); }
+  const Vector& mean() const { return mean_; }
+  const Vector& scale() const { return scale_; }
+
+  /// z = (x − mean) / scale for every column.
+  Matrix transform(const MatrixView& data) const;
+  /// x = mean + scale ∘ z for every column.
+  Matrix inverse_transform(const MatrixView& standardized) const;
+
+  /// log |det ∂z/∂x| = −Σ_i log scale_i, so that log p_x(x) = log p_z(z(x)) + log_jacobian().
+  double log_jacobian() const;
+
+  nlohmann::json to_json() const;
+  static Standardizer from_json(const nlohmann::json& document);
+
+ private:
+  Vector mean_;
+  Vector scale_;
+};
+
+}  // namespace cdens

@@ -1,0 +1,34 @@
+#pragma once
+// Input checks shared by every estimator. Each throws InvalidArgument or DataError with a
+// message that names the offending argument.
+
+#include <string_view>
+#include <vector>
+
+#include "cdens/core/types.hpp"
+
+namespace cdens {
+
+/// Every entry finite; otherwise DataError naming the sample (column) and dimension (row).
+void require_finite(const MatrixView& data, std::string_view what);
+
+/// At least one dimension and one sample.
+void require_nonempty(const MatrixView& data, std::string_view what);
+
+/// Same number of samples (columns) in both.
+void require_same_samples(const MatrixView& a, std::string_view what_a, const MatrixView& b,
+                          std::string_view what_b);
+
+/// The number of rows a matrix of samples must have (its dimension).
+void require_dimension(const MatrixView& data, Index dimension, std::string_view what);
+
+/// A non-empty list of finite, strictly positive values (bandwidths, regularisers, grids).
+void require_positive_values(const std::vector<double>& values, std::string_view what);
+
+/// A single finite, strictly positive value.
+void require_positive(double value, std::string_view what);
+
+/// Probabilities strictly inside (0, 1).
+void require_open_unit_interval(const std::vector<double>& values, std::string_view what);
+
+}  // namespace cdens

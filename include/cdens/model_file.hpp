@@ -1,0 +1,43 @@
+#pragma once
+// Model files: a versioned JSON document holding a fitted model, the names of its variables and
+// the fit report. Written atomically; predictions of a loaded model equal the saved model's
+// bit for bit (doubles are stored in round-trip form).
+//
+//   {"format": "cdens-model", "version": 1, "shape": "conditional_mixture", "method": "lscde",
+//    "variables": {"x": [...], "y": [...]}, "model": {...}, "fit": {...}}
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/fit_report.hpp"
+
+namespace cdens {
+
+/// Current version of the model file format; files of a newer version are refused.
+inline constexpr int kModelFileVersion = 1;
+
+/// A fitted conditional density model with the names of its variables.
+struct ConditionalModel {
+  ConditionalMixture mixture;
+  std::vector<std::string> x_names;
+  std::vector<std::string> y_names;
+  FitReport report;
+};
+
+/// Reads any gate this version of cdens can fit; ModelFormatError for an unknown kind.
+std::shared_ptr<const ConditionalGate> read_builtin_gate(const std::string& kind,
+                                                         const nlohmann::json& parameters);
+
+nlohmann::json conditional_model_to_json(const ConditionalModel& model);
+ConditionalModel conditional_model_from_json(const nlohmann::json& document);
+
+/// Writes the model file atomically (temporary file, then rename).
+void save_conditional_model(const ConditionalModel& model, const std::string& path);
+/// Reads a model file; IoError or ModelFormatError with the reason.
+ConditionalModel load_conditional_model(const std::string& path);
+
+}  // namespace cdens

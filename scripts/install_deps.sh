@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs every Debian package that building, testing and benchmarking cdens needs.
+# Idempotent: asks dpkg what is missing and says nothing when everything is there.
+set -euo pipefail
+
+packages=(
+  g++ make cmake
+  libeigen3-dev          # matrices, eigendecompositions
+  libopenblas-openmp-dev # BLAS behind Eigen's products; the OpenMP build nests inside our threads
+  libcli11-dev           # command-line parsing
+  nlohmann-json3-dev     # model files
+  libgtest-dev           # unit tests
+  libbenchmark-dev       # micro-benchmarks
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "cdens: installing ${missing[*]}" >&2
+as_root=()
+[ "$(id -u)" -ne 0 ] && as_root=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

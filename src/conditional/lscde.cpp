@@ -1,0 +1,315 @@
+#include "cdens/conditional/lscde.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <omp.h>
+
+#include "cdens/conditional/lscde_gate.hpp"
+#include "cdens/conditional/lscde_system.hpp"
+#include "cdens/core/cross_validation.hpp"
+#include "cdens/core/error.hpp"
+#include "cdens/core/rng.hpp"
+#include "cdens/core/validate.hpp"
+
+namespace cdens {
+namespace {
+
+// Rows are processed in blocks: big enough for an efficient GEMM, few enough per fold that the
+// per-block b × b partial sums stay small. The split depends only on the data size, never on
+// the thread count, and partial sums are added in block order, so results are reproducible.
+constexpr Index kMinBlockRows = 256;
+constexpr Index kMaxBlocksPerFold = 16;
+
+/// A run of consecutive rows, labelled (fold ≥ 0, rows of the fold-ordered data) or unlabelled
+/// (fold < 0, rows of the unlabelled inputs).
+struct RowBlock {
+  int fold;
+  Index begin;
+  Index size;
+};
+
+void append_blocks(int fold, Index begin, Index end, std::vector<RowBlock>& blocks) {
+  const Index rows = end - begin;
+  const Index block_rows =
+      std::max(kMinBlockRows, (rows + kMaxBlocksPerFold - 1) / kMaxBlocksPerFold);
+  for (Index start = begin; start < end; start += block_rows) {
+    blocks.push_back({fold, start, std::min(block_rows, end - start)});
+  }
+}
+
+Matrix gather_columns(const MatrixView& data, const std::vector<Index>& columns) {
+  Matrix selected(data.rows(), static_cast<Index>(columns.size()));
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    selected.col(static_cast<Index>(c)) = data.col(columns[c]);
+  }
+  return selected;
+}
+
+/// Sums the statistics of every rank (a no-op on one process).
+void allreduce(LscdeSums& sums, const Communicator& communicator) {
+  communicator.allreduce_sum(sums.input_gram.data(), static_cast<std::size_t>(sums.input_gram.size()));
+  communicator.allreduce_sum(sums.joint.data(), static_cast<std::size_t>(sums.joint.size()));
+  double counts[2] = {static_cast<double>(sums.n_inputs), static_cast<double>(sums.n_pairs)};
+  communicator.allreduce_sum(counts, 2);
+  sums.n_inputs = static_cast<Index>(counts[0]);
+  sums.n_pairs = static_cast<Index>(counts[1]);
+}
+
+/// Standardised training data and the basis centres drawn from it.
+struct Prepared {
+  Matrix z;            ///< standardised x, d_x × n
+  Matrix t;            ///< standardised y, d_y × n
+  Matrix z_unlabeled;  ///< standardised unlabelled x, d_x × n'
+  Matrix centers_x;    ///< u_l
+  Matrix centers_y;    ///< v_l
+};
+
+/// The whole σ × λ grid by K-fold cross-validation (§2.5): for each σ, one pass over the rows
+/// gathers per-fold sums; for each (σ, fold) one eigendecomposition gives α̂ for every λ; a
+/// second pass scores every λ on the held-out rows.
+CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOptions& options,
+                       int threads, const FitContext& context) {
+  const int fold_count = folds.n_folds();
+  std::vector<Index> order;
+  std::vector<Index> fold_begin = {0};
+  for (int k = 0; k < fold_count; ++k) {
+    order.insert(order.end(), folds.test(k).begin(), folds.test(k).end());
+    fold_begin.push_back(static_cast<Index>(order.size()));
+  }
+  const Matrix z = gather_columns(data.z, order);
+  const Matrix t = gather_columns(data.t, order);
+
+  std::vector<RowBlock> blocks;
+  for (int k = 0; k < fold_count; ++k) append_blocks(k, fold_begin[k], fold_begin[k + 1], blocks);
+  const auto labeled_blocks = static_cast<Index>(blocks.size());
+  append_blocks(-1, 0, data.z_unlabeled.cols(), blocks);
+  const auto block_count = static_cast<Index>(blocks.size());
+
+  const auto sigma_count = static_cast<Index>(options.sigmas.size());
+  const auto lambda_count = static_cast<Index>(options.lambdas.size());
+  std::vector<LscdeBasis> bases;
+  for (double sigma : options.sigmas) bases.push_back({data.centers_x, data.centers_y, sigma});
+  const Index basis_size = data.centers_x.cols();
+
+  context.progress.begin("cross-validation", sigma_count * (block_count + fold_count + labeled_blocks));
+
+  // Pass 1: per-block sums for every σ.
+  std::vector<LscdeSums> block_sums(static_cast<std::size_t>(sigma_count * block_count));
+#pragma omp parallel for num_threads(threads) schedule(dynamic)
+  for (Index task = 0; task < sigma_count * block_count; ++task) {
+    const auto& basis = bases[static_cast<std::size_t>(task / block_count)];
+    const RowBlock& block = blocks[static_cast<std::size_t>(task % block_count)];
+    block_sums[static_cast<std::size_t>(task)] =
+        block.fold >= 0 ? lscde_pair_sums(z.middleCols(block.begin, block.size),
+                                          t.middleCols(block.begin, block.size), basis)
+                        : lscde_input_sums(data.z_unlabeled.middleCols(block.begin, block.size),
+                                           basis);
+    context.progress.advance();
+  }
+  // Per (σ, fold) sums in block order; unlabelled inputs belong to every training set.
+  std::vector<LscdeSums> fold_sums(static_cast<std::size_t>(sigma_count * (fold_count + 1)),
+                                   LscdeSums::zero(basis_size));
+  for (Index s = 0; s < sigma_count; ++s) {
+    for (Index b = 0; b < block_count; ++b) {
+      const int slot = blocks[static_cast<std::size_t>(b)].fold >= 0
+                           ? blocks[static_cast<std::size_t>(b)].fold
+                           : fold_count;
+      fold_sums[static_cast<std::size_t>(s * (fold_count + 1) + slot)] +=
+          block_sums[static_cast<std::size_t>(s * block_count + b)];
+    }
+  }
+  block_sums.clear();
+  for (auto& sums : fold_sums) allreduce(sums, context.communicator);
+
+  // Per (σ, fold): the training system, its eigendecomposition and α̂ for every λ.
+  std::vector<Matrix> overlaps(static_cast<std::size_t>(sigma_count));
+  for (Index s = 0; s < sigma_count; ++s) overlaps[s] = output_overlap(bases[s]);
+  std::vector<Matrix> alphas(static_cast<std::size_t>(sigma_count * fold_count));
+#pragma omp parallel for num_threads(threads) schedule(dynamic)
+  for (Index task = 0; task < sigma_count * fold_count; ++task) {
+    const Index s = task / fold_count;
+    const int k = static_cast<int>(task % fold_count);
+    LscdeSums training = fold_sums[static_cast<std::size_t>(s * (fold_count + 1) + fold_count)];
+    for (int other = 0; other < fold_count; ++other) {
+      if (other != k) training += fold_sums[static_cast<std::size_t>(s * (fold_count + 1) + other)];
+    }
+    const LscdeSystem system = lscde_system(training, overlaps[s], bases[s]);
+    alphas[static_cast<std::size_t>(task)] = LscdeLambdaPath(system).coefficients(options.lambdas);
+    context.progress.advance();
+  }
+
+  // Pass 2: held-out loss of every λ, block by block.
+  std::vector<Vector> block_losses(static_cast<std::size_t>(sigma_count * labeled_blocks));
+#pragma omp parallel for num_threads(threads) schedule(dynamic)
+  for (Index task = 0; task < sigma_count * labeled_blocks; ++task) {
+    const Index s = task / labeled_blocks;
+    const RowBlock& block = blocks[static_cast<std::size_t>(task % labeled_blocks)];
+    block_losses[static_cast<std::size_t>(task)] = lscde_held_out_loss_sums(
+        z.middleCols(block.begin, block.size), t.middleCols(block.begin, block.size), bases[s],
+        overlaps[s], alphas[static_cast<std::size_t>(s * fold_count + block.fold)], options.cv_loss);
+    context.progress.advance();
+  }
+  context.progress.end();
+
+  // Mean over folds of each fold's mean held-out loss (§2.5).
+  Matrix fold_loss = Matrix::Zero(sigma_count * lambda_count, fold_count);
+  for (Index s = 0; s < sigma_count; ++s) {
+    for (Index b = 0; b < labeled_blocks; ++b) {
+      const int k = blocks[static_cast<std::size_t>(b)].fold;
+      fold_loss.block(s * lambda_count, k, lambda_count, 1) +=
+          block_losses[static_cast<std::size_t>(s * labeled_blocks + b)];
+    }
+  }
+  context.communicator.allreduce_sum(fold_loss.data(), static_cast<std::size_t>(fold_loss.size()));
+  for (int k = 0; k < fold_count; ++k) {
+    fold_loss.col(k) /= static_cast<double>(fold_begin[k + 1] - fold_begin[k]);
+  }
+
+  CvTable table;
+  table.parameter_names = {"sigma", "lambda"};
+  table.loss = to_string(options.cv_loss);
+  table.candidates.resize(sigma_count * lambda_count, 2);
+  for (Index s = 0; s < sigma_count; ++s) {
+    for (Index l = 0; l < lambda_count; ++l) {
+      table.candidates(s * lambda_count + l, 0) = options.sigmas[s];
+      table.candidates(s * lambda_count + l, 1) = options.lambdas[l];
+    }
+  }
+  table.mean_loss = fold_loss.rowwise().mean();
+  const Matrix deviations = fold_loss.colwise() - table.mean_loss;
+  table.standard_error = (deviations.rowwise().squaredNorm() / (fold_count - 1.0)).cwiseSqrt() /
+                         std::sqrt(static_cast<double>(fold_count));
+  table.best = best_candidate(table.mean_loss);
+  return table;
+}
+
+/// The losses above are in standardised units; report them in the user's units.
+void to_user_units(CvTable& table, CvLoss loss, double log_jacobian) {
+  if (loss == CvLoss::kl) {
+    table.mean_loss.array() -= log_jacobian;  // −log p_user = −log p_std − log J
+  } else {
+    table.mean_loss *= std::exp(log_jacobian);  // p_user = J p_std, ∫p_user² dy = J ∫p_std² dt
+    table.standard_error *= std::exp(log_jacobian);
+  }
+}
+
+LscdeSums full_sums(const Prepared& data, const LscdeBasis& basis, int threads,
+                    const Communicator& communicator) {
+  std::vector<RowBlock> blocks;
+  append_blocks(0, 0, data.z.cols(), blocks);
+  append_blocks(-1, 0, data.z_unlabeled.cols(), blocks);
+  std::vector<LscdeSums> block_sums(blocks.size());
+#pragma omp parallel for num_threads(threads) schedule(dynamic)
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    const RowBlock& block = blocks[b];
+    block_sums[b] = block.fold >= 0
+                        ? lscde_pair_sums(data.z.middleCols(block.begin, block.size),
+                                          data.t.middleCols(block.begin, block.size), basis)
+                        : lscde_input_sums(data.z_unlabeled.middleCols(block.begin, block.size),
+                                           basis);
+  }
+  LscdeSums total = LscdeSums::zero(basis.size());
+  for (const auto& sums : block_sums) total += sums;
+  allreduce(total, communicator);
+  return total;
+}
+
+void validate(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
+              const LscdeOptions& options) {
+  require_nonempty(x, "x");
+  require_nonempty(y, "y");
+  require_same_samples(x, "x", y, "y");
+  require_finite(x, "x");
+  require_finite(y, "y");
+  if (unlabeled_x.cols() > 0) {
+    require_dimension(unlabeled_x, x.rows(), "unlabelled x");
+    require_finite(unlabeled_x, "unlabelled x");
+  }
+  require_positive_values(options.sigmas, "sigma candidates");
+  require_positive_values(options.lambdas, "lambda candidates");
+  if (options.n_centers < 1) throw InvalidArgument("the number of basis centres must be at least 1");
+  if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
+}
+
+}  // namespace
+
+std::vector<double> lscde_paper_grid() { return {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10}; }
+
+LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const LscdeOptions& options,
+                   const FitContext& context) {
+  return fit_lscde(x, y, Matrix(x.rows(), 0), options, context);
+}
+
+LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
+                   const LscdeOptions& options, const FitContext& context) {
+  const auto started = std::chrono::steady_clock::now();
+  validate(x, y, unlabeled_x, options);
+  const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+  const Standardizer x_scaling = Standardizer::fit(x, "x");
+  const Standardizer y_scaling = Standardizer::fit(y, "y");
+  const Index n = x.cols();
+
+  Prepared data;
+  data.z = x_scaling.transform(x);
+  data.t = y_scaling.transform(y);
+  data.z_unlabeled = unlabeled_x.cols() > 0 ? x_scaling.transform(unlabeled_x) : Matrix(x.rows(), 0);
+  // §2.6: b = min(100, n) centres chosen at random from the training pairs.
+  Rng rng(options.seed);
+  std::vector<Index> centers;
+  if (options.n_centers >= n) {
+    for (Index i = 0; i < n; ++i) centers.push_back(i);
+  } else {
+    centers = rng.permutation(n);
+    centers.resize(static_cast<std::size_t>(options.n_centers));
+  }
+  data.centers_x = gather_columns(data.z, centers);
+  data.centers_y = gather_columns(data.t, centers);
+
+  FitReport report;
+  report.method = "lscde";
+  double sigma = options.sigmas.front();
+  double lambda = options.lambdas.front();
+  if (options.sigmas.size() * options.lambdas.size() > 1) {
+    const KFold folds(n, options.folds, rng);
+    CvTable table = cross_validate(data, folds, options, threads, context);
+    if (table.best < 0) throw DataError("cross-validation produced no finite loss");
+    sigma = table.candidates(table.best, 0);
+    lambda = table.candidates(table.best, 1);
+    to_user_units(table, options.cv_loss, y_scaling.log_jacobian());
+    const auto at_edge = [](const std::vector<double>& grid, double value) {
+      return grid.size() > 1 && (value == *std::min_element(grid.begin(), grid.end()) ||
+                                 value == *std::max_element(grid.begin(), grid.end()));
+    };
+    if (at_edge(options.sigmas, sigma)) {
+      report.warnings.push_back("the chosen sigma lies at the edge of its grid");
+    }
+    if (at_edge(options.lambdas, lambda)) {
+      report.warnings.push_back("the chosen lambda lies at the edge of its grid");
+    }
+    report.statistics["folds"] = folds.n_folds();
+    report.cross_validation = std::move(table);
+  }
+
+  const LscdeBasis basis{data.centers_x, data.centers_y, sigma};
+  const LscdeSystem system =
+      lscde_system(full_sums(data, basis, threads, context.communicator), output_overlap(basis), basis);
+  const Vector alpha = LscdeLambdaPath(system).coefficients({lambda}).col(0);
+  const auto active = (alpha.array() > 0.0).count();
+  if (active == 0) {
+    report.warnings.push_back(
+        "every coefficient was rounded to zero: the model is the plain mixture of the basis outputs");
+  }
+
+  report.hyperparameters = {{"sigma", sigma}, {"lambda", lambda}};
+  report.statistics["n_train"] = static_cast<double>(n);
+  report.statistics["n_unlabeled"] = static_cast<double>(unlabeled_x.cols());
+  report.statistics["n_basis"] = static_cast<double>(basis.size());
+  report.statistics["n_active_basis"] = static_cast<double>(active);
+  report.fit_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return {make_lscde_mixture(x_scaling, y_scaling, basis, alpha), std::move(report)};
+}
+
+}  // namespace cdens

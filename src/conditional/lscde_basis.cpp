@@ -1,0 +1,18 @@
+#include "cdens/conditional/lscde_basis.hpp"
+
+#include "cdens/core/gaussian_kernel.hpp"
+
+namespace cdens {
+
+Matrix log_basis_factors(const MatrixView& points, const MatrixView& centers, double sigma) {
+  return squared_distances(points, centers) * (-0.5 / (sigma * sigma));
+}
+
+Matrix output_overlap(const LscdeBasis& basis) {
+  return (squared_distances(basis.centers_y, basis.centers_y) *
+          (-0.25 / (basis.sigma * basis.sigma)))
+      .array()
+      .exp();
+}
+
+}  // namespace cdens

@@ -1,0 +1,302 @@
+#include "cdens/core/conditional_mixture.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include <nlohmann/json.hpp>
+
+#include "cdens/core/error.hpp"
+#include "cdens/core/json_io.hpp"
+#include "cdens/core/rng.hpp"
+#include "cdens/core/validate.hpp"
+#include "scalar_mixture.hpp"
+
+namespace cdens {
+namespace {
+
+constexpr double kLog2Pi = 1.83787706640934548356;
+// Queries work through the inputs in blocks of this many columns, one block per task.
+constexpr Index kQueryBlock = 256;
+
+double log_sum_exp(const VectorView& values) {
+  const double largest = values.maxCoeff();
+  if (largest == -INFINITY) return -INFINITY;
+  return largest + std::log((values.array() - largest).exp().sum());
+}
+
+Index block_count(Index m) { return (m + kQueryBlock - 1) / kQueryBlock; }
+
+}  // namespace
+
+ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
+                                       std::shared_ptr<const ConditionalGate> gate, Matrix centers,
+                                       Matrix scales)
+    : x_scaling_(std::move(x_scaling)),
+      y_scaling_(std::move(y_scaling)),
+      gate_(std::move(gate)),
+      centers_(std::move(centers)),
+      scales_(std::move(scales)) {
+  if (!gate_) throw InvalidArgument("conditional mixture without a gate");
+  if (gate_->input_dim() != x_scaling_.dimension()) {
+    throw InvalidArgument("gate input dimension differs from the input standardiser");
+  }
+  if (centers_.rows() != y_scaling_.dimension() || scales_.rows() != centers_.rows() ||
+      scales_.cols() != centers_.cols() || gate_->n_components() != centers_.cols() ||
+      centers_.cols() == 0) {
+    throw InvalidArgument("conditional mixture: centres, scales and gate disagree in shape");
+  }
+  require_finite(centers_, "component centres");
+  if (!(scales_.array() > 0.0).all() || !scales_.allFinite()) {
+    throw InvalidArgument("component scales must be finite and positive");
+  }
+  log_marginal_ = gate_->log_marginal_weights();
+  const double normaliser = log_marginal_.size() == n_components() ? log_sum_exp(log_marginal_)
+                                                                   : -INFINITY;
+  if (!std::isfinite(normaliser)) {
+    throw InvalidArgument("the gate's marginal weights are all zero");
+  }
+  log_marginal_.array() -= normaliser;
+  component_log_norms_ =
+      -scales_.array().log().colwise().sum().transpose() - 0.5 * output_dim() * kLog2Pi;
+}
+
+Matrix ConditionalMixture::standardized_inputs(const MatrixView& x) const {
+  require_dimension(x, input_dim(), "x");
+  require_finite(x, "x");
+  return x_scaling_.transform(x);
+}
+
+Matrix ConditionalMixture::standardized_outputs(const MatrixView& y, Index expected_samples) const {
+  require_dimension(y, output_dim(), "y");
+  require_finite(y, "y");
+  if (expected_samples >= 0 && y.cols() != expected_samples) {
+    throw InvalidArgument("x has " + std::to_string(expected_samples) + " samples but y has " +
+                          std::to_string(y.cols()));
+  }
+  return y_scaling_.transform(y);
+}
+
+void ConditionalMixture::require_scalar_output(const char* query) const {
+  if (output_dim() != 1) {
+    throw InvalidArgument(std::string(query) + " needs a one-dimensional y; this model has d_y = " +
+                          std::to_string(output_dim()));
+  }
+}
+
+void ConditionalMixture::probabilities_of(const MatrixView& z, Eigen::Ref<Matrix> out) const {
+  gate_->log_weights(z, out);
+  for (Index j = 0; j < out.cols(); ++j) {
+    auto column = out.col(j);
+    const double normaliser = log_sum_exp(column);
+    if (normaliser == -INFINITY) {
+      column = log_marginal_.array().exp();
+    } else {
+      column = (column.array() - normaliser).exp();
+    }
+  }
+}
+
+Matrix ConditionalMixture::component_probabilities(const MatrixView& x) const {
+  const Matrix z = standardized_inputs(x);
+  Matrix probabilities(n_components(), z.cols());
+#pragma omp parallel for schedule(static)
+  for (Index block = 0; block < block_count(z.cols()); ++block) {
+    const Index start = block * kQueryBlock;
+    const Index width = std::min(kQueryBlock, z.cols() - start);
+    probabilities_of(z.middleCols(start, width), probabilities.middleCols(start, width));
+  }
+  return probabilities;
+}
+
+Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) const {
+  const Matrix z = standardized_inputs(x);
+  const Matrix t = standardized_outputs(y, z.cols());
+  Vector result(z.cols());
+  const Index k_count = n_components();
+#pragma omp parallel for schedule(static)
+  for (Index block = 0; block < block_count(z.cols()); ++block) {
+    const Index start = block * kQueryBlock;
+    const Index width = std::min(kQueryBlock, z.cols() - start);
+    Matrix log_weights(k_count, width);
+    gate_->log_weights(z.middleCols(start, width), log_weights);
+    Vector joint(k_count);
+    for (Index j = 0; j < width; ++j) {
+      auto weights = log_weights.col(j);
+      double normaliser = log_sum_exp(weights);
+      if (normaliser == -INFINITY) {
+        weights = log_marginal_;
+        normaliser = 0.0;
+      }
+      const auto target = t.col(start + j);
+      for (Index k = 0; k < k_count; ++k) {
+        const double mahalanobis =
+            ((target - centers_.col(k)).array() / scales_.col(k).array()).square().sum();
+        joint(k) = weights(k) + component_log_norms_(k) - 0.5 * mahalanobis;
+      }
+      result(start + j) = log_sum_exp(joint) - normaliser + y_scaling_.log_jacobian();
+    }
+  }
+  return result;
+}
+
+Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_grid) const {
+  const Matrix probabilities = component_probabilities(x);
+  const Matrix t = standardized_outputs(y_grid, -1);
+  if (t.cols() == 0) throw InvalidArgument("the y grid is empty");
+  // Component densities at the grid points (G × K), then one product with π.
+  Matrix component_densities(t.cols(), n_components());
+  for (Index k = 0; k < n_components(); ++k) {
+    const Eigen::ArrayXd mahalanobis =
+        ((t.colwise() - centers_.col(k)).array().colwise() / scales_.col(k).array())
+            .square()
+            .colwise()
+            .sum()
+            .transpose();
+    component_densities.col(k) = (component_log_norms_(k) - 0.5 * mahalanobis).exp().matrix();
+  }
+  return std::exp(y_scaling_.log_jacobian()) * component_densities * probabilities;
+}
+
+Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input, std::uint64_t seed) const {
+  if (n_per_input < 1) throw InvalidArgument("the number of samples per input must be at least 1");
+  const Matrix probabilities = component_probabilities(x);
+  const Index m = probabilities.cols();
+  Matrix draws(output_dim(), m * n_per_input);
+#pragma omp parallel for schedule(static)
+  for (Index j = 0; j < m; ++j) {
+    Rng rng(seed, static_cast<std::uint64_t>(j));
+    std::discrete_distribution<Index> component(probabilities.col(j).data(),
+                                                probabilities.col(j).data() + n_components());
+    for (Index r = 0; r < n_per_input; ++r) {
+      const Index k = component(rng.engine());
+      auto draw = draws.col(j * n_per_input + r);
+      for (Index d = 0; d < output_dim(); ++d) {
+        draw(d) = centers_(d, k) + scales_(d, k) * rng.normal();
+      }
+    }
+  }
+  return y_scaling_.inverse_transform(draws);
+}
+
+Matrix ConditionalMixture::mean(const MatrixView& x) const {
+  return y_scaling_.inverse_transform(centers_ * component_probabilities(x));
+}
+
+Matrix ConditionalMixture::covariance(const MatrixView& x) const {
+  const Matrix probabilities = component_probabilities(x);
+  const Index d = output_dim();
+  Matrix result(d * d, probabilities.cols());
+  const Matrix variances = scales_.array().square();
+#pragma omp parallel for schedule(static)
+  for (Index j = 0; j < probabilities.cols(); ++j) {
+    const auto pi = probabilities.col(j);
+    const Vector mean = centers_ * pi;
+    // Cov[t] = Σ_k π_k (diag s_k² + c_k c_kᵀ) − μ μᵀ.
+    Matrix covariance = centers_ * pi.asDiagonal() * centers_.transpose() - mean * mean.transpose();
+    covariance.diagonal() += variances * pi;
+    // Back to the user's units: Cov[y] = S Cov[t] S with S = diag(scale).
+    covariance = y_scaling_.scale().asDiagonal() * covariance * y_scaling_.scale().asDiagonal();
+    result.col(j) = Eigen::Map<const Vector>(covariance.data(), d * d);
+  }
+  return result;
+}
+
+Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
+  const Matrix probabilities = component_probabilities(x);
+  // ∫ N(t; c_k, S_k) N(t; c_l, S_l) dt = N(c_k; c_l, S_k + S_l) for diagonal S.
+  const Index k_count = n_components();
+  Matrix overlap(k_count, k_count);
+  for (Index k = 0; k < k_count; ++k) {
+    for (Index l = 0; l < k_count; ++l) {
+      const Eigen::ArrayXd variance = scales_.col(k).array().square() + scales_.col(l).array().square();
+      overlap(k, l) = std::exp(-0.5 * ((centers_.col(k) - centers_.col(l)).array().square() / variance).sum() -
+                               0.5 * (variance.log().sum() + output_dim() * kLog2Pi));
+    }
+  }
+  const Vector norms =
+      (overlap * probabilities).cwiseProduct(probabilities).colwise().sum().transpose();
+  // p_user(y) = p_std(t) |∂t/∂y|, so ∫ p_user² dy = |∂t/∂y| ∫ p_std² dt.
+  return norms * std::exp(y_scaling_.log_jacobian());
+}
+
+Vector ConditionalMixture::cdf(const MatrixView& x, const MatrixView& y) const {
+  require_scalar_output("the CDF");
+  const Matrix probabilities = component_probabilities(x);
+  const Matrix t = standardized_outputs(y, probabilities.cols());
+  Vector result(t.cols());
+#pragma omp parallel for schedule(static)
+  for (Index j = 0; j < t.cols(); ++j) {
+    result(j) = detail::ScalarMixture(probabilities.col(j), centers_.row(0).transpose(),
+                                      scales_.row(0).transpose())
+                    .cdf(t(0, j));
+  }
+  return result;
+}
+
+Matrix ConditionalMixture::quantiles(const MatrixView& x,
+                                     const std::vector<double>& probabilities) const {
+  require_scalar_output("quantiles");
+  require_open_unit_interval(probabilities, "quantile probabilities");
+  const Matrix pi = component_probabilities(x);
+  Matrix result(static_cast<Index>(probabilities.size()), pi.cols());
+#pragma omp parallel for schedule(dynamic, 16)
+  for (Index j = 0; j < pi.cols(); ++j) {
+    const detail::ScalarMixture mixture(pi.col(j), centers_.row(0).transpose(),
+                                        scales_.row(0).transpose());
+    for (std::size_t r = 0; r < probabilities.size(); ++r) {
+      result(static_cast<Index>(r), j) = mixture.quantile(probabilities[r]);
+    }
+  }
+  return ((result.array() * y_scaling_.scale()(0)) + y_scaling_.mean()(0)).matrix();
+}
+
+std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
+    const MatrixView& x, double coverage) const {
+  require_scalar_output("highest-density regions");
+  require_open_unit_interval({coverage}, "coverage");
+  const Matrix pi = component_probabilities(x);
+  std::vector<HighestDensityRegion> regions(static_cast<std::size_t>(pi.cols()));
+  const double scale = y_scaling_.scale()(0);
+  const double shift = y_scaling_.mean()(0);
+#pragma omp parallel for schedule(dynamic, 4)
+  for (Index j = 0; j < pi.cols(); ++j) {
+    auto region = detail::ScalarMixture(pi.col(j), centers_.row(0).transpose(),
+                                        scales_.row(0).transpose())
+                      .highest_density_region(coverage);
+    for (auto& interval : region.intervals) {
+      interval = {shift + scale * interval.lower, shift + scale * interval.upper};
+    }
+    region.density_threshold /= scale;
+    regions[static_cast<std::size_t>(j)] = std::move(region);
+  }
+  return regions;
+}
+
+nlohmann::json ConditionalMixture::to_json() const {
+  nlohmann::json gate = gate_->to_json();
+  gate["kind"] = gate_->kind();
+  return {{"x_scaling", x_scaling_.to_json()},
+          {"y_scaling", y_scaling_.to_json()},
+          {"gate", gate},
+          {"centers", matrix_to_json(centers_)},
+          {"scales", matrix_to_json(scales_)}};
+}
+
+ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
+                                                 const GateReader& read_gate) {
+  const auto& gate = json_member(document, "gate");
+  const auto& kind = json_member(gate, "kind");
+  if (!kind.is_string()) throw ModelFormatError("the gate's kind is not a string");
+  try {
+    return ConditionalMixture(Standardizer::from_json(json_member(document, "x_scaling")),
+                              Standardizer::from_json(json_member(document, "y_scaling")),
+                              read_gate(kind.get<std::string>(), gate),
+                              matrix_from_json(json_member(document, "centers"), "centres"),
+                              matrix_from_json(json_member(document, "scales"), "scales"));
+  } catch (const InvalidArgument& error) {
+    throw ModelFormatError(std::string("inconsistent model: ") + error.what());
+  }
+}
+
+}  // namespace cdens

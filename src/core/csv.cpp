@@ -1,0 +1,163 @@
+#include "cdens/core/csv.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "cdens/core/error.hpp"
+
+namespace cdens {
+namespace {
+
+std::string_view trim(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(" \t");
+  return text.substr(first, last - first + 1);
+}
+
+std::vector<std::string_view> split_line(std::string_view line, char delimiter) {
+  std::vector<std::string_view> cells;
+  std::size_t start = 0;
+  while (true) {
+    const auto end = line.find(delimiter, start);
+    cells.push_back(trim(line.substr(start, end == std::string_view::npos ? end : end - start)));
+    if (end == std::string_view::npos) return cells;
+    start = end + 1;
+  }
+}
+
+[[noreturn]] void fail(const std::string& source, std::size_t line, std::size_t column,
+                       const std::string& problem) {
+  std::ostringstream message;
+  message << source << ":" << line << ":" << column << ": " << problem;
+  throw ParseError(message.str());
+}
+
+double parse_cell(std::string_view cell, const std::string& source, std::size_t line,
+                  std::size_t column, const std::string& column_name) {
+  const std::string where = " in column '" + column_name + "'";
+  if (cell.empty()) fail(source, line, column, "empty cell" + where);
+  // from_chars does not accept a leading '+'.
+  std::string_view digits = cell.front() == '+' ? cell.substr(1) : cell;
+  double value = 0.0;
+  const auto [end, status] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (status != std::errc() || end != digits.data() + digits.size()) {
+    if (status == std::errc::result_out_of_range) {
+      fail(source, line, column, "number out of range '" + std::string(cell) + "'" + where);
+    }
+    fail(source, line, column, "not a number '" + std::string(cell) + "'" + where);
+  }
+  if (!std::isfinite(value)) {
+    fail(source, line, column, "non-finite value '" + std::string(cell) + "'" + where);
+  }
+  return value;
+}
+
+}  // namespace
+
+CsvTable parse_csv(std::istream& input, const std::string& source, const CsvFormat& format) {
+  CsvTable table;
+  table.source = source;
+  std::vector<double> values;  // row-major while reading
+  std::size_t n_rows = 0;
+  std::size_t line_number = 0;
+  std::size_t width = 0;
+  bool have_width = false;
+  std::string line;
+  while (std::getline(input, line)) {
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (trim(line).empty()) continue;
+    const auto cells = split_line(line, format.delimiter);
+    if (!have_width) {
+      width = cells.size();
+      have_width = true;
+      if (format.has_header) {
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+          if (cells[c].empty()) fail(source, line_number, c + 1, "empty column name in header");
+          table.column_names.emplace_back(cells[c]);
+        }
+        continue;
+      }
+      for (std::size_t c = 0; c < width; ++c) table.column_names.push_back(std::to_string(c));
+    }
+    if (cells.size() != width) {
+      std::ostringstream problem;
+      problem << "row has " << cells.size() << " fields but " << (format.has_header ? "the header" : "the first row")
+              << " has " << width;
+      fail(source, line_number, std::min(cells.size(), width) + 1, problem.str());
+    }
+    for (std::size_t c = 0; c < width; ++c) {
+      values.push_back(parse_cell(cells[c], source, line_number, c + 1, table.column_names[c]));
+    }
+    ++n_rows;
+  }
+  if (input.bad()) throw IoError("cannot read " + source);
+  if (!have_width) throw ParseError(source + ": the file is empty");
+  if (n_rows == 0) throw ParseError(source + ": the file has a header but no data rows");
+  table.values = Eigen::Map<const Matrix>(values.data(), static_cast<Index>(width),
+                                          static_cast<Index>(n_rows));
+  return table;
+}
+
+CsvTable read_csv(const std::string& path, const CsvFormat& format) {
+  std::ifstream file(path);
+  if (!file) throw IoError("cannot open " + path + " for reading");
+  return parse_csv(file, path, format);
+}
+
+std::vector<Index> resolve_columns(const CsvTable& table, const std::vector<std::string>& specs) {
+  if (specs.empty()) throw InvalidArgument("no columns were chosen from " + table.source);
+  std::vector<Index> columns;
+  for (const auto& spec : specs) {
+    Index found = -1;
+    for (std::size_t c = 0; c < table.column_names.size(); ++c) {
+      if (table.column_names[c] == spec) found = static_cast<Index>(c);
+    }
+    if (found < 0 && !spec.empty() && spec.find_first_not_of("0123456789") == std::string::npos) {
+      std::size_t position = 0;
+      const auto [end, status] = std::from_chars(spec.data(), spec.data() + spec.size(), position);
+      if (status == std::errc() && position < table.column_names.size()) {
+        found = static_cast<Index>(position);
+      }
+    }
+    if (found < 0) {
+      std::string known;
+      for (const auto& name : table.column_names) known += (known.empty() ? "" : ", ") + name;
+      throw InvalidArgument("unknown column '" + spec + "' in " + table.source +
+                            " (columns: " + known + ")");
+    }
+    columns.push_back(found);
+  }
+  return columns;
+}
+
+Matrix select_columns(const CsvTable& table, const std::vector<Index>& columns) {
+  Matrix selected(static_cast<Index>(columns.size()), table.values.cols());
+  for (std::size_t r = 0; r < columns.size(); ++r) {
+    selected.row(static_cast<Index>(r)) = table.values.row(columns[r]);
+  }
+  return selected;
+}
+
+std::string format_number(double value) {
+  char buffer[32];
+  const auto [end, status] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  return std::string(buffer, status == std::errc() ? end : buffer);
+}
+
+void write_csv(std::ostream& output, const std::vector<std::string>& names,
+               const MatrixView& samples) {
+  for (std::size_t c = 0; c < names.size(); ++c) output << (c ? "," : "") << names[c];
+  output << '\n';
+  for (Index j = 0; j < samples.cols(); ++j) {
+    for (Index i = 0; i < samples.rows(); ++i) {
+      output << (i ? "," : "") << format_number(samples(i, j));
+    }
+    output << '\n';
+  }
+}
+
+}  // namespace cdens

@@ -1,0 +1,38 @@
+#include "cdens/core/fit_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "cdens/core/error.hpp"
+#include "cdens/core/json_io.hpp"
+
+namespace cdens {
+
+nlohmann::json FitReport::to_json() const {
+  nlohmann::json document = {{"method", method},
+                             {"hyperparameters", hyperparameters},
+                             {"statistics", statistics},
+                             {"fit_seconds", fit_seconds},
+                             {"warnings", warnings}};
+  if (cross_validation) document["cross_validation"] = cross_validation->to_json();
+  return document;
+}
+
+FitReport FitReport::from_json(const nlohmann::json& document) {
+  FitReport report;
+  try {
+    report.method = json_member(document, "method").get<std::string>();
+    report.hyperparameters =
+        json_member(document, "hyperparameters").get<std::map<std::string, double>>();
+    report.statistics = json_member(document, "statistics").get<std::map<std::string, double>>();
+    report.fit_seconds = json_member(document, "fit_seconds").get<double>();
+    report.warnings = json_member(document, "warnings").get<std::vector<std::string>>();
+  } catch (const nlohmann::json::exception& error) {
+    throw ModelFormatError(std::string("fit report: ") + error.what());
+  }
+  if (document.contains("cross_validation")) {
+    report.cross_validation = CvTable::from_json(document["cross_validation"]);
+  }
+  return report;
+}
+
+}  // namespace cdens

@@ -1,0 +1,101 @@
+#include "cdens/core/json_io.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cdens/core/error.hpp"
+
+namespace cdens {
+
+nlohmann::json matrix_to_json(const MatrixView& matrix) {
+  return {{"rows", matrix.rows()},
+          {"cols", matrix.cols()},
+          {"data", std::vector<double>(matrix.data(), matrix.data() + matrix.size())}};
+}
+
+Matrix matrix_from_json(const nlohmann::json& document, std::string_view what) {
+  try {
+    const Index rows = document.at("rows").get<Index>();
+    const Index cols = document.at("cols").get<Index>();
+    const auto data = document.at("data").get<std::vector<double>>();
+    if (rows < 0 || cols < 0 || static_cast<std::size_t>(rows * cols) != data.size()) {
+      throw ModelFormatError(std::string(what) + ": size does not match rows × cols");
+    }
+    return Eigen::Map<const Matrix>(data.data(), rows, cols);
+  } catch (const nlohmann::json::exception& error) {
+    throw ModelFormatError(std::string(what) + ": " + error.what());
+  }
+}
+
+nlohmann::json vector_to_json(const VectorView& vector) {
+  return std::vector<double>(vector.data(), vector.data() + vector.size());
+}
+
+Vector vector_from_json(const nlohmann::json& document, std::string_view what) {
+  try {
+    const auto data = document.get<std::vector<double>>();
+    return Eigen::Map<const Vector>(data.data(), static_cast<Index>(data.size()));
+  } catch (const nlohmann::json::exception& error) {
+    throw ModelFormatError(std::string(what) + ": " + error.what());
+  }
+}
+
+const nlohmann::json& json_member(const nlohmann::json& document, std::string_view key) {
+  const auto found = document.find(key);
+  if (!document.is_object() || found == document.end()) {
+    throw ModelFormatError("model file lacks the field '" + std::string(key) + "'");
+  }
+  return *found;
+}
+
+void write_file_atomically(const std::string& path, const std::string& contents) {
+  std::string temporary = path + ".tmp.XXXXXX";
+  const int descriptor = mkstemp(temporary.data());
+  if (descriptor < 0) {
+    throw IoError("cannot create a temporary file beside " + path + ": " + std::strerror(errno));
+  }
+  const auto give_up = [&](const std::string& problem) {
+    const int saved = errno;
+    close(descriptor);
+    std::remove(temporary.c_str());
+    throw IoError(problem + " " + path + ": " + std::strerror(saved));
+  };
+  std::size_t written = 0;
+  while (written < contents.size()) {
+    const ssize_t count = write(descriptor, contents.data() + written, contents.size() - written);
+    if (count < 0) {
+      if (errno == EINTR) continue;
+      give_up("cannot write");
+    }
+    written += static_cast<std::size_t>(count);
+  }
+  if (fchmod(descriptor, 0644) != 0 || fsync(descriptor) != 0) give_up("cannot flush");
+  if (close(descriptor) != 0) {
+    std::remove(temporary.c_str());
+    throw IoError("cannot close the temporary file for " + path);
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int saved = errno;
+    std::remove(temporary.c_str());
+    throw IoError("cannot replace " + path + ": " + std::strerror(saved));
+  }
+}
+
+nlohmann::json read_json_file(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) throw IoError("cannot open " + path + " for reading");
+  try {
+    return nlohmann::json::parse(file);
+  } catch (const nlohmann::json::parse_error& error) {
+    throw ModelFormatError(path + " is not valid JSON: " + error.what());
+  }
+}
+
+}  // namespace cdens

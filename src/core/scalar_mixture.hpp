@@ -1,0 +1,39 @@
+#pragma once
+// A one-dimensional Gaussian mixture Σ_k π_k N(t; c_k, s_k²) with Σ π_k = 1: the conditional
+// mixture at one x when y is scalar. Holds the root-finding behind CDF inversion and
+// highest-density regions.
+
+#include <vector>
+
+#include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/types.hpp"
+
+namespace cdens::detail {
+
+class ScalarMixture {
+ public:
+  /// Keeps the components with π_k > 0.
+  ScalarMixture(const VectorView& probabilities, const VectorView& centers,
+                const VectorView& scales);
+
+  double pdf(double t) const;
+  double cdf(double t) const;
+  /// t with cdf(t) = p, for p in (0, 1), by Newton steps safeguarded by bisection.
+  double quantile(double p) const;
+  /// {t : pdf(t) ≥ f} with probability `coverage`; intervals in increasing order.
+  HighestDensityRegion highest_density_region(double coverage) const;
+
+ private:
+  /// Intervals where pdf ≥ threshold, read off the grid and refined to the crossing points.
+  std::vector<Interval> superlevel_set(const std::vector<double>& grid,
+                                       const std::vector<double>& densities, double threshold) const;
+  double crossing(double below, double above, double threshold) const;
+
+  std::vector<double> weights_;
+  std::vector<double> centers_;
+  std::vector<double> scales_;
+  double lowest_;   ///< a point below which almost no mass lies: min_k c_k − 10 s_k
+  double highest_;  ///< max_k c_k + 10 s_k
+};
+
+}  // namespace cdens::detail

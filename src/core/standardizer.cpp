@@ -1,0 +1,76 @@
+#include "cdens/core/standardizer.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cdens/core/error.hpp"
+#include "cdens/core/json_io.hpp"
+#include "cdens/core/validate.hpp"
+
+namespace cdens {
+
+Standardizer::Standardizer(Vector mean, Vector scale) : mean_(std::move(mean)), scale_(std::move(scale)) {
+  if (mean_.size() != scale_.size()) {
+    throw InvalidArgument("standardiser mean and scale have different lengths");
+  }
+  for (Index i = 0; i < scale_.size(); ++i) {
+    if (!std::isfinite(mean_(i))) throw InvalidArgument("standardiser mean is not finite");
+    require_positive(scale_(i), "standardiser scale");
+  }
+}
+
+Standardizer Standardizer::fit(const MatrixView& data, std::string_view what,
+                               const std::vector<std::string>& names) {
+  require_nonempty(data, what);
+  require_finite(data, what);
+  if (data.cols() < 2) {
+    throw DataError(std::string(what) + " needs at least 2 samples to be standardised");
+  }
+  const Vector mean = data.rowwise().mean();
+  const Vector variance =
+      (data.colwise() - mean).rowwise().squaredNorm() / static_cast<double>(data.cols() - 1);
+  Vector scale(mean.size());
+  for (Index i = 0; i < mean.size(); ++i) {
+    // A spread at the level of rounding noise is a constant column in disguise.
+    if (!(variance(i) > 0.0) || std::sqrt(variance(i)) <= 1e-12 * std::max(1.0, std::abs(mean(i)))) {
+      std::ostringstream message;
+      message << what << " "
+              << (static_cast<std::size_t>(i) < names.size() ? "column '" + names[i] + "'"
+                                                             : "dimension " + std::to_string(i))
+              << " is constant (every value is " << data(i, 0)
+              << "): it carries no information and cannot be standardised";
+      throw DataError(message.str());
+    }
+    scale(i) = std::sqrt(variance(i));
+  }
+  return Standardizer(mean, scale);
+}
+
+Standardizer Standardizer::identity(Index dimension) {
+  return Standardizer(Vector::Zero(dimension), Vector::Ones(dimension));
+}
+
+Matrix Standardizer::transform(const MatrixView& data) const {
+  require_dimension(data, dimension(), "data to standardise");
+  return (data.colwise() - mean_).array().colwise() / scale_.array();
+}
+
+Matrix Standardizer::inverse_transform(const MatrixView& standardized) const {
+  require_dimension(standardized, dimension(), "standardised data");
+  return (standardized.array().colwise() * scale_.array()).matrix().colwise() + mean_;
+}
+
+double Standardizer::log_jacobian() const { return -scale_.array().log().sum(); }
+
+nlohmann::json Standardizer::to_json() const {
+  return {{"mean", vector_to_json(mean_)}, {"scale", vector_to_json(scale_)}};
+}
+
+Standardizer Standardizer::from_json(const nlohmann::json& document) {
+  return Standardizer(vector_from_json(json_member(document, "mean"), "standardiser mean"),
+                      vector_from_json(json_member(document, "scale"), "standardiser scale"));
+}
+
+}  // namespace cdens

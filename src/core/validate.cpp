@@ -1,0 +1,77 @@
+#include "cdens/core/validate.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "cdens/core/error.hpp"
+
+namespace cdens {
+
+void require_finite(const MatrixView& data, std::string_view what) {
+  for (Index j = 0; j < data.cols(); ++j) {
+    for (Index i = 0; i < data.rows(); ++i) {
+      if (!std::isfinite(data(i, j))) {
+        std::ostringstream message;
+        message << what << " contains a non-finite value (" << data(i, j) << ") at sample " << j
+                << ", dimension " << i;
+        throw DataError(message.str());
+      }
+    }
+  }
+}
+
+void require_nonempty(const MatrixView& data, std::string_view what) {
+  if (data.rows() == 0 || data.cols() == 0) {
+    std::ostringstream message;
+    message << what << " is empty (" << data.rows() << " dimensions, " << data.cols()
+            << " samples)";
+    throw DataError(message.str());
+  }
+}
+
+void require_same_samples(const MatrixView& a, std::string_view what_a, const MatrixView& b,
+                          std::string_view what_b) {
+  if (a.cols() != b.cols()) {
+    std::ostringstream message;
+    message << what_a << " has " << a.cols() << " samples but " << what_b << " has " << b.cols();
+    throw InvalidArgument(message.str());
+  }
+}
+
+void require_dimension(const MatrixView& data, Index dimension, std::string_view what) {
+  if (data.rows() != dimension) {
+    std::ostringstream message;
+    message << what << " has dimension " << data.rows() << " but the model expects " << dimension;
+    throw InvalidArgument(message.str());
+  }
+}
+
+void require_positive(double value, std::string_view what) {
+  if (!(std::isfinite(value) && value > 0.0)) {
+    std::ostringstream message;
+    message << what << " must be a finite positive number, got " << value;
+    throw InvalidArgument(message.str());
+  }
+}
+
+void require_positive_values(const std::vector<double>& values, std::string_view what) {
+  if (values.empty()) {
+    throw InvalidArgument(std::string(what) + " must not be empty");
+  }
+  for (double value : values) require_positive(value, what);
+}
+
+void require_open_unit_interval(const std::vector<double>& values, std::string_view what) {
+  if (values.empty()) {
+    throw InvalidArgument(std::string(what) + " must not be empty");
+  }
+  for (double value : values) {
+    if (!(value > 0.0 && value < 1.0)) {
+      std::ostringstream message;
+      message << what << " must lie strictly between 0 and 1, got " << value;
+      throw InvalidArgument(message.str());
+    }
+  }
+}
+
+}  // namespace cdens
