@@ -4,12 +4,11 @@
 #include <chrono>
 #include <cmath>
 
-#include <omp.h>
-
 #include "cdens/conditional/lscde_gate.hpp"
 #include "cdens/conditional/lscde_system.hpp"
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/error.hpp"
+#include "cdens/core/parallel.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/validate.hpp"
 
@@ -97,8 +96,7 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
 
   // Pass 1: per-block sums for every σ.
   std::vector<LscdeSums> block_sums(static_cast<std::size_t>(sigma_count * block_count));
-#pragma omp parallel for num_threads(threads) schedule(dynamic)
-  for (Index task = 0; task < sigma_count * block_count; ++task) {
+  parallel_for(threads, sigma_count * block_count, [&](Index task) {
     const auto& basis = bases[static_cast<std::size_t>(task / block_count)];
     const RowBlock& block = blocks[static_cast<std::size_t>(task % block_count)];
     block_sums[static_cast<std::size_t>(task)] =
@@ -107,7 +105,7 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
                         : lscde_input_sums(data.z_unlabeled.middleCols(block.begin, block.size),
                                            basis);
     context.progress.advance();
-  }
+  });
   // Per (σ, fold) sums in block order; unlabelled inputs belong to every training set.
   std::vector<LscdeSums> fold_sums(static_cast<std::size_t>(sigma_count * (fold_count + 1)),
                                    LscdeSums::zero(basis_size));
@@ -127,8 +125,7 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
   std::vector<Matrix> overlaps(static_cast<std::size_t>(sigma_count));
   for (Index s = 0; s < sigma_count; ++s) overlaps[s] = output_overlap(bases[s]);
   std::vector<Matrix> alphas(static_cast<std::size_t>(sigma_count * fold_count));
-#pragma omp parallel for num_threads(threads) schedule(dynamic)
-  for (Index task = 0; task < sigma_count * fold_count; ++task) {
+  parallel_for(threads, sigma_count * fold_count, [&](Index task) {
     const Index s = task / fold_count;
     const int k = static_cast<int>(task % fold_count);
     LscdeSums training = fold_sums[static_cast<std::size_t>(s * (fold_count + 1) + fold_count)];
@@ -138,19 +135,18 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
     const LscdeSystem system = lscde_system(training, overlaps[s], bases[s]);
     alphas[static_cast<std::size_t>(task)] = LscdeLambdaPath(system).coefficients(options.lambdas);
     context.progress.advance();
-  }
+  });
 
   // Pass 2: held-out loss of every λ, block by block.
   std::vector<Vector> block_losses(static_cast<std::size_t>(sigma_count * labeled_blocks));
-#pragma omp parallel for num_threads(threads) schedule(dynamic)
-  for (Index task = 0; task < sigma_count * labeled_blocks; ++task) {
+  parallel_for(threads, sigma_count * labeled_blocks, [&](Index task) {
     const Index s = task / labeled_blocks;
     const RowBlock& block = blocks[static_cast<std::size_t>(task % labeled_blocks)];
     block_losses[static_cast<std::size_t>(task)] = lscde_held_out_loss_sums(
         z.middleCols(block.begin, block.size), t.middleCols(block.begin, block.size), bases[s],
         overlaps[s], alphas[static_cast<std::size_t>(s * fold_count + block.fold)], options.cv_loss);
     context.progress.advance();
-  }
+  });
   context.progress.end();
 
   // Mean over folds of each fold's mean held-out loss (§2.5).
@@ -201,15 +197,14 @@ LscdeSums full_sums(const Prepared& data, const LscdeBasis& basis, int threads,
   append_blocks(0, 0, data.z.cols(), blocks);
   append_blocks(-1, 0, data.z_unlabeled.cols(), blocks);
   std::vector<LscdeSums> block_sums(blocks.size());
-#pragma omp parallel for num_threads(threads) schedule(dynamic)
-  for (std::size_t b = 0; b < blocks.size(); ++b) {
-    const RowBlock& block = blocks[b];
-    block_sums[b] = block.fold >= 0
+  parallel_for(threads, static_cast<Index>(blocks.size()), [&](Index b) {
+    const RowBlock& block = blocks[static_cast<std::size_t>(b)];
+    block_sums[static_cast<std::size_t>(b)] = block.fold >= 0
                         ? lscde_pair_sums(data.z.middleCols(block.begin, block.size),
                                           data.t.middleCols(block.begin, block.size), basis)
                         : lscde_input_sums(data.z_unlabeled.middleCols(block.begin, block.size),
                                            basis);
-  }
+  });
   LscdeSums total = LscdeSums::zero(basis.size());
   for (const auto& sums : block_sums) total += sums;
   allreduce(total, communicator);
@@ -246,7 +241,7 @@ LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& u
                    const LscdeOptions& options, const FitContext& context) {
   const auto started = std::chrono::steady_clock::now();
   validate(x, y, unlabeled_x, options);
-  const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+  const int threads = resolve_threads(options.threads);
   const Standardizer x_scaling = Standardizer::fit(x, "x");
   const Standardizer y_scaling = Standardizer::fit(y, "y");
   const Index n = x.cols();
@@ -293,9 +288,14 @@ LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& u
   }
 
   const LscdeBasis basis{data.centers_x, data.centers_y, sigma};
-  const LscdeSystem system =
-      lscde_system(full_sums(data, basis, threads, context.communicator), output_overlap(basis), basis);
-  const Vector alpha = LscdeLambdaPath(system).coefficients({lambda}).col(0);
+  const LscdeSums sums = full_sums(data, basis, threads, context.communicator);
+  Vector alpha;
+  // One task: the BLAS inside runs single-threaded, as in cross-validation, so α̂ is the same
+  // whatever the thread count.
+  parallel_for(1, 1, [&](Index) {
+    const LscdeSystem system = lscde_system(sums, output_overlap(basis), basis);
+    alpha = LscdeLambdaPath(system).coefficients({lambda}).col(0);
+  });
   const auto active = (alpha.array() > 0.0).count();
   if (active == 0) {
     report.warnings.push_back(

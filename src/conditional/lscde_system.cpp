@@ -14,7 +14,7 @@ constexpr double kPi = 3.14159265358979323846;
 
 /// φ_x(x_i)ᵀ as rows: exp of the log-factors, m × b.
 Matrix input_factors(const MatrixView& x, const LscdeBasis& basis) {
-  return log_basis_factors(x, basis.centers_x, basis.sigma).array().exp();
+  return exp_flushing_tiny(log_basis_factors(x, basis.centers_x, basis.sigma));
 }
 
 /// Columns of `data` listed in `columns`.
@@ -24,6 +24,20 @@ Matrix gather(const MatrixView& data, const std::vector<Index>& columns) {
     selected.col(static_cast<Index>(c)) = data.col(columns[c]);
   }
   return selected;
+}
+
+/// Rows of `data` listed in `rows`.
+Matrix gather_rows(const Matrix& data, const std::vector<Index>& rows) {
+  Matrix selected(static_cast<Index>(rows.size()), data.cols());
+  for (std::size_t r = 0; r < rows.size(); ++r) selected.row(static_cast<Index>(r)) = data.row(rows[r]);
+  return selected;
+}
+
+/// log Σ_l α_l exp(logs_il) for each row i, in log space; at least one α_l must be positive.
+Vector masked_log_sum_exp(const Matrix& logs, const Vector& log_alpha) {
+  const Matrix terms = logs.rowwise() + log_alpha.transpose();  // −∞ where α_l = 0
+  const Vector largest = terms.rowwise().maxCoeff();
+  return largest.array() + (terms.colwise() - largest).array().exp().rowwise().sum().log();
 }
 
 }  // namespace
@@ -42,7 +56,7 @@ LscdeSums& LscdeSums::operator+=(const LscdeSums& other) {
 
 LscdeSums lscde_pair_sums(const MatrixView& x, const MatrixView& y, const LscdeBasis& basis) {
   const Matrix phi_x = input_factors(x, basis);
-  const Matrix phi_y = log_basis_factors(y, basis.centers_y, basis.sigma).array().exp();
+  const Matrix phi_y = exp_flushing_tiny(log_basis_factors(y, basis.centers_y, basis.sigma));
   LscdeSums sums;
   sums.input_gram.noalias() = phi_x.transpose() * phi_x;
   sums.joint = phi_x.cwiseProduct(phi_y).colwise().sum().transpose();
@@ -89,8 +103,16 @@ Matrix LscdeLambdaPath::coefficients(const std::vector<double>& lambdas) const {
     // Ĥ is positive semi-definite; eigenvalues below zero are rounding noise.
     scaled.col(j) = projected_h_.array() / (eigenvalues_.array().max(0.0) + lambdas[j]);
   }
-  Matrix alphas = eigenvectors_ * scaled;
-  return alphas.cwiseMax(0.0);
+  Matrix alphas = (eigenvectors_ * scaled).cwiseMax(0.0);  // eq. (7)
+  // Departure from eq. (7): coefficients below 1e−10 of the largest are set to zero as well.
+  // The eigen-path solution is accurate to about 1e−15 of the largest coefficient in absolute
+  // terms, so such values are rounding noise; left in, a basis function centred on a held-out
+  // point with a noise-sized coefficient would decide that point's cross-validation score.
+  for (Index j = 0; j < count; ++j) {
+    const double floor = kRelativeCoefficientFloor * alphas.col(j).maxCoeff();
+    alphas.col(j) = (alphas.col(j).array() < floor).select(0.0, alphas.col(j));
+  }
+  return alphas;
 }
 
 Vector lscde_held_out_loss_sums(const MatrixView& x, const MatrixView& y, const LscdeBasis& basis,
@@ -108,8 +130,8 @@ Vector lscde_held_out_loss_sums(const MatrixView& x, const MatrixView& y, const 
   const Matrix log_joint = log_x + log_basis_factors(y, basis.centers_y, sigma);
   const Vector shift_x = log_x.rowwise().maxCoeff();
   const Vector shift_joint = log_joint.rowwise().maxCoeff();
-  const Matrix input_terms = (log_x.colwise() - shift_x).array().exp();
-  const Matrix joint_terms = (log_joint.colwise() - shift_joint).array().exp();
+  const Matrix input_terms = exp_flushing_tiny(log_x.colwise() - shift_x);
+  const Matrix joint_terms = exp_flushing_tiny(log_joint.colwise() - shift_joint);
   const Matrix denominators = input_terms * alphas;  // Σ_l α_l φ_x,l(x_i) e^{−shift_x}
   const Matrix numerators = joint_terms * alphas;    // Σ_l α_l φ_l(x_i, y_i) e^{−shift_joint}
   // (√(2π) σ)^{d_y}: the y-integral of the basis, eq. (8) and §2.6.
@@ -117,9 +139,16 @@ Vector lscde_held_out_loss_sums(const MatrixView& x, const MatrixView& y, const 
   // ∫ N(y; v, σ²I) N(y; v', σ²I) dy = (4πσ²)^{−d_y/2} K_v.
   const double overlap_scale = std::pow(4.0 * kPi * sigma * sigma, -0.5 * output_dim);
 
-  std::vector<std::vector<Index>> exact(static_cast<std::size_t>(count));
   for (Index j = 0; j < count; ++j) {
-    auto& rows_to_redo = exact[static_cast<std::size_t>(j)];
+    const auto alpha = alphas.col(j);
+    std::vector<Index> exact_rows;
+    if (!(alpha.array() > 0.0).any()) {
+      // Every coefficient rounded to zero: the model is its marginal fallback.
+      const ConditionalMixture mixture = make_lscde_mixture(
+          Standardizer::identity(x.rows()), Standardizer::identity(y.rows()), basis, alpha);
+      sums(j) += static_cast<double>(m) * held_out_loss(loss, mixture, x, y);
+      continue;
+    }
     if (loss == CvLoss::kl) {
       for (Index i = 0; i < m; ++i) {
         const double numerator = numerators(i, j);
@@ -128,14 +157,22 @@ Vector lscde_held_out_loss_sums(const MatrixView& x, const MatrixView& y, const 
           sums(j) -= shift_joint(i) - shift_x(i) + std::log(numerator / denominator) -
                      log_output_integral;
         } else {
-          rows_to_redo.push_back(i);
+          exact_rows.push_back(i);
         }
+      }
+      if (!exact_rows.empty()) {
+        // The largest term of a row belonged to a zero coefficient and the rest underflowed:
+        // shift by the largest term among the non-zero coefficients instead.
+        const Vector log_alpha = alpha.array().log();
+        const Vector log_numerators = masked_log_sum_exp(gather_rows(log_joint, exact_rows), log_alpha);
+        const Vector log_denominators = masked_log_sum_exp(gather_rows(log_x, exact_rows), log_alpha);
+        sums(j) -= (log_numerators - log_denominators).sum() -
+                   static_cast<double>(exact_rows.size()) * log_output_integral;
       }
       continue;
     }
-    const Matrix weighted = input_terms * alphas.col(j).asDiagonal();
-    const Vector quadratic =
-        (weighted * output_overlap).cwiseProduct(weighted).rowwise().sum();
+    const Matrix weighted = input_terms * alpha.asDiagonal();
+    const Vector quadratic = (weighted * output_overlap).cwiseProduct(weighted).rowwise().sum();
     for (Index i = 0; i < m; ++i) {
       const double denominator = denominators(i, j);
       if (denominator > 0.0) {
@@ -144,19 +181,15 @@ Vector lscde_held_out_loss_sums(const MatrixView& x, const MatrixView& y, const 
         const double square_integral = overlap_scale * quadratic(i) / (denominator * denominator);
         sums(j) += 0.5 * square_integral - density;
       } else {
-        rows_to_redo.push_back(i);
+        exact_rows.push_back(i);
       }
     }
-  }
-
-  for (Index j = 0; j < count; ++j) {
-    const auto& rows = exact[static_cast<std::size_t>(j)];
-    if (rows.empty()) continue;
-    const ConditionalMixture mixture =
-        make_lscde_mixture(Standardizer::identity(x.rows()), Standardizer::identity(y.rows()),
-                           basis, alphas.col(j));
-    sums(j) += static_cast<double>(rows.size()) *
-               held_out_loss(loss, mixture, gather(x, rows), gather(y, rows));
+    if (!exact_rows.empty()) {
+      const ConditionalMixture mixture = make_lscde_mixture(
+          Standardizer::identity(x.rows()), Standardizer::identity(y.rows()), basis, alpha);
+      sums(j) += static_cast<double>(exact_rows.size()) *
+                 held_out_loss(loss, mixture, gather(x, exact_rows), gather(y, exact_rows));
+    }
   }
   return sums;
 }

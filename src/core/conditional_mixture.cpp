@@ -8,6 +8,7 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "cdens/core/parallel.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/validate.hpp"
 #include "scalar_mixture.hpp"
@@ -100,12 +101,11 @@ void ConditionalMixture::probabilities_of(const MatrixView& z, Eigen::Ref<Matrix
 Matrix ConditionalMixture::component_probabilities(const MatrixView& x) const {
   const Matrix z = standardized_inputs(x);
   Matrix probabilities(n_components(), z.cols());
-#pragma omp parallel for schedule(static)
-  for (Index block = 0; block < block_count(z.cols()); ++block) {
+  parallel_for(resolve_threads(0), block_count(z.cols()), [&](Index block) {
     const Index start = block * kQueryBlock;
     const Index width = std::min(kQueryBlock, z.cols() - start);
     probabilities_of(z.middleCols(start, width), probabilities.middleCols(start, width));
-  }
+  });
   return probabilities;
 }
 
@@ -114,8 +114,7 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
   const Matrix t = standardized_outputs(y, z.cols());
   Vector result(z.cols());
   const Index k_count = n_components();
-#pragma omp parallel for schedule(static)
-  for (Index block = 0; block < block_count(z.cols()); ++block) {
+  parallel_for(resolve_threads(0), block_count(z.cols()), [&](Index block) {
     const Index start = block * kQueryBlock;
     const Index width = std::min(kQueryBlock, z.cols() - start);
     Matrix log_weights(k_count, width);
@@ -136,7 +135,7 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
       }
       result(start + j) = log_sum_exp(joint) - normaliser + y_scaling_.log_jacobian();
     }
-  }
+  });
   return result;
 }
 
@@ -163,8 +162,7 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input, std::u
   const Matrix probabilities = component_probabilities(x);
   const Index m = probabilities.cols();
   Matrix draws(output_dim(), m * n_per_input);
-#pragma omp parallel for schedule(static)
-  for (Index j = 0; j < m; ++j) {
+  parallel_for(resolve_threads(0), m, [&](Index j) {
     Rng rng(seed, static_cast<std::uint64_t>(j));
     std::discrete_distribution<Index> component(probabilities.col(j).data(),
                                                 probabilities.col(j).data() + n_components());
@@ -175,7 +173,7 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input, std::u
         draw(d) = centers_(d, k) + scales_(d, k) * rng.normal();
       }
     }
-  }
+  });
   return y_scaling_.inverse_transform(draws);
 }
 
@@ -188,8 +186,7 @@ Matrix ConditionalMixture::covariance(const MatrixView& x) const {
   const Index d = output_dim();
   Matrix result(d * d, probabilities.cols());
   const Matrix variances = scales_.array().square();
-#pragma omp parallel for schedule(static)
-  for (Index j = 0; j < probabilities.cols(); ++j) {
+  parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
     const auto pi = probabilities.col(j);
     const Vector mean = centers_ * pi;
     // Cov[t] = Σ_k π_k (diag s_k² + c_k c_kᵀ) − μ μᵀ.
@@ -198,7 +195,7 @@ Matrix ConditionalMixture::covariance(const MatrixView& x) const {
     // Back to the user's units: Cov[y] = S Cov[t] S with S = diag(scale).
     covariance = y_scaling_.scale().asDiagonal() * covariance * y_scaling_.scale().asDiagonal();
     result.col(j) = Eigen::Map<const Vector>(covariance.data(), d * d);
-  }
+  });
   return result;
 }
 
@@ -225,12 +222,11 @@ Vector ConditionalMixture::cdf(const MatrixView& x, const MatrixView& y) const {
   const Matrix probabilities = component_probabilities(x);
   const Matrix t = standardized_outputs(y, probabilities.cols());
   Vector result(t.cols());
-#pragma omp parallel for schedule(static)
-  for (Index j = 0; j < t.cols(); ++j) {
+  parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
     result(j) = detail::ScalarMixture(probabilities.col(j), centers_.row(0).transpose(),
                                       scales_.row(0).transpose())
                     .cdf(t(0, j));
-  }
+  });
   return result;
 }
 
@@ -240,14 +236,13 @@ Matrix ConditionalMixture::quantiles(const MatrixView& x,
   require_open_unit_interval(probabilities, "quantile probabilities");
   const Matrix pi = component_probabilities(x);
   Matrix result(static_cast<Index>(probabilities.size()), pi.cols());
-#pragma omp parallel for schedule(dynamic, 16)
-  for (Index j = 0; j < pi.cols(); ++j) {
+  parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
     const detail::ScalarMixture mixture(pi.col(j), centers_.row(0).transpose(),
                                         scales_.row(0).transpose());
     for (std::size_t r = 0; r < probabilities.size(); ++r) {
       result(static_cast<Index>(r), j) = mixture.quantile(probabilities[r]);
     }
-  }
+  });
   return ((result.array() * y_scaling_.scale()(0)) + y_scaling_.mean()(0)).matrix();
 }
 
@@ -259,8 +254,7 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
   std::vector<HighestDensityRegion> regions(static_cast<std::size_t>(pi.cols()));
   const double scale = y_scaling_.scale()(0);
   const double shift = y_scaling_.mean()(0);
-#pragma omp parallel for schedule(dynamic, 4)
-  for (Index j = 0; j < pi.cols(); ++j) {
+  parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
     auto region = detail::ScalarMixture(pi.col(j), centers_.row(0).transpose(),
                                         scales_.row(0).transpose())
                       .highest_density_region(coverage);
@@ -269,7 +263,7 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
     }
     region.density_threshold /= scale;
     regions[static_cast<std::size_t>(j)] = std::move(region);
-  }
+  });
   return regions;
 }
 

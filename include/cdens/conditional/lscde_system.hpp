@@ -42,12 +42,16 @@ struct LscdeSystem {
 /// Ĥ = (√π σ)^{d_y} / n_inputs · (input_gram ∘ K_v), ĥ = joint / n_pairs.
 LscdeSystem lscde_system(const LscdeSums& sums, const Matrix& output_overlap, const LscdeBasis& basis);
 
+/// Coefficients below this fraction of the largest one are set to zero (see coefficients()).
+inline constexpr double kRelativeCoefficientFloor = 1e-10;
+
 /// The regularisation path of eq. (6): with Ĥ = Q Λ Qᵀ, α̃(λ) = Q (Λ + λI)⁻¹ Qᵀ ĥ costs O(b²)
 /// per λ after one symmetric eigendecomposition.
 class LscdeLambdaPath {
  public:
   explicit LscdeLambdaPath(const LscdeSystem& system);
-  /// α̂(λ) = max(0, α̃(λ)) for each λ > 0: b × L.
+  /// α̂(λ) = max(0, α̃(λ)) for each λ > 0 (b × L), with entries below kRelativeCoefficientFloor
+  /// times the column's largest set to zero.
   Matrix coefficients(const std::vector<double>& lambdas) const;
 
  private:

@@ -1,0 +1,43 @@
+#pragma once
+// The one way cdens runs independent tasks on several threads.
+
+#include <exception>
+#include <mutex>
+
+#include <omp.h>
+
+#include "cdens/core/types.hpp"
+
+namespace cdens {
+
+/// OpenMP threads for a requested count: 0 means the OpenMP default.
+inline int resolve_threads(int requested) { return requested > 0 ? requested : omp_get_max_threads(); }
+
+/// Calls task(i) for i = 0 … count − 1 on `threads` OpenMP threads, in any order.
+///
+/// Inside a task, nested parallelism is set to one thread, so the BLAS behind Eigen's products
+/// runs single-threaded and computes every product the same way whatever `threads` is; with
+/// tasks that write only their own outputs, results are then independent of the thread count.
+/// The first exception a task throws is rethrown here once all tasks have stopped (an
+/// exception must not escape an OpenMP region).
+template <class Task>
+void parallel_for(int threads, Index count, Task&& task) {
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+#pragma omp parallel num_threads(threads)
+  {
+    omp_set_num_threads(1);
+#pragma omp for schedule(dynamic)
+    for (Index i = 0; i < count; ++i) {
+      try {
+        task(i);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace cdens
