@@ -15,6 +15,7 @@
 #include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/metrics.hpp"
+#include "cdens/core/parallel.hpp"
 #include "cdens/core/progress.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"

@@ -15,29 +15,6 @@
 namespace cdens {
 namespace {
 
-// Rows are processed in blocks: big enough for an efficient GEMM, few enough per fold that the
-// per-block b × b partial sums stay small. The split depends only on the data size, never on
-// the thread count, and partial sums are added in block order, so results are reproducible.
-constexpr Index kMinBlockRows = 256;
-constexpr Index kMaxBlocksPerFold = 16;
-
-/// A run of consecutive rows, labelled (fold ≥ 0, rows of the fold-ordered data) or unlabelled
-/// (fold < 0, rows of the unlabelled inputs).
-struct RowBlock {
-  int fold;
-  Index begin;
-  Index size;
-};
-
-void append_blocks(int fold, Index begin, Index end, std::vector<RowBlock>& blocks) {
-  const Index rows = end - begin;
-  const Index block_rows =
-      std::max(kMinBlockRows, (rows + kMaxBlocksPerFold - 1) / kMaxBlocksPerFold);
-  for (Index start = begin; start < end; start += block_rows) {
-    blocks.push_back({fold, start, std::min(block_rows, end - start)});
-  }
-}
-
 Matrix gather_columns(const MatrixView& data, const std::vector<Index>& columns) {
   Matrix selected(data.rows(), static_cast<Index>(columns.size()));
   for (std::size_t c = 0; c < columns.size(); ++c) {
@@ -80,10 +57,10 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
   const Matrix z = gather_columns(data.z, order);
   const Matrix t = gather_columns(data.t, order);
 
-  std::vector<RowBlock> blocks;
-  for (int k = 0; k < fold_count; ++k) append_blocks(k, fold_begin[k], fold_begin[k + 1], blocks);
+  std::vector<SampleBlock> blocks;
+  for (int k = 0; k < fold_count; ++k) append_sample_blocks(k, fold_begin[k], fold_begin[k + 1], blocks);
   const auto labeled_blocks = static_cast<Index>(blocks.size());
-  append_blocks(-1, 0, data.z_unlabeled.cols(), blocks);
+  append_sample_blocks(-1, 0, data.z_unlabeled.cols(), blocks);
   const auto block_count = static_cast<Index>(blocks.size());
 
   const auto sigma_count = static_cast<Index>(options.sigmas.size());
@@ -98,12 +75,8 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
   std::vector<LscdeSums> block_sums(static_cast<std::size_t>(sigma_count * block_count));
   parallel_for(threads, sigma_count * block_count, [&](Index task) {
     const auto& basis = bases[static_cast<std::size_t>(task / block_count)];
-    const RowBlock& block = blocks[static_cast<std::size_t>(task % block_count)];
-    block_sums[static_cast<std::size_t>(task)] =
-        block.fold >= 0 ? lscde_pair_sums(z.middleCols(block.begin, block.size),
-                                          t.middleCols(block.begin, block.size), basis)
-                        : lscde_input_sums(data.z_unlabeled.middleCols(block.begin, block.size),
-                                           basis);
+    block_sums[static_cast<std::size_t>(task)] = lscde_block_sums(
+        blocks[static_cast<std::size_t>(task % block_count)], z, t, data.z_unlabeled, basis);
     context.progress.advance();
   });
   // Per (σ, fold) sums in block order; unlabelled inputs belong to every training set.
@@ -141,7 +114,7 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
   std::vector<Vector> block_losses(static_cast<std::size_t>(sigma_count * labeled_blocks));
   parallel_for(threads, sigma_count * labeled_blocks, [&](Index task) {
     const Index s = task / labeled_blocks;
-    const RowBlock& block = blocks[static_cast<std::size_t>(task % labeled_blocks)];
+    const SampleBlock& block = blocks[static_cast<std::size_t>(task % labeled_blocks)];
     block_losses[static_cast<std::size_t>(task)] = lscde_held_out_loss_sums(
         z.middleCols(block.begin, block.size), t.middleCols(block.begin, block.size), bases[s],
         overlaps[s], alphas[static_cast<std::size_t>(s * fold_count + block.fold)], options.cv_loss);
@@ -189,26 +162,6 @@ void to_user_units(CvTable& table, CvLoss loss, double log_jacobian) {
     table.mean_loss *= std::exp(log_jacobian);  // p_user = J p_std, ∫p_user² dy = J ∫p_std² dt
     table.standard_error *= std::exp(log_jacobian);
   }
-}
-
-LscdeSums full_sums(const Prepared& data, const LscdeBasis& basis, int threads,
-                    const Communicator& communicator) {
-  std::vector<RowBlock> blocks;
-  append_blocks(0, 0, data.z.cols(), blocks);
-  append_blocks(-1, 0, data.z_unlabeled.cols(), blocks);
-  std::vector<LscdeSums> block_sums(blocks.size());
-  parallel_for(threads, static_cast<Index>(blocks.size()), [&](Index b) {
-    const RowBlock& block = blocks[static_cast<std::size_t>(b)];
-    block_sums[static_cast<std::size_t>(b)] = block.fold >= 0
-                        ? lscde_pair_sums(data.z.middleCols(block.begin, block.size),
-                                          data.t.middleCols(block.begin, block.size), basis)
-                        : lscde_input_sums(data.z_unlabeled.middleCols(block.begin, block.size),
-                                           basis);
-  });
-  LscdeSums total = LscdeSums::zero(basis.size());
-  for (const auto& sums : block_sums) total += sums;
-  allreduce(total, communicator);
-  return total;
 }
 
 void validate(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
@@ -288,7 +241,8 @@ LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& u
   }
 
   const LscdeBasis basis{data.centers_x, data.centers_y, sigma};
-  const LscdeSums sums = full_sums(data, basis, threads, context.communicator);
+  LscdeSums sums = lscde_sums(data.z, data.t, data.z_unlabeled, basis, threads);
+  allreduce(sums, context.communicator);
   Vector alpha;
   // One task: the BLAS inside runs single-threaded, as in cross-validation, so α̂ is the same
   // whatever the thread count.

@@ -1,11 +1,13 @@
 #include "cdens/conditional/lscde_system.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <Eigen/Eigenvalues>
 
 #include "cdens/conditional/lscde_gate.hpp"
 #include "cdens/core/error.hpp"
+#include "cdens/core/parallel.hpp"
 
 namespace cdens {
 namespace {
@@ -15,6 +17,13 @@ constexpr double kPi = 3.14159265358979323846;
 /// φ_x(x_i)ᵀ as rows: exp of the log-factors, m × b.
 Matrix input_factors(const MatrixView& x, const LscdeBasis& basis) {
   return exp_flushing_tiny(log_basis_factors(x, basis.centers_x, basis.sigma));
+}
+
+/// ΦᵀΦ for Φ with one row per sample: a symmetric rank-m update (half the flops of a GEMM).
+Matrix gram_of_rows(const Matrix& phi) {
+  Matrix gram = Matrix::Zero(phi.cols(), phi.cols());
+  gram.selfadjointView<Eigen::Lower>().rankUpdate(phi.transpose());
+  return gram.selfadjointView<Eigen::Lower>();
 }
 
 /// Columns of `data` listed in `columns`.
@@ -58,7 +67,7 @@ LscdeSums lscde_pair_sums(const MatrixView& x, const MatrixView& y, const LscdeB
   const Matrix phi_x = input_factors(x, basis);
   const Matrix phi_y = exp_flushing_tiny(log_basis_factors(y, basis.centers_y, basis.sigma));
   LscdeSums sums;
-  sums.input_gram.noalias() = phi_x.transpose() * phi_x;
+  sums.input_gram = gram_of_rows(phi_x);
   sums.joint = phi_x.cwiseProduct(phi_y).colwise().sum().transpose();
   sums.n_inputs = x.cols();
   sums.n_pairs = x.cols();
@@ -68,11 +77,42 @@ LscdeSums lscde_pair_sums(const MatrixView& x, const MatrixView& y, const LscdeB
 LscdeSums lscde_input_sums(const MatrixView& x, const LscdeBasis& basis) {
   const Matrix phi_x = input_factors(x, basis);
   LscdeSums sums;
-  sums.input_gram.noalias() = phi_x.transpose() * phi_x;
+  sums.input_gram = gram_of_rows(phi_x);
   sums.joint = Vector::Zero(basis.size());
   sums.n_inputs = x.cols();
   sums.n_pairs = 0;
   return sums;
+}
+
+void append_sample_blocks(int fold, Index begin, Index end, std::vector<SampleBlock>& blocks) {
+  constexpr Index kMinBlockSize = 256;
+  constexpr Index kMaxBlocksPerFold = 16;
+  const Index block_size = std::max(kMinBlockSize, (end - begin + kMaxBlocksPerFold - 1) / kMaxBlocksPerFold);
+  for (Index start = begin; start < end; start += block_size) {
+    blocks.push_back({fold, start, std::min(block_size, end - start)});
+  }
+}
+
+LscdeSums lscde_block_sums(const SampleBlock& block, const MatrixView& x, const MatrixView& y,
+                           const MatrixView& unlabeled_x, const LscdeBasis& basis) {
+  if (block.fold < 0) return lscde_input_sums(unlabeled_x.middleCols(block.begin, block.size), basis);
+  return lscde_pair_sums(x.middleCols(block.begin, block.size), y.middleCols(block.begin, block.size),
+                         basis);
+}
+
+LscdeSums lscde_sums(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
+                     const LscdeBasis& basis, int threads) {
+  std::vector<SampleBlock> blocks;
+  append_sample_blocks(0, 0, x.cols(), blocks);
+  append_sample_blocks(-1, 0, unlabeled_x.cols(), blocks);
+  std::vector<LscdeSums> block_sums(blocks.size());
+  parallel_for(threads, static_cast<Index>(blocks.size()), [&](Index b) {
+    block_sums[static_cast<std::size_t>(b)] =
+        lscde_block_sums(blocks[static_cast<std::size_t>(b)], x, y, unlabeled_x, basis);
+  });
+  LscdeSums total = LscdeSums::zero(basis.size());
+  for (const auto& sums : block_sums) total += sums;
+  return total;
 }
 
 LscdeSystem lscde_system(const LscdeSums& sums, const Matrix& output_overlap,

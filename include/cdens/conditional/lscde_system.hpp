@@ -33,6 +33,28 @@ LscdeSums lscde_pair_sums(const MatrixView& x, const MatrixView& y, const LscdeB
 /// Statistics of unlabelled inputs (semi-supervised Ĥ, §2.7): they enter the gram only.
 LscdeSums lscde_input_sums(const MatrixView& x, const LscdeBasis& basis);
 
+/// A run of consecutive samples (columns) [begin, begin + size): labelled pairs of cross-validation
+/// fold `fold` (or of the whole training set, fold 0), or unlabelled inputs when fold < 0.
+struct SampleBlock {
+  int fold;
+  Index begin;
+  Index size;
+};
+
+/// Appends blocks covering the samples [begin, end) of one fold. Blocks are big enough for an
+/// efficient GEMM and few enough (at most 16 per fold) that their b × b partial sums stay
+/// small; the split depends on the data size only, never on the thread count.
+void append_sample_blocks(int fold, Index begin, Index end, std::vector<SampleBlock>& blocks);
+
+/// Statistics of one block: pairs (x, y) for a labelled block, inputs of `unlabeled_x` else.
+LscdeSums lscde_block_sums(const SampleBlock& block, const MatrixView& x, const MatrixView& y,
+                           const MatrixView& unlabeled_x, const LscdeBasis& basis);
+
+/// Statistics of all pairs and unlabelled inputs, block by block on `threads` threads and added
+/// in block order, so the result does not depend on the thread count.
+LscdeSums lscde_sums(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
+                     const LscdeBasis& basis, int threads);
+
 /// Ĥ and ĥ.
 struct LscdeSystem {
   Matrix h_matrix;  ///< Ĥ, b × b, symmetric positive semi-definite
