@@ -1,5 +1,7 @@
 #include "cdens/model_file.hpp"
 
+#include <cstdint>
+
 #include <nlohmann/json.hpp>
 
 #include "cdens/conditional/lscde_gate.hpp"
@@ -24,13 +26,17 @@ nlohmann::json conditional_model_to_json(const ConditionalModel& model) {
           {"fit", model.report.to_json()}};
 }
 
-ConditionalModel conditional_model_from_json(const nlohmann::json& document) {
-  if (!document.is_object() || document.value("format", "") != "cdens-model") {
+namespace {
+
+ConditionalModel read_conditional_model(const nlohmann::json& document) {
+  if (!document.is_object() || !document.contains("format") || document["format"] != "cdens-model") {
     throw ModelFormatError("not a cdens model file");
   }
   const auto& version = json_member(document, "version");
-  if (!version.is_number_integer() || version.get<int>() < 1 || version.get<int>() > kModelFileVersion) {
-    throw ModelFormatError("model file version " + version.dump() + " is not supported (this cdens reads up to " +
+  if (!version.is_number_integer() || version.get<std::int64_t>() < 1 ||
+      version.get<std::int64_t>() > kModelFileVersion) {
+    throw ModelFormatError("model file version " + version.dump() +
+                           " is not supported (this cdens reads up to " +
                            std::to_string(kModelFileVersion) + ")");
   }
   if (json_member(document, "shape") != "conditional_mixture") {
@@ -39,20 +45,26 @@ ConditionalModel conditional_model_from_json(const nlohmann::json& document) {
   }
   ConditionalMixture mixture =
       ConditionalMixture::from_json(json_member(document, "model"), read_builtin_gate);
-  std::vector<std::string> x_names, y_names;
-  try {
-    const auto& variables = json_member(document, "variables");
-    x_names = json_member(variables, "x").get<std::vector<std::string>>();
-    y_names = json_member(variables, "y").get<std::vector<std::string>>();
-  } catch (const nlohmann::json::exception& error) {
-    throw ModelFormatError(std::string("variable names: ") + error.what());
-  }
+  const auto& variables = json_member(document, "variables");
+  auto x_names = json_member(variables, "x").get<std::vector<std::string>>();
+  auto y_names = json_member(variables, "y").get<std::vector<std::string>>();
   if (static_cast<Index>(x_names.size()) != mixture.input_dim() ||
       static_cast<Index>(y_names.size()) != mixture.output_dim()) {
     throw ModelFormatError("the variable names do not match the model's dimensions");
   }
   return {std::move(mixture), std::move(x_names), std::move(y_names),
           FitReport::from_json(json_member(document, "fit"))};
+}
+
+}  // namespace
+
+ConditionalModel conditional_model_from_json(const nlohmann::json& document) {
+  try {
+    return read_conditional_model(document);
+  } catch (const nlohmann::json::exception& error) {
+    // A field of the wrong type or a number out of range: the file is not a valid model.
+    throw ModelFormatError(std::string("malformed model file: ") + error.what());
+  }
 }
 
 void save_conditional_model(const ConditionalModel& model, const std::string& path) {

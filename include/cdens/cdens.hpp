@@ -14,6 +14,7 @@
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/json_io.hpp"
+#include "cdens/core/log_space.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/parallel.hpp"
 #include "cdens/core/progress.hpp"

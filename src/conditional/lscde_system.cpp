@@ -7,6 +7,7 @@
 
 #include "cdens/conditional/lscde_gate.hpp"
 #include "cdens/core/error.hpp"
+#include "cdens/core/log_space.hpp"
 #include "cdens/core/parallel.hpp"
 
 namespace cdens {
@@ -16,7 +17,7 @@ constexpr double kPi = 3.14159265358979323846;
 
 /// φ_x(x_i)ᵀ as rows: exp of the log-factors, m × b.
 Matrix input_factors(const MatrixView& x, const LscdeBasis& basis) {
-  return exp_flushing_tiny(log_basis_factors(x, basis.centers_x, basis.sigma));
+  return exp_flushing_below(log_basis_factors(x, basis.centers_x, basis.sigma), kBasisLogCutoff);
 }
 
 /// ΦᵀΦ for Φ with one row per sample: a symmetric rank-m update (half the flops of a GEMM).
@@ -46,7 +47,7 @@ Matrix gather_rows(const Matrix& data, const std::vector<Index>& rows) {
 Vector masked_log_sum_exp(const Matrix& logs, const Vector& log_alpha) {
   const Matrix terms = logs.rowwise() + log_alpha.transpose();  // −∞ where α_l = 0
   const Vector largest = terms.rowwise().maxCoeff();
-  return largest.array() + (terms.colwise() - largest).array().exp().rowwise().sum().log();
+  return largest.array() + exp_flushing_below(terms.colwise() - largest).rowwise().sum().array().log();
 }
 
 }  // namespace
@@ -65,7 +66,7 @@ LscdeSums& LscdeSums::operator+=(const LscdeSums& other) {
 
 LscdeSums lscde_pair_sums(const MatrixView& x, const MatrixView& y, const LscdeBasis& basis) {
   const Matrix phi_x = input_factors(x, basis);
-  const Matrix phi_y = exp_flushing_tiny(log_basis_factors(y, basis.centers_y, basis.sigma));
+  const Matrix phi_y = exp_flushing_below(log_basis_factors(y, basis.centers_y, basis.sigma), kBasisLogCutoff);
   LscdeSums sums;
   sums.input_gram = gram_of_rows(phi_x);
   sums.joint = phi_x.cwiseProduct(phi_y).colwise().sum().transpose();
@@ -170,8 +171,8 @@ Vector lscde_held_out_loss_sums(const MatrixView& x, const MatrixView& y, const 
   const Matrix log_joint = log_x + log_basis_factors(y, basis.centers_y, sigma);
   const Vector shift_x = log_x.rowwise().maxCoeff();
   const Vector shift_joint = log_joint.rowwise().maxCoeff();
-  const Matrix input_terms = exp_flushing_tiny(log_x.colwise() - shift_x);
-  const Matrix joint_terms = exp_flushing_tiny(log_joint.colwise() - shift_joint);
+  const Matrix input_terms = exp_flushing_below(log_x.colwise() - shift_x, kBasisLogCutoff);
+  const Matrix joint_terms = exp_flushing_below(log_joint.colwise() - shift_joint, kBasisLogCutoff);
   const Matrix denominators = input_terms * alphas;  // Σ_l α_l φ_x,l(x_i) e^{−shift_x}
   const Matrix numerators = joint_terms * alphas;    // Σ_l α_l φ_l(x_i, y_i) e^{−shift_joint}
   // (√(2π) σ)^{d_y}: the y-integral of the basis, eq. (8) and §2.6.

@@ -8,6 +8,7 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "cdens/core/log_space.hpp"
 #include "cdens/core/parallel.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/validate.hpp"
@@ -19,12 +20,6 @@ namespace {
 constexpr double kLog2Pi = 1.83787706640934548356;
 // Queries work through the inputs in blocks of this many columns, one block per task.
 constexpr Index kQueryBlock = 256;
-
-double log_sum_exp(const VectorView& values) {
-  const double largest = values.maxCoeff();
-  if (largest == -INFINITY) return -INFINITY;
-  return largest + std::log((values.array() - largest).exp().sum());
-}
 
 Index block_count(Index m) { return (m + kQueryBlock - 1) / kQueryBlock; }
 
@@ -65,7 +60,9 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
 Matrix ConditionalMixture::standardized_inputs(const MatrixView& x) const {
   require_dimension(x, input_dim(), "x");
   require_finite(x, "x");
-  return x_scaling_.transform(x);
+  Matrix z = x_scaling_.transform(x);
+  require_finite(z, "x after standardisation (a value too large for the model's scale)");
+  return z;
 }
 
 Matrix ConditionalMixture::standardized_outputs(const MatrixView& y, Index expected_samples) const {
@@ -75,7 +72,9 @@ Matrix ConditionalMixture::standardized_outputs(const MatrixView& y, Index expec
     throw InvalidArgument("x has " + std::to_string(expected_samples) + " samples but y has " +
                           std::to_string(y.cols()));
   }
-  return y_scaling_.transform(y);
+  Matrix t = y_scaling_.transform(y);
+  require_finite(t, "y after standardisation (a value too large for the model's scale)");
+  return t;
 }
 
 void ConditionalMixture::require_scalar_output(const char* query) const {
@@ -91,9 +90,9 @@ void ConditionalMixture::probabilities_of(const MatrixView& z, Eigen::Ref<Matrix
     auto column = out.col(j);
     const double normaliser = log_sum_exp(column);
     if (normaliser == -INFINITY) {
-      column = log_marginal_.array().exp();
+      column = exp_flushing_below(log_marginal_);
     } else {
-      column = (column.array() - normaliser).exp();
+      column = exp_flushing_below(column.array() - normaliser);
     }
   }
 }
@@ -122,10 +121,13 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
     Vector joint(k_count);
     for (Index j = 0; j < width; ++j) {
       auto weights = log_weights.col(j);
-      double normaliser = log_sum_exp(weights);
+      // Normalise before adding the component terms: far from the data the log-weights are
+      // huge negative numbers whose rounding would otherwise swamp the density.
+      const double normaliser = log_sum_exp(weights);
       if (normaliser == -INFINITY) {
         weights = log_marginal_;
-        normaliser = 0.0;
+      } else {
+        weights.array() -= normaliser;
       }
       const auto target = t.col(start + j);
       for (Index k = 0; k < k_count; ++k) {
@@ -133,7 +135,7 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
             ((target - centers_.col(k)).array() / scales_.col(k).array()).square().sum();
         joint(k) = weights(k) + component_log_norms_(k) - 0.5 * mahalanobis;
       }
-      result(start + j) = log_sum_exp(joint) - normaliser + y_scaling_.log_jacobian();
+      result(start + j) = log_sum_exp(joint) + y_scaling_.log_jacobian();
     }
   });
   return result;
@@ -152,7 +154,7 @@ Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_gri
             .colwise()
             .sum()
             .transpose();
-    component_densities.col(k) = (component_log_norms_(k) - 0.5 * mahalanobis).exp().matrix();
+    component_densities.col(k) = exp_flushing_below((component_log_norms_(k) - 0.5 * mahalanobis).matrix());
   }
   return std::exp(y_scaling_.log_jacobian()) * component_densities * probabilities;
 }

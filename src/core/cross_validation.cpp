@@ -50,8 +50,8 @@ Index best_candidate(const Vector& mean_loss) {
 }
 
 std::vector<double> log_spaced(double low, double high, int count) {
-  if (!(low > 0.0 && high >= low && count >= 1)) {
-    throw InvalidArgument("log_spaced needs 0 < low ≤ high and count ≥ 1");
+  if (!(low > 0.0 && high >= low && std::isfinite(high) && count >= 1)) {
+    throw InvalidArgument("log_spaced needs finite 0 < low ≤ high and count ≥ 1");
   }
   std::vector<double> values(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {

@@ -39,8 +39,11 @@ double parse_cell(std::string_view cell, const std::string& source, std::size_t 
                   std::size_t column, const std::string& column_name) {
   const std::string where = " in column '" + column_name + "'";
   if (cell.empty()) fail(source, line, column, "empty cell" + where);
-  // from_chars does not accept a leading '+'.
+  // from_chars does not accept a leading '+'; one is fine, "+-1" or "+" alone is not.
   std::string_view digits = cell.front() == '+' ? cell.substr(1) : cell;
+  if (cell.front() == '+' && (digits.empty() || digits.front() == '+' || digits.front() == '-')) {
+    fail(source, line, column, "not a number '" + std::string(cell) + "'" + where);
+  }
   double value = 0.0;
   const auto [end, status] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   if (status != std::errc() || end != digits.data() + digits.size()) {
@@ -77,6 +80,13 @@ CsvTable parse_csv(std::istream& input, const std::string& source, const CsvForm
       if (format.has_header) {
         for (std::size_t c = 0; c < cells.size(); ++c) {
           if (cells[c].empty()) fail(source, line_number, c + 1, "empty column name in header");
+          for (std::size_t earlier = 0; earlier < c; ++earlier) {
+            if (cells[earlier] == cells[c]) {
+              fail(source, line_number, c + 1,
+                   "column name '" + std::string(cells[c]) + "' repeats column " +
+                       std::to_string(earlier + 1));
+            }
+          }
           table.column_names.emplace_back(cells[c]);
         }
         continue;

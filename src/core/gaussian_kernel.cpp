@@ -1,6 +1,8 @@
 #include "cdens/core/gaussian_kernel.hpp"
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/log_space.hpp"
+#include "cdens/core/validate.hpp"
 
 namespace cdens {
 
@@ -22,9 +24,8 @@ Matrix squared_distances(const MatrixView& a, const MatrixView& b) {
 }
 
 Matrix gaussian_kernel(const MatrixView& a, const MatrixView& b, double sigma) {
-  Matrix kernel = squared_distances(a, b);
-  kernel = (kernel.array() * (-0.5 / (sigma * sigma))).exp();
-  return kernel;
+  require_positive(sigma, "kernel width sigma");
+  return exp_flushing_below(squared_distances(a, b) * (-0.5 / (sigma * sigma)));
 }
 
 }  // namespace cdens

@@ -25,7 +25,13 @@ Matrix matrix_from_json(const nlohmann::json& document, std::string_view what) {
     const Index rows = document.at("rows").get<Index>();
     const Index cols = document.at("cols").get<Index>();
     const auto data = document.at("data").get<std::vector<double>>();
-    if (rows < 0 || cols < 0 || static_cast<std::size_t>(rows * cols) != data.size()) {
+    // Compare by division: rows · cols may overflow.
+    const bool sizes_agree = rows >= 0 && cols >= 0 &&
+                             (cols == 0 ? data.empty()
+                                        : data.size() % static_cast<std::size_t>(cols) == 0 &&
+                                              data.size() / static_cast<std::size_t>(cols) ==
+                                                  static_cast<std::size_t>(rows));
+    if (!sizes_agree) {
       throw ModelFormatError(std::string(what) + ": size does not match rows × cols");
     }
     return Eigen::Map<const Matrix>(data.data(), rows, cols);
@@ -93,7 +99,7 @@ nlohmann::json read_json_file(const std::string& path) {
   if (!file) throw IoError("cannot open " + path + " for reading");
   try {
     return nlohmann::json::parse(file);
-  } catch (const nlohmann::json::parse_error& error) {
+  } catch (const nlohmann::json::exception& error) {
     throw ModelFormatError(path + " is not valid JSON: " + error.what());
   }
 }

@@ -78,11 +78,36 @@ double ScalarMixture::crossing(double below, double above, double threshold) con
   return 0.5 * (below + above);
 }
 
-std::vector<Interval> ScalarMixture::superlevel_set(const std::vector<double>& grid,
-                                                    const std::vector<double>& densities,
-                                                    double threshold) const {
+ScalarMixture::SearchGrid ScalarMixture::search_grid() const {
+  // Every point whose density is not negligible lies within ten standard deviations of some
+  // component, so a window of 8 points per standard deviation over c_k ± 10 s_k for each
+  // component resolves every mode, however far apart and however different in width the
+  // components are.
+  constexpr int kPointsPerDeviation = 8;
+  constexpr int kHalfWidth = 10 * kPointsPerDeviation;
+  std::vector<std::pair<double, double>> points;  // (point, spacing of its window)
+  for (std::size_t k = 0; k < weights_.size(); ++k) {
+    const double step = scales_[k] / kPointsPerDeviation;
+    for (int g = -kHalfWidth; g <= kHalfWidth; ++g) points.emplace_back(centers_[k] + g * step, step);
+  }
+  std::sort(points.begin(), points.end());
+  SearchGrid grid;
+  for (std::size_t g = 0; g < points.size(); ++g) {
+    if (g > 0) {
+      const double gap = points[g].first - points[g - 1].first;
+      grid.linked.push_back(gap <= 1.0001 * std::max(points[g].second, points[g - 1].second));
+    }
+    grid.points.push_back(points[g].first);
+    grid.densities.push_back(pdf(points[g].first));
+  }
+  return grid;
+}
+
+std::vector<Interval> ScalarMixture::superlevel_set(const SearchGrid& grid, double threshold) const {
   std::vector<Interval> intervals;
-  const std::size_t n = grid.size();
+  const auto& points = grid.points;
+  const auto& densities = grid.densities;
+  const std::size_t n = points.size();
   std::size_t g = 0;
   while (g < n) {
     if (densities[g] < threshold) {
@@ -90,43 +115,41 @@ std::vector<Interval> ScalarMixture::superlevel_set(const std::vector<double>& g
       continue;
     }
     const std::size_t first = g;
-    while (g + 1 < n && densities[g + 1] >= threshold) ++g;
-    const double lower = first == 0 ? grid[0] : crossing(grid[first - 1], grid[first], threshold);
-    const double upper = g + 1 == n ? grid[n - 1] : crossing(grid[g + 1], grid[g], threshold);
-    intervals.push_back({lower, upper});
+    while (g + 1 < n && grid.linked[g] && densities[g + 1] >= threshold) ++g;
+    // Refine an end to the crossing where the neighbour inside the same window is below the
+    // threshold; at the edge of a window (density there is negligible) keep the grid point.
+    const double lower = first > 0 && grid.linked[first - 1]
+                             ? crossing(points[first - 1], points[first], threshold)
+                             : points[first];
+    const double upper =
+        g + 1 < n && grid.linked[g] ? crossing(points[g + 1], points[g], threshold) : points[g];
+    if (!intervals.empty() && lower <= intervals.back().upper) {
+      intervals.back().upper = std::max(intervals.back().upper, upper);
+    } else {
+      intervals.push_back({lower, upper});
+    }
     ++g;
   }
   return intervals;
 }
 
 HighestDensityRegion ScalarMixture::highest_density_region(double coverage) const {
-  // The grid resolves the narrowest component (four points per standard deviation), so every
-  // mode above the threshold shows on it; crossings are then refined by bisection and the
-  // probability of the set is exact up to the CDF's rounding.
-  const double narrowest = *std::min_element(scales_.begin(), scales_.end());
-  const double span = highest_ - lowest_;
-  const auto points = static_cast<std::size_t>(
-      std::clamp(std::ceil(span / (0.25 * narrowest)) + 1.0, 1025.0, 400001.0));
-  std::vector<double> grid(points), densities(points);
-  double peak = 0.0;
-  for (std::size_t g = 0; g < points; ++g) {
-    grid[g] = lowest_ + span * static_cast<double>(g) / static_cast<double>(points - 1);
-    densities[g] = pdf(grid[g]);
-    peak = std::max(peak, densities[g]);
-  }
+  const SearchGrid grid = search_grid();
+  const double peak = *std::max_element(grid.densities.begin(), grid.densities.end());
   const auto probability_of = [&](const std::vector<Interval>& intervals) {
     double total = 0.0;
     for (const auto& interval : intervals) total += cdf(interval.upper) - cdf(interval.lower);
     return total;
   };
-  // The probability of {pdf ≥ f} falls as f rises: bisect on f.
+  // The probability of {pdf ≥ f} falls as f rises: bisect on f. Crossings are refined by
+  // bisection, so the probability of the set is exact up to the CDF's rounding.
   double low = 0.0;
   double high = peak;
   for (int iteration = 0; iteration < 100 && high - low > 1e-15 * peak; ++iteration) {
     const double middle = 0.5 * (low + high);
-    (probability_of(superlevel_set(grid, densities, middle)) >= coverage ? low : high) = middle;
+    (probability_of(superlevel_set(grid, middle)) >= coverage ? low : high) = middle;
   }
-  return {superlevel_set(grid, densities, low), low};
+  return {superlevel_set(grid, low), low};
 }
 
 }  // namespace cdens::detail

@@ -24,9 +24,16 @@ class ScalarMixture {
   HighestDensityRegion highest_density_region(double coverage) const;
 
  private:
+  /// Points around every component on which highest-density regions are searched.
+  struct SearchGrid {
+    std::vector<double> points;     ///< increasing
+    std::vector<double> densities;  ///< pdf at the points
+    std::vector<bool> linked;       ///< linked[g]: points g and g + 1 lie in one window
+  };
+  SearchGrid search_grid() const;
+
   /// Intervals where pdf ≥ threshold, read off the grid and refined to the crossing points.
-  std::vector<Interval> superlevel_set(const std::vector<double>& grid,
-                                       const std::vector<double>& densities, double threshold) const;
+  std::vector<Interval> superlevel_set(const SearchGrid& grid, double threshold) const;
   double crossing(double below, double above, double threshold) const;
 
   std::vector<double> weights_;

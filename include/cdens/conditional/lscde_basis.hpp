@@ -21,10 +21,10 @@ struct LscdeBasis {
 /// −‖p_i − c_l‖² / 2σ² for points p_i and centres c_l (the log of one factor of φ_l): m × b.
 Matrix log_basis_factors(const MatrixView& points, const MatrixView& centers, double sigma);
 
-/// exp(log_values), with every entry below e^−340 ≈ 1e−148 set to zero. Basis values that small
-/// would make products in the GEMMs subnormal, and subnormal arithmetic is about a hundred
+/// Basis values below e^kBasisLogCutoff ≈ 1e−148 are set to zero (exp_flushing_below): smaller
+/// ones would make products in the GEMMs subnormal, and subnormal arithmetic is about a hundred
 /// times slower; a dropped term changes a sum of n products by less than n·1e−295.
-Matrix exp_flushing_tiny(const Matrix& log_values);
+inline constexpr double kBasisLogCutoff = -340.0;
 
 /// K_v,ll' = exp(−‖v_l − v_l'‖² / 4σ²), the y-overlap of two basis functions (b × b).
 Matrix output_overlap(const LscdeBasis& basis);
