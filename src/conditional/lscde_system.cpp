@@ -7,6 +7,7 @@
 
 #include "cdens/conditional/lscde_gate.hpp"
 #include "cdens/core/error.hpp"
+#include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/log_space.hpp"
 #include "cdens/core/parallel.hpp"
 
@@ -15,9 +16,13 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-/// φ_x(x_i)ᵀ as rows: exp of the log-factors, m × b.
-Matrix input_factors(const MatrixView& x, const LscdeBasis& basis) {
-  return exp_flushing_below(log_basis_factors(x, basis.centers_x, basis.sigma), kBasisLogCutoff);
+/// Basis factors exp(−‖p_i − c_l‖² / 2σ²) as an m × b matrix, built in place.
+Matrix basis_factors(const MatrixView& points, const MatrixView& centers, double sigma) {
+  Matrix factors(points.cols(), centers.cols());
+  squared_distances(points, centers, factors);
+  factors *= -0.5 / (sigma * sigma);
+  exp_flushing_below_in_place(factors, kBasisLogCutoff);
+  return factors;
 }
 
 /// ΦᵀΦ for Φ with one row per sample: a symmetric rank-m update (half the flops of a GEMM).
@@ -65,8 +70,8 @@ LscdeSums& LscdeSums::operator+=(const LscdeSums& other) {
 }
 
 LscdeSums lscde_pair_sums(const MatrixView& x, const MatrixView& y, const LscdeBasis& basis) {
-  const Matrix phi_x = input_factors(x, basis);
-  const Matrix phi_y = exp_flushing_below(log_basis_factors(y, basis.centers_y, basis.sigma), kBasisLogCutoff);
+  const Matrix phi_x = basis_factors(x, basis.centers_x, basis.sigma);
+  const Matrix phi_y = basis_factors(y, basis.centers_y, basis.sigma);
   LscdeSums sums;
   sums.input_gram = gram_of_rows(phi_x);
   sums.joint = phi_x.cwiseProduct(phi_y).colwise().sum().transpose();
@@ -76,7 +81,7 @@ LscdeSums lscde_pair_sums(const MatrixView& x, const MatrixView& y, const LscdeB
 }
 
 LscdeSums lscde_input_sums(const MatrixView& x, const LscdeBasis& basis) {
-  const Matrix phi_x = input_factors(x, basis);
+  const Matrix phi_x = basis_factors(x, basis.centers_x, basis.sigma);
   LscdeSums sums;
   sums.input_gram = gram_of_rows(phi_x);
   sums.joint = Vector::Zero(basis.size());

@@ -17,4 +17,7 @@ double log_sum_exp(const VectorView& values);
 /// subnormal numbers, whose arithmetic is very slow, out of later products.
 Matrix exp_flushing_below(const MatrixView& log_values, double cutoff = kLogSmallestNormal);
 
+/// exp_flushing_below on a matrix of log-values, overwritten by the result (no allocation).
+void exp_flushing_below_in_place(Eigen::Ref<Matrix> values, double cutoff = kLogSmallestNormal);
+
 }  // namespace cdens
