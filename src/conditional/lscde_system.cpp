@@ -121,15 +121,19 @@ LscdeSums lscde_sums(const MatrixView& x, const MatrixView& y, const MatrixView&
   return total;
 }
 
-LscdeSystem lscde_system(const LscdeSums& sums, const Matrix& output_overlap,
-                         const LscdeBasis& basis) {
-  if (sums.n_pairs == 0) throw InvalidArgument("LSCDE needs at least one training pair");
+Matrix lscde_h_matrix(const LscdeSums& sums, const Matrix& output_overlap, const LscdeBasis& basis) {
+  if (sums.n_inputs == 0) throw InvalidArgument("LSCDE needs at least one input");
   const double output_dim = static_cast<double>(basis.centers_y.rows());
   // Φ̄ of §2.6: the y-integral of two Gaussians of width σ gives (√π σ)^{d_y} K_v.
   const double scale = std::pow(std::sqrt(kPi) * basis.sigma, output_dim) /
                        static_cast<double>(sums.n_inputs);
-  return {scale * sums.input_gram.cwiseProduct(output_overlap),
-          sums.joint / static_cast<double>(sums.n_pairs)};
+  return scale * sums.input_gram.cwiseProduct(output_overlap);
+}
+
+LscdeSystem lscde_system(const LscdeSums& sums, const Matrix& output_overlap,
+                         const LscdeBasis& basis) {
+  if (sums.n_pairs == 0) throw InvalidArgument("LSCDE needs at least one training pair");
+  return {lscde_h_matrix(sums, output_overlap, basis), sums.joint / static_cast<double>(sums.n_pairs)};
 }
 
 LscdeLambdaPath::LscdeLambdaPath(const LscdeSystem& system) {

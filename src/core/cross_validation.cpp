@@ -84,6 +84,12 @@ CvTable CvTable::from_json(const nlohmann::json& document) {
   table.candidates = matrix_from_json(json_member(document, "candidates"), "CV candidates");
   table.mean_loss = vector_from_json(json_member(document, "mean_loss"), "CV mean loss");
   table.standard_error = vector_from_json(json_member(document, "standard_error"), "CV error");
+  const Index rows = table.candidates.rows();
+  if (table.candidates.cols() != static_cast<Index>(table.parameter_names.size()) ||
+      table.mean_loss.size() != rows || table.standard_error.size() != rows ||
+      table.best < 0 || table.best >= rows) {
+    throw ModelFormatError("cross-validation table: its parts disagree in size");
+  }
   return table;
 }
 

@@ -12,9 +12,11 @@ void squared_distances(const MatrixView& a, const MatrixView& b, Eigen::Ref<Matr
     throw InvalidArgument("squared_distances: output has the wrong shape");
   }
   out.noalias() = -2.0 * a.transpose() * b;
-  out.colwise() += a.colwise().squaredNorm().transpose();
-  out.rowwise() += b.colwise().squaredNorm();
-  out = out.cwiseMax(0.0);
+  const Eigen::ArrayXd a_norms = a.colwise().squaredNorm().transpose();
+  const Eigen::ArrayXd b_norms = b.colwise().squaredNorm().transpose();
+  for (Index j = 0; j < out.cols(); ++j) {
+    out.col(j) = (out.col(j).array() + a_norms + b_norms(j)).max(0.0).matrix();
+  }
 }
 
 Matrix squared_distances(const MatrixView& a, const MatrixView& b) {

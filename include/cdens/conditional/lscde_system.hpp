@@ -61,7 +61,10 @@ struct LscdeSystem {
   Vector h_vector;  ///< ĥ, b
 };
 
-/// Ĥ = (√π σ)^{d_y} / n_inputs · (input_gram ∘ K_v), ĥ = joint / n_pairs.
+/// Ĥ = (√π σ)^{d_y} / n_inputs · (input_gram ∘ K_v); needs only the inputs' statistics.
+Matrix lscde_h_matrix(const LscdeSums& sums, const Matrix& output_overlap, const LscdeBasis& basis);
+
+/// Ĥ as above and ĥ = joint / n_pairs.
 LscdeSystem lscde_system(const LscdeSums& sums, const Matrix& output_overlap, const LscdeBasis& basis);
 
 /// Coefficients below this fraction of the largest one are set to zero (see coefficients()).

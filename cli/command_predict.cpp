@@ -1,0 +1,115 @@
+// cdens predict MODEL.json DATA.csv: per row of the data the conditional mean and variance of y,
+// its quantiles (one-dimensional y) and, where the file holds y, the log-density.
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cdens/core/error.hpp"
+#include "cdens/core/validate.hpp"
+#include "common.hpp"
+
+namespace cdens::cli {
+namespace {
+
+struct PredictArguments {
+  std::string model_path;
+  std::string data_path;
+  std::string x_columns;  // empty: the model's x names
+  std::string y_columns;  // empty: the model's y names, if the file has them
+  std::string quantiles = "0.05,0.5,0.95";
+  std::string out_path;
+  bool no_header = false;
+};
+
+/// Output columns gathered one at a time, each a row of `values` (one entry per input row).
+class OutputColumns {
+ public:
+  OutputColumns(Index column_count, Index row_count) : values_(column_count, row_count) {}
+
+  void add(const std::string& name, const Eigen::RowVectorXd& values) {
+    names_.push_back(name);
+    values_.row(next_++) = values;
+  }
+  const std::vector<std::string>& names() const { return names_; }
+  const Matrix& values() const { return values_; }
+
+ private:
+  std::vector<std::string> names_;
+  Matrix values_;
+  Index next_ = 0;
+};
+
+void run_predict(const PredictArguments& arguments, bool quantiles_requested) {
+  const ConditionalModel model = load_model_file(arguments.model_path).model;
+  const Index output_dim = model.mixture.output_dim();
+  const std::vector<double> probabilities = parse_number_list(arguments.quantiles, "--q");
+  require_open_unit_interval(probabilities, "--q");
+  if (quantiles_requested && output_dim != 1) {
+    throw InvalidArgument("--q needs a one-dimensional y; this model has d_y = " +
+                          std::to_string(output_dim));
+  }
+
+  const CsvTable table = load_table(arguments.data_path, arguments.no_header);
+  const ColumnSelection x = choose_columns(table, arguments.x_columns, "--x", model.x_names);
+  // The outputs are optional: without them there is simply no log-density to report.
+  std::optional<Matrix> y;
+  if (!arguments.y_columns.empty()) {
+    y = choose_columns(table, arguments.y_columns, "--y", {}).values;
+  } else if (has_named_columns(table, model.y_names)) {
+    y = choose_columns(table, model.y_names).values;
+  }
+
+  const Matrix mean = model.mixture.mean(x.values);
+  const Matrix covariance = model.mixture.covariance(x.values);
+  const auto quantile_count = output_dim == 1 ? static_cast<Index>(probabilities.size()) : 0;
+  const Index column_count = x.values.rows() + (y ? 1 : 0) + 2 * output_dim + quantile_count;
+  OutputColumns output(column_count, x.values.cols());
+  for (Index i = 0; i < x.values.rows(); ++i) {
+    output.add(x.names[static_cast<std::size_t>(i)], x.values.row(i));
+  }
+  if (y) output.add("log_density", model.mixture.log_pdf(x.values, *y).transpose());
+  if (output_dim == 1) {
+    output.add("mean", mean.row(0));
+    output.add("variance", covariance.row(0));
+    const Matrix quantiles = model.mixture.quantiles(x.values, probabilities);
+    for (std::size_t r = 0; r < probabilities.size(); ++r) {
+      output.add("q" + format_number(probabilities[r]), quantiles.row(static_cast<Index>(r)));
+    }
+  } else {
+    for (Index d = 0; d < output_dim; ++d) {
+      output.add("mean_" + model.y_names[static_cast<std::size_t>(d)], mean.row(d));
+    }
+    for (Index d = 0; d < output_dim; ++d) {
+      // Diagonal entry (d, d) of the column-major d_y × d_y covariance.
+      output.add("var_" + model.y_names[static_cast<std::size_t>(d)],
+                 covariance.row(d * output_dim + d));
+    }
+  }
+  write_table(arguments.out_path, output.names(), output.values());
+}
+
+}  // namespace
+
+void add_predict_command(CLI::App& app) {
+  auto arguments = std::make_shared<PredictArguments>();
+  CLI::App* command = app.add_subcommand(
+      "predict", "Conditional mean, variance, quantiles and log-density for each row");
+  command->add_option("model", arguments->model_path, "Model file written by cdens fit")
+      ->required();
+  command->add_option("data", arguments->data_path, "CSV file with the x columns")->required();
+  command->add_option("--x", arguments->x_columns, "Input columns (default: the model's names)");
+  command->add_option("--y", arguments->y_columns,
+                      "Output columns for log_density (default: the model's names, if present)");
+  CLI::Option* quantiles =
+      command
+          ->add_option("--q", arguments->quantiles,
+                       "Quantile probabilities in (0, 1), for a one-dimensional y")
+          ->capture_default_str();
+  command->add_option("--out", arguments->out_path, "Write the CSV here instead of stdout");
+  command->add_flag("--no-header", arguments->no_header, "The CSV file has no header line");
+  command->callback([arguments, quantiles] { run_predict(*arguments, quantiles->count() > 0); });
+}
+
+}  // namespace cdens::cli

@@ -1,0 +1,137 @@
+#pragma once
+// What the subcommands of the `cdens` tool share: their registration, parsing of list and grid
+// arguments, choosing CSV columns, loading models, reading query points, writing CSV tables and
+// printing fit reports. Each helper exists once here so that every subcommand reads its input
+// and reports its errors in the same way.
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "cdens/core/cross_validation.hpp"
+#include "cdens/core/csv.hpp"
+#include "cdens/core/fit_report.hpp"
+#include "cdens/core/types.hpp"
+#include "cdens/model_file.hpp"
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace cdens::cli {
+
+// Subcommands. Each adds itself to the application; its callback does the work and throws
+// cdens::Error (or std::exception) on bad input, which main() turns into exit status 2.
+
+void add_fit_command(CLI::App& app);
+void add_score_command(CLI::App& app);
+void add_predict_command(CLI::App& app);
+void add_grid_command(CLI::App& app);
+void add_sample_command(CLI::App& app);
+void add_info_command(CLI::App& app);
+
+// Arguments.
+
+/// Splits `text` at `delimiter` and trims spaces around the items. InvalidArgument naming `what`
+/// if the text or one of its items is empty ("1,,2" is a typo, not a request for a default).
+std::vector<std::string> split_list(const std::string& text, char delimiter,
+                                    const std::string& what);
+
+/// A finite decimal number; InvalidArgument naming `what` otherwise.
+double parse_number(const std::string& text, const std::string& what);
+
+/// A comma-separated list of finite numbers.
+std::vector<double> parse_number_list(const std::string& text, const std::string& what);
+
+/// One axis of a y grid, written START:STOP:COUNT: COUNT evenly spaced values from START to STOP,
+/// both included.
+struct GridAxis {
+  double start;
+  double stop;
+  Index count;
+};
+
+/// Parses START:STOP:COUNT; InvalidArgument unless START < STOP and COUNT is an integer ≥ 2.
+GridAxis parse_grid_axis(const std::string& spec);
+
+/// Every point of the cartesian product of the axes' values as a d × (Π count) matrix, the first
+/// axis varying fastest.
+Matrix cartesian_grid(const std::vector<GridAxis>& axes);
+
+// Data.
+
+/// Reads a numeric CSV file whose first line names the columns unless `no_header`.
+CsvTable load_table(const std::string& path, bool no_header);
+
+/// Columns chosen from a table together with their names in the table.
+struct ColumnSelection {
+  std::vector<std::string> names;
+  Matrix values;  ///< names.size() × number of rows
+};
+
+/// The columns named (or numbered, 0-based) by `specs`; InvalidArgument for an unknown column.
+ColumnSelection choose_columns(const CsvTable& table, const std::vector<std::string>& specs);
+
+/// The columns of a comma-separated option such as --x, or `fallback` (usually the model's
+/// variable names) when the option was not given.
+ColumnSelection choose_columns(const CsvTable& table, const std::string& option_text,
+                               const std::string& option_name,
+                               const std::vector<std::string>& fallback);
+
+/// Whether every one of `names` is a column name of the table (no positional fallback).
+bool has_named_columns(const CsvTable& table, const std::vector<std::string>& names);
+
+// Models.
+
+/// A model file's content and the format version it was written in.
+struct ModelFile {
+  ConditionalModel model;
+  int format_version;
+};
+
+/// Reads and checks a model file: IoError, or ModelFormatError for anything that is not a model
+/// this version of cdens can read.
+ModelFile load_model_file(const std::string& path);
+
+/// Adds --seed: a non-negative integer (CLI11 alone would wrap "-1" around to 2^64 − 1).
+void add_seed_option(CLI::App& command, std::uint64_t& seed, const std::string& description);
+
+/// Where the x points of `grid` and `sample` come from.
+struct InputPointOptions {
+  std::string values;  ///< --x-values: "1,2,3" for d_x = 1, "1,2;3,4" (points split by ';')
+  std::string file;    ///< --x-file: a CSV file holding the model's x columns by name
+};
+
+/// Adds --x-values and --x-file to a subcommand.
+void add_input_point_options(CLI::App& command, InputPointOptions& options);
+
+/// The x points (d_x × m) given by exactly one of --x-values and --x-file.
+Matrix read_input_points(const ConditionalModel& model, const InputPointOptions& options);
+
+// Output.
+
+/// Writes a CSV table (one column of `columns` per row of the file) to standard output when
+/// `path` is empty, else atomically to `path`. Refuses to write a non-finite number.
+void write_table(const std::string& path, const std::vector<std::string>& names,
+                 const MatrixView& columns);
+
+/// `names` separated by `separator`.
+std::string join(const std::vector<std::string>& names, const std::string& separator);
+
+/// A number for people to read: integers in full, anything else to 6 significant digits.
+std::string format_short(double value);
+
+/// The variable names and dimensions of a model, one `key: value` per line.
+void print_variables(std::ostream& out, const std::vector<std::string>& x_names,
+                     const std::vector<std::string>& y_names);
+
+/// The cross-validation table. Two hyper-parameters are shown as a matrix (rows: the first,
+/// columns: the second), anything else as one line per candidate; `*` marks the chosen one.
+/// A line naming the loss follows.
+void print_cv_table(std::ostream& out, const CvTable& table);
+
+/// Chosen hyper-parameters, statistics, fit time and warnings of a fit, then its CV table.
+void print_fit_report(std::ostream& out, const FitReport& report);
+
+}  // namespace cdens::cli

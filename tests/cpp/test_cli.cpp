@@ -1,0 +1,627 @@
+// End-to-end tests of the `cdens` command: every subcommand is run as a separate process and its
+// output compared with the library's answer for the same model and data, and every kind of bad
+// input must end in exit status 2 with a single `cdens: error:` line.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cdens/core/csv.hpp"
+#include "cdens/core/metrics.hpp"
+#include "cdens/core/rng.hpp"
+#include "cdens/model_file.hpp"
+#include "support.hpp"
+
+namespace cdens::test {
+namespace {
+
+const std::string kFaithful = std::string(CDENS_DATA_DIR) + "/faithful.csv";
+
+std::string read_text(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream contents;
+  contents << file.rdbuf();
+  return contents.str();
+}
+
+/// A file in the temporary directory, removed when the object goes away.
+class TemporaryFile {
+ public:
+  explicit TemporaryFile(const std::string& stem) : path_(temporary_path(stem)) {}
+  TemporaryFile(const std::string& stem, const std::string& contents) : TemporaryFile(stem) {
+    std::ofstream(path_, std::ios::binary) << contents;
+  }
+  TemporaryFile(const TemporaryFile&) = delete;
+  TemporaryFile& operator=(const TemporaryFile&) = delete;
+  ~TemporaryFile() { std::remove(path_.c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+struct CliResult {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char character : text)
+    quoted += character == '\'' ? std::string("'\\''") : std::string(1, character);
+  return quoted + "'";
+}
+
+/// Runs `cdens arguments…` through the shell and collects its exit status and output.
+CliResult run_cli(const std::vector<std::string>& arguments) {
+  const TemporaryFile out("stdout.txt");
+  const TemporaryFile err("stderr.txt");
+  std::string command = shell_quote(CDENS_CLI_PATH);
+  for (const auto& argument : arguments) command += " " + shell_quote(argument);
+  command += " < /dev/null > " + shell_quote(out.path()) + " 2> " + shell_quote(err.path());
+  const int raw_status = std::system(command.c_str());
+  const int status = WIFEXITED(raw_status) ? WEXITSTATUS(raw_status) : -1;
+  return {status, read_text(out.path()), read_text(err.path())};
+}
+
+/// The value of the line `key: value` in the output; fails the test if there is none.
+std::string value_of(const std::string& output, const std::string& key) {
+  std::istringstream lines(output);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind(key + ": ", 0) == 0) return line.substr(key.size() + 2);
+  }
+  ADD_FAILURE() << "no line '" << key << ": …' in:\n" << output;
+  return "nan";
+}
+
+double number_of(const std::string& output, const std::string& key) {
+  return std::stod(value_of(output, key));
+}
+
+CsvTable parse_output_csv(const std::string& text) {
+  std::istringstream input(text);
+  return parse_csv(input, "cdens output");
+}
+
+/// One column of a CSV table by name.
+Vector column(const CsvTable& table, const std::string& name) {
+  return select_columns(table, resolve_columns(table, {name})).row(0).transpose();
+}
+
+/// Named columns of a CSV table as a d × n matrix of samples.
+Matrix columns(const CsvTable& table, const std::vector<std::string>& names) {
+  return select_columns(table, resolve_columns(table, names));
+}
+
+/// The CSV text is written with shortest round-trip numbers, so values computed by the same
+/// code on the same model agree to the last bit; the tolerance only absorbs -ffast-math-like
+/// reorderings should a compiler ever choose them.
+void expect_close(const VectorView& actual, const VectorView& expected, double relative = 1e-12) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (Index i = 0; i < actual.size(); ++i) {
+    EXPECT_NEAR(actual(i), expected(i), relative * std::max(1.0, std::abs(expected(i))))
+        << "at row " << i;
+  }
+}
+
+/// Checks the contract for bad input: status 2, nothing on stdout, one stderr line starting
+/// "cdens: error:" that mentions `expected_fragment`.
+void expect_usage_error(const std::vector<std::string>& arguments,
+                        const std::string& expected_fragment) {
+  std::string joined;
+  for (const auto& argument : arguments) joined += " " + argument;
+  SCOPED_TRACE("cdens" + joined);
+  const CliResult result = run_cli(arguments);
+  EXPECT_EQ(result.status, 2);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err.rfind("cdens: error: ", 0), 0u) << result.err;
+  ASSERT_FALSE(result.err.empty());
+  EXPECT_EQ(result.err.back(), '\n');
+  EXPECT_EQ(result.err.find('\n'), result.err.size() - 1) << "more than one line: " << result.err;
+  EXPECT_NE(result.err.find(expected_fragment), std::string::npos)
+      << "'" << expected_fragment << "' missing from: " << result.err;
+}
+
+/// Eruption time given waiting time on the faithful data, fitted once through the CLI with a
+/// single (σ, λ) so that the suite stays fast under the sanitizers.
+class FaithfulModel {
+ public:
+  static const FaithfulModel& get() {
+    static const FaithfulModel instance;
+    return instance;
+  }
+  FaithfulModel(const FaithfulModel&) = delete;
+  FaithfulModel& operator=(const FaithfulModel&) = delete;
+
+  const std::string& path() const { return file_.path(); }
+  const CliResult& fit() const { return fit_; }
+  ConditionalModel load() const { return load_conditional_model(path()); }
+  const Matrix& x() const { return x_; }
+  const Matrix& y() const { return y_; }
+
+ private:
+  FaithfulModel()
+      : file_("faithful_model.json"),
+        fit_(run_cli({"fit", kFaithful, "--method", "lscde", "--x", "waiting", "--y", "eruptions",
+                      "--sigma", "0.3", "--lambda", "0.1", "--out", file_.path()})) {
+    const CsvTable table = read_csv(kFaithful);
+    x_ = columns(table, {"waiting"});
+    y_ = columns(table, {"eruptions"});
+  }
+
+  TemporaryFile file_;
+  CliResult fit_;
+  Matrix x_;
+  Matrix y_;
+};
+
+TEST(CliRoundTrip, FitPrintsSummaryAndWritesLoadableModel) {
+  const auto& faithful = FaithfulModel::get();
+  ASSERT_EQ(faithful.fit().status, 0) << faithful.fit().err;
+  EXPECT_EQ(faithful.fit().err, "");
+  const std::string& out = faithful.fit().out;
+  EXPECT_EQ(value_of(out, "method"), "lscde");
+  EXPECT_EQ(value_of(out, "n"), "272");
+  EXPECT_EQ(value_of(out, "d_x"), "1");
+  EXPECT_EQ(value_of(out, "d_y"), "1");
+  EXPECT_EQ(value_of(out, "x_variables"), "waiting");
+  EXPECT_EQ(value_of(out, "y_variables"), "eruptions");
+  EXPECT_EQ(value_of(out, "sigma"), "0.3");
+  EXPECT_EQ(value_of(out, "lambda"), "0.1");
+  EXPECT_EQ(value_of(out, "model"), faithful.path());
+  EXPECT_NE(out.find("cross-validation: none"), std::string::npos);
+
+  const ConditionalModel model = faithful.load();
+  EXPECT_EQ(model.x_names, std::vector<std::string>{"waiting"});
+  EXPECT_EQ(model.y_names, std::vector<std::string>{"eruptions"});
+  EXPECT_EQ(model.report.method, "lscde");
+  EXPECT_EQ(model.report.hyperparameters.at("sigma"), 0.3);
+  EXPECT_EQ(model.report.hyperparameters.at("lambda"), 0.1);
+  EXPECT_EQ(number_of(out, "n_active_basis"), model.report.statistics.at("n_active_basis"));
+  EXPECT_GE(model.report.statistics.at("n_active_basis"), 1.0);
+}
+
+TEST(CliRoundTrip, ScoreEqualsLibraryMeanLogLikelihood) {
+  const auto& faithful = FaithfulModel::get();
+  const CliResult result = run_cli({"score", faithful.path(), kFaithful});
+  ASSERT_EQ(result.status, 0) << result.err;
+  const ConditionalModel model = faithful.load();
+  const double expected = mean_log_likelihood(model.mixture, faithful.x(), faithful.y());
+  EXPECT_EQ(value_of(result.out, "n"), "272");
+  EXPECT_NEAR(number_of(result.out, "mean_log_likelihood"), expected, 1e-9 * std::abs(expected));
+  EXPECT_NEAR(number_of(result.out, "nll"), -expected, 1e-9 * std::abs(expected));
+
+  // Explicit columns, by position, give the same score.
+  const CliResult by_index = run_cli({"score", faithful.path(), kFaithful, "--x", "1", "--y", "0"});
+  ASSERT_EQ(by_index.status, 0) << by_index.err;
+  EXPECT_EQ(value_of(by_index.out, "mean_log_likelihood"),
+            value_of(result.out, "mean_log_likelihood"));
+}
+
+TEST(CliRoundTrip, PredictColumnsEqualLibrary) {
+  const auto& faithful = FaithfulModel::get();
+  const TemporaryFile predictions("predictions.csv");
+  const CliResult to_file =
+      run_cli({"predict", faithful.path(), kFaithful, "--out", predictions.path()});
+  ASSERT_EQ(to_file.status, 0) << to_file.err;
+  EXPECT_EQ(to_file.out, "");
+  const CliResult to_stdout = run_cli({"predict", faithful.path(), kFaithful});
+  ASSERT_EQ(to_stdout.status, 0) << to_stdout.err;
+  EXPECT_EQ(read_text(predictions.path()), to_stdout.out);
+
+  const CsvTable table = parse_output_csv(to_stdout.out);
+  EXPECT_EQ(table.column_names, (std::vector<std::string>{"waiting", "log_density", "mean",
+                                                          "variance", "q0.05", "q0.5", "q0.95"}));
+  const ConditionalModel model = faithful.load();
+  const Matrix& x = faithful.x();
+  expect_close(column(table, "waiting"), x.row(0).transpose());
+  expect_close(column(table, "log_density"), model.mixture.log_pdf(x, faithful.y()));
+  expect_close(column(table, "mean"), model.mixture.mean(x).row(0).transpose());
+  expect_close(column(table, "variance"), model.mixture.covariance(x).row(0).transpose());
+  const Matrix quantiles = model.mixture.quantiles(x, {0.05, 0.5, 0.95});
+  expect_close(column(table, "q0.05"), quantiles.row(0).transpose());
+  expect_close(column(table, "q0.5"), quantiles.row(1).transpose());
+  expect_close(column(table, "q0.95"), quantiles.row(2).transpose());
+}
+
+TEST(CliRoundTrip, PredictWithoutOutputColumnsOmitsLogDensity) {
+  const auto& faithful = FaithfulModel::get();
+  const TemporaryFile inputs("inputs.csv", "waiting\n50\n70\n90\n");
+  const CliResult result = run_cli({"predict", faithful.path(), inputs.path(), "--q", "0.25,0.75"});
+  ASSERT_EQ(result.status, 0) << result.err;
+  const CsvTable table = parse_output_csv(result.out);
+  EXPECT_EQ(table.column_names,
+            (std::vector<std::string>{"waiting", "mean", "variance", "q0.25", "q0.75"}));
+  const Matrix x = (Matrix(1, 3) << 50, 70, 90).finished();
+  const Matrix quantiles = faithful.load().mixture.quantiles(x, {0.25, 0.75});
+  expect_close(column(table, "q0.25"), quantiles.row(0).transpose());
+  expect_close(column(table, "q0.75"), quantiles.row(1).transpose());
+}
+
+TEST(CliRoundTrip, GridIntegratesToOneForEachX) {
+  const auto& faithful = FaithfulModel::get();
+  // Eruptions lie in [1.6, 5.1] minutes; [-1, 8] leaves several component widths on each side.
+  constexpr Index kGridSize = 1801;
+  const CliResult result = run_cli({"grid", faithful.path(), "--x-values", "45,65,85", "--y-grid",
+                                    "-1:8:" + std::to_string(kGridSize)});
+  ASSERT_EQ(result.status, 0) << result.err;
+  const CsvTable table = parse_output_csv(result.out);
+  EXPECT_EQ(table.column_names, (std::vector<std::string>{"waiting", "eruptions", "density"}));
+  ASSERT_EQ(table.values.cols(), 3 * kGridSize);
+  const Vector waiting = column(table, "waiting");
+  const Vector eruptions = column(table, "eruptions");
+  const Vector density = column(table, "density");
+
+  const Matrix x = (Matrix(1, 3) << 45, 65, 85).finished();
+  const Matrix y_grid = eruptions.head(kGridSize).transpose();
+  const Matrix expected = faithful.load().mixture.pdf_grid(x, y_grid);
+  const double step = 9.0 / (kGridSize - 1);
+  for (Index j = 0; j < 3; ++j) {
+    SCOPED_TRACE("x point " + std::to_string(j));
+    const Vector block = density.segment(j * kGridSize, kGridSize);
+    EXPECT_TRUE((waiting.segment(j * kGridSize, kGridSize).array() == x(0, j)).all());
+    expect_close(eruptions.segment(j * kGridSize, kGridSize), y_grid.row(0).transpose());
+    expect_close(block, expected.col(j));
+    EXPECT_TRUE((block.array() >= 0.0).all());
+    const double integral = step * (block.sum() - 0.5 * (block(0) + block(kGridSize - 1)));
+    EXPECT_NEAR(integral, 1.0, 1e-3);
+  }
+  EXPECT_EQ(eruptions(0), -1.0);
+  EXPECT_EQ(eruptions(kGridSize - 1), 8.0);
+}
+
+TEST(CliRoundTrip, GridReadsInputPointsFromFile) {
+  const auto& faithful = FaithfulModel::get();
+  const TemporaryFile inputs("grid_inputs.csv", "eruptions,waiting\n0,55\n0,75\n");
+  const CliResult from_file =
+      run_cli({"grid", faithful.path(), "--x-file", inputs.path(), "--y-grid", "0:6:13"});
+  const CliResult from_values =
+      run_cli({"grid", faithful.path(), "--x-values", "55,75", "--y-grid", "0:6:13"});
+  ASSERT_EQ(from_file.status, 0) << from_file.err;
+  ASSERT_EQ(from_values.status, 0) << from_values.err;
+  EXPECT_EQ(from_file.out, from_values.out);
+}
+
+TEST(CliRoundTrip, SampleEqualsLibraryDraws) {
+  const auto& faithful = FaithfulModel::get();
+  constexpr Index kDraws = 200;
+  const CliResult result = run_cli({"sample", faithful.path(), "--x-values", "50,80", "--n",
+                                    std::to_string(kDraws), "--seed", "7"});
+  ASSERT_EQ(result.status, 0) << result.err;
+  const CsvTable table = parse_output_csv(result.out);
+  EXPECT_EQ(table.column_names, (std::vector<std::string>{"waiting", "eruptions"}));
+  ASSERT_EQ(table.values.cols(), 2 * kDraws);
+  const Matrix x = (Matrix(1, 2) << 50, 80).finished();
+  const Matrix expected = faithful.load().mixture.sample(x, kDraws, 7);
+  expect_close(column(table, "eruptions"), expected.row(0).transpose(), 0.0);
+  const Vector waiting = column(table, "waiting");
+  EXPECT_TRUE((waiting.head(kDraws).array() == 50.0).all());
+  EXPECT_TRUE((waiting.tail(kDraws).array() == 80.0).all());
+}
+
+TEST(CliRoundTrip, InfoDescribesModel) {
+  const auto& faithful = FaithfulModel::get();
+  const CliResult result = run_cli({"info", faithful.path()});
+  ASSERT_EQ(result.status, 0) << result.err;
+  const ConditionalModel model = faithful.load();
+  EXPECT_EQ(value_of(result.out, "method"), "lscde");
+  EXPECT_EQ(value_of(result.out, "format_version"), std::to_string(kModelFileVersion));
+  EXPECT_EQ(value_of(result.out, "x_variables"), "waiting");
+  EXPECT_EQ(value_of(result.out, "y_variables"), "eruptions");
+  EXPECT_EQ(value_of(result.out, "d_x"), "1");
+  EXPECT_EQ(value_of(result.out, "d_y"), "1");
+  EXPECT_EQ(value_of(result.out, "n_components"), std::to_string(model.mixture.n_components()));
+  EXPECT_EQ(value_of(result.out, "sigma"), "0.3");
+  EXPECT_EQ(value_of(result.out, "lambda"), "0.1");
+  EXPECT_EQ(value_of(result.out, "n_train"), "272");
+  EXPECT_NEAR(number_of(result.out, "fit_seconds"), model.report.fit_seconds,
+              1e-5 * model.report.fit_seconds + 1e-9);
+}
+
+/// The lines of `text` from the one starting with `first` to the one starting with `last`.
+std::string section(const std::string& text, const std::string& first, const std::string& last) {
+  const auto begin = text.find(first);
+  if (begin == std::string::npos) return {};
+  const auto end = text.find('\n', text.find(last, begin));
+  return text.substr(begin, end == std::string::npos ? end : end - begin + 1);
+}
+
+TEST(CliFit, CrossValidationTableMarksChosenCell) {
+  const TemporaryFile model_file("cv_model.json");
+  const CliResult fit =
+      run_cli({"fit", kFaithful, "--x", "waiting", "--y", "eruptions", "--sigma", "0.2,0.5",
+               "--lambda", "0.1,1", "--folds", "3", "--cv-loss", "kl", "--out", model_file.path()});
+  ASSERT_EQ(fit.status, 0) << fit.err;
+  const ConditionalModel model = load_conditional_model(model_file.path());
+  ASSERT_TRUE(model.report.cross_validation.has_value());
+  const CvTable& cv = *model.report.cross_validation;
+  EXPECT_EQ(cv.mean_loss.size(), 4);
+
+  const std::string table = section(fit.out, "cross-validation:", "cv_loss:");
+  ASSERT_FALSE(table.empty()) << fit.out;
+  // Header, column labels, one row per σ, the loss line.
+  std::vector<std::string> lines;
+  std::istringstream stream(table);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 5u) << table;
+  EXPECT_NE(lines[1].find("sigma \\ lambda"), std::string::npos);
+  EXPECT_EQ(lines[4], "cv_loss: kl (negative log-likelihood)");
+  // Exactly one '*', in the row of the chosen σ.
+  EXPECT_EQ(std::count(table.begin(), table.end(), '*'), 2) << "the header mentions '*' once";
+  const double chosen_sigma = model.report.hyperparameters.at("sigma");
+  const std::string starred_row = chosen_sigma == 0.2 ? lines[2] : lines[3];
+  EXPECT_NE(starred_row.find('*'), std::string::npos) << table;
+  EXPECT_EQ(number_of(fit.out, "sigma"), chosen_sigma);
+  EXPECT_EQ(number_of(fit.out, "folds"), 3.0);
+
+  // info prints the same table from the saved report.
+  const CliResult info = run_cli({"info", model_file.path()});
+  ASSERT_EQ(info.status, 0) << info.err;
+  EXPECT_EQ(section(info.out, "cross-validation:", "cv_loss:"), table);
+}
+
+TEST(CliFit, HoldoutNllEqualsLibrary) {
+  const TemporaryFile model_file("holdout_model.json");
+  const CliResult fit =
+      run_cli({"fit", kFaithful, "--x", "waiting", "--y", "eruptions", "--sigma", "0.3", "--lambda",
+               "0.1", "--holdout", "0.25", "--seed", "4", "--out", model_file.path()});
+  ASSERT_EQ(fit.status, 0) << fit.err;
+
+  // The documented split: the first round(F·n) entries of Rng(seed, 1).permutation(n).
+  const auto& faithful = FaithfulModel::get();
+  const Index n = faithful.x().cols();
+  const std::vector<Index> order = Rng(4, 1).permutation(n);
+  const auto held_out = static_cast<Index>(std::llround(0.25 * static_cast<double>(n)));
+  Matrix x(1, held_out), y(1, held_out);
+  for (Index i = 0; i < held_out; ++i) {
+    x(0, i) = faithful.x()(0, order[static_cast<std::size_t>(i)]);
+    y(0, i) = faithful.y()(0, order[static_cast<std::size_t>(i)]);
+  }
+  const ConditionalModel model = load_conditional_model(model_file.path());
+  EXPECT_EQ(model.report.statistics.at("n_train"), static_cast<double>(n - held_out));
+  EXPECT_EQ(value_of(fit.out, "n"), std::to_string(n - held_out));
+  EXPECT_EQ(value_of(fit.out, "held_out_n"), std::to_string(held_out));
+  const double expected = negative_log_likelihood(model.mixture, x, y);
+  EXPECT_NEAR(number_of(fit.out, "held_out_nll"), expected, 1e-9 * std::abs(expected));
+  EXPECT_NEAR(number_of(fit.out, "held_out_mean_log_likelihood"), -expected,
+              1e-9 * std::abs(expected));
+}
+
+TEST(CliFit, UnlabeledInputsReachTheFit) {
+  const TemporaryFile unlabeled("unlabeled.csv", "waiting\n48\n52\n61\n77\n83\n90\n");
+  const TemporaryFile model_file("semi_model.json");
+  const CliResult fit =
+      run_cli({"fit", kFaithful, "--x", "waiting", "--y", "eruptions", "--sigma", "0.3", "--lambda",
+               "0.1", "--unlabeled", unlabeled.path(), "--out", model_file.path()});
+  ASSERT_EQ(fit.status, 0) << fit.err;
+  EXPECT_EQ(value_of(fit.out, "n_unlabeled"), "6");
+  EXPECT_EQ(load_conditional_model(model_file.path()).report.statistics.at("n_unlabeled"), 6.0);
+}
+
+TEST(CliFit, NoHeaderNamesColumnsByPosition) {
+  // faithful without its header line.
+  std::string contents = read_text(kFaithful);
+  contents.erase(0, contents.find('\n') + 1);
+  const TemporaryFile data("no_header.csv", contents);
+  const TemporaryFile model_file("no_header_model.json");
+  const CliResult fit = run_cli({"fit", data.path(), "--no-header", "--x", "1", "--y", "0",
+                                 "--sigma", "0.3", "--lambda", "0.1", "--out", model_file.path()});
+  ASSERT_EQ(fit.status, 0) << fit.err;
+  const ConditionalModel model = load_conditional_model(model_file.path());
+  EXPECT_EQ(model.x_names, std::vector<std::string>{"1"});
+  EXPECT_EQ(model.y_names, std::vector<std::string>{"0"});
+  // Same data, same options: the same model as with the header.
+  const CliResult score = run_cli({"score", model_file.path(), data.path(), "--no-header"});
+  const CliResult reference = run_cli({"score", FaithfulModel::get().path(), kFaithful});
+  ASSERT_EQ(score.status, 0) << score.err;
+  EXPECT_EQ(value_of(score.out, "nll"), value_of(reference.out, "nll"));
+}
+
+/// Inputs a and b, outputs c = a + noise and d = a·b + noise: a model with d_x = d_y = 2.
+std::string two_dimensional_data() {
+  Rng rng(11);
+  std::ostringstream csv;
+  csv << "a,b,c,d\n";
+  for (int i = 0; i < 200; ++i) {
+    const double a = rng.normal();
+    const double b = rng.normal();
+    csv << format_number(a) << ',' << format_number(b) << ','
+        << format_number(a + 0.5 * rng.normal()) << ',' << format_number(a * b + rng.normal())
+        << '\n';
+  }
+  return csv.str();
+}
+
+TEST(CliFit, TwoDimensionalInputsAndOutputs) {
+  const TemporaryFile data("two_dimensional.csv", two_dimensional_data());
+  const TemporaryFile model_file("two_dimensional_model.json");
+  const CliResult fit = run_cli({"fit", data.path(), "--x", "a,b", "--y", "c,d", "--sigma", "0.5",
+                                 "--lambda", "0.1", "--out", model_file.path()});
+  ASSERT_EQ(fit.status, 0) << fit.err;
+  const ConditionalModel model = load_conditional_model(model_file.path());
+  ASSERT_EQ(model.mixture.input_dim(), 2);
+  ASSERT_EQ(model.mixture.output_dim(), 2);
+
+  // predict: one mean and one variance column per output.
+  const CliResult predict = run_cli({"predict", model_file.path(), data.path()});
+  ASSERT_EQ(predict.status, 0) << predict.err;
+  const CsvTable predictions = parse_output_csv(predict.out);
+  EXPECT_EQ(predictions.column_names, (std::vector<std::string>{"a", "b", "log_density", "mean_c",
+                                                                "mean_d", "var_c", "var_d"}));
+  const CsvTable table = read_csv(data.path());
+  const Matrix x = columns(table, {"a", "b"});
+  const Matrix mean = model.mixture.mean(x);
+  const Matrix covariance = model.mixture.covariance(x);
+  expect_close(column(predictions, "mean_d"), mean.row(1).transpose());
+  expect_close(column(predictions, "var_c"), covariance.row(0).transpose());
+  expect_close(column(predictions, "var_d"), covariance.row(3).transpose());
+
+  // grid: the first output varies fastest and each conditional density integrates to one.
+  constexpr Index kAxisSize = 121;
+  const std::string axis = "-6:6:" + std::to_string(kAxisSize);
+  const CliResult grid = run_cli(
+      {"grid", model_file.path(), "--x-values", "0,0;1,-1", "--y-grid", axis, "--y-grid", axis});
+  ASSERT_EQ(grid.status, 0) << grid.err;
+  const CsvTable densities = parse_output_csv(grid.out);
+  EXPECT_EQ(densities.column_names, (std::vector<std::string>{"a", "b", "c", "d", "density"}));
+  ASSERT_EQ(densities.values.cols(), 2 * kAxisSize * kAxisSize);
+  EXPECT_EQ(densities.values(2, 1), -6.0 + 0.1);  // c moves first …
+  EXPECT_EQ(densities.values(3, 1), -6.0);        // … while d stays
+  EXPECT_EQ(densities.values(3, kAxisSize), -6.0 + 0.1);
+  const Vector density = column(densities, "density");
+  for (Index j = 0; j < 2; ++j) {
+    // 2-D trapezoid rule: weight ½ per edge, ¼ per corner.
+    double integral = 0.0;
+    for (Index d = 0; d < kAxisSize; ++d) {
+      for (Index c = 0; c < kAxisSize; ++c) {
+        const double weight =
+            (c == 0 || c == kAxisSize - 1 ? 0.5 : 1.0) * (d == 0 || d == kAxisSize - 1 ? 0.5 : 1.0);
+        integral += weight * density(j * kAxisSize * kAxisSize + d * kAxisSize + c);
+      }
+    }
+    EXPECT_NEAR(integral * 0.1 * 0.1, 1.0, 1e-2) << "x point " << j;
+  }
+
+  // sample: x columns repeated, both outputs drawn.
+  const CliResult sample =
+      run_cli({"sample", model_file.path(), "--x-values", "0,0;1,-1", "--n", "5", "--seed", "3"});
+  ASSERT_EQ(sample.status, 0) << sample.err;
+  const CsvTable draws = parse_output_csv(sample.out);
+  EXPECT_EQ(draws.column_names, (std::vector<std::string>{"a", "b", "c", "d"}));
+  const Matrix points = (Matrix(2, 2) << 0, 1, 0, -1).finished();
+  const Matrix expected_draws = model.mixture.sample(points, 5, 3);
+  expect_close(column(draws, "c"), expected_draws.row(0).transpose(), 0.0);
+  expect_close(column(draws, "d"), expected_draws.row(1).transpose(), 0.0);
+  EXPECT_EQ(draws.values(1, 7), -1.0);
+
+  expect_usage_error(
+      {"grid", model_file.path(), "--x-values", "0,0,1", "--y-grid", axis, "--y-grid", axis},
+      "--x-values");
+  expect_usage_error({"grid", model_file.path(), "--x-values", "0,0", "--y-grid", axis},
+                     "--y-grid");
+  expect_usage_error({"predict", model_file.path(), data.path(), "--q", "0.5"}, "--q");
+}
+
+TEST(CliHelp, HelpAndVersionExitZero) {
+  const CliResult help = run_cli({"--help"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.out.find("fit"), std::string::npos);
+  const CliResult fit_help = run_cli({"fit", "--help"});
+  EXPECT_EQ(fit_help.status, 0);
+  EXPECT_NE(fit_help.out.find("--sigma"), std::string::npos);
+  const CliResult version = run_cli({"--version"});
+  EXPECT_EQ(version.status, 0);
+  EXPECT_EQ(version.out, "cdens 0.1.0\n");
+}
+
+// Bad input. Every case must exit with status 2 and one `cdens: error:` line.
+
+TEST(CliErrors, BadDataFiles) {
+  const TemporaryFile ragged("ragged.csv", "a,b\n1,2\n3\n4,5\n");
+  const TemporaryFile non_numeric("non_numeric.csv", "a,b\n1,2\n3,abc\n4,5\n");
+  const TemporaryFile not_a_number("nan.csv", "a,b\n1,2\n3,NaN\n4,5\n");
+  const TemporaryFile constant("constant.csv", "a,b\n1,2\n2,2\n3,2\n4,2\n");
+  const TemporaryFile empty("empty.csv", "");
+  const auto fit = [](const std::string& path) {
+    return std::vector<std::string>{"fit", path,      "--x", "a",        "--y",
+                                    "b",   "--sigma", "0.3", "--lambda", "0.1"};
+  };
+  expect_usage_error(fit("/nonexistent/data.csv"), "/nonexistent/data.csv");
+  // Line 3, column 2: the first field the short row lacks.
+  expect_usage_error(fit(ragged.path()), ragged.path() + ":3:2:");
+  expect_usage_error(fit(non_numeric.path()), non_numeric.path() + ":3:2:");
+  expect_usage_error(fit(not_a_number.path()), not_a_number.path() + ":3:2:");
+  expect_usage_error(fit(constant.path()), "constant");
+  expect_usage_error(fit(empty.path()), "empty");
+  expect_usage_error({"fit", kFaithful, "--x", "speed", "--y", "eruptions"},
+                     "unknown column 'speed'");
+  expect_usage_error({"fit", kFaithful, "--x", "waiting", "--y", "waiting"}, "waiting");
+}
+
+TEST(CliErrors, BadFitOptions) {
+  const TemporaryFile four_rows("four_rows.csv", "a,b\n1,2\n3,5\n4,1\n2,2\n");
+  const std::vector<std::string> faithful = {"fit",     kFaithful, "--x",
+                                             "waiting", "--y",     "eruptions"};
+  const auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> arguments = faithful;
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    return arguments;
+  };
+  expect_usage_error(with({"--sigma", "-1", "--lambda", "0.1"}), "sigma");
+  expect_usage_error(with({"--sigma", "0.3,,1"}), "--sigma");
+  expect_usage_error(with({"--lambda", "abc"}), "--lambda");
+  expect_usage_error(with({"--sigma", "0.2,0.5", "--lambda", "0.1", "--folds", "1"}), "fold");
+  expect_usage_error({"fit", four_rows.path(), "--x", "a", "--y", "b", "--sigma", "0.2,0.5",
+                      "--lambda", "0.1", "--folds", "5"},
+                     "fold");
+  expect_usage_error(with({"--cv-loss", "foo"}), "foo");
+  expect_usage_error(with({"--method", "foo"}), "known methods: lscde");
+  expect_usage_error(with({"--bogus"}), "--bogus");
+  expect_usage_error(with({"--folds", "many"}), "--folds");
+  expect_usage_error(with({"--holdout", "1.5"}), "--holdout");
+  expect_usage_error(with({"--seed", "-1"}), "--seed");
+  expect_usage_error(with({"--n-centers", "0"}), "centres");
+  expect_usage_error({"fit", kFaithful, "--x", "waiting"}, "--y");
+  expect_usage_error({"frobnicate"}, "frobnicate");
+  expect_usage_error({}, "subcommand");
+}
+
+TEST(CliErrors, BadModelFiles) {
+  const auto& faithful = FaithfulModel::get();
+  ASSERT_EQ(faithful.fit().status, 0) << faithful.fit().err;
+  const TemporaryFile not_json("not_json.json", "this is not JSON\n");
+  const TemporaryFile not_a_model("not_a_model.json", "{\"answer\": 42}\n");
+  nlohmann::json document = nlohmann::json::parse(read_text(faithful.path()));
+  document["version"] = kModelFileVersion + 1;
+  const TemporaryFile future("future_model.json", document.dump());
+  expect_usage_error({"score", not_json.path(), kFaithful}, "JSON");
+  expect_usage_error({"info", not_a_model.path()}, "not a cdens model file");
+  expect_usage_error({"score", future.path(), kFaithful}, "version");
+  expect_usage_error({"info", "/nonexistent/model.json"}, "/nonexistent/model.json");
+}
+
+TEST(CliErrors, BadQueries) {
+  const auto& faithful = FaithfulModel::get();
+  ASSERT_EQ(faithful.fit().status, 0) << faithful.fit().err;
+  const std::string& model = faithful.path();
+  expect_usage_error({"predict", model, kFaithful, "--q", "1.5"}, "1.5");
+  expect_usage_error({"predict", model, kFaithful, "--y", "nothing"}, "nothing");
+  expect_usage_error({"score", model, kFaithful, "--x", "speed"}, "speed");
+  for (const std::string spec : {"0:7", "7:0:10", "0:7:1", "0:7:2.5", "0:x:10", "0:7:10:3"}) {
+    expect_usage_error({"grid", model, "--x-values", "60", "--y-grid", spec}, "--y-grid");
+  }
+  expect_usage_error({"grid", model, "--y-grid", "0:7:10"}, "--x-values");
+  expect_usage_error(
+      {"grid", model, "--x-values", "60", "--x-file", kFaithful, "--y-grid", "0:7:10"}, "--x-file");
+  expect_usage_error({"grid", model, "--x-values", "60,inf", "--y-grid", "0:7:10"}, "inf");
+  expect_usage_error({"sample", model, "--x-values", "60", "--n", "0"}, "at least 1");
+  expect_usage_error({"sample", model, "--x-values", "60"}, "--n");
+}
+
+TEST(CliErrors, FailedFitLeavesExistingModelUntouched) {
+  const std::string previous = "{\"previous\": \"model\"}\n";
+  const TemporaryFile model_file("kept_model.json", previous);
+  const TemporaryFile constant("constant_y.csv", "a,b\n1,2\n2,2\n3,2\n4,2\n");
+  expect_usage_error({"fit", constant.path(), "--x", "a", "--y", "b", "--sigma", "0.3", "--lambda",
+                      "0.1", "--out", model_file.path()},
+                     "constant");
+  EXPECT_EQ(read_text(model_file.path()), previous);
+  expect_usage_error({"fit", kFaithful, "--x", "waiting", "--y", "eruptions", "--sigma", "-1",
+                      "--out", model_file.path()},
+                     "sigma");
+  EXPECT_EQ(read_text(model_file.path()), previous);
+}
+
+}  // namespace
+}  // namespace cdens::test
