@@ -2,6 +2,7 @@
 # Both install missing Debian packages first through scripts/install_deps.sh.
 
 JOBS ?= $(shell nproc)
+MAKEFLAGS += --no-print-directory
 WERROR := $(if $(CI),ON,OFF)
 
 .PHONY: deps run test bench release clean

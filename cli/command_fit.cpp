@@ -18,6 +18,7 @@
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/progress.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/standardizer.hpp"
 #include "common.hpp"
 
 namespace cdens::cli {
@@ -75,9 +76,7 @@ ConditionalModel fit_with_lscde(const TrainingData& data, const FitSettings& set
   options.cv_loss = settings.cv_loss;
   options.seed = settings.seed;
   options.threads = settings.threads;
-  LscdeFit fit = data.unlabeled_x.cols() > 0
-                     ? fit_lscde(data.x, data.y, data.unlabeled_x, options, context)
-                     : fit_lscde(data.x, data.y, options, context);
+  LscdeFit fit = fit_lscde(data.x, data.y, data.unlabeled_x, options, context);
   return {std::move(fit.model), {}, {}, std::move(fit.report)};
 }
 
@@ -164,6 +163,10 @@ void run_fit(const FitArguments& arguments, bool holdout_requested) {
   const ColumnSelection x = choose_columns(table, split_list(arguments.x_columns, ',', "--x"));
   const ColumnSelection y = choose_columns(table, split_list(arguments.y_columns, ',', "--y"));
   require_disjoint(x, y);
+  // Estimators standardise every column and refuse a constant one; checking here first lets the
+  // message name the column.
+  Standardizer::fit(x.values, "x", x.names);
+  Standardizer::fit(y.values, "y", y.names);
   TrainingData data{x.values, y.values, Matrix(x.values.rows(), 0)};
   if (!arguments.unlabeled_path.empty()) {
     data.unlabeled_x =

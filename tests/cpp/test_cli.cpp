@@ -615,7 +615,7 @@ TEST(CliErrors, FailedFitLeavesExistingModelUntouched) {
   const TemporaryFile constant("constant_y.csv", "a,b\n1,2\n2,2\n3,2\n4,2\n");
   expect_usage_error({"fit", constant.path(), "--x", "a", "--y", "b", "--sigma", "0.3", "--lambda",
                       "0.1", "--out", model_file.path()},
-                     "constant");
+                     "column 'b' is constant");
   EXPECT_EQ(read_text(model_file.path()), previous);
   expect_usage_error({"fit", kFaithful, "--x", "waiting", "--y", "eruptions", "--sigma", "-1",
                       "--out", model_file.path()},

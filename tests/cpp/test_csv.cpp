@@ -23,6 +23,8 @@
 namespace cdens {
 namespace {
 
+using test::message_of;
+
 CsvTable parse_text(const std::string& text, const CsvFormat& format = {}) {
   std::istringstream input(text);
   return parse_csv(input, "data.csv", format);
@@ -39,20 +41,6 @@ std::string parse_error_of(const std::string& text, const CsvFormat& format = {}
     return {};
   }
   ADD_FAILURE() << "expected ParseError for input:\n" << text;
-  return {};
-}
-
-template <typename Exception, typename Function>
-std::string message_of(Function&& function) {
-  try {
-    function();
-  } catch (const Exception& error) {
-    return error.what();
-  } catch (const std::exception& error) {
-    ADD_FAILURE() << "wrong exception type: " << error.what();
-    return {};
-  }
-  ADD_FAILURE() << "no exception thrown";
   return {};
 }
 

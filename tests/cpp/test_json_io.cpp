@@ -22,6 +22,8 @@
 namespace cdens {
 namespace {
 
+using test::message_of;
+
 namespace fs = std::filesystem;
 
 /// A fresh empty directory, removed with its contents at the end of the test.
@@ -48,20 +50,6 @@ std::set<std::string> listing(const fs::path& directory) {
 std::string read_all(const fs::path& path) {
   std::ifstream file(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-}
-
-template <typename Exception, typename Function>
-std::string message_of(Function&& function) {
-  try {
-    function();
-  } catch (const Exception& error) {
-    return error.what();
-  } catch (const std::exception& error) {
-    ADD_FAILURE() << "wrong exception type: " << error.what();
-    return {};
-  }
-  ADD_FAILURE() << "no exception thrown";
-  return {};
 }
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }

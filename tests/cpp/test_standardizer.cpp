@@ -17,21 +17,9 @@
 namespace cdens {
 namespace {
 
-constexpr double kLog2Pi = 1.8378770664093454836;
+using test::message_of;
 
-template <typename Exception, typename Function>
-std::string message_of(Function&& function) {
-  try {
-    function();
-  } catch (const Exception& error) {
-    return error.what();
-  } catch (const std::exception& error) {
-    ADD_FAILURE() << "wrong exception type: " << error.what();
-    return {};
-  }
-  ADD_FAILURE() << "no exception thrown";
-  return {};
-}
+constexpr double kLog2Pi = 1.8378770664093454836;
 
 /// 3 × n data with different means and spreads per dimension.
 Matrix shifted_data(Index n, std::uint64_t seed) {

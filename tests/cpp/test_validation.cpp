@@ -8,29 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "support.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/validate.hpp"
 
 namespace cdens {
 namespace {
 
+using test::message_of;
+
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-/// The message of the exception of exactly type `Exception` (not a sibling) thrown by `function`.
-template <typename Exception, typename Function>
-std::string message_of(Function&& function) {
-  try {
-    function();
-  } catch (const Exception& error) {
-    return error.what();
-  } catch (const std::exception& error) {
-    ADD_FAILURE() << "wrong exception type: " << error.what();
-    return {};
-  }
-  ADD_FAILURE() << "no exception thrown";
-  return {};
-}
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
