@@ -1,7 +1,6 @@
 #include "cdens/model_file.hpp"
 
 #include <cstdint>
-
 #include <nlohmann/json.hpp>
 
 #include "cdens/conditional/lscde_gate.hpp"
@@ -29,7 +28,8 @@ nlohmann::json conditional_model_to_json(const ConditionalModel& model) {
 namespace {
 
 ConditionalModel read_conditional_model(const nlohmann::json& document) {
-  if (!document.is_object() || !document.contains("format") || document["format"] != "cdens-model") {
+  if (!document.is_object() || !document.contains("format") ||
+      document["format"] != "cdens-model") {
     throw ModelFormatError("not a cdens model file");
   }
   const auto& version = json_member(document, "version");

@@ -64,7 +64,8 @@ void BM_LscdeBuildSystem(benchmark::State& state) {
   const int threads = cdens::resolve_threads(0);
   const Matrix overlap = cdens::output_overlap(p.basis);
   for (auto _ : state) {
-    const cdens::LscdeSums sums = cdens::lscde_sums(p.x, p.y, Matrix(kInputDim, 0), p.basis, threads);
+    const cdens::LscdeSums sums =
+        cdens::lscde_sums(p.x, p.y, Matrix(kInputDim, 0), p.basis, threads);
     benchmark::DoNotOptimize(cdens::lscde_system(sums, overlap, p.basis));
   }
 }
@@ -92,7 +93,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const auto& run : runs) {
-      if (run.run_type == Run::RT_Iteration) seconds_[run.benchmark_name()] = run.GetAdjustedRealTime() / 1e3;
+      if (run.run_type == Run::RT_Iteration)
+        seconds_[run.benchmark_name()] = run.GetAdjustedRealTime() / 1e3;
     }
     ConsoleReporter::ReportRuns(runs);
   }
@@ -117,9 +119,11 @@ int main(int argc, char** argv) {
   const double fit = reporter.seconds("BM_LscdeCrossValidatedFit/min_time:3.000/real_time");
   std::printf("\nn = %ld, b = %ld, d_x = %ld, d_y = 1, %d threads\n", static_cast<long>(kSamples),
               static_cast<long>(kBasis), static_cast<long>(kInputDim), cdens::resolve_threads(0));
-  std::printf("H construction: %.2f ms, DGEMM of the same shape: %.2f ms\n", 1e3 * h_matrix, 1e3 * dgemm);
+  std::printf("H construction: %.2f ms, DGEMM of the same shape: %.2f ms\n", 1e3 * h_matrix,
+              1e3 * dgemm);
   std::printf("rate ratio (DGEMM time / H time; target >= 0.5): %.2f\n", dgemm / h_matrix);
-  std::printf("H and h construction: %.2f ms (ratio to DGEMM %.2f)\n", 1e3 * system, dgemm / system);
+  std::printf("H and h construction: %.2f ms (ratio to DGEMM %.2f)\n", 1e3 * system,
+              dgemm / system);
   std::printf("full-grid CV fit (10 sigma x 10 lambda x 5 folds): %.3f s (target < 1 s)\n", fit);
   benchmark::Shutdown();
   return 0;

@@ -7,10 +7,9 @@
 //    "variables": {"x": [...], "y": [...]}, "model": {...}, "fit": {...}}
 
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/fit_report.hpp"

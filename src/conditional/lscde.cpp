@@ -25,7 +25,8 @@ Matrix gather_columns(const MatrixView& data, const std::vector<Index>& columns)
 
 /// Sums the statistics of every rank (a no-op on one process).
 void allreduce(LscdeSums& sums, const Communicator& communicator) {
-  communicator.allreduce_sum(sums.input_gram.data(), static_cast<std::size_t>(sums.input_gram.size()));
+  communicator.allreduce_sum(sums.input_gram.data(),
+                             static_cast<std::size_t>(sums.input_gram.size()));
   communicator.allreduce_sum(sums.joint.data(), static_cast<std::size_t>(sums.joint.size()));
   double counts[2] = {static_cast<double>(sums.n_inputs), static_cast<double>(sums.n_pairs)};
   communicator.allreduce_sum(counts, 2);
@@ -58,7 +59,8 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
   const Matrix t = gather_columns(data.t, order);
 
   std::vector<SampleBlock> blocks;
-  for (int k = 0; k < fold_count; ++k) append_sample_blocks(k, fold_begin[k], fold_begin[k + 1], blocks);
+  for (int k = 0; k < fold_count; ++k)
+    append_sample_blocks(k, fold_begin[k], fold_begin[k + 1], blocks);
   const auto labeled_blocks = static_cast<Index>(blocks.size());
   append_sample_blocks(-1, 0, data.z_unlabeled.cols(), blocks);
   const auto block_count = static_cast<Index>(blocks.size());
@@ -69,7 +71,8 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
   for (double sigma : options.sigmas) bases.push_back({data.centers_x, data.centers_y, sigma});
   const Index basis_size = data.centers_x.cols();
 
-  context.progress.begin("cross-validation", sigma_count * (block_count + fold_count + labeled_blocks));
+  context.progress.begin("cross-validation",
+                         sigma_count * (block_count + fold_count + labeled_blocks));
 
   // Pass 1: per-block sums for every σ.
   std::vector<LscdeSums> block_sums(static_cast<std::size_t>(sigma_count * block_count));
@@ -117,7 +120,8 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
     const SampleBlock& block = blocks[static_cast<std::size_t>(task % labeled_blocks)];
     block_losses[static_cast<std::size_t>(task)] = lscde_held_out_loss_sums(
         z.middleCols(block.begin, block.size), t.middleCols(block.begin, block.size), bases[s],
-        overlaps[s], alphas[static_cast<std::size_t>(s * fold_count + block.fold)], options.cv_loss);
+        overlaps[s], alphas[static_cast<std::size_t>(s * fold_count + block.fold)],
+        options.cv_loss);
     context.progress.advance();
   });
   context.progress.end();
@@ -177,7 +181,8 @@ void validate(const MatrixView& x, const MatrixView& y, const MatrixView& unlabe
   }
   require_positive_values(options.sigmas, "sigma candidates");
   require_positive_values(options.lambdas, "lambda candidates");
-  if (options.n_centers < 1) throw InvalidArgument("the number of basis centres must be at least 1");
+  if (options.n_centers < 1)
+    throw InvalidArgument("the number of basis centres must be at least 1");
   if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
 }
 
@@ -202,7 +207,8 @@ LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& u
   Prepared data;
   data.z = x_scaling.transform(x);
   data.t = y_scaling.transform(y);
-  data.z_unlabeled = unlabeled_x.cols() > 0 ? x_scaling.transform(unlabeled_x) : Matrix(x.rows(), 0);
+  data.z_unlabeled =
+      unlabeled_x.cols() > 0 ? x_scaling.transform(unlabeled_x) : Matrix(x.rows(), 0);
   // §2.6: b = min(100, n) centres chosen at random from the training pairs.
   Rng rng(options.seed);
   std::vector<Index> centers;
@@ -253,7 +259,8 @@ LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& u
   const auto active = (alpha.array() > 0.0).count();
   if (active == 0) {
     report.warnings.push_back(
-        "every coefficient was rounded to zero: the model is the plain mixture of the basis outputs");
+        "every coefficient was rounded to zero: the model is the plain mixture of the basis "
+        "outputs");
   }
 
   report.hyperparameters = {{"sigma", sigma}, {"lambda", lambda}};

@@ -10,9 +10,9 @@ Matrix log_basis_factors(const MatrixView& points, const MatrixView& centers, do
 }
 
 Matrix output_overlap(const LscdeBasis& basis) {
-  return exp_flushing_below(squared_distances(basis.centers_y, basis.centers_y) *
-                            (-0.25 / (basis.sigma * basis.sigma)),
-                            kBasisLogCutoff);
+  return exp_flushing_below(
+      squared_distances(basis.centers_y, basis.centers_y) * (-0.25 / (basis.sigma * basis.sigma)),
+      kBasisLogCutoff);
 }
 
 }  // namespace cdens

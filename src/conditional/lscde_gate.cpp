@@ -1,9 +1,8 @@
 #include "cdens/conditional/lscde_gate.hpp"
 
 #include <cmath>
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
@@ -64,7 +63,8 @@ ConditionalMixture make_lscde_mixture(const Standardizer& x_scaling, const Stand
     centers_y.col(c) = basis.centers_y.col(kept[c]);
     kept_alpha(c) = alpha(kept[c]);
   }
-  auto gate = std::make_shared<const LscdeGate>(std::move(centers_x), std::move(kept_alpha), basis.sigma);
+  auto gate =
+      std::make_shared<const LscdeGate>(std::move(centers_x), std::move(kept_alpha), basis.sigma);
   return ConditionalMixture(x_scaling, y_scaling, std::move(gate), centers_y,
                             Matrix::Constant(centers_y.rows(), count, basis.sigma));
 }

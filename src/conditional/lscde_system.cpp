@@ -1,9 +1,8 @@
 #include "cdens/conditional/lscde_system.hpp"
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
-
-#include <Eigen/Eigenvalues>
 
 #include "cdens/conditional/lscde_gate.hpp"
 #include "cdens/core/error.hpp"
@@ -44,7 +43,8 @@ Matrix gather(const MatrixView& data, const std::vector<Index>& columns) {
 /// Rows of `data` listed in `rows`.
 Matrix gather_rows(const Matrix& data, const std::vector<Index>& rows) {
   Matrix selected(static_cast<Index>(rows.size()), data.cols());
-  for (std::size_t r = 0; r < rows.size(); ++r) selected.row(static_cast<Index>(r)) = data.row(rows[r]);
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    selected.row(static_cast<Index>(r)) = data.row(rows[r]);
   return selected;
 }
 
@@ -52,7 +52,8 @@ Matrix gather_rows(const Matrix& data, const std::vector<Index>& rows) {
 Vector masked_log_sum_exp(const Matrix& logs, const Vector& log_alpha) {
   const Matrix terms = logs.rowwise() + log_alpha.transpose();  // −∞ where α_l = 0
   const Vector largest = terms.rowwise().maxCoeff();
-  return largest.array() + exp_flushing_below(terms.colwise() - largest).rowwise().sum().array().log();
+  return largest.array() +
+         exp_flushing_below(terms.colwise() - largest).rowwise().sum().array().log();
 }
 
 }  // namespace
@@ -93,7 +94,8 @@ LscdeSums lscde_input_sums(const MatrixView& x, const LscdeBasis& basis) {
 void append_sample_blocks(int fold, Index begin, Index end, std::vector<SampleBlock>& blocks) {
   constexpr Index kMinBlockSize = 256;
   constexpr Index kMaxBlocksPerFold = 16;
-  const Index block_size = std::max(kMinBlockSize, (end - begin + kMaxBlocksPerFold - 1) / kMaxBlocksPerFold);
+  const Index block_size =
+      std::max(kMinBlockSize, (end - begin + kMaxBlocksPerFold - 1) / kMaxBlocksPerFold);
   for (Index start = begin; start < end; start += block_size) {
     blocks.push_back({fold, start, std::min(block_size, end - start)});
   }
@@ -101,9 +103,10 @@ void append_sample_blocks(int fold, Index begin, Index end, std::vector<SampleBl
 
 LscdeSums lscde_block_sums(const SampleBlock& block, const MatrixView& x, const MatrixView& y,
                            const MatrixView& unlabeled_x, const LscdeBasis& basis) {
-  if (block.fold < 0) return lscde_input_sums(unlabeled_x.middleCols(block.begin, block.size), basis);
-  return lscde_pair_sums(x.middleCols(block.begin, block.size), y.middleCols(block.begin, block.size),
-                         basis);
+  if (block.fold < 0)
+    return lscde_input_sums(unlabeled_x.middleCols(block.begin, block.size), basis);
+  return lscde_pair_sums(x.middleCols(block.begin, block.size),
+                         y.middleCols(block.begin, block.size), basis);
 }
 
 LscdeSums lscde_sums(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
@@ -121,19 +124,21 @@ LscdeSums lscde_sums(const MatrixView& x, const MatrixView& y, const MatrixView&
   return total;
 }
 
-Matrix lscde_h_matrix(const LscdeSums& sums, const Matrix& output_overlap, const LscdeBasis& basis) {
+Matrix lscde_h_matrix(const LscdeSums& sums, const Matrix& output_overlap,
+                      const LscdeBasis& basis) {
   if (sums.n_inputs == 0) throw InvalidArgument("LSCDE needs at least one input");
   const double output_dim = static_cast<double>(basis.centers_y.rows());
   // Φ̄ of §2.6: the y-integral of two Gaussians of width σ gives (√π σ)^{d_y} K_v.
-  const double scale = std::pow(std::sqrt(kPi) * basis.sigma, output_dim) /
-                       static_cast<double>(sums.n_inputs);
+  const double scale =
+      std::pow(std::sqrt(kPi) * basis.sigma, output_dim) / static_cast<double>(sums.n_inputs);
   return scale * sums.input_gram.cwiseProduct(output_overlap);
 }
 
 LscdeSystem lscde_system(const LscdeSums& sums, const Matrix& output_overlap,
                          const LscdeBasis& basis) {
   if (sums.n_pairs == 0) throw InvalidArgument("LSCDE needs at least one training pair");
-  return {lscde_h_matrix(sums, output_overlap, basis), sums.joint / static_cast<double>(sums.n_pairs)};
+  return {lscde_h_matrix(sums, output_overlap, basis),
+          sums.joint / static_cast<double>(sums.n_pairs)};
 }
 
 LscdeLambdaPath::LscdeLambdaPath(const LscdeSystem& system) {
@@ -204,8 +209,8 @@ Vector lscde_held_out_loss_sums(const MatrixView& x, const MatrixView& y, const 
         const double numerator = numerators(i, j);
         const double denominator = denominators(i, j);
         if (numerator > 0.0 && denominator > 0.0) {
-          sums(j) -= shift_joint(i) - shift_x(i) + std::log(numerator / denominator) -
-                     log_output_integral;
+          sums(j) -=
+              shift_joint(i) - shift_x(i) + std::log(numerator / denominator) - log_output_integral;
         } else {
           exact_rows.push_back(i);
         }
@@ -214,8 +219,10 @@ Vector lscde_held_out_loss_sums(const MatrixView& x, const MatrixView& y, const 
         // The largest term of a row belonged to a zero coefficient and the rest underflowed:
         // shift by the largest term among the non-zero coefficients instead.
         const Vector log_alpha = alpha.array().log();
-        const Vector log_numerators = masked_log_sum_exp(gather_rows(log_joint, exact_rows), log_alpha);
-        const Vector log_denominators = masked_log_sum_exp(gather_rows(log_x, exact_rows), log_alpha);
+        const Vector log_numerators =
+            masked_log_sum_exp(gather_rows(log_joint, exact_rows), log_alpha);
+        const Vector log_denominators =
+            masked_log_sum_exp(gather_rows(log_x, exact_rows), log_alpha);
         sums(j) -= (log_numerators - log_denominators).sum() -
                    static_cast<double>(exact_rows.size()) * log_output_integral;
       }

@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
-
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
@@ -47,8 +46,8 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
     throw InvalidArgument("component scales must be finite and positive");
   }
   log_marginal_ = gate_->log_marginal_weights();
-  const double normaliser = log_marginal_.size() == n_components() ? log_sum_exp(log_marginal_)
-                                                                   : -INFINITY;
+  const double normaliser =
+      log_marginal_.size() == n_components() ? log_sum_exp(log_marginal_) : -INFINITY;
   if (!std::isfinite(normaliser)) {
     throw InvalidArgument("the gate's marginal weights are all zero");
   }
@@ -154,12 +153,14 @@ Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_gri
             .colwise()
             .sum()
             .transpose();
-    component_densities.col(k) = exp_flushing_below((component_log_norms_(k) - 0.5 * mahalanobis).matrix());
+    component_densities.col(k) =
+        exp_flushing_below((component_log_norms_(k) - 0.5 * mahalanobis).matrix());
   }
   return std::exp(y_scaling_.log_jacobian()) * component_densities * probabilities;
 }
 
-Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input, std::uint64_t seed) const {
+Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
+                                  std::uint64_t seed) const {
   if (n_per_input < 1) throw InvalidArgument("the number of samples per input must be at least 1");
   const Matrix probabilities = component_probabilities(x);
   const Index m = probabilities.cols();
@@ -208,9 +209,11 @@ Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
   Matrix overlap(k_count, k_count);
   for (Index k = 0; k < k_count; ++k) {
     for (Index l = 0; l < k_count; ++l) {
-      const Eigen::ArrayXd variance = scales_.col(k).array().square() + scales_.col(l).array().square();
-      overlap(k, l) = std::exp(-0.5 * ((centers_.col(k) - centers_.col(l)).array().square() / variance).sum() -
-                               0.5 * (variance.log().sum() + output_dim() * kLog2Pi));
+      const Eigen::ArrayXd variance =
+          scales_.col(k).array().square() + scales_.col(l).array().square();
+      overlap(k, l) =
+          std::exp(-0.5 * ((centers_.col(k) - centers_.col(l)).array().square() / variance).sum() -
+                   0.5 * (variance.log().sum() + output_dim() * kLog2Pi));
     }
   }
   const Vector norms =
@@ -257,9 +260,9 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
   const double scale = y_scaling_.scale()(0);
   const double shift = y_scaling_.mean()(0);
   parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
-    auto region = detail::ScalarMixture(pi.col(j), centers_.row(0).transpose(),
-                                        scales_.row(0).transpose())
-                      .highest_density_region(coverage);
+    auto region =
+        detail::ScalarMixture(pi.col(j), centers_.row(0).transpose(), scales_.row(0).transpose())
+            .highest_density_region(coverage);
     for (auto& interval : region.intervals) {
       interval = {shift + scale * interval.lower, shift + scale * interval.upper};
     }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/error.hpp"
@@ -56,7 +55,8 @@ std::vector<double> log_spaced(double low, double high, int count) {
   std::vector<double> values(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {
     const double fraction = count == 1 ? 0.0 : static_cast<double>(i) / (count - 1);
-    values[static_cast<std::size_t>(i)] = std::exp(std::log(low) + fraction * (std::log(high) - std::log(low)));
+    values[static_cast<std::size_t>(i)] =
+        std::exp(std::log(low) + fraction * (std::log(high) - std::log(low)));
   }
   values.front() = low;
   values.back() = count == 1 ? low : high;
@@ -75,7 +75,8 @@ nlohmann::json CvTable::to_json() const {
 CvTable CvTable::from_json(const nlohmann::json& document) {
   CvTable table;
   try {
-    table.parameter_names = json_member(document, "parameter_names").get<std::vector<std::string>>();
+    table.parameter_names =
+        json_member(document, "parameter_names").get<std::vector<std::string>>();
     table.loss = json_member(document, "loss").get<std::string>();
     table.best = json_member(document, "best").get<Index>();
   } catch (const nlohmann::json::exception& error) {
@@ -86,8 +87,8 @@ CvTable CvTable::from_json(const nlohmann::json& document) {
   table.standard_error = vector_from_json(json_member(document, "standard_error"), "CV error");
   const Index rows = table.candidates.rows();
   if (table.candidates.cols() != static_cast<Index>(table.parameter_names.size()) ||
-      table.mean_loss.size() != rows || table.standard_error.size() != rows ||
-      table.best < 0 || table.best >= rows) {
+      table.mean_loss.size() != rows || table.standard_error.size() != rows || table.best < 0 ||
+      table.best >= rows) {
     throw ModelFormatError("cross-validation table: its parts disagree in size");
   }
   return table;

@@ -95,8 +95,8 @@ CsvTable parse_csv(std::istream& input, const std::string& source, const CsvForm
     }
     if (cells.size() != width) {
       std::ostringstream problem;
-      problem << "row has " << cells.size() << " fields but " << (format.has_header ? "the header" : "the first row")
-              << " has " << width;
+      problem << "row has " << cells.size() << " fields but "
+              << (format.has_header ? "the header" : "the first row") << " has " << width;
       fail(source, line_number, std::min(cells.size(), width) + 1, problem.str());
     }
     for (std::size_t c = 0; c < width; ++c) {

@@ -60,7 +60,8 @@ double ScalarMixture::quantile(double p) const {
     const double density = pdf(t);
     double next = density > 0.0 ? t - excess / density : lower - 1.0;
     if (!(next > lower && next < upper)) next = 0.5 * (lower + upper);
-    if (std::abs(next - t) <= 1e-15 * (1.0 + std::abs(t)) || upper - lower <= 1e-15 * (1.0 + std::abs(t))) {
+    if (std::abs(next - t) <= 1e-15 * (1.0 + std::abs(t)) ||
+        upper - lower <= 1e-15 * (1.0 + std::abs(t))) {
       return next;
     }
     t = next;
@@ -88,7 +89,8 @@ ScalarMixture::SearchGrid ScalarMixture::search_grid() const {
   std::vector<std::pair<double, double>> points;  // (point, spacing of its window)
   for (std::size_t k = 0; k < weights_.size(); ++k) {
     const double step = scales_[k] / kPointsPerDeviation;
-    for (int g = -kHalfWidth; g <= kHalfWidth; ++g) points.emplace_back(centers_[k] + g * step, step);
+    for (int g = -kHalfWidth; g <= kHalfWidth; ++g)
+      points.emplace_back(centers_[k] + g * step, step);
   }
   std::sort(points.begin(), points.end());
   SearchGrid grid;
@@ -103,7 +105,8 @@ ScalarMixture::SearchGrid ScalarMixture::search_grid() const {
   return grid;
 }
 
-std::vector<Interval> ScalarMixture::superlevel_set(const SearchGrid& grid, double threshold) const {
+std::vector<Interval> ScalarMixture::superlevel_set(const SearchGrid& grid,
+                                                    double threshold) const {
   std::vector<Interval> intervals;
   const auto& points = grid.points;
   const auto& densities = grid.densities;

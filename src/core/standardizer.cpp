@@ -1,9 +1,8 @@
 #include "cdens/core/standardizer.hpp"
 
 #include <cmath>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
@@ -11,7 +10,8 @@
 
 namespace cdens {
 
-Standardizer::Standardizer(Vector mean, Vector scale) : mean_(std::move(mean)), scale_(std::move(scale)) {
+Standardizer::Standardizer(Vector mean, Vector scale)
+    : mean_(std::move(mean)), scale_(std::move(scale)) {
   if (mean_.size() != scale_.size()) {
     throw InvalidArgument("standardiser mean and scale have different lengths");
   }
@@ -34,7 +34,8 @@ Standardizer Standardizer::fit(const MatrixView& data, std::string_view what,
   Vector scale(mean.size());
   for (Index i = 0; i < mean.size(); ++i) {
     // A spread at the level of rounding noise is a constant column in disguise.
-    if (!(variance(i) > 0.0) || std::sqrt(variance(i)) <= 1e-12 * std::max(1.0, std::abs(mean(i)))) {
+    if (!(variance(i) > 0.0) ||
+        std::sqrt(variance(i)) <= 1e-12 * std::max(1.0, std::abs(mean(i)))) {
       std::ostringstream message;
       message << what << " "
               << (static_cast<std::size_t>(i) < names.size() ? "column '" + names[i] + "'"

@@ -1,9 +1,9 @@
 #include "support.hpp"
 
+#include <unistd.h>
+
 #include <atomic>
 #include <filesystem>
-
-#include <unistd.h>
 
 namespace cdens::test {
 

@@ -1,10 +1,10 @@
 #pragma once
 // Helpers shared by the C++ tests.
 
+#include <gtest/gtest.h>
+
 #include <exception>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "cdens/core/rng.hpp"
 #include "cdens/core/types.hpp"

@@ -3,10 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Cholesky>
 #include <cmath>
 #include <vector>
-
-#include <Eigen/Cholesky>
 
 #include "cdens/cdens.hpp"
 #include "support.hpp"
@@ -42,7 +41,8 @@ TEST(LscdeSystemTest, PhiBarMatchesQuadratureOverOneDimensionalY) {
       for (int g = 0; g < points; ++g) {
         const Vector yy = Vector::Constant(1, low + g * step);
         const double weight = (g == 0 || g == points - 1) ? 0.5 : 1.0;
-        integral += weight * basis_value(basis, l, x.col(0), yy) * basis_value(basis, k, x.col(0), yy);
+        integral +=
+            weight * basis_value(basis, l, x.col(0), yy) * basis_value(basis, k, x.col(0), yy);
       }
       EXPECT_NEAR(h(l, k), integral * step, 1e-10 * std::max(1.0, integral * step));
     }
@@ -54,7 +54,8 @@ TEST(LscdeSystemTest, PhiBarMatchesQuadratureOverTwoDimensionalY) {
   const LscdeBasis basis = random_basis(1, 2, 3, 0.9, rng);
   const Matrix x = test::normal_matrix(1, 1, rng);
   const Matrix h =
-      lscde_system(lscde_pair_sums(x, Matrix::Zero(2, 1), basis), output_overlap(basis), basis).h_matrix;
+      lscde_system(lscde_pair_sums(x, Matrix::Zero(2, 1), basis), output_overlap(basis), basis)
+          .h_matrix;
   const int points = 801;
   const double low = -8.0, high = 8.0, step = (high - low) / (points - 1);
   for (Index l = 0; l < 3; ++l) {
@@ -78,7 +79,8 @@ TEST(LscdeSystemTest, HMatrixAndVectorMatchDoubleLoopOfThePaper) {
   const LscdeBasis basis = random_basis(dx, dy, b, 0.8, rng);
   const Matrix x = test::normal_matrix(dx, n, rng);
   const Matrix y = test::normal_matrix(dy, n, rng);
-  const LscdeSystem system = lscde_system(lscde_pair_sums(x, y, basis), output_overlap(basis), basis);
+  const LscdeSystem system =
+      lscde_system(lscde_pair_sums(x, y, basis), output_overlap(basis), basis);
   // Eq. (4) with Φ̄_ll'(x) = (√π σ)^{d_y} exp(−ξ_ll'(x) / 4σ²) of §2.6.
   const double s2 = basis.sigma * basis.sigma;
   Matrix h_matrix = Matrix::Zero(b, b);
@@ -110,7 +112,8 @@ TEST(LscdeSystemTest, SemiSupervisedMatrixAveragesOverAllInputs) {
   // §2.7: Ĥ = (1/(n+n')) Σ over labelled and unlabelled inputs; ĥ stays over the n pairs.
   Matrix all_inputs(2, 33);
   all_inputs << x, unlabeled;
-  const LscdeSystem all = lscde_system(lscde_pair_sums(all_inputs, Matrix::Zero(1, 33), basis), overlap, basis);
+  const LscdeSystem all =
+      lscde_system(lscde_pair_sums(all_inputs, Matrix::Zero(1, 33), basis), overlap, basis);
   const LscdeSystem labeled = lscde_system(lscde_pair_sums(x, y, basis), overlap, basis);
   EXPECT_LT((semi.h_matrix - all.h_matrix).norm(), 1e-13 * all.h_matrix.norm());
   EXPECT_EQ(semi.h_vector, labeled.h_vector);
@@ -120,7 +123,8 @@ TEST(LscdeSystemTest, LambdaPathMatchesDirectSolveForEveryLambda) {
   Rng rng(5);
   const LscdeBasis basis = random_basis(2, 1, 30, 0.5, rng);
   const Matrix x = test::normal_matrix(2, 80, rng), y = test::normal_matrix(1, 80, rng);
-  const LscdeSystem system = lscde_system(lscde_pair_sums(x, y, basis), output_overlap(basis), basis);
+  const LscdeSystem system =
+      lscde_system(lscde_pair_sums(x, y, basis), output_overlap(basis), basis);
   const auto lambdas = lscde_paper_grid();
   const Matrix path = LscdeLambdaPath(system).coefficients(lambdas);
   for (std::size_t j = 0; j < lambdas.size(); ++j) {
@@ -138,7 +142,8 @@ TEST(LscdeGateTest, MixtureEqualsEquationEightInUserUnits) {
   const LscdeBasis basis = random_basis(2, 1, 6, 0.4, rng);
   Vector alpha = Vector::Random(6).cwiseMax(0.0);
   alpha(0) = 0.3;  // at least one positive
-  const Standardizer x_scaling((Vector(2) << 1.0, -2.0).finished(), (Vector(2) << 2.0, 0.5).finished());
+  const Standardizer x_scaling((Vector(2) << 1.0, -2.0).finished(),
+                               (Vector(2) << 2.0, 0.5).finished());
   const Standardizer y_scaling(Vector::Constant(1, 3.0), Vector::Constant(1, 4.0));
   const ConditionalMixture model = make_lscde_mixture(x_scaling, y_scaling, basis, alpha);
   const Matrix x = x_scaling.inverse_transform(test::normal_matrix(2, 9, rng));
@@ -172,20 +177,23 @@ void expect_loss_sums_match_pairwise_scoring(CvLoss loss, double sigma) {
         Standardizer::identity(3), Standardizer::identity(1), basis, alphas.col(j));
     // Per pair: −log p̂(y_i|x_i), or ½ ∫ p̂(y|x_i)² dy − p̂(y_i|x_i).
     const Vector log_density = model.log_pdf(x, y);
-    const double expected = loss == CvLoss::kl
-                                ? -log_density.sum()
-                                : (0.5 * model.squared_norm(x) - log_density.array().exp().matrix()).sum();
+    const double expected =
+        loss == CvLoss::kl
+            ? -log_density.sum()
+            : (0.5 * model.squared_norm(x) - log_density.array().exp().matrix()).sum();
     EXPECT_NEAR(sums(j), expected, 1e-9 * std::max(1.0, std::abs(expected)))
         << "column " << j << " sigma " << sigma;
   }
 }
 
 TEST(LscdeSystemTest, HeldOutKlSumsMatchPairwiseScoring) {
-  for (double sigma : {0.01, 0.1, 1.0, 5.0}) expect_loss_sums_match_pairwise_scoring(CvLoss::kl, sigma);
+  for (double sigma : {0.01, 0.1, 1.0, 5.0})
+    expect_loss_sums_match_pairwise_scoring(CvLoss::kl, sigma);
 }
 
 TEST(LscdeSystemTest, HeldOutSqSumsMatchPairwiseScoring) {
-  for (double sigma : {0.01, 0.1, 1.0, 5.0}) expect_loss_sums_match_pairwise_scoring(CvLoss::sq, sigma);
+  for (double sigma : {0.01, 0.1, 1.0, 5.0})
+    expect_loss_sums_match_pairwise_scoring(CvLoss::sq, sigma);
 }
 
 struct Sample {
@@ -242,8 +250,9 @@ void expect_cv_matches_explicit_loop(CvLoss loss, Index n_centers) {
       double mean = 0.0;
       for (int k = 0; k < options.folds; ++k) {
         const auto train = folds.train(k);
-        const LscdeSystem system = lscde_system(
-            lscde_pair_sums(columns(z, train), columns(t, train), basis), output_overlap(basis), basis);
+        const LscdeSystem system =
+            lscde_system(lscde_pair_sums(columns(z, train), columns(t, train), basis),
+                         output_overlap(basis), basis);
         // The solver itself is checked against a direct solve in LambdaPathMatchesDirectSolve.
         const Vector alpha = LscdeLambdaPath(system).coefficients({options.lambdas[l]}).col(0);
         const ConditionalMixture model = make_lscde_mixture(x_scaling, y_scaling, basis, alpha);
@@ -325,7 +334,9 @@ TEST(LscdeFitTest, SemiSupervisedFitUsesUnlabelledInputs) {
   const LscdeFit plain = fit_lscde(data.x, data.y, options);
   const LscdeFit empty = fit_lscde(data.x, data.y, Matrix(1, 0), options);
   const LscdeFit semi = fit_lscde(data.x, data.y, unlabeled, options);
-  const auto alpha = [](const LscdeFit& f) { return dynamic_cast<const LscdeGate&>(f.model.gate()).alpha(); };
+  const auto alpha = [](const LscdeFit& f) {
+    return dynamic_cast<const LscdeGate&>(f.model.gate()).alpha();
+  };
   EXPECT_EQ(alpha(plain), alpha(empty));
   EXPECT_NE(alpha(plain), alpha(semi));
   EXPECT_EQ(semi.report.statistics.at("n_unlabeled"), 200.0);

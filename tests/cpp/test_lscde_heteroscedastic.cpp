@@ -100,7 +100,8 @@ TEST(LscdeHeteroscedasticTest, TestNllIsCloseToTheTrueDensity) {
       lscde += excess.lscde / kRepetitions;
       marginal += excess.marginal_gaussian / kRepetitions;
     }
-    std::printf("%s: mean excess NLL %.3f (Gaussian on y alone %.3f)\n", noise.name, lscde, marginal);
+    std::printf("%s: mean excess NLL %.3f (Gaussian on y alone %.3f)\n", noise.name, lscde,
+                marginal);
     EXPECT_GT(lscde, -0.03) << noise.name;
     EXPECT_LT(lscde, 0.40) << noise.name;
     EXPECT_LT(lscde, 0.6 * marginal) << noise.name;

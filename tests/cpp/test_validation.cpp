@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "support.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/validate.hpp"
+#include "support.hpp"
 
 namespace cdens {
 namespace {

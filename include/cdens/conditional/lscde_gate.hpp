@@ -8,7 +8,6 @@
 // gate is w_l(x) = α̂_l exp(−‖x − u_l‖²/2σ²) and the components are N(v_l, σ² I).
 
 #include <memory>
-
 #include <nlohmann/json_fwd.hpp>
 
 #include "cdens/conditional/lscde_basis.hpp"

@@ -65,7 +65,8 @@ struct LscdeSystem {
 Matrix lscde_h_matrix(const LscdeSums& sums, const Matrix& output_overlap, const LscdeBasis& basis);
 
 /// Ĥ as above and ĥ = joint / n_pairs.
-LscdeSystem lscde_system(const LscdeSums& sums, const Matrix& output_overlap, const LscdeBasis& basis);
+LscdeSystem lscde_system(const LscdeSums& sums, const Matrix& output_overlap,
+                         const LscdeBasis& basis);
 
 /// Coefficients below this fraction of the largest one are set to zero (see coefficients()).
 inline constexpr double kRelativeCoefficientFloor = 1e-10;

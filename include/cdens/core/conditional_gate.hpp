@@ -5,9 +5,8 @@
 
 #include <functional>
 #include <memory>
-#include <string>
-
 #include <nlohmann/json_fwd.hpp>
+#include <string>
 
 #include "cdens/core/types.hpp"
 
@@ -37,7 +36,7 @@ class ConditionalGate {
 };
 
 /// Rebuilds a gate from its kind and parameters; throws ModelFormatError for an unknown kind.
-using GateReader =
-    std::function<std::shared_ptr<const ConditionalGate>(const std::string&, const nlohmann::json&)>;
+using GateReader = std::function<std::shared_ptr<const ConditionalGate>(const std::string&,
+                                                                        const nlohmann::json&)>;
 
 }  // namespace cdens

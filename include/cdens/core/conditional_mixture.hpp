@@ -14,9 +14,8 @@
 
 #include <cstdint>
 #include <memory>
-#include <vector>
-
 #include <nlohmann/json_fwd.hpp>
+#include <vector>
 
 #include "cdens/core/conditional_gate.hpp"
 #include "cdens/core/standardizer.hpp"
@@ -94,8 +93,8 @@ class ConditionalMixture {
   std::shared_ptr<const ConditionalGate> gate_;
   Matrix centers_;
   Matrix scales_;
-  Vector log_marginal_;          ///< normalised log m_k
-  Vector component_log_norms_;   ///< −Σ_d log s_kd − (d_y/2) log 2π
+  Vector log_marginal_;         ///< normalised log m_k
+  Vector component_log_norms_;  ///< −Σ_d log s_kd − (d_y/2) log 2π
 };
 
 }  // namespace cdens

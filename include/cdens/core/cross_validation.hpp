@@ -1,10 +1,9 @@
 #pragma once
 // K-fold splitting and the table of cross-validation results every estimator reports.
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "cdens/core/rng.hpp"
 #include "cdens/core/types.hpp"

@@ -2,10 +2,9 @@
 // JSON building blocks for model files: Eigen matrices as JSON, checked member access, and
 // atomic file replacement so an interrupted write never destroys an existing model.
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "cdens/core/types.hpp"
 

@@ -18,7 +18,8 @@ CvLoss parse_cv_loss(std::string_view name);
 std::string to_string(CvLoss loss);
 
 /// Mean log-likelihood (1/n) Σ log p̂(y_i | x_i), in the user's units.
-double mean_log_likelihood(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y);
+double mean_log_likelihood(const ConditionalMixture& model, const MatrixView& x,
+                           const MatrixView& y);
 
 /// NLL of eq. (10): −mean_log_likelihood.
 double negative_log_likelihood(const ConditionalMixture& model, const MatrixView& x,

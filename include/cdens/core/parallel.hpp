@@ -1,17 +1,19 @@
 #pragma once
 // The one way cdens runs independent tasks on several threads.
 
+#include <omp.h>
+
 #include <exception>
 #include <mutex>
-
-#include <omp.h>
 
 #include "cdens/core/types.hpp"
 
 namespace cdens {
 
 /// OpenMP threads for a requested count: 0 means the OpenMP default.
-inline int resolve_threads(int requested) { return requested > 0 ? requested : omp_get_max_threads(); }
+inline int resolve_threads(int requested) {
+  return requested > 0 ? requested : omp_get_max_threads();
+}
 
 /// Calls task(i) for i = 0 … count − 1 on `threads` OpenMP threads, in any order.
 ///

@@ -3,11 +3,10 @@
 // input and output dimension; models work on z and report densities in the user's units through
 // the Jacobian of this map.
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "cdens/core/types.hpp"
 
