@@ -18,6 +18,7 @@
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/progress.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/samples.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "common.hpp"
 
@@ -126,14 +127,6 @@ HoldoutSplit split_for_holdout(Index n, double fraction, std::uint64_t seed) {
   std::sort(split.held_out_rows.begin(), split.held_out_rows.end());
   std::sort(split.fit_rows.begin(), split.fit_rows.end());
   return split;
-}
-
-Matrix gather_samples(const Matrix& samples, const std::vector<Index>& columns) {
-  Matrix gathered(samples.rows(), static_cast<Index>(columns.size()));
-  for (std::size_t c = 0; c < columns.size(); ++c) {
-    gathered.col(static_cast<Index>(c)) = samples.col(columns[c]);
-  }
-  return gathered;
 }
 
 void require_disjoint(const ColumnSelection& x, const ColumnSelection& y) {

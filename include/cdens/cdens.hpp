@@ -19,6 +19,7 @@
 #include "cdens/core/parallel.hpp"
 #include "cdens/core/progress.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/samples.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/types.hpp"
 #include "cdens/core/validate.hpp"

@@ -10,18 +10,11 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/parallel.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
 
 namespace cdens {
 namespace {
-
-Matrix gather_columns(const MatrixView& data, const std::vector<Index>& columns) {
-  Matrix selected(data.rows(), static_cast<Index>(columns.size()));
-  for (std::size_t c = 0; c < columns.size(); ++c) {
-    selected.col(static_cast<Index>(c)) = data.col(columns[c]);
-  }
-  return selected;
-}
 
 /// Sums the statistics of every rank (a no-op on one process).
 void allreduce(LscdeSums& sums, const Communicator& communicator) {
@@ -55,8 +48,8 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
     order.insert(order.end(), folds.test(k).begin(), folds.test(k).end());
     fold_begin.push_back(static_cast<Index>(order.size()));
   }
-  const Matrix z = gather_columns(data.z, order);
-  const Matrix t = gather_columns(data.t, order);
+  const Matrix z = gather_samples(data.z, order);
+  const Matrix t = gather_samples(data.t, order);
 
   std::vector<SampleBlock> blocks;
   for (int k = 0; k < fold_count; ++k)
@@ -218,8 +211,8 @@ LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& u
     centers = rng.permutation(n);
     centers.resize(static_cast<std::size_t>(options.n_centers));
   }
-  data.centers_x = gather_columns(data.z, centers);
-  data.centers_y = gather_columns(data.t, centers);
+  data.centers_x = gather_samples(data.z, centers);
+  data.centers_y = gather_samples(data.t, centers);
 
   FitReport report;
   report.method = "lscde";

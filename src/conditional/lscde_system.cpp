@@ -9,6 +9,7 @@
 #include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/log_space.hpp"
 #include "cdens/core/parallel.hpp"
+#include "cdens/core/samples.hpp"
 
 namespace cdens {
 namespace {
@@ -29,15 +30,6 @@ Matrix gram_of_rows(const Matrix& phi) {
   Matrix gram = Matrix::Zero(phi.cols(), phi.cols());
   gram.selfadjointView<Eigen::Lower>().rankUpdate(phi.transpose());
   return gram.selfadjointView<Eigen::Lower>();
-}
-
-/// Columns of `data` listed in `columns`.
-Matrix gather(const MatrixView& data, const std::vector<Index>& columns) {
-  Matrix selected(data.rows(), static_cast<Index>(columns.size()));
-  for (std::size_t c = 0; c < columns.size(); ++c) {
-    selected.col(static_cast<Index>(c)) = data.col(columns[c]);
-  }
-  return selected;
 }
 
 /// Rows of `data` listed in `rows`.
@@ -245,7 +237,8 @@ Vector lscde_held_out_loss_sums(const MatrixView& x, const MatrixView& y, const 
       const ConditionalMixture mixture = make_lscde_mixture(
           Standardizer::identity(x.rows()), Standardizer::identity(y.rows()), basis, alpha);
       sums(j) += static_cast<double>(exact_rows.size()) *
-                 held_out_loss(loss, mixture, gather(x, exact_rows), gather(y, exact_rows));
+                 held_out_loss(loss, mixture, gather_samples(x, exact_rows),
+                               gather_samples(y, exact_rows));
     }
   }
   return sums;

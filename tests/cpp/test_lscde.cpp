@@ -239,11 +239,6 @@ void expect_cv_matches_explicit_loop(CvLoss loss, Index n_centers) {
     v.col(static_cast<Index>(c)) = t.col(centers[c]);
   }
   const KFold folds(45, options.folds, rng);
-  const auto columns = [](const Matrix& m, const std::vector<Index>& idx) {
-    Matrix out(m.rows(), static_cast<Index>(idx.size()));
-    for (std::size_t c = 0; c < idx.size(); ++c) out.col(static_cast<Index>(c)) = m.col(idx[c]);
-    return out;
-  };
   for (std::size_t s = 0; s < options.sigmas.size(); ++s) {
     const LscdeBasis basis{u, v, options.sigmas[s]};
     for (std::size_t l = 0; l < options.lambdas.size(); ++l) {
@@ -251,13 +246,13 @@ void expect_cv_matches_explicit_loop(CvLoss loss, Index n_centers) {
       for (int k = 0; k < options.folds; ++k) {
         const auto train = folds.train(k);
         const LscdeSystem system =
-            lscde_system(lscde_pair_sums(columns(z, train), columns(t, train), basis),
+            lscde_system(lscde_pair_sums(gather_samples(z, train), gather_samples(t, train), basis),
                          output_overlap(basis), basis);
         // The solver itself is checked against a direct solve in LambdaPathMatchesDirectSolve.
         const Vector alpha = LscdeLambdaPath(system).coefficients({options.lambdas[l]}).col(0);
         const ConditionalMixture model = make_lscde_mixture(x_scaling, y_scaling, basis, alpha);
-        mean += held_out_loss(loss, model, columns(data.x, folds.test(k)),
-                              columns(data.y, folds.test(k))) /
+        mean += held_out_loss(loss, model, gather_samples(data.x, folds.test(k)),
+                              gather_samples(data.y, folds.test(k))) /
                 options.folds;
       }
       const Index row = static_cast<Index>(s * options.lambdas.size() + l);
