@@ -6,7 +6,10 @@
 namespace cdens {
 
 Matrix log_basis_factors(const MatrixView& points, const MatrixView& centers, double sigma) {
-  return squared_distances(points, centers) * (-0.5 / (sigma * sigma));
+  Matrix factors(points.cols(), centers.cols());
+  squared_distances(points, centers, factors);
+  factors *= -0.5 / (sigma * sigma);
+  return factors;
 }
 
 Matrix output_overlap(const LscdeBasis& basis) {

@@ -6,7 +6,6 @@
 
 #include "cdens/conditional/lscde_gate.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/log_space.hpp"
 #include "cdens/core/parallel.hpp"
 #include "cdens/core/samples.hpp"
@@ -16,11 +15,9 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-/// Basis factors exp(−‖p_i − c_l‖² / 2σ²) as an m × b matrix, built in place.
+/// Basis factors exp(−‖p_i − c_l‖² / 2σ²) as an m × b matrix, exponentiated in place.
 Matrix basis_factors(const MatrixView& points, const MatrixView& centers, double sigma) {
-  Matrix factors(points.cols(), centers.cols());
-  squared_distances(points, centers, factors);
-  factors *= -0.5 / (sigma * sigma);
+  Matrix factors = log_basis_factors(points, centers, sigma);
   exp_flushing_below_in_place(factors, kBasisLogCutoff);
   return factors;
 }

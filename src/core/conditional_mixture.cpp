@@ -83,17 +83,21 @@ void ConditionalMixture::require_scalar_output(const char* query) const {
   }
 }
 
+void ConditionalMixture::normalize_log_weights(Eigen::Ref<Vector> log_weights) const {
+  // Normalising in log space keeps far-away inputs exact: their log-weights are huge negative
+  // numbers whose rounding would otherwise swamp the density.
+  const double normaliser = log_sum_exp(log_weights);
+  if (normaliser == -INFINITY) {
+    log_weights = log_marginal_;
+  } else {
+    log_weights.array() -= normaliser;
+  }
+}
+
 void ConditionalMixture::probabilities_of(const MatrixView& z, Eigen::Ref<Matrix> out) const {
   gate_->log_weights(z, out);
-  for (Index j = 0; j < out.cols(); ++j) {
-    auto column = out.col(j);
-    const double normaliser = log_sum_exp(column);
-    if (normaliser == -INFINITY) {
-      column = exp_flushing_below(log_marginal_);
-    } else {
-      column = exp_flushing_below(column.array() - normaliser);
-    }
-  }
+  for (Index j = 0; j < out.cols(); ++j) normalize_log_weights(out.col(j));
+  exp_flushing_below_in_place(out);
 }
 
 Matrix ConditionalMixture::component_probabilities(const MatrixView& x) const {
@@ -120,14 +124,7 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
     Vector joint(k_count);
     for (Index j = 0; j < width; ++j) {
       auto weights = log_weights.col(j);
-      // Normalise before adding the component terms: far from the data the log-weights are
-      // huge negative numbers whose rounding would otherwise swamp the density.
-      const double normaliser = log_sum_exp(weights);
-      if (normaliser == -INFINITY) {
-        weights = log_marginal_;
-      } else {
-        weights.array() -= normaliser;
-      }
+      normalize_log_weights(weights);
       const auto target = t.col(start + j);
       for (Index k = 0; k < k_count; ++k) {
         const double mahalanobis =

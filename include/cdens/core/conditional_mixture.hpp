@@ -84,6 +84,9 @@ class ConditionalMixture {
  private:
   Matrix standardized_inputs(const MatrixView& x) const;
   Matrix standardized_outputs(const MatrixView& y, Index expected_samples) const;
+  /// Turns log w_k(x) into log π_k(x) in place (Σ π = 1), or into the marginal log-weights where
+  /// every w_k(x) is zero.
+  void normalize_log_weights(Eigen::Ref<Vector> log_weights) const;
   /// π for standardised inputs (K × m), with the marginal fallback.
   void probabilities_of(const MatrixView& z, Eigen::Ref<Matrix> out) const;
   void require_scalar_output(const char* query) const;
