@@ -5,7 +5,12 @@ JOBS ?= $(shell nproc)
 MAKEFLAGS += --no-print-directory
 WERROR := $(if $(CI),ON,OFF)
 
-.PHONY: deps run test bench release clean
+.PHONY: deps run test test-cpp test-python python bench release clean
+
+# Debian's interpreter (the package's dependencies are Debian's python3-* packages), and a
+# virtual environment that sees them, for the cdens Python package.
+PYTHON ?= /usr/bin/python3
+VENV := build/venv
 
 deps:
 	@bash scripts/install_deps.sh
@@ -14,17 +19,31 @@ release: deps
 	@cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DCDENS_WERROR=$(WERROR) >/dev/null
 	@cmake --build build/release -j $(JOBS)
 
-# Main job: LSCDE with cross-validation on the bundled Old Faithful data (see scripts/main_job.sh).
-run: release
-	@bash scripts/main_job.sh build/release/cdens
+# The Python package, installed into build/venv as the README tells a user to. It shares the
+# build tree of the cdens command, so the tests can compare the two bit for bit.
+python: release
+	@[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv --system-site-packages $(VENV)
+	@CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) CDENS_BUILD_DIR=build/release \
+	  CDENS_CMAKE_ARGS="-DCDENS_WERROR=$(WERROR)" $(VENV)/bin/pip install --no-build-isolation --quiet .
 
-# Every test, built with AddressSanitizer and UndefinedBehaviorSanitizer (generic x86-64 code,
-# so every warning stays an error).
-test: deps
+# Main job: LSCDE with cross-validation on the bundled Old Faithful data (see scripts/main_job.sh).
+run: release python
+	@bash scripts/main_job.sh build/release/cdens $(VENV)/bin/python
+
+# Every test: the C++ suite built with AddressSanitizer and UndefinedBehaviorSanitizer (generic
+# x86-64 code, so every warning stays an error), then the Python suite against the package
+# installed the README's way.
+test: test-cpp test-python
+
+test-cpp: deps
 	@cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCDENS_SANITIZE=ON \
 	  -DCDENS_NATIVE=OFF -DCDENS_BUILD_TESTS=ON -DCDENS_WERROR=$(WERROR) >/dev/null
 	@cmake --build build/sanitize -j $(JOBS)
 	@cd build/sanitize && ctest --output-on-failure -j $(JOBS)
+
+test-python: python release
+	@CDENS_CLI=build/release/cdens MPLBACKEND=Agg OMP_WAIT_POLICY=PASSIVE \
+	  $(VENV)/bin/python -m pytest -q tests/python
 
 # Micro-benchmarks (Google Benchmark), Release build.
 bench: deps

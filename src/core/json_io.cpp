@@ -94,14 +94,20 @@ void write_file_atomically(const std::string& path, const std::string& contents)
   }
 }
 
+nlohmann::json parse_json_text(const std::string& text, std::string_view what) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& error) {
+    throw ModelFormatError(std::string(what) + " is not valid JSON: " + error.what());
+  }
+}
+
 nlohmann::json read_json_file(const std::string& path) {
   std::ifstream file(path);
   if (!file) throw IoError("cannot open " + path + " for reading");
-  try {
-    return nlohmann::json::parse(file);
-  } catch (const nlohmann::json::exception& error) {
-    throw ModelFormatError(path + " is not valid JSON: " + error.what());
-  }
+  std::ostringstream contents;
+  contents << file.rdbuf();
+  return parse_json_text(contents.str(), path);
 }
 
 }  // namespace cdens

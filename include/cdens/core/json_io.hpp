@@ -25,6 +25,9 @@ const nlohmann::json& json_member(const nlohmann::json& document, std::string_vi
 /// `path`. Throws IoError; the old file is untouched on failure.
 void write_file_atomically(const std::string& path, const std::string& contents);
 
+/// Parses JSON text; ModelFormatError naming `what` (a path, "model text") if it is not JSON.
+nlohmann::json parse_json_text(const std::string& text, std::string_view what);
+
 /// Parses a JSON file; IoError if unreadable, ModelFormatError if not JSON.
 nlohmann::json read_json_file(const std::string& path);
 

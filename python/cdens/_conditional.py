@@ -1,0 +1,224 @@
+"""What every conditional density estimator of cdens shares: fitting plumbing, the queries on
+the fitted conditional mixture p(y|x) and model files. Each estimator class only says how to
+call its fit function in the engine (the library's design: estimators compute weights, queries
+are written once).
+"""
+
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted
+
+from . import _core
+from ._validation import (
+    as_probabilities,
+    as_samples,
+    check_features,
+    output_names,
+    seed_of,
+)
+
+
+class CdensWarning(UserWarning):
+    """A fit finished but something about it deserves attention (grid edge, empty model)."""
+
+
+def cv_results_from_table(table, parameter_names):
+    """The engine's CV table in scikit-learn's cv_results_ layout (scores = -loss)."""
+    if table is None:
+        return None
+    names = [parameter_names.get(name, name) for name in table["parameter_names"]]
+    candidates = table["candidates"]
+    mean_loss = np.asarray(table["mean_loss"])
+    order = np.argsort(mean_loss, kind="stable")
+    rank = np.empty(len(mean_loss), dtype=np.int64)
+    rank[order] = np.arange(1, len(mean_loss) + 1)
+    results = {
+        "params": [dict(zip(names, map(float, row))) for row in candidates],
+        "mean_test_score": -mean_loss,
+        "std_error_test_score": np.asarray(table["standard_error"]),
+        "rank_test_score": rank,
+        "loss": table["loss"],
+    }
+    for column, name in enumerate(names):
+        results[f"param_{name}"] = candidates[:, column].copy()
+    return results
+
+
+class ConditionalDensityEstimator(BaseEstimator):
+    """Base of the conditional density estimators: fit(X, Y) and every query of p(y|x).
+
+    Subclasses implement ``_fit_model(X, Y, seed)`` returning the engine's ConditionalModel and
+    set ``_hyperparameter_names`` (engine name -> Python attribute name without the trailing
+    underscore).
+    """
+
+    _hyperparameter_names = {}
+
+    # -- fitting -----------------------------------------------------------------------------
+
+    def _fit(self, X, Y, **engine_arguments):
+        if Y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y "
+                             "is None")
+        X_samples = as_samples(X, "X", min_samples=2)
+        check_features(self, X, reset=True)
+        Y_samples = as_samples(Y, "Y", allow_1d=True, min_samples=2)
+        if X_samples.shape[0] != Y_samples.shape[0]:
+            raise ValueError(
+                f"X and Y have different numbers of samples: {X_samples.shape[0]} and "
+                f"{Y_samples.shape[0]}"
+            )
+        model = self._fit_model(X_samples, Y_samples, seed_of(self.random_state),
+                                **engine_arguments)
+        names = getattr(self, "feature_names_in_", None)
+        model.x_names = list(names) if names is not None else [
+            f"x{k}" for k in range(X_samples.shape[1])]
+        model.y_names = output_names(Y, Y_samples.shape[1])
+        self._set_fitted(model)
+        for message in model.warnings:
+            warnings.warn(message, CdensWarning, stacklevel=3)
+        return self
+
+    def _set_fitted(self, model):
+        self.model_ = model
+        self.n_outputs_ = model.output_dim
+        for engine_name, value in model.hyperparameters.items():
+            setattr(self, self._hyperparameter_names.get(engine_name, engine_name) + "_", value)
+        table = model.cross_validation
+        self.cv_results_ = cv_results_from_table(table, self._hyperparameter_names)
+
+    @classmethod
+    def _from_model(cls, model):
+        """A fitted estimator around a loaded model; its parameters are the chosen values."""
+        estimator = cls()
+        estimator.set_params(**{
+            cls._hyperparameter_names.get(name, name): value
+            for name, value in model.hyperparameters.items()
+        })
+        # Variable names stay in model_.x_names: setting feature_names_in_ would make every
+        # query with a plain array warn about missing names.
+        estimator.n_features_in_ = model.input_dim
+        estimator._set_fitted(model)
+        return estimator
+
+    # -- inputs of the queries ----------------------------------------------------------------
+
+    def _inputs(self, X):
+        check_is_fitted(self, "model_")
+        X_samples = as_samples(X, "X")
+        check_features(self, X, reset=False)
+        return X_samples
+
+    def _pairs(self, X, Y):
+        X_samples = self._inputs(X)
+        Y_samples = as_samples(Y, "Y", allow_1d=self.n_outputs_ == 1)
+        if Y_samples.shape[1] != self.n_outputs_:
+            raise ValueError(
+                f"Y has {Y_samples.shape[1]} columns but the model was fitted on "
+                f"{self.n_outputs_}"
+            )
+        if X_samples.shape[0] != Y_samples.shape[0]:
+            raise ValueError(
+                f"X and Y have different numbers of samples: {X_samples.shape[0]} and "
+                f"{Y_samples.shape[0]}"
+            )
+        return X_samples, Y_samples
+
+    def _scalar_output(self, query):
+        if self.n_outputs_ != 1:
+            raise ValueError(f"{query} needs a one-dimensional y; this model has "
+                             f"{self.n_outputs_} outputs")
+
+    # -- queries ------------------------------------------------------------------------------
+
+    def log_pdf(self, X, Y):
+        """log p(y_i | x_i) in the units of Y, shape (n,)."""
+        X_samples, Y_samples = self._pairs(X, Y)
+        return self.model_.log_pdf(X_samples, Y_samples)
+
+    def pdf(self, X, Y):
+        """p(y_i | x_i) in the units of Y, shape (n,)."""
+        return np.exp(self.log_pdf(X, Y))
+
+    def score(self, X, Y):
+        """Mean log-likelihood (1/n) sum_i log p(y_i | x_i): larger is better, so scikit-learn's
+        GridSearchCV and cross_val_score use it without a custom scorer."""
+        return float(np.mean(self.log_pdf(X, Y)))
+
+    def pdf_grid(self, X, y_grid):
+        """p(g | x_i) at every grid point g: shape (n, G). For one-dimensional y the grid is a
+        1-D array of G values; otherwise a (G, d_y) array of points."""
+        X_samples = self._inputs(X)
+        grid = as_samples(y_grid, "y_grid", allow_1d=self.n_outputs_ == 1)
+        if grid.shape[1] != self.n_outputs_:
+            raise ValueError(f"y_grid points have {grid.shape[1]} coordinates but the model "
+                             f"has {self.n_outputs_} outputs")
+        return self.model_.pdf_grid(X_samples, grid)
+
+    def sample(self, X, n_samples=1, random_state=None):
+        """n_samples draws from p(y | x_i) for every row of X: shape (n, n_samples) for
+        one-dimensional y, (n, n_samples, d_y) otherwise."""
+        X_samples = self._inputs(X)
+        if not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
+            raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
+        draws = self.model_.sample(X_samples, int(n_samples), seed_of(random_state))
+        draws = draws.reshape(X_samples.shape[0], int(n_samples), self.n_outputs_)
+        return draws[:, :, 0] if self.n_outputs_ == 1 else draws
+
+    def predict(self, X):
+        """Conditional mean E[y | x]: shape (n,) for one-dimensional y, (n, d_y) otherwise."""
+        X_samples = self._inputs(X)
+        mean = self.model_.mean(X_samples)
+        return mean[:, 0] if self.n_outputs_ == 1 else mean
+
+    def predict_var(self, X):
+        """Conditional variance: shape (n,) for one-dimensional y; the covariance matrices,
+        shape (n, d_y, d_y), otherwise."""
+        X_samples = self._inputs(X)
+        covariance = self.model_.covariance(X_samples)
+        if self.n_outputs_ == 1:
+            return covariance[:, 0]
+        return covariance.reshape(-1, self.n_outputs_, self.n_outputs_)
+
+    def cdf(self, X, Y):
+        """P(Y <= y_i | x_i) for one-dimensional y, shape (n,)."""
+        X_samples, Y_samples = self._pairs(X, Y)
+        self._scalar_output("cdf")
+        return self.model_.cdf(X_samples, Y_samples)
+
+    def predict_quantiles(self, X, q):
+        """Conditional quantiles for one-dimensional y: shape (n, len(q)), or (n,) for one
+        number q."""
+        X_samples = self._inputs(X)
+        self._scalar_output("predict_quantiles")
+        levels = as_probabilities(q, "q")
+        values = self.model_.quantiles(X_samples, levels)
+        return values[:, 0] if np.ndim(q) == 0 else values
+
+    def predict_interval(self, X, coverage=0.9):
+        """Equal-tailed interval of probability `coverage` for one-dimensional y: shape (n, 2),
+        the (1 - coverage)/2 and (1 + coverage)/2 quantiles."""
+        level = float(as_probabilities(coverage, "coverage")[0])
+        return self.predict_quantiles(X, [(1.0 - level) / 2.0, (1.0 + level) / 2.0])
+
+    def hdr(self, X, coverage=0.9):
+        """Highest-density region of probability `coverage` for one-dimensional y: for each row
+        of X an array of shape (k, 2) of disjoint increasing intervals (k > 1 where p(y|x) is
+        multimodal)."""
+        X_samples = self._inputs(X)
+        self._scalar_output("hdr")
+        level = float(as_probabilities(coverage, "coverage")[0])
+        regions = self.model_.highest_density_regions(X_samples, level)
+        return [intervals for intervals, _threshold in regions]
+
+    # -- files --------------------------------------------------------------------------------
+
+    def save(self, path):
+        """Writes the fitted model in the CLI's model-file format (atomically)."""
+        check_is_fitted(self, "model_")
+        self.model_.save(str(path))
+
+    def _more_tags(self):
+        return {"requires_y": True}

@@ -1,0 +1,123 @@
+"""Turning what users pass (arrays, lists, pandas frames, 1-D outputs) into what the engine reads.
+
+The engine reads an (n, d) C-order float64 array as its d x n column-major sample matrix, so such
+an array crosses without a copy. Anything else is converted once here; a conversion that would
+change a value (huge integers, extended precision) is refused rather than done quietly.
+"""
+
+import numbers
+
+import numpy as np
+from sklearn.utils import check_array, check_random_state
+
+try:  # scikit-learn >= 1.6
+    from sklearn.utils.validation import _check_feature_names, _check_n_features
+
+    def check_features(estimator, X, reset):
+        _check_n_features(estimator, X, reset=reset)
+        _check_feature_names(estimator, X, reset=reset)
+
+except ImportError:  # scikit-learn < 1.6 keeps them as estimator methods
+
+    def check_features(estimator, X, reset):
+        estimator._check_n_features(X, reset=reset)
+        estimator._check_feature_names(X, reset=reset)
+
+
+_EXACT_INTEGER_LIMIT = 2**53  # every integer of smaller magnitude is exactly a float64
+
+
+def _refuse_lossy_array(array, name):
+    if array.dtype.kind in "iu" and array.size:
+        largest = max(abs(int(array.min())), abs(int(array.max())))
+        if largest > _EXACT_INTEGER_LIMIT:
+            raise ValueError(
+                f"{name} holds integers up to {largest}, beyond 2**53: they cannot be represented "
+                "exactly as float64; convert them yourself if rounding is acceptable"
+            )
+    if array.dtype.kind == "f" and array.dtype.itemsize > 8:
+        raise ValueError(
+            f"{name} has dtype {array.dtype}, which float64 would round; convert it yourself "
+            "if that is acceptable"
+        )
+
+
+def _refuse_lossy_dtype(values, name):
+    """ValueError where converting to float64 would change a value."""
+    if hasattr(values, "iloc"):  # pandas Series or DataFrame: column by column
+        frame = values.to_frame() if values.ndim == 1 else values
+        for column in frame.columns:
+            _refuse_lossy_array(frame[column].to_numpy(), name)
+    elif isinstance(values, np.ndarray):
+        _refuse_lossy_array(values, name)
+    elif isinstance(values, (list, tuple)):
+        try:
+            array = np.asarray(values)
+        except ValueError:
+            return  # ragged: check_array reports it
+        _refuse_lossy_array(array, name)
+
+
+def as_samples(values, name, *, allow_1d=False, min_samples=1):
+    """(n, d) C-order float64 array of finite values; a 1-D input is (n, 1) when allowed."""
+    _refuse_lossy_dtype(values, name)
+    array = check_array(
+        values,
+        dtype=np.float64,
+        order="C",
+        ensure_2d=not allow_1d,
+        ensure_min_samples=min_samples,
+        input_name=name,
+    )
+    if array.ndim == 1:
+        array = array.reshape(-1, 1)
+    return array
+
+
+def as_probabilities(values, name):
+    """A 1-D float64 array of numbers strictly between 0 and 1."""
+    array = np.atleast_1d(np.asarray(values, dtype=np.float64))
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(f"{name} must be a number or a 1-D list of numbers")
+    if not np.all((array > 0.0) & (array < 1.0)):
+        raise ValueError(f"{name} must lie strictly between 0 and 1, got {array.tolist()}")
+    return array
+
+
+def as_grid(values, name):
+    """None, or a 1-D float64 array of candidate values (one number is a grid of one)."""
+    if values is None:
+        return None
+    array = np.atleast_1d(np.asarray(values, dtype=np.float64))
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(f"{name} must be None, a number or a 1-D list of numbers")
+    return np.ascontiguousarray(array)
+
+
+def seed_of(random_state):
+    """The engine's 64-bit seed: an int is used as given, None or a RandomState draws one."""
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        if random_state < 0:
+            raise ValueError(f"random_state must be non-negative, got {random_state}")
+        return int(random_state)
+    return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
+
+
+def threads_of(n_jobs):
+    """OpenMP threads: None or -1 use every core (0 tells the engine), k > 0 uses k."""
+    if n_jobs is None or n_jobs == -1:
+        return 0
+    if not isinstance(n_jobs, numbers.Integral) or n_jobs < 1:
+        raise ValueError(f"n_jobs must be None, -1 or a positive integer, got {n_jobs!r}")
+    return int(n_jobs)
+
+
+def output_names(Y, count):
+    """Column names of a pandas output, else y0, y1, ..."""
+    name = getattr(Y, "name", None)
+    if count == 1 and isinstance(name, str):
+        return [name]
+    columns = getattr(Y, "columns", None)
+    if columns is not None and all(isinstance(column, str) for column in columns):
+        return list(columns)
+    return [f"y{k}" for k in range(count)]

@@ -1,0 +1,25 @@
+#pragma once
+// The parts of the _core extension module, each registered by its own function.
+
+#include <pybind11/pybind11.h>
+
+#include <utility>
+
+namespace cdens::python {
+
+/// Runs `work` with the GIL released, so other Python threads go on while the library computes.
+/// The arguments `work` reads must already be converted: Python objects are off limits inside.
+template <typename Work>
+auto without_gil(Work&& work) {
+  pybind11::gil_scoped_release release;
+  return std::forward<Work>(work)();
+}
+
+/// Library exceptions become ValueError (bad input, bad model file) or OSError (unreadable file).
+void register_exceptions();
+/// The ConditionalModel class: queries, report, files, pickling.
+void bind_conditional_model(pybind11::module_& module);
+/// One fit function per conditional estimator.
+void bind_conditional_fits(pybind11::module_& module);
+
+}  // namespace cdens::python

@@ -1,0 +1,40 @@
+// The _core extension module of the `cdens` Python package.
+
+#include <pybind11/pybind11.h>
+
+#include "arrays.hpp"
+#include "bindings.hpp"
+#include "cdens/core/error.hpp"
+
+namespace py = pybind11;
+
+namespace cdens::python {
+
+void register_exceptions() {
+  py::register_exception_translator([](std::exception_ptr error) {
+    try {
+      if (error) std::rethrow_exception(error);
+    } catch (const IoError& io_error) {
+      PyErr_SetString(PyExc_OSError, io_error.what());
+    } catch (const Error& library_error) {
+      PyErr_SetString(PyExc_ValueError, library_error.what());
+    }
+  });
+}
+
+}  // namespace cdens::python
+
+PYBIND11_MODULE(_core, module) {
+  module.doc() = "C++ engine of cdens: fit functions and the fitted ConditionalModel.";
+  cdens::python::register_exceptions();
+  cdens::python::bind_conditional_model(module);
+  cdens::python::bind_conditional_fits(module);
+  module.def(
+      "buffer_address",
+      [](const py::array& array) {
+        return reinterpret_cast<std::uintptr_t>(cdens::python::samples_of(array, "array").data());
+      },
+      py::arg("array"),
+      "Address of the memory the library reads for a sample array; equals the numpy array's own "
+      "when no copy was made.");
+}

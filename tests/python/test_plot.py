@@ -1,0 +1,66 @@
+"""Plots render to PNG on a headless machine and draw what they say."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import cdens  # noqa: E402
+import cdens.plot  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def fitted(faithful):
+    x, y = faithful
+    return cdens.LSCDE(random_state=0).fit(x, y)
+
+
+def saved_png(ax, path):
+    ax.figure.savefig(path)
+    plt.close(ax.figure)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_conditional_density_map(fitted, faithful, tmp_path):
+    x, y = faithful
+    ax = cdens.plot.conditional_density_map(fitted, x, y, resolution=60)
+    mesh = ax.collections[0]
+    # The image holds p(y|x) on the grid: each column integrates to about one over the
+    # padded data range (the density is negligible outside it).
+    values = np.asarray(mesh.get_array()).reshape(60, 60)
+    y_grid = np.linspace(*ax.get_ylim(), 60)
+    assert np.trapz(values, y_grid, axis=0) == pytest.approx(np.ones(60), abs=0.05)
+    assert ax.get_xlabel() == "x0" and ax.get_ylabel() == "y0"
+    saved_png(ax, tmp_path / "map.png")
+
+
+def test_density_curves(fitted, tmp_path):
+    grid = np.linspace(1.0, 6.0, 200)
+    ax = cdens.plot.density_curves(fitted, [55.0, 70.0, 85.0], grid)
+    assert len(ax.get_lines()) == 3
+    # One input alone or in a batch: the same curve up to the rounding of the batched GEMM.
+    np.testing.assert_allclose(ax.get_lines()[1].get_ydata(), fitted.pdf_grid([[70.0]], grid)[0],
+                               rtol=1e-12)
+    saved_png(ax, tmp_path / "curves.png")
+
+
+def test_cv_surface(fitted, tmp_path):
+    ax = cdens.plot.cv_surface(fitted)
+    chosen = ax.get_lines()[0]
+    assert (chosen.get_xdata()[0], chosen.get_ydata()[0]) == (fitted.sigma_,
+                                                              fitted.regularization_)
+    saved_png(ax, tmp_path / "cv.png")
+
+
+def test_plots_refuse_what_they_cannot_draw(toy):
+    x, y = toy
+    fixed = cdens.LSCDE(sigma=0.3, regularization=0.1, random_state=0).fit(x, y)
+    with pytest.raises(ValueError, match="no hyper-parameter"):
+        cdens.plot.cv_surface(fixed)
+    two_inputs = cdens.LSCDE(sigma=0.3, regularization=0.1, random_state=0).fit(
+        np.column_stack([x, x**2]), y)
+    with pytest.raises(ValueError, match="one-dimensional x and y"):
+        cdens.plot.conditional_density_map(two_inputs, x, y)
