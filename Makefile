@@ -41,9 +41,12 @@ test-cpp: deps
 	@cmake --build build/sanitize -j $(JOBS)
 	@cd build/sanitize && ctest --output-on-failure -j $(JOBS)
 
-test-python: python release
+test-python: python
 	@CDENS_CLI=build/release/cdens MPLBACKEND=Agg OMP_WAIT_POLICY=PASSIVE \
 	  $(VENV)/bin/python -m pytest -q tests/python
+	@echo "LSCDE paper, Table 1, quick mode:"
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/lscde_table1/run.py --quick \
+	  --estimators lscde,lscde-numpy 2>/dev/null
 
 # Micro-benchmarks (Google Benchmark), Release build.
 bench: deps

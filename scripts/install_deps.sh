@@ -13,7 +13,8 @@ packages=(
   libbenchmark-dev       # micro-benchmarks
   # The Python package: built with pybind11 against Debian's python3 in a venv
   python3-dev python3-venv python3-pip python3-setuptools python3-wheel pybind11-dev
-  python3-numpy python3-sklearn python3-matplotlib python3-pandas python3-pytest
+  python3-numpy python3-scipy python3-sklearn python3-matplotlib python3-pandas python3-pytest
+  python3-statsmodels    # the conditional KDE peer of bench/peers/cde
 )
 
 missing=()

@@ -3,6 +3,7 @@
 
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -40,6 +41,22 @@ ConditionalModel fit_lscde_binding(const py::array& x, const py::array& y,
   return {std::move(fit.model), {}, {}, std::move(fit.report)};
 }
 
+/// (centres, fold of each pair) that fit_lscde draws with cross-validation on.
+py::tuple lscde_draws_binding(Index n, Index n_centers, int folds, std::uint64_t seed) {
+  LscdeOptions options;
+  options.n_centers = n_centers;
+  options.folds = folds;
+  options.seed = seed;
+  const LscdeDraws draws = lscde_draws(n, options);
+  py::array_t<Index> centers(static_cast<py::ssize_t>(draws.centers.size()));
+  std::copy(draws.centers.begin(), draws.centers.end(), centers.mutable_data());
+  py::array_t<int> fold_of(static_cast<py::ssize_t>(n));
+  for (int k = 0; k < draws.folds->n_folds(); ++k) {
+    for (const Index i : draws.folds->test(k)) fold_of.mutable_at(i) = k;
+  }
+  return py::make_tuple(centers, fold_of);
+}
+
 }  // namespace
 
 void bind_conditional_fits(py::module_& module) {
@@ -52,6 +69,11 @@ void bind_conditional_fits(py::module_& module) {
              py::arg("seed") = LscdeOptions{}.seed, py::arg("threads") = LscdeOptions{}.threads,
              "LSCDE (Sugiyama et al. 2010); sigma and regularization are candidate grids "
              "(None: the paper's).");
+  module.def("lscde_draws", &lscde_draws_binding, py::arg("n"),
+             py::arg("n_centers") = LscdeOptions{}.n_centers,
+             py::arg("folds") = LscdeOptions{}.folds, py::arg("seed") = LscdeOptions{}.seed,
+             "The basis centres (row indices) and the fold of every row that fit_lscde draws "
+             "for n pairs when it cross-validates.");
 }
 
 }  // namespace cdens::python

@@ -174,14 +174,30 @@ void validate(const MatrixView& x, const MatrixView& y, const MatrixView& unlabe
   }
   require_positive_values(options.sigmas, "sigma candidates");
   require_positive_values(options.lambdas, "lambda candidates");
-  if (options.n_centers < 1)
-    throw InvalidArgument("the number of basis centres must be at least 1");
   if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
 }
 
 }  // namespace
 
 std::vector<double> lscde_paper_grid() { return {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10}; }
+
+LscdeDraws lscde_draws(Index n, const LscdeOptions& options) {
+  if (options.n_centers < 1) {
+    throw InvalidArgument("the number of basis centres must be at least 1");
+  }
+  // §2.6: b = min(100, n) centres chosen at random from the training pairs.
+  Rng rng(options.seed);
+  LscdeDraws draws;
+  if (options.n_centers >= n) {
+    for (Index i = 0; i < n; ++i) draws.centers.push_back(i);
+  } else {
+    draws.centers = rng.permutation(n);
+    draws.centers.resize(static_cast<std::size_t>(options.n_centers));
+  }
+  if (options.sigmas.size() * options.lambdas.size() > 1)
+    draws.folds.emplace(n, options.folds, rng);
+  return draws;
+}
 
 LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const LscdeOptions& options,
                    const FitContext& context) {
@@ -202,24 +218,16 @@ LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& u
   data.t = y_scaling.transform(y);
   data.z_unlabeled =
       unlabeled_x.cols() > 0 ? x_scaling.transform(unlabeled_x) : Matrix(x.rows(), 0);
-  // §2.6: b = min(100, n) centres chosen at random from the training pairs.
-  Rng rng(options.seed);
-  std::vector<Index> centers;
-  if (options.n_centers >= n) {
-    for (Index i = 0; i < n; ++i) centers.push_back(i);
-  } else {
-    centers = rng.permutation(n);
-    centers.resize(static_cast<std::size_t>(options.n_centers));
-  }
-  data.centers_x = gather_samples(data.z, centers);
-  data.centers_y = gather_samples(data.t, centers);
+  const LscdeDraws draws = lscde_draws(n, options);
+  data.centers_x = gather_samples(data.z, draws.centers);
+  data.centers_y = gather_samples(data.t, draws.centers);
 
   FitReport report;
   report.method = "lscde";
   double sigma = options.sigmas.front();
   double lambda = options.lambdas.front();
-  if (options.sigmas.size() * options.lambdas.size() > 1) {
-    const KFold folds(n, options.folds, rng);
+  if (draws.folds) {
+    const KFold& folds = *draws.folds;
     CvTable table = cross_validate(data, folds, options, threads, context);
     if (table.best < 0) throw DataError("cross-validation produced no finite loss");
     sigma = table.candidates(table.best, 0);

@@ -4,10 +4,12 @@
 // Gaussian basis, with σ and λ chosen by K-fold cross-validation. See docs/methods/lscde.md.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/cross_validation.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/progress.hpp"
@@ -48,6 +50,16 @@ struct LscdeFit {
   ConditionalMixture model;
   FitReport report;
 };
+
+/// The random choices a fit makes from options.seed, for reproducing a fit elsewhere (the
+/// benchmark's numpy reference uses the same centres and folds).
+struct LscdeDraws {
+  std::vector<Index> centers;  ///< training pairs used as basis centres, b = min(n_centers, n)
+  std::optional<KFold> folds;  ///< the CV folds; absent when both grids hold one value
+};
+
+/// The centres and folds fit_lscde draws for n training pairs under `options`.
+LscdeDraws lscde_draws(Index n, const LscdeOptions& options);
 
 /// Fits LSCDE to the pairs (x_i, y_i): x is d_x × n, y is d_y × n.
 LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const LscdeOptions& options = {},
