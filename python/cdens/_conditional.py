@@ -10,7 +10,6 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from . import _core
 from ._validation import (
     as_probabilities,
     as_samples,
@@ -49,7 +48,7 @@ def cv_results_from_table(table, parameter_names):
 class ConditionalDensityEstimator(BaseEstimator):
     """Base of the conditional density estimators: fit(X, Y) and every query of p(y|x).
 
-    Subclasses implement ``_fit_model(X, Y, seed)`` returning the engine's ConditionalModel and
+    Subclasses implement ``_fit_model(X, Y, seed, **engine_arguments)`` returning the engine's ConditionalModel and
     set ``_hyperparameter_names`` (engine name -> Python attribute name without the trailing
     underscore).
     """

@@ -200,6 +200,24 @@ std::function<Vector(const Vector&)> lscde_log_weights(const Matrix& centers_x, 
   };
 }
 
+/// Means and scales of the input and output standardisers of a case.
+struct Scalings {
+  Vector x_mean, x_scale, y_mean, y_scale;
+};
+
+/// A mixture with an LSCDE gate, its brute-force reference and the query inputs x.
+Case lscde_case(const Scalings& scalings, const Matrix& centers_x, const Vector& alpha,
+                double sigma, const Matrix& centers, const Matrix& scales, const Matrix& x) {
+  const auto& [x_mean, x_scale, y_mean, y_scale] = scalings;
+  ConditionalMixture mixture(Standardizer(x_mean, x_scale), Standardizer(y_mean, y_scale),
+                             std::make_shared<const LscdeGate>(centers_x, alpha, sigma), centers,
+                             scales);
+  Reference reference{
+      x_mean, x_scale, y_mean, y_scale, centers, scales, lscde_log_weights(centers_x, alpha, sigma),
+      alpha};
+  return {std::move(mixture), std::move(reference), x};
+}
+
 /// d_x = 2, d_y = 1, four components of different widths, LSCDE gate.
 Case scalar_case() {
   const Vector x_mean = vec({1.5, -2.0}), x_scale = vec({0.7, 3.0});
@@ -215,13 +233,8 @@ Case scalar_case() {
   Matrix x(2, 4);
   x << 1.5, 1.0, 2.3, 0.2,  //
       -2.0, 0.5, -4.0, 1.0;
-  ConditionalMixture mixture(Standardizer(x_mean, x_scale), Standardizer(y_mean, y_scale),
-                             std::make_shared<const LscdeGate>(centers_x, alpha, sigma), centers,
-                             scales);
-  Reference reference{
-      x_mean, x_scale, y_mean, y_scale, centers, scales, lscde_log_weights(centers_x, alpha, sigma),
-      alpha};
-  return {std::move(mixture), std::move(reference), x};
+  return lscde_case({x_mean, x_scale, y_mean, y_scale}, centers_x, alpha, sigma, centers, scales,
+                    x);
 }
 
 /// d_x = 1, d_y = 2, three components with different widths per dimension, LSCDE gate.
@@ -239,13 +252,8 @@ Case vector_case() {
       0.7, 0.4, 1.0;
   Matrix x(1, 3);
   x << -5.0, -7.5, -2.0;
-  ConditionalMixture mixture(Standardizer(x_mean, x_scale), Standardizer(y_mean, y_scale),
-                             std::make_shared<const LscdeGate>(centers_x, alpha, sigma), centers,
-                             scales);
-  Reference reference{
-      x_mean, x_scale, y_mean, y_scale, centers, scales, lscde_log_weights(centers_x, alpha, sigma),
-      alpha};
-  return {std::move(mixture), std::move(reference), x};
+  return lscde_case({x_mean, x_scale, y_mean, y_scale}, centers_x, alpha, sigma, centers, scales,
+                    x);
 }
 
 /// d_x = 1, d_y = 1, the cutoff gate: all weights are exactly zero for standardised x > 0.5.
