@@ -1,6 +1,5 @@
 #include "cdens/conditional/lscde.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -133,22 +132,8 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
     fold_loss.col(k) /= static_cast<double>(fold_begin[k + 1] - fold_begin[k]);
   }
 
-  CvTable table;
-  table.parameter_names = {"sigma", "lambda"};
-  table.loss = to_string(options.cv_loss);
-  table.candidates.resize(sigma_count * lambda_count, 2);
-  for (Index s = 0; s < sigma_count; ++s) {
-    for (Index l = 0; l < lambda_count; ++l) {
-      table.candidates(s * lambda_count + l, 0) = options.sigmas[s];
-      table.candidates(s * lambda_count + l, 1) = options.lambdas[l];
-    }
-  }
-  table.mean_loss = fold_loss.rowwise().mean();
-  const Matrix deviations = fold_loss.colwise() - table.mean_loss;
-  table.standard_error = (deviations.rowwise().squaredNorm() / (fold_count - 1.0)).cwiseSqrt() /
-                         std::sqrt(static_cast<double>(fold_count));
-  table.best = best_candidate(table.mean_loss);
-  return table;
+  return make_cv_table({"sigma", "lambda"}, product_grid(options.sigmas, options.lambdas),
+                       fold_loss, to_string(options.cv_loss));
 }
 
 /// The losses above are in standardised units; report them in the user's units.
@@ -163,11 +148,7 @@ void to_user_units(CvTable& table, CvLoss loss, double log_jacobian) {
 
 void validate(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
               const LscdeOptions& options) {
-  require_nonempty(x, "x");
-  require_nonempty(y, "y");
-  require_same_samples(x, "x", y, "y");
-  require_finite(x, "x");
-  require_finite(y, "y");
+  require_training_pairs(x, y);
   if (unlabeled_x.cols() > 0) {
     require_dimension(unlabeled_x, x.rows(), "unlabelled x");
     require_finite(unlabeled_x, "unlabelled x");
@@ -204,13 +185,7 @@ LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& u
       unlabeled_x.cols() > 0 ? x_scaling.transform(unlabeled_x) : Matrix(x.rows(), 0);
   // §2.6: b = min(100, n) centres chosen at random from the training pairs.
   Rng rng(options.seed);
-  std::vector<Index> centers;
-  if (options.n_centers >= n) {
-    for (Index i = 0; i < n; ++i) centers.push_back(i);
-  } else {
-    centers = rng.permutation(n);
-    centers.resize(static_cast<std::size_t>(options.n_centers));
-  }
+  const std::vector<Index> centers = choose_centers(n, options.n_centers, rng);
   data.centers_x = gather_samples(data.z, centers);
   data.centers_y = gather_samples(data.t, centers);
 
@@ -225,16 +200,7 @@ LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& u
     sigma = table.candidates(table.best, 0);
     lambda = table.candidates(table.best, 1);
     to_user_units(table, options.cv_loss, y_scaling.log_jacobian());
-    const auto at_edge = [](const std::vector<double>& grid, double value) {
-      return grid.size() > 1 && (value == *std::min_element(grid.begin(), grid.end()) ||
-                                 value == *std::max_element(grid.begin(), grid.end()));
-    };
-    if (at_edge(options.sigmas, sigma)) {
-      report.warnings.push_back("the chosen sigma lies at the edge of its grid");
-    }
-    if (at_edge(options.lambdas, lambda)) {
-      report.warnings.push_back("the chosen lambda lies at the edge of its grid");
-    }
+    report.warnings = grid_edge_warnings(table, {options.sigmas, options.lambdas});
     report.statistics["folds"] = folds.n_folds();
     report.cross_validation = std::move(table);
   }

@@ -6,11 +6,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/metrics.hpp"
-#include "cdens/core/progress.hpp"
 
 namespace cdens {
 
@@ -35,12 +34,6 @@ struct LscdeOptions {
   std::uint64_t seed = 0;
   /// OpenMP threads; 0 uses the OpenMP default. The result does not depend on it.
   int threads = 0;
-};
-
-/// Where a fit runs and whom it tells.
-struct FitContext {
-  const Communicator& communicator = local_communicator();
-  Progress& progress = silent_progress();
 };
 
 /// A fitted LSCDE model and what the fit found out.
