@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 MAKEFLAGS += --no-print-directory
 WERROR := $(if $(CI),ON,OFF)
 
-.PHONY: deps run test test-cpp test-python python bench release clean
+.PHONY: deps run test test-cpp test-python python bench bench-papers bench-peers release clean
 
 # Debian's interpreter (the package's dependencies are Debian's python3-* packages), and a
 # virtual environment that sees them, for the cdens Python package.
@@ -46,7 +46,21 @@ test-python: python
 	  $(VENV)/bin/python -m pytest -q tests/python
 	@echo "LSCDE paper, Table 1, quick mode:"
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/lscde_table1/run.py --quick \
-	  --estimators lscde,lscde-numpy 2>/dev/null
+	  --estimators $(TABLE1_ESTIMATORS) 2>/dev/null
+
+# The paper reproductions in full (bench/papers, docs/benchmarks.md); results go to out/.
+TABLE1_ESTIMATORS := lscde,ekde,rkde,lscde-numpy
+bench-papers: python
+	@mkdir -p out
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/lscde_table1/run.py \
+	  --estimators $(TABLE1_ESTIMATORS),rkde-raw,lscde-numpy-fine --csv out/table1_runs.csv \
+	  | tee out/table1.md
+
+# Our estimators against peers on the same splits (bench/peers, docs/benchmarks.md); takes about
+# an hour, most of it statsmodels.
+bench-peers: python
+	@mkdir -p out
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/peers/cde/run.py | tee out/peers_cde.md
 
 # Micro-benchmarks (Google Benchmark), Release build.
 bench: deps

@@ -1,4 +1,4 @@
-// cdens fit DATA.csv --method lscde --x COLS --y COLS [options]: fits a conditional density
+// cdens fit DATA.csv --method METHOD --x COLS --y COLS [options]: fits a conditional density
 // model p(y|x), prints what the fit found and optionally saves the model.
 
 #include <unistd.h>
@@ -13,7 +13,10 @@
 #include <optional>
 #include <sstream>
 
+#include "cdens/conditional/epsilon_kde.hpp"
 #include "cdens/conditional/lscde.hpp"
+#include "cdens/conditional/nadaraya_watson_cde.hpp"
+#include "cdens/conditional/rkde.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/progress.hpp"
@@ -31,10 +34,11 @@ struct FitArguments {
   std::string method = "lscde";
   std::string x_columns;
   std::string y_columns;
-  std::string sigmas;   // empty: the method's default grid
-  std::string lambdas;  // empty: the method's default grid
-  // Defaults are LSCDE's, the paper's (§2.6); a later method with other defaults would make
-  // these optional.
+  std::string sigmas;    // empty: the method's default grid
+  std::string lambdas;   // empty: the method's default grid
+  std::string epsilons;  // empty: the method's default grid
+  // Defaults are LSCDE's, the paper's (§2.6), and also those of every other method that takes
+  // these options (NW-CDE: 100 centres; ε-KDE, RKDE: 5 folds).
   Index n_centers = LscdeOptions{}.n_centers;
   int folds = LscdeOptions{}.folds;
   std::string cv_loss = to_string(LscdeOptions{}.cv_loss);
@@ -48,8 +52,9 @@ struct FitArguments {
 
 /// What the command line asks of a fit, in terms every method maps onto its own options.
 struct FitSettings {
-  std::vector<double> sigmas;   // empty: the method's default
-  std::vector<double> lambdas;  // empty: the method's default
+  std::vector<double> sigmas;    // empty: the method's default
+  std::vector<double> lambdas;   // empty: the method's default
+  std::vector<double> epsilons;  // empty: the method's default
   Index n_centers;
   int folds;
   CvLoss cv_loss;
@@ -67,29 +72,70 @@ struct TrainingData {
 /// Fits one method; the result has no variable names yet.
 using MethodFit = ConditionalModel (*)(const TrainingData&, const FitSettings&, const FitContext&);
 
+/// A method's options with the settings every method takes: the σ grid (when given), the seed
+/// and the thread count.
+template <class Options>
+Options common_options(const FitSettings& settings) {
+  Options options;
+  if (!settings.sigmas.empty()) options.sigmas = settings.sigmas;
+  options.seed = settings.seed;
+  options.threads = settings.threads;
+  return options;
+}
+
 ConditionalModel fit_with_lscde(const TrainingData& data, const FitSettings& settings,
                                 const FitContext& context) {
-  LscdeOptions options;
-  if (!settings.sigmas.empty()) options.sigmas = settings.sigmas;
+  auto options = common_options<LscdeOptions>(settings);
   if (!settings.lambdas.empty()) options.lambdas = settings.lambdas;
   options.n_centers = settings.n_centers;
   options.folds = settings.folds;
   options.cv_loss = settings.cv_loss;
-  options.seed = settings.seed;
-  options.threads = settings.threads;
-  LscdeFit fit = fit_lscde(data.x, data.y, data.unlabeled_x, options, context);
-  return {std::move(fit.model), {}, {}, std::move(fit.report)};
+  return unnamed_model(fit_lscde(data.x, data.y, data.unlabeled_x, options, context));
 }
 
+ConditionalModel fit_with_epsilon_kde(const TrainingData& data, const FitSettings& settings,
+                                      const FitContext& context) {
+  auto options = common_options<EpsilonKdeOptions>(settings);
+  if (!settings.epsilons.empty()) options.epsilons = settings.epsilons;
+  options.folds = settings.folds;
+  return unnamed_model(fit_epsilon_kde(data.x, data.y, options, context));
+}
+
+ConditionalModel fit_with_nadaraya_watson_cde(const TrainingData& data, const FitSettings& settings,
+                                              const FitContext& context) {
+  auto options = common_options<NadarayaWatsonCdeOptions>(settings);
+  options.n_centers = settings.n_centers;
+  return unnamed_model(fit_nadaraya_watson_cde(data.x, data.y, options, context));
+}
+
+ConditionalModel fit_with_rkde(const TrainingData& data, const FitSettings& settings,
+                               const FitContext& context) {
+  auto options = common_options<RkdeOptions>(settings);
+  options.folds = settings.folds;
+  return unnamed_model(fit_rkde(data.x, data.y, options, context));
+}
+
+/// A method and the method-specific options it takes (every method takes --x, --y, --seed,
+/// --threads, --holdout, --out and --no-header).
+struct Method {
+  MethodFit fit;
+  std::vector<std::string> options;
+};
+
 /// Every method `--method` accepts. A new estimator adds one line here.
-const std::map<std::string, MethodFit>& known_methods() {
-  static const std::map<std::string, MethodFit> methods = {
-      {"lscde", &fit_with_lscde},
+const std::map<std::string, Method>& known_methods() {
+  static const std::map<std::string, Method> methods = {
+      {"ekde", {&fit_with_epsilon_kde, {"--sigma", "--epsilon", "--folds"}}},
+      {"lscde",
+       {&fit_with_lscde,
+        {"--sigma", "--lambda", "--n-centers", "--folds", "--cv-loss", "--unlabeled"}}},
+      {"nwcde", {&fit_with_nadaraya_watson_cde, {"--sigma", "--n-centers"}}},
+      {"rkde", {&fit_with_rkde, {"--sigma", "--folds"}}},
   };
   return methods;
 }
 
-MethodFit find_method(const std::string& name) {
+const Method& find_method(const std::string& name) {
   const auto& methods = known_methods();
   const auto found = methods.find(name);
   if (found == methods.end()) {
@@ -99,6 +145,17 @@ MethodFit find_method(const std::string& name) {
                           ")");
   }
   return found->second;
+}
+
+/// InvalidArgument for an option given on the command line that `method` does not take.
+void require_applicable_options(const std::string& name, const Method& method,
+                                const std::vector<std::string>& given) {
+  for (const auto& option : given) {
+    if (std::find(method.options.begin(), method.options.end(), option) == method.options.end()) {
+      throw InvalidArgument("option " + option + " does not apply to --method " + name +
+                            " (its options: " + join(method.options, ", ") + ")");
+    }
+  }
 }
 
 /// Rows held out for evaluation and rows left for fitting, each in file order.
@@ -137,10 +194,14 @@ void require_disjoint(const ColumnSelection& x, const ColumnSelection& y) {
   }
 }
 
-void run_fit(const FitArguments& arguments, bool holdout_requested) {
+void run_fit(const FitArguments& arguments, bool holdout_requested,
+             const std::vector<std::string>& given_options) {
   // Everything that can be checked without the data is checked before reading it.
-  const MethodFit fit_method = find_method(arguments.method);
+  const Method& method = find_method(arguments.method);
+  require_applicable_options(arguments.method, method, given_options);
+  const MethodFit fit_method = method.fit;
   FitSettings settings{{},
+                       {},
                        {},
                        arguments.n_centers,
                        arguments.folds,
@@ -150,6 +211,9 @@ void run_fit(const FitArguments& arguments, bool holdout_requested) {
   if (!arguments.sigmas.empty()) settings.sigmas = parse_number_list(arguments.sigmas, "--sigma");
   if (!arguments.lambdas.empty()) {
     settings.lambdas = parse_number_list(arguments.lambdas, "--lambda");
+  }
+  if (!arguments.epsilons.empty()) {
+    settings.epsilons = parse_number_list(arguments.epsilons, "--epsilon");
   }
 
   const CsvTable table = load_table(arguments.data_path, arguments.no_header);
@@ -228,28 +292,44 @@ void add_fit_command(CLI::App& app) {
       ->required();
   command->add_option("--y", arguments->y_columns, "Output columns, by name or 0-based index")
       ->required();
-  command->add_option("--sigma", arguments->sigmas,
-                      "Basis width(s) in standardised units: one value or a list (default: the "
-                      "paper's grid 0.01 … 10)");
-  command->add_option("--lambda", arguments->lambdas,
-                      "Regularisation parameter(s): one value or a list (default: the paper's "
-                      "grid 0.01 … 10)");
-  command->add_option("--n-centers", arguments->n_centers, "Number of basis centres (default 100)");
-  command->add_option("--folds", arguments->folds,
-                      "Cross-validation folds, used when more than one candidate (default 5)");
-  command->add_option("--cv-loss", arguments->cv_loss,
-                      "Cross-validation loss: kl (negative log-likelihood) or sq (default kl)");
+  std::vector<CLI::Option*> specific;
+  specific.push_back(command->add_option(
+      "--sigma", arguments->sigmas,
+      "Kernel width(s) in standardised units: one value or a list (default: the method's grid; "
+      "lscde, rkde 0.01 … 10, ekde, nwcde 20 values 0.01 … 2)"));
+  specific.push_back(command->add_option("--lambda", arguments->lambdas,
+                                         "lscde: regularisation parameter(s), one value or a list "
+                                         "(default: the paper's grid 0.01 … 10)"));
+  specific.push_back(command->add_option(
+      "--epsilon", arguments->epsilons,
+      "ekde: radius (radii) of the input ball in standardised units (default: the SA-CDE "
+      "paper's 20 balls, radii 0.1 … 2.24)"));
+  specific.push_back(command->add_option("--n-centers", arguments->n_centers,
+                                         "lscde, nwcde: number of kernel centres (default 100)"));
+  specific.push_back(
+      command->add_option("--folds", arguments->folds,
+                          "Cross-validation folds, used when more than one candidate (default 5)"));
+  specific.push_back(command->add_option(
+      "--cv-loss", arguments->cv_loss,
+      "lscde: cross-validation loss, kl (negative log-likelihood) or sq (default kl)"));
   add_seed_option(*command, arguments->seed, "Seed of centres, folds and --holdout (default 0)");
   command->add_option("--threads", arguments->threads, "OpenMP threads, 0 for the default");
-  command->add_option("--unlabeled", arguments->unlabeled_path,
-                      "CSV file of extra inputs without outputs (same x column names)");
+  specific.push_back(
+      command->add_option("--unlabeled", arguments->unlabeled_path,
+                          "lscde: CSV file of extra inputs without outputs (same x column names)"));
   CLI::Option* holdout =
       command->add_option("--holdout", arguments->holdout_fraction,
                           "Fraction of rows to hold out and score the fit on, in (0, 1)");
   command->add_option("--out", arguments->out_path, "Write the model to this JSON file");
   command->add_flag("--no-header", arguments->no_header,
                     "The CSV files have no header line; columns are numbered 0, 1, …");
-  command->callback([arguments, holdout] { run_fit(*arguments, holdout->count() > 0); });
+  command->callback([arguments, holdout, specific] {
+    std::vector<std::string> given;
+    for (const CLI::Option* option : specific) {
+      if (option->count() > 0) given.push_back(option->get_name());
+    }
+    run_fit(*arguments, holdout->count() > 0, given);
+  });
 }
 
 }  // namespace cdens::cli

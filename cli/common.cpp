@@ -36,6 +36,8 @@ std::size_t position_of(std::vector<double>& values, double value) {
 std::string loss_description(const std::string& loss) {
   if (loss == "kl") return "kl (negative log-likelihood)";
   if (loss == "sq") return "sq (squared error up to a constant)";
+  if (loss == "joint_nll") return "joint_nll (negative log-likelihood of the joint KDE p(x, y))";
+  if (loss == "marginal_nll") return "marginal_nll (negative log-likelihood of the KDE p(x))";
   return loss;
 }
 
@@ -347,6 +349,10 @@ void print_fit_report(std::ostream& out, const FitReport& report) {
     print_cv_table(out, *report.cross_validation);
   } else {
     out << "cross-validation: none (a single candidate)\n";
+  }
+  for (const auto& [name, table] : report.auxiliary_cross_validation) {
+    out << "auxiliary_cross_validation: " << name << '\n';
+    print_cv_table(out, table);
   }
   // Hyper-parameters in the order of the CV table (sigma before lambda), then the rest.
   std::vector<std::string> order;

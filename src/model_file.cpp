@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
+#include "cdens/conditional/kernel_gates.hpp"
 #include "cdens/conditional/lscde_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
@@ -12,6 +13,8 @@ namespace cdens {
 std::shared_ptr<const ConditionalGate> read_builtin_gate(const std::string& kind,
                                                          const nlohmann::json& parameters) {
   if (kind == "lscde") return LscdeGate::from_json(parameters);
+  if (kind == "epsilon_ball") return EpsilonBallGate::from_json(parameters);
+  if (kind == "gaussian_kernel") return GaussianKernelGate::from_json(parameters);
   throw ModelFormatError("unknown gate kind '" + kind + "' (written by a newer cdens?)");
 }
 

@@ -1,16 +1,22 @@
 #pragma once
 // Everything public in cdens.
 
+#include "cdens/conditional/epsilon_kde.hpp"
+#include "cdens/conditional/kernel_cde.hpp"
+#include "cdens/conditional/kernel_gates.hpp"
 #include "cdens/conditional/lscde.hpp"
 #include "cdens/conditional/lscde_basis.hpp"
 #include "cdens/conditional/lscde_gate.hpp"
 #include "cdens/conditional/lscde_system.hpp"
+#include "cdens/conditional/nadaraya_watson_cde.hpp"
+#include "cdens/conditional/rkde.hpp"
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_gate.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/json_io.hpp"

@@ -9,6 +9,7 @@
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cdens/core/conditional_mixture.hpp"
@@ -26,6 +27,13 @@ struct ConditionalModel {
   std::vector<std::string> y_names;
   FitReport report;
 };
+
+/// The model of a fit (an LscdeFit, KernelCdeFit, …: a `model` and its `report`), without
+/// variable names yet.
+template <class Fit>
+ConditionalModel unnamed_model(Fit fit) {
+  return {std::move(fit.model), {}, {}, std::move(fit.report)};
+}
 
 /// Reads any gate this version of cdens can fit; ModelFormatError for an unknown kind.
 std::shared_ptr<const ConditionalGate> read_builtin_gate(const std::string& kind,

@@ -8,8 +8,11 @@ Plots are in ``cdens.plot`` (needs matplotlib).
 
 from ._conditional import CdensWarning, ConditionalDensityEstimator
 from ._files import load
+from .ekde import EpsilonKDE
 from .lscde import LSCDE
+from .nwcde import NWCDE
+from .rkde import RKDE
 
 __version__ = "0.1.0"
 
-__all__ = ["LSCDE", "CdensWarning", "ConditionalDensityEstimator", "load"]
+__all__ = ["LSCDE", "EpsilonKDE", "NWCDE", "RKDE", "CdensWarning", "ConditionalDensityEstimator", "load"]

@@ -57,6 +57,10 @@ class ConditionalDensityEstimator(BaseEstimator):
 
     # -- fitting -----------------------------------------------------------------------------
 
+    def fit(self, X, Y):
+        """Fits p(y|x) to the rows of X (n, d_x) and Y (n, d_y) or (n,); returns self."""
+        return self._fit(X, Y)
+
     def _fit(self, X, Y, **engine_arguments):
         if Y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y "
@@ -90,12 +94,15 @@ class ConditionalDensityEstimator(BaseEstimator):
 
     @classmethod
     def _from_model(cls, model):
-        """A fitted estimator around a loaded model; its parameters are the chosen values."""
+        """A fitted estimator around a loaded model; its parameters are the chosen values
+        (a chosen value that is no parameter, such as RKDE's marginal width, stays an
+        attribute only)."""
         estimator = cls()
-        estimator.set_params(**{
-            cls._hyperparameter_names.get(name, name): value
-            for name, value in model.hyperparameters.items()
-        })
+        chosen = {cls._hyperparameter_names.get(name, name): value
+                  for name, value in model.hyperparameters.items()}
+        parameters = estimator.get_params()
+        estimator.set_params(**{name: value for name, value in chosen.items()
+                                if name in parameters})
         # Variable names stay in model_.x_names: setting feature_names_in_ would make every
         # query with a plain array warn about missing names.
         estimator.n_features_in_ = model.input_dim

@@ -1,9 +1,12 @@
 """Model files shared with the cdens command: cdens.load returns a fitted estimator."""
 
 from . import _core
+from .ekde import EpsilonKDE
 from .lscde import LSCDE
+from .nwcde import NWCDE
+from .rkde import RKDE
 
-_ESTIMATOR_OF_METHOD = {"lscde": LSCDE}
+_ESTIMATOR_OF_METHOD = {"lscde": LSCDE, "ekde": EpsilonKDE, "nwcde": NWCDE, "rkde": RKDE}
 
 
 def load(path):

@@ -10,7 +10,10 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "cdens/conditional/epsilon_kde.hpp"
 #include "cdens/conditional/lscde.hpp"
+#include "cdens/conditional/nadaraya_watson_cde.hpp"
+#include "cdens/conditional/rkde.hpp"
 #include "cdens/model_file.hpp"
 
 namespace py = pybind11;
@@ -37,24 +40,67 @@ ConditionalModel fit_lscde_binding(const py::array& x, const py::array& y,
   options.cv_loss = parse_cv_loss(cv_loss);
   options.seed = seed;
   options.threads = threads;
-  LscdeFit fit = without_gil([&] { return fit_lscde(xs, ys, unlabeled, options); });
-  return {std::move(fit.model), {}, {}, std::move(fit.report)};
+  return unnamed_model(without_gil([&] { return fit_lscde(xs, ys, unlabeled, options); }));
 }
 
-/// (centres, fold of each pair) that fit_lscde draws with cross-validation on.
+/// The options every kernel estimator takes: the σ grid (None: the method's), seed, threads.
+template <class Options>
+Options kernel_options(const std::optional<py::array>& sigmas, std::uint64_t seed, int threads) {
+  Options options;
+  if (sigmas) options.sigmas = numbers_of(*sigmas, "sigma");
+  options.seed = seed;
+  options.threads = threads;
+  return options;
+}
+
+ConditionalModel fit_epsilon_kde_binding(const py::array& x, const py::array& y,
+                                         const std::optional<py::array>& epsilons,
+                                         const std::optional<py::array>& sigmas, int folds,
+                                         std::uint64_t seed, int threads) {
+  const auto xs = samples_of(x, "X");
+  const auto ys = samples_of(y, "Y");
+  auto options = kernel_options<EpsilonKdeOptions>(sigmas, seed, threads);
+  if (epsilons) options.epsilons = numbers_of(*epsilons, "epsilon");
+  options.folds = folds;
+  return unnamed_model(without_gil([&] { return fit_epsilon_kde(xs, ys, options); }));
+}
+
+ConditionalModel fit_nadaraya_watson_cde_binding(const py::array& x, const py::array& y,
+                                                 const std::optional<py::array>& sigmas,
+                                                 Index n_centers, std::uint64_t seed,
+                                                 int threads) {
+  const auto xs = samples_of(x, "X");
+  const auto ys = samples_of(y, "Y");
+  auto options = kernel_options<NadarayaWatsonCdeOptions>(sigmas, seed, threads);
+  options.n_centers = n_centers;
+  return unnamed_model(without_gil([&] { return fit_nadaraya_watson_cde(xs, ys, options); }));
+}
+
+ConditionalModel fit_rkde_binding(const py::array& x, const py::array& y,
+                                  const std::optional<py::array>& sigmas, int folds,
+                                  std::uint64_t seed, int threads) {
+  const auto xs = samples_of(x, "X");
+  const auto ys = samples_of(y, "Y");
+  auto options = kernel_options<RkdeOptions>(sigmas, seed, threads);
+  options.folds = folds;
+  return unnamed_model(without_gil([&] { return fit_rkde(xs, ys, options); }));
+}
+
+/// (centre order, fold of each pair) that fit_lscde draws with cross-validation on; see
+/// LscdeDraws for how the centres of the fit and of every fold follow from the order.
 py::tuple lscde_draws_binding(Index n, Index n_centers, int folds, std::uint64_t seed) {
   LscdeOptions options;
   options.n_centers = n_centers;
   options.folds = folds;
   options.seed = seed;
   const LscdeDraws draws = lscde_draws(n, options);
-  py::array_t<Index> centers(static_cast<py::ssize_t>(draws.centers.size()));
-  std::copy(draws.centers.begin(), draws.centers.end(), centers.mutable_data());
+  py::array_t<Index> order(static_cast<py::ssize_t>(draws.center_order.size()));
+  std::copy(draws.center_order.begin(), draws.center_order.end(), order.mutable_data());
   py::array_t<int> fold_of(static_cast<py::ssize_t>(n));
   for (int k = 0; k < draws.folds->n_folds(); ++k) {
     for (const Index i : draws.folds->test(k)) fold_of.mutable_at(i) = k;
   }
-  return py::make_tuple(centers, fold_of);
+  return py::make_tuple(order, fold_of);
 }
 
 }  // namespace
@@ -69,11 +115,31 @@ void bind_conditional_fits(py::module_& module) {
              py::arg("seed") = LscdeOptions{}.seed, py::arg("threads") = LscdeOptions{}.threads,
              "LSCDE (Sugiyama et al. 2010); sigma and regularization are candidate grids "
              "(None: the paper's).");
+  module.def("fit_epsilon_kde", &fit_epsilon_kde_binding, py::arg("X"), py::arg("Y"),
+             py::arg("epsilon") = py::none(), py::arg("sigma") = py::none(),
+             py::arg("folds") = EpsilonKdeOptions{}.folds,
+             py::arg("seed") = EpsilonKdeOptions{}.seed,
+             py::arg("threads") = EpsilonKdeOptions{}.threads,
+             "epsilon-KDE; epsilon (ball radii) and sigma are candidate grids (None: the "
+             "SA-CDE paper's).");
+  module.def("fit_nadaraya_watson_cde", &fit_nadaraya_watson_cde_binding, py::arg("X"),
+             py::arg("Y"), py::arg("sigma") = py::none(),
+             py::arg("n_centers") = NadarayaWatsonCdeOptions{}.n_centers,
+             py::arg("seed") = NadarayaWatsonCdeOptions{}.seed,
+             py::arg("threads") = NadarayaWatsonCdeOptions{}.threads,
+             "NW-CDE (SA-CDE paper eq. 25); sigma is a candidate grid chosen by leave-one-out "
+             "(None: the SA-CDE paper's).");
+  module.def("fit_rkde", &fit_rkde_binding, py::arg("X"), py::arg("Y"),
+             py::arg("sigma") = py::none(), py::arg("folds") = RkdeOptions{}.folds,
+             py::arg("seed") = RkdeOptions{}.seed, py::arg("threads") = RkdeOptions{}.threads,
+             "Ratio of kernel density estimates; sigma is the candidate grid of both KDEs "
+             "(None: the LSCDE paper's).");
   module.def("lscde_draws", &lscde_draws_binding, py::arg("n"),
              py::arg("n_centers") = LscdeOptions{}.n_centers,
              py::arg("folds") = LscdeOptions{}.folds, py::arg("seed") = LscdeOptions{}.seed,
-             "The basis centres (row indices) and the fold of every row that fit_lscde draws "
-             "for n pairs when it cross-validates.");
+             "The centre order (row indices; the fit's centres are its first n_centers rows, "
+             "fold k's the first n_centers outside fold k) and the fold of every row that "
+             "fit_lscde draws for n pairs when it cross-validates.");
 }
 
 }  // namespace cdens::python

@@ -33,6 +33,15 @@ py::object cross_validation_of(const ConditionalModel& model) {
   return cv_table_to_dict(*model.report.cross_validation);
 }
 
+/// {name: table} of the further tables a fit selected with (RKDE: its marginal KDE).
+py::dict auxiliary_cross_validation_of(const ConditionalModel& model) {
+  py::dict result;
+  for (const auto& [name, table] : model.report.auxiliary_cross_validation) {
+    result[py::str(name)] = cv_table_to_dict(table);
+  }
+  return result;
+}
+
 /// Each highest-density region as (intervals of shape (k, 2), density threshold).
 py::list regions_to_list(const std::vector<HighestDensityRegion>& regions) {
   py::list result;
@@ -83,6 +92,7 @@ void bind_conditional_model(py::module_& module) {
       .def_property_readonly("statistics",
                              [](const ConditionalModel& m) { return m.report.statistics; })
       .def_property_readonly("cross_validation", &cross_validation_of)
+      .def_property_readonly("auxiliary_cross_validation", &auxiliary_cross_validation_of)
       .def_property_readonly("fit_seconds",
                              [](const ConditionalModel& m) { return m.report.fit_seconds; })
       .def_property_readonly("warnings",

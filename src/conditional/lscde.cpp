@@ -36,11 +36,20 @@ struct Prepared {
   Matrix centers_y;    ///< v_l
 };
 
+/// The sums of `sums` over the basis functions at `positions` only (rows and columns of the
+/// gram, entries of the joint sums).
+LscdeSums restricted_sums(const LscdeSums& sums, const std::vector<Index>& positions) {
+  return {sums.input_gram(positions, positions), sums.joint(positions), sums.n_inputs,
+          sums.n_pairs};
+}
+
 /// The whole σ × λ grid by K-fold cross-validation (§2.5): for each σ, one pass over the rows
-/// gathers per-fold sums; for each (σ, fold) one eigendecomposition gives α̂ for every λ; a
-/// second pass scores every λ on the held-out rows.
-CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOptions& options,
+/// gathers per-fold sums over the union of every fold's centres; for each (σ, fold) the sums of
+/// the fold's own centres give one eigendecomposition and α̂ for every λ; a second pass scores
+/// every λ on the held-out rows.
+CvTable cross_validate(const Prepared& data, const LscdeDraws& draws, const LscdeOptions& options,
                        int threads, const FitContext& context) {
+  const KFold& folds = *draws.folds;
   const int fold_count = folds.n_folds();
   std::vector<Index> order;
   std::vector<Index> fold_begin = {0};
@@ -51,6 +60,25 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
   const Matrix z = gather_samples(data.z, order);
   const Matrix t = gather_samples(data.t, order);
 
+  // Every fold's centres lie in a prefix of center_order; the sums are gathered over that prefix
+  // once, and fold k keeps the rows and columns of its own centres.
+  std::vector<Index> position_of(draws.center_order.size());
+  for (std::size_t p = 0; p < draws.center_order.size(); ++p) {
+    position_of[static_cast<std::size_t>(draws.center_order[p])] = static_cast<Index>(p);
+  }
+  std::vector<std::vector<Index>> fold_positions;
+  Index union_size = 0;
+  for (const auto& centers : draws.fold_centers) {
+    std::vector<Index> positions;
+    for (const Index i : centers) positions.push_back(position_of[static_cast<std::size_t>(i)]);
+    union_size = std::max(union_size, positions.back() + 1);
+    fold_positions.push_back(std::move(positions));
+  }
+  const std::vector<Index> union_centers(draws.center_order.begin(),
+                                         draws.center_order.begin() + union_size);
+  const Matrix union_x = gather_samples(data.z, union_centers);
+  const Matrix union_y = gather_samples(data.t, union_centers);
+
   std::vector<SampleBlock> blocks;
   for (int k = 0; k < fold_count; ++k)
     append_sample_blocks(k, fold_begin[k], fold_begin[k + 1], blocks);
@@ -60,9 +88,16 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
 
   const auto sigma_count = static_cast<Index>(options.sigmas.size());
   const auto lambda_count = static_cast<Index>(options.lambdas.size());
-  std::vector<LscdeBasis> bases;
-  for (double sigma : options.sigmas) bases.push_back({data.centers_x, data.centers_y, sigma});
-  const Index basis_size = data.centers_x.cols();
+  std::vector<LscdeBasis> union_bases;
+  std::vector<LscdeBasis> fold_bases;  // (σ, fold) at s · K + k
+  for (double sigma : options.sigmas) {
+    union_bases.push_back({union_x, union_y, sigma});
+    for (int k = 0; k < fold_count; ++k) {
+      fold_bases.push_back({gather_samples(data.z, draws.fold_centers[static_cast<std::size_t>(k)]),
+                            gather_samples(data.t, draws.fold_centers[static_cast<std::size_t>(k)]),
+                            sigma});
+    }
+  }
 
   context.progress.begin("cross-validation",
                          sigma_count * (block_count + fold_count + labeled_blocks));
@@ -70,14 +105,14 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
   // Pass 1: per-block sums for every σ.
   std::vector<LscdeSums> block_sums(static_cast<std::size_t>(sigma_count * block_count));
   parallel_for(threads, sigma_count * block_count, [&](Index task) {
-    const auto& basis = bases[static_cast<std::size_t>(task / block_count)];
+    const auto& basis = union_bases[static_cast<std::size_t>(task / block_count)];
     block_sums[static_cast<std::size_t>(task)] = lscde_block_sums(
         blocks[static_cast<std::size_t>(task % block_count)], z, t, data.z_unlabeled, basis);
     context.progress.advance();
   });
   // Per (σ, fold) sums in block order; unlabelled inputs belong to every training set.
   std::vector<LscdeSums> fold_sums(static_cast<std::size_t>(sigma_count * (fold_count + 1)),
-                                   LscdeSums::zero(basis_size));
+                                   LscdeSums::zero(union_size));
   for (Index s = 0; s < sigma_count; ++s) {
     for (Index b = 0; b < block_count; ++b) {
       const int slot = blocks[static_cast<std::size_t>(b)].fold >= 0
@@ -90,10 +125,10 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
   block_sums.clear();
   for (auto& sums : fold_sums) allreduce(sums, context.communicator);
 
-  // Per (σ, fold): the training system, its eigendecomposition and α̂ for every λ.
-  std::vector<Matrix> overlaps(static_cast<std::size_t>(sigma_count));
-  for (Index s = 0; s < sigma_count; ++s) overlaps[s] = output_overlap(bases[s]);
-  std::vector<Matrix> alphas(static_cast<std::size_t>(sigma_count * fold_count));
+  // Per (σ, fold): the training system on the fold's centres, its eigendecomposition and α̂ for
+  // every λ.
+  std::vector<Matrix> overlaps(fold_bases.size());
+  std::vector<Matrix> alphas(fold_bases.size());
   parallel_for(threads, sigma_count * fold_count, [&](Index task) {
     const Index s = task / fold_count;
     const int k = static_cast<int>(task % fold_count);
@@ -101,7 +136,11 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
     for (int other = 0; other < fold_count; ++other) {
       if (other != k) training += fold_sums[static_cast<std::size_t>(s * (fold_count + 1) + other)];
     }
-    const LscdeSystem system = lscde_system(training, overlaps[s], bases[s]);
+    const LscdeBasis& basis = fold_bases[static_cast<std::size_t>(task)];
+    overlaps[static_cast<std::size_t>(task)] = output_overlap(basis);
+    const LscdeSystem system =
+        lscde_system(restricted_sums(training, fold_positions[static_cast<std::size_t>(k)]),
+                     overlaps[static_cast<std::size_t>(task)], basis);
     alphas[static_cast<std::size_t>(task)] = LscdeLambdaPath(system).coefficients(options.lambdas);
     context.progress.advance();
   });
@@ -111,10 +150,10 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
   parallel_for(threads, sigma_count * labeled_blocks, [&](Index task) {
     const Index s = task / labeled_blocks;
     const SampleBlock& block = blocks[static_cast<std::size_t>(task % labeled_blocks)];
+    const auto fold_task = static_cast<std::size_t>(s * fold_count + block.fold);
     block_losses[static_cast<std::size_t>(task)] = lscde_held_out_loss_sums(
-        z.middleCols(block.begin, block.size), t.middleCols(block.begin, block.size), bases[s],
-        overlaps[s], alphas[static_cast<std::size_t>(s * fold_count + block.fold)],
-        options.cv_loss);
+        z.middleCols(block.begin, block.size), t.middleCols(block.begin, block.size),
+        fold_bases[fold_task], overlaps[fold_task], alphas[fold_task], options.cv_loss);
     context.progress.advance();
   });
   context.progress.end();
@@ -133,22 +172,8 @@ CvTable cross_validate(const Prepared& data, const KFold& folds, const LscdeOpti
     fold_loss.col(k) /= static_cast<double>(fold_begin[k + 1] - fold_begin[k]);
   }
 
-  CvTable table;
-  table.parameter_names = {"sigma", "lambda"};
-  table.loss = to_string(options.cv_loss);
-  table.candidates.resize(sigma_count * lambda_count, 2);
-  for (Index s = 0; s < sigma_count; ++s) {
-    for (Index l = 0; l < lambda_count; ++l) {
-      table.candidates(s * lambda_count + l, 0) = options.sigmas[s];
-      table.candidates(s * lambda_count + l, 1) = options.lambdas[l];
-    }
-  }
-  table.mean_loss = fold_loss.rowwise().mean();
-  const Matrix deviations = fold_loss.colwise() - table.mean_loss;
-  table.standard_error = (deviations.rowwise().squaredNorm() / (fold_count - 1.0)).cwiseSqrt() /
-                         std::sqrt(static_cast<double>(fold_count));
-  table.best = best_candidate(table.mean_loss);
-  return table;
+  return make_cv_table({"sigma", "lambda"}, product_grid(options.sigmas, options.lambdas),
+                       fold_loss, to_string(options.cv_loss));
 }
 
 /// The losses above are in standardised units; report them in the user's units.
@@ -163,11 +188,7 @@ void to_user_units(CvTable& table, CvLoss loss, double log_jacobian) {
 
 void validate(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
               const LscdeOptions& options) {
-  require_nonempty(x, "x");
-  require_nonempty(y, "y");
-  require_same_samples(x, "x", y, "y");
-  require_finite(x, "x");
-  require_finite(y, "y");
+  require_training_pairs(x, y);
   if (unlabeled_x.cols() > 0) {
     require_dimension(unlabeled_x, x.rows(), "unlabelled x");
     require_finite(unlabeled_x, "unlabelled x");
@@ -189,13 +210,28 @@ LscdeDraws lscde_draws(Index n, const LscdeOptions& options) {
   Rng rng(options.seed);
   LscdeDraws draws;
   if (options.n_centers >= n) {
-    for (Index i = 0; i < n; ++i) draws.centers.push_back(i);
+    for (Index i = 0; i < n; ++i) draws.center_order.push_back(i);
   } else {
-    draws.centers = rng.permutation(n);
-    draws.centers.resize(static_cast<std::size_t>(options.n_centers));
+    draws.center_order = rng.permutation(n);
   }
-  if (options.sigmas.size() * options.lambdas.size() > 1)
+  const auto b = static_cast<std::size_t>(std::min(options.n_centers, n));
+  draws.centers.assign(draws.center_order.begin(), draws.center_order.begin() + b);
+  if (options.sigmas.size() * options.lambdas.size() > 1) {
     draws.folds.emplace(n, options.folds, rng);
+    // §2.5: the estimator of fold k is built without Z_k, its centres included.
+    std::vector<int> fold_of(static_cast<std::size_t>(n));
+    for (int k = 0; k < draws.folds->n_folds(); ++k) {
+      for (const Index i : draws.folds->test(k)) fold_of[static_cast<std::size_t>(i)] = k;
+    }
+    for (int k = 0; k < draws.folds->n_folds(); ++k) {
+      std::vector<Index> centers;
+      for (const Index i : draws.center_order) {
+        if (centers.size() == b) break;
+        if (fold_of[static_cast<std::size_t>(i)] != k) centers.push_back(i);
+      }
+      draws.fold_centers.push_back(std::move(centers));
+    }
+  }
   return draws;
 }
 
@@ -228,21 +264,12 @@ LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& u
   double lambda = options.lambdas.front();
   if (draws.folds) {
     const KFold& folds = *draws.folds;
-    CvTable table = cross_validate(data, folds, options, threads, context);
+    CvTable table = cross_validate(data, draws, options, threads, context);
     if (table.best < 0) throw DataError("cross-validation produced no finite loss");
     sigma = table.candidates(table.best, 0);
     lambda = table.candidates(table.best, 1);
     to_user_units(table, options.cv_loss, y_scaling.log_jacobian());
-    const auto at_edge = [](const std::vector<double>& grid, double value) {
-      return grid.size() > 1 && (value == *std::min_element(grid.begin(), grid.end()) ||
-                                 value == *std::max_element(grid.begin(), grid.end()));
-    };
-    if (at_edge(options.sigmas, sigma)) {
-      report.warnings.push_back("the chosen sigma lies at the edge of its grid");
-    }
-    if (at_edge(options.lambdas, lambda)) {
-      report.warnings.push_back("the chosen lambda lies at the edge of its grid");
-    }
+    report.warnings = grid_edge_warnings(table, {options.sigmas, options.lambdas});
     report.statistics["folds"] = folds.n_folds();
     report.cross_validation = std::move(table);
   }

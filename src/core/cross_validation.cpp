@@ -6,6 +6,7 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "cdens/core/parallel.hpp"
 
 namespace cdens {
 
@@ -46,6 +47,100 @@ Index best_candidate(const Vector& mean_loss) {
     if (std::isfinite(mean_loss(r)) && (best < 0 || mean_loss(r) < mean_loss(best))) best = r;
   }
   return best;
+}
+
+CvTable make_cv_table(std::vector<std::string> parameter_names, Matrix candidates,
+                      const MatrixView& fold_loss, std::string loss) {
+  const Index folds = fold_loss.cols();
+  if (fold_loss.rows() != candidates.rows() || folds < 2 ||
+      candidates.cols() != static_cast<Index>(parameter_names.size())) {
+    throw InvalidArgument("make_cv_table: candidates, names and fold losses disagree in shape");
+  }
+  CvTable table;
+  table.parameter_names = std::move(parameter_names);
+  table.candidates = std::move(candidates);
+  table.loss = std::move(loss);
+  table.mean_loss = fold_loss.rowwise().mean();
+  const Matrix deviations = fold_loss.colwise() - table.mean_loss;
+  table.standard_error = (deviations.rowwise().squaredNorm() / (folds - 1.0)).cwiseSqrt() /
+                         std::sqrt(static_cast<double>(folds));
+  table.best = best_candidate(table.mean_loss);
+  return table;
+}
+
+Matrix product_grid(const std::vector<double>& first, const std::vector<double>& second) {
+  const auto first_count = static_cast<Index>(first.size());
+  const auto second_count = static_cast<Index>(second.size());
+  Matrix candidates(first_count * second_count, 2);
+  for (Index i = 0; i < first_count; ++i) {
+    for (Index j = 0; j < second_count; ++j) {
+      candidates(i * second_count + j, 0) = first[static_cast<std::size_t>(i)];
+      candidates(i * second_count + j, 1) = second[static_cast<std::size_t>(j)];
+    }
+  }
+  return candidates;
+}
+
+bool at_grid_edge(const std::vector<double>& grid, double value) {
+  return grid.size() > 1 && (value == *std::min_element(grid.begin(), grid.end()) ||
+                             value == *std::max_element(grid.begin(), grid.end()));
+}
+
+std::vector<std::string> grid_edge_warnings(const CvTable& table,
+                                            const std::vector<std::vector<double>>& grids) {
+  std::vector<std::string> warnings;
+  for (std::size_t p = 0; p < grids.size() && p < table.parameter_names.size(); ++p) {
+    if (table.best >= 0 &&
+        at_grid_edge(grids[p], table.candidates(table.best, static_cast<Index>(p)))) {
+      warnings.push_back("the chosen " + table.parameter_names[p] +
+                         " lies at the edge of its grid");
+    }
+  }
+  return warnings;
+}
+
+Matrix k_fold_sample_losses(const KFold& folds, Index candidates, int threads,
+                            const HeldOutLosses& losses, Progress& progress,
+                            const std::string& label) {
+  constexpr std::size_t kRun = 256;
+  struct Run {
+    int fold;
+    std::vector<Index> samples;
+  };
+  std::vector<Run> runs;
+  for (int k = 0; k < folds.n_folds(); ++k) {
+    const auto& held_out = folds.test(k);
+    for (std::size_t begin = 0; begin < held_out.size(); begin += kRun) {
+      const auto end = std::min(held_out.size(), begin + kRun);
+      runs.push_back({k, std::vector<Index>(held_out.begin() + static_cast<std::ptrdiff_t>(begin),
+                                            held_out.begin() + static_cast<std::ptrdiff_t>(end))});
+    }
+  }
+  Matrix result(candidates, folds.n_samples());
+  progress.begin(label, static_cast<Index>(runs.size()));
+  parallel_for(threads, static_cast<Index>(runs.size()), [&](Index r) {
+    const Run& run = runs[static_cast<std::size_t>(r)];
+    const Matrix run_losses = losses(run.fold, run.samples);
+    if (run_losses.rows() != candidates ||
+        run_losses.cols() != static_cast<Index>(run.samples.size())) {
+      throw InvalidArgument("k_fold_sample_losses: a run returned losses of the wrong shape");
+    }
+    for (std::size_t j = 0; j < run.samples.size(); ++j) {
+      result.col(run.samples[j]) = run_losses.col(static_cast<Index>(j));
+    }
+    progress.advance();
+  });
+  progress.end();
+  return result;
+}
+
+Matrix fold_mean_losses(const MatrixView& sample_losses, const KFold& folds) {
+  Matrix means = Matrix::Zero(sample_losses.rows(), folds.n_folds());
+  for (int k = 0; k < folds.n_folds(); ++k) {
+    for (Index i : folds.test(k)) means.col(k) += sample_losses.col(i);
+    means.col(k) /= static_cast<double>(folds.test(k).size());
+  }
+  return means;
 }
 
 std::vector<double> log_spaced(double low, double high, int count) {

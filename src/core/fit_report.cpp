@@ -14,6 +14,10 @@ nlohmann::json FitReport::to_json() const {
                              {"fit_seconds", fit_seconds},
                              {"warnings", warnings}};
   if (cross_validation) document["cross_validation"] = cross_validation->to_json();
+  // Written only when present, so that files of fits without one stay as they were.
+  for (const auto& [name, table] : auxiliary_cross_validation) {
+    document["auxiliary_cross_validation"][name] = table.to_json();
+  }
   return document;
 }
 
@@ -31,6 +35,13 @@ FitReport FitReport::from_json(const nlohmann::json& document) {
   }
   if (document.contains("cross_validation")) {
     report.cross_validation = CvTable::from_json(document["cross_validation"]);
+  }
+  if (document.contains("auxiliary_cross_validation")) {
+    const auto& tables = document["auxiliary_cross_validation"];
+    if (!tables.is_object()) throw ModelFormatError("fit report: malformed auxiliary tables");
+    for (const auto& [name, table] : tables.items()) {
+      report.auxiliary_cross_validation[name] = CvTable::from_json(table);
+    }
   }
   return report;
 }

@@ -1,5 +1,6 @@
 #include "cdens/core/log_space.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace cdens {
@@ -8,6 +9,26 @@ double log_sum_exp(const VectorView& values) {
   const double largest = values.maxCoeff();
   if (largest == -INFINITY) return -INFINITY;
   return largest + std::log(exp_flushing_below(values.array() - largest).sum());
+}
+
+double log_add_exp(double a, double b) {
+  const double larger = std::max(a, b);
+  if (larger == -INFINITY) return -INFINITY;
+  return larger + std::log1p(std::exp(std::min(a, b) - larger));
+}
+
+void log_sum_exp_scaled(const VectorView& values, const VectorView& scales,
+                        Eigen::Ref<Vector> out) {
+  const double smallest = values.size() > 0 ? values.minCoeff() : INFINITY;
+  if (smallest == INFINITY) {
+    out.setConstant(-INFINITY);
+    return;
+  }
+  const Eigen::ArrayXd excess = values.array() - smallest;
+  for (Index s = 0; s < scales.size(); ++s) {
+    out(s) =
+        -scales(s) * smallest + std::log((-scales(s) * excess).max(kLogSmallestNormal).exp().sum());
+  }
 }
 
 Matrix exp_flushing_below(const MatrixView& log_values, double cutoff) {

@@ -10,4 +10,15 @@ Matrix gather_samples(const MatrixView& data, const std::vector<Index>& columns)
   return selected;
 }
 
+std::vector<Index> choose_centers(Index n, Index count, Rng& rng) {
+  std::vector<Index> centers;
+  if (count >= n) {
+    for (Index i = 0; i < n; ++i) centers.push_back(i);
+  } else {
+    centers = rng.permutation(n);
+    centers.resize(static_cast<std::size_t>(count));
+  }
+  return centers;
+}
+
 }  // namespace cdens

@@ -38,6 +38,14 @@ void require_same_samples(const MatrixView& a, std::string_view what_a, const Ma
   }
 }
 
+void require_training_pairs(const MatrixView& x, const MatrixView& y) {
+  require_nonempty(x, "x");
+  require_nonempty(y, "y");
+  require_same_samples(x, "x", y, "y");
+  require_finite(x, "x");
+  require_finite(y, "y");
+}
+
 void require_dimension(const MatrixView& data, Index dimension, std::string_view what) {
   if (data.rows() != dimension) {
     std::ostringstream message;

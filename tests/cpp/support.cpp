@@ -3,7 +3,12 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cdens/model_file.hpp"
 
 namespace cdens::test {
 
@@ -20,6 +25,71 @@ std::string temporary_path(const std::string& stem) {
   return (std::filesystem::temp_directory_path() /
           ("cdens_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++) + "_" + stem))
       .string();
+}
+
+PairSample sine_sample(Index n, Index input_dim, std::uint64_t seed) {
+  Rng rng(seed);
+  PairSample sample{normal_matrix(input_dim, n, rng), Matrix(1, n)};
+  for (Index i = 0; i < n; ++i) sample.y(0, i) = std::sin(2 * sample.x(0, i)) + 0.3 * rng.normal();
+  for (Index d = 0; d < input_dim; ++d) {
+    sample.x.row(d) = (sample.x.row(d).array() * (2.0 + d) + 10.0 * d - 3.0).matrix();
+  }
+  sample.y = (sample.y.array() * 0.25 + 4.0).matrix();
+  return sample;
+}
+
+Vector sample_scale(const Matrix& data) {
+  const Vector mean = data.rowwise().mean();
+  return ((data.colwise() - mean).rowwise().squaredNorm() / (data.cols() - 1.0)).cwiseSqrt();
+}
+
+double gaussian_density(const Vector& y, const Vector& mean, double sigma) {
+  constexpr double kPi = 3.14159265358979323846;
+  return std::exp(-(y - mean).squaredNorm() / (2 * sigma * sigma)) /
+         std::pow(std::sqrt(2 * kPi) * sigma, static_cast<double>(y.size()));
+}
+
+double integral_over_y(const ConditionalMixture& model, const Vector& x, double low, double high,
+                       int points) {
+  Matrix grid(1, points);
+  for (int g = 0; g < points; ++g) grid(0, g) = low + (high - low) * g / (points - 1.0);
+  const Vector density = model.pdf_grid(x, grid).col(0);
+  const double step = (high - low) / (points - 1.0);
+  return step * (density.sum() - 0.5 * (density(0) + density(points - 1)));
+}
+
+void expect_integrates_to_one(const ConditionalMixture& model, const Matrix& y,
+                              const std::vector<double>& inputs) {
+  const double width = model.scales().minCoeff() * model.y_scaling().scale()(0);
+  const double low = y.minCoeff() - 12 * width;
+  const double high = y.maxCoeff() + 12 * width;
+  const int points = static_cast<int>((high - low) / (0.05 * width)) + 2;
+  for (double x : inputs) {
+    EXPECT_NEAR(integral_over_y(model, Vector::Constant(1, x), low, high, points), 1.0, 1e-6)
+        << "x = " << x;
+  }
+}
+
+std::string fit_fingerprint(const ConditionalMixture& model, const FitReport& report) {
+  nlohmann::json report_json = report.to_json();
+  report_json.erase("fit_seconds");
+  return model.to_json().dump() + report_json.dump();
+}
+
+ConditionalMixture expect_model_file_round_trip(const ConditionalMixture& model,
+                                                const FitReport& report, const Matrix& x,
+                                                const Matrix& y) {
+  ConditionalModel saved{model, {}, {}, report};
+  for (Index d = 0; d < model.input_dim(); ++d) saved.x_names.push_back("x" + std::to_string(d));
+  for (Index d = 0; d < model.output_dim(); ++d) saved.y_names.push_back("y" + std::to_string(d));
+  const std::string path = temporary_path("model.json");
+  save_conditional_model(saved, path);
+  const ConditionalModel loaded = load_conditional_model(path);
+  std::remove(path.c_str());
+  EXPECT_EQ(loaded.mixture.gate().kind(), model.gate().kind());
+  EXPECT_EQ(loaded.mixture.log_pdf(x, y), model.log_pdf(x, y));
+  EXPECT_EQ(loaded.report.to_json(), report.to_json());
+  return loaded.mixture;
 }
 
 }  // namespace cdens::test

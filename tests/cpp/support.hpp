@@ -3,9 +3,15 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
 #include <exception>
 #include <string>
+#include <vector>
 
+#include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/error.hpp"
+#include "cdens/core/fit_report.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/types.hpp"
 
@@ -32,5 +38,77 @@ std::string message_of(Function&& function) {
 
 /// Path of a fresh file name in the system's temporary directory.
 std::string temporary_path(const std::string& stem);
+
+/// Training pairs in the user's units.
+struct PairSample {
+  Matrix x;
+  Matrix y;
+};
+
+/// n pairs with x ~ N(0, I) in d_x dimensions, then shifted and scaled per dimension, and a
+/// scalar y = sin(2 x_0) + 0.3 ε, likewise shifted and scaled: non-trivial standardisations for
+/// checking that densities come out in the user's units.
+PairSample sine_sample(Index n, Index input_dim, std::uint64_t seed);
+
+/// Checks that `fit(x, y)` refuses what no estimator can be fitted to: a NaN input (DataError),
+/// an infinite output (DataError), x and y of different lengths (InvalidArgument), a constant
+/// output (DataError) and no pairs at all (DataError).
+template <class Fit>
+void expect_rejects_bad_training_pairs(const Fit& fit) {
+  const PairSample data = sine_sample(20, 2, 11);
+  Matrix with_nan = data.x;
+  with_nan(1, 3) = std::nan("");
+  EXPECT_THROW(fit(with_nan, data.y), DataError);
+  Matrix with_inf = data.y;
+  with_inf(0, 4) = INFINITY;
+  EXPECT_THROW(fit(data.x, with_inf), DataError);
+  EXPECT_THROW(fit(data.x, data.y.leftCols(19)), InvalidArgument);
+  EXPECT_THROW(fit(data.x, Matrix::Constant(1, 20, 2.5)), DataError);
+  EXPECT_THROW(fit(Matrix(2, 0), Matrix(1, 0)), DataError);
+}
+
+/// Per-dimension sample standard deviation (divisor n − 1) of the columns of `data`, written here
+/// rather than taken from Standardizer.
+Vector sample_scale(const Matrix& data);
+
+/// N(y; mean, σ² I) for vectors.
+double gaussian_density(const Vector& y, const Vector& mean, double sigma);
+
+/// ∫ p(y | x) dy of a model with scalar y by the trapezoid rule on `points` points of
+/// [low, high]; x is one column.
+double integral_over_y(const ConditionalMixture& model, const Vector& x, double low, double high,
+                       int points);
+
+/// Expects ∫ p(y | x) dy = 1 within 1e-6 at each x of `inputs` (scalar x and y) by the trapezoid
+/// rule with steps of σ/20 over the training outputs `y` widened by 12 σ on each side, where σ
+/// is the narrowest component width in the user's units.
+void expect_integrates_to_one(const ConditionalMixture& model, const Matrix& y,
+                              const std::vector<double>& inputs);
+
+/// The model and its report as JSON text, without the fit time: equal for equal fits.
+std::string fit_fingerprint(const ConditionalMixture& model, const FitReport& report);
+
+/// Fits with options.threads = 1, 2 and 3 (`fit(options)` returns a struct with `model` and
+/// `report`) and expects the same model and report, to the bit, each time.
+template <class Options, class FitFunction>
+void expect_independent_of_thread_count(Options options, FitFunction&& fit) {
+  std::string first;
+  for (int threads : {1, 2, 3}) {
+    options.threads = threads;
+    const auto result = fit(options);
+    const std::string fingerprint = fit_fingerprint(result.model, result.report);
+    if (threads == 1) {
+      first = fingerprint;
+    } else {
+      EXPECT_TRUE(fingerprint == first) << "the fit on " << threads << " threads differs";
+    }
+  }
+}
+
+/// Saves `model` to a model file and loads it back; expects log_pdf on (x, y) to agree bit for
+/// bit and the gate kind and fit report to survive. Returns the loaded mixture.
+ConditionalMixture expect_model_file_round_trip(const ConditionalMixture& model,
+                                                const FitReport& report, const Matrix& x,
+                                                const Matrix& y);
 
 }  // namespace cdens::test

@@ -10,11 +10,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "cdens/conditional/epsilon_kde.hpp"
+#include "cdens/conditional/nadaraya_watson_cde.hpp"
+#include "cdens/conditional/rkde.hpp"
 #include "cdens/core/csv.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
@@ -566,7 +570,7 @@ TEST(CliErrors, BadFitOptions) {
                       "--lambda", "0.1", "--folds", "5"},
                      "fold");
   expect_usage_error(with({"--cv-loss", "foo"}), "foo");
-  expect_usage_error(with({"--method", "foo"}), "known methods: lscde");
+  expect_usage_error(with({"--method", "foo"}), "known methods: ekde, lscde, nwcde, rkde");
   expect_usage_error(with({"--bogus"}), "--bogus");
   expect_usage_error(with({"--folds", "many"}), "--folds");
   expect_usage_error(with({"--holdout", "1.5"}), "--holdout");
@@ -607,6 +611,142 @@ TEST(CliErrors, BadQueries) {
   expect_usage_error({"grid", model, "--x-values", "60,inf", "--y-grid", "0:7:10"}, "inf");
   expect_usage_error({"sample", model, "--x-values", "60", "--n", "0"}, "at least 1");
   expect_usage_error({"sample", model, "--x-values", "60"}, "--n");
+}
+
+/// A kernel method run through `cdens fit` and the same fit through the library.
+struct KernelMethodCase {
+  std::string method;
+  std::vector<std::string> options;
+  std::vector<std::string> hyperparameters;
+  std::function<KernelCdeFit(const Matrix& x, const Matrix& y)> library_fit;
+};
+
+std::vector<KernelMethodCase> kernel_method_cases() {
+  return {
+      {"ekde",
+       {"--epsilon", "0.2,0.5", "--sigma", "0.1,0.3", "--folds", "4"},
+       {"epsilon", "sigma"},
+       [](const Matrix& x, const Matrix& y) {
+         EpsilonKdeOptions options;
+         options.epsilons = {0.2, 0.5};
+         options.sigmas = {0.1, 0.3};
+         options.folds = 4;
+         options.seed = 2;
+         return fit_epsilon_kde(x, y, options);
+       }},
+      {"nwcde",
+       {"--sigma", "0.1,0.3,1", "--n-centers", "60"},
+       {"sigma"},
+       [](const Matrix& x, const Matrix& y) {
+         NadarayaWatsonCdeOptions options;
+         options.sigmas = {0.1, 0.3, 1.0};
+         options.n_centers = 60;
+         options.seed = 2;
+         return fit_nadaraya_watson_cde(x, y, options);
+       }},
+      {"rkde",
+       {"--sigma", "0.1,0.3,1"},
+       {"sigma", "sigma_marginal"},
+       [](const Matrix& x, const Matrix& y) {
+         RkdeOptions options;
+         options.sigmas = {0.1, 0.3, 1.0};
+         options.seed = 2;
+         return fit_rkde(x, y, options);
+       }},
+  };
+}
+
+TEST(CliKernelMethods, FitEqualsLibraryAndEveryQueryWorksOnTheSavedModel) {
+  const CsvTable data = read_csv(kFaithful);
+  const Matrix x = columns(data, {"waiting"});
+  const Matrix y = columns(data, {"eruptions"});
+  for (const auto& method_case : kernel_method_cases()) {
+    SCOPED_TRACE("method " + method_case.method);
+    const TemporaryFile model_file(method_case.method + "_model.json");
+    std::vector<std::string> arguments = {"fit",    kFaithful, "--method", method_case.method,
+                                          "--x",    "waiting", "--y",      "eruptions",
+                                          "--seed", "2",       "--out",    model_file.path()};
+    arguments.insert(arguments.end(), method_case.options.begin(), method_case.options.end());
+    const CliResult fit = run_cli(arguments);
+    ASSERT_EQ(fit.status, 0) << fit.err;
+    EXPECT_EQ(value_of(fit.out, "method"), method_case.method);
+    EXPECT_NE(fit.out.find("cross-validation: mean held-out loss"), std::string::npos) << fit.out;
+
+    const ConditionalModel model = load_conditional_model(model_file.path());
+    const KernelCdeFit library = method_case.library_fit(x, y);
+    EXPECT_EQ(model.report.method, method_case.method);
+    EXPECT_EQ(model.report.hyperparameters, library.report.hyperparameters);
+    EXPECT_EQ(model.mixture.log_pdf(x, y), library.model.log_pdf(x, y));
+    for (const auto& name : method_case.hyperparameters) {
+      EXPECT_NEAR(number_of(fit.out, name), model.report.hyperparameters.at(name),
+                  1e-5 * model.report.hyperparameters.at(name));
+    }
+
+    const CliResult score = run_cli({"score", model_file.path(), kFaithful});
+    ASSERT_EQ(score.status, 0) << score.err;
+    const double expected = mean_log_likelihood(model.mixture, x, y);
+    EXPECT_NEAR(number_of(score.out, "mean_log_likelihood"), expected, 1e-9 * std::abs(expected));
+
+    constexpr Index kGridSize = 1801;
+    const CliResult grid = run_cli({"grid", model_file.path(), "--x-values", "48,66,84", "--y-grid",
+                                    "-1:8:" + std::to_string(kGridSize)});
+    ASSERT_EQ(grid.status, 0) << grid.err;
+    const Vector density = column(parse_output_csv(grid.out), "density");
+    ASSERT_EQ(density.size(), 3 * kGridSize);
+    for (Index j = 0; j < 3; ++j) {
+      const Vector block = density.segment(j * kGridSize, kGridSize);
+      const double integral =
+          9.0 / (kGridSize - 1) * (block.sum() - 0.5 * (block(0) + block(kGridSize - 1)));
+      EXPECT_NEAR(integral, 1.0, 1e-3) << "x point " << j;
+    }
+
+    const CliResult sample =
+        run_cli({"sample", model_file.path(), "--x-values", "60", "--n", "40", "--seed", "3"});
+    ASSERT_EQ(sample.status, 0) << sample.err;
+    expect_close(column(parse_output_csv(sample.out), "eruptions"),
+                 model.mixture.sample(Matrix::Constant(1, 1, 60.0), 40, 3).row(0).transpose(), 0.0);
+
+    const CliResult predict = run_cli({"predict", model_file.path(), kFaithful});
+    ASSERT_EQ(predict.status, 0) << predict.err;
+    expect_close(column(parse_output_csv(predict.out), "mean"),
+                 model.mixture.mean(x).row(0).transpose());
+
+    const CliResult info = run_cli({"info", model_file.path()});
+    ASSERT_EQ(info.status, 0) << info.err;
+    EXPECT_EQ(value_of(info.out, "method"), method_case.method);
+    EXPECT_EQ(value_of(info.out, "n_components"), std::to_string(model.mixture.n_components()));
+  }
+}
+
+TEST(CliKernelMethods, RkdePrintsBothCrossValidationTables) {
+  const CliResult fit = run_cli({"fit", kFaithful, "--method", "rkde", "--x", "waiting", "--y",
+                                 "eruptions", "--sigma", "0.1,0.3,1"});
+  ASSERT_EQ(fit.status, 0) << fit.err;
+  EXPECT_NE(fit.out.find("cv_loss: joint_nll"), std::string::npos) << fit.out;
+  EXPECT_NE(fit.out.find("auxiliary_cross_validation: marginal_kde"), std::string::npos);
+  EXPECT_NE(fit.out.find("cv_loss: marginal_nll"), std::string::npos);
+  EXPECT_EQ(value_of(fit.out, "n_train"), "272");
+  number_of(fit.out, "mean_log_ratio_mass");
+}
+
+TEST(CliKernelMethods, OptionsAMethodDoesNotTakeAreErrors) {
+  const TemporaryFile inputs("kernel_unlabeled.csv", "waiting\n50\n70\n");
+  const auto fit = [](const std::string& method, std::vector<std::string> extra) {
+    std::vector<std::string> arguments = {"fit", kFaithful, "--method", method,
+                                          "--x", "waiting", "--y",      "eruptions"};
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    return arguments;
+  };
+  expect_usage_error(fit("ekde", {"--lambda", "0.1"}), "--lambda does not apply to --method ekde");
+  expect_usage_error(fit("ekde", {"--cv-loss", "sq"}), "--cv-loss");
+  expect_usage_error(fit("nwcde", {"--folds", "3"}), "--folds");
+  expect_usage_error(fit("rkde", {"--n-centers", "10"}), "--n-centers");
+  expect_usage_error(fit("rkde", {"--unlabeled", inputs.path()}), "--unlabeled");
+  expect_usage_error(fit("lscde", {"--epsilon", "0.5"}), "--epsilon");
+  expect_usage_error(fit("ekde", {"--epsilon", "0.5,-1"}), "epsilon");
+  expect_usage_error(fit("ekde", {"--epsilon", "0.5,"}), "--epsilon");
+  expect_usage_error(fit("nwcde", {"--sigma", "0.1,0.2", "--n-centers", "1"}), "leave-one-out");
+  expect_usage_error(fit("rkde", {"--sigma", "0"}), "sigma");
 }
 
 TEST(CliErrors, FailedFitLeavesExistingModelUntouched) {

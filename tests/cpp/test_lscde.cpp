@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -207,8 +208,8 @@ Sample regression_sample(Index n, Index dx, std::uint64_t seed) {
   return s;
 }
 
-/// Cross-validation redone by hand: same centres and folds (same seed), and for every fold and
-/// (σ, λ) a model fitted on the other folds and scored on this one.
+/// Cross-validation redone by hand: same draws (same seed), and for every fold and (σ, λ) a model
+/// fitted on the other folds, with centres taken from them only (§2.5), and scored on this one.
 void expect_cv_matches_explicit_loop(CvLoss loss, Index n_centers) {
   const Sample data = regression_sample(45, 2, 8);
   LscdeOptions options;
@@ -226,25 +227,28 @@ void expect_cv_matches_explicit_loop(CvLoss loss, Index n_centers) {
   const Standardizer y_scaling = Standardizer::fit(data.y, "y");
   const Matrix z = x_scaling.transform(data.x), t = y_scaling.transform(data.y);
   Rng rng(options.seed);
-  std::vector<Index> centers;
+  std::vector<Index> order;
   if (n_centers >= 45) {
-    for (Index i = 0; i < 45; ++i) centers.push_back(i);
+    for (Index i = 0; i < 45; ++i) order.push_back(i);
   } else {
-    centers = rng.permutation(45);
-    centers.resize(static_cast<std::size_t>(n_centers));
-  }
-  Matrix u(2, static_cast<Index>(centers.size())), v(1, static_cast<Index>(centers.size()));
-  for (std::size_t c = 0; c < centers.size(); ++c) {
-    u.col(static_cast<Index>(c)) = z.col(centers[c]);
-    v.col(static_cast<Index>(c)) = t.col(centers[c]);
+    order = rng.permutation(45);
   }
   const KFold folds(45, options.folds, rng);
   for (std::size_t s = 0; s < options.sigmas.size(); ++s) {
-    const LscdeBasis basis{u, v, options.sigmas[s]};
     for (std::size_t l = 0; l < options.lambdas.size(); ++l) {
       double mean = 0.0;
       for (int k = 0; k < options.folds; ++k) {
         const auto train = folds.train(k);
+        // The first n_centers training pairs of the centre order (all of them when fewer).
+        std::vector<Index> centers;
+        for (const Index i : order) {
+          if (static_cast<Index>(centers.size()) < n_centers &&
+              std::binary_search(train.begin(), train.end(), i)) {
+            centers.push_back(i);
+          }
+        }
+        const LscdeBasis basis{gather_samples(z, centers), gather_samples(t, centers),
+                               options.sigmas[s]};
         const LscdeSystem system =
             lscde_system(lscde_pair_sums(gather_samples(z, train), gather_samples(t, train), basis),
                          output_overlap(basis), basis);
@@ -339,12 +343,8 @@ TEST(LscdeFitTest, SemiSupervisedFitUsesUnlabelledInputs) {
 
 TEST(LscdeFitTest, RejectsBadInput) {
   const Sample data = regression_sample(20, 2, 14);
-  Matrix with_nan = data.x;
-  with_nan(1, 3) = std::nan("");
-  EXPECT_THROW(fit_lscde(with_nan, data.y), DataError);
-  EXPECT_THROW(fit_lscde(data.x, data.y.leftCols(19)), InvalidArgument);
-  EXPECT_THROW(fit_lscde(data.x, Matrix::Constant(1, 20, 2.5)), DataError);
-  EXPECT_THROW(fit_lscde(Matrix(2, 0), Matrix(1, 0)), DataError);
+  test::expect_rejects_bad_training_pairs(
+      [](const Matrix& x, const Matrix& y) { return fit_lscde(x, y); });
   LscdeOptions options;
   options.sigmas = {0.1, -1.0};
   EXPECT_THROW(fit_lscde(data.x, data.y, options), InvalidArgument);

@@ -3,6 +3,7 @@
 import pickle
 
 import numpy as np
+import pytest
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -15,7 +16,8 @@ import cdens
 # regressor checks (check_regressors_train and the like) are not run: they judge predict() as a
 # point forecast against R^2 thresholds, while here score() is the log-likelihood and predict()
 # only one of the queries of the fitted distribution.
-@parametrize_with_checks([cdens.LSCDE(random_state=0)])
+@parametrize_with_checks([cdens.LSCDE(random_state=0), cdens.EpsilonKDE(random_state=0),
+                          cdens.NWCDE(random_state=0), cdens.RKDE(random_state=0)])
 def test_scikit_learn_checks(estimator, check):
     check(estimator)
 
@@ -43,9 +45,13 @@ def test_fitted_attributes(toy):
     assert (fixed.sigma_, fixed.regularization_) == (0.4, 0.2)
 
 
-def test_pickle_and_json_round_trips_give_identical_predictions(toy, tmp_path):
+ESTIMATORS = [cdens.LSCDE, cdens.EpsilonKDE, cdens.NWCDE, cdens.RKDE]
+
+
+@pytest.mark.parametrize("estimator_class", ESTIMATORS)
+def test_pickle_and_json_round_trips_give_identical_predictions(estimator_class, toy, tmp_path):
     x, y = toy
-    model = cdens.LSCDE(random_state=1).fit(x, y)
+    model = estimator_class(random_state=1).fit(x, y)
     grid = np.linspace(-3, 3, 50)
     restored = [pickle.loads(pickle.dumps(model))]
     model.save(tmp_path / "model.json")
@@ -55,7 +61,19 @@ def test_pickle_and_json_round_trips_give_identical_predictions(toy, tmp_path):
         np.testing.assert_array_equal(other.pdf_grid(x[:5], grid), model.pdf_grid(x[:5], grid))
         np.testing.assert_array_equal(other.sample(x[:5], 3, random_state=2),
                                       model.sample(x[:5], 3, random_state=2))
-        assert (other.sigma_, other.regularization_) == (model.sigma_, model.regularization_)
+        assert other.model_.hyperparameters == model.model_.hyperparameters
+
+
+@pytest.mark.parametrize("estimator_class", ESTIMATORS)
+def test_a_loaded_model_refits_to_the_same_model(estimator_class, toy, tmp_path):
+    # cdens.load sets the parameters to the chosen values: a refit with the same seed (which
+    # draws LSCDE's and NW-CDE's centres) needs no search and gives back the saved model.
+    x, y = toy
+    model = estimator_class(random_state=3).fit(x, y)
+    model.save(tmp_path / "model.json")
+    refit = clone(cdens.load(tmp_path / "model.json")).set_params(random_state=3).fit(x, y)
+    assert refit.cv_results_ is None
+    np.testing.assert_array_equal(refit.log_pdf(x, y), model.log_pdf(x, y))
 
 
 def test_grid_search_over_sigma_agrees_with_the_built_in_cross_validation(faithful):

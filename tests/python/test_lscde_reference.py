@@ -26,10 +26,11 @@ LAMBDAS = [0.01, 0.1, 0.5, 1.0, 2.0]
 def test_cv_table_and_density_equal_the_numpy_reference(faithful, loss):
     x, y = faithful
     x2 = np.column_stack([x[:, 0], np.sqrt(x[:, 0]) + 0.1 * np.arange(len(y)) % 3])
-    centers, fold_of = _core.lscde_draws(len(y), n_centers=60, folds=4, seed=9)
+    center_order, fold_of = _core.lscde_draws(len(y), n_centers=60, folds=4, seed=9)
     ours = cdens.LSCDE(sigma=SIGMAS, regularization=LAMBDAS, n_centers=60, cv=4, cv_loss=loss,
                        random_state=9).fit(x2, y)
-    reference = lscde_numpy.fit(x2, y.reshape(-1, 1), SIGMAS, LAMBDAS, centers, fold_of, loss=loss)
+    reference = lscde_numpy.fit(x2, y.reshape(-1, 1), SIGMAS, LAMBDAS, center_order, 60, fold_of,
+                                loss=loss)
     # Ours reports CV losses in the units of y; the reference in standardised units. The KL
     # loss shifts by log(scale_y), the SQ loss scales by 1/scale_y.
     scale_y = np.std(y, ddof=1)

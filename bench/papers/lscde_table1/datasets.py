@@ -7,7 +7,10 @@ dataset has no standard response or our NLL was far from the paper's, the altern
 are listed with their NLL. "measured" numbers are the numpy reference LSCDE
 (bench/peers/cde/lscde_numpy.py) under protocol.py: 10 runs (seeds 0-9), 50% train split,
 KL-CV with 5 folds over the paper grid, b = min(100, n); NLL in standardised units, mean ± std.
-`python3 run.py --alternatives` recomputes them.
+They were measured when the reference still shared the fitted model's centres across CV folds;
+building each fold's estimator without the fold's pairs (docs/methods/lscde.md) moved the
+chosen pairings by at most 0.1 (docs/benchmarks.md has the current numbers), far less than
+the gaps between pairings that decided them. `python3 run.py --alternatives` recomputes them.
 
 paper[method] is (mean, std) of the test NLL (eq. 10) over 10 runs as printed in Table 1, or
 None: KQR failed on engel and cpus ("N.A."), and the MDN entries of ufc and gilgais are

@@ -44,15 +44,22 @@ QUICK_RUNS = 3
 FULL_RUNS = 10
 
 
-def lscde_numpy_fit_and_score(X_train, Y_train, X_test, Y_test, seed):
+# A finer grid for both sigma and lambda: 25 log-spaced values over the same [0.01, 10], eight
+# per decade against the paper's three, to tell a gap of the grid from a gap of the method.
+FINE_GRID = tuple(np.logspace(-2, 1, 25))
+
+
+def lscde_numpy_fit_and_score(X_train, Y_train, X_test, Y_test, seed, grid=PAPER_GRID):
     """The numpy reference LSCDE with the paper's settings: b = min(100, n) centres drawn from
-    the training pairs and 5 folds of near-equal size, both from the seed; KL-CV over the grid."""
+    the training pairs (each CV fold's from its training folds) and 5 folds of near-equal size,
+    both from the seed; KL-CV over `grid` for sigma and lambda."""
     n = X_train.shape[0]
     rng = np.random.default_rng(seed)
-    centers = rng.permutation(n)[: min(N_CENTERS, n)]
+    center_order = rng.permutation(n)
     fold_of = np.empty(n, dtype=np.int64)
     fold_of[rng.permutation(n)] = np.arange(n) * FOLDS // n
-    model = lscde_numpy.fit(X_train, Y_train, PAPER_GRID, PAPER_GRID, centers, fold_of, loss="kl")
+    model = lscde_numpy.fit(X_train, Y_train, grid, grid, center_order, N_CENTERS, fold_of,
+                            loss="kl")
     return -model.log_pdf(X_test, Y_test).mean()
 
 
@@ -61,20 +68,60 @@ class Estimator(NamedTuple):
     paper_method: Optional[str]  # the Table 1 column it is checked against, if any
 
 
-def lscde_fit_and_score(X_train, Y_train, X_test, Y_test, seed):
-    """cdens's LSCDE with its defaults, which are the paper's (grid, b = 100, 5-fold KL-CV)."""
+def cdens_fit_and_score(estimator_class):
+    """fit_and_score of a cdens estimator with its defaults (the grids of docs/methods/)."""
+
+    def fit_and_score(X_train, Y_train, X_test, Y_test, seed):
+        import cdens
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", cdens.CdensWarning)  # grid-edge notes
+            model = getattr(cdens, estimator_class)(random_state=seed, n_jobs=1)
+            model.fit(X_train, Y_train)
+        return -model.score(X_test, Y_test)
+
+    return fit_and_score
+
+
+def log_kde(query, train, sigma):
+    """log of the Gaussian KDE (1/n) sum_i N(q; train_i, sigma^2 I) at each row of query."""
+    from scipy.special import logsumexp
+
+    squared = ((query[:, None, :] - train[None, :, :]) ** 2).sum(axis=2)
+    dimension = train.shape[1]
+    return (logsumexp(-squared / (2 * sigma ** 2), axis=1) - np.log(train.shape[0])
+            - dimension * np.log(np.sqrt(2 * np.pi) * sigma))
+
+
+def raw_rkde_fit_and_score(X_train, Y_train, X_test, Y_test, seed):
+    """The paper's RKDE as a plain ratio p̂(x, y) / p̂(x) of the two KDEs cdens.RKDE selects
+    (widths sigma_ and sigma_marginal_), without the renormalisation in y that cdens applies
+    (docs/methods/rkde.md): where the widths differ the ratio is no density in y."""
     import cdens
 
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdens.CdensWarning)  # grid-edge notes
-        model = cdens.LSCDE(random_state=seed, n_jobs=1).fit(X_train, Y_train)
-    return -model.score(X_test, Y_test)
+        warnings.simplefilter("ignore", cdens.CdensWarning)
+        model = cdens.RKDE(random_state=seed, n_jobs=1).fit(X_train, Y_train)
+    Y_train = Y_train.reshape(len(Y_train), -1)
+    Y_test = Y_test.reshape(len(Y_test), -1)
+    x_mean, x_scale = X_train.mean(axis=0), X_train.std(axis=0, ddof=1)
+    y_mean, y_scale = Y_train.mean(axis=0), Y_train.std(axis=0, ddof=1)
+    z_train, z_test = (X_train - x_mean) / x_scale, (X_test - x_mean) / x_scale
+    joint_train = np.hstack([z_train, (Y_train - y_mean) / y_scale])
+    joint_test = np.hstack([z_test, (Y_test - y_mean) / y_scale])
+    log_ratio = (log_kde(joint_test, joint_train, model.sigma_)
+                 - log_kde(z_test, z_train, model.sigma_marginal_))
+    return -(log_ratio - np.log(y_scale).sum()).mean()
 
 
-# Estimators by name; "ekde" ("ε-KDE") and "rkde" ("RKDE") join once cdens has them.
 ESTIMATORS = {
-    "lscde": Estimator(lscde_fit_and_score, "LS-CDE"),
+    "lscde": Estimator(cdens_fit_and_score("LSCDE"), "LS-CDE"),
+    "ekde": Estimator(cdens_fit_and_score("EpsilonKDE"), "ε-KDE"),
+    "rkde": Estimator(cdens_fit_and_score("RKDE"), "RKDE"),
+    "rkde-raw": Estimator(raw_rkde_fit_and_score, "RKDE"),
     "lscde-numpy": Estimator(lscde_numpy_fit_and_score, "LS-CDE"),
+    "lscde-numpy-fine": Estimator(
+        lambda *split: lscde_numpy_fit_and_score(*split, grid=FINE_GRID), "LS-CDE"),
     "statsmodels-kde": Estimator(statsmodels_peer.fit_and_score, None),
 }
 

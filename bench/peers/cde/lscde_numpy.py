@@ -27,7 +27,8 @@ Density (eq. 8) with the analytic normaliser of sec. 2.6,
 
 Model selection (sec. 2.5): K-fold cross-validation over the (sigma, lambda) grid; the score
 of a candidate is (1/K) sum_k of the fold's mean held-out loss, KL (negative log-likelihood)
-or SQ (1/2 mean int p^2 dy - mean p). The best pair is refitted on all rows.
+or SQ (1/2 mean int p^2 dy - mean p), where the estimator of fold k is built from the other
+folds alone, centres included. The best pair is refitted on all rows.
 """
 
 import math
@@ -74,30 +75,26 @@ def log_sum_exp(values, axis):
     return np.squeeze(total, axis=axis)
 
 
-class BasisStatistics:
-    """Per-fold sums of A^T A and of phi(x_i, y_i) for one sigma (the pieces of eq. 4)."""
+def basis_system(z, t, centers_z, centers_t, sigma, k_v):
+    """H and h of eq. (4) over the rows (z, t) for the centres (centers_z, centers_t)."""
+    b = centers_z.shape[0]
+    gram = np.zeros((b, b))
+    phi_sum = np.zeros(b)
+    for block in row_blocks(z.shape[0], b):
+        a = np.exp(-squared_distances(z[block], centers_z) / (2.0 * sigma**2))
+        g = np.exp(-squared_distances(t[block], centers_t) / (2.0 * sigma**2))
+        gram += a.T @ a
+        phi_sum += (a * g).sum(axis=0)
+    n = z.shape[0]
+    dy = t.shape[1]
+    return (math.sqrt(math.pi) * sigma) ** dy / n * gram * k_v, phi_sum / n
 
-    def __init__(self, z, t, centers_z, centers_t, sigma, fold_of, folds):
-        b = centers_z.shape[0]
-        self.gram = np.zeros((folds, b, b))
-        self.phi_sum = np.zeros((folds, b))
-        self.count = np.bincount(fold_of, minlength=folds).astype(float)
-        for k in range(folds):
-            rows = np.flatnonzero(fold_of == k)
-            for block in row_blocks(rows.size, b):
-                idx = rows[block]
-                a = np.exp(-squared_distances(z[idx], centers_z) / (2.0 * sigma**2))
-                g = np.exp(-squared_distances(t[idx], centers_t) / (2.0 * sigma**2))
-                self.gram[k] += a.T @ a
-                self.phi_sum[k] += (a * g).sum(axis=0)
 
-    def system(self, rows_of_folds, sigma, dy, k_v):
-        """H and h of eq. (4) on the union of the given folds."""
-        n = self.count[rows_of_folds].sum()
-        gram = self.gram[rows_of_folds].sum(axis=0)
-        h_matrix = (math.sqrt(math.pi) * sigma) ** dy / n * gram * k_v
-        h_vector = self.phi_sum[rows_of_folds].sum(axis=0) / n
-        return h_matrix, h_vector
+def fold_centers(center_order, n_centers, in_training):
+    """The first n_centers rows of center_order for which in_training is true (all of them when
+    fewer): the centres of an estimator built from those rows only."""
+    candidates = center_order[in_training[center_order]]
+    return candidates[:n_centers]
 
 
 def solve_coefficients(h_matrix, h_vector, lambdas):
@@ -169,7 +166,7 @@ class LscdeReference:
         return out - np.log(self.y_scaling.scale).sum()
 
 
-def validate(X, Y, sigmas, lambdas, center_index, fold_of, loss):
+def validate(X, Y, sigmas, lambdas, center_order, n_centers, fold_of, loss):
     if X.ndim != 2 or Y.ndim != 2 or X.shape[0] != Y.shape[0]:
         raise ValueError(f"X and Y must be (n, dx) and (n, dy) with the same n, got {X.shape} and {Y.shape}")
     if not (np.isfinite(X).all() and np.isfinite(Y).all()):
@@ -177,10 +174,10 @@ def validate(X, Y, sigmas, lambdas, center_index, fold_of, loss):
     if len(sigmas) == 0 or len(lambdas) == 0 or min(sigmas) <= 0 or min(lambdas) <= 0:
         raise ValueError("sigmas and lambdas must be non-empty and positive")
     n = X.shape[0]
-    if center_index.ndim != 1 or center_index.size == 0 or center_index.min() < 0 or center_index.max() >= n:
-        raise ValueError(f"center_index must be a non-empty list of rows in [0, {n})")
-    if np.unique(center_index).size != center_index.size:
-        raise ValueError("center_index has a repeated row")
+    if center_order.shape != (n,) or not np.array_equal(np.sort(center_order), np.arange(n)):
+        raise ValueError(f"center_order must be a permutation of range({n})")
+    if n_centers < 1:
+        raise ValueError("n_centers must be at least 1")
     if fold_of.shape != (n,) or fold_of.min() < 0:
         raise ValueError("fold_of must give a fold 0..K-1 for every row")
     counts = np.bincount(fold_of)
@@ -190,49 +187,50 @@ def validate(X, Y, sigmas, lambdas, center_index, fold_of, loss):
         raise ValueError(f"loss must be 'kl' or 'sq', got {loss!r}")
 
 
-def fit(X, Y, sigmas, lambdas, center_index, fold_of, loss="kl"):
+def fit(X, Y, sigmas, lambdas, center_order, n_centers, fold_of, loss="kl"):
     """LSCDE with K-fold cross-validation over every (sigma, lambda) of the grid.
 
-    X (n, dx), Y (n, dy) in the user's units; center_index (b,) the rows used as centres;
-    fold_of (n,) the fold 0..K-1 of each row. Centres are shared by all folds and the
-    standardisation is that of all n rows. Returns an LscdeReference; its cv_scores[i, j] is the
-    CV score of (sigmas[i], lambdas[j]) in standardised units.
+    X (n, dx), Y (n, dy) in the user's units; center_order (n,) a permutation of the rows in
+    which they become centres; fold_of (n,) the fold 0..K-1 of each row. The fitted model's
+    centres are the first b = min(n_centers, n) rows of center_order; the estimator of fold k is
+    built without fold k (section 2.5), so its centres are the first n_centers rows of
+    center_order outside fold k. The standardisation is that of all n rows. Returns an
+    LscdeReference; its cv_scores[i, j] is the CV score of (sigmas[i], lambdas[j]) in
+    standardised units.
     """
     X = np.asarray(X, dtype=float)
     Y = np.asarray(Y, dtype=float)
-    center_index = np.asarray(center_index, dtype=np.int64)
+    center_order = np.asarray(center_order, dtype=np.int64)
     fold_of = np.asarray(fold_of, dtype=np.int64)
-    validate(X, Y, sigmas, lambdas, center_index, fold_of, loss)
+    validate(X, Y, sigmas, lambdas, center_order, n_centers, fold_of, loss)
     x_scaling = Standardiser(X, "X")
     y_scaling = Standardiser(Y, "Y")
     z = x_scaling.transform(X)
     t = y_scaling.transform(Y)
-    centers_z = z[center_index]
-    centers_t = t[center_index]
-    dy = t.shape[1]
     folds = int(fold_of.max()) + 1
-    center_distances = squared_distances(centers_t, centers_t)
 
     cv_scores = np.zeros((len(sigmas), len(lambdas)))
-    for i, sigma in enumerate(sigmas):
-        k_v = np.exp(-center_distances / (4.0 * sigma**2))
-        stats = BasisStatistics(z, t, centers_z, centers_t, sigma, fold_of, folds)
-        for k in range(folds):
-            h_matrix, h_vector = stats.system(np.arange(folds) != k, sigma, dy, k_v)
+    for k in range(folds):
+        train = fold_of != k
+        centers = fold_centers(center_order, n_centers, train)
+        center_distances = squared_distances(t[centers], t[centers])
+        for i, sigma in enumerate(sigmas):
+            k_v = np.exp(-center_distances / (4.0 * sigma**2))
+            h_matrix, h_vector = basis_system(z[train], t[train], z[centers], t[centers], sigma, k_v)
             alphas = solve_coefficients(h_matrix, h_vector, lambdas)
-            rows = fold_of == k
-            losses = held_out_losses(z[rows], t[rows], centers_z, centers_t, sigma, alphas, k_v, loss)
-            cv_scores[i] += losses / rows.sum() / folds
+            held_out = ~train
+            losses = held_out_losses(z[held_out], t[held_out], z[centers], t[centers], sigma, alphas, k_v, loss)
+            cv_scores[i] += losses / held_out.sum() / folds
 
     if not np.isfinite(cv_scores).any():
         raise ValueError("every (sigma, lambda) candidate gave all-zero coefficients on some fold")
     best_sigma, best_lambda = np.unravel_index(np.argmin(cv_scores), cv_scores.shape)
     sigma = sigmas[best_sigma]
     lambda_ = lambdas[best_lambda]
-    k_v = np.exp(-center_distances / (4.0 * sigma**2))
-    stats = BasisStatistics(z, t, centers_z, centers_t, sigma, fold_of, folds)
-    h_matrix, h_vector = stats.system(np.ones(folds, dtype=bool), sigma, dy, k_v)
+    centers = center_order[: min(n_centers, X.shape[0])]
+    k_v = np.exp(-squared_distances(t[centers], t[centers]) / (4.0 * sigma**2))
+    h_matrix, h_vector = basis_system(z, t, z[centers], t[centers], sigma, k_v)
     alpha = solve_coefficients(h_matrix, h_vector, [lambda_])[0]
     if not alpha.any():
         raise ValueError(f"the refit with sigma={sigma}, lambda={lambda_} gave all-zero coefficients")
-    return LscdeReference(sigma, lambda_, alpha, centers_z, centers_t, x_scaling, y_scaling, cv_scores)
+    return LscdeReference(sigma, lambda_, alpha, z[centers], t[centers], x_scaling, y_scaling, cv_scores)

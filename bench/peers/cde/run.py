@@ -57,9 +57,9 @@ def fit_ours(x, y, x_test, y_test, seed):
 
 
 def fit_numpy(x, y, x_test, y_test, seed):
-    centers, fold_of = _core.lscde_draws(len(y), n_centers=100, folds=5, seed=seed)
+    center_order, fold_of = _core.lscde_draws(len(y), n_centers=100, folds=5, seed=seed)
     started = time.perf_counter()
-    model = lscde_numpy.fit(x, y, PAPER_GRID, PAPER_GRID, centers, fold_of, loss="kl")
+    model = lscde_numpy.fit(x, y, PAPER_GRID, PAPER_GRID, center_order, 100, fold_of, loss="kl")
     seconds = time.perf_counter() - started
     return -model.log_pdf(x_test, y_test).mean(), seconds
 

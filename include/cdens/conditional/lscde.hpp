@@ -7,12 +7,11 @@
 #include <optional>
 #include <vector>
 
-#include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/cross_validation.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/metrics.hpp"
-#include "cdens/core/progress.hpp"
 
 namespace cdens {
 
@@ -39,12 +38,6 @@ struct LscdeOptions {
   int threads = 0;
 };
 
-/// Where a fit runs and whom it tells.
-struct FitContext {
-  const Communicator& communicator = local_communicator();
-  Progress& progress = silent_progress();
-};
-
 /// A fitted LSCDE model and what the fit found out.
 struct LscdeFit {
   ConditionalMixture model;
@@ -53,9 +46,19 @@ struct LscdeFit {
 
 /// The random choices a fit makes from options.seed, for reproducing a fit elsewhere (the
 /// benchmark's numpy reference uses the same centres and folds).
+///
+/// Centres are taken from the training pairs in `center_order`: the fitted model's b =
+/// min(n_centers, n) are its first b pairs. In cross-validation the estimator of fold k is "the
+/// estimator obtained without Z_k" (§2.5), so its centres are the first min(n_centers, n − n_k)
+/// pairs of center_order outside fold k: no held-out pair is ever a basis centre of the model
+/// that scores it. (Sharing the fitted model's centres instead lets every held-out pair sit on a
+/// centre when n ≤ n_centers, which favours too small a σ; docs/methods/lscde.md.)
 struct LscdeDraws {
-  std::vector<Index> centers;  ///< training pairs used as basis centres, b = min(n_centers, n)
-  std::optional<KFold> folds;  ///< the CV folds; absent when both grids hold one value
+  std::vector<Index> center_order;  ///< a random permutation of 0 … n−1; 0 … n−1 when n_centers ≥ n
+  std::vector<Index> centers;       ///< the fitted model's centres: the first b of center_order
+  std::optional<KFold> folds;       ///< the CV folds; absent when both grids hold one value
+  /// fold_centers[k]: the centres of the estimator trained without fold k, in center_order.
+  std::vector<std::vector<Index>> fold_centers;
 };
 
 /// The centres and folds fit_lscde draws for n training pairs under `options`.

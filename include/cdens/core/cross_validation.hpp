@@ -1,10 +1,12 @@
 #pragma once
 // K-fold splitting and the table of cross-validation results every estimator reports.
 
+#include <functional>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
+#include "cdens/core/progress.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/types.hpp"
 
@@ -35,8 +37,10 @@ struct CvTable {
   Matrix candidates;                         ///< one row per candidate, one column per name
   Vector mean_loss;                          ///< mean over folds of the held-out loss
   Vector standard_error;                     ///< standard deviation over folds / √K
-  std::string loss;                          ///< "kl" (negative log-likelihood) or "sq"
-  Index best = -1;                           ///< row with the smallest mean loss
+  /// "kl" (negative log-likelihood of y given x) or "sq"; estimators that select a density of
+  /// their own say which, e.g. "joint_nll" (−log p̂(x, y)) or "marginal_nll" (−log p̂(x)).
+  std::string loss;
+  Index best = -1;  ///< row with the smallest mean loss
 
   nlohmann::json to_json() const;
   static CvTable from_json(const nlohmann::json& document);
@@ -44,6 +48,42 @@ struct CvTable {
 
 /// Row of the smallest finite mean loss; ties go to the earliest row.
 Index best_candidate(const Vector& mean_loss);
+
+/// The table of a grid from each candidate's mean held-out loss on each fold (`fold_loss`,
+/// candidates × K): mean over folds, standard error = standard deviation over folds / √K, and
+/// the best row. Leave-one-out is the case of n folds of one sample each.
+CvTable make_cv_table(std::vector<std::string> parameter_names, Matrix candidates,
+                      const MatrixView& fold_loss, std::string loss);
+
+/// The candidates of a two-parameter grid, one row (a, b) per pair, `first` varying slowest:
+/// row i · |second| + j holds (first[i], second[j]).
+Matrix product_grid(const std::vector<double>& first, const std::vector<double>& second);
+
+/// Whether `value` is the smallest or the largest of a grid of more than one candidate: a
+/// choice there suggests that the grid should be wider.
+bool at_grid_edge(const std::vector<double>& grid, double value);
+
+/// "the chosen <name> lies at the edge of its grid" for every parameter of the table's best row
+/// that is at_grid_edge of its grid (`grids[p]` belongs to parameter_names[p]).
+std::vector<std::string> grid_edge_warnings(const CvTable& table,
+                                            const std::vector<std::vector<double>>& grids);
+
+/// Losses of `candidates` candidates on held-out samples of fold `fold`: a candidates × |samples|
+/// matrix for the samples listed (a run of folds.test(fold)), each scored by the candidate fitted
+/// on the other folds.
+using HeldOutLosses = std::function<Matrix(int fold, const std::vector<Index>& samples)>;
+
+/// Every sample's held-out loss under K-fold cross-validation: column i of the result
+/// (candidates × n) is the loss of sample i under the fit without its fold. The held-out samples
+/// are cut into runs of at most 256 whatever the thread count; runs are scored in parallel on
+/// `threads` threads, each writing only its own columns, so the result does not depend on
+/// `threads`. Reports one step per run to `progress` under `label`.
+Matrix k_fold_sample_losses(const KFold& folds, Index candidates, int threads,
+                            const HeldOutLosses& losses, Progress& progress,
+                            const std::string& label);
+
+/// Each fold's mean of the per-sample losses (candidates × K), the input of make_cv_table.
+Matrix fold_mean_losses(const MatrixView& sample_losses, const KFold& folds);
 
 /// `count` values spaced evenly in log between `low` and `high` (both included).
 std::vector<double> log_spaced(double low, double high, int count);

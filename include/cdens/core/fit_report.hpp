@@ -16,7 +16,10 @@ struct FitReport {
   std::map<std::string, double> hyperparameters;  ///< the chosen values, e.g. sigma, lambda
   std::map<std::string, double> statistics;       ///< sizes and counts, e.g. n_train, n_basis
   std::optional<CvTable> cross_validation;        ///< absent when nothing was selected by CV
-  double fit_seconds = 0.0;                       ///< wall time of the whole fit
+  /// Further tables of a fit that selects several things by separate cross-validations, by name
+  /// (RKDE: "marginal_kde"); `cross_validation` holds the one that selects the model's widths.
+  std::map<std::string, CvTable> auxiliary_cross_validation;
+  double fit_seconds = 0.0;  ///< wall time of the whole fit
   std::vector<std::string> warnings;
 
   nlohmann::json to_json() const;

@@ -3,11 +3,17 @@
 
 #include <vector>
 
+#include "cdens/core/rng.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
 
 /// The columns of `data` listed in `columns`, in that order (d × columns.size()).
 Matrix gather_samples(const MatrixView& data, const std::vector<Index>& columns);
+
+/// Kernel centres taken from n samples (LSCDE paper §2.6, SA-CDE §3: "chosen randomly from
+/// training samples"): all samples in data order when count ≥ n, else the first `count`
+/// entries of a random permutation drawn from `rng`.
+std::vector<Index> choose_centers(Index n, Index count, Rng& rng);
 
 }  // namespace cdens

@@ -19,6 +19,10 @@ void require_nonempty(const MatrixView& data, std::string_view what);
 void require_same_samples(const MatrixView& a, std::string_view what_a, const MatrixView& b,
                           std::string_view what_b);
 
+/// Training pairs (x_i, y_i) of a conditional estimator: both non-empty and finite, with the
+/// same number of samples.
+void require_training_pairs(const MatrixView& x, const MatrixView& y);
+
 /// The number of rows a matrix of samples must have (its dimension).
 void require_dimension(const MatrixView& data, Index dimension, std::string_view what);
 

@@ -1,0 +1,108 @@
+#include "cdens/conditional/kernel_cde.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "cdens/conditional/kernel_gates.hpp"
+#include "cdens/core/error.hpp"
+#include "cdens/core/gaussian_kernel.hpp"
+#include "cdens/core/log_space.hpp"
+#include "cdens/core/parallel.hpp"
+#include "cdens/core/samples.hpp"
+#include "cdens/core/validate.hpp"
+
+namespace cdens {
+
+std::vector<double> sa_cde_width_grid() { return log_spaced(1e-2, 2.0, 20); }
+
+StandardizedPairs standardize_pairs(const MatrixView& x, const MatrixView& y,
+                                    const FitContext& context) {
+  require_training_pairs(x, y);
+  if (context.communicator.size() > 1) {
+    throw InvalidArgument(
+        "the kernel estimators keep every training pair and run on a single process");
+  }
+  StandardizedPairs pairs{Standardizer::fit(x, "x"), Standardizer::fit(y, "y"), {}};
+  pairs.samples = {pairs.x_scaling.transform(x), pairs.y_scaling.transform(y)};
+  return pairs;
+}
+
+StandardizedSamples gather_pairs(const StandardizedSamples& pairs,
+                                 const std::vector<Index>& indices) {
+  return {gather_samples(pairs.z, indices), gather_samples(pairs.t, indices)};
+}
+
+std::vector<StandardizedSamples> fold_training_sets(const StandardizedSamples& pairs,
+                                                    const KFold& folds) {
+  std::vector<StandardizedSamples> sets;
+  for (int k = 0; k < folds.n_folds(); ++k) sets.push_back(gather_pairs(pairs, folds.train(k)));
+  return sets;
+}
+
+double log_gaussian_normalizer(Index dimension, double sigma) {
+  constexpr double kLogSqrtTwoPi = 0.91893853320467274178;
+  return static_cast<double>(dimension) * (kLogSqrtTwoPi + std::log(sigma));
+}
+
+Vector kernel_scales(const std::vector<double>& sigmas) {
+  Vector scales(static_cast<Index>(sigmas.size()));
+  for (std::size_t s = 0; s < sigmas.size(); ++s) {
+    scales(static_cast<Index>(s)) = 0.5 / (sigmas[s] * sigmas[s]);
+  }
+  return scales;
+}
+
+KernelLogSums kernel_log_sums(const StandardizedSamples& queries,
+                              const StandardizedSamples& reference, const VectorView& scales,
+                              Index self_offset) {
+  const Index m = queries.z.cols();
+  Matrix input_distances = squared_distances(reference.z, queries.z);  // n × m
+  Matrix joint_distances = squared_distances(reference.t, queries.t);
+  joint_distances += input_distances;
+  if (self_offset >= 0) {
+    if (reference.z.cols() < 2 || self_offset + m > reference.z.cols()) {
+      throw InvalidArgument("leave-one-out kernel sums need the queries among the references");
+    }
+    // An infinite distance is a term of weight zero.
+    for (Index j = 0; j < m; ++j) {
+      input_distances(self_offset + j, j) = INFINITY;
+      joint_distances(self_offset + j, j) = INFINITY;
+    }
+  }
+  KernelLogSums sums{Matrix(scales.size(), m), Matrix(scales.size(), m)};
+  for (Index j = 0; j < m; ++j) {
+    log_sum_exp_scaled(joint_distances.col(j), scales, sums.joint.col(j));
+    log_sum_exp_scaled(input_distances.col(j), scales, sums.input.col(j));
+  }
+  return sums;
+}
+
+Matrix columns_by_blocks(Index rows, Index n, int threads,
+                         const std::function<Matrix(Index begin, Index size)>& block) {
+  constexpr Index kBlock = 256;
+  Matrix result(rows, n);
+  parallel_for(threads, (n + kBlock - 1) / kBlock, [&](Index b) {
+    const Index begin = b * kBlock;
+    const Index size = std::min(kBlock, n - begin);
+    result.middleCols(begin, size) = block(begin, size);
+  });
+  return result;
+}
+
+Matrix grid_candidates(const std::vector<double>& grid) {
+  return Eigen::Map<const Vector>(grid.data(), static_cast<Index>(grid.size()));
+}
+
+KernelCdeFit finish_kernel_fit(const StandardizedPairs& data,
+                               std::shared_ptr<const ConditionalGate> gate, Matrix centers_y,
+                               double sigma, FitReport report,
+                               std::chrono::steady_clock::time_point started) {
+  ConditionalMixture model = make_output_kernel_mixture(
+      data.x_scaling, data.y_scaling, std::move(gate), std::move(centers_y), sigma);
+  report.statistics["n_train"] = static_cast<double>(data.samples.z.cols());
+  report.fit_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return {std::move(model), std::move(report)};
+}
+
+}  // namespace cdens

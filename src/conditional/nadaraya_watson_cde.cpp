@@ -1,0 +1,82 @@
+#include "cdens/conditional/nadaraya_watson_cde.hpp"
+
+#include <memory>
+
+#include "cdens/conditional/kernel_gates.hpp"
+#include "cdens/core/error.hpp"
+#include "cdens/core/parallel.hpp"
+#include "cdens/core/rng.hpp"
+#include "cdens/core/samples.hpp"
+#include "cdens/core/validate.hpp"
+
+namespace cdens {
+namespace {
+
+void validate(const NadarayaWatsonCdeOptions& options) {
+  require_positive_values(options.sigmas, "sigma candidates");
+  if (options.n_centers < 1) throw InvalidArgument("the number of centres must be at least 1");
+  if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
+}
+
+/// Leave-one-out NLL of every σ (S × B): for centre b,
+///   −log p̂_{−b}(v_b | u_b) = −log Σ_{c≠b} exp(−(‖u_b−u_c‖² + ‖v_b−v_c‖²)/2σ²)
+///                            + log Σ_{c≠b} exp(−‖u_b−u_c‖²/2σ²) + d_y log(√(2π) σ),
+/// both sums taken from the B × B squared distances (closed form, no refit).
+Matrix leave_one_out_losses(const StandardizedSamples& centers, const std::vector<double>& sigmas,
+                            int threads) {
+  const Vector scales = kernel_scales(sigmas);
+  Vector normalizers(scales.size());
+  for (Index s = 0; s < scales.size(); ++s) {
+    normalizers(s) = log_gaussian_normalizer(centers.t.rows(), sigmas[static_cast<std::size_t>(s)]);
+  }
+  return columns_by_blocks(scales.size(), centers.z.cols(), threads, [&](Index begin, Index size) {
+    const StandardizedSamples queries{centers.z.middleCols(begin, size),
+                                      centers.t.middleCols(begin, size)};
+    const KernelLogSums sums = kernel_log_sums(queries, centers, scales, begin);
+    return Matrix((sums.input - sums.joint).colwise() + normalizers);
+  });
+}
+
+}  // namespace
+
+KernelCdeFit fit_nadaraya_watson_cde(const MatrixView& x, const MatrixView& y,
+                                     const NadarayaWatsonCdeOptions& options,
+                                     const FitContext& context) {
+  const auto started = std::chrono::steady_clock::now();
+  validate(options);
+  const StandardizedPairs data = standardize_pairs(x, y, context);
+  const int threads = resolve_threads(options.threads);
+  // SA-CDE §3: B = min(100, N) centres chosen at random from the training samples.
+  Rng rng(options.seed);
+  const StandardizedSamples centers =
+      gather_pairs(data.samples, choose_centers(x.cols(), options.n_centers, rng));
+  const Index center_count = centers.z.cols();
+
+  FitReport report;
+  report.method = "nwcde";
+  double sigma = options.sigmas.front();
+  if (options.sigmas.size() > 1) {
+    if (center_count < 2) {
+      throw InvalidArgument("leave-one-out cross-validation of sigma needs at least 2 centres");
+    }
+    context.progress.begin("leave-one-out cross-validation", 1);
+    const Matrix losses = leave_one_out_losses(centers, options.sigmas, threads);
+    context.progress.advance();
+    context.progress.end();
+    // Leave-one-out is K-fold cross-validation with B folds of one centre each.
+    CvTable table = make_cv_table({"sigma"}, grid_candidates(options.sigmas), losses, "kl");
+    if (table.best < 0) throw DataError("cross-validation produced no finite loss");
+    sigma = table.candidates(table.best, 0);
+    table.mean_loss.array() -= data.y_scaling.log_jacobian();
+    report.warnings = grid_edge_warnings(table, {options.sigmas});
+    report.statistics["folds"] = static_cast<double>(center_count);
+    report.cross_validation = std::move(table);
+  }
+
+  report.hyperparameters = {{"sigma", sigma}};
+  report.statistics["n_centers"] = static_cast<double>(center_count);
+  return finish_kernel_fit(data, std::make_shared<const GaussianKernelGate>(centers.z, sigma),
+                           centers.t, sigma, std::move(report), started);
+}
+
+}  // namespace cdens
