@@ -96,10 +96,9 @@ py::tuple lscde_draws_binding(Index n, Index n_centers, int folds, std::uint64_t
   const LscdeDraws draws = lscde_draws(n, options);
   py::array_t<Index> order(static_cast<py::ssize_t>(draws.center_order.size()));
   std::copy(draws.center_order.begin(), draws.center_order.end(), order.mutable_data());
+  const std::vector<int> fold_of_sample = draws.folds->fold_of();
   py::array_t<int> fold_of(static_cast<py::ssize_t>(n));
-  for (int k = 0; k < draws.folds->n_folds(); ++k) {
-    for (const Index i : draws.folds->test(k)) fold_of.mutable_at(i) = k;
-  }
+  std::copy(fold_of_sample.begin(), fold_of_sample.end(), fold_of.mutable_data());
   return py::make_tuple(order, fold_of);
 }
 

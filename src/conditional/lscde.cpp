@@ -219,10 +219,7 @@ LscdeDraws lscde_draws(Index n, const LscdeOptions& options) {
   if (options.sigmas.size() * options.lambdas.size() > 1) {
     draws.folds.emplace(n, options.folds, rng);
     // §2.5: the estimator of fold k is built without Z_k, its centres included.
-    std::vector<int> fold_of(static_cast<std::size_t>(n));
-    for (int k = 0; k < draws.folds->n_folds(); ++k) {
-      for (const Index i : draws.folds->test(k)) fold_of[static_cast<std::size_t>(i)] = k;
-    }
+    const std::vector<int> fold_of = draws.folds->fold_of();
     for (int k = 0; k < draws.folds->n_folds(); ++k) {
       std::vector<Index> centers;
       for (const Index i : draws.center_order) {

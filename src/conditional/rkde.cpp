@@ -61,8 +61,6 @@ double mean_log_ratio_mass(const MatrixView& z, double sigma_joint, double sigma
 
 }  // namespace
 
-std::vector<double> rkde_default_widths() { return {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10}; }
-
 KernelCdeFit fit_rkde(const MatrixView& x, const MatrixView& y, const RkdeOptions& options,
                       const FitContext& context) {
   const auto started = std::chrono::steady_clock::now();

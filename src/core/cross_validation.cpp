@@ -41,6 +41,14 @@ std::vector<Index> KFold::train(int k) const {
   return indices;
 }
 
+std::vector<int> KFold::fold_of() const {
+  std::vector<int> folds(static_cast<std::size_t>(n_));
+  for (int k = 0; k < n_folds(); ++k) {
+    for (const Index i : test(k)) folds[static_cast<std::size_t>(i)] = k;
+  }
+  return folds;
+}
+
 Index best_candidate(const Vector& mean_loss) {
   Index best = -1;
   for (Index r = 0; r < mean_loss.size(); ++r) {

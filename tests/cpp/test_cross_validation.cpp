@@ -57,6 +57,20 @@ TEST(KFoldTest, FoldsAreDisjointCoverEverythingAndBalanced) {
   }
 }
 
+TEST(KFoldTest, FoldOfNamesTheTestSetOfEverySample) {
+  Rng rng(4);
+  const KFold folds(23, 4, rng);
+  const std::vector<int> fold_of = folds.fold_of();
+  ASSERT_EQ(fold_of.size(), 23u);
+  for (int k = 0; k < 4; ++k) {
+    for (Index i = 0; i < 23; ++i) {
+      const auto& test = folds.test(k);
+      EXPECT_EQ(fold_of[static_cast<std::size_t>(i)] == k,
+                std::find(test.begin(), test.end(), i) != test.end());
+    }
+  }
+}
+
 TEST(KFoldTest, SameSeedSameSplitOtherSeedOtherSplit) {
   Rng first(5), second(5), third(6);
   const KFold a(50, 5, first), b(50, 5, second), c(50, 5, third);

@@ -17,18 +17,17 @@
 #include <vector>
 
 #include "cdens/conditional/kernel_cde.hpp"
+#include "cdens/conditional/lscde.hpp"
 
 namespace cdens {
-
-/// The candidate grid of the LSCDE paper (§2.6), {0.01, 0.02, 0.05, …, 5, 10}: the paper states
-/// no grid for RKDE, and this is the one its experiments use.
-std::vector<double> rkde_default_widths();
 
 /// Options of fit_rkde.
 struct RkdeOptions {
   /// Candidate widths, in standardised units, for both the joint and the marginal KDE. More than
   /// one candidate turns on cross-validation.
-  std::vector<double> sigmas = rkde_default_widths();
+  /// Default: the LSCDE paper's §2.6 grid — the paper states no grid for RKDE, and this is the
+  /// one its experiments use.
+  std::vector<double> sigmas = lscde_paper_grid();
   /// K of K-fold cross-validation; both KDEs are scored on the same folds.
   int folds = 5;
   /// Seed of the fold split.

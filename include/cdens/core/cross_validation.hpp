@@ -25,6 +25,8 @@ class KFold {
   const std::vector<Index>& test(int k) const { return test_[static_cast<std::size_t>(k)]; }
   /// The other samples, increasing.
   std::vector<Index> train(int k) const;
+  /// The fold of every sample: entry i is the k with i in test(k).
+  std::vector<int> fold_of() const;
 
  private:
   Index n_;
