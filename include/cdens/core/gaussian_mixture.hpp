@@ -1,0 +1,76 @@
+#pragma once
+// The diagonal Gaussian mixture, the fitted shape of every unconditional estimator (DESIGN.md;
+// Chen, Hong & Harris 2010, eqs. 1–4):
+//
+//   p(z) = Σ_l β_l N(z; c_l, diag γ_l²),   β_l ≥ 0,  Σ_l β_l = 1,
+//
+// on standardised data z = (x − mean) / scale, with densities reported in the user's units
+// through the Jacobian of the standardisation: log p_user(x) = log p(z(x)) − Σ_d log scale_d.
+// Parzen window (β_l = 1/N, c_l = x_l, one width), GMM, RSDE, SKD and GSKD all produce this;
+// each query is written once here.
+//
+// Far from every centre the log-density is a log-sum-exp of finite log-terms, so it stays finite
+// (a large negative number) instead of underflowing to −∞.
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "cdens/core/rng.hpp"
+#include "cdens/core/standardizer.hpp"
+#include "cdens/core/types.hpp"
+
+namespace cdens {
+
+class GaussianMixture {
+ public:
+  /// `weights` (K) are β_l: finite, non-negative, at least one positive, summing to 1 within
+  /// 1e−9 (they are used as given, not renormalised, so a saved model reloads bit for bit).
+  /// `centers` c_l and `widths` γ_l are d × K in standardised units; widths finite and positive.
+  /// `scaling` maps the user's units to the standardised ones. Throws InvalidArgument.
+  GaussianMixture(Standardizer scaling, Vector weights, Matrix centers, Matrix widths);
+
+  Index dimension() const { return centers_.rows(); }
+  Index n_components() const { return centers_.cols(); }
+  const Standardizer& scaling() const { return scaling_; }
+  const Vector& weights() const { return weights_; }
+  const Matrix& centers() const { return centers_; }
+  const Matrix& widths() const { return widths_; }
+
+  // Queries. Points are in the user's units, one per column (d × m).
+
+  /// log p(x_j) for each column: log-sum-exp over l of log β_l + log N(z_j; c_l, diag γ_l²)
+  /// plus the log-Jacobian of the standardisation.
+  Vector log_pdf(const MatrixView& x) const;
+  /// p(g) at every point g of a grid (the columns of `grid`, d × G): G values.
+  Vector pdf(const MatrixView& grid) const;
+  /// Mean log-likelihood (1/m) Σ_j log p(x_j), the score of held-out data.
+  double mean_log_likelihood(const MatrixView& x) const;
+  /// n independent draws (d × n) in the user's units: a component l with probability β_l, then
+  /// z ~ N(c_l, diag γ_l²). Deterministic given the state of `rng`.
+  Matrix sample(Index n, Rng& rng) const;
+  /// E[x] in the user's units (d).
+  Vector mean() const;
+  /// Cov[x] in the user's units (d × d): S (Σ_l β_l (diag γ_l² + c_l c_lᵀ) − μ μᵀ) S with
+  /// S = diag(scale).
+  Matrix covariance() const;
+  /// ∫ p(x)² dx in the user's units: Σ_l Σ_l' β_l β_l' N(c_l; c_l', diag(γ_l² + γ_l'²)) times
+  /// the Jacobian (the first term of the ISE, Chen et al. eqs. 14, 16).
+  double squared_norm() const;
+
+  /// {"scaling", "weights", "centers", "widths"}; doubles in round-trip form.
+  nlohmann::json to_json() const;
+  /// The inverse of to_json; ModelFormatError for a malformed or inconsistent document.
+  static GaussianMixture from_json(const nlohmann::json& document);
+
+ private:
+  Matrix standardized(const MatrixView& x) const;
+
+  Standardizer scaling_;
+  Vector weights_;
+  Matrix centers_;
+  Matrix widths_;
+  Vector log_weights_;          ///< log β_l (−∞ for a zero weight)
+  Vector component_log_norms_;  ///< −Σ_d log γ_ld − (d/2) log 2π
+  Matrix inverse_variances_;    ///< 1 / γ_l²
+};
+
+}  // namespace cdens

@@ -1,0 +1,59 @@
+#pragma once
+// Multiplicative non-negative quadratic programming (MNQP) on the simplex: the weight solver of
+// RSDE, SKD and GSKD (Chen, Hong & Harris 2010, §III-B, eqs. 39–44, after Sha, Saul & Lee 2002
+// and Girolami & He 2003). See docs/methods/mnqp.md.
+//
+//   minimise  f(β) = ½ βᵀ B β − vᵀ β   subject to  β_i ≥ 0,  Σ_i β_i = 1,        (39)
+//
+// for a symmetric B with non-negative entries and a positive diagonal (a Gram matrix of Gaussian
+// kernels, eq. 14, or ΦᵀΦ, eq. 39).
+
+#include <vector>
+
+#include "cdens/core/types.hpp"
+
+namespace cdens {
+
+/// Options of solve_mnqp.
+struct MnqpOptions {
+  /// Upper bound on the multiplicative updates (42)–(44).
+  int max_iterations = 10000;
+  /// Converged when the largest change of a weight in one update is at most this.
+  double tolerance = 1e-10;
+  /// After convergence, weights below prune_threshold · max_i β_i are set to zero (their kernels
+  /// are removed, §III-B) and the remaining weights are re-solved by MNQP on their own
+  /// sub-problem, so the result still sums to one. 0 keeps every weight that is not exactly 0.
+  double prune_threshold = 1e-4;
+  /// Record f(β) after every update in MnqpResult::objective_history (for tests and plots).
+  bool record_objective = false;
+};
+
+/// The solution of (39) and how it was reached.
+struct MnqpResult {
+  Vector weights;           ///< β, same length as v; removed weights are exactly 0
+  std::vector<Index> kept;  ///< indices i with β_i > 0, increasing
+  double objective = 0.0;   ///< f(β)
+  int iterations = 0;       ///< updates made (both passes)
+  bool converged = false;   ///< tolerance reached before max_iterations (both passes)
+  /// f(β^[0]), f(β^[1]), … of the first pass when options.record_objective.
+  std::vector<double> objective_history;
+};
+
+/// f(β) = ½ βᵀ B β − vᵀ β.
+double mnqp_objective(const MatrixView& b, const VectorView& v, const VectorView& beta);
+
+/// Solves (39) from β^[0] = 1/N (§III-B) by the update (42)–(44):
+///
+///   c_i = β_i / (Bβ)_i,   h = (1 − Σ c_i v_i) / Σ c_i,   β_i ← c_i (v_i + h).
+///
+/// Each update minimises the auxiliary function of eq. (40) — a separable quadratic that bounds
+/// f from above and touches it at the current β — so f never increases. Where (44) would give a
+/// negative weight, the auxiliary function is minimised over the simplex instead: β_i ←
+/// c_i max(0, v_i + h) with h chosen so that the weights sum to one (the KKT solution of the
+/// separable problem); this coincides with (43)–(44) whenever all v_i + h > 0, and a weight set
+/// to zero stays zero (its kernel is removed). Throws InvalidArgument for a B that is not
+/// square and symmetric with non-negative finite entries and a positive diagonal, or a v of the
+/// wrong length or not finite.
+MnqpResult solve_mnqp(const MatrixView& b, const VectorView& v, const MnqpOptions& options = {});
+
+}  // namespace cdens

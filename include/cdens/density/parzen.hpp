@@ -1,0 +1,70 @@
+#pragma once
+// Parzen window (PW) density estimate (Chen, Hong & Harris 2010, eq. 10):
+//
+//   p̂(z) = (1/N) Σ_k N(z; z_k, γ² I)
+//
+// on standardised data, with the width γ chosen by leave-one-out cross-validation of either the
+// likelihood or the integrated squared error. See docs/methods/parzen.md.
+
+#include <string>
+#include <vector>
+
+#include "cdens/core/fit_report.hpp"
+#include "cdens/core/gaussian_mixture.hpp"
+
+namespace cdens {
+
+/// The leave-one-out criterion that selects the Parzen width (both are minimised).
+enum class ParzenCriterion {
+  /// −(1/N) Σ_i log p̂_{−i}(z_i): the negative of the divergence criterion of eq. (11) scored on
+  /// the point left out (likelihood cross-validation).
+  leave_one_out_likelihood,
+  /// ∫ p̂² − (2/N) Σ_i p̂_{−i}(z_i): the ISE of eq. (16) up to a constant, with the cross term
+  /// estimated by leave-one-out as in eq. (17) (least-squares cross-validation).
+  least_squares,
+};
+
+/// "loo_likelihood" or "least_squares" (the CvTable's loss name).
+std::string to_string(ParzenCriterion criterion);
+
+/// Options of fit_parzen. Widths are in standardised units (every dimension has unit sample
+/// standard deviation).
+struct ParzenOptions {
+  /// The criterion; likelihood by default, because the paper derives the PW estimate as the
+  /// maximiser of the likelihood (divergence) criterion of eq. (11).
+  ParzenCriterion criterion = ParzenCriterion::leave_one_out_likelihood;
+  /// Candidate widths γ. Non-empty: exactly these are scored and the best is taken (a grid
+  /// search, no refinement). Empty (the default): the 1-D search below.
+  std::vector<double> widths = {};
+  /// The 1-D search: `search_points` widths evenly spaced in log over [search_lower,
+  /// search_upper], then golden-section refinement of log γ between the neighbours of the best
+  /// of them until the bracket is narrower than `refine_tolerance` (relative to γ).
+  double search_lower = 0.01;
+  double search_upper = 3.0;
+  int search_points = 25;
+  double refine_tolerance = 1e-3;
+  /// OpenMP threads; 0 uses the OpenMP default. The result does not depend on it.
+  int threads = 0;
+};
+
+/// A fitted Parzen window and its report (hyper-parameter "width"; the CV table lists every
+/// width scored, grid first, then the refinement's evaluations).
+struct ParzenFit {
+  GaussianMixture model;
+  FitReport report;
+};
+
+/// The criterion (to be minimised) for each width of `widths` on the data z (d × N, used as
+/// given — no standardisation), with each sample's term in the columns of `per_sample`
+/// (|widths| × N) when it is not null: the criterion is the row mean of those terms. Exact
+/// leave-one-out (the self term left out of p̂_{−i}), computed in blocks of samples so that the
+/// result does not depend on `threads`. Throws InvalidArgument for N < 2 or non-positive widths.
+Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
+                        ParzenCriterion criterion, int threads = 0, Matrix* per_sample = nullptr);
+
+/// Fits the Parzen window to the samples x (d × N, the user's units): standardises x, selects γ
+/// by options.criterion, and returns β = 1/N, c_k = z_k, γ_k = γ in every dimension.
+/// DataError for empty, non-finite or constant data; InvalidArgument for bad options.
+ParzenFit fit_parzen(const MatrixView& x, const ParzenOptions& options = {});
+
+}  // namespace cdens

@@ -1,0 +1,43 @@
+#pragma once
+// Repeated weighted boosting search (RWBS; Chen, Wang & Harris 2005), the global optimiser that
+// GSKD uses to place and shape each kernel (Chen, Hong & Harris 2010, Appendix). See
+// docs/methods/rwbs.md.
+
+#include <cstdint>
+#include <functional>
+
+#include "cdens/core/types.hpp"
+
+namespace cdens {
+
+/// Options of rwbs_minimize; the defaults are the paper's 1-D settings (§IV-A).
+struct RwbsOptions {
+  /// P_S, the population size (≥ 2).
+  int population = 10;
+  /// N_G, the number of generations (repeats of the weighted boosting search).
+  int generations = 10;
+  /// M_I, the number of weighted boosting search iterations per generation.
+  int iterations = 200;
+  /// Seed of the random population members.
+  std::uint64_t seed = 0;
+};
+
+/// The best point found and its cost.
+struct RwbsResult {
+  Vector point;
+  double value = 0.0;
+  /// Cost evaluations made: N_G (P_S + 2 M_I) − (N_G − 1) (§III-C).
+  Index evaluations = 0;
+};
+
+/// Minimises `cost` over the box lower ≤ u ≤ upper (per coordinate) by RWBS (Appendix):
+/// each generation starts from the previous best (elitism) and P_S − 1 uniform random points;
+/// each WBS iteration weights the members by boosting (δ_i), forms the convex combination
+/// u_{P_S+1} = Σ δ_i u_i and its mirror u_{P_S+2} = 2 u_best − u_{P_S+1} (clamped to the box),
+/// and replaces the worst member by the better of the two. Costs are normalised by their sum,
+/// so they must be non-negative (as the LOO MSE is); a negative or non-finite cost is an
+/// InvalidArgument. Deterministic for a given seed.
+RwbsResult rwbs_minimize(const std::function<double(const Vector&)>& cost, const Vector& lower,
+                         const Vector& upper, const RwbsOptions& options = {});
+
+}  // namespace cdens

@@ -1,0 +1,160 @@
+#include "cdens/core/gaussian_mixture.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+
+#include "cdens/core/error.hpp"
+#include "cdens/core/json_io.hpp"
+#include "cdens/core/log_space.hpp"
+#include "cdens/core/parallel.hpp"
+#include "cdens/core/validate.hpp"
+
+namespace cdens {
+namespace {
+
+constexpr double kLog2Pi = 1.83787706640934548356;
+// Queries work through the points in blocks of this many columns, one block per task, so the
+// result does not depend on the thread count.
+constexpr Index kQueryBlock = 256;
+
+}  // namespace
+
+GaussianMixture::GaussianMixture(Standardizer scaling, Vector weights, Matrix centers,
+                                 Matrix widths)
+    : scaling_(std::move(scaling)),
+      weights_(std::move(weights)),
+      centers_(std::move(centers)),
+      widths_(std::move(widths)) {
+  if (centers_.cols() == 0 || centers_.rows() == 0) {
+    throw InvalidArgument("a Gaussian mixture needs at least one component and one dimension");
+  }
+  if (centers_.rows() != scaling_.dimension() || widths_.rows() != centers_.rows() ||
+      widths_.cols() != centers_.cols() || weights_.size() != centers_.cols()) {
+    throw InvalidArgument(
+        "Gaussian mixture: weights, centres, widths and standardiser disagree in shape");
+  }
+  if (!centers_.allFinite()) throw InvalidArgument("Gaussian mixture centres must be finite");
+  if (!widths_.allFinite() || !(widths_.array() > 0.0).all()) {
+    throw InvalidArgument("Gaussian mixture widths must be finite and positive");
+  }
+  if (!weights_.allFinite() || (weights_.array() < 0.0).any()) {
+    throw InvalidArgument("Gaussian mixture weights must be finite and non-negative");
+  }
+  const double total = weights_.sum();
+  if (!(std::abs(total - 1.0) <= 1e-9)) {
+    throw InvalidArgument("Gaussian mixture weights must sum to 1, they sum to " +
+                          std::to_string(total));
+  }
+  log_weights_ = weights_.array().log();  // log 0 = −∞ leaves a component out of the sum
+  component_log_norms_ =
+      -widths_.array().log().colwise().sum().transpose() - 0.5 * dimension() * kLog2Pi;
+  inverse_variances_ = widths_.array().square().inverse();
+}
+
+Matrix GaussianMixture::standardized(const MatrixView& x) const {
+  require_dimension(x, dimension(), "x");
+  require_finite(x, "x");
+  Matrix z = scaling_.transform(x);
+  require_finite(z, "x after standardisation (a value too large for the model's scale)");
+  return z;
+}
+
+Vector GaussianMixture::log_pdf(const MatrixView& x) const {
+  const Matrix z = standardized(x);
+  const Index m = z.cols();
+  const Index k_count = n_components();
+  Vector result(m);
+  const Index blocks = (m + kQueryBlock - 1) / kQueryBlock;
+  parallel_for(resolve_threads(0), blocks, [&](Index block) {
+    const Index start = block * kQueryBlock;
+    const Index width = std::min(kQueryBlock, m - start);
+    const auto points = z.middleCols(start, width);
+    Matrix joint(k_count, width);  // log β_l + log N(z_j; c_l, diag γ_l²)
+    for (Index l = 0; l < k_count; ++l) {
+      const Eigen::ArrayXd mahalanobis =
+          ((points.colwise() - centers_.col(l)).array().square().colwise() *
+           inverse_variances_.col(l).array())
+              .colwise()
+              .sum()
+              .transpose();
+      joint.row(l) =
+          (log_weights_(l) + component_log_norms_(l) - 0.5 * mahalanobis).matrix().transpose();
+    }
+    for (Index j = 0; j < width; ++j) result(start + j) = log_sum_exp(joint.col(j));
+  });
+  return result.array() + scaling_.log_jacobian();
+}
+
+Vector GaussianMixture::pdf(const MatrixView& grid) const {
+  if (grid.cols() == 0) throw InvalidArgument("the grid is empty");
+  return log_pdf(grid).array().exp();
+}
+
+double GaussianMixture::mean_log_likelihood(const MatrixView& x) const {
+  if (x.cols() == 0) throw DataError("no samples to score");
+  return log_pdf(x).mean();
+}
+
+Matrix GaussianMixture::sample(Index n, Rng& rng) const {
+  if (n < 1) throw InvalidArgument("the number of samples must be at least 1");
+  std::discrete_distribution<Index> component(weights_.data(), weights_.data() + weights_.size());
+  Matrix draws(dimension(), n);
+  for (Index j = 0; j < n; ++j) {
+    const Index l = component(rng.engine());
+    for (Index d = 0; d < dimension(); ++d) {
+      draws(d, j) = centers_(d, l) + widths_(d, l) * rng.normal();
+    }
+  }
+  return scaling_.inverse_transform(draws);
+}
+
+Vector GaussianMixture::mean() const { return scaling_.inverse_transform(centers_ * weights_); }
+
+Matrix GaussianMixture::covariance() const {
+  const Vector mu = centers_ * weights_;
+  Matrix covariance = centers_ * weights_.asDiagonal() * centers_.transpose() - mu * mu.transpose();
+  covariance.diagonal() += widths_.array().square().matrix() * weights_;
+  const auto scale = scaling_.scale().asDiagonal();
+  return scale * covariance * scale;
+}
+
+double GaussianMixture::squared_norm() const {
+  // ∫ N(z; c_l, Γ_l) N(z; c_l', Γ_l') dz = N(c_l; c_l', Γ_l + Γ_l') for diagonal Γ (eq. 14).
+  const Index k_count = n_components();
+  const Matrix variances = widths_.array().square();
+  double total = 0.0;
+  for (Index l = 0; l < k_count; ++l) {
+    for (Index k = 0; k < k_count; ++k) {
+      const Eigen::ArrayXd variance = variances.col(l).array() + variances.col(k).array();
+      total +=
+          weights_(l) * weights_(k) *
+          std::exp(-0.5 * ((centers_.col(l) - centers_.col(k)).array().square() / variance).sum() -
+                   0.5 * (variance.log().sum() + dimension() * kLog2Pi));
+    }
+  }
+  // p_user(x) = p(z) |∂z/∂x|, so ∫ p_user² dx = |∂z/∂x| ∫ p² dz.
+  return total * std::exp(scaling_.log_jacobian());
+}
+
+nlohmann::json GaussianMixture::to_json() const {
+  return {{"scaling", scaling_.to_json()},
+          {"weights", vector_to_json(weights_)},
+          {"centers", matrix_to_json(centers_)},
+          {"widths", matrix_to_json(widths_)}};
+}
+
+GaussianMixture GaussianMixture::from_json(const nlohmann::json& document) {
+  try {
+    return GaussianMixture(Standardizer::from_json(json_member(document, "scaling")),
+                           vector_from_json(json_member(document, "weights"), "weights"),
+                           matrix_from_json(json_member(document, "centers"), "centres"),
+                           matrix_from_json(json_member(document, "widths"), "widths"));
+  } catch (const InvalidArgument& error) {
+    throw ModelFormatError(std::string("inconsistent Gaussian mixture: ") + error.what());
+  }
+}
+
+}  // namespace cdens

@@ -1,0 +1,184 @@
+// Tests of density/gmm.hpp: EM (eqs. 5–8) never lowers the likelihood, keeps the variance
+// floor, recovers a well-separated known mixture, and does not depend on the thread count.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "cdens/core/error.hpp"
+#include "cdens/core/rng.hpp"
+#include "cdens/density/gmm.hpp"
+#include "support.hpp"
+
+namespace cdens {
+namespace {
+
+/// N draws of a known diagonal mixture in 2-D: weights 0.2, 0.3, 0.5 and well separated centres.
+struct KnownMixture {
+  Vector weights;
+  Matrix centers;
+  Matrix sds;
+  Matrix x;
+};
+
+KnownMixture known_mixture(Index n, std::uint64_t seed) {
+  KnownMixture m;
+  m.weights = Vector(3);
+  m.weights << 0.2, 0.3, 0.5;
+  m.centers = Matrix(2, 3);
+  m.centers << -6.0, 0.0, 6.0,  //
+      0.0, 8.0, 0.0;
+  m.sds = Matrix(2, 3);
+  m.sds << 0.5, 1.0, 0.8,  //
+      1.5, 0.7, 0.4;
+  Rng rng(seed);
+  m.x.resize(2, n);
+  for (Index j = 0; j < n; ++j) {
+    const double u = rng.uniform();
+    const Index l = u < 0.2 ? 0 : (u < 0.5 ? 1 : 2);
+    for (Index d = 0; d < 2; ++d) m.x(d, j) = m.centers(d, l) + m.sds(d, l) * rng.normal();
+  }
+  return m;
+}
+
+TEST(Gmm, EmNeverLowersTheLikelihood) {
+  const KnownMixture data = known_mixture(400, 1);
+  for (std::uint64_t seed = 0; seed < 4; ++seed) {
+    Rng rng(seed);
+    GmmOptions options;
+    options.variance_floor = 1e-3;
+    options.tolerance = 1e-12;
+    Matrix centers = test::normal_matrix(2, 5, rng) * 3.0;
+    const EmRun run =
+        run_em(data.x, Vector::Constant(5, 0.2), centers, Matrix::Constant(2, 5, 0.1), options);
+    ASSERT_GE(run.log_likelihood.size(), 3u);
+    for (std::size_t t = 1; t < run.log_likelihood.size(); ++t) {
+      EXPECT_GE(run.log_likelihood[t],
+                run.log_likelihood[t - 1] - 1e-12 * std::abs(run.log_likelihood[t - 1]))
+          << "seed " << seed << ", iteration " << t;
+    }
+    EXPECT_NEAR(run.weights.sum(), 1.0, 1e-12);
+    EXPECT_TRUE((run.variances.array() >= options.variance_floor).all());
+  }
+}
+
+TEST(Gmm, RecoversAWellSeparatedMixture) {
+  const Index n = 4000;
+  const KnownMixture data = known_mixture(n, 2);
+  GmmOptions options;
+  options.n_components = 3;
+  options.n_init = 3;
+  const GmmFit fit = fit_gmm(data.x, options);
+  ASSERT_EQ(fit.model.n_components(), 3);
+  const Vector& scale = fit.model.scaling().scale();
+  const Vector& shift = fit.model.scaling().mean();
+  for (Index l = 0; l < 3; ++l) {
+    // The fitted component nearest to true centre l, in the user's units.
+    Index match = 0;
+    double best = INFINITY;
+    for (Index k = 0; k < 3; ++k) {
+      const Vector center = shift + scale.cwiseProduct(fit.model.centers().col(k));
+      const double distance = (center - data.centers.col(l)).norm();
+      if (distance < best) {
+        best = distance;
+        match = k;
+      }
+    }
+    const double w = data.weights(l);
+    EXPECT_NEAR(fit.model.weights()(match), w, 5 * std::sqrt(w * (1 - w) / n)) << l;
+    for (Index d = 0; d < 2; ++d) {
+      const double center = shift(d) + scale(d) * fit.model.centers()(d, match);
+      const double sd = scale(d) * fit.model.widths()(d, match);
+      const double count = w * n;
+      EXPECT_NEAR(center, data.centers(d, l), 5 * data.sds(d, l) / std::sqrt(count)) << l;
+      EXPECT_NEAR(sd, data.sds(d, l), 5 * data.sds(d, l) / std::sqrt(2 * count)) << l;
+    }
+  }
+  // The report's likelihood is the model's, in standardised units.
+  EXPECT_NEAR(fit.model.mean_log_likelihood(data.x),
+              fit.report.statistics.at("log_likelihood") + fit.model.scaling().log_jacobian(),
+              1e-10);
+}
+
+TEST(Gmm, MoreRestartsNeverLowerTheLikelihood) {
+  const KnownMixture data = known_mixture(300, 3);
+  GmmOptions options;
+  options.n_components = 4;
+  options.initialization = GmmInitialization::box;
+  options.box_lower = -2.0;
+  options.box_upper = 2.0;
+  const double single = fit_gmm(data.x, options).report.statistics.at("log_likelihood");
+  options.n_init = 5;
+  const double several = fit_gmm(data.x, options).report.statistics.at("log_likelihood");
+  EXPECT_GE(several, single);
+}
+
+TEST(Gmm, PaperSettingsOnTheFirstOneDimensionalExample) {
+  // Eqs. (51)–(52): eight Gaussians; the paper's EM settings [a, b] = [−4, 3], γ²_ini = 0.1,
+  // γ²_min = 0.01 in the data's units, N_K = 7.
+  Rng rng(4);
+  Matrix x(1, 200);
+  for (Index j = 0; j < 200; ++j) {
+    const int i = static_cast<int>(rng.uniform() * 8);
+    const double ratio = std::pow(2.0 / 3.0, i);
+    x(0, j) = 3.0 * (ratio - 1.0) + std::sqrt(ratio) * rng.normal();
+  }
+  GmmOptions options;
+  options.n_components = 7;
+  options.initialization = GmmInitialization::box;
+  options.box_lower = -4.0;
+  options.box_upper = 3.0;
+  options.initial_variance = 0.1;
+  options.variance_floor = 0.01;
+  options.standardize = false;
+  options.tolerance = 1e-6;
+  const GmmFit fit = fit_gmm(x, options);
+  EXPECT_EQ(fit.report.statistics.at("converged"), 1.0);
+  EXPECT_EQ(fit.model.scaling().log_jacobian(), 0.0);
+  EXPECT_TRUE((fit.model.widths().array().square() >= 0.01 * (1 - 1e-12)).all());
+  EXPECT_TRUE(std::isfinite(fit.model.mean_log_likelihood(x)));
+}
+
+TEST(Gmm, ResultDoesNotDependOnTheThreadCount) {
+  const KnownMixture data = known_mixture(1500, 5);  // several blocks of samples
+  GmmOptions options;
+  options.n_components = 3;
+  options.n_init = 3;
+  std::string first;
+  for (int threads : {1, 2, 3}) {
+    options.threads = threads;
+    const std::string fingerprint = fit_gmm(data.x, options).model.to_json().dump();
+    if (threads == 1) {
+      first = fingerprint;
+    } else {
+      EXPECT_TRUE(fingerprint == first) << threads << " threads";
+    }
+  }
+}
+
+TEST(Gmm, RejectsBadInput) {
+  const KnownMixture data = known_mixture(30, 6);
+  Matrix with_nan = data.x;
+  with_nan(0, 2) = std::nan("");
+  EXPECT_THROW(fit_gmm(with_nan), DataError);
+  EXPECT_THROW(fit_gmm(Matrix(2, 0)), DataError);
+  EXPECT_THROW(fit_gmm(Matrix::Constant(1, 10, 1.0)), DataError);
+  GmmOptions options;
+  options.n_components = 31;
+  EXPECT_NE(test::message_of<InvalidArgument>([&] {
+              fit_gmm(data.x, options);
+            }).find("exceeds the number of samples"),
+            std::string::npos);
+  options = {};
+  options.variance_floor = 0.0;
+  EXPECT_THROW(fit_gmm(data.x, options), InvalidArgument);
+  options = {};
+  options.initialization = GmmInitialization::box;
+  options.box_lower = 1.0;
+  options.box_upper = -1.0;
+  EXPECT_THROW(fit_gmm(data.x, options), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace cdens

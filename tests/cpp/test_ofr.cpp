@@ -1,0 +1,131 @@
+// Tests of density/ofr.hpp: the recursive LOO criterion (eqs. 33–36, 66–68) against explicit
+// leave-one-out refits, and the orthogonal decomposition (eqs. 26–28, 63–64) against a QR
+// factorisation.
+
+#include <gtest/gtest.h>
+
+#include <Eigen/QR>
+#include <cmath>
+#include <limits>
+
+#include "cdens/core/error.hpp"
+#include "cdens/core/gaussian_kernel.hpp"
+#include "cdens/core/rng.hpp"
+#include "cdens/density/ofr.hpp"
+#include "support.hpp"
+
+namespace cdens {
+namespace {
+
+/// Gaussian kernel columns on N random points (N × columns) and a positive target, as in the
+/// paper's regression on the Parzen estimate.
+struct Regression {
+  Matrix phi;
+  Vector t;
+};
+
+Regression kernel_regression(Index n, Index columns, std::uint64_t seed) {
+  Rng rng(seed);
+  const Matrix points = test::normal_matrix(2, n, rng);
+  const Matrix centers = test::normal_matrix(2, columns, rng);
+  Regression r;
+  r.phi = gaussian_kernel(points, centers, 0.8);
+  r.t = gaussian_kernel(points, points, 0.5).rowwise().mean();
+  return r;
+}
+
+/// Mean squared LOO error of ridge regression t ≈ X g with penalty λ‖g‖², each row k predicted
+/// from a fit on the other rows (explicit refits).
+double explicit_loo(const Matrix& x, const Vector& t, double lambda) {
+  const Index n = x.rows();
+  double total = 0.0;
+  for (Index k = 0; k < n; ++k) {
+    Matrix rows(n - 1, x.cols());
+    Vector targets(n - 1);
+    rows << x.topRows(k), x.bottomRows(n - k - 1);
+    targets << t.head(k), t.tail(n - k - 1);
+    Vector g;
+    if (lambda == 0.0) {
+      g = rows.colPivHouseholderQr().solve(targets);
+    } else {
+      const Matrix normal = rows.transpose() * rows + lambda * Matrix::Identity(x.cols(), x.cols());
+      g = normal.ldlt().solve(rows.transpose() * targets);
+    }
+    const double error = t(k) - x.row(k).dot(g);
+    total += error * error;
+  }
+  return total / static_cast<double>(n);
+}
+
+TEST(Ofr, RecursiveLooEqualsExplicitRefits) {
+  for (std::uint64_t seed = 0; seed < 4; ++seed) {
+    const Regression r = kernel_regression(30, 5, seed);
+    OfrLoo model(r.t);
+    EXPECT_NEAR(model.loo_mse(), r.t.squaredNorm() / 30.0, 1e-15);  // J_0, eq. (62)
+    for (Index n = 1; n <= 5; ++n) {
+      const OfrCandidate candidate = model.evaluate(r.phi.col(n - 1));
+      const double expected = explicit_loo(r.phi.leftCols(n), r.t, 0.0);
+      EXPECT_NEAR(candidate.loo_mse, expected, 1e-9 * expected) << "seed " << seed << ", n " << n;
+      model.add(candidate);
+      EXPECT_EQ(model.loo_mse(), candidate.loo_mse);
+    }
+  }
+}
+
+TEST(Ofr, RegularisedLooEqualsExplicitRidgeRefitsOnTheOrthogonalColumns) {
+  // With λ > 0 the model is t ≈ W g with penalty λ‖g‖² on the orthogonal weights (eq. 65).
+  const Regression r = kernel_regression(25, 4, 7);
+  const double lambda = 1e-2;
+  OfrLoo model(r.t, lambda);
+  for (Index n = 1; n <= 4; ++n) model.add(model.evaluate(r.phi.col(n - 1)));
+  const double expected = explicit_loo(model.orthogonal_columns(), r.t, lambda);
+  EXPECT_NEAR(model.loo_mse(), expected, 1e-9 * expected);
+}
+
+TEST(Ofr, OrthogonalisationMatchesAQrFactorisation) {
+  const Regression r = kernel_regression(40, 6, 11);
+  OfrLoo model(r.t);
+  for (Index n = 0; n < 6; ++n) model.add(model.evaluate(r.phi.col(n)));
+  const Matrix w = model.orthogonal_columns();
+  const Matrix a = model.triangular_factor();
+  EXPECT_LT((w * a - r.phi).cwiseAbs().maxCoeff(), 1e-12 * r.phi.cwiseAbs().maxCoeff());  // (26)
+  const Matrix gram = w.transpose() * w;
+  EXPECT_LT((gram - Matrix(gram.diagonal().asDiagonal())).cwiseAbs().maxCoeff(),
+            1e-10 * gram.diagonal().maxCoeff());
+  // Φ = Q R (Householder, no pivoting): Q's columns are W's normalised up to sign, and
+  // R = diag(‖w_j‖) A up to the same signs.
+  const Eigen::HouseholderQR<Matrix> qr(r.phi);
+  const Matrix q = qr.householderQ() * Matrix::Identity(40, 6);
+  const Matrix upper = qr.matrixQR().topRows(6).triangularView<Eigen::Upper>();
+  for (Index j = 0; j < 6; ++j) {
+    const double norm = w.col(j).norm();
+    const double sign = q.col(j).dot(w.col(j)) > 0 ? 1.0 : -1.0;
+    EXPECT_LT((sign * q.col(j) - w.col(j) / norm).cwiseAbs().maxCoeff(), 1e-8) << j;
+    EXPECT_LT((sign * upper.row(j) - norm * a.row(j)).cwiseAbs().maxCoeff(),
+              1e-8 * upper.cwiseAbs().maxCoeff())
+        << j;
+  }
+  // Back substitution (28) gives the least-squares weights of the original columns.
+  const Vector least_squares = r.phi.colPivHouseholderQr().solve(r.t);
+  EXPECT_LT((model.weights() - least_squares).norm(), 1e-7 * least_squares.norm());
+}
+
+TEST(Ofr, EvaluateLeavesTheModelUnchangedAndRefusesColumnsInTheSpan) {
+  const Regression r = kernel_regression(20, 3, 13);
+  OfrLoo model(r.t);
+  model.add(model.evaluate(r.phi.col(0)));
+  const Vector residuals = model.residuals();
+  const double criterion = model.loo_mse();
+  (void)model.evaluate(r.phi.col(1));
+  EXPECT_TRUE(model.residuals() == residuals);
+  EXPECT_EQ(model.loo_mse(), criterion);
+  const OfrCandidate repeated = model.evaluate(2.0 * r.phi.col(0));
+  EXPECT_EQ(repeated.loo_mse, std::numeric_limits<double>::infinity());
+  EXPECT_THROW(model.add(repeated), InvalidArgument);
+  EXPECT_THROW(model.evaluate(r.phi.col(1).head(10)), InvalidArgument);
+  EXPECT_THROW(OfrLoo{Vector()}, InvalidArgument);
+  EXPECT_THROW(OfrLoo(r.t, -1.0), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace cdens
