@@ -158,34 +158,6 @@ void require_applicable_options(const std::string& name, const Method& method,
   }
 }
 
-/// Rows held out for evaluation and rows left for fitting, each in file order.
-struct HoldoutSplit {
-  std::vector<Index> fit_rows;
-  std::vector<Index> held_out_rows;
-};
-
-/// The first round(fraction · n) entries of a seeded permutation are held out. Stream 1 of the
-/// seed keeps the split independent of the draws the fit itself makes from stream 0.
-HoldoutSplit split_for_holdout(Index n, double fraction, std::uint64_t seed) {
-  if (!(fraction > 0.0 && fraction < 1.0)) {
-    throw InvalidArgument("--holdout must lie strictly between 0 and 1, got " +
-                          format_short(fraction));
-  }
-  const std::vector<Index> order = Rng(seed, 1).permutation(n);
-  const auto held_out = static_cast<Index>(std::llround(fraction * static_cast<double>(n)));
-  if (held_out < 1 || held_out >= n) {
-    throw InvalidArgument("--holdout " + format_short(fraction) + " of " + std::to_string(n) +
-                          " rows leaves " +
-                          (held_out < 1 ? "no row to evaluate on" : "no row to fit"));
-  }
-  HoldoutSplit split;
-  split.held_out_rows.assign(order.begin(), order.begin() + held_out);
-  split.fit_rows.assign(order.begin() + held_out, order.end());
-  std::sort(split.held_out_rows.begin(), split.held_out_rows.end());
-  std::sort(split.fit_rows.begin(), split.fit_rows.end());
-  return split;
-}
-
 void require_disjoint(const ColumnSelection& x, const ColumnSelection& y) {
   for (const auto& name : y.names) {
     if (std::find(x.names.begin(), x.names.end(), name) != x.names.end()) {

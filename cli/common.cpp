@@ -14,6 +14,7 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "cdens/core/rng.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -224,18 +225,34 @@ bool has_named_columns(const CsvTable& table, const std::vector<std::string>& na
   });
 }
 
-ModelFile load_model_file(const std::string& path) {
+namespace {
+
+/// `read(document)` of the JSON file at `path`, with the path put in front of a format error.
+template <class Read>
+auto read_model_file(const std::string& path, const Read& read) {
   const nlohmann::json document = read_json_file(path);
   try {
-    ConditionalModel model = conditional_model_from_json(document);
-    // conditional_model_from_json has checked that the version is a supported integer.
-    return {std::move(model), document.at("version").get<int>()};
+    return read(document);
   } catch (const ModelFormatError& error) {
     throw ModelFormatError(path + ": " + error.what());
   } catch (const nlohmann::json::exception& error) {
     // A field of the wrong JSON type that the library's reader did not check itself.
     throw ModelFormatError(path + ": " + error.what());
   }
+}
+
+}  // namespace
+
+ModelFile load_model_file(const std::string& path) {
+  return read_model_file(path, [](const nlohmann::json& document) {
+    ConditionalModel model = conditional_model_from_json(document);
+    // conditional_model_from_json has checked that the version is a supported integer.
+    return ModelFile{std::move(model), document.at("version").get<int>()};
+  });
+}
+
+DensityModel load_density_model_file(const std::string& path) {
+  return read_model_file(path, density_model_from_json);
 }
 
 void add_seed_option(CLI::App& command, std::uint64_t& seed, const std::string& description) {
@@ -371,6 +388,26 @@ void print_fit_report(std::ostream& out, const FitReport& report) {
   }
   out << "fit_seconds: " << format_short(report.fit_seconds) << '\n';
   for (const auto& warning : report.warnings) out << "warning: " << warning << '\n';
+}
+
+HoldoutSplit split_for_holdout(Index n, double fraction, std::uint64_t seed) {
+  if (!(fraction > 0.0 && fraction < 1.0)) {
+    throw InvalidArgument("--holdout must lie strictly between 0 and 1, got " +
+                          format_short(fraction));
+  }
+  const std::vector<Index> order = Rng(seed, 1).permutation(n);
+  const auto held_out = static_cast<Index>(std::llround(fraction * static_cast<double>(n)));
+  if (held_out < 1 || held_out >= n) {
+    throw InvalidArgument("--holdout " + format_short(fraction) + " of " + std::to_string(n) +
+                          " rows leaves " +
+                          (held_out < 1 ? "no row to evaluate on" : "no row to fit"));
+  }
+  HoldoutSplit split;
+  split.held_out_rows.assign(order.begin(), order.begin() + held_out);
+  split.fit_rows.assign(order.begin() + held_out, order.end());
+  std::sort(split.held_out_rows.begin(), split.held_out_rows.end());
+  std::sort(split.fit_rows.begin(), split.fit_rows.end());
+  return split;
 }
 
 }  // namespace cdens::cli

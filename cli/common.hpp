@@ -30,6 +30,10 @@ void add_predict_command(CLI::App& app);
 void add_grid_command(CLI::App& app);
 void add_sample_command(CLI::App& app);
 void add_info_command(CLI::App& app);
+/// `cdens density fit|score|grid|sample|info`: unconditional density models.
+void add_density_command(CLI::App& app);
+/// The `fit` subcommand of `cdens density`.
+void add_density_fit_command(CLI::App& density);
 
 // Arguments.
 
@@ -82,6 +86,17 @@ ColumnSelection choose_columns(const CsvTable& table, const std::string& option_
 /// Whether every one of `names` is a column name of the table (no positional fallback).
 bool has_named_columns(const CsvTable& table, const std::vector<std::string>& names);
 
+/// Rows held out for evaluation and rows left for fitting, each in file order.
+struct HoldoutSplit {
+  std::vector<Index> fit_rows;
+  std::vector<Index> held_out_rows;
+};
+
+/// --holdout: the first round(fraction · n) entries of a seeded permutation are held out
+/// (stream 1 of the seed, independent of the draws a fit makes from stream 0). InvalidArgument
+/// unless both parts are non-empty.
+HoldoutSplit split_for_holdout(Index n, double fraction, std::uint64_t seed);
+
 // Models.
 
 /// A model file's content and the format version it was written in.
@@ -93,6 +108,9 @@ struct ModelFile {
 /// Reads and checks a model file: IoError, or ModelFormatError for anything that is not a model
 /// this version of cdens can read.
 ModelFile load_model_file(const std::string& path);
+
+/// Reads and checks an unconditional density model file (IoError, ModelFormatError).
+DensityModel load_density_model_file(const std::string& path);
 
 /// Adds --seed: a non-negative integer (CLI11 alone would wrap "-1" around to 2^64 − 1).
 void add_seed_option(CLI::App& command, std::uint64_t& seed, const std::string& description);

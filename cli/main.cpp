@@ -26,20 +26,34 @@ int report_error(const std::string& message) {
   return kErrorStatus;
 }
 
-/// CLI11 answers both `cdens` and `cdens fitt` with "A subcommand is required"; say which
-/// subcommands exist and, for a misspelt one, what was typed.
-std::string missing_subcommand_message(CLI::App& app, int argc, char** argv) {
+/// The innermost subcommand the parser entered (`app` itself when none).
+const CLI::App& innermost_command(const CLI::App& app) {
+  const CLI::App* command = &app;
+  while (!command->get_subcommands().empty()) command = command->get_subcommands().front();
+  return *command;
+}
+
+/// CLI11 answers both `cdens` and `cdens fitt` (or `cdens density` and `cdens density fitt`)
+/// with "A subcommand is required"; say which subcommands exist and, for a misspelt one, what
+/// was typed: the first word after the name of the command that needs one.
+std::string missing_subcommand_message(const CLI::App& command, int argc, char** argv) {
   std::string known;
-  for (const CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
-    known += (known.empty() ? "" : ", ") + command->get_name();
+  for (const CLI::App* sub : command.get_subcommands([](const CLI::App*) { return true; })) {
+    known += (known.empty() ? "" : ", ") + sub->get_name();
   }
-  for (int i = 1; i < argc; ++i) {
+  int first = 1;
+  if (command.get_parent() != nullptr) {
+    while (first < argc && argv[first] != command.get_name()) ++first;
+    ++first;
+  }
+  for (int i = first; i < argc; ++i) {
     const std::string argument = argv[i];
     if (!argument.empty() && argument.front() != '-') {
       return "unknown subcommand '" + argument + "' (subcommands: " + known + ")";
     }
   }
-  return "a subcommand is required: " + known + " (see cdens --help)";
+  const std::string name = command.get_parent() == nullptr ? "cdens" : "cdens " + command.get_name();
+  return "a subcommand is required: " + known + " (see " + name + " --help)";
 }
 
 }  // namespace
@@ -49,7 +63,7 @@ int main(int argc, char** argv) {
   // progress line on stderr uses.
   std::ios::sync_with_stdio(false);
   try {
-    CLI::App app{"cdens: conditional density estimation from CSV files", "cdens"};
+    CLI::App app{"cdens: density and conditional density estimation from CSV files", "cdens"};
     app.set_version_flag("--version", std::string("cdens ") + CDENS_VERSION);
     app.require_subcommand(1);
     cdens::cli::add_fit_command(app);
@@ -58,14 +72,17 @@ int main(int argc, char** argv) {
     cdens::cli::add_grid_command(app);
     cdens::cli::add_sample_command(app);
     cdens::cli::add_info_command(app);
+    cdens::cli::add_density_command(app);
     try {
       // The chosen subcommand runs inside parse(), from its callback.
       app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
       // --help and --version arrive as "errors" with exit code 0.
       if (error.get_exit_code() == 0) return app.exit(error);
-      if (app.get_subcommands().empty()) {
-        return report_error(missing_subcommand_message(app, argc, argv));
+      const CLI::App& command = innermost_command(app);
+      if (!command.get_subcommands([](const CLI::App*) { return true; }).empty()) {
+        // The command has subcommands, none of which the parser could enter.
+        return report_error(missing_subcommand_message(command, argc, argv));
       }
       return report_error(error.what());
     }

@@ -9,6 +9,12 @@
 #include "cdens/core/json_io.hpp"
 
 namespace cdens {
+namespace {
+
+constexpr const char* kConditionalShape = "conditional_mixture";
+constexpr const char* kDensityShape = "gaussian_mixture";
+
+}  // namespace
 
 std::shared_ptr<const ConditionalGate> read_builtin_gate(const std::string& kind,
                                                          const nlohmann::json& parameters) {
@@ -21,7 +27,7 @@ std::shared_ptr<const ConditionalGate> read_builtin_gate(const std::string& kind
 nlohmann::json conditional_model_to_json(const ConditionalModel& model) {
   return {{"format", "cdens-model"},
           {"version", kModelFileVersion},
-          {"shape", "conditional_mixture"},
+          {"shape", kConditionalShape},
           {"method", model.report.method},
           {"variables", {{"x", model.x_names}, {"y", model.y_names}}},
           {"model", model.mixture.to_json()},
@@ -30,7 +36,16 @@ nlohmann::json conditional_model_to_json(const ConditionalModel& model) {
 
 namespace {
 
-ConditionalModel read_conditional_model(const nlohmann::json& document) {
+/// What each shape is called in a message, and the command that works with it.
+std::string shape_description(const std::string& shape) {
+  if (shape == kConditionalShape) return "a conditional density model (p(y|x))";
+  if (shape == kDensityShape) return "an unconditional density model (cdens density ...)";
+  return "a model of shape '" + shape + "'";
+}
+
+/// The document's shape after checking it is a cdens model of a supported version; the shape
+/// must be `expected` unless that is empty.
+std::string checked_shape(const nlohmann::json& document, const std::string& expected) {
   if (!document.is_object() || !document.contains("format") ||
       document["format"] != "cdens-model") {
     throw ModelFormatError("not a cdens model file");
@@ -42,10 +57,21 @@ ConditionalModel read_conditional_model(const nlohmann::json& document) {
                            " is not supported (this cdens reads up to " +
                            std::to_string(kModelFileVersion) + ")");
   }
-  if (json_member(document, "shape") != "conditional_mixture") {
-    throw ModelFormatError("the model file holds a " + json_member(document, "shape").dump() +
-                           ", not a conditional density model");
+  const auto& shape_field = json_member(document, "shape");
+  if (!shape_field.is_string()) throw ModelFormatError("the model file's shape is not a string");
+  const auto shape = shape_field.get<std::string>();
+  if (shape != kConditionalShape && shape != kDensityShape) {
+    throw ModelFormatError("unknown model shape '" + shape + "' (written by a newer cdens?)");
   }
+  if (!expected.empty() && shape != expected) {
+    throw ModelFormatError("the model file holds " + shape_description(shape) + ", not " +
+                           shape_description(expected));
+  }
+  return shape;
+}
+
+ConditionalModel read_conditional_model(const nlohmann::json& document) {
+  checked_shape(document, kConditionalShape);
   ConditionalMixture mixture =
       ConditionalMixture::from_json(json_member(document, "model"), read_builtin_gate);
   const auto& variables = json_member(document, "variables");
@@ -59,15 +85,59 @@ ConditionalModel read_conditional_model(const nlohmann::json& document) {
           FitReport::from_json(json_member(document, "fit"))};
 }
 
+DensityModel read_density_model(const nlohmann::json& document) {
+  checked_shape(document, kDensityShape);
+  GaussianMixture mixture = GaussianMixture::from_json(json_member(document, "model"));
+  auto names =
+      json_member(json_member(document, "variables"), "x").get<std::vector<std::string>>();
+  if (static_cast<Index>(names.size()) != mixture.dimension()) {
+    throw ModelFormatError("the variable names do not match the model's dimension");
+  }
+  return {std::move(mixture), std::move(names),
+          FitReport::from_json(json_member(document, "fit"))};
+}
+
+/// `read(document)`, with a field of the wrong type or a number out of range reported as an
+/// invalid model file.
+template <class Read>
+auto reading_model(const Read& read, const nlohmann::json& document) {
+  try {
+    return read(document);
+  } catch (const nlohmann::json::exception& error) {
+    throw ModelFormatError(std::string("malformed model file: ") + error.what());
+  }
+}
+
 }  // namespace
 
 ConditionalModel conditional_model_from_json(const nlohmann::json& document) {
-  try {
-    return read_conditional_model(document);
-  } catch (const nlohmann::json::exception& error) {
-    // A field of the wrong type or a number out of range: the file is not a valid model.
-    throw ModelFormatError(std::string("malformed model file: ") + error.what());
-  }
+  return reading_model(read_conditional_model, document);
+}
+
+std::string model_file_shape(const nlohmann::json& document) {
+  return reading_model([](const nlohmann::json& d) { return checked_shape(d, ""); }, document);
+}
+
+nlohmann::json density_model_to_json(const DensityModel& model) {
+  return {{"format", "cdens-model"},
+          {"version", kModelFileVersion},
+          {"shape", kDensityShape},
+          {"method", model.report.method},
+          {"variables", {{"x", model.names}}},
+          {"model", model.mixture.to_json()},
+          {"fit", model.report.to_json()}};
+}
+
+DensityModel density_model_from_json(const nlohmann::json& document) {
+  return reading_model(read_density_model, document);
+}
+
+void save_density_model(const DensityModel& model, const std::string& path) {
+  write_file_atomically(path, density_model_to_json(model).dump(1) + "\n");
+}
+
+DensityModel load_density_model(const std::string& path) {
+  return density_model_from_json(read_json_file(path));
 }
 
 void save_conditional_model(const ConditionalModel& model, const std::string& path) {

@@ -15,6 +15,7 @@
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/csv.hpp"
+#include "cdens/core/density_region.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"

@@ -5,6 +5,11 @@
 //
 //   {"format": "cdens-model", "version": 1, "shape": "conditional_mixture", "method": "lscde",
 //    "variables": {"x": [...], "y": [...]}, "model": {...}, "fit": {...}}
+//
+// or, for an unconditional density (DESIGN.md's second shape),
+//
+//   {"format": "cdens-model", "version": 1, "shape": "gaussian_mixture", "method": "gmm",
+//    "variables": {"x": [...]}, "model": {...}, "fit": {...}}
 
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
@@ -14,6 +19,7 @@
 
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/fit_report.hpp"
+#include "cdens/core/gaussian_mixture.hpp"
 
 namespace cdens {
 
@@ -28,11 +34,24 @@ struct ConditionalModel {
   FitReport report;
 };
 
+/// A fitted unconditional density model with the names of its variables.
+struct DensityModel {
+  GaussianMixture mixture;
+  std::vector<std::string> names;
+  FitReport report;
+};
+
 /// The model of a fit (an LscdeFit, KernelCdeFit, …: a `model` and its `report`), without
 /// variable names yet.
 template <class Fit>
 ConditionalModel unnamed_model(Fit fit) {
   return {std::move(fit.model), {}, {}, std::move(fit.report)};
+}
+
+/// The density model of a fit (a ParzenFit, GmmFit, …), without variable names yet.
+template <class Fit>
+DensityModel unnamed_density_model(Fit fit) {
+  return {std::move(fit.model), {}, std::move(fit.report)};
 }
 
 /// Reads any gate this version of cdens can fit; ModelFormatError for an unknown kind.
@@ -46,5 +65,18 @@ ConditionalModel conditional_model_from_json(const nlohmann::json& document);
 void save_conditional_model(const ConditionalModel& model, const std::string& path);
 /// Reads a model file; IoError or ModelFormatError with the reason.
 ConditionalModel load_conditional_model(const std::string& path);
+
+nlohmann::json density_model_to_json(const DensityModel& model);
+DensityModel density_model_from_json(const nlohmann::json& document);
+
+/// Writes the density model file atomically (temporary file, then rename).
+void save_density_model(const DensityModel& model, const std::string& path);
+/// Reads a density model file; IoError or ModelFormatError with the reason (a conditional
+/// model file is refused with a message saying so).
+DensityModel load_density_model(const std::string& path);
+
+/// The "shape" of a model file's document: "conditional_mixture" or "gaussian_mixture";
+/// ModelFormatError if it is not a cdens model of a supported version.
+std::string model_file_shape(const nlohmann::json& document);
 
 }  // namespace cdens

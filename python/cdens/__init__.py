@@ -2,17 +2,25 @@
 
 Estimators follow the scikit-learn contract; every conditional estimator answers the same
 queries on its fitted p(y|x) (log_pdf, pdf, pdf_grid, sample, predict, predict_var, cdf,
-predict_quantiles, predict_interval, hdr) and ``score`` is the mean log-likelihood.
+predict_quantiles, predict_interval, hdr) and ``score`` is the mean log-likelihood. Every
+unconditional density estimator (ParzenWindow, GMM, RSDE) answers score_samples (log p(x)),
+pdf, sample, mean, covariance, cdf, quantiles and hdr, and ``score`` is the total
+log-likelihood, as for scikit-learn's KernelDensity.
 Plots are in ``cdens.plot`` (needs matplotlib).
 """
 
 from ._conditional import CdensWarning, ConditionalDensityEstimator
+from ._density import DensityEstimator
 from ._files import load
 from .ekde import EpsilonKDE
+from .gmm import GMM
 from .lscde import LSCDE
 from .nwcde import NWCDE
+from .parzen import ParzenWindow
 from .rkde import RKDE
+from .rsde import RSDE
 
 __version__ = "0.1.0"
 
-__all__ = ["LSCDE", "EpsilonKDE", "NWCDE", "RKDE", "CdensWarning", "ConditionalDensityEstimator", "load"]
+__all__ = ["LSCDE", "EpsilonKDE", "NWCDE", "RKDE", "ParzenWindow", "GMM", "RSDE", "CdensWarning",
+           "ConditionalDensityEstimator", "DensityEstimator", "load"]

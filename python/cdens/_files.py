@@ -1,21 +1,44 @@
 """Model files shared with the cdens command: cdens.load returns a fitted estimator."""
 
+import json
+
 from . import _core
 from .ekde import EpsilonKDE
+from .gmm import GMM
 from .lscde import LSCDE
 from .nwcde import NWCDE
+from .parzen import ParzenWindow
 from .rkde import RKDE
+from .rsde import RSDE
 
-_ESTIMATOR_OF_METHOD = {"lscde": LSCDE, "ekde": EpsilonKDE, "nwcde": NWCDE, "rkde": RKDE}
+_ESTIMATOR_OF_METHOD = {"lscde": LSCDE, "ekde": EpsilonKDE, "nwcde": NWCDE, "rkde": RKDE,
+                        "parzen": ParzenWindow, "gmm": GMM, "rsde": RSDE}
+
+# The engine's class of each model-file shape (DESIGN.md: conditional mixture or Gaussian
+# mixture).
+_MODEL_OF_SHAPE = {"conditional_mixture": _core.ConditionalModel,
+                   "gaussian_mixture": _core.DensityModel}
 
 
 def load(path):
-    """Reads a model file written by ``cdens fit --out`` or ``estimator.save`` and returns the
-    fitted estimator of its method. Its parameters are the chosen hyper-parameters (so a refit
-    reproduces them without cross-validation); every query answers as the saved model does."""
-    model = _core.ConditionalModel.load(str(path))
+    """Reads a model file written by ``cdens fit --out``, ``cdens density fit --out`` or
+    ``estimator.save`` and returns the fitted estimator of its method. Its parameters are the
+    chosen hyper-parameters (so a refit reproduces them without cross-validation); every query
+    answers as the saved model does."""
+    model = _model_class(path).load(str(path))
     estimator_class = _ESTIMATOR_OF_METHOD.get(model.method)
     if estimator_class is None:
         raise ValueError(f"{path}: method '{model.method}' has no estimator class in this "
                          f"version of the cdens package")
     return estimator_class._from_model(model)
+
+
+def _model_class(path):
+    """The engine class that reads the file, by its "shape" field (the engine checks the rest
+    of the file and reports what is wrong with it)."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            shape = json.load(file).get("shape")
+    except (ValueError, AttributeError):
+        shape = None  # not JSON or not an object: let the engine say what is wrong
+    return _MODEL_OF_SHAPE.get(shape, _core.ConditionalModel)

@@ -21,5 +21,9 @@ void register_exceptions();
 void bind_conditional_model(pybind11::module_& module);
 /// One fit function per conditional estimator.
 void bind_conditional_fits(pybind11::module_& module);
+/// The DensityModel class: queries, report, files, pickling.
+void bind_density_model(pybind11::module_& module);
+/// One fit function per unconditional density estimator.
+void bind_density_fits(pybind11::module_& module);
 
 }  // namespace cdens::python

@@ -9,6 +9,7 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "model_binding.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/model_file.hpp"
 
@@ -17,42 +18,10 @@ namespace py = pybind11;
 namespace cdens::python {
 namespace {
 
-py::dict cv_table_to_dict(const CvTable& table) {
-  py::dict result;
-  result["parameter_names"] = table.parameter_names;
-  result["candidates"] = samples_to_numpy(table.candidates.transpose());
-  result["mean_loss"] = vector_to_numpy(Vector(table.mean_loss));
-  result["standard_error"] = vector_to_numpy(Vector(table.standard_error));
-  result["loss"] = table.loss;
-  result["best"] = table.best;
-  return result;
-}
-
-py::object cross_validation_of(const ConditionalModel& model) {
-  if (!model.report.cross_validation) return py::none();
-  return cv_table_to_dict(*model.report.cross_validation);
-}
-
-/// {name: table} of the further tables a fit selected with (RKDE: its marginal KDE).
-py::dict auxiliary_cross_validation_of(const ConditionalModel& model) {
-  py::dict result;
-  for (const auto& [name, table] : model.report.auxiliary_cross_validation) {
-    result[py::str(name)] = cv_table_to_dict(table);
-  }
-  return result;
-}
-
 /// Each highest-density region as (intervals of shape (k, 2), density threshold).
 py::list regions_to_list(const std::vector<HighestDensityRegion>& regions) {
   py::list result;
-  for (const auto& region : regions) {
-    Matrix bounds(2, static_cast<Index>(region.intervals.size()));
-    for (std::size_t k = 0; k < region.intervals.size(); ++k) {
-      bounds(0, static_cast<Index>(k)) = region.intervals[k].lower;
-      bounds(1, static_cast<Index>(k)) = region.intervals[k].upper;
-    }
-    result.append(py::make_tuple(samples_to_numpy(std::move(bounds)), region.density_threshold));
-  }
+  for (const auto& region : regions) result.append(region_to_tuple(region));
   return result;
 }
 
@@ -76,9 +45,12 @@ auto input_query(Matrix (ConditionalMixture::*query)(const MatrixView&) const) {
 }  // namespace
 
 void bind_conditional_model(py::module_& module) {
-  py::class_<ConditionalModel>(module, "ConditionalModel",
-                               "A fitted conditional mixture p(y|x) with its fit report.")
-      .def_property_readonly("method", [](const ConditionalModel& m) { return m.report.method; })
+  py::class_<ConditionalModel> model_class(
+      module, "ConditionalModel", "A fitted conditional mixture p(y|x) with its fit report.");
+  add_report_properties(model_class);
+  add_file_methods(model_class, &conditional_model_to_json, &conditional_model_from_json,
+                   &save_conditional_model, &load_conditional_model);
+  model_class
       .def_property_readonly("input_dim",
                              [](const ConditionalModel& m) { return m.mixture.input_dim(); })
       .def_property_readonly("output_dim",
@@ -87,16 +59,6 @@ void bind_conditional_model(py::module_& module) {
                              [](const ConditionalModel& m) { return m.mixture.n_components(); })
       .def_readwrite("x_names", &ConditionalModel::x_names)
       .def_readwrite("y_names", &ConditionalModel::y_names)
-      .def_property_readonly("hyperparameters",
-                             [](const ConditionalModel& m) { return m.report.hyperparameters; })
-      .def_property_readonly("statistics",
-                             [](const ConditionalModel& m) { return m.report.statistics; })
-      .def_property_readonly("cross_validation", &cross_validation_of)
-      .def_property_readonly("auxiliary_cross_validation", &auxiliary_cross_validation_of)
-      .def_property_readonly("fit_seconds",
-                             [](const ConditionalModel& m) { return m.report.fit_seconds; })
-      .def_property_readonly("warnings",
-                             [](const ConditionalModel& m) { return m.report.warnings; })
       .def("log_pdf", pair_query(&ConditionalMixture::log_pdf), py::arg("X"), py::arg("Y"),
            "log p(y_j | x_j) in the user's units, shape (m,).")
       .def("cdf", pair_query(&ConditionalMixture::cdf), py::arg("X"), py::arg("Y"),
@@ -141,21 +103,7 @@ void bind_conditional_model(py::module_& module) {
                 without_gil([&] { return m.mixture.highest_density_regions(xs, coverage); }));
           },
           py::arg("X"), py::arg("coverage"),
-          "Per input: (intervals of shape (k, 2), density threshold), for 1-D y.")
-      .def("to_json", [](const ConditionalModel& m) { return conditional_model_to_json(m).dump(); })
-      .def_static(
-          "from_json",
-          [](const std::string& text) {
-            return conditional_model_from_json(parse_json_text(text, "model text"));
-          },
-          py::arg("text"))
-      .def("save", &save_conditional_model, py::arg("path"),
-           "Writes the model file atomically (the CLI's format).")
-      .def_static("load", &load_conditional_model, py::arg("path"))
-      .def(py::pickle([](const ConditionalModel& m) { return conditional_model_to_json(m).dump(); },
-                      [](const std::string& text) {
-                        return conditional_model_from_json(parse_json_text(text, "model text"));
-                      }));
+          "Per input: (intervals of shape (k, 2), density threshold), for 1-D y.");
 }
 
 }  // namespace cdens::python

@@ -25,10 +25,12 @@ void register_exceptions() {
 }  // namespace cdens::python
 
 PYBIND11_MODULE(_core, module) {
-  module.doc() = "C++ engine of cdens: fit functions and the fitted ConditionalModel.";
+  module.doc() = "C++ engine of cdens: fit functions, the fitted ConditionalModel and DensityModel.";
   cdens::python::register_exceptions();
   cdens::python::bind_conditional_model(module);
   cdens::python::bind_conditional_fits(module);
+  cdens::python::bind_density_model(module);
+  cdens::python::bind_density_fits(module);
   module.def(
       "buffer_address",
       [](const py::array& array) {

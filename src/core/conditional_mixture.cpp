@@ -257,14 +257,10 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
   const double scale = y_scaling_.scale()(0);
   const double shift = y_scaling_.mean()(0);
   parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
-    auto region =
+    regions[static_cast<std::size_t>(j)] = detail::rescaled(
         detail::ScalarMixture(pi.col(j), centers_.row(0).transpose(), scales_.row(0).transpose())
-            .highest_density_region(coverage);
-    for (auto& interval : region.intervals) {
-      interval = {shift + scale * interval.lower, shift + scale * interval.upper};
-    }
-    region.density_threshold /= scale;
-    regions[static_cast<std::size_t>(j)] = std::move(region);
+            .highest_density_region(coverage),
+        shift, scale);
   });
   return regions;
 }

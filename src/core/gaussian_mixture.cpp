@@ -11,6 +11,7 @@
 #include "cdens/core/log_space.hpp"
 #include "cdens/core/parallel.hpp"
 #include "cdens/core/validate.hpp"
+#include "scalar_mixture.hpp"
 
 namespace cdens {
 namespace {
@@ -119,6 +120,46 @@ Matrix GaussianMixture::covariance() const {
   covariance.diagonal() += widths_.array().square().matrix() * weights_;
   const auto scale = scaling_.scale().asDiagonal();
   return scale * covariance * scale;
+}
+
+void GaussianMixture::require_one_dimension(const char* query) const {
+  if (dimension() != 1) {
+    throw InvalidArgument(std::string(query) + " needs a one-dimensional density; this one has " +
+                          std::to_string(dimension()) + " dimensions");
+  }
+}
+
+Vector GaussianMixture::cdf(const MatrixView& x) const {
+  require_one_dimension("the CDF");
+  const Matrix z = standardized(x);
+  const detail::ScalarMixture mixture(weights_, centers_.row(0).transpose(),
+                                      widths_.row(0).transpose());
+  Vector result(z.cols());
+  for (Index j = 0; j < z.cols(); ++j) result(j) = mixture.cdf(z(0, j));
+  return result;
+}
+
+Matrix GaussianMixture::quantiles(const std::vector<double>& probabilities) const {
+  require_open_unit_interval(probabilities, "quantile probabilities");
+  Matrix result(dimension(), static_cast<Index>(probabilities.size()));
+  for (Index d = 0; d < dimension(); ++d) {
+    const detail::ScalarMixture marginal(weights_, centers_.row(d).transpose(),
+                                         widths_.row(d).transpose());
+    for (std::size_t r = 0; r < probabilities.size(); ++r) {
+      result(d, static_cast<Index>(r)) =
+          scaling_.mean()(d) + scaling_.scale()(d) * marginal.quantile(probabilities[r]);
+    }
+  }
+  return result;
+}
+
+HighestDensityRegion GaussianMixture::highest_density_region(double coverage) const {
+  require_one_dimension("a highest-density region");
+  require_open_unit_interval({coverage}, "coverage");
+  return detail::rescaled(
+      detail::ScalarMixture(weights_, centers_.row(0).transpose(), widths_.row(0).transpose())
+          .highest_density_region(coverage),
+      scaling_.mean()(0), scaling_.scale()(0));
 }
 
 double GaussianMixture::squared_norm() const {

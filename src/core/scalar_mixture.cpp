@@ -155,4 +155,12 @@ HighestDensityRegion ScalarMixture::highest_density_region(double coverage) cons
   return {superlevel_set(grid, low), low};
 }
 
+HighestDensityRegion rescaled(HighestDensityRegion region, double shift, double scale) {
+  for (auto& interval : region.intervals) {
+    interval = {shift + scale * interval.lower, shift + scale * interval.upper};
+  }
+  region.density_threshold /= scale;
+  return region;
+}
+
 }  // namespace cdens::detail

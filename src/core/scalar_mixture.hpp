@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/density_region.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens::detail {
@@ -42,5 +42,9 @@ class ScalarMixture {
   double lowest_;   ///< a point below which almost no mass lies: min_k c_k − 10 s_k
   double highest_;  ///< max_k c_k + 10 s_k
 };
+
+/// A region found in standardised units t, moved to the user's units y = shift + scale · t (the
+/// density threshold divides by the scale).
+HighestDensityRegion rescaled(HighestDensityRegion region, double shift, double scale);
 
 }  // namespace cdens::detail

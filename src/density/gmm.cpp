@@ -238,6 +238,17 @@ EmRun run_em(const MatrixView& z, Vector weights, Matrix centers, Matrix varianc
   return run;
 }
 
+std::string to_string(GmmInitialization initialization) {
+  return initialization == GmmInitialization::box ? "box" : "kmeans++";
+}
+
+GmmInitialization parse_gmm_initialization(const std::string& name) {
+  for (const auto initialization : {GmmInitialization::kmeans_plus_plus, GmmInitialization::box}) {
+    if (name == to_string(initialization)) return initialization;
+  }
+  throw InvalidArgument("the GMM initialisation must be kmeans++ or box, got '" + name + "'");
+}
+
 GmmFit fit_gmm(const MatrixView& x, const GmmOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   require_nonempty(x, "x");

@@ -117,7 +117,9 @@ MnqpResult solve_mnqp(const MatrixView& b, const VectorView& v, const MnqpOption
     iterate(sub_b, sub_v, options, sub, result, false);
     result.converged = result.converged && first_converged;
     beta.setZero();
-    beta(kept) = sub;
+    // An element loop: GCC 12 warns (-Wfree-nonheap-object, a false positive) on the indexed
+    // assignment beta(kept) = sub in optimised builds.
+    for (std::size_t k = 0; k < kept.size(); ++k) beta(kept[k]) = sub(static_cast<Index>(k));
     kept.clear();
     for (Index i = 0; i < n; ++i) {
       if (beta(i) > 0.0) kept.push_back(i);

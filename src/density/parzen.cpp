@@ -38,6 +38,15 @@ std::string to_string(ParzenCriterion criterion) {
   return criterion == ParzenCriterion::least_squares ? "least_squares" : "loo_likelihood";
 }
 
+ParzenCriterion parse_parzen_criterion(const std::string& name) {
+  for (const auto criterion :
+       {ParzenCriterion::leave_one_out_likelihood, ParzenCriterion::least_squares}) {
+    if (name == to_string(criterion)) return criterion;
+  }
+  throw InvalidArgument("the Parzen criterion must be loo_likelihood or least_squares, got '" +
+                        name + "'");
+}
+
 Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
                         ParzenCriterion criterion, int threads, Matrix* per_sample) {
   require_positive_values(widths, "Parzen widths");

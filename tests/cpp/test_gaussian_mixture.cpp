@@ -8,12 +8,16 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/model_file.hpp"
 #include "support.hpp"
 
 namespace cdens {
@@ -260,6 +264,106 @@ TEST(GaussianMixture, RejectsInconsistentParameters) {
   EXPECT_THROW(model.log_pdf(Matrix::Zero(2, 3)), InvalidArgument);
   Rng rng(1);
   EXPECT_THROW(model.sample(0, rng), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace cdens
+
+namespace cdens {
+namespace {
+
+/// P(X ≤ x) of a 1-D mixture written from the formula, in the user's units.
+double direct_cdf(const GaussianMixture& model, double x) {
+  const double mean = model.scaling().mean()(0), scale = model.scaling().scale()(0);
+  double total = 0.0;
+  for (Index l = 0; l < model.n_components(); ++l) {
+    const double mu = mean + scale * model.centers()(0, l);
+    const double sd = scale * model.widths()(0, l);
+    total += model.weights()(l) * 0.5 * std::erfc(-(x - mu) / (sd * std::sqrt(2.0)));
+  }
+  return total;
+}
+
+TEST(GaussianMixture, CdfAndQuantilesInvertEachOther) {
+  const GaussianMixture model = one_dimensional();
+  Matrix x(1, 5);
+  x << -2.0, 2.5, 5.0, 6.3, 11.0;
+  const Vector cdf = model.cdf(x);
+  for (Index j = 0; j < x.cols(); ++j) EXPECT_NEAR(cdf(j), direct_cdf(model, x(0, j)), 1e-13);
+  const std::vector<double> levels = {0.01, 0.25, 0.5, 0.9, 0.999};
+  const Matrix quantiles = model.quantiles(levels);
+  ASSERT_EQ(quantiles.rows(), 1);
+  for (std::size_t r = 0; r < levels.size(); ++r) {
+    EXPECT_NEAR(direct_cdf(model, quantiles(0, static_cast<Index>(r))), levels[r], 1e-10);
+  }
+  EXPECT_THROW(model.quantiles({0.5, 1.0}), InvalidArgument);
+  EXPECT_THROW(two_dimensional().cdf(Matrix::Zero(2, 1)), InvalidArgument);
+}
+
+TEST(GaussianMixture, QuantilesOfEachDimensionAreThoseOfItsMarginal) {
+  const GaussianMixture model = two_dimensional();
+  const Matrix quantiles = model.quantiles({0.2, 0.7});
+  ASSERT_EQ(quantiles.rows(), 2);
+  for (Index d = 0; d < 2; ++d) {
+    // Dimension d alone: the 1-D mixture of its centres and widths under its own scaling.
+    const GaussianMixture marginal(
+        Standardizer(Vector::Constant(1, model.scaling().mean()(d)),
+                     Vector::Constant(1, model.scaling().scale()(d))),
+        model.weights(), model.centers().row(d), model.widths().row(d));
+    EXPECT_NEAR(direct_cdf(marginal, quantiles(d, 0)), 0.2, 1e-10);
+    EXPECT_NEAR(direct_cdf(marginal, quantiles(d, 1)), 0.7, 1e-10);
+  }
+}
+
+TEST(GaussianMixture, HighestDensityRegionHoldsItsCoverageAboveItsThreshold) {
+  const GaussianMixture model = one_dimensional();
+  const HighestDensityRegion region = model.highest_density_region(0.8);
+  ASSERT_FALSE(region.intervals.empty());
+  double mass = 0.0;
+  for (const Interval& interval : region.intervals) {
+    mass += direct_cdf(model, interval.upper) - direct_cdf(model, interval.lower);
+    // The density equals the threshold at both ends and exceeds it inside.
+    Matrix ends(1, 3);
+    ends << interval.lower, 0.5 * (interval.lower + interval.upper), interval.upper;
+    const Vector density = model.pdf(ends);
+    EXPECT_NEAR(density(0), region.density_threshold, 1e-6 * region.density_threshold);
+    EXPECT_NEAR(density(2), region.density_threshold, 1e-6 * region.density_threshold);
+  }
+  EXPECT_NEAR(mass, 0.8, 1e-6);
+  EXPECT_THROW(two_dimensional().highest_density_region(0.8), InvalidArgument);
+}
+
+TEST(DensityModelFile, RoundTripsBitForBitAndRefusesTheOtherShape) {
+  FitReport report;
+  report.method = "gmm";
+  report.hyperparameters["n_components"] = 2;
+  const DensityModel saved{two_dimensional(), {"a", "b"}, report};
+  const std::string path = test::temporary_path("density.json");
+  save_density_model(saved, path);
+  const DensityModel loaded = load_density_model(path);
+  Rng rng(4);
+  const Matrix x = test::normal_matrix(2, 30, rng);
+  EXPECT_EQ(loaded.mixture.log_pdf(x), saved.mixture.log_pdf(x));
+  EXPECT_EQ(loaded.names, saved.names);
+  EXPECT_EQ(loaded.report.to_json(), report.to_json());
+  EXPECT_EQ(model_file_shape(density_model_to_json(saved)), "gaussian_mixture");
+  try {
+    load_conditional_model(path);
+    ADD_FAILURE() << "a density model file was read as a conditional model";
+  } catch (const ModelFormatError& error) {
+    EXPECT_NE(std::string(error.what()).find("unconditional density model"), std::string::npos);
+  }
+  std::remove(path.c_str());
+
+  nlohmann::json document = density_model_to_json(saved);
+  document["variables"]["x"] = {"a"};
+  EXPECT_THROW(density_model_from_json(document), ModelFormatError);
+  document = density_model_to_json(saved);
+  document["shape"] = "tree";
+  EXPECT_THROW(density_model_from_json(document), ModelFormatError);
+  document = density_model_to_json(saved);
+  document["model"]["weights"] = "heavy";
+  EXPECT_THROW(density_model_from_json(document), ModelFormatError);
 }
 
 }  // namespace

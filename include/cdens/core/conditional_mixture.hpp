@@ -18,22 +18,11 @@
 #include <vector>
 
 #include "cdens/core/conditional_gate.hpp"
+#include "cdens/core/density_region.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
-
-/// A closed interval [lower, upper] of y values.
-struct Interval {
-  double lower;
-  double upper;
-};
-
-/// Highest-density region {y : p(y|x) ≥ density_threshold} of probability `coverage`.
-struct HighestDensityRegion {
-  std::vector<Interval> intervals;  ///< disjoint, increasing
-  double density_threshold;         ///< in the user's units
-};
 
 class ConditionalMixture {
  public:

@@ -13,7 +13,9 @@
 // (a large negative number) instead of underflowing to −∞.
 
 #include <nlohmann/json_fwd.hpp>
+#include <vector>
 
+#include "cdens/core/density_region.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/types.hpp"
@@ -52,6 +54,15 @@ class GaussianMixture {
   /// Cov[x] in the user's units (d × d): S (Σ_l β_l (diag γ_l² + c_l c_lᵀ) − μ μᵀ) S with
   /// S = diag(scale).
   Matrix covariance() const;
+  /// P(X ≤ x_j) for every point of a one-dimensional mixture (InvalidArgument for d > 1).
+  Vector cdf(const MatrixView& x) const;
+  /// Marginal quantiles: entry (d, r) is the probabilities[r]-quantile of dimension d (each
+  /// marginal of a diagonal mixture is the 1-D mixture of its coordinates); probabilities in
+  /// (0, 1).
+  Matrix quantiles(const std::vector<double>& probabilities) const;
+  /// The highest-density region {x : p(x) ≥ f} of probability `coverage` of a one-dimensional
+  /// mixture (InvalidArgument for d > 1): several intervals where p is multimodal.
+  HighestDensityRegion highest_density_region(double coverage) const;
   /// ∫ p(x)² dx in the user's units: Σ_l Σ_l' β_l β_l' N(c_l; c_l', diag(γ_l² + γ_l'²)) times
   /// the Jacobian (the first term of the ISE, Chen et al. eqs. 14, 16).
   double squared_norm() const;
@@ -63,6 +74,7 @@ class GaussianMixture {
 
  private:
   Matrix standardized(const MatrixView& x) const;
+  void require_one_dimension(const char* query) const;
 
   Standardizer scaling_;
   Vector weights_;

@@ -4,6 +4,7 @@
 // See docs/methods/gmm.md.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cdens/core/fit_report.hpp"
@@ -21,6 +22,11 @@ enum class GmmInitialization {
   /// [box_lower, box_upper]^m, every variance γ²_ini = initial_variance.
   box,
 };
+
+/// "kmeans++" or "box".
+std::string to_string(GmmInitialization initialization);
+/// The initialisation of a to_string name; InvalidArgument naming both otherwise.
+GmmInitialization parse_gmm_initialization(const std::string& name);
 
 /// Options of fit_gmm. With `standardize` on (the default) the data are standardised first and
 /// every length below (box, variances) is in standardised units; with it off they are in the

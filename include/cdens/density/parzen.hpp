@@ -26,6 +26,8 @@ enum class ParzenCriterion {
 
 /// "loo_likelihood" or "least_squares" (the CvTable's loss name).
 std::string to_string(ParzenCriterion criterion);
+/// The criterion of a to_string name; InvalidArgument naming both otherwise.
+ParzenCriterion parse_parzen_criterion(const std::string& name);
 
 /// Options of fit_parzen. Widths are in standardised units (every dimension has unit sample
 /// standard deviation).

@@ -1,0 +1,138 @@
+"""What every unconditional density estimator of cdens shares: fitting plumbing, the queries on
+the fitted diagonal Gaussian mixture p(x) and model files. Each estimator class only says how to
+call its fit function in the engine. The contract is scikit-learn's for densities (as
+``sklearn.neighbors.KernelDensity``): ``fit(X)``, ``score_samples`` is log p(x), ``score`` the
+total log-likelihood, ``sample(n_samples)``.
+"""
+
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted
+
+from ._conditional import CdensWarning, cv_results_from_table
+from ._validation import as_probabilities, as_samples, check_features, seed_of
+
+
+class DensityEstimator(BaseEstimator):
+    """Base of the unconditional density estimators: fit(X) and every query of p(x).
+
+    Subclasses implement ``_fit_model(X)`` returning the engine's DensityModel and set
+    ``_hyperparameter_names`` (engine name -> Python attribute name without the trailing
+    underscore).
+    """
+
+    _hyperparameter_names = {"width": "bandwidth"}
+
+    # -- fitting -----------------------------------------------------------------------------
+
+    def fit(self, X, y=None):
+        """Fits p(x) to the rows of X (n, d); y is ignored (scikit-learn's API). Returns self."""
+        X_samples = as_samples(X, "X", min_samples=2)
+        check_features(self, X, reset=True)
+        model = self._fit_model(X_samples)
+        names = getattr(self, "feature_names_in_", None)
+        model.names = list(names) if names is not None else [
+            f"x{k}" for k in range(X_samples.shape[1])]
+        self._set_fitted(model)
+        for message in model.warnings:
+            warnings.warn(message, CdensWarning, stacklevel=2)
+        return self
+
+    def _set_fitted(self, model):
+        self.model_ = model
+        for engine_name, value in model.hyperparameters.items():
+            setattr(self, self._hyperparameter_names.get(engine_name, engine_name) + "_", value)
+        self.cv_results_ = cv_results_from_table(model.cross_validation,
+                                                 self._hyperparameter_names)
+        self.n_kernels_ = model.n_components
+        self.weights_ = model.weights
+        self.means_ = model.centers
+        self.widths_ = model.widths
+
+    @classmethod
+    def _from_model(cls, model):
+        """A fitted estimator around a loaded model; parameters that the fit chose (a width)
+        are set to the chosen value, so a refit reproduces it."""
+        estimator = cls()
+        chosen = {cls._hyperparameter_names.get(name, name): value
+                  for name, value in model.hyperparameters.items()}
+        parameters = estimator.get_params()
+        # The report holds numbers as floats; a count (GMM's n_components) goes back as an int.
+        estimator.set_params(**{
+            name: int(value) if isinstance(parameters[name], int) else value
+            for name, value in chosen.items() if name in parameters})
+        estimator.n_features_in_ = model.dimension
+        estimator._set_fitted(model)
+        return estimator
+
+    # -- queries ------------------------------------------------------------------------------
+
+    def _points(self, X):
+        check_is_fitted(self, "model_")
+        X_samples = as_samples(X, "X", allow_1d=self.n_features_in_ == 1)
+        check_features(self, X, reset=False)
+        return X_samples
+
+    def _one_dimensional(self, query):
+        check_is_fitted(self, "model_")
+        if self.n_features_in_ != 1:
+            raise ValueError(f"{query} needs a one-dimensional density; this model has "
+                             f"{self.n_features_in_} dimensions")
+
+    def score_samples(self, X):
+        """log p(x_i) in the units of X, shape (n,)."""
+        return self.model_.log_pdf(self._points(X))
+
+    def pdf(self, X):
+        """p(x_i) in the units of X, shape (n,)."""
+        return np.exp(self.score_samples(X))
+
+    def score(self, X, y=None):
+        """Total log-likelihood sum_i log p(x_i) (scikit-learn's KernelDensity convention), so
+        GridSearchCV and cross_val_score use it without a custom scorer."""
+        return float(np.sum(self.score_samples(X)))
+
+    def sample(self, n_samples=1, random_state=None):
+        """n_samples draws from p(x), shape (n_samples, d)."""
+        check_is_fitted(self, "model_")
+        if not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
+            raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
+        return self.model_.sample(int(n_samples), seed_of(random_state))
+
+    def mean(self):
+        """E[x], shape (d,)."""
+        check_is_fitted(self, "model_")
+        return self.model_.mean()
+
+    def covariance(self):
+        """Cov[x], shape (d, d)."""
+        check_is_fitted(self, "model_")
+        return self.model_.covariance()
+
+    def cdf(self, X):
+        """P(X <= x_i) of a one-dimensional density, shape (n,)."""
+        self._one_dimensional("cdf")
+        return self.model_.cdf(self._points(X))
+
+    def quantiles(self, q):
+        """Marginal quantiles of every dimension: shape (len(q), d), or (d,) for one number q."""
+        check_is_fitted(self, "model_")
+        values = self.model_.quantiles(as_probabilities(q, "q"))
+        return values[0] if np.ndim(q) == 0 else values
+
+    def hdr(self, coverage=0.9):
+        """Highest-density region of probability `coverage` of a one-dimensional density: an
+        array of shape (k, 2) of disjoint increasing intervals (k > 1 where p is multimodal)."""
+        self._one_dimensional("hdr")
+        level = float(as_probabilities(coverage, "coverage")[0])
+        intervals, _threshold = self.model_.highest_density_region(level)
+        return intervals
+
+    # -- files --------------------------------------------------------------------------------
+
+    def save(self, path):
+        """Writes the fitted model in the CLI's model-file format (atomically)."""
+        check_is_fitted(self, "model_")
+        self.model_.save(str(path))

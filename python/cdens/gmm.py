@@ -1,0 +1,53 @@
+"""Gaussian mixture with diagonal covariances fitted by EM."""
+
+from . import _core
+from ._density import DensityEstimator
+from ._validation import seed_of, threads_of
+
+
+class GMM(DensityEstimator):
+    """Diagonal-covariance Gaussian mixture fitted by EM (Chen, Hong & Harris 2010, section
+    II-A), on standardised data, with a floor on every variance.
+
+    Parameters
+    ----------
+    n_components : int, default=1
+        Number of mixture components.
+    init : {"kmeans++", "box"}, default="kmeans++"
+        k-means++ seeding, or the paper's start: centres uniform in [-3, 3]^d (standardised
+        units), equal weights, variances 0.1.
+    n_init : int, default=1
+        EM runs from different starts; the one of largest likelihood is kept.
+    variance_floor : float, default=1e-6
+        Lower bound on every variance (standardised units), the paper's gamma^2_min.
+    tol : float, default=1e-8
+        EM stops when the mean log-likelihood rises by less than this.
+    max_iter : int, default=1000
+    random_state : None, int or numpy RandomState, default=None
+    n_jobs : None or int, default=None
+
+    Attributes
+    ----------
+    n_kernels_, weights_, means_, widths_
+        Components and their weights, centres and standard deviations in the units of X.
+    n_features_in_ : int
+    model_ : cdens._core.DensityModel
+        Its statistics hold the final log_likelihood, iterations and convergence.
+    """
+
+    def __init__(self, n_components=1, init="kmeans++", n_init=1, variance_floor=1e-6, tol=1e-8,
+                 max_iter=1000, random_state=None, n_jobs=None):
+        self.n_components = n_components
+        self.init = init
+        self.n_init = n_init
+        self.variance_floor = variance_floor
+        self.tol = tol
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _fit_model(self, X):
+        return _core.fit_gmm(X, n_components=int(self.n_components), init=str(self.init),
+                             n_init=int(self.n_init), variance_floor=float(self.variance_floor),
+                             tolerance=float(self.tol), max_iterations=int(self.max_iter),
+                             seed=seed_of(self.random_state), threads=threads_of(self.n_jobs))

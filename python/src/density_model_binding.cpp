@@ -1,0 +1,94 @@
+// The fitted unconditional density p(x) (a diagonal Gaussian mixture) as a Python object: its
+// queries, the fit report, model files and pickling. The density estimator classes of the
+// `cdens` package wrap it.
+
+#include <utility>
+#include <vector>
+
+#include "arrays.hpp"
+#include "bindings.hpp"
+#include "model_binding.hpp"
+#include "cdens/core/rng.hpp"
+#include "cdens/model_file.hpp"
+
+namespace py = pybind11;
+
+namespace cdens::python {
+
+void bind_density_model(py::module_& module) {
+  py::class_<DensityModel> model_class(
+      module, "DensityModel", "A fitted diagonal Gaussian mixture p(x) with its fit report.");
+  add_report_properties(model_class);
+  add_file_methods(model_class, &density_model_to_json, &density_model_from_json,
+                   &save_density_model, &load_density_model);
+  model_class
+      .def_property_readonly("dimension",
+                             [](const DensityModel& m) { return m.mixture.dimension(); })
+      .def_property_readonly("n_components",
+                             [](const DensityModel& m) { return m.mixture.n_components(); })
+      .def_readwrite("names", &DensityModel::names)
+      .def_property_readonly(
+          "weights", [](const DensityModel& m) { return vector_to_numpy(Vector(m.mixture.weights())); },
+          "beta_l, shape (K,).")
+      .def_property_readonly(
+          "centers",
+          [](const DensityModel& m) {
+            return samples_to_numpy(m.mixture.scaling().inverse_transform(m.mixture.centers()));
+          },
+          "Kernel centres in the user's units, shape (K, d).")
+      .def_property_readonly(
+          "widths",
+          [](const DensityModel& m) {
+            return samples_to_numpy(Matrix(m.mixture.scaling().scale().asDiagonal() *
+                                           m.mixture.widths()));
+          },
+          "Kernel standard deviations in the user's units, shape (K, d).")
+      .def(
+          "log_pdf",
+          [](const DensityModel& m, const py::array& x) {
+            const auto xs = samples_of(x, "X");
+            return vector_to_numpy(without_gil([&] { return m.mixture.log_pdf(xs); }));
+          },
+          py::arg("X"), "log p(x_j) in the user's units, shape (m,).")
+      .def(
+          "cdf",
+          [](const DensityModel& m, const py::array& x) {
+            const auto xs = samples_of(x, "X");
+            return vector_to_numpy(without_gil([&] { return m.mixture.cdf(xs); }));
+          },
+          py::arg("X"), "P(X ≤ x_j) of a 1-D density, shape (m,).")
+      .def(
+          "sample",
+          [](const DensityModel& m, Index n, std::uint64_t seed) {
+            return samples_to_numpy(without_gil([&] {
+              Rng rng(seed);
+              return m.mixture.sample(n, rng);
+            }));
+          },
+          py::arg("n"), py::arg("seed"), "n draws, shape (n, d).")
+      .def("mean", [](const DensityModel& m) { return vector_to_numpy(m.mixture.mean()); },
+           "E[x], shape (d,).")
+      .def(
+          "covariance",
+          [](const DensityModel& m) {
+            return samples_to_numpy(m.mixture.covariance());  // symmetric: layout does not matter
+          },
+          "Cov[x], shape (d, d).")
+      .def(
+          "quantiles",
+          [](const DensityModel& m, const py::array& probabilities) {
+            const std::vector<double> levels = numbers_of(probabilities, "q");
+            return samples_to_numpy(m.mixture.quantiles(levels));
+          },
+          py::arg("q"), "Marginal quantiles, shape (len(q), d).")
+      .def(
+          "highest_density_region",
+          [](const DensityModel& m, double coverage) {
+            return region_to_tuple(m.mixture.highest_density_region(coverage));
+          },
+          py::arg("coverage"), "(intervals of shape (k, 2), density threshold) of a 1-D density.")
+      .def("squared_norm", [](const DensityModel& m) { return m.mixture.squared_norm(); },
+           "The integral of p(x)^2 in the user's units.");
+}
+
+}  // namespace cdens::python
