@@ -14,8 +14,10 @@
 #include "cdens/core/samples.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/density/gmm.hpp"
+#include "cdens/density/gskd.hpp"
 #include "cdens/density/parzen.hpp"
 #include "cdens/density/rsde.hpp"
+#include "cdens/density/skd.hpp"
 #include "common.hpp"
 
 namespace cdens::cli {
@@ -32,6 +34,10 @@ struct DensityFitArguments {
   int n_init = GmmOptions{}.n_init;
   std::string initialization = to_string(GmmOptions{}.initialization);
   int folds = RsdeOptions{}.folds;
+  double target_width = 0.0;  // 0: the Parzen window's choice
+  int population = 0;         // 0: the paper's RWBS setting for the dimension
+  int generations = 0;
+  int iterations = 0;
   std::uint64_t seed = 0;
   int threads = 0;
   double holdout_fraction = 0.0;
@@ -47,6 +53,10 @@ struct DensityFitSettings {
   int n_init;
   std::string initialization;
   int folds;
+  double target_width;
+  int population;
+  int generations;
+  int iterations;
   std::uint64_t seed;
   int threads;
 };
@@ -80,6 +90,27 @@ DensityModel fit_with_rsde(const MatrixView& x, const DensityFitSettings& settin
   return unnamed_density_model(fit_rsde(x, options));
 }
 
+DensityModel fit_with_skd(const MatrixView& x, const DensityFitSettings& settings) {
+  SkdOptions options;
+  if (!settings.widths.empty()) options.widths = settings.widths;
+  options.target_width = settings.target_width;
+  options.folds = settings.folds;
+  options.seed = settings.seed;
+  options.threads = settings.threads;
+  return unnamed_density_model(fit_skd(x, options));
+}
+
+DensityModel fit_with_gskd(const MatrixView& x, const DensityFitSettings& settings) {
+  GskdOptions options;
+  options.target_width = settings.target_width;
+  options.population = settings.population;
+  options.generations = settings.generations;
+  options.iterations = settings.iterations;
+  options.seed = settings.seed;
+  options.threads = settings.threads;
+  return unnamed_density_model(fit_gskd(x, options));
+}
+
 /// A method and the method-specific options it takes (every method takes --columns, --seed,
 /// --threads, --holdout, --out and --no-header).
 struct DensityMethod {
@@ -91,8 +122,11 @@ struct DensityMethod {
 const std::map<std::string, DensityMethod>& known_density_methods() {
   static const std::map<std::string, DensityMethod> methods = {
       {"gmm", {&fit_with_gmm, {"--components", "--n-init", "--init"}}},
+      {"gskd",
+       {&fit_with_gskd, {"--target-width", "--population", "--generations", "--iterations"}}},
       {"pw", {&fit_with_parzen, {"--width", "--criterion"}}},
       {"rsde", {&fit_with_rsde, {"--width", "--folds"}}},
+      {"skd", {&fit_with_skd, {"--width", "--folds", "--target-width"}}},
   };
   return methods;
 }
@@ -118,11 +152,9 @@ void run_density_fit(const DensityFitArguments& arguments, bool holdout_requeste
   // Everything that can be checked without the data is checked before reading it.
   const DensityMethod& method = find_density_method(arguments.method);
   for (const auto& option : given_options) {
-    if (std::find(method.options.begin(), method.options.end(), option) ==
-        method.options.end()) {
-      throw InvalidArgument("option " + option + " does not apply to --method " +
-                            arguments.method + " (its options: " + join(method.options, ", ") +
-                            ")");
+    if (std::find(method.options.begin(), method.options.end(), option) == method.options.end()) {
+      throw InvalidArgument("option " + option + " does not apply to --method " + arguments.method +
+                            " (its options: " + join(method.options, ", ") + ")");
     }
   }
   DensityFitSettings settings{{},
@@ -131,6 +163,10 @@ void run_density_fit(const DensityFitArguments& arguments, bool holdout_requeste
                               arguments.n_init,
                               arguments.initialization,
                               arguments.folds,
+                              arguments.target_width,
+                              arguments.population,
+                              arguments.generations,
+                              arguments.iterations,
                               arguments.seed,
                               arguments.threads};
   if (!arguments.widths.empty()) settings.widths = parse_number_list(arguments.widths, "--width");
@@ -189,8 +225,8 @@ void add_density_fit_command(CLI::App& density) {
   std::vector<CLI::Option*> specific;
   specific.push_back(command->add_option(
       "--width", arguments->widths,
-      "pw, rsde: kernel width(s) in standardised units, one value or a list (default: pw a 1-D "
-      "search over 0.01 … 3, rsde 12 widths 0.1 … 2)"));
+      "pw, rsde, skd: kernel width(s) in standardised units, one value or a list (default: pw a "
+      "1-D search over 0.01 … 3, rsde and skd 12 widths 0.1 … 2 chosen by held-out ISE)"));
   specific.push_back(command->add_option(
       "--criterion", arguments->criterion,
       "pw: width criterion, loo_likelihood or least_squares (leave-one-out ISE) (default "
@@ -199,11 +235,23 @@ void add_density_fit_command(CLI::App& density) {
                                          "gmm: number of mixture components (default 1)"));
   specific.push_back(command->add_option(
       "--n-init", arguments->n_init, "gmm: EM runs from different starts, best kept (default 1)"));
+  specific.push_back(command->add_option("--init", arguments->initialization,
+                                         "gmm: kmeans++ or box (centres uniform in [-3, 3]^d, "
+                                         "standardised units) (default kmeans++)"));
   specific.push_back(command->add_option(
-      "--init", arguments->initialization,
-      "gmm: kmeans++ or box (centres uniform in [-3, 3]^d, standardised units) (default kmeans++)"));
+      "--folds", arguments->folds, "rsde, skd: cross-validation folds for the width (default 5)"));
   specific.push_back(command->add_option(
-      "--folds", arguments->folds, "rsde: cross-validation folds for the width (default 5)"));
+      "--target-width", arguments->target_width,
+      "skd, gskd: width of the Parzen target in standardised units (default: the Parzen "
+      "window's leave-one-out likelihood choice)"));
+  specific.push_back(command->add_option(
+      "--population", arguments->population,
+      "gskd: RWBS population P_S (default: the paper's, 10 in 1-D, 20 in 2-D, 40 above)"));
+  specific.push_back(command->add_option("--generations", arguments->generations,
+                                         "gskd: RWBS generations N_G (default 10)"));
+  specific.push_back(command->add_option(
+      "--iterations", arguments->iterations,
+      "gskd: RWBS iterations M_I per generation (default: 200 up to 2-D, 400 above)"));
   add_seed_option(*command, arguments->seed, "Seed of starts, folds and --holdout (default 0)");
   command->add_option("--threads", arguments->threads, "OpenMP threads, 0 for the default");
   CLI::Option* holdout =

@@ -3,7 +3,7 @@
 Estimators follow the scikit-learn contract; every conditional estimator answers the same
 queries on its fitted p(y|x) (log_pdf, pdf, pdf_grid, sample, predict, predict_var, cdf,
 predict_quantiles, predict_interval, hdr) and ``score`` is the mean log-likelihood. Every
-unconditional density estimator (ParzenWindow, GMM, RSDE) answers score_samples (log p(x)),
+unconditional density estimator (ParzenWindow, GMM, RSDE, SKD, GSKD) answers score_samples (log p(x)),
 pdf, sample, mean, covariance, cdf, quantiles and hdr, and ``score`` is the total
 log-likelihood, as for scikit-learn's KernelDensity.
 Plots are in ``cdens.plot`` (needs matplotlib).
@@ -14,13 +14,16 @@ from ._density import DensityEstimator
 from ._files import load
 from .ekde import EpsilonKDE
 from .gmm import GMM
+from .gskd import GSKD
 from .lscde import LSCDE
 from .nwcde import NWCDE
 from .parzen import ParzenWindow
 from .rkde import RKDE
 from .rsde import RSDE
+from .skd import SKD
 
 __version__ = "0.1.0"
 
-__all__ = ["LSCDE", "EpsilonKDE", "NWCDE", "RKDE", "ParzenWindow", "GMM", "RSDE", "CdensWarning",
+__all__ = ["LSCDE", "EpsilonKDE", "NWCDE", "RKDE", "ParzenWindow", "GMM", "RSDE", "SKD", "GSKD",
+           "CdensWarning",
            "ConditionalDensityEstimator", "DensityEstimator", "load"]

@@ -19,6 +19,8 @@ class ParzenWindow(DensityEstimator):
         [0.01, 3] and refines the best by golden section; a list is a plain grid search.
     criterion : {"loo_likelihood", "least_squares"}, default="loo_likelihood"
         Leave-one-out log-likelihood or least-squares cross-validation (leave-one-out ISE).
+    standardize : bool, default=True
+        Work on standardised data; False takes widths in the units of X (the paper's setting).
     n_jobs : None or int, default=None
         OpenMP threads (None or -1: all cores). The result does not depend on it.
 
@@ -34,11 +36,13 @@ class ParzenWindow(DensityEstimator):
     model_ : cdens._core.DensityModel
     """
 
-    def __init__(self, bandwidth=None, criterion="loo_likelihood", n_jobs=None):
+    def __init__(self, bandwidth=None, criterion="loo_likelihood", standardize=True, n_jobs=None):
         self.bandwidth = bandwidth
         self.criterion = criterion
+        self.standardize = standardize
         self.n_jobs = n_jobs
 
     def _fit_model(self, X):
         return _core.fit_parzen(X, bandwidth=as_grid(self.bandwidth, "bandwidth"),
-                                criterion=str(self.criterion), threads=threads_of(self.n_jobs))
+                                criterion=str(self.criterion), standardize=bool(self.standardize),
+                                threads=threads_of(self.n_jobs))

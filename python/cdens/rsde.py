@@ -19,6 +19,8 @@ class RSDE(DensityEstimator):
         Several candidates are compared by K-fold held-out ISE.
     cv : int, default=5
         Number of cross-validation folds.
+    standardize : bool, default=True
+        Work on standardised data; False takes widths in the units of X (the paper's setting).
     random_state : None, int or numpy RandomState, default=None
         Seeds the folds.
     n_jobs : None or int, default=None
@@ -33,12 +35,13 @@ class RSDE(DensityEstimator):
     model_ : cdens._core.DensityModel
     """
 
-    def __init__(self, bandwidth=None, cv=5, random_state=None, n_jobs=None):
+    def __init__(self, bandwidth=None, cv=5, standardize=True, random_state=None, n_jobs=None):
         self.bandwidth = bandwidth
         self.cv = cv
+        self.standardize = standardize
         self.random_state = random_state
         self.n_jobs = n_jobs
 
     def _fit_model(self, X):
         return _core.fit_rsde(X, bandwidth=as_grid(self.bandwidth, "bandwidth"), folds=int(self.cv),
-                              seed=seed_of(self.random_state), threads=threads_of(self.n_jobs))
+                              standardize=bool(self.standardize), seed=seed_of(self.random_state), threads=threads_of(self.n_jobs))

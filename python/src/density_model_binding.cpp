@@ -7,9 +7,10 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "model_binding.hpp"
+#include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/model_file.hpp"
+#include "model_binding.hpp"
 
 namespace py = pybind11;
 
@@ -28,7 +29,8 @@ void bind_density_model(py::module_& module) {
                              [](const DensityModel& m) { return m.mixture.n_components(); })
       .def_readwrite("names", &DensityModel::names)
       .def_property_readonly(
-          "weights", [](const DensityModel& m) { return vector_to_numpy(Vector(m.mixture.weights())); },
+          "weights",
+          [](const DensityModel& m) { return vector_to_numpy(Vector(m.mixture.weights())); },
           "beta_l, shape (K,).")
       .def_property_readonly(
           "centers",
@@ -39,8 +41,8 @@ void bind_density_model(py::module_& module) {
       .def_property_readonly(
           "widths",
           [](const DensityModel& m) {
-            return samples_to_numpy(Matrix(m.mixture.scaling().scale().asDiagonal() *
-                                           m.mixture.widths()));
+            return samples_to_numpy(
+                Matrix(m.mixture.scaling().scale().asDiagonal() * m.mixture.widths()));
           },
           "Kernel standard deviations in the user's units, shape (K, d).")
       .def(
@@ -66,8 +68,9 @@ void bind_density_model(py::module_& module) {
             }));
           },
           py::arg("n"), py::arg("seed"), "n draws, shape (n, d).")
-      .def("mean", [](const DensityModel& m) { return vector_to_numpy(m.mixture.mean()); },
-           "E[x], shape (d,).")
+      .def(
+          "mean", [](const DensityModel& m) { return vector_to_numpy(m.mixture.mean()); },
+          "E[x], shape (d,).")
       .def(
           "covariance",
           [](const DensityModel& m) {
@@ -87,8 +90,45 @@ void bind_density_model(py::module_& module) {
             return region_to_tuple(m.mixture.highest_density_region(coverage));
           },
           py::arg("coverage"), "(intervals of shape (k, 2), density threshold) of a 1-D density.")
-      .def("squared_norm", [](const DensityModel& m) { return m.mixture.squared_norm(); },
-           "The integral of p(x)^2 in the user's units.");
+      .def(
+          "squared_norm", [](const DensityModel& m) { return m.mixture.squared_norm(); },
+          "The integral of p(x)^2 in the user's units.")
+      .def(
+          "l1_test_error",
+          [](const DensityModel& m, const py::array& x, const py::array& truth) {
+            const auto xs = samples_of(x, "X");
+            const std::vector<double> values = numbers_of(truth, "true_density");
+            const Eigen::Map<const Vector> true_density(values.data(),
+                                                        static_cast<Index>(values.size()));
+            return without_gil([&] { return l1_test_error(m.mixture, xs, true_density); });
+          },
+          py::arg("X"), py::arg("true_density"),
+          "L1 test error (Chen, Hong & Harris 2010, eq. 47): mean |p(x_k) - p_hat(x_k)|.")
+      .def(
+          "kl_divergence_on_grid",
+          [](const DensityModel& m, const py::array& points, double cell_volume,
+             const py::array& truth) {
+            KlGrid grid{samples_of(points, "points"), cell_volume};
+            const std::vector<double> values = numbers_of(truth, "true_density");
+            const Eigen::Map<const Vector> true_density(values.data(),
+                                                        static_cast<Index>(values.size()));
+            return without_gil(
+                [&] { return kl_divergence_on_grid(m.mixture, grid, true_density); });
+          },
+          py::arg("points"), py::arg("cell_volume"), py::arg("true_density"),
+          "KL divergence by the grid sums of eqs. (49)-(50), true densities at the grid points.");
+  module.def(
+      "kl_divergence_grid",
+      [](const py::array& lower, const py::array& upper, Index n_par) {
+        const std::vector<double> low = numbers_of(lower, "lower");
+        const std::vector<double> high = numbers_of(upper, "upper");
+        KlGrid grid = kl_divergence_grid(
+            Eigen::Map<const Vector>(low.data(), static_cast<Index>(low.size())),
+            Eigen::Map<const Vector>(high.data(), static_cast<Index>(high.size())), n_par);
+        return py::make_tuple(samples_to_numpy(std::move(grid.points)), grid.cell_volume);
+      },
+      py::arg("lower"), py::arg("upper"), py::arg("n_par"),
+      "The grid of eqs. (49)-(50): (points of shape (N_par^d, d), cell volume).");
 }
 
 }  // namespace cdens::python

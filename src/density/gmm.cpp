@@ -12,6 +12,7 @@
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/validate.hpp"
+#include "cdens/density/fixed_kernels.hpp"
 
 namespace cdens {
 namespace {
@@ -253,9 +254,8 @@ GmmFit fit_gmm(const MatrixView& x, const GmmOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   require_nonempty(x, "x");
   require_finite(x, "x");
-  Standardizer fitted = Standardizer::fit(x, "x");  // also refuses constant dimensions
+  Standardizer scaling = density_scaling(x, options.standardize);
   validate_options(options, x.cols());
-  Standardizer scaling = options.standardize ? std::move(fitted) : Standardizer::identity(x.rows());
   const Matrix z = scaling.transform(x);
 
   std::vector<EmRun> runs(static_cast<std::size_t>(options.n_init));

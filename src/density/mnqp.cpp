@@ -97,33 +97,32 @@ MnqpResult solve_mnqp(const MatrixView& b, const VectorView& v, const MnqpOption
   iterate(b, v, options, beta, result, options.record_objective);
 
   // Remove the kernels whose weights were driven to (near) zero, then re-solve the rest so that
-  // the kept weights are optimal for the smaller model and still sum to one.
-  const double cut = options.prune_threshold * beta.maxCoeff();
+  // the kept weights are optimal for the smaller model and still sum to one; repeat while a
+  // re-solve drives further weights below the threshold.
   std::vector<Index> kept;
-  bool pruned = false;
-  for (Index i = 0; i < n; ++i) {
-    if (beta(i) > cut && beta(i) > 0.0) {
-      kept.push_back(i);
-    } else if (beta(i) > 0.0) {
-      pruned = true;
+  while (true) {
+    const double cut = options.prune_threshold * beta.maxCoeff();
+    kept.clear();
+    bool pruned = false;
+    for (Index i = 0; i < n; ++i) {
+      if (beta(i) > cut && beta(i) > 0.0) {
+        kept.push_back(i);
+      } else if (beta(i) > 0.0) {
+        pruned = true;
+      }
     }
-  }
-  if (pruned) {
-    const bool first_converged = result.converged;
+    if (!pruned) break;
+    const bool converged_before = result.converged;
     Vector sub = beta(kept);
     sub /= sub.sum();
     const Matrix sub_b = b(kept, kept);
     const Vector sub_v = v(kept);
     iterate(sub_b, sub_v, options, sub, result, false);
-    result.converged = result.converged && first_converged;
+    result.converged = result.converged && converged_before;
     beta.setZero();
     // An element loop: GCC 12 warns (-Wfree-nonheap-object, a false positive) on the indexed
     // assignment beta(kept) = sub in optimised builds.
     for (std::size_t k = 0; k < kept.size(); ++k) beta(kept[k]) = sub(static_cast<Index>(k));
-    kept.clear();
-    for (Index i = 0; i < n; ++i) {
-      if (beta(i) > 0.0) kept.push_back(i);
-    }
   }
   result.weights = beta;
   result.kept = kept;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/parallel.hpp"
 
 namespace cdens {
 namespace {
@@ -26,15 +27,21 @@ OfrLoo::OfrLoo(Vector target, double lambda) : target_(std::move(target)), lambd
   loo_mse_ = target_.squaredNorm() / static_cast<double>(target_.size());  // J_0, eq. (62)
 }
 
-OfrCandidate OfrLoo::evaluate(const VectorView& phi) const {
+OfrCandidate OfrLoo::evaluate(const VectorView& phi) const { return evaluate(phi, lambda_); }
+
+OfrCandidate OfrLoo::evaluate(const VectorView& phi, double lambda) const {
   if (phi.size() != n_samples()) {
     throw InvalidArgument("OFR: a candidate column has " + std::to_string(phi.size()) +
                           " entries but the target has " + std::to_string(n_samples()));
+  }
+  if (!(lambda >= 0.0) || !std::isfinite(lambda)) {
+    throw InvalidArgument("OFR: λ must be finite and non-negative");
   }
   OfrCandidate candidate;
   const Index n = n_terms();
   candidate.alpha.resize(n);
   candidate.w = phi;
+  candidate.lambda = lambda;
   // Eqs. (63)–(64) in the modified Gram–Schmidt order: α_{j,n} = w_jᵀ(φ_n − Σ_{i<j} α_{i,n} w_i)
   // / w_jᵀw_j equals w_jᵀφ_n / w_jᵀw_j in exact arithmetic (the w_i are orthogonal) and keeps
   // w_n orthogonal to rounding for the nearly collinear columns Gaussian kernels produce.
@@ -44,27 +51,30 @@ OfrCandidate OfrLoo::evaluate(const VectorView& phi) const {
     candidate.w -= candidate.alpha(j) * wj;
   }
   candidate.w_norm2 = candidate.w.squaredNorm();
-  const double phi_norm2 = phi.squaredNorm();
-  if (!(candidate.w_norm2 > kSpanTolerance * phi_norm2) || !std::isfinite(candidate.w_norm2)) {
-    candidate.loo_mse = std::numeric_limits<double>::infinity();
-    return candidate;
+  candidate.loo_mse = score_orthogonal(candidate.w, phi.squaredNorm(), lambda);
+  if (std::isfinite(candidate.loo_mse)) {
+    candidate.g = candidate.w.dot(target_) / (candidate.w_norm2 + lambda);  // eq. (65)
   }
-  const double denominator = candidate.w_norm2 + lambda_;
-  candidate.g = candidate.w.dot(target_) / denominator;  // eq. (65)
-  double total = 0.0;
-  for (Index k = 0; k < n_samples(); ++k) {
-    const double w_k = candidate.w(k);
-    const double residual = residuals_(k) - w_k * candidate.g;           // eq. (66)
-    const double weighting = loo_weights_(k) - w_k * w_k / denominator;  // eq. (67)
-    if (!(weighting > 0.0)) {
-      candidate.loo_mse = std::numeric_limits<double>::infinity();
-      return candidate;
-    }
-    const double loo = residual / weighting;
-    total += loo * loo;
-  }
-  candidate.loo_mse = total / static_cast<double>(n_samples());  // eq. (68)
   return candidate;
+}
+
+double OfrLoo::score_orthogonal(const VectorView& w, double phi_norm2, double lambda) const {
+  const double w_norm2 = w.squaredNorm();
+  if (!(w_norm2 > kSpanTolerance * phi_norm2) || !std::isfinite(w_norm2)) {
+    return std::numeric_limits<double>::infinity();
+  }
+  const double denominator = w_norm2 + lambda;
+  const double g = w.dot(target_) / denominator;                                   // eq. (65)
+  const auto weighting = loo_weights_.array() - w.array().square() / denominator;  // eq. (67)
+  if (!(weighting.minCoeff() > 0.0)) return std::numeric_limits<double>::infinity();
+  const auto loo = (residuals_.array() - g * w.array()) / weighting;  // eqs. (66), (33)
+  return loo.square().mean();                                         // eq. (68)
+}
+
+Vector OfrLoo::loo_mse_of_columns(const MatrixView& phis, int threads) const {
+  Vector result(phis.cols());
+  parallel_for(threads, phis.cols(), [&](Index j) { result(j) = evaluate(phis.col(j)).loo_mse; });
+  return result;
 }
 
 void OfrLoo::add(const OfrCandidate& candidate) {
@@ -74,7 +84,7 @@ void OfrLoo::add(const OfrCandidate& candidate) {
   if (candidate.w.size() != n_samples() || candidate.alpha.size() != n_terms()) {
     throw InvalidArgument("OFR: the candidate was not evaluated on this model");
   }
-  const double denominator = candidate.w_norm2 + lambda_;
+  const double denominator = candidate.w_norm2 + candidate.lambda;
   residuals_ -= candidate.g * candidate.w;                                // eq. (35)
   loo_weights_ -= (candidate.w.array().square() / denominator).matrix();  // eq. (36)
   loo_mse_ = candidate.loo_mse;
@@ -105,6 +115,79 @@ Vector OfrLoo::orthogonal_weights() const {
 Vector OfrLoo::weights() const {
   // A β = g with A unit upper triangular (eq. 28).
   return triangular_factor().triangularView<Eigen::UnitUpper>().solve(orthogonal_weights());
+}
+
+OfrCandidatePool::OfrCandidatePool(const OfrLoo& model, Matrix columns)
+    : columns_(std::move(columns)), available_(static_cast<std::size_t>(columns_.cols()), true) {
+  if (model.n_terms() != 0) {
+    throw InvalidArgument("OFR: a candidate pool must start from a model without terms");
+  }
+  if (columns_.rows() != model.n_samples()) {
+    throw InvalidArgument("OFR: the candidate columns have " + std::to_string(columns_.rows()) +
+                          " rows but the target has " + std::to_string(model.n_samples()));
+  }
+  if (!columns_.allFinite()) throw InvalidArgument("OFR: the candidate columns must be finite");
+  original_norm2_ = columns_.colwise().squaredNorm().transpose();
+}
+
+Vector OfrCandidatePool::scores(const OfrLoo& model, const Vector& lambdas) const {
+  if (lambdas.size() != size()) {
+    throw InvalidArgument("OFR: one λ per candidate column is needed");
+  }
+  if (static_cast<Index>(alphas_.size()) != model.n_terms()) {
+    throw InvalidArgument("OFR: the candidate pool does not follow this model");
+  }
+  // Eqs. (65)–(68) for every column at once: the columns are already orthogonal to the model.
+  const Eigen::ArrayXd norm2 = columns_.colwise().squaredNorm().transpose().array();
+  const Eigen::ArrayXd denominator = norm2 + lambdas.array();
+  const Eigen::ArrayXd g = (columns_.transpose() * model.target()).array() / denominator;
+  const Eigen::ArrayXXd weighting =
+      (-(columns_.array().square().rowwise() / denominator.transpose())).colwise() +
+      model.loo_weights().array();
+  const Eigen::ArrayXXd loo =
+      ((-(columns_.array().rowwise() * g.transpose())).colwise() + model.residuals().array()) /
+      weighting;
+  const Eigen::ArrayXd mse = loo.square().colwise().mean().transpose();
+  const Eigen::ArrayXd smallest_weighting = weighting.colwise().minCoeff().transpose();
+  Vector result(size());
+  for (Index j = 0; j < size(); ++j) {
+    const bool usable = available(j) && norm2(j) > kSpanTolerance * original_norm2_(j) &&
+                        smallest_weighting(j) > 0.0 && std::isfinite(mse(j));
+    result(j) = usable ? mse(j) : std::numeric_limits<double>::infinity();
+  }
+  return result;
+}
+
+OfrCandidate OfrCandidatePool::take(Index j, const OfrLoo& model, double lambda) {
+  if (j < 0 || j >= size() || !available(j)) {
+    throw InvalidArgument("OFR: candidate " + std::to_string(j) + " is not available");
+  }
+  if (static_cast<Index>(alphas_.size()) != model.n_terms()) {
+    throw InvalidArgument("OFR: the candidate pool does not follow this model");
+  }
+  OfrCandidate candidate;
+  candidate.w = columns_.col(j);
+  candidate.alpha.resize(model.n_terms());
+  for (std::size_t n = 0; n < alphas_.size(); ++n) {
+    candidate.alpha(static_cast<Index>(n)) = alphas_[n](j);
+  }
+  candidate.w_norm2 = candidate.w.squaredNorm();
+  candidate.lambda = lambda;
+  candidate.loo_mse = model.score_orthogonal(candidate.w, original_norm2_(j), lambda);
+  if (!std::isfinite(candidate.loo_mse)) {
+    throw InvalidArgument("OFR: candidate " + std::to_string(j) +
+                          " lies in the span of the model or has a zero LOO weighting");
+  }
+  candidate.g = candidate.w.dot(model.target()) / (candidate.w_norm2 + lambda);  // eq. (65)
+  available_[static_cast<std::size_t>(j)] = false;
+  // Deflate the remaining columns by the new w_n (eqs. 63–64 for this n).
+  Vector alpha = (columns_.transpose() * candidate.w) / candidate.w_norm2;
+  for (Index k = 0; k < size(); ++k) {
+    if (!available(k)) alpha(k) = 0.0;
+  }
+  columns_.noalias() -= candidate.w * alpha.transpose();
+  alphas_.push_back(std::move(alpha));
+  return candidate;
 }
 
 }  // namespace cdens

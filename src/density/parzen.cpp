@@ -11,6 +11,7 @@
 #include "cdens/core/parallel.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/validate.hpp"
+#include "cdens/density/fixed_kernels.hpp"
 
 namespace cdens {
 namespace {
@@ -111,7 +112,7 @@ ParzenFit fit_parzen(const MatrixView& x, const ParzenOptions& options) {
   validate_options(options);
   require_nonempty(x, "x");
   require_finite(x, "x");
-  Standardizer scaling = Standardizer::fit(x, "x");
+  Standardizer scaling = density_scaling(x, options.standardize);
   const Matrix z = scaling.transform(x);
   const Index n = z.cols();
 
@@ -196,6 +197,14 @@ ParzenFit fit_parzen(const MatrixView& x, const ParzenOptions& options) {
   report.fit_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return {std::move(model), std::move(report)};
+}
+
+double parzen_target_width(const MatrixView& x, double requested, bool standardize, int threads) {
+  if (requested > 0.0) return requested;
+  ParzenOptions options;
+  options.standardize = standardize;
+  options.threads = threads;
+  return fit_parzen(x, options).report.hyperparameters.at("width");
 }
 
 }  // namespace cdens

@@ -28,6 +28,16 @@ Vector random_point(const Vector& lower, const Vector& upper, Rng& rng) {
 
 RwbsResult rwbs_minimize(const std::function<double(const Vector&)>& cost, const Vector& lower,
                          const Vector& upper, const RwbsOptions& options) {
+  const auto batch = [&](const Matrix& points) {
+    Vector costs(points.cols());
+    for (Index j = 0; j < points.cols(); ++j) costs(j) = cost(points.col(j));
+    return costs;
+  };
+  return rwbs_minimize_batches(batch, lower, upper, options);
+}
+
+RwbsResult rwbs_minimize_batches(const RwbsBatchCost& cost, const Vector& lower,
+                                 const Vector& upper, const RwbsOptions& options) {
   if (lower.size() == 0 || lower.size() != upper.size()) {
     throw InvalidArgument("RWBS: the box bounds must be non-empty and of equal length");
   }
@@ -38,13 +48,19 @@ RwbsResult rwbs_minimize(const std::function<double(const Vector&)>& cost, const
     throw InvalidArgument("RWBS: needs population ≥ 2, generations ≥ 1 and iterations ≥ 0");
   }
   const std::size_t p_s = static_cast<std::size_t>(options.population);
-  Rng rng(options.seed);
+  Rng rng(options.seed, options.stream);
   RwbsResult result;
   std::vector<Vector> members(p_s);
   std::vector<double> costs(p_s);
-  const auto evaluate = [&](const Vector& u) {
-    ++result.evaluations;
-    return checked(cost(u));
+  const auto evaluate = [&](const Matrix& points) {
+    const Vector values = cost(points);
+    if (values.size() != points.cols()) {
+      throw InvalidArgument("RWBS: the batch cost returned " + std::to_string(values.size()) +
+                            " values for " + std::to_string(points.cols()) + " points");
+    }
+    result.evaluations += points.cols();
+    for (Index j = 0; j < values.size(); ++j) checked(values(j));
+    return values;
   };
   for (int generation = 0; generation < options.generations; ++generation) {
     // Generation initialisation: elitism keeps the previous best as member 1.
@@ -54,9 +70,12 @@ RwbsResult rwbs_minimize(const std::function<double(const Vector&)>& cost, const
       costs[0] = result.value;
       first_random = 1;
     }
-    for (std::size_t i = first_random; i < p_s; ++i) {
-      members[i] = random_point(lower, upper, rng);
-      costs[i] = evaluate(members[i]);
+    Matrix fresh(lower.size(), static_cast<Index>(p_s - first_random));
+    for (Index j = 0; j < fresh.cols(); ++j) fresh.col(j) = random_point(lower, upper, rng);
+    const Vector fresh_costs = evaluate(fresh);
+    for (Index j = 0; j < fresh.cols(); ++j) {
+      members[first_random + static_cast<std::size_t>(j)] = fresh.col(j);
+      costs[first_random + static_cast<std::size_t>(j)] = fresh_costs(j);
     }
     std::vector<double> delta(p_s, 1.0 / static_cast<double>(p_s));  // δ_i(0) = 1/P_S
     for (int t = 0; t < options.iterations; ++t) {
@@ -80,18 +99,14 @@ RwbsResult rwbs_minimize(const std::function<double(const Vector&)>& cost, const
       }
       for (auto& d : delta) d /= delta_sum;
       // Step 2: the convex combination and its mirror image about the best member.
-      Vector combination = Vector::Zero(lower.size());
-      for (std::size_t i = 0; i < p_s; ++i) combination += delta[i] * members[i];
-      const Vector mirror = (2.0 * members[best] - combination).cwiseMax(lower).cwiseMin(upper);
-      const double combination_cost = evaluate(combination);
-      const double mirror_cost = evaluate(mirror);
-      if (combination_cost <= mirror_cost) {
-        members[worst] = combination;
-        costs[worst] = combination_cost;
-      } else {
-        members[worst] = mirror;
-        costs[worst] = mirror_cost;
-      }
+      Matrix candidates(lower.size(), 2);
+      candidates.col(0).setZero();
+      for (std::size_t i = 0; i < p_s; ++i) candidates.col(0) += delta[i] * members[i];
+      candidates.col(1) = (2.0 * members[best] - candidates.col(0)).cwiseMax(lower).cwiseMin(upper);
+      const Vector candidate_costs = evaluate(candidates);
+      const Index better = candidate_costs(0) <= candidate_costs(1) ? 0 : 1;
+      members[worst] = candidates.col(better);
+      costs[worst] = candidate_costs(better);
     }
     std::size_t best = 0;
     for (std::size_t i = 1; i < p_s; ++i) {

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <Eigen/QR>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -18,6 +19,27 @@ Matrix normal_matrix(Index d, Index n, Rng& rng) {
     for (Index i = 0; i < d; ++i) values(i, j) = rng.normal();
   }
   return values;
+}
+
+double explicit_loo_mse(const Matrix& x, const Vector& t, double lambda) {
+  const Index n = x.rows();
+  double total = 0.0;
+  for (Index k = 0; k < n; ++k) {
+    Matrix rows(n - 1, x.cols());
+    Vector targets(n - 1);
+    rows << x.topRows(k), x.bottomRows(n - k - 1);
+    targets << t.head(k), t.tail(n - k - 1);
+    Vector g;
+    if (lambda == 0.0) {
+      g = rows.colPivHouseholderQr().solve(targets);
+    } else {
+      const Matrix normal = rows.transpose() * rows + lambda * Matrix::Identity(x.cols(), x.cols());
+      g = normal.ldlt().solve(rows.transpose() * targets);
+    }
+    const double error = t(k) - x.row(k).dot(g);
+    total += error * error;
+  }
+  return total / static_cast<double>(n);
 }
 
 std::string temporary_path(const std::string& stem) {

@@ -36,6 +36,11 @@ std::string message_of(Function&& function) {
   return {};
 }
 
+/// Mean squared LOO error of ridge regression t ≈ X g with penalty λ‖g‖² (least squares for
+/// λ = 0), each row k predicted from a fit on the other rows (explicit refits): the brute-force
+/// reference of the OFR-LOO recursions.
+double explicit_loo_mse(const Matrix& x, const Vector& t, double lambda);
+
 /// Path of a fresh file name in the system's temporary directory.
 std::string temporary_path(const std::string& stem);
 

@@ -141,6 +141,8 @@ TEST(Mnqp, PruningRemovesSmallWeightsAndKeepsTheSimplex) {
   }
   EXPECT_GT(result.weights(result.kept.front()), 0.0);
   EXPECT_GT(largest, 0.0);
+  // Pruning is repeated until no kept weight is below the threshold, re-solves included.
+  for (const Index i : result.kept) EXPECT_GE(result.weights(i), 1e-2 * largest) << i;
 }
 
 TEST(Mnqp, UnconstrainedOptimumInsideTheSimplexIsFound) {

@@ -34,29 +34,6 @@ Regression kernel_regression(Index n, Index columns, std::uint64_t seed) {
   return r;
 }
 
-/// Mean squared LOO error of ridge regression t ≈ X g with penalty λ‖g‖², each row k predicted
-/// from a fit on the other rows (explicit refits).
-double explicit_loo(const Matrix& x, const Vector& t, double lambda) {
-  const Index n = x.rows();
-  double total = 0.0;
-  for (Index k = 0; k < n; ++k) {
-    Matrix rows(n - 1, x.cols());
-    Vector targets(n - 1);
-    rows << x.topRows(k), x.bottomRows(n - k - 1);
-    targets << t.head(k), t.tail(n - k - 1);
-    Vector g;
-    if (lambda == 0.0) {
-      g = rows.colPivHouseholderQr().solve(targets);
-    } else {
-      const Matrix normal = rows.transpose() * rows + lambda * Matrix::Identity(x.cols(), x.cols());
-      g = normal.ldlt().solve(rows.transpose() * targets);
-    }
-    const double error = t(k) - x.row(k).dot(g);
-    total += error * error;
-  }
-  return total / static_cast<double>(n);
-}
-
 TEST(Ofr, RecursiveLooEqualsExplicitRefits) {
   for (std::uint64_t seed = 0; seed < 4; ++seed) {
     const Regression r = kernel_regression(30, 5, seed);
@@ -64,7 +41,7 @@ TEST(Ofr, RecursiveLooEqualsExplicitRefits) {
     EXPECT_NEAR(model.loo_mse(), r.t.squaredNorm() / 30.0, 1e-15);  // J_0, eq. (62)
     for (Index n = 1; n <= 5; ++n) {
       const OfrCandidate candidate = model.evaluate(r.phi.col(n - 1));
-      const double expected = explicit_loo(r.phi.leftCols(n), r.t, 0.0);
+      const double expected = test::explicit_loo_mse(r.phi.leftCols(n), r.t, 0.0);
       EXPECT_NEAR(candidate.loo_mse, expected, 1e-9 * expected) << "seed " << seed << ", n " << n;
       model.add(candidate);
       EXPECT_EQ(model.loo_mse(), candidate.loo_mse);
@@ -78,7 +55,7 @@ TEST(Ofr, RegularisedLooEqualsExplicitRidgeRefitsOnTheOrthogonalColumns) {
   const double lambda = 1e-2;
   OfrLoo model(r.t, lambda);
   for (Index n = 1; n <= 4; ++n) model.add(model.evaluate(r.phi.col(n - 1)));
-  const double expected = explicit_loo(model.orthogonal_columns(), r.t, lambda);
+  const double expected = test::explicit_loo_mse(model.orthogonal_columns(), r.t, lambda);
   EXPECT_NEAR(model.loo_mse(), expected, 1e-9 * expected);
 }
 
@@ -125,6 +102,49 @@ TEST(Ofr, EvaluateLeavesTheModelUnchangedAndRefusesColumnsInTheSpan) {
   EXPECT_THROW(model.evaluate(r.phi.col(1).head(10)), InvalidArgument);
   EXPECT_THROW(OfrLoo{Vector()}, InvalidArgument);
   EXPECT_THROW(OfrLoo(r.t, -1.0), InvalidArgument);
+}
+
+TEST(Ofr, CandidatePoolScoresEqualEvaluateOnTheOriginalColumns) {
+  // The pool deflates its columns one term at a time; its scores must be exactly what
+  // OfrLoo::evaluate gives for the original columns (each with its own λ), at every stage.
+  const Regression r = kernel_regression(35, 12, 17);
+  Vector lambdas(12);
+  for (Index j = 0; j < 12; ++j) lambdas(j) = 1e-3 * static_cast<double>(j % 4);
+  OfrLoo model(r.t);
+  OfrCandidatePool pool(model, r.phi);
+  for (Index stage = 0; stage < 5; ++stage) {
+    const Vector scores = pool.scores(model, lambdas);
+    for (Index j = 0; j < 12; ++j) {
+      if (!pool.available(j)) {
+        EXPECT_EQ(scores(j), std::numeric_limits<double>::infinity());
+        continue;
+      }
+      const double expected = model.evaluate(r.phi.col(j), lambdas(j)).loo_mse;
+      EXPECT_NEAR(scores(j), expected, 1e-9 * expected) << "stage " << stage << ", column " << j;
+    }
+    Index best = 0;
+    scores.minCoeff(&best);
+    const OfrCandidate direct = model.evaluate(r.phi.col(best), lambdas(best));
+    const OfrCandidate taken = pool.take(best, model, lambdas(best));
+    EXPECT_LT((taken.w - direct.w).norm(), 1e-10 * direct.w.norm());
+    EXPECT_LT((taken.alpha - direct.alpha).norm(), 1e-9 * (1.0 + direct.alpha.norm()));
+    EXPECT_NEAR(taken.g, direct.g, 1e-10 * std::abs(direct.g));
+    EXPECT_NEAR(taken.loo_mse, direct.loo_mse, 1e-10 * direct.loo_mse);
+    model.add(taken);
+  }
+  EXPECT_THROW(pool.take(0, model, 0.0), InvalidArgument);  // already taken or out of step
+  EXPECT_THROW(pool.scores(model, Vector::Zero(3)), InvalidArgument);
+  EXPECT_THROW(OfrCandidatePool(model, r.phi), InvalidArgument);  // model already has terms
+}
+
+TEST(Ofr, LooOfManyColumnsDoesNotDependOnTheThreadCount) {
+  const Regression r = kernel_regression(30, 9, 19);
+  OfrLoo model(r.t);
+  model.add(model.evaluate(r.phi.col(0)));
+  const Vector serial = model.loo_mse_of_columns(r.phi, 1);
+  const Vector parallel = model.loo_mse_of_columns(r.phi, 3);
+  EXPECT_TRUE(serial == parallel);
+  EXPECT_EQ(serial(2), model.evaluate(r.phi.col(2)).loo_mse);
 }
 
 }  // namespace

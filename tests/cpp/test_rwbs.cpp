@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "cdens/core/error.hpp"
 #include "cdens/density/rwbs.hpp"
@@ -78,6 +79,38 @@ TEST(Rwbs, RejectsBadInput) {
   EXPECT_THROW(rwbs_minimize(cost, Vector::Zero(2), Vector::Ones(2), options), InvalidArgument);
   const auto negative = [](const Vector& u) { return u.sum() - 10.0; };
   EXPECT_THROW(rwbs_minimize(negative, Vector::Zero(2), Vector::Ones(2)), InvalidArgument);
+}
+
+TEST(Rwbs, BatchesGiveThePointwiseResultInTheAppendixOrder) {
+  Vector shift(2);
+  shift << 0.4, -0.9;
+  const auto sphere = [&](const Vector& u) { return (u - shift).squaredNorm(); };
+  std::vector<Index> batch_sizes;
+  const RwbsBatchCost batch = [&](const Matrix& points) {
+    batch_sizes.push_back(points.cols());
+    Vector costs(points.cols());
+    for (Index j = 0; j < points.cols(); ++j) costs(j) = sphere(points.col(j));
+    return costs;
+  };
+  RwbsOptions options;
+  options.generations = 3;
+  options.iterations = 5;
+  options.stream = 4;
+  const Vector lower = Vector::Constant(2, -2.0), upper = Vector::Constant(2, 2.0);
+  const RwbsResult batched = rwbs_minimize_batches(batch, lower, upper, options);
+  const RwbsResult pointwise = rwbs_minimize(sphere, lower, upper, options);
+  EXPECT_TRUE(batched.point == pointwise.point);
+  EXPECT_EQ(batched.evaluations, pointwise.evaluations);
+  // Generation 1: P_S random members, then two points per WBS iteration; later generations keep
+  // the elite and draw P_S − 1.
+  const std::vector<Index> expected = {10, 2, 2, 2, 2, 2, 9, 2, 2, 2, 2, 2, 9, 2, 2, 2, 2, 2};
+  EXPECT_EQ(batch_sizes, expected);
+  EXPECT_EQ(batched.evaluations, 3 * (10 + 2 * 5) - 2);  // N_G (P_S + 2 M_I) − (N_G − 1)
+  // Another stream is another population.
+  options.stream = 5;
+  EXPECT_FALSE(rwbs_minimize(sphere, lower, upper, options).point == pointwise.point);
+  const RwbsBatchCost wrong = [](const Matrix&) { return Vector(Vector::Zero(1)); };
+  EXPECT_THROW(rwbs_minimize_batches(wrong, lower, upper, options), InvalidArgument);
 }
 
 }  // namespace

@@ -22,8 +22,12 @@ ESTIMATORS = [
     lambda: cdens.ParzenWindow(),
     lambda: cdens.GMM(n_components=2, n_init=3, random_state=0),
     lambda: cdens.RSDE(bandwidth=0.3),
+    lambda: cdens.SKD(bandwidth=0.4),
+    # Fewer RWBS generations and iterations than the paper's (10, 200): these tests check the
+    # queries on whatever mixture is fitted, not the search.
+    lambda: cdens.GSKD(generations=2, iterations=50, random_state=0),
 ]
-IDS = ["parzen", "gmm", "rsde"]
+IDS = ["parzen", "gmm", "rsde", "skd", "gskd"]
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +56,9 @@ def brute_force_log_pdf(estimator, X):
 
 # No check is skipped: the generic checks apply to a density estimator (fit(X) ignoring y).
 @parametrize_with_checks([cdens.ParzenWindow(bandwidth=[0.2, 0.5]),
-                          cdens.GMM(n_components=2, random_state=0), cdens.RSDE(random_state=0)])
+                          cdens.GMM(n_components=2, random_state=0), cdens.RSDE(random_state=0),
+                          cdens.SKD(bandwidth=[0.3, 0.6], random_state=0),
+                          cdens.GSKD(generations=2, iterations=30, random_state=0)])
 def test_scikit_learn_checks(estimator, check):
     check(estimator)
 
@@ -209,6 +215,10 @@ def test_bad_input_is_refused_with_a_clear_message(plane):
     ("gmm", ["--components", "2", "--n-init", "2", "--seed", "4"],
      cdens.GMM(n_components=2, n_init=2, random_state=4)),
     ("rsde", ["--width", "0.3"], cdens.RSDE(bandwidth=0.3)),
+    ("skd", ["--width", "0.4", "--target-width", "0.3"],
+     cdens.SKD(bandwidth=0.4, target_bandwidth=0.3)),
+    ("gskd", ["--generations", "2", "--iterations", "50", "--seed", "3"],
+     cdens.GSKD(generations=2, iterations=50, random_state=3)),
 ])
 def test_cli_fit_equals_python_fit(cli, faithful, tmp_path, method, options, estimator):
     waiting, eruptions = faithful

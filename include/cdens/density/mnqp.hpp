@@ -22,7 +22,8 @@ struct MnqpOptions {
   double tolerance = 1e-10;
   /// After convergence, weights below prune_threshold · max_i β_i are set to zero (their kernels
   /// are removed, §III-B) and the remaining weights are re-solved by MNQP on their own
-  /// sub-problem, so the result still sums to one. 0 keeps every weight that is not exactly 0.
+  /// sub-problem, so the result still sums to one; repeated until no kept weight is below the
+  /// threshold. 0 keeps every weight that is not exactly 0.
   double prune_threshold = 1e-4;
   /// Record f(β) after every update in MnqpResult::objective_history (for tests and plots).
   bool record_objective = false;

@@ -19,7 +19,8 @@ struct OfrCandidate {
   Vector w;              ///< w_n = φ_n − Σ_j α_{j,n} w_j (eq. 64)
   Vector alpha;          ///< α_{j,n} = w_jᵀφ_n / w_jᵀw_j, j < n (eq. 63)
   double w_norm2 = 0.0;  ///< w_nᵀw_n
-  double g = 0.0;        ///< g_n = w_nᵀt / (w_nᵀw_n + λ) (eq. 65)
+  double lambda = 0.0;   ///< λ_n, the regulariser of this term in eqs. (65), (67)
+  double g = 0.0;        ///< g_n = w_nᵀt / (w_nᵀw_n + λ_n) (eq. 65)
   /// J_n = (1/N) Σ_k (ε^(n)(k) / η^(n)(k))² (eqs. 66–68); +∞ for a column that is (numerically)
   /// in the span of the current model or makes some η^(n)(k) non-positive.
   double loo_mse = 0.0;
@@ -50,12 +51,21 @@ class OfrLoo {
   /// g_n (eq. 28).
   Vector orthogonal_weights() const;
 
-  /// Orthogonalises a candidate column φ (N values) against the model and scores it; does not
-  /// change the state. Throws InvalidArgument for a column of the wrong length.
+  /// Orthogonalises a candidate column φ (N values) against the model and scores it with the
+  /// model's λ; does not change the state. Throws InvalidArgument for a column of the wrong
+  /// length.
   OfrCandidate evaluate(const VectorView& phi) const;
+  /// The same with the term's own regulariser λ_n ≥ 0 (local regularisation, SKD).
+  OfrCandidate evaluate(const VectorView& phi, double lambda) const;
+  /// J_n of each column of `phis` (N × M) as evaluate would give it, one column per task on
+  /// `threads` OpenMP threads (the result does not depend on the thread count).
+  Vector loo_mse_of_columns(const MatrixView& phis, int threads = 1) const;
   /// Appends a candidate returned by evaluate on this state: ε and η by (35)–(36), J_n.
   /// Throws InvalidArgument if its J is not finite.
   void add(const OfrCandidate& candidate);
+  /// J_n of a column w already orthogonal to the model (eqs. 65–68), with ‖φ‖² of the column it
+  /// came from for the span test; +∞ where evaluate would refuse it.
+  double score_orthogonal(const VectorView& w, double phi_norm2, double lambda) const;
 
   /// β_n from A_n β_n = g_n (back substitution): the weights of the original columns φ_j.
   Vector weights() const;
@@ -70,6 +80,34 @@ class OfrLoo {
   std::vector<double> w_norm2_;
   std::vector<Vector> alpha_;  ///< alpha_[n] has n entries: column n of A above the diagonal
   std::vector<double> g_;
+};
+
+/// A fixed set of candidate columns (SKD: a kernel on every training point) kept orthogonal to
+/// the model as terms are added, the classical bookkeeping of OFR: each stage deflates every
+/// remaining column by the newest w_n only (eqs. 63–64 spread over the stages, in modified
+/// Gram–Schmidt order), so scoring all M candidates costs O(NM) per stage instead of O(nNM).
+class OfrCandidatePool {
+ public:
+  /// `columns` is N × M; `model` must have no terms yet (the pool starts un-orthogonalised).
+  OfrCandidatePool(const OfrLoo& model, Matrix columns);
+
+  Index size() const { return columns_.cols(); }
+  /// Whether column j is still a candidate (not taken).
+  bool available(Index j) const { return available_[static_cast<std::size_t>(j)]; }
+  /// J_n of every candidate j on `model` with its regulariser lambdas(j) (eqs. 65–68), all
+  /// columns at once; +∞ for taken and refused columns. `model` must be the one the pool
+  /// follows.
+  Vector scores(const OfrLoo& model, const Vector& lambdas) const;
+  /// Candidate j evaluated on `model` with regulariser λ (what OfrLoo::evaluate of the original
+  /// column gives, to rounding), to be passed to model.add; marks j taken and deflates every
+  /// remaining column by its w_n.
+  OfrCandidate take(Index j, const OfrLoo& model, double lambda);
+
+ private:
+  Matrix columns_;              ///< the candidates, orthogonalised against the taken terms
+  Vector original_norm2_;       ///< ‖φ_j‖² before orthogonalisation (the span test)
+  std::vector<Vector> alphas_;  ///< alphas_[n](j) = α_{n,j} of taken term n against column j
+  std::vector<bool> available_;
 };
 
 }  // namespace cdens

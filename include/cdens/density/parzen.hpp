@@ -45,6 +45,8 @@ struct ParzenOptions {
   double search_upper = 3.0;
   int search_points = 25;
   double refine_tolerance = 1e-3;
+  /// Work on standardised data (off: widths in the data's units, as the paper's experiments).
+  bool standardize = true;
   /// OpenMP threads; 0 uses the OpenMP default. The result does not depend on it.
   int threads = 0;
 };
@@ -68,5 +70,9 @@ Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
 /// by options.criterion, and returns β = 1/N, c_k = z_k, γ_k = γ in every dimension.
 /// DataError for empty, non-finite or constant data; InvalidArgument for bad options.
 ParzenFit fit_parzen(const MatrixView& x, const ParzenOptions& options = {});
+
+/// The width γ_Parz of the Parzen target of SKD and GSKD (Chen, Hong & Harris 2010, eq. 23):
+/// `requested` when positive, else the width fit_parzen chooses with its default criterion.
+double parzen_target_width(const MatrixView& x, double requested, bool standardize, int threads);
 
 }  // namespace cdens

@@ -18,7 +18,7 @@
 
 namespace cdens {
 
-/// Options of fit_rsde. Widths are in standardised units.
+/// Options of fit_rsde. Widths are in standardised units (the data's own with `standardize` off).
 struct RsdeOptions {
   /// Candidate widths γ. One value: used as given. Several: the one with the smallest K-fold
   /// held-out ISE score ∫p̂² − (2/|test|) Σ_test p̂(z) is chosen. The default is 12 widths
@@ -30,6 +30,8 @@ struct RsdeOptions {
   /// The MNQP solver (eqs. 39–44 applied to eq. 13); its prune_threshold is RSDE's "zero
   /// threshold" below which kernels are removed (relative to the largest weight).
   MnqpOptions mnqp = {};
+  /// Work on standardised data (off: in the data's units, as the paper's experiments).
+  bool standardize = true;
   /// Seed of the fold split.
   std::uint64_t seed = 0;
   /// OpenMP threads over (width, fold) pairs; the result does not depend on it.

@@ -18,8 +18,9 @@ struct RwbsOptions {
   int generations = 10;
   /// M_I, the number of weighted boosting search iterations per generation.
   int iterations = 200;
-  /// Seed of the random population members.
+  /// Seed and stream of the random population members (GSKD runs stage n on stream n).
   std::uint64_t seed = 0;
+  std::uint64_t stream = 0;
 };
 
 /// The best point found and its cost.
@@ -39,5 +40,14 @@ struct RwbsResult {
 /// InvalidArgument. Deterministic for a given seed.
 RwbsResult rwbs_minimize(const std::function<double(const Vector&)>& cost, const Vector& lower,
                          const Vector& upper, const RwbsOptions& options = {});
+
+/// The costs of several points at once: column j of `points` is a point, entry j of the result
+/// its cost. A batch is the initial population of a generation (P_S or P_S − 1 points) or the
+/// two new points of a WBS iteration, so the caller can evaluate its members in parallel.
+using RwbsBatchCost = std::function<Vector(const Matrix& points)>;
+
+/// rwbs_minimize with the cost evaluated in batches: the same points, the same result.
+RwbsResult rwbs_minimize_batches(const RwbsBatchCost& cost, const Vector& lower,
+                                 const Vector& upper, const RwbsOptions& options = {});
 
 }  // namespace cdens

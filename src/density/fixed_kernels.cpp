@@ -1,0 +1,64 @@
+#include "cdens/density/fixed_kernels.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "cdens/core/error.hpp"
+#include "cdens/core/gaussian_kernel.hpp"
+#include "cdens/core/metrics.hpp"
+#include "cdens/core/parallel.hpp"
+#include "cdens/core/rng.hpp"
+#include "cdens/core/samples.hpp"
+#include "cdens/core/validate.hpp"
+
+namespace cdens {
+namespace {
+
+constexpr double kLog2Pi = 1.83787706640934548356;
+
+}  // namespace
+
+Standardizer density_scaling(const MatrixView& x, bool standardize) {
+  Standardizer fitted = Standardizer::fit(x, "x");  // refuses constant dimensions
+  return standardize ? fitted : Standardizer::identity(x.rows());
+}
+
+double isotropic_gaussian_normaliser(double width, Index dimension) {
+  return std::exp(-0.5 * static_cast<double>(dimension) * (kLog2Pi + 2.0 * std::log(width)));
+}
+
+Matrix isotropic_kernel_columns(const MatrixView& a, const MatrixView& b, double width) {
+  require_positive(width, "kernel width");
+  return isotropic_gaussian_normaliser(width, a.rows()) * gaussian_kernel(a, b, width);
+}
+
+Vector parzen_at_samples(const MatrixView& z, double width) {
+  return isotropic_kernel_columns(z, z, width).rowwise().mean();
+}
+
+CvTable select_width_by_held_out_ise(const MatrixView& z, const std::vector<double>& widths,
+                                     int folds, std::uint64_t seed, int threads,
+                                     const FixedWidthFit& fit) {
+  require_positive_values(widths, "widths");
+  const Index n = z.cols();
+  if (folds < 2 || folds > n) {
+    throw InvalidArgument("the number of folds must lie between 2 and the number of samples (" +
+                          std::to_string(n) + "), got " + std::to_string(folds));
+  }
+  Rng rng(seed);
+  const KFold split(n, folds, rng);
+  const Index w_count = static_cast<Index>(widths.size());
+  Matrix fold_loss(w_count, split.n_folds());
+  // One task per (width, fold); each writes only its own entry.
+  parallel_for(resolve_threads(threads), w_count * split.n_folds(), [&](Index task) {
+    const Index w = task / split.n_folds();
+    const int k = static_cast<int>(task % split.n_folds());
+    const GaussianMixture model =
+        fit(gather_samples(z, split.train(k)), widths[static_cast<std::size_t>(w)]);
+    fold_loss(w, k) = held_out_ise(model, gather_samples(z, split.test(k)));
+  });
+  const Matrix candidates = Eigen::Map<const Vector>(widths.data(), w_count);
+  return make_cv_table({"width"}, candidates, fold_loss, "ise");
+}
+
+}  // namespace cdens

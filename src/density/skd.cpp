@@ -1,0 +1,160 @@
+#include "cdens/density/skd.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "cdens/core/error.hpp"
+#include "cdens/core/samples.hpp"
+#include "cdens/core/validate.hpp"
+#include "cdens/density/fixed_kernels.hpp"
+#include "cdens/density/ofr.hpp"
+#include "cdens/density/parzen.hpp"
+
+namespace cdens {
+namespace {
+
+// A λ_j whose kernel has g_j = 0 would be infinite; this large value switches it off instead
+// (g_j ≈ 0, η and J unchanged, so the kernel is never selected again).
+constexpr double kLargestRegularization = 1e300;
+
+void validate_options(const SkdOptions& options) {
+  if (options.target_width != 0.0) require_positive(options.target_width, "SKD target_width");
+  require_positive_values(options.widths, "SKD widths");
+  require_positive(options.initial_regularization, "SKD initial_regularization");
+  if (options.regularization_passes < 1) {
+    throw InvalidArgument("SKD regularization_passes must be at least 1");
+  }
+  if (options.max_kernels < 1) throw InvalidArgument("SKD max_kernels must be at least 1");
+}
+
+/// The evidence update of the local regularisers after a selection pass (Chen et al. 2004,
+/// the paper's [30]): γ_i = w_iᵀw_i / (λ_i + w_iᵀw_i), γ = Σ γ_i and
+/// λ_i ← γ_i / (N − γ) · εᵀε / g_i² for every selected term i.
+void update_regularizers(const OfrLoo& model, const std::vector<Index>& selected, Vector& lambdas) {
+  const Matrix w = model.orthogonal_columns();
+  const Vector g = model.orthogonal_weights();
+  const Vector w_norm2 = w.colwise().squaredNorm().transpose();
+  Vector gamma(static_cast<Index>(selected.size()));
+  for (Index i = 0; i < gamma.size(); ++i) {
+    gamma(i) = w_norm2(i) / (lambdas(selected[static_cast<std::size_t>(i)]) + w_norm2(i));
+  }
+  const double freedom = static_cast<double>(model.n_samples()) - gamma.sum();
+  const double residual = model.residuals().squaredNorm();
+  for (Index i = 0; i < gamma.size(); ++i) {
+    const double updated = gamma(i) / freedom * residual / (g(i) * g(i));
+    lambdas(selected[static_cast<std::size_t>(i)]) = std::isfinite(updated) && updated > 0.0
+                                                         ? std::min(updated, kLargestRegularization)
+                                                         : kLargestRegularization;
+  }
+}
+
+/// SKD on z (d × N, the working units) at kernel width γ with the target t: the mixture of the
+/// kernels MNQP keeps (identity scaling), the selection, and the MNQP result.
+struct SkdSolution {
+  GaussianMixture model;
+  SkdSelection selection;
+  MnqpResult mnqp;
+};
+
+SkdSolution solve(const MatrixView& z, const Vector& target, double width,
+                  const SkdOptions& options) {
+  SkdSelection selection = select_skd_kernels(z, target, width, options);
+  const Matrix centers = gather_samples(z, selection.selected);
+  const Matrix phi = isotropic_kernel_columns(z, centers, width);
+  // Eq. (39): B = ΦᵀΦ, v = Φᵀt over the selected kernels.
+  const Matrix b = phi.transpose() * phi;
+  const Vector v = phi.transpose() * target;
+  MnqpResult mnqp = solve_mnqp(b, v, options.mnqp);
+  GaussianMixture model(Standardizer::identity(z.rows()), mnqp.weights(mnqp.kept),
+                        gather_samples(centers, mnqp.kept),
+                        Matrix::Constant(z.rows(), static_cast<Index>(mnqp.kept.size()), width));
+  return {std::move(model), std::move(selection), std::move(mnqp)};
+}
+
+}  // namespace
+
+SkdSelection select_skd_kernels(const MatrixView& z, const Vector& target, double width,
+                                const SkdOptions& options) {
+  const Index n = z.cols();
+  if (target.size() != n) throw InvalidArgument("SKD: one target value per sample is needed");
+  const Matrix phi = isotropic_kernel_columns(z, z, width);
+  Vector lambdas = Vector::Constant(n, options.initial_regularization);
+  SkdSelection result;
+  for (int pass = 0; pass < options.regularization_passes; ++pass) {
+    OfrLoo model(target);
+    OfrCandidatePool pool(model, phi);
+    std::vector<Index> selected;
+    while (static_cast<Index>(selected.size()) < std::min(options.max_kernels, n)) {
+      const Vector scores = pool.scores(model, lambdas);
+      Index best = 0;
+      const double smallest = scores.minCoeff(&best);
+      // Eq. (38): stop when J_{n+1} ≥ J_n; a density needs at least one kernel.
+      if (!std::isfinite(smallest) || (!selected.empty() && smallest >= model.loo_mse())) break;
+      model.add(pool.take(best, model, lambdas(best)));
+      selected.push_back(best);
+    }
+    if (selected.empty()) {
+      throw DataError("SKD: no kernel column could be added (every candidate was refused)");
+    }
+    result.passes = pass + 1;
+    result.loo_mse = model.loo_mse();
+    const bool unchanged = selected == result.selected;
+    result.selected = std::move(selected);
+    if (unchanged) break;
+    update_regularizers(model, result.selected, lambdas);
+  }
+  return result;
+}
+
+SkdFit fit_skd(const MatrixView& x, const SkdOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  require_nonempty(x, "x");
+  require_finite(x, "x");
+  validate_options(options);
+  Standardizer scaling = density_scaling(x, options.standardize);
+  const Matrix z = scaling.transform(x);
+  if (z.cols() < 2) throw DataError("SKD needs at least 2 samples");
+
+  FitReport report;
+  report.method = "skd";
+  const double target_width =
+      parzen_target_width(x, options.target_width, options.standardize, options.threads);
+  double width = options.widths.front();
+  if (options.widths.size() > 1) {
+    CvTable table = select_width_by_held_out_ise(
+        z, options.widths, options.folds, options.seed, options.threads,
+        [&](const Matrix& train, double w) {
+          return solve(train, parzen_at_samples(train, target_width), w, options).model;
+        });
+    if (table.best < 0) throw DataError("the SKD held-out ISE is not finite for any width");
+    width = options.widths[static_cast<std::size_t>(table.best)];
+    for (auto& warning : grid_edge_warnings(table, {options.widths})) {
+      report.warnings.push_back(std::move(warning));
+    }
+    report.cross_validation = std::move(table);
+  }
+
+  const SkdSolution solution = solve(z, parzen_at_samples(z, target_width), width, options);
+  report.hyperparameters["width"] = width;
+  report.hyperparameters["target_width"] = target_width;
+  report.statistics["n_train"] = static_cast<double>(z.cols());
+  report.statistics["dimension"] = static_cast<double>(z.rows());
+  report.statistics["n_selected"] = static_cast<double>(solution.selection.selected.size());
+  report.statistics["n_kernels"] = static_cast<double>(solution.mnqp.kept.size());
+  report.statistics["loo_mse"] = solution.selection.loo_mse;
+  report.statistics["regularization_passes"] = solution.selection.passes;
+  report.statistics["mnqp_iterations"] = solution.mnqp.iterations;
+  if (!solution.mnqp.converged) {
+    report.warnings.push_back("MNQP stopped at max_iterations before reaching its tolerance");
+  }
+  GaussianMixture model(std::move(scaling), solution.model.weights(), solution.model.centers(),
+                        solution.model.widths());
+  report.fit_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return {std::move(model), std::move(report)};
+}
+
+}  // namespace cdens
