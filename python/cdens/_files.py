@@ -5,14 +5,17 @@ import json
 from . import _core
 from .ekde import EpsilonKDE
 from .gmm import GMM
+from .gskd import GSKD
 from .lscde import LSCDE
 from .nwcde import NWCDE
 from .parzen import ParzenWindow
 from .rkde import RKDE
 from .rsde import RSDE
+from .skd import SKD
 
 _ESTIMATOR_OF_METHOD = {"lscde": LSCDE, "ekde": EpsilonKDE, "nwcde": NWCDE, "rkde": RKDE,
-                        "parzen": ParzenWindow, "gmm": GMM, "rsde": RSDE}
+                        "parzen": ParzenWindow, "gmm": GMM, "rsde": RSDE, "skd": SKD,
+                        "gskd": GSKD}
 
 # The engine's class of each model-file shape (DESIGN.md: conditional mixture or Gaussian
 # mixture).

@@ -27,8 +27,9 @@ class GSKD(DensityEstimator):
     population, generations, iterations : None or int, default=None
         RWBS settings P_S, N_G, M_I; None takes the paper's setting for the dimension
         (P_S = 10, 20, 40 for 1-D, 2-D and more; N_G = 10; M_I = 200, or 400 above 2-D).
-    variance_bounds : (float, float), default=(0.01, 1.0)
-        The box of every kernel variance, as fractions of the dimension's sample variance.
+    variance_bounds : (float, float), default=(1.0, 1.0)
+        The box of every kernel variance: at least the first number times the Parzen target's
+        variance target_bandwidth_^2, at most the second times the dimension's sample variance.
     standardize : bool, default=True
         Work on standardised data; False takes lengths in the units of X (the paper's setting).
     random_state : None, int or numpy RandomState, default=None
@@ -48,7 +49,7 @@ class GSKD(DensityEstimator):
     _hyperparameter_names = {"target_width": "target_bandwidth"}
 
     def __init__(self, target_bandwidth=None, population=None, generations=None, iterations=None,
-                 variance_bounds=(0.01, 1.0), standardize=True, random_state=None, n_jobs=None):
+                 variance_bounds=(1.0, 1.0), standardize=True, random_state=None, n_jobs=None):
         self.target_bandwidth = target_bandwidth
         self.population = population
         self.generations = generations

@@ -1,4 +1,4 @@
-"""Figures of fitted conditional densities (matplotlib).
+"""Figures of fitted conditional and unconditional densities (matplotlib).
 
 Every function draws on the given Axes (or a new figure's) and returns the Axes, so figures can
 be composed and saved with ``ax.figure.savefig(path)``.
@@ -105,4 +105,47 @@ def cv_surface(estimator, *, ax=None, cmap="magma"):
     label = "mean held-out log-likelihood" if results["loss"] == "kl" else "minus SQ loss"
     ax.figure.colorbar(image, ax=ax, label=label)
     ax.legend(loc="lower left", fontsize="small")
+    return ax
+
+
+def density_fit(estimator, X, *, truth=None, resolution=400, x_range=None, y_range=None,
+                ax=None, cmap="viridis"):
+    """A fitted density p(x) over its data, for one- or two-dimensional x.
+
+    1-D: the density curve over a normalised histogram of X, the kernel centres marked on the
+    axis (so a sparse fit shows where its kernels sit), and ``truth`` (a callable taking an
+    (n, 1) array) dashed when given. 2-D: contours of p over a scatter of X, centres marked.
+    Ranges default to the data's, padded by 10%.
+    """
+    data = as_samples(X, "X", allow_1d=estimator.n_features_in_ == 1)
+    ax = _axes(ax)
+    centres = estimator.means_
+    if estimator.n_features_in_ == 1:
+        low, high = x_range if x_range is not None else _padded_range(data[:, 0])
+        grid = np.linspace(low, high, resolution).reshape(-1, 1)
+        ax.hist(data[:, 0], bins="auto", density=True, color="0.85", label="data")
+        ax.plot(grid[:, 0], estimator.pdf(grid), color="C0",
+                label=f"{type(estimator).__name__} ({estimator.n_kernels_} kernels)")
+        if truth is not None:
+            ax.plot(grid[:, 0], truth(grid), color="C3", linestyle="--", label="true density")
+        ax.plot(centres[:, 0], np.zeros(len(centres)), "|", color="C0", markersize=12)
+        ax.set_xlabel(estimator.model_.names[0])
+        ax.set_ylabel("p(x)")
+    elif estimator.n_features_in_ == 2:
+        x_low, x_high = x_range if x_range is not None else _padded_range(data[:, 0])
+        y_low, y_high = y_range if y_range is not None else _padded_range(data[:, 1])
+        u = np.linspace(x_low, x_high, resolution // 2)
+        v = np.linspace(y_low, y_high, resolution // 2)
+        points = np.array(np.meshgrid(u, v)).reshape(2, -1).T
+        density = estimator.pdf(np.ascontiguousarray(points)).reshape(v.size, u.size)
+        ax.contour(u, v, density, levels=12, cmap=cmap)
+        ax.scatter(data[:, 0], data[:, 1], s=4, color="0.5", label="data")
+        ax.plot(centres[:, 0], centres[:, 1], "+", color="C3", markersize=10,
+                label=f"{estimator.n_kernels_} kernel centres")
+        ax.set_xlabel(estimator.model_.names[0])
+        ax.set_ylabel(estimator.model_.names[1])
+    else:
+        raise ValueError("this plot needs a one- or two-dimensional density; the model has "
+                         f"{estimator.n_features_in_} dimensions")
+    ax.legend(fontsize="small")
     return ax

@@ -32,9 +32,6 @@ void validate_options(const GskdOptions& options) {
   }
   require_positive(options.variance_lower, "GSKD variance_lower");
   require_positive(options.variance_upper, "GSKD variance_upper");
-  if (!(options.variance_lower < options.variance_upper)) {
-    throw InvalidArgument("GSKD variance_lower must be smaller than variance_upper");
-  }
   if (options.max_kernels < 1) throw InvalidArgument("GSKD max_kernels must be at least 1");
 }
 
@@ -79,12 +76,14 @@ GskdFit fit_gskd(const MatrixView& x, const GskdOptions& options) {
   rwbs.seed = options.seed;
 
   // The search box of §III-A: centres within the data's range, variances within
-  // [variance_lower, variance_upper] · s_i² (s_i the sample standard deviation of dimension i).
+  // [variance_lower · γ²_Parz, variance_upper · s_i²] (s_i the sample standard deviation of
+  // dimension i), the lower bound at most half the upper.
   const Vector mean = z.rowwise().mean();
   const Vector variance = (z.colwise() - mean).rowwise().squaredNorm() / static_cast<double>(n - 1);
   Vector lower(2 * m), upper(2 * m);
-  lower << z.rowwise().minCoeff(), options.variance_lower * variance;
   upper << z.rowwise().maxCoeff(), options.variance_upper * variance;
+  lower << z.rowwise().minCoeff(),
+      (0.5 * upper.tail(m)).cwiseMin(options.variance_lower * target_width * target_width);
 
   OfrLoo model(parzen_at_samples(z, target_width), options.regularization);
   const int threads = resolve_threads(options.threads);

@@ -39,8 +39,8 @@ TEST(Gskd, FirstKernelIsTheGlobalMinimiserOfTheLooCriterion) {
   ASSERT_EQ(fit.model.n_components(), 1);
   const double found = fit.report.statistics.at("loo_mse");
 
-  // Exhaustive search of J_1 over the paper's box: c in [min x, max x], γ² in
-  // [0.01, 1] · s² (the defaults), 200 × 200 points.
+  // Exhaustive search of J_1 over the box: c in [min x, max x], γ² in [γ²_Parz, s²] (the
+  // defaults), 200 × 200 points.
   const OfrLoo empty(parzen_at_samples(x, 0.4), options.regularization);
   const double low = x.minCoeff(), high = x.maxCoeff();
   const double mean = x.mean();
@@ -49,7 +49,7 @@ TEST(Gskd, FirstKernelIsTheGlobalMinimiserOfTheLooCriterion) {
   for (int a = 0; a < 200; ++a) {
     const double center = low + (high - low) * a / 199.0;
     for (int b = 0; b < 200; ++b) {
-      const double gamma2 = variance * (0.01 + 0.99 * b / 199.0);
+      const double gamma2 = 0.16 + (variance - 0.16) * b / 199.0;
       const Vector column =
           ((x.row(0).array() - center).square() / (-2.0 * gamma2)).exp().transpose() /
           std::sqrt(2.0 * kPi * gamma2);
@@ -118,7 +118,7 @@ TEST(Gskd, PaperRwbsSettingsAndBadInput) {
   Rng rng(2);
   const Matrix x = test::normal_matrix(1, 20, rng);
   GskdOptions options;
-  options.variance_lower = 2.0;
+  options.variance_lower = 0.0;
   EXPECT_THROW(fit_gskd(x, options), InvalidArgument);
   options = {};
   options.population = -1;

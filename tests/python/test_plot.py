@@ -64,3 +64,24 @@ def test_plots_refuse_what_they_cannot_draw(toy):
         np.column_stack([x, x**2]), y)
     with pytest.raises(ValueError, match="one-dimensional x and y"):
         cdens.plot.conditional_density_map(two_inputs, x, y)
+
+
+def test_density_fit_draws_the_fitted_density_over_its_data(tmp_path):
+    rng = np.random.default_rng(3)
+    one_d = np.r_[rng.normal(-2, 0.5, 150), rng.normal(1, 1, 150)].reshape(-1, 1)
+    estimator = cdens.GSKD(generations=2, iterations=50, random_state=0).fit(one_d)
+    ax = cdens.plot.density_fit(estimator, one_d, resolution=100)
+    curve = ax.get_lines()[0]
+    # The curve is the fitted density on the padded data range.
+    np.testing.assert_allclose(curve.get_ydata(),
+                               estimator.pdf(curve.get_xdata().reshape(-1, 1)), rtol=1e-12)
+    assert ax.get_xlabel() == "x0" and ax.get_ylabel() == "p(x)"
+    saved_png(ax, tmp_path / "density_1d.png")
+    two_d = np.ascontiguousarray(rng.normal(size=(200, 2)))
+    plane = cdens.SKD(bandwidth=0.5).fit(two_d)
+    ax = cdens.plot.density_fit(plane, two_d, resolution=60)
+    assert ax.get_xlabel() == "x0" and ax.get_ylabel() == "x1"
+    saved_png(ax, tmp_path / "density_2d.png")
+    with pytest.raises(ValueError, match="one- or two-dimensional"):
+        cdens.plot.density_fit(cdens.ParzenWindow(bandwidth=0.5).fit(rng.normal(size=(30, 3))),
+                               rng.normal(size=(30, 3)))

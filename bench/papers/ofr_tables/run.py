@@ -35,7 +35,7 @@ QUICK_RUNS = 2
 QUICK_EXAMPLES = (0, 1, 2, 3, 6)  # every table; 6-D at N = 50 only
 
 
-def estimators(example, run, threads):
+def estimators(example, run, threads, gskd_variance=None):
     """The five estimators with the paper's settings for this example."""
     widths, gmm = example.widths, example.gmm
     population, iterations, generations = example.rwbs
@@ -46,7 +46,8 @@ def estimators(example, run, threads):
         "RSDE": cdens.RSDE(bandwidth=widths["RSDE"], standardize=False, n_jobs=threads),
         "GSKD": cdens.GSKD(target_bandwidth=widths["PW"], population=population,
                            generations=generations, iterations=iterations, standardize=False,
-                           random_state=run, n_jobs=threads),
+                           random_state=run, n_jobs=threads,
+                           **({} if gskd_variance is None else {"variance_bounds": gskd_variance})),
         "GMM": cdens.GMM(n_components=gmm["n_components"], init="box", box=gmm["box"],
                          initial_variance=gmm["initial_variance"], variance_floor=gmm["floor"],
                          standardize=False, random_state=run, n_jobs=threads),
@@ -64,7 +65,7 @@ def kld_grid(example):
     return points, volume, example.pdf(points)
 
 
-def run_example(index, example, runs, methods, threads, writer):
+def run_example(index, example, runs, methods, threads, writer, gskd_variance=None):
     grid = kld_grid(example)
     results = {method: {"l1": [], "kld": [], "kernels": [], "seconds": []} for method in methods}
     for run in range(runs):
@@ -72,7 +73,7 @@ def run_example(index, example, runs, methods, threads, writer):
         X = example.sample(example.n, rng)
         X_test = example.sample(N_TEST, rng)
         truth = example.pdf(X_test)
-        fitted = estimators(example, run, threads)
+        fitted = estimators(example, run, threads, gskd_variance)
         for method in methods:
             start = time.perf_counter()
             estimator = fitted[method].fit(X)
@@ -165,6 +166,9 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--csv", default=None, help="write every run's numbers here")
     parser.add_argument("--timing", action="store_true", help="time GSKD at N = 200 ... 10,000")
+    parser.add_argument("--gskd-variance", default=None,
+                        help="GSKD's variance box LOW,HIGH (fractions of the sample variance) "
+                             "instead of the estimator's default")
     args = parser.parse_args()
     if args.timing:
         timing([1, 2], 3)
@@ -184,7 +188,10 @@ def main():
         if example.table not in tables or (args.quick and index not in QUICK_EXAMPLES):
             continue
         runs = args.runs or (QUICK_RUNS if args.quick else example.runs)
-        results = run_example(index, example, runs, methods, args.threads, writer)
+        variance = None
+        if args.gskd_variance:
+            variance = tuple(float(v) for v in args.gskd_variance.split(","))
+        results = run_example(index, example, runs, methods, args.threads, writer, variance)
         print_table(example, runs, results)
     if handle is not None:
         handle.close()

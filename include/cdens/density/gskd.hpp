@@ -33,10 +33,12 @@ struct GskdOptions {
   int population = 0;
   int generations = 0;
   int iterations = 0;
-  /// The variance box γ̃²_min ≤ γ²_{i,n} ≤ γ̃²_max of §III-A, as fractions of dimension i's
-  /// sample variance s_i² (1 on standardised data). The paper gives no values; see
-  /// docs/methods/gskd.md for these.
-  double variance_lower = 0.01;
+  /// The variance box γ̃²_min ≤ γ²_{i,n} ≤ γ̃²_max of §III-A, which the paper does not give
+  /// values for (docs/methods/gskd.md): γ̃²_min = variance_lower · γ²_Parz, a multiple of the
+  /// target's own kernel variance (a narrower kernel would model the Parzen window's spikes, not
+  /// the density), and γ̃²_max = variance_upper · s_i², a fraction of dimension i's sample
+  /// variance (1 on standardised data). The lower bound is capped at half the upper one.
+  double variance_lower = 1.0;
   double variance_upper = 1.0;
   /// Upper bound on the kernels constructed (eq. 38 normally stops after a handful).
   Index max_kernels = 100;
