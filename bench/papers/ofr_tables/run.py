@@ -171,7 +171,7 @@ def main():
                              "instead of the estimator's default")
     args = parser.parse_args()
     if args.timing:
-        timing([1, 2], 3)
+        timing([1, 2], 2)
         return
     tables = set(args.tables.split(","))
     methods = [m for m in args.methods.split(",")]
