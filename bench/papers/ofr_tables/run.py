@@ -102,7 +102,8 @@ def paper_cell(reported, digits=4):
 
 
 def print_table(example, runs, results):
-    print(f"\n### Table {example.table}: {example.name}, N = {example.n}, {runs} runs "
+    size = "" if "N =" in example.name else f", N = {example.n}"
+    print(f"\n### Table {example.table}: {example.name}{size}, {runs} runs "
           f"(paper: {example.runs})\n")
     exponent = int(round(np.log10(example.l1_scale)))
     header = f"| | L1 ×1e{exponent} ours | paper |"
