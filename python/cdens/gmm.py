@@ -7,7 +7,7 @@ from ._validation import seed_of, threads_of
 
 class GMM(DensityEstimator):
     """Diagonal-covariance Gaussian mixture fitted by EM (Chen, Hong & Harris 2010, section
-    II-A), on standardised data, with a floor on every variance.
+    II-A), on standardised data unless standardize=False, with a floor on every variance.
 
     Parameters
     ----------
