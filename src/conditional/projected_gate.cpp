@@ -1,0 +1,61 @@
+#include "cdens/conditional/projected_gate.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "cdens/core/error.hpp"
+#include "cdens/core/json_io.hpp"
+#include "cdens/core/validate.hpp"
+
+namespace cdens {
+
+ProjectedGate::ProjectedGate(Matrix projection, Vector offset,
+                             std::shared_ptr<const ConditionalGate> inner)
+    : projection_(std::move(projection)), offset_(std::move(offset)), inner_(std::move(inner)) {
+  if (!inner_) throw InvalidArgument("projected gate without an inner gate");
+  if (projection_.rows() != inner_->input_dim() || offset_.size() != projection_.rows() ||
+      projection_.cols() == 0) {
+    throw InvalidArgument("projected gate: projection, offset and inner gate disagree in shape");
+  }
+  require_finite(projection_, "projection");
+  require_finite(offset_.transpose(), "projection offset");
+}
+
+void ProjectedGate::log_weights(const MatrixView& x, Eigen::Ref<Matrix> out) const {
+  const Matrix z = (projection_ * x).colwise() + offset_;
+  inner_->log_weights(z, out);
+}
+
+nlohmann::json ProjectedGate::to_json() const {
+  nlohmann::json inner = inner_->to_json();
+  inner["kind"] = inner_->kind();
+  return {{"projection", matrix_to_json(projection_)},
+          {"offset", vector_to_json(offset_)},
+          {"inner", inner}};
+}
+
+std::shared_ptr<const ProjectedGate> ProjectedGate::from_json(const nlohmann::json& document,
+                                                              const GateReader& read_gate) {
+  const auto& inner = json_member(document, "inner");
+  const auto& kind = json_member(inner, "kind");
+  if (!kind.is_string()) throw ModelFormatError("the inner gate's kind is not a string");
+  return std::make_shared<const ProjectedGate>(
+      matrix_from_json(json_member(document, "projection"), "projection"),
+      vector_from_json(json_member(document, "offset"), "projection offset"),
+      read_gate(kind.get<std::string>(), inner));
+}
+
+ConditionalMixture project_inputs(const Standardizer& x_scaling, const Matrix& w,
+                                  const ConditionalMixture& on_z) {
+  const Standardizer& z_scaling = on_z.x_scaling();
+  if (w.cols() != x_scaling.dimension() || w.rows() != z_scaling.dimension()) {
+    throw InvalidArgument("the projection does not map the inputs onto the model's inputs");
+  }
+  const Vector inverse_scale = z_scaling.scale().cwiseInverse();
+  auto gate = std::make_shared<const ProjectedGate>(inverse_scale.asDiagonal() * w,
+                                                    -z_scaling.mean().cwiseProduct(inverse_scale),
+                                                    on_z.shared_gate());
+  return ConditionalMixture(x_scaling, on_z.y_scaling(), std::move(gate), on_z.centers(),
+                            on_z.scales());
+}
+
+}  // namespace cdens
