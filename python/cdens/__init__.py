@@ -14,6 +14,7 @@ from ._density import DensityEstimator
 from ._files import load
 from .ekde import EpsilonKDE
 from .gmm import GMM
+from .lsce import LSCE, LSMI
 from .lscde import LSCDE
 from .nwcde import NWCDE
 from .parzen import ParzenWindow
@@ -22,5 +23,5 @@ from .rsde import RSDE
 
 __version__ = "0.1.0"
 
-__all__ = ["LSCDE", "EpsilonKDE", "NWCDE", "RKDE", "ParzenWindow", "GMM", "RSDE", "CdensWarning",
+__all__ = ["LSCDE", "LSCE", "LSMI", "EpsilonKDE", "NWCDE", "RKDE", "ParzenWindow", "GMM", "RSDE", "CdensWarning",
            "ConditionalDensityEstimator", "DensityEstimator", "load"]

@@ -5,6 +5,7 @@ import json
 from . import _core
 from .ekde import EpsilonKDE
 from .gmm import GMM
+from .lsce import LSCE, LSMI
 from .lscde import LSCDE
 from .nwcde import NWCDE
 from .parzen import ParzenWindow
@@ -12,6 +13,7 @@ from .rkde import RKDE
 from .rsde import RSDE
 
 _ESTIMATOR_OF_METHOD = {"lscde": LSCDE, "ekde": EpsilonKDE, "nwcde": NWCDE, "rkde": RKDE,
+                        "lsce": LSCE, "lsce-ekde": LSCE, "lsmi-lscde": LSMI, "lsmi-ekde": LSMI,
                         "parzen": ParzenWindow, "gmm": GMM, "rsde": RSDE}
 
 # The engine's class of each model-file shape (DESIGN.md: conditional mixture or Gaussian

@@ -10,7 +10,10 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "model_binding.hpp"
+#include "cdens/conditional/projected_gate.hpp"
+#include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "cdens/core/validate.hpp"
 #include "cdens/model_file.hpp"
 
 namespace py = pybind11;
@@ -23,6 +26,11 @@ py::list regions_to_list(const std::vector<HighestDensityRegion>& regions) {
   py::list result;
   for (const auto& region : regions) result.append(region_to_tuple(region));
   return result;
+}
+
+/// The projection W of a model whose gate projects its inputs first (LSCE, LSMI), else null.
+const ProjectedGate* projected_gate_of(const ConditionalModel& m) {
+  return dynamic_cast<const ProjectedGate*>(&m.mixture.gate());
 }
 
 /// A query of one value per (x_j, y_j) pair, as a Python method returning shape (m,).
@@ -57,6 +65,25 @@ void bind_conditional_model(py::module_& module) {
                              [](const ConditionalModel& m) { return m.mixture.output_dim(); })
       .def_property_readonly("n_components",
                              [](const ConditionalModel& m) { return m.mixture.n_components(); })
+      .def_property_readonly(
+          "projection",
+          [](const ConditionalModel& m) -> py::object {
+            const ProjectedGate* gate = projected_gate_of(m);
+            if (gate == nullptr) return py::none();
+            return samples_to_numpy(Matrix(gate->projection().transpose()));
+          },
+          "W (d_z, d_x), acting on standardised inputs, or None if the model projects nothing.")
+      .def(
+          "project",
+          [](const ConditionalModel& m, const py::array& x) {
+            const ProjectedGate* gate = projected_gate_of(m);
+            if (gate == nullptr) throw InvalidArgument("this model does not project its inputs");
+            const auto xs = samples_of(x, "X");
+            require_dimension(xs, m.mixture.input_dim(), "X");
+            require_finite(xs, "X");
+            return samples_to_numpy(Matrix(gate->projection() * m.mixture.x_scaling().transform(xs)));
+          },
+          py::arg("X"), "z = W x̄ for the standardised inputs x̄, shape (m, d_z).")
       .def_readwrite("x_names", &ConditionalModel::x_names)
       .def_readwrite("y_names", &ConditionalModel::y_names)
       .def("log_pdf", pair_query(&ConditionalMixture::log_pdf), py::arg("X"), py::arg("Y"),
