@@ -5,7 +5,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._conditional import ConditionalDensityEstimator, cv_results_from_table
-from ._validation import as_grid, threads_of
+from ._validation import as_grid, as_samples, threads_of
 
 
 class _ReducedConditionalDensity(ConditionalDensityEstimator):
@@ -78,6 +78,12 @@ class _ReducedConditionalDensity(ConditionalDensityEstimator):
         """z = W x for the rows of X standardised as in the fit: shape (n, n_components_)."""
         check_is_fitted(self, "model_")
         return self.model_.project(self._inputs(X))
+
+    def inverse_transform(self, Z):
+        """The inputs x in the subspace whose projection is z (x standardised = W^T z), for the
+        rows of Z (n, n_components_): shape (n, n_features_in_)."""
+        check_is_fitted(self, "model_")
+        return self.model_.unproject(as_samples(Z, "Z", allow_1d=self.n_components_ == 1))
 
     def fit_transform(self, X, y=None):
         """Fits p(y|x) to X and the outputs y (scikit-learn's transformer signature: y is

@@ -84,6 +84,20 @@ void bind_conditional_model(py::module_& module) {
             return samples_to_numpy(Matrix(gate->projection() * m.mixture.x_scaling().transform(xs)));
           },
           py::arg("X"), "z = W x̄ for the standardised inputs x̄, shape (m, d_z).")
+      .def(
+          "unproject",
+          [](const ConditionalModel& m, const py::array& z) {
+            const ProjectedGate* gate = projected_gate_of(m);
+            if (gate == nullptr) throw InvalidArgument("this model does not project its inputs");
+            const auto zs = samples_of(z, "Z");
+            require_dimension(zs, gate->projection().rows(), "Z");
+            require_finite(zs, "Z");
+            return samples_to_numpy(
+                m.mixture.x_scaling().inverse_transform(gate->projection().transpose() * zs));
+          },
+          py::arg("Z"),
+          "The inputs x whose standardisation is Wᵀz: the point of the subspace with projection "
+          "z, shape (m, d_x).")
       .def_readwrite("x_names", &ConditionalModel::x_names)
       .def_readwrite("y_names", &ConditionalModel::y_names)
       .def("log_pdf", pair_query(&ConditionalMixture::log_pdf), py::arg("X"), py::arg("Y"),
