@@ -115,6 +115,13 @@ void bind_conditional_model(py::module_& module) {
           py::arg("X"), py::arg("y_grid"), "p(g | x_j) for every grid point g, shape (m, G).")
       .def("component_probabilities", input_query(&ConditionalMixture::component_probabilities),
            py::arg("X"), "π_k(x_j), shape (m, K).")
+      .def(
+          "squared_norm",
+          [](const ConditionalModel& m, const py::array& x) {
+            const auto xs = samples_of(x, "X");
+            return vector_to_numpy(without_gil([&] { return m.mixture.squared_norm(xs); }));
+          },
+          py::arg("X"), "∫ p(y | x_j)² dy in the user's units, shape (m,) (the SQ criterion).")
       .def("mean", input_query(&ConditionalMixture::mean), py::arg("X"),
            "E[y | x_j], shape (m, d_y).")
       .def("covariance", input_query(&ConditionalMixture::covariance), py::arg("X"),
