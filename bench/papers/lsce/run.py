@@ -123,10 +123,10 @@ def artificial_sample(which, n, rng):
 TRUE_W = {"a": np.eye(5)[:2], "b": np.eye(5)[1:2]}
 
 
-def artificial(ns, runs, restarts, out, rows):
+def artificial(sets, ns, runs, restarts, out, rows):
     combos = [f"{r}/{e}" for r in ("None", "LSCE", "LSMI", "True") for e in ("LSCDE", "ε-KDE")]
     summary = {}
-    for which in ("a", "b"):
+    for which in sets:
         for n in ns:
             dr = {"LSCE": [], "LSMI": []}
             cde = {c: [] for c in combos}
@@ -154,18 +154,19 @@ def artificial(ns, runs, restarts, out, rows):
     for (which, n), (_dr, cde) in summary.items():
         print(f"| ({which}) | {n} | " + " | ".join(cell(cde[c]) for c in combos) + " |")
     if out:
-        plot_artificial(summary, ns, combos, out)
+        plot_artificial(summary, sets, ns, combos, out)
     return summary
 
 
-def plot_artificial(summary, ns, combos, out):
+def plot_artificial(summary, sets, ns, combos, out):
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(2, 2, figsize=(11, 8), layout="constrained")
-    for row, which in enumerate(("a", "b")):
+    figure, axes = plt.subplots(len(sets), 2, figsize=(11, 4 * len(sets)), layout="constrained",
+                                squeeze=False)
+    for row, which in enumerate(sets):
         for name in ("LSCE", "LSMI"):
             stats = [mean_se(summary[(which, n)][0][name]) for n in ns]
             axes[row, 0].errorbar(ns, [m for m, _ in stats], [s for _, s in stats], label=name,
@@ -298,6 +299,7 @@ def main():
     parser.add_argument("--runs", type=int, default=None)
     parser.add_argument("--restarts", type=int, default=None)
     parser.add_argument("--ns", default=None, help="artificial sample sizes, e.g. 100,400")
+    parser.add_argument("--sets", default="a,b", help="artificial sets")
     parser.add_argument("--out", default=os.path.join(REPO, "out", "lsce"))
     args = parser.parse_args()
     parts = args.parts.split(",")
@@ -307,7 +309,7 @@ def main():
     if "artificial" in parts:
         ns = tuple(int(v) for v in args.ns.split(",")) if args.ns else (
             (100,) if args.quick else ARTIFICIAL_NS)
-        artificial(ns, args.runs or (1 if args.quick else ARTIFICIAL_RUNS), restarts,
+        artificial(args.sets.split(","), ns, args.runs or (1 if args.quick else ARTIFICIAL_RUNS), restarts,
                    None if args.quick else args.out, rows)
     if "uci" in parts:
         names = args.datasets.split(",") if args.datasets else (
