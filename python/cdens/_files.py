@@ -41,6 +41,6 @@ def _model_class(path):
     try:
         with open(path, encoding="utf-8") as file:
             shape = json.load(file).get("shape")
-    except (ValueError, AttributeError):
-        shape = None  # not JSON or not an object: let the engine say what is wrong
+    except (OSError, ValueError, AttributeError):
+        shape = None  # unreadable, not JSON or not an object: the engine says what is wrong
     return _MODEL_OF_SHAPE.get(shape, _core.ConditionalModel)
