@@ -195,8 +195,14 @@ def load(dataset):
 
 
 def standardise(train, test):
+    """Both arrays mapped with the training mean and n - 1 standard deviation per column; a
+    column constant on the training rows (Forest Fires' rain in a draw of 100) is only
+    centred: it carries no information about y there, and the estimators refuse constant
+    columns, so it is dropped."""
     mean, scale = train.mean(axis=0), train.std(axis=0, ddof=1)
-    return (train - mean) / scale, (test - mean) / scale
+    keep = scale > 0
+    return ((train - mean) / np.where(keep, scale, 1.0))[:, keep], (
+        (test - mean) / np.where(keep, scale, 1.0))[:, keep]
 
 
 def table_rows(name, X, Y, n, runs, restarts, rows, split_seed):
