@@ -201,8 +201,9 @@ def standardise(train, test):
     columns, so it is dropped."""
     mean, scale = train.mean(axis=0), train.std(axis=0, ddof=1)
     keep = scale > 0
-    return ((train - mean) / np.where(keep, scale, 1.0))[:, keep], (
-        (test - mean) / np.where(keep, scale, 1.0))[:, keep]
+    scale = np.where(keep, scale, 1.0)
+    return (np.ascontiguousarray(((train - mean) / scale)[:, keep]),
+            np.ascontiguousarray(((test - mean) / scale)[:, keep]))
 
 
 def table_rows(name, X, Y, n, runs, restarts, rows, split_seed):
