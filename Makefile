@@ -49,6 +49,8 @@ test-python: python
 	  --estimators $(TABLE1_ESTIMATORS) 2>/dev/null
 	@echo "Chen, Hong & Harris 2010, Tables I-IX, quick mode:"
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/ofr_tables/run.py --quick 2>/dev/null
+	@echo "LSCE paper, quick mode:"
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/lsce/run.py --quick 2>/dev/null
 
 # The paper reproductions in full (bench/papers, docs/benchmarks.md); results go to out/.
 TABLE1_ESTIMATORS := lscde,ekde,rkde,lscde-numpy
@@ -61,6 +63,8 @@ bench-papers: python
 	  --csv out/ofr_tables_runs.csv 2>/dev/null | tee out/ofr_tables.md
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/ofr_tables/run.py --timing \
 	  2>/dev/null | tee out/ofr_gskd_timing.md
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/lsce/run.py --out out/lsce \
+	  | tee out/lsce.md
 
 # Our estimators against peers on the same splits (bench/peers, docs/benchmarks.md); takes about
 # an hour, most of it statsmodels.

@@ -15,7 +15,9 @@
 
 #include "cdens/conditional/epsilon_kde.hpp"
 #include "cdens/conditional/lscde.hpp"
+#include "cdens/conditional/lsce.hpp"
 #include "cdens/conditional/nadaraya_watson_cde.hpp"
+#include "cdens/conditional/projected_gate.hpp"
 #include "cdens/conditional/rkde.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/metrics.hpp"
@@ -42,6 +44,8 @@ struct FitArguments {
   Index n_centers = LscdeOptions{}.n_centers;
   int folds = LscdeOptions{}.folds;
   std::string cv_loss = to_string(LscdeOptions{}.cv_loss);
+  Index dz = ReductionOptions{}.dz;
+  int restarts = ReductionOptions{}.restarts;
   std::uint64_t seed = 0;
   int threads = 0;
   std::string unlabeled_path;
@@ -58,6 +62,8 @@ struct FitSettings {
   Index n_centers;
   int folds;
   CvLoss cv_loss;
+  Index dz;
+  int restarts;
   std::uint64_t seed;
   int threads;
 };
@@ -115,6 +121,25 @@ ConditionalModel fit_with_rkde(const TrainingData& data, const FitSettings& sett
   return unnamed_model(fit_rkde(data.x, data.y, options, context));
 }
 
+/// LSCE or an LSMI combination (lsce.hpp).
+template <ReducedCdeMethod method>
+ConditionalModel fit_with_reduction(const TrainingData& data, const FitSettings& settings,
+                                    const FitContext& context) {
+  ReducedCdeOptions options;
+  ReductionOptions& reduction = options.reduction;
+  if (!settings.sigmas.empty()) reduction.sigmas = settings.sigmas;
+  if (!settings.lambdas.empty()) reduction.lambdas = settings.lambdas;
+  if (!settings.epsilons.empty()) options.epsilon_kde.epsilons = settings.epsilons;
+  reduction.n_centers = settings.n_centers;
+  reduction.folds = settings.folds;
+  options.epsilon_kde.folds = settings.folds;
+  reduction.dz = settings.dz;
+  reduction.restarts = settings.restarts;
+  reduction.seed = settings.seed;
+  reduction.threads = settings.threads;
+  return unnamed_model(fit_reduced_cde(data.x, data.y, method, options, context));
+}
+
 /// A method and the method-specific options it takes (every method takes --x, --y, --seed,
 /// --threads, --holdout, --out and --no-header).
 struct Method {
@@ -129,6 +154,18 @@ const std::map<std::string, Method>& known_methods() {
       {"lscde",
        {&fit_with_lscde,
         {"--sigma", "--lambda", "--n-centers", "--folds", "--cv-loss", "--unlabeled"}}},
+      {"lsce",
+       {&fit_with_reduction<ReducedCdeMethod::lsce>,
+        {"--sigma", "--lambda", "--n-centers", "--folds", "--dz", "--restarts"}}},
+      {"lsce-ekde",
+       {&fit_with_reduction<ReducedCdeMethod::lsce_ekde>,
+        {"--sigma", "--lambda", "--epsilon", "--n-centers", "--folds", "--dz", "--restarts"}}},
+      {"lsmi-ekde",
+       {&fit_with_reduction<ReducedCdeMethod::lsmi_ekde>,
+        {"--sigma", "--lambda", "--epsilon", "--n-centers", "--folds", "--dz", "--restarts"}}},
+      {"lsmi-lscde",
+       {&fit_with_reduction<ReducedCdeMethod::lsmi_lscde>,
+        {"--sigma", "--lambda", "--n-centers", "--folds", "--dz", "--restarts"}}},
       {"nwcde", {&fit_with_nadaraya_watson_cde, {"--sigma", "--n-centers"}}},
       {"rkde", {&fit_with_rkde, {"--sigma", "--folds"}}},
   };
@@ -178,6 +215,8 @@ void run_fit(const FitArguments& arguments, bool holdout_requested,
                        arguments.n_centers,
                        arguments.folds,
                        parse_cv_loss(arguments.cv_loss),
+                       arguments.dz,
+                       arguments.restarts,
                        arguments.seed,
                        arguments.threads};
   if (!arguments.sigmas.empty()) settings.sigmas = parse_number_list(arguments.sigmas, "--sigma");
@@ -231,6 +270,16 @@ void run_fit(const FitArguments& arguments, bool holdout_requested,
   out << "method: " << model.report.method << '\n' << "n: " << data.x.cols() << '\n';
   print_variables(out, model.x_names, model.y_names);
   print_fit_report(out, model.report);
+  if (const auto* projected = dynamic_cast<const ProjectedGate*>(&model.mixture.gate())) {
+    // W acts on the inputs standardised per dimension (docs/methods/lsce.md).
+    for (Index r = 0; r < projected->projection().rows(); ++r) {
+      out << "projection_row_" << r << ":";
+      for (Index c = 0; c < projected->projection().cols(); ++c) {
+        out << ' ' << format_number(projected->projection()(r, c));
+      }
+      out << '\n';
+    }
+  }
   if (split) {
     const double nll =
         negative_log_likelihood(model.mixture, gather_samples(x.values, split->held_out_rows),
@@ -284,6 +333,14 @@ void add_fit_command(CLI::App& app) {
   specific.push_back(command->add_option(
       "--cv-loss", arguments->cv_loss,
       "lscde: cross-validation loss, kl (negative log-likelihood) or sq (default kl)"));
+  specific.push_back(command->add_option(
+      "--dz", arguments->dz,
+      "lsce, lsce-ekde, lsmi-lscde, lsmi-ekde: dimension d_z of the projection, 0 to choose it "
+      "by cross-validation (default 0)"));
+  specific.push_back(command->add_option(
+      "--restarts", arguments->restarts,
+      "lsce, lsce-ekde, lsmi-lscde, lsmi-ekde: random starts of the subspace search (default "
+      "20)"));
   add_seed_option(*command, arguments->seed, "Seed of centres, folds and --holdout (default 0)");
   command->add_option("--threads", arguments->threads, "OpenMP threads, 0 for the default");
   specific.push_back(

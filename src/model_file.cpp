@@ -5,6 +5,7 @@
 
 #include "cdens/conditional/kernel_gates.hpp"
 #include "cdens/conditional/lscde_gate.hpp"
+#include "cdens/conditional/projected_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
 
@@ -21,6 +22,7 @@ std::shared_ptr<const ConditionalGate> read_builtin_gate(const std::string& kind
   if (kind == "lscde") return LscdeGate::from_json(parameters);
   if (kind == "epsilon_ball") return EpsilonBallGate::from_json(parameters);
   if (kind == "gaussian_kernel") return GaussianKernelGate::from_json(parameters);
+  if (kind == "projected") return ProjectedGate::from_json(parameters, read_builtin_gate);
   throw ModelFormatError("unknown gate kind '" + kind + "' (written by a newer cdens?)");
 }
 
@@ -88,13 +90,11 @@ ConditionalModel read_conditional_model(const nlohmann::json& document) {
 DensityModel read_density_model(const nlohmann::json& document) {
   checked_shape(document, kDensityShape);
   GaussianMixture mixture = GaussianMixture::from_json(json_member(document, "model"));
-  auto names =
-      json_member(json_member(document, "variables"), "x").get<std::vector<std::string>>();
+  auto names = json_member(json_member(document, "variables"), "x").get<std::vector<std::string>>();
   if (static_cast<Index>(names.size()) != mixture.dimension()) {
     throw ModelFormatError("the variable names do not match the model's dimension");
   }
-  return {std::move(mixture), std::move(names),
-          FitReport::from_json(json_member(document, "fit"))};
+  return {std::move(mixture), std::move(names), FitReport::from_json(json_member(document, "fit"))};
 }
 
 /// `read(document)`, with a field of the wrong type or a number out of range reported as an

@@ -15,6 +15,7 @@ from ._files import load
 from .ekde import EpsilonKDE
 from .gmm import GMM
 from .gskd import GSKD
+from .lsce import LSCE, LSMI
 from .lscde import LSCDE
 from .nwcde import NWCDE
 from .parzen import ParzenWindow
@@ -24,6 +25,6 @@ from .skd import SKD
 
 __version__ = "0.1.0"
 
-__all__ = ["LSCDE", "EpsilonKDE", "NWCDE", "RKDE", "ParzenWindow", "GMM", "RSDE", "SKD", "GSKD",
-           "CdensWarning",
+__all__ = ["LSCDE", "EpsilonKDE", "NWCDE", "RKDE", "LSCE", "LSMI", "ParzenWindow", "GMM", "RSDE",
+           "SKD", "GSKD", "CdensWarning",
            "ConditionalDensityEstimator", "DensityEstimator", "load"]

@@ -6,6 +6,7 @@ from . import _core
 from .ekde import EpsilonKDE
 from .gmm import GMM
 from .gskd import GSKD
+from .lsce import LSCE, LSMI
 from .lscde import LSCDE
 from .nwcde import NWCDE
 from .parzen import ParzenWindow
@@ -14,6 +15,7 @@ from .rsde import RSDE
 from .skd import SKD
 
 _ESTIMATOR_OF_METHOD = {"lscde": LSCDE, "ekde": EpsilonKDE, "nwcde": NWCDE, "rkde": RKDE,
+                        "lsce": LSCE, "lsce-ekde": LSCE, "lsmi-lscde": LSMI, "lsmi-ekde": LSMI,
                         "parzen": ParzenWindow, "gmm": GMM, "rsde": RSDE, "skd": SKD,
                         "gskd": GSKD}
 

@@ -56,6 +56,43 @@ def conditional_density_map(estimator, X, Y, *, resolution=200, x_range=None, y_
     return ax
 
 
+def projected_density_map(estimator, X, Y, *, resolution=200, z_range=None, y_range=None,
+                          ax=None, cmap="viridis"):
+    """Heat map of p(y | x) along the first direction of a fitted LSCE or LSMI model, with the
+    data projected on that direction (one-dimensional y).
+
+    The horizontal axis is z_1 = (W x)_1 for the standardised x; the density at z_1 is that of
+    the input x = inverse_transform((z_1, 0, ..., 0)), i.e. the other projected coordinates at 0,
+    their training mean. With n_components_ = 1 the map is the whole fitted p(y | x).
+    """
+    if not hasattr(estimator, "components_"):
+        raise ValueError("this plot needs a model with a projection (LSCE or LSMI)")
+    if estimator.n_outputs_ != 1:
+        raise ValueError("this plot needs a one-dimensional y")
+    z = estimator.transform(X)[:, 0]
+    y = as_samples(Y, "Y", allow_1d=True)[:, 0]
+    z_low, z_high = z_range or _padded_range(z)
+    y_low, y_high = y_range or _padded_range(y)
+    z_grid = np.linspace(z_low, z_high, resolution)
+    y_grid = np.linspace(y_low, y_high, resolution)
+    points = np.zeros((resolution, estimator.n_components_))
+    points[:, 0] = z_grid
+    density = estimator.pdf_grid(estimator.inverse_transform(points), y_grid)
+    ax = _axes(ax)
+    image = ax.pcolormesh(z_grid, y_grid, density.T, shading="auto", cmap=cmap)
+    ax.scatter(z, y, s=8, c="white", edgecolors="black", linewidths=0.4, label="data")
+    ax.figure.colorbar(image, ax=ax, label="p(y | x)")
+    names = estimator.model_.x_names
+    weights = estimator.components_[0]
+    largest = np.argsort(-np.abs(weights))[:3]
+    ax.set_xlabel("z1 = " + " ".join(f"{weights[k]:+.2f} {names[k]}" for k in largest)
+                  + (" ..." if weights.size > 3 else "") + " (standardised)")
+    ax.set_ylabel(estimator.model_.y_names[0])
+    ax.set_xlim(z_low, z_high)
+    ax.set_ylim(y_low, y_high)
+    return ax
+
+
 def density_curves(estimator, x_values, y_grid, *, ax=None):
     """Curves of p(y | x) over y_grid, one per row of x_values (one-dimensional y)."""
     if estimator.n_outputs_ != 1:

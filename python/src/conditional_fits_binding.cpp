@@ -11,6 +11,7 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "cdens/conditional/epsilon_kde.hpp"
+#include "cdens/conditional/lsce.hpp"
 #include "cdens/conditional/lscde.hpp"
 #include "cdens/conditional/nadaraya_watson_cde.hpp"
 #include "cdens/conditional/rkde.hpp"
@@ -86,6 +87,37 @@ ConditionalModel fit_rkde_binding(const py::array& x, const py::array& y,
   return unnamed_model(without_gil([&] { return fit_rkde(xs, ys, options); }));
 }
 
+/// (model, traces): LSCE or an LSMI combination (method "lsce", "lsce-ekde", "lsmi-lscde",
+/// "lsmi-ekde"); traces holds J after each update of W for every start of the chosen d_z.
+py::tuple fit_reduced_cde_binding(const py::array& x, const py::array& y, const std::string& method,
+                                  Index dz, int restarts, const std::optional<py::array>& sigmas,
+                                  const std::optional<py::array>& lambdas,
+                                  const std::optional<py::array>& epsilons, Index n_centers,
+                                  int folds, std::uint64_t seed, int threads) {
+  const auto xs = samples_of(x, "X");
+  const auto ys = samples_of(y, "Y");
+  const ReducedCdeMethod parsed = parse_reduced_cde_method(method);
+  ReducedCdeOptions options;
+  ReductionOptions& reduction = options.reduction;
+  if (sigmas) reduction.sigmas = numbers_of(*sigmas, "sigma");
+  if (lambdas) reduction.lambdas = numbers_of(*lambdas, "regularization");
+  if (epsilons) options.epsilon_kde.epsilons = numbers_of(*epsilons, "epsilon");
+  reduction.dz = dz;
+  reduction.restarts = restarts;
+  reduction.n_centers = n_centers;
+  reduction.folds = folds;
+  options.epsilon_kde.folds = folds;
+  reduction.seed = seed;
+  reduction.threads = threads;
+  ReducedCdeFit fit = without_gil([&] { return fit_reduced_cde(xs, ys, parsed, options); });
+  py::list traces;
+  for (const auto& trace : fit.traces) {
+    traces.append(vector_to_numpy(
+        Vector(Eigen::Map<const Vector>(trace.data(), static_cast<Index>(trace.size())))));
+  }
+  return py::make_tuple(unnamed_model(std::move(fit)), traces);
+}
+
 /// (centre order, fold of each pair) that fit_lscde draws with cross-validation on; see
 /// LscdeDraws for how the centres of the fit and of every fold follow from the order.
 py::tuple lscde_draws_binding(Index n, Index n_centers, int folds, std::uint64_t seed) {
@@ -133,6 +165,16 @@ void bind_conditional_fits(py::module_& module) {
              py::arg("seed") = RkdeOptions{}.seed, py::arg("threads") = RkdeOptions{}.threads,
              "Ratio of kernel density estimates; sigma is the candidate grid of both KDEs "
              "(None: the LSCDE paper's).");
+  module.def("fit_reduced_cde", &fit_reduced_cde_binding, py::arg("X"), py::arg("Y"),
+             py::arg("method") = "lsce", py::arg("dz") = ReductionOptions{}.dz,
+             py::arg("restarts") = ReductionOptions{}.restarts, py::arg("sigma") = py::none(),
+             py::arg("regularization") = py::none(), py::arg("epsilon") = py::none(),
+             py::arg("n_centers") = ReductionOptions{}.n_centers,
+             py::arg("folds") = ReductionOptions{}.folds,
+             py::arg("seed") = ReductionOptions{}.seed,
+             py::arg("threads") = ReductionOptions{}.threads,
+             "LSCE or LSMI dimension reduction with LSCDE or epsilon-KDE on the projection; "
+             "returns (model, traces). dz = 0 chooses d_z by cross-validation.");
   module.def("lscde_draws", &lscde_draws_binding, py::arg("n"),
              py::arg("n_centers") = LscdeOptions{}.n_centers,
              py::arg("folds") = LscdeOptions{}.folds, py::arg("seed") = LscdeOptions{}.seed,

@@ -10,7 +10,10 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "model_binding.hpp"
+#include "cdens/conditional/projected_gate.hpp"
+#include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "cdens/core/validate.hpp"
 #include "cdens/model_file.hpp"
 
 namespace py = pybind11;
@@ -23,6 +26,11 @@ py::list regions_to_list(const std::vector<HighestDensityRegion>& regions) {
   py::list result;
   for (const auto& region : regions) result.append(region_to_tuple(region));
   return result;
+}
+
+/// The projection W of a model whose gate projects its inputs first (LSCE, LSMI), else null.
+const ProjectedGate* projected_gate_of(const ConditionalModel& m) {
+  return dynamic_cast<const ProjectedGate*>(&m.mixture.gate());
 }
 
 /// A query of one value per (x_j, y_j) pair, as a Python method returning shape (m,).
@@ -57,6 +65,39 @@ void bind_conditional_model(py::module_& module) {
                              [](const ConditionalModel& m) { return m.mixture.output_dim(); })
       .def_property_readonly("n_components",
                              [](const ConditionalModel& m) { return m.mixture.n_components(); })
+      .def_property_readonly(
+          "projection",
+          [](const ConditionalModel& m) -> py::object {
+            const ProjectedGate* gate = projected_gate_of(m);
+            if (gate == nullptr) return py::none();
+            return samples_to_numpy(Matrix(gate->projection().transpose()));
+          },
+          "W (d_z, d_x), acting on standardised inputs, or None if the model projects nothing.")
+      .def(
+          "project",
+          [](const ConditionalModel& m, const py::array& x) {
+            const ProjectedGate* gate = projected_gate_of(m);
+            if (gate == nullptr) throw InvalidArgument("this model does not project its inputs");
+            const auto xs = samples_of(x, "X");
+            require_dimension(xs, m.mixture.input_dim(), "X");
+            require_finite(xs, "X");
+            return samples_to_numpy(Matrix(gate->projection() * m.mixture.x_scaling().transform(xs)));
+          },
+          py::arg("X"), "z = W x̄ for the standardised inputs x̄, shape (m, d_z).")
+      .def(
+          "unproject",
+          [](const ConditionalModel& m, const py::array& z) {
+            const ProjectedGate* gate = projected_gate_of(m);
+            if (gate == nullptr) throw InvalidArgument("this model does not project its inputs");
+            const auto zs = samples_of(z, "Z");
+            require_dimension(zs, gate->projection().rows(), "Z");
+            require_finite(zs, "Z");
+            return samples_to_numpy(
+                m.mixture.x_scaling().inverse_transform(gate->projection().transpose() * zs));
+          },
+          py::arg("Z"),
+          "The inputs x whose standardisation is Wᵀz: the point of the subspace with projection "
+          "z, shape (m, d_x).")
       .def_readwrite("x_names", &ConditionalModel::x_names)
       .def_readwrite("y_names", &ConditionalModel::y_names)
       .def("log_pdf", pair_query(&ConditionalMixture::log_pdf), py::arg("X"), py::arg("Y"),
@@ -74,6 +115,13 @@ void bind_conditional_model(py::module_& module) {
           py::arg("X"), py::arg("y_grid"), "p(g | x_j) for every grid point g, shape (m, G).")
       .def("component_probabilities", input_query(&ConditionalMixture::component_probabilities),
            py::arg("X"), "π_k(x_j), shape (m, K).")
+      .def(
+          "squared_norm",
+          [](const ConditionalModel& m, const py::array& x) {
+            const auto xs = samples_of(x, "X");
+            return vector_to_numpy(without_gil([&] { return m.mixture.squared_norm(xs); }));
+          },
+          py::arg("X"), "∫ p(y | x_j)² dy in the user's units, shape (m,) (the SQ criterion).")
       .def("mean", input_query(&ConditionalMixture::mean), py::arg("X"),
            "E[y | x_j], shape (m, d_y).")
       .def("covariance", input_query(&ConditionalMixture::covariance), py::arg("X"),

@@ -15,20 +15,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-/// Basis factors exp(−‖p_i − c_l‖² / 2σ²) as an m × b matrix, exponentiated in place.
-Matrix basis_factors(const MatrixView& points, const MatrixView& centers, double sigma) {
-  Matrix factors = log_basis_factors(points, centers, sigma);
-  exp_flushing_below_in_place(factors, kBasisLogCutoff);
-  return factors;
-}
-
-/// ΦᵀΦ for Φ with one row per sample: a symmetric rank-m update (half the flops of a GEMM).
-Matrix gram_of_rows(const Matrix& phi) {
-  Matrix gram = Matrix::Zero(phi.cols(), phi.cols());
-  gram.selfadjointView<Eigen::Lower>().rankUpdate(phi.transpose());
-  return gram.selfadjointView<Eigen::Lower>();
-}
-
 /// Rows of `data` listed in `rows`.
 Matrix gather_rows(const Matrix& data, const std::vector<Index>& rows) {
   Matrix selected(static_cast<Index>(rows.size()), data.cols());
@@ -47,6 +33,19 @@ Vector masked_log_sum_exp(const Matrix& logs, const Vector& log_alpha) {
 
 }  // namespace
 
+Matrix lscde_basis_factors(const MatrixView& points, const MatrixView& centers, double sigma) {
+  Matrix factors = log_basis_factors(points, centers, sigma);
+  exp_flushing_below_in_place(factors, kBasisLogCutoff);
+  return factors;
+}
+
+Matrix gram_of_rows(const Matrix& phi) {
+  // Half the flops of a GEMM.
+  Matrix gram = Matrix::Zero(phi.cols(), phi.cols());
+  gram.selfadjointView<Eigen::Lower>().rankUpdate(phi.transpose());
+  return gram.selfadjointView<Eigen::Lower>();
+}
+
 LscdeSums LscdeSums::zero(Index basis_size) {
   return {Matrix::Zero(basis_size, basis_size), Vector::Zero(basis_size), 0, 0};
 }
@@ -60,8 +59,8 @@ LscdeSums& LscdeSums::operator+=(const LscdeSums& other) {
 }
 
 LscdeSums lscde_pair_sums(const MatrixView& x, const MatrixView& y, const LscdeBasis& basis) {
-  const Matrix phi_x = basis_factors(x, basis.centers_x, basis.sigma);
-  const Matrix phi_y = basis_factors(y, basis.centers_y, basis.sigma);
+  const Matrix phi_x = lscde_basis_factors(x, basis.centers_x, basis.sigma);
+  const Matrix phi_y = lscde_basis_factors(y, basis.centers_y, basis.sigma);
   LscdeSums sums;
   sums.input_gram = gram_of_rows(phi_x);
   sums.joint = phi_x.cwiseProduct(phi_y).colwise().sum().transpose();
@@ -71,7 +70,7 @@ LscdeSums lscde_pair_sums(const MatrixView& x, const MatrixView& y, const LscdeB
 }
 
 LscdeSums lscde_input_sums(const MatrixView& x, const LscdeBasis& basis) {
-  const Matrix phi_x = basis_factors(x, basis.centers_x, basis.sigma);
+  const Matrix phi_x = lscde_basis_factors(x, basis.centers_x, basis.sigma);
   LscdeSums sums;
   sums.input_gram = gram_of_rows(phi_x);
   sums.joint = Vector::Zero(basis.size());
@@ -113,14 +112,19 @@ LscdeSums lscde_sums(const MatrixView& x, const MatrixView& y, const MatrixView&
   return total;
 }
 
-Matrix lscde_h_matrix(const LscdeSums& sums, const Matrix& output_overlap,
-                      const LscdeBasis& basis) {
-  if (sums.n_inputs == 0) throw InvalidArgument("LSCDE needs at least one input");
+Matrix lscde_output_coupling(const Matrix& output_overlap, const LscdeBasis& basis,
+                             Index n_inputs) {
+  if (n_inputs == 0) throw InvalidArgument("LSCDE needs at least one input");
   const double output_dim = static_cast<double>(basis.centers_y.rows());
   // Φ̄ of §2.6: the y-integral of two Gaussians of width σ gives (√π σ)^{d_y} K_v.
   const double scale =
-      std::pow(std::sqrt(kPi) * basis.sigma, output_dim) / static_cast<double>(sums.n_inputs);
-  return scale * sums.input_gram.cwiseProduct(output_overlap);
+      std::pow(std::sqrt(kPi) * basis.sigma, output_dim) / static_cast<double>(n_inputs);
+  return scale * output_overlap;
+}
+
+Matrix lscde_h_matrix(const LscdeSums& sums, const Matrix& output_overlap,
+                      const LscdeBasis& basis) {
+  return sums.input_gram.cwiseProduct(lscde_output_coupling(output_overlap, basis, sums.n_inputs));
 }
 
 LscdeSystem lscde_system(const LscdeSums& sums, const Matrix& output_overlap,
@@ -140,14 +144,19 @@ LscdeLambdaPath::LscdeLambdaPath(const LscdeSystem& system) {
   projected_h_ = eigenvectors_.transpose() * system.h_vector;
 }
 
-Matrix LscdeLambdaPath::coefficients(const std::vector<double>& lambdas) const {
+Matrix LscdeLambdaPath::solutions(const std::vector<double>& lambdas) const {
   const auto count = static_cast<Index>(lambdas.size());
   Matrix scaled(projected_h_.size(), count);
   for (Index j = 0; j < count; ++j) {
     // Ĥ is positive semi-definite; eigenvalues below zero are rounding noise.
     scaled.col(j) = projected_h_.array() / (eigenvalues_.array().max(0.0) + lambdas[j]);
   }
-  Matrix alphas = (eigenvectors_ * scaled).cwiseMax(0.0);  // eq. (7)
+  return eigenvectors_ * scaled;
+}
+
+Matrix LscdeLambdaPath::coefficients(const std::vector<double>& lambdas) const {
+  const auto count = static_cast<Index>(lambdas.size());
+  Matrix alphas = solutions(lambdas).cwiseMax(0.0);  // eq. (7)
   // Departure from eq. (7): coefficients below 1e−10 of the largest are set to zero as well.
   // The eigen-path solution is accurate to about 1e−15 of the largest coefficient in absolute
   // terms, so such values are rounding noise; left in, a basis function centred on a held-out

@@ -85,3 +85,25 @@ def test_density_fit_draws_the_fitted_density_over_its_data(tmp_path):
     with pytest.raises(ValueError, match="one- or two-dimensional"):
         cdens.plot.density_fit(cdens.ParzenWindow(bandwidth=0.5).fit(rng.normal(size=(30, 3))),
                                rng.normal(size=(30, 3)))
+
+
+def test_projected_density_map(tmp_path):
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((150, 3))
+    y = x[:, 0] + 0.3 * rng.standard_normal(150)
+    model = cdens.LSCE(n_components=1, restarts=2, sigma=[0.2, 0.5, 1.0],
+                       regularization=[0.01, 0.1], random_state=0).fit(x, y)
+    ax = cdens.plot.projected_density_map(model, x, y, resolution=40)
+    # The points are the data projected on W: transform(X)[:, 0] against y.
+    offsets = ax.collections[1].get_offsets()
+    np.testing.assert_allclose(offsets[:, 0], model.transform(x)[:, 0])
+    # inverse_transform is a right inverse of transform on the subspace.
+    z = np.linspace(-2, 2, 5).reshape(-1, 1)
+    np.testing.assert_allclose(model.transform(model.inverse_transform(z)), z, atol=1e-12)
+    values = np.asarray(ax.collections[0].get_array()).reshape(40, 40)
+    y_grid = np.linspace(*ax.get_ylim(), 40)
+    assert np.trapz(values, y_grid, axis=0) == pytest.approx(np.ones(40), abs=0.05)
+    saved_png(ax, tmp_path / "projected.png")
+    with pytest.raises(ValueError, match="projection"):
+        cdens.plot.projected_density_map(cdens.LSCDE(sigma=0.3, regularization=0.1).fit(x, y),
+                                         x, y)

@@ -27,6 +27,13 @@ struct LscdeSums {
   LscdeSums& operator+=(const LscdeSums& other);
 };
 
+/// Basis factors exp(−‖p_i − c_l‖² / 2σ²) of points p_i (columns) against centres c_l as an
+/// m × b matrix, with values below e^kBasisLogCutoff set to zero.
+Matrix lscde_basis_factors(const MatrixView& points, const MatrixView& centers, double sigma);
+
+/// ΦᵀΦ for a factor matrix Φ with one row per sample (a symmetric rank-m update).
+Matrix gram_of_rows(const Matrix& phi);
+
 /// Statistics of the labelled pairs (x_i, y_i) (columns of x and y).
 LscdeSums lscde_pair_sums(const MatrixView& x, const MatrixView& y, const LscdeBasis& basis);
 
@@ -61,6 +68,10 @@ struct LscdeSystem {
   Vector h_vector;  ///< ĥ, b
 };
 
+/// The b × b matrix C with Ĥ = input_gram ∘ C: C = (√π σ)^{d_y} / n_inputs · K_v (§2.6). It does
+/// not depend on the inputs, which LSCE uses when it differentiates Ĥ with respect to them.
+Matrix lscde_output_coupling(const Matrix& output_overlap, const LscdeBasis& basis, Index n_inputs);
+
 /// Ĥ = (√π σ)^{d_y} / n_inputs · (input_gram ∘ K_v); needs only the inputs' statistics.
 Matrix lscde_h_matrix(const LscdeSums& sums, const Matrix& output_overlap, const LscdeBasis& basis);
 
@@ -76,6 +87,8 @@ inline constexpr double kRelativeCoefficientFloor = 1e-10;
 class LscdeLambdaPath {
  public:
   explicit LscdeLambdaPath(const LscdeSystem& system);
+  /// α̃(λ) = (Ĥ + λI)⁻¹ ĥ of eq. (6), before the rounding of eq. (7), for each λ > 0 (b × L).
+  Matrix solutions(const std::vector<double>& lambdas) const;
   /// α̂(λ) = max(0, α̃(λ)) for each λ > 0 (b × L), with entries below kRelativeCoefficientFloor
   /// times the column's largest set to zero.
   Matrix coefficients(const std::vector<double>& lambdas) const;

@@ -1,0 +1,64 @@
+#pragma once
+// Conditional density estimation with sufficient dimension reduction (docs/methods/lsce.md,
+// docs/methods/lsmi.md):
+//
+//   lsce        LSCE/LSCDE (Tangkaratt, Xie & Sugiyama, §2): W minimises the SCE estimate, and
+//               the LSCDE fitted on z = Wx inside that estimate is the model (§2.6, eq. 10).
+//   lsce-ekde   LSCE's W, then ε-KDE on z (the paper's LSCE/ε-KDE column of Table 1).
+//   lsmi-lscde  W maximises the LSMI estimate of SMI(Y, Z) (Suzuki & Sugiyama 2013; the paper's
+//               baseline, §2.8, §3.1), then LSCDE on z.
+//   lsmi-ekde   LSMI's W, then ε-KDE on z.
+//
+// Every model is a ConditionalMixture whose gate projects the standardised x by W first
+// (ProjectedGate); W acts on x standardised per dimension and has orthonormal rows.
+
+#include <string>
+#include <vector>
+
+#include "cdens/conditional/epsilon_kde.hpp"
+#include "cdens/conditional/lscde.hpp"
+#include "cdens/conditional/sufficient_reduction.hpp"
+#include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/fit_report.hpp"
+
+namespace cdens {
+
+/// The four combinations of Table 1.
+enum class ReducedCdeMethod { lsce, lsce_ekde, lsmi_lscde, lsmi_ekde };
+
+/// "lsce", "lsce-ekde", "lsmi-lscde", "lsmi-ekde".
+std::string to_string(ReducedCdeMethod method);
+/// The method of a name above; InvalidArgument otherwise.
+ReducedCdeMethod parse_reduced_cde_method(const std::string& name);
+
+/// Options of fit_reduced_cde.
+struct ReducedCdeOptions {
+  /// The search for W (d_z, grids, restarts, seed, threads): the LSCE paper's defaults.
+  ReductionOptions reduction;
+  /// The ε-KDE on z of lsce-ekde and lsmi-ekde; its seed and threads are reduction's.
+  EpsilonKdeOptions epsilon_kde;
+  /// The LSCDE on z of lsmi-lscde: reduction's σ, λ grids, centres, folds, seed and threads,
+  /// with this cross-validation loss (LSCDE's default, KL).
+  CvLoss lscde_cv_loss = CvLoss::kl;
+};
+
+/// A fitted model with its subspace.
+struct ReducedCdeFit {
+  ConditionalMixture model;
+  /// Hyper-parameters d_z, sigma, lambda of the search (two-step methods: reduction_sigma,
+  /// reduction_lambda) and of the estimator on z; cross_validation is the table of the model's
+  /// own σ, λ (or ε, σ); auxiliary tables "d_z" and, for two-step methods, "reduction".
+  FitReport report;
+  /// W, d_z × d_x with orthonormal rows, acting on x standardised per dimension.
+  Matrix projection;
+  /// J after each update of W, one trace per start of the chosen d_z (SCE-hat or −SMI-hat).
+  std::vector<std::vector<double>> traces;
+};
+
+/// Fits `method` to the pairs (x_i, y_i): x is d_x × n, y is d_y × n.
+ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y,
+                              ReducedCdeMethod method = ReducedCdeMethod::lsce,
+                              const ReducedCdeOptions& options = {},
+                              const FitContext& context = {});
+
+}  // namespace cdens

@@ -1,0 +1,172 @@
+#pragma once
+// The engine shared by LSCE (Tangkaratt, Xie & Sugiyama, "Conditional density estimation with
+// dimensionality reduction via squared-loss conditional entropy minimization", §2.3–2.5) and
+// LSMI-based sufficient dimension reduction (Suzuki & Sugiyama 2013; docs/methods/lsmi.md): find
+// the d_z × d_x matrix W with orthonormal rows whose projection z = Wx keeps what x says about y,
+// by minimising a least-squares estimate over the Grassmann manifold.
+//
+// Both estimates have the same form. With the Gaussian basis of eq. (11) on (z, y) = (Wx, y),
+// centres (u_k, v_k) = (W x̃_k, ỹ_k) taken from b training pairs, Φ_ik = exp(−‖z_i − u_k‖²/2σ²)
+// and Ψ_ik = exp(−‖y_i − v_k‖²/2σ²),
+//
+//   Ĥ = (ΦᵀΦ) ∘ C,  ĥ = (1/n) Σ_i Φ_i ∘ Ψ_i,  α̂ = (Ĥ + λI)⁻¹ ĥ,  J = ½ α̂ᵀĤα̂ − ĥᵀα̂ + c₀,
+//
+// where C does not depend on W:
+//   LSCE:  C = (√π σ)^{d_y} / n · K_v, K_v,kk' = exp(−‖v_k − v_k'‖²/4σ²)  (Ĝ of eq. 8, §2.7),
+//          c₀ = 0 and J = SCE-hat (§2.3), minimised;
+//   LSMI:  C = ΨᵀΨ / n² (Ĥ of LSMI: the pairs (z_i, y_j) over all i, j), c₀ = ½ and
+//          J = −SMI-hat, i.e. SMI-hat = ĥᵀα̂ − ½ α̂ᵀĤα̂ − ½ is maximised.
+//
+// The gradient (§2.5, Appendix B) is ∂J/∂W = α̂ᵀ(∂Ĥ/∂W)(3/2 α̂ − β̂) + (∂ĥ/∂W)ᵀ(β̂ − 2α̂) with
+// β̂ = (Ĥ + λI)⁻¹Ĥα̂. Written with matrices, ∂J/∂W = W S with the d_x × d_x matrix
+//
+//   S = Σ_ik T_ik (x_i − x̃_k)(x_i − x̃_k)ᵀ,  T = −Φ ∘ (Φ(M + Mᵀ) + Ψ diag(β̂ − 2α̂)/n) / σ²,
+//   M = (α̂ (3/2 α̂ − β̂)ᵀ) ∘ C,
+//
+// so S = X diag(T1) Xᵀ − X T X̃ᵀ − X̃ TᵀXᵀ + X̃ diag(Tᵀ1) X̃ᵀ: GEMMs, no loop over (i, k).
+//
+// σ and λ are chosen by K-fold cross-validation of J (§2.4) at the start and every 5 updates
+// (§2.5); each start runs until J stops falling, from 20 random orthonormal W (best kept); d_z is
+// chosen by the same cross-validated J when not given (§3.3).
+
+#include <cstdint>
+#include <vector>
+
+#include "cdens/conditional/lscde.hpp"
+#include "cdens/core/cross_validation.hpp"
+#include "cdens/core/fit_context.hpp"
+#include "cdens/core/types.hpp"
+
+namespace cdens {
+
+/// What the Grassmann search minimises.
+enum class ReductionCriterion {
+  sce,  ///< LSCE: the squared-loss conditional entropy estimate SCE-hat (§2.3)
+  smi,  ///< LSMI: minus the squared-loss mutual information estimate SMI-hat
+};
+
+/// "sce" or "smi".
+std::string to_string(ReductionCriterion criterion);
+
+/// Options of the search; the defaults are the LSCE paper's (§2.4–2.5, §2.7, §3).
+struct ReductionOptions {
+  /// d_z; 0 chooses it by cross-validation among 1 … d_x (d_x = no reduction).
+  Index dz = 0;
+  /// Candidate Gaussian widths σ (standardised units) and regularisation parameters λ: the
+  /// LSCDE paper's grid, as LSCE computes LSCDE on z.
+  std::vector<double> sigmas = lscde_paper_grid();
+  std::vector<double> lambdas = lscde_paper_grid();
+  /// b = min(n_centers, n) basis centres from the training pairs (LSCDE's choice, §2.7).
+  Index n_centers = 100;
+  /// K of K-fold cross-validation (§2.4: K = 5).
+  int folds = 5;
+  /// Random orthonormal starting points; the best by cross-validated J is kept (§2.5: 20).
+  int restarts = 20;
+  /// Cross-validation of σ and λ every this many updates of W (§2.5: 5).
+  int cv_interval = 5;
+  /// Updates of W per start at most (the paper says "until W converges").
+  int max_iterations = 100;
+  /// W has converged when an update lowers J by less than tolerance · max(1, |J|).
+  double tolerance = 1e-4;
+  /// Seed of centres, folds and starting points.
+  std::uint64_t seed = 0;
+  /// OpenMP threads over (d_z, start) pairs; 0 uses the OpenMP default. The result does not
+  /// depend on it.
+  int threads = 0;
+};
+
+/// J and its gradient at fixed σ and λ on standardised data (x: d_x × n, y: d_y × n), with the
+/// centres x̃_k, ỹ_k (columns of centers_x, centers_y).
+class ReductionObjective {
+ public:
+  ReductionObjective(ReductionCriterion criterion, const Matrix& x, const Matrix& y,
+                     const Matrix& centers_x, const Matrix& centers_y, double sigma, double lambda);
+
+  /// J at W (d_z × d_x; rows need not be orthonormal).
+  double value(const Matrix& w) const;
+  /// J at W and ∂J/∂W (d_z × d_x) into `gradient`.
+  double value_and_gradient(const Matrix& w, Matrix& gradient) const;
+  /// α̂ = (Ĥ + λI)⁻¹ ĥ at W, before any rounding.
+  Vector coefficients(const Matrix& w) const;
+
+ private:
+  struct Solution;
+  Solution solve(const Matrix& w) const;
+
+  Matrix x_;
+  Matrix centers_x_;
+  double sigma_;
+  double lambda_;
+  double offset_;
+  Matrix psi_;       ///< Ψ, n × b
+  Matrix coupling_;  ///< C, b × b
+};
+
+/// What K-fold cross-validation of J needs that does not depend on W, for every candidate σ and
+/// fold: the held-out and training rows, the fold's centres and the output factors Ψ and
+/// couplings C of both parts. Built once and shared by every start.
+class ReductionFolds {
+ public:
+  /// `draws` must have folds; y is standardised, d_y × n.
+  ReductionFolds(ReductionCriterion criterion, const Matrix& y, const LscdeDraws& draws,
+                 std::vector<double> sigmas, std::vector<double> lambdas);
+
+  const std::vector<double>& sigmas() const { return sigmas_; }
+  const std::vector<double>& lambdas() const { return lambdas_; }
+
+  /// K-fold cross-validation of J (§2.4) at W over the candidates sigmas()[s] × lambdas()[l]
+  /// for s in `sigma_indices` and l in `lambda_indices`: the estimator of fold k is built
+  /// without fold k, centres included (lscde_draws), and scored by J on fold k.
+  CvTable cross_validate(const Matrix& x, const Matrix& w, const std::vector<Index>& sigma_indices,
+                         const std::vector<Index>& lambda_indices) const;
+
+ private:
+  struct Part {
+    std::vector<Index> rows;
+    std::vector<Matrix> psi;       ///< Ψ of the part's rows for each σ
+    std::vector<Matrix> coupling;  ///< C of the part for each σ
+  };
+  struct Fold {
+    std::vector<Index> centers;
+    Part training;
+    Part held_out;
+  };
+  ReductionCriterion criterion_;
+  std::vector<double> sigmas_;
+  std::vector<double> lambdas_;
+  std::vector<Fold> folds_;
+};
+
+/// One start of the search.
+struct ReductionRun {
+  Matrix w;            ///< the subspace found, rows orthonormal
+  double sigma = 0.0;  ///< σ and λ chosen by the last cross-validation, at w
+  double lambda = 0.0;
+  CvTable cross_validation;   ///< that cross-validation
+  std::vector<double> trace;  ///< J after each update (σ, λ may change every cv_interval)
+  int updates = 0;
+};
+
+/// The search from `start` (rows orthonormal): line searches along geodesics, σ and λ
+/// re-chosen every options.cv_interval updates, until J stops falling under the latest σ, λ.
+/// σ and λ are chosen over the whole grid at `start`; later cross-validations look at the grid
+/// neighbours of the current choice only (one step in σ and in λ; see docs/methods/lsce.md).
+ReductionRun search_subspace(ReductionCriterion criterion, const Matrix& x, const Matrix& y,
+                             const LscdeDraws& draws, const ReductionFolds& folds,
+                             const ReductionOptions& options, Matrix start);
+
+/// The result of the whole search: every start for every candidate d_z.
+struct ReductionResult {
+  ReductionRun best;  ///< the chosen d_z's best start
+  Index dz = 0;
+  CvTable dimension_table;         ///< cross-validated J of the best start of each candidate d_z
+  std::vector<ReductionRun> runs;  ///< every start of the chosen d_z
+  LscdeDraws draws;                ///< centres and folds
+};
+
+/// Runs the search on standardised data for each candidate d_z and each start in parallel, keeps
+/// the start with the smallest cross-validated J for each d_z and the d_z with the smallest.
+ReductionResult reduce_dimension(ReductionCriterion criterion, const Matrix& x, const Matrix& y,
+                                 const ReductionOptions& options, const FitContext& context = {});
+
+}  // namespace cdens

@@ -1,0 +1,144 @@
+"""LSCE and LSMI: conditional density estimation on a learnt linear projection of the inputs."""
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from . import _core
+from ._conditional import ConditionalDensityEstimator, cv_results_from_table
+from ._validation import as_grid, as_samples, threads_of
+
+
+class _ReducedConditionalDensity(ConditionalDensityEstimator):
+    """Shared by LSCE and LSMI: p(y|x) estimated on z = W x for a d_z x d_x matrix W with
+    orthonormal rows, found by a search over the Grassmann manifold (20 random starts by
+    default), with the dimension d_z chosen by cross-validation when ``n_components`` is None.
+
+    W acts on the inputs standardised per dimension: ``transform(X)`` standardises X as the fit
+    did and returns W x. See docs/methods/lsce.md and docs/methods/lsmi.md.
+    """
+
+    _criterion = None  # "lsce" or "lsmi"
+    _hyperparameter_names = {"lambda": "regularization", "d_z": "n_components",
+                             "reduction_lambda": "reduction_regularization"}
+
+    def __init__(self, n_components=None, estimator="lscde", restarts=20, sigma=None,
+                 regularization=None, epsilon=None, n_centers=100, cv=5, random_state=None,
+                 n_jobs=None):
+        self.n_components = n_components
+        self.estimator = estimator
+        self.restarts = restarts
+        self.sigma = sigma
+        self.regularization = regularization
+        self.epsilon = epsilon
+        self.n_centers = n_centers
+        self.cv = cv
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _method(self):
+        if self.estimator not in ("lscde", "ekde"):
+            raise ValueError(f"estimator must be 'lscde' or 'ekde', got {self.estimator!r}")
+        if self._criterion == "lsce":
+            return "lsce" if self.estimator == "lscde" else "lsce-ekde"
+        return f"lsmi-{self.estimator}"
+
+    def _fit_model(self, X, Y, seed):
+        if self.n_components is None:
+            dz = 0
+        elif isinstance(self.n_components, (int, np.integer)) and self.n_components >= 1:
+            dz = int(self.n_components)
+        else:
+            raise ValueError(f"n_components must be None or a positive integer, got "
+                             f"{self.n_components!r}")
+        model, traces = _core.fit_reduced_cde(
+            X, Y, method=self._method(), dz=dz, restarts=int(self.restarts),
+            sigma=as_grid(self.sigma, "sigma"),
+            regularization=as_grid(self.regularization, "regularization"),
+            epsilon=as_grid(self.epsilon, "epsilon"), n_centers=int(self.n_centers),
+            folds=int(self.cv), seed=seed, threads=threads_of(self.n_jobs))
+        self.traces_ = list(traces)
+        return model
+
+    def _set_fitted(self, model):
+        super()._set_fitted(model)
+        self.components_ = model.projection
+        self.n_components_ = self.components_.shape[0]
+        tables = model.auxiliary_cross_validation
+        self.n_components_cv_results_ = (
+            None if "d_z" not in tables else
+            cv_results_from_table(tables["d_z"], {"d_z": "n_components"}))
+
+    @classmethod
+    def _from_model(cls, model):
+        estimator = super()._from_model(model)
+        estimator.estimator = "ekde" if model.method.endswith("ekde") else "lscde"
+        return estimator
+
+    def transform(self, X):
+        """z = W x for the rows of X standardised as in the fit: shape (n, n_components_)."""
+        check_is_fitted(self, "model_")
+        return self.model_.project(self._inputs(X))
+
+    def inverse_transform(self, Z):
+        """The inputs x in the subspace whose projection is z (x standardised = W^T z), for the
+        rows of Z (n, n_components_): shape (n, n_features_in_)."""
+        check_is_fitted(self, "model_")
+        return self.model_.unproject(as_samples(Z, "Z", allow_1d=self.n_components_ == 1))
+
+    def fit_transform(self, X, y=None):
+        """Fits p(y|x) to X and the outputs y (scikit-learn's transformer signature: y is
+        required), then returns transform(X)."""
+        return self.fit(X, y).transform(X)
+
+
+class LSCE(_ReducedConditionalDensity):
+    """Least-squares conditional entropy (Tangkaratt, Xie & Sugiyama): conditional density
+    estimation with sufficient dimension reduction in one step.
+
+    W minimises the squared-loss conditional entropy estimated by LSCDE on z = W x; the LSCDE
+    fitted inside that estimate (sigma and lambda by cross-validation every 5 updates) is the
+    model (``estimator="lscde"``). ``estimator="ekde"`` fits epsilon-KDE on z instead (the
+    paper's LSCE/epsilon-KDE).
+
+    Parameters
+    ----------
+    n_components : None or int, default=None
+        d_z; None chooses it among 1 ... d_x by cross-validation.
+    estimator : {"lscde", "ekde"}, default="lscde"
+    restarts : int, default=20
+        Random orthonormal starting points of the search; the best by cross-validation is kept.
+    sigma, regularization : None, float or list of float, default=None
+        Candidate basis widths and lambdas (None: the LSCDE paper's grid 0.01 ... 10).
+    epsilon : None, float or list of float, default=None
+        Candidate radii of epsilon-KDE (estimator="ekde"; None: its default grid).
+    n_centers : int, default=100
+    cv : int, default=5
+    random_state : None, int or numpy RandomState, default=None
+    n_jobs : None or int, default=None
+        OpenMP threads over the starts (None or -1: all cores); the result does not depend on it.
+
+    Attributes
+    ----------
+    components_ : ndarray of shape (n_components_, n_features_in_)
+        W, rows orthonormal, acting on standardised inputs.
+    n_components_ : int
+    traces_ : list of ndarray
+        The SCE estimate after each update of W, one array per start (after fit only).
+    n_components_cv_results_ : dict
+        Cross-validated SCE of each candidate d_z (scikit-learn layout, scores = -loss).
+    sigma_, regularization_, cv_results_, model_, n_features_in_, n_outputs_
+        As for LSCDE (for estimator="ekde": epsilon_, sigma_ of the epsilon-KDE and
+        reduction_sigma_, reduction_regularization_ of the search).
+    """
+
+    _criterion = "lsce"
+
+
+class LSMI(_ReducedConditionalDensity):
+    """Sufficient dimension reduction by maximising least-squares mutual information (Suzuki &
+    Sugiyama 2013), then LSCDE (``estimator="lscde"``) or epsilon-KDE (``"ekde"``) on z = W x:
+    the two-step baseline of the LSCE paper. Parameters and attributes as for LSCE; traces_
+    holds minus the SMI estimate. See docs/methods/lsmi.md.
+    """
+
+    _criterion = "lsmi"

@@ -1,0 +1,375 @@
+#include "cdens/conditional/sufficient_reduction.hpp"
+
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "cdens/conditional/grassmann.hpp"
+#include "cdens/conditional/lscde_basis.hpp"
+#include "cdens/conditional/lscde_system.hpp"
+#include "cdens/core/error.hpp"
+#include "cdens/core/parallel.hpp"
+#include "cdens/core/samples.hpp"
+#include "cdens/core/validate.hpp"
+
+namespace cdens {
+namespace {
+
+/// The first step turns the subspace by about this many radians.
+constexpr double kInitialTurn = 0.2;
+
+/// c₀ of J: 0 for SCE-hat, ½ for −SMI-hat.
+double criterion_offset(ReductionCriterion criterion) {
+  return criterion == ReductionCriterion::smi ? 0.5 : 0.0;
+}
+
+/// C of Ĥ = (ΦᵀΦ) ∘ C for n inputs with output factors Ψ (n × b).
+Matrix coupling_matrix(ReductionCriterion criterion, const Matrix& psi, const Matrix& centers_y,
+                       double sigma) {
+  const auto n = psi.rows();
+  if (criterion == ReductionCriterion::sce) {
+    const LscdeBasis basis{Matrix(0, centers_y.cols()), centers_y, sigma};
+    return lscde_output_coupling(output_overlap(basis), basis, n);
+  }
+  return gram_of_rows(psi) / (static_cast<double>(n) * static_cast<double>(n));
+}
+
+/// ĥ = (1/n) Σ_i Φ_i ∘ Ψ_i.
+Vector joint_mean(const Matrix& phi, const Matrix& psi) {
+  return phi.cwiseProduct(psi).colwise().mean().transpose();
+}
+
+}  // namespace
+
+std::string to_string(ReductionCriterion criterion) {
+  return criterion == ReductionCriterion::sce ? "sce" : "smi";
+}
+
+struct ReductionObjective::Solution {
+  Matrix z;                        ///< Wx, d_z × n
+  Matrix centers_z;                ///< W x̃, d_z × b
+  Matrix phi;                      ///< Φ, n × b
+  Matrix h_matrix;                 ///< Ĥ
+  Vector h_vector;                 ///< ĥ
+  Eigen::LLT<Matrix> regularized;  ///< Ĥ + λI
+  Vector alpha;                    ///< α̂
+  double value;                    ///< J
+};
+
+ReductionObjective::ReductionObjective(ReductionCriterion criterion, const Matrix& x,
+                                       const Matrix& y, const Matrix& centers_x,
+                                       const Matrix& centers_y, double sigma, double lambda)
+    : x_(x),
+      centers_x_(centers_x),
+      sigma_(sigma),
+      lambda_(lambda),
+      offset_(criterion_offset(criterion)),
+      psi_(lscde_basis_factors(y, centers_y, sigma)),
+      coupling_(coupling_matrix(criterion, psi_, centers_y, sigma)) {
+  require_positive(sigma, "sigma");
+  require_positive(lambda, "lambda");
+}
+
+ReductionObjective::Solution ReductionObjective::solve(const Matrix& w) const {
+  Solution solution;
+  solution.z = w * x_;
+  solution.centers_z = w * centers_x_;
+  solution.phi = lscde_basis_factors(solution.z, solution.centers_z, sigma_);
+  solution.h_matrix = gram_of_rows(solution.phi).cwiseProduct(coupling_);
+  solution.h_vector = joint_mean(solution.phi, psi_);
+  Matrix regularized = solution.h_matrix;
+  regularized.diagonal().array() += lambda_;
+  solution.regularized.compute(regularized);
+  if (solution.regularized.info() != Eigen::Success) {
+    throw DataError("the regularised matrix of the reduction objective is not positive definite");
+  }
+  solution.alpha = solution.regularized.solve(solution.h_vector);
+  solution.value = 0.5 * solution.alpha.dot(solution.h_matrix * solution.alpha) -
+                   solution.h_vector.dot(solution.alpha) + offset_;
+  return solution;
+}
+
+double ReductionObjective::value(const Matrix& w) const { return solve(w).value; }
+
+Vector ReductionObjective::coefficients(const Matrix& w) const { return solve(w).alpha; }
+
+double ReductionObjective::value_and_gradient(const Matrix& w, Matrix& gradient) const {
+  const Solution s = solve(w);
+  const Vector beta = s.regularized.solve(s.h_matrix * s.alpha);
+  const Index n = x_.cols();
+  // M = (α̂ (3/2 α̂ − β̂)ᵀ) ∘ C; only M + Mᵀ enters.
+  const Matrix m = (s.alpha * (1.5 * s.alpha - beta).transpose()).cwiseProduct(coupling_);
+  const Vector joint_weights = (beta - 2.0 * s.alpha) / static_cast<double>(n);
+  Matrix t = s.phi * (m + m.transpose()) + psi_ * joint_weights.asDiagonal();
+  t = t.cwiseProduct(s.phi) * (-1.0 / (sigma_ * sigma_));
+  // S = X diag(T1) Xᵀ − X T X̃ᵀ − (X T X̃ᵀ)ᵀ + X̃ diag(Tᵀ1) X̃ᵀ.
+  const Vector row_sums = t.rowwise().sum();
+  const Vector column_sums = t.colwise().sum().transpose();
+  const Matrix cross = x_ * t * centers_x_.transpose();
+  const Matrix s_matrix = x_ * row_sums.asDiagonal() * x_.transpose() - cross - cross.transpose() +
+                          centers_x_ * column_sums.asDiagonal() * centers_x_.transpose();
+  gradient = w * s_matrix;
+  return s.value;
+}
+
+ReductionFolds::ReductionFolds(ReductionCriterion criterion, const Matrix& y,
+                               const LscdeDraws& draws, std::vector<double> sigmas,
+                               std::vector<double> lambdas)
+    : criterion_(criterion), sigmas_(std::move(sigmas)), lambdas_(std::move(lambdas)) {
+  if (!draws.folds) throw InvalidArgument("cross-validation needs folds");
+  const KFold& folds = *draws.folds;
+  const auto part = [&](std::vector<Index> rows, const Matrix& centers_y) {
+    Part result{std::move(rows), {}, {}};
+    const Matrix y_part = gather_samples(y, result.rows);
+    for (double sigma : sigmas_) {
+      result.psi.push_back(lscde_basis_factors(y_part, centers_y, sigma));
+      result.coupling.push_back(coupling_matrix(criterion_, result.psi.back(), centers_y, sigma));
+    }
+    return result;
+  };
+  for (int k = 0; k < folds.n_folds(); ++k) {
+    const auto& centers = draws.fold_centers[static_cast<std::size_t>(k)];
+    const Matrix centers_y = gather_samples(y, centers);
+    folds_.push_back({centers, part(folds.train(k), centers_y), part(folds.test(k), centers_y)});
+  }
+}
+
+CvTable ReductionFolds::cross_validate(const Matrix& x, const Matrix& w,
+                                       const std::vector<Index>& sigma_indices,
+                                       const std::vector<Index>& lambda_indices) const {
+  std::vector<double> sigmas;
+  std::vector<double> lambdas;
+  for (const Index s : sigma_indices) sigmas.push_back(sigmas_[static_cast<std::size_t>(s)]);
+  for (const Index l : lambda_indices) lambdas.push_back(lambdas_[static_cast<std::size_t>(l)]);
+  const auto lambda_count = static_cast<Index>(lambdas.size());
+  const Matrix z = w * x;
+  const double offset = criterion_offset(criterion_);
+  Matrix fold_loss(static_cast<Index>(sigmas.size()) * lambda_count,
+                   static_cast<Index>(folds_.size()));
+  for (std::size_t k = 0; k < folds_.size(); ++k) {
+    const Fold& fold = folds_[k];
+    const Matrix centers_z = gather_samples(z, fold.centers);
+    const Matrix z_train = gather_samples(z, fold.training.rows);
+    const Matrix z_test = gather_samples(z, fold.held_out.rows);
+    for (std::size_t c = 0; c < sigmas.size(); ++c) {
+      const auto s = static_cast<std::size_t>(sigma_indices[c]);
+      const Matrix phi = lscde_basis_factors(z_train, centers_z, sigmas[c]);
+      const LscdeSystem system{gram_of_rows(phi).cwiseProduct(fold.training.coupling[s]),
+                               joint_mean(phi, fold.training.psi[s])};
+      const Matrix alphas = LscdeLambdaPath(system).solutions(lambdas);
+      // J of each α̂(λ) on the held-out fold: ½ αᵀĤ_test α − ĥ_testᵀα + c₀.
+      const Matrix phi_test = lscde_basis_factors(z_test, centers_z, sigmas[c]);
+      const Matrix h_test = gram_of_rows(phi_test).cwiseProduct(fold.held_out.coupling[s]);
+      const Vector quadratic = (h_test * alphas).cwiseProduct(alphas).colwise().sum().transpose();
+      const Vector linear = alphas.transpose() * joint_mean(phi_test, fold.held_out.psi[s]);
+      fold_loss.block(static_cast<Index>(c) * lambda_count, static_cast<Index>(k), lambda_count,
+                      1) = (0.5 * quadratic - linear).array() + offset;
+    }
+  }
+  return make_cv_table({"sigma", "lambda"}, product_grid(sigmas, lambdas), fold_loss,
+                       to_string(criterion_));
+}
+
+namespace {
+
+/// The grid indices of the chosen σ and λ.
+struct Choice {
+  Index sigma;
+  Index lambda;
+  bool operator==(const Choice& other) const {
+    return sigma == other.sigma && lambda == other.lambda;
+  }
+};
+
+/// 0 … count − 1.
+std::vector<Index> all_indices(std::size_t count) {
+  std::vector<Index> indices(count);
+  for (std::size_t i = 0; i < count; ++i) indices[i] = static_cast<Index>(i);
+  return indices;
+}
+
+/// The indices within one step of `index` in a grid of `count`.
+std::vector<Index> neighbour_indices(Index index, std::size_t count) {
+  std::vector<Index> indices;
+  for (Index i = std::max<Index>(0, index - 1);
+       i <= std::min<Index>(static_cast<Index>(count) - 1, index + 1); ++i) {
+    indices.push_back(i);
+  }
+  return indices;
+}
+
+}  // namespace
+
+ReductionRun search_subspace(ReductionCriterion criterion, const Matrix& x, const Matrix& y,
+                             const LscdeDraws& draws, const ReductionFolds& folds,
+                             const ReductionOptions& options, Matrix start) {
+  const Matrix centers_x = gather_samples(x, draws.centers);
+  const Matrix centers_y = gather_samples(y, draws.centers);
+  ReductionRun run;
+  run.w = std::move(start);
+  const auto validate_at = [&](const Matrix& w, const std::vector<Index>& sigma_indices,
+                               const std::vector<Index>& lambda_indices) {
+    run.cross_validation = folds.cross_validate(x, w, sigma_indices, lambda_indices);
+    const Index best = run.cross_validation.best;
+    if (best < 0) throw DataError("cross-validation of the reduction produced no finite loss");
+    const auto count = static_cast<Index>(lambda_indices.size());
+    return Choice{sigma_indices[static_cast<std::size_t>(best / count)],
+                  lambda_indices[static_cast<std::size_t>(best % count)]};
+  };
+  const auto validate_near = [&](const Matrix& w, const Choice& current) {
+    return validate_at(w, neighbour_indices(current.sigma, folds.sigmas().size()),
+                       neighbour_indices(current.lambda, folds.lambdas().size()));
+  };
+  const auto objective_for = [&](const Choice& choice) {
+    return std::make_unique<ReductionObjective>(
+        criterion, x, y, centers_x, centers_y,
+        folds.sigmas()[static_cast<std::size_t>(choice.sigma)],
+        folds.lambdas()[static_cast<std::size_t>(choice.lambda)]);
+  };
+  Choice choice =
+      validate_at(run.w, all_indices(folds.sigmas().size()), all_indices(folds.lambdas().size()));
+  // The whole Grassmann manifold is one point when d_z = d_x.
+  if (run.w.rows() < run.w.cols()) {
+    auto objective = objective_for(choice);
+    const auto value_of = [&](const Matrix& w) { return objective->value(w); };
+    Matrix gradient;
+    double value = objective->value_and_gradient(run.w, gradient);
+    double step = -1.0;     // the last accepted step; negative until the first
+    bool validated = true;  // whether run.cross_validation belongs to run.w
+    while (run.updates < options.max_iterations) {
+      const GrassmannGeodesic geodesic(run.w, gradient);
+      if (step <= 0.0) step = geodesic.speed() > 0.0 ? kInitialTurn / geodesic.speed() : 1.0;
+      const GeodesicStep found = geodesic_line_search(geodesic, value, step, value_of);
+      ++run.updates;
+      const bool converged =
+          found.t == 0.0 ||
+          value - found.value <= options.tolerance * std::max(1.0, std::abs(value));
+      if (found.t > 0.0) {
+        run.w = found.w;
+        step = found.t;
+        validated = false;
+      }
+      run.trace.push_back(found.value);
+      if (converged || run.updates % options.cv_interval == 0) {
+        const Choice next = validate_near(run.w, choice);
+        validated = true;
+        if (next == choice && converged) break;
+        if (!(next == choice)) {
+          choice = next;
+          objective = objective_for(choice);
+        }
+      }
+      value = objective->value_and_gradient(run.w, gradient);
+    }
+    if (!validated) choice = validate_near(run.w, choice);
+  }
+  run.sigma = folds.sigmas()[static_cast<std::size_t>(choice.sigma)];
+  run.lambda = folds.lambdas()[static_cast<std::size_t>(choice.lambda)];
+  return run;
+}
+
+namespace {
+
+void validate(const Matrix& x, const Matrix& y, const ReductionOptions& options) {
+  require_training_pairs(x, y);
+  require_positive_values(options.sigmas, "sigma candidates");
+  require_positive_values(options.lambdas, "lambda candidates");
+  if (options.dz < 0 || options.dz > x.rows()) {
+    throw InvalidArgument("d_z must lie in 1 … d_x = " + std::to_string(x.rows()) +
+                          " (or 0 to choose it by cross-validation), got " +
+                          std::to_string(options.dz));
+  }
+  if (options.restarts < 1) throw InvalidArgument("the number of restarts must be at least 1");
+  if (options.cv_interval < 1) throw InvalidArgument("the CV interval must be at least 1");
+  if (options.max_iterations < 0) throw InvalidArgument("max_iterations must not be negative");
+  if (!(options.tolerance >= 0.0)) throw InvalidArgument("the tolerance must not be negative");
+  if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
+}
+
+/// The cross-validated J of a run: its table's best mean loss.
+double score_of(const ReductionRun& run) {
+  return run.cross_validation.mean_loss(run.cross_validation.best);
+}
+
+}  // namespace
+
+ReductionResult reduce_dimension(ReductionCriterion criterion, const Matrix& x, const Matrix& y,
+                                 const ReductionOptions& options, const FitContext& context) {
+  validate(x, y, options);
+  const Index dx = x.rows();
+  // The draws need folds even for a single (σ, λ): the search cross-validates J to rank starts.
+  LscdeOptions draw_options;
+  draw_options.n_centers = options.n_centers;
+  draw_options.folds = options.folds;
+  draw_options.seed = options.seed;
+  draw_options.sigmas = {1.0, 2.0};
+  ReductionResult result;
+  result.draws = lscde_draws(x.cols(), draw_options);
+
+  std::vector<Index> dimensions;
+  if (options.dz > 0) {
+    dimensions.push_back(options.dz);
+  } else {
+    for (Index d = 1; d <= dx; ++d) dimensions.push_back(d);
+  }
+  // One task per (d_z, start); d_z = d_x has a single point and so a single start. Each start's
+  // W comes from its own random stream, keyed by (d_z, start), never by the thread.
+  struct Task {
+    std::size_t dimension;
+    int start;
+  };
+  std::vector<Task> tasks;
+  for (std::size_t d = 0; d < dimensions.size(); ++d) {
+    const int starts = dimensions[d] == dx ? 1 : options.restarts;
+    for (int r = 0; r < starts; ++r) tasks.push_back({d, r});
+  }
+  const ReductionFolds folds(criterion, y, result.draws, options.sigmas, options.lambdas);
+  std::vector<ReductionRun> runs(tasks.size());
+  context.progress.begin("subspace search", static_cast<Index>(tasks.size()));
+  parallel_for(resolve_threads(options.threads), static_cast<Index>(tasks.size()), [&](Index i) {
+    const Task& task = tasks[static_cast<std::size_t>(i)];
+    const Index dz = dimensions[task.dimension];
+    Rng rng(options.seed,
+            1 + static_cast<std::uint64_t>(dz) * 1000 + static_cast<std::uint64_t>(task.start));
+    Matrix start = dz == dx ? Matrix::Identity(dx, dx) : random_orthonormal_rows(dz, dx, rng);
+    runs[static_cast<std::size_t>(i)] =
+        search_subspace(criterion, x, y, result.draws, folds, options, std::move(start));
+    context.progress.advance();
+  });
+  context.progress.end();
+
+  // The best start of each d_z (ties to the earlier start), then the best d_z (ties to the
+  // smaller).
+  const auto count = static_cast<Index>(dimensions.size());
+  std::vector<std::size_t> best_of(dimensions.size(), tasks.size());
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    std::size_t& best = best_of[tasks[i].dimension];
+    if (best == tasks.size() || score_of(runs[i]) < score_of(runs[best])) best = i;
+  }
+  result.dimension_table.parameter_names = {"d_z"};
+  result.dimension_table.candidates.resize(count, 1);
+  result.dimension_table.mean_loss.resize(count);
+  result.dimension_table.standard_error.resize(count);
+  result.dimension_table.loss = to_string(criterion);
+  for (Index d = 0; d < count; ++d) {
+    const ReductionRun& run = runs[best_of[static_cast<std::size_t>(d)]];
+    result.dimension_table.candidates(d, 0) = static_cast<double>(dimensions[d]);
+    result.dimension_table.mean_loss(d) = score_of(run);
+    result.dimension_table.standard_error(d) =
+        run.cross_validation.standard_error(run.cross_validation.best);
+  }
+  result.dimension_table.best = best_candidate(result.dimension_table.mean_loss);
+  if (result.dimension_table.best < 0) {
+    throw DataError("cross-validation of the reduction produced no finite loss");
+  }
+  const auto chosen = static_cast<std::size_t>(result.dimension_table.best);
+  result.dz = dimensions[chosen];
+  result.best = runs[best_of[chosen]];
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    if (tasks[i].dimension == chosen) result.runs.push_back(std::move(runs[i]));
+  }
+  return result;
+}
+
+}  // namespace cdens
