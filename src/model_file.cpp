@@ -7,6 +7,7 @@
 #include "cdens/conditional/lscde_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "cdens/regression/press_gate.hpp"
 
 namespace cdens {
 namespace {
@@ -21,6 +22,7 @@ std::shared_ptr<const ConditionalGate> read_builtin_gate(const std::string& kind
   if (kind == "lscde") return LscdeGate::from_json(parameters);
   if (kind == "epsilon_ball") return EpsilonBallGate::from_json(parameters);
   if (kind == "gaussian_kernel") return GaussianKernelGate::from_json(parameters);
+  if (kind == "press") return PressGate::from_json(parameters);
   throw ModelFormatError("unknown gate kind '" + kind + "' (written by a newer cdens?)");
 }
 
