@@ -34,6 +34,11 @@ void add_info_command(CLI::App& app);
 void add_density_command(CLI::App& app);
 /// The `fit` subcommand of `cdens density`.
 void add_density_fit_command(CLI::App& density);
+/// `cdens regress fit|predict`: PRESS regression.
+void add_regress_command(CLI::App& app);
+/// The `fit` and `predict` subcommands of `cdens regress`.
+void add_regress_fit_command(CLI::App& regress);
+void add_regress_predict_command(CLI::App& regress);
 
 // Arguments.
 

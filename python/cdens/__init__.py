@@ -6,7 +6,8 @@ predict_quantiles, predict_interval, hdr) and ``score`` is the mean log-likeliho
 unconditional density estimator (ParzenWindow, GMM, RSDE) answers score_samples (log p(x)),
 pdf, sample, mean, covariance, cdf, quantiles and hdr, and ``score`` is the total
 log-likelihood, as for scikit-learn's KernelDensity.
-Plots are in ``cdens.plot`` (needs matplotlib).
+PRESSRegressor is a scikit-learn regressor (``score`` is R^2) whose fitted p(y|x) answers the
+same queries. Plots are in ``cdens.plot`` (needs matplotlib).
 """
 
 from ._conditional import CdensWarning, ConditionalDensityEstimator
@@ -17,10 +18,11 @@ from .gmm import GMM
 from .lscde import LSCDE
 from .nwcde import NWCDE
 from .parzen import ParzenWindow
+from .press import PRESSRegressor
 from .rkde import RKDE
 from .rsde import RSDE
 
 __version__ = "0.1.0"
 
-__all__ = ["LSCDE", "EpsilonKDE", "NWCDE", "RKDE", "ParzenWindow", "GMM", "RSDE", "CdensWarning",
-           "ConditionalDensityEstimator", "DensityEstimator", "load"]
+__all__ = ["LSCDE", "EpsilonKDE", "NWCDE", "RKDE", "ParzenWindow", "GMM", "RSDE", "PRESSRegressor",
+           "CdensWarning", "ConditionalDensityEstimator", "DensityEstimator", "load"]

@@ -8,11 +8,13 @@ from .gmm import GMM
 from .lscde import LSCDE
 from .nwcde import NWCDE
 from .parzen import ParzenWindow
+from .press import PRESSRegressor
 from .rkde import RKDE
 from .rsde import RSDE
 
 _ESTIMATOR_OF_METHOD = {"lscde": LSCDE, "ekde": EpsilonKDE, "nwcde": NWCDE, "rkde": RKDE,
-                        "parzen": ParzenWindow, "gmm": GMM, "rsde": RSDE}
+                        "parzen": ParzenWindow, "gmm": GMM, "rsde": RSDE,
+                        "press": PRESSRegressor}
 
 # The engine's class of each model-file shape (DESIGN.md: conditional mixture or Gaussian
 # mixture).

@@ -35,6 +35,7 @@ void validate_options(const PressOptions& options) {
     throw InvalidArgument("the PRESS tolerance must be >= 0");
   }
   require_positive(options.init_scale, "PRESS init_scale");
+  require_positive(options.learning_rate, "PRESS learning_rate");
   if (!(options.smoothness_weight >= 0.0) || !std::isfinite(options.smoothness_weight)) {
     throw InvalidArgument("the PRESS smoothness weight mu must be finite and >= 0");
   }
@@ -52,16 +53,6 @@ double holdout_mse(const Matrix& coefficients, const Vector& state_means, const 
                    const Vector& t) {
   const Matrix weights = press_state_weights(coefficients, design);
   return (t - weights.transpose() * state_means).squaredNorm() / static_cast<double>(t.size());
-}
-
-/// B on standardised inputs z = (x − m)/s in the user's units: β_d = b_d / s_d and
-/// β_0 = b_0 − Σ_d b_d m_d / s_d.
-Matrix user_coefficients(const Matrix& coefficients, const Standardizer& x_scaling) {
-  Matrix result = coefficients;
-  const Index d = coefficients.rows() - 1;
-  result.bottomRows(d) = x_scaling.scale().cwiseInverse().asDiagonal() * coefficients.bottomRows(d);
-  result.row(0) -= x_scaling.mean().transpose() * result.bottomRows(d);
-  return result;
 }
 
 struct StartResult {
@@ -137,7 +128,8 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
       return holdout_rows.empty() ? value
                                   : holdout_mse(b, training.state_means, holdout_design, holdout_t);
     };
-    const detail::PressOptimizerSettings settings{options.patience, options.max_evaluations,
+    const detail::PressOptimizerSettings settings{options.optimizer, options.learning_rate,
+                                                  options.patience, options.max_evaluations,
                                                   options.relative_tolerance};
     std::vector<StartResult> starts(static_cast<std::size_t>(options.restarts));
     context.progress.begin("PRESS starts", options.restarts);
@@ -198,10 +190,12 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
 
   const double y_mean = y_scaling.mean()(0);
   const double y_scale = y_scaling.scale()(0);
-  PressFit fit{make_press_mixture(x_scaling, y_scaling, coefficients, weights, t),
+  ConditionalMixture model = make_press_mixture(x_scaling, y_scaling, coefficients, weights, t);
+  PressStateSummary summary = press_state_summary(model);
+  PressFit fit{std::move(model),
                std::move(report),
-               user_coefficients(coefficients, x_scaling),
-               (smoothing.state_means.array() * y_scale + y_mean).matrix(),
+               std::move(summary.coefficients),
+               std::move(summary.state_means),
                smoothing.state_sizes,
                smoothing.degrees_of_freedom,
                weights,
@@ -266,6 +260,24 @@ PressSelection select_press_states(const MatrixView& x, const MatrixView& y, Ind
                               " is the largest J tried: larger J may do better");
   }
   return selection;
+}
+
+PressStateSummary press_state_summary(const ConditionalMixture& model) {
+  const PressGate& gate = press_gate_of(model);
+  const Standardizer& x_scaling = model.x_scaling();
+  // B on standardised inputs z = (x − m)/s in the user's units: β_d = b_d / s_d and
+  // β_0 = b_0 − Σ_d b_d m_d / s_d.
+  Matrix coefficients = gate.coefficients();
+  const Index d = coefficients.rows() - 1;
+  coefficients.bottomRows(d) =
+      x_scaling.scale().cwiseInverse().asDiagonal() * coefficients.bottomRows(d);
+  coefficients.row(0) -= x_scaling.mean().transpose() * coefficients.bottomRows(d);
+  // ȳ⁽ʲ⁾ = Σ_k A_jk v_k: the mean of the state's kernel estimate.
+  const Vector outputs = model.centers().row(0).head(gate.n_outputs()).transpose();
+  const Vector means = gate.output_weights() * outputs;
+  return {std::move(coefficients),
+          (means.array() * model.y_scaling().scale()(0) + model.y_scaling().mean()(0)).matrix(),
+          gate.state_sizes()};
 }
 
 Vector press_predict(const ConditionalMixture& model, const MatrixView& x) {

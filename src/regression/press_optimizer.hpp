@@ -1,7 +1,9 @@
 #pragma once
-// Minimisation of a PRESS criterion over θ by NLopt's L-BFGS (bounds for the LASSO split) with
-// the paper's early stopping (§5): after every evaluation the hold-out MSE is computed; the run
-// stops once it has not improved for `patience` evaluations, and the best θ seen is kept.
+// Minimisation of a PRESS criterion over θ with the paper's early stopping (§5): after every
+// evaluation the hold-out MSE is computed; the run stops once it has not improved for `patience`
+// evaluations, and the best θ seen is kept. Two optimisers: NLopt's L-BFGS (bounds for the LASSO
+// split) and Adam (Kingma & Ba 2015; projected onto the bounds), whose small steps follow the
+// gradient path that early stopping is meant to cut short.
 
 #include <functional>
 
@@ -12,6 +14,8 @@
 namespace cdens::detail {
 
 struct PressOptimizerSettings {
+  PressOptimizer method = PressOptimizer::adam;
+  double learning_rate = 0.01;
   int patience = 500;
   int max_evaluations = 20000;
   double relative_tolerance = 1e-10;
@@ -30,8 +34,9 @@ struct PressOptimization {
   int evaluations = 0;      ///< objective evaluations made
   int best_evaluation = 0;  ///< the evaluation that found θ (1-based)
   bool stopped_early = false;
-  /// NLopt's result code (positive: converged or a limit reached; negative: a failure such as
-  /// a roundoff-limited line search, after which the best θ seen is still valid).
+  /// L-BFGS: NLopt's result code (positive: converged or a limit reached; negative: a failure
+  /// such as a roundoff-limited line search, after which the best θ seen is still valid).
+  /// Adam: 1 when the evaluation limit ended the run, 2 when early stopping did.
   int status = 0;
 };
 

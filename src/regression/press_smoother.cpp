@@ -66,6 +66,16 @@ PressCriterion parse_press_criterion(const std::string& name) {
   throw InvalidArgument("unknown PRESS criterion '" + name + "' (known: mse, loocv, gcv)");
 }
 
+std::string to_string(PressOptimizer optimizer) {
+  return optimizer == PressOptimizer::adam ? "adam" : "lbfgs";
+}
+
+PressOptimizer parse_press_optimizer(const std::string& name) {
+  if (name == "adam") return PressOptimizer::adam;
+  if (name == "lbfgs") return PressOptimizer::lbfgs;
+  throw InvalidArgument("unknown PRESS optimiser '" + name + "' (known: adam, lbfgs)");
+}
+
 Matrix press_design(const MatrixView& x) {
   Matrix design(x.rows() + 1, x.cols());
   design.row(0).setOnes();

@@ -30,6 +30,10 @@ struct PressOptions {
   /// λ of the LASSO penalty λ‖θ_X‖₁ (eq. 38) on the coefficients of x; 0 turns it off. The
   /// criteria are MSEs of the standardised y, so λ and μ do not depend on the units of y.
   double lasso_weight = 0.0;
+  /// Optimiser of θ: Adam (the paper's gradient-descent fit in TensorFlow, §5) or L-BFGS.
+  PressOptimizer optimizer = PressOptimizer::adam;
+  /// Adam's step size (standardised inputs and outputs).
+  double learning_rate = 0.01;
   /// Fraction of the training data held out for early stopping (§5: a "true 80/20 hold-out
   /// split"); 0 trains on everything and keeps the best objective value instead.
   double holdout_fraction = 0.2;
@@ -37,7 +41,7 @@ struct PressOptions {
   int patience = 500;
   /// Upper limit of objective evaluations per start.
   int max_evaluations = 20000;
-  /// L-BFGS also stops when the objective changes by less than this, relatively.
+  /// L-BFGS also stops when the objective changes by less than this, relatively (not Adam).
   double relative_tolerance = 1e-10;
   /// Random starts; the one with the smallest hold-out MSE is kept.
   int restarts = 5;
@@ -82,6 +86,15 @@ struct PressSelection {
 PressSelection select_press_states(const MatrixView& x, const MatrixView& y, Index max_states,
                                    const PressOptions& options = {},
                                    const FitContext& context = {});
+
+/// What a PRESS model says about its states, read from the model alone (a loaded model file
+/// gives the same as the fit).
+struct PressStateSummary {
+  Matrix coefficients;  ///< B in the user's units of x, (d + 1) × J, row 0 the intercepts
+  Vector state_means;   ///< ȳ⁽ʲ⁾ in the units of y
+  Vector state_sizes;   ///< σ_j
+};
+PressStateSummary press_state_summary(const ConditionalMixture& model);
 
 /// The point prediction ŷ(x) = Σ_j w_j(x) ȳ⁽ʲ⁾ (eq. 20) of a PRESS model, in the units of y.
 Vector press_predict(const ConditionalMixture& model, const MatrixView& x);

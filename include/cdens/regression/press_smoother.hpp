@@ -26,6 +26,15 @@ namespace cdens {
 enum class PressCriterion { mse, loocv, gcv };
 
 std::string to_string(PressCriterion criterion);
+
+/// How θ is optimised: Adam steps of a fixed learning rate (the gradient-descent path of the
+/// paper's TensorFlow fit, which early stopping cuts short) or NLopt's L-BFGS (fast convergence
+/// to a minimiser; with early stopping its long quasi-Newton steps make the kept iterate erratic).
+enum class PressOptimizer { adam, lbfgs };
+
+std::string to_string(PressOptimizer optimizer);
+/// "adam" or "lbfgs"; InvalidArgument otherwise.
+PressOptimizer parse_press_optimizer(const std::string& name);
 /// "mse", "loocv" or "gcv"; InvalidArgument otherwise.
 PressCriterion parse_press_criterion(const std::string& name);
 
