@@ -36,6 +36,7 @@ struct RegressFitArguments {
   int restarts = PressOptions{}.restarts;
   double init_scale = PressOptions{}.init_scale;
   bool raw_inputs = false;
+  bool single_precision = false;
   std::uint64_t seed = 0;
   int threads = 0;
   std::string test_path;
@@ -65,6 +66,7 @@ void run_regress_fit(const RegressFitArguments& arguments) {
   options.restarts = arguments.restarts;
   options.init_scale = arguments.init_scale;
   options.standardize_inputs = !arguments.raw_inputs;
+  options.single_precision = arguments.single_precision;
   options.seed = arguments.seed;
   options.threads = arguments.threads;
   if (arguments.n_states > 0 && arguments.max_states > 0) {
@@ -151,7 +153,7 @@ void add_regress_fit_command(CLI::App& regress) {
   command->add_option("--optimizer", arguments->optimizer,
                       "adam (the paper's gradient path, default) or lbfgs");
   command->add_option("--learning-rate", arguments->learning_rate,
-                      "adam: step size (default 0.01)");
+                      "adam: step size (default 0.003)");
   command->add_option("--holdout-fraction", arguments->holdout_fraction,
                       "Fraction held out for early stopping, in [0, 1) (default 0.2)");
   command->add_option("--patience", arguments->patience,
@@ -164,6 +166,8 @@ void add_regress_fit_command(CLI::App& regress) {
                       "Standard deviation of the random starting coefficients (default 1)");
   command->add_flag("--raw-inputs", arguments->raw_inputs,
                     "Do not standardise x (allows constant columns)");
+  command->add_flag("--single-precision", arguments->single_precision,
+                    "Multiply the design in single precision (large data sets)");
   add_seed_option(*command, arguments->seed, "Seed of the hold-out split and starts (default 0)");
   command->add_option("--threads", arguments->threads, "OpenMP threads, 0 for the default");
   command->add_option("--test", arguments->test_path,

@@ -32,7 +32,7 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
     criterion : {"gcv", "loocv", "mse"}, default="gcv"
         Training criterion (the paper tunes by GCV).
     optimizer : {"adam", "lbfgs"}, default="adam"
-    learning_rate : float, default=0.01
+    learning_rate : float, default=0.003
         Adam's step size.
     smoothness_weight : float, default=0.0
         mu of the smoothness penalty (eq. 36).
@@ -52,6 +52,8 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
         Standard deviation of the random starting coefficients.
     standardize : bool, default=True
         Standardise x first; False keeps x as given (constant columns allowed).
+    single_precision : bool, default=False
+        Multiply the design in single precision (half the memory traffic; large data sets).
     random_state : None, int or numpy RandomState, default=None
     n_jobs : None or int, default=None
         OpenMP threads (None or -1: all cores). The result does not depend on it.
@@ -69,6 +71,8 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
     degrees_of_freedom_ : float
         nu_hat = tr S (eq. 35).
     aic_ : float
+    n_iter_ : int
+        Objective evaluations of all starts (0 for J = 1, which has nothing to fit).
     training_weights_, training_entropy_, smoother_diagonal_ : ndarray
         W (n, J), eta_i (eq. 18) and s_ii (eq. 33) of the training inputs (after fit only).
     cv_results_ : dict or None
@@ -77,9 +81,10 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
     """
 
     def __init__(self, n_states=None, max_states=None, criterion="gcv", optimizer="adam",
-                 learning_rate=0.01, smoothness_weight=0.0, target_dof=None, lasso=0.0,
+                 learning_rate=0.003, smoothness_weight=0.0, target_dof=None, lasso=0.0,
                  holdout_fraction=0.2, patience=500, max_iter=20000, n_restarts=5,
-                 init_scale=1.0, standardize=True, random_state=None, n_jobs=None):
+                 init_scale=1.0, standardize=True, single_precision=False, random_state=None,
+                 n_jobs=None):
         self.n_states = n_states
         self.max_states = max_states
         self.criterion = criterion
@@ -94,13 +99,16 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
         self.n_restarts = n_restarts
         self.init_scale = init_scale
         self.standardize = standardize
+        self.single_precision = single_precision
         self.random_state = random_state
         self.n_jobs = n_jobs
 
     def fit(self, X, y):
         """Fits PRESS to the rows of X (n, d) and the outputs y (n,); returns self."""
-        if y is not None and np.ndim(y) == 2 and np.shape(y)[1] == 1:
-            y = column_or_1d(y, warn=True)
+        if y is not None and hasattr(y, "__len__"):
+            shape = np.asarray(y).shape
+            if len(shape) == 2 and shape[1] == 1:
+                y = column_or_1d(y, warn=True)
         return self._fit(X, y)
 
     def _fit_model(self, X, Y, seed):
@@ -115,7 +123,8 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
             lasso_weight=float(self.lasso), holdout_fraction=float(self.holdout_fraction),
             patience=int(self.patience), max_evaluations=int(self.max_iter),
             restarts=int(self.n_restarts), init_scale=float(self.init_scale),
-            standardize_inputs=bool(self.standardize), seed=seed,
+            standardize_inputs=bool(self.standardize),
+            single_precision=bool(self.single_precision), seed=seed,
             threads=threads_of(self.n_jobs))
         self.training_weights_ = training["weights"]
         self.training_entropy_ = training["entropies"]
@@ -132,6 +141,7 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
         self.state_sizes_ = summary["state_sizes"]
         self.degrees_of_freedom_ = float(model.statistics["degrees_of_freedom"])
         self.aic_ = float(model.statistics["aic"])
+        self.n_iter_ = int(model.statistics["evaluations"])
 
     @classmethod
     def _from_model(cls, model):

@@ -33,7 +33,7 @@ py::tuple fit_press_binding(const py::array& x, const py::array& y, Index n_stat
                             const std::string& optimizer, double learning_rate,
                             double smoothness_weight, double target_dof, double lasso_weight,
                             double holdout_fraction, int patience, int max_evaluations,
-                            int restarts, double init_scale, bool standardize_inputs,
+                            int restarts, double init_scale, bool standardize_inputs, bool single_precision,
                             std::uint64_t seed, int threads) {
   const auto xs = samples_of(x, "X");
   const auto ys = samples_of(y, "Y");
@@ -51,6 +51,7 @@ py::tuple fit_press_binding(const py::array& x, const py::array& y, Index n_stat
   options.restarts = restarts;
   options.init_scale = init_scale;
   options.standardize_inputs = standardize_inputs;
+  options.single_precision = single_precision;
   options.seed = seed;
   options.threads = threads;
   return fit_result(without_gil([&] {
@@ -79,6 +80,7 @@ void bind_press(py::module_& module) {
              py::arg("max_evaluations") = defaults.max_evaluations,
              py::arg("restarts") = defaults.restarts, py::arg("init_scale") = defaults.init_scale,
              py::arg("standardize_inputs") = defaults.standardize_inputs,
+             py::arg("single_precision") = defaults.single_precision,
              py::arg("seed") = defaults.seed, py::arg("threads") = defaults.threads,
              "PRESS (Goerg 2017) with J = n_states (0: round(log n)), or J = 1 ... max_states by "
              "AIC when max_states > 0. Returns (model, training arrays).");

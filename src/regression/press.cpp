@@ -50,8 +50,8 @@ Index default_states(Index n) {
 
 /// Mean squared error of the predictions Wᵀ ȳ of `design` against t.
 double holdout_mse(const Matrix& coefficients, const Vector& state_means, const Matrix& design,
-                   const Vector& t) {
-  const Matrix weights = press_state_weights(coefficients, design);
+                   const Vector& t, int threads) {
+  const Matrix weights = press_state_weights(coefficients, design, threads);
   return (t - weights.transpose() * state_means).squaredNorm() / static_cast<double>(t.size());
 }
 
@@ -109,7 +109,7 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
   report.method = "press";
   int evaluations = 0;
   if (j_count > 1) {
-    const Matrix fit_design = press_design(gather_samples(z, fit_rows));
+    Matrix fit_design = press_design(gather_samples(z, fit_rows));
     Vector fit_t(static_cast<Index>(fit_rows.size()));
     for (std::size_t i = 0; i < fit_rows.size(); ++i) fit_t(static_cast<Index>(i)) = t(fit_rows[i]);
     const Matrix holdout_design = press_design(gather_samples(z, holdout_rows));
@@ -119,14 +119,16 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
     }
     const int threads = resolve_threads(options.threads);
     const bool parallel_starts = fit_t.size() <= kParallelRestartLimit && options.restarts > 1;
-    const PressObjective objective(fit_design, fit_t, options.criterion,
+    const int objective_threads = parallel_starts ? 1 : threads;
+    const PressObjective objective(std::move(fit_design), fit_t, options.criterion,
                                    {options.smoothness_weight, options.target_dof},
-                                   parallel_starts ? 1 : threads);
+                                   objective_threads, options.single_precision);
     const PressParametrization parametrization(q, j_count, options.lasso_weight);
     const detail::PressHoldoutScore score = [&](const Matrix& b, const PressEvaluation& training,
                                                 double value) {
       return holdout_rows.empty() ? value
-                                  : holdout_mse(b, training.state_means, holdout_design, holdout_t);
+                                  : holdout_mse(b, training.state_means, holdout_design, holdout_t,
+                                                objective_threads);
     };
     const detail::PressOptimizerSettings settings{options.optimizer, options.learning_rate,
                                                   options.patience, options.max_evaluations,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "cdens/core/error.hpp"
@@ -27,8 +28,34 @@ void log_softmax_columns(Eigen::Ref<Matrix> logits) {
   }
 }
 
+/// Logits Bᵀ Z of a block of design columns; a single-precision design multiplies in single
+/// precision (half the memory traffic of the GEMM) and returns double logits.
+template <class Design>
+void block_logits(const MatrixView& coefficients, const Design& design, Index start, Index width,
+                  Eigen::Ref<Matrix> out) {
+  if constexpr (std::is_same_v<typename Design::Scalar, float>) {
+    out = (coefficients.transpose().cast<float>() * design.middleCols(start, width))
+              .template cast<double>();
+  } else {
+    out.noalias() = coefficients.transpose() * design.middleCols(start, width);
+  }
+}
+
+/// Z G_bᵀ for a block of design columns and the matching columns of G = ∂F/∂L.
+template <class Design>
+Matrix block_gradient(const Design& design, Index start, Index width, const Matrix& d_logits) {
+  if constexpr (std::is_same_v<typename Design::Scalar, float>) {
+    return (design.middleCols(start, width) *
+            d_logits.middleCols(start, width).transpose().cast<float>())
+        .template cast<double>();
+  } else {
+    return design.middleCols(start, width) * d_logits.middleCols(start, width).transpose();
+  }
+}
+
 /// log W for the columns of the design, blockwise on `threads` threads.
-Matrix log_state_weights(const MatrixView& coefficients, const MatrixView& design, int threads) {
+template <class Design>
+Matrix log_state_weights(const MatrixView& coefficients, const Design& design, int threads) {
   if (coefficients.rows() != design.rows()) {
     throw InvalidArgument("PRESS coefficients have " + std::to_string(coefficients.rows()) +
                           " rows but the design has dimension " + std::to_string(design.rows()));
@@ -39,7 +66,7 @@ Matrix log_state_weights(const MatrixView& coefficients, const MatrixView& desig
     const Index start = block * kSampleBlock;
     const Index width = std::min(kSampleBlock, n - start);
     auto out = log_weights.middleCols(start, width);
-    out.noalias() = coefficients.transpose() * design.middleCols(start, width);
+    block_logits(coefficients, design, start, width, out);
     log_softmax_columns(out);
   });
   return log_weights;
@@ -83,12 +110,14 @@ Matrix press_design(const MatrixView& x) {
   return design;
 }
 
-Matrix press_log_state_weights(const MatrixView& coefficients, const MatrixView& design) {
-  return log_state_weights(coefficients, design, resolve_threads(0));
+Matrix press_log_state_weights(const MatrixView& coefficients, const MatrixView& design,
+                               int threads) {
+  return log_state_weights(coefficients, design, resolve_threads(threads));
 }
 
-Matrix press_state_weights(const MatrixView& coefficients, const MatrixView& design) {
-  return press_log_state_weights(coefficients, design).array().exp();
+Matrix press_state_weights(const MatrixView& coefficients, const MatrixView& design,
+                           int threads) {
+  return press_log_state_weights(coefficients, design, threads).array().exp();
 }
 
 PressSmoothing press_smoothing(const MatrixView& weights, const VectorView& y) {
@@ -118,15 +147,20 @@ Vector press_state_entropies(const MatrixView& weights) {
 }
 
 PressObjective::PressObjective(Matrix design, Vector y, PressCriterion criterion,
-                               PressSmoothnessPenalty penalty, int threads)
-    : design_(std::move(design)),
+                               PressSmoothnessPenalty penalty, int threads, bool single_precision)
+    : design_dim_(design.rows()),
       y_(std::move(y)),
       criterion_(criterion),
       penalty_(penalty),
       threads_(resolve_threads(threads)) {
-  if (design_.cols() != y_.size()) {
-    throw InvalidArgument("PRESS objective: the design has " + std::to_string(design_.cols()) +
+  if (design.cols() != y_.size()) {
+    throw InvalidArgument("PRESS objective: the design has " + std::to_string(design.cols()) +
                           " samples but y has " + std::to_string(y_.size()));
+  }
+  if (single_precision) {
+    single_design_ = design.cast<float>();
+  } else {
+    design_ = std::move(design);
   }
   if (y_.size() < 2) throw InvalidArgument("PRESS needs at least 2 training samples");
   if (!(penalty_.weight >= 0.0) || !std::isfinite(penalty_.weight) ||
@@ -138,7 +172,11 @@ PressObjective::PressObjective(Matrix design, Vector y, PressCriterion criterion
 PressEvaluation PressObjective::evaluate(const MatrixView& coefficients, Matrix* gradient) const {
   const Index n = n_samples();
   const auto count = static_cast<double>(n);
-  const Matrix weights = log_state_weights(coefficients, design_, threads_).array().exp();
+  const Matrix weights = (single_design_.size() > 0
+                              ? log_state_weights(coefficients, single_design_, threads_)
+                              : log_state_weights(coefficients, design_, threads_))
+                             .array()
+                             .exp();
   const PressSmoothing smoothing = press_smoothing(weights, y_);
   const Vector residuals = y_ - smoothing.fitted;
   const double nu = smoothing.degrees_of_freedom;
@@ -209,8 +247,9 @@ PressEvaluation PressObjective::evaluate(const MatrixView& coefficients, Matrix*
   parallel_for(threads_, blocks, [&](Index block) {
     const Index start = block * kSampleBlock;
     const Index width = std::min(kSampleBlock, n - start);
-    partial[static_cast<std::size_t>(block)].noalias() =
-        design_.middleCols(start, width) * d_logits.middleCols(start, width).transpose();
+    partial[static_cast<std::size_t>(block)] =
+        single_design_.size() > 0 ? block_gradient(single_design_, start, width, d_logits)
+                                  : block_gradient(design_, start, width, d_logits);
   });
   *gradient = partial.front();
   for (std::size_t b = 1; b < partial.size(); ++b) *gradient += partial[b];

@@ -131,6 +131,23 @@ TEST(PressSmoother, GradientsMatchFiniteDifferences) {
   }
 }
 
+TEST(PressSmoother, SinglePrecisionDesignAgreesWithDouble) {
+  // Float GEMMs round the logits to about 1e-7 relative; value and gradient follow within 1e-5.
+  const SmallProblem problem = small_problem(60, 4, 3, 14);
+  const Matrix design = press_design(problem.x);
+  Matrix gradient;
+  Matrix single_gradient;
+  const PressEvaluation exact =
+      PressObjective(design, problem.y, PressCriterion::gcv, {0.2, 2.0}, 1)
+          .evaluate(problem.coefficients, &gradient);
+  const PressEvaluation single =
+      PressObjective(design, problem.y, PressCriterion::gcv, {0.2, 2.0}, 1, true)
+          .evaluate(problem.coefficients, &single_gradient);
+  EXPECT_NEAR(single.value, exact.value, 1e-5 * exact.value);
+  EXPECT_LT((single_gradient - gradient).cwiseAbs().maxCoeff(),
+            1e-5 * gradient.cwiseAbs().maxCoeff());
+}
+
 TEST(PressParameters, LassoSplitGradientMatchesFiniteDifferences) {
   const SmallProblem problem = small_problem(30, 3, 3, 4);
   const PressObjective objective(press_design(problem.x), problem.y, PressCriterion::loocv, {}, 1);

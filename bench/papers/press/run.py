@@ -192,7 +192,8 @@ def mnist(args):
     model = None
     for n in sizes:
         model = press(args.quick, n_states=10, smoothness_weight=args.mnist_mu, target_dof=10.0,
-                      lasso=args.mnist_lasso, standardize=False, optimizer=args.mnist_optimizer,
+                      lasso=args.mnist_lasso, standardize=False, single_precision=True,
+                      optimizer=args.mnist_optimizer,
                       n_restarts=1, init_scale=0.01, random_state=args.seeds[0])
         if not args.quick:
             model.set_params(max_iter=args.mnist_max_iter)

@@ -47,11 +47,14 @@ struct PressSmoothnessPenalty {
 /// The design z = (1, x) of every column of x (d × n): a (d + 1) × n matrix.
 Matrix press_design(const MatrixView& x);
 
-/// State weights W = softmax(Bᵀ Z) (J × n) for coefficients B ((d + 1) × J) and a design Z.
-Matrix press_state_weights(const MatrixView& coefficients, const MatrixView& design);
+/// State weights W = softmax(Bᵀ Z) (J × n) for coefficients B ((d + 1) × J) and a design Z, on
+/// `threads` OpenMP threads (0: the default).
+Matrix press_state_weights(const MatrixView& coefficients, const MatrixView& design,
+                           int threads = 0);
 
 /// log W, computed stably (log-softmax).
-Matrix press_log_state_weights(const MatrixView& coefficients, const MatrixView& design);
+Matrix press_log_state_weights(const MatrixView& coefficients, const MatrixView& design,
+                               int threads = 0);
 
 /// What the smoother of state weights W (J × n) does to y (n), in O(nJ).
 struct PressSmoothing {
@@ -79,19 +82,24 @@ struct PressEvaluation {
 class PressObjective {
  public:
   /// `design` is (d + 1) × n (press_design), `y` holds n outputs; `threads` as everywhere (0:
-  /// the OpenMP default).
+  /// the OpenMP default). `single_precision` keeps the design in float and runs the two GEMMs
+  /// in single precision (half their memory traffic, for large n·d such as MNIST); everything
+  /// else stays double.
   PressObjective(Matrix design, Vector y, PressCriterion criterion,
-                 PressSmoothnessPenalty penalty = {}, int threads = 0);
+                 PressSmoothnessPenalty penalty = {}, int threads = 0,
+                 bool single_precision = false);
 
   Index n_samples() const { return y_.size(); }
-  Index design_dim() const { return design_.rows(); }
+  Index design_dim() const { return design_dim_; }
 
   /// The value at coefficients B ((d + 1) × J); ∂value/∂B into `gradient` when non-null.
   /// A LOOCV with some s_ii ≥ 1 (a state holding one sample) has value +∞.
   PressEvaluation evaluate(const MatrixView& coefficients, Matrix* gradient) const;
 
  private:
-  Matrix design_;
+  Index design_dim_;
+  Matrix design_;                      ///< the design in double precision, or empty
+  Eigen::MatrixXf single_design_;      ///< the design in single precision, or empty
   Vector y_;
   PressCriterion criterion_;
   PressSmoothnessPenalty penalty_;
