@@ -77,6 +77,7 @@ void run_regress_fit(const RegressFitArguments& arguments) {
   const ColumnSelection x = choose_columns(table, split_list(arguments.x_columns, ',', "--x"));
   const ColumnSelection y = choose_columns(table, split_list(arguments.y_column, ',', "--y"));
   if (y.names.size() != 1) throw InvalidArgument("--y names one output column for PRESS");
+  require_disjoint(x, y);
   // Checking here first lets the message name a constant column.
   if (options.standardize_inputs) Standardizer::fit(x.values, "x", x.names);
   Standardizer::fit(y.values, "y", y.names);

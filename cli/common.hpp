@@ -88,6 +88,9 @@ ColumnSelection choose_columns(const CsvTable& table, const std::string& option_
                                const std::string& option_name,
                                const std::vector<std::string>& fallback);
 
+/// InvalidArgument if a column is chosen both as an x and as a y column.
+void require_disjoint(const ColumnSelection& x, const ColumnSelection& y);
+
 /// Whether every one of `names` is a column name of the table (no positional fallback).
 bool has_named_columns(const CsvTable& table, const std::vector<std::string>& names);
 
