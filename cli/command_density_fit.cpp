@@ -118,9 +118,11 @@ void run_density_fit(const DensityFitArguments& arguments, bool holdout_requeste
   // Everything that can be checked without the data is checked before reading it.
   const DensityMethod& method = find_density_method(arguments.method);
   for (const auto& option : given_options) {
-    if (std::find(method.options.begin(), method.options.end(), option) == method.options.end()) {
-      throw InvalidArgument("option " + option + " does not apply to --method " + arguments.method +
-                            " (its options: " + join(method.options, ", ") + ")");
+    if (std::find(method.options.begin(), method.options.end(), option) ==
+        method.options.end()) {
+      throw InvalidArgument("option " + option + " does not apply to --method " +
+                            arguments.method + " (its options: " + join(method.options, ", ") +
+                            ")");
     }
   }
   DensityFitSettings settings{{},
@@ -197,11 +199,11 @@ void add_density_fit_command(CLI::App& density) {
                                          "gmm: number of mixture components (default 1)"));
   specific.push_back(command->add_option(
       "--n-init", arguments->n_init, "gmm: EM runs from different starts, best kept (default 1)"));
-  specific.push_back(command->add_option("--init", arguments->initialization,
-                                         "gmm: kmeans++ or box (centres uniform in [-3, 3]^d, "
-                                         "standardised units) (default kmeans++)"));
-  specific.push_back(command->add_option("--folds", arguments->folds,
-                                         "rsde: cross-validation folds for the width (default 5)"));
+  specific.push_back(command->add_option(
+      "--init", arguments->initialization,
+      "gmm: kmeans++ or box (centres uniform in [-3, 3]^d, standardised units) (default kmeans++)"));
+  specific.push_back(command->add_option(
+      "--folds", arguments->folds, "rsde: cross-validation folds for the width (default 5)"));
   add_seed_option(*command, arguments->seed, "Seed of starts, folds and --holdout (default 0)");
   command->add_option("--threads", arguments->threads, "OpenMP threads, 0 for the default");
   CLI::Option* holdout =
