@@ -51,6 +51,9 @@ test-python: python
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/ofr_tables/run.py --quick 2>/dev/null
 	@echo "LSCE paper, quick mode:"
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/lsce/run.py --quick 2>/dev/null
+	@echo "PRESS paper, section 5, quick mode:"
+	@MPLBACKEND=Agg OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/press/run.py --quick \
+	  --out-dir build/press-quick
 
 # The paper reproductions in full (bench/papers, docs/benchmarks.md); results go to out/.
 TABLE1_ESTIMATORS := lscde,ekde,rkde,lscde-numpy
@@ -65,6 +68,8 @@ bench-papers: python
 	  2>/dev/null | tee out/ofr_gskd_timing.md
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/lsce/run.py --out out/lsce \
 	  | tee out/lsce.md
+	@MPLBACKEND=Agg OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/press/run.py \
+	  --seeds 0,1,2,3,4 --out-dir out/press | tee out/press.md
 
 # Our estimators against peers on the same splits (bench/peers, docs/benchmarks.md); takes about
 # an hour, most of it statsmodels.

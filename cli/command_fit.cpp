@@ -195,14 +195,6 @@ void require_applicable_options(const std::string& name, const Method& method,
   }
 }
 
-void require_disjoint(const ColumnSelection& x, const ColumnSelection& y) {
-  for (const auto& name : y.names) {
-    if (std::find(x.names.begin(), x.names.end(), name) != x.names.end()) {
-      throw InvalidArgument("column '" + name + "' is chosen both as an x and as a y column");
-    }
-  }
-}
-
 void run_fit(const FitArguments& arguments, bool holdout_requested,
              const std::vector<std::string>& given_options) {
   // Everything that can be checked without the data is checked before reading it.

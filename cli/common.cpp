@@ -218,6 +218,14 @@ ColumnSelection choose_columns(const CsvTable& table, const std::string& option_
                         option_text.empty() ? fallback : split_list(option_text, ',', option_name));
 }
 
+void require_disjoint(const ColumnSelection& x, const ColumnSelection& y) {
+  for (const auto& name : y.names) {
+    if (std::find(x.names.begin(), x.names.end(), name) != x.names.end()) {
+      throw InvalidArgument("column '" + name + "' is chosen both as an x and as a y column");
+    }
+  }
+}
+
 bool has_named_columns(const CsvTable& table, const std::vector<std::string>& names) {
   return std::all_of(names.begin(), names.end(), [&](const std::string& name) {
     return std::find(table.column_names.begin(), table.column_names.end(), name) !=

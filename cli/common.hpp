@@ -34,6 +34,11 @@ void add_info_command(CLI::App& app);
 void add_density_command(CLI::App& app);
 /// The `fit` subcommand of `cdens density`.
 void add_density_fit_command(CLI::App& density);
+/// `cdens regress fit|predict`: PRESS regression.
+void add_regress_command(CLI::App& app);
+/// The `fit` and `predict` subcommands of `cdens regress`.
+void add_regress_fit_command(CLI::App& regress);
+void add_regress_predict_command(CLI::App& regress);
 
 // Arguments.
 
@@ -82,6 +87,9 @@ ColumnSelection choose_columns(const CsvTable& table, const std::vector<std::str
 ColumnSelection choose_columns(const CsvTable& table, const std::string& option_text,
                                const std::string& option_name,
                                const std::vector<std::string>& fallback);
+
+/// InvalidArgument if a column is chosen both as an x and as a y column.
+void require_disjoint(const ColumnSelection& x, const ColumnSelection& y);
 
 /// Whether every one of `names` is a column name of the table (no positional fallback).
 bool has_named_columns(const CsvTable& table, const std::vector<std::string>& names);

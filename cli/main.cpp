@@ -73,6 +73,7 @@ int main(int argc, char** argv) {
     cdens::cli::add_sample_command(app);
     cdens::cli::add_info_command(app);
     cdens::cli::add_density_command(app);
+    cdens::cli::add_regress_command(app);
     try {
       // The chosen subcommand runs inside parse(), from its callback.
       app.parse(argc, argv);

@@ -8,6 +8,7 @@ packages=(
   libeigen3-dev          # matrices, eigendecompositions
   libopenblas-openmp-dev # BLAS behind Eigen's products; the OpenMP build nests inside our threads
   libcli11-dev           # command-line parsing
+  libnlopt-dev           # L-BFGS for the PRESS fit
   nlohmann-json3-dev     # model files
   libgtest-dev           # unit tests
   libbenchmark-dev       # micro-benchmarks

@@ -8,6 +8,7 @@
 #include "cdens/conditional/projected_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "cdens/regression/press_gate.hpp"
 
 namespace cdens {
 namespace {
@@ -23,6 +24,7 @@ std::shared_ptr<const ConditionalGate> read_builtin_gate(const std::string& kind
   if (kind == "epsilon_ball") return EpsilonBallGate::from_json(parameters);
   if (kind == "gaussian_kernel") return GaussianKernelGate::from_json(parameters);
   if (kind == "projected") return ProjectedGate::from_json(parameters, read_builtin_gate);
+  if (kind == "press") return PressGate::from_json(parameters);
   throw ModelFormatError("unknown gate kind '" + kind + "' (written by a newer cdens?)");
 }
 

@@ -45,3 +45,7 @@
 #include "cdens/density/rwbs.hpp"
 #include "cdens/density/skd.hpp"
 #include "cdens/model_file.hpp"
+#include "cdens/regression/press.hpp"
+#include "cdens/regression/press_gate.hpp"
+#include "cdens/regression/press_parameters.hpp"
+#include "cdens/regression/press_smoother.hpp"

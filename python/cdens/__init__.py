@@ -3,10 +3,11 @@
 Estimators follow the scikit-learn contract; every conditional estimator answers the same
 queries on its fitted p(y|x) (log_pdf, pdf, pdf_grid, sample, predict, predict_var, cdf,
 predict_quantiles, predict_interval, hdr) and ``score`` is the mean log-likelihood. Every
-unconditional density estimator (ParzenWindow, GMM, RSDE, SKD, GSKD) answers score_samples (log p(x)),
-pdf, sample, mean, covariance, cdf, quantiles and hdr, and ``score`` is the total
+unconditional density estimator (ParzenWindow, GMM, RSDE, SKD, GSKD) answers score_samples
+(log p(x)), pdf, sample, mean, covariance, cdf, quantiles and hdr, and ``score`` is the total
 log-likelihood, as for scikit-learn's KernelDensity.
-Plots are in ``cdens.plot`` (needs matplotlib).
+PRESSRegressor is a scikit-learn regressor (``score`` is R^2) whose fitted p(y|x) answers the
+same queries. Plots are in ``cdens.plot`` (needs matplotlib).
 """
 
 from ._conditional import CdensWarning, ConditionalDensityEstimator
@@ -19,6 +20,7 @@ from .lsce import LSCE, LSMI
 from .lscde import LSCDE
 from .nwcde import NWCDE
 from .parzen import ParzenWindow
+from .press import PRESSRegressor
 from .rkde import RKDE
 from .rsde import RSDE
 from .skd import SKD
@@ -26,5 +28,5 @@ from .skd import SKD
 __version__ = "0.1.0"
 
 __all__ = ["LSCDE", "EpsilonKDE", "NWCDE", "RKDE", "LSCE", "LSMI", "ParzenWindow", "GMM", "RSDE",
-           "SKD", "GSKD", "CdensWarning",
-           "ConditionalDensityEstimator", "DensityEstimator", "load"]
+           "SKD", "GSKD", "PRESSRegressor", "CdensWarning", "ConditionalDensityEstimator",
+           "DensityEstimator", "load"]

@@ -10,6 +10,7 @@ from .lsce import LSCE, LSMI
 from .lscde import LSCDE
 from .nwcde import NWCDE
 from .parzen import ParzenWindow
+from .press import PRESSRegressor
 from .rkde import RKDE
 from .rsde import RSDE
 from .skd import SKD
@@ -17,7 +18,7 @@ from .skd import SKD
 _ESTIMATOR_OF_METHOD = {"lscde": LSCDE, "ekde": EpsilonKDE, "nwcde": NWCDE, "rkde": RKDE,
                         "lsce": LSCE, "lsce-ekde": LSCE, "lsmi-lscde": LSMI, "lsmi-ekde": LSMI,
                         "parzen": ParzenWindow, "gmm": GMM, "rsde": RSDE, "skd": SKD,
-                        "gskd": GSKD}
+                        "gskd": GSKD, "press": PRESSRegressor}
 
 # The engine's class of each model-file shape (DESIGN.md: conditional mixture or Gaussian
 # mixture).

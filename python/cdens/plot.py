@@ -186,3 +186,63 @@ def density_fit(estimator, X, *, truth=None, resolution=400, x_range=None, y_ran
                          f"{estimator.n_features_in_} dimensions")
     ax.legend(fontsize="small")
     return ax
+
+
+def press_states_curve(estimator, X, Y, *, resolution=400, ax=None, cmap="tab10"):
+    """PRESS fit of one-dimensional x (Goerg 2017, Figure 2): the data coloured by their most
+    probable state, the prediction sum_j w_j(x) ybar_j as a curve, the state means ybar_j as
+    dotted lines and a 90% equal-tailed band of p(y|x)."""
+    _require_scalar_pair(estimator)
+    x = as_samples(X, "X", allow_1d=True)[:, 0]
+    y = as_samples(Y, "Y", allow_1d=True)[:, 0]
+    grid = np.linspace(*_padded_range(x, 0.02), resolution).reshape(-1, 1)
+    colors = _state_colors(estimator.n_states_, cmap)
+    ax = _axes(ax)
+    band = estimator.predict_interval(grid, 0.9)
+    ax.fill_between(grid[:, 0], band[:, 0], band[:, 1], color="0.85", label="90% interval")
+    state = np.argmax(estimator.predict_states(x.reshape(-1, 1)), axis=1)
+    for j in range(estimator.n_states_):
+        chosen = state == j
+        ax.scatter(x[chosen], y[chosen], s=14, color=colors[j],
+                   label=f"state {j + 1} (mean {estimator.state_means_[j]:.3g})")
+        ax.axhline(estimator.state_means_[j], color=colors[j], linestyle=":", linewidth=0.8)
+    ax.plot(grid[:, 0], estimator.predict(grid), color="black", linewidth=1.5,
+            label=f"PRESS({estimator.n_states_}), nu = {estimator.degrees_of_freedom_:.2f}")
+    ax.set_xlabel(estimator.model_.x_names[0])
+    ax.set_ylabel(estimator.model_.y_names[0])
+    ax.legend(fontsize="small")
+    return ax
+
+
+def press_simplex(estimator, X, *, groups=None, ax=None, cmap="tab10"):
+    """State weights of a 3-state PRESS model on the probability simplex (Goerg 2017, Figure
+    5): w_1 against w_3 for every row of X (w_2 = 1 - w_1 - w_3), coloured by `groups` (e.g.
+    abalone's sex) when given, else by the most probable state."""
+    if estimator.n_states_ != 3:
+        raise ValueError(f"the simplex plot needs J = 3 states; the model has "
+                         f"{estimator.n_states_}")
+    weights = estimator.predict_states(X)
+    ax = _axes(ax)
+    ax.plot([0, 1, 0, 0], [0, 0, 1, 0], color="black", linewidth=0.8)
+    if groups is None:
+        groups = np.array([f"state {j + 1}" for j in np.argmax(weights, axis=1)])
+    groups = np.asarray(groups)
+    names = list(dict.fromkeys(groups.tolist()))
+    colors = _state_colors(len(names), cmap)
+    for color, name in zip(colors, names):
+        chosen = groups == name
+        ax.scatter(weights[chosen, 0], weights[chosen, 2], s=6, alpha=0.6, color=color,
+                   label=str(name))
+    ax.set_xlabel("w_1 (lowest mean)")
+    ax.set_ylabel("w_3 (highest mean)")
+    ax.set_aspect("equal")
+    ax.set_title(f"nu = {estimator.degrees_of_freedom_:.2f}")
+    ax.legend(fontsize="small", markerscale=2)
+    return ax
+
+
+def _state_colors(count, cmap):
+    import matplotlib
+
+    colormap = matplotlib.colormaps[cmap]
+    return [colormap(k % colormap.N) for k in range(count)]

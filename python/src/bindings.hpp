@@ -25,5 +25,7 @@ void bind_conditional_fits(pybind11::module_& module);
 void bind_density_model(pybind11::module_& module);
 /// One fit function per unconditional density estimator.
 void bind_density_fits(pybind11::module_& module);
+/// PRESS: its fit and the queries only PRESS models answer.
+void bind_press(pybind11::module_& module);
 
 }  // namespace cdens::python

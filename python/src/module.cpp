@@ -31,6 +31,7 @@ PYBIND11_MODULE(_core, module) {
   cdens::python::bind_conditional_fits(module);
   cdens::python::bind_density_model(module);
   cdens::python::bind_density_fits(module);
+  cdens::python::bind_press(module);
   module.def(
       "buffer_address",
       [](const py::array& array) {

@@ -765,5 +765,28 @@ TEST(CliErrors, FailedFitLeavesExistingModelUntouched) {
   EXPECT_EQ(read_text(model_file.path()), previous);
 }
 
+TEST(CliErrors, RegressRefusesBadInput) {
+  const std::vector<std::string> fit = {"regress", "fit", kFaithful,  "--x",
+                                        "waiting", "--y", "eruptions"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> arguments = fit;
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    return arguments;
+  };
+  expect_usage_error(with({"--states", "3", "--max-states", "5"}), "--max-states");
+  expect_usage_error(with({"--criterion", "aic"}), "criterion");
+  expect_usage_error(with({"--optimizer", "sgd"}), "optimiser");
+  expect_usage_error(with({"--holdout-fraction", "1.5"}), "hold-out");
+  expect_usage_error({"regress", "fit", kFaithful, "--x", "waiting", "--y", "waiting,eruptions"},
+                     "one output");
+  // A model file of another method is not a PRESS model.
+  const TemporaryFile model_file("lscde_model.json");
+  ASSERT_EQ(run_cli({"fit", kFaithful, "--x", "waiting", "--y", "eruptions", "--sigma", "0.5",
+                     "--lambda", "0.1", "--out", model_file.path()})
+                .status,
+            0);
+  expect_usage_error({"regress", "predict", model_file.path(), kFaithful}, "not a PRESS model");
+}
+
 }  // namespace
 }  // namespace cdens::test

@@ -25,6 +25,14 @@ def test_scikit_learn_checks(estimator, check):
     check(estimator)
 
 
+# PRESSRegressor is a regressor (score = R^2), so the regressor checks run as well. Small
+# optimiser settings keep the many fits of the checks quick.
+@parametrize_with_checks([cdens.PRESSRegressor(n_restarts=1, patience=20, max_iter=200,
+                                               random_state=0)])
+def test_scikit_learn_checks_press(estimator, check):
+    check(estimator)
+
+
 def test_init_stores_parameters_and_set_params_round_trips():
     estimator = cdens.LSCDE(sigma=[0.1, 0.3], regularization=0.5, n_centers=50, cv=4,
                             cv_loss="sq", random_state=2, n_jobs=1)

@@ -1,0 +1,105 @@
+#pragma once
+// Predictive state smoothing, PRESS (Goerg 2017): regression through J predictive states with
+// logistic state weights w(x) = softmax(Bᵀ (1, x)), fitted by minimising a closed-form criterion
+// (in-sample, leave-one-out or generalised cross-validation MSE) with an optional smoothness
+// penalty and LASSO, and a predictive distribution p(y|x) = Σ_j w_j(x) p(y|s_j). See
+// docs/methods/press.md.
+
+#include <cstdint>
+#include <vector>
+
+#include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/fit_context.hpp"
+#include "cdens/core/fit_report.hpp"
+#include "cdens/regression/press_gate.hpp"
+#include "cdens/regression/press_smoother.hpp"
+
+namespace cdens {
+
+/// Options of fit_press; defaults follow the paper's §5 where it states them.
+struct PressOptions {
+  /// J, the number of predictive states; 0 takes J = max(2, round(log N)), the paper's starting
+  /// point (§4.3).
+  Index n_states = 0;
+  /// Training criterion; the paper tunes by GCV (§5).
+  PressCriterion criterion = PressCriterion::gcv;
+  /// μ of the smoothness penalty μ (ν_smooth − ν)² (eq. 36); 0 turns it off.
+  double smoothness_weight = 0.0;
+  /// ν_smooth of eq. (36), in [1, J]; used when μ > 0.
+  double target_dof = 0.0;
+  /// λ of the LASSO penalty λ‖θ_X‖₁ (eq. 38) on the coefficients of x; 0 turns it off. The
+  /// criteria are MSEs of the standardised y, so λ and μ do not depend on the units of y.
+  double lasso_weight = 0.0;
+  /// Optimiser of θ: Adam (the paper's gradient-descent fit in TensorFlow, §5) or L-BFGS.
+  PressOptimizer optimizer = PressOptimizer::adam;
+  /// Adam's step size (standardised inputs and outputs).
+  double learning_rate = 0.003;
+  /// Fraction of the training data held out for early stopping (§5: a "true 80/20 hold-out
+  /// split"); 0 trains on everything and keeps the best objective value instead.
+  double holdout_fraction = 0.2;
+  /// Stop once the hold-out MSE has not decreased for this many objective evaluations (§5: 500).
+  int patience = 500;
+  /// Upper limit of objective evaluations per start.
+  int max_evaluations = 20000;
+  /// L-BFGS also stops when the objective changes by less than this, relatively (not Adam).
+  double relative_tolerance = 1e-10;
+  /// Random starts; the one with the smallest hold-out MSE is kept.
+  int restarts = 5;
+  /// Standard deviation of the random starting coefficients (standardised inputs).
+  double init_scale = 1.0;
+  /// Standardise x before fitting (DESIGN.md); false keeps x as given, which allows constant
+  /// columns (MNIST's empty border pixels) and puts LASSO on the raw scale.
+  bool standardize_inputs = true;
+  /// Run the objective's two GEMMs on a single-precision copy of the design: half the memory
+  /// traffic for large n·d (MNIST); the rest of the fit stays double.
+  bool single_precision = false;
+  /// Seed of the hold-out split and the starting points.
+  std::uint64_t seed = 0;
+  /// OpenMP threads; 0 uses the OpenMP default. The result does not depend on it.
+  int threads = 0;
+};
+
+/// A fitted PRESS model, the states of the training data and what the fit found.
+struct PressFit {
+  /// The predictive distribution (eq. 25); its mean is the point prediction of eq. (20).
+  ConditionalMixture model;
+  FitReport report;
+  /// B in the user's units of x ((d + 1) × J, row 0 the intercepts), states ordered by ȳ⁽ʲ⁾.
+  Matrix coefficients;
+  Vector state_means;             ///< ȳ⁽ʲ⁾ in the units of y, increasing (§4)
+  Vector state_sizes;             ///< σ_j (eq. 17)
+  double degrees_of_freedom = 0;  ///< ν̂ = tr S (eq. 35)
+  Matrix training_weights;        ///< W of the training inputs, J × n
+  Vector fitted;                  ///< ŷ of the training inputs (eq. 24)
+  Vector smoother_diagonal;       ///< s_ii (eq. 33)
+  Vector entropies;               ///< η_i (eq. 18), bits
+  double training_mse = 0;        ///< in-sample MSE in the units of y
+  double aic = 0;                 ///< N log MSE + 2 (J − 1)(d + 1) (eq. 37)
+};
+
+/// Fits logistic PRESS to inputs x (d × n) and outputs y (1 × n).
+PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions& options = {},
+                   const FitContext& context = {});
+
+/// Fits J = 1 … max_states (options.n_states is ignored) and keeps the smallest AIC (§4.3).
+struct PressSelection {
+  std::vector<PressFit> fits;  ///< fits[J − 1] has J states
+  Index best = 0;              ///< index into fits of the smallest AIC
+};
+PressSelection select_press_states(const MatrixView& x, const MatrixView& y, Index max_states,
+                                   const PressOptions& options = {},
+                                   const FitContext& context = {});
+
+/// What a PRESS model says about its states, read from the model alone (a loaded model file
+/// gives the same as the fit).
+struct PressStateSummary {
+  Matrix coefficients;  ///< B in the user's units of x, (d + 1) × J, row 0 the intercepts
+  Vector state_means;   ///< ȳ⁽ʲ⁾ in the units of y
+  Vector state_sizes;   ///< σ_j
+};
+PressStateSummary press_state_summary(const ConditionalMixture& model);
+
+/// The point prediction ŷ(x) = Σ_j w_j(x) ȳ⁽ʲ⁾ (eq. 20) of a PRESS model, in the units of y.
+Vector press_predict(const ConditionalMixture& model, const MatrixView& x);
+
+}  // namespace cdens

@@ -1,0 +1,175 @@
+"""PRESS: predictive state smoothing for regression (Goerg 2017)."""
+
+import numpy as np
+from sklearn.base import RegressorMixin
+from sklearn.utils.validation import check_is_fitted, column_or_1d
+
+from . import _core
+from ._conditional import ConditionalDensityEstimator
+from ._validation import threads_of
+
+
+class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
+    """Predictive state smoothing (PRESS, Goerg 2017): regression through J predictive states.
+
+    Each input x has state weights w(x) = softmax(B^T (1, x)) (logistic PRESS); the prediction
+    is sum_j w_j(x) ybar_j with ybar_j the w-weighted mean of the training outputs of state j,
+    a linear smoother y_hat = S y with S = W D(W) W^T that is never formed. B is fitted by
+    minimising the closed-form GCV (default), LOOCV or in-sample MSE, optionally with the
+    smoothness penalty mu (nu_smooth - nu)^2 and a LASSO penalty on the coefficients of x,
+    with early stopping on an 80/20 hold-out split. The predictive distribution
+    p(y|x) = sum_j w_j(x) p(y|s_j), each p(y|s_j) a weighted kernel density estimate of the
+    training outputs, answers every query of the conditional estimators (log_pdf, sample,
+    predict_quantiles, predict_interval, hdr, ...). ``score`` is R^2 (scikit-learn regressor).
+    See docs/methods/press.md.
+
+    Parameters
+    ----------
+    n_states : None or int, default=None
+        Number of states J; None takes round(log n) (at least 2), the paper's starting point.
+    max_states : None or int, default=None
+        Fit J = 1 ... max_states and keep the smallest AIC (paper eq. 37); overrides n_states.
+    criterion : {"gcv", "loocv", "mse"}, default="gcv"
+        Training criterion (the paper tunes by GCV).
+    optimizer : {"adam", "lbfgs"}, default="adam"
+    learning_rate : float, default=0.003
+        Adam's step size.
+    smoothness_weight : float, default=0.0
+        mu of the smoothness penalty (eq. 36).
+    target_dof : None or float, default=None
+        nu_smooth of eq. (36), in [1, J]; required when smoothness_weight > 0.
+    lasso : float, default=0.0
+        lambda of the LASSO penalty on the coefficients of x (eq. 38).
+    holdout_fraction : float, default=0.2
+        Share of the training data held out for early stopping; 0 trains on everything.
+    patience : int, default=500
+        Stop once the hold-out MSE has not improved for this many evaluations.
+    max_iter : int, default=20000
+        Objective evaluations per start at most.
+    n_restarts : int, default=5
+        Random starts; the one with the smallest hold-out MSE is kept.
+    init_scale : float, default=1.0
+        Standard deviation of the random starting coefficients.
+    standardize : bool, default=True
+        Standardise x first; False keeps x as given (constant columns allowed).
+    single_precision : bool, default=False
+        Multiply the design in single precision (half the memory traffic; large data sets).
+    random_state : None, int or numpy RandomState, default=None
+    n_jobs : None or int, default=None
+        OpenMP threads (None or -1: all cores). The result does not depend on it.
+
+    Attributes
+    ----------
+    n_states_ : int
+    coef_ : ndarray of shape (J, n_features)
+        Coefficients of x of each state's logit, in the units of X (states ordered by mean).
+    intercept_ : ndarray of shape (J,)
+    state_means_ : ndarray of shape (J,)
+        ybar_j, increasing.
+    state_sizes_ : ndarray of shape (J,)
+        sigma_j = sum_i W_ij (eq. 17).
+    degrees_of_freedom_ : float
+        nu_hat = tr S (eq. 35).
+    aic_ : float
+    n_iter_ : int
+        Objective evaluations of all starts (0 for J = 1, which has nothing to fit).
+    training_weights_, training_entropy_, smoother_diagonal_ : ndarray
+        W (n, J), eta_i (eq. 18) and s_ii (eq. 33) of the training inputs (after fit only).
+    cv_results_ : dict or None
+        With max_states: AIC of every J (scores are minus AIC).
+    model_ : cdens._core.ConditionalModel
+    """
+
+    def __init__(self, n_states=None, max_states=None, criterion="gcv", optimizer="adam",
+                 learning_rate=0.003, smoothness_weight=0.0, target_dof=None, lasso=0.0,
+                 holdout_fraction=0.2, patience=500, max_iter=20000, n_restarts=5,
+                 init_scale=1.0, standardize=True, single_precision=False, random_state=None,
+                 n_jobs=None):
+        self.n_states = n_states
+        self.max_states = max_states
+        self.criterion = criterion
+        self.optimizer = optimizer
+        self.learning_rate = learning_rate
+        self.smoothness_weight = smoothness_weight
+        self.target_dof = target_dof
+        self.lasso = lasso
+        self.holdout_fraction = holdout_fraction
+        self.patience = patience
+        self.max_iter = max_iter
+        self.n_restarts = n_restarts
+        self.init_scale = init_scale
+        self.standardize = standardize
+        self.single_precision = single_precision
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def fit(self, X, y):
+        """Fits PRESS to the rows of X (n, d) and the outputs y (n,); returns self."""
+        if y is not None and hasattr(y, "__len__"):
+            shape = np.asarray(y).shape
+            if len(shape) == 2 and shape[1] == 1:
+                y = column_or_1d(y, warn=True)
+        return self._fit(X, y)
+
+    def _fit_model(self, X, Y, seed):
+        if Y.shape[1] != 1:
+            raise ValueError(f"PRESSRegressor needs one output; y has {Y.shape[1]} columns")
+        model, training = _core.fit_press(
+            X, Y, n_states=_count(self.n_states, "n_states"),
+            max_states=_count(self.max_states, "max_states"), criterion=str(self.criterion),
+            optimizer=str(self.optimizer), learning_rate=float(self.learning_rate),
+            smoothness_weight=float(self.smoothness_weight),
+            target_dof=0.0 if self.target_dof is None else float(self.target_dof),
+            lasso_weight=float(self.lasso), holdout_fraction=float(self.holdout_fraction),
+            patience=int(self.patience), max_evaluations=int(self.max_iter),
+            restarts=int(self.n_restarts), init_scale=float(self.init_scale),
+            standardize_inputs=bool(self.standardize),
+            single_precision=bool(self.single_precision), seed=seed,
+            threads=threads_of(self.n_jobs))
+        self.training_weights_ = training["weights"]
+        self.training_entropy_ = training["entropies"]
+        self.smoother_diagonal_ = training["smoother_diagonal"]
+        return model
+
+    def _set_fitted(self, model):
+        super()._set_fitted(model)
+        self.n_states_ = int(model.hyperparameters["n_states"])
+        summary = _core.press_state_summary(model)
+        self.intercept_ = summary["coefficients"][:, 0].copy()
+        self.coef_ = summary["coefficients"][:, 1:].copy()
+        self.state_means_ = summary["state_means"]
+        self.state_sizes_ = summary["state_sizes"]
+        self.degrees_of_freedom_ = float(model.statistics["degrees_of_freedom"])
+        self.aic_ = float(model.statistics["aic"])
+        self.n_iter_ = int(model.statistics["evaluations"])
+
+    @classmethod
+    def _from_model(cls, model):
+        estimator = super()._from_model(model)
+        estimator.n_states = estimator.n_states_
+        return estimator
+
+    def predict_states(self, X):
+        """State weights w(x) of every row of X: shape (n, J), rows on the simplex."""
+        return _core.press_state_weights(self.model_, self._inputs(X))
+
+    def state_entropy(self, X):
+        """Entropy eta(x) = -sum_j w_j log2 w_j of the state of every row (eq. 18), in bits."""
+        weights = self.predict_states(X)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            terms = np.where(weights > 0, -weights * np.log2(weights), 0.0)
+        return terms.sum(axis=1)
+
+    def _more_tags(self):
+        return {"requires_y": True}
+
+
+def _count(value, name):
+    """An optional positive count for the engine, 0 meaning "not given"."""
+    if value is None:
+        return 0
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{name} must be None or a positive integer, got {value!r}")
+    return int(value)

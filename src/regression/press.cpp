@@ -1,0 +1,290 @@
+#include "cdens/regression/press.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+#include "cdens/core/error.hpp"
+#include "cdens/core/parallel.hpp"
+#include "cdens/core/rng.hpp"
+#include "cdens/core/samples.hpp"
+#include "cdens/core/standardizer.hpp"
+#include "cdens/core/validate.hpp"
+#include "press_optimizer.hpp"
+
+namespace cdens {
+namespace {
+
+// Below this many fitting samples the restarts run in parallel (each on one thread); above it
+// the restarts run one after the other and the blocks of each evaluation in parallel. Both do
+// the same arithmetic, so the choice does not change the result.
+constexpr Index kParallelRestartLimit = 8192;
+
+void validate_options(const PressOptions& options) {
+  if (options.n_states < 0) throw InvalidArgument("the number of PRESS states must be >= 0");
+  if (!(options.holdout_fraction >= 0.0 && options.holdout_fraction < 1.0)) {
+    throw InvalidArgument("the PRESS hold-out fraction must lie in [0, 1)");
+  }
+  if (options.patience < 1) throw InvalidArgument("the PRESS patience must be at least 1");
+  if (options.max_evaluations < 1) {
+    throw InvalidArgument("the PRESS evaluation limit must be at least 1");
+  }
+  if (options.restarts < 1) throw InvalidArgument("PRESS needs at least one start");
+  if (!(options.relative_tolerance >= 0.0)) {
+    throw InvalidArgument("the PRESS tolerance must be >= 0");
+  }
+  require_positive(options.init_scale, "PRESS init_scale");
+  require_positive(options.learning_rate, "PRESS learning_rate");
+  if (!(options.smoothness_weight >= 0.0) || !std::isfinite(options.smoothness_weight)) {
+    throw InvalidArgument("the PRESS smoothness weight mu must be finite and >= 0");
+  }
+  if (!(options.lasso_weight >= 0.0) || !std::isfinite(options.lasso_weight)) {
+    throw InvalidArgument("the PRESS LASSO weight lambda must be finite and >= 0");
+  }
+}
+
+Index default_states(Index n) {
+  return std::max<Index>(2, std::lround(std::log(static_cast<double>(n))));
+}
+
+/// Mean squared error of the predictions Wᵀ ȳ of `design` against t.
+double holdout_mse(const Matrix& coefficients, const Vector& state_means, const Matrix& design,
+                   const Vector& t, int threads) {
+  const Matrix weights = press_state_weights(coefficients, design, threads);
+  return (t - weights.transpose() * state_means).squaredNorm() / static_cast<double>(t.size());
+}
+
+struct StartResult {
+  Matrix coefficients;
+  detail::PressOptimization optimization;
+};
+
+}  // namespace
+
+PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions& options,
+                   const FitContext& context) {
+  const auto started = std::chrono::steady_clock::now();
+  require_training_pairs(x, y);
+  if (y.rows() != 1) {
+    throw InvalidArgument("PRESS regresses one output; y has " + std::to_string(y.rows()) +
+                          " dimensions");
+  }
+  validate_options(options);
+  const Index n = x.cols();
+  const Index q = x.rows() + 1;
+  const Index j_count = options.n_states > 0 ? options.n_states : default_states(n);
+  if (options.smoothness_weight > 0.0 &&
+      !(options.target_dof >= 1.0 && options.target_dof <= static_cast<double>(j_count))) {
+    throw InvalidArgument("the PRESS target degrees of freedom nu_smooth must lie in [1, J]");
+  }
+  const Standardizer x_scaling =
+      options.standardize_inputs ? Standardizer::fit(x, "x") : Standardizer::identity(x.rows());
+  const Standardizer y_scaling = Standardizer::fit(y, "y");
+  const Matrix z = x_scaling.transform(x);
+  const Vector t = y_scaling.transform(y).row(0).transpose();
+
+  // The 80/20 split of §5: the first round(f · n) samples of a seeded permutation are held out.
+  std::vector<Index> fit_rows(static_cast<std::size_t>(n));
+  std::iota(fit_rows.begin(), fit_rows.end(), Index{0});
+  std::vector<Index> holdout_rows;
+  if (options.holdout_fraction > 0.0) {
+    const std::vector<Index> order = Rng(options.seed, 0).permutation(n);
+    const auto held =
+        static_cast<std::size_t>(std::lround(options.holdout_fraction * static_cast<double>(n)));
+    holdout_rows.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(held));
+    fit_rows.assign(order.begin() + static_cast<std::ptrdiff_t>(held), order.end());
+    std::sort(holdout_rows.begin(), holdout_rows.end());
+    std::sort(fit_rows.begin(), fit_rows.end());
+    if (holdout_rows.empty()) throw InvalidArgument("the PRESS hold-out set is empty");
+  }
+  if (static_cast<Index>(fit_rows.size()) <= j_count) {
+    throw InvalidArgument("PRESS with J = " + std::to_string(j_count) + " states needs more than " +
+                          std::to_string(j_count) + " fitting samples; there are " +
+                          std::to_string(fit_rows.size()));
+  }
+
+  Matrix coefficients = Matrix::Zero(q, j_count);
+  FitReport report;
+  report.method = "press";
+  int evaluations = 0;
+  if (j_count > 1) {
+    Matrix fit_design = press_design(gather_samples(z, fit_rows));
+    Vector fit_t(static_cast<Index>(fit_rows.size()));
+    for (std::size_t i = 0; i < fit_rows.size(); ++i) fit_t(static_cast<Index>(i)) = t(fit_rows[i]);
+    const Matrix holdout_design = press_design(gather_samples(z, holdout_rows));
+    Vector holdout_t(static_cast<Index>(holdout_rows.size()));
+    for (std::size_t i = 0; i < holdout_rows.size(); ++i) {
+      holdout_t(static_cast<Index>(i)) = t(holdout_rows[i]);
+    }
+    const int threads = resolve_threads(options.threads);
+    const bool parallel_starts = fit_t.size() <= kParallelRestartLimit && options.restarts > 1;
+    const int objective_threads = parallel_starts ? 1 : threads;
+    const PressObjective objective(std::move(fit_design), fit_t, options.criterion,
+                                   {options.smoothness_weight, options.target_dof},
+                                   objective_threads, options.single_precision);
+    const PressParametrization parametrization(q, j_count, options.lasso_weight);
+    const detail::PressHoldoutScore score = [&](const Matrix& b, const PressEvaluation& training,
+                                                double value) {
+      return holdout_rows.empty() ? value
+                                  : holdout_mse(b, training.state_means, holdout_design, holdout_t,
+                                                objective_threads);
+    };
+    const detail::PressOptimizerSettings settings{options.optimizer, options.learning_rate,
+                                                  options.patience, options.max_evaluations,
+                                                  options.relative_tolerance};
+    std::vector<StartResult> starts(static_cast<std::size_t>(options.restarts));
+    context.progress.begin("PRESS starts", options.restarts);
+    const auto run_start = [&](Index start) {
+      Rng rng(options.seed, static_cast<std::uint64_t>(start) + 1);
+      Matrix initial(q, j_count);
+      for (Index j = 0; j < j_count; ++j) {
+        for (Index r = 0; r < q; ++r) initial(r, j) = options.init_scale * rng.normal();
+      }
+      initial.colwise() -= initial.rowwise().mean();  // the sum-to-zero constraint of §4
+      auto& result = starts[static_cast<std::size_t>(start)];
+      result.optimization = detail::minimize_press(
+          objective, parametrization, parametrization.parameters(initial), score, settings);
+      result.coefficients = parametrization.coefficients(result.optimization.theta);
+      context.progress.advance();
+    };
+    if (parallel_starts) {
+      parallel_for(threads, options.restarts, run_start);
+    } else {
+      for (Index start = 0; start < options.restarts; ++start) run_start(start);
+    }
+    context.progress.end();
+    std::size_t best = 0;
+    for (std::size_t s = 1; s < starts.size(); ++s) {
+      if (starts[s].optimization.score < starts[best].optimization.score) best = s;
+    }
+    coefficients = starts[best].coefficients;
+    int stopped_early = 0;
+    for (const auto& start : starts) {
+      evaluations += start.optimization.evaluations;
+      stopped_early += start.optimization.stopped_early ? 1 : 0;
+    }
+    if (!holdout_rows.empty()) {
+      report.statistics["holdout_mse"] =
+          starts[best].optimization.score * y_scaling.scale()(0) * y_scaling.scale()(0);
+    }
+    report.statistics["objective"] = starts[best].optimization.value;
+    report.statistics["best_evaluation"] = starts[best].optimization.best_evaluation;
+    report.statistics["best_start"] = static_cast<double>(best);
+    report.statistics["starts_stopped_early"] = stopped_early;
+    report.statistics["optimizer_status"] = starts[best].optimization.status;
+    report.statistics["nonzero_coefficients"] =
+        static_cast<double>((coefficients.bottomRows(q - 1).array() != 0.0).count());
+  }
+
+  // States of every training sample, ordered by increasing ȳ⁽ʲ⁾ (§4).
+  const Matrix design = press_design(z);
+  Matrix weights = press_state_weights(coefficients, design);
+  const PressSmoothing unordered = press_smoothing(weights, t);
+  std::vector<Index> order(static_cast<std::size_t>(j_count));
+  std::iota(order.begin(), order.end(), Index{0});
+  std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) {
+    return unordered.state_means(a) < unordered.state_means(b);
+  });
+  coefficients = Matrix(coefficients(Eigen::all, order));
+  weights = Matrix(weights(order, Eigen::all));
+  const PressSmoothing smoothing = press_smoothing(weights, t);
+
+  const double y_mean = y_scaling.mean()(0);
+  const double y_scale = y_scaling.scale()(0);
+  ConditionalMixture model = make_press_mixture(x_scaling, y_scaling, coefficients, weights, t);
+  PressStateSummary summary = press_state_summary(model);
+  PressFit fit{std::move(model),
+               std::move(report),
+               std::move(summary.coefficients),
+               std::move(summary.state_means),
+               smoothing.state_sizes,
+               smoothing.degrees_of_freedom,
+               weights,
+               (smoothing.fitted.array() * y_scale + y_mean).matrix(),
+               smoothing.smoother_diagonal,
+               press_state_entropies(weights),
+               0.0,
+               0.0};
+  fit.training_mse = (y.row(0).transpose() - fit.fitted).squaredNorm() / static_cast<double>(n);
+  const auto parameters = static_cast<double>((j_count - 1) * q);
+  fit.aic = static_cast<double>(n) * std::log(fit.training_mse) + 2.0 * parameters;  // eq. (37)
+
+  FitReport& out = fit.report;
+  out.hyperparameters["n_states"] = static_cast<double>(j_count);
+  out.statistics["n_train"] = static_cast<double>(n);
+  out.statistics["n_fit"] = static_cast<double>(fit_rows.size());
+  out.statistics["n_holdout"] = static_cast<double>(holdout_rows.size());
+  out.statistics["restarts"] = options.restarts;
+  out.statistics["evaluations"] = evaluations;
+  out.statistics["degrees_of_freedom"] = fit.degrees_of_freedom;
+  out.statistics["training_mse"] = fit.training_mse;
+  out.statistics["aic"] = fit.aic;
+  out.statistics["parameters"] = parameters;
+  if (j_count > 1 && fit.degrees_of_freedom < 0.5 * static_cast<double>(j_count)) {
+    out.warnings.push_back(
+        "the estimated degrees of freedom nu = " + std::to_string(fit.degrees_of_freedom) +
+        " are far below J = " + std::to_string(j_count) + ": fewer states may do (paper §4.3)");
+  }
+  out.fit_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return fit;
+}
+
+PressSelection select_press_states(const MatrixView& x, const MatrixView& y, Index max_states,
+                                   const PressOptions& options, const FitContext& context) {
+  if (max_states < 1) throw InvalidArgument("the largest number of PRESS states must be >= 1");
+  const auto started = std::chrono::steady_clock::now();
+  PressSelection selection;
+  PressOptions per_state = options;
+  CvTable aic{
+      {"n_states"}, Matrix(max_states, 1), Vector(max_states), Vector::Zero(max_states), "aic", 0};
+  CvTable dof = aic;
+  dof.loss = "degrees_of_freedom";
+  for (Index j = 1; j <= max_states; ++j) {
+    per_state.n_states = j;
+    selection.fits.push_back(fit_press(x, y, per_state, context));
+    aic.candidates(j - 1, 0) = static_cast<double>(j);
+    aic.mean_loss(j - 1) = selection.fits.back().aic;
+    dof.mean_loss(j - 1) = selection.fits.back().degrees_of_freedom;
+  }
+  dof.candidates = aic.candidates;
+  aic.best = best_candidate(aic.mean_loss);
+  dof.best = aic.best;
+  selection.best = aic.best;
+  FitReport& report = selection.fits[static_cast<std::size_t>(selection.best)].report;
+  report.cross_validation = aic;
+  report.auxiliary_cross_validation["degrees_of_freedom"] = dof;
+  report.fit_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (selection.best + 1 == max_states && max_states > 1) {
+    report.warnings.push_back("the AIC choice J = " + std::to_string(max_states) +
+                              " is the largest J tried: larger J may do better");
+  }
+  return selection;
+}
+
+PressStateSummary press_state_summary(const ConditionalMixture& model) {
+  const PressGate& gate = press_gate_of(model);
+  const Standardizer& x_scaling = model.x_scaling();
+  // B on standardised inputs z = (x − m)/s in the user's units: β_d = b_d / s_d and
+  // β_0 = b_0 − Σ_d b_d m_d / s_d.
+  Matrix coefficients = gate.coefficients();
+  const Index d = coefficients.rows() - 1;
+  coefficients.bottomRows(d) =
+      x_scaling.scale().cwiseInverse().asDiagonal() * coefficients.bottomRows(d);
+  coefficients.row(0) -= x_scaling.mean().transpose() * coefficients.bottomRows(d);
+  // ȳ⁽ʲ⁾ = Σ_k A_jk v_k: the mean of the state's kernel estimate.
+  const Vector outputs = model.centers().row(0).head(gate.n_outputs()).transpose();
+  const Vector means = gate.output_weights() * outputs;
+  return {std::move(coefficients),
+          (means.array() * model.y_scaling().scale()(0) + model.y_scaling().mean()(0)).matrix(),
+          gate.state_sizes()};
+}
+
+Vector press_predict(const ConditionalMixture& model, const MatrixView& x) {
+  press_gate_of(model);
+  return model.mean(x).row(0).transpose();
+}
+
+}  // namespace cdens
