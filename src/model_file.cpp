@@ -5,6 +5,8 @@
 
 #include "cdens/conditional/kernel_gates.hpp"
 #include "cdens/conditional/lscde_gate.hpp"
+#include "cdens/conditional/sacde_gate.hpp"
+#include "cdens/conditional/selected_features_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
 
@@ -21,6 +23,10 @@ std::shared_ptr<const ConditionalGate> read_builtin_gate(const std::string& kind
   if (kind == "lscde") return LscdeGate::from_json(parameters);
   if (kind == "epsilon_ball") return EpsilonBallGate::from_json(parameters);
   if (kind == "gaussian_kernel") return GaussianKernelGate::from_json(parameters);
+  if (kind == "sacde") return SaCdeGate::from_json(parameters);
+  if (kind == "selected_features") {
+    return SelectedFeaturesGate::from_json(parameters, read_builtin_gate);
+  }
   throw ModelFormatError("unknown gate kind '" + kind + "' (written by a newer cdens?)");
 }
 

@@ -2,6 +2,7 @@
 // Everything public in cdens.
 
 #include "cdens/conditional/epsilon_kde.hpp"
+#include "cdens/conditional/forward_selection.hpp"
 #include "cdens/conditional/kernel_cde.hpp"
 #include "cdens/conditional/kernel_gates.hpp"
 #include "cdens/conditional/lscde.hpp"
@@ -9,7 +10,13 @@
 #include "cdens/conditional/lscde_gate.hpp"
 #include "cdens/conditional/lscde_system.hpp"
 #include "cdens/conditional/nadaraya_watson_cde.hpp"
+#include "cdens/conditional/nonnegative_group_lasso.hpp"
 #include "cdens/conditional/rkde.hpp"
+#include "cdens/conditional/sa_lscde.hpp"
+#include "cdens/conditional/sacde.hpp"
+#include "cdens/conditional/sacde_gate.hpp"
+#include "cdens/conditional/sacde_system.hpp"
+#include "cdens/conditional/selected_features_gate.hpp"
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_gate.hpp"
 #include "cdens/core/conditional_mixture.hpp"

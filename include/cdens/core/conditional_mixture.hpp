@@ -34,6 +34,8 @@ class ConditionalMixture {
   Index output_dim() const { return y_scaling_.dimension(); }
   Index n_components() const { return centers_.cols(); }
   const ConditionalGate& gate() const { return *gate_; }
+  /// The gate itself, for a mixture built around it (e.g. on a subset of the inputs).
+  const std::shared_ptr<const ConditionalGate>& shared_gate() const { return gate_; }
   const Standardizer& x_scaling() const { return x_scaling_; }
   const Standardizer& y_scaling() const { return y_scaling_; }
   const Matrix& centers() const { return centers_; }
