@@ -19,8 +19,9 @@ from .nwcde import NWCDE
 from .parzen import ParzenWindow
 from .rkde import RKDE
 from .rsde import RSDE
+from .sacde import SACDE, SALSCDE, ForwardSelectionCDE
 
 __version__ = "0.1.0"
 
-__all__ = ["LSCDE", "EpsilonKDE", "NWCDE", "RKDE", "ParzenWindow", "GMM", "RSDE", "CdensWarning",
+__all__ = ["LSCDE", "EpsilonKDE", "NWCDE", "RKDE", "SACDE", "SALSCDE", "ForwardSelectionCDE", "ParzenWindow", "GMM", "RSDE", "CdensWarning",
            "ConditionalDensityEstimator", "DensityEstimator", "load"]

@@ -10,9 +10,12 @@ from .nwcde import NWCDE
 from .parzen import ParzenWindow
 from .rkde import RKDE
 from .rsde import RSDE
+from .sacde import SACDE, SALSCDE, ForwardSelectionCDE
 
 _ESTIMATOR_OF_METHOD = {"lscde": LSCDE, "ekde": EpsilonKDE, "nwcde": NWCDE, "rkde": RKDE,
-                        "parzen": ParzenWindow, "gmm": GMM, "rsde": RSDE}
+                        "parzen": ParzenWindow, "gmm": GMM, "rsde": RSDE, "sacde": SACDE,
+                        "salscde": SALSCDE, "fw-lscde": ForwardSelectionCDE,
+                        "fw-ekde": ForwardSelectionCDE, "fw-nwcde": ForwardSelectionCDE}
 
 # The engine's class of each model-file shape (DESIGN.md: conditional mixture or Gaussian
 # mixture).

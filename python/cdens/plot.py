@@ -106,3 +106,29 @@ def cv_surface(estimator, *, ax=None, cmap="magma"):
     ax.figure.colorbar(image, ax=ax, label=label)
     ax.legend(loc="lower left", fontsize="small")
     return ax
+
+
+def regularization_path(estimator, *, feature_names=None, ax=None):
+    """||alpha_d|| of every feature against lambda (SA-CDE paper, Figure 4), the
+    cross-validated lambda marked by a dashed vertical line.
+
+    Needs a fitted SACDE or SALSCDE (``regularization_path_``).
+    """
+    path = getattr(estimator, "regularization_path_", None)
+    if path is None:
+        raise ValueError("the estimator has no regularization path (fit SACDE or SALSCDE)")
+    lambdas = np.asarray(path["lambdas"])
+    norms = np.asarray(path["group_norms"])
+    if feature_names is None:
+        feature_names = [f"x{d + 1}" for d in range(norms.shape[0])]
+    if len(feature_names) != norms.shape[0]:
+        raise ValueError(f"{len(feature_names)} feature names for {norms.shape[0]} features")
+    ax = _axes(ax)
+    for d, name in enumerate(feature_names):
+        ax.plot(lambdas, norms[d], marker=".", label=name)
+    ax.axvline(path["chosen_lambda"], color="black", linestyle="--", label="CV choice")
+    ax.set_xscale("log")
+    ax.set_xlabel("lambda")
+    ax.set_ylabel("||alpha_d||")
+    ax.legend(fontsize="small")
+    return ax

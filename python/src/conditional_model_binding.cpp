@@ -9,9 +9,9 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "model_binding.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/model_file.hpp"
+#include "model_binding.hpp"
 
 namespace py = pybind11;
 

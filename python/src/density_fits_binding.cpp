@@ -44,8 +44,8 @@ DensityModel fit_gmm_binding(const py::array& x, Index n_components, const std::
   return unnamed_density_model(without_gil([&] { return fit_gmm(xs, options); }));
 }
 
-DensityModel fit_rsde_binding(const py::array& x, const std::optional<py::array>& widths,
-                              int folds, std::uint64_t seed, int threads) {
+DensityModel fit_rsde_binding(const py::array& x, const std::optional<py::array>& widths, int folds,
+                              std::uint64_t seed, int threads) {
   const auto xs = samples_of(x, "X");
   RsdeOptions options;
   if (widths) options.widths = numbers_of(*widths, "bandwidth");
@@ -64,7 +64,8 @@ void bind_density_fits(py::module_& module) {
              "Parzen window; bandwidth is a candidate grid (None: a 1-D search), criterion "
              "'loo_likelihood' or 'least_squares'.");
   module.def("fit_gmm", &fit_gmm_binding, py::arg("X"),
-             py::arg("n_components") = GmmOptions{}.n_components, py::arg("init") = to_string(GmmOptions{}.initialization),
+             py::arg("n_components") = GmmOptions{}.n_components,
+             py::arg("init") = to_string(GmmOptions{}.initialization),
              py::arg("n_init") = GmmOptions{}.n_init,
              py::arg("variance_floor") = GmmOptions{}.variance_floor,
              py::arg("tolerance") = GmmOptions{}.tolerance,

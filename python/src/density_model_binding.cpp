@@ -7,9 +7,9 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "model_binding.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/model_file.hpp"
+#include "model_binding.hpp"
 
 namespace py = pybind11;
 
@@ -28,7 +28,8 @@ void bind_density_model(py::module_& module) {
                              [](const DensityModel& m) { return m.mixture.n_components(); })
       .def_readwrite("names", &DensityModel::names)
       .def_property_readonly(
-          "weights", [](const DensityModel& m) { return vector_to_numpy(Vector(m.mixture.weights())); },
+          "weights",
+          [](const DensityModel& m) { return vector_to_numpy(Vector(m.mixture.weights())); },
           "beta_l, shape (K,).")
       .def_property_readonly(
           "centers",
@@ -39,8 +40,8 @@ void bind_density_model(py::module_& module) {
       .def_property_readonly(
           "widths",
           [](const DensityModel& m) {
-            return samples_to_numpy(Matrix(m.mixture.scaling().scale().asDiagonal() *
-                                           m.mixture.widths()));
+            return samples_to_numpy(
+                Matrix(m.mixture.scaling().scale().asDiagonal() * m.mixture.widths()));
           },
           "Kernel standard deviations in the user's units, shape (K, d).")
       .def(
@@ -66,8 +67,9 @@ void bind_density_model(py::module_& module) {
             }));
           },
           py::arg("n"), py::arg("seed"), "n draws, shape (n, d).")
-      .def("mean", [](const DensityModel& m) { return vector_to_numpy(m.mixture.mean()); },
-           "E[x], shape (d,).")
+      .def(
+          "mean", [](const DensityModel& m) { return vector_to_numpy(m.mixture.mean()); },
+          "E[x], shape (d,).")
       .def(
           "covariance",
           [](const DensityModel& m) {
@@ -87,8 +89,9 @@ void bind_density_model(py::module_& module) {
             return region_to_tuple(m.mixture.highest_density_region(coverage));
           },
           py::arg("coverage"), "(intervals of shape (k, 2), density threshold) of a 1-D density.")
-      .def("squared_norm", [](const DensityModel& m) { return m.mixture.squared_norm(); },
-           "The integral of p(x)^2 in the user's units.");
+      .def(
+          "squared_norm", [](const DensityModel& m) { return m.mixture.squared_norm(); },
+          "The integral of p(x)^2 in the user's units.");
 }
 
 }  // namespace cdens::python

@@ -570,7 +570,9 @@ TEST(CliErrors, BadFitOptions) {
                       "--lambda", "0.1", "--folds", "5"},
                      "fold");
   expect_usage_error(with({"--cv-loss", "foo"}), "foo");
-  expect_usage_error(with({"--method", "foo"}), "known methods: ekde, lscde, nwcde, rkde");
+  expect_usage_error(
+      with({"--method", "foo"}),
+      "known methods: ekde, fw-ekde, fw-lscde, fw-nwcde, lscde, nwcde, rkde, sacde, salscde");
   expect_usage_error(with({"--bogus"}), "--bogus");
   expect_usage_error(with({"--folds", "many"}), "--folds");
   expect_usage_error(with({"--holdout", "1.5"}), "--holdout");
