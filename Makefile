@@ -47,6 +47,9 @@ test-python: python
 	@echo "LSCDE paper, Table 1, quick mode:"
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/lscde_table1/run.py --quick \
 	  --estimators $(TABLE1_ESTIMATORS) 2>/dev/null
+	@echo "SA-CDE paper, quick mode:"
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/sacde/run.py --quick \
+	  --out build/sacde_quick 2>/dev/null
 
 # The paper reproductions in full (bench/papers, docs/benchmarks.md); results go to out/.
 TABLE1_ESTIMATORS := lscde,ekde,rkde,lscde-numpy
@@ -55,6 +58,8 @@ bench-papers: python
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/lscde_table1/run.py \
 	  --estimators $(TABLE1_ESTIMATORS),rkde-raw,lscde-numpy-fine --csv out/table1_runs.csv \
 	  | tee out/table1.md
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/sacde/run.py --out out/sacde \
+	  | tee out/sacde.md
 
 # Our estimators against peers on the same splits (bench/peers, docs/benchmarks.md); takes about
 # an hour, most of it statsmodels.
