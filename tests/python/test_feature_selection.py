@@ -101,3 +101,12 @@ def test_cli_fit_equals_python_fit(cli, relevant_first, tmp_path, method, estima
                             text=True).stdout
     assert "feature,importance,selected\n" in report
     assert f"selected_features: {names}\n" in report
+
+
+def test_cli_features_refuses_a_model_without_selection(cli, relevant_first, tmp_path):
+    x, y = relevant_first
+    path = tmp_path / "lscde.json"
+    cdens.LSCDE(sigma=0.5, regularization=0.1, random_state=0).fit(x, y).save(path)
+    result = subprocess.run([cli, "features", str(path)], capture_output=True, text=True)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("cdens: error: ") and "selects no features" in result.stderr

@@ -198,10 +198,11 @@ def noise_experiment(args, grid):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    noise_counts = [0, 10] if args.quick else list(range(0, 11, args.m_step))
+    noise_counts = [0, 10] if args.quick else sorted(set(range(0, 11, args.m_step)) | {10})
     repeats = args.repeats or (3 if args.quick else 100)
-    methods = (["sacde", "lscde"] if args.quick else
-               ["sacde", "salscde", "lscde", "ekde", "fw-lscde", "fw-ekde"])
+    methods = args.methods.split(",") if args.methods else (
+        ["sacde", "lscde"] if args.quick else
+        ["sacde", "salscde", "lscde", "ekde", "fw-lscde", "fw-ekde"])
     sets = ["toy1"] if args.quick else args.datasets.split(",")
     rows = []
     for name in sets:
@@ -273,6 +274,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=0, help="noise: splits per m (0: paper)")
     parser.add_argument("--m-step", type=int, default=1, help="noise: step of m in 0 ... 10")
     parser.add_argument("--datasets", default="toy1,geyser,crabs", help="noise: data sets")
+    parser.add_argument("--methods", default="", help="noise: methods (default: the paper's)")
     parser.add_argument("--out", default=os.path.join(data.REPO, "out", "sacde"))
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
