@@ -37,8 +37,14 @@ class SACDE(_FeatureSelectingEstimator):
         Number B of basis centres (all pairs when n_centers >= n).
     cv : int, default=5
         Number of cross-validation folds.
-    tol : float, default=1e-5
-        Relative-change tolerance of the proximal solver (FISTA with restart).
+    tol : float, default=1e-3
+        Stopping rule of the solver (block-coordinate descent): the largest violation of the
+        KKT conditions of eq. (16), relative to lambda.
+    lambda_rule : {"1se", "min"}, default="1se"
+        How lambda is taken from the cross-validation: "min" is the paper's (smallest mean
+        held-out NLL); "1se" (ours, departs from the paper) keeps the sigma of the minimum and
+        takes the largest lambda within one standard error of the minimum, the sparsest model
+        the cross-validation cannot tell from the best.
     random_state : None, int or numpy RandomState, default=None
         Seeds the choice of centres and folds.
     n_jobs : None or int, default=None
@@ -61,13 +67,14 @@ class SACDE(_FeatureSelectingEstimator):
 
     _hyperparameter_names = {"lambda": "regularization"}
 
-    def __init__(self, sigma=None, regularization=None, n_centers=100, cv=5, tol=1e-5,
-                 random_state=None, n_jobs=None):
+    def __init__(self, sigma=None, regularization=None, n_centers=100, cv=5, tol=1e-3,
+                 lambda_rule="1se", random_state=None, n_jobs=None):
         self.sigma = sigma
         self.regularization = regularization
         self.n_centers = n_centers
         self.cv = cv
         self.tol = tol
+        self.lambda_rule = lambda_rule
         self.random_state = random_state
         self.n_jobs = n_jobs
 
@@ -76,7 +83,7 @@ class SACDE(_FeatureSelectingEstimator):
             X, Y, sigma=as_grid(self.sigma, "sigma"),
             regularization=as_grid(self.regularization, "regularization"),
             n_centers=int(self.n_centers), folds=int(self.cv), tolerance=float(self.tol),
-            seed=seed, threads=threads_of(self.n_jobs))
+            lambda_rule=str(self.lambda_rule), seed=seed, threads=threads_of(self.n_jobs))
 
 
 class SALSCDE(_FeatureSelectingEstimator):

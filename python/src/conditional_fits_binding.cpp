@@ -106,11 +106,17 @@ SaCdeOptions sacde_options(const std::optional<py::array>& sigmas,
 ConditionalModel fit_sacde_binding(const py::array& x, const py::array& y,
                                    const std::optional<py::array>& sigmas,
                                    const std::optional<py::array>& lambdas, Index n_centers,
-                                   int folds, double tolerance, std::uint64_t seed, int threads) {
+                                   int folds, double tolerance, const std::string& lambda_rule,
+                                   std::uint64_t seed, int threads) {
   const auto xs = samples_of(x, "X");
   const auto ys = samples_of(y, "Y");
   SaCdeOptions options = sacde_options(sigmas, lambdas, n_centers, folds, seed, threads);
-  options.solver.tolerance = tolerance;
+  options.solver.kkt_tolerance = tolerance;
+  if (lambda_rule == "min") {
+    options.lambda_rule = SaCdeLambdaRule::minimum;
+  } else if (lambda_rule != "1se") {
+    throw InvalidArgument("lambda_rule must be '1se' or 'min', not '" + lambda_rule + "'");
+  }
   return unnamed_model(without_gil([&] { return fit_sacde(xs, ys, options); }));
 }
 
@@ -223,14 +229,14 @@ void bind_conditional_fits(py::module_& module) {
              py::arg("seed") = RkdeOptions{}.seed, py::arg("threads") = RkdeOptions{}.threads,
              "Ratio of kernel density estimates; sigma is the candidate grid of both KDEs "
              "(None: the LSCDE paper's).");
-  module.def("fit_sacde", &fit_sacde_binding, py::arg("X"), py::arg("Y"),
-             py::arg("sigma") = py::none(), py::arg("regularization") = py::none(),
-             py::arg("n_centers") = SaCdeOptions{}.n_centers,
-             py::arg("folds") = SaCdeOptions{}.folds,
-             py::arg("tolerance") = SaCdeOptions{}.solver.tolerance,
-             py::arg("seed") = SaCdeOptions{}.seed, py::arg("threads") = SaCdeOptions{}.threads,
-             "SA-CDE (Shiga et al. 2015); sigma and regularization are candidate grids (None: "
-             "the paper's twenty values in [0.01, 2]).");
+  module.def(
+      "fit_sacde", &fit_sacde_binding, py::arg("X"), py::arg("Y"), py::arg("sigma") = py::none(),
+      py::arg("regularization") = py::none(), py::arg("n_centers") = SaCdeOptions{}.n_centers,
+      py::arg("folds") = SaCdeOptions{}.folds,
+      py::arg("tolerance") = SaCdeOptions{}.solver.kkt_tolerance, py::arg("lambda_rule") = "1se",
+      py::arg("seed") = SaCdeOptions{}.seed, py::arg("threads") = SaCdeOptions{}.threads,
+      "SA-CDE (Shiga et al. 2015); sigma and regularization are candidate grids (None: "
+      "the paper's twenty values in [0.01, 2]).");
   module.def("fit_sa_lscde", &fit_sa_lscde_binding, py::arg("X"), py::arg("Y"),
              py::arg("sigma") = py::none(), py::arg("regularization") = py::none(),
              py::arg("n_centers") = SaCdeOptions{}.n_centers,

@@ -20,8 +20,9 @@ void validate(const SaCdeOptions& options) {
   require_positive_values(options.lambdas, "lambda candidates");
   if (options.n_centers < 1)
     throw InvalidArgument("the number of basis centres must be at least 1");
-  if (!(options.solver.tolerance > 0.0) || options.solver.max_iterations < 1) {
-    throw InvalidArgument("the solver needs a positive tolerance and at least one iteration");
+  if (!(options.solver.tolerance > 0.0) || !(options.solver.kkt_tolerance > 0.0) ||
+      options.solver.max_iterations < 1 || options.solver.block_iterations < 1) {
+    throw InvalidArgument("the solver needs positive tolerances and at least one iteration");
   }
   if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
 }
@@ -64,6 +65,21 @@ CvTable cross_validate(const StandardizedSamples& pairs, const LscdeDraws& draws
   context.progress.end();
   return make_cv_table({"sigma", "lambda"}, product_grid(options.sigmas, options.lambdas),
                        fold_loss, "kl");
+}
+
+/// SaCdeLambdaRule::one_standard_error: at the σ of the minimum, the largest λ whose mean loss
+/// is at most the minimum plus its standard error.
+double one_standard_error_lambda(const CvTable& table) {
+  const double sigma = table.candidates(table.best, 0);
+  const double limit = table.mean_loss(table.best) + table.standard_error(table.best);
+  double lambda = table.candidates(table.best, 1);
+  for (Index row = 0; row < table.candidates.rows(); ++row) {
+    if (table.candidates(row, 0) == sigma && table.candidates(row, 1) > lambda &&
+        table.mean_loss(row) <= limit) {
+      lambda = table.candidates(row, 1);
+    }
+  }
+  return lambda;
 }
 
 /// The regularisation path of the fitted σ, the chosen λ and the kept features.
@@ -120,6 +136,10 @@ SaCdeFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOptions&
     if (table.best < 0) throw DataError("cross-validation produced no finite loss");
     sigma = table.candidates(table.best, 0);
     lambda = table.candidates(table.best, 1);
+    report.statistics["lambda_cv_minimum"] = lambda;
+    if (options.lambda_rule == SaCdeLambdaRule::one_standard_error) {
+      lambda = one_standard_error_lambda(table);
+    }
     table.mean_loss.array() -= data.y_scaling.log_jacobian();  // −log p_user = −log p_std − log J
     report.warnings = grid_edge_warnings(table, {options.sigmas, options.lambdas});
     report.statistics["folds"] = draws.folds->n_folds();

@@ -67,6 +67,16 @@ SaCdeSystem::SaCdeSystem(const MatrixView& x, const MatrixView& y, const SaCdeBa
         kernels_.middleCols(d * group_size_, group_size_).cwiseProduct(outputs).colwise().sum() / n;
   }
   columns_.resize(static_cast<std::size_t>(n_groups_));
+  group_lipschitz_.assign(static_cast<std::size_t>(n_groups_), -1.0);
+}
+
+double SaCdeSystem::group_lipschitz(Index group) {
+  double& bound = group_lipschitz_[static_cast<std::size_t>(group)];
+  if (bound < 0.0) {
+    bound =
+        nonnegative_spectral_bound(h_columns(group).middleRows(group * group_size_, group_size_));
+  }
+  return bound;
 }
 
 const Matrix& SaCdeSystem::h_columns(Index group) {
@@ -127,15 +137,23 @@ GroupLassoSolution solve_sacde_problem(SaCdeSystem& system, double lambda, const
       for (Index a = 0; a < count; ++a) {
         restricted.middleCols(a * size, size) = system.h_columns(active[a])(rows, Eigen::all);
       }
-      if (system.spectral_vector.size() != groups * size) {
-        system.spectral_vector = Vector::Ones(groups * size);
+      GroupLassoSolution inner;
+      if (options.method == GroupLassoMethod::block_coordinate) {
+        std::vector<double> lipschitz;
+        for (const Index d : active) lipschitz.push_back(system.group_lipschitz(d));
+        inner =
+            solve_group_lasso_block_coordinate(restricted, system.h_vector()(rows), size, lambda,
+                                               solution.alpha(rows), lipschitz, options);
+      } else {
+        if (system.spectral_vector.size() != groups * size) {
+          system.spectral_vector = Vector::Ones(groups * size);
+        }
+        Vector spectral = system.spectral_vector(rows);
+        const double lipschitz = nonnegative_spectral_bound(restricted, spectral);
+        system.spectral_vector(rows) = spectral;
+        inner = solve_group_lasso_dense(restricted, system.h_vector()(rows), size, lambda,
+                                        solution.alpha(rows), lipschitz, options);
       }
-      Vector spectral = system.spectral_vector(rows);
-      const double lipschitz = nonnegative_spectral_bound(restricted, spectral);
-      system.spectral_vector(rows) = spectral;
-      GroupLassoSolution inner =
-          solve_group_lasso_dense(restricted, system.h_vector()(rows), size, lambda,
-                                  solution.alpha(rows), lipschitz, options);
       solution.alpha(rows) = inner.alpha;
       solution.iterations += inner.iterations;
       solution.restarts += inner.restarts;

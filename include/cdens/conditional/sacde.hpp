@@ -15,7 +15,18 @@
 
 namespace cdens {
 
-/// Options of fit_sacde; the defaults are the paper's (§3).
+/// How λ is taken from the cross-validation table.
+enum class SaCdeLambdaRule {
+  /// The (σ, λ) of the smallest mean held-out NLL: the paper's rule (§2.5).
+  minimum,
+  /// The σ of the minimum and the largest λ whose mean held-out NLL is within one standard
+  /// error (over the folds) of the minimum (Hastie, Tibshirani & Friedman 2009, §7.10): the
+  /// sparsest model the CV cannot tell from the best. Departs from the paper; see
+  /// docs/methods/sacde.md.
+  one_standard_error,
+};
+
+/// Options of fit_sacde; the defaults are the paper's (§3) except lambda_rule.
 struct SaCdeOptions {
   /// Candidate widths σ (standardised units): twenty values from 10⁻² to 2, evenly spaced in log.
   std::vector<double> sigmas = sa_cde_width_grid();
@@ -26,6 +37,8 @@ struct SaCdeOptions {
   Index n_centers = 100;
   /// K of K-fold cross-validation (§2.5); used when there is more than one (σ, λ) candidate.
   int folds = 5;
+  /// How λ is chosen from the cross-validation (σ is always the minimum's).
+  SaCdeLambdaRule lambda_rule = SaCdeLambdaRule::one_standard_error;
   /// Stopping rule of the proximal solver.
   GroupLassoOptions solver;
   /// Seed of the centre choice and the fold split.

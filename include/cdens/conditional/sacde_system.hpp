@@ -47,6 +47,9 @@ class SaCdeSystem {
   const Vector& h_vector() const { return h_vector_; }
   /// The column block Ĥ[:, d] (D·B × B), formed on first use.
   const Matrix& h_columns(Index group);
+  /// L_d ≥ the largest eigenvalue of the diagonal block Ĥ_dd (nonnegative_spectral_bound), the
+  /// step of block-coordinate descent on group d; computed on first use.
+  double group_lipschitz(Index group);
   /// The whole Ĥ (D·B × D·B) by one symmetric rank-n update.
   Matrix h_matrix() const;
   /// λ_max = max_d ‖ĥ_d‖₂: at α = 0 the gradient of Ĵ₀ is −ĥ, so every λ ≥ λ_max has the
@@ -59,7 +62,8 @@ class SaCdeSystem {
   Matrix kernels_;         ///< Φ, n × D·B
   Matrix output_overlap_;  ///< (√π σ)^{D_y} / n · K_ν, B × B
   Vector h_vector_;
-  std::vector<Matrix> columns_;  ///< Ĥ[:, d], empty until used
+  std::vector<Matrix> columns_;          ///< Ĥ[:, d], empty until used
+  std::vector<double> group_lipschitz_;  ///< L_d, negative until computed
 
  public:
   /// The last vector of the power iterations that bound L (nonnegative_spectral_bound), kept
@@ -67,9 +71,9 @@ class SaCdeSystem {
   Vector spectral_vector;
 };
 
-/// Eq. (16) for one λ on the active set: FISTA with restart (solve_group_lasso_dense) on the
-/// groups that are non-zero in `start` or violate their KKT condition, enlarged until no group
-/// outside it does.
+/// Eq. (16) for one λ on the active set: block-coordinate descent or FISTA with restart
+/// (options.method) on the groups that are non-zero in `start` or violate their KKT condition,
+/// enlarged until no group outside it does.
 GroupLassoSolution solve_sacde_problem(SaCdeSystem& system, double lambda, const Vector& start,
                                        const GroupLassoOptions& options = {});
 
