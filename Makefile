@@ -54,6 +54,9 @@ test-python: python
 	@echo "PRESS paper, section 5, quick mode:"
 	@MPLBACKEND=Agg OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/press/run.py --quick \
 	  --out-dir build/press-quick
+	@echo "SA-CDE paper, quick mode:"
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/sacde/run.py --quick \
+	  --out build/sacde_quick 2>/dev/null
 
 # The paper reproductions in full (bench/papers, docs/benchmarks.md); results go to out/.
 TABLE1_ESTIMATORS := lscde,ekde,rkde,lscde-numpy
@@ -70,6 +73,8 @@ bench-papers: python
 	  | tee out/lsce.md
 	@MPLBACKEND=Agg OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/press/run.py \
 	  --seeds 0,1,2,3,4 --out-dir out/press | tee out/press.md
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/sacde/run.py --out out/sacde \
+	  | tee out/sacde.md
 
 # Our estimators against peers on the same splits (bench/peers, docs/benchmarks.md); takes about
 # an hour, most of it statsmodels.

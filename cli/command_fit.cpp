@@ -14,11 +14,14 @@
 #include <sstream>
 
 #include "cdens/conditional/epsilon_kde.hpp"
+#include "cdens/conditional/forward_selection.hpp"
 #include "cdens/conditional/lscde.hpp"
 #include "cdens/conditional/lsce.hpp"
 #include "cdens/conditional/nadaraya_watson_cde.hpp"
 #include "cdens/conditional/projected_gate.hpp"
 #include "cdens/conditional/rkde.hpp"
+#include "cdens/conditional/sa_lscde.hpp"
+#include "cdens/conditional/sacde.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/progress.hpp"
@@ -89,12 +92,20 @@ Options common_options(const FitSettings& settings) {
   return options;
 }
 
-ConditionalModel fit_with_lscde(const TrainingData& data, const FitSettings& settings,
-                                const FitContext& context) {
-  auto options = common_options<LscdeOptions>(settings);
+/// The options of a method with a λ grid, basis centres and folds (LSCDE, SA-CDE): common_options
+/// and those three.
+template <class Options>
+Options regularized_options(const FitSettings& settings) {
+  auto options = common_options<Options>(settings);
   if (!settings.lambdas.empty()) options.lambdas = settings.lambdas;
   options.n_centers = settings.n_centers;
   options.folds = settings.folds;
+  return options;
+}
+
+ConditionalModel fit_with_lscde(const TrainingData& data, const FitSettings& settings,
+                                const FitContext& context) {
+  auto options = regularized_options<LscdeOptions>(settings);
   options.cv_loss = settings.cv_loss;
   return unnamed_model(fit_lscde(data.x, data.y, data.unlabeled_x, options, context));
 }
@@ -140,6 +151,71 @@ ConditionalModel fit_with_reduction(const TrainingData& data, const FitSettings&
   return unnamed_model(fit_reduced_cde(data.x, data.y, method, options, context));
 }
 
+ConditionalModel fit_with_sacde(const TrainingData& data, const FitSettings& settings,
+                                const FitContext& context) {
+  return unnamed_model(
+      fit_sacde(data.x, data.y, regularized_options<SaCdeOptions>(settings), context));
+}
+
+/// SA-LSCDE: --sigma, --lambda, --n-centers and --folds apply to both stages.
+ConditionalModel fit_with_sa_lscde(const TrainingData& data, const FitSettings& settings,
+                                   const FitContext& context) {
+  SaLscdeOptions options;
+  options.selection = regularized_options<SaCdeOptions>(settings);
+  options.estimation = regularized_options<LscdeOptions>(settings);
+  // The SA-CDE paper's grid for both stages when none is given (§3).
+  options.estimation.sigmas = options.selection.sigmas;
+  options.estimation.lambdas = options.selection.lambdas;
+  return unnamed_model(fit_sa_lscde(data.x, data.y, options, context));
+}
+
+/// Forward selection around `method`'s fit; the wrapped fits run on one thread each, the
+/// candidates of a step in parallel.
+template <MethodFit method>
+ConditionalModel fit_with_forward_selection(const TrainingData& data, const FitSettings& settings,
+                                            const FitContext& context, const std::string& name) {
+  FitSettings single_threaded = settings;
+  single_threaded.threads = 1;
+  ForwardSelectionOptions options;
+  options.method = "fw-" + name;
+  options.threads = settings.threads;
+  const ConditionalFit fit = fit_forward_selection(
+      data.x, data.y,
+      [&](const MatrixView& x, const MatrixView& y) {
+        const TrainingData subset{x, y, Matrix(x.rows(), 0)};
+        ConditionalModel model = method(subset, single_threaded, context);
+        return ConditionalFit{std::move(model.mixture), std::move(model.report)};
+      },
+      options);
+  return {fit.model, {}, {}, fit.report};
+}
+
+/// The SA-CDE paper's grid (§3) for LSCDE inside FW-LSCDE when no --sigma/--lambda is given.
+ConditionalModel fit_with_paper_grid_lscde(const TrainingData& data, const FitSettings& settings,
+                                           const FitContext& context) {
+  FitSettings paper = settings;
+  if (paper.sigmas.empty()) paper.sigmas = sa_cde_width_grid();
+  if (paper.lambdas.empty()) paper.lambdas = sa_cde_width_grid();
+  return fit_with_lscde(data, paper, context);
+}
+
+ConditionalModel fit_with_fw_lscde(const TrainingData& data, const FitSettings& settings,
+                                   const FitContext& context) {
+  return fit_with_forward_selection<&fit_with_paper_grid_lscde>(data, settings, context, "lscde");
+}
+
+ConditionalModel fit_with_fw_epsilon_kde(const TrainingData& data, const FitSettings& settings,
+                                         const FitContext& context) {
+  return fit_with_forward_selection<&fit_with_epsilon_kde>(data, settings, context, "ekde");
+}
+
+ConditionalModel fit_with_fw_nadaraya_watson_cde(const TrainingData& data,
+                                                 const FitSettings& settings,
+                                                 const FitContext& context) {
+  return fit_with_forward_selection<&fit_with_nadaraya_watson_cde>(data, settings, context,
+                                                                   "nwcde");
+}
+
 /// A method and the method-specific options it takes (every method takes --x, --y, --seed,
 /// --threads, --holdout, --out and --no-header).
 struct Method {
@@ -151,6 +227,9 @@ struct Method {
 const std::map<std::string, Method>& known_methods() {
   static const std::map<std::string, Method> methods = {
       {"ekde", {&fit_with_epsilon_kde, {"--sigma", "--epsilon", "--folds"}}},
+      {"fw-ekde", {&fit_with_fw_epsilon_kde, {"--sigma", "--epsilon", "--folds"}}},
+      {"fw-lscde", {&fit_with_fw_lscde, {"--sigma", "--lambda", "--n-centers", "--folds"}}},
+      {"fw-nwcde", {&fit_with_fw_nadaraya_watson_cde, {"--sigma", "--n-centers"}}},
       {"lscde",
        {&fit_with_lscde,
         {"--sigma", "--lambda", "--n-centers", "--folds", "--cv-loss", "--unlabeled"}}},
@@ -168,6 +247,8 @@ const std::map<std::string, Method>& known_methods() {
         {"--sigma", "--lambda", "--n-centers", "--folds", "--dz", "--restarts"}}},
       {"nwcde", {&fit_with_nadaraya_watson_cde, {"--sigma", "--n-centers"}}},
       {"rkde", {&fit_with_rkde, {"--sigma", "--folds"}}},
+      {"salscde", {&fit_with_sa_lscde, {"--sigma", "--lambda", "--n-centers", "--folds"}}},
+      {"sacde", {&fit_with_sacde, {"--sigma", "--lambda", "--n-centers", "--folds"}}},
   };
   return methods;
 }
@@ -272,6 +353,7 @@ void run_fit(const FitArguments& arguments, bool holdout_requested,
       out << '\n';
     }
   }
+  print_feature_selection(out, model);
   if (split) {
     const double nll =
         negative_log_likelihood(model.mixture, gather_samples(x.values, split->held_out_rows),
@@ -309,16 +391,18 @@ void add_fit_command(CLI::App& app) {
   specific.push_back(command->add_option(
       "--sigma", arguments->sigmas,
       "Kernel width(s) in standardised units: one value or a list (default: the method's grid; "
-      "lscde, rkde 0.01 … 10, ekde, nwcde 20 values 0.01 … 2)"));
-  specific.push_back(command->add_option("--lambda", arguments->lambdas,
-                                         "lscde: regularisation parameter(s), one value or a list "
-                                         "(default: the paper's grid 0.01 … 10)"));
+      "lscde, rkde 0.01 … 10; ekde, nwcde, sacde, salscde, fw-* 20 values 0.01 … 2)"));
+  specific.push_back(command->add_option(
+      "--lambda", arguments->lambdas,
+      "lscde, sacde, salscde, fw-lscde: regularisation parameter(s), one value or a list "
+      "(default: lscde 0.01 … 10, the others 20 values 0.01 … 2)"));
   specific.push_back(command->add_option(
       "--epsilon", arguments->epsilons,
       "ekde: radius (radii) of the input ball in standardised units (default: the SA-CDE "
       "paper's 20 balls, radii 0.1 … 2.24)"));
-  specific.push_back(command->add_option("--n-centers", arguments->n_centers,
-                                         "lscde, nwcde: number of kernel centres (default 100)"));
+  specific.push_back(command->add_option(
+      "--n-centers", arguments->n_centers,
+      "lscde, nwcde, sacde, salscde, fw-*: number of kernel centres (default 100)"));
   specific.push_back(
       command->add_option("--folds", arguments->folds,
                           "Cross-validation folds, used when more than one candidate (default 5)"));

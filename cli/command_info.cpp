@@ -20,6 +20,7 @@ void run_info(const std::string& model_path) {
   print_variables(out, model.x_names, model.y_names);
   out << "n_components: " << model.mixture.n_components() << '\n';
   print_fit_report(out, model.report);
+  print_feature_selection(out, model);
   std::cout << out.str() << std::flush;
 }
 

@@ -369,6 +369,15 @@ void print_cv_table(std::ostream& out, const CvTable& table) {
   out << "cv_loss: " << loss_description(table.loss) << '\n';
 }
 
+void print_feature_selection(std::ostream& out, const ConditionalModel& model) {
+  if (!model.report.feature_selection) return;
+  std::vector<std::string> names;
+  for (const Index d : model.report.feature_selection->selected) {
+    names.push_back(model.x_names[static_cast<std::size_t>(d)]);
+  }
+  out << "selected_features: " << join(names, ", ") << '\n';
+}
+
 void print_fit_report(std::ostream& out, const FitReport& report) {
   if (report.cross_validation) {
     print_cv_table(out, *report.cross_validation);

@@ -30,6 +30,8 @@ void add_predict_command(CLI::App& app);
 void add_grid_command(CLI::App& app);
 void add_sample_command(CLI::App& app);
 void add_info_command(CLI::App& app);
+/// `cdens features`: the features a feature-selecting fit kept.
+void add_features_command(CLI::App& app);
 /// `cdens density fit|score|grid|sample|info`: unconditional density models.
 void add_density_command(CLI::App& app);
 /// The `fit` subcommand of `cdens density`.
@@ -156,6 +158,9 @@ void print_variables(std::ostream& out, const std::vector<std::string>& x_names,
 /// columns: the second), anything else as one line per candidate; `*` marks the chosen one.
 /// A line naming the loss follows.
 void print_cv_table(std::ostream& out, const CvTable& table);
+
+/// "selected_features: a, b" (by name) when the model's fit selected features; nothing else.
+void print_feature_selection(std::ostream& out, const ConditionalModel& model);
 
 /// Chosen hyper-parameters, statistics, fit time and warnings of a fit, then its CV table.
 void print_fit_report(std::ostream& out, const FitReport& report);

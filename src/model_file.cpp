@@ -6,6 +6,8 @@
 #include "cdens/conditional/kernel_gates.hpp"
 #include "cdens/conditional/lscde_gate.hpp"
 #include "cdens/conditional/projected_gate.hpp"
+#include "cdens/conditional/sacde_gate.hpp"
+#include "cdens/conditional/selected_features_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/regression/press_gate.hpp"
@@ -25,6 +27,10 @@ std::shared_ptr<const ConditionalGate> read_builtin_gate(const std::string& kind
   if (kind == "gaussian_kernel") return GaussianKernelGate::from_json(parameters);
   if (kind == "projected") return ProjectedGate::from_json(parameters, read_builtin_gate);
   if (kind == "press") return PressGate::from_json(parameters);
+  if (kind == "sacde") return SaCdeGate::from_json(parameters);
+  if (kind == "selected_features") {
+    return SelectedFeaturesGate::from_json(parameters, read_builtin_gate);
+  }
   throw ModelFormatError("unknown gate kind '" + kind + "' (written by a newer cdens?)");
 }
 

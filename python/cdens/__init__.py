@@ -23,10 +23,11 @@ from .parzen import ParzenWindow
 from .press import PRESSRegressor
 from .rkde import RKDE
 from .rsde import RSDE
+from .sacde import SACDE, SALSCDE, ForwardSelectionCDE
 from .skd import SKD
 
 __version__ = "0.1.0"
 
-__all__ = ["LSCDE", "EpsilonKDE", "NWCDE", "RKDE", "LSCE", "LSMI", "ParzenWindow", "GMM", "RSDE",
-           "SKD", "GSKD", "PRESSRegressor", "CdensWarning", "ConditionalDensityEstimator",
-           "DensityEstimator", "load"]
+__all__ = ["LSCDE", "EpsilonKDE", "NWCDE", "RKDE", "SACDE", "SALSCDE", "ForwardSelectionCDE",
+           "LSCE", "LSMI", "ParzenWindow", "GMM", "RSDE", "SKD", "GSKD", "PRESSRegressor",
+           "CdensWarning", "ConditionalDensityEstimator", "DensityEstimator", "load"]

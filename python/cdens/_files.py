@@ -13,9 +13,12 @@ from .parzen import ParzenWindow
 from .press import PRESSRegressor
 from .rkde import RKDE
 from .rsde import RSDE
+from .sacde import SACDE, SALSCDE, ForwardSelectionCDE
 from .skd import SKD
 
 _ESTIMATOR_OF_METHOD = {"lscde": LSCDE, "ekde": EpsilonKDE, "nwcde": NWCDE, "rkde": RKDE,
+                        "sacde": SACDE, "salscde": SALSCDE, "fw-lscde": ForwardSelectionCDE,
+                        "fw-ekde": ForwardSelectionCDE, "fw-nwcde": ForwardSelectionCDE,
                         "lsce": LSCE, "lsce-ekde": LSCE, "lsmi-lscde": LSMI, "lsmi-ekde": LSMI,
                         "parzen": ParzenWindow, "gmm": GMM, "rsde": RSDE, "skd": SKD,
                         "gskd": GSKD, "press": PRESSRegressor}

@@ -188,6 +188,32 @@ def density_fit(estimator, X, *, truth=None, resolution=400, x_range=None, y_ran
     return ax
 
 
+def regularization_path(estimator, *, feature_names=None, ax=None):
+    """||alpha_d|| of every feature against lambda (SA-CDE paper, Figure 4), the
+    cross-validated lambda marked by a dashed vertical line.
+
+    Needs a fitted SACDE or SALSCDE (``regularization_path_``).
+    """
+    path = getattr(estimator, "regularization_path_", None)
+    if path is None:
+        raise ValueError("the estimator has no regularization path (fit SACDE or SALSCDE)")
+    lambdas = np.asarray(path["lambdas"])
+    norms = np.asarray(path["group_norms"])
+    if feature_names is None:
+        feature_names = [f"x{d + 1}" for d in range(norms.shape[0])]
+    if len(feature_names) != norms.shape[0]:
+        raise ValueError(f"{len(feature_names)} feature names for {norms.shape[0]} features")
+    ax = _axes(ax)
+    for d, name in enumerate(feature_names):
+        ax.plot(lambdas, norms[d], marker=".", label=name)
+    ax.axvline(path["chosen_lambda"], color="black", linestyle="--", label="CV choice")
+    ax.set_xscale("log")
+    ax.set_xlabel("lambda")
+    ax.set_ylabel("||alpha_d||")
+    ax.legend(fontsize="small")
+    return ax
+
+
 def press_states_curve(estimator, X, Y, *, resolution=400, ax=None, cmap="tab10"):
     """PRESS fit of one-dimensional x (Goerg 2017, Figure 2): the data coloured by their most
     probable state, the prediction sum_j w_j(x) ybar_j as a curve, the state means ybar_j as

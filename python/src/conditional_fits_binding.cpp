@@ -11,10 +11,14 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "cdens/conditional/epsilon_kde.hpp"
+#include "cdens/conditional/forward_selection.hpp"
 #include "cdens/conditional/lsce.hpp"
 #include "cdens/conditional/lscde.hpp"
 #include "cdens/conditional/nadaraya_watson_cde.hpp"
 #include "cdens/conditional/rkde.hpp"
+#include "cdens/conditional/sa_lscde.hpp"
+#include "cdens/conditional/sacde.hpp"
+#include "cdens/core/error.hpp"
 #include "cdens/model_file.hpp"
 
 namespace py = pybind11;
@@ -68,8 +72,7 @@ ConditionalModel fit_epsilon_kde_binding(const py::array& x, const py::array& y,
 
 ConditionalModel fit_nadaraya_watson_cde_binding(const py::array& x, const py::array& y,
                                                  const std::optional<py::array>& sigmas,
-                                                 Index n_centers, std::uint64_t seed,
-                                                 int threads) {
+                                                 Index n_centers, std::uint64_t seed, int threads) {
   const auto xs = samples_of(x, "X");
   const auto ys = samples_of(y, "Y");
   auto options = kernel_options<NadarayaWatsonCdeOptions>(sigmas, seed, threads);
@@ -116,6 +119,99 @@ py::tuple fit_reduced_cde_binding(const py::array& x, const py::array& y, const 
         Vector(Eigen::Map<const Vector>(trace.data(), static_cast<Index>(trace.size())))));
   }
   return py::make_tuple(unnamed_model(std::move(fit)), traces);
+}
+
+/// SA-CDE's options from the arguments every feature-selecting fit takes.
+SaCdeOptions sacde_options(const std::optional<py::array>& sigmas,
+                           const std::optional<py::array>& lambdas, Index n_centers, int folds,
+                           std::uint64_t seed, int threads) {
+  SaCdeOptions options;
+  if (sigmas) options.sigmas = numbers_of(*sigmas, "sigma");
+  if (lambdas) options.lambdas = numbers_of(*lambdas, "regularization");
+  options.n_centers = n_centers;
+  options.folds = folds;
+  options.seed = seed;
+  options.threads = threads;
+  return options;
+}
+
+ConditionalModel fit_sacde_binding(const py::array& x, const py::array& y,
+                                   const std::optional<py::array>& sigmas,
+                                   const std::optional<py::array>& lambdas, Index n_centers,
+                                   int folds, double tolerance, const std::string& lambda_rule,
+                                   std::uint64_t seed, int threads) {
+  const auto xs = samples_of(x, "X");
+  const auto ys = samples_of(y, "Y");
+  SaCdeOptions options = sacde_options(sigmas, lambdas, n_centers, folds, seed, threads);
+  options.solver.kkt_tolerance = tolerance;
+  if (lambda_rule == "min") {
+    options.lambda_rule = SaCdeLambdaRule::minimum;
+  } else if (lambda_rule != "1se") {
+    throw InvalidArgument("lambda_rule must be '1se' or 'min', not '" + lambda_rule + "'");
+  }
+  return unnamed_model(without_gil([&] { return fit_sacde(xs, ys, options); }));
+}
+
+ConditionalModel fit_sa_lscde_binding(const py::array& x, const py::array& y,
+                                      const std::optional<py::array>& sigmas,
+                                      const std::optional<py::array>& lambdas, Index n_centers,
+                                      int folds, std::uint64_t seed, int threads) {
+  const auto xs = samples_of(x, "X");
+  const auto ys = samples_of(y, "Y");
+  SaLscdeOptions options;
+  options.selection = sacde_options(sigmas, lambdas, n_centers, folds, seed, threads);
+  options.estimation.sigmas = options.selection.sigmas;
+  options.estimation.lambdas = options.selection.lambdas;
+  options.estimation.n_centers = n_centers;
+  options.estimation.folds = folds;
+  options.estimation.seed = seed;
+  options.estimation.threads = threads;
+  return unnamed_model(without_gil([&] { return fit_sa_lscde(xs, ys, options); }));
+}
+
+/// Forward selection around LSCDE, ε-KDE or NW-CDE with the SA-CDE paper's grids (§3, §3.1);
+/// the wrapped fits run on one thread each, the candidates of a step in parallel.
+ConditionalModel fit_forward_selection_binding(const py::array& x, const py::array& y,
+                                               const std::string& estimator, Index n_centers,
+                                               int folds, std::uint64_t seed, int threads) {
+  const auto xs = samples_of(x, "X");
+  const auto ys = samples_of(y, "Y");
+  SubsetFit fit;
+  if (estimator == "lscde") {
+    LscdeOptions options = SaLscdeOptions::paper_estimation_options();
+    options.n_centers = n_centers;
+    options.folds = folds;
+    options.seed = seed;
+    options.threads = 1;
+    fit = [options](const MatrixView& sx, const MatrixView& sy) {
+      return as_conditional_fit(fit_lscde(sx, sy, options));
+    };
+  } else if (estimator == "ekde") {
+    EpsilonKdeOptions options;
+    options.folds = folds;
+    options.seed = seed;
+    options.threads = 1;
+    fit = [options](const MatrixView& sx, const MatrixView& sy) {
+      return as_conditional_fit(fit_epsilon_kde(sx, sy, options));
+    };
+  } else if (estimator == "nwcde") {
+    NadarayaWatsonCdeOptions options;
+    options.n_centers = n_centers;
+    options.seed = seed;
+    options.threads = 1;
+    fit = [options](const MatrixView& sx, const MatrixView& sy) {
+      return as_conditional_fit(fit_nadaraya_watson_cde(sx, sy, options));
+    };
+  } else {
+    throw InvalidArgument("unknown estimator '" + estimator +
+                          "' for forward selection (lscde, ekde or nwcde)");
+  }
+  ForwardSelectionOptions options;
+  options.method = "fw-" + estimator;
+  options.threads = threads;
+  const ConditionalFit result =
+      without_gil([&] { return fit_forward_selection(xs, ys, fit, options); });
+  return {result.model, {}, {}, result.report};
 }
 
 /// (centre order, fold of each pair) that fit_lscde draws with cross-validation on; see
@@ -175,6 +271,26 @@ void bind_conditional_fits(py::module_& module) {
              py::arg("threads") = ReductionOptions{}.threads,
              "LSCE or LSMI dimension reduction with LSCDE or epsilon-KDE on the projection; "
              "returns (model, traces). dz = 0 chooses d_z by cross-validation.");
+  module.def(
+      "fit_sacde", &fit_sacde_binding, py::arg("X"), py::arg("Y"), py::arg("sigma") = py::none(),
+      py::arg("regularization") = py::none(), py::arg("n_centers") = SaCdeOptions{}.n_centers,
+      py::arg("folds") = SaCdeOptions{}.folds,
+      py::arg("tolerance") = SaCdeOptions{}.solver.kkt_tolerance, py::arg("lambda_rule") = "1se",
+      py::arg("seed") = SaCdeOptions{}.seed, py::arg("threads") = SaCdeOptions{}.threads,
+      "SA-CDE (Shiga et al. 2015); sigma and regularization are candidate grids (None: "
+      "the paper's twenty values in [0.01, 2]).");
+  module.def("fit_sa_lscde", &fit_sa_lscde_binding, py::arg("X"), py::arg("Y"),
+             py::arg("sigma") = py::none(), py::arg("regularization") = py::none(),
+             py::arg("n_centers") = SaCdeOptions{}.n_centers,
+             py::arg("folds") = SaCdeOptions{}.folds, py::arg("seed") = SaCdeOptions{}.seed,
+             py::arg("threads") = SaCdeOptions{}.threads,
+             "SA-LSCDE: SA-CDE selects features, LSCDE estimates on them; both stages use the "
+             "grids given (None: the paper's).");
+  module.def("fit_forward_selection", &fit_forward_selection_binding, py::arg("X"), py::arg("Y"),
+             py::arg("estimator"), py::arg("n_centers") = LscdeOptions{}.n_centers,
+             py::arg("folds") = LscdeOptions{}.folds, py::arg("seed") = LscdeOptions{}.seed,
+             py::arg("threads") = LscdeOptions{}.threads,
+             "Forward feature selection around 'lscde', 'ekde' or 'nwcde' (SA-CDE paper 3.1).");
   module.def("lscde_draws", &lscde_draws_binding, py::arg("n"),
              py::arg("n_centers") = LscdeOptions{}.n_centers,
              py::arg("folds") = LscdeOptions{}.folds, py::arg("seed") = LscdeOptions{}.seed,

@@ -19,6 +19,21 @@ py::dict cv_table_to_dict(const CvTable& table) {
   return result;
 }
 
+py::dict feature_selection_to_dict(const FeatureSelection& selection) {
+  py::dict result;
+  result["selected"] = selection.selected;
+  result["importances"] = vector_to_numpy(Vector(selection.importances));
+  result["path"] = py::none();
+  if (selection.path) {
+    py::dict path;
+    path["lambdas"] = vector_to_numpy(Vector(selection.path->lambdas));
+    path["group_norms"] = samples_to_numpy(selection.path->group_norms.transpose());
+    path["chosen_lambda"] = selection.path->chosen_lambda;
+    result["path"] = path;
+  }
+  return result;
+}
+
 py::tuple region_to_tuple(const HighestDensityRegion& region) {
   Matrix bounds(2, static_cast<Index>(region.intervals.size()));
   for (std::size_t k = 0; k < region.intervals.size(); ++k) {

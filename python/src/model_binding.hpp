@@ -11,12 +11,17 @@
 
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/cross_validation.hpp"
+#include "cdens/core/fit_report.hpp"
 #include "cdens/core/json_io.hpp"
 
 namespace cdens::python {
 
 /// A CV table as {parameter_names, candidates (n, p), mean_loss, standard_error, loss, best}.
 pybind11::dict cv_table_to_dict(const CvTable& table);
+
+/// A feature selection as {selected, importances, path: None or {lambdas, group_norms (d_x, L),
+/// chosen_lambda}}.
+pybind11::dict feature_selection_to_dict(const FeatureSelection& selection);
 
 /// A highest-density region as (intervals of shape (k, 2), density threshold).
 pybind11::tuple region_to_tuple(const HighestDensityRegion& region);
@@ -25,8 +30,7 @@ pybind11::tuple region_to_tuple(const HighestDensityRegion& region);
 /// fit_seconds and warnings, read from `Model::report`.
 template <class Model>
 void add_report_properties(pybind11::class_<Model>& model_class) {
-  model_class
-      .def_property_readonly("method", [](const Model& m) { return m.report.method; })
+  model_class.def_property_readonly("method", [](const Model& m) { return m.report.method; })
       .def_property_readonly("hyperparameters",
                              [](const Model& m) { return m.report.hyperparameters; })
       .def_property_readonly("statistics", [](const Model& m) { return m.report.statistics; })
@@ -35,16 +39,21 @@ void add_report_properties(pybind11::class_<Model>& model_class) {
                                if (!m.report.cross_validation) return pybind11::none();
                                return cv_table_to_dict(*m.report.cross_validation);
                              })
-      .def_property_readonly("auxiliary_cross_validation",
-                             [](const Model& m) {
-                               // {name: table} of the further tables a fit selected with
-                               // (RKDE: its marginal KDE).
-                               pybind11::dict result;
-                               for (const auto& [name, table] :
-                                    m.report.auxiliary_cross_validation) {
-                                 result[pybind11::str(name)] = cv_table_to_dict(table);
-                               }
-                               return result;
+      .def_property_readonly(
+          "auxiliary_cross_validation",
+          [](const Model& m) {
+            // {name: table} of the further tables a fit selected with
+            // (RKDE: its marginal KDE).
+            pybind11::dict result;
+            for (const auto& [name, table] : m.report.auxiliary_cross_validation) {
+              result[pybind11::str(name)] = cv_table_to_dict(table);
+            }
+            return result;
+          })
+      .def_property_readonly("feature_selection",
+                             [](const Model& m) -> pybind11::object {
+                               if (!m.report.feature_selection) return pybind11::none();
+                               return feature_selection_to_dict(*m.report.feature_selection);
                              })
       .def_property_readonly("fit_seconds", [](const Model& m) { return m.report.fit_seconds; })
       .def_property_readonly("warnings", [](const Model& m) { return m.report.warnings; });
@@ -52,8 +61,7 @@ void add_report_properties(pybind11::class_<Model>& model_class) {
 
 /// to_json, from_json, save, load and pickling through the model-file functions of the shape.
 template <class Model>
-void add_file_methods(pybind11::class_<Model>& model_class,
-                      nlohmann::json (*to_json)(const Model&),
+void add_file_methods(pybind11::class_<Model>& model_class, nlohmann::json (*to_json)(const Model&),
                       Model (*from_json)(const nlohmann::json&),
                       void (*save)(const Model&, const std::string&),
                       Model (*load)(const std::string&)) {

@@ -25,7 +25,8 @@ void register_exceptions() {
 }  // namespace cdens::python
 
 PYBIND11_MODULE(_core, module) {
-  module.doc() = "C++ engine of cdens: fit functions, the fitted ConditionalModel and DensityModel.";
+  module.doc() =
+      "C++ engine of cdens: fit functions, the fitted ConditionalModel and DensityModel.";
   cdens::python::register_exceptions();
   cdens::python::bind_conditional_model(module);
   cdens::python::bind_conditional_fits(module);

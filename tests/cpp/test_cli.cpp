@@ -572,7 +572,8 @@ TEST(CliErrors, BadFitOptions) {
   expect_usage_error(with({"--cv-loss", "foo"}), "foo");
   expect_usage_error(
       with({"--method", "foo"}),
-      "known methods: ekde, lscde, lsce, lsce-ekde, lsmi-ekde, lsmi-lscde, nwcde, rkde");
+      "known methods: ekde, fw-ekde, fw-lscde, fw-nwcde, lscde, lsce, lsce-ekde, lsmi-ekde, "
+      "lsmi-lscde, nwcde, rkde, sacde, salscde");
   expect_usage_error(with({"--bogus"}), "--bogus");
   expect_usage_error(with({"--folds", "many"}), "--folds");
   expect_usage_error(with({"--holdout", "1.5"}), "--holdout");

@@ -34,7 +34,7 @@ class ConditionalMixture {
   Index output_dim() const { return y_scaling_.dimension(); }
   Index n_components() const { return centers_.cols(); }
   const ConditionalGate& gate() const { return *gate_; }
-  /// The gate, for a model that wraps it (ProjectedGate).
+  /// The gate itself, for a model that wraps it (ProjectedGate, SelectedFeaturesGate).
   const std::shared_ptr<const ConditionalGate>& shared_gate() const { return gate_; }
   const Standardizer& x_scaling() const { return x_scaling_; }
   const Standardizer& y_scaling() const { return y_scaling_; }

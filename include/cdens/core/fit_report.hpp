@@ -8,8 +8,28 @@
 #include <vector>
 
 #include "cdens/core/cross_validation.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens {
+
+/// ‖α_d‖₂ of every input feature d along a regularisation path (SA-CDE paper, Figure 4).
+struct RegularizationPath {
+  Vector lambdas;              ///< the path's λ, decreasing
+  Matrix group_norms;          ///< d_x × |lambdas|: ‖α_d‖₂ at each λ
+  double chosen_lambda = 0.0;  ///< the λ of the fitted model (the CV choice)
+};
+
+/// Which input features a fit kept (SA-CDE, SA-LSCDE, forward selection).
+struct FeatureSelection {
+  std::vector<Index> selected;  ///< 0-based input dimensions, increasing
+  /// One value per input dimension, zero for a dropped feature: ‖α_d‖₂ for SA-CDE, the decrease
+  /// of the cross-validated NLL when the feature was added for forward selection.
+  Vector importances;
+  std::optional<RegularizationPath> path;  ///< SA-CDE and SA-LSCDE only
+
+  nlohmann::json to_json() const;
+  static FeatureSelection from_json(const nlohmann::json& document);
+};
 
 struct FitReport {
   std::string method;                             ///< "lscde", …
@@ -19,6 +39,8 @@ struct FitReport {
   /// Further tables of a fit that selects several things by separate cross-validations, by name
   /// (RKDE: "marginal_kde"); `cross_validation` holds the one that selects the model's widths.
   std::map<std::string, CvTable> auxiliary_cross_validation;
+  /// The features a feature-selecting fit kept; absent for the other estimators.
+  std::optional<FeatureSelection> feature_selection;
   double fit_seconds = 0.0;  ///< wall time of the whole fit
   std::vector<std::string> warnings;
 

@@ -1,0 +1,34 @@
+#pragma once
+// SA-LSCDE (Shiga, Tangkaratt, Sugiyama 2015, §3.1): SA-CDE selects the features, LSCDE (with
+// its own cross-validation) estimates p(y|x) on them. See docs/methods/sacde.md.
+
+#include "cdens/conditional/lscde.hpp"
+#include "cdens/conditional/sacde.hpp"
+
+namespace cdens {
+
+/// Options of fit_sa_lscde: one set per stage. The paper's experiments choose σ and λ of both
+/// stages from the same twenty values in [10⁻², 2], so that is the default LSCDE grid here.
+struct SaLscdeOptions {
+  SaCdeOptions selection;
+  LscdeOptions estimation = paper_estimation_options();
+
+  /// LscdeOptions with σ and λ candidates sa_cde_width_grid() (§3).
+  static LscdeOptions paper_estimation_options();
+};
+
+/// A fitted SA-LSCDE model: LSCDE on the kept features, as a model of every input.
+struct SaLscdeFit {
+  ConditionalMixture model;
+  FitReport report;
+};
+
+/// Fits SA-LSCDE to the pairs (x_i, y_i). The report is LSCDE's (σ, λ and its CV table) with
+/// method "salscde", SA-CDE's feature selection (path included), SA-CDE's σ and λ as
+/// "selection_sigma" and "selection_lambda" and its CV table as the auxiliary table "sacde".
+/// When SA-CDE switches every feature off, the feature that leaves the regularisation path last
+/// (the largest λ with ‖α_d‖ > 0) is kept, so that LSCDE has an input.
+SaLscdeFit fit_sa_lscde(const MatrixView& x, const MatrixView& y,
+                        const SaLscdeOptions& options = {}, const FitContext& context = {});
+
+}  // namespace cdens

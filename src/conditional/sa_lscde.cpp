@@ -1,0 +1,57 @@
+#include "cdens/conditional/sa_lscde.hpp"
+
+#include <chrono>
+
+#include "cdens/conditional/selected_features_gate.hpp"
+#include "cdens/core/standardizer.hpp"
+
+namespace cdens {
+namespace {
+
+/// The feature with a non-zero ‖α_d‖ at the largest λ of the path (the first to enter it), or
+/// feature 0 when the whole path is zero.
+Index first_entering_feature(const RegularizationPath& path) {
+  for (Index j = 0; j < path.lambdas.size(); ++j) {
+    Index largest = 0;
+    path.group_norms.col(j).maxCoeff(&largest);
+    if (path.group_norms(largest, j) > 0.0) return largest;
+  }
+  return 0;
+}
+
+}  // namespace
+
+LscdeOptions SaLscdeOptions::paper_estimation_options() {
+  LscdeOptions options;
+  options.sigmas = sa_cde_width_grid();
+  options.lambdas = sa_cde_width_grid();
+  return options;
+}
+
+SaLscdeFit fit_sa_lscde(const MatrixView& x, const MatrixView& y, const SaLscdeOptions& options,
+                        const FitContext& context) {
+  const auto started = std::chrono::steady_clock::now();
+  SaCdeFit selection = fit_sacde(x, y, options.selection, context);
+  FeatureSelection kept = *selection.report.feature_selection;
+  std::vector<Index> features = kept.selected;
+  if (features.empty()) features.push_back(first_entering_feature(*kept.path));
+  LscdeFit estimate = fit_lscde(x(features, Eigen::all), y, options.estimation, context);
+
+  FitReport report = std::move(estimate.report);
+  report.method = "salscde";
+  report.hyperparameters["selection_sigma"] = selection.report.hyperparameters.at("sigma");
+  report.hyperparameters["selection_lambda"] = selection.report.hyperparameters.at("lambda");
+  if (selection.report.cross_validation) {
+    report.auxiliary_cross_validation["sacde"] = std::move(*selection.report.cross_validation);
+  }
+  for (auto& warning : selection.report.warnings) report.warnings.push_back("SA-CDE: " + warning);
+  kept.selected = features;
+  report.feature_selection = std::move(kept);
+  report.statistics["n_selected_features"] = static_cast<double>(features.size());
+  report.fit_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return {model_on_all_features(estimate.model, features, selection.model.x_scaling()),
+          std::move(report)};
+}
+
+}  // namespace cdens

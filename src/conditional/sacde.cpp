@@ -1,0 +1,178 @@
+#include "cdens/conditional/sacde.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+
+#include "cdens/conditional/lscde.hpp"
+#include "cdens/conditional/sacde_gate.hpp"
+#include "cdens/conditional/sacde_system.hpp"
+#include "cdens/core/error.hpp"
+#include "cdens/core/parallel.hpp"
+#include "cdens/core/samples.hpp"
+#include "cdens/core/validate.hpp"
+
+namespace cdens {
+namespace {
+
+void validate(const SaCdeOptions& options) {
+  require_positive_values(options.sigmas, "sigma candidates");
+  require_positive_values(options.lambdas, "lambda candidates");
+  if (options.n_centers < 1)
+    throw InvalidArgument("the number of basis centres must be at least 1");
+  if (!(options.solver.tolerance > 0.0) || !(options.solver.kkt_tolerance > 0.0) ||
+      options.solver.max_iterations < 1 || options.solver.block_iterations < 1) {
+    throw InvalidArgument("the solver needs positive tolerances and at least one iteration");
+  }
+  if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
+}
+
+/// The basis on the centres `centers` (indices of standardised pairs) with width σ.
+SaCdeBasis basis_on(const StandardizedSamples& pairs, const std::vector<Index>& centers,
+                    double sigma) {
+  return {gather_samples(pairs.z, centers), gather_samples(pairs.t, centers), sigma};
+}
+
+/// The (σ, λ) grid by K-fold cross-validation (§2.5): per (σ, fold) one system on the training
+/// part, built on that part's own centres (as LSCDE does: no held-out pair is a centre of the
+/// model that scores it), its whole λ path with warm starts, and the held-out NLL of every λ.
+CvTable cross_validate(const StandardizedSamples& pairs, const LscdeDraws& draws,
+                       const SaCdeOptions& options, int threads, const FitContext& context) {
+  const KFold& folds = *draws.folds;
+  const int fold_count = folds.n_folds();
+  const auto sigma_count = static_cast<Index>(options.sigmas.size());
+  const auto lambda_count = static_cast<Index>(options.lambdas.size());
+  std::vector<StandardizedSamples> training;
+  std::vector<StandardizedSamples> held_out;
+  for (int k = 0; k < fold_count; ++k) {
+    training.push_back(gather_pairs(pairs, folds.train(k)));
+    held_out.push_back(gather_pairs(pairs, folds.test(k)));
+  }
+  Matrix fold_loss(sigma_count * lambda_count, fold_count);
+  context.progress.begin("cross-validation", sigma_count * fold_count);
+  parallel_for(threads, sigma_count * fold_count, [&](Index task) {
+    const Index s = task / fold_count;
+    const auto k = static_cast<std::size_t>(task % fold_count);
+    const SaCdeBasis basis =
+        basis_on(pairs, draws.fold_centers[k], options.sigmas[static_cast<std::size_t>(s)]);
+    SaCdeSystem system(training[k].z, training[k].t, basis);
+    const Matrix alphas = sacde_path(system, options.lambdas, options.solver);
+    fold_loss.block(s * lambda_count, static_cast<Index>(k), lambda_count, 1) =
+        sacde_held_out_nll_sums(held_out[k].z, held_out[k].t, basis, alphas) /
+        static_cast<double>(held_out[k].z.cols());
+    context.progress.advance();
+  });
+  context.progress.end();
+  return make_cv_table({"sigma", "lambda"}, product_grid(options.sigmas, options.lambdas),
+                       fold_loss, "kl");
+}
+
+/// SaCdeLambdaRule::one_standard_error: at the σ of the minimum, the largest λ whose mean loss
+/// is at most the minimum plus its standard error.
+double one_standard_error_lambda(const CvTable& table) {
+  const double sigma = table.candidates(table.best, 0);
+  const double limit = table.mean_loss(table.best) + table.standard_error(table.best);
+  double lambda = table.candidates(table.best, 1);
+  for (Index row = 0; row < table.candidates.rows(); ++row) {
+    if (table.candidates(row, 0) == sigma && table.candidates(row, 1) > lambda &&
+        table.mean_loss(row) <= limit) {
+      lambda = table.candidates(row, 1);
+    }
+  }
+  return lambda;
+}
+
+/// The regularisation path of the fitted σ, the chosen λ and the kept features.
+FeatureSelection feature_selection(const Matrix& alphas, const std::vector<double>& lambdas,
+                                   Index chosen, Index n_features) {
+  const Matrix norms = sacde_group_norms(alphas, n_features);
+  std::vector<Index> order(lambdas.size());
+  for (std::size_t j = 0; j < order.size(); ++j) order[j] = static_cast<Index>(j);
+  std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) {
+    return lambdas[static_cast<std::size_t>(a)] > lambdas[static_cast<std::size_t>(b)];
+  });
+  RegularizationPath path;
+  path.lambdas.resize(static_cast<Index>(order.size()));
+  path.group_norms.resize(n_features, static_cast<Index>(order.size()));
+  for (std::size_t j = 0; j < order.size(); ++j) {
+    path.lambdas(static_cast<Index>(j)) = lambdas[static_cast<std::size_t>(order[j])];
+    path.group_norms.col(static_cast<Index>(j)) = norms.col(order[j]);
+  }
+  path.chosen_lambda = lambdas[static_cast<std::size_t>(chosen)];
+  FeatureSelection selection;
+  selection.importances = norms.col(chosen);
+  for (Index d = 0; d < n_features; ++d) {
+    if (selection.importances(d) > 0.0) selection.selected.push_back(d);
+  }
+  selection.path = std::move(path);
+  return selection;
+}
+
+}  // namespace
+
+SaCdeFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOptions& options,
+                   const FitContext& context) {
+  const auto started = std::chrono::steady_clock::now();
+  validate(options);
+  const StandardizedPairs data = standardize_pairs(x, y, context);
+  const int threads = resolve_threads(options.threads);
+  const Index n = x.cols();
+
+  // Centres and folds are drawn exactly as LSCDE draws them (§3: B = min(100, N) random pairs).
+  LscdeOptions draw_options;
+  draw_options.sigmas = options.sigmas;
+  draw_options.lambdas = options.lambdas;
+  draw_options.n_centers = options.n_centers;
+  draw_options.folds = options.folds;
+  draw_options.seed = options.seed;
+  const LscdeDraws draws = lscde_draws(n, draw_options);
+
+  FitReport report;
+  report.method = "sacde";
+  double sigma = options.sigmas.front();
+  double lambda = options.lambdas.front();
+  if (draws.folds) {
+    CvTable table = cross_validate(data.samples, draws, options, threads, context);
+    if (table.best < 0) throw DataError("cross-validation produced no finite loss");
+    sigma = table.candidates(table.best, 0);
+    lambda = table.candidates(table.best, 1);
+    report.statistics["lambda_cv_minimum"] = lambda;
+    if (options.lambda_rule == SaCdeLambdaRule::one_standard_error) {
+      lambda = one_standard_error_lambda(table);
+    }
+    table.mean_loss.array() -= data.y_scaling.log_jacobian();  // −log p_user = −log p_std − log J
+    report.warnings = grid_edge_warnings(table, {options.sigmas, options.lambdas});
+    report.statistics["folds"] = draws.folds->n_folds();
+    report.cross_validation = std::move(table);
+  }
+
+  // The whole path at the chosen σ on every training pair (Figure 4); the model is its λ.
+  const SaCdeBasis basis = basis_on(data.samples, draws.centers, sigma);
+  Matrix alphas;
+  // One task: the BLAS inside runs single-threaded, so α̂ does not depend on the thread count.
+  parallel_for(1, 1, [&](Index) {
+    SaCdeSystem system(data.samples.z, data.samples.t, basis);
+    alphas = sacde_path(system, options.lambdas, options.solver);
+    report.statistics["lambda_max"] = system.lambda_max();
+  });
+  const auto chosen = static_cast<Index>(
+      std::find(options.lambdas.begin(), options.lambdas.end(), lambda) - options.lambdas.begin());
+  const Vector alpha = alphas.col(chosen);
+  report.feature_selection = feature_selection(alphas, options.lambdas, chosen, x.rows());
+  if (report.feature_selection->selected.empty()) {
+    report.warnings.push_back(
+        "every feature was switched off: the model is the kernel density estimate of y, "
+        "whatever x");
+  }
+
+  report.hyperparameters = {{"sigma", sigma}, {"lambda", lambda}};
+  report.statistics["n_train"] = static_cast<double>(n);
+  report.statistics["n_basis"] = static_cast<double>(basis.size());
+  report.statistics["n_selected_features"] =
+      static_cast<double>(report.feature_selection->selected.size());
+  report.fit_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return {make_sacde_mixture(data.x_scaling, data.y_scaling, basis, alpha), std::move(report)};
+}
+
+}  // namespace cdens

@@ -1,0 +1,252 @@
+#include "cdens/conditional/sacde_system.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "cdens/conditional/lscde_basis.hpp"
+#include "cdens/conditional/sacde_gate.hpp"
+#include "cdens/core/error.hpp"
+#include "cdens/core/log_space.hpp"
+#include "cdens/core/samples.hpp"
+
+namespace cdens {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+/// KKT violations below this fraction of λ count as satisfied when the active set is checked:
+/// the inner solution is only accurate to the solver's relative tolerance.
+constexpr double kActiveSetSlack = 1e-6;
+
+/// The rows (coefficients) of the groups in `groups`, in that order.
+std::vector<Index> coefficient_rows(const std::vector<Index>& groups, Index group_size) {
+  std::vector<Index> rows;
+  for (const Index d : groups) {
+    for (Index b = 0; b < group_size; ++b) rows.push_back(d * group_size + b);
+  }
+  return rows;
+}
+
+}  // namespace
+
+Matrix sacde_log_feature_kernels(const MatrixView& x, const SaCdeBasis& basis) {
+  const Index features = basis.n_features();
+  const Index size = basis.size();
+  if (x.rows() != features) {
+    throw InvalidArgument("SA-CDE: the inputs and the basis differ in dimension");
+  }
+  Matrix logs(x.cols(), features * size);
+  for (Index d = 0; d < features; ++d) {
+    logs.middleCols(d * size, size) =
+        log_basis_factors(x.row(d), basis.centers_x.row(d), basis.sigma);
+  }
+  return logs;
+}
+
+SaCdeSystem::SaCdeSystem(const MatrixView& x, const MatrixView& y, const SaCdeBasis& basis)
+    : n_groups_(basis.n_features()), group_size_(basis.size()) {
+  if (x.cols() == 0 || x.cols() != y.cols()) {
+    throw InvalidArgument("SA-CDE needs at least one training pair, as many x as y");
+  }
+  const auto n = static_cast<double>(x.cols());
+  kernels_ = sacde_log_feature_kernels(x, basis);
+  exp_flushing_below_in_place(kernels_, kBasisLogCutoff);
+  // Eq. (12): the y-integral of η_b η_b' is (√π σ)^{D_y} exp(−‖ν_b − ν_b'‖²/4σ²).
+  output_overlap_ = exp_flushing_below(
+      log_basis_factors(basis.centers_y, basis.centers_y, std::sqrt(2.0) * basis.sigma),
+      kBasisLogCutoff);
+  output_overlap_ *=
+      std::pow(std::sqrt(kPi) * basis.sigma, static_cast<double>(basis.centers_y.rows())) / n;
+  // Eq. (14): E(n, b) = η_b(y⁽ⁿ⁾), then ĥ_d = (1/n) Σ_n Φ_d(n, ·) ∘ E(n, ·).
+  const Matrix outputs =
+      exp_flushing_below(log_basis_factors(y, basis.centers_y, basis.sigma), kBasisLogCutoff);
+  h_vector_.resize(n_groups_ * group_size_);
+  for (Index d = 0; d < n_groups_; ++d) {
+    h_vector_.segment(d * group_size_, group_size_) =
+        kernels_.middleCols(d * group_size_, group_size_).cwiseProduct(outputs).colwise().sum() / n;
+  }
+  columns_.resize(static_cast<std::size_t>(n_groups_));
+  group_lipschitz_.assign(static_cast<std::size_t>(n_groups_), -1.0);
+}
+
+double SaCdeSystem::group_lipschitz(Index group) {
+  double& bound = group_lipschitz_[static_cast<std::size_t>(group)];
+  if (bound < 0.0) {
+    bound =
+        nonnegative_spectral_bound(h_columns(group).middleRows(group * group_size_, group_size_));
+  }
+  return bound;
+}
+
+const Matrix& SaCdeSystem::h_columns(Index group) {
+  Matrix& block = columns_[static_cast<std::size_t>(group)];
+  if (block.size() == 0) {
+    block = kernels_.transpose() * kernels_.middleCols(group * group_size_, group_size_);
+    for (Index d = 0; d < n_groups_; ++d) {
+      block.middleRows(d * group_size_, group_size_).array() *= output_overlap_.array();
+    }
+  }
+  return block;
+}
+
+Matrix SaCdeSystem::h_matrix() const {
+  const Index total = n_groups_ * group_size_;
+  Matrix gram = Matrix::Zero(total, total);
+  gram.selfadjointView<Eigen::Lower>().rankUpdate(kernels_.transpose());
+  Matrix full = gram.selfadjointView<Eigen::Lower>();
+  for (Index d1 = 0; d1 < n_groups_; ++d1) {
+    for (Index d2 = 0; d2 < n_groups_; ++d2) {
+      full.block(d1 * group_size_, d2 * group_size_, group_size_, group_size_).array() *=
+          output_overlap_.array();
+    }
+  }
+  return full;
+}
+
+double SaCdeSystem::lambda_max() const {
+  double largest = 0.0;
+  for (Index d = 0; d < n_groups_; ++d) {
+    largest = std::max(largest, h_vector_.segment(d * group_size_, group_size_).norm());
+  }
+  return largest;
+}
+
+GroupLassoSolution solve_sacde_problem(SaCdeSystem& system, double lambda, const Vector& start,
+                                       const GroupLassoOptions& options) {
+  const Index groups = system.n_groups();
+  const Index size = system.group_size();
+  if (start.size() != groups * size) throw InvalidArgument("SA-CDE: the start has the wrong size");
+  GroupLassoSolution solution;
+  solution.alpha = Vector::Zero(groups * size);
+  std::vector<Index> active;
+  for (Index d = 0; d < groups; ++d) {
+    const auto group = start.segment(d * size, size);
+    if ((group.array() > 0.0).any()) {
+      active.push_back(d);
+      solution.alpha.segment(d * size, size) = group.cwiseMax(0.0);
+    }
+  }
+  solution.converged = true;
+  for (;;) {
+    if (!active.empty()) {
+      // The problem restricted to the active groups; the others stay zero.
+      const std::vector<Index> rows = coefficient_rows(active, size);
+      const auto count = static_cast<Index>(active.size());
+      Matrix restricted(count * size, count * size);
+      for (Index a = 0; a < count; ++a) {
+        restricted.middleCols(a * size, size) = system.h_columns(active[a])(rows, Eigen::all);
+      }
+      GroupLassoSolution inner;
+      if (options.method == GroupLassoMethod::block_coordinate) {
+        std::vector<double> lipschitz;
+        for (const Index d : active) lipschitz.push_back(system.group_lipschitz(d));
+        inner =
+            solve_group_lasso_block_coordinate(restricted, system.h_vector()(rows), size, lambda,
+                                               solution.alpha(rows), lipschitz, options);
+      } else {
+        if (system.spectral_vector.size() != groups * size) {
+          system.spectral_vector = Vector::Ones(groups * size);
+        }
+        Vector spectral = system.spectral_vector(rows);
+        const double lipschitz = nonnegative_spectral_bound(restricted, spectral);
+        system.spectral_vector(rows) = spectral;
+        inner = solve_group_lasso_dense(restricted, system.h_vector()(rows), size, lambda,
+                                        solution.alpha(rows), lipschitz, options);
+      }
+      solution.alpha(rows) = inner.alpha;
+      solution.iterations += inner.iterations;
+      solution.restarts += inner.restarts;
+      solution.converged = inner.converged;
+      solution.objective.insert(solution.objective.end(), inner.objective.begin(),
+                                inner.objective.end());
+    }
+    // The gradient of Ĵ₀ over every group needs only the active column blocks.
+    Vector gradient = -system.h_vector();
+    for (const Index d : active) {
+      gradient += system.h_columns(d) * solution.alpha.segment(d * size, size);
+    }
+    std::vector<Index> violators;
+    for (Index d = 0; d < groups; ++d) {
+      if (std::find(active.begin(), active.end(), d) != active.end()) continue;
+      const double pull = (-gradient.segment(d * size, size)).cwiseMax(0.0).norm();
+      if (pull > lambda * (1.0 + kActiveSetSlack)) violators.push_back(d);
+    }
+    if (violators.empty()) break;
+    active.insert(active.end(), violators.begin(), violators.end());
+    std::sort(active.begin(), active.end());
+  }
+  return solution;
+}
+
+Matrix sacde_path(SaCdeSystem& system, const std::vector<double>& lambdas,
+                  const GroupLassoOptions& options) {
+  const Index total = system.n_groups() * system.group_size();
+  std::vector<std::size_t> order(lambdas.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return lambdas[a] > lambdas[b]; });
+  const double lambda_max = system.lambda_max();
+  Matrix alphas = Matrix::Zero(total, static_cast<Index>(lambdas.size()));
+  Vector previous = Vector::Zero(total);
+  for (const std::size_t j : order) {
+    if (lambdas[j] >= lambda_max) continue;  // α = 0 (SaCdeSystem::lambda_max)
+    previous = solve_sacde_problem(system, lambdas[j], previous, options).alpha;
+    alphas.col(static_cast<Index>(j)) = previous;
+  }
+  return alphas;
+}
+
+Matrix sacde_group_norms(const Matrix& alphas, Index n_groups) {
+  const Index size = alphas.rows() / n_groups;
+  Matrix norms(n_groups, alphas.cols());
+  for (Index j = 0; j < alphas.cols(); ++j) {
+    for (Index d = 0; d < n_groups; ++d) norms(d, j) = alphas.col(j).segment(d * size, size).norm();
+  }
+  return norms;
+}
+
+Vector sacde_held_out_nll_sums(const MatrixView& x, const MatrixView& y, const SaCdeBasis& basis,
+                               const Matrix& alphas) {
+  const Index m = x.cols();
+  const Index size = basis.size();
+  const Index features = basis.n_features();
+  Vector sums = Vector::Zero(alphas.cols());
+  if (m == 0) return sums;
+  // Log-terms of the denominator (α_{d,b} φ_{d,b}(x_d)) and of the numerator (times η_b(y)),
+  // each row shifted by its largest term; the shifts cancel in the ratio of eq. (20).
+  const Matrix log_inputs = sacde_log_feature_kernels(x, basis);
+  Matrix log_joint = log_inputs;
+  const Matrix log_outputs = log_basis_factors(y, basis.centers_y, basis.sigma);
+  for (Index d = 0; d < features; ++d) log_joint.middleCols(d * size, size) += log_outputs;
+  const Vector shift_inputs = log_inputs.rowwise().maxCoeff();
+  const Vector shift_joint = log_joint.rowwise().maxCoeff();
+  const Matrix denominators =
+      exp_flushing_below(log_inputs.colwise() - shift_inputs, kBasisLogCutoff) * alphas;
+  const Matrix numerators =
+      exp_flushing_below(log_joint.colwise() - shift_joint, kBasisLogCutoff) * alphas;
+  // Eq. (21): the y-integral of η_b is (√(2π) σ)^{D_y}.
+  const double log_output_integral =
+      static_cast<double>(y.rows()) * std::log(std::sqrt(2.0 * kPi) * basis.sigma);
+  for (Index j = 0; j < alphas.cols(); ++j) {
+    std::vector<Index> exact_rows;
+    const bool all_zero = !(alphas.col(j).array() > 0.0).any();
+    for (Index i = 0; i < m; ++i) {
+      if (!all_zero && numerators(i, j) > 0.0 && denominators(i, j) > 0.0) {
+        sums(j) -= shift_joint(i) - shift_inputs(i) +
+                   std::log(numerators(i, j) / denominators(i, j)) - log_output_integral;
+      } else {
+        exact_rows.push_back(i);
+      }
+    }
+    if (!exact_rows.empty()) {
+      const ConditionalMixture mixture = make_sacde_mixture(
+          Standardizer::identity(x.rows()), Standardizer::identity(y.rows()), basis, alphas.col(j));
+      sums(j) -=
+          mixture.log_pdf(gather_samples(x, exact_rows), gather_samples(y, exact_rows)).sum();
+    }
+  }
+  return sums;
+}
+
+}  // namespace cdens

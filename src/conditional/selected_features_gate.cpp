@@ -1,0 +1,67 @@
+#include "cdens/conditional/selected_features_gate.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "cdens/core/error.hpp"
+#include "cdens/core/json_io.hpp"
+
+namespace cdens {
+
+SelectedFeaturesGate::SelectedFeaturesGate(Index input_dim, std::vector<Index> features,
+                                           std::shared_ptr<const ConditionalGate> inner)
+    : input_dim_(input_dim), features_(std::move(features)), inner_(std::move(inner)) {
+  if (!inner_) throw InvalidArgument("selected-features gate: no inner gate");
+  if (features_.empty() || static_cast<Index>(features_.size()) != inner_->input_dim()) {
+    throw InvalidArgument("selected-features gate: the features do not match the inner gate");
+  }
+  std::vector<Index> sorted = features_;
+  std::sort(sorted.begin(), sorted.end());
+  if (sorted.front() < 0 || sorted.back() >= input_dim_ ||
+      std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+    throw InvalidArgument("selected-features gate: features must be distinct inputs");
+  }
+}
+
+void SelectedFeaturesGate::log_weights(const MatrixView& x, Eigen::Ref<Matrix> out) const {
+  const Matrix selected = x(features_, Eigen::all);
+  inner_->log_weights(selected, out);
+}
+
+nlohmann::json SelectedFeaturesGate::to_json() const {
+  nlohmann::json inner = inner_->to_json();
+  inner["kind"] = inner_->kind();
+  return {{"input_dim", input_dim_}, {"features", features_}, {"inner", inner}};
+}
+
+std::shared_ptr<const SelectedFeaturesGate> SelectedFeaturesGate::from_json(
+    const nlohmann::json& document, const GateReader& read_gate) {
+  try {
+    const auto& inner = json_member(document, "inner");
+    return std::make_shared<const SelectedFeaturesGate>(
+        json_member(document, "input_dim").get<Index>(),
+        json_member(document, "features").get<std::vector<Index>>(),
+        read_gate(json_member(inner, "kind").get<std::string>(), inner));
+  } catch (const nlohmann::json::exception& error) {
+    throw ModelFormatError(std::string("selected-features gate: ") + error.what());
+  } catch (const InvalidArgument& error) {
+    throw ModelFormatError(error.what());
+  }
+}
+
+ConditionalMixture model_on_all_features(const ConditionalMixture& inner,
+                                         const std::vector<Index>& features,
+                                         const Standardizer& x_scaling) {
+  Vector mean = x_scaling.mean();
+  Vector scale = x_scaling.scale();
+  for (std::size_t s = 0; s < features.size(); ++s) {
+    mean(features[s]) = inner.x_scaling().mean()(static_cast<Index>(s));
+    scale(features[s]) = inner.x_scaling().scale()(static_cast<Index>(s));
+  }
+  return ConditionalMixture(Standardizer(mean, scale), inner.y_scaling(),
+                            std::make_shared<const SelectedFeaturesGate>(
+                                x_scaling.dimension(), features, inner.shared_gate()),
+                            inner.centers(), inner.scales());
+}
+
+}  // namespace cdens
