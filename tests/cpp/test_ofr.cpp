@@ -112,6 +112,7 @@ TEST(Ofr, CandidatePoolScoresEqualEvaluateOnTheOriginalColumns) {
   for (Index j = 0; j < 12; ++j) lambdas(j) = 1e-3 * static_cast<double>(j % 4);
   OfrLoo model(r.t);
   OfrCandidatePool pool(model, r.phi);
+  Index last_taken = -1;
   for (Index stage = 0; stage < 5; ++stage) {
     const Vector scores = pool.scores(model, lambdas);
     for (Index j = 0; j < 12; ++j) {
@@ -131,8 +132,12 @@ TEST(Ofr, CandidatePoolScoresEqualEvaluateOnTheOriginalColumns) {
     EXPECT_NEAR(taken.g, direct.g, 1e-10 * std::abs(direct.g));
     EXPECT_NEAR(taken.loo_mse, direct.loo_mse, 1e-10 * direct.loo_mse);
     model.add(taken);
+    last_taken = best;
   }
-  EXPECT_THROW(pool.take(0, model, 0.0), InvalidArgument);  // already taken or out of step
+  EXPECT_THROW(pool.take(last_taken, model, 0.0), InvalidArgument);  // already taken
+  Index available = 0;
+  while (!pool.available(available)) ++available;
+  EXPECT_THROW(pool.take(available, OfrLoo(r.t), 0.0), InvalidArgument);  // another model
   EXPECT_THROW(pool.scores(model, Vector::Zero(3)), InvalidArgument);
   EXPECT_THROW(OfrCandidatePool(model, r.phi), InvalidArgument);  // model already has terms
 }
