@@ -70,6 +70,25 @@ def test_sacde_path_and_plot(relevant_first, tmp_path):
         cdens.plot.regularization_path(cdens.ForwardSelectionCDE(estimator="ekde").fit(x, y))
 
 
+def test_sacde_lambda_rules(relevant_first):
+    x, y = relevant_first
+    grid = {"sigma": [0.2, 0.5, 1.0], "regularization": [0.01, 0.03, 0.1, 0.3, 1.0]}
+    paper = cdens.SACDE(lambda_rule="min", random_state=0, **grid).fit(x, y)
+    results = paper.cv_results_
+    best = int(np.argmin(results["rank_test_score"]))
+    assert paper.regularization_ == results["param_regularization"][best]
+    assert paper.sigma_ == results["param_sigma"][best]
+    # One standard error: the largest lambda at the best sigma within the minimum's error.
+    sparse = cdens.SACDE(random_state=0, **grid).fit(x, y)
+    same_sigma = results["param_sigma"] == results["param_sigma"][best]
+    within = -results["mean_test_score"] <= (-results["mean_test_score"][best]
+                                             + results["std_error_test_score"][best])
+    assert sparse.sigma_ == paper.sigma_
+    assert sparse.regularization_ == results["param_regularization"][same_sigma & within].max()
+    with pytest.raises(ValueError, match="lambda_rule"):
+        cdens.SACDE(lambda_rule="smallest", **grid).fit(x, y)
+
+
 def test_unknown_wrapped_estimator_is_a_value_error(relevant_first):
     x, y = relevant_first
     with pytest.raises(ValueError, match="unknown estimator"):
