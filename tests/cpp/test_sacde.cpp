@@ -105,7 +105,9 @@ TEST(SaCdeSolverTest, SolutionSatisfiesKktAndMatchesThePapersPlainUpdate) {
           solve_sacde_problem(system, lambda, Vector::Zero(h.rows()), options);
       // Block-coordinate descent may stop at the iteration cap here with a KKT violation between
       // 1e-8 and the 1e-5 checked below (one λ of three; rounding of its maintained gradient).
-      if (method == GroupLassoMethod::accelerated_gradient) EXPECT_TRUE(solution.converged);
+      if (method == GroupLassoMethod::accelerated_gradient) {
+        EXPECT_TRUE(solution.converged);
+      }
       const Vector gradient = h * solution.alpha - system.h_vector();
       EXPECT_LT(group_lasso_kkt_violation(gradient, solution.alpha, 6, lambda), 1e-5)
           << "lambda = " << lambda;
