@@ -201,13 +201,7 @@ void run_density_fit(const DensityFitArguments& arguments, bool holdout_requeste
         << "held_out_mean_log_likelihood: " << format_number(mean_log_likelihood) << '\n'
         << "held_out_nll: " << format_number(-mean_log_likelihood) << '\n';
   }
-  if (!arguments.out_path.empty()) {
-    // The fit succeeded; only now is an existing model file replaced, atomically.
-    save_density_model(model, arguments.out_path);
-    out << "model: " << arguments.out_path << '\n';
-  } else {
-    out << "model: not saved (no --out)\n";
-  }
+  save_fitted_model(out, arguments.out_path, model);
   std::cout << out.str() << std::flush;
 }
 

@@ -363,13 +363,7 @@ void run_fit(const FitArguments& arguments, bool holdout_requested,
         << "held_out_nll: " << format_number(nll) << '\n'
         << "held_out_mean_log_likelihood: " << format_number(-nll) << '\n';
   }
-  if (!arguments.out_path.empty()) {
-    // The fit succeeded; only now is an existing model file replaced, atomically.
-    save_conditional_model(model, arguments.out_path);
-    out << "model: " << arguments.out_path << '\n';
-  } else {
-    out << "model: not saved (no --out)\n";
-  }
+  save_fitted_model(out, arguments.out_path, model);
   std::cout << out.str() << std::flush;
 }
 

@@ -121,12 +121,7 @@ void run_regress_fit(const RegressFitArguments& arguments) {
         << "test_mad: " << format_number(residuals.cwiseAbs().mean()) << '\n'
         << "test_nll: " << format_number(nll) << '\n';
   }
-  if (!arguments.out_path.empty()) {
-    save_conditional_model(model, arguments.out_path);
-    out << "model: " << arguments.out_path << '\n';
-  } else {
-    out << "model: not saved (no --out)\n";
-  }
+  save_fitted_model(out, arguments.out_path, model);
   std::cout << out.str() << std::flush;
 }
 

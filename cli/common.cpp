@@ -427,4 +427,26 @@ HoldoutSplit split_for_holdout(Index n, double fraction, std::uint64_t seed) {
   return split;
 }
 
+namespace {
+
+template <class Model, class Save>
+void save_and_report(std::ostream& out, const std::string& path, const Model& model, Save save) {
+  if (path.empty()) {
+    out << "model: not saved (no --out)\n";
+    return;
+  }
+  save(model, path);
+  out << "model: " << path << '\n';
+}
+
+}  // namespace
+
+void save_fitted_model(std::ostream& out, const std::string& path, const ConditionalModel& model) {
+  save_and_report(out, path, model, &save_conditional_model);
+}
+
+void save_fitted_model(std::ostream& out, const std::string& path, const DensityModel& model) {
+  save_and_report(out, path, model, &save_density_model);
+}
+
 }  // namespace cdens::cli

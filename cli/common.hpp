@@ -165,4 +165,9 @@ void print_feature_selection(std::ostream& out, const ConditionalModel& model);
 /// Chosen hyper-parameters, statistics, fit time and warnings of a fit, then its CV table.
 void print_fit_report(std::ostream& out, const FitReport& report);
 
+/// After a successful fit: writes the model to `path` atomically when one was given (only now is
+/// an existing file replaced) and says in `out` where it went, or that it was not saved.
+void save_fitted_model(std::ostream& out, const std::string& path, const ConditionalModel& model);
+void save_fitted_model(std::ostream& out, const std::string& path, const DensityModel& model);
+
 }  // namespace cdens::cli
