@@ -56,14 +56,6 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
       -scales_.array().log().colwise().sum().transpose() - 0.5 * output_dim() * kLog2Pi;
 }
 
-Matrix ConditionalMixture::standardized_inputs(const MatrixView& x) const {
-  require_dimension(x, input_dim(), "x");
-  require_finite(x, "x");
-  Matrix z = x_scaling_.transform(x);
-  require_finite(z, "x after standardisation (a value too large for the model's scale)");
-  return z;
-}
-
 Matrix ConditionalMixture::standardized_outputs(const MatrixView& y, Index expected_samples) const {
   require_dimension(y, output_dim(), "y");
   require_finite(y, "y");
@@ -101,7 +93,7 @@ void ConditionalMixture::probabilities_of(const MatrixView& z, Eigen::Ref<Matrix
 }
 
 Matrix ConditionalMixture::component_probabilities(const MatrixView& x) const {
-  const Matrix z = standardized_inputs(x);
+  const Matrix z = x_scaling_.transform_query(x, "x");
   Matrix probabilities(n_components(), z.cols());
   parallel_for(resolve_threads(0), block_count(z.cols()), [&](Index block) {
     const Index start = block * kQueryBlock;
@@ -112,7 +104,7 @@ Matrix ConditionalMixture::component_probabilities(const MatrixView& x) const {
 }
 
 Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) const {
-  const Matrix z = standardized_inputs(x);
+  const Matrix z = x_scaling_.transform_query(x, "x");
   const Matrix t = standardized_outputs(y, z.cols());
   Vector result(z.cols());
   const Index k_count = n_components();

@@ -55,16 +55,8 @@ GaussianMixture::GaussianMixture(Standardizer scaling, Vector weights, Matrix ce
   inverse_variances_ = widths_.array().square().inverse();
 }
 
-Matrix GaussianMixture::standardized(const MatrixView& x) const {
-  require_dimension(x, dimension(), "x");
-  require_finite(x, "x");
-  Matrix z = scaling_.transform(x);
-  require_finite(z, "x after standardisation (a value too large for the model's scale)");
-  return z;
-}
-
 Vector GaussianMixture::log_pdf(const MatrixView& x) const {
-  const Matrix z = standardized(x);
+  const Matrix z = scaling_.transform_query(x, "x");
   const Index m = z.cols();
   const Index k_count = n_components();
   Vector result(m);
@@ -131,7 +123,7 @@ void GaussianMixture::require_one_dimension(const char* query) const {
 
 Vector GaussianMixture::cdf(const MatrixView& x) const {
   require_one_dimension("the CDF");
-  const Matrix z = standardized(x);
+  const Matrix z = scaling_.transform_query(x, "x");
   const detail::ScalarMixture mixture(weights_, centers_.row(0).transpose(),
                                       widths_.row(0).transpose());
   Vector result(z.cols());

@@ -58,6 +58,15 @@ Matrix Standardizer::transform(const MatrixView& data) const {
   return (data.colwise() - mean_).array().colwise() / scale_.array();
 }
 
+Matrix Standardizer::transform_query(const MatrixView& data, std::string_view what) const {
+  require_dimension(data, dimension(), what);
+  require_finite(data, what);
+  Matrix z = transform(data);
+  require_finite(z, std::string(what) + " after standardisation (a value too large for the "
+                                        "model's scale)");
+  return z;
+}
+
 Matrix Standardizer::inverse_transform(const MatrixView& standardized) const {
   require_dimension(standardized, dimension(), "standardised data");
   return (standardized.array().colwise() * scale_.array()).matrix().colwise() + mean_;

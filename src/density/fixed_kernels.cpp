@@ -19,6 +19,8 @@ constexpr double kLog2Pi = 1.83787706640934548356;
 }  // namespace
 
 Standardizer density_scaling(const MatrixView& x, bool standardize) {
+  require_nonempty(x, "x");
+  require_finite(x, "x");
   Standardizer fitted = Standardizer::fit(x, "x");  // refuses constant dimensions
   return standardize ? fitted : Standardizer::identity(x.rows());
 }

@@ -252,8 +252,6 @@ GmmInitialization parse_gmm_initialization(const std::string& name) {
 
 GmmFit fit_gmm(const MatrixView& x, const GmmOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  require_nonempty(x, "x");
-  require_finite(x, "x");
   Standardizer scaling = density_scaling(x, options.standardize);
   validate_options(options, x.cols());
   const Matrix z = scaling.transform(x);

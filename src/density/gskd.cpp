@@ -58,8 +58,6 @@ RwbsOptions gskd_paper_rwbs(Index dimension) {
 
 GskdFit fit_gskd(const MatrixView& x, const GskdOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  require_nonempty(x, "x");
-  require_finite(x, "x");
   validate_options(options);
   Standardizer scaling = density_scaling(x, options.standardize);
   const Matrix z = scaling.transform(x);

@@ -110,8 +110,6 @@ Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
 ParzenFit fit_parzen(const MatrixView& x, const ParzenOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   validate_options(options);
-  require_nonempty(x, "x");
-  require_finite(x, "x");
   Standardizer scaling = density_scaling(x, options.standardize);
   const Matrix z = scaling.transform(x);
   const Index n = z.cols();

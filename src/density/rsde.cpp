@@ -35,8 +35,6 @@ RsdeProblem rsde_problem(const MatrixView& z, double width) {
 
 RsdeFit fit_rsde(const MatrixView& x, const RsdeOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  require_nonempty(x, "x");
-  require_finite(x, "x");
   require_positive_values(options.widths, "RSDE widths");
   Standardizer scaling = density_scaling(x, options.standardize);
   const Matrix z = scaling.transform(x);

@@ -111,8 +111,6 @@ SkdSelection select_skd_kernels(const MatrixView& z, const Vector& target, doubl
 
 SkdFit fit_skd(const MatrixView& x, const SkdOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  require_nonempty(x, "x");
-  require_finite(x, "x");
   validate_options(options);
   Standardizer scaling = density_scaling(x, options.standardize);
   const Matrix z = scaling.transform(x);

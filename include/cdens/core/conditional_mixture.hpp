@@ -73,7 +73,6 @@ class ConditionalMixture {
   static ConditionalMixture from_json(const nlohmann::json& document, const GateReader& read_gate);
 
  private:
-  Matrix standardized_inputs(const MatrixView& x) const;
   Matrix standardized_outputs(const MatrixView& y, Index expected_samples) const;
   /// Turns log w_k(x) into log π_k(x) in place (Σ π = 1), or into the marginal log-weights where
   /// every w_k(x) is zero.

@@ -73,7 +73,6 @@ class GaussianMixture {
   static GaussianMixture from_json(const nlohmann::json& document);
 
  private:
-  Matrix standardized(const MatrixView& x) const;
   void require_one_dimension(const char* query) const;
 
   Standardizer scaling_;

@@ -30,6 +30,10 @@ class Standardizer {
 
   /// z = (x − mean) / scale for every column.
   Matrix transform(const MatrixView& data) const;
+  /// transform() of points a fitted model is queried at: `data` must have dimension() rows and
+  /// finite values, and so must z (a value too large for the scale overflows); errors name the
+  /// points `what`.
+  Matrix transform_query(const MatrixView& data, std::string_view what) const;
   /// x = mean + scale ∘ z for every column.
   Matrix inverse_transform(const MatrixView& standardized) const;
 

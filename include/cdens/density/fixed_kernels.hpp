@@ -16,7 +16,8 @@ namespace cdens {
 
 /// The map an unconditional estimator works in: the per-dimension standardisation of x when
 /// `standardize` is on (the default of every estimator), the identity otherwise (the paper's
-/// experiments work in the data's units). Either way a constant dimension is a DataError.
+/// experiments work in the data's units). Either way x must be non-empty and finite, and a
+/// constant dimension is a DataError.
 Standardizer density_scaling(const MatrixView& x, bool standardize);
 
 /// (2π s²)^{−d/2}, the normaliser of an isotropic Gaussian of width s in d dimensions.
