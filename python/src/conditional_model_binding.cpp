@@ -79,9 +79,8 @@ void bind_conditional_model(py::module_& module) {
             const ProjectedGate* gate = projected_gate_of(m);
             if (gate == nullptr) throw InvalidArgument("this model does not project its inputs");
             const auto xs = samples_of(x, "X");
-            require_dimension(xs, m.mixture.input_dim(), "X");
-            require_finite(xs, "X");
-            return samples_to_numpy(Matrix(gate->projection() * m.mixture.x_scaling().transform(xs)));
+            return samples_to_numpy(
+                Matrix(gate->projection() * m.mixture.x_scaling().transform_query(xs, "X")));
           },
           py::arg("X"), "z = W x̄ for the standardised inputs x̄, shape (m, d_z).")
       .def(

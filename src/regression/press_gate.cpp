@@ -7,7 +7,6 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
-#include "cdens/core/validate.hpp"
 #include "cdens/regression/press_smoother.hpp"
 
 namespace cdens {
@@ -134,9 +133,7 @@ const PressGate& press_gate_of(const ConditionalMixture& model) {
 
 Matrix press_state_weights(const ConditionalMixture& model, const MatrixView& x) {
   const PressGate& gate = press_gate_of(model);
-  require_dimension(x, model.input_dim(), "x");
-  require_finite(x, "x");
-  return gate.state_weights(model.x_scaling().transform(x));
+  return gate.state_weights(model.x_scaling().transform_query(x, "x"));
 }
 
 }  // namespace cdens
