@@ -3,16 +3,20 @@
 //     the Hadamard product with K_v) against one plain DGEMM of the same shape, (b × n)·(n × b),
 //     on the same threads — the target is at least half the DGEMM rate, i.e. a time ratio
 //     DGEMM / Ĥ ≥ 0.5; building Ĥ and ĥ together (twice the exponentials) is timed too;
-//   * the full cross-validated fit (10 σ × 10 λ × 5 folds) at the same size.
+//   * the full cross-validated fit (10 σ × 10 λ × 5 folds) at the same size;
+//   * solving (Ĥ + λI)α = ĥ for L values of λ by the eigen path against one Cholesky
+//     factorisation per λ, at b = 100 (sets kCholeskySolveLimit of lscde_solutions).
 // The ratios are printed after Google Benchmark's own table.
 
 #include <benchmark/benchmark.h>
 #include <cblas.h>
 
+#include <Eigen/Cholesky>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "cdens/cdens.hpp"
 
@@ -87,6 +91,48 @@ void BM_LscdeCrossValidatedFit(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(cdens::fit_lscde(p.x, p.y));
 }
 BENCHMARK(BM_LscdeCrossValidatedFit)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3.0);
+
+/// Ĥ and ĥ of the first 400 pairs (the size of an LSCE training fold on Physicochem) and L
+/// values of λ from 0.01 to 10.
+struct LambdaSweep {
+  cdens::LscdeSystem system;
+  std::vector<double> lambdas;
+};
+
+LambdaSweep lambda_sweep(Index count) {
+  const Problem& p = problem();
+  const Matrix x = p.x.leftCols(400), y = p.y.leftCols(400);
+  const cdens::LscdeSums sums = cdens::lscde_sums(x, y, Matrix(kInputDim, 0), p.basis, 1);
+  return {cdens::lscde_system(sums, cdens::output_overlap(p.basis), p.basis),
+          cdens::log_spaced(0.01, 10.0, static_cast<int>(count))};
+}
+
+/// L = 1, 3, 8, 10, 20.
+void lambda_counts(benchmark::internal::Benchmark* benchmark) {
+  for (const int count : {1, 3, 8, 10, 20}) benchmark->Arg(count);
+}
+
+// The two ways of solving (Ĥ + λI)α = ĥ for L values of λ that lscde_solutions chooses between;
+// kCholeskySolveLimit is where their times cross.
+void BM_LambdaSolutionsEigenPath(benchmark::State& state) {
+  const LambdaSweep sweep = lambda_sweep(state.range(0));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(cdens::LscdeLambdaPath(sweep.system).solutions(sweep.lambdas));
+  }
+}
+BENCHMARK(BM_LambdaSolutionsEigenPath)->Apply(lambda_counts)->Unit(benchmark::kMicrosecond);
+
+void BM_LambdaSolutionsCholesky(benchmark::State& state) {
+  const LambdaSweep sweep = lambda_sweep(state.range(0));
+  const Matrix& h = sweep.system.h_matrix;
+  for (auto _ : state) {
+    for (const double lambda : sweep.lambdas) {
+      const Eigen::LLT<Matrix> factor(h + lambda * Matrix::Identity(h.rows(), h.cols()));
+      benchmark::DoNotOptimize(factor.solve(sweep.system.h_vector));
+    }
+  }
+}
+BENCHMARK(BM_LambdaSolutionsCholesky)->Apply(lambda_counts)->Unit(benchmark::kMicrosecond);
 
 /// Prints the usual table and keeps each benchmark's real time per iteration.
 class RatioReporter : public benchmark::ConsoleReporter {

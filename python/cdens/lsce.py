@@ -103,7 +103,9 @@ class LSCE(_ReducedConditionalDensity):
     Parameters
     ----------
     n_components : None or int, default=None
-        d_z; None chooses it among 1 ... d_x by cross-validation.
+        d_z; None chooses it among 1 ... d_x by cross-validation of the whole method: for each
+        candidate and fold, W and the estimator on z are fitted without the fold and scored on it
+        by the SQ criterion (about cv + 1 times the cost of a fit at one d_z per candidate).
     estimator : {"lscde", "ekde"}, default="lscde"
     restarts : int, default=20
         Random orthonormal starting points of the search; the best by cross-validation is kept.
@@ -125,7 +127,8 @@ class LSCE(_ReducedConditionalDensity):
     traces_ : list of ndarray
         The SCE estimate after each update of W, one array per start (after fit only).
     n_components_cv_results_ : dict
-        Cross-validated SCE of each candidate d_z (scikit-learn layout, scores = -loss).
+        Cross-validated SQ criterion, 1/2 int p(y|x)^2 dy - p(y|x), of each candidate d_z
+        (scikit-learn layout, scores = -loss).
     sigma_, regularization_, cv_results_, model_, n_features_in_, n_outputs_
         As for LSCDE (for estimator="ekde": epsilon_, sigma_ of the epsilon-KDE and
         reduction_sigma_, reduction_regularization_ of the search).

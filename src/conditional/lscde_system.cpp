@@ -1,5 +1,6 @@
 #include "cdens/conditional/lscde_system.hpp"
 
+#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
@@ -152,6 +153,21 @@ Matrix LscdeLambdaPath::solutions(const std::vector<double>& lambdas) const {
     scaled.col(j) = projected_h_.array() / (eigenvalues_.array().max(0.0) + lambdas[j]);
   }
   return eigenvectors_ * scaled;
+}
+
+Matrix lscde_solutions(const LscdeSystem& system, const std::vector<double>& lambdas) {
+  if (lambdas.size() > kCholeskySolveLimit) return LscdeLambdaPath(system).solutions(lambdas);
+  Matrix solutions(system.h_vector.size(), static_cast<Index>(lambdas.size()));
+  Matrix regularized = system.h_matrix;
+  for (std::size_t j = 0; j < lambdas.size(); ++j) {
+    regularized.diagonal() = system.h_matrix.diagonal().array() + lambdas[j];
+    const Eigen::LLT<Matrix> factor(regularized);
+    if (factor.info() != Eigen::Success) {
+      throw DataError("the regularised LSCDE matrix H + lambda I is not positive definite");
+    }
+    solutions.col(static_cast<Index>(j)) = factor.solve(system.h_vector);
+  }
+  return solutions;
 }
 
 Matrix LscdeLambdaPath::coefficients(const std::vector<double>& lambdas) const {

@@ -7,6 +7,8 @@
 #include "cdens/conditional/lscde_system.hpp"
 #include "cdens/conditional/projected_gate.hpp"
 #include "cdens/core/error.hpp"
+#include "cdens/core/metrics.hpp"
+#include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
 
@@ -61,13 +63,11 @@ ReducedCdeMethod parse_reduced_cde_method(const std::string& name) {
                         "' (known: lsce, lsce-ekde, lsmi-lscde, lsmi-ekde)");
 }
 
-ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedCdeMethod method,
-                              const ReducedCdeOptions& options, const FitContext& context) {
-  const auto started = std::chrono::steady_clock::now();
-  require_training_pairs(x, y);
-  if (context.communicator.size() > 1) {
-    throw InvalidArgument("LSCE and LSMI run on a single process");
-  }
+namespace {
+
+/// `method` with the d_z of options.reduction (1 … d_x).
+ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y, ReducedCdeMethod method,
+                               const ReducedCdeOptions& options, const FitContext& context) {
   const Standardizer x_scaling = Standardizer::fit(x, "x");
   const Standardizer y_scaling = Standardizer::fit(y, "y");
   const Matrix x_standard = x_scaling.transform(x);
@@ -80,7 +80,7 @@ ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedC
 
   FitReport report;
   report.method = to_string(method);
-  report.hyperparameters["d_z"] = static_cast<double>(result.dz);
+  report.hyperparameters["d_z"] = static_cast<double>(w.rows());
   std::optional<ConditionalMixture> model;
   if (method == ReducedCdeMethod::lsce) {
     model = lsce_model(x_scaling, y_scaling, x_standard, y_standard, result);
@@ -117,16 +117,73 @@ ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedC
     report.cross_validation = std::move(second.cross_validation);
     report.warnings = std::move(second.warnings);
   }
-  report.auxiliary_cross_validation["d_z"] = result.dimension_table;
   report.statistics["n_train"] = static_cast<double>(x.cols());
   report.statistics["n_basis"] = static_cast<double>(result.draws.centers.size());
   report.statistics["restarts"] = static_cast<double>(result.runs.size());
   report.statistics["updates"] = static_cast<double>(result.best.updates);
-  report.fit_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-
   ReducedCdeFit fit{std::move(*model), std::move(report), w, {}};
   for (const auto& run : result.runs) fit.traces.push_back(run.trace);
+  return fit;
+}
+
+}  // namespace
+
+KFold dimension_folds(Index n, const ReducedCdeOptions& options) {
+  Rng rng(options.reduction.seed, kDimensionFoldsStream);
+  return KFold(n, options.reduction.folds, rng);
+}
+
+CvTable cross_validate_dimension(const MatrixView& x, const MatrixView& y, ReducedCdeMethod method,
+                                 const ReducedCdeOptions& options, const FitContext& context) {
+  require_training_pairs(x, y);
+  const Index dx = x.rows();
+  const KFold folds = dimension_folds(x.cols(), options);
+  Matrix fold_loss(dx, folds.n_folds());
+  context.progress.begin("d_z cross-validation", dx * folds.n_folds());
+  for (int k = 0; k < folds.n_folds(); ++k) {
+    const std::vector<Index> training = folds.train(k);
+    const Matrix x_training = gather_samples(x, training), y_training = gather_samples(y, training);
+    const Matrix x_held_out = gather_samples(x, folds.test(k));
+    const Matrix y_held_out = gather_samples(y, folds.test(k));
+    for (Index dz = 1; dz <= dx; ++dz) {
+      ReducedCdeOptions fold_options = options;
+      fold_options.reduction.dz = dz;
+      const ReducedCdeFit fit =
+          fit_at_dimension(x_training, y_training, method, fold_options, FitContext{});
+      fold_loss(dz - 1, k) = squared_loss(fit.model, x_held_out, y_held_out);
+      context.progress.advance();
+    }
+  }
+  context.progress.end();
+  Matrix candidates(dx, 1);
+  for (Index dz = 1; dz <= dx; ++dz) candidates(dz - 1, 0) = static_cast<double>(dz);
+  CvTable table = make_cv_table({"d_z"}, candidates, fold_loss, "sq");
+  if (table.best < 0) throw DataError("cross-validation of d_z produced no finite loss");
+  return table;
+}
+
+ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedCdeMethod method,
+                              const ReducedCdeOptions& options, const FitContext& context) {
+  const auto started = std::chrono::steady_clock::now();
+  require_training_pairs(x, y);
+  if (context.communicator.size() > 1) {
+    throw InvalidArgument("LSCE and LSMI run on a single process");
+  }
+  if (options.reduction.dz < 0 || options.reduction.dz > x.rows()) {
+    throw InvalidArgument("d_z must lie in 1 … d_x = " + std::to_string(x.rows()) +
+                          " (or 0 to choose it by cross-validation), got " +
+                          std::to_string(options.reduction.dz));
+  }
+  std::optional<CvTable> dimension_table;
+  ReducedCdeOptions chosen = options;
+  if (options.reduction.dz == 0) {
+    dimension_table = cross_validate_dimension(x, y, method, options, context);
+    chosen.reduction.dz = static_cast<Index>(dimension_table->candidates(dimension_table->best, 0));
+  }
+  ReducedCdeFit fit = fit_at_dimension(x, y, method, chosen, context);
+  if (dimension_table) fit.report.auxiliary_cross_validation["d_z"] = std::move(*dimension_table);
+  fit.report.fit_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return fit;
 }
 

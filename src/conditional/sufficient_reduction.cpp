@@ -2,8 +2,10 @@
 
 #include <Eigen/Cholesky>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
+#include <optional>
 
 #include "cdens/conditional/grassmann.hpp"
 #include "cdens/conditional/lscde_basis.hpp"
@@ -46,17 +48,6 @@ std::string to_string(ReductionCriterion criterion) {
   return criterion == ReductionCriterion::sce ? "sce" : "smi";
 }
 
-struct ReductionObjective::Solution {
-  Matrix z;                        ///< Wx, d_z × n
-  Matrix centers_z;                ///< W x̃, d_z × b
-  Matrix phi;                      ///< Φ, n × b
-  Matrix h_matrix;                 ///< Ĥ
-  Vector h_vector;                 ///< ĥ
-  Eigen::LLT<Matrix> regularized;  ///< Ĥ + λI
-  Vector alpha;                    ///< α̂
-  double value;                    ///< J
-};
-
 ReductionObjective::ReductionObjective(ReductionCriterion criterion, const Matrix& x,
                                        const Matrix& y, const Matrix& centers_x,
                                        const Matrix& centers_y, double sigma, double lambda)
@@ -73,9 +64,9 @@ ReductionObjective::ReductionObjective(ReductionCriterion criterion, const Matri
 
 ReductionObjective::Solution ReductionObjective::solve(const Matrix& w) const {
   Solution solution;
-  solution.z = w * x_;
-  solution.centers_z = w * centers_x_;
-  solution.phi = lscde_basis_factors(solution.z, solution.centers_z, sigma_);
+  solution.w = w;
+  const Matrix z = w * x_;
+  solution.phi = lscde_basis_factors(z, w * centers_x_, sigma_);
   solution.h_matrix = gram_of_rows(solution.phi).cwiseProduct(coupling_);
   solution.h_vector = joint_mean(solution.phi, psi_);
   Matrix regularized = solution.h_matrix;
@@ -94,8 +85,7 @@ double ReductionObjective::value(const Matrix& w) const { return solve(w).value;
 
 Vector ReductionObjective::coefficients(const Matrix& w) const { return solve(w).alpha; }
 
-double ReductionObjective::value_and_gradient(const Matrix& w, Matrix& gradient) const {
-  const Solution s = solve(w);
+Matrix ReductionObjective::gradient(const Solution& s) const {
   const Vector beta = s.regularized.solve(s.h_matrix * s.alpha);
   const Index n = x_.cols();
   // M = (α̂ (3/2 α̂ − β̂)ᵀ) ∘ C; only M + Mᵀ enters.
@@ -109,8 +99,7 @@ double ReductionObjective::value_and_gradient(const Matrix& w, Matrix& gradient)
   const Matrix cross = x_ * t * centers_x_.transpose();
   const Matrix s_matrix = x_ * row_sums.asDiagonal() * x_.transpose() - cross - cross.transpose() +
                           centers_x_ * column_sums.asDiagonal() * centers_x_.transpose();
-  gradient = w * s_matrix;
-  return s.value;
+  return s.w * s_matrix;
 }
 
 ReductionFolds::ReductionFolds(ReductionCriterion criterion, const Matrix& y,
@@ -157,7 +146,7 @@ CvTable ReductionFolds::cross_validate(const Matrix& x, const Matrix& w,
       const Matrix phi = lscde_basis_factors(z_train, centers_z, sigmas[c]);
       const LscdeSystem system{gram_of_rows(phi).cwiseProduct(fold.training.coupling[s]),
                                joint_mean(phi, fold.training.psi[s])};
-      const Matrix alphas = LscdeLambdaPath(system).solutions(lambdas);
+      const Matrix alphas = lscde_solutions(system, lambdas);
       // J of each α̂(λ) on the held-out fold: ½ αᵀĤ_test α − ĥ_testᵀα + c₀.
       const Matrix phi_test = lscde_basis_factors(z_test, centers_z, sigmas[c]);
       const Matrix h_test = gram_of_rows(phi_test).cwiseProduct(fold.held_out.coupling[s]);
@@ -172,15 +161,6 @@ CvTable ReductionFolds::cross_validate(const Matrix& x, const Matrix& w,
 }
 
 namespace {
-
-/// The grid indices of the chosen σ and λ.
-struct Choice {
-  Index sigma;
-  Index lambda;
-  bool operator==(const Choice& other) const {
-    return sigma == other.sigma && lambda == other.lambda;
-  }
-};
 
 /// 0 … count − 1.
 std::vector<Index> all_indices(std::size_t count) {
@@ -199,42 +179,65 @@ std::vector<Index> neighbour_indices(Index index, std::size_t count) {
   return indices;
 }
 
+/// The choice of a cross-validation over the candidates sigma_indices × lambda_indices.
+GridChoice choice_of(const CvTable& table, const std::vector<Index>& sigma_indices,
+                     const std::vector<Index>& lambda_indices) {
+  if (table.best < 0) throw DataError("cross-validation of the reduction produced no finite loss");
+  const auto count = static_cast<Index>(lambda_indices.size());
+  return {sigma_indices[static_cast<std::size_t>(table.best / count)],
+          lambda_indices[static_cast<std::size_t>(table.best % count)]};
+}
+
 }  // namespace
+
+GridChoice choose_on_full_grid(const ReductionFolds& folds, const Matrix& x, const Matrix& w) {
+  const auto sigma_indices = all_indices(folds.sigmas().size());
+  const auto lambda_indices = all_indices(folds.lambdas().size());
+  return choice_of(folds.cross_validate(x, w, sigma_indices, lambda_indices), sigma_indices,
+                   lambda_indices);
+}
 
 ReductionRun search_subspace(ReductionCriterion criterion, const Matrix& x, const Matrix& y,
                              const LscdeDraws& draws, const ReductionFolds& folds,
-                             const ReductionOptions& options, Matrix start) {
+                             const ReductionOptions& options, Matrix start, GridChoice around) {
   const Matrix centers_x = gather_samples(x, draws.centers);
   const Matrix centers_y = gather_samples(y, draws.centers);
   ReductionRun run;
   run.w = std::move(start);
-  const auto validate_at = [&](const Matrix& w, const std::vector<Index>& sigma_indices,
-                               const std::vector<Index>& lambda_indices) {
+  const auto validate_near = [&](const Matrix& w, const GridChoice& current) {
+    const auto sigma_indices = neighbour_indices(current.sigma, folds.sigmas().size());
+    const auto lambda_indices = neighbour_indices(current.lambda, folds.lambdas().size());
     run.cross_validation = folds.cross_validate(x, w, sigma_indices, lambda_indices);
-    const Index best = run.cross_validation.best;
-    if (best < 0) throw DataError("cross-validation of the reduction produced no finite loss");
-    const auto count = static_cast<Index>(lambda_indices.size());
-    return Choice{sigma_indices[static_cast<std::size_t>(best / count)],
-                  lambda_indices[static_cast<std::size_t>(best % count)]};
+    return choice_of(run.cross_validation, sigma_indices, lambda_indices);
   };
-  const auto validate_near = [&](const Matrix& w, const Choice& current) {
-    return validate_at(w, neighbour_indices(current.sigma, folds.sigmas().size()),
-                       neighbour_indices(current.lambda, folds.lambdas().size()));
-  };
-  const auto objective_for = [&](const Choice& choice) {
+  const auto objective_for = [&](const GridChoice& choice) {
     return std::make_unique<ReductionObjective>(
         criterion, x, y, centers_x, centers_y,
         folds.sigmas()[static_cast<std::size_t>(choice.sigma)],
         folds.lambdas()[static_cast<std::size_t>(choice.lambda)]);
   };
-  Choice choice =
-      validate_at(run.w, all_indices(folds.sigmas().size()), all_indices(folds.lambdas().size()));
+  GridChoice choice = validate_near(run.w, around);
   // The whole Grassmann manifold is one point when d_z = d_x.
   if (run.w.rows() < run.w.cols()) {
     auto objective = objective_for(choice);
-    const auto value_of = [&](const Matrix& w) { return objective->value(w); };
-    Matrix gradient;
-    double value = objective->value_and_gradient(run.w, gradient);
+    // The line search accepts one of its last two points (the last, or the one before a
+    // doubling that failed); their solutions are kept so that the gradient there costs no
+    // second solve.
+    std::array<std::optional<ReductionObjective::Solution>, 2> recent;
+    const auto value_of = [&](const Matrix& w) {
+      recent[0] = std::move(recent[1]);
+      recent[1] = objective->solve(w);
+      return recent[1]->value;
+    };
+    const auto solution_at = [&](const Matrix& w) {
+      for (auto& solution : recent) {
+        if (solution && solution->w == w) return std::move(*solution);
+      }
+      return objective->solve(w);
+    };
+    ReductionObjective::Solution current = objective->solve(run.w);
+    double value = current.value;
+    Matrix gradient = objective->gradient(current);
     double step = -1.0;     // the last accepted step; negative until the first
     bool validated = true;  // whether run.cross_validation belongs to run.w
     while (run.updates < options.max_iterations) {
@@ -252,15 +255,19 @@ ReductionRun search_subspace(ReductionCriterion criterion, const Matrix& x, cons
       }
       run.trace.push_back(found.value);
       if (converged || run.updates % options.cv_interval == 0) {
-        const Choice next = validate_near(run.w, choice);
+        const GridChoice next = validate_near(run.w, choice);
         validated = true;
         if (next == choice && converged) break;
         if (!(next == choice)) {
           choice = next;
           objective = objective_for(choice);
+          recent = {};
         }
       }
-      value = objective->value_and_gradient(run.w, gradient);
+      current = solution_at(run.w);
+      recent = {};
+      value = current.value;
+      gradient = objective->gradient(current);
     }
     if (!validated) choice = validate_near(run.w, choice);
   }
@@ -275,9 +282,8 @@ void validate(const Matrix& x, const Matrix& y, const ReductionOptions& options)
   require_training_pairs(x, y);
   require_positive_values(options.sigmas, "sigma candidates");
   require_positive_values(options.lambdas, "lambda candidates");
-  if (options.dz < 0 || options.dz > x.rows()) {
-    throw InvalidArgument("d_z must lie in 1 … d_x = " + std::to_string(x.rows()) +
-                          " (or 0 to choose it by cross-validation), got " +
+  if (options.dz < 1 || options.dz > x.rows()) {
+    throw InvalidArgument("d_z must lie in 1 … d_x = " + std::to_string(x.rows()) + ", got " +
                           std::to_string(options.dz));
   }
   if (options.restarts < 1) throw InvalidArgument("the number of restarts must be at least 1");
@@ -307,68 +313,35 @@ ReductionResult reduce_dimension(ReductionCriterion criterion, const Matrix& x, 
   ReductionResult result;
   result.draws = lscde_draws(x.cols(), draw_options);
 
-  std::vector<Index> dimensions;
-  if (options.dz > 0) {
-    dimensions.push_back(options.dz);
-  } else {
-    for (Index d = 1; d <= dx; ++d) dimensions.push_back(d);
-  }
-  // One task per (d_z, start); d_z = d_x has a single point and so a single start. Each start's
-  // W comes from its own random stream, keyed by (d_z, start), never by the thread.
-  struct Task {
-    std::size_t dimension;
-    int start;
-  };
-  std::vector<Task> tasks;
-  for (std::size_t d = 0; d < dimensions.size(); ++d) {
-    const int starts = dimensions[d] == dx ? 1 : options.restarts;
-    for (int r = 0; r < starts; ++r) tasks.push_back({d, r});
-  }
+  // One task per start; d_z = d_x has a single point and so a single start. Each start's W comes
+  // from its own random stream, keyed by (d_z, start), never by the thread.
+  const Index dz = options.dz;
+  const int starts = dz == dx ? 1 : options.restarts;
   const ReductionFolds folds(criterion, y, result.draws, options.sigmas, options.lambdas);
-  std::vector<ReductionRun> runs(tasks.size());
-  context.progress.begin("subspace search", static_cast<Index>(tasks.size()));
-  parallel_for(resolve_threads(options.threads), static_cast<Index>(tasks.size()), [&](Index i) {
-    const Task& task = tasks[static_cast<std::size_t>(i)];
-    const Index dz = dimensions[task.dimension];
+  result.runs.resize(static_cast<std::size_t>(starts));
+  context.progress.begin("subspace search", starts);
+  const auto start_of = [&](Index r) {
     Rng rng(options.seed,
-            1 + static_cast<std::uint64_t>(dz) * 1000 + static_cast<std::uint64_t>(task.start));
-    Matrix start = dz == dx ? Matrix::Identity(dx, dx) : random_orthonormal_rows(dz, dx, rng);
-    runs[static_cast<std::size_t>(i)] =
-        search_subspace(criterion, x, y, result.draws, folds, options, std::move(start));
+            1 + static_cast<std::uint64_t>(dz) * 1000 + static_cast<std::uint64_t>(r));
+    return dz == dx ? Matrix(Matrix::Identity(dx, dx)) : random_orthonormal_rows(dz, dx, rng);
+  };
+  const GridChoice around = choose_on_full_grid(folds, x, start_of(0));
+  parallel_for(resolve_threads(options.threads), starts, [&](Index r) {
+    result.runs[static_cast<std::size_t>(r)] =
+        search_subspace(criterion, x, y, result.draws, folds, options, start_of(r), around);
     context.progress.advance();
   });
   context.progress.end();
 
-  // The best start of each d_z (ties to the earlier start), then the best d_z (ties to the
-  // smaller).
-  const auto count = static_cast<Index>(dimensions.size());
-  std::vector<std::size_t> best_of(dimensions.size(), tasks.size());
-  for (std::size_t i = 0; i < tasks.size(); ++i) {
-    std::size_t& best = best_of[tasks[i].dimension];
-    if (best == tasks.size() || score_of(runs[i]) < score_of(runs[best])) best = i;
+  // The best start (ties to the earlier).
+  std::size_t best = 0;
+  for (std::size_t r = 1; r < result.runs.size(); ++r) {
+    if (score_of(result.runs[r]) < score_of(result.runs[best])) best = r;
   }
-  result.dimension_table.parameter_names = {"d_z"};
-  result.dimension_table.candidates.resize(count, 1);
-  result.dimension_table.mean_loss.resize(count);
-  result.dimension_table.standard_error.resize(count);
-  result.dimension_table.loss = to_string(criterion);
-  for (Index d = 0; d < count; ++d) {
-    const ReductionRun& run = runs[best_of[static_cast<std::size_t>(d)]];
-    result.dimension_table.candidates(d, 0) = static_cast<double>(dimensions[d]);
-    result.dimension_table.mean_loss(d) = score_of(run);
-    result.dimension_table.standard_error(d) =
-        run.cross_validation.standard_error(run.cross_validation.best);
-  }
-  result.dimension_table.best = best_candidate(result.dimension_table.mean_loss);
-  if (result.dimension_table.best < 0) {
+  if (!std::isfinite(score_of(result.runs[best]))) {
     throw DataError("cross-validation of the reduction produced no finite loss");
   }
-  const auto chosen = static_cast<std::size_t>(result.dimension_table.best);
-  result.dz = dimensions[chosen];
-  result.best = runs[best_of[chosen]];
-  for (std::size_t i = 0; i < tasks.size(); ++i) {
-    if (tasks[i].dimension == chosen) result.runs.push_back(std::move(runs[i]));
-  }
+  result.best = result.runs[best];
   return result;
 }
 

@@ -120,12 +120,16 @@ TEST(LscdeSystemTest, SemiSupervisedMatrixAveragesOverAllInputs) {
   EXPECT_EQ(semi.h_vector, labeled.h_vector);
 }
 
-TEST(LscdeSystemTest, LambdaPathMatchesDirectSolveForEveryLambda) {
-  Rng rng(5);
+/// Ĥ and ĥ of 80 random pairs in 2-D → 1-D and 30 random centres of width 0.5.
+LscdeSystem random_system(std::uint64_t seed) {
+  Rng rng(seed);
   const LscdeBasis basis = random_basis(2, 1, 30, 0.5, rng);
   const Matrix x = test::normal_matrix(2, 80, rng), y = test::normal_matrix(1, 80, rng);
-  const LscdeSystem system =
-      lscde_system(lscde_pair_sums(x, y, basis), output_overlap(basis), basis);
+  return lscde_system(lscde_pair_sums(x, y, basis), output_overlap(basis), basis);
+}
+
+TEST(LscdeSystemTest, LambdaPathMatchesDirectSolveForEveryLambda) {
+  const LscdeSystem system = random_system(5);
   const auto lambdas = lscde_paper_grid();
   const Matrix path = LscdeLambdaPath(system).coefficients(lambdas);
   for (std::size_t j = 0; j < lambdas.size(); ++j) {
@@ -136,6 +140,22 @@ TEST(LscdeSystemTest, LambdaPathMatchesDirectSolveForEveryLambda) {
         << "lambda " << lambdas[j];
   }
   EXPECT_TRUE((path.array() >= 0.0).all());
+}
+
+TEST(LscdeSystemTest, SolutionsMatchDirectSolveOnBothSidesOfTheCholeskyLimit) {
+  const LscdeSystem system = random_system(15);
+  // Few λ take the Cholesky branch, many the eigen path.
+  for (const int count : {3, static_cast<int>(kCholeskySolveLimit) + 5}) {
+    const std::vector<double> lambdas = log_spaced(1e-3, 10.0, count);
+    const Matrix solutions = lscde_solutions(system, lambdas);
+    ASSERT_EQ(solutions.cols(), count);
+    for (int j = 0; j < count; ++j) {
+      const Matrix regularised = system.h_matrix + lambdas[j] * Matrix::Identity(30, 30);
+      const Vector direct = regularised.ldlt().solve(system.h_vector);  // eq. (6)
+      EXPECT_LT((solutions.col(j) - direct).norm(), 1e-10 * (1.0 + direct.norm()))
+          << count << " values, lambda " << lambdas[j];
+    }
+  }
 }
 
 TEST(LscdeGateTest, MixtureEqualsEquationEightInUserUnits) {

@@ -105,9 +105,9 @@ TEST_P(ObjectiveTest, GradientMatchesCentralDifferencesAtRandomW) {
     const Matrix w =
         dz == 2 ? test::normal_matrix(dz, 5, rng) : random_orthonormal_rows(dz, 5, rng);
     const ReductionObjective objective(GetParam(), x, y, cx, cy, 0.7, 0.05);
-    Matrix gradient;
-    const double value = objective.value_and_gradient(w, gradient);
-    EXPECT_DOUBLE_EQ(value, objective.value(w));
+    const ReductionObjective::Solution solution = objective.solve(w);
+    const Matrix gradient = objective.gradient(solution);
+    EXPECT_DOUBLE_EQ(solution.value, objective.value(w));
     ASSERT_EQ(gradient.rows(), dz);
     ASSERT_EQ(gradient.cols(), 5);
     // Central differences with h = 1e-5: truncation O(h²) ≈ 1e-10, rounding ≈ 1e-16/h ≈ 1e-11
@@ -325,6 +325,34 @@ TEST(LsceTest, ChoosesTheTrueDimensionAndReportsTheTable) {
   EXPECT_EQ(fit.report.hyperparameters.at("d_z"), 1.0);
   EXPECT_EQ(fit.projection.rows(), 1);
   EXPECT_EQ(table.candidates(table.best, 0), 1.0);
+}
+
+TEST(LsceTest, DimensionTableMatchesExplicitRefitsWithoutEachFold) {
+  // The d_z CV must fit the whole method — W included — without the held-out fold: each entry of
+  // the table is recomputed here from an explicit fit on the other folds.
+  const test::PairSample data = set_b(60, 3, 16);
+  const ReducedCdeOptions options = quick_options(0, 2);
+  for (const auto method : {ReducedCdeMethod::lsce, ReducedCdeMethod::lsmi_ekde}) {
+    const CvTable table = cross_validate_dimension(data.x, data.y, method, options);
+    const KFold folds = dimension_folds(60, options);
+    ASSERT_EQ(table.mean_loss.size(), 3);
+    for (Index dz = 1; dz <= 3; ++dz) {
+      double mean = 0.0;
+      for (int k = 0; k < folds.n_folds(); ++k) {
+        ReducedCdeOptions fixed = options;
+        fixed.reduction.dz = dz;
+        const ReducedCdeFit fit =
+            fit_reduced_cde(gather_samples(data.x, folds.train(k)),
+                            gather_samples(data.y, folds.train(k)), method, fixed);
+        mean += squared_loss(fit.model, gather_samples(data.x, folds.test(k)),
+                             gather_samples(data.y, folds.test(k))) /
+                folds.n_folds();
+      }
+      EXPECT_NEAR(table.mean_loss(dz - 1), mean, 1e-12 * (1.0 + std::abs(mean)))
+          << to_string(method) << " d_z " << dz;
+    }
+    EXPECT_EQ(table.loss, "sq");
+  }
 }
 
 TEST(LsceTest, ResultDoesNotDependOnThreadCount) {

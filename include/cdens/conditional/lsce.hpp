@@ -12,6 +12,7 @@
 // Every model is a ConditionalMixture whose gate projects the standardised x by W first
 // (ProjectedGate); W acts on x standardised per dimension and has orthonormal rows.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "cdens/conditional/lscde.hpp"
 #include "cdens/conditional/sufficient_reduction.hpp"
 #include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/cross_validation.hpp"
 #include "cdens/core/fit_report.hpp"
 
 namespace cdens {
@@ -55,7 +57,24 @@ struct ReducedCdeFit {
   std::vector<std::vector<double>> traces;
 };
 
-/// Fits `method` to the pairs (x_i, y_i): x is d_x × n, y is d_y × n.
+/// The random stream (of options.reduction.seed) of the folds that choose d_z.
+inline constexpr std::uint64_t kDimensionFoldsStream = 999;
+
+/// The K folds (K = options.reduction.folds) of the cross-validation of d_z over n pairs.
+KFold dimension_folds(Index n, const ReducedCdeOptions& options);
+
+/// d_z by K-fold cross-validation of the whole method (§3.3: "we chose it by cross-validation";
+/// Table 2 reports a different d_z for each estimator on z, so what is validated is the final
+/// conditional density): for every d_z in 1 … d_x and fold k of dimension_folds, `method` is fitted
+/// to the other folds — standardisation, W, σ, λ and the estimator on z — and scored on fold k by
+/// the SQ criterion of §3.2, ½ ∫ p̂(y|x)² dy − p̂(y|x), in the user's units. The table's loss is
+/// "sq"; its best row is the chosen d_z.
+CvTable cross_validate_dimension(const MatrixView& x, const MatrixView& y, ReducedCdeMethod method,
+                                 const ReducedCdeOptions& options, const FitContext& context = {});
+
+/// Fits `method` to the pairs (x_i, y_i): x is d_x × n, y is d_y × n. With
+/// options.reduction.dz = 0, d_z is chosen by cross_validate_dimension first and its table is
+/// the report's auxiliary "d_z" table.
 ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y,
                               ReducedCdeMethod method = ReducedCdeMethod::lsce,
                               const ReducedCdeOptions& options = {},

@@ -26,9 +26,10 @@
 // so S = X diag(T1) Xᵀ − X T X̃ᵀ − X̃ TᵀXᵀ + X̃ diag(Tᵀ1) X̃ᵀ: GEMMs, no loop over (i, k).
 //
 // σ and λ are chosen by K-fold cross-validation of J (§2.4) at the start and every 5 updates
-// (§2.5); each start runs until J stops falling, from 20 random orthonormal W (best kept); d_z is
-// chosen by the same cross-validated J when not given (§3.3).
+// (§2.5); each start runs until J stops falling, from 20 random orthonormal W (best kept). The
+// search is for one d_z; fit_reduced_cde (lsce.hpp) chooses d_z when it is not given.
 
+#include <Eigen/Cholesky>
 #include <cstdint>
 #include <vector>
 
@@ -50,7 +51,8 @@ std::string to_string(ReductionCriterion criterion);
 
 /// Options of the search; the defaults are the LSCE paper's (§2.4–2.5, §2.7, §3).
 struct ReductionOptions {
-  /// d_z; 0 chooses it by cross-validation among 1 … d_x (d_x = no reduction).
+  /// d_z; 0 lets fit_reduced_cde choose it by cross-validation among 1 … d_x (d_x = no
+  /// reduction). reduce_dimension needs 1 ≤ d_z ≤ d_x.
   Index dz = 0;
   /// Candidate Gaussian widths σ (standardised units) and regularisation parameters λ: the
   /// LSCDE paper's grid, as LSCE computes LSCDE on z.
@@ -70,8 +72,8 @@ struct ReductionOptions {
   double tolerance = 1e-4;
   /// Seed of centres, folds and starting points.
   std::uint64_t seed = 0;
-  /// OpenMP threads over (d_z, start) pairs; 0 uses the OpenMP default. The result does not
-  /// depend on it.
+  /// OpenMP threads over the starts; 0 uses the OpenMP default. The result does not depend on
+  /// it.
   int threads = 0;
 };
 
@@ -82,17 +84,27 @@ class ReductionObjective {
   ReductionObjective(ReductionCriterion criterion, const Matrix& x, const Matrix& y,
                      const Matrix& centers_x, const Matrix& centers_y, double sigma, double lambda);
 
-  /// J at W (d_z × d_x; rows need not be orthonormal).
+  /// What J at one W is computed from; the gradient at the same W reuses it.
+  struct Solution {
+    Matrix w;                        ///< W
+    Matrix phi;                      ///< Φ, n × b
+    Matrix h_matrix;                 ///< Ĥ
+    Vector h_vector;                 ///< ĥ
+    Eigen::LLT<Matrix> regularized;  ///< Ĥ + λI
+    Vector alpha;                    ///< α̂
+    double value;                    ///< J
+  };
+
+  /// Everything J at W (d_z × d_x; rows need not be orthonormal) needs.
+  Solution solve(const Matrix& w) const;
+  /// J at W.
   double value(const Matrix& w) const;
-  /// J at W and ∂J/∂W (d_z × d_x) into `gradient`.
-  double value_and_gradient(const Matrix& w, Matrix& gradient) const;
+  /// ∂J/∂W (d_z × d_x) at the W of `solution`.
+  Matrix gradient(const Solution& solution) const;
   /// α̂ = (Ĥ + λI)⁻¹ ĥ at W, before any rounding.
   Vector coefficients(const Matrix& w) const;
 
  private:
-  struct Solution;
-  Solution solve(const Matrix& w) const;
-
   Matrix x_;
   Matrix centers_x_;
   double sigma_;
@@ -147,25 +159,37 @@ struct ReductionRun {
   int updates = 0;
 };
 
+/// The grid indices of a (σ, λ) candidate of ReductionFolds.
+struct GridChoice {
+  Index sigma = 0;
+  Index lambda = 0;
+  bool operator==(const GridChoice& other) const {
+    return sigma == other.sigma && lambda == other.lambda;
+  }
+};
+
+/// σ and λ by cross-validation of J at W over the whole grid of `folds`.
+GridChoice choose_on_full_grid(const ReductionFolds& folds, const Matrix& x, const Matrix& w);
+
 /// The search from `start` (rows orthonormal): line searches along geodesics, σ and λ
 /// re-chosen every options.cv_interval updates, until J stops falling under the latest σ, λ.
-/// σ and λ are chosen over the whole grid at `start`; later cross-validations look at the grid
-/// neighbours of the current choice only (one step in σ and in λ; see docs/methods/lsce.md).
+/// Every cross-validation looks at the grid neighbours of the current choice only (one step in σ
+/// and in λ; see docs/methods/lsce.md), the first one, at `start`, at those of `around`.
 ReductionRun search_subspace(ReductionCriterion criterion, const Matrix& x, const Matrix& y,
                              const LscdeDraws& draws, const ReductionFolds& folds,
-                             const ReductionOptions& options, Matrix start);
+                             const ReductionOptions& options, Matrix start, GridChoice around);
 
-/// The result of the whole search: every start for every candidate d_z.
+/// The result of the whole search.
 struct ReductionResult {
-  ReductionRun best;  ///< the chosen d_z's best start
-  Index dz = 0;
-  CvTable dimension_table;         ///< cross-validated J of the best start of each candidate d_z
-  std::vector<ReductionRun> runs;  ///< every start of the chosen d_z
+  ReductionRun best;               ///< the start with the smallest cross-validated J
+  std::vector<ReductionRun> runs;  ///< every start
   LscdeDraws draws;                ///< centres and folds
 };
 
-/// Runs the search on standardised data for each candidate d_z and each start in parallel, keeps
-/// the start with the smallest cross-validated J for each d_z and the d_z with the smallest.
+/// Runs the search on standardised data from each start in parallel (d_z = options.dz, which must
+/// lie in 1 … d_x; d_z = d_x has the single point W = I and so a single start) and keeps the
+/// start with the smallest cross-validated J. The whole σ × λ grid is cross-validated once, at the
+/// first start; every start begins from that choice.
 ReductionResult reduce_dimension(ReductionCriterion criterion, const Matrix& x, const Matrix& y,
                                  const ReductionOptions& options, const FitContext& context = {});
 
