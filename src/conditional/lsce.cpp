@@ -63,13 +63,11 @@ ReducedCdeMethod parse_reduced_cde_method(const std::string& name) {
                         "' (known: lsce, lsce-ekde, lsmi-lscde, lsmi-ekde)");
 }
 
-namespace {
-
-/// `method` with the d_z of options.reduction (1 … d_x).
-ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y, ReducedCdeMethod method,
-                               const ReducedCdeOptions& options, const FitContext& context) {
-  const Standardizer x_scaling = Standardizer::fit(x, "x");
-  const Standardizer y_scaling = Standardizer::fit(y, "y");
+ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
+                               const Standardizer& x_scaling, const Standardizer& y_scaling,
+                               ReducedCdeMethod method, const ReducedCdeOptions& options,
+                               const FitContext& context) {
+  require_training_pairs(x, y);
   const Matrix x_standard = x_scaling.transform(x);
   const Matrix y_standard = y_scaling.transform(y);
   const ReductionCriterion criterion =
@@ -126,8 +124,6 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y, Reduced
   return fit;
 }
 
-}  // namespace
-
 KFold dimension_folds(Index n, const ReducedCdeOptions& options) {
   Rng rng(options.reduction.seed, kDimensionFoldsStream);
   return KFold(n, options.reduction.folds, rng);
@@ -138,6 +134,10 @@ CvTable cross_validate_dimension(const MatrixView& x, const MatrixView& y, Reduc
   require_training_pairs(x, y);
   const Index dx = x.rows();
   const KFold folds = dimension_folds(x.cols(), options);
+  // Every fold is standardised as the whole sample is: a column that is constant within a
+  // fold (a rare category, a rain gauge that reads 0 in most months) stays usable.
+  const Standardizer x_scaling = Standardizer::fit(x, "x");
+  const Standardizer y_scaling = Standardizer::fit(y, "y");
   Matrix fold_loss(dx, folds.n_folds());
   context.progress.begin("d_z cross-validation", dx * folds.n_folds());
   for (int k = 0; k < folds.n_folds(); ++k) {
@@ -149,7 +149,7 @@ CvTable cross_validate_dimension(const MatrixView& x, const MatrixView& y, Reduc
       ReducedCdeOptions fold_options = options;
       fold_options.reduction.dz = dz;
       const ReducedCdeFit fit =
-          fit_at_dimension(x_training, y_training, method, fold_options, FitContext{});
+          fit_at_dimension(x_training, y_training, x_scaling, y_scaling, method, fold_options);
       fold_loss(dz - 1, k) = squared_loss(fit.model, x_held_out, y_held_out);
       context.progress.advance();
     }
@@ -180,7 +180,8 @@ ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedC
     dimension_table = cross_validate_dimension(x, y, method, options, context);
     chosen.reduction.dz = static_cast<Index>(dimension_table->candidates(dimension_table->best, 0));
   }
-  ReducedCdeFit fit = fit_at_dimension(x, y, method, chosen, context);
+  ReducedCdeFit fit = fit_at_dimension(x, y, Standardizer::fit(x, "x"), Standardizer::fit(y, "y"),
+                                       method, chosen, context);
   if (dimension_table) fit.report.auxiliary_cross_validation["d_z"] = std::move(*dimension_table);
   fit.report.fit_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

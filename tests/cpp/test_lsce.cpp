@@ -341,9 +341,9 @@ TEST(LsceTest, DimensionTableMatchesExplicitRefitsWithoutEachFold) {
       for (int k = 0; k < folds.n_folds(); ++k) {
         ReducedCdeOptions fixed = options;
         fixed.reduction.dz = dz;
-        const ReducedCdeFit fit =
-            fit_reduced_cde(gather_samples(data.x, folds.train(k)),
-                            gather_samples(data.y, folds.train(k)), method, fixed);
+        const ReducedCdeFit fit = fit_at_dimension(
+            gather_samples(data.x, folds.train(k)), gather_samples(data.y, folds.train(k)),
+            Standardizer::fit(data.x, "x"), Standardizer::fit(data.y, "y"), method, fixed);
         mean += squared_loss(fit.model, gather_samples(data.x, folds.test(k)),
                              gather_samples(data.y, folds.test(k))) /
                 folds.n_folds();
@@ -353,6 +353,16 @@ TEST(LsceTest, DimensionTableMatchesExplicitRefitsWithoutEachFold) {
     }
     EXPECT_EQ(table.loss, "sq");
   }
+}
+
+TEST(LsceTest, DimensionIsChosenWhenAColumnIsConstantWithinAFold) {
+  // A column that is 0 but for one pair: the training folds without that pair see it constant.
+  test::PairSample data = set_b(40, 3, 17);
+  data.x.row(2).setZero();
+  data.x(2, 0) = 1.0;
+  const ReducedCdeFit fit =
+      fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, quick_options(0, 1));
+  EXPECT_EQ(fit.report.auxiliary_cross_validation.at("d_z").mean_loss.size(), 3);
 }
 
 TEST(LsceTest, ResultDoesNotDependOnThreadCount) {
