@@ -28,8 +28,34 @@ bool uses_smi(ReducedCdeMethod method) {
   return method == ReducedCdeMethod::lsmi_lscde || method == ReducedCdeMethod::lsmi_ekde;
 }
 
+/// The searches, folds and restarts of LSCE and LSMI are not distributed over processes.
+void require_single_process(const FitContext& context) {
+  if (context.communicator.size() > 1) {
+    throw InvalidArgument("LSCE and LSMI run on a single process");
+  }
+}
+
 bool uses_epsilon_kde(ReducedCdeMethod method) {
   return method == ReducedCdeMethod::lsce_ekde || method == ReducedCdeMethod::lsmi_ekde;
+}
+
+/// The rows of W along which z = W x̄ varies over the training pairs. A constant z dimension
+/// arises only where W = I (d_z = d_x) and x̄ has a column constant over these pairs, which
+/// happens in a fold of the d_z cross-validation (a rare category, a rain gauge reading 0 in
+/// every month of the fold): it carries no information on these pairs and the estimator on z,
+/// which standardises z, could not use it.
+Matrix rows_varying_over(const Matrix& w, const Matrix& x_standard) {
+  const Matrix z = w * x_standard;
+  std::vector<Index> varying;
+  for (Index r = 0; r < z.rows(); ++r) {
+    if (z.row(r).maxCoeff() > z.row(r).minCoeff()) varying.push_back(r);
+  }
+  if (varying.empty()) throw DataError("every projected input z = W x is constant");
+  Matrix kept(static_cast<Index>(varying.size()), w.cols());
+  for (std::size_t k = 0; k < varying.size(); ++k) {
+    kept.row(static_cast<Index>(k)) = w.row(varying[k]);
+  }
+  return kept;
 }
 
 /// The LSCDE that LSCE fitted on z = W x̄ (§2.6): α̂ at the chosen σ, λ, rounded as eq. (10).
@@ -68,13 +94,17 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
                                ReducedCdeMethod method, const ReducedCdeOptions& options,
                                const FitContext& context) {
   require_training_pairs(x, y);
+  require_single_process(context);
   const Matrix x_standard = x_scaling.transform(x);
   const Matrix y_standard = y_scaling.transform(y);
   const ReductionCriterion criterion =
       uses_smi(method) ? ReductionCriterion::smi : ReductionCriterion::sce;
   ReductionResult result =
       reduce_dimension(criterion, x_standard, y_standard, options.reduction, context);
-  const Matrix& w = result.best.w;
+  // LSCE's model is the LSCDE inside the search, on z = W x̄ as it is; the two-step estimators
+  // standardise z again and are fitted along its varying dimensions only.
+  const Matrix w = method == ReducedCdeMethod::lsce ? result.best.w
+                                                    : rows_varying_over(result.best.w, x_standard);
 
   FitReport report;
   report.method = to_string(method);
@@ -132,6 +162,7 @@ KFold dimension_folds(Index n, const ReducedCdeOptions& options) {
 CvTable cross_validate_dimension(const MatrixView& x, const MatrixView& y, ReducedCdeMethod method,
                                  const ReducedCdeOptions& options, const FitContext& context) {
   require_training_pairs(x, y);
+  require_single_process(context);
   const Index dx = x.rows();
   const KFold folds = dimension_folds(x.cols(), options);
   // Every fold is standardised as the whole sample is: a column that is constant within a
@@ -166,9 +197,7 @@ ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedC
                               const ReducedCdeOptions& options, const FitContext& context) {
   const auto started = std::chrono::steady_clock::now();
   require_training_pairs(x, y);
-  if (context.communicator.size() > 1) {
-    throw InvalidArgument("LSCE and LSMI run on a single process");
-  }
+  require_single_process(context);
   if (options.reduction.dz < 0 || options.reduction.dz > x.rows()) {
     throw InvalidArgument("d_z must lie in 1 … d_x = " + std::to_string(x.rows()) +
                           " (or 0 to choose it by cross-validation), got " +

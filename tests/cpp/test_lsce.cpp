@@ -360,9 +360,30 @@ TEST(LsceTest, DimensionIsChosenWhenAColumnIsConstantWithinAFold) {
   test::PairSample data = set_b(40, 3, 17);
   data.x.row(2).setZero();
   data.x(2, 0) = 1.0;
+  for (const auto method : {ReducedCdeMethod::lsce, ReducedCdeMethod::lsce_ekde,
+                            ReducedCdeMethod::lsmi_lscde, ReducedCdeMethod::lsmi_ekde}) {
+    const ReducedCdeFit fit = fit_reduced_cde(data.x, data.y, method, quick_options(0, 1));
+    EXPECT_EQ(fit.report.auxiliary_cross_validation.at("d_z").mean_loss.size(), 3)
+        << to_string(method);
+  }
+}
+
+TEST(LsceTest, TwoStepEstimatorLeavesOutAProjectedInputConstantOverThePairs) {
+  // At d_z = d_x, W = I; with x₃ constant over the pairs (as in a fold of the d_z CV) the
+  // estimator on z is the ε-KDE of (x₁, x₂) alone.
+  test::PairSample data = set_b(40, 3, 18);
+  data.x.row(2).setConstant(0.5);
+  const test::PairSample queries = set_b(15, 3, 19);
+  const ReducedCdeOptions options = quick_options(3, 1);
   const ReducedCdeFit fit =
-      fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, quick_options(0, 1));
-  EXPECT_EQ(fit.report.auxiliary_cross_validation.at("d_z").mean_loss.size(), 3);
+      fit_at_dimension(data.x, data.y, Standardizer::identity(3), Standardizer::identity(1),
+                       ReducedCdeMethod::lsmi_ekde, options);
+  EXPECT_TRUE(fit.projection.isApprox(Matrix::Identity(3, 3).topRows(2)));
+  EXPECT_EQ(fit.report.hyperparameters.at("d_z"), 2.0);
+  const Vector expected = fit_epsilon_kde(data.x.topRows(2), data.y, options.epsilon_kde)
+                              .model.log_pdf(queries.x.topRows(2), queries.y);
+  const Vector log_density = fit.model.log_pdf(queries.x, queries.y);
+  EXPECT_LT((log_density - expected).cwiseAbs().maxCoeff(), 1e-9);
 }
 
 TEST(LsceTest, ResultDoesNotDependOnThreadCount) {
@@ -398,6 +419,32 @@ TEST(LsceTest, RejectsBadInputAndOptions) {
   EXPECT_THROW(fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options), InvalidArgument);
   EXPECT_THROW(parse_reduced_cde_method("lsce-rkde"), InvalidArgument);
   EXPECT_EQ(parse_reduced_cde_method("lsmi-lscde"), ReducedCdeMethod::lsmi_lscde);
+}
+
+/// Claims two ranks; LSCE and LSMI must refuse it at every entry point.
+class TwoRankCommunicator final : public Communicator {
+ public:
+  int rank() const override { return 0; }
+  int size() const override { return 2; }
+  void allreduce_sum(double*, std::size_t) const override {}
+  void broadcast(double*, std::size_t, int) const override {}
+};
+
+TEST(LsceTest, RefusesMoreThanOneProcessAtEveryEntryPoint) {
+  const test::PairSample data = set_b(30, 3, 16);
+  const TwoRankCommunicator two_ranks;
+  const FitContext context{two_ranks};
+  const ReducedCdeOptions options = quick_options(1, 1);
+  const Standardizer x_scaling = Standardizer::fit(data.x, "x");
+  const Standardizer y_scaling = Standardizer::fit(data.y, "y");
+  EXPECT_THROW(fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options, context),
+               InvalidArgument);
+  EXPECT_THROW(fit_at_dimension(data.x, data.y, x_scaling, y_scaling, ReducedCdeMethod::lsce,
+                                options, context),
+               InvalidArgument);
+  EXPECT_THROW(
+      cross_validate_dimension(data.x, data.y, ReducedCdeMethod::lsmi_lscde, options, context),
+      InvalidArgument);
 }
 
 }  // namespace

@@ -268,6 +268,15 @@ def print_dims(title, results):
               f"{cell(dims['LSMI'])} / {table2['LSMI/LSCDE'][0]} |")
 
 
+def report_progress(name, out):
+    """One line on stderr per finished row, so that a long run shows what it has measured."""
+    errors, dims, seconds, factors = out
+    rescaled = np.asarray(errors["LSCE/LSCDE"]) * np.asarray(factors)
+    print(f"{name}: LSCE/LSCDE {cell(errors['LSCE/LSCDE'])} standardised, {cell(rescaled)} "
+          f"rescaled, d_z {cell(dims['LSCE'])}, {np.mean(seconds):.1f} s per LSCE fit",
+          file=sys.stderr, flush=True)
+
+
 def uci(names, runs, restarts, rows):
     results, dim_rows = [], []
     for dataset in DATASETS:
@@ -277,7 +286,7 @@ def uci(names, runs, restarts, rows):
         out = table_rows(dataset.name, X, Y, dataset.n, runs, restarts, rows, 0)
         results.append((dataset.name, dataset.n, dataset.scale, dataset.table1, out))
         dim_rows.append((dataset.name, X.shape[1], dataset.table2, out[1]))
-        sys.stdout.flush()
+        report_progress(dataset.name, out)
     print_table("UCI rows of Table 1", results)
     print_dims("UCI rows of Table 2", dim_rows)
 
@@ -293,6 +302,7 @@ def robot(joint_counts, runs, restarts, rows, quick):
         out = table_rows(f"{joints} joints", X, Y, n, runs, restarts, rows, 0)
         results.append((f"{joints} joints", n, scale, table1, out))
         dim_rows.append((f"{joints} joints", X.shape[1], table2, out[1]))
+        report_progress(f"{joints} joints", out)
     print_table("Robot rows (our simulator, not CB-i)", results)
     print_dims("Robot rows", dim_rows)
 
