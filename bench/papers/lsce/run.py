@@ -207,11 +207,13 @@ def standardise(train, test):
 
 
 def table_rows(name, X, Y, n, runs, restarts, rows, split_seed):
+    """Every method on the runs `runs` (indices: run r splits with seed split_seed + r and
+    fits with seed r, so runs done by separate processes combine into the same table)."""
     errors = {m: [] for m in METHODS}
     dims = {"LSCE": [], "LSMI": []}
     seconds = []
     factors = []
-    for run in range(runs):
+    for run in runs:
         order = np.random.default_rng(split_seed + run).permutation(X.shape[0])
         train, test = order[:n], order[n:]
         Xtr, Xte = standardise(X[train], X[test])
@@ -228,6 +230,10 @@ def table_rows(name, X, Y, n, runs, restarts, rows, split_seed):
         rows.append({"part": name, "run": run, **result, "dz_LSCE": chosen["LSCE"],
                      "dz_LSMI": chosen["LSMI"], "lsce_seconds": lsce_seconds,
                      "range_factor": factors[-1]})
+        print(f"  {name} run {run}: LSCE/LSCDE {result['LSCE/LSCDE']:.4g}, LSMI/LSCDE "
+              f"{result['LSMI/LSCDE']:.4g}, None/LSCDE {result['None/LSCDE']:.4g} "
+              f"(standardised), d_z {chosen['LSCE']} / {chosen['LSMI']}, LSCE {lsce_seconds:.0f} s",
+              file=sys.stderr, flush=True)
     return errors, dims, seconds, factors
 
 
@@ -307,6 +313,10 @@ def robot(joint_counts, runs, restarts, rows, quick):
     print_dims("Robot rows", dim_rows)
 
 
+def run_indices(args, default_count):
+    return range(args.first_run, args.first_run + (args.runs or default_count))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
@@ -314,6 +324,9 @@ def main():
     parser.add_argument("--datasets", default="", help="UCI datasets by Table 1 name")
     parser.add_argument("--joints", default="", help="robot scenarios, e.g. 2,4")
     parser.add_argument("--runs", type=int, default=None)
+    parser.add_argument("--first-run", type=int, default=0,
+                        help="UCI and robot rows: start at this run index (to split the runs "
+                             "of a long row over processes)")
     parser.add_argument("--restarts", type=int, default=None)
     parser.add_argument("--ns", default=None, help="artificial sample sizes, e.g. 100,400")
     parser.add_argument("--sets", default="a,b", help="artificial sets")
@@ -331,11 +344,12 @@ def main():
     if "uci" in parts:
         names = args.datasets.split(",") if args.datasets else (
             ["Servo"] if args.quick else [])
-        uci(names, args.runs or (1 if args.quick else UCI_RUNS), restarts, rows)
+        uci(names, run_indices(args, 1 if args.quick else UCI_RUNS), restarts, rows)
     if "robot" in parts:
         joints = [int(j) for j in args.joints.split(",")] if args.joints else (
             [2] if args.quick else [])
-        robot(joints, args.runs or (1 if args.quick else UCI_RUNS), restarts, rows, args.quick)
+        robot(joints, run_indices(args, 1 if args.quick else UCI_RUNS), restarts, rows,
+              args.quick)
     if rows and not args.quick:
         keys = sorted({k for r in rows for k in r})
         with open(os.path.join(args.out, f"lsce_runs_{'_'.join(parts)}.csv"), "w",
