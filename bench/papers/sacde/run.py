@@ -70,11 +70,11 @@ def integrated_squared_error(model, x_test, mean, spread, nodes=24):
     narrow as exp(-1)/8."""
     outputs = mean.shape[1]
     roots, weights = np.polynomial.hermite.hermgauss(nodes)  # int exp(-u^2) f(u) du
-    axes = np.meshgrid(*([roots] * outputs), indexing="ij")
-    units = np.column_stack([a.ravel() for a in axes])  # (G, D_y)
-    node_weights = np.prod(np.column_stack(
-        [a.ravel() for a in np.meshgrid(*([weights] * outputs), indexing="ij")]), axis=1)
-    node_weights = node_weights / np.pi ** (outputs / 2)
+    # The tensor-product rule: node g has the 1-D node indices index[g] in every output.
+    index = np.column_stack([a.ravel() for a in np.meshgrid(
+        *([np.arange(nodes)] * outputs), indexing="ij")])
+    units = roots[index]  # (G, D_y)
+    node_weights = np.prod(weights[index], axis=1) / np.pi ** (outputs / 2)
     cross = np.empty(len(x_test))
     block = max(1, 200000 // len(units))
     for start in range(0, len(x_test), block):
