@@ -5,6 +5,7 @@
 
 #include "cdens/conditional/kernel_gates.hpp"
 #include "cdens/conditional/lscde_gate.hpp"
+#include "cdens/conditional/product_kernel_gate.hpp"
 #include "cdens/conditional/projected_gate.hpp"
 #include "cdens/conditional/sacde_gate.hpp"
 #include "cdens/conditional/selected_features_gate.hpp"
@@ -25,6 +26,7 @@ std::shared_ptr<const ConditionalGate> read_builtin_gate(const std::string& kind
   if (kind == "lscde") return LscdeGate::from_json(parameters);
   if (kind == "epsilon_ball") return EpsilonBallGate::from_json(parameters);
   if (kind == "gaussian_kernel") return GaussianKernelGate::from_json(parameters);
+  if (kind == "product_kernel") return ProductKernelGate::from_json(parameters);
   if (kind == "projected") return ProjectedGate::from_json(parameters, read_builtin_gate);
   if (kind == "press") return PressGate::from_json(parameters);
   if (kind == "sacde") return SaCdeGate::from_json(parameters);

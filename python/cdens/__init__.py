@@ -16,6 +16,7 @@ from ._files import load
 from .ekde import EpsilonKDE
 from .gmm import GMM
 from .gskd import GSKD
+from .kcde import KernelCDE
 from .lsce import LSCE, LSMI
 from .lscde import LSCDE
 from .nwcde import NWCDE
@@ -28,6 +29,6 @@ from .skd import SKD
 
 __version__ = "0.1.0"
 
-__all__ = ["LSCDE", "EpsilonKDE", "NWCDE", "RKDE", "SACDE", "SALSCDE", "ForwardSelectionCDE",
+__all__ = ["LSCDE", "KernelCDE", "EpsilonKDE", "NWCDE", "RKDE", "SACDE", "SALSCDE", "ForwardSelectionCDE",
            "LSCE", "LSMI", "ParzenWindow", "GMM", "RSDE", "SKD", "GSKD", "PRESSRegressor",
            "CdensWarning", "ConditionalDensityEstimator", "DensityEstimator", "load"]

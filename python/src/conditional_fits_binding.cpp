@@ -15,6 +15,7 @@
 #include "cdens/conditional/lsce.hpp"
 #include "cdens/conditional/lscde.hpp"
 #include "cdens/conditional/nadaraya_watson_cde.hpp"
+#include "cdens/conditional/product_kernel_cde.hpp"
 #include "cdens/conditional/rkde.hpp"
 #include "cdens/conditional/sa_lscde.hpp"
 #include "cdens/conditional/sacde.hpp"
@@ -88,6 +89,28 @@ ConditionalModel fit_rkde_binding(const py::array& x, const py::array& y,
   auto options = kernel_options<RkdeOptions>(sigmas, seed, threads);
   options.folds = folds;
   return unnamed_model(without_gil([&] { return fit_rkde(xs, ys, options); }));
+}
+
+ConditionalModel fit_product_kernel_cde_binding(const py::array& x, const py::array& y,
+                                                const std::optional<py::array>& bandwidths,
+                                                Index max_held_out, Index screening_held_out,
+                                                int restarts,
+                                                double bandwidth_lower, double bandwidth_upper,
+                                                int max_evaluations, std::uint64_t seed,
+                                                int threads) {
+  const auto xs = samples_of(x, "X");
+  const auto ys = samples_of(y, "Y");
+  ProductKernelCdeOptions options;
+  if (bandwidths) options.bandwidths = numbers_of(*bandwidths, "bandwidth");
+  options.max_held_out = max_held_out;
+  options.screening_held_out = screening_held_out;
+  options.restarts = restarts;
+  options.bandwidth_lower = bandwidth_lower;
+  options.bandwidth_upper = bandwidth_upper;
+  options.max_evaluations = max_evaluations;
+  options.seed = seed;
+  options.threads = threads;
+  return unnamed_model(without_gil([&] { return fit_product_kernel_cde(xs, ys, options); }));
 }
 
 /// (model, traces): LSCE or an LSMI combination (method "lsce", "lsce-ekde", "lsmi-lscde",
@@ -261,6 +284,18 @@ void bind_conditional_fits(py::module_& module) {
              py::arg("seed") = RkdeOptions{}.seed, py::arg("threads") = RkdeOptions{}.threads,
              "Ratio of kernel density estimates; sigma is the candidate grid of both KDEs "
              "(None: the LSCDE paper's).");
+  module.def("fit_product_kernel_cde", &fit_product_kernel_cde_binding, py::arg("X"),
+             py::arg("Y"), py::arg("bandwidth") = py::none(),
+             py::arg("max_held_out") = ProductKernelCdeOptions{}.max_held_out,
+             py::arg("screening_held_out") = ProductKernelCdeOptions{}.screening_held_out,
+             py::arg("restarts") = ProductKernelCdeOptions{}.restarts,
+             py::arg("bandwidth_lower") = ProductKernelCdeOptions{}.bandwidth_lower,
+             py::arg("bandwidth_upper") = ProductKernelCdeOptions{}.bandwidth_upper,
+             py::arg("max_evaluations") = ProductKernelCdeOptions{}.max_evaluations,
+             py::arg("seed") = ProductKernelCdeOptions{}.seed,
+             py::arg("threads") = ProductKernelCdeOptions{}.threads,
+             "Product-kernel CDE with one bandwidth per dimension by leave-one-out likelihood "
+             "(bandwidth: fixed values, inputs then outputs; None searches).");
   module.def("fit_reduced_cde", &fit_reduced_cde_binding, py::arg("X"), py::arg("Y"),
              py::arg("method") = "lsce", py::arg("dz") = ReductionOptions{}.dz,
              py::arg("restarts") = ReductionOptions{}.restarts, py::arg("sigma") = py::none(),

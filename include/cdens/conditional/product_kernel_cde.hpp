@@ -1,0 +1,54 @@
+#pragma once
+// The product-kernel conditional density estimator with one bandwidth per dimension, chosen by
+// leave-one-out likelihood cross-validation (Hall, Racine & Li 2004; R's np npcdens and
+// statsmodels' KDEMultivariateConditional with bw = 'cv_ml'):
+//
+//   p̂(y|x) = Σ_i K_{h_x}(x − x_i) N(y; y_i, diag h_y²) / Σ_i K_{h_x}(x − x_i),
+//
+// K_{h_x}(x − x_i) = exp(−½ Σ_d (x_d − x_id)² / h_d²), on standardised x and y. A bandwidth per
+// input lets an input that does not matter be smoothed flat (h_d at its upper bound) and one
+// that matters be resolved finely. See docs/methods/kcde.md.
+
+#include <cstdint>
+#include <vector>
+
+#include "cdens/conditional/kernel_cde.hpp"
+#include "cdens/core/bandwidth_search.hpp"
+
+namespace cdens {
+
+/// Options of fit_product_kernel_cde. Bandwidths are in standardised units.
+struct ProductKernelCdeOptions {
+  /// Fixed bandwidths, d_x input ones then d_y output ones; empty (the default) chooses them by
+  /// maximising the leave-one-out likelihood.
+  std::vector<double> bandwidths = {};
+  /// The leave-one-out criterion averages over at most this many training pairs, drawn at random
+  /// when n is larger (each still predicted from all n − 1 others): exact up to here, O(m·n) per
+  /// evaluation beyond.
+  Index max_held_out = 20000;
+  /// The starts of the search run on the criterion over at most this many held-out pairs (drawn
+  /// at random); the best end point is then polished on the full criterion.
+  Index screening_held_out = 1000;
+  /// Random starts of the search besides the normal-reference start.
+  int restarts = BandwidthSearchOptions{}.restarts;
+  /// The box of the search.
+  double bandwidth_lower = BandwidthSearchOptions{}.lower;
+  double bandwidth_upper = BandwidthSearchOptions{}.upper;
+  /// Criterion evaluations per start.
+  int max_evaluations = BandwidthSearchOptions{}.max_evaluations;
+  /// Seed of the random starts and of the held-out draw.
+  std::uint64_t seed = 0;
+  /// OpenMP threads; 0 uses the OpenMP default. The result does not depend on it.
+  int threads = 0;
+};
+
+/// Fits the estimator to the pairs (x_i, y_i): x is d_x × n, y is d_y × n, n ≥ 2. Every training
+/// pair is a component: gate ProductKernelGate(x, h_x), components N(y_i, diag h_y²). The report
+/// holds the bandwidths ("bandwidth_x0", …, "bandwidth_y0", …) and, when they were searched,
+/// the leave-one-out NLL in the user's units ("loo_nll"), the evaluations and starts, and a
+/// warning for each bandwidth at an edge of the box.
+KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
+                                    const ProductKernelCdeOptions& options = {},
+                                    const FitContext& context = {});
+
+}  // namespace cdens

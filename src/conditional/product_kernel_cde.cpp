@@ -1,0 +1,121 @@
+#include "cdens/conditional/product_kernel_cde.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cdens/conditional/product_kernel_gate.hpp"
+#include "cdens/core/error.hpp"
+#include "cdens/core/rng.hpp"
+#include "cdens/core/samples.hpp"
+#include "cdens/core/validate.hpp"
+
+namespace cdens {
+namespace {
+
+void validate(const ProductKernelCdeOptions& options, Index dimension) {
+  if (!options.bandwidths.empty()) {
+    require_positive_values(options.bandwidths, "bandwidths");
+    if (static_cast<Index>(options.bandwidths.size()) != dimension) {
+      throw InvalidArgument("bandwidths: " + std::to_string(options.bandwidths.size()) +
+                            " values given, the data have " + std::to_string(dimension) +
+                            " dimensions (inputs, then outputs)");
+    }
+  }
+  if (options.max_held_out < 1) throw InvalidArgument("max_held_out must be at least 1");
+  if (options.screening_held_out < 1) {
+    throw InvalidArgument("screening_held_out must be at least 1");
+  }
+  if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
+}
+
+/// "x0", "y1", …: dimension d of the stacked (x, y) with d_x inputs.
+std::string dimension_name(Index d, Index input_dim) {
+  return d < input_dim ? "x" + std::to_string(d) : "y" + std::to_string(d - input_dim);
+}
+
+/// The held-out pairs of a criterion: all, or `count` of them drawn from random stream `stream`
+/// of `seed`.
+std::vector<Index> held_out_pairs(Index n, Index count, std::uint64_t seed, std::uint64_t stream) {
+  if (n <= count) return {};
+  Rng rng(seed, stream);
+  std::vector<Index> chosen = choose_centers(n, count, rng);
+  std::sort(chosen.begin(), chosen.end());
+  return chosen;
+}
+
+}  // namespace
+
+KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
+                                    const ProductKernelCdeOptions& options,
+                                    const FitContext& context) {
+  const auto started = std::chrono::steady_clock::now();
+  const Index input_dim = x.rows();
+  const Index dimension = x.rows() + y.rows();
+  validate(options, dimension);
+  const StandardizedPairs data = standardize_pairs(x, y, context);
+  const Index n = data.samples.z.cols();
+
+  FitReport report;
+  report.method = "kcde";
+  Vector bandwidths(dimension);
+  if (!options.bandwidths.empty()) {
+    bandwidths = Eigen::Map<const Vector>(options.bandwidths.data(), dimension);
+  } else {
+    Matrix stacked(dimension, n);
+    stacked << data.samples.z, data.samples.t;
+    const BandwidthLikelihood likelihood(
+        stacked, input_dim, held_out_pairs(n, options.max_held_out, options.seed, 1),
+        options.threads);
+    std::optional<BandwidthLikelihood> screening;
+    if (options.screening_held_out < likelihood.n_held_out()) {
+      screening.emplace(stacked, input_dim,
+                        held_out_pairs(n, options.screening_held_out, options.seed, 2),
+                        options.threads);
+    }
+    BandwidthSearchOptions search;
+    search.restarts = options.restarts;
+    search.lower = options.bandwidth_lower;
+    search.upper = options.bandwidth_upper;
+    search.max_evaluations = options.max_evaluations;
+    search.seed = options.seed;
+    context.progress.begin("leave-one-out likelihood search", 1);
+    const BandwidthSearchResult found =
+        maximize_bandwidth_likelihood(likelihood, screening ? *screening : likelihood, search);
+    context.progress.advance();
+    context.progress.end();
+    bandwidths = found.bandwidths;
+    report.statistics["loo_nll"] =
+        found.mean_negative_log_likelihood - data.y_scaling.log_jacobian();
+    report.statistics["evaluations"] = found.evaluations;
+    report.statistics["starts"] = found.starts;
+    report.statistics["held_out"] = static_cast<double>(likelihood.n_held_out());
+    for (Index d = 0; d < dimension; ++d) {
+      const std::string name = "bandwidth of " + dimension_name(d, input_dim);
+      if (bandwidths(d) <= options.bandwidth_lower * (1.0 + 1e-6)) {
+        report.warnings.push_back(
+            name + " is at the lower bound of the search: the column may have ties (repeated "
+                   "values) that make the likelihood grow without limit as it shrinks");
+      } else if (d >= input_dim && bandwidths(d) >= options.bandwidth_upper * (1.0 - 1e-6)) {
+        report.warnings.push_back(name + " is at the upper bound of the search");
+      }
+    }
+  }
+  for (Index d = 0; d < dimension; ++d) {
+    report.hyperparameters["bandwidth_" + dimension_name(d, input_dim)] = bandwidths(d);
+  }
+  report.statistics["n_train"] = static_cast<double>(n);
+
+  const Vector output_bandwidths = bandwidths.tail(y.rows());
+  Matrix scales = output_bandwidths.replicate(1, n);
+  ConditionalMixture model(
+      data.x_scaling, data.y_scaling,
+      std::make_shared<const ProductKernelGate>(data.samples.z, bandwidths.head(input_dim)),
+      data.samples.t, std::move(scales));
+  report.fit_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return {std::move(model), std::move(report)};
+}
+
+}  // namespace cdens

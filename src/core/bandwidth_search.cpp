@@ -1,0 +1,132 @@
+#include "cdens/core/bandwidth_search.hpp"
+
+#include <nlopt.h>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <memory>
+#include <vector>
+
+#include "cdens/core/error.hpp"
+#include "cdens/core/rng.hpp"
+
+namespace cdens {
+namespace {
+
+/// Random starts lie within this distance of the normal-reference start in log h (a factor of
+/// e^1.5 ≈ 4.5 either way).
+constexpr double kStartSpread = 1.5;
+
+void validate(const BandwidthSearchOptions& options) {
+  if (options.restarts < 0) throw InvalidArgument("restarts must not be negative");
+  if (!(options.lower > 0.0) || !(options.upper > options.lower) || !std::isfinite(options.upper)) {
+    throw InvalidArgument("the bandwidth bounds need 0 < lower < upper < infinity");
+  }
+  if (options.max_evaluations < 1) throw InvalidArgument("max_evaluations must be at least 1");
+  if (!(options.relative_tolerance >= 0.0)) {
+    throw InvalidArgument("relative_tolerance must not be negative");
+  }
+}
+
+struct Objective {
+  const BandwidthLikelihood& likelihood;
+  nlopt_opt optimizer;
+  int evaluations = 0;
+  std::exception_ptr failure;
+};
+
+double nlopt_objective(unsigned size, const double* theta, double* gradient, void* data) {
+  auto& objective = *static_cast<Objective*>(data);
+  try {
+    ++objective.evaluations;
+    const Eigen::Map<const Vector> log_bandwidths(theta, size);
+    if (gradient == nullptr) {
+      return objective.likelihood.mean_negative_log_likelihood(log_bandwidths);
+    }
+    Vector derivative;
+    const double value =
+        objective.likelihood.mean_negative_log_likelihood(log_bandwidths, &derivative);
+    Eigen::Map<Vector>(gradient, size) = derivative;
+    return value;
+  } catch (...) {
+    objective.failure = std::current_exception();
+    nlopt_force_stop(objective.optimizer);
+    return HUGE_VAL;
+  }
+}
+
+/// Runs L-BFGS on `likelihood` from theta (log-bandwidths, overwritten by the end point) within
+/// [lower, upper]; returns the criterion there and adds the evaluations to `evaluations`.
+double run_lbfgs(const BandwidthLikelihood& likelihood, double lower, double upper,
+                 const BandwidthSearchOptions& options, Vector& theta, int& evaluations) {
+  const auto size = static_cast<unsigned>(theta.size());
+  const std::vector<double> lower_bounds(size, lower);
+  const std::vector<double> upper_bounds(size, upper);
+  std::unique_ptr<nlopt_opt_s, decltype(&nlopt_destroy)> optimizer(
+      nlopt_create(NLOPT_LD_LBFGS, size), &nlopt_destroy);
+  if (!optimizer) throw Error("NLopt could not create an L-BFGS optimiser");
+  nlopt_set_lower_bounds(optimizer.get(), lower_bounds.data());
+  nlopt_set_upper_bounds(optimizer.get(), upper_bounds.data());
+  nlopt_set_maxeval(optimizer.get(), options.max_evaluations);
+  nlopt_set_ftol_rel(optimizer.get(), options.relative_tolerance);
+  Objective objective{likelihood, optimizer.get(), 0, nullptr};
+  nlopt_set_min_objective(optimizer.get(), &nlopt_objective, &objective);
+  double value = HUGE_VAL;
+  // NLopt's own failures (a line search limited by roundoff and the like) leave the best point
+  // it has seen in theta, which is what is wanted.
+  nlopt_optimize(optimizer.get(), theta.data(), &value);
+  if (objective.failure) std::rethrow_exception(objective.failure);
+  evaluations += objective.evaluations;
+  return value;
+}
+
+}  // namespace
+
+double normal_reference_bandwidth(Index n_samples, Index dimension) {
+  return 1.06 * std::pow(static_cast<double>(n_samples), -1.0 / (4.0 + dimension));
+}
+
+BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& criterion,
+                                                    const BandwidthLikelihood& screening,
+                                                    const BandwidthSearchOptions& options) {
+  validate(options);
+  const Index k = criterion.dimension();
+  if (screening.dimension() != k || screening.n_samples() != criterion.n_samples()) {
+    throw InvalidArgument("the screening criterion must be taken over the same samples");
+  }
+  const double lower = std::log(options.lower);
+  const double upper = std::log(options.upper);
+  const double reference =
+      std::clamp(std::log(normal_reference_bandwidth(criterion.n_samples(), k)), lower, upper);
+
+  BandwidthSearchResult result{Vector(), HUGE_VAL, 0, 0};
+  Vector best;
+  double best_value = HUGE_VAL;
+  Rng rng(options.seed);
+  for (int start = 0; start <= options.restarts; ++start) {
+    Vector theta = Vector::Constant(k, reference);
+    if (start > 0) {
+      for (Index d = 0; d < k; ++d) {
+        theta(d) = std::clamp(reference + kStartSpread * (2.0 * rng.uniform() - 1.0), lower, upper);
+      }
+    }
+    const double value = run_lbfgs(screening, lower, upper, options, theta, result.evaluations);
+    ++result.starts;
+    if (value < best_value) {
+      best_value = value;
+      best = theta;
+    }
+  }
+  if (&screening != &criterion) {
+    best_value = run_lbfgs(criterion, lower, upper, options, best, result.evaluations);
+  }
+  if (!std::isfinite(best_value)) {
+    throw DataError("the leave-one-out likelihood is not finite at any bandwidth tried");
+  }
+  result.bandwidths = best.array().exp().matrix();
+  result.mean_negative_log_likelihood = best_value;
+  return result;
+}
+
+}  // namespace cdens
