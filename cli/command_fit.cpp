@@ -18,6 +18,7 @@
 #include "cdens/conditional/lscde.hpp"
 #include "cdens/conditional/lsce.hpp"
 #include "cdens/conditional/nadaraya_watson_cde.hpp"
+#include "cdens/conditional/product_kernel_cde.hpp"
 #include "cdens/conditional/projected_gate.hpp"
 #include "cdens/conditional/rkde.hpp"
 #include "cdens/conditional/sa_lscde.hpp"
@@ -42,6 +43,7 @@ struct FitArguments {
   std::string sigmas;    // empty: the method's default grid
   std::string lambdas;   // empty: the method's default grid
   std::string epsilons;  // empty: the method's default grid
+  std::string bandwidths;  // empty: chosen by leave-one-out likelihood
   // Defaults are LSCDE's, the paper's (§2.6), and also those of every other method that takes
   // these options (NW-CDE: 100 centres; ε-KDE, RKDE: 5 folds).
   Index n_centers = LscdeOptions{}.n_centers;
@@ -62,6 +64,7 @@ struct FitSettings {
   std::vector<double> sigmas;    // empty: the method's default
   std::vector<double> lambdas;   // empty: the method's default
   std::vector<double> epsilons;  // empty: the method's default
+  std::vector<double> bandwidths;  // empty: the method's default
   Index n_centers;
   int folds;
   CvLoss cv_loss;
@@ -130,6 +133,15 @@ ConditionalModel fit_with_rkde(const TrainingData& data, const FitSettings& sett
   auto options = common_options<RkdeOptions>(settings);
   options.folds = settings.folds;
   return unnamed_model(fit_rkde(data.x, data.y, options, context));
+}
+
+ConditionalModel fit_with_product_kernel_cde(const TrainingData& data, const FitSettings& settings,
+                                             const FitContext& context) {
+  ProductKernelCdeOptions options;
+  options.bandwidths = settings.bandwidths;
+  options.seed = settings.seed;
+  options.threads = settings.threads;
+  return unnamed_model(fit_product_kernel_cde(data.x, data.y, options, context));
 }
 
 /// LSCE or an LSMI combination (lsce.hpp).
@@ -230,6 +242,7 @@ const std::map<std::string, Method>& known_methods() {
       {"fw-ekde", {&fit_with_fw_epsilon_kde, {"--sigma", "--epsilon", "--folds"}}},
       {"fw-lscde", {&fit_with_fw_lscde, {"--sigma", "--lambda", "--n-centers", "--folds"}}},
       {"fw-nwcde", {&fit_with_fw_nadaraya_watson_cde, {"--sigma", "--n-centers"}}},
+      {"kcde", {&fit_with_product_kernel_cde, {"--bandwidth"}}},
       {"lscde",
        {&fit_with_lscde,
         {"--sigma", "--lambda", "--n-centers", "--folds", "--cv-loss", "--unlabeled"}}},
@@ -285,6 +298,7 @@ void run_fit(const FitArguments& arguments, bool holdout_requested,
   FitSettings settings{{},
                        {},
                        {},
+                       {},
                        arguments.n_centers,
                        arguments.folds,
                        parse_cv_loss(arguments.cv_loss),
@@ -298,6 +312,9 @@ void run_fit(const FitArguments& arguments, bool holdout_requested,
   }
   if (!arguments.epsilons.empty()) {
     settings.epsilons = parse_number_list(arguments.epsilons, "--epsilon");
+  }
+  if (!arguments.bandwidths.empty()) {
+    settings.bandwidths = parse_number_list(arguments.bandwidths, "--bandwidth");
   }
 
   const CsvTable table = load_table(arguments.data_path, arguments.no_header);
@@ -394,6 +411,10 @@ void add_fit_command(CLI::App& app) {
       "--epsilon", arguments->epsilons,
       "ekde: radius (radii) of the input ball in standardised units (default: the SA-CDE "
       "paper's 20 balls, radii 0.1 … 2.24)"));
+  specific.push_back(command->add_option(
+      "--bandwidth", arguments->bandwidths,
+      "kcde: fixed bandwidths in standardised units, one per --x column then one per --y "
+      "column (default: chosen by leave-one-out likelihood)"));
   specific.push_back(command->add_option(
       "--n-centers", arguments->n_centers,
       "lscde, nwcde, sacde, salscde, fw-*: number of kernel centres (default 100)"));

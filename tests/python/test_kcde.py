@@ -1,0 +1,101 @@
+"""KernelCDE: the leave-one-out likelihood against statsmodels' independent implementation of
+the same criterion, the chosen bandwidths against its optimum, CLI agreement and bad input."""
+
+import subprocess
+
+import numpy as np
+import pytest
+from statsmodels.nonparametric.kernel_density import KDEMultivariateConditional
+
+import cdens
+
+from conftest import REPO
+
+
+def standardized(values):
+    values = np.asarray(values, dtype=float)
+    return (values - values.mean(axis=0)) / values.std(axis=0, ddof=1)
+
+
+@pytest.fixture(scope="module")
+def two_inputs():
+    """y depends on the first of two inputs, with a spread that grows with |x_0|."""
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(120, 2))
+    y = np.sinc(2 * x[:, 0]) + (0.1 + 0.3 * np.abs(x[:, 0])) * rng.normal(size=120)
+    return x, y
+
+
+def statsmodels_loo_nll(x, y, bandwidths):
+    """statsmodels' cv_ml criterion (its own leave-one-out loop) at the given bandwidths, as a
+    mean NLL in standardised units; bandwidths are ours, inputs first."""
+    d_x = x.shape[1]
+    outputs_first = np.concatenate([bandwidths[d_x:], bandwidths[:d_x]])  # statsmodels' order
+    model = KDEMultivariateConditional(endog=standardized(y).reshape(-1, 1),
+                                       exog=standardized(x), dep_type="c", indep_type="c" * d_x,
+                                       bw=outputs_first)
+    return model.loo_likelihood(outputs_first, func=np.log) / len(y)
+
+
+def test_criterion_equals_statsmodels_leave_one_out(two_inputs):
+    x, y = two_inputs
+    model = cdens.KernelCDE(random_state=0).fit(x, y)
+    ours = model.loo_nll_ - np.log(np.std(y, ddof=1))  # back to standardised units
+    assert ours == pytest.approx(statsmodels_loo_nll(x, y, model.bandwidths_), abs=1e-10)
+
+
+def test_optimum_is_at_least_as_good_as_statsmodels_cv_ml(two_inputs):
+    x, y = two_inputs
+    model = cdens.KernelCDE(random_state=0).fit(x, y)
+    ours = model.loo_nll_ - np.log(np.std(y, ddof=1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        peer = KDEMultivariateConditional(endog=standardized(y).reshape(-1, 1),
+                                          exog=standardized(x), dep_type="c",
+                                          indep_type="cc", bw="cv_ml")
+    peer_bandwidths = np.concatenate([peer.bw[1:], peer.bw[:1]])
+    assert ours <= statsmodels_loo_nll(x, y, peer_bandwidths) + 1e-9
+
+
+def test_fixed_bandwidths_are_used_and_reported(two_inputs):
+    x, y = two_inputs
+    model = cdens.KernelCDE(bandwidth=[0.3, 2.0, 0.4]).fit(x, y)
+    np.testing.assert_array_equal(model.bandwidths_, [0.3, 2.0, 0.4])
+    assert model.loo_nll_ is None
+
+
+def test_load_keeps_the_bandwidths(two_inputs, tmp_path):
+    x, y = two_inputs
+    model = cdens.KernelCDE(random_state=0).fit(x, y)
+    model.save(tmp_path / "kcde.json")
+    loaded = cdens.load(tmp_path / "kcde.json")
+    assert type(loaded) is cdens.KernelCDE
+    np.testing.assert_array_equal(loaded.bandwidth, model.bandwidths_)
+    np.testing.assert_array_equal(loaded.log_pdf(x, y), model.log_pdf(x, y))
+
+
+def test_refuses_bandwidths_of_the_wrong_count(two_inputs):
+    x, y = two_inputs
+    with pytest.raises(ValueError, match="bandwidths: 2 values given, the data have 3"):
+        cdens.KernelCDE(bandwidth=[0.3, 0.4]).fit(x, y)
+    with pytest.raises(ValueError, match="bandwidths"):
+        cdens.KernelCDE(bandwidth=[0.3, -1.0, 0.4]).fit(x, y)
+
+
+def test_cli_fit_equals_python_fit(cli, faithful, tmp_path):
+    x, y = faithful
+    path = tmp_path / "cli.json"
+    subprocess.run([cli, "fit", str(REPO / "data" / "faithful.csv"), "--method", "kcde", "--x",
+                    "waiting", "--y", "eruptions", "--seed", "5", "--out", str(path)],
+                   check=True, capture_output=True)
+    from_cli = cdens.load(path)
+    in_python = cdens.KernelCDE(random_state=5).fit(x, y)
+    assert from_cli.model_.hyperparameters == in_python.model_.hyperparameters
+    np.testing.assert_array_equal(from_cli.log_pdf(x, y), in_python.log_pdf(x, y))
+
+
+def test_cli_refuses_options_of_other_methods(cli):
+    result = subprocess.run([cli, "fit", str(REPO / "data" / "faithful.csv"), "--method", "kcde",
+                             "--x", "waiting", "--y", "eruptions", "--sigma", "0.3"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "--sigma does not apply to --method kcde" in result.stderr
