@@ -23,10 +23,12 @@ class KernelCDE(ConditionalDensityEstimator):
     bandwidth : None or list of float, default=None
         Fixed bandwidths in standardised units, d_x input ones then d_y output ones; None
         chooses them by leave-one-out likelihood.
-    max_held_out : int, default=20000
-        The criterion averages over at most this many training pairs (drawn at random when n is
-        larger), each predicted from all others.
-    screening_held_out : int, default=1000
+    exact_limit : int, default=20000
+        Up to this many training pairs the criterion is exact leave-one-out over every pair.
+    subsample_held_out : int, default=2000
+        Beyond ``exact_limit`` the criterion averages over this many random training pairs, each
+        still predicted from all others (linear in n).
+    screening_held_out : int, default=300
         The starts of the search run on the criterion over at most this many held-out pairs;
         the best end point is then polished on the full criterion.
     restarts : int, default=2
@@ -50,10 +52,12 @@ class KernelCDE(ConditionalDensityEstimator):
         As for LSCDE.
     """
 
-    def __init__(self, bandwidth=None, max_held_out=20000, screening_held_out=1000, restarts=2, bandwidth_lower=1e-3,
-                 bandwidth_upper=1e3, max_evaluations=200, random_state=None, n_jobs=None):
+    def __init__(self, bandwidth=None, exact_limit=20000, subsample_held_out=2000,
+                 screening_held_out=300, restarts=2, bandwidth_lower=1e-3, bandwidth_upper=1e3,
+                 max_evaluations=200, random_state=None, n_jobs=None):
         self.bandwidth = bandwidth
-        self.max_held_out = max_held_out
+        self.exact_limit = exact_limit
+        self.subsample_held_out = subsample_held_out
         self.screening_held_out = screening_held_out
         self.restarts = restarts
         self.bandwidth_lower = bandwidth_lower
@@ -65,7 +69,7 @@ class KernelCDE(ConditionalDensityEstimator):
     def _fit_model(self, X, Y, seed):
         return _core.fit_product_kernel_cde(
             X, Y, bandwidth=as_grid(self.bandwidth, "bandwidth"),
-            max_held_out=int(self.max_held_out),
+            exact_limit=int(self.exact_limit), subsample_held_out=int(self.subsample_held_out),
             screening_held_out=int(self.screening_held_out), restarts=int(self.restarts),
             bandwidth_lower=float(self.bandwidth_lower),
             bandwidth_upper=float(self.bandwidth_upper),

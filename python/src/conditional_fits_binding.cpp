@@ -93,7 +93,8 @@ ConditionalModel fit_rkde_binding(const py::array& x, const py::array& y,
 
 ConditionalModel fit_product_kernel_cde_binding(const py::array& x, const py::array& y,
                                                 const std::optional<py::array>& bandwidths,
-                                                Index max_held_out, Index screening_held_out,
+                                                Index exact_limit, Index subsample_held_out,
+                                                Index screening_held_out,
                                                 int restarts,
                                                 double bandwidth_lower, double bandwidth_upper,
                                                 int max_evaluations, std::uint64_t seed,
@@ -102,7 +103,8 @@ ConditionalModel fit_product_kernel_cde_binding(const py::array& x, const py::ar
   const auto ys = samples_of(y, "Y");
   ProductKernelCdeOptions options;
   if (bandwidths) options.bandwidths = numbers_of(*bandwidths, "bandwidth");
-  options.max_held_out = max_held_out;
+  options.exact_limit = exact_limit;
+  options.subsample_held_out = subsample_held_out;
   options.screening_held_out = screening_held_out;
   options.restarts = restarts;
   options.bandwidth_lower = bandwidth_lower;
@@ -286,7 +288,8 @@ void bind_conditional_fits(py::module_& module) {
              "(None: the LSCDE paper's).");
   module.def("fit_product_kernel_cde", &fit_product_kernel_cde_binding, py::arg("X"),
              py::arg("Y"), py::arg("bandwidth") = py::none(),
-             py::arg("max_held_out") = ProductKernelCdeOptions{}.max_held_out,
+             py::arg("exact_limit") = ProductKernelCdeOptions{}.exact_limit,
+             py::arg("subsample_held_out") = ProductKernelCdeOptions{}.subsample_held_out,
              py::arg("screening_held_out") = ProductKernelCdeOptions{}.screening_held_out,
              py::arg("restarts") = ProductKernelCdeOptions{}.restarts,
              py::arg("bandwidth_lower") = ProductKernelCdeOptions{}.bandwidth_lower,

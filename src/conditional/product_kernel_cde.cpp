@@ -23,7 +23,10 @@ void validate(const ProductKernelCdeOptions& options, Index dimension) {
                             " dimensions (inputs, then outputs)");
     }
   }
-  if (options.max_held_out < 1) throw InvalidArgument("max_held_out must be at least 1");
+  if (options.exact_limit < 2) throw InvalidArgument("exact_limit must be at least 2");
+  if (options.subsample_held_out < 1) {
+    throw InvalidArgument("subsample_held_out must be at least 1");
+  }
   if (options.screening_held_out < 1) {
     throw InvalidArgument("screening_held_out must be at least 1");
   }
@@ -66,7 +69,9 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
     Matrix stacked(dimension, n);
     stacked << data.samples.z, data.samples.t;
     const BandwidthLikelihood likelihood(
-        stacked, input_dim, held_out_pairs(n, options.max_held_out, options.seed, 1),
+        stacked, input_dim,
+        n <= options.exact_limit ? std::vector<Index>{}
+                                 : held_out_pairs(n, options.subsample_held_out, options.seed, 1),
         options.threads);
     std::optional<BandwidthLikelihood> screening;
     if (options.screening_held_out < likelihood.n_held_out()) {

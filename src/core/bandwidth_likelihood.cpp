@@ -12,23 +12,113 @@ namespace cdens {
 namespace {
 
 constexpr double kLogSqrtTwoPi = 0.91893853320467274178;
-/// Held-out samples per parallel task: enough to amortise the scratch buffers, small enough to
-/// balance two threads at n = 300.
-constexpr Index kBlock = 16;
 /// Reference samples handled together: every array of a chunk stays in the L1 cache while the
 /// chunk's dimensions are added up.
 constexpr Index kChunk = 256;
+/// Held-out samples per parallel task when only some samples are held out.
+constexpr Index kHeldOutBlock = 16;
+/// Kernel values are taken as they are, exp(−½ q), while a sum stays above e^kPlainFloor: the
+/// terms lost to the flush below e^kLogSmallestNormal are then under n·e^−108 of the sum. A sum
+/// below it (a sample many bandwidths from every other) is recomputed relative to its largest
+/// term.
+constexpr double kPlainFloor = -600.0;
 
-/// values = exp(−½ (q − smallest)), with terms below e^kLogSmallestNormal (relative to the
-/// largest) set to zero, which keeps subnormal numbers out of the sums; an infinite q gives zero.
-/// The exponentials are taken first and flushed after (as exp_flushing_below_in_place does), so
-/// that both steps vectorise.
-template <class Squared, class Values>
-void relative_kernel_values(const Squared& q, double smallest, Values&& values) {
+/// A chunk of reference samples seen from one held-out sample i.
+struct Chunk {
+  explicit Chunk(Index dimension) : squared(kChunk, dimension), joint(kChunk), conditioning(kChunk) {}
+  Matrix squared;               ///< (z_id − z_jd)² / h_d², one column per dimension
+  Eigen::ArrayXd joint;         ///< squared scaled distance over all dimensions, then kernel values
+  Eigen::ArrayXd conditioning;  ///< the same over the conditioning dimensions
+};
+
+/// The layout of the sums of one held-out sample (a "record"): Σ_j w^A_ij, Σ_j w^B_ij, then the
+/// moments Σ_j w^A_ij (z_id − z_jd)² / h_d² for every dimension and Σ_j w^B_ij (…) for the
+/// conditioning ones.
+Index record_size(Index k, Index c) { return 2 + k + c; }
+
+/// The squared distances of the chunk [start, start + length) from sample i; the sample itself is
+/// at infinite distance (its kernel value is zero).
+void fill_distances(const Matrix& scaled, Index c, Index i, Index start, Index length,
+                    Chunk& chunk) {
+  auto joint = chunk.joint.head(length);
+  joint.setZero();
+  for (Index d = 0; d < scaled.cols(); ++d) {
+    if (c > 0 && d == c) chunk.conditioning.head(length) = joint;
+    auto squared = chunk.squared.col(d).head(length).array();
+    squared = (scaled.col(d).segment(start, length).array() - scaled(i, d)).square();
+    joint += squared;
+  }
+  if (i >= start && i < start + length) {
+    chunk.joint(i - start) = INFINITY;
+    chunk.conditioning(i - start) = INFINITY;
+  }
+}
+
+/// values = exp(−½ (q − shift)) in place, with values below e^kLogSmallestNormal set to zero
+/// (which keeps subnormal numbers out of the sums; an infinite q gives zero). The exponentials
+/// are taken first and flushed after, as exp_flushing_below_in_place does, so both vectorise.
+template <class Values>
+void to_kernel_values(Values&& values, double shift) {
   static const double tiny = std::exp(kLogSmallestNormal);
-  values = (-0.5 * (q - smallest)).exp();
+  values = (-0.5 * (values - shift)).exp();
   double* data = values.data();
   for (Index j = 0; j < values.size(); ++j) data[j] = data[j] < tiny ? 0.0 : data[j];
+}
+
+void to_kernel_values(Chunk& chunk, Index c, Index length, double joint_shift,
+                      double conditioning_shift) {
+  to_kernel_values(chunk.joint.head(length), joint_shift);
+  if (c > 0) to_kernel_values(chunk.conditioning.head(length), conditioning_shift);
+}
+
+/// Adds the chunk's kernel values (and moments, with `moments`) to the record of sample i.
+void add_to_row(const Chunk& chunk, Index c, Index length, bool moments, double* record) {
+  const Index k = chunk.squared.cols();
+  const auto joint = chunk.joint.head(length);
+  const auto conditioning = chunk.conditioning.head(length);
+  record[0] += joint.sum();
+  if (c > 0) record[1] += conditioning.sum();
+  if (!moments) return;
+  for (Index d = 0; d < k; ++d) {
+    const auto squared = chunk.squared.col(d).head(length).array();
+    record[2 + d] += (joint * squared).sum();
+    if (d < c) record[2 + k + d] += (conditioning * squared).sum();
+  }
+}
+
+/// Adds the chunk's kernel values (and moments) to the records of its reference samples, kept
+/// column-wise in `records` (one column per record entry) from row `offset` on.
+void add_to_columns(const Chunk& chunk, Index c, Index length, bool moments, Matrix& records,
+                    Index offset) {
+  const Index k = chunk.squared.cols();
+  const auto joint = chunk.joint.head(length);
+  const auto conditioning = chunk.conditioning.head(length);
+  records.col(0).segment(offset, length).array() += joint;
+  if (c > 0) records.col(1).segment(offset, length).array() += conditioning;
+  if (!moments) return;
+  for (Index d = 0; d < k; ++d) {
+    const auto squared = chunk.squared.col(d).head(length).array();
+    records.col(2 + d).segment(offset, length).array() += joint * squared;
+    if (d < c) records.col(2 + k + d).segment(offset, length).array() += conditioning * squared;
+  }
+}
+
+/// −log p̂_{−i} (without the bandwidths' normalising constants) and its gradient from the
+/// record of sample i, whose sums are relative to exp(−½ joint_shift) and
+/// exp(−½ conditioning_shift).
+void finish_row(const double* record, Index n, Index k, Index c, double joint_shift,
+                double conditioning_shift, double& term, Matrix* gradient_rows, Index row) {
+  const double joint_log_sum = -0.5 * joint_shift + std::log(record[0]);
+  const double conditioning_log_sum = c > 0
+                                          ? -0.5 * conditioning_shift + std::log(record[1])
+                                          : std::log(static_cast<double>(n - 1));
+  term = conditioning_log_sum - joint_log_sum;
+  if (gradient_rows == nullptr) return;
+  for (Index d = 0; d < k; ++d) {
+    double derivative = -record[2 + d] / record[0];
+    derivative += d < c ? record[2 + k + d] / record[1] : 1.0;
+    (*gradient_rows)(row, d) = derivative;
+  }
 }
 
 }  // namespace
@@ -46,7 +136,8 @@ BandwidthLikelihood::BandwidthLikelihood(const MatrixView& samples,
   if (conditioning_dimensions_ < 0 || conditioning_dimensions_ >= samples_.cols()) {
     throw InvalidArgument("the conditioning dimensions must leave at least one dimension");
   }
-  if (held_out_.empty()) {
+  every_sample_held_out_ = held_out_.empty();
+  if (every_sample_held_out_) {
     held_out_.resize(static_cast<std::size_t>(samples_.rows()));
     std::iota(held_out_.begin(), held_out_.end(), Index{0});
   }
@@ -55,81 +146,111 @@ BandwidthLikelihood::BandwidthLikelihood(const MatrixView& samples,
   }
 }
 
-void BandwidthLikelihood::evaluate_block(const Matrix& scaled, Index begin, Index size,
-                                         double* terms, Matrix* gradient_rows) const {
+void BandwidthLikelihood::evaluate_relative_to_largest(const Matrix& scaled, Index i, double& term,
+                                                       Matrix* gradient_rows, Index row) const {
   const Index n = scaled.rows();
   const Index k = scaled.cols();
   const Index c = conditioning_dimensions_;
-  // Squared scaled distances from the held-out sample to every sample: over all dimensions
-  // (joint) and over the conditioning ones.
-  Eigen::ArrayXd joint(n);
-  Eigen::ArrayXd conditioning(c > 0 ? n : 0);
-  Eigen::ArrayXd squared(kChunk);
-  Eigen::ArrayXd joint_values(kChunk);
-  Eigen::ArrayXd conditioning_values(kChunk);
-  Vector joint_moments(k);
-  Vector conditioning_moments(c);
-  for (Index r = begin; r < begin + size; ++r) {
-    const Index i = held_out_[static_cast<std::size_t>(r)];
-    // Pass 1: the distances, and the smallest of each kind over j ≠ i (the sums are taken
-    // relative to their largest term).
-    double joint_smallest = INFINITY;
-    double conditioning_smallest = INFINITY;
-    for (Index start = 0; start < n; start += kChunk) {
-      const Index length = std::min(kChunk, n - start);
-      auto joint_chunk = joint.segment(start, length);
-      joint_chunk.setZero();
-      for (Index d = 0; d < k; ++d) {
-        if (c > 0 && d == c) conditioning.segment(start, length) = joint_chunk;
-        joint_chunk += (scaled.col(d).segment(start, length).array() - scaled(i, d)).square();
-      }
-      if (i >= start && i < start + length) {
-        joint(i) = INFINITY;
-        if (c > 0) conditioning(i) = INFINITY;
-      }
-      joint_smallest = std::min(joint_smallest, joint_chunk.minCoeff());
-      if (c > 0) {
-        conditioning_smallest =
-            std::min(conditioning_smallest, conditioning.segment(start, length).minCoeff());
-      }
-    }
-    // Pass 2: the kernel values relative to the largest, their sums and, for the gradient,
-    // their moments Σ_j w_ij (z_id − z_jd)² / h_d².
-    double joint_sum = 0.0;
-    double conditioning_sum = 0.0;
-    joint_moments.setZero();
-    conditioning_moments.setZero();
-    for (Index start = 0; start < n; start += kChunk) {
-      const Index length = std::min(kChunk, n - start);
-      auto joint_chunk = joint_values.head(length);
-      auto conditioning_chunk = conditioning_values.head(length);
-      relative_kernel_values(joint.segment(start, length), joint_smallest, joint_chunk);
-      joint_sum += joint_chunk.sum();
-      if (c > 0) {
-        relative_kernel_values(conditioning.segment(start, length), conditioning_smallest,
-                               conditioning_chunk);
-        conditioning_sum += conditioning_chunk.sum();
-      }
-      if (gradient_rows == nullptr) continue;
-      for (Index d = 0; d < k; ++d) {
-        auto chunk_squared = squared.head(length);
-        chunk_squared = (scaled.col(d).segment(start, length).array() - scaled(i, d)).square();
-        joint_moments(d) += (joint_chunk * chunk_squared).sum();
-        if (d < c) conditioning_moments(d) += (conditioning_chunk * chunk_squared).sum();
-      }
-    }
-    const double joint_log_sum = -0.5 * joint_smallest + std::log(joint_sum);
-    const double conditioning_log_sum =
-        c > 0 ? -0.5 * conditioning_smallest + std::log(conditioning_sum)
-              : std::log(static_cast<double>(n - 1));
-    terms[r] = conditioning_log_sum - joint_log_sum;
-    if (gradient_rows != nullptr) {
-      auto row = gradient_rows->row(r);
-      row = -joint_moments.transpose() / joint_sum;
-      if (c > 0) row.head(c) += conditioning_moments.transpose() / conditioning_sum;
-      row.tail(k - c).array() += 1.0;
+  Chunk chunk(k);
+  double joint_smallest = INFINITY;
+  double conditioning_smallest = INFINITY;
+  for (Index start = 0; start < n; start += kChunk) {
+    const Index length = std::min(kChunk, n - start);
+    fill_distances(scaled, c, i, start, length, chunk);
+    joint_smallest = std::min(joint_smallest, chunk.joint.head(length).minCoeff());
+    if (c > 0) {
+      conditioning_smallest =
+          std::min(conditioning_smallest, chunk.conditioning.head(length).minCoeff());
     }
   }
+  std::vector<double> record(static_cast<std::size_t>(record_size(k, c)), 0.0);
+  for (Index start = 0; start < n; start += kChunk) {
+    const Index length = std::min(kChunk, n - start);
+    fill_distances(scaled, c, i, start, length, chunk);
+    to_kernel_values(chunk, c, length, joint_smallest, conditioning_smallest);
+    add_to_row(chunk, c, length, gradient_rows != nullptr, record.data());
+  }
+  finish_row(record.data(), n, k, c, joint_smallest, conditioning_smallest, term, gradient_rows,
+             row);
+}
+
+void BandwidthLikelihood::evaluate_held_out(const Matrix& scaled, double* terms,
+                                            Matrix* gradient_rows) const {
+  const Index n = scaled.rows();
+  const Index k = scaled.cols();
+  const Index c = conditioning_dimensions_;
+  const Index m = n_held_out();
+  parallel_for(threads_, (m + kHeldOutBlock - 1) / kHeldOutBlock, [&](Index b) {
+    Chunk chunk(k);
+    std::vector<double> record(static_cast<std::size_t>(record_size(k, c)));
+    for (Index r = b * kHeldOutBlock; r < std::min(m, (b + 1) * kHeldOutBlock); ++r) {
+      const Index i = held_out_[static_cast<std::size_t>(r)];
+      std::fill(record.begin(), record.end(), 0.0);
+      for (Index start = 0; start < n; start += kChunk) {
+        const Index length = std::min(kChunk, n - start);
+        fill_distances(scaled, c, i, start, length, chunk);
+        to_kernel_values(chunk, c, length, 0.0, 0.0);
+        add_to_row(chunk, c, length, gradient_rows != nullptr, record.data());
+      }
+      if (record[0] >= std::exp(kPlainFloor)) {
+        finish_row(record.data(), n, k, c, 0.0, 0.0, terms[r], gradient_rows, r);
+      } else {
+        evaluate_relative_to_largest(scaled, i, terms[r], gradient_rows, r);
+      }
+    }
+  });
+}
+
+void BandwidthLikelihood::evaluate_every_pair(const Matrix& scaled, double* terms,
+                                              Matrix* gradient_rows) const {
+  // Each unordered pair {i, j} is visited once, from the smaller index: its kernel values go to
+  // the record of i (row side) and of j (column side). Task b owns the rows [begin_b, end_b) and
+  // keeps the column sides of every j ≥ begin_b in a buffer of its own; the buffers are added
+  // in task order, so the sums do not depend on the thread count.
+  const Index n = scaled.rows();
+  const Index k = scaled.cols();
+  const Index c = conditioning_dimensions_;
+  const Index width = record_size(k, c);
+  const bool moments = gradient_rows != nullptr;
+  const Index tasks = std::min<Index>(64, n);
+  // Rows per task shrink along the triangle so that tasks cost about the same.
+  std::vector<Index> begins(static_cast<std::size_t>(tasks) + 1);
+  for (Index b = 0; b <= tasks; ++b) {
+    const double share = static_cast<double>(b) / static_cast<double>(tasks);
+    begins[static_cast<std::size_t>(b)] =
+        static_cast<Index>(std::round(static_cast<double>(n) * (1.0 - std::sqrt(1.0 - share))));
+  }
+  Matrix rows = Matrix::Zero(width, n);  // the row side of every sample's record
+  std::vector<Matrix> columns(static_cast<std::size_t>(tasks));
+  parallel_for(threads_, tasks, [&](Index b) {
+    const Index begin = begins[static_cast<std::size_t>(b)];
+    const Index end = begins[static_cast<std::size_t>(b) + 1];
+    Matrix& column_side = columns[static_cast<std::size_t>(b)];
+    column_side = Matrix::Zero(n - begin, width);
+    Chunk chunk(k);
+    for (Index i = begin; i < end; ++i) {
+      for (Index start = i + 1; start < n; start += kChunk) {
+        const Index length = std::min(kChunk, n - start);
+        fill_distances(scaled, c, i, start, length, chunk);
+        to_kernel_values(chunk, c, length, 0.0, 0.0);
+        add_to_row(chunk, c, length, moments, rows.col(i).data());
+        add_to_columns(chunk, c, length, moments, column_side, start - begin);
+      }
+    }
+  });
+  for (Index b = 0; b < tasks; ++b) {
+    const Index begin = begins[static_cast<std::size_t>(b)];
+    rows.rightCols(n - begin) += columns[static_cast<std::size_t>(b)].transpose();
+  }
+  parallel_for(threads_, (n + kHeldOutBlock - 1) / kHeldOutBlock, [&](Index b) {
+    for (Index i = b * kHeldOutBlock; i < std::min(n, (b + 1) * kHeldOutBlock); ++i) {
+      if (rows(0, i) >= std::exp(kPlainFloor)) {
+        finish_row(rows.col(i).data(), n, k, c, 0.0, 0.0, terms[i], gradient_rows, i);
+      } else {
+        evaluate_relative_to_largest(scaled, i, terms[i], gradient_rows, i);
+      }
+    }
+  });
 }
 
 Vector BandwidthLikelihood::evaluate(const VectorView& log_bandwidths,
@@ -143,10 +264,11 @@ Vector BandwidthLikelihood::evaluate(const VectorView& log_bandwidths,
   const Index m = n_held_out();
   Vector terms(m);
   if (gradient_rows != nullptr) gradient_rows->resize(m, k);
-  parallel_for(threads_, (m + kBlock - 1) / kBlock, [&](Index b) {
-    const Index begin = b * kBlock;
-    evaluate_block(scaled, begin, std::min(kBlock, m - begin), terms.data(), gradient_rows);
-  });
+  if (every_sample_held_out_) {
+    evaluate_every_pair(scaled, terms.data(), gradient_rows);
+  } else {
+    evaluate_held_out(scaled, terms.data(), gradient_rows);
+  }
   const Index c = conditioning_dimensions_;
   terms.array() +=
       log_bandwidths.tail(k - c).sum() + static_cast<double>(k - c) * kLogSqrtTwoPi;

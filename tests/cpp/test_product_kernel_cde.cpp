@@ -87,6 +87,11 @@ TEST(BandwidthLikelihoodTest, IsolatedSampleStaysFinite) {
   const double dy = (z(1, 0) - z(1, nearest)) / h(1);
   EXPECT_NEAR(terms(0), 0.5 * dy * dy + std::log(std::sqrt(2 * M_PI) * h(1)),
               1e-6 * std::abs(terms(0)));
+  // The same sample held out alone (the path that predicts held-out samples one by one).
+  const Vector alone =
+      BandwidthLikelihood(z, 1, {0, 4}, 1).negative_log_likelihoods(h.array().log().matrix());
+  EXPECT_NEAR(alone(0), terms(0), 1e-12 * std::abs(terms(0)));
+  EXPECT_NEAR(alone(1), terms(4), 1e-12 * std::abs(terms(4)));
 }
 
 TEST(BandwidthLikelihoodTest, GradientMatchesCentralDifferences) {
@@ -225,7 +230,8 @@ TEST(ProductKernelCdeTest, SameModelOnAnyThreadCountAndThroughAModelFile) {
 TEST(ProductKernelCdeTest, HeldOutSubsetIsUsedBeyondItsLimit) {
   const test::PairSample train = test::sine_sample(300, 1, 14);
   ProductKernelCdeOptions options;
-  options.max_held_out = 100;
+  options.exact_limit = 299;
+  options.subsample_held_out = 100;
   const KernelCdeFit fit = fit_product_kernel_cde(train.x, train.y, options);
   EXPECT_EQ(fit.report.statistics.at("held_out"), 100.0);
   EXPECT_EQ(fit.model.n_components(), 300);

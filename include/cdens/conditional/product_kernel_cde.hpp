@@ -22,13 +22,15 @@ struct ProductKernelCdeOptions {
   /// Fixed bandwidths, d_x input ones then d_y output ones; empty (the default) chooses them by
   /// maximising the leave-one-out likelihood.
   std::vector<double> bandwidths = {};
-  /// The leave-one-out criterion averages over at most this many training pairs, drawn at random
-  /// when n is larger (each still predicted from all n − 1 others): exact up to here, O(m·n) per
-  /// evaluation beyond.
-  Index max_held_out = 20000;
+  /// Up to this n the criterion is exact leave-one-out over every training pair (O(n²) per
+  /// evaluation).
+  Index exact_limit = 20000;
+  /// Beyond exact_limit the criterion averages over this many training pairs drawn at random,
+  /// each still predicted from all n − 1 others: O(m·n) per evaluation, linear in n.
+  Index subsample_held_out = 2000;
   /// The starts of the search run on the criterion over at most this many held-out pairs (drawn
   /// at random); the best end point is then polished on the full criterion.
-  Index screening_held_out = 1000;
+  Index screening_held_out = 300;
   /// Random starts of the search besides the normal-reference start.
   int restarts = BandwidthSearchOptions{}.restarts;
   /// The box of the search.

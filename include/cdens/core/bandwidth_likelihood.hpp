@@ -12,9 +12,9 @@
 //   density (c = 0):      −log p̂_{−i}(z_i)       = −log Σ_{j≠i} K_h(z_i − z_j) + log(n − 1)
 //                                                 + Σ_d log(√(2π) h_d).
 //
-// Both sums are taken in log space around their largest term, so a point with no neighbour
-// within many bandwidths gets the finite likelihood of its nearest neighbours: no ridge is added
-// to the denominator and no term is ever 0/0 (statsmodels returns NaN there).
+// A sum whose terms would underflow (a point with no neighbour within many bandwidths) is taken
+// relative to its largest term, so it gets the finite likelihood of its nearest neighbours: no
+// ridge is added to the denominator and no term is ever 0/0 (statsmodels returns NaN there).
 //
 // Gradient, with θ_d = log h_d and w^A_ij, w^B_ij the normalised terms of the two sums:
 //   ∂/∂θ_d of −log Σ_j K_h = −Σ_j w^A_ij (z_id − z_jd)² / h_d², and likewise for the x-sum,
@@ -53,14 +53,20 @@ class BandwidthLikelihood {
   /// −log p̂_{−i} of every held-out sample and, when `gradient_rows` is not null, their
   /// gradients in its rows (held-out samples × k).
   Vector evaluate(const VectorView& log_bandwidths, Matrix* gradient_rows) const;
-  /// The terms (without the bandwidths' normalising constants) and gradient rows of the
-  /// held-out samples [begin, begin + size) of held_out_, written at their positions.
-  void evaluate_block(const Matrix& scaled, Index begin, Index size, double* terms,
-                      Matrix* gradient_rows) const;
+  /// The terms (without the bandwidths' normalising constants) and gradient rows when every
+  /// sample is held out: each pair's kernel values computed once for both of its samples.
+  void evaluate_every_pair(const Matrix& scaled, double* terms, Matrix* gradient_rows) const;
+  /// The same for a subset of held-out samples, each against all samples.
+  void evaluate_held_out(const Matrix& scaled, double* terms, Matrix* gradient_rows) const;
+  /// The term and gradient row `row` of sample i with both sums taken relative to their largest
+  /// term: for a sample whose plain kernel sums would underflow.
+  void evaluate_relative_to_largest(const Matrix& scaled, Index i, double& term,
+                                    Matrix* gradient_rows, Index row) const;
 
   Matrix samples_;  ///< n × k: one column per dimension, contiguous over samples
   Index conditioning_dimensions_;
   std::vector<Index> held_out_;
+  bool every_sample_held_out_;
   int threads_;
 };
 

@@ -25,7 +25,7 @@ struct BandwidthSearchOptions {
   /// Objective evaluations per start.
   int max_evaluations = 200;
   /// A start stops when the criterion changes by less than this between iterations.
-  double relative_tolerance = 1e-9;
+  double relative_tolerance = 1e-7;
   /// Seed of the random starts.
   std::uint64_t seed = 0;
 };
