@@ -30,6 +30,7 @@ struct DensityFitArguments {
   std::string columns;  // empty: every column of the file
   std::string widths;   // empty: the method's default search
   std::string criterion = to_string(ParzenOptions{}.criterion);
+  bool per_dimension = ParzenOptions{}.per_dimension;
   Index n_components = GmmOptions{}.n_components;
   int n_init = GmmOptions{}.n_init;
   std::string initialization = to_string(GmmOptions{}.initialization);
@@ -49,6 +50,7 @@ struct DensityFitArguments {
 struct DensityFitSettings {
   std::vector<double> widths;  // empty: the method's default
   std::string criterion;
+  bool per_dimension;
   Index n_components;
   int n_init;
   std::string initialization;
@@ -67,6 +69,7 @@ DensityModel fit_with_parzen(const MatrixView& x, const DensityFitSettings& sett
   ParzenOptions options;
   options.widths = settings.widths;
   options.criterion = parse_parzen_criterion(settings.criterion);
+  options.per_dimension = settings.per_dimension;
   options.threads = settings.threads;
   return unnamed_density_model(fit_parzen(x, options));
 }
@@ -124,7 +127,7 @@ const std::map<std::string, DensityMethod>& known_density_methods() {
       {"gmm", {&fit_with_gmm, {"--components", "--n-init", "--init"}}},
       {"gskd",
        {&fit_with_gskd, {"--target-width", "--population", "--generations", "--iterations"}}},
-      {"pw", {&fit_with_parzen, {"--width", "--criterion"}}},
+      {"pw", {&fit_with_parzen, {"--width", "--criterion", "--per-dimension"}}},
       {"rsde", {&fit_with_rsde, {"--width", "--folds"}}},
       {"skd", {&fit_with_skd, {"--width", "--folds", "--target-width"}}},
   };
@@ -159,6 +162,7 @@ void run_density_fit(const DensityFitArguments& arguments, bool holdout_requeste
   }
   DensityFitSettings settings{{},
                               arguments.criterion,
+                              arguments.per_dimension,
                               arguments.n_components,
                               arguments.n_init,
                               arguments.initialization,
@@ -225,6 +229,10 @@ void add_density_fit_command(CLI::App& density) {
       "--criterion", arguments->criterion,
       "pw: width criterion, loo_likelihood or least_squares (leave-one-out ISE) (default "
       "loo_likelihood)"));
+  specific.push_back(command->add_flag(
+      "--per-dimension", arguments->per_dimension,
+      "pw: one width per dimension, all chosen by the leave-one-out likelihood (default: one "
+      "width, the paper's)"));
   specific.push_back(command->add_option("--components", arguments->n_components,
                                          "gmm: number of mixture components (default 1)"));
   specific.push_back(command->add_option(

@@ -1,5 +1,7 @@
 """Parzen window: the Gaussian kernel density estimate with a cross-validated width."""
 
+import numpy as np
+
 from . import _core
 from ._density import DensityEstimator
 from ._validation import as_grid, threads_of
@@ -19,6 +21,10 @@ class ParzenWindow(DensityEstimator):
         [0.01, 3] and refines the best by golden section; a list is a plain grid search.
     criterion : {"loo_likelihood", "least_squares"}, default="loo_likelihood"
         Leave-one-out log-likelihood or least-squares cross-validation (leave-one-out ISE).
+    per_dimension : bool, default=False
+        One width per dimension, all chosen at once by maximising the leave-one-out likelihood
+        (L-BFGS on the log-widths); needs ``criterion="loo_likelihood"`` and ``bandwidth=None``.
+        False is the paper's single width.
     standardize : bool, default=True
         Work on standardised data; False takes widths in the units of X (the paper's setting).
     n_jobs : None or int, default=None
@@ -26,23 +32,46 @@ class ParzenWindow(DensityEstimator):
 
     Attributes
     ----------
-    bandwidth_ : float
-        The chosen width (standardised units).
-    cv_results_ : dict
-        Every width scored, scikit-learn layout (scores are minus the criterion).
+    bandwidth_ : float, or ndarray of shape (n_features,) with per_dimension
+        The chosen width(s) (standardised units).
+    cv_results_ : dict or None
+        Every width scored, scikit-learn layout (scores are minus the criterion); None with
+        per_dimension.
+    loo_nll_ : float or None
+        With per_dimension, the leave-one-out NLL per sample at the chosen widths (units of X).
     n_kernels_, weights_, means_, widths_
         Number of kernels (= n), their weights, centres and widths in the units of X.
     n_features_in_ : int
     model_ : cdens._core.DensityModel
     """
 
-    def __init__(self, bandwidth=None, criterion="loo_likelihood", standardize=True, n_jobs=None):
+    def __init__(self, bandwidth=None, criterion="loo_likelihood", per_dimension=False,
+                 standardize=True, n_jobs=None):
         self.bandwidth = bandwidth
         self.criterion = criterion
+        self.per_dimension = per_dimension
         self.standardize = standardize
         self.n_jobs = n_jobs
 
     def _fit_model(self, X):
         return _core.fit_parzen(X, bandwidth=as_grid(self.bandwidth, "bandwidth"),
-                                criterion=str(self.criterion), standardize=bool(self.standardize),
+                                criterion=str(self.criterion),
+                                per_dimension=bool(self.per_dimension),
+                                standardize=bool(self.standardize),
                                 threads=threads_of(self.n_jobs))
+
+    def _set_fitted(self, model):
+        super()._set_fitted(model)
+        chosen = model.hyperparameters
+        if "width" not in chosen:  # per-dimension widths width_0, width_1, ...
+            self.bandwidth_ = np.array([chosen[f"width_{d}"] for d in range(model.dimension)])
+            for d in range(model.dimension):
+                delattr(self, f"width_{d}_")
+        self.loo_nll_ = model.statistics.get("loo_nll")
+
+    @classmethod
+    def _from_model(cls, model):
+        estimator = super()._from_model(model)
+        if "width" not in model.hyperparameters:
+            estimator.per_dimension = True
+        return estimator

@@ -21,9 +21,11 @@ namespace cdens::python {
 namespace {
 
 DensityModel fit_parzen_binding(const py::array& x, const std::optional<py::array>& widths,
-                                const std::string& criterion, bool standardize, int threads) {
+                                const std::string& criterion, bool per_dimension, bool standardize,
+                                int threads) {
   const auto xs = samples_of(x, "X");
   ParzenOptions options;
+  options.per_dimension = per_dimension;
   options.standardize = standardize;
   if (widths) options.widths = numbers_of(*widths, "bandwidth");
   options.criterion = parse_parzen_criterion(criterion);
@@ -102,6 +104,7 @@ DensityModel fit_gskd_binding(const py::array& x, double target_width, int popul
 void bind_density_fits(py::module_& module) {
   module.def("fit_parzen", &fit_parzen_binding, py::arg("X"), py::arg("bandwidth") = py::none(),
              py::arg("criterion") = to_string(ParzenOptions{}.criterion),
+             py::arg("per_dimension") = ParzenOptions{}.per_dimension,
              py::arg("standardize") = ParzenOptions{}.standardize,
              py::arg("threads") = ParzenOptions{}.threads,
              "Parzen window; bandwidth is a candidate grid (None: a 1-D search), criterion "

@@ -20,6 +20,7 @@ import cdens
 # data only (the scikit-learn checks, test_rsde_width_is_chosen_by_held_out_ise).
 ESTIMATORS = [
     lambda: cdens.ParzenWindow(),
+    lambda: cdens.ParzenWindow(per_dimension=True),
     lambda: cdens.GMM(n_components=2, n_init=3, random_state=0),
     lambda: cdens.RSDE(bandwidth=0.3),
     lambda: cdens.SKD(bandwidth=0.4),
@@ -27,7 +28,7 @@ ESTIMATORS = [
     # queries on whatever mixture is fitted, not the search.
     lambda: cdens.GSKD(generations=2, iterations=50, random_state=0),
 ]
-IDS = ["parzen", "gmm", "rsde", "skd", "gskd"]
+IDS = ["parzen", "parzen-per-dimension", "gmm", "rsde", "skd", "gskd"]
 
 
 @pytest.fixture(scope="module")
@@ -142,6 +143,16 @@ def test_parzen_width_is_the_explicit_leave_one_out_maximiser(bimodal):
     np.testing.assert_allclose(estimator.cv_results_["mean_test_score"], scores, rtol=1e-10)
 
 
+def test_per_dimension_parzen_widths_and_their_refusals(plane):
+    fitted = cdens.ParzenWindow(per_dimension=True).fit(plane)
+    assert fitted.bandwidth_.shape == (2,) and fitted.cv_results_ is None
+    np.testing.assert_allclose(fitted.widths_[0], fitted.bandwidth_ * plane.std(axis=0, ddof=1))
+    with pytest.raises(ValueError, match="least_squares criterion takes one width"):
+        cdens.ParzenWindow(per_dimension=True, criterion="least_squares").fit(plane)
+    with pytest.raises(ValueError, match="a width grid is for one width"):
+        cdens.ParzenWindow(per_dimension=True, bandwidth=[0.2, 0.4]).fit(plane)
+
+
 def test_gmm_reaches_the_likelihood_of_scikit_learn_on_separated_clusters(plane):
     ours = cdens.GMM(n_components=2, n_init=5, random_state=0).fit(plane)
     theirs = GaussianMixture(n_components=2, covariance_type="diag", n_init=5, tol=1e-10,
@@ -212,6 +223,7 @@ def test_bad_input_is_refused_with_a_clear_message(plane):
 
 @pytest.mark.parametrize("method, options, estimator", [
     ("pw", [], cdens.ParzenWindow()),
+    ("pw", ["--per-dimension"], cdens.ParzenWindow(per_dimension=True)),
     ("gmm", ["--components", "2", "--n-init", "2", "--seed", "4"],
      cdens.GMM(n_components=2, n_init=2, random_state=4)),
     ("rsde", ["--width", "0.3"], cdens.RSDE(bandwidth=0.3)),
