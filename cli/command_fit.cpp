@@ -15,6 +15,7 @@
 
 #include "cdens/conditional/epsilon_kde.hpp"
 #include "cdens/conditional/forward_selection.hpp"
+#include "cdens/conditional/linear_gaussian.hpp"
 #include "cdens/conditional/lscde.hpp"
 #include "cdens/conditional/lsce.hpp"
 #include "cdens/conditional/nadaraya_watson_cde.hpp"
@@ -44,6 +45,7 @@ struct FitArguments {
   std::string lambdas;   // empty: the method's default grid
   std::string epsilons;  // empty: the method's default grid
   std::string bandwidths;  // empty: chosen by leave-one-out likelihood
+  std::string trend = to_string(ProductKernelCdeOptions{}.trend);
   // Defaults are LSCDE's, the paper's (§2.6), and also those of every other method that takes
   // these options (NW-CDE: 100 centres; ε-KDE, RKDE: 5 folds).
   Index n_centers = LscdeOptions{}.n_centers;
@@ -65,6 +67,7 @@ struct FitSettings {
   std::vector<double> lambdas;   // empty: the method's default
   std::vector<double> epsilons;  // empty: the method's default
   std::vector<double> bandwidths;  // empty: the method's default
+  KernelTrend trend;
   Index n_centers;
   int folds;
   CvLoss cv_loss;
@@ -139,9 +142,15 @@ ConditionalModel fit_with_product_kernel_cde(const TrainingData& data, const Fit
                                              const FitContext& context) {
   ProductKernelCdeOptions options;
   options.bandwidths = settings.bandwidths;
+  options.trend = settings.trend;
   options.seed = settings.seed;
   options.threads = settings.threads;
   return unnamed_model(fit_product_kernel_cde(data.x, data.y, options, context));
+}
+
+ConditionalModel fit_with_linear_gaussian(const TrainingData& data, const FitSettings&,
+                                          const FitContext& context) {
+  return unnamed_model(fit_linear_gaussian(data.x, data.y, context));
 }
 
 /// LSCE or an LSMI combination (lsce.hpp).
@@ -242,7 +251,8 @@ const std::map<std::string, Method>& known_methods() {
       {"fw-ekde", {&fit_with_fw_epsilon_kde, {"--sigma", "--epsilon", "--folds"}}},
       {"fw-lscde", {&fit_with_fw_lscde, {"--sigma", "--lambda", "--n-centers", "--folds"}}},
       {"fw-nwcde", {&fit_with_fw_nadaraya_watson_cde, {"--sigma", "--n-centers"}}},
-      {"kcde", {&fit_with_product_kernel_cde, {"--bandwidth"}}},
+      {"kcde", {&fit_with_product_kernel_cde, {"--bandwidth", "--trend"}}},
+      {"linear", {&fit_with_linear_gaussian, {}}},
       {"lscde",
        {&fit_with_lscde,
         {"--sigma", "--lambda", "--n-centers", "--folds", "--cv-loss", "--unlabeled"}}},
@@ -299,6 +309,7 @@ void run_fit(const FitArguments& arguments, bool holdout_requested,
                        {},
                        {},
                        {},
+                       parse_kernel_trend(arguments.trend),
                        arguments.n_centers,
                        arguments.folds,
                        parse_cv_loss(arguments.cv_loss),
@@ -415,6 +426,10 @@ void add_fit_command(CLI::App& app) {
       "--bandwidth", arguments->bandwidths,
       "kcde: fixed bandwidths in standardised units, one per --x column then one per --y "
       "column (default: chosen by leave-one-out likelihood)"));
+  specific.push_back(command->add_option(
+      "--trend", arguments->trend,
+      "kcde: centre the output kernels on the outputs (none) or on their residuals around a "
+      "least-squares line (linear) (default none)"));
   specific.push_back(command->add_option(
       "--n-centers", arguments->n_centers,
       "lscde, nwcde, sacde, salscde, fw-*: number of kernel centres (default 100)"));

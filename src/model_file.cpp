@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
+#include "cdens/conditional/constant_gate.hpp"
 #include "cdens/conditional/kernel_gates.hpp"
 #include "cdens/conditional/lscde_gate.hpp"
 #include "cdens/conditional/product_kernel_gate.hpp"
@@ -26,6 +27,7 @@ std::shared_ptr<const ConditionalGate> read_builtin_gate(const std::string& kind
   if (kind == "lscde") return LscdeGate::from_json(parameters);
   if (kind == "epsilon_ball") return EpsilonBallGate::from_json(parameters);
   if (kind == "gaussian_kernel") return GaussianKernelGate::from_json(parameters);
+  if (kind == "constant") return ConstantGate::from_json(parameters);
   if (kind == "product_kernel") return ProductKernelGate::from_json(parameters);
   if (kind == "projected") return ProjectedGate::from_json(parameters, read_builtin_gate);
   if (kind == "press") return PressGate::from_json(parameters);

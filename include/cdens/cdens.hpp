@@ -1,11 +1,13 @@
 #pragma once
 // Everything public in cdens.
 
+#include "cdens/conditional/constant_gate.hpp"
 #include "cdens/conditional/epsilon_kde.hpp"
 #include "cdens/conditional/forward_selection.hpp"
 #include "cdens/conditional/grassmann.hpp"
 #include "cdens/conditional/kernel_cde.hpp"
 #include "cdens/conditional/kernel_gates.hpp"
+#include "cdens/conditional/linear_gaussian.hpp"
 #include "cdens/conditional/lscde.hpp"
 #include "cdens/conditional/lscde_basis.hpp"
 #include "cdens/conditional/lscde_gate.hpp"

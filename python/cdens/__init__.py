@@ -17,6 +17,7 @@ from .ekde import EpsilonKDE
 from .gmm import GMM
 from .gskd import GSKD
 from .kcde import KernelCDE
+from .linear import LinearGaussianCDE
 from .lsce import LSCE, LSMI
 from .lscde import LSCDE
 from .nwcde import NWCDE
@@ -29,6 +30,6 @@ from .skd import SKD
 
 __version__ = "0.1.0"
 
-__all__ = ["LSCDE", "KernelCDE", "EpsilonKDE", "NWCDE", "RKDE", "SACDE", "SALSCDE", "ForwardSelectionCDE",
+__all__ = ["LSCDE", "KernelCDE", "LinearGaussianCDE", "EpsilonKDE", "NWCDE", "RKDE", "SACDE", "SALSCDE", "ForwardSelectionCDE",
            "LSCE", "LSMI", "ParzenWindow", "GMM", "RSDE", "SKD", "GSKD", "PRESSRegressor",
            "CdensWarning", "ConditionalDensityEstimator", "DensityEstimator", "load"]

@@ -7,6 +7,7 @@ from .ekde import EpsilonKDE
 from .gmm import GMM
 from .gskd import GSKD
 from .kcde import KernelCDE
+from .linear import LinearGaussianCDE
 from .lsce import LSCE, LSMI
 from .lscde import LSCDE
 from .nwcde import NWCDE
@@ -18,7 +19,7 @@ from .sacde import SACDE, SALSCDE, ForwardSelectionCDE
 from .skd import SKD
 
 _ESTIMATOR_OF_METHOD = {"lscde": LSCDE, "ekde": EpsilonKDE, "nwcde": NWCDE, "rkde": RKDE,
-                        "kcde": KernelCDE,
+                        "kcde": KernelCDE, "linear": LinearGaussianCDE,
                         "sacde": SACDE, "salscde": SALSCDE, "fw-lscde": ForwardSelectionCDE,
                         "fw-ekde": ForwardSelectionCDE, "fw-nwcde": ForwardSelectionCDE,
                         "lsce": LSCE, "lsce-ekde": LSCE, "lsmi-lscde": LSMI, "lsmi-ekde": LSMI,

@@ -23,6 +23,10 @@ class KernelCDE(ConditionalDensityEstimator):
     bandwidth : None or list of float, default=None
         Fixed bandwidths in standardised units, d_x input ones then d_y output ones; None
         chooses them by leave-one-out likelihood.
+    trend : {"none", "linear"}, default="none"
+        What the output kernels are centred on: the training outputs (the estimator of Hall,
+        Racine & Li), or their residuals around a least-squares line, so that the kernels only
+        model the spread around it.
     exact_limit : int, default=20000
         Up to this many training pairs the criterion is exact leave-one-out over every pair.
     subsample_held_out : int, default=2000
@@ -48,14 +52,18 @@ class KernelCDE(ConditionalDensityEstimator):
         The bandwidths, inputs then outputs (standardised units).
     loo_nll_ : float or None
         The leave-one-out NLL at the chosen bandwidths, in the units of y (None when fixed).
+    linear_loo_nll_ : float or None
+        The leave-one-out NLL of the linear-Gaussian model of the same data (a warning says
+        when it is lower than loo_nll_).
     n_features_in_, n_outputs_, model_, feature_names_in_
         As for LSCDE.
     """
 
-    def __init__(self, bandwidth=None, exact_limit=20000, subsample_held_out=2000,
+    def __init__(self, bandwidth=None, trend="none", exact_limit=20000, subsample_held_out=2000,
                  screening_held_out=300, restarts=2, bandwidth_lower=1e-3, bandwidth_upper=1e3,
                  max_evaluations=200, random_state=None, n_jobs=None):
         self.bandwidth = bandwidth
+        self.trend = trend
         self.exact_limit = exact_limit
         self.subsample_held_out = subsample_held_out
         self.screening_held_out = screening_held_out
@@ -68,7 +76,7 @@ class KernelCDE(ConditionalDensityEstimator):
 
     def _fit_model(self, X, Y, seed):
         return _core.fit_product_kernel_cde(
-            X, Y, bandwidth=as_grid(self.bandwidth, "bandwidth"),
+            X, Y, bandwidth=as_grid(self.bandwidth, "bandwidth"), trend=str(self.trend),
             exact_limit=int(self.exact_limit), subsample_held_out=int(self.subsample_held_out),
             screening_held_out=int(self.screening_held_out), restarts=int(self.restarts),
             bandwidth_lower=float(self.bandwidth_lower),
@@ -83,9 +91,11 @@ class KernelCDE(ConditionalDensityEstimator):
                  + [f"bandwidth_y{d}" for d in range(model.output_dim)])
         self.bandwidths_ = np.array([chosen[name] for name in names])
         self.loo_nll_ = model.statistics.get("loo_nll")
+        self.linear_loo_nll_ = model.statistics.get("linear_loo_nll")
 
     @classmethod
     def _from_model(cls, model):
         estimator = super()._from_model(model)
         estimator.bandwidth = list(estimator.bandwidths_)
+        estimator.trend = "linear" if model.statistics.get("linear_trend") else "none"
         return estimator

@@ -13,6 +13,7 @@
 #include "cdens/conditional/epsilon_kde.hpp"
 #include "cdens/conditional/forward_selection.hpp"
 #include "cdens/conditional/lsce.hpp"
+#include "cdens/conditional/linear_gaussian.hpp"
 #include "cdens/conditional/lscde.hpp"
 #include "cdens/conditional/nadaraya_watson_cde.hpp"
 #include "cdens/conditional/product_kernel_cde.hpp"
@@ -93,7 +94,7 @@ ConditionalModel fit_rkde_binding(const py::array& x, const py::array& y,
 
 ConditionalModel fit_product_kernel_cde_binding(const py::array& x, const py::array& y,
                                                 const std::optional<py::array>& bandwidths,
-                                                Index exact_limit, Index subsample_held_out,
+                                                const std::string& trend, Index exact_limit, Index subsample_held_out,
                                                 Index screening_held_out,
                                                 int restarts,
                                                 double bandwidth_lower, double bandwidth_upper,
@@ -103,6 +104,7 @@ ConditionalModel fit_product_kernel_cde_binding(const py::array& x, const py::ar
   const auto ys = samples_of(y, "Y");
   ProductKernelCdeOptions options;
   if (bandwidths) options.bandwidths = numbers_of(*bandwidths, "bandwidth");
+  options.trend = parse_kernel_trend(trend);
   options.exact_limit = exact_limit;
   options.subsample_held_out = subsample_held_out;
   options.screening_held_out = screening_held_out;
@@ -113,6 +115,12 @@ ConditionalModel fit_product_kernel_cde_binding(const py::array& x, const py::ar
   options.seed = seed;
   options.threads = threads;
   return unnamed_model(without_gil([&] { return fit_product_kernel_cde(xs, ys, options); }));
+}
+
+ConditionalModel fit_linear_gaussian_binding(const py::array& x, const py::array& y) {
+  const auto xs = samples_of(x, "X");
+  const auto ys = samples_of(y, "Y");
+  return unnamed_model(without_gil([&] { return fit_linear_gaussian(xs, ys); }));
 }
 
 /// (model, traces): LSCE or an LSMI combination (method "lsce", "lsce-ekde", "lsmi-lscde",
@@ -288,6 +296,7 @@ void bind_conditional_fits(py::module_& module) {
              "(None: the LSCDE paper's).");
   module.def("fit_product_kernel_cde", &fit_product_kernel_cde_binding, py::arg("X"),
              py::arg("Y"), py::arg("bandwidth") = py::none(),
+             py::arg("trend") = to_string(ProductKernelCdeOptions{}.trend),
              py::arg("exact_limit") = ProductKernelCdeOptions{}.exact_limit,
              py::arg("subsample_held_out") = ProductKernelCdeOptions{}.subsample_held_out,
              py::arg("screening_held_out") = ProductKernelCdeOptions{}.screening_held_out,
@@ -299,6 +308,8 @@ void bind_conditional_fits(py::module_& module) {
              py::arg("threads") = ProductKernelCdeOptions{}.threads,
              "Product-kernel CDE with one bandwidth per dimension by leave-one-out likelihood "
              "(bandwidth: fixed values, inputs then outputs; None searches).");
+  module.def("fit_linear_gaussian", &fit_linear_gaussian_binding, py::arg("X"), py::arg("Y"),
+             "The linear-Gaussian conditional density by least squares.");
   module.def("fit_reduced_cde", &fit_reduced_cde_binding, py::arg("X"), py::arg("Y"),
              py::arg("method") = "lsce", py::arg("dz") = ReductionOptions{}.dz,
              py::arg("restarts") = ReductionOptions{}.restarts, py::arg("sigma") = py::none(),

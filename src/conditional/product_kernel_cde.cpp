@@ -1,10 +1,12 @@
 #include "cdens/conditional/product_kernel_cde.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "cdens/conditional/linear_gaussian.hpp"
 #include "cdens/conditional/product_kernel_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
@@ -48,7 +50,35 @@ std::vector<Index> held_out_pairs(Index n, Index count, std::uint64_t seed, std:
   return chosen;
 }
 
+/// The leave-one-out comparison with the linear-Gaussian model: its NLL in the report, and a
+/// warning where it beats the kernel estimate.
+void compare_with_linear_gaussian(const StandardizedPairs& data, FitReport& report) {
+  if (data.samples.z.cols() < data.samples.z.rows() + 3) return;
+  const double linear = linear_gaussian_loo_nll(data.samples);
+  if (!std::isfinite(linear)) return;
+  const double linear_user = linear - data.y_scaling.log_jacobian();
+  report.statistics["linear_loo_nll"] = linear_user;
+  const double kernel = report.statistics.at("loo_nll");
+  if (linear_user < kernel) {
+    report.warnings.push_back(
+        "a linear-Gaussian model of the same data has a lower leave-one-out NLL (" +
+        std::to_string(linear_user) + " against " + std::to_string(kernel) +
+        "): try --method linear, or trend = linear");
+  }
+}
+
 }  // namespace
+
+std::string to_string(KernelTrend trend) {
+  return trend == KernelTrend::linear ? "linear" : "none";
+}
+
+KernelTrend parse_kernel_trend(const std::string& name) {
+  for (const auto trend : {KernelTrend::none, KernelTrend::linear}) {
+    if (name == to_string(trend)) return trend;
+  }
+  throw InvalidArgument("unknown trend '" + name + "' (none or linear)");
+}
 
 KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
                                     const ProductKernelCdeOptions& options,
@@ -59,6 +89,16 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
   validate(options, dimension);
   const StandardizedPairs data = standardize_pairs(x, y, context);
   const Index n = data.samples.z.cols();
+  // The outputs the kernels are centred on: y itself, or its residuals around the line.
+  Matrix trend;
+  Matrix outputs = data.samples.t;
+  if (options.trend == KernelTrend::linear) {
+    if (n < input_dim + 3) {
+      throw InvalidArgument("the linear trend needs at least d_x + 3 pairs");
+    }
+    trend = least_squares_coefficients(data.samples).rightCols(input_dim);
+    outputs -= trend * data.samples.z;
+  }
 
   FitReport report;
   report.method = "kcde";
@@ -67,7 +107,7 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
     bandwidths = Eigen::Map<const Vector>(options.bandwidths.data(), dimension);
   } else {
     Matrix stacked(dimension, n);
-    stacked << data.samples.z, data.samples.t;
+    stacked << data.samples.z, outputs;
     const BandwidthLikelihood likelihood(
         stacked, input_dim,
         n <= options.exact_limit ? std::vector<Index>{}
@@ -110,14 +150,16 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
   for (Index d = 0; d < dimension; ++d) {
     report.hyperparameters["bandwidth_" + dimension_name(d, input_dim)] = bandwidths(d);
   }
+  if (options.bandwidths.empty()) compare_with_linear_gaussian(data, report);
   report.statistics["n_train"] = static_cast<double>(n);
+  if (options.trend == KernelTrend::linear) report.statistics["linear_trend"] = 1.0;
 
   const Vector output_bandwidths = bandwidths.tail(y.rows());
   Matrix scales = output_bandwidths.replicate(1, n);
   ConditionalMixture model(
       data.x_scaling, data.y_scaling,
       std::make_shared<const ProductKernelGate>(data.samples.z, bandwidths.head(input_dim)),
-      data.samples.t, std::move(scales));
+      std::move(outputs), std::move(scales), std::move(trend));
   report.fit_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return {std::move(model), std::move(report)};

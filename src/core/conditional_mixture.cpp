@@ -26,12 +26,13 @@ Index block_count(Index m) { return (m + kQueryBlock - 1) / kQueryBlock; }
 
 ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
                                        std::shared_ptr<const ConditionalGate> gate, Matrix centers,
-                                       Matrix scales)
+                                       Matrix scales, Matrix trend)
     : x_scaling_(std::move(x_scaling)),
       y_scaling_(std::move(y_scaling)),
       gate_(std::move(gate)),
       centers_(std::move(centers)),
-      scales_(std::move(scales)) {
+      scales_(std::move(scales)),
+      trend_(std::move(trend)) {
   if (!gate_) throw InvalidArgument("conditional mixture without a gate");
   if (gate_->input_dim() != x_scaling_.dimension()) {
     throw InvalidArgument("gate input dimension differs from the input standardiser");
@@ -42,6 +43,12 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
     throw InvalidArgument("conditional mixture: centres, scales and gate disagree in shape");
   }
   require_finite(centers_, "component centres");
+  if (trend_.size() > 0) {
+    if (trend_.rows() != output_dim() || trend_.cols() != input_dim()) {
+      throw InvalidArgument("conditional mixture: the trend must be d_y × d_x");
+    }
+    require_finite(trend_, "trend");
+  }
   if (!(scales_.array() > 0.0).all() || !scales_.allFinite()) {
     throw InvalidArgument("component scales must be finite and positive");
   }
@@ -63,6 +70,11 @@ Matrix ConditionalMixture::standardized_outputs(const MatrixView& y, Index expec
                           std::to_string(y.cols()));
   }
   return t;
+}
+
+Matrix ConditionalMixture::trend_at(const MatrixView& x) const {
+  if (trend_.size() == 0) return Matrix::Zero(output_dim(), x.cols());
+  return trend_ * x_scaling_.transform_query(x, "x");
 }
 
 void ConditionalMixture::require_scalar_output(const char* query) const {
@@ -102,7 +114,7 @@ Matrix ConditionalMixture::component_probabilities(const MatrixView& x) const {
 
 Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) const {
   const Matrix z = x_scaling_.transform_query(x, "x");
-  const Matrix t = standardized_outputs(y, z.cols());
+  const Matrix t = standardized_outputs(y, z.cols()) - trend_at(x);
   Vector result(z.cols());
   const Index k_count = n_components();
   parallel_for(resolve_threads(0), block_count(z.cols()), [&](Index block) {
@@ -126,12 +138,8 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
   return result;
 }
 
-Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_grid) const {
-  const Matrix probabilities = component_probabilities(x);
-  const Matrix t = standardized_outputs(y_grid, -1);
-  if (t.cols() == 0) throw InvalidArgument("the y grid is empty");
-  // Component densities at the grid points (G × K), then one product with π.
-  Matrix component_densities(t.cols(), n_components());
+Matrix ConditionalMixture::component_densities_at(const MatrixView& t) const {
+  Matrix densities(t.cols(), n_components());
   for (Index k = 0; k < n_components(); ++k) {
     const Eigen::ArrayXd mahalanobis =
         ((t.colwise() - centers_.col(k)).array().colwise() / scales_.col(k).array())
@@ -139,16 +147,33 @@ Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_gri
             .colwise()
             .sum()
             .transpose();
-    component_densities.col(k) =
-        exp_flushing_below((component_log_norms_(k) - 0.5 * mahalanobis).matrix());
+    densities.col(k) = exp_flushing_below((component_log_norms_(k) - 0.5 * mahalanobis).matrix());
   }
-  return std::exp(y_scaling_.log_jacobian()) * component_densities * probabilities;
+  return densities;
+}
+
+Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_grid) const {
+  const Matrix probabilities = component_probabilities(x);
+  const Matrix t = standardized_outputs(y_grid, -1);
+  if (t.cols() == 0) throw InvalidArgument("the y grid is empty");
+  const double jacobian = std::exp(y_scaling_.log_jacobian());
+  // Component densities at the grid points (G × K), then one product with π; with a trend the
+  // grid moves with x, so each input gets its own densities.
+  if (trend_.size() == 0) return jacobian * component_densities_at(t) * probabilities;
+  const Matrix shifts = trend_at(x);
+  Matrix result(t.cols(), probabilities.cols());
+  parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
+    result.col(j) = jacobian * component_densities_at(t.colwise() - shifts.col(j)) *
+                    probabilities.col(j);
+  });
+  return result;
 }
 
 Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
                                   std::uint64_t seed) const {
   if (n_per_input < 1) throw InvalidArgument("the number of samples per input must be at least 1");
   const Matrix probabilities = component_probabilities(x);
+  const Matrix shifts = trend_at(x);
   const Index m = probabilities.cols();
   Matrix draws(output_dim(), m * n_per_input);
   parallel_for(resolve_threads(0), m, [&](Index j) {
@@ -159,7 +184,7 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
       const Index k = component(rng.engine());
       auto draw = draws.col(j * n_per_input + r);
       for (Index d = 0; d < output_dim(); ++d) {
-        draw(d) = centers_(d, k) + scales_(d, k) * rng.normal();
+        draw(d) = shifts(d, j) + centers_(d, k) + scales_(d, k) * rng.normal();
       }
     }
   });
@@ -167,7 +192,8 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
 }
 
 Matrix ConditionalMixture::mean(const MatrixView& x) const {
-  return y_scaling_.inverse_transform(centers_ * component_probabilities(x));
+  return y_scaling_.inverse_transform(centers_ * component_probabilities(x) +
+                                      trend_at(x));
 }
 
 Matrix ConditionalMixture::covariance(const MatrixView& x) const {
@@ -211,7 +237,8 @@ Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
 Vector ConditionalMixture::cdf(const MatrixView& x, const MatrixView& y) const {
   require_scalar_output("the CDF");
   const Matrix probabilities = component_probabilities(x);
-  const Matrix t = standardized_outputs(y, probabilities.cols());
+  const Matrix t = standardized_outputs(y, probabilities.cols()) -
+                   trend_at(x);
   Vector result(t.cols());
   parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
     result(j) = detail::ScalarMixture(probabilities.col(j), centers_.row(0).transpose(),
@@ -234,6 +261,7 @@ Matrix ConditionalMixture::quantiles(const MatrixView& x,
       result(static_cast<Index>(r), j) = mixture.quantile(probabilities[r]);
     }
   });
+  result.rowwise() += trend_at(x).row(0);
   return ((result.array() * y_scaling_.scale()(0)) + y_scaling_.mean()(0)).matrix();
 }
 
@@ -244,12 +272,12 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
   const Matrix pi = component_probabilities(x);
   std::vector<HighestDensityRegion> regions(static_cast<std::size_t>(pi.cols()));
   const double scale = y_scaling_.scale()(0);
-  const double shift = y_scaling_.mean()(0);
+  const Matrix shifts = trend_at(x);
   parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
     regions[static_cast<std::size_t>(j)] = detail::rescaled(
         detail::ScalarMixture(pi.col(j), centers_.row(0).transpose(), scales_.row(0).transpose())
             .highest_density_region(coverage),
-        shift, scale);
+        y_scaling_.mean()(0) + scale * shifts(0, j), scale);
   });
   return regions;
 }
@@ -257,11 +285,13 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
 nlohmann::json ConditionalMixture::to_json() const {
   nlohmann::json gate = gate_->to_json();
   gate["kind"] = gate_->kind();
-  return {{"x_scaling", x_scaling_.to_json()},
-          {"y_scaling", y_scaling_.to_json()},
-          {"gate", gate},
-          {"centers", matrix_to_json(centers_)},
-          {"scales", matrix_to_json(scales_)}};
+  nlohmann::json document = {{"x_scaling", x_scaling_.to_json()},
+                              {"y_scaling", y_scaling_.to_json()},
+                              {"gate", gate},
+                              {"centers", matrix_to_json(centers_)},
+                              {"scales", matrix_to_json(scales_)}};
+  if (trend_.size() > 0) document["trend"] = matrix_to_json(trend_);
+  return document;
 }
 
 ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
@@ -274,7 +304,10 @@ ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
                               Standardizer::from_json(json_member(document, "y_scaling")),
                               read_gate(kind.get<std::string>(), gate),
                               matrix_from_json(json_member(document, "centers"), "centres"),
-                              matrix_from_json(json_member(document, "scales"), "scales"));
+                              matrix_from_json(json_member(document, "scales"), "scales"),
+                              document.contains("trend")
+                                  ? matrix_from_json(document["trend"], "trend")
+                                  : Matrix());
   } catch (const InvalidArgument& error) {
     throw ModelFormatError(std::string("inconsistent model: ") + error.what());
   }

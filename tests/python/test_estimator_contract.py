@@ -19,6 +19,8 @@ import cdens
 @parametrize_with_checks([cdens.LSCDE(random_state=0), cdens.EpsilonKDE(random_state=0),
                           cdens.NWCDE(random_state=0), cdens.RKDE(random_state=0),
                           cdens.KernelCDE(random_state=0),
+                          cdens.KernelCDE(trend="linear", random_state=0),
+                          cdens.LinearGaussianCDE(),
                           cdens.LSCE(restarts=2, random_state=0),
                           cdens.LSMI(n_components=1, estimator="ekde", restarts=2,
                                      random_state=0)])
@@ -57,7 +59,8 @@ def test_fitted_attributes(toy):
     assert (fixed.sigma_, fixed.regularization_) == (0.4, 0.2)
 
 
-ESTIMATORS = [cdens.LSCDE, cdens.EpsilonKDE, cdens.NWCDE, cdens.RKDE, cdens.KernelCDE]
+ESTIMATORS = [cdens.LSCDE, cdens.EpsilonKDE, cdens.NWCDE, cdens.RKDE, cdens.KernelCDE,
+              cdens.LinearGaussianCDE]
 
 
 @pytest.mark.parametrize("estimator_class", ESTIMATORS)

@@ -81,6 +81,58 @@ def test_refuses_bandwidths_of_the_wrong_count(two_inputs):
         cdens.KernelCDE(bandwidth=[0.3, -1.0, 0.4]).fit(x, y)
 
 
+@pytest.fixture(scope="module")
+def linear_data():
+    """y = 2 x_0 - x_1 + noise whose spread grows with |x_0|: a line with heteroscedastic noise."""
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(300, 2))
+    y = 2 * x[:, 0] - x[:, 1] + (0.2 + 0.3 * np.abs(x[:, 0])) * rng.normal(size=300)
+    return x, y
+
+
+def test_linear_trend_beats_plain_kernels_on_a_line_and_the_report_compares(linear_data):
+    x, y = linear_data
+    plain = cdens.KernelCDE(random_state=0).fit(x, y)
+    around_line = cdens.KernelCDE(trend="linear", random_state=0).fit(x, y)
+    assert around_line.loo_nll_ < plain.loo_nll_
+    linear = cdens.LinearGaussianCDE().fit(x, y)
+    assert plain.linear_loo_nll_ == pytest.approx(linear.loo_nll_, rel=1e-12)
+    # The spread grows with |x_0|, which the kernels around the line capture and one Gaussian
+    # does not.
+    assert around_line.loo_nll_ < linear.loo_nll_
+    # Fresh data agree with the leave-one-out ranking.
+    rng = np.random.default_rng(6)
+    x_test = rng.normal(size=(2000, 2))
+    y_test = 2 * x_test[:, 0] - x_test[:, 1] + (0.2 + 0.3 * np.abs(x_test[:, 0])) * rng.normal(
+        size=2000)
+    assert around_line.score(x_test, y_test) > max(plain.score(x_test, y_test),
+                                                   linear.score(x_test, y_test))
+
+
+def test_linear_trend_survives_a_model_file(linear_data, tmp_path):
+    x, y = linear_data
+    model = cdens.KernelCDE(trend="linear", random_state=0).fit(x, y)
+    model.save(tmp_path / "trend.json")
+    loaded = cdens.load(tmp_path / "trend.json")
+    assert loaded.trend == "linear"
+    np.testing.assert_array_equal(loaded.log_pdf(x, y), model.log_pdf(x, y))
+    np.testing.assert_array_equal(loaded.predict(x), model.predict(x))
+
+
+def test_plain_kernels_warn_where_a_line_is_better():
+    rng = np.random.default_rng(8)
+    x = rng.normal(size=(200, 3))
+    y = x @ np.array([1.0, -2.0, 0.5]) + 0.3 * rng.normal(size=200)
+    with pytest.warns(cdens.CdensWarning, match="linear-Gaussian model of the same data"):
+        cdens.KernelCDE(random_state=0).fit(x, y)
+
+
+def test_unknown_trend_is_refused(two_inputs):
+    x, y = two_inputs
+    with pytest.raises(ValueError, match="unknown trend 'quadratic' \\(none or linear\\)"):
+        cdens.KernelCDE(trend="quadratic").fit(x, y)
+
+
 def test_cli_fit_equals_python_fit(cli, faithful, tmp_path):
     x, y = faithful
     path = tmp_path / "cli.json"

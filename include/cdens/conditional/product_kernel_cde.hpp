@@ -10,6 +10,7 @@
 // that matters be resolved finely. See docs/methods/kcde.md.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cdens/conditional/kernel_cde.hpp"
@@ -17,11 +18,27 @@
 
 namespace cdens {
 
+/// What the kernels of y are centred on.
+enum class KernelTrend {
+  /// The training outputs y_i: the estimator of Hall, Racine & Li (and np, statsmodels).
+  none,
+  /// The residuals of a least-squares line: p̂(y|x) = Σ_i K(x − x_i) N(y − A x; y_i − A x_i,
+  /// diag h_y²) / Σ_i K(x − x_i), so the kernels only model the spread around the line.
+  linear,
+};
+
+/// "none" or "linear".
+std::string to_string(KernelTrend trend);
+/// The trend of a to_string name; InvalidArgument naming both otherwise.
+KernelTrend parse_kernel_trend(const std::string& name);
+
 /// Options of fit_product_kernel_cde. Bandwidths are in standardised units.
 struct ProductKernelCdeOptions {
   /// Fixed bandwidths, d_x input ones then d_y output ones; empty (the default) chooses them by
   /// maximising the leave-one-out likelihood.
   std::vector<double> bandwidths = {};
+  /// What the output kernels are centred on (a departure from the paper with `linear`).
+  KernelTrend trend = KernelTrend::none;
   /// Up to this n the criterion is exact leave-one-out over every training pair (O(n²) per
   /// evaluation).
   Index exact_limit = 20000;
@@ -47,8 +64,11 @@ struct ProductKernelCdeOptions {
 /// Fits the estimator to the pairs (x_i, y_i): x is d_x × n, y is d_y × n, n ≥ 2. Every training
 /// pair is a component: gate ProductKernelGate(x, h_x), components N(y_i, diag h_y²). The report
 /// holds the bandwidths ("bandwidth_x0", …, "bandwidth_y0", …) and, when they were searched,
-/// the leave-one-out NLL in the user's units ("loo_nll"), the evaluations and starts, and a
-/// warning for each bandwidth at an edge of the box.
+/// the leave-one-out NLL in the user's units ("loo_nll"), the evaluations and starts, a warning
+/// for each bandwidth at an edge of the box, and the leave-one-out NLL of the linear-Gaussian
+/// model of the same pairs ("linear_loo_nll") with a warning where that is lower. With the linear
+/// trend, the model's trend is A, its components sit at y_i − A x_i and the report's
+/// "linear_trend" is 1.
 KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
                                     const ProductKernelCdeOptions& options = {},
                                     const FitContext& context = {});

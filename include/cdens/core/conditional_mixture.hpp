@@ -1,9 +1,10 @@
 #pragma once
 // The conditional mixture, the fitted shape of every conditional estimator (DESIGN.md):
 //
-//   p(y|x) = Σ_k w_k(x) N(y; c_k, diag s_k²) / Σ_k w_k(x)
+//   p(y|x) = Σ_k w_k(x) N(y − A x; c_k, diag s_k²) / Σ_k w_k(x)
 //
-// on standardised x and y, with densities reported in the user's units through the Jacobian of
+// on standardised x and y, where the trend A (d_y × d_x) is zero unless an estimator models y
+// around a linear function of x (the linear-Gaussian baseline, KCDE on residuals), with densities reported in the user's units through the Jacobian of
 // the output standardisation. Each query is written once here; estimators only supply the gate
 // w_k(x) and the components (c_k, s_k).
 //
@@ -27,8 +28,10 @@ namespace cdens {
 class ConditionalMixture {
  public:
   /// `centers` and `scales` are d_y × K in standardised output units; scales must be positive.
+  /// `trend` is A (d_y × d_x, standardised units), or empty for none.
   ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
-                     std::shared_ptr<const ConditionalGate> gate, Matrix centers, Matrix scales);
+                     std::shared_ptr<const ConditionalGate> gate, Matrix centers, Matrix scales,
+                     Matrix trend = Matrix());
 
   Index input_dim() const { return x_scaling_.dimension(); }
   Index output_dim() const { return y_scaling_.dimension(); }
@@ -40,6 +43,8 @@ class ConditionalMixture {
   const Standardizer& y_scaling() const { return y_scaling_; }
   const Matrix& centers() const { return centers_; }
   const Matrix& scales() const { return scales_; }
+  /// The trend A (d_y × d_x), or an empty matrix where there is none.
+  const Matrix& trend() const { return trend_; }
 
   // Queries. Inputs and outputs are in the user's units, one sample per column.
 
@@ -74,6 +79,11 @@ class ConditionalMixture {
 
  private:
   Matrix standardized_outputs(const MatrixView& y, Index expected_samples) const;
+  /// N(t_g; c_k, diag s_k²) for the standardised outputs t (columns): G × K.
+  Matrix component_densities_at(const MatrixView& t) const;
+  /// A z(x) in standardised output units for inputs x in the user's units (d_y × m); zeros,
+  /// without transforming x, where the model has no trend.
+  Matrix trend_at(const MatrixView& x) const;
   /// Turns log w_k(x) into log π_k(x) in place (Σ π = 1), or into the marginal log-weights where
   /// every w_k(x) is zero.
   void normalize_log_weights(Eigen::Ref<Vector> log_weights) const;
@@ -86,6 +96,7 @@ class ConditionalMixture {
   std::shared_ptr<const ConditionalGate> gate_;
   Matrix centers_;
   Matrix scales_;
+  Matrix trend_;
   Vector log_marginal_;         ///< normalised log m_k
   Vector component_log_norms_;  ///< −Σ_d log s_kd − (d_y/2) log 2π
 };
