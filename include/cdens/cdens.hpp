@@ -3,6 +3,7 @@
 
 #include "cdens/conditional/epsilon_kde.hpp"
 #include "cdens/conditional/forward_selection.hpp"
+#include "cdens/conditional/forward_selection_methods.hpp"
 #include "cdens/conditional/grassmann.hpp"
 #include "cdens/conditional/kernel_cde.hpp"
 #include "cdens/conditional/kernel_gates.hpp"
@@ -51,6 +52,9 @@
 #include "cdens/density/rsde.hpp"
 #include "cdens/density/rwbs.hpp"
 #include "cdens/density/skd.hpp"
+#include "cdens/methods/option_table.hpp"
+#include "cdens/methods/option_tables.hpp"
+#include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
 #include "cdens/regression/press.hpp"
 #include "cdens/regression/press_gate.hpp"

@@ -1,11 +1,11 @@
 """LSCE and LSMI: conditional density estimation on a learnt linear projection of the inputs."""
 
-import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._conditional import ConditionalDensityEstimator, cv_results_from_table
-from ._validation import as_grid, as_samples, threads_of
+from ._methods import DEPRECATED
+from ._validation import as_samples
 
 
 class _ReducedConditionalDensity(ConditionalDensityEstimator):
@@ -21,12 +21,14 @@ class _ReducedConditionalDensity(ConditionalDensityEstimator):
     _hyperparameter_names = {"lambda": "regularization", "d_z": "n_components",
                              "reduction_lambda": "reduction_regularization"}
 
-    def __init__(self, n_components=None, estimator="lscde", restarts=20, sigma=None,
+    _method_selectors = ("estimator",)
+
+    def __init__(self, n_components=None, estimator="lscde", n_restarts=20, sigma=None,
                  regularization=None, epsilon=None, n_centers=100, cv=5, random_state=None,
-                 n_jobs=None):
+                 n_jobs=None, restarts=DEPRECATED):
         self.n_components = n_components
         self.estimator = estimator
-        self.restarts = restarts
+        self.n_restarts = n_restarts
         self.sigma = sigma
         self.regularization = regularization
         self.epsilon = epsilon
@@ -34,28 +36,17 @@ class _ReducedConditionalDensity(ConditionalDensityEstimator):
         self.cv = cv
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.restarts = restarts
 
-    def _method(self):
+    def _method_name(self):
         if self.estimator not in ("lscde", "ekde"):
             raise ValueError(f"estimator must be 'lscde' or 'ekde', got {self.estimator!r}")
         if self._criterion == "lsce":
             return "lsce" if self.estimator == "lscde" else "lsce-ekde"
         return f"lsmi-{self.estimator}"
 
-    def _fit_model(self, X, Y, seed):
-        if self.n_components is None:
-            dz = 0
-        elif isinstance(self.n_components, (int, np.integer)) and self.n_components >= 1:
-            dz = int(self.n_components)
-        else:
-            raise ValueError(f"n_components must be None or a positive integer, got "
-                             f"{self.n_components!r}")
-        model, traces = _core.fit_reduced_cde(
-            X, Y, method=self._method(), dz=dz, restarts=int(self.restarts),
-            sigma=as_grid(self.sigma, "sigma"),
-            regularization=as_grid(self.regularization, "regularization"),
-            epsilon=as_grid(self.epsilon, "epsilon"), n_centers=int(self.n_centers),
-            folds=int(self.cv), seed=seed, threads=threads_of(self.n_jobs))
+    def _fit_model(self, X, Y):
+        model, traces = _core.fit_reduced_cde(self._method_name(), X, Y, self._engine_options())
         self.traces_ = list(traces)
         return model
 
@@ -107,8 +98,9 @@ class LSCE(_ReducedConditionalDensity):
         candidate and fold, W and the estimator on z are fitted without the fold and scored on it
         by the SQ criterion (about cv + 1 times the cost of a fit at one d_z per candidate).
     estimator : {"lscde", "ekde"}, default="lscde"
-    restarts : int, default=20
+    n_restarts : int, default=20
         Random orthonormal starting points of the search; the best by cross-validation is kept.
+        (``restarts``, its earlier name, still works with a FutureWarning.)
     sigma, regularization : None, float or list of float, default=None
         Candidate basis widths and lambdas (None: the LSCDE paper's grid 0.01 ... 10).
     epsilon : None, float or list of float, default=None

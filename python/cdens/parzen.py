@@ -1,8 +1,6 @@
 """Parzen window: the Gaussian kernel density estimate with a cross-validated width."""
 
-from . import _core
 from ._density import DensityEstimator
-from ._validation import as_grid, threads_of
 
 
 class ParzenWindow(DensityEstimator):
@@ -36,13 +34,10 @@ class ParzenWindow(DensityEstimator):
     model_ : cdens._core.DensityModel
     """
 
+    _method = "parzen"
+
     def __init__(self, bandwidth=None, criterion="loo_likelihood", standardize=True, n_jobs=None):
         self.bandwidth = bandwidth
         self.criterion = criterion
         self.standardize = standardize
         self.n_jobs = n_jobs
-
-    def _fit_model(self, X):
-        return _core.fit_parzen(X, bandwidth=as_grid(self.bandwidth, "bandwidth"),
-                                criterion=str(self.criterion), standardize=bool(self.standardize),
-                                threads=threads_of(self.n_jobs))

@@ -776,7 +776,7 @@ TEST(CliErrors, RegressRefusesBadInput) {
   };
   expect_usage_error(with({"--states", "3", "--max-states", "5"}), "--max-states");
   expect_usage_error(with({"--criterion", "aic"}), "criterion");
-  expect_usage_error(with({"--optimizer", "sgd"}), "optimiser");
+  expect_usage_error(with({"--optimizer", "sgd"}), "--optimizer");
   expect_usage_error(with({"--holdout-fraction", "1.5"}), "hold-out");
   expect_usage_error({"regress", "fit", kFaithful, "--x", "waiting", "--y", "waiting,eruptions"},
                      "one output");

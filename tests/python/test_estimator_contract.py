@@ -18,8 +18,8 @@ import cdens
 # only one of the queries of the fitted distribution.
 @parametrize_with_checks([cdens.LSCDE(random_state=0), cdens.EpsilonKDE(random_state=0),
                           cdens.NWCDE(random_state=0), cdens.RKDE(random_state=0),
-                          cdens.LSCE(restarts=2, random_state=0),
-                          cdens.LSMI(n_components=1, estimator="ekde", restarts=2,
+                          cdens.LSCE(n_restarts=2, random_state=0),
+                          cdens.LSMI(n_components=1, estimator="ekde", n_restarts=2,
                                      random_state=0)])
 def test_scikit_learn_checks(estimator, check):
     check(estimator)
