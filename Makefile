@@ -15,8 +15,11 @@ VENV := build/venv
 deps:
 	@bash scripts/install_deps.sh
 
+# -march=native: this machine's builds run here only (an installed library or a pip install
+# without the Makefile stays portable: CDENS_NATIVE is off by default).
 release: deps
-	@cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DCDENS_WERROR=$(WERROR) >/dev/null
+	@cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DCDENS_NATIVE=ON \
+	  -DCDENS_WERROR=$(WERROR) >/dev/null
 	@cmake --build build/release -j $(JOBS)
 
 # The Python package, installed into build/venv as the README tells a user to. It shares the
@@ -24,7 +27,8 @@ release: deps
 python: release
 	@[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv --system-site-packages $(VENV)
 	@CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) CDENS_BUILD_DIR=build/release \
-	  CDENS_CMAKE_ARGS="-DCDENS_WERROR=$(WERROR)" $(VENV)/bin/pip install --no-build-isolation --quiet .
+	  CDENS_CMAKE_ARGS="-DCDENS_NATIVE=ON -DCDENS_WERROR=$(WERROR)" \
+	  $(VENV)/bin/pip install --no-build-isolation --quiet .
 
 # Main job: LSCDE with cross-validation on the bundled Old Faithful data (see scripts/main_job.sh).
 run: release python
@@ -85,7 +89,7 @@ bench-peers: python
 # Micro-benchmarks (Google Benchmark), Release build.
 bench: deps
 	@cmake -S . -B build/bench -DCMAKE_BUILD_TYPE=Release -DCDENS_BUILD_BENCH=ON \
-	  -DCDENS_WERROR=$(WERROR) >/dev/null
+	  -DCDENS_NATIVE=ON -DCDENS_WERROR=$(WERROR) >/dev/null
 	@cmake --build build/bench -j $(JOBS)
 	@bash bench/run_micro.sh build/bench
 

@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   g++ make cmake
+  ccache                 # compiler cache: rebuilds of unchanged sources are replayed
   libeigen3-dev          # matrices, eigendecompositions
   libopenblas-openmp-dev # BLAS behind Eigen's products; the OpenMP build nests inside our threads
   libcli11-dev           # command-line parsing

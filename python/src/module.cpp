@@ -27,6 +27,7 @@ void register_exceptions() {
 PYBIND11_MODULE(_core, module) {
   module.doc() =
       "C++ engine of cdens: fit functions, the fitted ConditionalModel and DensityModel.";
+  module.attr("__version__") = CDENS_VERSION;
   cdens::python::register_exceptions();
   cdens::python::bind_conditional_model(module);
   cdens::python::bind_methods(module);
