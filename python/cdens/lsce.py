@@ -23,12 +23,13 @@ class _ReducedConditionalDensity(ConditionalDensityEstimator):
 
     _method_selectors = ("estimator",)
 
-    def __init__(self, n_components=None, estimator="lscde", n_restarts=20, sigma=None,
-                 regularization=None, epsilon=None, n_centers=100, cv=5, random_state=None,
-                 n_jobs=None, restarts=DEPRECATED):
+    def __init__(self, n_components=None, estimator="lscde", n_restarts=20, max_iter=100,
+                 sigma=None, regularization=None, epsilon=None, n_centers=100, cv=5,
+                 random_state=None, n_jobs=None, restarts=DEPRECATED):
         self.n_components = n_components
         self.estimator = estimator
         self.n_restarts = n_restarts
+        self.max_iter = max_iter
         self.sigma = sigma
         self.regularization = regularization
         self.epsilon = epsilon
@@ -101,6 +102,8 @@ class LSCE(_ReducedConditionalDensity):
     n_restarts : int, default=20
         Random orthonormal starting points of the search; the best by cross-validation is kept.
         (``restarts``, its earlier name, still works with a FutureWarning.)
+    max_iter : int, default=100
+        Updates of W per start at most (the paper: until W converges).
     sigma, regularization : None, float or list of float, default=None
         Candidate basis widths and lambdas (None: the LSCDE paper's grid 0.01 ... 10).
     epsilon : None, float or list of float, default=None

@@ -27,6 +27,10 @@ OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii) {
                                "--restarts", "n_restarts");
   restarts.deprecated_python_names = {"restarts"};
   rows.add(std::move(restarts), &Options::reduction, &ReductionOptions::restarts);
+  rows.add(option("max_iterations", OptionType::integer,
+                  "Updates of W per start at most (the paper: until W converges)", "--max-iter",
+                  "max_iter"),
+           &Options::reduction, &ReductionOptions::max_iterations);
   rows.add(sigma_grid(), &Options::reduction, &ReductionOptions::sigmas);
   rows.add(lambda_grid(), &Options::reduction, &ReductionOptions::lambdas);
   if (with_radii) {

@@ -79,3 +79,12 @@ def test_bad_parameters_are_value_errors():
         cdens.LSMI(estimator="rkde").fit(x, y)
     with pytest.raises(ValueError, match="restarts"):
         cdens.LSCE(n_components=1, n_restarts=0).fit(x, y)
+
+
+def test_max_iter_bounds_the_updates_of_every_start():
+    # traces_ holds J after every update of W, so no trace is longer than max_iter.
+    x, y = set_b(50, 3)
+    for max_iter in (1, 3):
+        model = cdens.LSCE(n_components=1, n_restarts=2, max_iter=max_iter, sigma=[0.5, 1.0],
+                           regularization=0.1, random_state=0).fit(x, y)
+        assert [len(trace) for trace in model.traces_] == [max_iter, max_iter]
