@@ -14,7 +14,6 @@
 namespace cdens {
 namespace {
 
-constexpr double kLog2Pi = 1.83787706640934548356;
 
 }  // namespace
 

@@ -16,7 +16,6 @@
 namespace cdens {
 namespace {
 
-constexpr double kLog2Pi = 1.83787706640934548356;
 // Samples are scored in blocks of this many, one block per task, whatever the thread count.
 constexpr Index kSampleBlock = 256;
 
