@@ -55,6 +55,7 @@ class _ReducedConditionalDensity(ConditionalDensityEstimator):
         super()._set_fitted(model)
         self.components_ = model.projection
         self.n_components_ = self.components_.shape[0]
+        self.n_iter_ = int(model.statistics["updates"])
         tables = model.auxiliary_cross_validation
         self.n_components_cv_results_ = (
             None if "d_z" not in tables else
@@ -119,6 +120,8 @@ class LSCE(_ReducedConditionalDensity):
     components_ : ndarray of shape (n_components_, n_features_in_)
         W, rows orthonormal, acting on standardised inputs.
     n_components_ : int
+    n_iter_ : int
+        Updates of W the kept start made (at most max_iter).
     traces_ : list of ndarray
         The SCE estimate after each update of W, one array per start (after fit only).
     n_components_cv_results_ : dict

@@ -88,3 +88,4 @@ def test_max_iter_bounds_the_updates_of_every_start():
         model = cdens.LSCE(n_components=1, n_restarts=2, max_iter=max_iter, sigma=[0.5, 1.0],
                            regularization=0.1, random_state=0).fit(x, y)
         assert [len(trace) for trace in model.traces_] == [max_iter, max_iter]
+        assert model.n_iter_ == max_iter
