@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 MAKEFLAGS += --no-print-directory
 WERROR := $(if $(CI),ON,OFF)
 
-.PHONY: deps run test test-cpp test-python python bench bench-papers bench-peers release clean
+.PHONY: deps run test format-check test-cpp test-python python bench bench-papers bench-peers release clean
 
 # Debian's interpreter (the package's dependencies are Debian's python3-* packages), and a
 # virtual environment that sees them, for the cdens Python package.
@@ -34,10 +34,14 @@ python: release
 run: release python
 	@bash scripts/main_job.sh build/release/cdens $(VENV)/bin/python
 
-# Every test: the C++ suite built with AddressSanitizer and UndefinedBehaviorSanitizer (generic
-# x86-64 code, so every warning stays an error), then the Python suite against the package
-# installed the README's way.
-test: test-cpp test-python
+# Every test: the C++ sources' layout (clang-format), the C++ suite built with AddressSanitizer
+# and UndefinedBehaviorSanitizer (generic x86-64 code, so every warning stays an error), then the
+# Python suite against the package installed the README's way.
+test: format-check test-cpp test-python
+
+# Every C++ source as .clang-format lays it out.
+format-check: deps
+	@clang-format --dry-run -Werror $$(git ls-files '*.cpp' '*.hpp')
 
 test-cpp: deps
 	@cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCDENS_SANITIZE=ON \

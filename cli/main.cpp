@@ -52,7 +52,8 @@ std::string missing_subcommand_message(const CLI::App& command, int argc, char**
       return "unknown subcommand '" + argument + "' (subcommands: " + known + ")";
     }
   }
-  const std::string name = command.get_parent() == nullptr ? "cdens" : "cdens " + command.get_name();
+  const std::string name =
+      command.get_parent() == nullptr ? "cdens" : "cdens " + command.get_name();
   return "a subcommand is required: " + known + " (see " + name + " --help)";
 }
 

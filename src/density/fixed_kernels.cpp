@@ -12,10 +12,6 @@
 #include "cdens/core/validate.hpp"
 
 namespace cdens {
-namespace {
-
-
-}  // namespace
 
 Standardizer density_scaling(const MatrixView& x, bool standardize) {
   require_nonempty(x, "x");
