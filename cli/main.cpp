@@ -74,6 +74,7 @@ int main(int argc, char** argv) {
     cdens::cli::add_sample_command(app);
     cdens::cli::add_info_command(app);
     cdens::cli::add_features_command(app);
+    cdens::cli::add_methods_command(app);
     cdens::cli::add_density_command(app);
     cdens::cli::add_regress_command(app);
     try {

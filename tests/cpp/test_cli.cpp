@@ -22,6 +22,7 @@
 #include "cdens/core/csv.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
 #include "support.hpp"
 
@@ -764,6 +765,25 @@ TEST(CliErrors, FailedFitLeavesExistingModelUntouched) {
                       "--out", model_file.path()},
                      "sigma");
   EXPECT_EQ(read_text(model_file.path()), previous);
+}
+
+TEST(CliMethods, ListsTheRegistryAndEveryOptionOfAMethod) {
+  const CliResult list = run_cli({"methods"});
+  ASSERT_EQ(list.status, 0) << list.err;
+  for (const MethodEntry& method : methods()) {
+    EXPECT_NE(list.out.find(method.name + ": " + method.summary), std::string::npos) << method.name;
+  }
+  const CliResult lscde = run_cli({"methods", "lscde"});
+  ASSERT_EQ(lscde.status, 0) << lscde.err;
+  for (const OptionInfo& option : method_named("lscde")->options) {
+    EXPECT_NE(lscde.out.find("option " + option.name + "\n  flag: " + option.cli_flag),
+              std::string::npos)
+        << option.name;
+  }
+  // The defaults printed are LscdeOptions{}'s.
+  EXPECT_NE(lscde.out.find("default: 100\n"), std::string::npos);  // n_centers
+  EXPECT_NE(lscde.out.find("default: kl\n"), std::string::npos);   // cv_loss
+  expect_usage_error({"methods", "nonsense"}, "unknown method 'nonsense'");
 }
 
 TEST(CliErrors, RegressRefusesBadInput) {
