@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 MAKEFLAGS += --no-print-directory
 WERROR := $(if $(CI),ON,OFF)
 
-.PHONY: deps run test test-cpp test-python python bench bench-papers bench-peers release clean
+.PHONY: deps run test format-check test-cpp test-python python bench bench-papers bench-peers release clean
 
 # Debian's interpreter (the package's dependencies are Debian's python3-* packages), and a
 # virtual environment that sees them, for the cdens Python package.
@@ -15,8 +15,11 @@ VENV := build/venv
 deps:
 	@bash scripts/install_deps.sh
 
+# -march=native: this machine's builds run here only (an installed library or a pip install
+# without the Makefile stays portable: CDENS_NATIVE is off by default).
 release: deps
-	@cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DCDENS_WERROR=$(WERROR) >/dev/null
+	@cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DCDENS_NATIVE=ON \
+	  -DCDENS_WERROR=$(WERROR) >/dev/null
 	@cmake --build build/release -j $(JOBS)
 
 # The Python package, installed into build/venv as the README tells a user to. It shares the
@@ -24,16 +27,21 @@ release: deps
 python: release
 	@[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv --system-site-packages $(VENV)
 	@CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) CDENS_BUILD_DIR=build/release \
-	  CDENS_CMAKE_ARGS="-DCDENS_WERROR=$(WERROR)" $(VENV)/bin/pip install --no-build-isolation --quiet .
+	  CDENS_CMAKE_ARGS="-DCDENS_NATIVE=ON -DCDENS_WERROR=$(WERROR)" \
+	  $(VENV)/bin/pip install --no-build-isolation --quiet .
 
 # Main job: LSCDE with cross-validation on the bundled Old Faithful data (see scripts/main_job.sh).
 run: release python
 	@bash scripts/main_job.sh build/release/cdens $(VENV)/bin/python
 
-# Every test: the C++ suite built with AddressSanitizer and UndefinedBehaviorSanitizer (generic
-# x86-64 code, so every warning stays an error), then the Python suite against the package
-# installed the README's way.
-test: test-cpp test-python
+# Every test: the C++ sources' layout (clang-format), the C++ suite built with AddressSanitizer
+# and UndefinedBehaviorSanitizer (generic x86-64 code, so every warning stays an error), then the
+# Python suite against the package installed the README's way.
+test: format-check test-cpp test-python
+
+# Every C++ source as .clang-format lays it out.
+format-check: deps
+	@clang-format --dry-run -Werror $$(git ls-files '*.cpp' '*.hpp')
 
 test-cpp: deps
 	@cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCDENS_SANITIZE=ON \
@@ -77,15 +85,19 @@ bench-papers: python
 	  | tee out/sacde.md
 
 # Our estimators against peers on the same splits (bench/peers, docs/benchmarks.md); takes about
-# an hour, most of it statsmodels.
+# two hours, most of it statsmodels (the conditional peers, KCDE at large n, the regression tables).
 bench-peers: python
 	@mkdir -p out
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/peers/cde/run.py | tee out/peers_cde.md
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/peers/cde/kcde_large_n.py \
+	  | tee out/kcde_large_n.md
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/peers/cde/regression_tables.py \
+	  | tee out/regression_tables.md
 
 # Micro-benchmarks (Google Benchmark), Release build.
 bench: deps
 	@cmake -S . -B build/bench -DCMAKE_BUILD_TYPE=Release -DCDENS_BUILD_BENCH=ON \
-	  -DCDENS_WERROR=$(WERROR) >/dev/null
+	  -DCDENS_NATIVE=ON -DCDENS_WERROR=$(WERROR) >/dev/null
 	@cmake --build build/bench -j $(JOBS)
 	@bash bench/run_micro.sh build/bench
 

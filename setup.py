@@ -1,8 +1,9 @@
 """Builds the _core extension module with the project's own CMake build (CDENS_BUILD_PYTHON).
 
-Environment: CDENS_CMAKE_ARGS adds CMake arguments (e.g. "-DCDENS_NATIVE=OFF" for a portable
-build); CDENS_BUILD_DIR reuses a CMake build tree (the Makefile shares build/release with the
-cdens command, so both are compiled once and with the same flags).
+Environment: CDENS_CMAKE_ARGS adds CMake arguments (e.g. "-DCDENS_NATIVE=ON" to optimise for
+this machine's CPU; the default is portable); CDENS_BUILD_DIR reuses a CMake build tree (the
+Makefile shares build/release with the cdens command, so both are compiled once and with the
+same flags).
 """
 
 import os

@@ -3,10 +3,10 @@
 // each a few lines over GaussianMixture, are here.
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdint>
 #include <iostream>
 #include <memory>
-#include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -56,8 +56,8 @@ void run_density_grid(const DensityGridArguments& arguments) {
   const Index dimension = model.mixture.dimension();
   if (static_cast<Index>(arguments.axes.size()) != dimension) {
     throw InvalidArgument("give one --grid per dimension: the model's variables (" +
-                          join(model.names, ",") + ") are " + std::to_string(dimension) +
-                          ", got " + std::to_string(arguments.axes.size()));
+                          join(model.names, ",") + ") are " + std::to_string(dimension) + ", got " +
+                          std::to_string(arguments.axes.size()));
   }
   std::vector<GridAxis> axes;
   for (const auto& spec : arguments.axes) axes.push_back(parse_grid_axis(spec));
@@ -106,8 +106,8 @@ void run_density_info(const std::string& model_path) {
 }  // namespace
 
 void add_density_command(CLI::App& app) {
-  CLI::App* density = app.add_subcommand(
-      "density", "Unconditional densities p(x): fit, score, grid, sample, info");
+  CLI::App* density =
+      app.add_subcommand("density", "Unconditional densities p(x): fit, score, grid, sample, info");
   density->require_subcommand(1);
   add_density_fit_command(*density);
 

@@ -30,6 +30,8 @@ void add_predict_command(CLI::App& app);
 void add_grid_command(CLI::App& app);
 void add_sample_command(CLI::App& app);
 void add_info_command(CLI::App& app);
+/// `cdens methods [NAME]`: the registry of methods and one method's options.
+void add_methods_command(CLI::App& app);
 /// `cdens features`: the features a feature-selecting fit kept.
 void add_features_command(CLI::App& app);
 /// `cdens density fit|score|grid|sample|info`: unconditional density models.

@@ -52,7 +52,8 @@ std::string missing_subcommand_message(const CLI::App& command, int argc, char**
       return "unknown subcommand '" + argument + "' (subcommands: " + known + ")";
     }
   }
-  const std::string name = command.get_parent() == nullptr ? "cdens" : "cdens " + command.get_name();
+  const std::string name =
+      command.get_parent() == nullptr ? "cdens" : "cdens " + command.get_name();
   return "a subcommand is required: " + known + " (see " + name + " --help)";
 }
 
@@ -73,6 +74,7 @@ int main(int argc, char** argv) {
     cdens::cli::add_sample_command(app);
     cdens::cli::add_info_command(app);
     cdens::cli::add_features_command(app);
+    cdens::cli::add_methods_command(app);
     cdens::cli::add_density_command(app);
     cdens::cli::add_regress_command(app);
     try {

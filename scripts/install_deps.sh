@@ -5,6 +5,8 @@ set -euo pipefail
 
 packages=(
   g++ make cmake
+  ccache                 # compiler cache: rebuilds of unchanged sources are replayed
+  clang-format           # make test checks the layout of the C++ sources
   libeigen3-dev          # matrices, eigendecompositions
   libopenblas-openmp-dev # BLAS behind Eigen's products; the OpenMP build nests inside our threads
   libcli11-dev           # command-line parsing

@@ -3,16 +3,9 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
-#include "cdens/conditional/constant_gate.hpp"
-#include "cdens/conditional/kernel_gates.hpp"
-#include "cdens/conditional/lscde_gate.hpp"
-#include "cdens/conditional/product_kernel_gate.hpp"
-#include "cdens/conditional/projected_gate.hpp"
-#include "cdens/conditional/sacde_gate.hpp"
-#include "cdens/conditional/selected_features_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
-#include "cdens/regression/press_gate.hpp"
+#include "cdens/methods/registry.hpp"
 
 namespace cdens {
 namespace {
@@ -24,16 +17,11 @@ constexpr const char* kDensityShape = "gaussian_mixture";
 
 std::shared_ptr<const ConditionalGate> read_builtin_gate(const std::string& kind,
                                                          const nlohmann::json& parameters) {
-  if (kind == "lscde") return LscdeGate::from_json(parameters);
-  if (kind == "epsilon_ball") return EpsilonBallGate::from_json(parameters);
-  if (kind == "gaussian_kernel") return GaussianKernelGate::from_json(parameters);
-  if (kind == "constant") return ConstantGate::from_json(parameters);
-  if (kind == "product_kernel") return ProductKernelGate::from_json(parameters);
-  if (kind == "projected") return ProjectedGate::from_json(parameters, read_builtin_gate);
-  if (kind == "press") return PressGate::from_json(parameters);
-  if (kind == "sacde") return SaCdeGate::from_json(parameters);
-  if (kind == "selected_features") {
-    return SelectedFeaturesGate::from_json(parameters, read_builtin_gate);
+  // The gate kinds are those the registered methods write.
+  for (const MethodEntry& method : methods()) {
+    for (const GateKind& gate : method.gates) {
+      if (gate.kind == kind) return gate.read(parameters, read_builtin_gate);
+    }
   }
   throw ModelFormatError("unknown gate kind '" + kind + "' (written by a newer cdens?)");
 }

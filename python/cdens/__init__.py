@@ -10,6 +10,7 @@ PRESSRegressor is a scikit-learn regressor (``score`` is R^2) whose fitted p(y|x
 same queries. Plots are in ``cdens.plot`` (needs matplotlib).
 """
 
+from . import _core
 from ._conditional import CdensWarning, ConditionalDensityEstimator
 from ._density import DensityEstimator
 from ._files import load
@@ -28,7 +29,7 @@ from .rsde import RSDE
 from .sacde import SACDE, SALSCDE, ForwardSelectionCDE
 from .skd import SKD
 
-__version__ = "0.1.0"
+__version__ = _core.__version__
 
 __all__ = ["LSCDE", "KernelCDE", "LinearGaussianCDE", "EpsilonKDE", "NWCDE", "RKDE", "SACDE", "SALSCDE", "ForwardSelectionCDE",
            "LSCE", "LSMI", "ParzenWindow", "GMM", "RSDE", "SKD", "GSKD", "PRESSRegressor",

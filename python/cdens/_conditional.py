@@ -10,6 +10,8 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
+from . import _core
+from ._methods import engine_options
 from ._validation import (
     as_probabilities,
     as_samples,
@@ -48,12 +50,26 @@ def cv_results_from_table(table, parameter_names):
 class ConditionalDensityEstimator(BaseEstimator):
     """Base of the conditional density estimators: fit(X, Y) and every query of p(y|x).
 
-    Subclasses implement ``_fit_model(X, Y, seed, **engine_arguments)`` returning the engine's ConditionalModel and
-    set ``_hyperparameter_names`` (engine name -> Python attribute name without the trailing
-    underscore).
+    Subclasses name their method of the engine's registry (``_method``, or ``_method_name()``
+    where a parameter such as ``estimator`` chooses it, listed in ``_method_selectors``); their
+    parameters are the options of its table (see cdens._methods). They set
+    ``_hyperparameter_names`` (engine name -> Python attribute name without the trailing
+    underscore) where the fit report's names differ.
     """
 
     _hyperparameter_names = {}
+    _method = None
+    _method_selectors = ()
+
+    def _method_name(self):
+        return self._method
+
+    def _engine_options(self):
+        return engine_options(self, self._method_name(), self._method_selectors)
+
+    def _fit_model(self, X, Y, **engine_arguments):
+        """The engine's fitted model; engine_arguments are the fit's inputs beyond X and Y."""
+        return _core.fit(self._method_name(), X, Y, self._engine_options(), **engine_arguments)
 
     # -- fitting -----------------------------------------------------------------------------
 
@@ -73,8 +89,7 @@ class ConditionalDensityEstimator(BaseEstimator):
                 f"X and Y have different numbers of samples: {X_samples.shape[0]} and "
                 f"{Y_samples.shape[0]}"
             )
-        model = self._fit_model(X_samples, Y_samples, seed_of(self.random_state),
-                                **engine_arguments)
+        model = self._fit_model(X_samples, Y_samples, **engine_arguments)
         names = getattr(self, "feature_names_in_", None)
         model.x_names = list(names) if names is not None else [
             f"x{k}" for k in range(X_samples.shape[1])]

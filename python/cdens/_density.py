@@ -11,19 +11,26 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
+from . import _core
 from ._conditional import CdensWarning, cv_results_from_table
+from ._methods import engine_options
 from ._validation import as_probabilities, as_samples, check_features, seed_of
 
 
 class DensityEstimator(BaseEstimator):
     """Base of the unconditional density estimators: fit(X) and every query of p(x).
 
-    Subclasses implement ``_fit_model(X)`` returning the engine's DensityModel and set
-    ``_hyperparameter_names`` (engine name -> Python attribute name without the trailing
-    underscore).
+    Subclasses name their method of the engine's registry (``_method``); their parameters are
+    the options of its table (see cdens._methods). They set ``_hyperparameter_names`` (engine
+    name -> Python attribute name without the trailing underscore) where the fit report's names
+    differ.
     """
 
     _hyperparameter_names = {"width": "bandwidth"}
+    _method = None
+
+    def _fit_model(self, X):
+        return _core.fit_density(self._method, X, engine_options(self, self._method))
 
     # -- fitting -----------------------------------------------------------------------------
 

@@ -1,30 +1,10 @@
 """Model files shared with the cdens command: cdens.load returns a fitted estimator."""
 
+import importlib
 import json
 
 from . import _core
-from .ekde import EpsilonKDE
-from .gmm import GMM
-from .gskd import GSKD
-from .kcde import KernelCDE
-from .linear import LinearGaussianCDE
-from .lsce import LSCE, LSMI
-from .lscde import LSCDE
-from .nwcde import NWCDE
-from .parzen import ParzenWindow
-from .press import PRESSRegressor
-from .rkde import RKDE
-from .rsde import RSDE
-from .sacde import SACDE, SALSCDE, ForwardSelectionCDE
-from .skd import SKD
-
-_ESTIMATOR_OF_METHOD = {"lscde": LSCDE, "ekde": EpsilonKDE, "nwcde": NWCDE, "rkde": RKDE,
-                        "kcde": KernelCDE, "linear": LinearGaussianCDE,
-                        "sacde": SACDE, "salscde": SALSCDE, "fw-lscde": ForwardSelectionCDE,
-                        "fw-ekde": ForwardSelectionCDE, "fw-nwcde": ForwardSelectionCDE,
-                        "lsce": LSCE, "lsce-ekde": LSCE, "lsmi-lscde": LSMI, "lsmi-ekde": LSMI,
-                        "parzen": ParzenWindow, "gmm": GMM, "rsde": RSDE, "skd": SKD,
-                        "gskd": GSKD, "press": PRESSRegressor}
+from ._methods import methods
 
 # The engine's class of each model-file shape (DESIGN.md: conditional mixture or Gaussian
 # mixture).
@@ -38,10 +18,11 @@ def load(path):
     chosen hyper-parameters (so a refit reproduces them without cross-validation); every query
     answers as the saved model does."""
     model = _model_class(path).load(str(path))
-    estimator_class = _ESTIMATOR_OF_METHOD.get(model.method)
-    if estimator_class is None:
+    entry = methods().get(model.method)
+    if entry is None:
         raise ValueError(f"{path}: method '{model.method}' has no estimator class in this "
                          f"version of the cdens package")
+    estimator_class = getattr(importlib.import_module("cdens"), entry["python_class"])
     return estimator_class._from_model(model)
 
 

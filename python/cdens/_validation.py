@@ -84,16 +84,6 @@ def as_probabilities(values, name):
     return array
 
 
-def as_grid(values, name):
-    """None, or a 1-D float64 array of candidate values (one number is a grid of one)."""
-    if values is None:
-        return None
-    array = np.atleast_1d(np.asarray(values, dtype=np.float64))
-    if array.ndim != 1 or array.size == 0:
-        raise ValueError(f"{name} must be None, a number or a 1-D list of numbers")
-    return np.ascontiguousarray(array)
-
-
 def seed_of(random_state):
     """The engine's 64-bit seed: an int is used as given, None or a RandomState draws one."""
     if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):

@@ -1,8 +1,6 @@
 """epsilon-KDE: kernel density estimate of y over the training points near x."""
 
-from . import _core
 from ._conditional import ConditionalDensityEstimator
-from ._validation import as_grid, threads_of
 
 
 class EpsilonKDE(ConditionalDensityEstimator):
@@ -39,14 +37,11 @@ class EpsilonKDE(ConditionalDensityEstimator):
         As for LSCDE.
     """
 
+    _method = "ekde"
+
     def __init__(self, epsilon=None, sigma=None, cv=5, random_state=None, n_jobs=None):
         self.epsilon = epsilon
         self.sigma = sigma
         self.cv = cv
         self.random_state = random_state
         self.n_jobs = n_jobs
-
-    def _fit_model(self, X, Y, seed):
-        return _core.fit_epsilon_kde(
-            X, Y, epsilon=as_grid(self.epsilon, "epsilon"), sigma=as_grid(self.sigma, "sigma"),
-            folds=int(self.cv), seed=seed, threads=threads_of(self.n_jobs))

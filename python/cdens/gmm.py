@@ -1,8 +1,6 @@
 """Gaussian mixture with diagonal covariances fitted by EM."""
 
-from . import _core
 from ._density import DensityEstimator
-from ._validation import seed_of, threads_of
 
 
 class GMM(DensityEstimator):
@@ -42,6 +40,8 @@ class GMM(DensityEstimator):
         Its statistics hold the final log_likelihood, iterations and convergence.
     """
 
+    _method = "gmm"
+
     def __init__(self, n_components=1, init="kmeans++", n_init=1, variance_floor=1e-6, tol=1e-8,
                  max_iter=1000, box=(-3.0, 3.0), initial_variance=0.1, standardize=True,
                  random_state=None, n_jobs=None):
@@ -56,12 +56,3 @@ class GMM(DensityEstimator):
         self.standardize = standardize
         self.random_state = random_state
         self.n_jobs = n_jobs
-
-    def _fit_model(self, X):
-        return _core.fit_gmm(X, n_components=int(self.n_components), init=str(self.init),
-                             n_init=int(self.n_init), variance_floor=float(self.variance_floor),
-                             tolerance=float(self.tol), max_iterations=int(self.max_iter),
-                             box_lower=float(self.box[0]), box_upper=float(self.box[1]),
-                             initial_variance=float(self.initial_variance),
-                             standardize=bool(self.standardize),
-                             seed=seed_of(self.random_state), threads=threads_of(self.n_jobs))

@@ -1,11 +1,6 @@
 """Sparse kernel density estimate with tunable kernels (GSKD)."""
 
-import numbers
-
-from . import _core
 from ._density import DensityEstimator
-from ._validation import seed_of, threads_of
-from .skd import _target
 
 
 class GSKD(DensityEstimator):
@@ -47,6 +42,7 @@ class GSKD(DensityEstimator):
     """
 
     _hyperparameter_names = {"target_width": "target_bandwidth"}
+    _method = "gskd"
 
     def __init__(self, target_bandwidth=None, population=None, generations=None, iterations=None,
                  variance_bounds=(1.0, 1.0), standardize=True, random_state=None, n_jobs=None):
@@ -58,16 +54,3 @@ class GSKD(DensityEstimator):
         self.standardize = standardize
         self.random_state = random_state
         self.n_jobs = n_jobs
-
-    def _fit_model(self, X):
-        settings = {}
-        for name in ("population", "generations", "iterations"):
-            value = getattr(self, name)
-            if value is not None and (not isinstance(value, numbers.Integral) or value < 1):
-                raise ValueError(f"{name} must be None or a positive integer, got {value!r}")
-            settings[name] = 0 if value is None else int(value)
-        lower, upper = (float(bound) for bound in self.variance_bounds)
-        return _core.fit_gskd(X, target_bandwidth=_target(self.target_bandwidth), **settings,
-                              variance_lower=lower, variance_upper=upper,
-                              standardize=bool(self.standardize),
-                              seed=seed_of(self.random_state), threads=threads_of(self.n_jobs))

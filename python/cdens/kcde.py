@@ -2,9 +2,7 @@
 
 import numpy as np
 
-from . import _core
 from ._conditional import ConditionalDensityEstimator
-from ._validation import as_grid, threads_of
 
 
 class KernelCDE(ConditionalDensityEstimator):
@@ -35,12 +33,12 @@ class KernelCDE(ConditionalDensityEstimator):
     screening_held_out : int, default=300
         The starts of the search run on the criterion over at most this many held-out pairs;
         the best end point is then polished on the full criterion.
-    restarts : int, default=2
+    n_restarts : int, default=2
         Random starts of the search besides the normal-reference one.
-    bandwidth_lower, bandwidth_upper : float, default=1e-3, 1e3
-        The box of the search (standardised units).
-    max_evaluations : int, default=200
-        Criterion evaluations per start.
+    bandwidth_bounds : (float, float), default=(1e-3, 1e3)
+        The box of every bandwidth in the search (standardised units).
+    max_iter : int, default=200
+        Criterion evaluations per start at most.
     random_state : None, int or numpy RandomState, default=None
         Seeds the random starts and the held-out draw.
     n_jobs : None or int, default=None
@@ -59,30 +57,21 @@ class KernelCDE(ConditionalDensityEstimator):
         As for LSCDE.
     """
 
+    _method = "kcde"
+
     def __init__(self, bandwidth=None, trend="none", exact_limit=20000, subsample_held_out=2000,
-                 screening_held_out=300, restarts=2, bandwidth_lower=1e-3, bandwidth_upper=1e3,
-                 max_evaluations=200, random_state=None, n_jobs=None):
+                 screening_held_out=300, n_restarts=2, bandwidth_bounds=(1e-3, 1e3), max_iter=200,
+                 random_state=None, n_jobs=None):
         self.bandwidth = bandwidth
         self.trend = trend
         self.exact_limit = exact_limit
         self.subsample_held_out = subsample_held_out
         self.screening_held_out = screening_held_out
-        self.restarts = restarts
-        self.bandwidth_lower = bandwidth_lower
-        self.bandwidth_upper = bandwidth_upper
-        self.max_evaluations = max_evaluations
+        self.n_restarts = n_restarts
+        self.bandwidth_bounds = bandwidth_bounds
+        self.max_iter = max_iter
         self.random_state = random_state
         self.n_jobs = n_jobs
-
-    def _fit_model(self, X, Y, seed):
-        return _core.fit_product_kernel_cde(
-            X, Y, bandwidth=as_grid(self.bandwidth, "bandwidth"), trend=str(self.trend),
-            exact_limit=int(self.exact_limit), subsample_held_out=int(self.subsample_held_out),
-            screening_held_out=int(self.screening_held_out), restarts=int(self.restarts),
-            bandwidth_lower=float(self.bandwidth_lower),
-            bandwidth_upper=float(self.bandwidth_upper),
-            max_evaluations=int(self.max_evaluations), seed=seed,
-            threads=threads_of(self.n_jobs))
 
     def _set_fitted(self, model):
         super()._set_fitted(model)

@@ -1,6 +1,5 @@
 """The linear-Gaussian conditional density, the baseline of every conditional estimator."""
 
-from . import _core
 from ._conditional import ConditionalDensityEstimator
 
 
@@ -9,10 +8,7 @@ class LinearGaussianCDE(ConditionalDensityEstimator):
     each output's residuals. Its leave-one-out NLL (closed form, ``loo_nll_``) is what the kernel
     estimators are compared with. See docs/methods/linear.md.
 
-    Parameters
-    ----------
-    random_state, n_jobs : ignored
-        Accepted for a uniform interface; the fit is deterministic and cheap.
+    The fit has no parameters: least squares has nothing to tune.
 
     Attributes
     ----------
@@ -22,12 +18,10 @@ class LinearGaussianCDE(ConditionalDensityEstimator):
         As for LSCDE.
     """
 
-    def __init__(self, random_state=None, n_jobs=None):
-        self.random_state = random_state
-        self.n_jobs = n_jobs
+    _method = "linear"
 
-    def _fit_model(self, X, Y, seed):
-        return _core.fit_linear_gaussian(X, Y)
+    def __init__(self):
+        pass
 
     def _set_fitted(self, model):
         super()._set_fitted(model)

@@ -1,8 +1,7 @@
 """LSCDE: least-squares conditional density estimation (Sugiyama et al. 2010)."""
 
-from . import _core
 from ._conditional import ConditionalDensityEstimator
-from ._validation import as_grid, as_samples, threads_of
+from ._validation import as_samples
 
 
 class LSCDE(ConditionalDensityEstimator):
@@ -47,6 +46,7 @@ class LSCDE(ConditionalDensityEstimator):
     """
 
     _hyperparameter_names = {"lambda": "regularization"}
+    _method = "lscde"
 
     def __init__(self, sigma=None, regularization=None, n_centers=100, cv=5, cv_loss="kl",
                  random_state=None, n_jobs=None):
@@ -62,15 +62,7 @@ class LSCDE(ConditionalDensityEstimator):
         """Fits p(y|x) to the rows of X (n, d_x) and Y (n, d_y) or (n,). X_unlabeled, inputs
         without outputs, join the basis matrix H (semi-supervised LSCDE, paper section 2.7)."""
         unlabeled = None if X_unlabeled is None else as_samples(X_unlabeled, "X_unlabeled")
+        if unlabeled is not None and unlabeled.shape[1] != as_samples(X, "X").shape[1]:
+            raise ValueError(f"X_unlabeled has {unlabeled.shape[1]} features, X has "
+                             f"{as_samples(X, 'X').shape[1]}")
         return self._fit(X, Y, X_unlabeled=unlabeled)
-
-    def _fit_model(self, X, Y, seed, X_unlabeled):
-        if X_unlabeled is not None and X_unlabeled.shape[1] != X.shape[1]:
-            raise ValueError(f"X_unlabeled has {X_unlabeled.shape[1]} features, X has "
-                             f"{X.shape[1]}")
-        return _core.fit_lscde(
-            X, Y, X_unlabeled,
-            sigma=as_grid(self.sigma, "sigma"),
-            regularization=as_grid(self.regularization, "regularization"),
-            n_centers=int(self.n_centers), folds=int(self.cv), cv_loss=str(self.cv_loss),
-            seed=seed, threads=threads_of(self.n_jobs))

@@ -1,11 +1,11 @@
 """LSCE and LSMI: conditional density estimation on a learnt linear projection of the inputs."""
 
-import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._conditional import ConditionalDensityEstimator, cv_results_from_table
-from ._validation import as_grid, as_samples, threads_of
+from ._methods import DEPRECATED
+from ._validation import as_samples
 
 
 class _ReducedConditionalDensity(ConditionalDensityEstimator):
@@ -21,12 +21,15 @@ class _ReducedConditionalDensity(ConditionalDensityEstimator):
     _hyperparameter_names = {"lambda": "regularization", "d_z": "n_components",
                              "reduction_lambda": "reduction_regularization"}
 
-    def __init__(self, n_components=None, estimator="lscde", restarts=20, sigma=None,
-                 regularization=None, epsilon=None, n_centers=100, cv=5, random_state=None,
-                 n_jobs=None):
+    _method_selectors = ("estimator",)
+
+    def __init__(self, n_components=None, estimator="lscde", n_restarts=20, max_iter=100,
+                 sigma=None, regularization=None, epsilon=None, n_centers=100, cv=5,
+                 random_state=None, n_jobs=None, restarts=DEPRECATED):
         self.n_components = n_components
         self.estimator = estimator
-        self.restarts = restarts
+        self.n_restarts = n_restarts
+        self.max_iter = max_iter
         self.sigma = sigma
         self.regularization = regularization
         self.epsilon = epsilon
@@ -34,28 +37,17 @@ class _ReducedConditionalDensity(ConditionalDensityEstimator):
         self.cv = cv
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.restarts = restarts
 
-    def _method(self):
+    def _method_name(self):
         if self.estimator not in ("lscde", "ekde"):
             raise ValueError(f"estimator must be 'lscde' or 'ekde', got {self.estimator!r}")
         if self._criterion == "lsce":
             return "lsce" if self.estimator == "lscde" else "lsce-ekde"
         return f"lsmi-{self.estimator}"
 
-    def _fit_model(self, X, Y, seed):
-        if self.n_components is None:
-            dz = 0
-        elif isinstance(self.n_components, (int, np.integer)) and self.n_components >= 1:
-            dz = int(self.n_components)
-        else:
-            raise ValueError(f"n_components must be None or a positive integer, got "
-                             f"{self.n_components!r}")
-        model, traces = _core.fit_reduced_cde(
-            X, Y, method=self._method(), dz=dz, restarts=int(self.restarts),
-            sigma=as_grid(self.sigma, "sigma"),
-            regularization=as_grid(self.regularization, "regularization"),
-            epsilon=as_grid(self.epsilon, "epsilon"), n_centers=int(self.n_centers),
-            folds=int(self.cv), seed=seed, threads=threads_of(self.n_jobs))
+    def _fit_model(self, X, Y):
+        model, traces = _core.fit_reduced_cde(self._method_name(), X, Y, self._engine_options())
         self.traces_ = list(traces)
         return model
 
@@ -63,6 +55,7 @@ class _ReducedConditionalDensity(ConditionalDensityEstimator):
         super()._set_fitted(model)
         self.components_ = model.projection
         self.n_components_ = self.components_.shape[0]
+        self.n_iter_ = int(model.statistics["updates"])
         tables = model.auxiliary_cross_validation
         self.n_components_cv_results_ = (
             None if "d_z" not in tables else
@@ -107,8 +100,11 @@ class LSCE(_ReducedConditionalDensity):
         candidate and fold, W and the estimator on z are fitted without the fold and scored on it
         by the SQ criterion (about cv + 1 times the cost of a fit at one d_z per candidate).
     estimator : {"lscde", "ekde"}, default="lscde"
-    restarts : int, default=20
+    n_restarts : int, default=20
         Random orthonormal starting points of the search; the best by cross-validation is kept.
+        (``restarts``, its earlier name, still works with a FutureWarning.)
+    max_iter : int, default=100
+        Updates of W per start at most (the paper: until W converges).
     sigma, regularization : None, float or list of float, default=None
         Candidate basis widths and lambdas (None: the LSCDE paper's grid 0.01 ... 10).
     epsilon : None, float or list of float, default=None
@@ -124,6 +120,8 @@ class LSCE(_ReducedConditionalDensity):
     components_ : ndarray of shape (n_components_, n_features_in_)
         W, rows orthonormal, acting on standardised inputs.
     n_components_ : int
+    n_iter_ : int
+        Updates of W the kept start made (at most max_iter).
     traces_ : list of ndarray
         The SCE estimate after each update of W, one array per start (after fit only).
     n_components_cv_results_ : dict

@@ -1,8 +1,6 @@
 """NW-CDE: the Nadaraya-Watson conditional density estimate."""
 
-from . import _core
 from ._conditional import ConditionalDensityEstimator
-from ._validation import as_grid, threads_of
 
 
 class NWCDE(ConditionalDensityEstimator):
@@ -35,13 +33,10 @@ class NWCDE(ConditionalDensityEstimator):
         As for LSCDE.
     """
 
+    _method = "nwcde"
+
     def __init__(self, sigma=None, n_centers=100, random_state=None, n_jobs=None):
         self.sigma = sigma
         self.n_centers = n_centers
         self.random_state = random_state
         self.n_jobs = n_jobs
-
-    def _fit_model(self, X, Y, seed):
-        return _core.fit_nadaraya_watson_cde(
-            X, Y, sigma=as_grid(self.sigma, "sigma"), n_centers=int(self.n_centers), seed=seed,
-            threads=threads_of(self.n_jobs))

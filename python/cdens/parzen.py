@@ -2,9 +2,7 @@
 
 import numpy as np
 
-from . import _core
 from ._density import DensityEstimator
-from ._validation import as_grid, threads_of
 
 
 class ParzenWindow(DensityEstimator):
@@ -45,6 +43,8 @@ class ParzenWindow(DensityEstimator):
     model_ : cdens._core.DensityModel
     """
 
+    _method = "parzen"
+
     def __init__(self, bandwidth=None, criterion="loo_likelihood", per_dimension=False,
                  standardize=True, n_jobs=None):
         self.bandwidth = bandwidth
@@ -52,13 +52,6 @@ class ParzenWindow(DensityEstimator):
         self.per_dimension = per_dimension
         self.standardize = standardize
         self.n_jobs = n_jobs
-
-    def _fit_model(self, X):
-        return _core.fit_parzen(X, bandwidth=as_grid(self.bandwidth, "bandwidth"),
-                                criterion=str(self.criterion),
-                                per_dimension=bool(self.per_dimension),
-                                standardize=bool(self.standardize),
-                                threads=threads_of(self.n_jobs))
 
     def _set_fitted(self, model):
         super()._set_fitted(model)

@@ -2,11 +2,10 @@
 
 import numpy as np
 from sklearn.base import RegressorMixin
-from sklearn.utils.validation import check_is_fitted, column_or_1d
+from sklearn.utils.validation import column_or_1d
 
 from . import _core
 from ._conditional import ConditionalDensityEstimator
-from ._validation import threads_of
 
 
 class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
@@ -28,7 +27,8 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
     n_states : None or int, default=None
         Number of states J; None takes round(log n) (at least 2), the paper's starting point.
     max_states : None or int, default=None
-        Fit J = 1 ... max_states and keep the smallest AIC (paper eq. 37); overrides n_states.
+        Fit J = 1 ... max_states and keep the smallest AIC (paper eq. 37); n_states must then
+        be None.
     criterion : {"gcv", "loocv", "mse"}, default="gcv"
         Training criterion (the paper tunes by GCV).
     optimizer : {"adam", "lbfgs"}, default="adam"
@@ -46,6 +46,8 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
         Stop once the hold-out MSE has not improved for this many evaluations.
     max_iter : int, default=20000
         Objective evaluations per start at most.
+    tol : float, default=1e-10
+        L-BFGS stops when the objective changes by less than this, relatively (not Adam).
     n_restarts : int, default=5
         Random starts; the one with the smallest hold-out MSE is kept.
     init_scale : float, default=1.0
@@ -80,9 +82,11 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
     model_ : cdens._core.ConditionalModel
     """
 
+    _method = "press"
+
     def __init__(self, n_states=None, max_states=None, criterion="gcv", optimizer="adam",
                  learning_rate=0.003, smoothness_weight=0.0, target_dof=None, lasso=0.0,
-                 holdout_fraction=0.2, patience=500, max_iter=20000, n_restarts=5,
+                 holdout_fraction=0.2, patience=500, max_iter=20000, tol=1e-10, n_restarts=5,
                  init_scale=1.0, standardize=True, single_precision=False, random_state=None,
                  n_jobs=None):
         self.n_states = n_states
@@ -96,6 +100,7 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
         self.holdout_fraction = holdout_fraction
         self.patience = patience
         self.max_iter = max_iter
+        self.tol = tol
         self.n_restarts = n_restarts
         self.init_scale = init_scale
         self.standardize = standardize
@@ -111,21 +116,10 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
                 y = column_or_1d(y, warn=True)
         return self._fit(X, y)
 
-    def _fit_model(self, X, Y, seed):
+    def _fit_model(self, X, Y):
         if Y.shape[1] != 1:
             raise ValueError(f"PRESSRegressor needs one output; y has {Y.shape[1]} columns")
-        model, training = _core.fit_press(
-            X, Y, n_states=_count(self.n_states, "n_states"),
-            max_states=_count(self.max_states, "max_states"), criterion=str(self.criterion),
-            optimizer=str(self.optimizer), learning_rate=float(self.learning_rate),
-            smoothness_weight=float(self.smoothness_weight),
-            target_dof=0.0 if self.target_dof is None else float(self.target_dof),
-            lasso_weight=float(self.lasso), holdout_fraction=float(self.holdout_fraction),
-            patience=int(self.patience), max_evaluations=int(self.max_iter),
-            restarts=int(self.n_restarts), init_scale=float(self.init_scale),
-            standardize_inputs=bool(self.standardize),
-            single_precision=bool(self.single_precision), seed=seed,
-            threads=threads_of(self.n_jobs))
+        model, training = _core.fit_press(X, Y, self._engine_options())
         self.training_weights_ = training["weights"]
         self.training_entropy_ = training["entropies"]
         self.smoother_diagonal_ = training["smoother_diagonal"]
@@ -163,13 +157,3 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
     def _more_tags(self):
         return {"requires_y": True}
 
-
-def _count(value, name):
-    """An optional positive count for the engine, 0 meaning "not given"."""
-    if value is None:
-        return 0
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"{name} must be None or a positive integer, got {value!r}")
-    return int(value)

@@ -1,8 +1,6 @@
 """RKDE: the ratio of two kernel density estimates."""
 
-from . import _core
 from ._conditional import ConditionalDensityEstimator, cv_results_from_table
-from ._validation import as_grid, threads_of
 
 
 class RKDE(ConditionalDensityEstimator):
@@ -38,15 +36,13 @@ class RKDE(ConditionalDensityEstimator):
         As for LSCDE.
     """
 
+    _method = "rkde"
+
     def __init__(self, sigma=None, cv=5, random_state=None, n_jobs=None):
         self.sigma = sigma
         self.cv = cv
         self.random_state = random_state
         self.n_jobs = n_jobs
-
-    def _fit_model(self, X, Y, seed):
-        return _core.fit_rkde(X, Y, sigma=as_grid(self.sigma, "sigma"), folds=int(self.cv),
-                              seed=seed, threads=threads_of(self.n_jobs))
 
     def _set_fitted(self, model):
         super()._set_fitted(model)

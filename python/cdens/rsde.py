@@ -1,8 +1,6 @@
 """Reduced set density estimator: a sparse kernel density estimate fitted by MNQP."""
 
-from . import _core
 from ._density import DensityEstimator
-from ._validation import as_grid, seed_of, threads_of
 
 
 class RSDE(DensityEstimator):
@@ -35,13 +33,11 @@ class RSDE(DensityEstimator):
     model_ : cdens._core.DensityModel
     """
 
+    _method = "rsde"
+
     def __init__(self, bandwidth=None, cv=5, standardize=True, random_state=None, n_jobs=None):
         self.bandwidth = bandwidth
         self.cv = cv
         self.standardize = standardize
         self.random_state = random_state
         self.n_jobs = n_jobs
-
-    def _fit_model(self, X):
-        return _core.fit_rsde(X, bandwidth=as_grid(self.bandwidth, "bandwidth"), folds=int(self.cv),
-                              standardize=bool(self.standardize), seed=seed_of(self.random_state), threads=threads_of(self.n_jobs))

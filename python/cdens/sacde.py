@@ -2,9 +2,7 @@
 
 import numpy as np
 
-from . import _core
 from ._conditional import ConditionalDensityEstimator
-from ._validation import as_grid, threads_of
 
 
 class _FeatureSelectingEstimator(ConditionalDensityEstimator):
@@ -66,6 +64,7 @@ class SACDE(_FeatureSelectingEstimator):
     """
 
     _hyperparameter_names = {"lambda": "regularization"}
+    _method = "sacde"
 
     def __init__(self, sigma=None, regularization=None, n_centers=100, cv=5, tol=1e-3,
                  lambda_rule="1se", random_state=None, n_jobs=None):
@@ -77,13 +76,6 @@ class SACDE(_FeatureSelectingEstimator):
         self.lambda_rule = lambda_rule
         self.random_state = random_state
         self.n_jobs = n_jobs
-
-    def _fit_model(self, X, Y, seed):
-        return _core.fit_sacde(
-            X, Y, sigma=as_grid(self.sigma, "sigma"),
-            regularization=as_grid(self.regularization, "regularization"),
-            n_centers=int(self.n_centers), folds=int(self.cv), tolerance=float(self.tol),
-            lambda_rule=str(self.lambda_rule), seed=seed, threads=threads_of(self.n_jobs))
 
 
 class SALSCDE(_FeatureSelectingEstimator):
@@ -98,6 +90,7 @@ class SALSCDE(_FeatureSelectingEstimator):
 
     _hyperparameter_names = {"lambda": "regularization",
                              "selection_lambda": "selection_regularization"}
+    _method = "salscde"
 
     def __init__(self, sigma=None, regularization=None, n_centers=100, cv=5, random_state=None,
                  n_jobs=None):
@@ -107,13 +100,6 @@ class SALSCDE(_FeatureSelectingEstimator):
         self.cv = cv
         self.random_state = random_state
         self.n_jobs = n_jobs
-
-    def _fit_model(self, X, Y, seed):
-        return _core.fit_sa_lscde(
-            X, Y, sigma=as_grid(self.sigma, "sigma"),
-            regularization=as_grid(self.regularization, "regularization"),
-            n_centers=int(self.n_centers), folds=int(self.cv), seed=seed,
-            threads=threads_of(self.n_jobs))
 
 
 class ForwardSelectionCDE(_FeatureSelectingEstimator):
@@ -125,10 +111,18 @@ class ForwardSelectionCDE(_FeatureSelectingEstimator):
     Parameters
     ----------
     estimator : {"lscde", "ekde", "nwcde"}, default="lscde"
+    sigma : None, float or list of float, default=None
+        Candidate widths of the wrapped estimator (None: the SA-CDE paper's twenty values in
+        [0.01, 2]).
+    regularization : None, float or list of float, default=None
+        Candidate lambdas of LSCDE (None: the same twenty values); estimator="lscde" only.
+    epsilon : None, float or list of float, default=None
+        Candidate radii of epsilon-KDE (None: its default grid); estimator="ekde" only.
     n_centers : int, default=100
-        Basis centres of LSCDE and NW-CDE.
+        Basis centres of LSCDE and NW-CDE (estimator="ekde" takes none).
     cv : int, default=5
-        Folds of LSCDE's and epsilon-KDE's cross-validation (NW-CDE uses leave-one-out).
+        Folds of LSCDE's and epsilon-KDE's cross-validation (NW-CDE uses leave-one-out, so
+        estimator="nwcde" takes none).
     random_state, n_jobs
         As for SACDE; n_jobs threads work on the candidate features of a step.
 
@@ -142,17 +136,25 @@ class ForwardSelectionCDE(_FeatureSelectingEstimator):
     regularization_path_ : None
     """
 
-    def __init__(self, estimator="lscde", n_centers=100, cv=5, random_state=None, n_jobs=None):
+    _hyperparameter_names = {"lambda": "regularization"}
+    _method_selectors = ("estimator",)
+
+    def __init__(self, estimator="lscde", sigma=None, regularization=None, epsilon=None,
+                 n_centers=100, cv=5, random_state=None, n_jobs=None):
         self.estimator = estimator
+        self.sigma = sigma
+        self.regularization = regularization
+        self.epsilon = epsilon
         self.n_centers = n_centers
         self.cv = cv
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def _fit_model(self, X, Y, seed):
-        return _core.fit_forward_selection(
-            X, Y, estimator=str(self.estimator), n_centers=int(self.n_centers),
-            folds=int(self.cv), seed=seed, threads=threads_of(self.n_jobs))
+    def _method_name(self):
+        if self.estimator not in ("lscde", "ekde", "nwcde"):
+            raise ValueError(f"estimator must be 'lscde', 'ekde' or 'nwcde', got "
+                             f"{self.estimator!r}")
+        return f"fw-{self.estimator}"
 
     @classmethod
     def _from_model(cls, model):

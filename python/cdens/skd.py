@@ -1,8 +1,6 @@
 """Sparse kernel density estimate with fixed kernels, selected by orthogonal forward regression."""
 
-from . import _core
 from ._density import DensityEstimator
-from ._validation import as_grid, seed_of, threads_of
 
 
 class SKD(DensityEstimator):
@@ -42,6 +40,7 @@ class SKD(DensityEstimator):
     """
 
     _hyperparameter_names = {"width": "bandwidth", "target_width": "target_bandwidth"}
+    _method = "skd"
 
     def __init__(self, bandwidth=None, target_bandwidth=None, cv=5, standardize=True,
                  random_state=None, n_jobs=None):
@@ -51,19 +50,3 @@ class SKD(DensityEstimator):
         self.standardize = standardize
         self.random_state = random_state
         self.n_jobs = n_jobs
-
-    def _fit_model(self, X):
-        return _core.fit_skd(X, bandwidth=as_grid(self.bandwidth, "bandwidth"),
-                             target_bandwidth=_target(self.target_bandwidth), folds=int(self.cv),
-                             standardize=bool(self.standardize),
-                             seed=seed_of(self.random_state), threads=threads_of(self.n_jobs))
-
-
-def _target(value):
-    """The engine's target width: 0 asks it to choose (None here)."""
-    if value is None:
-        return 0.0
-    value = float(value)
-    if not value > 0:
-        raise ValueError(f"target_bandwidth must be None or positive, got {value!r}")
-    return value

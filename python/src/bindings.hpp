@@ -19,13 +19,13 @@ auto without_gil(Work&& work) {
 void register_exceptions();
 /// The ConditionalModel class: queries, report, files, pickling.
 void bind_conditional_model(pybind11::module_& module);
-/// One fit function per conditional estimator.
-void bind_conditional_fits(pybind11::module_& module);
+/// The registry of methods and the fit functions that build options from it.
+void bind_methods(pybind11::module_& module);
+/// The draws of fit_lscde, for numpy references of LSCDE.
+void bind_lscde_draws(pybind11::module_& module);
 /// The DensityModel class: queries, report, files, pickling.
 void bind_density_model(pybind11::module_& module);
-/// One fit function per unconditional density estimator.
-void bind_density_fits(pybind11::module_& module);
-/// PRESS: its fit and the queries only PRESS models answer.
+/// PRESS: the queries only PRESS models answer.
 void bind_press(pybind11::module_& module);
 
 }  // namespace cdens::python

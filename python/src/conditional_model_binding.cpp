@@ -9,12 +9,12 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "model_binding.hpp"
 #include "cdens/conditional/projected_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/validate.hpp"
 #include "cdens/model_file.hpp"
+#include "model_binding.hpp"
 
 namespace py = pybind11;
 

@@ -27,11 +27,12 @@ void register_exceptions() {
 PYBIND11_MODULE(_core, module) {
   module.doc() =
       "C++ engine of cdens: fit functions, the fitted ConditionalModel and DensityModel.";
+  module.attr("__version__") = CDENS_VERSION;
   cdens::python::register_exceptions();
   cdens::python::bind_conditional_model(module);
-  cdens::python::bind_conditional_fits(module);
+  cdens::python::bind_methods(module);
+  cdens::python::bind_lscde_draws(module);
   cdens::python::bind_density_model(module);
-  cdens::python::bind_density_fits(module);
   cdens::python::bind_press(module);
   module.def(
       "buffer_address",

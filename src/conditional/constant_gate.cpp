@@ -9,7 +9,8 @@ namespace cdens {
 
 ConstantGate::ConstantGate(Index input_dim, Vector log_weights)
     : input_dim_(input_dim), log_weights_(std::move(log_weights)) {
-  if (input_dim_ < 1) throw InvalidArgument("a constant gate needs an input dimension of 1 or more");
+  if (input_dim_ < 1)
+    throw InvalidArgument("a constant gate needs an input dimension of 1 or more");
   if (log_weights_.size() == 0 || !log_weights_.allFinite()) {
     throw InvalidArgument("a constant gate needs at least one finite log-weight");
   }

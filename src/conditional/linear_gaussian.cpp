@@ -65,7 +65,7 @@ double linear_gaussian_loo_nll(const StandardizedSamples& pairs) {
 }
 
 KernelCdeFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
-                                 const FitContext& context) {
+                                 const LinearGaussianOptions&, const FitContext& context) {
   const auto started = std::chrono::steady_clock::now();
   const StandardizedPairs data = standardize_pairs(x, y, context);
   const Index n = data.samples.z.cols();

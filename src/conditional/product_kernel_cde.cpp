@@ -140,8 +140,9 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
       const std::string name = "bandwidth of " + dimension_name(d, input_dim);
       if (bandwidths(d) <= options.bandwidth_lower * (1.0 + 1e-6)) {
         report.warnings.push_back(
-            name + " is at the lower bound of the search: the column may have ties (repeated "
-                   "values) that make the likelihood grow without limit as it shrinks");
+            name +
+            " is at the lower bound of the search: the column may have ties (repeated "
+            "values) that make the likelihood grow without limit as it shrinks");
       } else if (d >= input_dim && bandwidths(d) >= options.bandwidth_upper * (1.0 - 1e-6)) {
         report.warnings.push_back(name + " is at the upper bound of the search");
       }

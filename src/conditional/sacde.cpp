@@ -13,6 +13,11 @@
 #include "cdens/core/validate.hpp"
 
 namespace cdens {
+
+std::string to_string(SaCdeLambdaRule rule) {
+  return rule == SaCdeLambdaRule::minimum ? "min" : "1se";
+}
+
 namespace {
 
 void validate(const SaCdeOptions& options) {

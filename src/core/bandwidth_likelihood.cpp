@@ -25,7 +25,8 @@ constexpr double kPlainFloor = -600.0;
 
 /// A chunk of reference samples seen from one held-out sample i.
 struct Chunk {
-  explicit Chunk(Index dimension) : squared(kChunk, dimension), joint(kChunk), conditioning(kChunk) {}
+  explicit Chunk(Index dimension)
+      : squared(kChunk, dimension), joint(kChunk), conditioning(kChunk) {}
   Matrix squared;               ///< (z_id − z_jd)² / h_d², one column per dimension
   Eigen::ArrayXd joint;         ///< squared scaled distance over all dimensions, then kernel values
   Eigen::ArrayXd conditioning;  ///< the same over the conditioning dimensions
@@ -109,9 +110,8 @@ void add_to_columns(const Chunk& chunk, Index c, Index length, bool moments, Mat
 void finish_row(const double* record, Index n, Index k, Index c, double joint_shift,
                 double conditioning_shift, double& term, Matrix* gradient_rows, Index row) {
   const double joint_log_sum = -0.5 * joint_shift + std::log(record[0]);
-  const double conditioning_log_sum = c > 0
-                                          ? -0.5 * conditioning_shift + std::log(record[1])
-                                          : std::log(static_cast<double>(n - 1));
+  const double conditioning_log_sum = c > 0 ? -0.5 * conditioning_shift + std::log(record[1])
+                                            : std::log(static_cast<double>(n - 1));
   term = conditioning_log_sum - joint_log_sum;
   if (gradient_rows == nullptr) return;
   for (Index d = 0; d < k; ++d) {
@@ -123,8 +123,7 @@ void finish_row(const double* record, Index n, Index k, Index c, double joint_sh
 
 }  // namespace
 
-BandwidthLikelihood::BandwidthLikelihood(const MatrixView& samples,
-                                         Index conditioning_dimensions,
+BandwidthLikelihood::BandwidthLikelihood(const MatrixView& samples, Index conditioning_dimensions,
                                          std::vector<Index> held_out, int threads)
     : samples_(samples.transpose()),
       conditioning_dimensions_(conditioning_dimensions),
@@ -270,8 +269,7 @@ Vector BandwidthLikelihood::evaluate(const VectorView& log_bandwidths,
     evaluate_held_out(scaled, terms.data(), gradient_rows);
   }
   const Index c = conditioning_dimensions_;
-  terms.array() +=
-      log_bandwidths.tail(k - c).sum() + static_cast<double>(k - c) * kLogSqrtTwoPi;
+  terms.array() += log_bandwidths.tail(k - c).sum() + static_cast<double>(k - c) * kLogSqrtTwoPi;
   return terms;
 }
 

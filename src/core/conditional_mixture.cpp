@@ -6,6 +6,7 @@
 #include <random>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/log_space.hpp"
 #include "cdens/core/parallel.hpp"
@@ -16,7 +17,6 @@
 namespace cdens {
 namespace {
 
-constexpr double kLog2Pi = 1.83787706640934548356;
 // Queries work through the inputs in blocks of this many columns, one block per task.
 constexpr Index kQueryBlock = 256;
 
@@ -163,8 +163,8 @@ Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_gri
   const Matrix shifts = trend_at(x);
   Matrix result(t.cols(), probabilities.cols());
   parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
-    result.col(j) = jacobian * component_densities_at(t.colwise() - shifts.col(j)) *
-                    probabilities.col(j);
+    result.col(j) =
+        jacobian * component_densities_at(t.colwise() - shifts.col(j)) * probabilities.col(j);
   });
   return result;
 }
@@ -192,8 +192,7 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
 }
 
 Matrix ConditionalMixture::mean(const MatrixView& x) const {
-  return y_scaling_.inverse_transform(centers_ * component_probabilities(x) +
-                                      trend_at(x));
+  return y_scaling_.inverse_transform(centers_ * component_probabilities(x) + trend_at(x));
 }
 
 Matrix ConditionalMixture::covariance(const MatrixView& x) const {
@@ -237,8 +236,7 @@ Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
 Vector ConditionalMixture::cdf(const MatrixView& x, const MatrixView& y) const {
   require_scalar_output("the CDF");
   const Matrix probabilities = component_probabilities(x);
-  const Matrix t = standardized_outputs(y, probabilities.cols()) -
-                   trend_at(x);
+  const Matrix t = standardized_outputs(y, probabilities.cols()) - trend_at(x);
   Vector result(t.cols());
   parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
     result(j) = detail::ScalarMixture(probabilities.col(j), centers_.row(0).transpose(),
@@ -286,10 +284,10 @@ nlohmann::json ConditionalMixture::to_json() const {
   nlohmann::json gate = gate_->to_json();
   gate["kind"] = gate_->kind();
   nlohmann::json document = {{"x_scaling", x_scaling_.to_json()},
-                              {"y_scaling", y_scaling_.to_json()},
-                              {"gate", gate},
-                              {"centers", matrix_to_json(centers_)},
-                              {"scales", matrix_to_json(scales_)}};
+                             {"y_scaling", y_scaling_.to_json()},
+                             {"gate", gate},
+                             {"centers", matrix_to_json(centers_)},
+                             {"scales", matrix_to_json(scales_)}};
   if (trend_.size() > 0) document["trend"] = matrix_to_json(trend_);
   return document;
 }
@@ -300,14 +298,13 @@ ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
   const auto& kind = json_member(gate, "kind");
   if (!kind.is_string()) throw ModelFormatError("the gate's kind is not a string");
   try {
-    return ConditionalMixture(Standardizer::from_json(json_member(document, "x_scaling")),
-                              Standardizer::from_json(json_member(document, "y_scaling")),
-                              read_gate(kind.get<std::string>(), gate),
-                              matrix_from_json(json_member(document, "centers"), "centres"),
-                              matrix_from_json(json_member(document, "scales"), "scales"),
-                              document.contains("trend")
-                                  ? matrix_from_json(document["trend"], "trend")
-                                  : Matrix());
+    return ConditionalMixture(
+        Standardizer::from_json(json_member(document, "x_scaling")),
+        Standardizer::from_json(json_member(document, "y_scaling")),
+        read_gate(kind.get<std::string>(), gate),
+        matrix_from_json(json_member(document, "centers"), "centres"),
+        matrix_from_json(json_member(document, "scales"), "scales"),
+        document.contains("trend") ? matrix_from_json(document["trend"], "trend") : Matrix());
   } catch (const InvalidArgument& error) {
     throw ModelFormatError(std::string("inconsistent model: ") + error.what());
   }

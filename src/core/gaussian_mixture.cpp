@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/log_space.hpp"
 #include "cdens/core/parallel.hpp"
@@ -16,7 +17,6 @@
 namespace cdens {
 namespace {
 
-constexpr double kLog2Pi = 1.83787706640934548356;
 // Queries work through the points in blocks of this many columns, one block per task, so the
 // result does not depend on the thread count.
 constexpr Index kQueryBlock = 256;

@@ -62,8 +62,9 @@ Matrix Standardizer::transform_query(const MatrixView& data, std::string_view wh
   require_dimension(data, dimension(), what);
   require_finite(data, what);
   Matrix z = transform(data);
-  require_finite(z, std::string(what) + " after standardisation (a value too large for the "
-                                        "model's scale)");
+  require_finite(z, std::string(what) +
+                        " after standardisation (a value too large for the "
+                        "model's scale)");
   return z;
 }
 

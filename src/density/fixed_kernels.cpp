@@ -12,11 +12,6 @@
 #include "cdens/core/validate.hpp"
 
 namespace cdens {
-namespace {
-
-constexpr double kLog2Pi = 1.83787706640934548356;
-
-}  // namespace
 
 Standardizer density_scaling(const MatrixView& x, bool standardize) {
   require_nonempty(x, "x");

@@ -17,7 +17,6 @@
 namespace cdens {
 namespace {
 
-constexpr double kLog2Pi = 1.83787706640934548356;
 // Samples are processed in blocks of this many, one block per task; block sums are added in
 // block order, so the result does not depend on the thread count.
 constexpr Index kSampleBlock = 512;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/parallel.hpp"
 #include "cdens/core/validate.hpp"
 #include "cdens/density/fixed_kernels.hpp"
@@ -15,7 +16,6 @@
 namespace cdens {
 namespace {
 
-constexpr double kLog2Pi = 1.83787706640934548356;
 // Below this many kernel values (samples × batch members) a batch is evaluated on one thread:
 // starting threads would cost more than the work.
 constexpr Index kParallelBatchWork = 20000;

@@ -17,7 +17,6 @@
 namespace cdens {
 namespace {
 
-constexpr double kLog2Pi = 1.83787706640934548356;
 // Samples are scored in blocks of this many, one block per task, whatever the thread count.
 constexpr Index kSampleBlock = 256;
 
@@ -34,12 +33,14 @@ void validate_options(const ParzenOptions& options) {
   require_positive(options.refine_tolerance, "Parzen refine_tolerance");
   if (options.per_dimension) {
     if (options.criterion != ParzenCriterion::leave_one_out_likelihood) {
-      throw InvalidArgument("per-dimension Parzen widths are chosen by the leave-one-out "
-                            "likelihood; the least_squares criterion takes one width");
+      throw InvalidArgument(
+          "per-dimension Parzen widths are chosen by the leave-one-out "
+          "likelihood; the least_squares criterion takes one width");
     }
     if (!options.widths.empty()) {
-      throw InvalidArgument("per-dimension Parzen widths are searched; a width grid is for one "
-                            "width");
+      throw InvalidArgument(
+          "per-dimension Parzen widths are searched; a width grid is for one "
+          "width");
     }
   }
 }

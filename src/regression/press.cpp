@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/parallel.hpp"
@@ -262,6 +263,19 @@ PressSelection select_press_states(const MatrixView& x, const MatrixView& y, Ind
                               " is the largest J tried: larger J may do better");
   }
   return selection;
+}
+
+PressFit fit_press_regression(const MatrixView& x, const MatrixView& y,
+                              const PressRegressionOptions& options, const FitContext& context) {
+  if (options.max_states < 0) throw InvalidArgument("max_states must not be negative");
+  if (options.max_states == 0) return fit_press(x, y, options.press, context);
+  if (options.press.n_states > 0) {
+    throw InvalidArgument(
+        "give either n_states or max_states, not both (--states, --max-states on the command "
+        "line)");
+  }
+  PressSelection selection = select_press_states(x, y, options.max_states, options.press, context);
+  return std::move(selection.fits[static_cast<std::size_t>(selection.best)]);
 }
 
 PressStateSummary press_state_summary(const ConditionalMixture& model) {

@@ -13,12 +13,14 @@
 
 namespace cdens::detail {
 
+/// PressOptions' optimiser settings; no defaults of its own, so that PressOptions' are the only
+/// ones.
 struct PressOptimizerSettings {
-  PressOptimizer method = PressOptimizer::adam;
-  double learning_rate = 0.01;
-  int patience = 500;
-  int max_evaluations = 20000;
-  double relative_tolerance = 1e-10;
+  PressOptimizer method;
+  double learning_rate;
+  int patience;
+  int max_evaluations;
+  double relative_tolerance;
 };
 
 /// The score that decides which θ is kept, from coefficients B, the training evaluation (with

@@ -115,8 +115,7 @@ Matrix press_log_state_weights(const MatrixView& coefficients, const MatrixView&
   return log_state_weights(coefficients, design, resolve_threads(threads));
 }
 
-Matrix press_state_weights(const MatrixView& coefficients, const MatrixView& design,
-                           int threads) {
+Matrix press_state_weights(const MatrixView& coefficients, const MatrixView& design, int threads) {
   return press_log_state_weights(coefficients, design, threads).array().exp();
 }
 
@@ -172,11 +171,11 @@ PressObjective::PressObjective(Matrix design, Vector y, PressCriterion criterion
 PressEvaluation PressObjective::evaluate(const MatrixView& coefficients, Matrix* gradient) const {
   const Index n = n_samples();
   const auto count = static_cast<double>(n);
-  const Matrix weights = (single_design_.size() > 0
-                              ? log_state_weights(coefficients, single_design_, threads_)
-                              : log_state_weights(coefficients, design_, threads_))
-                             .array()
-                             .exp();
+  const Matrix weights =
+      (single_design_.size() > 0 ? log_state_weights(coefficients, single_design_, threads_)
+                                 : log_state_weights(coefficients, design_, threads_))
+          .array()
+          .exp();
   const PressSmoothing smoothing = press_smoothing(weights, y_);
   const Vector residuals = y_ - smoothing.fitted;
   const double nu = smoothing.degrees_of_freedom;

@@ -22,6 +22,7 @@
 #include "cdens/core/csv.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
 #include "support.hpp"
 
@@ -570,10 +571,10 @@ TEST(CliErrors, BadFitOptions) {
                       "--lambda", "0.1", "--folds", "5"},
                      "fold");
   expect_usage_error(with({"--cv-loss", "foo"}), "foo");
-  expect_usage_error(
-      with({"--method", "foo"}),
-      "known methods: ekde, fw-ekde, fw-lscde, fw-nwcde, lscde, lsce, lsce-ekde, lsmi-ekde, "
-      "lsmi-lscde, nwcde, rkde, sacde, salscde");
+  expect_usage_error(with({"--method", "foo"}),
+                     "known methods: ekde, fw-ekde, fw-lscde, fw-nwcde, kcde, linear, lscde, lsce, "
+                     "lsce-ekde, lsmi-ekde, "
+                     "lsmi-lscde, nwcde, rkde, sacde, salscde");
   expect_usage_error(with({"--bogus"}), "--bogus");
   expect_usage_error(with({"--folds", "many"}), "--folds");
   expect_usage_error(with({"--holdout", "1.5"}), "--holdout");
@@ -766,6 +767,25 @@ TEST(CliErrors, FailedFitLeavesExistingModelUntouched) {
   EXPECT_EQ(read_text(model_file.path()), previous);
 }
 
+TEST(CliMethods, ListsTheRegistryAndEveryOptionOfAMethod) {
+  const CliResult list = run_cli({"methods"});
+  ASSERT_EQ(list.status, 0) << list.err;
+  for (const MethodEntry& method : methods()) {
+    EXPECT_NE(list.out.find(method.name + ": " + method.summary), std::string::npos) << method.name;
+  }
+  const CliResult lscde = run_cli({"methods", "lscde"});
+  ASSERT_EQ(lscde.status, 0) << lscde.err;
+  for (const OptionInfo& option : method_named("lscde")->options) {
+    EXPECT_NE(lscde.out.find("option " + option.name + "\n  flag: " + option.cli_flag),
+              std::string::npos)
+        << option.name;
+  }
+  // The defaults printed are LscdeOptions{}'s.
+  EXPECT_NE(lscde.out.find("default: 100\n"), std::string::npos);  // n_centers
+  EXPECT_NE(lscde.out.find("default: kl\n"), std::string::npos);   // cv_loss
+  expect_usage_error({"methods", "nonsense"}, "unknown method 'nonsense'");
+}
+
 TEST(CliErrors, RegressRefusesBadInput) {
   const std::vector<std::string> fit = {"regress", "fit", kFaithful,  "--x",
                                         "waiting", "--y", "eruptions"};
@@ -776,7 +796,7 @@ TEST(CliErrors, RegressRefusesBadInput) {
   };
   expect_usage_error(with({"--states", "3", "--max-states", "5"}), "--max-states");
   expect_usage_error(with({"--criterion", "aic"}), "criterion");
-  expect_usage_error(with({"--optimizer", "sgd"}), "optimiser");
+  expect_usage_error(with({"--optimizer", "sgd"}), "--optimizer");
   expect_usage_error(with({"--holdout-fraction", "1.5"}), "hold-out");
   expect_usage_error({"regress", "fit", kFaithful, "--x", "waiting", "--y", "waiting,eruptions"},
                      "one output");

@@ -306,10 +306,9 @@ TEST(GaussianMixture, QuantilesOfEachDimensionAreThoseOfItsMarginal) {
   ASSERT_EQ(quantiles.rows(), 2);
   for (Index d = 0; d < 2; ++d) {
     // Dimension d alone: the 1-D mixture of its centres and widths under its own scaling.
-    const GaussianMixture marginal(
-        Standardizer(Vector::Constant(1, model.scaling().mean()(d)),
-                     Vector::Constant(1, model.scaling().scale()(d))),
-        model.weights(), model.centers().row(d), model.widths().row(d));
+    const GaussianMixture marginal(Standardizer(Vector::Constant(1, model.scaling().mean()(d)),
+                                                Vector::Constant(1, model.scaling().scale()(d))),
+                                   model.weights(), model.centers().row(d), model.widths().row(d));
     EXPECT_NEAR(direct_cdf(marginal, quantiles(d, 0)), 0.2, 1e-10);
     EXPECT_NEAR(direct_cdf(marginal, quantiles(d, 1)), 0.7, 1e-10);
   }

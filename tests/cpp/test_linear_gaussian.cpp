@@ -104,7 +104,8 @@ TEST(ConditionalMixtureTrendTest, QueriesAreThoseOfTheMixtureShiftedByTheTrend) 
   const Matrix z = plain.x_scaling().transform(queries.x);
   const Vector shift = (trend * z).row(0).transpose() * plain.y_scaling().scale()(0);  // user units
   const Matrix moved_y = queries.y - shift.transpose();
-  EXPECT_TRUE(shifted.log_pdf(queries.x, queries.y).isApprox(plain.log_pdf(queries.x, moved_y), 1e-12));
+  EXPECT_TRUE(
+      shifted.log_pdf(queries.x, queries.y).isApprox(plain.log_pdf(queries.x, moved_y), 1e-12));
   EXPECT_TRUE(shifted.cdf(queries.x, queries.y).isApprox(plain.cdf(queries.x, moved_y), 1e-12));
   const Matrix quantiles = shifted.quantiles(queries.x, {0.1, 0.5, 0.9});
   const Matrix plain_quantiles = plain.quantiles(queries.x, {0.1, 0.5, 0.9});
@@ -115,7 +116,8 @@ TEST(ConditionalMixtureTrendTest, QueriesAreThoseOfTheMixtureShiftedByTheTrend) 
   const Matrix grid_densities = shifted.pdf_grid(queries.x, grid);
   for (Index j = 0; j < 6; ++j) {
     const Matrix moved_grid = grid.array() - shift(j);
-    EXPECT_TRUE(grid_densities.col(j).isApprox(plain.pdf_grid(queries.x.col(j), moved_grid).col(0), 1e-12));
+    EXPECT_TRUE(
+        grid_densities.col(j).isApprox(plain.pdf_grid(queries.x.col(j), moved_grid).col(0), 1e-12));
     const auto region = shifted.highest_density_regions(queries.x.col(j), 0.8)[0];
     const auto plain_region = plain.highest_density_regions(queries.x.col(j), 0.8)[0];
     ASSERT_EQ(region.intervals.size(), plain_region.intervals.size());

@@ -227,8 +227,9 @@ TEST(Parzen, PerDimensionRefusesTheLeastSquaresCriterionAndAGrid) {
   const Matrix x = clustered_and_broad(20, 5);
   ParzenOptions least_squares = per_dimension();
   least_squares.criterion = ParzenCriterion::least_squares;
-  EXPECT_NE(test::message_of<InvalidArgument>([&] { fit_parzen(x, least_squares); })
-                .find("least_squares criterion takes one width"),
+  EXPECT_NE(test::message_of<InvalidArgument>([&] {
+              fit_parzen(x, least_squares);
+            }).find("least_squares criterion takes one width"),
             std::string::npos);
   ParzenOptions grid = per_dimension();
   grid.widths = {0.3, 0.5};

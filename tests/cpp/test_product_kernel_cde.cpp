@@ -53,8 +53,8 @@ TEST(BandwidthLikelihoodTest, MatchesExplicitLeaveOneOut) {
       EXPECT_NEAR(terms(i), expected(i), 1e-10 * std::max(1.0, std::abs(expected(i))))
           << "c = " << c << ", sample " << i;
     }
-    EXPECT_NEAR(likelihood.mean_negative_log_likelihood(h.array().log().matrix()),
-                expected.mean(), 1e-10);
+    EXPECT_NEAR(likelihood.mean_negative_log_likelihood(h.array().log().matrix()), expected.mean(),
+                1e-10);
   }
 }
 
@@ -129,7 +129,8 @@ TEST(BandwidthSearchTest, FindsTheMinimumOfTheCriterion) {
   // coarse grid around it is better.
   const test::PairSample data = test::sine_sample(200, 1, 6);
   Matrix z(2, 200);
-  z << Standardizer::fit(data.x, "x").transform(data.x), Standardizer::fit(data.y, "y").transform(data.y);
+  z << Standardizer::fit(data.x, "x").transform(data.x),
+      Standardizer::fit(data.y, "y").transform(data.y);
   const BandwidthLikelihood likelihood(z, 1, {}, 1);
   const BandwidthSearchResult found = maximize_bandwidth_likelihood(likelihood, likelihood);
   const Vector log_h = found.bandwidths.array().log().matrix();
@@ -189,8 +190,8 @@ TEST(ProductKernelCdeTest, ReportsTheCriterionOfTheChosenBandwidthsInUserUnits) 
   Matrix z(3, 120);
   z << Standardizer::fit(train.x, "x").transform(train.x),
       Standardizer::fit(train.y, "y").transform(train.y);
-  const double expected = explicit_leave_one_out(z, 2, h).mean() +
-                          std::log(test::sample_scale(train.y)(0));
+  const double expected =
+      explicit_leave_one_out(z, 2, h).mean() + std::log(test::sample_scale(train.y)(0));
   EXPECT_NEAR(fit.report.statistics.at("loo_nll"), expected, 1e-9);
   EXPECT_EQ(fit.report.statistics.at("held_out"), 120.0);
 }
@@ -218,10 +219,9 @@ TEST(ProductKernelCdeTest, SameModelOnAnyThreadCountAndThroughAModelFile) {
   const test::PairSample train = test::sine_sample(90, 2, 12);
   ProductKernelCdeOptions options;
   options.seed = 3;
-  test::expect_independent_of_thread_count(
-      options, [&](const ProductKernelCdeOptions& o) {
-        return fit_product_kernel_cde(train.x, train.y, o);
-      });
+  test::expect_independent_of_thread_count(options, [&](const ProductKernelCdeOptions& o) {
+    return fit_product_kernel_cde(train.x, train.y, o);
+  });
   const KernelCdeFit fit = fit_product_kernel_cde(train.x, train.y, options);
   const test::PairSample queries = test::sine_sample(20, 2, 13);
   test::expect_model_file_round_trip(fit.model, fit.report, queries.x, queries.y);
@@ -252,9 +252,10 @@ TEST(ProductKernelCdeTest, ScreenedStartsArePolishedOnTheFullCriterion) {
       std::log(fit.report.hyperparameters.at("bandwidth_x1")),
       std::log(fit.report.hyperparameters.at("bandwidth_y0"));
   Vector gradient;
-  const double value = BandwidthLikelihood(z, 2, {}, 1).mean_negative_log_likelihood(log_h, &gradient);
-  EXPECT_NEAR(value + std::log(test::sample_scale(train.y)(0)),
-              fit.report.statistics.at("loo_nll"), 1e-12);
+  const double value =
+      BandwidthLikelihood(z, 2, {}, 1).mean_negative_log_likelihood(log_h, &gradient);
+  EXPECT_NEAR(value + std::log(test::sample_scale(train.y)(0)), fit.report.statistics.at("loo_nll"),
+              1e-12);
   for (Index d = 0; d < 3; ++d) {
     const bool at_upper = log_h(d) >= std::log(options.bandwidth_upper) - 1e-9;
     if (!at_upper) {
@@ -265,12 +266,11 @@ TEST(ProductKernelCdeTest, ScreenedStartsArePolishedOnTheFullCriterion) {
 
 TEST(ProductKernelCdeTest, RefusesBadOptionsAndData) {
   const test::PairSample train = test::sine_sample(30, 2, 15);
-  EXPECT_NE(test::message_of<InvalidArgument>(
-                [&] { fit_product_kernel_cde(train.x, train.y, fixed({0.5, 0.5})); })
-                .find("bandwidths: 2 values given, the data have 3"),
+  EXPECT_NE(test::message_of<InvalidArgument>([&] {
+              fit_product_kernel_cde(train.x, train.y, fixed({0.5, 0.5}));
+            }).find("bandwidths: 2 values given, the data have 3"),
             std::string::npos);
-  EXPECT_THROW(fit_product_kernel_cde(train.x, train.y, fixed({0.5, -1.0, 0.5})),
-               InvalidArgument);
+  EXPECT_THROW(fit_product_kernel_cde(train.x, train.y, fixed({0.5, -1.0, 0.5})), InvalidArgument);
   ProductKernelCdeOptions box;
   box.bandwidth_lower = 2.0;
   box.bandwidth_upper = 1.0;

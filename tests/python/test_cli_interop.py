@@ -50,3 +50,14 @@ def test_cli_scores_a_model_saved_from_python(cli, faithful, tmp_path):
     assert int(scores["n"]) == len(y)
     # Both average the same log-densities; only the order of summation may differ.
     assert abs(float(scores["mean_log_likelihood"]) - model.score(frame, y)) < 1e-13
+
+
+def test_the_version_is_the_same_everywhere(cli):
+    # VERSION is the one place it is written: CMake gives it to the command and the module,
+    # setuptools to the package's metadata.
+    import importlib.metadata
+
+    version = (REPO / "VERSION").read_text().strip()
+    assert cdens.__version__ == version
+    assert importlib.metadata.version("cdens") == version
+    assert run(cli, "--version").strip() == f"cdens {version}"

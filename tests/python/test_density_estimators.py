@@ -222,8 +222,8 @@ def test_bad_input_is_refused_with_a_clear_message(plane):
 
 
 @pytest.mark.parametrize("method, options, estimator", [
-    ("pw", [], cdens.ParzenWindow()),
-    ("pw", ["--per-dimension"], cdens.ParzenWindow(per_dimension=True)),
+    ("parzen", [], cdens.ParzenWindow()),
+    ("parzen", ["--per-dimension"], cdens.ParzenWindow(per_dimension=True)),
     ("gmm", ["--components", "2", "--n-init", "2", "--seed", "4"],
      cdens.GMM(n_components=2, n_init=2, random_state=4)),
     ("rsde", ["--width", "0.3"], cdens.RSDE(bandwidth=0.3)),

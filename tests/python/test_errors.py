@@ -1,7 +1,10 @@
 """Bad input raises ValueError with the library's message, never a crash or a NaN."""
 
+import json
+
 import numpy as np
 import pytest
+from scipy.stats import norm
 from sklearn.exceptions import NotFittedError
 
 import cdens
@@ -54,12 +57,34 @@ def test_bad_queries(toy):
         cdens.LSCDE().predict(x)
 
 
-def test_far_away_inputs_give_finite_answers(toy):
+def test_far_away_inputs_get_the_log_space_answer(toy):
+    # Far from every centre each basis function underflows, but the gate works with log weights
+    # log alpha_k - |z - u_k|^2 / (2 sigma^2) (DESIGN.md), so p(y|x) is still the mixture they
+    # weight: nearly all of it on the outermost centre. Written out here with numpy's
+    # log-sum-exp from the model file's parameters.
     x, y = toy
     model = cdens.LSCDE(sigma=0.1, regularization=0.1, random_state=0).fit(x, y)
-    far = np.array([[1e6], [-1e6]])
-    assert np.all(np.isfinite(model.log_pdf(far, [0.0, 0.0])))
-    assert np.all(np.isfinite(model.predict(far)))
+    parameters = json.loads(model.model_.to_json())["model"]
+    gate = parameters["gate"]
+    alpha = np.asarray(gate["alpha"])
+    basis = np.asarray(gate["centers_x"]["data"])  # d_x = 1: one row
+    centers = np.asarray(parameters["centers"]["data"])  # d_y = 1: one row
+    scales = np.asarray(parameters["scales"]["data"])
+    x_mean, x_scale = parameters["x_scaling"]["mean"][0], parameters["x_scaling"]["scale"][0]
+    y_mean, y_scale = parameters["y_scaling"]["mean"][0], parameters["y_scaling"]["scale"][0]
+    outputs = np.array([-1.0, 0.0, 0.7])
+    t = (outputs - y_mean) / y_scale
+    for far in (1e6, -1e6):
+        z = (far - x_mean) / x_scale
+        with np.errstate(divide="ignore"):
+            log_weights = np.log(alpha) - (z - basis) ** 2 / (2 * gate["sigma"] ** 2)
+        weights = np.exp(log_weights - log_weights.max())
+        weights /= weights.sum()
+        expected = np.log((weights * norm.pdf(t[:, None], centers, scales)).sum(axis=1) / y_scale)
+        inputs = np.full((len(outputs), 1), far)
+        np.testing.assert_allclose(model.log_pdf(inputs, outputs), expected, rtol=1e-9)
+        assert model.predict(inputs[:1])[0] == pytest.approx(
+            y_mean + y_scale * weights @ centers, rel=1e-9)
 
 
 def test_bad_model_files(tmp_path):

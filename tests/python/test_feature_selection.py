@@ -91,7 +91,7 @@ def test_sacde_lambda_rules(relevant_first):
 
 def test_unknown_wrapped_estimator_is_a_value_error(relevant_first):
     x, y = relevant_first
-    with pytest.raises(ValueError, match="unknown estimator"):
+    with pytest.raises(ValueError, match="estimator must be"):
         cdens.ForwardSelectionCDE(estimator="gmm").fit(x, y)
 
 

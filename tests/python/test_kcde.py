@@ -127,9 +127,20 @@ def test_plain_kernels_warn_where_a_line_is_better():
         cdens.KernelCDE(random_state=0).fit(x, y)
 
 
+def test_linear_gaussian_survives_a_model_file(linear_data, tmp_path):
+    x, y = linear_data
+    model = cdens.LinearGaussianCDE().fit(x, y)
+    model.save(tmp_path / "linear.json")
+    loaded = cdens.load(tmp_path / "linear.json")
+    assert type(loaded) is cdens.LinearGaussianCDE
+    np.testing.assert_array_equal(loaded.log_pdf(x, y), model.log_pdf(x, y))
+    np.testing.assert_array_equal(loaded.predict_quantiles(x[:5], [0.1, 0.9]),
+                                  model.predict_quantiles(x[:5], [0.1, 0.9]))
+
+
 def test_unknown_trend_is_refused(two_inputs):
     x, y = two_inputs
-    with pytest.raises(ValueError, match="unknown trend 'quadratic' \\(none or linear\\)"):
+    with pytest.raises(ValueError, match="trend must be one of none, linear, not 'quadratic'"):
         cdens.KernelCDE(trend="quadratic").fit(x, y)
 
 

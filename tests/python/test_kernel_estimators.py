@@ -94,11 +94,31 @@ def test_nwcde_leave_one_out_table_equals_explicit_refits(toy):
 
 
 def test_rkde_selects_each_width_by_its_own_likelihood(faithful):
+    # With as many folds as pairs the cross-validation is leave-one-out whatever the fold draw,
+    # so both tables can be written out: the held-out log-likelihood of the joint KDE of (x, y)
+    # and of the marginal KDE of x, every kernel of width sigma on standardised data, in the
+    # user's units.
     x, y = faithful
-    model = cdens.RKDE(random_state=0).fit(x, y)
-    joint = model.cv_results_
-    marginal = model.marginal_cv_results_
-    assert model.sigma_ == joint["params"][int(np.argmax(joint["mean_test_score"]))]["sigma"]
-    assert model.sigma_marginal_ == marginal["params"][
-        int(np.argmax(marginal["mean_test_score"]))]["sigma_marginal"]
-    assert joint["loss"] == "joint_nll" and marginal["loss"] == "marginal_nll"
+    x, y = x[:90], y[:90]
+    sigmas = [0.05, 0.2, 0.5, 1.5]
+    model = cdens.RKDE(sigma=sigmas, cv=len(y), random_state=0).fit(x, y)
+    z, x_scale = standardised(x)
+    t, y_scale = standardised(y)
+    others = ~np.eye(len(y), dtype=bool)
+
+    def loo_log_likelihood(columns, scales, sigma):
+        squared = sum((c[:, None] - c[None, :]) ** 2 for c in columns)
+        kernels = np.exp(-squared / (2 * sigma ** 2)) / (2 * np.pi * sigma ** 2) ** (
+            len(columns) / 2)
+        density = np.where(others, kernels, 0.0).sum(axis=1) / (len(y) - 1)
+        return np.mean(np.log(density)) - np.sum(np.log(scales))
+
+    joint = [loo_log_likelihood([z[:, 0], t[:, 0]], [x_scale[0], y_scale[0]], s) for s in sigmas]
+    marginal = [loo_log_likelihood([z[:, 0]], [x_scale[0]], s) for s in sigmas]
+    np.testing.assert_allclose(model.cv_results_["mean_test_score"], joint, rtol=1e-10)
+    np.testing.assert_allclose(model.marginal_cv_results_["mean_test_score"], marginal,
+                               rtol=1e-10)
+    assert model.sigma_ == sigmas[int(np.argmax(joint))]
+    assert model.sigma_marginal_ == sigmas[int(np.argmax(marginal))]
+    assert model.cv_results_["loss"] == "joint_nll"
+    assert model.marginal_cv_results_["loss"] == "marginal_nll"

@@ -26,7 +26,7 @@ def set_b(n, seed):
 def test_components_are_orthonormal_and_transform_projects_standardised_inputs(
         estimator_class, estimator):
     x, y = set_b(120, 0)
-    model = estimator_class(n_components=1, estimator=estimator, restarts=3,
+    model = estimator_class(n_components=1, estimator=estimator, n_restarts=3,
                             sigma=[0.1, 0.3, 1.0], regularization=[0.01, 0.1],
                             random_state=0).fit(x, y)
     w = model.components_
@@ -41,7 +41,7 @@ def test_components_are_orthonormal_and_transform_projects_standardised_inputs(
 
 def test_dimension_is_chosen_by_cross_validation():
     x, y = set_b(100, 1)
-    model = cdens.LSCE(restarts=2, sigma=[0.2, 0.5, 1.0], regularization=[0.01, 0.1],
+    model = cdens.LSCE(n_restarts=2, sigma=[0.2, 0.5, 1.0], regularization=[0.01, 0.1],
                        random_state=0).fit(x, y)
     results = model.n_components_cv_results_
     assert list(results["param_n_components"]) == [1, 2, 3, 4]
@@ -59,7 +59,7 @@ def test_cli_fit_equals_python_fit_and_files_travel_both_ways(cli, tmp_path):
     x, y = data[:, :4], data[:, 4]
     from_cli = cdens.load(path)
     assert type(from_cli) is cdens.LSCE and from_cli.estimator == "lscde"
-    in_python = cdens.LSCE(n_components=2, restarts=3, random_state=4).fit(x, y)
+    in_python = cdens.LSCE(n_components=2, n_restarts=3, random_state=4).fit(x, y)
     np.testing.assert_array_equal(from_cli.components_, in_python.components_)
     np.testing.assert_array_equal(from_cli.log_pdf(x, y), in_python.log_pdf(x, y))
     np.testing.assert_array_equal(from_cli.transform(x), in_python.transform(x))
@@ -74,8 +74,18 @@ def test_bad_parameters_are_value_errors():
     with pytest.raises(ValueError, match="n_components"):
         cdens.LSCE(n_components=0).fit(x, y)
     with pytest.raises(ValueError, match="d_z"):
-        cdens.LSCE(n_components=5, restarts=1).fit(x, y)
+        cdens.LSCE(n_components=5, n_restarts=1).fit(x, y)
     with pytest.raises(ValueError, match="estimator"):
         cdens.LSMI(estimator="rkde").fit(x, y)
     with pytest.raises(ValueError, match="restarts"):
-        cdens.LSCE(n_components=1, restarts=0).fit(x, y)
+        cdens.LSCE(n_components=1, n_restarts=0).fit(x, y)
+
+
+def test_max_iter_bounds_the_updates_of_every_start():
+    # traces_ holds J after every update of W, so no trace is longer than max_iter.
+    x, y = set_b(50, 3)
+    for max_iter in (1, 3):
+        model = cdens.LSCE(n_components=1, n_restarts=2, max_iter=max_iter, sigma=[0.5, 1.0],
+                           regularization=0.1, random_state=0).fit(x, y)
+        assert [len(trace) for trace in model.traces_] == [max_iter, max_iter]
+        assert model.n_iter_ == max_iter

@@ -91,7 +91,7 @@ def test_projected_density_map(tmp_path):
     rng = np.random.default_rng(3)
     x = rng.standard_normal((150, 3))
     y = x[:, 0] + 0.3 * rng.standard_normal(150)
-    model = cdens.LSCE(n_components=1, restarts=2, sigma=[0.2, 0.5, 1.0],
+    model = cdens.LSCE(n_components=1, n_restarts=2, sigma=[0.2, 0.5, 1.0],
                        regularization=[0.01, 0.1], random_state=0).fit(x, y)
     ax = cdens.plot.projected_density_map(model, x, y, resolution=40)
     # The points are the data projected on W: transform(X)[:, 0] against y.

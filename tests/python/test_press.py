@@ -120,8 +120,23 @@ def test_plots(fitted, mcycle):
 
     x, y = mcycle
     ax = plot.press_states_curve(fitted, x, y)
-    assert len(ax.lines) == 1 + 3  # the prediction and three state means
+    # Three dotted state means, then the prediction sum_j w_j(x) ybar_j over a grid.
+    *means, curve = ax.lines
+    np.testing.assert_array_equal([line.get_ydata()[0] for line in means], fitted.state_means_)
+    grid = np.asarray(curve.get_xdata()).reshape(-1, 1)
+    np.testing.assert_allclose(curve.get_ydata(),
+                               fitted.predict_states(grid) @ fitted.state_means_, rtol=1e-10)
+    # Every pair drawn once, in the colour of its most probable state.
+    drawn = np.vstack([points.get_offsets() for points in ax.collections[1:]])
+    assert sorted(map(tuple, drawn)) == sorted(zip(x[:, 0], y))
+    state_of_point = np.concatenate([np.full(len(points.get_offsets()), j)
+                                     for j, points in enumerate(ax.collections[1:])])
+    weights = fitted.predict_states(drawn[:, :1])
+    np.testing.assert_array_equal(np.argmax(weights, axis=1), state_of_point)
     ax = plot.press_simplex(fitted, x)
-    assert len(ax.collections) >= 1
+    # The simplex plot puts each row at (w_1, w_3).
+    weights = fitted.predict_states(x)
+    drawn = np.vstack([points.get_offsets() for points in ax.collections])
+    assert sorted(map(tuple, drawn)) == sorted(zip(weights[:, 0], weights[:, 2]))
     with pytest.raises(ValueError, match="J = 3"):
         plot.press_simplex(cdens.PRESSRegressor(n_states=2, **QUICK).fit(x, y), x)

@@ -76,9 +76,9 @@ def all_methods(X_train, Y_train, X_test, Y_test, seed, dz, restarts, true_w=Non
     lscde = lambda: cdens.LSCDE(random_state=seed)  # noqa: E731
     ekde = lambda: cdens.EpsilonKDE(random_state=seed)  # noqa: E731
     started = time.perf_counter()
-    lsce = cdens.LSCE(n_components=dz, restarts=restarts, random_state=seed).fit(X_train, Y_train)
+    lsce = cdens.LSCE(n_components=dz, n_restarts=restarts, random_state=seed).fit(X_train, Y_train)
     lsce_seconds = time.perf_counter() - started
-    lsmi = cdens.LSMI(n_components=dz, restarts=restarts, random_state=seed).fit(X_train, Y_train)
+    lsmi = cdens.LSMI(n_components=dz, n_restarts=restarts, random_state=seed).fit(X_train, Y_train)
     errors["LSCE/LSCDE"] = sq_error(lsce, X_test, Y_test)
     errors["LSCE/ε-KDE"] = two_step(ekde, lsce.transform(X_train), Y_train,
                                     lsce.transform(X_test), Y_test)

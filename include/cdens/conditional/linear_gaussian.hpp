@@ -13,12 +13,17 @@
 
 namespace cdens {
 
+/// Options of fit_linear_gaussian: none (least squares has no tuning parameter); the struct
+/// gives the method the same shape as every other in the registry.
+struct LinearGaussianOptions {};
+
 /// Fits the linear-Gaussian model to the pairs (x_i, y_i): x is d_x × n, y is d_y × n, with
 /// n ≥ d_x + 3. The report (method "linear") holds the leave-one-out NLL in the user's units
 /// ("loo_nll", mean over pairs of −log p̂_{−i}(y_i | x_i), each from the least-squares fit and
 /// variance without pair i), unless some pair has leverage 1. An output that is an exact linear
 /// function of x gets a residual scale of 1e-10 of its standard deviation and a warning.
 KernelCdeFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
+                                 const LinearGaussianOptions& options = {},
                                  const FitContext& context = {});
 
 /// The leave-one-out NLL of the linear-Gaussian model on standardised pairs, in standardised

@@ -55,8 +55,8 @@ struct LscdeFit {
 /// centre when n ≤ n_centers, which favours too small a σ; docs/methods/lscde.md.)
 struct LscdeDraws {
   std::vector<Index> center_order;  ///< a random permutation of 0 … n−1; 0 … n−1 when n_centers ≥ n
-  std::vector<Index> centers;       ///< the fitted model's centres: the first b of center_order
-  std::optional<KFold> folds;       ///< the CV folds; absent when both grids hold one value
+  std::vector<Index> centers;  ///< the fitted model's centres: the first b of center_order
+  std::optional<KFold> folds;  ///< the CV folds; absent when both grids hold one value
   /// fold_centers[k]: the centres of the estimator trained without fold k, in center_order.
   std::vector<std::vector<Index>> fold_centers;
 };

@@ -5,6 +5,7 @@
 // K-fold cross-validation of the held-out negative log-likelihood. See docs/methods/sacde.md.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cdens/conditional/kernel_cde.hpp"
@@ -25,6 +26,9 @@ enum class SaCdeLambdaRule {
   /// docs/methods/sacde.md.
   one_standard_error,
 };
+
+/// "min" (minimum) or "1se" (one_standard_error).
+std::string to_string(SaCdeLambdaRule rule);
 
 /// Options of fit_sacde; the defaults are the paper's (§3) except lambda_rule.
 struct SaCdeOptions {

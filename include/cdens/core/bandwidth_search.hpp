@@ -36,10 +36,10 @@ double normal_reference_bandwidth(Index n_samples, Index dimension);
 
 /// What the search found.
 struct BandwidthSearchResult {
-  Vector bandwidths;                   ///< h, one per dimension
-  double mean_negative_log_likelihood; ///< the criterion at h (standardised units)
-  int evaluations = 0;                 ///< criterion evaluations over all starts
-  int starts = 0;                      ///< starts run
+  Vector bandwidths;                    ///< h, one per dimension
+  double mean_negative_log_likelihood;  ///< the criterion at h (standardised units)
+  int evaluations = 0;                  ///< criterion evaluations over all starts
+  int starts = 0;                       ///< starts run
 };
 
 /// The bandwidths in the box that minimise `criterion`'s mean −log p̂_{−i}: every start is run on

@@ -4,9 +4,9 @@
 //   p(y|x) = Σ_k w_k(x) N(y − A x; c_k, diag s_k²) / Σ_k w_k(x)
 //
 // on standardised x and y, where the trend A (d_y × d_x) is zero unless an estimator models y
-// around a linear function of x (the linear-Gaussian baseline, KCDE on residuals), with densities reported in the user's units through the Jacobian of
-// the output standardisation. Each query is written once here; estimators only supply the gate
-// w_k(x) and the components (c_k, s_k).
+// around a linear function of x (the linear-Gaussian baseline, KCDE on residuals), with densities
+// reported in the user's units through the Jacobian of the output standardisation. Each query is
+// written once here; estimators only supply the gate w_k(x) and the components (c_k, s_k).
 //
 // Edge of the data: weights are combined in log space (log-sum-exp), so a far-away x still gets
 // the weights of its nearest components. Where every w_k(x) is exactly zero (an empty ε-ball,

@@ -5,6 +5,9 @@
 
 namespace cdens {
 
+/// log(2π): the log normalising constant of a Gaussian is −½ (d log(2π) + Σ log σ²).
+inline constexpr double kLog2Pi = 1.83787706640934548356;
+
 /// D_ij = ‖a_i − b_j‖² for the columns a_i of `a` (d × m) and b_j of `b` (d × k), as the
 /// m × k matrix ‖a_i‖² + ‖b_j‖² − 2 a_iᵀb_j (one GEMM); tiny negatives from cancellation are
 /// clamped to 0.

@@ -90,6 +90,20 @@ PressSelection select_press_states(const MatrixView& x, const MatrixView& y, Ind
                                    const PressOptions& options = {},
                                    const FitContext& context = {});
 
+/// What `cdens regress fit` and PRESSRegressor fit: PRESS with J = press.n_states, or, when
+/// max_states > 0, the fit of J = 1 … max_states with the smallest AIC (select_press_states).
+struct PressRegressionOptions {
+  PressOptions press;
+  /// J_max of the AIC selection; 0 fits the one J of press.n_states.
+  Index max_states = 0;
+};
+
+/// fit_press, or the smallest-AIC fit of select_press_states when options.max_states > 0.
+/// InvalidArgument when both max_states and press.n_states are given.
+PressFit fit_press_regression(const MatrixView& x, const MatrixView& y,
+                              const PressRegressionOptions& options = {},
+                              const FitContext& context = {});
+
 /// What a PRESS model says about its states, read from the model alone (a loaded model file
 /// gives the same as the fit).
 struct PressStateSummary {

@@ -98,8 +98,8 @@ class PressObjective {
 
  private:
   Index design_dim_;
-  Matrix design_;                      ///< the design in double precision, or empty
-  Eigen::MatrixXf single_design_;      ///< the design in single precision, or empty
+  Matrix design_;                  ///< the design in double precision, or empty
+  Eigen::MatrixXf single_design_;  ///< the design in single precision, or empty
   Vector y_;
   PressCriterion criterion_;
   PressSmoothnessPenalty penalty_;

@@ -1,0 +1,77 @@
+// cdens methods [NAME]: the registry of methods — every method with its command and summary, or
+// one method's options with their flags, Python names, types, defaults and meanings. The text
+// comes from the option tables, like the flags of the fitting commands.
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "cdens/core/error.hpp"
+#include "cdens/methods/registry.hpp"
+#include "common.hpp"
+
+namespace cdens::cli {
+namespace {
+
+/// The command that fits a family's methods.
+std::string command_of(MethodFamily family) {
+  switch (family) {
+    case MethodFamily::conditional:
+      return "cdens fit";
+    case MethodFamily::density:
+      return "cdens density fit";
+    case MethodFamily::regression:
+      return "cdens regress fit";
+  }
+  return "";
+}
+
+void list_methods(std::ostream& out) {
+  for (const MethodEntry& method : methods()) {
+    out << method.name << ": " << method.summary << " (" << command_of(method.family)
+        << "; Python cdens." << method.python_class << ")\n";
+  }
+}
+
+void describe_method(std::ostream& out, const std::string& name) {
+  const MethodEntry* method = method_named(name);
+  if (method == nullptr) {
+    throw InvalidArgument("unknown method '" + name + "' (cdens methods lists them)");
+  }
+  out << method->name << ": " << method->summary << '\n'
+      << "command: " << command_of(method->family)
+      << (method->family == MethodFamily::regression ? "" : " --method " + method->name) << '\n'
+      << "python: cdens." << method->python_class << '\n'
+      << "model_shape: " << model_shape(method->family) << '\n';
+  for (const OptionInfo& option : method->options) {
+    out << "option " << option.name << '\n'
+        << "  flag: " << (option.cli_flag.empty() ? "-" : option.cli_flag) << '\n'
+        << "  python: " << (option.python_name.empty() ? "-" : option.python_name) << '\n'
+        << "  type: " << to_string(option.type);
+    if (!option.choices.empty()) out << " (" << join(option.choices, ", ") << ")";
+    out << '\n' << "  default: " << describe_default(option) << '\n';
+    out << "  doc: " << option.doc << '\n';
+  }
+}
+
+}  // namespace
+
+void add_methods_command(CLI::App& app) {
+  auto name = std::make_shared<std::string>();
+  CLI::App* command =
+      app.add_subcommand("methods", "List the methods, or describe one method's options");
+  command->add_option("name", *name, "A method: its options, flags, Python names and defaults");
+  command->callback([name] {
+    std::ostringstream out;
+    if (name->empty()) {
+      list_methods(out);
+    } else {
+      describe_method(out, *name);
+    }
+    std::cout << out.str() << std::flush;
+  });
+}
+
+}  // namespace cdens::cli

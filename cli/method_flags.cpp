@@ -1,0 +1,203 @@
+#include "method_flags.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <utility>
+
+#include "cdens/core/error.hpp"
+#include "common.hpp"
+
+namespace cdens::cli {
+namespace {
+
+/// Whether the registry's seed or threads row: those come from the command's own flags.
+bool is_command_wide(const OptionInfo& option) {
+  return option.type == OptionType::seed || option.type == OptionType::threads;
+}
+
+/// Items in first-appearance order, each with the names it was seen with.
+using NamedGroups = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
+void add_to_group(NamedGroups& groups, const std::string& item, const std::string& name) {
+  auto group = std::find_if(groups.begin(), groups.end(),
+                            [&](const auto& entry) { return entry.first == item; });
+  if (group == groups.end()) {
+    groups.push_back({item, {name}});
+  } else {
+    group->second.push_back(name);
+  }
+}
+
+/// "default D", or "default: a, b D1; c D2" when the methods' defaults differ.
+std::string defaults_text(const NamedGroups& defaults) {
+  if (defaults.size() == 1) return "default " + defaults.front().first;
+  std::string text;
+  for (const auto& [value, names] : defaults) {
+    text += (text.empty() ? "" : "; ") + join(names, ", ") + " " + value;
+  }
+  return "default: " + text;
+}
+
+/// The help of a flag: each meaning (with the methods that mean it, when there are several),
+/// followed by the methods' defaults.
+std::string flag_help(const std::vector<std::pair<const MethodEntry*, const OptionInfo*>>& uses) {
+  std::vector<std::pair<std::string, NamedGroups>> meanings;
+  for (const auto& [method, option] : uses) {
+    auto meaning = std::find_if(meanings.begin(), meanings.end(),
+                                [&](const auto& entry) { return entry.first == option->doc; });
+    if (meaning == meanings.end()) {
+      meanings.push_back({option->doc, {}});
+      meaning = meanings.end() - 1;
+    }
+    add_to_group(meaning->second, describe_default(*option), method->name);
+  }
+  std::string help;
+  for (const auto& [doc, defaults] : meanings) {
+    help += help.empty() ? "" : "; ";
+    // Where methods mean different things by one flag, each meaning says whose it is.
+    if (meanings.size() > 1) {
+      std::vector<std::string> names;
+      for (const auto& group : defaults)
+        names.insert(names.end(), group.second.begin(), group.second.end());
+      help += join(names, ", ") + ": ";
+    }
+    help += doc;
+    if (uses.front().second->type == OptionType::boolean) {
+      help += " (" + defaults_text(defaults) + "; the switch sets the other value)";
+    } else {
+      help += " (" + defaults_text(defaults) + ")";
+    }
+  }
+  return help;
+}
+
+std::int64_t parse_integer(const std::string& text, const std::string& flag) {
+  const double value = parse_number(text, flag);
+  if (value != std::floor(value) || std::abs(value) > 9e15) {
+    throw InvalidArgument(flag + ": '" + text + "' is not an integer");
+  }
+  return static_cast<std::int64_t>(value);
+}
+
+/// The value of `text` typed for `option`, checked (a choice among its choices, …).
+OptionValue parse_value(const OptionInfo& option, const std::string& text,
+                        const std::string& flag) {
+  OptionValue value;
+  switch (option.type) {
+    case OptionType::integer:
+      value = parse_integer(text, flag);
+      break;
+    case OptionType::real:
+      value = parse_number(text, flag);
+      break;
+    case OptionType::real_list:
+    case OptionType::real_pair:
+      value = parse_number_list(text, flag);
+      break;
+    case OptionType::choice:
+      value = text;
+      break;
+    default:
+      throw InvalidArgument(flag + " takes no value");
+  }
+  check_value(option, value, flag);
+  return value;
+}
+
+void warn_deprecated(const std::string& old_spelling, const std::string& preferred) {
+  std::cerr << "cdens: warning: " << old_spelling << " is deprecated and will be removed; use "
+            << preferred << '\n';
+}
+
+}  // namespace
+
+MethodFlags::MethodFlags(CLI::App& command, MethodFamily family) {
+  // Every spelling with the methods and options that use it, in order of first use.
+  std::vector<std::string> spellings;
+  std::map<std::string, std::vector<std::pair<const MethodEntry*, const OptionInfo*>>> uses;
+  std::map<std::string, std::string> preferred_of;
+  for (const MethodEntry* method : methods_of(family)) {
+    for (const OptionInfo& option : method->options) {
+      if (option.cli_flag.empty() || is_command_wide(option)) continue;
+      if (uses.count(option.cli_flag) == 0) spellings.push_back(option.cli_flag);
+      uses[option.cli_flag].push_back({method, &option});
+      for (const std::string& old_spelling : option.deprecated_cli_flags) {
+        if (preferred_of.count(old_spelling) == 0) spellings.push_back(old_spelling);
+        preferred_of[old_spelling] = option.cli_flag;
+      }
+    }
+  }
+  for (const std::string& spelling : spellings) {
+    auto flag = std::make_unique<Flag>();
+    flag->spelling = spelling;
+    const bool deprecated = preferred_of.count(spelling) > 0;
+    if (deprecated) flag->preferred = preferred_of.at(spelling);
+    const auto& described = uses.at(deprecated ? flag->preferred : spelling);
+    const std::string help = deprecated ? "Deprecated: " + flag->preferred : flag_help(described);
+    if (described.front().second->type == OptionType::boolean) {
+      flag->option = command.add_flag(spelling, flag->switched, help);
+    } else {
+      flag->option = command.add_option(spelling, flag->text, help);
+    }
+    // A deprecated spelling still works but no longer shows in --help.
+    if (deprecated) flag->option->group("");
+    flags_.push_back(std::move(flag));
+  }
+}
+
+const MethodFlags::Flag* MethodFlags::given(const OptionInfo& option) const {
+  for (const auto& flag : flags_) {
+    if (flag->option->count() == 0) continue;
+    const std::string& current = flag->preferred.empty() ? flag->spelling : flag->preferred;
+    if (current == option.cli_flag) return flag.get();
+  }
+  return nullptr;
+}
+
+OptionValues MethodFlags::values_for(const MethodEntry& method, std::uint64_t seed,
+                                     int threads) const {
+  std::vector<std::string> accepted;
+  for (const OptionInfo& option : method.options) {
+    if (!option.cli_flag.empty() && !is_command_wide(option)) accepted.push_back(option.cli_flag);
+  }
+  for (const auto& flag : flags_) {
+    const std::string& current = flag->preferred.empty() ? flag->spelling : flag->preferred;
+    if (flag->option->count() > 0 &&
+        std::find(accepted.begin(), accepted.end(), current) == accepted.end()) {
+      throw InvalidArgument("option " + flag->spelling + " does not apply to --method " +
+                            method.name + " (its options: " + join(accepted, ", ") + ")");
+    }
+  }
+  OptionValues values;
+  for (const OptionInfo& option : method.options) {
+    if (option.type == OptionType::seed) {
+      values[option.name] = seed;
+    } else if (option.type == OptionType::threads) {
+      values[option.name] = static_cast<std::int64_t>(threads);
+    } else if (const Flag* flag = given(option)) {
+      if (!flag->preferred.empty()) warn_deprecated(flag->spelling, flag->preferred);
+      // A switch sets the option to the opposite of its default.
+      values[option.name] = option.type == OptionType::boolean
+                                ? OptionValue(!std::get<bool>(option.default_value))
+                                : parse_value(option, flag->text, flag->spelling);
+    }
+  }
+  return values;
+}
+
+const MethodEntry& method_from_flag(const std::string& name, MethodFamily family) {
+  const MethodEntry& method = find_method(name, family);
+  if (method.name != name) warn_deprecated("--method " + name, "--method " + method.name);
+  return method;
+}
+
+std::string method_flag_help(MethodFamily family, const std::string& default_method) {
+  std::vector<std::string> names;
+  for (const MethodEntry* method : methods_of(family)) names.push_back(method->name);
+  return "Estimator: " + join(names, ", ") + " (default " + default_method + ")";
+}
+
+}  // namespace cdens::cli

@@ -1,0 +1,52 @@
+#pragma once
+// The method-specific flags of a fitting command (`fit`, `density fit`, `regress fit`), made
+// from the registry's option tables: one flag per CLI spelling, its help text listing which
+// methods take it with their defaults, its value parsed by the option's type. Seeds and threads
+// are the command's own --seed and --threads, which every method takes.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cdens/methods/registry.hpp"
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
+namespace cdens::cli {
+
+class MethodFlags {
+ public:
+  /// Adds the flags of every method of `family` to `command`.
+  MethodFlags(CLI::App& command, MethodFamily family);
+
+  /// The option values given on the command line for `method`, with `seed` and `threads` for the
+  /// options of those types. InvalidArgument naming the flag for a value that does not parse or
+  /// a flag `method` does not take; a deprecated spelling is accepted with a warning on stderr.
+  OptionValues values_for(const MethodEntry& method, std::uint64_t seed, int threads) const;
+
+ private:
+  struct Flag {
+    std::string spelling;   ///< as registered ("--sigma")
+    std::string preferred;  ///< the current spelling when this one is deprecated, else ""
+    CLI::Option* option = nullptr;
+    std::string text;       ///< the value as typed (options with a value)
+    bool switched = false;  ///< a boolean switch was given
+  };
+
+  /// The flag given for `option` (its spelling or a deprecated one), or nullptr.
+  const Flag* given(const OptionInfo& option) const;
+
+  std::vector<std::unique_ptr<Flag>> flags_;
+};
+
+/// The method `--method NAME` names in `family`; a deprecated name is accepted with a warning.
+const MethodEntry& method_from_flag(const std::string& name, MethodFamily family);
+
+/// "Estimator: a, b, c (default NAME)" for the --method flag of a command.
+std::string method_flag_help(MethodFamily family, const std::string& default_method);
+
+}  // namespace cdens::cli

@@ -1,0 +1,230 @@
+#pragma once
+// One table per method that declares each of its options once: the name of the field in the
+// method's Options struct, its type, its documentation, its spelling on the command line and in
+// Python, and its default, read from `Options{}`. The `cdens` command registers its flags and
+// prints their defaults from these tables; the Python estimator classes build their options
+// through them. A new option of a method is one row in its table and its use in the fit.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "cdens/core/error.hpp"
+
+namespace cdens {
+
+/// What an option holds and how the front ends read it.
+enum class OptionType {
+  boolean,    ///< true or false; on the command line a switch that sets the non-default value
+  integer,    ///< a whole number
+  real,       ///< a finite number
+  real_list,  ///< one or more finite numbers (a candidate grid)
+  real_pair,  ///< exactly two finite numbers (a box, a pair of bounds)
+  choice,     ///< one of OptionInfo::choices
+  seed,       ///< a non-negative 64-bit seed; Python's random_state (None draws one)
+  threads,    ///< OpenMP threads, 0 for the default; Python's n_jobs (None or -1: 0)
+};
+
+/// "boolean", "integer", …: the type's name in messages and in the Python description.
+std::string to_string(OptionType type);
+
+/// A value of an option: bool (boolean), std::int64_t (integer, threads), std::uint64_t (seed),
+/// double (real), std::vector<double> (real_list, real_pair), std::string (choice).
+using OptionValue =
+    std::variant<bool, std::int64_t, std::uint64_t, double, std::vector<double>, std::string>;
+
+/// Option values by OptionInfo::name; an option not present keeps its default.
+using OptionValues = std::map<std::string, OptionValue>;
+
+/// The description of one option, the same for every front end.
+struct OptionInfo {
+  /// The field of the Options struct it sets ("n_centers", "sigmas"): the key of OptionValues.
+  std::string name;
+  OptionType type = OptionType::real;
+  /// What the option means, in the paper's symbols where it has them.
+  std::string doc;
+  /// The flag of the `cdens` command ("--n-centers"); empty: not on the command line.
+  std::string cli_flag;
+  /// The parameter of the Python estimator class ("n_centers"); empty: not in Python.
+  std::string python_name;
+  /// The values a choice takes.
+  std::vector<std::string> choices;
+  /// Python spells the default None: it is a grid of the method's (a paper's), or a 0 that the
+  /// documentation explains ("chosen from the data", "off").
+  bool none_is_default = false;
+  /// The hyper-parameter of the fit report that holds the value this option's candidates led to
+  /// ("sigma" for the grid "sigmas"); empty when the report holds none.
+  std::string report_name;
+  /// Earlier spellings, accepted with a deprecation warning for one release.
+  std::vector<std::string> deprecated_cli_flags;
+  std::vector<std::string> deprecated_python_names;
+  /// The default, `Options{}`'s value (filled in by OptionTable::describe).
+  OptionValue default_value;
+};
+
+/// The OptionType a value of `value`'s alternative can be given for (an integer is also a real).
+bool fits_type(const OptionValue& value, OptionType type);
+
+/// The default for people to read: numbers to 6 significant digits, a long grid as
+/// "first … last (count values)", a boolean as true/false.
+std::string describe_default(const OptionInfo& option);
+
+/// InvalidArgument naming the option as `spelling` (its name, CLI flag or Python name) unless
+/// `value` suits its type: finite numbers, an integer within the range of an int, a choice
+/// among its choices.
+void check_value(const OptionInfo& option, const OptionValue& value, const std::string& spelling);
+
+/// The OptionValue of a field: bool, double, std::vector<double>, std::string and std::uint64_t
+/// as they are, any other integer type as std::int64_t.
+template <class Field>
+OptionValue to_option_value(const Field& field) {
+  if constexpr (std::is_same_v<Field, bool> || std::is_same_v<Field, double> ||
+                std::is_same_v<Field, std::vector<double>> || std::is_same_v<Field, std::string> ||
+                std::is_same_v<Field, std::uint64_t>) {
+    return field;
+  } else {
+    static_assert(std::is_integral_v<Field>, "an option field of a type OptionValue lacks");
+    return static_cast<std::int64_t>(field);
+  }
+}
+
+/// The field value of an OptionValue that check_value accepted for the field's option.
+template <class Field>
+Field from_option_value(const OptionValue& value) {
+  if constexpr (std::is_same_v<Field, double>) {
+    // An integer is a real too (Python's 1 for 1.0).
+    if (const auto* integer = std::get_if<std::int64_t>(&value)) {
+      return static_cast<double>(*integer);
+    }
+    return std::get<double>(value);
+  } else if constexpr (std::is_same_v<Field, bool> || std::is_same_v<Field, std::vector<double>> ||
+                       std::is_same_v<Field, std::string> || std::is_same_v<Field, std::uint64_t>) {
+    return std::get<Field>(value);
+  } else {
+    return static_cast<Field>(std::get<std::int64_t>(value));
+  }
+}
+
+/// The options of one method: rows of (description, read the field, write the field).
+template <class Options>
+class OptionTable {
+ public:
+  using Getter = std::function<OptionValue(const Options&)>;
+  using Setter = std::function<void(Options&, const OptionValue&)>;
+
+  /// A row whose value lives in one field of Options of a type OptionValue holds directly
+  /// (bool, double, std::vector<double>, std::string) or an integer type.
+  template <class Field>
+  OptionTable& add(OptionInfo info, Field Options::*field) {
+    return add(
+        std::move(info),
+        [field](const Options& options) { return to_option_value(options.*field); },
+        [field](Options& options, const OptionValue& value) {
+          options.*field = from_option_value<Field>(value);
+        });
+  }
+
+  /// A row whose value lives in `field` of the member struct `member`: options.*member.*field.
+  template <class Member, class Field>
+  OptionTable& add(OptionInfo info, Member Options::*member, Field Member::*field) {
+    return add(
+        std::move(info),
+        [member, field](const Options& options) { return to_option_value(options.*member.*field); },
+        [member, field](Options& options, const OptionValue& value) {
+          options.*member.*field = from_option_value<Field>(value);
+        });
+  }
+
+  /// A choice stored as an enumeration: its choices are `to_name` of each of `values`.
+  template <class Enum, class ToName>
+  OptionTable& add_choice(OptionInfo info, Enum Options::*field, std::vector<Enum> values,
+                          ToName to_name) {
+    return add_enumeration(
+        std::move(info), [field](auto& options) -> auto& { return options.*field; },
+        std::move(values), to_name);
+  }
+
+  /// A choice stored as an enumeration in a member struct: options.*member.*field.
+  template <class Member, class Enum, class ToName>
+  OptionTable& add_choice(OptionInfo info, Member Options::*member, Enum Member::*field,
+                          std::vector<Enum> values, ToName to_name) {
+    return add_enumeration(
+        std::move(info),
+        [ member, field ](auto& options) -> auto& { return options.*member.*field; },
+        std::move(values), to_name);
+  }
+
+  /// A row with its own access: for an option that sets several fields (one grid for both
+  /// stages of a two-stage method) or a field inside a member struct.
+  OptionTable& add(OptionInfo info, Getter get, Setter set) {
+    rows_.push_back({std::move(info), std::move(get), std::move(set)});
+    return *this;
+  }
+
+  /// Every row's description with its default taken from `Options{}`.
+  std::vector<OptionInfo> describe() const {
+    const Options defaults{};
+    std::vector<OptionInfo> options;
+    for (const Row& row : rows_) {
+      options.push_back(row.info);
+      options.back().default_value = row.get(defaults);
+    }
+    return options;
+  }
+
+  /// `Options{}` with the given values set. InvalidArgument naming the option for a name that is
+  /// not in the table, a value of the wrong type or a choice that is not one of its choices.
+  Options build(const OptionValues& values) const {
+    for (const auto& [name, value] : values) find(name);
+    Options options{};
+    for (const Row& row : rows_) {
+      const auto given = values.find(row.info.name);
+      if (given == values.end()) continue;
+      check_value(row.info, given->second, "option " + row.info.name);
+      row.set(options, given->second);
+    }
+    return options;
+  }
+
+ private:
+  /// `access(options)` is the enumeration field (const or not, as options is).
+  template <class Enum, class Access, class ToName>
+  OptionTable& add_enumeration(OptionInfo info, Access access, std::vector<Enum> values,
+                               ToName to_name) {
+    info.type = OptionType::choice;
+    info.choices.clear();
+    for (const Enum value : values) info.choices.push_back(to_name(value));
+    return add(
+        std::move(info),
+        [access, to_name](const Options& options) { return OptionValue(to_name(access(options))); },
+        [access, values, to_name](Options& options, const OptionValue& value) {
+          for (const Enum candidate : values) {
+            if (to_name(candidate) == std::get<std::string>(value)) access(options) = candidate;
+          }
+        });
+  }
+
+  struct Row {
+    OptionInfo info;
+    Getter get;
+    Setter set;
+  };
+
+  const Row& find(const std::string& name) const {
+    std::string known;
+    for (const Row& row : rows_) {
+      if (row.info.name == name) return row;
+      known += (known.empty() ? "" : ", ") + row.info.name;
+    }
+    throw InvalidArgument("unknown option '" + name + "' (options: " + known + ")");
+  }
+
+  std::vector<Row> rows_;
+};
+
+}  // namespace cdens

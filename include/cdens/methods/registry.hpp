@@ -1,0 +1,102 @@
+#pragma once
+// The registry of methods: every estimator the `cdens` command, the Python package and the
+// model-file reader know, with its model shape, its option table and its fit. The front ends
+// iterate it instead of keeping lists of their own, so a new estimator is one entry here (a
+// `*_method()` function in src/methods/ and its line in registry.cpp) and one option table.
+
+#include <functional>
+#include <memory>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "cdens/core/conditional_gate.hpp"
+#include "cdens/core/fit_context.hpp"
+#include "cdens/core/types.hpp"
+#include "cdens/methods/option_table.hpp"
+#include "cdens/model_file.hpp"
+
+namespace cdens {
+
+/// Which command of the `cdens` tool fits a method: `cdens fit` (conditional densities),
+/// `cdens density fit` or `cdens regress fit`. The family fixes the model shape: a density
+/// method's model is a Gaussian mixture, every other a conditional mixture (DESIGN.md).
+enum class MethodFamily { conditional, density, regression };
+
+/// "conditional", "density", "regression".
+std::string to_string(MethodFamily family);
+
+/// The model-file shape of a family's models: "gaussian_mixture" or "conditional_mixture".
+std::string model_shape(MethodFamily family);
+
+/// Fits a conditional method to pairs (x d_x × n, y d_y × n); unlabeled_x (d_x × n', n' ≥ 0)
+/// only for a method that takes unlabelled inputs. The model has no variable names yet.
+using ConditionalMethodFit = std::function<ConditionalModel(
+    const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
+    const OptionValues& options, const FitContext& context)>;
+
+/// Fits a density method to samples x (d × n). The model has no variable names yet.
+using DensityMethodFit =
+    std::function<DensityModel(const MatrixView& x, const OptionValues& options)>;
+
+/// Reads the gate parameters of one gate kind of a model file; `read_gate` reads the gates a
+/// wrapping gate holds.
+using GateKindReader = std::function<std::shared_ptr<const ConditionalGate>(
+    const nlohmann::json& parameters, const GateReader& read_gate)>;
+
+/// A gate kind of the model files and how to read it.
+struct GateKind {
+  std::string kind;
+  GateKindReader read;
+};
+
+/// One method.
+struct MethodEntry {
+  /// The name of `--method`, of the model file's "method" field and of the report.
+  std::string name;
+  /// Earlier names, accepted with a deprecation warning for one release ("pw" for "parzen").
+  std::vector<std::string> deprecated_names;
+  MethodFamily family = MethodFamily::conditional;
+  /// One line for `--help` and the Python description.
+  std::string summary;
+  /// The estimator class of the Python package whose models this method fits.
+  std::string python_class;
+  /// Every option, with its default.
+  std::vector<OptionInfo> options;
+  /// Whether the fit takes inputs without outputs (semi-supervised LSCDE).
+  bool takes_unlabeled_inputs = false;
+  /// The fit: fit_conditional for the conditional and regression families, fit_density for
+  /// density methods.
+  ConditionalMethodFit fit_conditional;
+  DensityMethodFit fit_density;
+  /// The gate kinds its models write to model files (a kind may be listed by several methods).
+  std::vector<GateKind> gates;
+};
+
+/// Every method, in alphabetical order of name.
+const std::vector<MethodEntry>& methods();
+
+/// The methods of one family, in alphabetical order of name.
+std::vector<const MethodEntry*> methods_of(MethodFamily family);
+
+/// The method called `name` (or an earlier name of it) in `family`. InvalidArgument listing the
+/// family's methods for an unknown name.
+const MethodEntry& find_method(const std::string& name, MethodFamily family);
+
+/// The method whose models carry `name` in their "method" field, or nullptr.
+const MethodEntry* method_named(const std::string& name);
+
+/// Fits a conditional or regression method: its fit_conditional, after refusing unlabelled
+/// inputs (unlabeled_x with columns) to a method that takes none.
+ConditionalModel fit_method(const MethodEntry& method, const MatrixView& x, const MatrixView& y,
+                            const MatrixView& unlabeled_x, const OptionValues& options,
+                            const FitContext& context = {});
+
+/// Fits a density method: its fit_density.
+DensityModel fit_method(const MethodEntry& method, const MatrixView& x,
+                        const OptionValues& options);
+
+/// The option of `method` called `name` (OptionInfo::name); InvalidArgument otherwise.
+const OptionInfo& find_option(const MethodEntry& method, const std::string& name);
+
+}  // namespace cdens

@@ -1,0 +1,98 @@
+"""The engine's registry of methods: each method's options with their types, defaults and
+spellings (declared once, in C++). Estimator classes build the engine's options from their
+parameters through it, and ``cdens.load`` finds the class of a model file's method in it.
+"""
+
+import functools
+import inspect
+import numbers
+import warnings
+
+from . import _core
+from ._validation import seed_of, threads_of
+
+# The default of a parameter whose old spelling is deprecated (scikit-learn's idiom).
+DEPRECATED = "deprecated"
+
+
+@functools.lru_cache(maxsize=None)
+def _registry():
+    return {method["name"]: method for method in _core.methods()}
+
+
+def methods():
+    """Every method of the engine, by name: family, model shape, Python class and options."""
+    return _registry()
+
+
+def method(name):
+    """The description of one method; ValueError for a name the engine does not know."""
+    try:
+        return _registry()[name]
+    except KeyError:
+        raise ValueError(f"unknown method {name!r} (known: {', '.join(_registry())})") from None
+
+
+def engine_options(estimator, method_name, selectors=()):
+    """{option name: value} of method_name from the estimator's parameters: None leaves an
+    option at the engine's default where that is its meaning, random_state becomes the seed
+    and n_jobs the thread count. A parameter the method does not take (a class that serves
+    several methods has the parameters of all) must be left at its default; `selectors` are the
+    parameters that chose the method itself."""
+    parameters = estimator.get_params(deep=False)
+    used = set(selectors)
+    values = {}
+    for option in method(method_name)["options"]:
+        name = option["python_name"]
+        if not name:
+            continue
+        used.add(name)
+        value = parameters[name]
+        for old_name in option["deprecated_python_names"]:
+            used.add(old_name)
+            old_value = parameters.get(old_name, DEPRECATED)
+            if not (isinstance(old_value, str) and old_value == DEPRECATED):
+                warnings.warn(f"{type(estimator).__name__}: {old_name} is deprecated and will be "
+                              f"removed; use {name}", FutureWarning, stacklevel=4)
+                value = old_value
+        if option["type"] == "seed":
+            values[option["name"]] = seed_of(value)
+        elif option["type"] == "threads":
+            values[option["name"]] = threads_of(value)
+        elif value is not None:
+            if _is_zero_sentinel(option) and _is_number(value) and value <= 0:
+                # The engine's 0 ("chosen from the data", "off") is spelled None here.
+                raise ValueError(f"{name} must be None or positive, got {value!r}")
+            values[option["name"]] = value
+        elif not option["none_is_default"]:
+            raise ValueError(f"{name} must not be None")
+    defaults = class_defaults(type(estimator))
+    for name, value in parameters.items():
+        if name not in used and not _is_default(value, defaults[name]):
+            raise ValueError(f"{name} does not apply to method {method_name} of "
+                             f"{type(estimator).__name__}")
+    return values
+
+
+def class_defaults(estimator_class):
+    """{parameter: default} of an estimator class's __init__."""
+    parameters = inspect.signature(estimator_class.__init__).parameters
+    return {name: p.default for name, p in parameters.items() if name != "self"}
+
+
+def _is_default(value, default):
+    if value is default:
+        return True
+    try:
+        return type(value) is type(default) and bool(value == default)
+    except (TypeError, ValueError):  # an array compares element by element
+        return False
+
+
+def _is_zero_sentinel(option):
+    return (option["none_is_default"] and option["type"] in ("integer", "real")
+            and option["default"] == 0)
+
+
+def _is_number(value):
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)

@@ -1,0 +1,209 @@
+// The registry of methods for the Python package: the description of every method and its
+// options (the estimator classes take their defaults and spellings from it) and one fit function
+// that builds a method's options from its table. PRESS and the LSCE/LSMI methods return, beside
+// the model, arrays the model file does not keep; their fits are here too.
+
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "arrays.hpp"
+#include "bindings.hpp"
+#include "cdens/methods/option_tables.hpp"
+#include "cdens/methods/registry.hpp"
+
+namespace py = pybind11;
+
+namespace cdens::python {
+namespace {
+
+py::object value_to_python(const OptionValue& value) {
+  return std::visit([](const auto& v) -> py::object { return py::cast(v); }, value);
+}
+
+py::dict option_to_dict(const OptionInfo& option) {
+  py::dict row;
+  row["name"] = option.name;
+  row["type"] = to_string(option.type);
+  row["doc"] = option.doc;
+  row["cli_flag"] = option.cli_flag;
+  row["python_name"] = option.python_name;
+  row["choices"] = option.choices;
+  row["none_is_default"] = option.none_is_default;
+  row["report_name"] = option.report_name;
+  row["deprecated_cli_flags"] = option.deprecated_cli_flags;
+  row["deprecated_python_names"] = option.deprecated_python_names;
+  row["default"] = value_to_python(option.default_value);
+  return row;
+}
+
+py::dict method_to_dict(const MethodEntry& method) {
+  py::dict entry;
+  entry["name"] = method.name;
+  entry["deprecated_names"] = method.deprecated_names;
+  entry["family"] = to_string(method.family);
+  entry["shape"] = model_shape(method.family);
+  entry["summary"] = method.summary;
+  entry["python_class"] = method.python_class;
+  entry["takes_unlabeled_inputs"] = method.takes_unlabeled_inputs;
+  py::list options;
+  for (const OptionInfo& option : method.options) options.append(option_to_dict(option));
+  entry["options"] = options;
+  return entry;
+}
+
+/// A whole number from a Python int, numpy integer or integral float; ValueError naming `name`.
+std::int64_t integer_of(const py::handle& value, const std::string& name) {
+  if (py::isinstance<py::bool_>(value))
+    throw InvalidArgument(name + " must be an integer, not a bool");
+  const double number = py::cast<double>(value);
+  if (!std::isfinite(number) || number != std::floor(number)) {
+    throw InvalidArgument(name + " must be an integer, got " + py::repr(value).cast<std::string>());
+  }
+  return py::cast<std::int64_t>(py::int_(py::reinterpret_borrow<py::object>(value)));
+}
+
+std::vector<double> numbers_from(const py::handle& value, const std::string& name) {
+  const py::array_t<double, py::array::forcecast> array(
+      py::module_::import("numpy").attr("atleast_1d")(value));
+  if (array.ndim() != 1) throw InvalidArgument(name + " must be a number or a 1-D list of numbers");
+  return numbers_of(array, name.c_str());
+}
+
+/// The value of a Python object for `option`, checked; errors name the Python parameter.
+OptionValue value_of(const OptionInfo& option, const py::handle& value) {
+  const std::string& name = option.python_name.empty() ? option.name : option.python_name;
+  OptionValue converted;
+  try {
+    switch (option.type) {
+      case OptionType::boolean:
+        converted = py::cast<bool>(py::bool_(py::reinterpret_borrow<py::object>(value)));
+        break;
+      case OptionType::integer:
+      case OptionType::threads:
+        converted = integer_of(value, name);
+        break;
+      case OptionType::seed: {
+        const std::int64_t seed = integer_of(value, name);
+        if (seed < 0) throw InvalidArgument(name + " must be non-negative");
+        converted = static_cast<std::uint64_t>(seed);
+        break;
+      }
+      case OptionType::real:
+        converted = py::cast<double>(value);
+        break;
+      case OptionType::real_list:
+      case OptionType::real_pair:
+        converted = numbers_from(value, name);
+        break;
+      case OptionType::choice:
+        converted = py::cast<std::string>(value);
+        break;
+    }
+  } catch (const py::cast_error&) {
+    throw InvalidArgument(name + " has the wrong type: " + py::repr(value).cast<std::string>());
+  } catch (const py::error_already_set&) {
+    throw InvalidArgument(name + " has the wrong type: " + py::repr(value).cast<std::string>());
+  }
+  check_value(option, converted, name);
+  return converted;
+}
+
+/// The options of `method` from {option name: Python value}.
+OptionValues values_of(const MethodEntry& method, const py::dict& options) {
+  OptionValues values;
+  for (const auto& [key, value] : options) {
+    const OptionInfo& option = find_option(method, py::cast<std::string>(key));
+    values[option.name] = value_of(option, value);
+  }
+  return values;
+}
+
+ConditionalModel fit_binding(const std::string& name, const py::array& x, const py::array& y,
+                             const py::dict& options, const std::optional<py::array>& unlabeled) {
+  const MethodEntry* method = method_named(name);
+  if (method == nullptr) throw InvalidArgument("unknown method '" + name + "'");
+  const OptionValues values = values_of(*method, options);
+  const auto xs = samples_of(x, "X");
+  const auto ys = samples_of(y, "Y");
+  const Matrix no_unlabeled(xs.rows(), 0);
+  const MatrixView unlabeled_x =
+      unlabeled ? MatrixView(samples_of(*unlabeled, "X_unlabeled")) : MatrixView(no_unlabeled);
+  return without_gil([&] { return fit_method(*method, xs, ys, unlabeled_x, values); });
+}
+
+DensityModel fit_density_binding(const std::string& name, const py::array& x,
+                                 const py::dict& options) {
+  const MethodEntry* method = method_named(name);
+  if (method == nullptr) throw InvalidArgument("unknown method '" + name + "'");
+  const OptionValues values = values_of(*method, options);
+  const auto xs = samples_of(x, "X");
+  return without_gil([&] { return fit_method(*method, xs, values); });
+}
+
+/// (model, traces): LSCE or an LSMI method; traces holds J after each update of W for every
+/// start of the chosen d_z.
+py::tuple fit_reduced_cde_binding(const std::string& name, const py::array& x, const py::array& y,
+                                  const py::dict& options) {
+  const ReducedCdeMethod method = parse_reduced_cde_method(name);
+  const MethodEntry& entry = *method_named(name);
+  const bool on_epsilon_kde =
+      method == ReducedCdeMethod::lsce_ekde || method == ReducedCdeMethod::lsmi_ekde;
+  const ReducedCdeOptions built =
+      (on_epsilon_kde ? reduced_epsilon_kde_option_table() : reduced_lscde_option_table())
+          .build(values_of(entry, options));
+  const auto xs = samples_of(x, "X");
+  const auto ys = samples_of(y, "Y");
+  ReducedCdeFit fit = without_gil([&] { return fit_reduced_cde(xs, ys, method, built); });
+  py::list traces;
+  for (const auto& trace : fit.traces) {
+    traces.append(vector_to_numpy(
+        Vector(Eigen::Map<const Vector>(trace.data(), static_cast<Index>(trace.size())))));
+  }
+  return py::make_tuple(unnamed_model(std::move(fit)), traces);
+}
+
+/// (model, training arrays) of a PRESS fit: the state weights W (n, J), ŷ, s_ii and η_i of the
+/// training inputs, which a model file does not keep.
+py::tuple fit_press_binding(const py::array& x, const py::array& y, const py::dict& options) {
+  const PressRegressionOptions built =
+      press_option_table().build(values_of(*method_named("press"), options));
+  const auto xs = samples_of(x, "X");
+  const auto ys = samples_of(y, "Y");
+  PressFit fit = without_gil([&] { return fit_press_regression(xs, ys, built); });
+  py::dict training;
+  training["weights"] = samples_to_numpy(std::move(fit.training_weights));
+  training["fitted"] = vector_to_numpy(std::move(fit.fitted));
+  training["smoother_diagonal"] = vector_to_numpy(std::move(fit.smoother_diagonal));
+  training["entropies"] = vector_to_numpy(std::move(fit.entropies));
+  return py::make_tuple(unnamed_model(std::move(fit)), training);
+}
+
+}  // namespace
+
+void bind_methods(py::module_& module) {
+  module.def(
+      "methods",
+      [] {
+        py::list entries;
+        for (const MethodEntry& method : methods()) entries.append(method_to_dict(method));
+        return entries;
+      },
+      "Every method: name, family, model shape, Python class and its options (name, type, doc, "
+      "CLI flag, Python name, default, ...).");
+  module.def("fit", &fit_binding, py::arg("method"), py::arg("X"), py::arg("Y"), py::arg("options"),
+             py::arg("X_unlabeled") = py::none(),
+             "Fits a conditional or regression method; options maps option names (not Python "
+             "names) to values, the rest keep their defaults.");
+  module.def("fit_density", &fit_density_binding, py::arg("method"), py::arg("X"),
+             py::arg("options"), "Fits a density method (options as for fit).");
+  module.def("fit_reduced_cde", &fit_reduced_cde_binding, py::arg("method"), py::arg("X"),
+             py::arg("Y"), py::arg("options"),
+             "LSCE or LSMI with LSCDE or epsilon-KDE on z = Wx: (model, traces).");
+  module.def("fit_press", &fit_press_binding, py::arg("X"), py::arg("Y"), py::arg("options"),
+             "PRESS (Goerg 2017): (model, training arrays).");
+}
+
+}  // namespace cdens::python

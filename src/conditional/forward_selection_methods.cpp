@@ -1,0 +1,51 @@
+#include "cdens/conditional/forward_selection_methods.hpp"
+
+#include <string>
+
+namespace cdens {
+namespace {
+
+/// Forward selection around `fit_estimator` with `options.estimator` on one thread per fit.
+template <class Options, class Fit>
+ConditionalFit select_around(const MatrixView& x, const MatrixView& y, const Options& options,
+                             const std::string& method, Fit fit_estimator,
+                             const FitContext& context) {
+  auto single_threaded = options.estimator;
+  single_threaded.threads = 1;
+  ForwardSelectionOptions selection;
+  selection.method = method;
+  selection.threads = options.threads;
+  return fit_forward_selection(
+      x, y,
+      [&](const MatrixView& subset_x, const MatrixView& subset_y) {
+        return as_conditional_fit(fit_estimator(subset_x, subset_y, single_threaded, context));
+      },
+      selection);
+}
+
+}  // namespace
+
+ConditionalFit fit_forward_selection_lscde(const MatrixView& x, const MatrixView& y,
+                                           const ForwardSelectionLscdeOptions& options,
+                                           const FitContext& context) {
+  return select_around(
+      x, y, options, "fw-lscde",
+      [](const MatrixView& sx, const MatrixView& sy, const LscdeOptions& o, const FitContext& c) {
+        return fit_lscde(sx, sy, o, c);
+      },
+      context);
+}
+
+ConditionalFit fit_forward_selection_epsilon_kde(const MatrixView& x, const MatrixView& y,
+                                                 const ForwardSelectionEpsilonKdeOptions& options,
+                                                 const FitContext& context) {
+  return select_around(x, y, options, "fw-ekde", &fit_epsilon_kde, context);
+}
+
+ConditionalFit fit_forward_selection_nadaraya_watson_cde(
+    const MatrixView& x, const MatrixView& y,
+    const ForwardSelectionNadarayaWatsonCdeOptions& options, const FitContext& context) {
+  return select_around(x, y, options, "fw-nwcde", &fit_nadaraya_watson_cde, context);
+}
+
+}  // namespace cdens

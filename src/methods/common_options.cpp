@@ -1,0 +1,88 @@
+#include "common_options.hpp"
+
+#include <utility>
+
+namespace cdens::registry_internal {
+OptionInfo option(std::string name, OptionType type, std::string doc, std::string cli_flag,
+                  std::string python_name) {
+  OptionInfo info;
+  info.name = std::move(name);
+  info.type = type;
+  info.doc = std::move(doc);
+  info.cli_flag = std::move(cli_flag);
+  info.python_name = std::move(python_name);
+  return info;
+}
+
+OptionInfo none_by_default(OptionInfo info, std::string report_name) {
+  info.none_is_default = true;
+  info.report_name = std::move(report_name);
+  return info;
+}
+
+namespace {
+
+/// A grid whose default is the method's (a paper's) and whose chosen value the report holds.
+OptionInfo grid(std::string name, std::string doc, std::string cli_flag, std::string python_name,
+                std::string report_name) {
+  return none_by_default(option(std::move(name), OptionType::real_list, std::move(doc),
+                                std::move(cli_flag), std::move(python_name)),
+                         std::move(report_name));
+}
+
+}  // namespace
+
+OptionInfo sigma_grid() {
+  return grid("sigmas",
+              "Candidate kernel widths σ (standardised units); more than one candidate turns on "
+              "cross-validation",
+              "--sigma", "sigma", "sigma");
+}
+
+OptionInfo lambda_grid() {
+  return grid("lambdas", "Candidate regularisation parameters λ", "--lambda", "regularization",
+              "lambda");
+}
+
+OptionInfo epsilon_grid() {
+  return grid("epsilons",
+              "Candidate radii ε of ε-KDE's input ball ‖x_i − x‖ ≤ ε (standardised units)",
+              "--epsilon", "epsilon", "epsilon");
+}
+
+OptionInfo width_grid() {
+  return grid("widths",
+              "Candidate kernel widths (standardised units), compared by cross-validation",
+              "--width", "bandwidth", "width");
+}
+
+OptionInfo n_centers_option() {
+  return option(
+      "n_centers", OptionType::integer,
+      "Number of kernel or basis centres drawn from the training pairs (all pairs when at least n)",
+      "--n-centers", "n_centers");
+}
+
+OptionInfo folds_option() {
+  return option("folds", OptionType::integer, "Cross-validation folds K", "--folds", "cv");
+}
+
+OptionInfo seed_option() {
+  return option("seed", OptionType::seed, "Seed of the random choices (centres, folds, starts)",
+                "--seed", "random_state");
+}
+
+OptionInfo threads_option() {
+  return option("threads", OptionType::threads,
+                "OpenMP threads, 0 for the OpenMP default; the result does not depend on it",
+                "--threads", "n_jobs");
+}
+
+OptionInfo standardize_option() {
+  return option(
+      "standardize", OptionType::boolean,
+      "Work on standardised data; off takes widths in the units of the data (the paper's setting)",
+      "", "standardize");
+}
+
+}  // namespace cdens::registry_internal

@@ -1,0 +1,39 @@
+#pragma once
+// Rows that many option tables share, spelled once with one meaning: the candidate grids,
+// centres, folds, seed and threads. Their defaults are each method's own.
+
+#include <string>
+
+#include "cdens/methods/option_table.hpp"
+
+namespace cdens::registry_internal {
+
+/// A row with no more than its name, type, documentation and spellings (empty: not offered by
+/// that front end).
+OptionInfo option(std::string name, OptionType type, std::string doc, std::string cli_flag,
+                  std::string python_name);
+
+/// `info` with none_is_default set (its default is the method's choice, or an "off": Python
+/// spells it None) and the report's name for the value chosen.
+OptionInfo none_by_default(OptionInfo info, std::string report_name = {});
+
+/// Candidate widths σ ("sigmas"; --sigma; Python sigma; reported as "sigma").
+OptionInfo sigma_grid();
+/// Candidate regularisation parameters λ ("lambdas"; --lambda; Python regularization).
+OptionInfo lambda_grid();
+/// Candidate radii ε of ε-KDE ("epsilons"; --epsilon; Python epsilon).
+OptionInfo epsilon_grid();
+/// Candidate kernel widths of a density estimator ("widths"; --width; Python bandwidth).
+OptionInfo width_grid();
+/// Number of kernel or basis centres ("n_centers"; --n-centers; Python n_centers).
+OptionInfo n_centers_option();
+/// K of K-fold cross-validation ("folds"; --folds; Python cv).
+OptionInfo folds_option();
+/// The seed ("seed"; --seed; Python random_state).
+OptionInfo seed_option();
+/// OpenMP threads ("threads"; --threads; Python n_jobs).
+OptionInfo threads_option();
+/// Whether to standardise the data first ("standardize"; Python standardize; no flag).
+OptionInfo standardize_option();
+
+}  // namespace cdens::registry_internal

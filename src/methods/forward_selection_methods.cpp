@@ -1,0 +1,84 @@
+// The options and registry entries of FW-LSCDE, FW-eKDE and FW-NWCDE: the wrapped estimator's
+// options, with the threads of the selection.
+
+#include "cdens/conditional/kernel_gates.hpp"
+#include "cdens/conditional/lscde_gate.hpp"
+#include "cdens/conditional/selected_features_gate.hpp"
+#include "cdens/methods/option_tables.hpp"
+#include "common_options.hpp"
+#include "method_entries.hpp"
+
+namespace cdens {
+
+const OptionTable<ForwardSelectionLscdeOptions>& fw_lscde_option_table() {
+  using namespace registry_internal;
+  using Options = ForwardSelectionLscdeOptions;
+  static const OptionTable<Options> table = [] {
+    OptionTable<Options> rows;
+    rows.add(sigma_grid(), &Options::estimator, &LscdeOptions::sigmas);
+    rows.add(lambda_grid(), &Options::estimator, &LscdeOptions::lambdas);
+    rows.add(n_centers_option(), &Options::estimator, &LscdeOptions::n_centers);
+    rows.add(folds_option(), &Options::estimator, &LscdeOptions::folds);
+    rows.add(seed_option(), &Options::estimator, &LscdeOptions::seed);
+    rows.add(threads_option(), &Options::threads);
+    return rows;
+  }();
+  return table;
+}
+
+const OptionTable<ForwardSelectionEpsilonKdeOptions>& fw_epsilon_kde_option_table() {
+  using namespace registry_internal;
+  using Options = ForwardSelectionEpsilonKdeOptions;
+  static const OptionTable<Options> table = [] {
+    OptionTable<Options> rows;
+    rows.add(epsilon_grid(), &Options::estimator, &EpsilonKdeOptions::epsilons);
+    rows.add(sigma_grid(), &Options::estimator, &EpsilonKdeOptions::sigmas);
+    rows.add(folds_option(), &Options::estimator, &EpsilonKdeOptions::folds);
+    rows.add(seed_option(), &Options::estimator, &EpsilonKdeOptions::seed);
+    rows.add(threads_option(), &Options::threads);
+    return rows;
+  }();
+  return table;
+}
+
+const OptionTable<ForwardSelectionNadarayaWatsonCdeOptions>& fw_nadaraya_watson_cde_option_table() {
+  using namespace registry_internal;
+  using Options = ForwardSelectionNadarayaWatsonCdeOptions;
+  static const OptionTable<Options> table = [] {
+    OptionTable<Options> rows;
+    rows.add(sigma_grid(), &Options::estimator, &NadarayaWatsonCdeOptions::sigmas);
+    rows.add(n_centers_option(), &Options::estimator, &NadarayaWatsonCdeOptions::n_centers);
+    rows.add(seed_option(), &Options::estimator, &NadarayaWatsonCdeOptions::seed);
+    rows.add(threads_option(), &Options::threads);
+    return rows;
+  }();
+  return table;
+}
+
+namespace registry_internal {
+namespace {
+
+/// The gates of a forward selection model around an estimator whose gate is `estimator_gate`.
+std::vector<GateKind> selection_gates(GateKind estimator_gate) {
+  return {wrapping_gate_kind<SelectedFeaturesGate>("selected_features"), std::move(estimator_gate)};
+}
+
+}  // namespace
+
+std::vector<MethodEntry> forward_selection_methods() {
+  return {
+      conditional_method("fw-lscde", "forward feature selection around LSCDE",
+                         "ForwardSelectionCDE", fw_lscde_option_table(),
+                         &fit_forward_selection_lscde,
+                         selection_gates(gate_kind<LscdeGate>("lscde"))),
+      conditional_method("fw-ekde", "forward feature selection around ε-KDE", "ForwardSelectionCDE",
+                         fw_epsilon_kde_option_table(), &fit_forward_selection_epsilon_kde,
+                         selection_gates(gate_kind<EpsilonBallGate>("epsilon_ball"))),
+      conditional_method("fw-nwcde", "forward feature selection around NW-CDE",
+                         "ForwardSelectionCDE", fw_nadaraya_watson_cde_option_table(),
+                         &fit_forward_selection_nadaraya_watson_cde,
+                         selection_gates(gate_kind<GaussianKernelGate>("gaussian_kernel")))};
+}
+
+}  // namespace registry_internal
+}  // namespace cdens

@@ -1,0 +1,93 @@
+// The options and registry entries of KCDE (per-dimension bandwidths by leave-one-out
+// likelihood) and of the linear-Gaussian baseline.
+
+#include "cdens/conditional/constant_gate.hpp"
+#include "cdens/conditional/linear_gaussian.hpp"
+#include "cdens/conditional/product_kernel_cde.hpp"
+#include "cdens/conditional/product_kernel_gate.hpp"
+#include "cdens/methods/option_tables.hpp"
+#include "common_options.hpp"
+#include "method_entries.hpp"
+
+namespace cdens {
+
+const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
+  using namespace registry_internal;
+  using Options = ProductKernelCdeOptions;
+  static const OptionTable<Options> table = [] {
+    OptionTable<Options> rows;
+    rows.add(none_by_default(option("bandwidths", OptionType::real_list,
+                                    "Fixed bandwidths (standardised units), one per input then "
+                                    "one per output; none chooses them by leave-one-out "
+                                    "likelihood",
+                                    "--bandwidth", "bandwidth")),
+             &Options::bandwidths);
+    rows.add_choice(option("trend", OptionType::choice,
+                           "Centre the output kernels on the outputs (none) or on their "
+                           "residuals around a least-squares line (linear)",
+                           "--trend", "trend"),
+                    &Options::trend, {KernelTrend::none, KernelTrend::linear},
+                    [](KernelTrend trend) { return to_string(trend); });
+    rows.add(option("exact_limit", OptionType::integer,
+                    "Up to this many pairs the criterion is exact leave-one-out over every pair",
+                    "--exact-limit", "exact_limit"),
+             &Options::exact_limit);
+    rows.add(option("subsample_held_out", OptionType::integer,
+                    "Beyond exact_limit, the criterion averages over this many random pairs, "
+                    "each predicted from all others",
+                    "--subsample-held-out", "subsample_held_out"),
+             &Options::subsample_held_out);
+    rows.add(option("screening_held_out", OptionType::integer,
+                    "The random starts run on the criterion over this many held-out pairs; the "
+                    "best is then polished on the full criterion",
+                    "--screening-held-out", "screening_held_out"),
+             &Options::screening_held_out);
+    rows.add(option("restarts", OptionType::integer,
+                    "Random starts of the search besides the normal-reference one", "--restarts",
+                    "n_restarts"),
+             &Options::restarts);
+    rows.add(
+        option("bandwidth_bounds", OptionType::real_pair,
+               "The box [lower, upper] of every bandwidth in the search (standardised units)",
+               "--bandwidth-bounds", "bandwidth_bounds"),
+        [](const Options& options) {
+          return OptionValue(std::vector<double>{options.bandwidth_lower, options.bandwidth_upper});
+        },
+        [](Options& options, const OptionValue& value) {
+          const auto& bounds = std::get<std::vector<double>>(value);
+          options.bandwidth_lower = bounds[0];
+          options.bandwidth_upper = bounds[1];
+        });
+    rows.add(option("max_evaluations", OptionType::integer,
+                    "Criterion evaluations per start at most", "--max-evaluations", "max_iter"),
+             &Options::max_evaluations);
+    rows.add(seed_option(), &Options::seed);
+    rows.add(threads_option(), &Options::threads);
+    return rows;
+  }();
+  return table;
+}
+
+const OptionTable<LinearGaussianOptions>& linear_gaussian_option_table() {
+  static const OptionTable<LinearGaussianOptions> table;
+  return table;
+}
+
+namespace registry_internal {
+
+MethodEntry product_kernel_cde_method() {
+  return conditional_method("kcde",
+                            "kernel CDE with one bandwidth per dimension by leave-one-out "
+                            "likelihood",
+                            "KernelCDE", product_kernel_cde_option_table(), &fit_product_kernel_cde,
+                            {gate_kind<ProductKernelGate>("product_kernel")});
+}
+
+MethodEntry linear_gaussian_method() {
+  return conditional_method("linear", "linear-Gaussian baseline y | x ~ N(a + A x, diag s²)",
+                            "LinearGaussianCDE", linear_gaussian_option_table(),
+                            &fit_linear_gaussian, {gate_kind<ConstantGate>("constant")});
+}
+
+}  // namespace registry_internal
+}  // namespace cdens

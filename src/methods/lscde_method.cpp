@@ -1,0 +1,50 @@
+// LSCDE's options and registry entry.
+
+#include "cdens/conditional/lscde_gate.hpp"
+#include "cdens/methods/option_tables.hpp"
+#include "common_options.hpp"
+#include "method_entries.hpp"
+
+namespace cdens {
+
+const OptionTable<LscdeOptions>& lscde_option_table() {
+  using namespace registry_internal;
+  static const OptionTable<LscdeOptions> table = [] {
+    OptionTable<LscdeOptions> rows;
+    rows.add(sigma_grid(), &LscdeOptions::sigmas);
+    rows.add(lambda_grid(), &LscdeOptions::lambdas);
+    rows.add(n_centers_option(), &LscdeOptions::n_centers);
+    rows.add(folds_option(), &LscdeOptions::folds);
+    rows.add_choice(option("cv_loss", OptionType::choice,
+                           "Cross-validation loss: kl (held-out negative log-likelihood) or sq "
+                           "(the paper's squared loss)",
+                           "--cv-loss", "cv_loss"),
+                    &LscdeOptions::cv_loss, {CvLoss::kl, CvLoss::sq},
+                    [](CvLoss loss) { return to_string(loss); });
+    rows.add(seed_option(), &LscdeOptions::seed);
+    rows.add(threads_option(), &LscdeOptions::threads);
+    return rows;
+  }();
+  return table;
+}
+
+namespace registry_internal {
+
+MethodEntry lscde_method() {
+  MethodEntry entry;
+  entry.name = "lscde";
+  entry.summary = "least-squares conditional density estimation (Sugiyama et al. 2010)";
+  entry.python_class = "LSCDE";
+  entry.options = lscde_option_table().describe();
+  entry.takes_unlabeled_inputs = true;
+  entry.fit_conditional = [](const MatrixView& x, const MatrixView& y,
+                             const MatrixView& unlabeled_x, const OptionValues& values,
+                             const FitContext& context) {
+    return unnamed_model(fit_lscde(x, y, unlabeled_x, lscde_option_table().build(values), context));
+  };
+  entry.gates = {gate_kind<LscdeGate>("lscde")};
+  return entry;
+}
+
+}  // namespace registry_internal
+}  // namespace cdens

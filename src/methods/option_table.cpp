@@ -1,0 +1,121 @@
+#include "cdens/methods/option_table.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+
+namespace cdens {
+namespace {
+
+std::string format_number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.6g", value);
+  return buffer;
+}
+
+bool all_finite(const std::vector<double>& values) {
+  return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
+}
+
+}  // namespace
+
+std::string to_string(OptionType type) {
+  switch (type) {
+    case OptionType::boolean:
+      return "boolean";
+    case OptionType::integer:
+      return "integer";
+    case OptionType::real:
+      return "real";
+    case OptionType::real_list:
+      return "real_list";
+    case OptionType::real_pair:
+      return "real_pair";
+    case OptionType::choice:
+      return "choice";
+    case OptionType::seed:
+      return "seed";
+    case OptionType::threads:
+      return "threads";
+  }
+  return "unknown";
+}
+
+bool fits_type(const OptionValue& value, OptionType type) {
+  switch (type) {
+    case OptionType::boolean:
+      return std::holds_alternative<bool>(value);
+    case OptionType::integer:
+    case OptionType::threads:
+      return std::holds_alternative<std::int64_t>(value);
+    case OptionType::real:
+      return std::holds_alternative<double>(value) || std::holds_alternative<std::int64_t>(value);
+    case OptionType::real_list:
+      return std::holds_alternative<std::vector<double>>(value) &&
+             !std::get<std::vector<double>>(value).empty();
+    case OptionType::real_pair:
+      return std::holds_alternative<std::vector<double>>(value) &&
+             std::get<std::vector<double>>(value).size() == 2;
+    case OptionType::choice:
+      return std::holds_alternative<std::string>(value);
+    case OptionType::seed:
+      return std::holds_alternative<std::uint64_t>(value);
+  }
+  return false;
+}
+
+void check_value(const OptionInfo& option, const OptionValue& value, const std::string& spelling) {
+  static const std::map<OptionType, std::string> expected = {
+      {OptionType::boolean, "true or false"},
+      {OptionType::integer, "an integer"},
+      {OptionType::threads, "an integer"},
+      {OptionType::real, "a finite number"},
+      {OptionType::real_list, "a non-empty list of finite numbers"},
+      {OptionType::real_pair, "a pair of finite numbers"},
+      {OptionType::choice, "a string"},
+      {OptionType::seed, "a non-negative integer"}};
+  if (!fits_type(value, option.type)) {
+    throw InvalidArgument(spelling + " must be " + expected.at(option.type));
+  }
+  if (const auto* number = std::get_if<double>(&value); number && !std::isfinite(*number)) {
+    throw InvalidArgument(spelling + " must be a finite number");
+  }
+  if (const auto* list = std::get_if<std::vector<double>>(&value); list && !all_finite(*list)) {
+    throw InvalidArgument(spelling + " must hold finite numbers only");
+  }
+  // Every integer option is stored in an int or an Index; one bound for both keeps the
+  // conversion defined.
+  if (const auto* integer = std::get_if<std::int64_t>(&value);
+      integer && option.type != OptionType::real && (*integer > INT_MAX || *integer < INT_MIN)) {
+    throw InvalidArgument(spelling + " is out of range");
+  }
+  if (option.type == OptionType::choice) {
+    const auto& text = std::get<std::string>(value);
+    if (std::find(option.choices.begin(), option.choices.end(), text) == option.choices.end()) {
+      std::string choices;
+      for (const auto& choice : option.choices) choices += (choices.empty() ? "" : ", ") + choice;
+      throw InvalidArgument(spelling + " must be one of " + choices + ", not '" + text + "'");
+    }
+  }
+}
+
+std::string describe_default(const OptionInfo& option) {
+  const OptionValue& value = option.default_value;
+  if (const auto* flag = std::get_if<bool>(&value)) return *flag ? "true" : "false";
+  if (const auto* integer = std::get_if<std::int64_t>(&value)) return std::to_string(*integer);
+  if (const auto* seed = std::get_if<std::uint64_t>(&value)) return std::to_string(*seed);
+  if (const auto* number = std::get_if<double>(&value)) return format_number(*number);
+  if (const auto* text = std::get_if<std::string>(&value)) return *text;
+  const auto& list = std::get<std::vector<double>>(value);
+  if (list.empty()) return "none";
+  if (list.size() <= 3) {
+    std::string joined;
+    for (double v : list) joined += (joined.empty() ? "" : ",") + format_number(v);
+    return joined;
+  }
+  return format_number(list.front()) + " … " + format_number(list.back()) + " (" +
+         std::to_string(list.size()) + " values)";
+}
+
+}  // namespace cdens

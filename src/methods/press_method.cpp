@@ -1,0 +1,107 @@
+// PRESS's options and registry entry.
+
+#include "cdens/methods/option_tables.hpp"
+#include "cdens/regression/press_gate.hpp"
+#include "common_options.hpp"
+#include "method_entries.hpp"
+
+namespace cdens {
+
+const OptionTable<PressRegressionOptions>& press_option_table() {
+  using namespace registry_internal;
+  using Options = PressRegressionOptions;
+  static const OptionTable<Options> table = [] {
+    OptionTable<Options> rows;
+    rows.add(none_by_default(option("n_states", OptionType::integer,
+                                    "Number of predictive states J; 0 takes round(log n), at "
+                                    "least 2",
+                                    "--states", "n_states"),
+                             "n_states"),
+             &Options::press, &PressOptions::n_states);
+    rows.add(none_by_default(option("max_states", OptionType::integer,
+                                    "Fit J = 1 … this and keep the smallest AIC (eq. 37); 0 fits "
+                                    "one J",
+                                    "--max-states", "max_states")),
+             &Options::max_states);
+    rows.add_choice(option("criterion", OptionType::choice,
+                           "Training criterion: in-sample mse, closed-form loocv or gcv (the "
+                           "paper's §5)",
+                           "--criterion", "criterion"),
+                    &Options::press, &PressOptions::criterion,
+                    {PressCriterion::gcv, PressCriterion::loocv, PressCriterion::mse},
+                    [](PressCriterion criterion) { return to_string(criterion); });
+    rows.add_choice(option("optimizer", OptionType::choice,
+                           "Optimiser of θ: adam (the paper's gradient path) or lbfgs",
+                           "--optimizer", "optimizer"),
+                    &Options::press, &PressOptions::optimizer,
+                    {PressOptimizer::adam, PressOptimizer::lbfgs},
+                    [](PressOptimizer optimizer) { return to_string(optimizer); });
+    rows.add(option("learning_rate", OptionType::real, "Adam's step size", "--learning-rate",
+                    "learning_rate"),
+             &Options::press, &PressOptions::learning_rate);
+    rows.add(option("smoothness_weight", OptionType::real,
+                    "Weight μ of the smoothness penalty μ (ν_smooth − ν)² (eq. 36); 0 turns it off",
+                    "--mu", "smoothness_weight"),
+             &Options::press, &PressOptions::smoothness_weight);
+    rows.add(none_by_default(option("target_dof", OptionType::real,
+                                    "Target degrees of freedom ν_smooth of eq. (36), in [1, J]; "
+                                    "needed when μ > 0",
+                                    "--nu-smooth", "target_dof")),
+             &Options::press, &PressOptions::target_dof);
+    OptionInfo lasso = option("lasso_weight", OptionType::real,
+                              "Weight λ of the LASSO penalty on the coefficients of x (eq. 38)",
+                              "--lasso", "lasso");
+    // `--lambda` is the λ grid of `cdens fit`; here it was the LASSO weight.
+    lasso.deprecated_cli_flags = {"--lambda"};
+    rows.add(std::move(lasso), &Options::press, &PressOptions::lasso_weight);
+    rows.add(option("holdout_fraction", OptionType::real,
+                    "Fraction of the training data held out for early stopping, in [0, 1); 0 "
+                    "trains on everything",
+                    "--holdout-fraction", "holdout_fraction"),
+             &Options::press, &PressOptions::holdout_fraction);
+    rows.add(option("patience", OptionType::integer,
+                    "Stop once the hold-out MSE has not improved for this many evaluations",
+                    "--patience", "patience"),
+             &Options::press, &PressOptions::patience);
+    rows.add(option("max_evaluations", OptionType::integer,
+                    "Objective evaluations per start at most", "--max-evaluations", "max_iter"),
+             &Options::press, &PressOptions::max_evaluations);
+    rows.add(option("relative_tolerance", OptionType::real,
+                    "L-BFGS stops when the objective changes by less than this, relatively",
+                    "--tol", "tol"),
+             &Options::press, &PressOptions::relative_tolerance);
+    rows.add(option("restarts", OptionType::integer,
+                    "Random starts; the one with the smallest hold-out MSE is kept", "--restarts",
+                    "n_restarts"),
+             &Options::press, &PressOptions::restarts);
+    rows.add(option("init_scale", OptionType::real,
+                    "Standard deviation of the random starting coefficients", "--init-scale",
+                    "init_scale"),
+             &Options::press, &PressOptions::init_scale);
+    rows.add(option("standardize_inputs", OptionType::boolean,
+                    "Standardise x first; off keeps x as given (constant columns allowed)",
+                    "--raw-inputs", "standardize"),
+             &Options::press, &PressOptions::standardize_inputs);
+    rows.add(option("single_precision", OptionType::boolean,
+                    "Multiply the design in single precision (large data sets)",
+                    "--single-precision", "single_precision"),
+             &Options::press, &PressOptions::single_precision);
+    rows.add(seed_option(), &Options::press, &PressOptions::seed);
+    rows.add(threads_option(), &Options::press, &PressOptions::threads);
+    return rows;
+  }();
+  return table;
+}
+
+namespace registry_internal {
+
+MethodEntry press_method() {
+  MethodEntry entry = conditional_method("press", "predictive state smoothing (Goerg 2017)",
+                                         "PRESSRegressor", press_option_table(),
+                                         &fit_press_regression, {gate_kind<PressGate>("press")});
+  entry.family = MethodFamily::regression;
+  return entry;
+}
+
+}  // namespace registry_internal
+}  // namespace cdens

@@ -1,0 +1,94 @@
+// The options and registry entries of LSCE and LSMI with LSCDE or ε-KDE on z = Wx.
+
+#include "cdens/conditional/kernel_gates.hpp"
+#include "cdens/conditional/lscde_gate.hpp"
+#include "cdens/conditional/projected_gate.hpp"
+#include "cdens/methods/option_tables.hpp"
+#include "common_options.hpp"
+#include "method_entries.hpp"
+
+namespace cdens {
+namespace {
+
+/// The rows of every reduced method; `with_radii` adds the ε-KDE's radii.
+OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii) {
+  using namespace registry_internal;
+  using Options = ReducedCdeOptions;
+  OptionTable<Options> rows;
+  rows.add(none_by_default(option("dz", OptionType::integer,
+                                  "Dimension d_z of the projection; 0 chooses it among 1 … d_x "
+                                  "by cross-validation of the whole method",
+                                  "--dz", "n_components"),
+                           "d_z"),
+           &Options::reduction, &ReductionOptions::dz);
+  OptionInfo restarts = option("restarts", OptionType::integer,
+                               "Random orthonormal starts of the search for W; the best by "
+                               "cross-validation is kept",
+                               "--restarts", "n_restarts");
+  restarts.deprecated_python_names = {"restarts"};
+  rows.add(std::move(restarts), &Options::reduction, &ReductionOptions::restarts);
+  rows.add(option("max_iterations", OptionType::integer,
+                  "Updates of W per start at most (the paper: until W converges)", "--max-iter",
+                  "max_iter"),
+           &Options::reduction, &ReductionOptions::max_iterations);
+  rows.add(sigma_grid(), &Options::reduction, &ReductionOptions::sigmas);
+  rows.add(lambda_grid(), &Options::reduction, &ReductionOptions::lambdas);
+  if (with_radii) {
+    rows.add(epsilon_grid(), &Options::epsilon_kde, &EpsilonKdeOptions::epsilons);
+  }
+  rows.add(n_centers_option(), &Options::reduction, &ReductionOptions::n_centers);
+  // One K for every cross-validation of the method (W's, d_z's and the ε-KDE's).
+  rows.add(
+      folds_option(),
+      [](const Options& options) { return to_option_value(options.reduction.folds); },
+      [](Options& options, const OptionValue& value) {
+        options.reduction.folds = from_option_value<int>(value);
+        options.epsilon_kde.folds = from_option_value<int>(value);
+      });
+  rows.add(seed_option(), &Options::reduction, &ReductionOptions::seed);
+  rows.add(threads_option(), &Options::reduction, &ReductionOptions::threads);
+  return rows;
+}
+
+}  // namespace
+
+const OptionTable<ReducedCdeOptions>& reduced_lscde_option_table() {
+  static const OptionTable<ReducedCdeOptions> table = reduced_cde_rows(false);
+  return table;
+}
+
+const OptionTable<ReducedCdeOptions>& reduced_epsilon_kde_option_table() {
+  static const OptionTable<ReducedCdeOptions> table = reduced_cde_rows(true);
+  return table;
+}
+
+namespace registry_internal {
+namespace {
+
+MethodEntry reduced_cde_method(ReducedCdeMethod method, std::string summary,
+                               std::string python_class) {
+  const bool on_epsilon_kde =
+      method == ReducedCdeMethod::lsce_ekde || method == ReducedCdeMethod::lsmi_ekde;
+  const OptionTable<ReducedCdeOptions>& table =
+      on_epsilon_kde ? reduced_epsilon_kde_option_table() : reduced_lscde_option_table();
+  return conditional_method(to_string(method), std::move(summary), std::move(python_class), table,
+                            [method](const MatrixView& x, const MatrixView& y,
+                                     const ReducedCdeOptions& options, const FitContext& context) {
+                              return fit_reduced_cde(x, y, method, options, context);
+                            },
+                            {wrapping_gate_kind<ProjectedGate>("projected"),
+                             on_epsilon_kde ? gate_kind<EpsilonBallGate>("epsilon_ball")
+                                            : gate_kind<LscdeGate>("lscde")});
+}
+
+}  // namespace
+
+std::vector<MethodEntry> reduced_cde_methods() {
+  return {reduced_cde_method(ReducedCdeMethod::lsce, "LSCE: LSCDE on a learnt projection", "LSCE"),
+          reduced_cde_method(ReducedCdeMethod::lsce_ekde, "LSCE's projection, then ε-KDE", "LSCE"),
+          reduced_cde_method(ReducedCdeMethod::lsmi_lscde, "LSMI's projection, then LSCDE", "LSMI"),
+          reduced_cde_method(ReducedCdeMethod::lsmi_ekde, "LSMI's projection, then ε-KDE", "LSMI")};
+}
+
+}  // namespace registry_internal
+}  // namespace cdens

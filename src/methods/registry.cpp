@@ -1,0 +1,118 @@
+#include "cdens/methods/registry.hpp"
+
+#include <algorithm>
+#include <iterator>
+
+#include "method_entries.hpp"
+
+namespace cdens {
+namespace {
+
+std::vector<MethodEntry> all_methods() {
+  using namespace registry_internal;
+  std::vector<MethodEntry> entries = {lscde_method(),
+                                      epsilon_kde_method(),
+                                      nadaraya_watson_cde_method(),
+                                      rkde_method(),
+                                      sacde_method(),
+                                      sa_lscde_method(),
+                                      press_method(),
+                                      parzen_method(),
+                                      gmm_method(),
+                                      rsde_method(),
+                                      skd_method(),
+                                      gskd_method(),
+                                      product_kernel_cde_method(),
+                                      linear_gaussian_method()};
+  for (auto* family : {&forward_selection_methods, &reduced_cde_methods}) {
+    std::vector<MethodEntry> more = (*family)();
+    std::move(more.begin(), more.end(), std::back_inserter(entries));
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const MethodEntry& a, const MethodEntry& b) { return a.name < b.name; });
+  return entries;
+}
+
+bool is_called(const MethodEntry& method, const std::string& name) {
+  return method.name == name ||
+         std::find(method.deprecated_names.begin(), method.deprecated_names.end(), name) !=
+             method.deprecated_names.end();
+}
+
+}  // namespace
+
+std::string to_string(MethodFamily family) {
+  switch (family) {
+    case MethodFamily::conditional:
+      return "conditional";
+    case MethodFamily::density:
+      return "density";
+    case MethodFamily::regression:
+      return "regression";
+  }
+  return "unknown";
+}
+
+std::string model_shape(MethodFamily family) {
+  return family == MethodFamily::density ? "gaussian_mixture" : "conditional_mixture";
+}
+
+const std::vector<MethodEntry>& methods() {
+  static const std::vector<MethodEntry> entries = all_methods();
+  return entries;
+}
+
+std::vector<const MethodEntry*> methods_of(MethodFamily family) {
+  std::vector<const MethodEntry*> chosen;
+  for (const MethodEntry& method : methods()) {
+    if (method.family == family) chosen.push_back(&method);
+  }
+  return chosen;
+}
+
+const MethodEntry& find_method(const std::string& name, MethodFamily family) {
+  std::string known;
+  for (const MethodEntry* method : methods_of(family)) {
+    if (is_called(*method, name)) return *method;
+    known += (known.empty() ? "" : ", ") + method->name;
+  }
+  throw InvalidArgument("unknown " +
+                        std::string(family == MethodFamily::density ? "density " : "") +
+                        "method '" + name + "' (known methods: " + known + ")");
+}
+
+const MethodEntry* method_named(const std::string& name) {
+  for (const MethodEntry& method : methods()) {
+    if (method.name == name) return &method;
+  }
+  return nullptr;
+}
+
+const OptionInfo& find_option(const MethodEntry& method, const std::string& name) {
+  for (const OptionInfo& option : method.options) {
+    if (option.name == name) return option;
+  }
+  throw InvalidArgument("method " + method.name + " has no option '" + name + "'");
+}
+
+ConditionalModel fit_method(const MethodEntry& method, const MatrixView& x, const MatrixView& y,
+                            const MatrixView& unlabeled_x, const OptionValues& options,
+                            const FitContext& context) {
+  if (!method.fit_conditional) {
+    throw InvalidArgument("method " + method.name + " fits a density p(x), not p(y|x)");
+  }
+  if (unlabeled_x.cols() > 0 && !method.takes_unlabeled_inputs) {
+    throw InvalidArgument("method " + method.name + " takes no unlabelled inputs");
+  }
+  return method.fit_conditional(x, y, unlabeled_x, options, context);
+}
+
+DensityModel fit_method(const MethodEntry& method, const MatrixView& x,
+                        const OptionValues& options) {
+  if (!method.fit_density) {
+    throw InvalidArgument("method " + method.name + " fits p(y|x), not a density p(x)");
+  }
+  return method.fit_density(x, options);
+}
+
+}  // namespace cdens

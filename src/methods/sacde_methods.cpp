@@ -1,0 +1,90 @@
+// The options and registry entries of SA-CDE and SA-LSCDE (Shiga, Tangkaratt & Sugiyama 2015).
+
+#include "cdens/conditional/lscde_gate.hpp"
+#include "cdens/conditional/sacde_gate.hpp"
+#include "cdens/conditional/selected_features_gate.hpp"
+#include "cdens/methods/option_tables.hpp"
+#include "common_options.hpp"
+#include "method_entries.hpp"
+
+namespace cdens {
+
+const OptionTable<SaCdeOptions>& sacde_option_table() {
+  using namespace registry_internal;
+  static const OptionTable<SaCdeOptions> table = [] {
+    OptionTable<SaCdeOptions> rows;
+    rows.add(sigma_grid(), &SaCdeOptions::sigmas);
+    rows.add(lambda_grid(), &SaCdeOptions::lambdas);
+    rows.add(n_centers_option(), &SaCdeOptions::n_centers);
+    rows.add(folds_option(), &SaCdeOptions::folds);
+    rows.add_choice(option("lambda_rule", OptionType::choice,
+                           "How λ is taken from the cross-validation: min (the paper's) or 1se "
+                           "(the largest λ within one standard error of the minimum)",
+                           "--lambda-rule", "lambda_rule"),
+                    &SaCdeOptions::lambda_rule,
+                    {SaCdeLambdaRule::one_standard_error, SaCdeLambdaRule::minimum},
+                    [](SaCdeLambdaRule rule) { return to_string(rule); });
+    rows.add(option("kkt_tolerance", OptionType::real,
+                    "Stopping rule of the solver: the largest violation of the KKT conditions "
+                    "of eq. (16), relative to λ",
+                    "--tol", "tol"),
+             &SaCdeOptions::solver, &GroupLassoOptions::kkt_tolerance);
+    rows.add(seed_option(), &SaCdeOptions::seed);
+    rows.add(threads_option(), &SaCdeOptions::threads);
+    return rows;
+  }();
+  return table;
+}
+
+namespace {
+
+/// A row of SA-LSCDE that sets the same option of both stages, as the paper's experiments do
+/// (§3.1); its default is the selection stage's (the estimation stage's is the same).
+template <class Field>
+void add_to_both_stages(OptionTable<SaLscdeOptions>& rows, OptionInfo info,
+                        Field SaCdeOptions::*selection, Field LscdeOptions::*estimation) {
+  rows.add(
+      std::move(info),
+      [selection](const SaLscdeOptions& options) {
+        return to_option_value(options.selection.*selection);
+      },
+      [selection, estimation](SaLscdeOptions& options, const OptionValue& value) {
+        options.selection.*selection = from_option_value<Field>(value);
+        options.estimation.*estimation = from_option_value<Field>(value);
+      });
+}
+
+}  // namespace
+
+const OptionTable<SaLscdeOptions>& sa_lscde_option_table() {
+  using namespace registry_internal;
+  static const OptionTable<SaLscdeOptions> table = [] {
+    OptionTable<SaLscdeOptions> rows;
+    add_to_both_stages(rows, sigma_grid(), &SaCdeOptions::sigmas, &LscdeOptions::sigmas);
+    add_to_both_stages(rows, lambda_grid(), &SaCdeOptions::lambdas, &LscdeOptions::lambdas);
+    add_to_both_stages(rows, n_centers_option(), &SaCdeOptions::n_centers,
+                       &LscdeOptions::n_centers);
+    add_to_both_stages(rows, folds_option(), &SaCdeOptions::folds, &LscdeOptions::folds);
+    add_to_both_stages(rows, seed_option(), &SaCdeOptions::seed, &LscdeOptions::seed);
+    add_to_both_stages(rows, threads_option(), &SaCdeOptions::threads, &LscdeOptions::threads);
+    return rows;
+  }();
+  return table;
+}
+
+namespace registry_internal {
+
+MethodEntry sacde_method() {
+  return conditional_method("sacde", "sparse additive conditional density estimation", "SACDE",
+                            sacde_option_table(), &fit_sacde, {gate_kind<SaCdeGate>("sacde")});
+}
+
+MethodEntry sa_lscde_method() {
+  return conditional_method("salscde", "SA-CDE selects the features, LSCDE estimates p(y|x)",
+                            "SALSCDE", sa_lscde_option_table(), &fit_sa_lscde,
+                            {wrapping_gate_kind<SelectedFeaturesGate>("selected_features"),
+                             gate_kind<LscdeGate>("lscde")});
+}
+
+}  // namespace registry_internal
+}  // namespace cdens

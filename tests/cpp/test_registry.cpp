@@ -1,0 +1,224 @@
+// The registry of methods and their option tables: every entry is found by its name, its
+// spellings are unique, its defaults are those of its Options struct (read here field by field,
+// independently of the table), building options sets exactly the fields named, a fit through the
+// registry equals the fit called directly with the options written out, and model files written
+// before the registry existed (tests/data/models_ed836a3) still load and predict what they did.
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "cdens/cdens.hpp"
+#include "support.hpp"
+
+namespace cdens {
+namespace {
+
+const OptionInfo& option_of(const std::string& method, const std::string& name) {
+  const MethodEntry* entry = method_named(method);
+  EXPECT_NE(entry, nullptr) << method;
+  return find_option(*entry, name);
+}
+
+template <class Value>
+Value default_of(const std::string& method, const std::string& name) {
+  return std::get<Value>(option_of(method, name).default_value);
+}
+
+TEST(RegistryTest, FindsEveryMethodByNameAndFamilyAndRefusesUnknownOnes) {
+  std::set<std::string> names;
+  for (const MethodEntry& method : methods()) {
+    EXPECT_TRUE(names.insert(method.name).second) << "two entries named " << method.name;
+    EXPECT_EQ(&find_method(method.name, method.family), &method);
+    EXPECT_EQ(method_named(method.name), &method);
+    EXPECT_EQ(method.family == MethodFamily::density, static_cast<bool>(method.fit_density));
+    EXPECT_EQ(method.family != MethodFamily::density, static_cast<bool>(method.fit_conditional));
+    EXPECT_FALSE(method.python_class.empty()) << method.name;
+  }
+  const std::set<std::string> expected = {
+      "ekde",   "fw-ekde", "fw-lscde", "fw-nwcde",  "gmm",       "gskd",       "kcde",
+      "linear", "lscde",   "lsce",     "lsce-ekde", "lsmi-ekde", "lsmi-lscde", "nwcde",
+      "parzen", "press",   "rkde",     "rsde",      "sacde",     "salscde",    "skd"};
+  EXPECT_EQ(names, expected);
+  // The Parzen window's earlier name still finds it.
+  EXPECT_EQ(find_method("pw", MethodFamily::density).name, "parzen");
+  const std::string message =
+      test::message_of<InvalidArgument>([] { find_method("lscde", MethodFamily::density); });
+  EXPECT_NE(message.find("unknown density method 'lscde'"), std::string::npos) << message;
+  EXPECT_NE(message.find("gmm, gskd, parzen, rsde, skd"), std::string::npos) << message;
+}
+
+TEST(RegistryTest, SpellingsAreUniqueWithinAMethodAndAFlagMeansOneTypeWithinACommand) {
+  std::map<std::pair<MethodFamily, std::string>, OptionType> flag_types;
+  for (const MethodEntry& method : methods()) {
+    std::set<std::string> names, flags, python_names;
+    for (const OptionInfo& option : method.options) {
+      EXPECT_TRUE(names.insert(option.name).second) << method.name << " " << option.name;
+      if (!option.cli_flag.empty()) {
+        EXPECT_TRUE(flags.insert(option.cli_flag).second) << method.name << " " << option.cli_flag;
+        const auto [entry, inserted] =
+            flag_types.insert({{method.family, option.cli_flag}, option.type});
+        EXPECT_EQ(entry->second, option.type)
+            << option.cli_flag << " changes type at " << method.name;
+      }
+      if (!option.python_name.empty()) {
+        EXPECT_TRUE(python_names.insert(option.python_name).second)
+            << method.name << " " << option.python_name;
+      }
+      EXPECT_TRUE(fits_type(option.default_value, option.type) ||
+                  (option.type == OptionType::real_list && option.none_is_default))
+          << method.name << " " << option.name << ": the default does not suit the type";
+    }
+  }
+}
+
+TEST(RegistryTest, DefaultsAreTheOptionsStructs) {
+  EXPECT_EQ(default_of<std::vector<double>>("lscde", "sigmas"), lscde_paper_grid());
+  EXPECT_EQ(default_of<std::int64_t>("lscde", "n_centers"), LscdeOptions{}.n_centers);
+  EXPECT_EQ(default_of<std::string>("lscde", "cv_loss"), "kl");
+  EXPECT_EQ(default_of<std::vector<double>>("ekde", "epsilons"), epsilon_kde_paper_radii());
+  // FW-LSCDE and SA-LSCDE take the SA-CDE paper's grid for LSCDE, not LSCDE's own.
+  EXPECT_EQ(default_of<std::vector<double>>("fw-lscde", "sigmas"), sa_cde_width_grid());
+  EXPECT_EQ(default_of<std::vector<double>>("salscde", "lambdas"), sa_cde_width_grid());
+  EXPECT_EQ(default_of<double>("sacde", "kkt_tolerance"), GroupLassoOptions{}.kkt_tolerance);
+  EXPECT_EQ(default_of<std::string>("sacde", "lambda_rule"), "1se");
+  EXPECT_EQ(default_of<std::int64_t>("lsce", "restarts"), ReductionOptions{}.restarts);
+  EXPECT_EQ(default_of<double>("press", "learning_rate"), PressOptions{}.learning_rate);
+  EXPECT_EQ(default_of<std::int64_t>("press", "max_evaluations"), PressOptions{}.max_evaluations);
+  EXPECT_EQ(default_of<bool>("press", "standardize_inputs"), true);
+  EXPECT_EQ(default_of<std::vector<double>>("gmm", "box"),
+            (std::vector<double>{GmmOptions{}.box_lower, GmmOptions{}.box_upper}));
+  EXPECT_EQ(default_of<std::vector<double>>("rsde", "widths"), RsdeOptions{}.widths);
+  EXPECT_TRUE(default_of<std::vector<double>>("parzen", "widths").empty());
+  EXPECT_EQ(default_of<std::uint64_t>("gmm", "seed"), 0u);
+}
+
+TEST(RegistryTest, BuildSetsTheNamedFieldsAndNamesTheOptionInItsErrors) {
+  const GmmOptions gmm = gmm_option_table().build({{"box", std::vector<double>{-1.0, 2.0}},
+                                                   {"n_components", std::int64_t{3}},
+                                                   {"initialization", std::string("box")},
+                                                   {"tolerance", std::int64_t{1}},
+                                                   {"seed", std::uint64_t{9}}});
+  EXPECT_EQ(gmm.box_lower, -1.0);
+  EXPECT_EQ(gmm.box_upper, 2.0);
+  EXPECT_EQ(gmm.n_components, 3);
+  EXPECT_EQ(gmm.initialization, GmmInitialization::box);
+  EXPECT_EQ(gmm.tolerance, 1.0);  // an integer is a real too
+  EXPECT_EQ(gmm.seed, 9u);
+  EXPECT_EQ(gmm.n_init, GmmOptions{}.n_init);  // not named: the default
+
+  const ReducedCdeOptions reduced =
+      reduced_epsilon_kde_option_table().build({{"folds", std::int64_t{3}}});
+  EXPECT_EQ(reduced.reduction.folds, 3);
+  EXPECT_EQ(reduced.epsilon_kde.folds, 3);  // one K for every cross-validation of the method
+  const SaLscdeOptions two_stages =
+      sa_lscde_option_table().build({{"sigmas", std::vector<double>{0.5}}});
+  EXPECT_EQ(two_stages.selection.sigmas, std::vector<double>{0.5});
+  EXPECT_EQ(two_stages.estimation.sigmas, std::vector<double>{0.5});
+
+  const auto error = [](const OptionValues& values) {
+    return test::message_of<InvalidArgument>([&] { gmm_option_table().build(values); });
+  };
+  EXPECT_NE(error({{"components", std::int64_t{2}}}).find("unknown option 'components'"),
+            std::string::npos);
+  EXPECT_NE(error({{"initialization", std::string("random")}}).find("kmeans++, box"),
+            std::string::npos);
+  EXPECT_NE(error({{"box", std::vector<double>{1.0}}}).find("option box must be a pair"),
+            std::string::npos);
+  EXPECT_NE(error({{"n_init", 2.5}}).find("option n_init must be an integer"), std::string::npos);
+  EXPECT_NE(error({{"n_init", std::int64_t{1} << 40}}).find("out of range"), std::string::npos);
+}
+
+TEST(RegistryTest, AFitThroughTheRegistryEqualsTheDirectFit) {
+  const test::PairSample data = test::sine_sample(70, 2, 4);
+  const Matrix none(2, 0);
+  const auto registry_fit = [&](const std::string& method, const OptionValues& values) {
+    return fit_method(*method_named(method), data.x, data.y, none, values);
+  };
+  const auto expect_same = [&](const ConditionalModel& a, const ConditionalMixture& b) {
+    const Vector expected = b.log_pdf(data.x, data.y);
+    const Vector got = a.mixture.log_pdf(data.x, data.y);
+    for (Index i = 0; i < expected.size(); ++i) EXPECT_EQ(got(i), expected(i)) << i;
+  };
+
+  LscdeOptions lscde;
+  lscde.sigmas = {0.3, 1.0};
+  lscde.lambdas = {0.1};
+  lscde.n_centers = 30;
+  lscde.seed = 5;
+  expect_same(registry_fit("lscde", {{"sigmas", std::vector<double>{0.3, 1.0}},
+                                     {"lambdas", std::vector<double>{0.1}},
+                                     {"n_centers", std::int64_t{30}},
+                                     {"seed", std::uint64_t{5}}}),
+              fit_lscde(data.x, data.y, lscde).model);
+
+  // FW-LSCDE: the greedy selection around LSCDE on the SA-CDE paper's grid, one thread a fit.
+  LscdeOptions wrapped;
+  wrapped.sigmas = sa_cde_width_grid();
+  wrapped.lambdas = {0.1};
+  wrapped.n_centers = 20;
+  wrapped.threads = 1;
+  ForwardSelectionOptions selection;
+  selection.method = "fw-lscde";
+  const ConditionalFit by_hand = fit_forward_selection(
+      data.x, data.y,
+      [&](const MatrixView& x, const MatrixView& y) {
+        return as_conditional_fit(fit_lscde(x, y, wrapped));
+      },
+      selection);
+  const ConditionalModel through_registry =
+      registry_fit("fw-lscde", {{"lambdas", std::vector<double>{0.1}},
+                                {"n_centers", std::int64_t{20}},
+                                {"threads", std::int64_t{2}}});
+  EXPECT_EQ(through_registry.report.method, "fw-lscde");
+  EXPECT_EQ(through_registry.report.feature_selection->selected,
+            by_hand.report.feature_selection->selected);
+  expect_same(through_registry, by_hand.model);
+
+  const std::string refused = test::message_of<InvalidArgument>(
+      [&] { fit_method(*method_named("rkde"), data.x, data.y, data.x, {}); });
+  EXPECT_NE(refused.find("takes no unlabelled inputs"), std::string::npos) << refused;
+}
+
+/// The log-densities the cdens package of ed836a3 computed for a file, and the rows it used.
+struct WrittenBefore {
+  nlohmann::json expected;
+  Matrix rows;  // fl, rw, cl, cw, bd × 60
+};
+
+WrittenBefore written_before() {
+  const std::string directory = std::string(CDENS_TEST_DATA_DIR) + "/models_ed836a3/";
+  WrittenBefore written;
+  written.expected = read_json_file(directory + "expected.json");
+  written.rows = read_csv(directory + "crabs60.csv").values;
+  return written;
+}
+
+TEST(RegistryTest, ModelFilesWrittenBeforeTheRegistryLoadAndPredictAsBefore) {
+  const WrittenBefore written = written_before();
+  const std::string directory = std::string(CDENS_TEST_DATA_DIR) + "/models_ed836a3/";
+  for (const auto& [name, expected] : written.expected.items()) {
+    SCOPED_TRACE(name);
+    const nlohmann::json file = read_json_file(directory + name + ".json");
+    Vector log_pdf;
+    if (model_file_shape(file) == "gaussian_mixture") {
+      log_pdf = density_model_from_json(file).mixture.log_pdf(written.rows.topRows(2));
+    } else {
+      log_pdf = conditional_model_from_json(file).mixture.log_pdf(written.rows.topRows(3),
+                                                                  written.rows.row(3));
+    }
+    const auto values = expected.at("log_pdf").get<std::vector<double>>();
+    ASSERT_EQ(log_pdf.size(), static_cast<Index>(values.size()));
+    for (Index i = 0; i < log_pdf.size(); ++i) {
+      EXPECT_EQ(log_pdf(i), values[static_cast<std::size_t>(i)]) << i;
+    }
+    EXPECT_NE(method_named(file.at("method").get<std::string>()), nullptr);
+  }
+}
+
+}  // namespace
+}  // namespace cdens

@@ -1,0 +1,154 @@
+"""The engine's registry of methods seen from Python: every estimator class takes the options of
+its methods' tables with the engine's defaults, model files written before the registry load and
+predict as they did, and the earlier spellings of renamed options still work with a warning."""
+
+import inspect
+import json
+import subprocess
+import warnings
+
+import numpy as np
+import pytest
+
+import cdens
+from cdens import _core
+from cdens._methods import DEPRECATED, methods
+
+from conftest import REPO
+
+WRITTEN_BEFORE = REPO / "tests" / "data" / "models_ed836a3"
+
+
+def init_defaults(estimator_class):
+    parameters = inspect.signature(estimator_class.__init__).parameters
+    return {name: p.default for name, p in parameters.items() if name != "self"}
+
+
+def classes_and_methods():
+    by_class = {}
+    for entry in methods().values():
+        by_class.setdefault(entry["python_class"], []).append(entry)
+    return sorted(by_class.items())
+
+
+@pytest.mark.parametrize("class_name, entries", classes_and_methods())
+def test_every_python_default_is_the_engines(class_name, entries):
+    defaults = init_defaults(getattr(cdens, class_name))
+    for entry in entries:
+        for option in entry["options"]:
+            name = option["python_name"]
+            if not name:
+                continue
+            assert name in defaults, f"{class_name} lacks {name} of {entry['name']}"
+            default = defaults[name]
+            where = f"{class_name}.{name} ({entry['name']}.{option['name']})"
+            if option["type"] in ("seed", "threads"):
+                # scikit-learn's random_state=None draws a seed; n_jobs=None is the engine's 0.
+                assert default is None, where
+            elif option["none_is_default"]:
+                assert default is None, where
+            elif option["type"] in ("real_list", "real_pair"):
+                assert list(default) == option["default"], where
+            else:
+                assert default == option["default"] and type(default) is type(option["default"]), (
+                    f"{where}: Python {default!r}, engine {option['default']!r}")
+            for old_name in option["deprecated_python_names"]:
+                assert defaults[old_name] == DEPRECATED, where
+
+
+@pytest.mark.parametrize("class_name, entries", classes_and_methods())
+def test_every_python_parameter_is_an_option_of_the_class_methods(class_name, entries):
+    estimator_class = getattr(cdens, class_name)
+    spelled = set(getattr(estimator_class, "_method_selectors", ()))
+    for entry in entries:
+        for option in entry["options"]:
+            spelled.add(option["python_name"])
+            spelled.update(option["deprecated_python_names"])
+    assert set(init_defaults(estimator_class)) <= spelled
+
+
+@pytest.mark.parametrize("name", sorted(json.loads(
+    (WRITTEN_BEFORE / "expected.json").read_text())))
+def test_model_files_written_before_the_registry_load_as_before(name):
+    expected = json.loads((WRITTEN_BEFORE / "expected.json").read_text())[name]
+    data = np.loadtxt(WRITTEN_BEFORE / "crabs60.csv", delimiter=",", skiprows=1)
+    estimator = cdens.load(WRITTEN_BEFORE / f"{name}.json")
+    assert type(estimator).__name__ == expected["class"]
+    if hasattr(estimator, "score_samples"):
+        values = estimator.score_samples(data[:, :2])
+    else:
+        values = estimator.log_pdf(data[:, :3], data[:, 3])
+    np.testing.assert_array_equal(values, expected["log_pdf"])
+    # The parameters a loaded model gets are those it got before, under today's names.
+    params = estimator.get_params()
+    for old_name, value in expected["params"].items():
+        new_name = "n_restarts" if old_name == "restarts" else old_name
+        got = params[new_name]
+        assert (list(got) if isinstance(got, tuple) else got) == value, new_name
+
+
+def test_the_earlier_name_of_n_restarts_still_works_with_a_warning():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(40, 2))
+    y = x[:, 0] + 0.3 * rng.normal(size=40)
+    options = dict(n_components=1, sigma=[0.5, 1.0], regularization=[0.1], random_state=2)
+    with pytest.warns(FutureWarning, match="restarts is deprecated"):
+        old = cdens.LSCE(restarts=2, **options).fit(x, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FutureWarning)
+        new = cdens.LSCE(n_restarts=2, **options).fit(x, y)
+    np.testing.assert_array_equal(old.log_pdf(x, y), new.log_pdf(x, y))
+
+
+def test_a_parameter_the_chosen_method_does_not_take_is_refused(faithful):
+    x, y = faithful
+    with pytest.raises(ValueError, match="epsilon does not apply to method lsce"):
+        cdens.LSCE(epsilon=0.5, n_components=1).fit(x, y)
+    with pytest.raises(ValueError, match="n_centers does not apply to method fw-ekde"):
+        cdens.ForwardSelectionCDE(estimator="ekde", n_centers=20).fit(x, y)
+
+
+def test_forward_selection_takes_the_grids_the_command_takes(cli, tmp_path):
+    data = np.loadtxt(WRITTEN_BEFORE / "crabs60.csv", delimiter=",", skiprows=1)
+    path = tmp_path / "fw.json"
+    subprocess.run([cli, "fit", str(WRITTEN_BEFORE / "crabs60.csv"), "--method", "fw-lscde",
+                    "--x", "fl,rw,cl", "--y", "cw", "--sigma", "0.3,1", "--lambda", "0.1",
+                    "--n-centers", "20", "--seed", "4", "--out", str(path)],
+                   check=True, capture_output=True)
+    in_python = cdens.ForwardSelectionCDE(sigma=[0.3, 1.0], regularization=0.1, n_centers=20,
+                                          random_state=4).fit(data[:, :3], data[:, 3])
+    from_cli = cdens.load(path)
+    np.testing.assert_array_equal(from_cli.selected_features_, in_python.selected_features_)
+    np.testing.assert_array_equal(from_cli.log_pdf(data[:, :3], data[:, 3]),
+                                  in_python.log_pdf(data[:, :3], data[:, 3]))
+
+
+@pytest.mark.parametrize("command, old, new", [
+    (["density", "fit", "{data}", "--columns", "fl,rw"], ["--method", "pw"],
+     ["--method", "parzen"]),
+    (["regress", "fit", "{data}", "--x", "fl,rw", "--y", "cw", "--restarts", "1",
+      "--max-evaluations", "200"], ["--lambda", "0.01"], ["--lasso", "0.01"]),
+])
+def test_the_commands_earlier_spellings_still_work_with_a_warning(cli, tmp_path, command, old,
+                                                                  new):
+    data = str(WRITTEN_BEFORE / "crabs60.csv")
+    arguments = [argument.replace("{data}", data) for argument in command]
+    outputs = []
+    for spelling, name in ((old, "old.json"), (new, "new.json")):
+        result = subprocess.run([cli, *arguments, *spelling, "--out", str(tmp_path / name)],
+                                check=True, capture_output=True, text=True)
+        outputs.append(result)
+    assert f"{old[0]} {old[1]}" in outputs[0].stderr or old[0] in outputs[0].stderr
+    assert "deprecated" in outputs[0].stderr and outputs[1].stderr == ""
+    old_model = json.loads((tmp_path / "old.json").read_text())
+    new_model = json.loads((tmp_path / "new.json").read_text())
+    assert old_model["model"] == new_model["model"] and old_model["method"] == new_model["method"]
+
+
+def test_the_registry_lists_every_estimator_class_of_the_package():
+    classes = {entry["python_class"] for entry in _core.methods()}
+    estimators = {name for name in cdens.__all__
+                  if isinstance(getattr(cdens, name), type)
+                  and name not in ("CdensWarning", "ConditionalDensityEstimator",
+                                   "DensityEstimator")}
+    assert classes == estimators
