@@ -110,24 +110,19 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
     stacked << data.samples.z, outputs;
     const BandwidthLikelihood likelihood(
         stacked, input_dim,
-        n <= options.exact_limit ? std::vector<Index>{}
-                                 : held_out_pairs(n, options.subsample_held_out, options.seed, 1),
+        n <= options.exact_limit
+            ? std::vector<Index>{}
+            : held_out_pairs(n, options.subsample_held_out, options.search.seed, 1),
         options.threads);
     std::optional<BandwidthLikelihood> screening;
     if (options.screening_held_out < likelihood.n_held_out()) {
       screening.emplace(stacked, input_dim,
-                        held_out_pairs(n, options.screening_held_out, options.seed, 2),
+                        held_out_pairs(n, options.screening_held_out, options.search.seed, 2),
                         options.threads);
     }
-    BandwidthSearchOptions search;
-    search.restarts = options.restarts;
-    search.lower = options.bandwidth_lower;
-    search.upper = options.bandwidth_upper;
-    search.max_evaluations = options.max_evaluations;
-    search.seed = options.seed;
     context.progress.begin("leave-one-out likelihood search", 1);
-    const BandwidthSearchResult found =
-        maximize_bandwidth_likelihood(likelihood, screening ? *screening : likelihood, search);
+    const BandwidthSearchResult found = maximize_bandwidth_likelihood(
+        likelihood, screening ? *screening : likelihood, options.search);
     context.progress.advance();
     context.progress.end();
     bandwidths = found.bandwidths;
@@ -138,12 +133,12 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
     report.statistics["held_out"] = static_cast<double>(likelihood.n_held_out());
     for (Index d = 0; d < dimension; ++d) {
       const std::string name = "bandwidth of " + dimension_name(d, input_dim);
-      if (bandwidths(d) <= options.bandwidth_lower * (1.0 + 1e-6)) {
+      if (bandwidths(d) <= options.search.lower * (1.0 + 1e-6)) {
         report.warnings.push_back(
             name +
             " is at the lower bound of the search: the column may have ties (repeated "
             "values) that make the likelihood grow without limit as it shrinks");
-      } else if (d >= input_dim && bandwidths(d) >= options.bandwidth_upper * (1.0 - 1e-6)) {
+      } else if (d >= input_dim && bandwidths(d) >= options.search.upper * (1.0 - 1e-6)) {
         report.warnings.push_back(name + " is at the upper bound of the search");
       }
     }

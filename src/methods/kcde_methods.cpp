@@ -45,23 +45,23 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
     rows.add(option("restarts", OptionType::integer,
                     "Random starts of the search besides the normal-reference one", "--restarts",
                     "n_restarts"),
-             &Options::restarts);
+             &Options::search, &BandwidthSearchOptions::restarts);
     rows.add(
         option("bandwidth_bounds", OptionType::real_pair,
                "The box [lower, upper] of every bandwidth in the search (standardised units)",
                "--bandwidth-bounds", "bandwidth_bounds"),
         [](const Options& options) {
-          return OptionValue(std::vector<double>{options.bandwidth_lower, options.bandwidth_upper});
+          return OptionValue(std::vector<double>{options.search.lower, options.search.upper});
         },
         [](Options& options, const OptionValue& value) {
           const auto& bounds = std::get<std::vector<double>>(value);
-          options.bandwidth_lower = bounds[0];
-          options.bandwidth_upper = bounds[1];
+          options.search.lower = bounds[0];
+          options.search.upper = bounds[1];
         });
     rows.add(option("max_evaluations", OptionType::integer,
                     "Criterion evaluations per start at most", "--max-evaluations", "max_iter"),
-             &Options::max_evaluations);
-    rows.add(seed_option(), &Options::seed);
+             &Options::search, &BandwidthSearchOptions::max_evaluations);
+    rows.add(seed_option(), &Options::search, &BandwidthSearchOptions::seed);
     rows.add(threads_option(), &Options::threads);
     return rows;
   }();

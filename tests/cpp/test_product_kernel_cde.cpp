@@ -218,7 +218,7 @@ TEST(ProductKernelCdeTest, LearnsWhichInputMattersAndApproachesTheTrueDensity) {
 TEST(ProductKernelCdeTest, SameModelOnAnyThreadCountAndThroughAModelFile) {
   const test::PairSample train = test::sine_sample(90, 2, 12);
   ProductKernelCdeOptions options;
-  options.seed = 3;
+  options.search.seed = 3;
   test::expect_independent_of_thread_count(options, [&](const ProductKernelCdeOptions& o) {
     return fit_product_kernel_cde(train.x, train.y, o);
   });
@@ -257,7 +257,7 @@ TEST(ProductKernelCdeTest, ScreenedStartsArePolishedOnTheFullCriterion) {
   EXPECT_NEAR(value + std::log(test::sample_scale(train.y)(0)), fit.report.statistics.at("loo_nll"),
               1e-12);
   for (Index d = 0; d < 3; ++d) {
-    const bool at_upper = log_h(d) >= std::log(options.bandwidth_upper) - 1e-9;
+    const bool at_upper = log_h(d) >= std::log(options.search.upper) - 1e-9;
     if (!at_upper) {
       EXPECT_LT(std::abs(gradient(d)), 1e-4) << "dimension " << d;
     }
@@ -272,8 +272,8 @@ TEST(ProductKernelCdeTest, RefusesBadOptionsAndData) {
             std::string::npos);
   EXPECT_THROW(fit_product_kernel_cde(train.x, train.y, fixed({0.5, -1.0, 0.5})), InvalidArgument);
   ProductKernelCdeOptions box;
-  box.bandwidth_lower = 2.0;
-  box.bandwidth_upper = 1.0;
+  box.search.lower = 2.0;
+  box.search.upper = 1.0;
   EXPECT_THROW(fit_product_kernel_cde(train.x, train.y, box), InvalidArgument);
   test::expect_rejects_bad_training_pairs(
       [](const Matrix& x, const Matrix& y) { return fit_product_kernel_cde(x, y); });

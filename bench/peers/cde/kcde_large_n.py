@@ -12,8 +12,6 @@ cores (n_jobs=None).
 import argparse
 import os
 import sys
-import time
-import warnings
 
 import numpy as np
 
@@ -24,15 +22,6 @@ import run  # noqa: E402  (the peer benchmark's data)
 import cdens  # noqa: E402
 
 TEST_SIZE = 10000
-
-
-def fit_and_score(x, y, x_test, y_test, **options):
-    started = time.perf_counter()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdens.CdensWarning)
-        model = cdens.KernelCDE(random_state=0, **options).fit(x, y)
-    seconds = time.perf_counter() - started
-    return -model.score(x_test, y_test), seconds, model
 
 
 def main():
@@ -51,7 +40,8 @@ def main():
             if n <= 20000:
                 variants.insert(0, ("exact leave-one-out", {}))
             for label, options in variants:
-                nll, seconds, model = fit_and_score(x, y, x_test, y_test, **options)
+                nll, seconds, model = run.fit_cdens(cdens.KernelCDE(random_state=0, **options),
+                                                    x, y, x_test, y_test)
                 bandwidths = ", ".join(f"{h:.3g}" for h in model.bandwidths_)
                 print(f"| {d_x} | {n} | {label} | {nll:.4f} | {seconds:.3g} s | "
                       f"{model.model_.statistics['evaluations']:.0f} | {bandwidths} |", flush=True)

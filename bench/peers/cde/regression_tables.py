@@ -11,11 +11,8 @@ comparable with the others and a continuous kernel collapses onto the atoms).
 """
 
 import argparse
-import multiprocessing
 import os
 import sys
-import time
-import warnings
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
@@ -26,6 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, HERE)
 
+import run  # noqa: E402  (fit_cdens)
 import statsmodels_peer  # noqa: E402
 
 import cdens  # noqa: E402
@@ -63,24 +61,6 @@ def split(n, seed):
     return order[: n // 2], order[n // 2:]
 
 
-def statsmodels_child(x, y, x_test, y_test, results):
-    model = statsmodels_peer.StatsmodelsConditionalKde(x, y.reshape(-1, 1))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        results.put((-np.mean(model.log_pdf(x_test, y_test.reshape(-1, 1))), model.fit_seconds))
-
-
-def fit_statsmodels(x, y, x_test, y_test, limit):
-    results = multiprocessing.Queue()
-    child = multiprocessing.Process(target=statsmodels_child, args=(x, y, x_test, y_test, results))
-    child.start()
-    child.join(limit)
-    if child.is_alive():
-        child.terminate()
-        child.join()
-        return None
-    return results.get()
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--splits", type=int, default=5)
@@ -98,14 +78,13 @@ def main():
         for seed in range(args.splits):
             train, test = split(len(y), seed)
             for name in names:
-                started = time.perf_counter()
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", cdens.CdensWarning)
-                    model = ESTIMATORS[name](seed).fit(x[train], y[train])
-                seconds[name].append(time.perf_counter() - started)
-                nll[name].append(-model.score(x[test], y[test]))
+                score, took, _ = run.fit_cdens(ESTIMATORS[name](seed), x[train], y[train],
+                                               x[test], y[test])
+                nll[name].append(score)
+                seconds[name].append(took)
             if seed == 0 and args.limit > 0:
-                peer = fit_statsmodels(x[train], y[train], x[test], y[test], args.limit)
+                peer = statsmodels_peer.fit_and_score_within(
+                    x[train], y[train].reshape(-1, 1), x[test], y[test].reshape(-1, 1), args.limit)
         cells = [f"{np.mean(nll[name]):.3f} ± {np.std(nll[name]):.3f} ({np.mean(seconds[name]):.2g} s)"
                  for name in names]
         peer_cell = ("not run" if args.limit <= 0 else f"stopped at {args.limit:g} s"

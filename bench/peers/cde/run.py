@@ -19,7 +19,6 @@ core (OPENBLAS_NUM_THREADS=1 for numpy, n_jobs=1 for cdens): a per-core comparis
 """
 
 import argparse
-import multiprocessing
 import os
 import sys
 import time
@@ -48,22 +47,14 @@ def draw(n, d_x, rng):
     return x, y.reshape(-1, 1)
 
 
-def fit_ours(x, y, x_test, y_test, seed):
+def fit_cdens(estimator, x, y, x_test, y_test):
+    """(test NLL, fit seconds, fitted estimator) of a cdens estimator."""
     started = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cdens.CdensWarning)
-        model = cdens.LSCDE(random_state=seed, n_jobs=1).fit(x, y)
+        model = estimator.fit(x, y)
     seconds = time.perf_counter() - started
-    return -model.score(x_test, y_test), seconds
-
-
-def fit_kcde(x, y, x_test, y_test, seed):
-    started = time.perf_counter()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdens.CdensWarning)
-        model = cdens.KernelCDE(random_state=seed, n_jobs=1).fit(x, y)
-    seconds = time.perf_counter() - started
-    return -model.score(x_test, y_test), seconds
+    return -model.score(x_test, y_test), seconds, model
 
 
 def fit_numpy(x, y, x_test, y_test, seed):
@@ -72,24 +63,6 @@ def fit_numpy(x, y, x_test, y_test, seed):
     model = lscde_numpy.fit(x, y, PAPER_GRID, PAPER_GRID, center_order, 100, fold_of, loss="kl")
     seconds = time.perf_counter() - started
     return -model.log_pdf(x_test, y_test).mean(), seconds
-
-
-def statsmodels_child(x, y, x_test, y_test, results):
-    model = statsmodels_peer.StatsmodelsConditionalKde(x, y)
-    results.put((-model.log_pdf(x_test, y_test).mean(), model.fit_seconds))
-
-
-def fit_statsmodels(x, y, x_test, y_test, limit):
-    """(test NLL, seconds), or None when the fit did not finish within `limit` seconds."""
-    results = multiprocessing.Queue()
-    child = multiprocessing.Process(target=statsmodels_child, args=(x, y, x_test, y_test, results))
-    child.start()
-    child.join(limit)
-    if child.is_alive():
-        child.terminate()
-        child.join()
-        return None
-    return results.get()
 
 
 def parse_arguments():
@@ -127,11 +100,12 @@ def main():
             rng = np.random.default_rng([seed, d_x, n])
             x, y = draw(n, d_x, rng)
             x_test, y_test = draw(TEST_SIZE, d_x, rng)
-            ours = fit_ours(x, y, x_test, y_test, seed)
-            kcde = fit_kcde(x, y, x_test, y_test, seed)
+            ours = fit_cdens(cdens.LSCDE(random_state=seed, n_jobs=1), x, y, x_test, y_test)
+            kcde = fit_cdens(cdens.KernelCDE(random_state=seed, n_jobs=1), x, y, x_test, y_test)
             reference = fit_numpy(x, y, x_test, y_test, seed)
             attempted = not statsmodels_stopped
-            peer = fit_statsmodels(x, y, x_test, y_test, limit) if attempted else None
+            peer = (statsmodels_peer.fit_and_score_within(x, y, x_test, y_test, limit)
+                    if attempted else None)
             statsmodels_stopped = peer is None
             versus_peer = [speed_up(peer, limit, attempted, fit) for fit in (ours, kcde)]
             peer_cell = cell(peer) if peer else (f"stopped at {limit:g} s" if attempted else

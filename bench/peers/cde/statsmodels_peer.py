@@ -12,6 +12,7 @@ statsmodels evaluates the density as a plain ratio, so a test point where both k
 underflow gives nan and one where only the joint sum does gives -inf; they are reported as such.
 """
 
+import multiprocessing
 import time
 
 import numpy as np
@@ -53,3 +54,24 @@ def fit_and_score(X_train, Y_train, X_test, Y_test, seed):
     """Test NLL (eq. 10 of the LSCDE paper) in the units of Y. seed is unused: cv_ml is
     deterministic."""
     return -StatsmodelsConditionalKde(X_train, Y_train).log_pdf(X_test, Y_test).mean()
+
+
+def _fit_and_score_child(X, Y, X_test, Y_test, results):
+    model = StatsmodelsConditionalKde(X, Y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        results.put((-np.mean(model.log_pdf(X_test, Y_test)), model.fit_seconds))
+
+
+def fit_and_score_within(X, Y, X_test, Y_test, limit):
+    """(test NLL, fit seconds) of a fit in a child process, or None when it did not finish within
+    `limit` seconds (the child is then stopped). Y and Y_test are (n, d_y)."""
+    results = multiprocessing.Queue()
+    child = multiprocessing.Process(target=_fit_and_score_child,
+                                    args=(X, Y, X_test, Y_test, results))
+    child.start()
+    child.join(limit)
+    if child.is_alive():
+        child.terminate()
+        child.join()
+        return None
+    return results.get()

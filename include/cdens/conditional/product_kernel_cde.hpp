@@ -48,15 +48,9 @@ struct ProductKernelCdeOptions {
   /// The starts of the search run on the criterion over at most this many held-out pairs (drawn
   /// at random); the best end point is then polished on the full criterion.
   Index screening_held_out = 300;
-  /// Random starts of the search besides the normal-reference start.
-  int restarts = BandwidthSearchOptions{}.restarts;
-  /// The box of the search.
-  double bandwidth_lower = BandwidthSearchOptions{}.lower;
-  double bandwidth_upper = BandwidthSearchOptions{}.upper;
-  /// Criterion evaluations per start.
-  int max_evaluations = BandwidthSearchOptions{}.max_evaluations;
-  /// Seed of the random starts and of the held-out draw.
-  std::uint64_t seed = 0;
+  /// The search: random starts, the box of the bandwidths, evaluations per start, and the seed
+  /// of the random starts, which also draws the held-out pairs.
+  BandwidthSearchOptions search = {};
   /// OpenMP threads; 0 uses the OpenMP default. The result does not depend on it.
   int threads = 0;
 };
