@@ -152,3 +152,24 @@ def test_the_registry_lists_every_estimator_class_of_the_package():
                   and name not in ("CdensWarning", "ConditionalDensityEstimator",
                                    "DensityEstimator")}
     assert classes == estimators
+
+
+@pytest.mark.parametrize("class_name, entries", classes_and_methods())
+def test_every_documented_default_is_the_engines(class_name, entries):
+    # numpydoc lines "name[, name] : type, default=value" of the class docstring (a class that
+    # documents its parameters by reference, as SALSCDE does, has none to check).
+    import ast
+    import re
+
+    estimator_class = getattr(cdens, class_name)
+    documented = {}
+    for names, value in re.findall(r"^\s*([a-z_, ]+) : [^\n]*default=([^\n]+)$",
+                                   estimator_class.__doc__ or "", flags=re.M):
+        for name in names.split(","):
+            documented[name.strip()] = ast.literal_eval(value.strip())
+    defaults = init_defaults(estimator_class)
+    for name, value in documented.items():
+        assert name in defaults, f"{class_name} documents {name}, which it does not take"
+        default = defaults[name]
+        assert (list(default) if isinstance(default, tuple) else default) == (
+            list(value) if isinstance(value, tuple) else value), f"{class_name}.{name}"
