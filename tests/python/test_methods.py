@@ -78,7 +78,9 @@ def test_model_files_written_before_the_registry_load_as_before(name):
         values = estimator.score_samples(data[:, :2])
     else:
         values = estimator.log_pdf(data[:, :3], data[:, 3])
-    np.testing.assert_array_equal(values, expected["log_pdf"])
+    # The expected values come from a -march=native build (the Makefile's); other builds round
+    # some sums differently in the last bits.
+    np.testing.assert_allclose(values, expected["log_pdf"], rtol=1e-12, atol=1e-12)
     # The parameters a loaded model gets are those it got before, under today's names.
     params = estimator.get_params()
     for old_name, value in expected["params"].items():
