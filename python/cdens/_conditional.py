@@ -11,7 +11,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
-from ._methods import engine_options
+from ._methods import engine_options, report_names
 from ._validation import (
     as_probabilities,
     as_samples,
@@ -52,12 +52,12 @@ class ConditionalDensityEstimator(BaseEstimator):
 
     Subclasses name their method of the engine's registry (``_method``, or ``_method_name()``
     where a parameter such as ``estimator`` chooses it, listed in ``_method_selectors``); their
-    parameters are the options of its table (see cdens._methods). They set
-    ``_hyperparameter_names`` (engine name -> Python attribute name without the trailing
-    underscore) where the fit report's names differ.
+    parameters are the options of its table (see cdens._methods), whose report names give the
+    fitted attributes (the report's "lambda" is ``regularization_``); ``_extra_report_names``
+    names the reported values that are no option.
     """
 
-    _hyperparameter_names = {}
+    _extra_report_names = {}
     _method = None
     _method_selectors = ()
 
@@ -102,10 +102,11 @@ class ConditionalDensityEstimator(BaseEstimator):
     def _set_fitted(self, model):
         self.model_ = model
         self.n_outputs_ = model.output_dim
+        names = report_names(type(self), model.method)
         for engine_name, value in model.hyperparameters.items():
-            setattr(self, self._hyperparameter_names.get(engine_name, engine_name) + "_", value)
+            setattr(self, names.get(engine_name, engine_name) + "_", value)
         table = model.cross_validation
-        self.cv_results_ = cv_results_from_table(table, self._hyperparameter_names)
+        self.cv_results_ = cv_results_from_table(table, names)
 
     @classmethod
     def _from_model(cls, model):
@@ -113,7 +114,8 @@ class ConditionalDensityEstimator(BaseEstimator):
         (a chosen value that is no parameter, such as RKDE's marginal width, stays an
         attribute only)."""
         estimator = cls()
-        chosen = {cls._hyperparameter_names.get(name, name): value
+        names = report_names(cls, model.method)
+        chosen = {names.get(name, name): value
                   for name, value in model.hyperparameters.items()}
         parameters = estimator.get_params()
         estimator.set_params(**{name: value for name, value in chosen.items()

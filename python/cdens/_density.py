@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._conditional import CdensWarning, cv_results_from_table
-from ._methods import engine_options
+from ._methods import engine_options, report_names
 from ._validation import as_probabilities, as_samples, check_features, seed_of
 
 
@@ -21,12 +21,11 @@ class DensityEstimator(BaseEstimator):
     """Base of the unconditional density estimators: fit(X) and every query of p(x).
 
     Subclasses name their method of the engine's registry (``_method``); their parameters are
-    the options of its table (see cdens._methods). They set ``_hyperparameter_names`` (engine
-    name -> Python attribute name without the trailing underscore) where the fit report's names
-    differ.
+    the options of its table (see cdens._methods), whose report names give the fitted attributes
+    (the report's "width" is ``bandwidth_``).
     """
 
-    _hyperparameter_names = {"width": "bandwidth"}
+    _extra_report_names = {}
     _method = None
 
     def _fit_model(self, X):
@@ -49,10 +48,10 @@ class DensityEstimator(BaseEstimator):
 
     def _set_fitted(self, model):
         self.model_ = model
+        names = report_names(type(self), model.method)
         for engine_name, value in model.hyperparameters.items():
-            setattr(self, self._hyperparameter_names.get(engine_name, engine_name) + "_", value)
-        self.cv_results_ = cv_results_from_table(model.cross_validation,
-                                                 self._hyperparameter_names)
+            setattr(self, names.get(engine_name, engine_name) + "_", value)
+        self.cv_results_ = cv_results_from_table(model.cross_validation, names)
         self.n_kernels_ = model.n_components
         self.weights_ = model.weights
         self.means_ = model.centers
@@ -63,7 +62,8 @@ class DensityEstimator(BaseEstimator):
         """A fitted estimator around a loaded model; parameters that the fit chose (a width)
         are set to the chosen value, so a refit reproduces it."""
         estimator = cls()
-        chosen = {cls._hyperparameter_names.get(name, name): value
+        names = report_names(cls, model.method)
+        chosen = {names.get(name, name): value
                   for name, value in model.hyperparameters.items()}
         parameters = estimator.get_params()
         # The report holds numbers as floats; a count (GMM's n_components) goes back as an int.

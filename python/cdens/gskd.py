@@ -41,7 +41,6 @@ class GSKD(DensityEstimator):
     model_ : cdens._core.DensityModel
     """
 
-    _hyperparameter_names = {"target_width": "target_bandwidth"}
     _method = "gskd"
 
     def __init__(self, target_bandwidth=None, population=None, generations=None, iterations=None,

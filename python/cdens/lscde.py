@@ -45,7 +45,6 @@ class LSCDE(ConditionalDensityEstimator):
         The fitted conditional mixture with its fit report.
     """
 
-    _hyperparameter_names = {"lambda": "regularization"}
     _method = "lscde"
 
     def __init__(self, sigma=None, regularization=None, n_centers=100, cv=5, cv_loss="kl",

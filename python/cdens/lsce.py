@@ -18,8 +18,7 @@ class _ReducedConditionalDensity(ConditionalDensityEstimator):
     """
 
     _criterion = None  # "lsce" or "lsmi"
-    _hyperparameter_names = {"lambda": "regularization", "d_z": "n_components",
-                             "reduction_lambda": "reduction_regularization"}
+    _extra_report_names = {"reduction_lambda": "reduction_regularization"}
 
     _method_selectors = ("estimator",)
 

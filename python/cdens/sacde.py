@@ -63,7 +63,6 @@ class SACDE(_FeatureSelectingEstimator):
         As for LSCDE.
     """
 
-    _hyperparameter_names = {"lambda": "regularization"}
     _method = "sacde"
 
     def __init__(self, sigma=None, regularization=None, n_centers=100, cv=5, tol=1e-3,
@@ -88,8 +87,7 @@ class SALSCDE(_FeatureSelectingEstimator):
     features, importances and path are SA-CDE's.
     """
 
-    _hyperparameter_names = {"lambda": "regularization",
-                             "selection_lambda": "selection_regularization"}
+    _extra_report_names = {"selection_lambda": "selection_regularization"}
     _method = "salscde"
 
     def __init__(self, sigma=None, regularization=None, n_centers=100, cv=5, random_state=None,
@@ -136,7 +134,6 @@ class ForwardSelectionCDE(_FeatureSelectingEstimator):
     regularization_path_ : None
     """
 
-    _hyperparameter_names = {"lambda": "regularization"}
     _method_selectors = ("estimator",)
 
     def __init__(self, estimator="lscde", sigma=None, regularization=None, epsilon=None,

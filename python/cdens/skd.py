@@ -39,7 +39,6 @@ class SKD(DensityEstimator):
     model_ : cdens._core.DensityModel
     """
 
-    _hyperparameter_names = {"width": "bandwidth", "target_width": "target_bandwidth"}
     _method = "skd"
 
     def __init__(self, bandwidth=None, target_bandwidth=None, cv=5, standardize=True,

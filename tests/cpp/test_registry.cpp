@@ -6,7 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -213,8 +214,11 @@ TEST(RegistryTest, ModelFilesWrittenBeforeTheRegistryLoadAndPredictAsBefore) {
     }
     const auto values = expected.at("log_pdf").get<std::vector<double>>();
     ASSERT_EQ(log_pdf.size(), static_cast<Index>(values.size()));
+    // The expected values come from a -march=native build; a build for generic x86-64 (the
+    // sanitizer build of make test) rounds some sums differently in the last bits.
     for (Index i = 0; i < log_pdf.size(); ++i) {
-      EXPECT_EQ(log_pdf(i), values[static_cast<std::size_t>(i)]) << i;
+      const double expected_value = values[static_cast<std::size_t>(i)];
+      EXPECT_NEAR(log_pdf(i), expected_value, 1e-12 * std::max(1.0, std::abs(expected_value))) << i;
     }
     EXPECT_NE(method_named(file.at("method").get<std::string>()), nullptr);
   }
