@@ -40,8 +40,7 @@ std::vector<StandardizedSamples> fold_training_sets(const StandardizedSamples& p
 }
 
 double log_gaussian_normalizer(Index dimension, double sigma) {
-  constexpr double kLogSqrtTwoPi = 0.91893853320467274178;
-  return static_cast<double>(dimension) * (kLogSqrtTwoPi + std::log(sigma));
+  return static_cast<double>(dimension) * (0.5 * kLog2Pi + std::log(sigma));
 }
 
 Vector kernel_scales(const std::vector<double>& sigmas) {

@@ -6,11 +6,11 @@
 
 #include "cdens/conditional/constant_gate.hpp"
 #include "cdens/core/error.hpp"
+#include "cdens/core/gaussian_kernel.hpp"
 
 namespace cdens {
 namespace {
 
-constexpr double kLog2Pi = 1.83787706640934548356;
 /// Residual scale (standardised units) below which an output counts as exactly linear in x.
 constexpr double kSmallestResidualScale = 1e-10;
 
@@ -38,15 +38,10 @@ LeastSquares least_squares(const StandardizedSamples& pairs) {
   return fit;
 }
 
-}  // namespace
-
-Matrix least_squares_coefficients(const StandardizedSamples& pairs) {
-  return least_squares(pairs).coefficients;
-}
-
-double linear_gaussian_loo_nll(const StandardizedSamples& pairs) {
-  const LeastSquares fit = least_squares(pairs);
-  const Index n = pairs.z.cols();
+/// The leave-one-out NLL of the linear-Gaussian model from its least-squares fit (see
+/// linear_gaussian_loo_nll).
+double leave_one_out_nll(const LeastSquares& fit) {
+  const Index n = fit.residuals.cols();
   const Vector residual_sums = fit.residuals.rowwise().squaredNorm();
   double total = 0.0;
   for (Index i = 0; i < n; ++i) {
@@ -62,6 +57,16 @@ double linear_gaussian_loo_nll(const StandardizedSamples& pairs) {
     }
   }
   return total / static_cast<double>(n);
+}
+
+}  // namespace
+
+Matrix least_squares_coefficients(const StandardizedSamples& pairs) {
+  return least_squares(pairs).coefficients;
+}
+
+double linear_gaussian_loo_nll(const StandardizedSamples& pairs) {
+  return leave_one_out_nll(least_squares(pairs));
 }
 
 KernelCdeFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
@@ -88,7 +93,7 @@ KernelCdeFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
                                 "to 1e-10 of its standard deviation");
     }
   }
-  const double loo = linear_gaussian_loo_nll(data.samples);
+  const double loo = leave_one_out_nll(fit);
   if (std::isfinite(loo)) report.statistics["loo_nll"] = loo - data.y_scaling.log_jacobian();
   report.statistics["n_train"] = static_cast<double>(n);
   ConditionalMixture model(data.x_scaling, data.y_scaling,

@@ -142,11 +142,11 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
         report.warnings.push_back(name + " is at the upper bound of the search");
       }
     }
+    compare_with_linear_gaussian(data, report);
   }
   for (Index d = 0; d < dimension; ++d) {
     report.hyperparameters["bandwidth_" + dimension_name(d, input_dim)] = bandwidths(d);
   }
-  if (options.bandwidths.empty()) compare_with_linear_gaussian(data, report);
   report.statistics["n_train"] = static_cast<double>(n);
   if (options.trend == KernelTrend::linear) report.statistics["linear_trend"] = 1.0;
 

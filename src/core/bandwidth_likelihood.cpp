@@ -5,13 +5,13 @@
 #include <numeric>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/log_space.hpp"
 #include "cdens/core/parallel.hpp"
 
 namespace cdens {
 namespace {
 
-constexpr double kLogSqrtTwoPi = 0.91893853320467274178;
 /// Reference samples handled together: every array of a chunk stays in the L1 cache while the
 /// chunk's dimensions are added up.
 constexpr Index kChunk = 256;
@@ -269,7 +269,7 @@ Vector BandwidthLikelihood::evaluate(const VectorView& log_bandwidths,
     evaluate_held_out(scaled, terms.data(), gradient_rows);
   }
   const Index c = conditioning_dimensions_;
-  terms.array() += log_bandwidths.tail(k - c).sum() + static_cast<double>(k - c) * kLogSqrtTwoPi;
+  terms.array() += log_bandwidths.tail(k - c).sum() + 0.5 * static_cast<double>(k - c) * kLog2Pi;
   return terms;
 }
 
