@@ -19,13 +19,6 @@
 namespace cdens::cli {
 namespace {
 
-std::string trim(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t");
-  if (first == std::string::npos) return {};
-  const auto last = text.find_last_not_of(" \t");
-  return text.substr(first, last - first + 1);
-}
-
 /// Position of `value` in `values`, appending it when new (first-appearance order).
 std::size_t position_of(std::vector<double>& values, double value) {
   const auto found = std::find(values.begin(), values.end(), value);
@@ -118,41 +111,6 @@ void print_cv_list(std::ostream& out, const CvTable& table) {
 }
 
 }  // namespace
-
-std::vector<std::string> split_list(const std::string& text, char delimiter,
-                                    const std::string& what) {
-  if (trim(text).empty()) throw InvalidArgument(what + ": the list is empty");
-  std::vector<std::string> items;
-  std::size_t start = 0;
-  while (true) {
-    const auto end = text.find(delimiter, start);
-    items.push_back(trim(text.substr(start, end == std::string::npos ? end : end - start)));
-    if (items.back().empty()) {
-      throw InvalidArgument(what + ": empty item in '" + text + "'");
-    }
-    if (end == std::string::npos) return items;
-    start = end + 1;
-  }
-}
-
-double parse_number(const std::string& text, const std::string& what) {
-  const std::string cell = trim(text);
-  // from_chars does not accept a leading '+'.
-  const std::size_t skip = !cell.empty() && cell.front() == '+' ? 1 : 0;
-  double value = 0.0;
-  const auto [end, status] = std::from_chars(cell.data() + skip, cell.data() + cell.size(), value);
-  if (cell.size() == skip || status != std::errc() || end != cell.data() + cell.size() ||
-      !std::isfinite(value)) {
-    throw InvalidArgument(what + ": '" + text + "' is not a finite number");
-  }
-  return value;
-}
-
-std::vector<double> parse_number_list(const std::string& text, const std::string& what) {
-  std::vector<double> values;
-  for (const auto& item : split_list(text, ',', what)) values.push_back(parse_number(item, what));
-  return values;
-}
 
 GridAxis parse_grid_axis(const std::string& spec) {
   const std::string what = "--y-grid '" + spec + "'";
@@ -378,7 +336,43 @@ void print_feature_selection(std::ostream& out, const ConditionalModel& model) {
   out << "selected_features: " << join(names, ", ") << '\n';
 }
 
+namespace {
+
+void print_method_selection(std::ostream& out, const MethodSelection& selection) {
+  out << "method_selection: " << selection.folds
+      << "-fold cross-validated NLL per candidate (* marks the chosen one; difference from it "
+         "with its paired standard error)\n";
+  constexpr int kWidth = 12;
+  std::size_t name_width = 10;
+  for (const auto& score : selection.candidates) {
+    name_width = std::max(name_width, score.candidate.size() + 2);
+  }
+  out << "  " << std::left << std::setw(static_cast<int>(name_width)) << "candidate" << std::right
+      << std::setw(kWidth) << "mean NLL" << std::setw(kWidth) << "std. error" << std::setw(kWidth)
+      << "difference" << std::setw(kWidth) << "paired SE" << std::setw(kWidth) << "seconds" << '\n';
+  const auto& chosen = selection.candidates[static_cast<std::size_t>(selection.chosen)];
+  for (std::size_t c = 0; c < selection.candidates.size(); ++c) {
+    const CandidateScore& score = selection.candidates[c];
+    out << "  " << std::left << std::setw(static_cast<int>(name_width)) << score.candidate
+        << std::right;
+    if (score.scored()) {
+      out << std::setw(kWidth) << format_loss(score.mean_nll) << std::setw(kWidth)
+          << format_loss(score.standard_error) << std::setw(kWidth)
+          << format_loss(score.mean_nll - chosen.mean_nll) << std::setw(kWidth)
+          << format_loss(score.difference_standard_error) << std::setw(kWidth)
+          << format_short(score.seconds) << (static_cast<Index>(c) == selection.chosen ? " *" : "");
+    } else {
+      out << "  " << score.status << " (" << format_short(score.seconds) << " s)";
+    }
+    out << '\n';
+  }
+  out << "time_budget: " << format_short(selection.time_budget) << '\n';
+}
+
+}  // namespace
+
 void print_fit_report(std::ostream& out, const FitReport& report) {
+  if (report.method_selection) print_method_selection(out, *report.method_selection);
   if (report.cross_validation) {
     print_cv_table(out, *report.cross_validation);
   } else {

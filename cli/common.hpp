@@ -12,6 +12,7 @@
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/csv.hpp"
 #include "cdens/core/fit_report.hpp"
+#include "cdens/core/text.hpp"
 #include "cdens/core/types.hpp"
 #include "cdens/model_file.hpp"
 
@@ -45,17 +46,6 @@ void add_regress_fit_command(CLI::App& regress);
 void add_regress_predict_command(CLI::App& regress);
 
 // Arguments.
-
-/// Splits `text` at `delimiter` and trims spaces around the items. InvalidArgument naming `what`
-/// if the text or one of its items is empty ("1,,2" is a typo, not a request for a default).
-std::vector<std::string> split_list(const std::string& text, char delimiter,
-                                    const std::string& what);
-
-/// A finite decimal number; InvalidArgument naming `what` otherwise.
-double parse_number(const std::string& text, const std::string& what);
-
-/// A comma-separated list of finite numbers.
-std::vector<double> parse_number_list(const std::string& text, const std::string& what);
 
 /// One axis of a y grid, written START:STOP:COUNT: COUNT evenly spaced values from START to STOP,
 /// both included.

@@ -74,39 +74,6 @@ std::string flag_help(const std::vector<std::pair<const MethodEntry*, const Opti
   return help;
 }
 
-std::int64_t parse_integer(const std::string& text, const std::string& flag) {
-  const double value = parse_number(text, flag);
-  if (value != std::floor(value) || std::abs(value) > 9e15) {
-    throw InvalidArgument(flag + ": '" + text + "' is not an integer");
-  }
-  return static_cast<std::int64_t>(value);
-}
-
-/// The value of `text` typed for `option`, checked (a choice among its choices, …).
-OptionValue parse_value(const OptionInfo& option, const std::string& text,
-                        const std::string& flag) {
-  OptionValue value;
-  switch (option.type) {
-    case OptionType::integer:
-      value = parse_integer(text, flag);
-      break;
-    case OptionType::real:
-      value = parse_number(text, flag);
-      break;
-    case OptionType::real_list:
-    case OptionType::real_pair:
-      value = parse_number_list(text, flag);
-      break;
-    case OptionType::choice:
-      value = text;
-      break;
-    default:
-      throw InvalidArgument(flag + " takes no value");
-  }
-  check_value(option, value, flag);
-  return value;
-}
-
 void warn_deprecated(const std::string& old_spelling, const std::string& preferred) {
   std::cerr << "cdens: warning: " << old_spelling << " is deprecated and will be removed; use "
             << preferred << '\n';
@@ -182,7 +149,7 @@ OptionValues MethodFlags::values_for(const MethodEntry& method, std::uint64_t se
       // A switch sets the option to the opposite of its default.
       values[option.name] = option.type == OptionType::boolean
                                 ? OptionValue(!std::get<bool>(option.default_value))
-                                : parse_value(option, flag->text, flag->spelling);
+                                : parse_option_text(option, flag->text, flag->spelling);
     }
   }
   return values;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
+#include "ratio_reporter.hpp"
 
 namespace {
 
@@ -134,30 +135,11 @@ void BM_LambdaSolutionsCholesky(benchmark::State& state) {
 }
 BENCHMARK(BM_LambdaSolutionsCholesky)->Apply(lambda_counts)->Unit(benchmark::kMicrosecond);
 
-/// Prints the usual table and keeps each benchmark's real time per iteration.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const auto& run : runs) {
-      if (run.run_type == Run::RT_Iteration)
-        seconds_[run.benchmark_name()] = run.GetAdjustedRealTime() / 1e3;
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-  double seconds(const std::string& name) const {
-    const auto found = seconds_.find(name);
-    return found == seconds_.end() ? NAN : found->second;
-  }
-
- private:
-  std::map<std::string, double> seconds_;
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  RatioReporter reporter;
+  cdens_bench::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   const double h_matrix = reporter.seconds("BM_LscdeBuildHMatrix/real_time");
   const double system = reporter.seconds("BM_LscdeBuildSystem/real_time");

@@ -14,6 +14,7 @@ from . import _core
 from ._conditional import CdensWarning, ConditionalDensityEstimator
 from ._density import DensityEstimator
 from ._files import load
+from .auto import AutoCDE
 from .ekde import EpsilonKDE
 from .gmm import GMM
 from .gskd import GSKD
@@ -31,6 +32,6 @@ from .skd import SKD
 
 __version__ = _core.__version__
 
-__all__ = ["LSCDE", "KernelCDE", "LinearGaussianCDE", "EpsilonKDE", "NWCDE", "RKDE", "SACDE", "SALSCDE", "ForwardSelectionCDE",
+__all__ = ["LSCDE", "AutoCDE", "KernelCDE", "LinearGaussianCDE", "EpsilonKDE", "NWCDE", "RKDE", "SACDE", "SALSCDE", "ForwardSelectionCDE",
            "LSCE", "LSMI", "ParzenWindow", "GMM", "RSDE", "SKD", "GSKD", "PRESSRegressor",
            "CdensWarning", "ConditionalDensityEstimator", "DensityEstimator", "load"]

@@ -72,6 +72,19 @@ std::vector<double> numbers_from(const py::handle& value, const std::string& nam
   return numbers_of(array, name.c_str());
 }
 
+/// A name list from a string or a sequence of strings, joined by commas as the engine keeps it.
+std::string names_from(const py::handle& value, const std::string& name) {
+  if (py::isinstance<py::str>(value)) return py::cast<std::string>(value);
+  std::string joined;
+  for (const py::handle item : py::iter(value)) {
+    if (!py::isinstance<py::str>(item)) {
+      throw InvalidArgument(name + " must hold strings, not " + py::repr(item).cast<std::string>());
+    }
+    joined += (joined.empty() ? "" : ",") + py::cast<std::string>(item);
+  }
+  return joined;
+}
+
 /// The value of a Python object for `option`, checked; errors name the Python parameter.
 OptionValue value_of(const OptionInfo& option, const py::handle& value) {
   const std::string& name = option.python_name.empty() ? option.name : option.python_name;
@@ -100,6 +113,9 @@ OptionValue value_of(const OptionInfo& option, const py::handle& value) {
         break;
       case OptionType::choice:
         converted = py::cast<std::string>(value);
+        break;
+      case OptionType::name_list:
+        converted = names_from(value, name);
         break;
     }
   } catch (const py::cast_error&) {

@@ -34,6 +34,10 @@ py::dict feature_selection_to_dict(const FeatureSelection& selection) {
   return result;
 }
 
+py::object method_selection_to_dict(const MethodSelection& selection) {
+  return py::module_::import("json").attr("loads")(selection.to_json().dump());
+}
+
 py::tuple region_to_tuple(const HighestDensityRegion& region) {
   Matrix bounds(2, static_cast<Index>(region.intervals.size()));
   for (std::size_t k = 0; k < region.intervals.size(); ++k) {

@@ -23,6 +23,10 @@ pybind11::dict cv_table_to_dict(const CvTable& table);
 /// chosen_lambda}}.
 pybind11::dict feature_selection_to_dict(const FeatureSelection& selection);
 
+/// The table of `--method auto` as its JSON: {candidates: [{candidate, mean_nll, …}], chosen,
+/// folds, time_budget}, None for a number that was not scored.
+pybind11::object method_selection_to_dict(const MethodSelection& selection);
+
 /// A highest-density region as (intervals of shape (k, 2), density threshold).
 pybind11::tuple region_to_tuple(const HighestDensityRegion& region);
 
@@ -54,6 +58,11 @@ void add_report_properties(pybind11::class_<Model>& model_class) {
                              [](const Model& m) -> pybind11::object {
                                if (!m.report.feature_selection) return pybind11::none();
                                return feature_selection_to_dict(*m.report.feature_selection);
+                             })
+      .def_property_readonly("method_selection",
+                             [](const Model& m) -> pybind11::object {
+                               if (!m.report.method_selection) return pybind11::none();
+                               return method_selection_to_dict(*m.report.method_selection);
                              })
       .def_property_readonly("fit_seconds", [](const Model& m) { return m.report.fit_seconds; })
       .def_property_readonly("warnings", [](const Model& m) { return m.report.warnings; });

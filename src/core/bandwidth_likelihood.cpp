@@ -55,15 +55,13 @@ void fill_distances(const Matrix& scaled, Index c, Index i, Index start, Index l
   }
 }
 
-/// values = exp(−½ (q − shift)) in place, with values below e^kLogSmallestNormal set to zero
-/// (which keeps subnormal numbers out of the sums; an infinite q gives zero). The exponentials
-/// are taken first and flushed after, as exp_flushing_below_in_place does, so both vectorise.
+/// values = exp(−½ (q − shift)) in place, with exponents below kLogSmallestNormal raised to it:
+/// a term that would be subnormal or zero counts as e^−708, which keeps subnormal numbers out of
+/// the sums in one vectorised pass and changes a sum above e^kPlainFloor by less than n·e^−108
+/// relative (the sample itself, at infinite distance, is such a term).
 template <class Values>
 void to_kernel_values(Values&& values, double shift) {
-  static const double tiny = std::exp(kLogSmallestNormal);
-  values = (-0.5 * (values - shift)).exp();
-  double* data = values.data();
-  for (Index j = 0; j < values.size(); ++j) data[j] = data[j] < tiny ? 0.0 : data[j];
+  values = (-0.5 * (values - shift)).max(kLogSmallestNormal).exp();
 }
 
 void to_kernel_values(Chunk& chunk, Index c, Index length, double joint_shift,

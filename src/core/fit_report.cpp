@@ -1,5 +1,6 @@
 #include "cdens/core/fit_report.hpp"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/error.hpp"
@@ -41,6 +42,56 @@ FeatureSelection FeatureSelection::from_json(const nlohmann::json& document) {
   return selection;
 }
 
+namespace {
+
+/// A number, or null for NaN (JSON has no NaN).
+nlohmann::json number_or_null(double value) {
+  return std::isnan(value) ? nlohmann::json(nullptr) : nlohmann::json(value);
+}
+
+double number_or_nan(const nlohmann::json& value) {
+  return value.is_null() ? NAN : value.get<double>();
+}
+
+}  // namespace
+
+nlohmann::json MethodSelection::to_json() const {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const CandidateScore& score : candidates) {
+    rows.push_back({{"candidate", score.candidate},
+                    {"mean_nll", number_or_null(score.mean_nll)},
+                    {"standard_error", number_or_null(score.standard_error)},
+                    {"difference_standard_error", number_or_null(score.difference_standard_error)},
+                    {"seconds", score.seconds},
+                    {"status", score.status}});
+  }
+  return {{"candidates", rows}, {"chosen", chosen}, {"folds", folds}, {"time_budget", time_budget}};
+}
+
+MethodSelection MethodSelection::from_json(const nlohmann::json& document) {
+  MethodSelection selection;
+  try {
+    for (const auto& row : json_member(document, "candidates")) {
+      selection.candidates.push_back({json_member(row, "candidate").get<std::string>(),
+                                      number_or_nan(json_member(row, "mean_nll")),
+                                      number_or_nan(json_member(row, "standard_error")),
+                                      number_or_nan(json_member(row, "difference_standard_error")),
+                                      json_member(row, "seconds").get<double>(),
+                                      json_member(row, "status").get<std::string>()});
+    }
+    selection.chosen = json_member(document, "chosen").get<Index>();
+    selection.folds = json_member(document, "folds").get<int>();
+    selection.time_budget = json_member(document, "time_budget").get<double>();
+  } catch (const nlohmann::json::exception& error) {
+    throw ModelFormatError(std::string("method selection: ") + error.what());
+  }
+  if (selection.chosen < 0 || selection.chosen >= static_cast<Index>(selection.candidates.size()) ||
+      !selection.candidates[static_cast<std::size_t>(selection.chosen)].scored()) {
+    throw ModelFormatError("method selection: the chosen candidate is not a scored row");
+  }
+  return selection;
+}
+
 nlohmann::json FitReport::to_json() const {
   nlohmann::json document = {{"method", method},
                              {"hyperparameters", hyperparameters},
@@ -49,6 +100,7 @@ nlohmann::json FitReport::to_json() const {
                              {"warnings", warnings}};
   if (cross_validation) document["cross_validation"] = cross_validation->to_json();
   if (feature_selection) document["feature_selection"] = feature_selection->to_json();
+  if (method_selection) document["method_selection"] = method_selection->to_json();
   // Written only when present, so that files of fits without one stay as they were.
   for (const auto& [name, table] : auxiliary_cross_validation) {
     document["auxiliary_cross_validation"][name] = table.to_json();
@@ -73,6 +125,9 @@ FitReport FitReport::from_json(const nlohmann::json& document) {
   }
   if (document.contains("feature_selection")) {
     report.feature_selection = FeatureSelection::from_json(document["feature_selection"]);
+  }
+  if (document.contains("method_selection")) {
+    report.method_selection = MethodSelection::from_json(document["method_selection"]);
   }
   if (document.contains("auxiliary_cross_validation")) {
     const auto& tables = document["auxiliary_cross_validation"];

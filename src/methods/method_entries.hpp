@@ -17,6 +17,7 @@ MethodEntry nadaraya_watson_cde_method();
 MethodEntry rkde_method();
 MethodEntry product_kernel_cde_method();
 MethodEntry linear_gaussian_method();
+MethodEntry auto_method();
 MethodEntry sacde_method();
 MethodEntry sa_lscde_method();
 /// fw-lscde, fw-ekde, fw-nwcde.

@@ -5,6 +5,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "cdens/core/error.hpp"
+#include "cdens/core/text.hpp"
+
 namespace cdens {
 namespace {
 
@@ -34,6 +37,8 @@ std::string to_string(OptionType type) {
       return "real_pair";
     case OptionType::choice:
       return "choice";
+    case OptionType::name_list:
+      return "name_list";
     case OptionType::seed:
       return "seed";
     case OptionType::threads:
@@ -59,6 +64,8 @@ bool fits_type(const OptionValue& value, OptionType type) {
              std::get<std::vector<double>>(value).size() == 2;
     case OptionType::choice:
       return std::holds_alternative<std::string>(value);
+    case OptionType::name_list:
+      return std::holds_alternative<std::string>(value) && !std::get<std::string>(value).empty();
     case OptionType::seed:
       return std::holds_alternative<std::uint64_t>(value);
   }
@@ -74,6 +81,7 @@ void check_value(const OptionInfo& option, const OptionValue& value, const std::
       {OptionType::real_list, "a non-empty list of finite numbers"},
       {OptionType::real_pair, "a pair of finite numbers"},
       {OptionType::choice, "a string"},
+      {OptionType::name_list, "a non-empty list of names"},
       {OptionType::seed, "a non-negative integer"}};
   if (!fits_type(value, option.type)) {
     throw InvalidArgument(spelling + " must be " + expected.at(option.type));
@@ -98,6 +106,39 @@ void check_value(const OptionInfo& option, const OptionValue& value, const std::
       throw InvalidArgument(spelling + " must be one of " + choices + ", not '" + text + "'");
     }
   }
+  if (option.type == OptionType::name_list) {
+    split_list(std::get<std::string>(value), ',', spelling);  // no empty name
+  }
+}
+
+OptionValue parse_option_text(const OptionInfo& option, const std::string& text,
+                              const std::string& spelling) {
+  OptionValue value;
+  switch (option.type) {
+    case OptionType::integer: {
+      const double number = parse_number(text, spelling);
+      if (number != std::floor(number) || std::abs(number) > 9e15) {
+        throw InvalidArgument(spelling + ": '" + text + "' is not an integer");
+      }
+      value = static_cast<std::int64_t>(number);
+      break;
+    }
+    case OptionType::real:
+      value = parse_number(text, spelling);
+      break;
+    case OptionType::real_list:
+    case OptionType::real_pair:
+      value = parse_number_list(text, spelling);
+      break;
+    case OptionType::choice:
+    case OptionType::name_list:
+      value = text;
+      break;
+    default:
+      throw InvalidArgument(spelling + " takes no value");
+  }
+  check_value(option, value, spelling);
+  return value;
 }
 
 std::string describe_default(const OptionInfo& option) {

@@ -23,7 +23,8 @@ std::vector<MethodEntry> all_methods() {
                                       skd_method(),
                                       gskd_method(),
                                       product_kernel_cde_method(),
-                                      linear_gaussian_method()};
+                                      linear_gaussian_method(),
+                                      auto_method()};
   for (auto* family : {&forward_selection_methods, &reduced_cde_methods}) {
     std::vector<MethodEntry> more = (*family)();
     std::move(more.begin(), more.end(), std::back_inserter(entries));

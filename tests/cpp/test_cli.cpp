@@ -571,10 +571,11 @@ TEST(CliErrors, BadFitOptions) {
                       "--lambda", "0.1", "--folds", "5"},
                      "fold");
   expect_usage_error(with({"--cv-loss", "foo"}), "foo");
-  expect_usage_error(with({"--method", "foo"}),
-                     "known methods: ekde, fw-ekde, fw-lscde, fw-nwcde, kcde, linear, lscde, lsce, "
-                     "lsce-ekde, lsmi-ekde, "
-                     "lsmi-lscde, nwcde, rkde, sacde, salscde");
+  expect_usage_error(
+      with({"--method", "foo"}),
+      "known methods: auto, ekde, fw-ekde, fw-lscde, fw-nwcde, kcde, linear, lscde, lsce, "
+      "lsce-ekde, lsmi-ekde, "
+      "lsmi-lscde, nwcde, rkde, sacde, salscde");
   expect_usage_error(with({"--bogus"}), "--bogus");
   expect_usage_error(with({"--folds", "many"}), "--folds");
   expect_usage_error(with({"--holdout", "1.5"}), "--holdout");

@@ -41,9 +41,9 @@ TEST(RegistryTest, FindsEveryMethodByNameAndFamilyAndRefusesUnknownOnes) {
     EXPECT_FALSE(method.python_class.empty()) << method.name;
   }
   const std::set<std::string> expected = {
-      "ekde",   "fw-ekde", "fw-lscde", "fw-nwcde",  "gmm",       "gskd",       "kcde",
-      "linear", "lscde",   "lsce",     "lsce-ekde", "lsmi-ekde", "lsmi-lscde", "nwcde",
-      "parzen", "press",   "rkde",     "rsde",      "sacde",     "salscde",    "skd"};
+      "auto",   "ekde",  "fw-ekde", "fw-lscde",  "fw-nwcde",  "gmm",        "gskd",  "kcde",
+      "linear", "lscde", "lsce",    "lsce-ekde", "lsmi-ekde", "lsmi-lscde", "nwcde", "parzen",
+      "press",  "rkde",  "rsde",    "sacde",     "salscde",   "skd"};
   EXPECT_EQ(names, expected);
   // The Parzen window's earlier name still finds it.
   EXPECT_EQ(find_method("pw", MethodFamily::density).name, "parzen");

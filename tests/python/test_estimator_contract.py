@@ -21,6 +21,7 @@ import cdens
                           cdens.KernelCDE(random_state=0),
                           cdens.KernelCDE(trend="linear", random_state=0),
                           cdens.LinearGaussianCDE(),
+                          cdens.AutoCDE(candidates="linear,kcde:n_restarts=0", random_state=0),
                           cdens.LSCE(n_restarts=2, random_state=0),
                           cdens.LSMI(n_components=1, estimator="ekde", n_restarts=2,
                                      random_state=0)])

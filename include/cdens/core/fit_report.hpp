@@ -1,6 +1,7 @@
 #pragma once
 // What a fit tells besides the model: chosen hyper-parameters, the CV table, timings, warnings.
 
+#include <cmath>
 #include <map>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
@@ -31,6 +32,32 @@ struct FeatureSelection {
   static FeatureSelection from_json(const nlohmann::json& document);
 };
 
+/// One candidate of a choice among methods (`--method auto`), scored by K-fold cross-validated
+/// NLL of y given x on folds shared by every candidate.
+struct CandidateScore {
+  std::string candidate;        ///< a method, with option settings: "kcde:trend=linear"
+  double mean_nll = NAN;        ///< mean held-out NLL over every pair, in the user's units
+  double standard_error = NAN;  ///< standard deviation of the pairs' NLLs / √n
+  /// Paired standard error of its mean NLL minus the chosen candidate's (0 for that one).
+  double difference_standard_error = NAN;
+  double seconds = 0.0;  ///< wall time of its fold fits
+  /// "scored", or why it was not: the time budget, or the error its fit raised.
+  std::string status;
+
+  bool scored() const { return status == "scored"; }
+};
+
+/// The table of a choice among methods: every candidate, the chosen one (smallest mean NLL).
+struct MethodSelection {
+  std::vector<CandidateScore> candidates;
+  Index chosen = -1;
+  int folds = 0;
+  double time_budget = 0.0;  ///< seconds
+
+  nlohmann::json to_json() const;
+  static MethodSelection from_json(const nlohmann::json& document);
+};
+
 struct FitReport {
   std::string method;                             ///< "lscde", …
   std::map<std::string, double> hyperparameters;  ///< the chosen values, e.g. sigma, lambda
@@ -41,6 +68,8 @@ struct FitReport {
   std::map<std::string, CvTable> auxiliary_cross_validation;
   /// The features a feature-selecting fit kept; absent for the other estimators.
   std::optional<FeatureSelection> feature_selection;
+  /// The table of `--method auto`, whose choice the model is; absent for a method's own fit.
+  std::optional<MethodSelection> method_selection;
   double fit_seconds = 0.0;  ///< wall time of the whole fit
   std::vector<std::string> warnings;
 

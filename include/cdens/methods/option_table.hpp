@@ -26,6 +26,7 @@ enum class OptionType {
   real_list,  ///< one or more finite numbers (a candidate grid)
   real_pair,  ///< exactly two finite numbers (a box, a pair of bounds)
   choice,     ///< one of OptionInfo::choices
+  name_list,  ///< one or more names, comma-separated (a list of strings in Python)
   seed,       ///< a non-negative 64-bit seed; Python's random_state (None draws one)
   threads,    ///< OpenMP threads, 0 for the default; Python's n_jobs (None or -1: 0)
 };
@@ -34,7 +35,8 @@ enum class OptionType {
 std::string to_string(OptionType type);
 
 /// A value of an option: bool (boolean), std::int64_t (integer, threads), std::uint64_t (seed),
-/// double (real), std::vector<double> (real_list, real_pair), std::string (choice).
+/// double (real), std::vector<double> (real_list, real_pair), std::string (choice, and name_list
+/// with its names joined by commas).
 using OptionValue =
     std::variant<bool, std::int64_t, std::uint64_t, double, std::vector<double>, std::string>;
 
@@ -69,6 +71,12 @@ struct OptionInfo {
 
 /// The OptionType a value of `value`'s alternative can be given for (an integer is also a real).
 bool fits_type(const OptionValue& value, OptionType type);
+
+/// The value of `text` as typed on the command line for `option` (a number, a comma-separated
+/// list, a choice, …), checked by check_value; errors name `spelling`. InvalidArgument for a
+/// boolean, seed or threads option, which take no text here.
+OptionValue parse_option_text(const OptionInfo& option, const std::string& text,
+                              const std::string& spelling);
 
 /// The default for people to read: numbers to 6 significant digits, a long grid as
 /// "first … last (count values)", a boolean as true/false.

@@ -18,6 +18,7 @@
 #include "cdens/density/parzen.hpp"
 #include "cdens/density/rsde.hpp"
 #include "cdens/density/skd.hpp"
+#include "cdens/methods/method_selection.hpp"
 #include "cdens/methods/option_table.hpp"
 #include "cdens/regression/press.hpp"
 
@@ -29,6 +30,8 @@ const OptionTable<NadarayaWatsonCdeOptions>& nadaraya_watson_cde_option_table();
 const OptionTable<RkdeOptions>& rkde_option_table();
 const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table();
 const OptionTable<LinearGaussianOptions>& linear_gaussian_option_table();
+/// auto (the choice among methods by cross-validated NLL).
+const OptionTable<MethodSelectionOptions>& method_selection_option_table();
 const OptionTable<SaCdeOptions>& sacde_option_table();
 const OptionTable<SaLscdeOptions>& sa_lscde_option_table();
 const OptionTable<ForwardSelectionLscdeOptions>& fw_lscde_option_table();

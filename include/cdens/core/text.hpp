@@ -1,0 +1,21 @@
+#pragma once
+// Values typed as text: the command line's lists and numbers, and the option settings of a
+// candidate of `--method auto` ("kcde:trend=linear").
+
+#include <string>
+#include <vector>
+
+namespace cdens {
+
+/// Splits `text` at `delimiter` and trims spaces around the items. InvalidArgument naming `what`
+/// if the text or one of its items is empty ("1,,2" is a typo, not a request for a default).
+std::vector<std::string> split_list(const std::string& text, char delimiter,
+                                    const std::string& what);
+
+/// A finite decimal number; InvalidArgument naming `what` otherwise.
+double parse_number(const std::string& text, const std::string& what);
+
+/// A comma-separated list of finite numbers.
+std::vector<double> parse_number_list(const std::string& text, const std::string& what);
+
+}  // namespace cdens

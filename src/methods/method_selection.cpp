@@ -1,0 +1,219 @@
+#include "cdens/methods/method_selection.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "cdens/core/cross_validation.hpp"
+#include "cdens/core/error.hpp"
+#include "cdens/core/text.hpp"
+#include "cdens/methods/option_tables.hpp"
+#include "cdens/methods/registry.hpp"
+#include "common_options.hpp"
+#include "method_entries.hpp"
+
+namespace cdens {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// A candidate: a method with the option values of its spec, plus this fit's seed and threads
+/// for the options of those types it did not set.
+struct Candidate {
+  std::string spec;
+  const MethodEntry* method = nullptr;
+  OptionValues values;
+};
+
+/// The option of `method` a candidate names by its name or its Python name.
+const OptionInfo& option_named(const MethodEntry& method, const std::string& key,
+                               const std::string& spec) {
+  for (const OptionInfo& option : method.options) {
+    if (option.name == key || option.python_name == key) return option;
+  }
+  throw InvalidArgument("candidate '" + spec + "': " + method.name + " has no option '" + key +
+                        "'");
+}
+
+std::vector<Candidate> parse_candidates(const MethodSelectionOptions& options) {
+  std::vector<Candidate> candidates;
+  for (const std::string& spec : split_list(options.candidates, ',', "candidates")) {
+    const std::vector<std::string> parts = split_list(spec, ':', "candidate '" + spec + "'");
+    const MethodEntry& method = find_method(parts.front(), MethodFamily::conditional);
+    if (method.name == "auto") {
+      throw InvalidArgument("candidate '" + spec + "': auto cannot choose itself");
+    }
+    Candidate candidate{spec, &method, {}};
+    for (std::size_t p = 1; p < parts.size(); ++p) {
+      const auto equals = parts[p].find('=');
+      if (equals == std::string::npos) {
+        throw InvalidArgument("candidate '" + spec + "': '" + parts[p] +
+                              "' is not an option setting NAME=VALUE");
+      }
+      const OptionInfo& option = option_named(method, parts[p].substr(0, equals), spec);
+      candidate.values[option.name] = parse_option_text(
+          option, parts[p].substr(equals + 1), "candidate '" + spec + "' option " + option.name);
+    }
+    for (const OptionInfo& option : method.options) {
+      if (candidate.values.count(option.name) != 0) continue;
+      if (option.type == OptionType::seed) candidate.values[option.name] = options.seed;
+      if (option.type == OptionType::threads) {
+        candidate.values[option.name] = static_cast<std::int64_t>(options.threads);
+      }
+    }
+    candidates.push_back(std::move(candidate));
+  }
+  return candidates;
+}
+
+void validate(const MethodSelectionOptions& options, Index n) {
+  if (options.folds < 2) throw InvalidArgument("folds must be at least 2");
+  if (options.folds > n) {
+    throw InvalidArgument("folds (" + std::to_string(options.folds) + ") exceed the " +
+                          std::to_string(n) + " pairs");
+  }
+  if (!(options.time_budget > 0.0)) throw InvalidArgument("time_budget must be positive");
+}
+
+/// Mean and standard error (standard deviation / √n) of `values`.
+std::pair<double, double> mean_and_standard_error(const Vector& values) {
+  const auto n = static_cast<double>(values.size());
+  const double mean = values.mean();
+  const double variance = (values.array() - mean).square().sum() / std::max(n - 1.0, 1.0);
+  return {mean, std::sqrt(variance / n)};
+}
+
+}  // namespace
+
+const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
+  using namespace registry_internal;
+  using Options = MethodSelectionOptions;
+  static const OptionTable<Options> table = [] {
+    OptionTable<Options> rows;
+    rows.add(option("candidates", OptionType::name_list,
+                    "The conditional methods to choose among, cheapest first, each optionally "
+                    "with option settings (kcde:trend=linear)",
+                    "--candidates", "candidates"),
+             &Options::candidates);
+    rows.add(folds_option(), &Options::folds);
+    rows.add(option("time_budget", OptionType::real,
+                    "Seconds for scoring the candidates; once one is scored, a candidate that "
+                    "would overrun is skipped",
+                    "--time-budget", "time_budget"),
+             &Options::time_budget);
+    rows.add(seed_option(), &Options::seed);
+    rows.add(threads_option(), &Options::threads);
+    return rows;
+  }();
+  return table;
+}
+
+ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
+                                     const MethodSelectionOptions& options,
+                                     const FitContext& context) {
+  const auto started = Clock::now();
+  const Index n = x.cols();
+  validate(options, n);
+  const std::vector<Candidate> candidates = parse_candidates(options);
+  Rng rng(options.seed);
+  const KFold folds(n, options.folds, rng);
+  const Matrix no_inputs(x.rows(), 0);
+  const FitContext quiet{context.communicator, silent_progress()};
+
+  MethodSelection selection;
+  selection.folds = options.folds;
+  selection.time_budget = options.time_budget;
+  std::vector<Vector> pair_nll(candidates.size());
+  context.progress.begin("cross-validating the candidates",
+                         static_cast<Index>(candidates.size()) * options.folds);
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    const Candidate& candidate = candidates[c];
+    CandidateScore score;
+    score.candidate = candidate.spec;
+    const bool any_scored = selection.chosen >= 0;
+    const auto candidate_started = Clock::now();
+    if (any_scored && seconds_since(started) >= options.time_budget) {
+      score.status = "not run: the time budget was spent";
+    } else {
+      Vector nll(n);
+      try {
+        for (int k = 0; k < options.folds; ++k) {
+          const std::vector<Index> train = folds.train(k);
+          const std::vector<Index>& test = folds.test(k);
+          const ConditionalModel model =
+              fit_method(*candidate.method, x(Eigen::all, train), y(Eigen::all, train), no_inputs,
+                         candidate.values, quiet);
+          const Vector log_pdf = model.mixture.log_pdf(x(Eigen::all, test), y(Eigen::all, test));
+          for (std::size_t j = 0; j < test.size(); ++j) nll(test[j]) = -log_pdf(Index(j));
+          context.progress.advance();
+          const double projected = seconds_since(candidate_started) * options.folds / (k + 1);
+          if (any_scored && k + 1 < options.folds &&
+              seconds_since(started) + projected - seconds_since(candidate_started) >
+                  options.time_budget) {
+            score.status = "stopped: its " + std::to_string(options.folds) +
+                           " folds would take about " + std::to_string(projected) +
+                           " s, beyond the time budget";
+            break;
+          }
+        }
+        if (score.status.empty()) score.status = "scored";
+      } catch (const Error& error) {
+        score.status = std::string("failed: ") + error.what();
+      }
+      if (score.scored() && !nll.allFinite()) score.status = "failed: a held-out NLL is not finite";
+      if (score.scored()) {
+        std::tie(score.mean_nll, score.standard_error) = mean_and_standard_error(nll);
+        pair_nll[c] = std::move(nll);
+        if (selection.chosen < 0 ||
+            score.mean_nll < selection.candidates[std::size_t(selection.chosen)].mean_nll) {
+          selection.chosen = static_cast<Index>(c);
+        }
+      }
+    }
+    score.seconds = seconds_since(candidate_started);
+    selection.candidates.push_back(std::move(score));
+  }
+  context.progress.end();
+  if (selection.chosen < 0) {
+    std::string reasons;
+    for (const CandidateScore& score : selection.candidates) {
+      reasons += (reasons.empty() ? "" : "; ") + score.candidate + ": " + score.status;
+    }
+    throw DataError("no candidate could be scored (" + reasons + ")");
+  }
+  const auto chosen = static_cast<std::size_t>(selection.chosen);
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    if (selection.candidates[c].scored()) {
+      selection.candidates[c].difference_standard_error =
+          mean_and_standard_error(pair_nll[c] - pair_nll[chosen]).second;
+    }
+  }
+  ConditionalModel model =
+      fit_method(*candidates[chosen].method, x, y, no_inputs, candidates[chosen].values, context);
+  model.report.method_selection = std::move(selection);
+  model.report.fit_seconds = seconds_since(started);
+  return model;
+}
+
+namespace registry_internal {
+
+MethodEntry auto_method() {
+  MethodEntry entry;
+  entry.name = "auto";
+  entry.summary = "the candidate method with the smallest cross-validated NLL within a time budget";
+  entry.python_class = "AutoCDE";
+  entry.options = method_selection_option_table().describe();
+  entry.fit_conditional = [](const MatrixView& x, const MatrixView& y, const MatrixView&,
+                             const OptionValues& values, const FitContext& context) {
+    return fit_selected_method(x, y, method_selection_option_table().build(values), context);
+  };
+  return entry;
+}
+
+}  // namespace registry_internal
+}  // namespace cdens

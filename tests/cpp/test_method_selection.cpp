@@ -1,0 +1,158 @@
+// `--method auto`: the table's cross-validated NLLs against K-fold refits written out, the choice
+// and the refit, the paired standard errors, the time budget, candidates that fail, malformed
+// candidate lists, and the table's model-file round trip.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "cdens/cdens.hpp"
+#include "support.hpp"
+
+namespace cdens {
+namespace {
+
+/// y = sin(2 x_0) + (0.1 + 0.3 |x_0|) ε with an irrelevant x_1: a kernel estimate beats a line.
+test::PairSample curved_sample(Index n, std::uint64_t seed) {
+  Rng rng(seed);
+  test::PairSample sample{test::normal_matrix(2, n, rng), Matrix(1, n)};
+  for (Index i = 0; i < n; ++i) {
+    const double x = sample.x(0, i);
+    sample.y(0, i) = std::sin(2.0 * x) + (0.1 + 0.3 * std::abs(x)) * rng.normal();
+  }
+  return sample;
+}
+
+/// Every pair's held-out NLL under the candidate `method` with `values`, fitted on the other
+/// folds of KFold(n, folds, Rng(seed)): the table's definition written out.
+Vector explicit_fold_nll(const test::PairSample& sample, const std::string& method,
+                         const OptionValues& values, int folds, std::uint64_t seed) {
+  Rng rng(seed);
+  const KFold split(sample.x.cols(), folds, rng);
+  const MethodEntry& entry = find_method(method, MethodFamily::conditional);
+  Vector nll(sample.x.cols());
+  for (int k = 0; k < folds; ++k) {
+    const std::vector<Index> train = split.train(k);
+    const std::vector<Index>& test = split.test(k);
+    const Matrix train_x = sample.x(Eigen::all, train), train_y = sample.y(Eigen::all, train);
+    const Matrix test_x = sample.x(Eigen::all, test), test_y = sample.y(Eigen::all, test);
+    const ConditionalModel model =
+        fit_method(entry, train_x, train_y, Matrix(2, 0), values, FitContext{});
+    const Vector log_pdf = model.mixture.log_pdf(test_x, test_y);
+    for (std::size_t j = 0; j < test.size(); ++j) nll(test[j]) = -log_pdf(Index(j));
+  }
+  return nll;
+}
+
+TEST(MethodSelection, TableIsTheKFoldNllOfEachCandidateAndTheBestIsRefitted) {
+  const test::PairSample sample = curved_sample(240, 3);
+  MethodSelectionOptions options;
+  options.candidates = "linear, kcde:trend=linear:n_restarts=0";
+  options.folds = 4;
+  options.seed = 9;
+  options.threads = 1;
+  const ConditionalModel model = fit_selected_method(sample.x, sample.y, options);
+  ASSERT_TRUE(model.report.method_selection);
+  const MethodSelection& table = *model.report.method_selection;
+  ASSERT_EQ(table.candidates.size(), 2u);
+  EXPECT_EQ(table.candidates[0].candidate, "linear");
+  EXPECT_EQ(table.candidates[1].candidate, "kcde:trend=linear:n_restarts=0");
+
+  const Vector linear = explicit_fold_nll(sample, "linear", {}, 4, 9);
+  const OptionValues kcde_values = {{"trend", std::string("linear")},
+                                    {"restarts", std::int64_t{0}},
+                                    {"seed", std::uint64_t{9}},
+                                    {"threads", std::int64_t{1}}};
+  const Vector kcde = explicit_fold_nll(sample, "kcde", kcde_values, 4, 9);
+  EXPECT_NEAR(table.candidates[0].mean_nll, linear.mean(), 1e-12);
+  EXPECT_NEAR(table.candidates[1].mean_nll, kcde.mean(), 1e-12);
+  const Vector difference = linear - kcde;
+  const double paired =
+      std::sqrt((difference.array() - difference.mean()).square().sum() / (240.0 - 1.0) / 240.0);
+  // The curve is far from a line: the kernel estimate wins by many paired standard errors.
+  ASSERT_LT(kcde.mean(), linear.mean() - 5.0 * paired);
+  EXPECT_EQ(table.chosen, 1);
+  EXPECT_NEAR(table.candidates[0].difference_standard_error, paired, 1e-12);
+  EXPECT_EQ(table.candidates[1].difference_standard_error, 0.0);
+
+  // The model is the chosen candidate refitted on every pair.
+  EXPECT_EQ(model.report.method, "kcde");
+  const ConditionalModel direct = fit_method(find_method("kcde", MethodFamily::conditional),
+                                             sample.x, sample.y, Matrix(2, 0), kcde_values);
+  EXPECT_TRUE(model.mixture.log_pdf(sample.x, sample.y)
+                  .isApprox(direct.mixture.log_pdf(sample.x, sample.y), 1e-12));
+}
+
+TEST(MethodSelection, TheFirstCandidateAlwaysRunsAndTheBudgetSkipsTheRest) {
+  const test::PairSample sample = curved_sample(120, 4);
+  MethodSelectionOptions options;
+  options.candidates = "linear,kcde";
+  options.time_budget = 1e-9;
+  const ConditionalModel model = fit_selected_method(sample.x, sample.y, options);
+  const MethodSelection& table = *model.report.method_selection;
+  EXPECT_TRUE(table.candidates[0].scored());
+  EXPECT_FALSE(table.candidates[1].scored());
+  EXPECT_NE(table.candidates[1].status.find("time budget"), std::string::npos);
+  EXPECT_TRUE(std::isnan(table.candidates[1].mean_nll));
+  EXPECT_EQ(model.report.method, "linear");
+}
+
+TEST(MethodSelection, ACandidateThatFailsIsReportedAndTheOthersStillCompete) {
+  const test::PairSample sample = curved_sample(100, 5);
+  MethodSelectionOptions options;
+  // One bandwidth for data of three dimensions: an error of the fit, not of the list.
+  options.candidates = "kcde:bandwidths=0.5";
+  EXPECT_THROW(fit_selected_method(sample.x, sample.y, options), DataError);
+  options.candidates = "linear, kcde:bandwidth=0.5";
+  const ConditionalModel model = fit_selected_method(sample.x, sample.y, options);
+  const MethodSelection& table = *model.report.method_selection;
+  EXPECT_EQ(table.chosen, 0);
+  EXPECT_EQ(table.candidates[1].status.rfind("failed: bandwidths", 0), 0u)
+      << table.candidates[1].status;
+}
+
+TEST(MethodSelection, MalformedCandidatesAreRefusedNamingThem) {
+  const test::PairSample sample = curved_sample(50, 6);
+  const auto message = [&](const std::string& candidates) {
+    MethodSelectionOptions options;
+    options.candidates = candidates;
+    try {
+      fit_selected_method(sample.x, sample.y, options);
+    } catch (const InvalidArgument& error) {
+      return std::string(error.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("linear,nonesuch").find("nonesuch"), std::string::npos);
+  EXPECT_NE(message("kcde:colour=red").find("has no option 'colour'"), std::string::npos);
+  EXPECT_NE(message("kcde:trend").find("not an option setting"), std::string::npos);
+  EXPECT_NE(message("kcde:trend=sideways").find("sideways"), std::string::npos);
+  EXPECT_NE(message("auto").find("cannot choose itself"), std::string::npos);
+  EXPECT_NE(message("linear,,kcde").find("empty item"), std::string::npos);
+  EXPECT_NE(message("parzen").find("parzen"), std::string::npos);  // a density method
+  MethodSelectionOptions options;
+  options.folds = 51;
+  EXPECT_THROW(fit_selected_method(sample.x, sample.y, options), InvalidArgument);
+  options.folds = 5;
+  options.time_budget = 0.0;
+  EXPECT_THROW(fit_selected_method(sample.x, sample.y, options), InvalidArgument);
+}
+
+TEST(MethodSelection, TheTableSurvivesTheModelFile) {
+  const test::PairSample sample = curved_sample(80, 7);
+  MethodSelectionOptions options;
+  options.candidates = "linear,kcde:n_restarts=0";
+  options.time_budget = 1e-9;  // the second is not run: a row of NaNs must survive too
+  const ConditionalModel model = fit_selected_method(sample.x, sample.y, options);
+  const FitReport read = FitReport::from_json(model.report.to_json());
+  ASSERT_TRUE(read.method_selection);
+  const MethodSelection& table = *read.method_selection;
+  EXPECT_EQ(table.chosen, 0);
+  EXPECT_EQ(table.folds, 5);
+  EXPECT_EQ(table.candidates[0].mean_nll, model.report.method_selection->candidates[0].mean_nll);
+  EXPECT_TRUE(std::isnan(table.candidates[1].mean_nll));
+  EXPECT_EQ(table.candidates[1].status, model.report.method_selection->candidates[1].status);
+}
+
+}  // namespace
+}  // namespace cdens

@@ -1,0 +1,98 @@
+"""AutoCDE (--method auto): the table against each candidate's K-fold scores computed here with
+scikit-learn's own cross-validation loop, the refit of the chosen candidate, lists and strings
+of candidates, model files, the CLI and bad input."""
+
+import json
+import subprocess
+
+import numpy as np
+import pytest
+
+import cdens
+from cdens import _core
+
+from conftest import REPO
+
+
+def engine_folds(n, folds, seed):
+    """The folds of the engine's KFold(n, folds, Rng(seed)): LSCDE's draws with every pair a
+    centre (so no permutation is drawn before the folds), as cdens._core.lscde_draws gives them."""
+    _, fold_of = _core.lscde_draws(n, n_centers=n, folds=folds, seed=seed)
+    return np.asarray(fold_of)
+
+
+def test_table_is_each_candidates_cross_validated_nll_and_the_best_is_refitted(toy):
+    x, y = toy
+    auto = cdens.AutoCDE(candidates=["linear", "kcde:trend=linear:n_restarts=0"], cv=4,
+                         random_state=5, n_jobs=1).fit(x, y)
+    fold_of = engine_folds(len(y), 4, 5)
+    candidates = [cdens.LinearGaussianCDE(),
+                  cdens.KernelCDE(trend="linear", n_restarts=0, random_state=5, n_jobs=1)]
+    expected = []
+    for estimator in candidates:
+        nll = np.empty(len(y))
+        for k in range(4):
+            test = fold_of == k
+            fitted = estimator.fit(x[~test], y[~test])
+            nll[test] = -fitted.log_pdf(x[test], y[test])
+        expected.append(nll)
+    table = auto.selection_
+    assert table["candidate"] == ["linear", "kcde:trend=linear:n_restarts=0"]
+    assert table["status"] == ["scored", "scored"]
+    np.testing.assert_allclose(table["mean_nll"], [e.mean() for e in expected], rtol=1e-12)
+    paired = np.std(expected[0] - expected[1], ddof=1) / np.sqrt(len(y))
+    chosen = int(np.argmin(table["mean_nll"]))
+    assert auto.method_ == table["candidate"][chosen]
+    assert table["difference"][chosen] == 0.0
+    np.testing.assert_allclose(table["difference_standard_error"][1 - chosen], paired, rtol=1e-10)
+    direct = candidates[chosen].fit(x, y)
+    np.testing.assert_allclose(auto.log_pdf(x, y), direct.log_pdf(x, y), rtol=1e-12)
+
+
+def test_a_string_and_a_list_of_candidates_are_the_same(faithful):
+    x, y = faithful
+    as_text = cdens.AutoCDE(candidates="linear,kcde", random_state=1).fit(x, y)
+    as_list = cdens.AutoCDE(candidates=("linear", "kcde"), random_state=1).fit(x, y)
+    np.testing.assert_array_equal(as_text.selection_["mean_nll"], as_list.selection_["mean_nll"])
+    # Old Faithful is bimodal given short waits: the kernel estimate beats the line.
+    assert as_text.method_ == "kcde"
+    assert as_text.selection_["difference"][0] > 5 * as_text.selection_[
+        "difference_standard_error"][0]
+
+
+def test_the_saved_model_is_the_chosen_methods(faithful, tmp_path):
+    x, y = faithful
+    auto = cdens.AutoCDE(candidates="linear,kcde", random_state=1).fit(x, y)
+    auto.model_.save(str(tmp_path / "auto.json"))
+    loaded = cdens.load(tmp_path / "auto.json")
+    assert type(loaded) is cdens.KernelCDE
+    assert loaded.model_.method_selection["candidates"][1]["candidate"] == "kcde"
+    np.testing.assert_array_equal(loaded.log_pdf(x, y), auto.log_pdf(x, y))
+
+
+def test_cli_auto_is_the_python_fit(faithful, cli, tmp_path):
+    x, y = faithful
+    model_path = tmp_path / "model.json"
+    result = subprocess.run(
+        [cli, "fit", "data/faithful.csv", "--x", "waiting", "--y", "eruptions", "--method",
+         "auto", "--candidates", "linear,kcde:trend=linear", "--seed", "3", "--out",
+         str(model_path)], check=True, capture_output=True, text=True, cwd=str(REPO))
+    assert "method_selection: 5-fold" in result.stdout
+    written = json.loads(model_path.read_text())
+    auto = cdens.AutoCDE(candidates="linear,kcde:trend=linear", random_state=3).fit(x, y)
+    rows = written["fit"]["method_selection"]["candidates"]
+    np.testing.assert_allclose([row["mean_nll"] for row in rows], auto.selection_["mean_nll"],
+                               rtol=1e-12)
+
+
+@pytest.mark.parametrize("candidates, fragment", [
+    ("linear,nonesuch", "nonesuch"),
+    ("kcde:colour=red", "has no option 'colour'"),
+    ("auto", "cannot choose itself"),
+    (["linear", 3], "must hold strings"),
+    ("", "candidates"),
+])
+def test_bad_candidates_are_refused_naming_the_problem(toy, candidates, fragment):
+    x, y = toy
+    with pytest.raises(ValueError, match=fragment):
+        cdens.AutoCDE(candidates=candidates).fit(x, y)
