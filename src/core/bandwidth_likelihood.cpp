@@ -177,22 +177,31 @@ void BandwidthLikelihood::evaluate_held_out(const Matrix& scaled, double* terms,
   const Index k = scaled.cols();
   const Index c = conditioning_dimensions_;
   const Index m = n_held_out();
+  const auto width = static_cast<std::size_t>(record_size(k, c));
   parallel_for(threads_, (m + kHeldOutBlock - 1) / kHeldOutBlock, [&](Index b) {
+    const Index first = b * kHeldOutBlock;
+    const Index last = std::min(m, first + kHeldOutBlock);
     Chunk chunk(k);
-    std::vector<double> record(static_cast<std::size_t>(record_size(k, c)));
-    for (Index r = b * kHeldOutBlock; r < std::min(m, (b + 1) * kHeldOutBlock); ++r) {
-      const Index i = held_out_[static_cast<std::size_t>(r)];
-      std::fill(record.begin(), record.end(), 0.0);
-      for (Index start = 0; start < n; start += kChunk) {
-        const Index length = std::min(kChunk, n - start);
-        fill_distances(scaled, c, i, start, length, chunk);
+    // The block's held-out samples meet each chunk of reference samples in turn, so a chunk is
+    // read from memory once per block rather than once per held-out sample (at large n the
+    // samples outgrow the caches).
+    std::vector<double> records(static_cast<std::size_t>(last - first) * width, 0.0);
+    for (Index start = 0; start < n; start += kChunk) {
+      const Index length = std::min(kChunk, n - start);
+      for (Index r = first; r < last; ++r) {
+        fill_distances(scaled, c, held_out_[static_cast<std::size_t>(r)], start, length, chunk);
         to_kernel_values(chunk, c, length, 0.0, 0.0);
-        add_to_row(chunk, c, length, gradient_rows != nullptr, record.data());
+        add_to_row(chunk, c, length, gradient_rows != nullptr,
+                   records.data() + static_cast<std::size_t>(r - first) * width);
       }
+    }
+    for (Index r = first; r < last; ++r) {
+      const double* record = records.data() + static_cast<std::size_t>(r - first) * width;
       if (record[0] >= std::exp(kPlainFloor)) {
-        finish_row(record.data(), n, k, c, 0.0, 0.0, terms[r], gradient_rows, r);
+        finish_row(record, n, k, c, 0.0, 0.0, terms[r], gradient_rows, r);
       } else {
-        evaluate_relative_to_largest(scaled, i, terms[r], gradient_rows, r);
+        evaluate_relative_to_largest(scaled, held_out_[static_cast<std::size_t>(r)], terms[r],
+                                     gradient_rows, r);
       }
     }
   });
