@@ -144,6 +144,7 @@ OptionValues MethodFlags::values_for(const MethodEntry& method, std::uint64_t se
       values[option.name] = seed;
     } else if (option.type == OptionType::threads) {
       values[option.name] = static_cast<std::int64_t>(threads);
+      check_value(option, values[option.name], "--threads");
     } else if (const Flag* flag = given(option)) {
       if (!flag->preferred.empty()) warn_deprecated(flag->spelling, flag->preferred);
       // A switch sets the option to the opposite of its default.

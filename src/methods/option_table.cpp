@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/parallel.hpp"
 #include "cdens/core/text.hpp"
 
 namespace cdens {
@@ -104,6 +105,14 @@ void check_value(const OptionInfo& option, const OptionValue& value, const std::
       std::string choices;
       for (const auto& choice : option.choices) choices += (choices.empty() ? "" : ", ") + choice;
       throw InvalidArgument(spelling + " must be one of " + choices + ", not '" + text + "'");
+    }
+  }
+  if (option.type == OptionType::threads) {
+    const auto threads = std::get<std::int64_t>(value);
+    if (threads < 0) throw InvalidArgument(spelling + " must not be negative");
+    if (threads > thread_limit()) {
+      throw InvalidArgument(spelling + " must be at most " + std::to_string(thread_limit()) +
+                            " (8 per processor of this machine), not " + std::to_string(threads));
     }
   }
   if (option.type == OptionType::name_list) {
