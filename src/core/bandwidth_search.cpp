@@ -17,6 +17,9 @@ namespace {
 /// Random starts lie within this distance of the normal-reference start in log h (a factor of
 /// e^1.5 ≈ 4.5 either way).
 constexpr double kStartSpread = 1.5;
+/// A discrete dimension's θ = logit(λ / λ_max) stays in [−12, 12]: λ / λ_max from 6·10⁻⁶ to
+/// 1 − 6·10⁻⁶, so neither log λ nor log(1 − λ) meets 0 and the gradient stays finite.
+constexpr double kDiscreteParameterBound = 12.0;
 
 void validate(const BandwidthSearchOptions& options) {
   if (options.restarts < 0) throw InvalidArgument("restarts must not be negative");
@@ -56,13 +59,12 @@ double nlopt_objective(unsigned size, const double* theta, double* gradient, voi
   }
 }
 
-/// Runs L-BFGS on `likelihood` from theta (log-bandwidths, overwritten by the end point) within
-/// [lower, upper]; returns the criterion there and adds the evaluations to `evaluations`.
-double run_lbfgs(const BandwidthLikelihood& likelihood, double lower, double upper,
-                 const BandwidthSearchOptions& options, Vector& theta, int& evaluations) {
+/// Runs L-BFGS on `likelihood` from theta (overwritten by the end point) within [lower, upper];
+/// returns the criterion there and adds the evaluations to `evaluations`.
+double run_lbfgs(const BandwidthLikelihood& likelihood, const std::vector<double>& lower_bounds,
+                 const std::vector<double>& upper_bounds, const BandwidthSearchOptions& options,
+                 Vector& theta, int& evaluations) {
   const auto size = static_cast<unsigned>(theta.size());
-  const std::vector<double> lower_bounds(size, lower);
-  const std::vector<double> upper_bounds(size, upper);
   std::unique_ptr<nlopt_opt_s, decltype(&nlopt_destroy)> optimizer(
       nlopt_create(NLOPT_LD_LBFGS, size), &nlopt_destroy);
   if (!optimizer) throw Error("NLopt could not create an L-BFGS optimiser");
@@ -95,20 +97,31 @@ BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& c
   if (screening.dimension() != k || screening.n_samples() != criterion.n_samples()) {
     throw InvalidArgument("the screening criterion must be taken over the same samples");
   }
-  const double lower = std::log(options.lower);
-  const double upper = std::log(options.upper);
-  const double reference =
-      std::clamp(std::log(normal_reference_bandwidth(criterion.n_samples(), k)), lower, upper);
+  // θ = log h of a continuous dimension starts at the normal reference; θ of a discrete one at
+  // 0, λ in the middle of its interval.
+  std::vector<double> lower(static_cast<std::size_t>(k), std::log(options.lower));
+  std::vector<double> upper(static_cast<std::size_t>(k), std::log(options.upper));
+  const double log_reference = std::clamp(
+      std::log(normal_reference_bandwidth(criterion.n_samples(), k)), lower[0], upper[0]);
+  Vector reference = Vector::Constant(k, log_reference);
+  for (Index d = 0; d < k; ++d) {
+    if (!criterion.kernels()[static_cast<std::size_t>(d)].is_discrete()) continue;
+    lower[static_cast<std::size_t>(d)] = -kDiscreteParameterBound;
+    upper[static_cast<std::size_t>(d)] = kDiscreteParameterBound;
+    reference(d) = 0.0;
+  }
 
   BandwidthSearchResult result{Vector(), HUGE_VAL, 0, 0};
   Vector best;
   double best_value = HUGE_VAL;
   Rng rng(options.seed);
   for (int start = 0; start <= options.restarts; ++start) {
-    Vector theta = Vector::Constant(k, reference);
+    Vector theta = reference;
     if (start > 0) {
       for (Index d = 0; d < k; ++d) {
-        theta(d) = std::clamp(reference + kStartSpread * (2.0 * rng.uniform() - 1.0), lower, upper);
+        const auto position = static_cast<std::size_t>(d);
+        theta(d) = std::clamp(reference(d) + kStartSpread * (2.0 * rng.uniform() - 1.0),
+                              lower[position], upper[position]);
       }
     }
     const double value = run_lbfgs(screening, lower, upper, options, theta, result.evaluations);
@@ -124,7 +137,7 @@ BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& c
   if (!std::isfinite(best_value)) {
     throw DataError("the leave-one-out likelihood is not finite at any bandwidth tried");
   }
-  result.bandwidths = best.array().exp().matrix();
+  result.bandwidths = criterion.smoothing_of(best);
   result.mean_negative_log_likelihood = best_value;
   return result;
 }

@@ -1,10 +1,11 @@
 #pragma once
 // Maximising the leave-one-out likelihood of BandwidthLikelihood over one bandwidth per
 // dimension: L-BFGS (NLopt) in θ = log h with the analytic gradient, inside a box, from the
-// normal-reference start and a few seeded random starts. The starts run on a screening criterion
-// (the same leave-one-out likelihood averaged over fewer held-out samples, each still predicted
-// from all others) and the best end point is then polished on the full criterion, so restarts
-// cost a fraction of a full search at large n.
+// normal-reference start and a few seeded random starts. A discrete dimension's θ is the logit of
+// λ / λ_max (column_kernel.hpp), in [−12, 12], starting at 0. The starts run on a screening
+// criterion (the same leave-one-out likelihood averaged over fewer held-out samples, each still
+// predicted from all others) and the best end point is then polished on the full criterion, so
+// restarts cost a fraction of a full search at large n.
 
 #include <cstdint>
 
@@ -36,7 +37,7 @@ double normal_reference_bandwidth(Index n_samples, Index dimension);
 
 /// What the search found.
 struct BandwidthSearchResult {
-  Vector bandwidths;                    ///< h, one per dimension
+  Vector bandwidths;                    ///< h, one per dimension (λ for a discrete one)
   double mean_negative_log_likelihood;  ///< the criterion at h (standardised units)
   int evaluations = 0;                  ///< criterion evaluations over all starts
   int starts = 0;                       ///< starts run
