@@ -85,22 +85,24 @@ def declarations(file, x_names, y_column):
 
 
 def main_discrete(args):
-    print("| table | (n train, d_x) | declared | KCDE, declared | KCDE, all continuous (split 0) "
-          "| statsmodels cv_ml, declared (split 0) |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| table | (n train, d_x) | declared | KCDE, declared | auto, declared | "
+          "KCDE, all continuous (split 0) | statsmodels cv_ml, declared (split 0) |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for title, file, y_column in TABLES:
         if file not in DISCRETE:
             continue
         x, y, x_names = load(file, y_column, names=True)
         unordered, ordered, indep_type, dep_type = declarations(file, x_names, y_column)
-        nll, seconds = [], []
+        nll, seconds, auto_nll, auto_seconds = [], [], [], []
         for seed in range(args.splits):
             train, test = split(len(y), seed)
-            estimator = cdens.KernelCDE(discrete=unordered or None, ordered=ordered or None,
-                                        random_state=seed, n_jobs=1)
-            score, took, _ = run.fit_cdens(estimator, x[train], y[train], x[test], y[test])
-            nll.append(score)
-            seconds.append(took)
+            for estimator_class, scores, times in ((cdens.KernelCDE, nll, seconds),
+                                                   (cdens.AutoCDE, auto_nll, auto_seconds)):
+                estimator = estimator_class(discrete=unordered or None, ordered=ordered or None,
+                                            random_state=seed, n_jobs=1)
+                score, took, _ = run.fit_cdens(estimator, x[train], y[train], x[test], y[test])
+                scores.append(score)
+                times.append(took)
             if seed == 0:
                 continuous = run.fit_cdens(cdens.KernelCDE(random_state=seed, n_jobs=1),
                                            x[train], y[train], x[test], y[test])
@@ -119,6 +121,8 @@ def main_discrete(args):
                 peer_cell += f"; masses normalised over the levels: {peer[2]:.3f}"
         print(f"| {title} | ({len(y) // 2}, {x.shape[1]}) | {declared} | {np.mean(nll):.3f} ± "
               f"{np.std(nll):.3f} ({np.mean(seconds):.2g} s); split 0: {nll[0]:.3f} | "
+              f"{np.mean(auto_nll):.3f} ± {np.std(auto_nll):.3f} ({np.mean(auto_seconds):.2g} s); "
+              f"split 0: {auto_nll[0]:.3f} | "
               f"{continuous[0]:.3f} ({continuous[1]:.2g} s) | {peer_cell} |", flush=True)
 
 
