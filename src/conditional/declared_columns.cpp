@@ -14,12 +14,6 @@ constexpr std::size_t kFewValues = 10;
 /// … or at most this many distinct integer values.
 constexpr std::size_t kFewIntegers = 20;
 
-/// The name of column d of (x, y) in messages.
-std::string column_name(Index d, Index input_dim, const std::vector<std::string>& names) {
-  return d < static_cast<Index>(names.size()) ? names[static_cast<std::size_t>(d)]
-                                              : dimension_name(d, input_dim);
-}
-
 /// Row d of the stacked (x, y).
 Vector column_of(const MatrixView& x, const MatrixView& y, Index d) {
   return d < x.rows() ? Vector(x.row(d).transpose()) : Vector(y.row(d - x.rows()).transpose());
@@ -41,6 +35,11 @@ Standardizer keeping_discrete_raw(const Standardizer& fitted, const ColumnKernel
 }
 
 }  // namespace
+
+std::string column_name(Index d, Index input_dim, const std::vector<std::string>& names) {
+  return d < static_cast<Index>(names.size()) ? names[static_cast<std::size_t>(d)]
+                                              : dimension_name(d, input_dim);
+}
 
 std::string dimension_name(Index d, Index input_dim) {
   return d < input_dim ? "x" + std::to_string(d) : "y" + std::to_string(d - input_dim);

@@ -152,7 +152,7 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
     for (Index d = 0; d < dimension; ++d) {
       // λ of a discrete column may take any value of its interval: 0 counts equal values only.
       if (kernels[static_cast<std::size_t>(d)].is_discrete()) continue;
-      const std::string name = "bandwidth of " + dimension_name(d, input_dim);
+      const std::string name = "bandwidth of " + column_name(d, input_dim, context.column_names);
       if (bandwidths(d) <= options.search.lower * (1.0 + 1e-6)) {
         report.warnings.push_back(
             name +

@@ -40,4 +40,8 @@ StandardizedPairs standardize_continuous_columns(const MatrixView& x, const Matr
 /// "x0", "y1", …: dimension d of the stacked (x, y) with d_x inputs.
 std::string dimension_name(Index d, Index input_dim);
 
+/// The name of column d of (x, y) in messages: names[d] (the CSV column's name), or
+/// dimension_name where `names` has none.
+std::string column_name(Index d, Index input_dim, const std::vector<std::string>& names);
+
 }  // namespace cdens
