@@ -136,14 +136,19 @@ std::vector<Interval> ScalarMixture::superlevel_set(const SearchGrid& grid,
   return intervals;
 }
 
+double ScalarMixture::probability_of(const std::vector<Interval>& intervals) const {
+  double total = 0.0;
+  for (const auto& interval : intervals) total += cdf(interval.upper) - cdf(interval.lower);
+  return std::clamp(total, 0.0, 1.0);
+}
+
+double ScalarMixture::probability_above(double threshold) const {
+  return probability_of(superlevel_set(search_grid(), threshold));
+}
+
 HighestDensityRegion ScalarMixture::highest_density_region(double coverage) const {
   const SearchGrid grid = search_grid();
   const double peak = *std::max_element(grid.densities.begin(), grid.densities.end());
-  const auto probability_of = [&](const std::vector<Interval>& intervals) {
-    double total = 0.0;
-    for (const auto& interval : intervals) total += cdf(interval.upper) - cdf(interval.lower);
-    return total;
-  };
   // The probability of {pdf ≥ f} falls as f rises: bisect on f. Crossings are refined by
   // bisection, so the probability of the set is exact up to the CDF's rounding.
   double low = 0.0;

@@ -22,6 +22,8 @@ class ScalarMixture {
   double quantile(double p) const;
   /// {t : pdf(t) ≥ f} with probability `coverage`; intervals in increasing order.
   HighestDensityRegion highest_density_region(double coverage) const;
+  /// The probability of {t : pdf(t) ≥ threshold}.
+  double probability_above(double threshold) const;
 
  private:
   /// Points around every component on which highest-density regions are searched.
@@ -35,6 +37,7 @@ class ScalarMixture {
   /// Intervals where pdf ≥ threshold, read off the grid and refined to the crossing points.
   std::vector<Interval> superlevel_set(const SearchGrid& grid, double threshold) const;
   double crossing(double below, double above, double threshold) const;
+  double probability_of(const std::vector<Interval>& intervals) const;
 
   std::vector<double> weights_;
   std::vector<double> centers_;
