@@ -107,7 +107,6 @@ void run_compare(const CompareArguments& arguments) {
   std::cout << std::flush;
   nlohmann::json document = comparison_to_json(comparison);
   document["y_names"] = y_names;
-  document["n"] = evaluations.front().n;
   write_report(std::cout, document, "comparison", arguments.evaluation);
 }
 

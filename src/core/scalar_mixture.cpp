@@ -24,15 +24,15 @@ ScalarMixture::ScalarMixture(const VectorView& probabilities, const VectorView& 
     lowest_ = std::min(lowest_, centers(k) - 10.0 * scales(k));
     highest_ = std::max(highest_, centers(k) + 10.0 * scales(k));
   }
+  const auto count = static_cast<Index>(weights_.size());
+  center_array_ = Eigen::Map<const Eigen::ArrayXd>(centers_.data(), count);
+  inverse_scales_ = Eigen::Map<const Eigen::ArrayXd>(scales_.data(), count).inverse();
+  density_factors_ =
+      Eigen::Map<const Eigen::ArrayXd>(weights_.data(), count) * kInverseSqrt2Pi * inverse_scales_;
 }
 
 double ScalarMixture::pdf(double t) const {
-  double density = 0.0;
-  for (std::size_t k = 0; k < weights_.size(); ++k) {
-    const double z = (t - centers_[k]) / scales_[k];
-    density += weights_[k] * kInverseSqrt2Pi / scales_[k] * std::exp(-0.5 * z * z);
-  }
-  return density;
+  return (density_factors_ * (-0.5 * ((t - center_array_) * inverse_scales_).square()).exp()).sum();
 }
 
 double ScalarMixture::cdf(double t) const {

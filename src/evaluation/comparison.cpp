@@ -65,6 +65,7 @@ ModelComparison compare_evaluations(const std::vector<ModelEvaluation>& evaluati
   }
   ModelComparison comparison;
   comparison.models = names;
+  comparison.n = evaluations.front().n;
   for (const auto& column : evaluations.front().scores) {
     const bool shared =
         std::all_of(evaluations.begin(), evaluations.end(), [&](const ModelEvaluation& evaluation) {
@@ -116,6 +117,7 @@ nlohmann::json comparison_to_json(const ModelComparison& comparison) {
                            {"second_wins", difference.second_wins}});
   }
   return {{"models", comparison.models},
+          {"n", comparison.n},
           {"scores", comparison.scores},
           {"means", matrix_rows(comparison.means)},
           {"standard_errors", matrix_rows(comparison.standard_errors)},

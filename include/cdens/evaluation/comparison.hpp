@@ -28,6 +28,7 @@ struct PairedDifference {
 
 struct ModelComparison {
   std::vector<std::string> models;
+  Index n = 0;  ///< pairs
   /// The proper scores every model has, in the first model's order.
   std::vector<std::string> scores;
   Matrix means;            ///< scores × models
