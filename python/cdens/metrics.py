@@ -148,6 +148,8 @@ def compare(models, X, Y=None, *, names=None, pinball_levels=DEFAULT_PINBALL_LEV
     ``standard_errors`` and ``best_shares`` (scores x models) and ``differences`` (every pair of
     models on every score: mean of second - first, its paired standard error, shares won)."""
     models = list(models)
+    if len(models) < 2:
+        raise ValueError(f"a comparison needs at least two models, got {len(models)}")
     if names is None:
         names = [os.path.splitext(os.path.basename(m))[0] if isinstance(m, (str, os.PathLike))
                  else type(m).__name__ for m in models]
