@@ -297,9 +297,9 @@ def calibration_histogram(evaluation, check="pit", *, ax=None):
     ax = _axes(ax)
     ax.bar(edges[:-1], counts, width=np.diff(edges), align="edge", color="C0", alpha=0.75,
            edgecolor="white", label="pairs")
-    # The band in front of the bars, translucent, so that a bar leaving it shows.
+    # The band behind the bars and its edges in front, so that a bar leaving it shows.
     ax.axhspan(histogram["band_lower"], histogram["band_upper"], color="C1", alpha=0.15,
-               zorder=3, label="95% band if calibrated")
+               zorder=0, label="95% band if calibrated")
     for bound in (histogram["band_lower"], histogram["band_upper"]):
         ax.axhline(bound, color="C1", linewidth=0.9, zorder=3)
     ax.axhline(counts.sum() / counts.size, color="C1", linestyle="--", linewidth=0.9, zorder=3)
