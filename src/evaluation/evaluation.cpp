@@ -8,7 +8,6 @@
 #include "cdens/conditional/constant_gate.hpp"
 #include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
 #include "cdens/core/validate.hpp"
 #include "cdens/evaluation/scores.hpp"
 

@@ -71,6 +71,7 @@ Matrix pinball_losses(const ConditionalMixture& model, const MatrixView& x, cons
                       const std::vector<double>& levels) {
   require_scalar(model, "the pinball loss");
   require_pairs(x, y);
+  require_dimension(y, 1, "y");
   if (levels.empty()) throw InvalidArgument("the pinball loss needs at least one level");
   require_open_unit_interval(levels, "pinball levels");
   const Matrix quantiles = model.quantiles(x, levels);

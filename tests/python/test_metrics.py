@@ -155,6 +155,8 @@ def test_model_files_and_every_shape_are_accepted(faithful, tmp_path):
     density = cdens.GMM(n_components=2, random_state=0).fit(y.reshape(-1, 1))
     report = metrics.evaluate(density, y.reshape(-1, 1))
     assert "crps" in [score["name"] for score in report["scores"]]
+    np.testing.assert_allclose(metrics.log_likelihood(density, y.reshape(-1, 1)),
+                               density.score_samples(y.reshape(-1, 1)), rtol=1e-14)
     joint = cdens.GMM(n_components=2, random_state=0).fit(np.column_stack([x[:, 0], y]))
     report = metrics.evaluate(joint, np.column_stack([x[:, 0], y]), n_draws=200)
     assert "energy_score" in [score["name"] for score in report["scores"]]
