@@ -27,6 +27,10 @@ namespace cdens::cli {
 
 void add_fit_command(CLI::App& app);
 void add_score_command(CLI::App& app);
+/// `cdens evaluate`: scores and calibration of one model (command_evaluate.cpp).
+void add_evaluate_command(CLI::App& app);
+/// `cdens compare`: several models on the same data (command_compare.cpp).
+void add_compare_command(CLI::App& app);
 void add_predict_command(CLI::App& app);
 void add_grid_command(CLI::App& app);
 void add_sample_command(CLI::App& app);

@@ -83,6 +83,8 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     cdens::cli::add_fit_command(app);
     cdens::cli::add_score_command(app);
+    cdens::cli::add_evaluate_command(app);
+    cdens::cli::add_compare_command(app);
     cdens::cli::add_predict_command(app);
     cdens::cli::add_grid_command(app);
     cdens::cli::add_sample_command(app);

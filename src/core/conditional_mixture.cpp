@@ -419,6 +419,20 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
   return regions;
 }
 
+Vector ConditionalMixture::highest_density_probability(const MatrixView& x,
+                                                       const MatrixView& y) const {
+  require_scalar_output("highest-density probabilities");
+  const Matrix pi = component_probabilities(x);
+  const Matrix t = standardized_outputs(y, pi.cols()) - trend_at(x);
+  Vector result(t.cols());
+  parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
+    const detail::ScalarMixture mixture(pi.col(j), centers_.row(0).transpose(),
+                                        scales_.row(0).transpose());
+    result(j) = mixture.probability_above(mixture.pdf(t(0, j)));
+  });
+  return result;
+}
+
 nlohmann::json ConditionalMixture::to_json() const {
   nlohmann::json gate = gate_->to_json();
   gate["kind"] = gate_->kind();

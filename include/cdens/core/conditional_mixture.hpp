@@ -94,6 +94,13 @@ class ConditionalMixture {
   /// probability mass.
   std::vector<HighestDensityRegion> highest_density_regions(const MatrixView& x,
                                                             double coverage) const;
+  /// P(p(Y | x_j) ≥ p(y_j | x_j)) for Y ~ p(·|x_j): the probability of the smallest
+  /// highest-density region that holds y_j (uniform on (0, 1) for a calibrated model); y is 1 × m.
+  Vector highest_density_probability(const MatrixView& x, const MatrixView& y) const;
+
+  /// A z(x), the trend's shift of every component mean in standardised output units for inputs
+  /// x in the user's units (d_y × m); zeros, without transforming x, where there is no trend.
+  Matrix trend_at(const MatrixView& x) const;
 
   nlohmann::json to_json() const;
   static ConditionalMixture from_json(const nlohmann::json& document, const GateReader& read_gate);
@@ -116,9 +123,6 @@ class ConditionalMixture {
   Matrix standardized_outputs(const MatrixView& y, Index expected_samples) const;
   /// N(t_g; c_k, diag s_k²) for the standardised outputs t (columns): G × K.
   Matrix component_densities_at(const MatrixView& t) const;
-  /// A z(x) in standardised output units for inputs x in the user's units (d_y × m); zeros,
-  /// without transforming x, where the model has no trend.
-  Matrix trend_at(const MatrixView& x) const;
   /// Turns log w_k(x) into log π_k(x) in place (Σ π = 1), or into the marginal log-weights where
   /// every w_k(x) is zero.
   void normalize_log_weights(Eigen::Ref<Vector> log_weights) const;
