@@ -22,15 +22,13 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
                                     "them by leave-one-out likelihood",
                                     "--bandwidth", "bandwidth")),
              &Options::bandwidths);
-    rows.add(none_by_default(option("discrete", OptionType::columns,
-                                    "Unordered (categorical) columns: Aitchison-Aitken kernels "
-                                    "over their values, lambda searched with the bandwidths",
-                                    "--discrete", "discrete")),
+    rows.add(declared_columns_option("discrete",
+                                     "Unordered (categorical) columns: Aitchison-Aitken kernels "
+                                     "over their values, lambda searched with the bandwidths"),
              &Options::discrete);
-    rows.add(none_by_default(option("ordered", OptionType::columns,
-                                    "Ordered discrete columns (integer levels): Wang-van Ryzin "
-                                    "kernels, lambda searched with the bandwidths",
-                                    "--ordered", "ordered")),
+    rows.add(declared_columns_option("ordered",
+                                     "Ordered discrete columns (integer levels): Wang-van Ryzin "
+                                     "kernels, lambda searched with the bandwidths"),
              &Options::ordered);
     rows.add_choice(option("trend", OptionType::choice,
                            "Centre the output kernels on the outputs (none) or on their "

@@ -115,15 +115,13 @@ const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
                     "with option settings (kcde:trend=linear)",
                     "--candidates", "candidates"),
              &Options::candidates);
-    rows.add(none_by_default(option("discrete", OptionType::columns,
-                                    "Unordered discrete columns, passed to the candidates that "
-                                    "take them (kcde)",
-                                    "--discrete", "discrete")),
+    rows.add(declared_columns_option("discrete",
+                                     "Unordered discrete columns, passed to the candidates that "
+                                     "take them (kcde)"),
              &Options::discrete);
-    rows.add(none_by_default(option("ordered", OptionType::columns,
-                                    "Ordered discrete columns, passed to the candidates that take "
-                                    "them (kcde)",
-                                    "--ordered", "ordered")),
+    rows.add(declared_columns_option("ordered",
+                                     "Ordered discrete columns, passed to the candidates that take "
+                                     "them (kcde)"),
              &Options::ordered);
     rows.add(folds_option(), &Options::folds);
     rows.add(option("time_budget", OptionType::real,
