@@ -6,8 +6,8 @@ one fit alone (issue: OpenMP threads that spin while waiting starve a neighbour 
 For each fit, with the OpenMP wait policy as cdens sets it by default (passive unless the user
 sets OMP_WAIT_POLICY) and with OMP_WAIT_POLICY=ACTIVE for contrast: the wall time of the fit alone
 (best of --repeats) and the wall time of each of two copies started together (the slower one),
-and their ratio. --quick runs the first fit only and asserts the ratio under the default policy
-is at most 2.5.
+and their ratio. --quick runs the first fit under the default policy only and asserts the ratio
+is at most 2.5 (two fits of this size on two cores take 2× the time of one when neither spins).
 """
 
 import argparse
@@ -77,7 +77,7 @@ def main():
     worst = 0.0
     with tempfile.TemporaryDirectory() as directory:
         for name in names:
-            for policy in (None, "ACTIVE"):
+            for policy in (None,) if args.quick else (None, "ACTIVE"):
                 alone, together = measure(args.cli, FITS[name], policy, args.repeats, directory)
                 label = "cdens default" if policy is None else policy
                 print(f"| {name} | {label} | {alone:.3f} s | {together:.3f} s | "

@@ -27,8 +27,8 @@ void validate(const BandwidthSearchOptions& options) {
     throw InvalidArgument("the bandwidth bounds need 0 < lower < upper < infinity");
   }
   if (options.max_evaluations < 1) throw InvalidArgument("max_evaluations must be at least 1");
-  if (!(options.relative_tolerance >= 0.0)) {
-    throw InvalidArgument("relative_tolerance must not be negative");
+  if (!(options.relative_tolerance >= 0.0) || !(options.screening_relative_tolerance >= 0.0)) {
+    throw InvalidArgument("the relative tolerances must not be negative");
   }
 }
 
@@ -59,11 +59,12 @@ double nlopt_objective(unsigned size, const double* theta, double* gradient, voi
   }
 }
 
-/// Runs L-BFGS on `likelihood` from theta (overwritten by the end point) within [lower, upper];
-/// returns the criterion there and adds the evaluations to `evaluations`.
+/// Runs L-BFGS on `likelihood` from theta (overwritten by the end point) within [lower, upper]
+/// until the criterion changes by less than `relative_tolerance`; returns the criterion there
+/// and adds the evaluations to `evaluations`.
 double run_lbfgs(const BandwidthLikelihood& likelihood, const std::vector<double>& lower_bounds,
                  const std::vector<double>& upper_bounds, const BandwidthSearchOptions& options,
-                 Vector& theta, int& evaluations) {
+                 double relative_tolerance, Vector& theta, int& evaluations) {
   const auto size = static_cast<unsigned>(theta.size());
   std::unique_ptr<nlopt_opt_s, decltype(&nlopt_destroy)> optimizer(
       nlopt_create(NLOPT_LD_LBFGS, size), &nlopt_destroy);
@@ -71,7 +72,7 @@ double run_lbfgs(const BandwidthLikelihood& likelihood, const std::vector<double
   nlopt_set_lower_bounds(optimizer.get(), lower_bounds.data());
   nlopt_set_upper_bounds(optimizer.get(), upper_bounds.data());
   nlopt_set_maxeval(optimizer.get(), options.max_evaluations);
-  nlopt_set_ftol_rel(optimizer.get(), options.relative_tolerance);
+  nlopt_set_ftol_rel(optimizer.get(), relative_tolerance);
   Objective objective{likelihood, optimizer.get(), 0, nullptr};
   nlopt_set_min_objective(optimizer.get(), &nlopt_objective, &objective);
   double value = HUGE_VAL;
@@ -124,7 +125,11 @@ BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& c
                               lower[position], upper[position]);
       }
     }
-    const double value = run_lbfgs(screening, lower, upper, options, theta, result.evaluations);
+    const bool screened = &screening != &criterion;
+    const double value =
+        run_lbfgs(screening, lower, upper, options,
+                  screened ? options.screening_relative_tolerance : options.relative_tolerance,
+                  theta, result.evaluations);
     ++result.starts;
     if (value < best_value) {
       best_value = value;
@@ -132,7 +137,8 @@ BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& c
     }
   }
   if (&screening != &criterion) {
-    best_value = run_lbfgs(criterion, lower, upper, options, best, result.evaluations);
+    best_value = run_lbfgs(criterion, lower, upper, options, options.relative_tolerance, best,
+                           result.evaluations);
   }
   if (!std::isfinite(best_value)) {
     throw DataError("the leave-one-out likelihood is not finite at any bandwidth tried");
