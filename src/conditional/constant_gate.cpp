@@ -1,5 +1,6 @@
 #include "cdens/conditional/constant_gate.hpp"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/error.hpp"
@@ -32,6 +33,11 @@ std::shared_ptr<const ConstantGate> ConstantGate::from_json(const nlohmann::json
   return std::make_shared<const ConstantGate>(
       input_dim.get<Index>(),
       vector_from_json(json_member(document, "log_weights"), "gate log-weights"));
+}
+
+std::shared_ptr<const ConstantGate> uniform_gate(Index input_dim, Index count) {
+  return std::make_shared<const ConstantGate>(
+      input_dim, Vector::Constant(count, -std::log(static_cast<double>(count))));
 }
 
 }  // namespace cdens

@@ -13,8 +13,10 @@ namespace cdens {
 KFold::KFold(Index n, int folds, Rng& rng) : n_(n) {
   if (folds < 2) throw InvalidArgument("cross-validation needs at least 2 folds");
   if (n < folds) {
-    throw InvalidArgument("cannot split " + std::to_string(n) + " samples into " +
-                          std::to_string(folds) + " cross-validation folds");
+    // Both the data (x) and the option (folds) can be what the user must change.
+    throw InvalidArgument("cannot split the " + std::to_string(n) + " samples of x into " +
+                          std::to_string(folds) +
+                          " cross-validation folds: give more samples or fewer folds");
   }
   const auto order = rng.permutation(n);
   for (int k = 0; k < folds; ++k) {

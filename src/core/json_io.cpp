@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/input_file.hpp"
 
 namespace cdens {
 
@@ -103,8 +104,7 @@ nlohmann::json parse_json_text(const std::string& text, std::string_view what) {
 }
 
 nlohmann::json read_json_file(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) throw IoError("cannot open " + path + " for reading");
+  std::ifstream file = open_input_file(path);
   std::ostringstream contents;
   contents << file.rdbuf();
   return parse_json_text(contents.str(), path);
