@@ -183,7 +183,7 @@ CvTable CvTable::from_json(const nlohmann::json& document) {
     table.parameter_names =
         json_member(document, "parameter_names").get<std::vector<std::string>>();
     table.loss = json_member(document, "loss").get<std::string>();
-    table.best = json_member(document, "best").get<Index>();
+    table.best = json_integer(json_member(document, "best"), "cross-validation table: best", -1);
   } catch (const nlohmann::json::exception& error) {
     throw ModelFormatError(std::string("cross-validation table: ") + error.what());
   }

@@ -5,6 +5,11 @@
 #include <limits>
 
 namespace cdens {
+namespace {
+
+constexpr double kSpikeFraction = 0.25;
+
+}  // namespace
 
 std::vector<OutputTies> output_ties(const MatrixView& y) {
   std::vector<OutputTies> result;
@@ -29,14 +34,17 @@ bool is_tied(const OutputTies& ties, Index n) { return 2 * ties.distinct < n; }
 std::optional<std::string> spike_warning(const MatrixView& y_standard, double sigma,
                                          const std::vector<double>& sigmas,
                                          const std::vector<std::string>& y_names) {
-  if (sigmas.size() < 2 || sigma > *std::min_element(sigmas.begin(), sigmas.end())) return {};
+  // Only a width that cross-validation chose; one the user fixed is the user's decision.
+  if (sigmas.size() < 2) return {};
   const std::vector<OutputTies> ties = output_ties(y_standard);
   std::string tied;
   double resolution = std::numeric_limits<double>::infinity();
   for (std::size_t d = 0; d < ties.size(); ++d) {
-    // A width at or above the gap between neighbouring values spreads each atom over its
-    // neighbours: no spike, whatever the grid.
-    if (!is_tied(ties[d], y_standard.cols()) || !(sigma < ties[d].resolution)) continue;
+    // Below a quarter of the gap between neighbouring values the density halfway between two
+    // of them is under e⁻² of its peaks: a train of spikes. Above it the atoms blend.
+    if (!is_tied(ties[d], y_standard.cols()) || !(sigma < kSpikeFraction * ties[d].resolution)) {
+      continue;
+    }
     const std::string name =
         d < y_names.size() ? "'" + y_names[d] + "'" : "dimension " + std::to_string(d + 1);
     tied += (tied.empty() ? "" : ", ") + name + " (" + std::to_string(ties[d].distinct) +
@@ -46,9 +54,12 @@ std::optional<std::string> spike_warning(const MatrixView& y_standard, double si
   if (tied.empty()) return {};
   char floor[32];
   std::snprintf(floor, sizeof(floor), "%.3g", resolution);
-  return "the chosen sigma is the smallest candidate and the output " + tied +
-         " repeats its values: cross-validation rewards spikes on the repeated values, so the "
-         "model is a set of spikes, not a density. If the output is discrete, declare it (cdens "
+  return "the chosen sigma is below a quarter of the gap between neighbouring values of the "
+         "output " +
+         tied +
+         ", which repeats its values: cross-validation rewards spikes on the repeated values, so "
+         "the model is a set of spikes, not a density. If the output is discrete, declare it "
+         "(cdens "
          "fit --method kcde --ordered COLUMN, or KCDE(ordered=[...]) in Python) for a "
          "probability mass function; otherwise keep sigma at the data's resolution (--sigma "
          "candidates from " +

@@ -124,7 +124,7 @@ TEST(ZeroCoefficientsTest, AnLscdeGateWithoutWeightIsRefusedButTheFitWritesTheMa
   EXPECT_EQ(read_back.log_pdf(x, x), model.log_pdf(x, x));
 }
 
-TEST(SpikeWarningTest, ASigmaAtTheFloorOnTiedOutputsIsNamedWithTheRemedy) {
+TEST(SpikeWarningTest, ASigmaFarBelowTheGapsOfTiedOutputsIsNamedWithTheRemedy) {
   Matrix y(1, 12);
   y << 1, 2, 2, 3, 3, 3, 1, 2, 3, 2, 2, 1;
   const std::vector<double> grid = {0.01, 0.1, 1.0};
@@ -133,8 +133,9 @@ TEST(SpikeWarningTest, ASigmaAtTheFloorOnTiedOutputsIsNamedWithTheRemedy) {
   EXPECT_NE(warning->find("'quality' (3 distinct values in 12)"), std::string::npos) << *warning;
   EXPECT_NE(warning->find("--ordered"), std::string::npos) << *warning;
   EXPECT_NE(warning->find("from 1 up"), std::string::npos) << *warning;
-  // Not at the floor, or no ties, or no choice: nothing to say.
-  EXPECT_FALSE(spike_warning(y, 0.1, grid).has_value());
+  // A width that blends neighbouring values, or no ties, or no choice: nothing to say.
+  EXPECT_TRUE(spike_warning(y, 0.1, grid).has_value());
+  EXPECT_FALSE(spike_warning(y, 0.3, grid).has_value());
   Matrix distinct(1, 6);
   distinct << 0.1, 0.7, 1.3, 2.9, 3.3, 5.0;
   EXPECT_FALSE(spike_warning(distinct, 0.01, grid).has_value());

@@ -162,6 +162,26 @@ def malformed_files(corpus):
                "error", [r":1:1|not a number"])
 
 
+def mutated_files(corpus):
+    """Seeded random edits of a good CSV file: a cell, a delimiter or a line deleted, doubled or
+    replaced. Each must read (and fit) or be refused at a line and column of the file."""
+    cls = "mutated CSV files"
+    header, rows = faithful_rows()
+    text = "\n".join([header] + rows[:40]) + "\n"
+    rng = random.Random(2023)
+    alphabet = ["", ",", ",,", "\n", '"', "-", ".", "e", "1e999", "nan", " ", "\t", "\x00",
+                "\ufeff", "0x1p3", "1_000", "\r"]
+    for k in range(40):
+        chars = list(text)
+        for _ in range(rng.randint(1, 4)):
+            position = rng.randrange(len(chars))
+            chars[position:position + rng.randint(0, 3)] = rng.choice(alphabet)
+        path = corpus.write(f"mutated_{k}.csv", "".join(chars))
+        names = [rf"mutated_{k}\.csv(:\d+:\d+)?|column|x and y"]
+        corpus.add(cls, f"mutation {k}", ["fit", path, "--x", "waiting", "--y", "eruptions",
+                                          "--sigma", "0.5", "--lambda", "0.1"], "either", names)
+
+
 def hostile_options(corpus):
     cls = "hostile options"
 
@@ -315,7 +335,21 @@ def corrupted_models(corpus):
             text[rng.randrange(len(text))] = rng.choice('0123456789-.e,:[]{}"x ')
         path = corpus.write(f"model_flipped_{k}.json", "".join(text))
         corpus.add(cls, f"flipped bytes {k}", ["predict", path, "small.csv"], "either",
-                   [re.escape(os.path.basename(path))])
+                   [re.escape(os.path.basename(path)) + "|unknown column"])
+    # The density model file, edited the same ways.
+    density_text = open(corpus.path("density.json")).read()
+    for k in range(12):
+        text = list(density_text)
+        for _ in range(3):
+            text[rng.randrange(len(text))] = rng.choice('0123456789-.e,:[]{}"x ')
+        path = corpus.write(f"density_flipped_{k}.json", "".join(text))
+        corpus.add(cls, f"density flipped bytes {k}", ["density", "score", path, "small.csv"],
+                   "either", [re.escape(os.path.basename(path)) + "|unknown column"])
+    density = json.loads(density_text)
+    density["model"]["weights"] = [0.0] * len(density["model"]["weights"])
+    path = corpus.write("density_zero_weights.json", json.dumps(density))
+    corpus.add(cls, "density weights all zero", ["density", "score", path, "small.csv"], "error",
+               ["density_zero_weights.json", "weight"])
     os.makedirs(corpus.path("model_directory.json"), exist_ok=True)
     corpus.add(cls, "directory as model", ["info", "model_directory.json"], "error",
                ["model_directory.json", "directory"])
@@ -440,6 +474,7 @@ def judge_signal(corpus, case):
 
 CLASSES = OrderedDict([
     ("malformed CSV files", malformed_files),
+    ("mutated CSV files", mutated_files),
     ("hostile options", hostile_options),
     ("extreme scales", extreme_scales),
     ("corrupted model files", corrupted_models),

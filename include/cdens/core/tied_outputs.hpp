@@ -1,9 +1,9 @@
 #pragma once
 // Outputs with atoms — integer scores, many repeated values — make cross-validation of a
-// Gaussian width pick the smallest candidate: a spike on a value that repeats in the held-out
-// fold earns an unbounded score, under the squared loss (LSCDE's sq, LSCE) as under the held-out
-// likelihood. The fitted model is then a set of spikes at the observed values. This detects that
-// outcome and says what a user can do instead.
+// Gaussian width pick a small candidate, often the smallest: a spike on a value that repeats in the
+// held-out fold earns an unbounded score, under the squared loss (LSCDE's sq, LSCE) as under the
+// held-out likelihood. The fitted model is then a set of spikes at the observed values. This
+// detects that outcome and says what a user can do instead.
 
 #include <optional>
 #include <string>
@@ -25,12 +25,12 @@ std::vector<OutputTies> output_ties(const MatrixView& y);
 /// Whether a dimension is tied: fewer distinct values than half the samples.
 bool is_tied(const OutputTies& ties, Index n);
 
-/// The warning for a fit whose width σ (standardised units) is the smallest of `sigmas` while
-/// the standardised outputs `y_standard` are tied and σ is below the gap between their
-/// neighbouring values (so each atom gets a spike of its own): names the cause, the tied dimensions
-/// (by `y_names` when given) with their distinct values, and the remedies — declare the output
-/// discrete (KCDE with --discrete/--ordered gives a probability mass function) or keep σ at the
-/// data's resolution (the smallest standardised gap). Nothing when either condition fails.
+/// The warning for a fit whose width σ (standardised units), chosen by cross-validation among
+/// `sigmas`, is below a quarter of the gap between neighbouring values of tied standardised
+/// outputs `y_standard` (so each atom gets a spike of its own): names the cause, the tied
+/// dimensions (by `y_names` when given) with their distinct values, and the remedies — declare the
+/// output discrete (KCDE with --discrete/--ordered gives a probability mass function) or keep σ at
+/// the data's resolution (the smallest standardised gap). Nothing when either condition fails.
 std::optional<std::string> spike_warning(const MatrixView& y_standard, double sigma,
                                          const std::vector<double>& sigmas,
                                          const std::vector<std::string>& y_names = {});
