@@ -38,6 +38,12 @@ class KernelCDE(ConditionalDensityEstimator):
         What the output kernels are centred on: the training outputs (the estimator of Hall,
         Racine & Li), or their residuals around a least-squares line, so that the kernels only
         model the spread around it.
+    marginal_mixing : {"loo", "none"}, default="loo"
+        Mix the estimate with its marginal counterpart, p(y|x) = (1 - eps) p_kernel(y|x) +
+        eps (1/n) sum_i N(y; y_i, diag h_y^2), with eps chosen by leave-one-out likelihood at
+        the bandwidths ("loo"), or not ("none": the estimator of Hall, Racine & Li as written).
+        The mixture bounds the damage of a test pair whose neighbours in x all have distant
+        outputs (docs/methods/kcde.md, "Marginal mixing").
     exact_limit : int, default=20000
         Up to this many training pairs the criterion is exact leave-one-out over every pair.
     subsample_held_out : int, default=2000
@@ -64,8 +70,11 @@ class KernelCDE(ConditionalDensityEstimator):
     input_kinds_, output_kinds_ : list of str
         The kernel of every input and output: "continuous", "unordered" or "ordered". Where an
         output is discrete, log_pdf is a log probability mass in it, not a log density.
+    marginal_weight_ : float or None
+        eps of the marginal mixing (None with ``marginal_mixing="none"``).
     loo_nll_ : float or None
-        The leave-one-out NLL at the chosen bandwidths, in the units of y (None when fixed).
+        The leave-one-out NLL of the fitted model at the chosen bandwidths, in the units of y
+        (None when they are fixed); ``loo_nll_unmixed_`` the same without the marginal mixing.
     linear_loo_nll_ : float or None
         The leave-one-out NLL of the linear-Gaussian model of the same data (a warning says
         when it is lower than loo_nll_).
@@ -76,12 +85,13 @@ class KernelCDE(ConditionalDensityEstimator):
     _method = "kcde"
 
     def __init__(self, bandwidth=None, discrete=None, ordered=None, trend="none",
-                 exact_limit=20000, subsample_held_out=2000, screening_held_out=300, n_restarts=2,
+                 marginal_mixing="loo", exact_limit=20000, subsample_held_out=2000, screening_held_out=300, n_restarts=2,
                  bandwidth_bounds=(1e-3, 1e3), max_iter=200, random_state=None, n_jobs=None):
         self.bandwidth = bandwidth
         self.discrete = discrete
         self.ordered = ordered
         self.trend = trend
+        self.marginal_mixing = marginal_mixing
         self.exact_limit = exact_limit
         self.subsample_held_out = subsample_held_out
         self.screening_held_out = screening_held_out
@@ -100,7 +110,9 @@ class KernelCDE(ConditionalDensityEstimator):
                                      for column in columns])
         self.input_kinds_ = list(model.input_kinds)
         self.output_kinds_ = list(model.output_kinds)
+        self.marginal_weight_ = chosen.get("marginal_weight")
         self.loo_nll_ = model.statistics.get("loo_nll")
+        self.loo_nll_unmixed_ = model.statistics.get("loo_nll_unmixed")
         self.linear_loo_nll_ = model.statistics.get("linear_loo_nll")
 
     @classmethod
@@ -111,4 +123,5 @@ class KernelCDE(ConditionalDensityEstimator):
         estimator.discrete = [d for d, kind in enumerate(kinds) if kind == "unordered"] or None
         estimator.ordered = [d for d, kind in enumerate(kinds) if kind == "ordered"] or None
         estimator.trend = "linear" if model.statistics.get("linear_trend") else "none"
+        estimator.marginal_mixing = "none" if estimator.marginal_weight_ is None else "loo"
         return estimator

@@ -8,6 +8,7 @@
 
 #include "cdens/conditional/declared_columns.hpp"
 #include "cdens/conditional/linear_gaussian.hpp"
+#include "cdens/conditional/marginal_mixing.hpp"
 #include "cdens/conditional/product_kernel_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
@@ -79,6 +80,30 @@ void compare_with_linear_gaussian(const StandardizedPairs& data, FitReport& repo
   }
 }
 
+/// The marginal weight chosen by leave-one-out likelihood at the bandwidths, and the mixture's
+/// leave-one-out NLL there (standardised units).
+struct MarginalChoice {
+  double weight;
+  double mixed_nll;
+};
+
+/// ε of marginal_mixing.hpp: the leave-one-out log densities of the estimate (the terms
+/// −log p̂_{−i} of its criterion over the `held_out` pairs, empty: all) and of its marginal
+/// counterpart (the kernel density of `outputs` over the same pairs, at the output bandwidths)
+/// mixed as well as they can be, with ε ≥ 1/n.
+MarginalChoice choose_marginal_weight(const Vector& conditional_terms, const Matrix& outputs,
+                                      const ColumnKernels& output_kernels,
+                                      const std::vector<Index>& held_out, const Vector& bandwidths,
+                                      int threads) {
+  const Vector log_conditional = -conditional_terms;
+  const BandwidthLikelihood marginal(outputs, 0, held_out, threads, output_kernels);
+  const Vector log_marginal =
+      -marginal.negative_log_likelihoods(marginal.parameters_of(bandwidths.tail(outputs.rows())));
+  const double weight =
+      best_mixing_weight(log_conditional, log_marginal, 1.0 / static_cast<double>(outputs.cols()));
+  return {weight, mixed_negative_log_likelihood(log_conditional, log_marginal, weight)};
+}
+
 }  // namespace
 
 std::string to_string(KernelTrend trend) {
@@ -120,35 +145,39 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
   FitReport report;
   report.method = "kcde";
   report.warnings = undeclared_discrete_warnings(x, y, kernels, context.column_names);
+  const bool search = options.bandwidths.empty();
+  const bool mix = options.marginal_mixing == MarginalMixing::loo;
+  Matrix stacked(dimension, n);
+  stacked << data.samples.z, outputs;
+  const std::vector<Index> held_out =
+      n <= options.exact_limit
+          ? std::vector<Index>{}
+          : held_out_pairs(n, options.subsample_held_out, options.search.seed, 1);
+  std::optional<BandwidthLikelihood> likelihood;
+  if (search || mix) likelihood.emplace(stacked, input_dim, held_out, options.threads, kernels);
   Vector bandwidths(dimension);
-  if (!options.bandwidths.empty()) {
+  Vector conditional_terms;  // −log p̂_{−i} at the bandwidths
+  if (!search) {
     bandwidths = Eigen::Map<const Vector>(options.bandwidths.data(), dimension);
   } else {
-    Matrix stacked(dimension, n);
-    stacked << data.samples.z, outputs;
-    const BandwidthLikelihood likelihood(
-        stacked, input_dim,
-        n <= options.exact_limit
-            ? std::vector<Index>{}
-            : held_out_pairs(n, options.subsample_held_out, options.search.seed, 1),
-        options.threads, kernels);
     std::optional<BandwidthLikelihood> screening;
-    if (options.screening_held_out < likelihood.n_held_out()) {
+    if (options.screening_held_out < likelihood->n_held_out()) {
       screening.emplace(stacked, input_dim,
                         held_out_pairs(n, options.screening_held_out, options.search.seed, 2),
                         options.threads, kernels);
     }
     context.progress.begin("leave-one-out likelihood search", 1);
     const BandwidthSearchResult found = maximize_bandwidth_likelihood(
-        likelihood, screening ? *screening : likelihood, options.search);
+        *likelihood, screening ? *screening : *likelihood, options.search);
     context.progress.advance();
     context.progress.end();
     bandwidths = found.bandwidths;
+    conditional_terms = found.negative_log_likelihoods;
     report.statistics["loo_nll"] =
         found.mean_negative_log_likelihood - data.y_scaling.log_jacobian();
     report.statistics["evaluations"] = found.evaluations;
     report.statistics["starts"] = found.starts;
-    report.statistics["held_out"] = static_cast<double>(likelihood.n_held_out());
+    report.statistics["held_out"] = static_cast<double>(likelihood->n_held_out());
     for (Index d = 0; d < dimension; ++d) {
       // λ of a discrete column may take any value of its interval: 0 counts equal values only.
       if (kernels[static_cast<std::size_t>(d)].is_discrete()) continue;
@@ -162,9 +191,24 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
         report.warnings.push_back(name + " is at the upper bound of the search");
       }
     }
-    // A probability mass of a discrete y is not comparable with a Gaussian density of it.
-    if (!any_discrete(output_kernels)) compare_with_linear_gaussian(data, report);
   }
+  double marginal_weight = 0.0;
+  if (mix) {
+    if (!search) {
+      conditional_terms =
+          likelihood->negative_log_likelihoods(likelihood->parameters_of(bandwidths));
+    }
+    const MarginalChoice choice = choose_marginal_weight(conditional_terms, outputs, output_kernels,
+                                                         held_out, bandwidths, options.threads);
+    marginal_weight = choice.weight;
+    report.hyperparameters["marginal_weight"] = marginal_weight;
+    if (search) {
+      report.statistics["loo_nll_unmixed"] = report.statistics.at("loo_nll");
+      report.statistics["loo_nll"] = choice.mixed_nll - data.y_scaling.log_jacobian();
+    }
+  }
+  // A probability mass of a discrete y is not comparable with a Gaussian density of it.
+  if (search && !any_discrete(output_kernels)) compare_with_linear_gaussian(data, report);
   for (Index d = 0; d < dimension; ++d) {
     const bool discrete = kernels[static_cast<std::size_t>(d)].is_discrete();
     report.hyperparameters[(discrete ? "lambda_" : "bandwidth_") + dimension_name(d, input_dim)] =
@@ -175,10 +219,11 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
 
   const Vector output_bandwidths = bandwidths.tail(y.rows());
   Matrix scales = output_bandwidths.replicate(1, n);
-  ConditionalMixture model(data.x_scaling, data.y_scaling,
-                           std::make_shared<const ProductKernelGate>(
-                               data.samples.z, bandwidths.head(input_dim), input_kernels),
-                           std::move(outputs), std::move(scales), std::move(trend), output_kernels);
+  ConditionalMixture model(
+      data.x_scaling, data.y_scaling,
+      std::make_shared<const ProductKernelGate>(data.samples.z, bandwidths.head(input_dim),
+                                                input_kernels, marginal_weight),
+      std::move(outputs), std::move(scales), std::move(trend), output_kernels);
   report.fit_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return {std::move(model), std::move(report)};

@@ -1,17 +1,21 @@
 #include "cdens/conditional/product_kernel_gate.hpp"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/json_io.hpp"
+#include "cdens/core/log_space.hpp"
 #include "cdens/core/samples.hpp"
 
 namespace cdens {
-ProductKernelGate::ProductKernelGate(Matrix centers_x, Vector bandwidths, ColumnKernels kernels)
+ProductKernelGate::ProductKernelGate(Matrix centers_x, Vector bandwidths, ColumnKernels kernels,
+                                     double marginal_weight)
     : centers_x_(std::move(centers_x)),
       bandwidths_(std::move(bandwidths)),
-      kernels_(std::move(kernels)) {
+      kernels_(std::move(kernels)),
+      marginal_weight_(marginal_weight) {
   if (centers_x_.cols() == 0 || centers_x_.rows() == 0) {
     throw InvalidArgument("a kernel gate needs at least one centre of dimension at least 1");
   }
@@ -21,6 +25,9 @@ ProductKernelGate::ProductKernelGate(Matrix centers_x, Vector bandwidths, Column
   }
   if (!bandwidths_.allFinite() || (bandwidths_.array() <= 0.0).any()) {
     throw InvalidArgument("kernel gate bandwidths must be finite and positive");
+  }
+  if (!(marginal_weight_ >= 0.0 && marginal_weight_ <= 1.0)) {
+    throw InvalidArgument("the kernel gate's marginal weight must lie in [0, 1]");
   }
   if (kernels_.empty()) kernels_.resize(static_cast<std::size_t>(centers_x_.rows()));
   if (static_cast<Index>(kernels_.size()) != centers_x_.rows()) {
@@ -70,6 +77,24 @@ void ProductKernelGate::log_weights(const MatrixView& x, Eigen::Ref<Matrix> out)
       }
     }
   }
+  if (marginal_weight_ > 0.0) mix_with_equal_weights(out);
+}
+
+void ProductKernelGate::mix_with_equal_weights(Eigen::Ref<Matrix> out) const {
+  const double keep = std::log1p(-marginal_weight_);
+  const double equal = std::log(marginal_weight_ / static_cast<double>(n_components()));
+  for (Index j = 0; j < out.cols(); ++j) {
+    const double normaliser = log_sum_exp(out.col(j));
+    // Where every kernel weight is zero the normalised weights are the equal ones (the
+    // mixture's fallback), and so are the mixed ones.
+    if (normaliser == -INFINITY) {
+      out.col(j).setConstant(-std::log(static_cast<double>(n_components())));
+      continue;
+    }
+    for (Index k = 0; k < out.rows(); ++k) {
+      out(k, j) = log_add_exp(keep + (out(k, j) - normaliser), equal);
+    }
+  }
 }
 
 Vector ProductKernelGate::log_marginal_weights() const { return Vector::Zero(n_components()); }
@@ -82,6 +107,7 @@ nlohmann::json ProductKernelGate::to_json() const {
     for (const ColumnKernel& kernel : kernels_)
       document["input_kernels"].push_back(kernel.to_json());
   }
+  if (marginal_weight_ > 0.0) document["marginal_weight"] = marginal_weight_;
   return document;
 }
 
@@ -95,7 +121,8 @@ std::shared_ptr<const ProductKernelGate> ProductKernelGate::from_json(
   }
   return std::make_shared<const ProductKernelGate>(
       matrix_from_json(json_member(document, "centers_x"), "gate centres"),
-      vector_from_json(json_member(document, "bandwidths"), "gate bandwidths"), std::move(kernels));
+      vector_from_json(json_member(document, "bandwidths"), "gate bandwidths"), std::move(kernels),
+      document.contains("marginal_weight") ? document["marginal_weight"].get<double>() : 0.0);
 }
 
 }  // namespace cdens

@@ -386,12 +386,13 @@ Vector BandwidthLikelihood::negative_log_likelihoods(const VectorView& parameter
 }
 
 double BandwidthLikelihood::mean_negative_log_likelihood(const VectorView& parameters,
-                                                         Vector* gradient) const {
-  if (gradient == nullptr) return evaluate(parameters, nullptr).mean();
+                                                         Vector* gradient, Vector* terms) const {
   Matrix gradient_rows;
-  const double value = evaluate(parameters, &gradient_rows).mean();
-  *gradient = gradient_rows.colwise().mean().transpose();
-  return value;
+  Vector values = evaluate(parameters, gradient != nullptr ? &gradient_rows : nullptr);
+  if (gradient != nullptr) *gradient = gradient_rows.colwise().mean().transpose();
+  const double mean = values.mean();
+  if (terms != nullptr) *terms = std::move(values);
+  return mean;
 }
 
 Vector BandwidthLikelihood::smoothing_of(const VectorView& parameters) const {

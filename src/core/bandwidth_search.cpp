@@ -37,6 +37,9 @@ struct Objective {
   nlopt_opt optimizer;
   int evaluations = 0;
   std::exception_ptr failure;
+  /// The lowest criterion evaluated and its terms: the point NLopt returns.
+  double lowest = HUGE_VAL;
+  Vector lowest_terms;
 };
 
 double nlopt_objective(unsigned size, const double* theta, double* gradient, void* data) {
@@ -44,13 +47,15 @@ double nlopt_objective(unsigned size, const double* theta, double* gradient, voi
   try {
     ++objective.evaluations;
     const Eigen::Map<const Vector> log_bandwidths(theta, size);
-    if (gradient == nullptr) {
-      return objective.likelihood.mean_negative_log_likelihood(log_bandwidths);
-    }
     Vector derivative;
-    const double value =
-        objective.likelihood.mean_negative_log_likelihood(log_bandwidths, &derivative);
-    Eigen::Map<Vector>(gradient, size) = derivative;
+    Vector terms;
+    const double value = objective.likelihood.mean_negative_log_likelihood(
+        log_bandwidths, gradient != nullptr ? &derivative : nullptr, &terms);
+    if (gradient != nullptr) Eigen::Map<Vector>(gradient, size) = derivative;
+    if (value < objective.lowest) {
+      objective.lowest = value;
+      objective.lowest_terms = std::move(terms);
+    }
     return value;
   } catch (...) {
     objective.failure = std::current_exception();
@@ -60,11 +65,11 @@ double nlopt_objective(unsigned size, const double* theta, double* gradient, voi
 }
 
 /// Runs L-BFGS on `likelihood` from theta (overwritten by the end point) within [lower, upper]
-/// until the criterion changes by less than `relative_tolerance`; returns the criterion there
-/// and adds the evaluations to `evaluations`.
+/// until the criterion changes by less than `relative_tolerance`; returns the criterion there,
+/// puts its terms into `terms` and adds the evaluations to `evaluations`.
 double run_lbfgs(const BandwidthLikelihood& likelihood, const std::vector<double>& lower_bounds,
                  const std::vector<double>& upper_bounds, const BandwidthSearchOptions& options,
-                 double relative_tolerance, Vector& theta, int& evaluations) {
+                 double relative_tolerance, Vector& theta, Vector& terms, int& evaluations) {
   const auto size = static_cast<unsigned>(theta.size());
   std::unique_ptr<nlopt_opt_s, decltype(&nlopt_destroy)> optimizer(
       nlopt_create(NLOPT_LD_LBFGS, size), &nlopt_destroy);
@@ -81,6 +86,12 @@ double run_lbfgs(const BandwidthLikelihood& likelihood, const std::vector<double
   nlopt_optimize(optimizer.get(), theta.data(), &value);
   if (objective.failure) std::rethrow_exception(objective.failure);
   evaluations += objective.evaluations;
+  // NLopt returns its lowest evaluation; should it ever return another, its terms are computed.
+  if (value == objective.lowest) {
+    terms = std::move(objective.lowest_terms);
+  } else {
+    terms = likelihood.negative_log_likelihoods(theta);
+  }
   return value;
 }
 
@@ -112,8 +123,9 @@ BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& c
     reference(d) = 0.0;
   }
 
-  BandwidthSearchResult result{Vector(), HUGE_VAL, 0, 0};
+  BandwidthSearchResult result{Vector(), HUGE_VAL, Vector(), 0, 0};
   Vector best;
+  Vector best_terms;
   double best_value = HUGE_VAL;
   Rng rng(options.seed);
   for (int start = 0; start <= options.restarts; ++start) {
@@ -126,25 +138,28 @@ BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& c
       }
     }
     const bool screened = &screening != &criterion;
+    Vector terms;
     const double value =
         run_lbfgs(screening, lower, upper, options,
                   screened ? options.screening_relative_tolerance : options.relative_tolerance,
-                  theta, result.evaluations);
+                  theta, terms, result.evaluations);
     ++result.starts;
     if (value < best_value) {
       best_value = value;
       best = theta;
+      best_terms = std::move(terms);
     }
   }
   if (&screening != &criterion) {
     best_value = run_lbfgs(criterion, lower, upper, options, options.relative_tolerance, best,
-                           result.evaluations);
+                           best_terms, result.evaluations);
   }
   if (!std::isfinite(best_value)) {
     throw DataError("the leave-one-out likelihood is not finite at any bandwidth tried");
   }
   result.bandwidths = criterion.smoothing_of(best);
   result.mean_negative_log_likelihood = best_value;
+  result.negative_log_likelihoods = std::move(best_terms);
   return result;
 }
 

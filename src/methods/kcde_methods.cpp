@@ -36,6 +36,13 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
                            "--trend", "trend"),
                     &Options::trend, {KernelTrend::none, KernelTrend::linear},
                     [](KernelTrend trend) { return to_string(trend); });
+    rows.add_choice(option("marginal_mixing", OptionType::choice,
+                           "Mix the estimate with its marginal counterpart (the same kernels of y "
+                           "with equal weights), the weight by leave-one-out likelihood (loo), or "
+                           "not (none: the estimator of Hall, Racine & Li as written)",
+                           "--marginal-mixing", "marginal_mixing"),
+                    &Options::marginal_mixing, {MarginalMixing::loo, MarginalMixing::none},
+                    [](MarginalMixing mixing) { return to_string(mixing); });
     rows.add(
         in_range(
             option("exact_limit", OptionType::integer,

@@ -125,9 +125,11 @@ TEST(BandwidthSearchTest, FindsTheMinimumOfTheCriterion) {
   EXPECT_EQ(found.starts, 3);
 }
 
+/// Fixed bandwidths, without the marginal mixing (test_marginal_mixing.cpp tests it).
 ProductKernelCdeOptions fixed(std::vector<double> bandwidths) {
   ProductKernelCdeOptions options;
   options.bandwidths = std::move(bandwidths);
+  options.marginal_mixing = MarginalMixing::none;
   return options;
 }
 
@@ -158,7 +160,9 @@ TEST(ProductKernelCdeTest, LogPdfIsTheKernelRatioInUserUnits) {
 
 TEST(ProductKernelCdeTest, ReportsTheCriterionOfTheChosenBandwidthsInUserUnits) {
   const test::PairSample train = test::sine_sample(120, 2, 9);
-  const KernelCdeFit fit = fit_product_kernel_cde(train.x, train.y);
+  ProductKernelCdeOptions options;
+  options.marginal_mixing = MarginalMixing::none;
+  const KernelCdeFit fit = fit_product_kernel_cde(train.x, train.y, options);
   Vector h(3);
   h << fit.report.hyperparameters.at("bandwidth_x0"), fit.report.hyperparameters.at("bandwidth_x1"),
       fit.report.hyperparameters.at("bandwidth_y0");
@@ -221,6 +225,7 @@ TEST(ProductKernelCdeTest, ScreenedStartsArePolishedOnTheFullCriterion) {
   const test::PairSample train = test::sine_sample(250, 2, 16);
   ProductKernelCdeOptions options;
   options.screening_held_out = 40;
+  options.marginal_mixing = MarginalMixing::none;
   const double default_criterion =
       fit_product_kernel_cde(train.x, train.y, options).report.statistics.at("loo_nll");
   options.search.relative_tolerance = 1e-10;

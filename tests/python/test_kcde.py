@@ -39,7 +39,8 @@ def statsmodels_loo_nll(x, y, bandwidths):
 
 def test_criterion_equals_statsmodels_leave_one_out(two_inputs):
     x, y = two_inputs
-    model = cdens.KernelCDE(random_state=0).fit(x, y)
+    # statsmodels' criterion is that of the estimator as written: no marginal mixing.
+    model = cdens.KernelCDE(marginal_mixing="none", random_state=0).fit(x, y)
     ours = model.loo_nll_ - np.log(np.std(y, ddof=1))  # back to standardised units
     assert ours == pytest.approx(statsmodels_loo_nll(x, y, model.bandwidths_), abs=1e-10)
 
@@ -47,7 +48,7 @@ def test_criterion_equals_statsmodels_leave_one_out(two_inputs):
 def test_optimum_is_at_least_as_good_as_statsmodels_cv_ml(two_inputs):
     x, y = two_inputs
     model = cdens.KernelCDE(random_state=0).fit(x, y)
-    ours = model.loo_nll_ - np.log(np.std(y, ddof=1))
+    ours = model.loo_nll_unmixed_ - np.log(np.std(y, ddof=1))
     with np.errstate(divide="ignore", invalid="ignore"):
         peer = KDEMultivariateConditional(endog=standardized(y).reshape(-1, 1),
                                           exog=standardized(x), dep_type="c",
@@ -162,3 +163,27 @@ def test_cli_refuses_options_of_other_methods(cli):
                             capture_output=True, text=True)
     assert result.returncode == 2
     assert "--sigma does not apply to --method kcde" in result.stderr
+
+
+def test_marginal_mixing_density_and_model_file(two_inputs, tmp_path):
+    # A y outlier among the training pairs makes the mixing weight exceed its floor 1/n; the
+    # mixed model's density is (1 - eps) times the unmixed one plus eps times the kernel density
+    # of y, here checked at the training pairs through the model file.
+    x, y = two_inputs
+    y = y.copy()
+    y[0] += 8 * np.std(y)
+    mixed = cdens.KernelCDE(random_state=0).fit(x, y)
+    plain = cdens.KernelCDE(bandwidth=list(mixed.bandwidths_), marginal_mixing="none").fit(x, y)
+    eps = mixed.marginal_weight_
+    assert 1 / len(y) < eps < 0.5
+    assert plain.marginal_weight_ is None and plain.loo_nll_unmixed_ is None
+    assert mixed.loo_nll_ < mixed.loo_nll_unmixed_
+    scale = np.std(y, ddof=1)
+    h = mixed.bandwidths_[-1] * scale
+    marginal = np.exp(-0.5 * ((y[:, None] - y[None, :]) / h) ** 2).mean(1) / (np.sqrt(2 * np.pi) * h)
+    expected = np.log((1 - eps) * np.exp(plain.log_pdf(x, y)) + eps * marginal)
+    mixed.save(tmp_path / "mixed.json")
+    np.testing.assert_allclose(cdens.load(tmp_path / "mixed.json").log_pdf(x, y), expected,
+                               rtol=1e-10, atol=1e-10)
+    with pytest.raises(ValueError, match="marginal_mixing"):
+        cdens.KernelCDE(marginal_mixing="always").fit(x, y)

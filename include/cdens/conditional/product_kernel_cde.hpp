@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cdens/conditional/kernel_cde.hpp"
+#include "cdens/conditional/marginal_mixing.hpp"
 #include "cdens/core/bandwidth_search.hpp"
 
 namespace cdens {
@@ -47,6 +48,9 @@ struct ProductKernelCdeOptions {
   std::vector<Index> ordered = {};
   /// What the output kernels are centred on (a departure from the paper with `linear`).
   KernelTrend trend = KernelTrend::none;
+  /// Whether the estimate is mixed with its marginal counterpart, ε by leave-one-out likelihood
+  /// (marginal_mixing.hpp; a departure from the paper with `loo`, the default).
+  MarginalMixing marginal_mixing = MarginalMixing::loo;
   /// Up to this n the criterion is exact leave-one-out over every training pair (O(n²) per
   /// evaluation).
   Index exact_limit = 20000;

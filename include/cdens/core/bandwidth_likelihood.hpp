@@ -56,9 +56,10 @@ class BandwidthLikelihood {
 
   /// The mean over held-out samples of −log p̂_{−i} (standardised units) at the parameters θ:
   /// h = exp(θ_d) for a continuous dimension, λ = λ_max σ(θ_d) for a discrete one; and its
-  /// gradient in θ when `gradient` is not null.
-  double mean_negative_log_likelihood(const VectorView& parameters,
-                                      Vector* gradient = nullptr) const;
+  /// gradient in θ when `gradient` is not null, and the terms −log p̂_{−i} of the held-out
+  /// samples when `terms` is not null.
+  double mean_negative_log_likelihood(const VectorView& parameters, Vector* gradient = nullptr,
+                                      Vector* terms = nullptr) const;
 
   /// −log p̂_{−i} of every held-out sample, in the order of `held_out`.
   Vector negative_log_likelihoods(const VectorView& parameters) const;

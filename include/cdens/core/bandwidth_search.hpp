@@ -45,8 +45,10 @@ double normal_reference_bandwidth(Index n_samples, Index dimension);
 struct BandwidthSearchResult {
   Vector bandwidths;                    ///< h, one per dimension (λ for a discrete one)
   double mean_negative_log_likelihood;  ///< the criterion at h (standardised units)
-  int evaluations = 0;                  ///< criterion evaluations over all starts
-  int starts = 0;                       ///< starts run
+  /// −log p̂_{−i} at h of every held-out sample of the full criterion, in its order.
+  Vector negative_log_likelihoods;
+  int evaluations = 0;  ///< criterion evaluations over all starts
+  int starts = 0;       ///< starts run
 };
 
 /// The bandwidths in the box that minimise `criterion`'s mean −log p̂_{−i}: every start is run on
