@@ -26,8 +26,11 @@ void validate(const SaCdeOptions& options) {
   if (options.n_centers < 1)
     throw InvalidArgument("the number of basis centres must be at least 1");
   if (!(options.solver.tolerance > 0.0) || !(options.solver.kkt_tolerance > 0.0) ||
-      options.solver.max_iterations < 1 || options.solver.block_iterations < 1) {
-    throw InvalidArgument("the solver needs positive tolerances and at least one iteration");
+      options.solver.max_iterations < 1 || options.solver.block_iterations < 1 ||
+      options.solver.extrapolation_interval < 0) {
+    throw InvalidArgument(
+        "the solver needs positive tolerances, at least one iteration and a non-negative "
+        "extrapolation interval");
   }
   if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
 }

@@ -82,12 +82,49 @@ double SaCdeSystem::group_lipschitz(Index group) {
 const Matrix& SaCdeSystem::h_columns(Index group) {
   Matrix& block = columns_[static_cast<std::size_t>(group)];
   if (block.size() == 0) {
-    block = kernels_.transpose() * kernels_.middleCols(group * group_size_, group_size_);
+    block.resize(n_groups_ * group_size_, group_size_);
+    const auto own = kernels_.middleCols(group * group_size_, group_size_);
     for (Index d = 0; d < n_groups_; ++d) {
-      block.middleRows(d * group_size_, group_size_).array() *= output_overlap_.array();
+      auto rows = block.middleRows(d * group_size_, group_size_);
+      const Matrix& formed = columns_[static_cast<std::size_t>(d)];
+      if (d != group && formed.size() != 0) {
+        // Ĥ is symmetric: Ĥ_{d,group} = Ĥ_{group,d}ᵀ, already in the block of group d.
+        rows = formed.middleRows(group * group_size_, group_size_).transpose();
+      } else {
+        rows.noalias() = kernels_.middleCols(d * group_size_, group_size_).transpose() * own;
+        rows.array() *= output_overlap_.array();
+      }
     }
   }
   return block;
+}
+
+void SaCdeSystem::add_working_groups(const std::vector<Index>& groups) {
+  for (const Index d : groups) {
+    if (std::find(working_groups_.begin(), working_groups_.end(), d) == working_groups_.end()) {
+      working_groups_.push_back(d);
+    }
+  }
+}
+
+MatrixView SaCdeSystem::working_matrix() {
+  const auto count = static_cast<Index>(working_groups_.size());
+  if (working_storage_.size() == 0 && count > 0) {
+    // Room for every group, allocated once; only the corner in use is ever written.
+    working_storage_.resize(n_groups_ * group_size_, n_groups_ * group_size_);
+  }
+  // Groups join at the end, so only the new columns, and their transposes as rows, are copied.
+  for (Index a = working_filled_; a < count; ++a) {
+    const std::vector<Index> rows =
+        coefficient_rows({working_groups_.begin(), working_groups_.begin() + a + 1}, group_size_);
+    const Matrix& block = h_columns(working_groups_[static_cast<std::size_t>(a)]);
+    working_storage_.block(0, a * group_size_, (a + 1) * group_size_, group_size_) =
+        block(rows, Eigen::all);
+    working_storage_.block(a * group_size_, 0, group_size_, a * group_size_) =
+        working_storage_.block(0, a * group_size_, a * group_size_, group_size_).transpose();
+  }
+  working_filled_ = count;
+  return working_storage_.topLeftCorner(count * group_size_, count * group_size_);
 }
 
 Matrix SaCdeSystem::h_matrix() const {
@@ -119,28 +156,26 @@ GroupLassoSolution solve_sacde_problem(SaCdeSystem& system, double lambda, const
   if (start.size() != groups * size) throw InvalidArgument("SA-CDE: the start has the wrong size");
   GroupLassoSolution solution;
   solution.alpha = Vector::Zero(groups * size);
-  std::vector<Index> active;
+  std::vector<Index> supported;
   for (Index d = 0; d < groups; ++d) {
     const auto group = start.segment(d * size, size);
     if ((group.array() > 0.0).any()) {
-      active.push_back(d);
+      supported.push_back(d);
       solution.alpha.segment(d * size, size) = group.cwiseMax(0.0);
     }
   }
+  system.add_working_groups(supported);
   solution.converged = true;
   for (;;) {
-    if (!active.empty()) {
-      // The problem restricted to the active groups; the others stay zero.
-      const std::vector<Index> rows = coefficient_rows(active, size);
-      const auto count = static_cast<Index>(active.size());
-      Matrix restricted(count * size, count * size);
-      for (Index a = 0; a < count; ++a) {
-        restricted.middleCols(a * size, size) = system.h_columns(active[a])(rows, Eigen::all);
-      }
+    const std::vector<Index>& working = system.working_groups();
+    if (!working.empty()) {
+      // The problem restricted to the working groups; the others stay zero.
+      const std::vector<Index> rows = coefficient_rows(working, size);
+      const MatrixView restricted = system.working_matrix();
       GroupLassoSolution inner;
       if (options.method == GroupLassoMethod::block_coordinate) {
         std::vector<double> lipschitz;
-        for (const Index d : active) lipschitz.push_back(system.group_lipschitz(d));
+        for (const Index d : working) lipschitz.push_back(system.group_lipschitz(d));
         inner =
             solve_group_lasso_block_coordinate(restricted, system.h_vector()(rows), size, lambda,
                                                solution.alpha(rows), lipschitz, options);
@@ -161,20 +196,20 @@ GroupLassoSolution solve_sacde_problem(SaCdeSystem& system, double lambda, const
       solution.objective.insert(solution.objective.end(), inner.objective.begin(),
                                 inner.objective.end());
     }
-    // The gradient of Ĵ₀ over every group needs only the active column blocks.
+    // The gradient of Ĵ₀ over every group needs only the column blocks of non-zero groups.
     Vector gradient = -system.h_vector();
-    for (const Index d : active) {
-      gradient += system.h_columns(d) * solution.alpha.segment(d * size, size);
+    for (const Index d : working) {
+      const auto group = solution.alpha.segment(d * size, size);
+      if ((group.array() > 0.0).any()) gradient.noalias() += system.h_columns(d) * group;
     }
     std::vector<Index> violators;
     for (Index d = 0; d < groups; ++d) {
-      if (std::find(active.begin(), active.end(), d) != active.end()) continue;
+      if (std::find(working.begin(), working.end(), d) != working.end()) continue;
       const double pull = (-gradient.segment(d * size, size)).cwiseMax(0.0).norm();
       if (pull > lambda * (1.0 + kActiveSetSlack)) violators.push_back(d);
     }
     if (violators.empty()) break;
-    active.insert(active.end(), violators.begin(), violators.end());
-    std::sort(active.begin(), active.end());
+    system.add_working_groups(violators);
   }
   return solution;
 }
