@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "../../src/density/gskd_holdout.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
@@ -28,6 +29,54 @@ Matrix two_bumps(Index n, Rng& rng) {
   return x;
 }
 
+TEST(Gskd, HeldOutIseIsTheIntegralOfTheSquareMinusTwiceTheMeanDensity) {
+  // Three 1-D kernels u = (c, γ²) with weights: ∫p̂² on a fine grid and the mean by hand.
+  const std::vector<Vector> kernels = {(Vector(2) << -1.0, 0.3).finished(),
+                                       (Vector(2) << 0.5, 1.2).finished(),
+                                       (Vector(2) << 2.0, 0.05).finished()};
+  const Vector weights = (Vector(3) << 0.5, 0.3, 0.2).finished();
+  const auto density = [&](double z) {
+    double total = 0.0;
+    for (int l = 0; l < 3; ++l) {
+      total += weights(l) * std::exp(-std::pow(z - kernels[l](0), 2) / (2 * kernels[l](1))) /
+               std::sqrt(2 * kPi * kernels[l](1));
+    }
+    return total;
+  };
+  double squared = 0.0;
+  const double step = 1e-4;
+  for (double z = -12.0; z <= 12.0; z += step) squared += density(z) * density(z) * step;
+  const Matrix held_out = (Matrix(1, 4) << -1.2, 0.0, 1.9, 3.0).finished();
+  double mean = 0.0;
+  for (Index h = 0; h < 4; ++h) mean += density(held_out(0, h)) / 4.0;
+  EXPECT_NEAR(gskd_held_out_ise(held_out, weights, kernels), squared - 2.0 * mean, 1e-8);
+}
+
+TEST(Gskd, HoldoutStoppingTakesTheMinimumOfItsTable) {
+  Rng rng(23);
+  const Matrix x = two_bumps(120, rng);
+  GskdOptions options;
+  options.folds = 3;
+  const GskdFit fit = fit_gskd(x, options);
+  ASSERT_TRUE(fit.report.cross_validation.has_value());
+  const CvTable& table = *fit.report.cross_validation;
+  Index best = 0;
+  table.mean_loss.minCoeff(&best);
+  EXPECT_EQ(table.best, best);
+  EXPECT_EQ(fit.report.hyperparameters.at("stages"), table.candidates(best, 1));
+  EXPECT_EQ(fit.report.hyperparameters.at("variance_upper"), table.candidates(best, 0));
+  EXPECT_LE(fit.report.statistics.at("n_selected"), table.candidates(best, 1));
+  // Every candidate bound has its rows, stage counts 1, 2, … each.
+  for (const double bound : options.variance_upper_candidates) {
+    EXPECT_GT((table.candidates.col(0).array() == bound).count(), 0);
+  }
+  // The paper's rule has no table and ignores the grid.
+  options.stopping = GskdStopping::paper;
+  const GskdFit paper = fit_gskd(x, options);
+  EXPECT_FALSE(paper.report.cross_validation.has_value());
+  EXPECT_EQ(paper.report.hyperparameters.at("variance_upper"), options.variance_upper);
+}
+
 TEST(Gskd, FirstKernelIsTheGlobalMinimiserOfTheLooCriterion) {
   Rng rng(21);
   const Matrix x = two_bumps(60, rng);
@@ -35,6 +84,7 @@ TEST(Gskd, FirstKernelIsTheGlobalMinimiserOfTheLooCriterion) {
   options.standardize = false;
   options.target_width = 0.4;
   options.max_kernels = 1;
+  options.stopping = GskdStopping::paper;  // the box [γ²_Parz, s²] searched below
   const GskdFit fit = fit_gskd(x, options);
   ASSERT_EQ(fit.model.n_components(), 1);
   const double found = fit.report.statistics.at("loo_mse");
@@ -126,6 +176,17 @@ TEST(Gskd, PaperRwbsSettingsAndBadInput) {
   options = {};
   options.regularization = -1.0;
   EXPECT_THROW(fit_gskd(x, options), InvalidArgument);
+  options = {};
+  options.variance_upper_candidates = {};
+  EXPECT_THROW(fit_gskd(x, options), InvalidArgument);
+  options.variance_upper_candidates = {1.0, -2.0};
+  EXPECT_THROW(fit_gskd(x, options), InvalidArgument);
+  options = {};
+  options.folds = 1;
+  EXPECT_THROW(fit_gskd(x, options), InvalidArgument);
+  options = {};
+  options.folds = 15;  // 20 samples: fewer than 2 per fold
+  EXPECT_THROW(fit_gskd(x, options), DataError);
   Matrix with_inf = x;
   with_inf(0, 2) = INFINITY;
   EXPECT_THROW(fit_gskd(with_inf, {}), DataError);
