@@ -63,18 +63,19 @@ Vector anderson_extrapolation(const Matrix& iterates, Index group_size) {
   return point;
 }
 
-/// A projected Newton point on the support of α (its positive coordinates F): on F, with the
-/// zero coordinates fixed, J is smooth with gradient g_F + λ α_d/‖α_d‖ and Hessian
-/// H_FF + ⊕_d (λ/‖α_d‖)(I − u_d u_dᵀ), u_d = α_d/‖α_d‖; the step is cut back (at most ten
-/// halvings, the point projected on α ≥ 0) until J falls. Once the support is the solution's,
-/// the iteration converges quadratically where block-coordinate descent on correlated groups
-/// crawls. Empty when the support holds more than `limit` coordinates (a factorisation costs
-/// |F|³/3) or no step lowers J.
+/// A point proposed to block-coordinate descent, with its gradient g = Hα − h.
 struct Candidate {
   Vector alpha;
   Vector gradient;
-  double objective = 0.0;
 };
+
+/// A projected Newton point on the support of α (its positive coordinates F): on F, with the
+/// zero coordinates fixed, J is smooth with gradient g_F + λ α_d/‖α_d‖ and Hessian
+/// H_FF + ⊕_d (λ/‖α_d‖)(I − u_d u_dᵀ), u_d = α_d/‖α_d‖; the step is cut back (at most ten
+/// halvings, the point projected on α ≥ 0) until J falls below `objective`. Once the support is
+/// the solution's, the iteration converges quadratically where block-coordinate descent on
+/// correlated groups crawls. Empty when the support holds more than `limit` coordinates (a
+/// factorisation costs |F|³/3) or no step lowers J.
 
 Candidate support_newton_point(const MatrixView& h_matrix, const VectorView& h_vector,
                                const Vector& alpha, const Vector& gradient, Index group_size,
@@ -112,9 +113,10 @@ Candidate support_newton_point(const MatrixView& h_matrix, const VectorView& h_v
       candidate.alpha(j) = std::max(0.0, alpha(j) + length * step(k));
     }
     candidate.gradient = sparse_product(h_matrix, candidate.alpha) - h_vector;
-    candidate.objective = objective_from_product(candidate.alpha, candidate.gradient + h_vector,
-                                                 h_vector, group_size, lambda);
-    if (candidate.objective < objective) return candidate;
+    if (objective_from_product(candidate.alpha, candidate.gradient + h_vector, h_vector, group_size,
+                               lambda) < objective) {
+      return candidate;
+    }
   }
   return {};
 }
@@ -276,7 +278,8 @@ GroupLassoSolution solve_group_lasso_block_coordinate(const MatrixView& h_matrix
   };
   if (options.record_objective) solution.objective.push_back(objective());
   const int interval = std::max(0, options.extrapolation_interval);
-  Matrix iterates(alpha.size(), interval + 1);  // α at the start and after each sweep since
+  // α at the last extrapolation (or the start) and after each sweep since.
+  Matrix iterates(alpha.size(), interval + 1);
   Index stored = 0;
   if (interval > 0) iterates.col(stored++) = alpha;
   for (int sweep = 1; sweep <= options.max_iterations; ++sweep) {
@@ -306,12 +309,12 @@ GroupLassoSolution solve_group_lasso_block_coordinate(const MatrixView& h_matrix
       if (stored == interval + 1) {
         Candidate newton = support_newton_point(h_matrix, h_vector, alpha, gradient, group_size,
                                                 lambda, objective(), kNewtonSupportLimit);
-        if (newton.alpha.size() != 0) {
+        const bool newton_taken = newton.alpha.size() != 0;
+        if (newton_taken) {
           alpha = std::move(newton.alpha);
           gradient = std::move(newton.gradient);
         }
-        const Vector point =
-            newton.alpha.size() == 0 ? anderson_extrapolation(iterates, group_size) : Vector();
+        const Vector point = newton_taken ? Vector() : anderson_extrapolation(iterates, group_size);
         if (point.size() != 0) {
           Vector point_gradient = sparse_product(h_matrix, point) - h_vector;
           const double point_objective = 0.5 * point.dot(point_gradient) -
