@@ -65,6 +65,8 @@ test-python: python
 	@echo "SA-CDE paper, quick mode:"
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/sacde/run.py --quick \
 	  --out build/sacde_quick 2>/dev/null
+	@echo "Two fits at once on a busy machine, quick mode:"
+	@$(VENV)/bin/python bench/robustness/busy_machine.py --cli build/release/cdens --quick
 
 # The paper reproductions in full (bench/papers, docs/benchmarks.md); results go to out/.
 TABLE1_ESTIMATORS := lscde,ekde,rkde,lscde-numpy

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <iostream>
 #include <memory>
@@ -40,7 +41,7 @@ struct FitArguments {
 void run_fit(const FitArguments& arguments, const MethodFlags& flags, bool holdout_requested) {
   // Everything that can be checked without the data is checked before reading it.
   const MethodEntry& method = method_from_flag(arguments.method, MethodFamily::conditional);
-  const OptionValues options = flags.values_for(method, arguments.seed, arguments.threads);
+  const OptionValues method_options = flags.values_for(method, arguments.seed, arguments.threads);
   if (!arguments.unlabeled_path.empty() && !method.takes_unlabeled_inputs) {
     throw InvalidArgument("option --unlabeled does not apply to --method " + method.name);
   }
@@ -49,6 +50,20 @@ void run_fit(const FitArguments& arguments, const MethodFlags& flags, bool holdo
   const ColumnSelection x = choose_columns(table, split_list(arguments.x_columns, ',', "--x"));
   const ColumnSelection y = choose_columns(table, split_list(arguments.y_columns, ',', "--y"));
   require_disjoint(x, y);
+  // Column options (--discrete, --ordered) name CSV columns; the method takes their positions
+  // among the inputs, then the outputs.
+  std::vector<std::string> column_names = x.names;
+  column_names.insert(column_names.end(), y.names.begin(), y.names.end());
+  OptionValues options = method_options;
+  options.merge(flags.column_values_for(method, [&](const std::string& column) {
+    const std::string name = choose_columns(table, {column}).names.front();
+    const auto found = std::find(column_names.begin(), column_names.end(), name);
+    if (found == column_names.end()) {
+      throw InvalidArgument("column '" + column + "' is declared discrete or ordered but is " +
+                            "neither an --x nor a --y column");
+    }
+    return static_cast<std::int64_t>(found - column_names.begin());
+  }));
   // Estimators standardise every column and refuse a constant one; checking here first lets the
   // message name the column.
   Standardizer::fit(x.values, "x", x.names);
@@ -70,9 +85,10 @@ void run_fit(const FitArguments& arguments, const MethodFlags& flags, bool holdo
   // A progress line is for a person watching a terminal, never for a log file or a pipe.
   std::optional<TerminalProgress> terminal_progress;
   if (isatty(STDERR_FILENO)) terminal_progress.emplace(stderr);
-  const FitContext context{local_communicator(), terminal_progress
-                                                     ? static_cast<Progress&>(*terminal_progress)
-                                                     : silent_progress()};
+  const FitContext context{
+      local_communicator(),
+      terminal_progress ? static_cast<Progress&>(*terminal_progress) : silent_progress(),
+      column_names};
   ConditionalModel model = [&] {
     try {
       return fit_method(method, fit_x, fit_y, unlabeled_x, options, context);
@@ -89,6 +105,7 @@ void run_fit(const FitArguments& arguments, const MethodFlags& flags, bool holdo
   std::ostringstream out;
   out << "method: " << model.report.method << '\n' << "n: " << fit_x.cols() << '\n';
   print_variables(out, model.x_names, model.y_names);
+  print_output_kinds(out, model);
   print_fit_report(out, model.report);
   if (const auto* projected = dynamic_cast<const ProjectedGate*>(&model.mixture.gate())) {
     // W acts on the inputs standardised per dimension (docs/methods/lsce.md).

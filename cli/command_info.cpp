@@ -18,6 +18,7 @@ void run_info(const std::string& model_path) {
   out << "method: " << model.report.method << '\n'
       << "format_version: " << file.format_version << '\n';
   print_variables(out, model.x_names, model.y_names);
+  print_output_kinds(out, model);
   out << "n_components: " << model.mixture.n_components() << '\n';
   print_fit_report(out, model.report);
   print_feature_selection(out, model);

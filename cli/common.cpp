@@ -310,6 +310,29 @@ void print_variables(std::ostream& out, const std::vector<std::string>& x_names,
       << "d_y: " << y_names.size() << '\n';
 }
 
+void print_output_kinds(std::ostream& out, const ConditionalModel& model) {
+  const ColumnKernels& kernels = model.mixture.output_kernels();
+  std::vector<std::string> kinds;
+  std::vector<std::string> continuous;
+  std::vector<std::string> discrete;
+  for (std::size_t d = 0; d < kernels.size(); ++d) {
+    kinds.push_back(to_string(kernels[d].kind()));
+    const std::string name = d < model.y_names.size() ? model.y_names[d] : "y" + std::to_string(d);
+    (kernels[d].is_discrete() ? discrete : continuous).push_back(name);
+  }
+  if (discrete.empty()) {
+    out << "scores: log density\n";
+    return;
+  }
+  out << "output_kinds: " << join(kinds, ",") << '\n';
+  if (continuous.empty()) {
+    out << "scores: log probability mass\n";
+  } else {
+    out << "scores: log (density of " << join(continuous, ",") << " x probability mass of "
+        << join(discrete, ",") << ")\n";
+  }
+}
+
 void print_cv_table(std::ostream& out, const CvTable& table) {
   // CvTable::from_json does not check that the parts fit together; a damaged file must not
   // send the printer out of bounds.

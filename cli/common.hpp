@@ -27,6 +27,10 @@ namespace cdens::cli {
 
 void add_fit_command(CLI::App& app);
 void add_score_command(CLI::App& app);
+/// `cdens evaluate`: scores and calibration of one model (command_evaluate.cpp).
+void add_evaluate_command(CLI::App& app);
+/// `cdens compare`: several models on the same data (command_compare.cpp).
+void add_compare_command(CLI::App& app);
 void add_predict_command(CLI::App& app);
 void add_grid_command(CLI::App& app);
 void add_sample_command(CLI::App& app);
@@ -145,6 +149,11 @@ std::string format_short(double value);
 /// The variable names and dimensions of a model, one `key: value` per line.
 void print_variables(std::ostream& out, const std::vector<std::string>& x_names,
                      const std::vector<std::string>& y_names);
+
+/// What the model's scores are, "scores: log density" (every output continuous), "log
+/// probability mass" (every output discrete) or a product of both, and for discrete outputs the
+/// kind of every output ("output_kinds: continuous,ordered").
+void print_output_kinds(std::ostream& out, const ConditionalModel& model);
 
 /// The cross-validation table. Two hyper-parameters are shown as a matrix (rows: the first,
 /// columns: the second), anything else as one line per candidate; `*` marks the chosen one.

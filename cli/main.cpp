@@ -4,7 +4,10 @@
 // reported by the library — ends the same way: one line `cdens: error: <message>` on standard
 // error and exit status 2, so that scripts can tell "bad input" from a crash.
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <new>
@@ -57,9 +60,20 @@ std::string missing_subcommand_message(const CLI::App& command, int argc, char**
   return "a subcommand is required: " + known + " (see " + name + " --help)";
 }
 
+/// OpenMP threads that spin while they wait for work starve the other processes of a busy
+/// machine (two fits on two cores took 3× as long as one). libgomp reads OMP_WAIT_POLICY once,
+/// when it is loaded, before main; so unless the user chose a policy, the command runs itself
+/// again with the passive one. If it cannot, it goes on with the default.
+void wait_passively_unless_told_otherwise(char** argv) {
+  if (std::getenv("OMP_WAIT_POLICY") != nullptr) return;
+  if (setenv("OMP_WAIT_POLICY", "PASSIVE", 1) != 0) return;
+  execv("/proc/self/exe", argv);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  wait_passively_unless_told_otherwise(argv);
   // Subcommands print as they go; stdout is not synchronised with C stdio, which only the
   // progress line on stderr uses.
   std::ios::sync_with_stdio(false);
@@ -69,6 +83,8 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     cdens::cli::add_fit_command(app);
     cdens::cli::add_score_command(app);
+    cdens::cli::add_evaluate_command(app);
+    cdens::cli::add_compare_command(app);
     cdens::cli::add_predict_command(app);
     cdens::cli::add_grid_command(app);
     cdens::cli::add_sample_command(app);

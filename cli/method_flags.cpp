@@ -144,12 +144,32 @@ OptionValues MethodFlags::values_for(const MethodEntry& method, std::uint64_t se
       values[option.name] = seed;
     } else if (option.type == OptionType::threads) {
       values[option.name] = static_cast<std::int64_t>(threads);
+      check_value(option, values[option.name], "--threads");
+    } else if (option.type == OptionType::columns) {
+      continue;
     } else if (const Flag* flag = given(option)) {
       if (!flag->preferred.empty()) warn_deprecated(flag->spelling, flag->preferred);
       // A switch sets the option to the opposite of its default.
       values[option.name] = option.type == OptionType::boolean
                                 ? OptionValue(!std::get<bool>(option.default_value))
                                 : parse_option_text(option, flag->text, flag->spelling);
+    }
+  }
+  return values;
+}
+
+OptionValues MethodFlags::column_values_for(
+    const MethodEntry& method,
+    const std::function<std::int64_t(const std::string& column)>& position_of) const {
+  OptionValues values;
+  for (const OptionInfo& option : method.options) {
+    if (option.type != OptionType::columns) continue;
+    if (const Flag* flag = given(option)) {
+      std::vector<std::int64_t> positions;
+      for (const std::string& column : split_list(flag->text, ',', flag->spelling)) {
+        positions.push_back(position_of(column));
+      }
+      values[option.name] = positions;
     }
   }
   return values;

@@ -5,6 +5,7 @@
 // are the command's own --seed and --threads, which every method takes.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,7 +27,15 @@ class MethodFlags {
   /// The option values given on the command line for `method`, with `seed` and `threads` for the
   /// options of those types. InvalidArgument naming the flag for a value that does not parse or
   /// a flag `method` does not take; a deprecated spelling is accepted with a warning on stderr.
+  /// Column options are left out: they need the data (column_values_for).
   OptionValues values_for(const MethodEntry& method, std::uint64_t seed, int threads) const;
+
+  /// The column options given for `method` (values_for has checked that it takes them), each
+  /// comma-separated column turned into its position among the inputs, then the outputs, by
+  /// `position_of`.
+  OptionValues column_values_for(
+      const MethodEntry& method,
+      const std::function<std::int64_t(const std::string& column)>& position_of) const;
 
  private:
   struct Flag {

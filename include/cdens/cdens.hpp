@@ -2,6 +2,7 @@
 // Everything public in cdens.
 
 #include "cdens/conditional/constant_gate.hpp"
+#include "cdens/conditional/declared_columns.hpp"
 #include "cdens/conditional/epsilon_kde.hpp"
 #include "cdens/conditional/forward_selection.hpp"
 #include "cdens/conditional/forward_selection_methods.hpp"
@@ -28,6 +29,7 @@
 #include "cdens/conditional/sufficient_reduction.hpp"
 #include "cdens/core/bandwidth_likelihood.hpp"
 #include "cdens/core/bandwidth_search.hpp"
+#include "cdens/core/column_kernel.hpp"
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_gate.hpp"
 #include "cdens/core/conditional_mixture.hpp"

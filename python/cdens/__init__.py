@@ -10,7 +10,14 @@ PRESSRegressor is a scikit-learn regressor (``score`` is R^2) whose fitted p(y|x
 same queries. Plots are in ``cdens.plot`` (needs matplotlib).
 """
 
-from . import _core
+import os
+
+# OpenMP threads that spin while they wait for work starve the other processes of a busy machine;
+# libgomp reads the policy once, when it is loaded (with _core, below, unless another package
+# loaded it first), so the passive policy is the default unless the user chose one.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+from . import _core  # noqa: E402
 from ._conditional import CdensWarning, ConditionalDensityEstimator
 from ._density import DensityEstimator
 from ._files import load

@@ -16,6 +16,10 @@ class AutoCDE(ConditionalDensityEstimator):
     candidates : str or list of str, default="linear,lscde,kcde:trend=linear,kcde"
         The candidates, cheapest first: a conditional method of ``cdens._methods.methods()``,
         optionally with option settings after colons (``"kcde:trend=linear:n_restarts=4"``).
+    discrete, ordered : None or list of int, default=None
+        Unordered and ordered discrete columns, by index among X's columns then Y's, passed to
+        the candidates that take them (KernelCDE). With a discrete y the scores are
+        probability masses, and only those candidates are run.
     cv : int, default=5
         Folds K, shared by every candidate.
     time_budget : float, default=300.0
@@ -42,9 +46,11 @@ class AutoCDE(ConditionalDensityEstimator):
 
     _method = "auto"
 
-    def __init__(self, candidates="linear,lscde,kcde:trend=linear,kcde", cv=5, time_budget=300.0,
-                 random_state=None, n_jobs=None):
+    def __init__(self, candidates="linear,lscde,kcde:trend=linear,kcde", discrete=None,
+                 ordered=None, cv=5, time_budget=300.0, random_state=None, n_jobs=None):
         self.candidates = candidates
+        self.discrete = discrete
+        self.ordered = ordered
         self.cv = cv
         self.time_budget = time_budget
         self.random_state = random_state

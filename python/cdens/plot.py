@@ -1,8 +1,14 @@
 """Figures of fitted conditional and unconditional densities (matplotlib).
 
 Every function draws on the given Axes (or a new figure's) and returns the Axes, so figures can
-be composed and saved with ``ax.figure.savefig(path)``.
+be composed and saved with ``ax.figure.savefig(path)``; ``calibration`` and ``comparison`` draw
+whole figures of the reports of cdens.metrics (and of ``cdens evaluate|compare --json``) and
+return the Figure. ``python -m cdens.plot evaluation|comparison REPORT.json OUT.png`` draws a
+report file; ``cdens evaluate --plot`` and ``cdens compare --plot`` call it.
 """
+
+import os
+import sys
 
 import numpy as np
 
@@ -272,3 +278,155 @@ def _state_colors(count, cmap):
 
     colormap = matplotlib.colormaps[cmap]
     return [colormap(k % colormap.N) for k in range(count)]
+
+
+# -- reports of cdens.metrics -----------------------------------------------------------------
+
+_CHECK_TITLES = {"pit": "PIT values", "hpd": "HPD values"}
+
+
+def calibration_histogram(evaluation, check="pit", *, ax=None):
+    """Histogram of the PIT (``check="pit"``) or HPD values of an evaluation report, with the
+    band in which a calibrated model's count falls with 95 % probability in each bin."""
+    checks = evaluation["calibration"]
+    if check not in checks:
+        raise ValueError(f"the evaluation has no {check} values (it has {sorted(checks)})")
+    histogram = checks[check]["histogram"]
+    edges = np.asarray(histogram["edges"], dtype=float)
+    counts = np.asarray(histogram["counts"], dtype=float)
+    ax = _axes(ax)
+    ax.bar(edges[:-1], counts, width=np.diff(edges), align="edge", color="C0", alpha=0.75,
+           edgecolor="white", label="pairs")
+    # The band behind the bars and its edges in front, so that a bar leaving it shows.
+    ax.axhspan(histogram["band_lower"], histogram["band_upper"], color="C1", alpha=0.15,
+               zorder=0, label="95% band if calibrated")
+    for bound in (histogram["band_lower"], histogram["band_upper"]):
+        ax.axhline(bound, color="C1", linewidth=0.9, zorder=3)
+    ax.axhline(counts.sum() / counts.size, color="C1", linestyle="--", linewidth=0.9, zorder=3)
+    ax.set_xlim(0.0, 1.0)
+    ax.set_xlabel(_CHECK_TITLES[check].rstrip("s").lower())
+    ax.set_ylabel("pairs per bin")
+    ax.set_title(f"{_CHECK_TITLES[check]}: KS D = {checks[check]['statistic']:.3f}, "
+                 f"p = {checks[check]['p_value']:.3g}", fontsize="medium")
+    ax.legend(fontsize="small", loc="lower center")
+    return ax
+
+
+def coverage_curve(evaluation, *, ax=None):
+    """Observed share of pairs inside the central and highest-density intervals against the
+    nominal level, over the binomial 95 % band of a calibrated model."""
+    coverage = evaluation["coverage"]
+    levels = np.asarray(coverage["levels"], dtype=float)
+    ax = _axes(ax)
+    ax.fill_between(levels, coverage["band_lower"], coverage["band_upper"], color="C1",
+                    alpha=0.25, label="95% band if calibrated")
+    ax.plot([0, 1], [0, 1], color="0.5", linestyle="--", linewidth=0.8)
+    if "central" in coverage:
+        ax.plot(levels, coverage["central"], marker="o", markersize=3, label="central interval")
+    ax.plot(levels, coverage["hpd"], marker="s", markersize=3, label="highest-density region")
+    ax.set_xlim(0.0, 1.0)
+    ax.set_ylim(0.0, 1.0)
+    ax.set_aspect("equal")
+    ax.set_xlabel("nominal level")
+    ax.set_ylabel("observed coverage")
+    ax.set_title(f"coverage on {int(evaluation['n'])} pairs", fontsize="medium")
+    ax.legend(fontsize="small", loc="upper left")
+    return ax
+
+
+def calibration(evaluation, *, title=None):
+    """The calibration figure of an evaluation report (cdens.metrics.evaluate): the histogram of
+    each of its PIT and HPD values and the coverage curve, side by side. Returns the Figure."""
+    import matplotlib.pyplot as plt
+
+    checks = [check for check in ("pit", "hpd") if check in evaluation["calibration"]]
+    figure, axes = plt.subplots(1, len(checks) + 1, figsize=(4.4 * (len(checks) + 1), 4.0),
+                                layout="constrained")
+    for ax, check in zip(axes, checks):
+        calibration_histogram(evaluation, check, ax=ax)
+    coverage_curve(evaluation, ax=axes[-1])
+    if title:
+        figure.suptitle(title)
+    return figure
+
+
+def comparison(report, *, title=None):
+    """The comparison figure of a report of cdens.metrics.compare: one panel per score, each
+    pair of models as the mean improvement of the second over the first (the first's loss minus
+    the second's; for the log-likelihood the second's minus the first's) with its 95 % paired
+    interval and the shares of pairs each wins. Right of zero the second model is better.
+    Returns the Figure."""
+    import matplotlib.pyplot as plt
+
+    models = list(report["models"])
+    scores = list(report["scores"])
+    columns = min(3, len(scores))
+    rows = -(-len(scores) // columns)
+    pairs = len(report["differences"]) // max(1, len(scores))
+    figure, axes = plt.subplots(rows, columns, figsize=(4.8 * columns, (1.0 + 0.55 * pairs) * rows
+                                                        + 0.6),
+                                layout="constrained", squeeze=False)
+    for ax, score in zip(axes.flat, scores):
+        differences = [d for d in report["differences"] if d["score"] == score]
+        sign = 1.0 if score == "log_likelihood" else -1.0
+        positions = np.arange(len(differences))[::-1]
+        gains = sign * np.array([d["mean"] for d in differences])
+        errors = 1.96 * np.array([d["standard_error"] for d in differences])
+        ax.errorbar(gains, positions, xerr=errors, fmt="o", color="C0", capsize=4)
+        ax.axvline(0.0, color="0.5", linestyle="--", linewidth=0.8)
+        labels = []
+        for d in differences:
+            first, second = models[int(d["first"])], models[int(d["second"])]
+            labels.append(f"{second} over {first}\nwins {d['second_wins']:.0%} : "
+                          f"{d['first_wins']:.0%}")
+        ax.set_yticks(positions, labels, fontsize="small")
+        ax.set_ylim(-0.6, len(differences) - 0.4)
+        ax.set_title(score, fontsize="medium")
+        ax.locator_params(axis="x", nbins=5)
+        ax.set_xlabel("improvement (> 0: the second is better)", fontsize="small")
+    for ax in list(axes.flat)[len(scores):]:
+        ax.set_visible(False)
+    figure.suptitle(title or f"paired differences on {int(report['n'])} pairs, 95% intervals")
+    return figure
+
+
+def _save_atomically(figure, path):
+    """Saves the figure through a temporary file in the target's directory and a rename, as the
+    command writes every file."""
+    directory = os.path.dirname(os.path.abspath(path))
+    extension = os.path.splitext(path)[1].lstrip(".") or "png"
+    temporary = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    try:
+        figure.savefig(temporary, format=extension, dpi=120)
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+
+
+def main(arguments=None):
+    """python -m cdens.plot evaluation|comparison REPORT.json OUT.png"""
+    import json
+
+    import matplotlib
+
+    arguments = sys.argv[1:] if arguments is None else arguments
+    try:
+        if len(arguments) != 3 or arguments[0] not in ("evaluation", "comparison"):
+            raise ValueError("usage: python -m cdens.plot evaluation|comparison REPORT.json "
+                             "OUT.png")
+        kind, report_path, out_path = arguments
+        with open(report_path, encoding="utf-8") as file:
+            report = json.load(file)
+        matplotlib.use("Agg")
+        draw = calibration if kind == "evaluation" else comparison
+        title = report.get("model") if kind == "evaluation" else None
+        _save_atomically(draw(report, title=title), out_path)
+    except (OSError, ValueError, KeyError) as error:
+        print(f"cdens.plot: error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -27,5 +27,7 @@ void bind_lscde_draws(pybind11::module_& module);
 void bind_density_model(pybind11::module_& module);
 /// PRESS: the queries only PRESS models answer.
 void bind_press(pybind11::module_& module);
+/// Scores, calibration and comparisons of fitted models (cdens.metrics).
+void bind_evaluation(pybind11::module_& module);
 
 }  // namespace cdens::python

@@ -9,6 +9,7 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "cdens/conditional/product_kernel_gate.hpp"
 #include "cdens/conditional/projected_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
@@ -31,6 +32,13 @@ py::list regions_to_list(const std::vector<HighestDensityRegion>& regions) {
 /// The projection W of a model whose gate projects its inputs first (LSCE, LSMI), else null.
 const ProjectedGate* projected_gate_of(const ConditionalModel& m) {
   return dynamic_cast<const ProjectedGate*>(&m.mixture.gate());
+}
+
+/// The kind ("continuous", "unordered", "ordered") of every kernel of `kernels`.
+std::vector<std::string> kinds_of(const ColumnKernels& kernels) {
+  std::vector<std::string> kinds;
+  for (const ColumnKernel& kernel : kernels) kinds.push_back(to_string(kernel.kind()));
+  return kinds;
 }
 
 /// A query of one value per (x_j, y_j) pair, as a Python method returning shape (m,).
@@ -65,6 +73,21 @@ void bind_conditional_model(py::module_& module) {
                              [](const ConditionalModel& m) { return m.mixture.output_dim(); })
       .def_property_readonly("n_components",
                              [](const ConditionalModel& m) { return m.mixture.n_components(); })
+      .def_property_readonly(
+          "output_kinds",
+          [](const ConditionalModel& m) { return kinds_of(m.mixture.output_kernels()); },
+          "The kernel of every output: 'continuous' (log_pdf is a log density in it) or "
+          "'unordered'/'ordered' (a log probability mass).")
+      .def_property_readonly(
+          "input_kinds",
+          [](const ConditionalModel& m) {
+            const auto* gate = dynamic_cast<const ProductKernelGate*>(&m.mixture.gate());
+            return gate != nullptr
+                       ? kinds_of(gate->kernels())
+                       : std::vector<std::string>(static_cast<std::size_t>(m.mixture.input_dim()),
+                                                  "continuous");
+          },
+          "The kernel of every input: 'continuous', 'unordered' or 'ordered'.")
       .def_property_readonly(
           "projection",
           [](const ConditionalModel& m) -> py::object {

@@ -117,6 +117,15 @@ OptionValue value_of(const OptionInfo& option, const py::handle& value) {
       case OptionType::name_list:
         converted = names_from(value, name);
         break;
+      case OptionType::columns: {
+        if (py::isinstance<py::str>(value) || !py::isinstance<py::iterable>(value)) {
+          throw InvalidArgument(name + " must be a list of column indices (inputs, then outputs)");
+        }
+        std::vector<std::int64_t> columns;
+        for (const auto& column : value) columns.push_back(integer_of(column, name));
+        converted = columns;
+        break;
+      }
     }
   } catch (const py::cast_error&) {
     throw InvalidArgument(name + " has the wrong type: " + py::repr(value).cast<std::string>());

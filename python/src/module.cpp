@@ -34,6 +34,7 @@ PYBIND11_MODULE(_core, module) {
   cdens::python::bind_lscde_draws(module);
   cdens::python::bind_density_model(module);
   cdens::python::bind_press(module);
+  cdens::python::bind_evaluation(module);
   module.def(
       "buffer_address",
       [](const py::array& array) {

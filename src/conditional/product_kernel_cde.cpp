@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "cdens/conditional/declared_columns.hpp"
 #include "cdens/conditional/linear_gaussian.hpp"
 #include "cdens/conditional/product_kernel_gate.hpp"
 #include "cdens/core/error.hpp"
@@ -16,13 +17,29 @@
 namespace cdens {
 namespace {
 
-void validate(const ProductKernelCdeOptions& options, Index dimension) {
+void validate(const ProductKernelCdeOptions& options, const ColumnKernels& kernels,
+              Index input_dim) {
+  const auto dimension = static_cast<Index>(kernels.size());
   if (!options.bandwidths.empty()) {
     require_positive_values(options.bandwidths, "bandwidths");
     if (static_cast<Index>(options.bandwidths.size()) != dimension) {
       throw InvalidArgument("bandwidths: " + std::to_string(options.bandwidths.size()) +
                             " values given, the data have " + std::to_string(dimension) +
                             " dimensions (inputs, then outputs)");
+    }
+    for (Index d = 0; d < dimension; ++d) {
+      const ColumnKernel& kernel = kernels[static_cast<std::size_t>(d)];
+      if (kernel.is_discrete()) {
+        kernel.require_smoothing(options.bandwidths[static_cast<std::size_t>(d)],
+                                 dimension_name(d, input_dim));
+      }
+    }
+  }
+  for (Index d = input_dim; d < dimension; ++d) {
+    if (options.trend == KernelTrend::linear &&
+        kernels[static_cast<std::size_t>(d)].is_discrete()) {
+      throw InvalidArgument("trend = linear needs continuous outputs: " +
+                            dimension_name(d, input_dim) + " is declared discrete");
     }
   }
   if (options.exact_limit < 2) throw InvalidArgument("exact_limit must be at least 2");
@@ -33,11 +50,6 @@ void validate(const ProductKernelCdeOptions& options, Index dimension) {
     throw InvalidArgument("screening_held_out must be at least 1");
   }
   if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
-}
-
-/// "x0", "y1", …: dimension d of the stacked (x, y) with d_x inputs.
-std::string dimension_name(Index d, Index input_dim) {
-  return d < input_dim ? "x" + std::to_string(d) : "y" + std::to_string(d - input_dim);
 }
 
 /// The held-out pairs of a criterion: all, or `count` of them drawn from random stream `stream`
@@ -86,8 +98,13 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
   const auto started = std::chrono::steady_clock::now();
   const Index input_dim = x.rows();
   const Index dimension = x.rows() + y.rows();
-  validate(options, dimension);
-  const StandardizedPairs data = standardize_pairs(x, y, context);
+  require_training_pairs(x, y);
+  const ColumnKernels kernels =
+      declared_column_kernels(x, y, options.discrete, options.ordered, context.column_names);
+  validate(options, kernels, input_dim);
+  const StandardizedPairs data = standardize_continuous_columns(x, y, kernels, context);
+  const ColumnKernels input_kernels(kernels.begin(), kernels.begin() + input_dim);
+  const ColumnKernels output_kernels(kernels.begin() + input_dim, kernels.end());
   const Index n = data.samples.z.cols();
   // The outputs the kernels are centred on: y itself, or its residuals around the line.
   Matrix trend;
@@ -102,6 +119,7 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
 
   FitReport report;
   report.method = "kcde";
+  report.warnings = undeclared_discrete_warnings(x, y, kernels, context.column_names);
   Vector bandwidths(dimension);
   if (!options.bandwidths.empty()) {
     bandwidths = Eigen::Map<const Vector>(options.bandwidths.data(), dimension);
@@ -113,12 +131,12 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
         n <= options.exact_limit
             ? std::vector<Index>{}
             : held_out_pairs(n, options.subsample_held_out, options.search.seed, 1),
-        options.threads);
+        options.threads, kernels);
     std::optional<BandwidthLikelihood> screening;
     if (options.screening_held_out < likelihood.n_held_out()) {
       screening.emplace(stacked, input_dim,
                         held_out_pairs(n, options.screening_held_out, options.search.seed, 2),
-                        options.threads);
+                        options.threads, kernels);
     }
     context.progress.begin("leave-one-out likelihood search", 1);
     const BandwidthSearchResult found = maximize_bandwidth_likelihood(
@@ -132,7 +150,9 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
     report.statistics["starts"] = found.starts;
     report.statistics["held_out"] = static_cast<double>(likelihood.n_held_out());
     for (Index d = 0; d < dimension; ++d) {
-      const std::string name = "bandwidth of " + dimension_name(d, input_dim);
+      // λ of a discrete column may take any value of its interval: 0 counts equal values only.
+      if (kernels[static_cast<std::size_t>(d)].is_discrete()) continue;
+      const std::string name = "bandwidth of " + column_name(d, input_dim, context.column_names);
       if (bandwidths(d) <= options.search.lower * (1.0 + 1e-6)) {
         report.warnings.push_back(
             name +
@@ -142,20 +162,23 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
         report.warnings.push_back(name + " is at the upper bound of the search");
       }
     }
-    compare_with_linear_gaussian(data, report);
+    // A probability mass of a discrete y is not comparable with a Gaussian density of it.
+    if (!any_discrete(output_kernels)) compare_with_linear_gaussian(data, report);
   }
   for (Index d = 0; d < dimension; ++d) {
-    report.hyperparameters["bandwidth_" + dimension_name(d, input_dim)] = bandwidths(d);
+    const bool discrete = kernels[static_cast<std::size_t>(d)].is_discrete();
+    report.hyperparameters[(discrete ? "lambda_" : "bandwidth_") + dimension_name(d, input_dim)] =
+        bandwidths(d);
   }
   report.statistics["n_train"] = static_cast<double>(n);
   if (options.trend == KernelTrend::linear) report.statistics["linear_trend"] = 1.0;
 
   const Vector output_bandwidths = bandwidths.tail(y.rows());
   Matrix scales = output_bandwidths.replicate(1, n);
-  ConditionalMixture model(
-      data.x_scaling, data.y_scaling,
-      std::make_shared<const ProductKernelGate>(data.samples.z, bandwidths.head(input_dim)),
-      std::move(outputs), std::move(scales), std::move(trend));
+  ConditionalMixture model(data.x_scaling, data.y_scaling,
+                           std::make_shared<const ProductKernelGate>(
+                               data.samples.z, bandwidths.head(input_dim), input_kernels),
+                           std::move(outputs), std::move(scales), std::move(trend), output_kernels);
   report.fit_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return {std::move(model), std::move(report)};

@@ -5,11 +5,13 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/json_io.hpp"
+#include "cdens/core/samples.hpp"
 
 namespace cdens {
-
-ProductKernelGate::ProductKernelGate(Matrix centers_x, Vector bandwidths)
-    : centers_x_(std::move(centers_x)), bandwidths_(std::move(bandwidths)) {
+ProductKernelGate::ProductKernelGate(Matrix centers_x, Vector bandwidths, ColumnKernels kernels)
+    : centers_x_(std::move(centers_x)),
+      bandwidths_(std::move(bandwidths)),
+      kernels_(std::move(kernels)) {
   if (centers_x_.cols() == 0 || centers_x_.rows() == 0) {
     throw InvalidArgument("a kernel gate needs at least one centre of dimension at least 1");
   }
@@ -20,25 +22,80 @@ ProductKernelGate::ProductKernelGate(Matrix centers_x, Vector bandwidths)
   if (!bandwidths_.allFinite() || (bandwidths_.array() <= 0.0).any()) {
     throw InvalidArgument("kernel gate bandwidths must be finite and positive");
   }
-  scaled_centers_ = bandwidths_.cwiseInverse().asDiagonal() * centers_x_;
+  if (kernels_.empty()) kernels_.resize(static_cast<std::size_t>(centers_x_.rows()));
+  if (static_cast<Index>(kernels_.size()) != centers_x_.rows()) {
+    throw InvalidArgument("the kernel gate needs one kernel per input dimension");
+  }
+  center_levels_.resize(kernels_.size());
+  for (Index d = 0; d < centers_x_.rows(); ++d) {
+    const ColumnKernel& kernel = kernels_[static_cast<std::size_t>(d)];
+    if (!kernel.is_discrete()) {
+      continuous_rows_.push_back(d);
+      continue;
+    }
+    kernel.require_smoothing(bandwidths_(d), "x" + std::to_string(d));
+    auto& levels = center_levels_[static_cast<std::size_t>(d)];
+    for (Index k = 0; k < centers_x_.cols(); ++k) {
+      levels.push_back(kernel.level_index(centers_x_(d, k)));
+      if (levels.back() < 0) {
+        throw InvalidArgument("kernel gate centres of a discrete input must be its levels");
+      }
+    }
+  }
+  const Vector inverse = gather_rows(bandwidths_, continuous_rows_).cwiseInverse();
+  scaled_centers_ = inverse.asDiagonal() * gather_rows(centers_x_, continuous_rows_);
 }
 
 void ProductKernelGate::log_weights(const MatrixView& x, Eigen::Ref<Matrix> out) const {
-  squared_distances(scaled_centers_, bandwidths_.cwiseInverse().asDiagonal() * x, out);
-  out *= -0.5;
+  if (continuous_rows_.empty()) {
+    out.setZero();
+  } else {
+    const Vector inverse = gather_rows(bandwidths_, continuous_rows_).cwiseInverse();
+    squared_distances(scaled_centers_, inverse.asDiagonal() * gather_rows(x, continuous_rows_),
+                      out);
+    out *= -0.5;
+  }
+  for (Index d = 0; d < input_dim(); ++d) {
+    const ColumnKernel& kernel = kernels_[static_cast<std::size_t>(d)];
+    if (!kernel.is_discrete()) continue;
+    const auto& levels = center_levels_[static_cast<std::size_t>(d)];
+    Vector by_level(kernel.n_levels());
+    for (Index j = 0; j < x.cols(); ++j) {
+      for (Index l = 0; l < kernel.n_levels(); ++l) {
+        by_level(l) = kernel.log_weight(x(d, j), kernel.levels()[static_cast<std::size_t>(l)],
+                                        bandwidths_(d));
+      }
+      for (Index k = 0; k < n_components(); ++k) {
+        out(k, j) += by_level(levels[static_cast<std::size_t>(k)]);
+      }
+    }
+  }
 }
 
 Vector ProductKernelGate::log_marginal_weights() const { return Vector::Zero(n_components()); }
 
 nlohmann::json ProductKernelGate::to_json() const {
-  return {{"centers_x", matrix_to_json(centers_x_)}, {"bandwidths", vector_to_json(bandwidths_)}};
+  nlohmann::json document = {{"centers_x", matrix_to_json(centers_x_)},
+                             {"bandwidths", vector_to_json(bandwidths_)}};
+  if (any_discrete(kernels_)) {
+    document["input_kernels"] = nlohmann::json::array();
+    for (const ColumnKernel& kernel : kernels_)
+      document["input_kernels"].push_back(kernel.to_json());
+  }
+  return document;
 }
 
 std::shared_ptr<const ProductKernelGate> ProductKernelGate::from_json(
     const nlohmann::json& document) {
+  ColumnKernels kernels;
+  if (document.contains("input_kernels")) {
+    const auto& list = document["input_kernels"];
+    if (!list.is_array()) throw ModelFormatError("the gate's input_kernels is not a list");
+    for (const auto& kernel : list) kernels.push_back(ColumnKernel::from_json(kernel));
+  }
   return std::make_shared<const ProductKernelGate>(
       matrix_from_json(json_member(document, "centers_x"), "gate centres"),
-      vector_from_json(json_member(document, "bandwidths"), "gate bandwidths"));
+      vector_from_json(json_member(document, "bandwidths"), "gate bandwidths"), std::move(kernels));
 }
 
 }  // namespace cdens

@@ -26,8 +26,12 @@ constexpr double kPlainFloor = -600.0;
 /// A chunk of reference samples seen from one held-out sample i.
 struct Chunk {
   explicit Chunk(Index dimension)
-      : squared(kChunk, dimension), joint(kChunk), conditioning(kChunk) {}
-  Matrix squared;               ///< (z_id − z_jd)² / h_d², one column per dimension
+      : squared(kChunk, dimension), score(kChunk, dimension), joint(kChunk), conditioning(kChunk) {}
+  /// (z_id − z_jd)² / h_d², one column per dimension; −2 log L_d for a discrete one, so that the
+  /// kernel value is always exp(−½ Σ_d squared_d).
+  Matrix squared;
+  /// ∂ log L_d / ∂θ_d of a discrete dimension (a continuous one's is its squared column).
+  Matrix score;
   Eigen::ArrayXd joint;         ///< squared scaled distance over all dimensions, then kernel values
   Eigen::ArrayXd conditioning;  ///< the same over the conditioning dimensions
 };
@@ -37,16 +41,50 @@ struct Chunk {
 /// conditioning ones.
 Index record_size(Index k, Index c) { return 2 + k + c; }
 
-/// The squared distances of the chunk [start, start + length) from sample i; the sample itself is
-/// at infinite distance (its kernel value is zero).
-void fill_distances(const Matrix& scaled, Index c, Index i, Index start, Index length,
-                    Chunk& chunk) {
+}  // namespace
+
+struct BandwidthLikelihood::Evaluation {
+  /// n × k: continuous columns divided by their bandwidths, discrete ones level indices.
+  Matrix scaled;
+  /// For a discrete dimension d: −2 log L_d(a | b) at (b, a), so that the values of one held-out
+  /// level a are contiguous (column a); empty for a continuous one.
+  std::vector<Matrix> twice_negative_log;
+  /// ∂ log L_d(a | b) / ∂θ_d at (b, a), when the gradient is wanted.
+  std::vector<Matrix> derivatives;
+  /// Whether each dimension is discrete.
+  std::vector<bool> discrete;
+};
+
+namespace {
+
+/// The squared distances of the chunk [start, start + length) from sample i (and, with
+/// `scores`, the derivatives of discrete dimensions); the sample itself is at infinite distance
+/// (its kernel value is zero).
+template <class Evaluation>
+void fill_distances(const Evaluation& evaluation, Index c, Index i, Index start, Index length,
+                    bool scores, Chunk& chunk) {
+  const Matrix& scaled = evaluation.scaled;
   auto joint = chunk.joint.head(length);
   joint.setZero();
   for (Index d = 0; d < scaled.cols(); ++d) {
     if (c > 0 && d == c) chunk.conditioning.head(length) = joint;
     auto squared = chunk.squared.col(d).head(length).array();
-    squared = (scaled.col(d).segment(start, length).array() - scaled(i, d)).square();
+    const Matrix& table = evaluation.twice_negative_log[static_cast<std::size_t>(d)];
+    if (table.size() == 0) {
+      squared = (scaled.col(d).segment(start, length).array() - scaled(i, d)).square();
+    } else {
+      // Level indices: a gather from the table column of sample i's level.
+      const auto level = static_cast<Index>(scaled(i, d));
+      const double* values = table.col(level).data();
+      const double* derivatives =
+          scores ? evaluation.derivatives[static_cast<std::size_t>(d)].col(level).data() : nullptr;
+      const double* levels = scaled.col(d).data() + start;
+      for (Index j = 0; j < length; ++j) {
+        const auto other = static_cast<Index>(levels[j]);
+        squared(j) = values[other];
+        if (scores) chunk.score(j, d) = derivatives[other];
+      }
+    }
     joint += squared;
   }
   if (i >= start && i < start + length) {
@@ -70,8 +108,19 @@ void to_kernel_values(Chunk& chunk, Index c, Index length, double joint_shift,
   if (c > 0) to_kernel_values(chunk.conditioning.head(length), conditioning_shift);
 }
 
+/// ∂ log K / ∂θ_d of the chunk's pairs: the squared scaled difference of a continuous
+/// dimension, the score of a discrete one (`discrete[d]`).
+auto derivative_column(const Chunk& chunk, const std::vector<bool>& discrete, Index d,
+                       Index length) {
+  return (discrete[static_cast<std::size_t>(d)] ? chunk.score : chunk.squared)
+      .col(d)
+      .head(length)
+      .array();
+}
+
 /// Adds the chunk's kernel values (and moments, with `moments`) to the record of sample i.
-void add_to_row(const Chunk& chunk, Index c, Index length, bool moments, double* record) {
+void add_to_row(const Chunk& chunk, const std::vector<bool>& discrete, Index c, Index length,
+                bool moments, double* record) {
   const Index k = chunk.squared.cols();
   const auto joint = chunk.joint.head(length);
   const auto conditioning = chunk.conditioning.head(length);
@@ -79,16 +128,16 @@ void add_to_row(const Chunk& chunk, Index c, Index length, bool moments, double*
   if (c > 0) record[1] += conditioning.sum();
   if (!moments) return;
   for (Index d = 0; d < k; ++d) {
-    const auto squared = chunk.squared.col(d).head(length).array();
-    record[2 + d] += (joint * squared).sum();
-    if (d < c) record[2 + k + d] += (conditioning * squared).sum();
+    const auto derivative = derivative_column(chunk, discrete, d, length);
+    record[2 + d] += (joint * derivative).sum();
+    if (d < c) record[2 + k + d] += (conditioning * derivative).sum();
   }
 }
 
 /// Adds the chunk's kernel values (and moments) to the records of its reference samples, kept
 /// column-wise in `records` (one column per record entry) from row `offset` on.
-void add_to_columns(const Chunk& chunk, Index c, Index length, bool moments, Matrix& records,
-                    Index offset) {
+void add_to_columns(const Chunk& chunk, const std::vector<bool>& discrete, Index c, Index length,
+                    bool moments, Matrix& records, Index offset) {
   const Index k = chunk.squared.cols();
   const auto joint = chunk.joint.head(length);
   const auto conditioning = chunk.conditioning.head(length);
@@ -96,17 +145,19 @@ void add_to_columns(const Chunk& chunk, Index c, Index length, bool moments, Mat
   if (c > 0) records.col(1).segment(offset, length).array() += conditioning;
   if (!moments) return;
   for (Index d = 0; d < k; ++d) {
-    const auto squared = chunk.squared.col(d).head(length).array();
-    records.col(2 + d).segment(offset, length).array() += joint * squared;
-    if (d < c) records.col(2 + k + d).segment(offset, length).array() += conditioning * squared;
+    const auto derivative = derivative_column(chunk, discrete, d, length);
+    records.col(2 + d).segment(offset, length).array() += joint * derivative;
+    if (d < c) records.col(2 + k + d).segment(offset, length).array() += conditioning * derivative;
   }
 }
 
 /// −log p̂_{−i} (without the bandwidths' normalising constants) and its gradient from the
 /// record of sample i, whose sums are relative to exp(−½ joint_shift) and
-/// exp(−½ conditioning_shift).
-void finish_row(const double* record, Index n, Index k, Index c, double joint_shift,
-                double conditioning_shift, double& term, Matrix* gradient_rows, Index row) {
+/// exp(−½ conditioning_shift). An output dimension's normalising constant log h_d adds 1 to its
+/// derivative, a discrete output's (a probability mass) nothing.
+void finish_row(const double* record, const std::vector<bool>& discrete, Index n, Index k, Index c,
+                double joint_shift, double conditioning_shift, double& term, Matrix* gradient_rows,
+                Index row) {
   const double joint_log_sum = -0.5 * joint_shift + std::log(record[0]);
   const double conditioning_log_sum = c > 0 ? -0.5 * conditioning_shift + std::log(record[1])
                                             : std::log(static_cast<double>(n - 1));
@@ -114,7 +165,11 @@ void finish_row(const double* record, Index n, Index k, Index c, double joint_sh
   if (gradient_rows == nullptr) return;
   for (Index d = 0; d < k; ++d) {
     double derivative = -record[2 + d] / record[0];
-    derivative += d < c ? record[2 + k + d] / record[1] : 1.0;
+    if (d < c) {
+      derivative += record[2 + k + d] / record[1];
+    } else if (!discrete[static_cast<std::size_t>(d)]) {
+      derivative += 1.0;
+    }
     (*gradient_rows)(row, d) = derivative;
   }
 }
@@ -122,9 +177,11 @@ void finish_row(const double* record, Index n, Index k, Index c, double joint_sh
 }  // namespace
 
 BandwidthLikelihood::BandwidthLikelihood(const MatrixView& samples, Index conditioning_dimensions,
-                                         std::vector<Index> held_out, int threads)
+                                         std::vector<Index> held_out, int threads,
+                                         ColumnKernels kernels)
     : samples_(samples.transpose()),
       conditioning_dimensions_(conditioning_dimensions),
+      kernels_(std::move(kernels)),
       held_out_(std::move(held_out)),
       threads_(resolve_threads(threads)) {
   if (samples_.rows() < 2) {
@@ -132,6 +189,23 @@ BandwidthLikelihood::BandwidthLikelihood(const MatrixView& samples, Index condit
   }
   if (conditioning_dimensions_ < 0 || conditioning_dimensions_ >= samples_.cols()) {
     throw InvalidArgument("the conditioning dimensions must leave at least one dimension");
+  }
+  if (kernels_.empty()) kernels_.resize(static_cast<std::size_t>(samples_.cols()));
+  if (static_cast<Index>(kernels_.size()) != samples_.cols()) {
+    throw InvalidArgument("the leave-one-out likelihood needs one kernel per dimension");
+  }
+  for (Index d = 0; d < samples_.cols(); ++d) {
+    const ColumnKernel& kernel = kernels_[static_cast<std::size_t>(d)];
+    if (!kernel.is_discrete()) continue;
+    for (Index i = 0; i < samples_.rows(); ++i) {
+      const Index level = kernel.level_index(samples_(i, d));
+      if (level < 0) {
+        throw InvalidArgument("a sample of discrete dimension " + std::to_string(d) +
+                              " is none of its kernel's levels");
+      }
+      samples_(i, d) = static_cast<double>(level);
+    }
+    if (kernel.kind() == ColumnKind::ordered && d >= conditioning_dimensions_) symmetric_ = false;
   }
   every_sample_held_out_ = held_out_.empty();
   if (every_sample_held_out_) {
@@ -143,17 +217,18 @@ BandwidthLikelihood::BandwidthLikelihood(const MatrixView& samples, Index condit
   }
 }
 
-void BandwidthLikelihood::evaluate_relative_to_largest(const Matrix& scaled, Index i, double& term,
-                                                       Matrix* gradient_rows, Index row) const {
-  const Index n = scaled.rows();
-  const Index k = scaled.cols();
+void BandwidthLikelihood::evaluate_relative_to_largest(const Evaluation& evaluation, Index i,
+                                                       double& term, Matrix* gradient_rows,
+                                                       Index row) const {
+  const Index n = evaluation.scaled.rows();
+  const Index k = evaluation.scaled.cols();
   const Index c = conditioning_dimensions_;
   Chunk chunk(k);
   double joint_smallest = INFINITY;
   double conditioning_smallest = INFINITY;
   for (Index start = 0; start < n; start += kChunk) {
     const Index length = std::min(kChunk, n - start);
-    fill_distances(scaled, c, i, start, length, chunk);
+    fill_distances(evaluation, c, i, start, length, gradient_rows != nullptr, chunk);
     joint_smallest = std::min(joint_smallest, chunk.joint.head(length).minCoeff());
     if (c > 0) {
       conditioning_smallest =
@@ -163,18 +238,18 @@ void BandwidthLikelihood::evaluate_relative_to_largest(const Matrix& scaled, Ind
   std::vector<double> record(static_cast<std::size_t>(record_size(k, c)), 0.0);
   for (Index start = 0; start < n; start += kChunk) {
     const Index length = std::min(kChunk, n - start);
-    fill_distances(scaled, c, i, start, length, chunk);
+    fill_distances(evaluation, c, i, start, length, gradient_rows != nullptr, chunk);
     to_kernel_values(chunk, c, length, joint_smallest, conditioning_smallest);
-    add_to_row(chunk, c, length, gradient_rows != nullptr, record.data());
+    add_to_row(chunk, evaluation.discrete, c, length, gradient_rows != nullptr, record.data());
   }
-  finish_row(record.data(), n, k, c, joint_smallest, conditioning_smallest, term, gradient_rows,
-             row);
+  finish_row(record.data(), evaluation.discrete, n, k, c, joint_smallest, conditioning_smallest,
+             term, gradient_rows, row);
 }
 
-void BandwidthLikelihood::evaluate_held_out(const Matrix& scaled, double* terms,
+void BandwidthLikelihood::evaluate_held_out(const Evaluation& evaluation, double* terms,
                                             Matrix* gradient_rows) const {
-  const Index n = scaled.rows();
-  const Index k = scaled.cols();
+  const Index n = evaluation.scaled.rows();
+  const Index k = evaluation.scaled.cols();
   const Index c = conditioning_dimensions_;
   const Index m = n_held_out();
   const auto width = static_cast<std::size_t>(record_size(k, c));
@@ -189,32 +264,33 @@ void BandwidthLikelihood::evaluate_held_out(const Matrix& scaled, double* terms,
     for (Index start = 0; start < n; start += kChunk) {
       const Index length = std::min(kChunk, n - start);
       for (Index r = first; r < last; ++r) {
-        fill_distances(scaled, c, held_out_[static_cast<std::size_t>(r)], start, length, chunk);
+        fill_distances(evaluation, c, held_out_[static_cast<std::size_t>(r)], start, length,
+                       gradient_rows != nullptr, chunk);
         to_kernel_values(chunk, c, length, 0.0, 0.0);
-        add_to_row(chunk, c, length, gradient_rows != nullptr,
+        add_to_row(chunk, evaluation.discrete, c, length, gradient_rows != nullptr,
                    records.data() + static_cast<std::size_t>(r - first) * width);
       }
     }
     for (Index r = first; r < last; ++r) {
       const double* record = records.data() + static_cast<std::size_t>(r - first) * width;
       if (record[0] >= std::exp(kPlainFloor)) {
-        finish_row(record, n, k, c, 0.0, 0.0, terms[r], gradient_rows, r);
+        finish_row(record, evaluation.discrete, n, k, c, 0.0, 0.0, terms[r], gradient_rows, r);
       } else {
-        evaluate_relative_to_largest(scaled, held_out_[static_cast<std::size_t>(r)], terms[r],
+        evaluate_relative_to_largest(evaluation, held_out_[static_cast<std::size_t>(r)], terms[r],
                                      gradient_rows, r);
       }
     }
   });
 }
 
-void BandwidthLikelihood::evaluate_every_pair(const Matrix& scaled, double* terms,
+void BandwidthLikelihood::evaluate_every_pair(const Evaluation& evaluation, double* terms,
                                               Matrix* gradient_rows) const {
   // Each unordered pair {i, j} is visited once, from the smaller index: its kernel values go to
   // the record of i (row side) and of j (column side). Task b owns the rows [begin_b, end_b) and
   // keeps the column sides of every j ≥ begin_b in a buffer of its own; the buffers are added
   // in task order, so the sums do not depend on the thread count.
-  const Index n = scaled.rows();
-  const Index k = scaled.cols();
+  const Index n = evaluation.scaled.rows();
+  const Index k = evaluation.scaled.cols();
   const Index c = conditioning_dimensions_;
   const Index width = record_size(k, c);
   const bool moments = gradient_rows != nullptr;
@@ -237,10 +313,10 @@ void BandwidthLikelihood::evaluate_every_pair(const Matrix& scaled, double* term
     for (Index i = begin; i < end; ++i) {
       for (Index start = i + 1; start < n; start += kChunk) {
         const Index length = std::min(kChunk, n - start);
-        fill_distances(scaled, c, i, start, length, chunk);
+        fill_distances(evaluation, c, i, start, length, gradient_rows != nullptr, chunk);
         to_kernel_values(chunk, c, length, 0.0, 0.0);
-        add_to_row(chunk, c, length, moments, rows.col(i).data());
-        add_to_columns(chunk, c, length, moments, column_side, start - begin);
+        add_to_row(chunk, evaluation.discrete, c, length, moments, rows.col(i).data());
+        add_to_columns(chunk, evaluation.discrete, c, length, moments, column_side, start - begin);
       }
     }
   });
@@ -251,46 +327,91 @@ void BandwidthLikelihood::evaluate_every_pair(const Matrix& scaled, double* term
   parallel_for(threads_, (n + kHeldOutBlock - 1) / kHeldOutBlock, [&](Index b) {
     for (Index i = b * kHeldOutBlock; i < std::min(n, (b + 1) * kHeldOutBlock); ++i) {
       if (rows(0, i) >= std::exp(kPlainFloor)) {
-        finish_row(rows.col(i).data(), n, k, c, 0.0, 0.0, terms[i], gradient_rows, i);
+        finish_row(rows.col(i).data(), evaluation.discrete, n, k, c, 0.0, 0.0, terms[i],
+                   gradient_rows, i);
       } else {
-        evaluate_relative_to_largest(scaled, i, terms[i], gradient_rows, i);
+        evaluate_relative_to_largest(evaluation, i, terms[i], gradient_rows, i);
       }
     }
   });
 }
 
-Vector BandwidthLikelihood::evaluate(const VectorView& log_bandwidths,
-                                     Matrix* gradient_rows) const {
+Vector BandwidthLikelihood::evaluate(const VectorView& parameters, Matrix* gradient_rows) const {
   const Index k = dimension();
-  if (log_bandwidths.size() != k || !log_bandwidths.allFinite()) {
-    throw InvalidArgument("one finite log-bandwidth per dimension is needed");
+  if (parameters.size() != k || !parameters.allFinite()) {
+    throw InvalidArgument("one finite parameter per dimension is needed");
   }
-  const Vector inverse = (-log_bandwidths.array()).exp().matrix();
-  const Matrix scaled = samples_ * inverse.asDiagonal();
+  const Index c = conditioning_dimensions_;
+  Evaluation evaluation;
+  evaluation.twice_negative_log.resize(static_cast<std::size_t>(k));
+  evaluation.derivatives.resize(static_cast<std::size_t>(k));
+  Vector inverse = Vector::Ones(k);
+  // Σ over the continuous outputs of log(√(2π) h_d); a discrete output is a probability mass.
+  double output_log_bandwidths = 0.0;
+  Index continuous_outputs = 0;
+  for (Index d = 0; d < k; ++d) {
+    const auto position = static_cast<std::size_t>(d);
+    const ColumnKernel& kernel = kernels_[position];
+    evaluation.discrete.push_back(kernel.is_discrete());
+    if (!kernel.is_discrete()) {
+      inverse(d) = std::exp(-parameters(d));
+      if (d >= c) {
+        output_log_bandwidths += parameters(d);
+        ++continuous_outputs;
+      }
+      continue;
+    }
+    // Transposed, so that the values seen from one held-out level are contiguous.
+    ColumnKernelTable table = kernel.table_at_parameter(parameters(d), d >= c);
+    evaluation.twice_negative_log[position] = -2.0 * table.log_values.transpose();
+    if (gradient_rows != nullptr) evaluation.derivatives[position] = table.derivatives.transpose();
+  }
+  evaluation.scaled = samples_ * inverse.asDiagonal();
   const Index m = n_held_out();
   Vector terms(m);
   if (gradient_rows != nullptr) gradient_rows->resize(m, k);
-  if (every_sample_held_out_) {
-    evaluate_every_pair(scaled, terms.data(), gradient_rows);
+  // An ordered output's kernel is divided by a sum that depends on the centre: no longer
+  // symmetric, so every held-out sample is then taken against all others.
+  if (every_sample_held_out_ && symmetric_) {
+    evaluate_every_pair(evaluation, terms.data(), gradient_rows);
   } else {
-    evaluate_held_out(scaled, terms.data(), gradient_rows);
+    evaluate_held_out(evaluation, terms.data(), gradient_rows);
   }
-  const Index c = conditioning_dimensions_;
-  terms.array() += log_bandwidths.tail(k - c).sum() + 0.5 * static_cast<double>(k - c) * kLog2Pi;
+  terms.array() += output_log_bandwidths + 0.5 * static_cast<double>(continuous_outputs) * kLog2Pi;
   return terms;
 }
 
-Vector BandwidthLikelihood::negative_log_likelihoods(const VectorView& log_bandwidths) const {
-  return evaluate(log_bandwidths, nullptr);
+Vector BandwidthLikelihood::negative_log_likelihoods(const VectorView& parameters) const {
+  return evaluate(parameters, nullptr);
 }
 
-double BandwidthLikelihood::mean_negative_log_likelihood(const VectorView& log_bandwidths,
+double BandwidthLikelihood::mean_negative_log_likelihood(const VectorView& parameters,
                                                          Vector* gradient) const {
-  if (gradient == nullptr) return evaluate(log_bandwidths, nullptr).mean();
+  if (gradient == nullptr) return evaluate(parameters, nullptr).mean();
   Matrix gradient_rows;
-  const double value = evaluate(log_bandwidths, &gradient_rows).mean();
+  const double value = evaluate(parameters, &gradient_rows).mean();
   *gradient = gradient_rows.colwise().mean().transpose();
   return value;
+}
+
+Vector BandwidthLikelihood::smoothing_of(const VectorView& parameters) const {
+  Vector smoothing(parameters.size());
+  for (Index d = 0; d < parameters.size(); ++d) {
+    const ColumnKernel& kernel = kernels_[static_cast<std::size_t>(d)];
+    smoothing(d) =
+        kernel.is_discrete() ? kernel.smoothing_of(parameters(d)) : std::exp(parameters(d));
+  }
+  return smoothing;
+}
+
+Vector BandwidthLikelihood::parameters_of(const VectorView& smoothing) const {
+  Vector parameters(smoothing.size());
+  for (Index d = 0; d < smoothing.size(); ++d) {
+    const ColumnKernel& kernel = kernels_[static_cast<std::size_t>(d)];
+    parameters(d) =
+        kernel.is_discrete() ? kernel.parameter_of(smoothing(d)) : std::log(smoothing(d));
+  }
+  return parameters;
 }
 
 }  // namespace cdens

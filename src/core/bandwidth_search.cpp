@@ -17,6 +17,9 @@ namespace {
 /// Random starts lie within this distance of the normal-reference start in log h (a factor of
 /// e^1.5 ≈ 4.5 either way).
 constexpr double kStartSpread = 1.5;
+/// A discrete dimension's θ = logit(λ / λ_max) stays in [−12, 12]: λ / λ_max from 6·10⁻⁶ to
+/// 1 − 6·10⁻⁶, so neither log λ nor log(1 − λ) meets 0 and the gradient stays finite.
+constexpr double kDiscreteParameterBound = 12.0;
 
 void validate(const BandwidthSearchOptions& options) {
   if (options.restarts < 0) throw InvalidArgument("restarts must not be negative");
@@ -24,8 +27,8 @@ void validate(const BandwidthSearchOptions& options) {
     throw InvalidArgument("the bandwidth bounds need 0 < lower < upper < infinity");
   }
   if (options.max_evaluations < 1) throw InvalidArgument("max_evaluations must be at least 1");
-  if (!(options.relative_tolerance >= 0.0)) {
-    throw InvalidArgument("relative_tolerance must not be negative");
+  if (!(options.relative_tolerance >= 0.0) || !(options.screening_relative_tolerance >= 0.0)) {
+    throw InvalidArgument("the relative tolerances must not be negative");
   }
 }
 
@@ -56,20 +59,20 @@ double nlopt_objective(unsigned size, const double* theta, double* gradient, voi
   }
 }
 
-/// Runs L-BFGS on `likelihood` from theta (log-bandwidths, overwritten by the end point) within
-/// [lower, upper]; returns the criterion there and adds the evaluations to `evaluations`.
-double run_lbfgs(const BandwidthLikelihood& likelihood, double lower, double upper,
-                 const BandwidthSearchOptions& options, Vector& theta, int& evaluations) {
+/// Runs L-BFGS on `likelihood` from theta (overwritten by the end point) within [lower, upper]
+/// until the criterion changes by less than `relative_tolerance`; returns the criterion there
+/// and adds the evaluations to `evaluations`.
+double run_lbfgs(const BandwidthLikelihood& likelihood, const std::vector<double>& lower_bounds,
+                 const std::vector<double>& upper_bounds, const BandwidthSearchOptions& options,
+                 double relative_tolerance, Vector& theta, int& evaluations) {
   const auto size = static_cast<unsigned>(theta.size());
-  const std::vector<double> lower_bounds(size, lower);
-  const std::vector<double> upper_bounds(size, upper);
   std::unique_ptr<nlopt_opt_s, decltype(&nlopt_destroy)> optimizer(
       nlopt_create(NLOPT_LD_LBFGS, size), &nlopt_destroy);
   if (!optimizer) throw Error("NLopt could not create an L-BFGS optimiser");
   nlopt_set_lower_bounds(optimizer.get(), lower_bounds.data());
   nlopt_set_upper_bounds(optimizer.get(), upper_bounds.data());
   nlopt_set_maxeval(optimizer.get(), options.max_evaluations);
-  nlopt_set_ftol_rel(optimizer.get(), options.relative_tolerance);
+  nlopt_set_ftol_rel(optimizer.get(), relative_tolerance);
   Objective objective{likelihood, optimizer.get(), 0, nullptr};
   nlopt_set_min_objective(optimizer.get(), &nlopt_objective, &objective);
   double value = HUGE_VAL;
@@ -95,23 +98,38 @@ BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& c
   if (screening.dimension() != k || screening.n_samples() != criterion.n_samples()) {
     throw InvalidArgument("the screening criterion must be taken over the same samples");
   }
-  const double lower = std::log(options.lower);
-  const double upper = std::log(options.upper);
-  const double reference =
-      std::clamp(std::log(normal_reference_bandwidth(criterion.n_samples(), k)), lower, upper);
+  // θ = log h of a continuous dimension starts at the normal reference; θ of a discrete one at
+  // 0, λ in the middle of its interval.
+  std::vector<double> lower(static_cast<std::size_t>(k), std::log(options.lower));
+  std::vector<double> upper(static_cast<std::size_t>(k), std::log(options.upper));
+  const double log_reference = std::clamp(
+      std::log(normal_reference_bandwidth(criterion.n_samples(), k)), lower[0], upper[0]);
+  Vector reference = Vector::Constant(k, log_reference);
+  for (Index d = 0; d < k; ++d) {
+    if (!criterion.kernels()[static_cast<std::size_t>(d)].is_discrete()) continue;
+    lower[static_cast<std::size_t>(d)] = -kDiscreteParameterBound;
+    upper[static_cast<std::size_t>(d)] = kDiscreteParameterBound;
+    reference(d) = 0.0;
+  }
 
   BandwidthSearchResult result{Vector(), HUGE_VAL, 0, 0};
   Vector best;
   double best_value = HUGE_VAL;
   Rng rng(options.seed);
   for (int start = 0; start <= options.restarts; ++start) {
-    Vector theta = Vector::Constant(k, reference);
+    Vector theta = reference;
     if (start > 0) {
       for (Index d = 0; d < k; ++d) {
-        theta(d) = std::clamp(reference + kStartSpread * (2.0 * rng.uniform() - 1.0), lower, upper);
+        const auto position = static_cast<std::size_t>(d);
+        theta(d) = std::clamp(reference(d) + kStartSpread * (2.0 * rng.uniform() - 1.0),
+                              lower[position], upper[position]);
       }
     }
-    const double value = run_lbfgs(screening, lower, upper, options, theta, result.evaluations);
+    const bool screened = &screening != &criterion;
+    const double value =
+        run_lbfgs(screening, lower, upper, options,
+                  screened ? options.screening_relative_tolerance : options.relative_tolerance,
+                  theta, result.evaluations);
     ++result.starts;
     if (value < best_value) {
       best_value = value;
@@ -119,12 +137,13 @@ BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& c
     }
   }
   if (&screening != &criterion) {
-    best_value = run_lbfgs(criterion, lower, upper, options, best, result.evaluations);
+    best_value = run_lbfgs(criterion, lower, upper, options, options.relative_tolerance, best,
+                           result.evaluations);
   }
   if (!std::isfinite(best_value)) {
     throw DataError("the leave-one-out likelihood is not finite at any bandwidth tried");
   }
-  result.bandwidths = best.array().exp().matrix();
+  result.bandwidths = criterion.smoothing_of(best);
   result.mean_negative_log_likelihood = best_value;
   return result;
 }

@@ -11,7 +11,9 @@
 #include "cdens/core/log_space.hpp"
 #include "cdens/core/parallel.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
+#include "level_distribution.hpp"
 #include "scalar_mixture.hpp"
 
 namespace cdens {
@@ -26,13 +28,14 @@ Index block_count(Index m) { return (m + kQueryBlock - 1) / kQueryBlock; }
 
 ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
                                        std::shared_ptr<const ConditionalGate> gate, Matrix centers,
-                                       Matrix scales, Matrix trend)
+                                       Matrix scales, Matrix trend, ColumnKernels output_kernels)
     : x_scaling_(std::move(x_scaling)),
       y_scaling_(std::move(y_scaling)),
       gate_(std::move(gate)),
       centers_(std::move(centers)),
       scales_(std::move(scales)),
-      trend_(std::move(trend)) {
+      trend_(std::move(trend)),
+      output_kernels_(std::move(output_kernels)) {
   if (!gate_) throw InvalidArgument("conditional mixture without a gate");
   if (gate_->input_dim() != x_scaling_.dimension()) {
     throw InvalidArgument("gate input dimension differs from the input standardiser");
@@ -59,8 +62,84 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
     throw InvalidArgument("the gate's marginal weights are all zero");
   }
   log_marginal_.array() -= normaliser;
-  component_log_norms_ =
-      -scales_.array().log().colwise().sum().transpose() - 0.5 * output_dim() * kLog2Pi;
+  prepare_output_kernels();
+  component_log_norms_ = -gaussian_scales_.array().log().colwise().sum().transpose() -
+                         0.5 * static_cast<double>(gaussian_rows_.size()) * kLog2Pi;
+}
+
+void ConditionalMixture::prepare_output_kernels() {
+  if (output_kernels_.empty()) output_kernels_.resize(static_cast<std::size_t>(output_dim()));
+  if (static_cast<Index>(output_kernels_.size()) != output_dim()) {
+    throw InvalidArgument("conditional mixture: one kernel per output dimension is needed");
+  }
+  component_means_ = centers_;
+  component_variances_ = scales_.array().square();
+  for (Index d = 0; d < output_dim(); ++d) {
+    const ColumnKernel& kernel = output_kernels_[static_cast<std::size_t>(d)];
+    if (!kernel.is_discrete()) {
+      gaussian_rows_.push_back(d);
+      continue;
+    }
+    const std::string name = "y" + std::to_string(d);
+    if (y_scaling_.mean()(d) != 0.0 || y_scaling_.scale()(d) != 1.0) {
+      throw InvalidArgument("conditional mixture: discrete output " + name +
+                            " must not be standardised");
+    }
+    if (trend_.size() > 0) {
+      throw InvalidArgument("conditional mixture: discrete output " + name + " takes no trend");
+    }
+    const double lambda = scales_(d, 0);
+    if ((scales_.row(d).array() != lambda).any()) {
+      throw InvalidArgument("conditional mixture: the smoothing parameter of discrete output " +
+                            name + " must be the same for every component");
+    }
+    kernel.require_smoothing(lambda, name);
+    DiscreteOutput output{d, kernel.table(lambda, true).log_values, {}};
+    for (Index k = 0; k < n_components(); ++k) {
+      output.component_levels.push_back(kernel.level_index(centers_(d, k)));
+      if (output.component_levels.back() < 0) {
+        throw InvalidArgument("conditional mixture: the centres of discrete output " + name +
+                              " must be its levels");
+      }
+    }
+    // Each component's mean and variance over the levels.
+    const Eigen::Map<const Eigen::ArrayXd> levels(kernel.levels().data(), kernel.n_levels());
+    for (Index k = 0; k < n_components(); ++k) {
+      const Eigen::ArrayXd masses =
+          output.log_masses.col(output.component_levels[static_cast<std::size_t>(k)]).array().exp();
+      const double mean = (masses * levels).sum();
+      component_means_(d, k) = mean;
+      component_variances_(d, k) = (masses * (levels - mean).square()).sum();
+    }
+    discrete_.push_back(std::move(output));
+  }
+  gaussian_centers_ = gather_rows(centers_, gaussian_rows_);
+  gaussian_scales_ = gather_rows(scales_, gaussian_rows_);
+}
+
+void ConditionalMixture::add_discrete_log_masses(const VectorView& t,
+                                                 Eigen::Ref<Vector> values) const {
+  for (const DiscreteOutput& output : discrete_) {
+    const Index level =
+        output_kernels_[static_cast<std::size_t>(output.row)].level_index(t(output.row));
+    if (level < 0) {
+      values.setConstant(-INFINITY);  // a value that is none of the levels has no mass
+      return;
+    }
+    for (Index k = 0; k < n_components(); ++k) {
+      values(k) += output.log_masses(level, output.component_levels[static_cast<std::size_t>(k)]);
+    }
+  }
+}
+
+detail::LevelDistribution ConditionalMixture::level_distribution(const VectorView& pi) const {
+  const DiscreteOutput& output = discrete_.front();
+  Vector by_level = Vector::Zero(output.log_masses.cols());
+  for (Index k = 0; k < n_components(); ++k) {
+    by_level(output.component_levels[static_cast<std::size_t>(k)]) += pi(k);
+  }
+  return detail::LevelDistribution(output_kernels_.front().levels(),
+                                   output.log_masses.array().exp().matrix() * by_level);
 }
 
 Matrix ConditionalMixture::standardized_outputs(const MatrixView& y, Index expected_samples) const {
@@ -115,6 +194,7 @@ Matrix ConditionalMixture::component_probabilities(const MatrixView& x) const {
 Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) const {
   const Matrix z = x_scaling_.transform_query(x, "x");
   const Matrix t = standardized_outputs(y, z.cols()) - trend_at(x);
+  const Matrix gaussian_t = gather_rows(t, gaussian_rows_);
   Vector result(z.cols());
   const Index k_count = n_components();
   parallel_for(resolve_threads(0), block_count(z.cols()), [&](Index block) {
@@ -126,12 +206,15 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
     for (Index j = 0; j < width; ++j) {
       auto weights = log_weights.col(j);
       normalize_log_weights(weights);
-      const auto target = t.col(start + j);
+      const auto target = gaussian_t.col(start + j);
       for (Index k = 0; k < k_count; ++k) {
         const double mahalanobis =
-            ((target - centers_.col(k)).array() / scales_.col(k).array()).square().sum();
+            ((target - gaussian_centers_.col(k)).array() / gaussian_scales_.col(k).array())
+                .square()
+                .sum();
         joint(k) = weights(k) + component_log_norms_(k) - 0.5 * mahalanobis;
       }
+      add_discrete_log_masses(t.col(start + j), joint);
       result(start + j) = log_sum_exp(joint) + y_scaling_.log_jacobian();
     }
   });
@@ -139,17 +222,26 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
 }
 
 Matrix ConditionalMixture::component_densities_at(const MatrixView& t) const {
-  Matrix densities(t.cols(), n_components());
+  const Matrix gaussian_t = gather_rows(t, gaussian_rows_);
+  Matrix log_densities(t.cols(), n_components());
   for (Index k = 0; k < n_components(); ++k) {
     const Eigen::ArrayXd mahalanobis =
-        ((t.colwise() - centers_.col(k)).array().colwise() / scales_.col(k).array())
+        ((gaussian_t.colwise() - gaussian_centers_.col(k)).array().colwise() /
+         gaussian_scales_.col(k).array())
             .square()
             .colwise()
             .sum()
             .transpose();
-    densities.col(k) = exp_flushing_below((component_log_norms_(k) - 0.5 * mahalanobis).matrix());
+    log_densities.col(k) = (component_log_norms_(k) - 0.5 * mahalanobis).matrix();
   }
-  return densities;
+  if (!discrete_.empty()) {
+    for (Index g = 0; g < t.cols(); ++g) {
+      Vector masses = Vector::Zero(n_components());
+      add_discrete_log_masses(t.col(g), masses);
+      log_densities.row(g) += masses.transpose();
+    }
+  }
+  return exp_flushing_below(log_densities);
 }
 
 Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_grid) const {
@@ -175,6 +267,13 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
   const Matrix probabilities = component_probabilities(x);
   const Matrix shifts = trend_at(x);
   const Index m = probabilities.cols();
+  // The cumulative masses over the levels around each centre level, per discrete output.
+  std::vector<Matrix> cumulative(static_cast<std::size_t>(output_dim()));
+  for (const DiscreteOutput& output : discrete_) {
+    Matrix& sums = cumulative[static_cast<std::size_t>(output.row)];
+    sums = output.log_masses.array().exp();
+    for (Index a = 1; a < sums.rows(); ++a) sums.row(a) += sums.row(a - 1);
+  }
   Matrix draws(output_dim(), m * n_per_input);
   parallel_for(resolve_threads(0), m, [&](Index j) {
     Rng rng(seed, static_cast<std::uint64_t>(j));
@@ -184,7 +283,18 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
       const Index k = component(rng.engine());
       auto draw = draws.col(j * n_per_input + r);
       for (Index d = 0; d < output_dim(); ++d) {
-        draw(d) = shifts(d, j) + centers_(d, k) + scales_(d, k) * rng.normal();
+        const Matrix& sums = cumulative[static_cast<std::size_t>(d)];
+        if (sums.size() == 0) {
+          draw(d) = shifts(d, j) + centers_(d, k) + scales_(d, k) * rng.normal();
+          continue;
+        }
+        // A level by inversion of the masses around the centre's level.
+        const ColumnKernel& kernel = output_kernels_[static_cast<std::size_t>(d)];
+        const auto column = sums.col(kernel.level_index(centers_(d, k)));
+        const double u = rng.uniform() * column(column.size() - 1);
+        Index level = 0;
+        while (level + 1 < column.size() && column(level) <= u) ++level;
+        draw(d) = kernel.levels()[static_cast<std::size_t>(level)];
       }
     }
   });
@@ -192,20 +302,21 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
 }
 
 Matrix ConditionalMixture::mean(const MatrixView& x) const {
-  return y_scaling_.inverse_transform(centers_ * component_probabilities(x) + trend_at(x));
+  return y_scaling_.inverse_transform(component_means_ * component_probabilities(x) + trend_at(x));
 }
 
 Matrix ConditionalMixture::covariance(const MatrixView& x) const {
   const Matrix probabilities = component_probabilities(x);
   const Index d = output_dim();
   Matrix result(d * d, probabilities.cols());
-  const Matrix variances = scales_.array().square();
   parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
     const auto pi = probabilities.col(j);
-    const Vector mean = centers_ * pi;
-    // Cov[t] = Σ_k π_k (diag s_k² + c_k c_kᵀ) − μ μᵀ.
-    Matrix covariance = centers_ * pi.asDiagonal() * centers_.transpose() - mean * mean.transpose();
-    covariance.diagonal() += variances * pi;
+    const Vector mean = component_means_ * pi;
+    // Cov[t] = Σ_k π_k (diag v_k + m_k m_kᵀ) − μ μᵀ with each component's means m_k and
+    // variances v_k (c_k and s_k² for Gaussian outputs).
+    Matrix covariance =
+        component_means_ * pi.asDiagonal() * component_means_.transpose() - mean * mean.transpose();
+    covariance.diagonal() += component_variances_ * pi;
     // Back to the user's units: Cov[y] = S Cov[t] S with S = diag(scale).
     covariance = y_scaling_.scale().asDiagonal() * covariance * y_scaling_.scale().asDiagonal();
     result.col(j) = Eigen::Map<const Vector>(covariance.data(), d * d);
@@ -215,16 +326,29 @@ Matrix ConditionalMixture::covariance(const MatrixView& x) const {
 
 Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
   const Matrix probabilities = component_probabilities(x);
-  // ∫ N(t; c_k, S_k) N(t; c_l, S_l) dt = N(c_k; c_l, S_k + S_l) for diagonal S.
+  // ∫ N(t; c_k, S_k) N(t; c_l, S_l) dt = N(c_k; c_l, S_k + S_l) for diagonal S; a discrete
+  // output contributes Σ_a p(a | c_k) p(a | c_l).
   const Index k_count = n_components();
+  const auto gaussian_count = static_cast<double>(gaussian_rows_.size());
+  std::vector<Matrix> level_overlaps;
+  for (const DiscreteOutput& output : discrete_) {
+    const Matrix masses = output.log_masses.array().exp();
+    level_overlaps.push_back(masses.transpose() * masses);
+  }
   Matrix overlap(k_count, k_count);
   for (Index k = 0; k < k_count; ++k) {
     for (Index l = 0; l < k_count; ++l) {
       const Eigen::ArrayXd variance =
-          scales_.col(k).array().square() + scales_.col(l).array().square();
-      overlap(k, l) =
-          std::exp(-0.5 * ((centers_.col(k) - centers_.col(l)).array().square() / variance).sum() -
-                   0.5 * (variance.log().sum() + output_dim() * kLog2Pi));
+          gaussian_scales_.col(k).array().square() + gaussian_scales_.col(l).array().square();
+      overlap(k, l) = std::exp(
+          -0.5 * ((gaussian_centers_.col(k) - gaussian_centers_.col(l)).array().square() / variance)
+                     .sum() -
+          0.5 * (variance.log().sum() + gaussian_count * kLog2Pi));
+      for (std::size_t e = 0; e < discrete_.size(); ++e) {
+        const auto& levels = discrete_[e].component_levels;
+        overlap(k, l) *= level_overlaps[e](levels[static_cast<std::size_t>(k)],
+                                           levels[static_cast<std::size_t>(l)]);
+      }
     }
   }
   const Vector norms =
@@ -239,9 +363,11 @@ Vector ConditionalMixture::cdf(const MatrixView& x, const MatrixView& y) const {
   const Matrix t = standardized_outputs(y, probabilities.cols()) - trend_at(x);
   Vector result(t.cols());
   parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
-    result(j) = detail::ScalarMixture(probabilities.col(j), centers_.row(0).transpose(),
-                                      scales_.row(0).transpose())
-                    .cdf(t(0, j));
+    result(j) = discrete_.empty()
+                    ? detail::ScalarMixture(probabilities.col(j), centers_.row(0).transpose(),
+                                            scales_.row(0).transpose())
+                          .cdf(t(0, j))
+                    : level_distribution(probabilities.col(j)).cdf(t(0, j));
   });
   return result;
 }
@@ -253,6 +379,13 @@ Matrix ConditionalMixture::quantiles(const MatrixView& x,
   const Matrix pi = component_probabilities(x);
   Matrix result(static_cast<Index>(probabilities.size()), pi.cols());
   parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
+    if (!discrete_.empty()) {
+      const detail::LevelDistribution distribution = level_distribution(pi.col(j));
+      for (std::size_t r = 0; r < probabilities.size(); ++r) {
+        result(static_cast<Index>(r), j) = distribution.quantile(probabilities[r]);
+      }
+      return;
+    }
     const detail::ScalarMixture mixture(pi.col(j), centers_.row(0).transpose(),
                                         scales_.row(0).transpose());
     for (std::size_t r = 0; r < probabilities.size(); ++r) {
@@ -272,12 +405,32 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
   const double scale = y_scaling_.scale()(0);
   const Matrix shifts = trend_at(x);
   parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
+    if (!discrete_.empty()) {
+      // Not standardised and without trend: the levels are in the user's units.
+      regions[static_cast<std::size_t>(j)] =
+          level_distribution(pi.col(j)).highest_density_region(coverage);
+      return;
+    }
     regions[static_cast<std::size_t>(j)] = detail::rescaled(
         detail::ScalarMixture(pi.col(j), centers_.row(0).transpose(), scales_.row(0).transpose())
             .highest_density_region(coverage),
         y_scaling_.mean()(0) + scale * shifts(0, j), scale);
   });
   return regions;
+}
+
+Vector ConditionalMixture::highest_density_probability(const MatrixView& x,
+                                                       const MatrixView& y) const {
+  require_scalar_output("highest-density probabilities");
+  const Matrix pi = component_probabilities(x);
+  const Matrix t = standardized_outputs(y, pi.cols()) - trend_at(x);
+  Vector result(t.cols());
+  parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
+    const detail::ScalarMixture mixture(pi.col(j), centers_.row(0).transpose(),
+                                        scales_.row(0).transpose());
+    result(j) = mixture.probability_above(mixture.pdf(t(0, j)));
+  });
+  return result;
 }
 
 nlohmann::json ConditionalMixture::to_json() const {
@@ -289,6 +442,12 @@ nlohmann::json ConditionalMixture::to_json() const {
                              {"centers", matrix_to_json(centers_)},
                              {"scales", matrix_to_json(scales_)}};
   if (trend_.size() > 0) document["trend"] = matrix_to_json(trend_);
+  if (any_discrete(output_kernels_)) {
+    document["output_kernels"] = nlohmann::json::array();
+    for (const ColumnKernel& kernel : output_kernels_) {
+      document["output_kernels"].push_back(kernel.to_json());
+    }
+  }
   return document;
 }
 
@@ -297,6 +456,13 @@ ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
   const auto& gate = json_member(document, "gate");
   const auto& kind = json_member(gate, "kind");
   if (!kind.is_string()) throw ModelFormatError("the gate's kind is not a string");
+  // Files written before discrete outputs existed have no output_kernels: all Gaussian.
+  ColumnKernels output_kernels;
+  if (document.contains("output_kernels")) {
+    const auto& list = document["output_kernels"];
+    if (!list.is_array()) throw ModelFormatError("the model's output_kernels is not a list");
+    for (const auto& kernel : list) output_kernels.push_back(ColumnKernel::from_json(kernel));
+  }
   try {
     return ConditionalMixture(
         Standardizer::from_json(json_member(document, "x_scaling")),
@@ -304,7 +470,8 @@ ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
         read_gate(kind.get<std::string>(), gate),
         matrix_from_json(json_member(document, "centers"), "centres"),
         matrix_from_json(json_member(document, "scales"), "scales"),
-        document.contains("trend") ? matrix_from_json(document["trend"], "trend") : Matrix());
+        document.contains("trend") ? matrix_from_json(document["trend"], "trend") : Matrix(),
+        std::move(output_kernels));
   } catch (const InvalidArgument& error) {
     throw ModelFormatError(std::string("inconsistent model: ") + error.what());
   }

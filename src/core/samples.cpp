@@ -10,6 +10,13 @@ Matrix gather_samples(const MatrixView& data, const std::vector<Index>& columns)
   return selected;
 }
 
+Matrix gather_rows(const MatrixView& data, const std::vector<Index>& rows) {
+  Matrix selected(static_cast<Index>(rows.size()), data.cols());
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    selected.row(static_cast<Index>(r)) = data.row(rows[r]);
+  return selected;
+}
+
 std::vector<Index> choose_centers(Index n, Index count, Rng& rng) {
   std::vector<Index> centers;
   if (count >= n) {

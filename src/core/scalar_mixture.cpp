@@ -24,15 +24,15 @@ ScalarMixture::ScalarMixture(const VectorView& probabilities, const VectorView& 
     lowest_ = std::min(lowest_, centers(k) - 10.0 * scales(k));
     highest_ = std::max(highest_, centers(k) + 10.0 * scales(k));
   }
+  const auto count = static_cast<Index>(weights_.size());
+  center_array_ = Eigen::Map<const Eigen::ArrayXd>(centers_.data(), count);
+  inverse_scales_ = Eigen::Map<const Eigen::ArrayXd>(scales_.data(), count).inverse();
+  density_factors_ =
+      Eigen::Map<const Eigen::ArrayXd>(weights_.data(), count) * kInverseSqrt2Pi * inverse_scales_;
 }
 
 double ScalarMixture::pdf(double t) const {
-  double density = 0.0;
-  for (std::size_t k = 0; k < weights_.size(); ++k) {
-    const double z = (t - centers_[k]) / scales_[k];
-    density += weights_[k] * kInverseSqrt2Pi / scales_[k] * std::exp(-0.5 * z * z);
-  }
-  return density;
+  return (density_factors_ * (-0.5 * ((t - center_array_) * inverse_scales_).square()).exp()).sum();
 }
 
 double ScalarMixture::cdf(double t) const {
@@ -136,14 +136,19 @@ std::vector<Interval> ScalarMixture::superlevel_set(const SearchGrid& grid,
   return intervals;
 }
 
+double ScalarMixture::probability_of(const std::vector<Interval>& intervals) const {
+  double total = 0.0;
+  for (const auto& interval : intervals) total += cdf(interval.upper) - cdf(interval.lower);
+  return std::clamp(total, 0.0, 1.0);
+}
+
+double ScalarMixture::probability_above(double threshold) const {
+  return probability_of(superlevel_set(search_grid(), threshold));
+}
+
 HighestDensityRegion ScalarMixture::highest_density_region(double coverage) const {
   const SearchGrid grid = search_grid();
   const double peak = *std::max_element(grid.densities.begin(), grid.densities.end());
-  const auto probability_of = [&](const std::vector<Interval>& intervals) {
-    double total = 0.0;
-    for (const auto& interval : intervals) total += cdf(interval.upper) - cdf(interval.lower);
-    return total;
-  };
   // The probability of {pdf ≥ f} falls as f rises: bisect on f. Crossings are refined by
   // bisection, so the probability of the set is exact up to the CDF's rounding.
   double low = 0.0;

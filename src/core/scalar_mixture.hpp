@@ -22,6 +22,8 @@ class ScalarMixture {
   double quantile(double p) const;
   /// {t : pdf(t) ≥ f} with probability `coverage`; intervals in increasing order.
   HighestDensityRegion highest_density_region(double coverage) const;
+  /// The probability of {t : pdf(t) ≥ threshold}.
+  double probability_above(double threshold) const;
 
  private:
   /// Points around every component on which highest-density regions are searched.
@@ -35,10 +37,16 @@ class ScalarMixture {
   /// Intervals where pdf ≥ threshold, read off the grid and refined to the crossing points.
   std::vector<Interval> superlevel_set(const SearchGrid& grid, double threshold) const;
   double crossing(double below, double above, double threshold) const;
+  double probability_of(const std::vector<Interval>& intervals) const;
 
   std::vector<double> weights_;
   std::vector<double> centers_;
   std::vector<double> scales_;
+  // The same components as arrays for pdf, whose exponentials Eigen vectorises: pdf is the inner
+  // loop of every highest-density region (a few million calls per region for K = 100).
+  Eigen::ArrayXd center_array_;
+  Eigen::ArrayXd inverse_scales_;
+  Eigen::ArrayXd density_factors_;  ///< π_k / (√(2π) s_k)
   double lowest_;   ///< a point below which almost no mass lies: min_k c_k − 10 s_k
   double highest_;  ///< max_k c_k + 10 s_k
 };

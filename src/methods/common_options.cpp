@@ -85,4 +85,8 @@ OptionInfo standardize_option() {
       "", "standardize");
 }
 
+OptionInfo declared_columns_option(const std::string& name, std::string doc) {
+  return none_by_default(option(name, OptionType::columns, std::move(doc), "--" + name, name));
+}
+
 }  // namespace cdens::registry_internal

@@ -36,4 +36,8 @@ OptionInfo threads_option();
 /// Whether to standardise the data first ("standardize"; Python standardize; no flag).
 OptionInfo standardize_option();
 
+/// A list of declared discrete columns, `discrete` or `ordered`: flag --NAME, Python NAME, none by
+/// default; `doc` says what the method does with them.
+OptionInfo declared_columns_option(const std::string& name, std::string doc);
+
 }  // namespace cdens::registry_internal

@@ -18,10 +18,18 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
     OptionTable<Options> rows;
     rows.add(none_by_default(option("bandwidths", OptionType::real_list,
                                     "Fixed bandwidths (standardised units), one per input then "
-                                    "one per output; none chooses them by leave-one-out "
-                                    "likelihood",
+                                    "one per output (lambda for a discrete column); none chooses "
+                                    "them by leave-one-out likelihood",
                                     "--bandwidth", "bandwidth")),
              &Options::bandwidths);
+    rows.add(declared_columns_option("discrete",
+                                     "Unordered (categorical) columns: Aitchison-Aitken kernels "
+                                     "over their values, lambda searched with the bandwidths"),
+             &Options::discrete);
+    rows.add(declared_columns_option("ordered",
+                                     "Ordered discrete columns (integer levels): Wang-van Ryzin "
+                                     "kernels, lambda searched with the bandwidths"),
+             &Options::ordered);
     rows.add_choice(option("trend", OptionType::choice,
                            "Centre the output kernels on the outputs (none) or on their "
                            "residuals around a least-squares line (linear)",

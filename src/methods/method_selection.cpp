@@ -40,6 +40,15 @@ const OptionInfo& option_named(const MethodEntry& method, const std::string& key
                         "'");
 }
 
+/// The option of `method` of type `type` called `name`, or nullptr.
+const OptionInfo* typed_option(const MethodEntry& method, const std::string& name,
+                               OptionType type) {
+  for (const OptionInfo& option : method.options) {
+    if (option.name == name && option.type == type) return &option;
+  }
+  return nullptr;
+}
+
 std::vector<Candidate> parse_candidates(const MethodSelectionOptions& options) {
   std::vector<Candidate> candidates;
   for (const std::string& spec : split_list(options.candidates, ',', "candidates")) {
@@ -58,6 +67,12 @@ std::vector<Candidate> parse_candidates(const MethodSelectionOptions& options) {
       const OptionInfo& option = option_named(method, parts[p].substr(0, equals), spec);
       candidate.values[option.name] = parse_option_text(
           option, parts[p].substr(equals + 1), "candidate '" + spec + "' option " + option.name);
+    }
+    for (const auto& [name, columns] :
+         {std::pair{"discrete", &options.discrete}, std::pair{"ordered", &options.ordered}}) {
+      if (!columns->empty() && typed_option(method, name, OptionType::columns) != nullptr) {
+        candidate.values[name] = std::vector<std::int64_t>(columns->begin(), columns->end());
+      }
     }
     for (const OptionInfo& option : method.options) {
       if (candidate.values.count(option.name) != 0) continue;
@@ -100,6 +115,14 @@ const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
                     "with option settings (kcde:trend=linear)",
                     "--candidates", "candidates"),
              &Options::candidates);
+    rows.add(declared_columns_option("discrete",
+                                     "Unordered discrete columns, passed to the candidates that "
+                                     "take them (kcde)"),
+             &Options::discrete);
+    rows.add(declared_columns_option("ordered",
+                                     "Ordered discrete columns, passed to the candidates that take "
+                                     "them (kcde)"),
+             &Options::ordered);
     rows.add(folds_option(), &Options::folds);
     rows.add(option("time_budget", OptionType::real,
                     "Seconds for scoring the candidates; once one is scored, a candidate that "
@@ -125,6 +148,10 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   const Matrix no_inputs(x.rows(), 0);
   const FitContext quiet{context.communicator, silent_progress()};
 
+  bool discrete_output = false;
+  for (const auto* columns : {&options.discrete, &options.ordered}) {
+    for (const Index column : *columns) discrete_output |= column >= x.rows();
+  }
   MethodSelection selection;
   selection.folds = options.folds;
   selection.time_budget = options.time_budget;
@@ -137,7 +164,10 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
     score.candidate = candidate.spec;
     const bool any_scored = selection.chosen >= 0;
     const auto candidate_started = Clock::now();
-    if (any_scored && seconds_since(started) >= options.time_budget) {
+    if (discrete_output &&
+        typed_option(*candidate.method, "discrete", OptionType::columns) == nullptr) {
+      score.status = "not run: it models densities, and a discrete y is scored by masses";
+    } else if (any_scored && seconds_since(started) >= options.time_budget) {
       score.status = "not run: the time budget was spent";
     } else {
       Vector nll(n);

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/parallel.hpp"
 #include "cdens/core/text.hpp"
 
 namespace cdens {
@@ -43,6 +44,8 @@ std::string to_string(OptionType type) {
       return "seed";
     case OptionType::threads:
       return "threads";
+    case OptionType::columns:
+      return "columns";
   }
   return "unknown";
 }
@@ -68,6 +71,8 @@ bool fits_type(const OptionValue& value, OptionType type) {
       return std::holds_alternative<std::string>(value) && !std::get<std::string>(value).empty();
     case OptionType::seed:
       return std::holds_alternative<std::uint64_t>(value);
+    case OptionType::columns:
+      return std::holds_alternative<std::vector<std::int64_t>>(value);
   }
   return false;
 }
@@ -82,7 +87,8 @@ void check_value(const OptionInfo& option, const OptionValue& value, const std::
       {OptionType::real_pair, "a pair of finite numbers"},
       {OptionType::choice, "a string"},
       {OptionType::name_list, "a non-empty list of names"},
-      {OptionType::seed, "a non-negative integer"}};
+      {OptionType::seed, "a non-negative integer"},
+      {OptionType::columns, "a list of column positions"}};
   if (!fits_type(value, option.type)) {
     throw InvalidArgument(spelling + " must be " + expected.at(option.type));
   }
@@ -98,12 +104,28 @@ void check_value(const OptionInfo& option, const OptionValue& value, const std::
       integer && option.type != OptionType::real && (*integer > INT_MAX || *integer < INT_MIN)) {
     throw InvalidArgument(spelling + " is out of range");
   }
+  if (const auto* columns = std::get_if<std::vector<std::int64_t>>(&value)) {
+    if (std::any_of(columns->begin(), columns->end(),
+                    [](std::int64_t column) { return column < 0 || column > INT_MAX; })) {
+      throw InvalidArgument(spelling +
+                            " must hold column positions from 0 on (inputs, then "
+                            "outputs)");
+    }
+  }
   if (option.type == OptionType::choice) {
     const auto& text = std::get<std::string>(value);
     if (std::find(option.choices.begin(), option.choices.end(), text) == option.choices.end()) {
       std::string choices;
       for (const auto& choice : option.choices) choices += (choices.empty() ? "" : ", ") + choice;
       throw InvalidArgument(spelling + " must be one of " + choices + ", not '" + text + "'");
+    }
+  }
+  if (option.type == OptionType::threads) {
+    const auto threads = std::get<std::int64_t>(value);
+    if (threads < 0) throw InvalidArgument(spelling + " must not be negative");
+    if (threads > thread_limit()) {
+      throw InvalidArgument(spelling + " must be at most " + std::to_string(thread_limit()) +
+                            " (8 per processor of this machine), not " + std::to_string(threads));
     }
   }
   if (option.type == OptionType::name_list) {
@@ -148,6 +170,13 @@ std::string describe_default(const OptionInfo& option) {
   if (const auto* seed = std::get_if<std::uint64_t>(&value)) return std::to_string(*seed);
   if (const auto* number = std::get_if<double>(&value)) return format_number(*number);
   if (const auto* text = std::get_if<std::string>(&value)) return *text;
+  if (const auto* columns = std::get_if<std::vector<std::int64_t>>(&value)) {
+    std::string joined;
+    for (const std::int64_t column : *columns) {
+      joined += (joined.empty() ? "" : ",") + std::to_string(column);
+    }
+    return joined.empty() ? "none" : joined;
+  }
   const auto& list = std::get<std::vector<double>>(value);
   if (list.empty()) return "none";
   if (list.size() <= 3) {

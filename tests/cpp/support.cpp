@@ -114,4 +114,57 @@ ConditionalMixture expect_model_file_round_trip(const ConditionalMixture& model,
   return loaded.mixture;
 }
 
+namespace {
+
+/// The kernel of dimension d between a value and a centre b: Gaussian exp(−½ u²) for an input
+/// (as an output, divided by √(2π) h), a discrete kernel (as an output, a probability mass over
+/// the levels) otherwise.
+double kernel_value(const ColumnKernel& kernel, double a, double b, double smoothing, bool output) {
+  if (!kernel.is_discrete()) {
+    const double u = (a - b) / smoothing;
+    return std::exp(-0.5 * u * u) / (output ? std::sqrt(2 * M_PI) * smoothing : 1.0);
+  }
+  if (kernel.kind() == ColumnKind::unordered) {
+    return unordered_kernel(a, b, smoothing, kernel.n_levels());
+  }
+  if (!output) return ordered_kernel(a, b, smoothing);
+  double total = 0.0;
+  for (const double level : kernel.levels()) total += ordered_kernel(level, b, smoothing);
+  return ordered_kernel(a, b, smoothing) / total;
+}
+
+}  // namespace
+
+double unordered_kernel(double a, double b, double lambda, Index c) {
+  return a == b ? 1.0 - lambda : lambda / static_cast<double>(c - 1);
+}
+
+double ordered_kernel(double a, double b, double lambda) {
+  return a == b ? 1.0 - lambda : 0.5 * (1.0 - lambda) * std::pow(lambda, std::abs(a - b));
+}
+
+Vector explicit_leave_one_out(const Matrix& z, Index c, const ColumnKernels& kernels,
+                              const Vector& smoothing) {
+  const Index n = z.cols();
+  Vector result(n);
+  for (Index i = 0; i < n; ++i) {
+    double joint = 0.0;
+    double conditioning = 0.0;
+    for (Index j = 0; j < n; ++j) {
+      if (j == i) continue;
+      double x_part = 1.0;
+      double y_part = 1.0;
+      for (Index d = 0; d < z.rows(); ++d) {
+        const double value = kernel_value(kernels[static_cast<std::size_t>(d)], z(d, i), z(d, j),
+                                          smoothing(d), d >= c);
+        (d < c ? x_part : y_part) *= value;
+      }
+      joint += x_part * y_part;
+      conditioning += x_part;
+    }
+    result(i) = -std::log(joint / (c > 0 ? conditioning : static_cast<double>(n - 1)));
+  }
+  return result;
+}
+
 }  // namespace cdens::test

@@ -116,4 +116,16 @@ ConditionalMixture expect_model_file_round_trip(const ConditionalMixture& model,
                                                 const FitReport& report, const Matrix& x,
                                                 const Matrix& y);
 
+/// Aitchison & Aitken's kernel written out for c levels.
+double unordered_kernel(double a, double b, double lambda, Index c);
+/// Wang & van Ryzin's kernel written out.
+double ordered_kernel(double a, double b, double lambda);
+
+/// −log p̂_{−i} of every sample of z (k × n, the first c rows conditioning) by explicit
+/// leave-one-out sums of the kernels written out: Gaussian exp(−½ u²) for a continuous input
+/// (divided by √(2π) h for an output), the discrete kernels for a discrete one (for an output, a
+/// probability mass over its levels), with bandwidths or λ `smoothing`.
+Vector explicit_leave_one_out(const Matrix& z, Index c, const ColumnKernels& kernels,
+                              const Vector& smoothing);
+
 }  // namespace cdens::test

@@ -577,6 +577,8 @@ TEST(CliErrors, BadFitOptions) {
       "lsce-ekde, lsmi-ekde, "
       "lsmi-lscde, nwcde, rkde, sacde, salscde");
   expect_usage_error(with({"--bogus"}), "--bogus");
+  // A thread count the machine cannot hold is refused, not handed to the OpenMP runtime.
+  expect_usage_error(with({"--threads", "100000"}), "--threads must be at most");
   expect_usage_error(with({"--folds", "many"}), "--folds");
   expect_usage_error(with({"--holdout", "1.5"}), "--holdout");
   expect_usage_error(with({"--seed", "-1"}), "--seed");

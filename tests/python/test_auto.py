@@ -96,3 +96,16 @@ def test_bad_candidates_are_refused_naming_the_problem(toy, candidates, fragment
     x, y = toy
     with pytest.raises(ValueError, match=fragment):
         cdens.AutoCDE(candidates=candidates).fit(x, y)
+
+
+def test_a_discrete_output_is_scored_by_masses_among_the_candidates_that_model_them():
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(150, 2))
+    y = np.clip(np.round(2 + x[:, 0] + 0.5 * rng.normal(size=150)), 0, 4)
+    auto = cdens.AutoCDE(ordered=[2], random_state=0).fit(x, y)
+    status = dict(zip(auto.selection_["candidate"], auto.selection_["status"]))
+    assert status["linear"].startswith("not run") and status["lscde"].startswith("not run")
+    assert status["kcde:trend=linear"].startswith("failed")
+    assert status["kcde"] == "scored" and auto.method_ == "kcde"
+    masses = auto.pdf_grid(x[:5], np.arange(5.0))
+    np.testing.assert_allclose(masses.sum(axis=1), 1.0, rtol=1e-12)

@@ -175,3 +175,15 @@ def test_every_documented_default_is_the_engines(class_name, entries):
         default = defaults[name]
         assert (list(default) if isinstance(default, tuple) else default) == (
             list(value) if isinstance(value, tuple) else value), f"{class_name}.{name}"
+
+
+@pytest.mark.parametrize("class_name, entries", classes_and_methods())
+def test_a_thread_count_beyond_the_machine_is_refused_naming_n_jobs(class_name, entries):
+    estimator_class = getattr(cdens, class_name)
+    if "n_jobs" not in init_defaults(estimator_class):
+        pytest.skip(f"{class_name} has no n_jobs")
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=(40, 2)), rng.normal(size=40)
+    estimator = estimator_class(n_jobs=100000)
+    with pytest.raises(ValueError, match="n_jobs must be at most"):
+        estimator.fit(x) if hasattr(estimator, "score_samples") else estimator.fit(x, y)

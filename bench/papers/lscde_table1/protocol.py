@@ -11,8 +11,10 @@ Estimation (IEICE 2010), section 4.2, as reusable pieces.
   its training half and applies that map to both halves, so an estimator that reports
   densities in the units it was given reports them in the paper's units, and every estimator
   sees the same data.
-* An estimator is a callable fit_and_score(X_train, Y_train, X_test, Y_test, seed) -> test NLL;
-  seed drives its own randomness (centres, folds) and is the run number.
+* An estimator is a callable fit_and_score(X_train, Y_train, X_test, Y_test, seed) -> test NLL,
+  or a dict of test scores with the NLL under "nll" (cdens's estimators add the mean CRPS and
+  the coverage of the central 90 % interval); seed drives its own randomness (centres, folds)
+  and is the run number.
 * Marking (Table 1 caption): the method with the best mean NLL and the methods comparable to it
   by the two-sided paired t-test at the 5% level are in bold face. The pairs are the runs,
   which share their split.
@@ -20,6 +22,7 @@ Estimation (IEICE 2010), section 4.2, as reusable pieces.
 """
 
 import time
+from typing import Dict, NamedTuple
 
 import numpy as np
 from scipy import stats
@@ -44,26 +47,38 @@ def standardise(train, test):
     return (train - mean) / scale, (test - mean) / scale
 
 
+class Outcome(NamedTuple):
+    """One estimator over the runs: the test NLL, the seconds per fit and every score it
+    reported ("nll" included), each an array over the runs."""
+    nll: np.ndarray
+    seconds: np.ndarray
+    scores: Dict[str, np.ndarray]
+
+
 def run_once(estimators, X, Y, seed):
-    """One split of (X, Y) scored by every estimator: {name: (test NLL, seconds)}."""
+    """One split of (X, Y) scored by every estimator: {name: ({score: value}, seconds)}."""
     train, test = split_indices(X.shape[0], seed)
     X_train, X_test = standardise(X[train], X[test])
     Y_train, Y_test = standardise(Y[train], Y[test])
     results = {}
     for name, fit_and_score in estimators.items():
         started = time.perf_counter()
-        nll = fit_and_score(X_train, Y_train, X_test, Y_test, seed)
-        results[name] = (float(nll), time.perf_counter() - started)
+        scores = fit_and_score(X_train, Y_train, X_test, Y_test, seed)
+        if not isinstance(scores, dict):
+            scores = {"nll": scores}
+        results[name] = ({key: float(value) for key, value in scores.items()},
+                         time.perf_counter() - started)
     return results
 
 
 def evaluate(estimators, X, Y, runs):
-    """NLL and seconds of every estimator on runs = 0 .. runs-1: {name: (nll[runs], seconds[runs])}."""
+    """Every estimator on runs = 0 .. runs-1: {name: Outcome}."""
     per_run = [run_once(estimators, X, Y, seed) for seed in range(runs)]
-    return {
-        name: (np.array([r[name][0] for r in per_run]), np.array([r[name][1] for r in per_run]))
-        for name in estimators
-    }
+    outcomes = {}
+    for name in estimators:
+        scores = {key: np.array([r[name][0][key] for r in per_run]) for key in per_run[0][name][0]}
+        outcomes[name] = Outcome(scores["nll"], np.array([r[name][1] for r in per_run]), scores)
+    return outcomes
 
 
 def mean_std(values):
@@ -73,7 +88,8 @@ def mean_std(values):
 
 def bold_methods(nll_by_method):
     """Names in bold as in the Table 1 caption: the best mean, and every method whose paired
-    two-sided t-test against the best does not reject equality at the 5% level."""
+    two-sided t-test against the best does not reject equality at the 5% level (any score
+    where lower is better: the NLL, the CRPS)."""
     means = {name: np.mean(values) for name, values in nll_by_method.items()}
     best = min(means, key=means.get)
     marked = {best}

@@ -70,16 +70,22 @@ class Estimator(NamedTuple):
 
 
 def cdens_fit_and_score(estimator_class):
-    """fit_and_score of a cdens estimator with its defaults (the grids of docs/methods/)."""
+    """fit_and_score of a cdens estimator with its defaults (the grids of docs/methods/): the
+    test NLL, the mean CRPS (closed form, cdens.metrics) and the share of test pairs inside the
+    central 90 % interval, read off their PIT values."""
 
     def fit_and_score(X_train, Y_train, X_test, Y_test, seed):
         import cdens
+        import cdens.metrics
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", cdens.CdensWarning)  # grid-edge notes
             model = getattr(cdens, estimator_class)(random_state=seed, n_jobs=1)
             model.fit(X_train, Y_train)
-        return -model.score(X_test, Y_test)
+        pit = cdens.metrics.pit(model, X_test, Y_test)
+        return {"nll": -model.score(X_test, Y_test),
+                "crps": np.mean(cdens.metrics.crps(model, X_test, Y_test)),
+                "coverage_90": np.mean(np.abs(pit - 0.5) <= 0.45)}
 
     return fit_and_score
 
@@ -151,7 +157,7 @@ def evaluate_pairing(dataset, pairing, names, runs):
 
 
 def table_row(dataset, pairing, names, n_train, d_x, outcome):
-    nll = {name: outcome[name][0] for name in names}
+    nll = {name: outcome[name].nll for name in names}
     bold = protocol.bold_methods(nll)
     row = [dataset.name, f"({n_train}, {d_x}) / {dataset.paper_n_dx}", describe(pairing)]
     row += [protocol.format_cell(*protocol.mean_std(nll[name]), bold=name in bold) for name in names]
@@ -197,7 +203,7 @@ def head_to_head(names, outcomes):
     for name in names[1:]:
         lower = better = worse = 0
         for outcome in outcomes:
-            ours, theirs = np.asarray(outcome[name][0]), np.asarray(outcome[first][0])
+            ours, theirs = outcome[name].nll, outcome[first].nll
             lower += ours.mean() < theirs.mean()
             if (ours - theirs).any() and stats.ttest_rel(ours, theirs).pvalue < protocol.SIGNIFICANCE:
                 better += ours.mean() < theirs.mean()
@@ -208,6 +214,25 @@ def head_to_head(names, outcomes):
     return lines
 
 
+def calibration_row(dataset, names, outcome):
+    """CRPS (bold: best and those the paired t-test cannot tell from it) and the coverage of
+    the central 90 % interval, mean over the runs, of the estimators that report them."""
+    scored = [name for name in names if "crps" in outcome[name].scores]
+    crps = {name: outcome[name].scores["crps"] for name in scored}
+    bold = protocol.bold_methods(crps)
+    row = [dataset.name]
+    row += [protocol.format_cell(*protocol.mean_std(crps[name]), bold=name in bold)
+            for name in scored]
+    row += [f"{np.mean(outcome[name].scores['coverage_90']):.2f}" for name in scored]
+    return row
+
+
+def calibration_header(names, outcome):
+    scored = [name for name in names if "crps" in outcome[name].scores]
+    return ["dataset"] + [f"CRPS {name}" for name in scored] + [
+        f"90% coverage {name}" for name in scored]
+
+
 def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_RUNS} runs on {', '.join(QUICK_DATASETS)}")
@@ -215,7 +240,7 @@ def parse_arguments():
     parser.add_argument("--datasets", help="comma list of Table 1 names (default: all, or the quick set)")
     parser.add_argument("--estimators", default="lscde-numpy", help=f"comma list of {', '.join(ESTIMATORS)}")
     parser.add_argument("--alternatives", action="store_true", help="also score every alternative pairing tried")
-    parser.add_argument("--csv", help="write every run (dataset, pairing, estimator, run, nll, seconds) here")
+    parser.add_argument("--csv", help="write every run (dataset, pairing, estimator, run, nll, crps, coverage_90, seconds) here")
     args = parser.parse_args()
     names = args.estimators.split(",")
     unknown = [name for name in names if name not in ESTIMATORS]
@@ -234,7 +259,7 @@ def parse_arguments():
 
 def main():
     names, datasets, runs, alternatives, csv_path = parse_arguments()
-    rows, records, main_outcomes = [], [], []
+    rows, records, main_outcomes, calibration_rows = [], [], [], []
     seconds = {name: [] for name in names}
     for dataset in datasets:
         pairings = (dataset.pairing,) + (dataset.alternatives if alternatives else ())
@@ -244,21 +269,34 @@ def main():
             print(f"{dataset.name}: {describe(pairing)} done", file=sys.stderr, flush=True)
             if pairing == dataset.pairing:
                 main_outcomes.append(outcome)
+                if any("crps" in outcome[name].scores for name in names):
+                    calibration_rows.append(calibration_row(dataset, names, outcome))
             for name in names:
                 if pairing == dataset.pairing:
-                    seconds[name].extend(outcome[name][1])
-                for run, (nll, took) in enumerate(zip(*outcome[name])):
-                    records.append((dataset.name, describe(pairing), name, run, nll, took))
+                    seconds[name].extend(outcome[name].seconds)
+                scores = outcome[name].scores
+                for run in range(runs):
+                    records.append((dataset.name, describe(pairing), name, run,
+                                    scores["nll"][run],
+                                    scores["crps"][run] if "crps" in scores else "",
+                                    scores["coverage_90"][run] if "crps" in scores else "",
+                                    outcome[name].seconds[run]))
     columns = header(names)
     rows.append(time_row(names, seconds))
     print(f"Table 1 of Sugiyama et al. (2010): test NLL, standardised units, mean ± std over {runs} runs\n")
     print(protocol.markdown_table(columns, rows))
     for line in head_to_head(names, main_outcomes):
         print(f"\n{line}")
+    if calibration_rows:
+        print(f"\nCRPS (standardised units, mean ± std over {runs} runs) and the share of test "
+              "pairs inside the central 90 % interval (mean over the runs; 0.90 if calibrated)\n")
+        print(protocol.markdown_table(calibration_header(names, main_outcomes[0]),
+                                      calibration_rows))
     if csv_path:
         with open(csv_path, "w", newline="") as handle:
             writer = csv.writer(handle)
-            writer.writerow(("dataset", "pairing", "estimator", "run", "nll", "seconds"))
+            writer.writerow(("dataset", "pairing", "estimator", "run", "nll", "crps", "coverage_90",
+                             "seconds"))
             writer.writerows(records)
 
 

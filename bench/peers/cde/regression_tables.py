@@ -4,10 +4,16 @@ of y, and statsmodels' KDEMultivariateConditional(bw='cv_ml') on the first split
 
     build/venv/bin/python bench/peers/cde/regression_tables.py              # 5 splits
     build/venv/bin/python bench/peers/cde/regression_tables.py --splits 2 --limit 0
+    build/venv/bin/python bench/peers/cde/regression_tables.py --discrete   # declared columns
 
 Tables (data/, provenance in data/README.md): Auto MPG, Concrete, Energy (heating load), Yacht,
 Boston Housing and red wine quality (an integer score: y has atoms, so densities of it are not
 comparable with the others and a continuous kernel collapses onto the atoms).
+
+--discrete: the tables with obviously discrete columns, declared (DISCRETE) for KCDE and for
+statsmodels ('u'/'o'): wine's quality as an ordered y, so both give probability masses of it
+(test NLL in nats of mass; statsmodels' ordered y is also shown normalised over the training
+levels, which is what cdens's mass is), and the discrete inputs of Auto MPG and Boston Housing.
 """
 
 import argparse
@@ -37,6 +43,12 @@ TABLES = [  # (name, file, y column); every other column is an input
     ("Wine (red)", "wine_red.csv", "quality"),
 ]
 DROP = {"energy.csv": ["y2"]}  # the other output of the table
+# Obviously discrete columns: (unordered, ordered), by name; the y column may be among them.
+DISCRETE = {
+    "wine_red.csv": ([], ["quality"]),
+    "auto_mpg.csv": (["origin"], ["cylinders", "model_year"]),
+    "boston_housing.csv": (["chas"], ["rad"]),
+}
 
 ESTIMATORS = {
     "linear": lambda seed: cdens.LinearGaussianCDE(),
@@ -53,10 +65,65 @@ ESTIMATORS = {
 SPLIT_ZERO = ["KCDE", "KCDE (linear trend)", "auto"]
 
 
-def load(file, y_column):
+def load(file, y_column, names=False):
     frame = pd.read_csv(os.path.join(REPO, "data", file)).drop(columns=DROP.get(file, []))
     y = frame.pop(y_column).to_numpy(dtype=float)
+    if names:
+        return frame.to_numpy(dtype=float), y, list(frame.columns)
     return frame.to_numpy(dtype=float), y
+
+
+def declarations(file, x_names, y_column):
+    """(cdens positions of the unordered and ordered columns, statsmodels' indep_type and
+    dep_type) of a table's DISCRETE columns."""
+    unordered, ordered = DISCRETE[file]
+    columns = x_names + [y_column]
+    kind = {name: "u" for name in unordered} | {name: "o" for name in ordered}
+    types = "".join(kind.get(name, "c") for name in columns)
+    return ([columns.index(name) for name in unordered],
+            [columns.index(name) for name in ordered], types[:-1], types[-1])
+
+
+def main_discrete(args):
+    print("| table | (n train, d_x) | declared | KCDE, declared | auto, declared | "
+          "KCDE, all continuous (split 0) | statsmodels cv_ml, declared (split 0) |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for title, file, y_column in TABLES:
+        if file not in DISCRETE:
+            continue
+        x, y, x_names = load(file, y_column, names=True)
+        unordered, ordered, indep_type, dep_type = declarations(file, x_names, y_column)
+        nll, seconds, auto_nll, auto_seconds = [], [], [], []
+        for seed in range(args.splits):
+            train, test = split(len(y), seed)
+            for estimator_class, scores, times in ((cdens.KernelCDE, nll, seconds),
+                                                   (cdens.AutoCDE, auto_nll, auto_seconds)):
+                estimator = estimator_class(discrete=unordered or None, ordered=ordered or None,
+                                            random_state=seed, n_jobs=1)
+                score, took, _ = run.fit_cdens(estimator, x[train], y[train], x[test], y[test])
+                scores.append(score)
+                times.append(took)
+            if seed == 0:
+                continuous = run.fit_cdens(cdens.KernelCDE(random_state=seed, n_jobs=1),
+                                           x[train], y[train], x[test], y[test])
+                peer = (statsmodels_peer.fit_and_score_within(
+                    x[train], y[train].reshape(-1, 1), x[test], y[test].reshape(-1, 1),
+                    args.limit, indep_type, dep_type) if args.limit > 0 else None)
+        declared = ", ".join(f"{name} ({kind})" for name, kind in zip(
+            x_names + [y_column], indep_type + dep_type) if kind != "c")
+        if args.limit <= 0:
+            peer_cell = "not run"
+        elif peer is None:
+            peer_cell = f"stopped at {args.limit:g} s"
+        else:
+            peer_cell = f"{peer[0]:.3f} ({peer[1]:.3g} s)"
+            if len(peer) > 2:
+                peer_cell += f"; masses normalised over the levels: {peer[2]:.3f}"
+        print(f"| {title} | ({len(y) // 2}, {x.shape[1]}) | {declared} | {np.mean(nll):.3f} ± "
+              f"{np.std(nll):.3f} ({np.mean(seconds):.2g} s); split 0: {nll[0]:.3f} | "
+              f"{np.mean(auto_nll):.3f} ± {np.std(auto_nll):.3f} ({np.mean(auto_seconds):.2g} s); "
+              f"split 0: {auto_nll[0]:.3f} | "
+              f"{continuous[0]:.3f} ({continuous[1]:.2g} s) | {peer_cell} |", flush=True)
 
 
 def split(n, seed):
@@ -69,11 +136,16 @@ def main():
     parser.add_argument("--splits", type=int, default=5)
     parser.add_argument("--limit", type=float, default=600.0,
                         help="statsmodels time limit in s on the first split (0: not run)")
+    parser.add_argument("--discrete", action="store_true",
+                        help="the tables with discrete columns, declared (see above)")
     parser.add_argument("--estimators", default=",".join(ESTIMATORS),
                         help="comma-separated column names of the estimators to run")
     parser.add_argument("--tables", default=",".join(title for title, _, _ in TABLES),
                         help="comma-separated table titles to run")
     args = parser.parse_args()
+    if args.discrete:
+        main_discrete(args)
+        return
     names = args.estimators.split(",")
     unknown = set(names) - set(ESTIMATORS)
     if unknown:

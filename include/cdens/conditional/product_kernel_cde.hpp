@@ -7,7 +7,10 @@
 //
 // K_{h_x}(x − x_i) = exp(−½ Σ_d (x_d − x_id)² / h_d²), on standardised x and y. A bandwidth per
 // input lets an input that does not matter be smoothed flat (h_d at its upper bound) and one
-// that matters be resolved finely. See docs/methods/kcde.md.
+// that matters be resolved finely. Discrete columns, declared by the user, get discrete kernels
+// with a smoothing parameter λ searched in the same criterion (Aitchison & Aitken 1976; Wang &
+// van Ryzin 1981; Li & Racine 2007; column_kernel.hpp); a discrete y gets a probability mass
+// function. See docs/methods/kcde.md.
 
 #include <cstdint>
 #include <string>
@@ -34,9 +37,14 @@ KernelTrend parse_kernel_trend(const std::string& name);
 
 /// Options of fit_product_kernel_cde. Bandwidths are in standardised units.
 struct ProductKernelCdeOptions {
-  /// Fixed bandwidths, d_x input ones then d_y output ones; empty (the default) chooses them by
-  /// maximising the leave-one-out likelihood.
+  /// Fixed bandwidths, d_x input ones then d_y output ones (λ for a discrete column); empty (the
+  /// default) chooses them by maximising the leave-one-out likelihood.
   std::vector<double> bandwidths = {};
+  /// Unordered (categorical) columns with Aitchison–Aitken kernels, by position among the inputs
+  /// then outputs (the order of `bandwidths`).
+  std::vector<Index> discrete = {};
+  /// Ordered columns (integer levels) with Wang–van Ryzin kernels, positioned likewise.
+  std::vector<Index> ordered = {};
   /// What the output kernels are centred on (a departure from the paper with `linear`).
   KernelTrend trend = KernelTrend::none;
   /// Up to this n the criterion is exact leave-one-out over every training pair (O(n²) per
@@ -62,7 +70,9 @@ struct ProductKernelCdeOptions {
 /// for each bandwidth at an edge of the box, and the leave-one-out NLL of the linear-Gaussian
 /// model of the same pairs ("linear_loo_nll") with a warning where that is lower. With the linear
 /// trend, the model's trend is A, its components sit at y_i − A x_i and the report's
-/// "linear_trend" is 1.
+/// "linear_trend" is 1. A discrete column's λ is reported as "lambda_x0", …; an undeclared column
+/// that looks discrete gets a warning. InvalidArgument for bad declarations
+/// (declared_column_kernels) and for the linear trend with a discrete output.
 KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
                                     const ProductKernelCdeOptions& options = {},
                                     const FitContext& context = {});

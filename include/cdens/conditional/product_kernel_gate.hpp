@@ -4,14 +4,18 @@
 //
 //   w_k(x) = exp(−½ Σ_d (x_d − u_kd)² / h_d²),
 //
-// over the stored (standardised) training inputs u_k. Where every weight underflows the mixture
-// takes each component's weight relative to the largest (log space), and where all are exactly
-// zero it falls back to equal weights.
+// over the stored (standardised) training inputs u_k. A discrete input d (column_kernel.hpp)
+// contributes its kernel instead, w_k(x) = exp(−½ Σ_{d continuous} …) · Π_{d discrete}
+// L_d(x_d, u_kd; λ_d), on its raw values. Where every weight underflows the mixture takes each
+// component's weight relative to the largest (log space), and where all are exactly zero it
+// falls back to equal weights.
 
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <vector>
 
+#include "cdens/core/column_kernel.hpp"
 #include "cdens/core/conditional_gate.hpp"
 
 namespace cdens {
@@ -19,29 +23,39 @@ namespace cdens {
 class ProductKernelGate final : public ConditionalGate {
  public:
   /// `centers_x` holds the training inputs u_k (d_x × K, K ≥ 1, finite); `bandwidths` h (d_x)
-  /// are finite and positive. InvalidArgument otherwise.
-  ProductKernelGate(Matrix centers_x, Vector bandwidths);
+  /// are finite and positive, λ_d of a discrete input (`kernels`, empty: all continuous) within
+  /// its interval, and its centres are its levels. InvalidArgument otherwise.
+  ProductKernelGate(Matrix centers_x, Vector bandwidths, ColumnKernels kernels = {});
 
   std::string kind() const override { return "product_kernel"; }
   Index input_dim() const override { return centers_x_.rows(); }
   Index n_components() const override { return centers_x_.cols(); }
-  /// −½ Σ_d (x_d − u_kd)² / h_d².
+  /// −½ Σ_d (x_d − u_kd)² / h_d² over continuous inputs, plus Σ_d log L_d(x_d, u_kd; λ_d) over
+  /// discrete ones.
   void log_weights(const MatrixView& x, Eigen::Ref<Matrix> out) const override;
   /// Equal weights: the fallback is the kernel density estimate of y.
   Vector log_marginal_weights() const override;
-  /// {"centers_x": u (d_x × K), "bandwidths": h}.
+  /// {"centers_x": u (d_x × K), "bandwidths": h (λ for a discrete input)} and, when an input is
+  /// discrete, "input_kernels" (ColumnKernel::to_json of each input).
   nlohmann::json to_json() const override;
   /// The gate written by to_json(); ModelFormatError if a field is missing or malformed.
   static std::shared_ptr<const ProductKernelGate> from_json(const nlohmann::json& document);
 
   const Matrix& centers_x() const { return centers_x_; }
-  /// h, one per input dimension (standardised units).
+  /// h, one per input dimension (standardised units), λ for a discrete one.
   const Vector& bandwidths() const { return bandwidths_; }
+  /// The kernel of every input.
+  const ColumnKernels& kernels() const { return kernels_; }
 
  private:
   Matrix centers_x_;
   Vector bandwidths_;
-  Matrix scaled_centers_;  ///< u_kd / h_d: the weights are Gaussian kernels of width 1 on x / h
+  ColumnKernels kernels_;
+  std::vector<Index> continuous_rows_;
+  /// u_kd / h_d of the continuous inputs: their weights are Gaussian kernels of width 1 on x / h.
+  Matrix scaled_centers_;
+  /// Per discrete input (the others empty): the level index of every centre.
+  std::vector<std::vector<Index>> center_levels_;
 };
 
 }  // namespace cdens

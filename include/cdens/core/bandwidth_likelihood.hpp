@@ -19,9 +19,17 @@
 // Gradient, with θ_d = log h_d and w^A_ij, w^B_ij the normalised terms of the two sums:
 //   ∂/∂θ_d of −log Σ_j K_h = −Σ_j w^A_ij (z_id − z_jd)² / h_d², and likewise for the x-sum,
 // so every derivative comes from the same kernel values as the criterion.
+//
+// Discrete columns (column_kernel.hpp) enter the product as their kernel L_d(z_id, z_jd; λ_d)
+// over level indices, with θ_d the logit of λ_d / λ_max: the pair's factor of the sums is
+// exp(Σ_d log L_d), its derivative Σ_j w_ij ∂ log L_d / ∂θ_d. An output's discrete kernel is a
+// probability mass function over its levels (no normalising constant h_d), an ordered one
+// divided by its sum over the levels: a factor that depends on the centre z_j only, which makes
+// the joint kernel asymmetric in (i, j).
 
 #include <vector>
 
+#include "cdens/core/column_kernel.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
@@ -31,40 +39,58 @@ class BandwidthLikelihood {
   /// `samples` is k × n (standardised), of which the first `conditioning_dimensions` rows are
   /// the x of a conditional density (0: a density of all k dimensions). The criterion averages
   /// −log p̂_{−i} over the samples listed in `held_out` (all n when empty), each predicted from
-  /// all n − 1 others. Work is split over `threads` threads in blocks that depend on the data
-  /// only, so results do not depend on the thread count. InvalidArgument for n < 2, c ≥ k, or a
-  /// held-out index out of range.
+  /// all n − 1 others. `kernels` gives each dimension's kernel (empty: all continuous); the rows
+  /// of discrete ones hold their raw values, every one of them a level. Work is split over
+  /// `threads` threads in blocks that depend on the data only, so results do not depend on the
+  /// thread count. InvalidArgument for n < 2, c ≥ k, a held-out index out of range, or kernels
+  /// that do not fit the samples.
   BandwidthLikelihood(const MatrixView& samples, Index conditioning_dimensions,
-                      std::vector<Index> held_out, int threads);
+                      std::vector<Index> held_out, int threads, ColumnKernels kernels = {});
 
   Index dimension() const { return samples_.cols(); }
   Index n_samples() const { return samples_.rows(); }
   Index n_held_out() const { return static_cast<Index>(held_out_.size()); }
+  Index conditioning_dimensions() const { return conditioning_dimensions_; }
+  /// The kernel of every dimension (continuous ones included).
+  const ColumnKernels& kernels() const { return kernels_; }
 
-  /// The mean over held-out samples of −log p̂_{−i} (standardised units) at bandwidths
-  /// h = exp(log_bandwidths), and its gradient in log_bandwidths when `gradient` is not null.
-  double mean_negative_log_likelihood(const VectorView& log_bandwidths,
+  /// The mean over held-out samples of −log p̂_{−i} (standardised units) at the parameters θ:
+  /// h = exp(θ_d) for a continuous dimension, λ = λ_max σ(θ_d) for a discrete one; and its
+  /// gradient in θ when `gradient` is not null.
+  double mean_negative_log_likelihood(const VectorView& parameters,
                                       Vector* gradient = nullptr) const;
 
   /// −log p̂_{−i} of every held-out sample, in the order of `held_out`.
-  Vector negative_log_likelihoods(const VectorView& log_bandwidths) const;
+  Vector negative_log_likelihoods(const VectorView& parameters) const;
+
+  /// The smoothing parameters (h or λ) at θ, and θ of smoothing parameters.
+  Vector smoothing_of(const VectorView& parameters) const;
+  Vector parameters_of(const VectorView& smoothing) const;
 
  private:
   /// −log p̂_{−i} of every held-out sample and, when `gradient_rows` is not null, their
   /// gradients in its rows (held-out samples × k).
-  Vector evaluate(const VectorView& log_bandwidths, Matrix* gradient_rows) const;
+  Vector evaluate(const VectorView& parameters, Matrix* gradient_rows) const;
+  /// What one evaluation needs: the scaled samples and the discrete dimensions' tables.
+  struct Evaluation;
   /// The terms (without the bandwidths' normalising constants) and gradient rows when every
   /// sample is held out: each pair's kernel values computed once for both of its samples.
-  void evaluate_every_pair(const Matrix& scaled, double* terms, Matrix* gradient_rows) const;
+  void evaluate_every_pair(const Evaluation& evaluation, double* terms,
+                           Matrix* gradient_rows) const;
   /// The same for a subset of held-out samples, each against all samples.
-  void evaluate_held_out(const Matrix& scaled, double* terms, Matrix* gradient_rows) const;
+  void evaluate_held_out(const Evaluation& evaluation, double* terms, Matrix* gradient_rows) const;
   /// The term and gradient row `row` of sample i with both sums taken relative to their largest
   /// term: for a sample whose plain kernel sums would underflow.
-  void evaluate_relative_to_largest(const Matrix& scaled, Index i, double& term,
+  void evaluate_relative_to_largest(const Evaluation& evaluation, Index i, double& term,
                                     Matrix* gradient_rows, Index row) const;
 
-  Matrix samples_;  ///< n × k: one column per dimension, contiguous over samples
+  /// n × k: one column per dimension, contiguous over samples; a discrete dimension's column
+  /// holds level indices.
+  Matrix samples_;
   Index conditioning_dimensions_;
+  ColumnKernels kernels_;
+  /// Every kernel is symmetric in (i, j) (no ordered output), so each pair can be visited once.
+  bool symmetric_ = true;
   std::vector<Index> held_out_;
   bool every_sample_held_out_;
   int threads_;

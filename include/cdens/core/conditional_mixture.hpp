@@ -8,6 +8,14 @@
 // reported in the user's units through the Jacobian of the output standardisation. Each query is
 // written once here; estimators only supply the gate w_k(x) and the components (c_k, s_k).
 //
+// Discrete outputs (KCDE with declared discrete columns, docs/methods/kcde.md): an output
+// dimension may instead carry a discrete kernel over its levels (column_kernel.hpp), the
+// component's factor then being the probability mass p_d(y_d | c_kd; λ_d) of its kernel around
+// the level c_kd, and the scales row of that dimension holding λ_d (the same for every
+// component). Such a dimension is not standardised (its scaling is the identity), the queries
+// return a probability mass for it (a product of density and mass for mixed y), and it takes
+// no trend. Where every output is Gaussian, nothing changes.
+//
 // Edge of the data: weights are combined in log space (log-sum-exp), so a far-away x still gets
 // the weights of its nearest components. Where every w_k(x) is exactly zero (an empty ε-ball,
 // all LSCDE coefficients rounded to zero), p(y|x) is the gate's marginal mixture
@@ -18,20 +26,26 @@
 #include <nlohmann/json_fwd.hpp>
 #include <vector>
 
+#include "cdens/core/column_kernel.hpp"
 #include "cdens/core/conditional_gate.hpp"
 #include "cdens/core/density_region.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
+namespace detail {
+class LevelDistribution;
+}
 
 class ConditionalMixture {
  public:
   /// `centers` and `scales` are d_y × K in standardised output units; scales must be positive.
-  /// `trend` is A (d_y × d_x, standardised units), or empty for none.
+  /// `trend` is A (d_y × d_x, standardised units), or empty for none. `output_kernels` gives the
+  /// kernel of every output dimension (empty: all Gaussian); a discrete one needs the identity
+  /// scaling, centres among its levels, its λ as a constant scales row, and no trend.
   ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
                      std::shared_ptr<const ConditionalGate> gate, Matrix centers, Matrix scales,
-                     Matrix trend = Matrix());
+                     Matrix trend = Matrix(), ColumnKernels output_kernels = {});
 
   Index input_dim() const { return x_scaling_.dimension(); }
   Index output_dim() const { return y_scaling_.dimension(); }
@@ -45,10 +59,13 @@ class ConditionalMixture {
   const Matrix& scales() const { return scales_; }
   /// The trend A (d_y × d_x), or an empty matrix where there is none.
   const Matrix& trend() const { return trend_; }
+  /// The kernel of every output dimension: continuous (Gaussian) or discrete.
+  const ColumnKernels& output_kernels() const { return output_kernels_; }
 
   // Queries. Inputs and outputs are in the user's units, one sample per column.
 
-  /// log p(y_j | x_j) for the pairs (x_j, y_j); x is d_x × m, y is d_y × m.
+  /// log p(y_j | x_j) for the pairs (x_j, y_j); x is d_x × m, y is d_y × m. For discrete outputs
+  /// a log probability mass (−∞ at a value that is none of the levels).
   Vector log_pdf(const MatrixView& x, const MatrixView& y) const;
   /// p(g | x_j) at every grid point g (columns of `y_grid`, d_y × G): a G × m matrix.
   Matrix pdf_grid(const MatrixView& x, const MatrixView& y_grid) const;
@@ -61,29 +78,51 @@ class ConditionalMixture {
   Matrix mean(const MatrixView& x) const;
   /// Cov[y | x_j], column-major d_y × d_y matrices stacked as (d_y·d_y) × m.
   Matrix covariance(const MatrixView& x) const;
-  /// ∫ p(y | x_j)² dy, the first term of the SQ criterion: m values.
+  /// ∫ p(y | x_j)² dy, the first term of the SQ criterion (a sum over the levels of a discrete
+  /// dimension): m values.
   Vector squared_norm(const MatrixView& x) const;
 
   // One-dimensional y only (InvalidArgument otherwise).
 
-  /// P(Y ≤ y_j | x_j) for the pairs (x_j, y_j); y is 1 × m.
+  /// P(Y ≤ y_j | x_j) for the pairs (x_j, y_j); y is 1 × m. A step function for a discrete y.
   Vector cdf(const MatrixView& x, const MatrixView& y) const;
   /// Quantiles: row r holds the probabilities[r]-quantile of y | x_j; probabilities in (0, 1).
+  /// For a discrete y, the smallest level whose CDF reaches the probability.
   Matrix quantiles(const MatrixView& x, const std::vector<double>& probabilities) const;
-  /// Smallest sets of probability `coverage` ∈ (0, 1), one per column of x.
+  /// Smallest sets of probability `coverage` ∈ (0, 1), one per column of x. For a discrete y, the
+  /// fewest levels (each an interval [level, level]) of that probability, the threshold a
+  /// probability mass.
   std::vector<HighestDensityRegion> highest_density_regions(const MatrixView& x,
                                                             double coverage) const;
+  /// P(p(Y | x_j) ≥ p(y_j | x_j)) for Y ~ p(·|x_j): the probability of the smallest
+  /// highest-density region that holds y_j (uniform on (0, 1) for a calibrated model); y is 1 × m.
+  Vector highest_density_probability(const MatrixView& x, const MatrixView& y) const;
+
+  /// A z(x), the trend's shift of every component mean in standardised output units for inputs
+  /// x in the user's units (d_y × m); zeros, without transforming x, where there is no trend.
+  Matrix trend_at(const MatrixView& x) const;
 
   nlohmann::json to_json() const;
   static ConditionalMixture from_json(const nlohmann::json& document, const GateReader& read_gate);
 
  private:
+  /// A discrete output dimension: its kernel's probability masses around each level.
+  struct DiscreteOutput {
+    Index row;                            ///< the output dimension
+    Matrix log_masses;                    ///< c × c: log p(level a | centre level b)
+    std::vector<Index> component_levels;  ///< the level index of every component's centre
+  };
+
+  /// Checks the output kernels and builds the discrete outputs and per-component moments.
+  void prepare_output_kernels();
+  /// Σ over discrete outputs of log p_d(t_d | c_kd) for every component k, added to `values`
+  /// (K) for the standardised output t.
+  void add_discrete_log_masses(const VectorView& t, Eigen::Ref<Vector> values) const;
+  /// The distribution over the levels of a one-dimensional discrete y given π (K).
+  detail::LevelDistribution level_distribution(const VectorView& pi) const;
   Matrix standardized_outputs(const MatrixView& y, Index expected_samples) const;
   /// N(t_g; c_k, diag s_k²) for the standardised outputs t (columns): G × K.
   Matrix component_densities_at(const MatrixView& t) const;
-  /// A z(x) in standardised output units for inputs x in the user's units (d_y × m); zeros,
-  /// without transforming x, where the model has no trend.
-  Matrix trend_at(const MatrixView& x) const;
   /// Turns log w_k(x) into log π_k(x) in place (Σ π = 1), or into the marginal log-weights where
   /// every w_k(x) is zero.
   void normalize_log_weights(Eigen::Ref<Vector> log_weights) const;
@@ -97,8 +136,15 @@ class ConditionalMixture {
   Matrix centers_;
   Matrix scales_;
   Matrix trend_;
+  ColumnKernels output_kernels_;
+  std::vector<Index> gaussian_rows_;  ///< the Gaussian output dimensions
+  Matrix gaussian_centers_;           ///< their rows of the centres
+  Matrix gaussian_scales_;            ///< and of the scales
+  std::vector<DiscreteOutput> discrete_;
+  Matrix component_means_;      ///< d_y × K: the mean of each component
+  Matrix component_variances_;  ///< d_y × K: the variance of each component, per dimension
   Vector log_marginal_;         ///< normalised log m_k
-  Vector component_log_norms_;  ///< −Σ_d log s_kd − (d_y/2) log 2π
+  Vector component_log_norms_;  ///< −Σ_d log s_kd − (d/2) log 2π over the Gaussian outputs
 };
 
 }  // namespace cdens

@@ -5,13 +5,28 @@
 
 #include <exception>
 #include <mutex>
+#include <string>
 
+#include "cdens/core/error.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
 
-/// OpenMP threads for a requested count: 0 means the OpenMP default.
+/// The most threads a fit may ask for: 8 per processor. More only adds the cost of creating
+/// them (and a request such as 100,000 ends in a crash inside the OpenMP runtime).
+inline int thread_limit() { return 8 * omp_get_num_procs(); }
+
+/// OpenMP threads for a requested count: 0 means the OpenMP default. InvalidArgument for a
+/// negative count or one above thread_limit().
 inline int resolve_threads(int requested) {
+  if (requested < 0 || requested > thread_limit()) {
+    throw InvalidArgument("the thread count " + std::to_string(requested) +
+                          (requested < 0
+                               ? " is negative"
+                               : " is more than 8 per processor of this machine (" +
+                                     std::to_string(omp_get_num_procs()) + " processors; at most " +
+                                     std::to_string(thread_limit()) + ")"));
+  }
   return requested > 0 ? requested : omp_get_max_threads();
 }
 

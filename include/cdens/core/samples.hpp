@@ -1,5 +1,5 @@
 #pragma once
-// Picking samples (columns) out of a data matrix.
+// Picking samples (columns) or dimensions (rows) out of a data matrix.
 
 #include <vector>
 
@@ -10,6 +10,9 @@ namespace cdens {
 
 /// The columns of `data` listed in `columns`, in that order (d × columns.size()).
 Matrix gather_samples(const MatrixView& data, const std::vector<Index>& columns);
+
+/// The rows of `data` listed in `rows`, in that order (rows.size() × n).
+Matrix gather_rows(const MatrixView& data, const std::vector<Index>& rows);
 
 /// Kernel centres taken from n samples (LSCDE paper §2.6, SA-CDE §3: "chosen randomly from
 /// training samples"): all samples in data order when count ≥ n, else the first `count`

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "cdens/core/fit_context.hpp"
 #include "cdens/core/types.hpp"
@@ -18,6 +19,11 @@ struct MethodSelectionOptions {
   /// option settings after colons ("kcde:trend=linear:restarts=4"; an option by its name or its
   /// Python name). Seeds and threads come from this fit's own.
   std::string candidates = "linear,lscde,kcde:trend=linear,kcde";
+  /// Discrete columns (unordered, ordered) by position among the inputs, then the outputs,
+  /// passed to every candidate that takes such declarations (KCDE). With a discrete output the
+  /// scores are probability masses, so a candidate that models densities only is not run.
+  std::vector<Index> discrete = {};
+  std::vector<Index> ordered = {};
   int folds = 5;
   /// Seconds. Candidates run in the order given; once one has been scored, a candidate is not
   /// started when the budget is spent, and is stopped after its first fold when its projected

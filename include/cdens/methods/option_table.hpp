@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens {
 
@@ -29,6 +30,9 @@ enum class OptionType {
   name_list,  ///< one or more names, comma-separated (a list of strings in Python)
   seed,       ///< a non-negative 64-bit seed; Python's random_state (None draws one)
   threads,    ///< OpenMP threads, 0 for the default; Python's n_jobs (None or -1: 0)
+  /// Columns of the data by 0-based position among the inputs, then the outputs (Python's
+  /// indices); on the command line the names (or numbers) of the CSV columns, as --x takes them.
+  columns,
 };
 
 /// "boolean", "integer", …: the type's name in messages and in the Python description.
@@ -36,9 +40,9 @@ std::string to_string(OptionType type);
 
 /// A value of an option: bool (boolean), std::int64_t (integer, threads), std::uint64_t (seed),
 /// double (real), std::vector<double> (real_list, real_pair), std::string (choice, and name_list
-/// with its names joined by commas).
-using OptionValue =
-    std::variant<bool, std::int64_t, std::uint64_t, double, std::vector<double>, std::string>;
+/// with its names joined by commas), std::vector<std::int64_t> (columns).
+using OptionValue = std::variant<bool, std::int64_t, std::uint64_t, double, std::vector<double>,
+                                 std::string, std::vector<std::int64_t>>;
 
 /// Option values by OptionInfo::name; an option not present keeps its default.
 using OptionValues = std::map<std::string, OptionValue>;
@@ -88,12 +92,15 @@ std::string describe_default(const OptionInfo& option);
 void check_value(const OptionInfo& option, const OptionValue& value, const std::string& spelling);
 
 /// The OptionValue of a field: bool, double, std::vector<double>, std::string and std::uint64_t
-/// as they are, any other integer type as std::int64_t.
+/// as they are, a list of integers as std::vector<std::int64_t>, any other integer type as
+/// std::int64_t.
 template <class Field>
 OptionValue to_option_value(const Field& field) {
-  if constexpr (std::is_same_v<Field, bool> || std::is_same_v<Field, double> ||
-                std::is_same_v<Field, std::vector<double>> || std::is_same_v<Field, std::string> ||
-                std::is_same_v<Field, std::uint64_t>) {
+  if constexpr (std::is_same_v<Field, std::vector<Index>>) {
+    return std::vector<std::int64_t>(field.begin(), field.end());
+  } else if constexpr (std::is_same_v<Field, bool> || std::is_same_v<Field, double> ||
+                       std::is_same_v<Field, std::vector<double>> ||
+                       std::is_same_v<Field, std::string> || std::is_same_v<Field, std::uint64_t>) {
     return field;
   } else {
     static_assert(std::is_integral_v<Field>, "an option field of a type OptionValue lacks");
@@ -110,6 +117,9 @@ Field from_option_value(const OptionValue& value) {
       return static_cast<double>(*integer);
     }
     return std::get<double>(value);
+  } else if constexpr (std::is_same_v<Field, std::vector<Index>>) {
+    const auto& list = std::get<std::vector<std::int64_t>>(value);
+    return Field(list.begin(), list.end());
   } else if constexpr (std::is_same_v<Field, bool> || std::is_same_v<Field, std::vector<double>> ||
                        std::is_same_v<Field, std::string> || std::is_same_v<Field, std::uint64_t>) {
     return std::get<Field>(value);

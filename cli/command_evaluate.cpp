@@ -1,0 +1,97 @@
+// cdens evaluate MODEL.json DATA.csv: proper scores, interval widths and coverage, and the
+// calibration of a model (PIT and HPD values, their uniformity tests, histograms and coverage
+// curve) on labelled data; --plot draws the calibration figure.
+
+#include <CLI/CLI.hpp>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cdens/core/csv.hpp"
+#include "common.hpp"
+#include "model_evaluation.hpp"
+
+namespace cdens::cli {
+namespace {
+
+struct EvaluateArguments {
+  std::string model_path;
+  std::string data_path;
+  EvaluationArguments evaluation;
+};
+
+void print_calibration(std::ostream& out, const ModelEvaluation& evaluation) {
+  out << "calibration: uniform on (0, 1) for a calibrated model; Kolmogorov-Smirnov test\n";
+  for (const auto& check : evaluation.calibration) {
+    out << "  " << check.name << ": D = " << format_table_number(check.test.statistic)
+        << ", p = " << format_table_number(check.test.p_value) << '\n';
+  }
+  if (evaluation.hpd_draws > 0) {
+    out << "  (hpd values from " << evaluation.hpd_draws << " draws per pair)\n";
+  }
+  const auto& histogram = evaluation.calibration.front().histogram;
+  out << "histogram: counts per bin (a calibrated model's 95% band: "
+      << format_table_number(histogram.band_lower) << " to "
+      << format_table_number(histogram.band_upper) << " per bin)\n  " << std::setw(13) << "bin";
+  for (const auto& check : evaluation.calibration) out << std::setw(8) << check.name;
+  out << '\n';
+  for (Index b = 0; b < histogram.counts.size(); ++b) {
+    out << "  " << std::setw(13)
+        << format_table_number(histogram.edges(b)) + "-" +
+               format_table_number(histogram.edges(b + 1));
+    for (const auto& check : evaluation.calibration) {
+      out << std::setw(8) << format_table_number(check.histogram.counts(b));
+    }
+    out << '\n';
+  }
+  const CoverageCurve& curve = evaluation.coverage;
+  out << "coverage: share of pairs inside the interval of each level (band: 95% of a calibrated "
+         "model)\n  "
+      << std::setw(7) << "level" << std::setw(10) << (curve.central.size() ? "central" : "")
+      << std::setw(10) << "hpd" << std::setw(20) << "band" << '\n';
+  for (Index r = 0; r < curve.levels.size(); ++r) {
+    out << "  " << std::setw(7) << format_table_number(curve.levels(r)) << std::setw(10)
+        << (curve.central.size() ? format_table_number(curve.central(r)) : "") << std::setw(10)
+        << format_table_number(curve.highest_density(r)) << std::setw(20)
+        << format_table_number(curve.band_lower(r)) + " to " +
+               format_table_number(curve.band_upper(r))
+        << '\n';
+  }
+}
+
+void run_evaluate(const EvaluateArguments& arguments) {
+  const CsvTable table = load_table(arguments.data_path, arguments.evaluation.no_header);
+  const EvaluatedModel model =
+      evaluate_model_file(arguments.model_path, table, arguments.evaluation);
+  const ModelEvaluation& evaluation = model.evaluation;
+  std::cout << "model: " << arguments.model_path << " (" << model.description << ")\n"
+            << "y: " << join(model.y_names, ",") << '\n'
+            << "n: " << evaluation.n << '\n';
+  print_score_table(std::cout, evaluation);
+  print_calibration(std::cout, evaluation);
+  std::cout << std::flush;
+  nlohmann::json document = evaluation_to_json(evaluation);
+  document["model"] = arguments.model_path;
+  document["y_names"] = model.y_names;
+  write_report(std::cout, document, "evaluation", arguments.evaluation);
+}
+
+}  // namespace
+
+void add_evaluate_command(CLI::App& app) {
+  auto arguments = std::make_shared<EvaluateArguments>();
+  CLI::App* command = app.add_subcommand(
+      "evaluate",
+      "Scores (log-likelihood, CRPS, pinball, CDE loss, energy score), intervals and "
+      "calibration of a model on labelled data");
+  command->add_option("model", arguments->model_path, "Model file (conditional or density)")
+      ->required();
+  command->add_option("data", arguments->data_path, "CSV file with the model's columns")
+      ->required();
+  add_evaluation_options(*command, arguments->evaluation);
+  command->callback([arguments] { run_evaluate(*arguments); });
+}
+
+}  // namespace cdens::cli

@@ -1,0 +1,65 @@
+#pragma once
+// What `cdens evaluate` and `cdens compare` share: their options, evaluating a model file of
+// either shape on a CSV table, printing the per-score table, and drawing a figure through the
+// Python package.
+
+#include <cstdint>
+#include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "cdens/core/csv.hpp"
+#include "cdens/evaluation/evaluation.hpp"
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace cdens::cli {
+
+struct EvaluationArguments {
+  std::string x_columns;  // empty: the model's x names
+  std::string y_columns;  // empty: the model's y names
+  bool no_header = false;
+  std::string pinball_levels = "0.1,0.5,0.9";
+  std::string interval_levels = "0.5,0.9";
+  Index bins = 10;
+  Index draws = 1000;
+  std::uint64_t seed = 0;
+  std::string plot_path;
+  std::string json_path;
+};
+
+/// Adds --x, --y, --no-header, --pinball, --levels, --bins, --draws, --seed, --plot and --json.
+void add_evaluation_options(CLI::App& command, EvaluationArguments& arguments);
+
+/// The options of the evaluation library from the command's arguments.
+EvaluationOptions evaluation_options(const EvaluationArguments& arguments);
+
+/// A model file evaluated on a table.
+struct EvaluatedModel {
+  std::string description;  ///< "conditional p(y|x) by lscde" or "density p(x) by gmm"
+  std::vector<std::string> y_names;
+  ModelEvaluation evaluation;
+};
+
+/// Reads the model file at `path` (conditional or density) and evaluates it on the table's
+/// columns: the model's variables unless --x/--y name others (density models: --y names the
+/// columns of x).
+EvaluatedModel evaluate_model_file(const std::string& path, const CsvTable& table,
+                                   const EvaluationArguments& arguments);
+
+/// A number of a report table: 4 significant digits.
+std::string format_table_number(double value);
+
+/// One line per score: name, mean ± standard error.
+void print_score_table(std::ostream& out, const ModelEvaluation& evaluation);
+
+/// Writes `document` to --json atomically when given, and draws it to --plot when given, with
+/// `python -m cdens.plot KIND JSON PNG` (the interpreter is $CDENS_PYTHON, python3 by default; it
+/// needs the cdens package and matplotlib), saying in `out` where the figure went.
+void write_report(std::ostream& out, const nlohmann::json& document, const std::string& kind,
+                  const EvaluationArguments& arguments);
+
+}  // namespace cdens::cli

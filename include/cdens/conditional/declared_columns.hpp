@@ -1,0 +1,47 @@
+#pragma once
+// Columns a user declares discrete for KCDE (docs/methods/kcde.md, "Mixed data"): the kernels of
+// the columns of (x, y), the warning for a column that looks discrete but was not declared, and
+// the standardisation that leaves discrete columns in their raw values.
+
+#include <string>
+#include <vector>
+
+#include "cdens/conditional/kernel_cde.hpp"
+#include "cdens/core/column_kernel.hpp"
+
+namespace cdens {
+
+/// The kernel of every column of the stacked (x, y), inputs first: unordered for the positions
+/// in `unordered`, ordered for those in `ordered`, with the distinct values of the column as
+/// levels, continuous otherwise. InvalidArgument naming the column (`names`, d_x + d_y of them,
+/// or "x0", "y1", … when empty) for a position out of range, a column declared twice, a discrete
+/// column with one level or an ordered one with a non-integer value.
+ColumnKernels declared_column_kernels(const MatrixView& x, const MatrixView& y,
+                                      const std::vector<Index>& unordered,
+                                      const std::vector<Index>& ordered,
+                                      const std::vector<std::string>& names = {});
+
+/// Whether a column looks discrete: at most 10 distinct values, or integers only with at most
+/// 20 distinct values.
+bool looks_discrete(const VectorView& values);
+
+/// A warning for every continuous column of `kernels` that looks discrete, naming it as
+/// declared_column_kernels does and saying how to declare it.
+std::vector<std::string> undeclared_discrete_warnings(const MatrixView& x, const MatrixView& y,
+                                                      const ColumnKernels& kernels,
+                                                      const std::vector<std::string>& names = {});
+
+/// The pairs standardised as standardize_pairs does, except that discrete columns keep their
+/// raw values (mean 0, scale 1), so that their levels stay exact.
+StandardizedPairs standardize_continuous_columns(const MatrixView& x, const MatrixView& y,
+                                                 const ColumnKernels& kernels,
+                                                 const FitContext& context);
+
+/// "x0", "y1", …: dimension d of the stacked (x, y) with d_x inputs.
+std::string dimension_name(Index d, Index input_dim);
+
+/// The name of column d of (x, y) in messages: names[d] (the CSV column's name), or
+/// dimension_name where `names` has none.
+std::string column_name(Index d, Index input_dim, const std::vector<std::string>& names);
+
+}  // namespace cdens

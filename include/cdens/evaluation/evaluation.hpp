@@ -1,0 +1,99 @@
+#pragma once
+// Everything cdens says about a fitted model on held-out data, computed once for the command
+// (`cdens evaluate`, `cdens compare`) and the Python package (cdens.metrics): the per-pair scores
+// with their means and standard errors, and the calibration of the PIT and HPD values.
+//
+// Density models p(x) are evaluated as the conditional mixture they are with an empty x
+// (density_as_conditional): every score of a conditional model applies to them, those of a
+// one-dimensional y (CRPS, pinball, central intervals, PIT) when d = 1.
+
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/gaussian_mixture.hpp"
+#include "cdens/evaluation/calibration.hpp"
+
+namespace cdens {
+
+struct EvaluationOptions {
+  /// Levels τ of the pinball losses (one-dimensional y).
+  std::vector<double> pinball_levels{0.1, 0.5, 0.9};
+  /// Levels α of the central and highest-density intervals whose width and coverage are scored.
+  std::vector<double> interval_levels{0.5, 0.9};
+  /// Nominal levels of the coverage curve.
+  std::vector<double> coverage_levels{0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5,
+                                      0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95};
+  /// Bins of the PIT and HPD histograms.
+  Index histogram_bins = 10;
+  /// Probability of the binomial bands of a calibrated model (pointwise).
+  double band_level = 0.95;
+  /// Draws of p̂(·|x_i) per pair for the energy score and the HPD values when d_y > 1 (even).
+  Index draws = 1000;
+  /// Seed of those draws.
+  std::uint64_t seed = 0;
+};
+
+/// One per-pair quantity over the data.
+struct ScoreColumn {
+  std::string name;
+  /// A proper scoring rule (compared between models); false for interval widths and coverage
+  /// indicators, which describe a model but reward no single best one.
+  bool proper = true;
+  bool higher_is_better = false;  ///< the log-likelihood; every other score is a loss
+  Vector values;
+  double mean = 0.0;
+  double standard_error = 0.0;  ///< sd / √n of the values
+};
+
+/// The PIT or the HPD values with their uniformity test and histogram.
+struct UniformityCheck {
+  std::string name;  ///< "pit" or "hpd"
+  Vector values;
+  UniformityTest test;
+  UniformHistogram histogram;
+};
+
+struct ModelEvaluation {
+  Index n = 0;
+  Index output_dim = 0;
+  /// log_likelihood, crps, pinball_τ, cde_loss, energy_score, then central_width_α,
+  /// central_coverage_α, hpd_width_α, hpd_coverage_α: each where it applies (d_y = 1 for crps,
+  /// pinball, central and hpd widths; energy_score for d_y > 1).
+  std::vector<ScoreColumn> scores;
+  /// Draws per pair behind the energy score (d_y > 1; 0 otherwise) and the Monte-Carlo standard
+  /// error of its mean, √(Σ se_i²) / n.
+  Index energy_draws = 0;
+  double energy_monte_carlo_error = 0.0;
+  /// pit (d_y = 1) and hpd.
+  std::vector<UniformityCheck> calibration;
+  /// Draws per pair behind the HPD values (0: exact).
+  Index hpd_draws = 0;
+  CoverageCurve coverage;
+
+  /// The score of that name; InvalidArgument if there is none.
+  const ScoreColumn& score(const std::string& name) const;
+};
+
+/// Scores and calibration of `model` on the pairs (x, y) (user's units, one pair per column).
+/// DataError for fewer than two pairs or non-finite values, InvalidArgument for shapes or
+/// options that do not fit.
+ModelEvaluation evaluate_model(const ConditionalMixture& model, const MatrixView& x,
+                               const MatrixView& y, const EvaluationOptions& options = {});
+
+/// p(x) as a conditional mixture of y = x given a one-dimensional input that it ignores (a
+/// constant gate with the mixture's positive weights); query it with density_inputs(n).
+ConditionalMixture density_as_conditional(const GaussianMixture& density);
+/// The n inputs (1 × n, zeros) of density_as_conditional.
+Matrix density_inputs(Index n);
+
+/// evaluate_model of density_as_conditional on the points x (d × n).
+ModelEvaluation evaluate_density(const GaussianMixture& density, const MatrixView& x,
+                                 const EvaluationOptions& options = {});
+
+/// The evaluation as JSON (per-pair values included), for the Python package and the plots.
+nlohmann::json evaluation_to_json(const ModelEvaluation& evaluation);
+
+}  // namespace cdens

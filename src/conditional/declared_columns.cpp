@@ -1,0 +1,116 @@
+#include "cdens/conditional/declared_columns.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "cdens/core/error.hpp"
+
+namespace cdens {
+namespace {
+
+/// Looks-discrete rule: at most this many distinct values of any kind, …
+constexpr std::size_t kFewValues = 10;
+/// … or at most this many distinct integer values.
+constexpr std::size_t kFewIntegers = 20;
+
+/// Row d of the stacked (x, y).
+Vector column_of(const MatrixView& x, const MatrixView& y, Index d) {
+  return d < x.rows() ? Vector(x.row(d).transpose()) : Vector(y.row(d - x.rows()).transpose());
+}
+
+/// `fitted` with the identity map on its discrete dimensions (their kernels are kernels[first +
+/// d]).
+Standardizer keeping_discrete_raw(const Standardizer& fitted, const ColumnKernels& kernels,
+                                  Index first) {
+  Vector mean = fitted.mean();
+  Vector scale = fitted.scale();
+  for (Index d = 0; d < mean.size(); ++d) {
+    if (kernels[static_cast<std::size_t>(first + d)].is_discrete()) {
+      mean(d) = 0.0;
+      scale(d) = 1.0;
+    }
+  }
+  return Standardizer(mean, scale);
+}
+
+}  // namespace
+
+std::string column_name(Index d, Index input_dim, const std::vector<std::string>& names) {
+  return d < static_cast<Index>(names.size()) ? names[static_cast<std::size_t>(d)]
+                                              : dimension_name(d, input_dim);
+}
+
+std::string dimension_name(Index d, Index input_dim) {
+  return d < input_dim ? "x" + std::to_string(d) : "y" + std::to_string(d - input_dim);
+}
+
+ColumnKernels declared_column_kernels(const MatrixView& x, const MatrixView& y,
+                                      const std::vector<Index>& unordered,
+                                      const std::vector<Index>& ordered,
+                                      const std::vector<std::string>& names) {
+  const Index dimension = x.rows() + y.rows();
+  const auto name_of = [&](Index d) { return column_name(d, x.rows(), names); };
+  ColumnKernels kernels(static_cast<std::size_t>(dimension));
+  std::set<Index> declared;
+  for (const auto& [positions, kind] :
+       {std::pair{&unordered, ColumnKind::unordered}, std::pair{&ordered, ColumnKind::ordered}}) {
+    for (const Index d : *positions) {
+      if (d < 0 || d >= dimension) {
+        throw InvalidArgument("the " + to_string(kind) + " column " + std::to_string(d) +
+                              " is out of range: the data have " + std::to_string(dimension) +
+                              " columns (inputs, then outputs)");
+      }
+      if (!declared.insert(d).second) {
+        throw InvalidArgument("column " + name_of(d) + " is declared discrete more than once");
+      }
+      kernels[static_cast<std::size_t>(d)] =
+          ColumnKernel::of_values(kind, column_of(x, y, d), name_of(d));
+    }
+  }
+  return kernels;
+}
+
+bool looks_discrete(const VectorView& values) {
+  std::set<double> distinct;
+  bool integers = true;
+  for (Index i = 0; i < values.size(); ++i) {
+    distinct.insert(values(i));
+    integers = integers && values(i) == std::round(values(i));
+    if (distinct.size() > std::max(kFewValues, kFewIntegers)) return false;
+  }
+  return distinct.size() <= (integers ? kFewIntegers : kFewValues);
+}
+
+std::vector<std::string> undeclared_discrete_warnings(const MatrixView& x, const MatrixView& y,
+                                                      const ColumnKernels& kernels,
+                                                      const std::vector<std::string>& names) {
+  std::vector<std::string> warnings;
+  for (Index d = 0; d < x.rows() + y.rows(); ++d) {
+    if (kernels[static_cast<std::size_t>(d)].is_discrete() || !looks_discrete(column_of(x, y, d))) {
+      continue;
+    }
+    const std::string name = column_name(d, x.rows(), names);
+    const std::string position = std::to_string(d);
+    warnings.push_back(
+        "column " + name + " looks discrete (few distinct values) but is smoothed as continuous" +
+        (d >= x.rows() ? ", which can collapse its bandwidth onto the values" : "") +
+        ": declare it ordered (integer levels) or discrete (unordered): CLI --ordered " + name +
+        " or --discrete " + name + ", Python ordered=[" + position + "] or discrete=[" + position +
+        "] (position among the inputs, then the outputs)");
+  }
+  return warnings;
+}
+
+StandardizedPairs standardize_continuous_columns(const MatrixView& x, const MatrixView& y,
+                                                 const ColumnKernels& kernels,
+                                                 const FitContext& context) {
+  StandardizedPairs pairs = standardize_pairs(x, y, context);
+  if (!any_discrete(kernels)) return pairs;
+  pairs.x_scaling = keeping_discrete_raw(pairs.x_scaling, kernels, 0);
+  pairs.y_scaling = keeping_discrete_raw(pairs.y_scaling, kernels, x.rows());
+  pairs.samples = {pairs.x_scaling.transform(x), pairs.y_scaling.transform(y)};
+  return pairs;
+}
+
+}  // namespace cdens

@@ -1,0 +1,169 @@
+#include "cdens/evaluation/scores.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "cdens/core/error.hpp"
+#include "cdens/core/parallel.hpp"
+#include "cdens/core/validate.hpp"
+#include "draw_blocks.hpp"
+
+namespace cdens {
+namespace {
+
+constexpr double kInverseSqrt2Pi = 0.39894228040143267794;
+
+/// E|N(m, v)| = 2 √v φ(m/√v) + m (2 Φ(m/√v) − 1), with 2 Φ(z) − 1 = erf(z/√2).
+double absolute_normal_mean(double m, double variance) {
+  const double sd = std::sqrt(variance);
+  const double z = m / sd;
+  return 2.0 * sd * kInverseSqrt2Pi * std::exp(-0.5 * z * z) + m * std::erf(z / std::sqrt(2.0));
+}
+
+void require_scalar(const ConditionalMixture& model, const char* score) {
+  if (model.output_dim() != 1) {
+    throw InvalidArgument(std::string(score) + " needs a one-dimensional y; this model has d_y = " +
+                          std::to_string(model.output_dim()));
+  }
+}
+
+/// The closed forms below are those of Gaussian components: a y declared discrete (a KCDE
+/// probability mass function) is refused.
+void require_gaussian_outputs(const ConditionalMixture& model, const char* score) {
+  for (const ColumnKernel& kernel : model.output_kernels()) {
+    if (kernel.is_discrete()) {
+      throw InvalidArgument(std::string(score) +
+                            " is computed in closed form for continuous outputs; this model's y "
+                            "is discrete (a probability mass function)");
+    }
+  }
+}
+
+void require_pairs(const MatrixView& x, const MatrixView& y) {
+  require_same_samples(x, "x", y, "y");
+  require_nonempty(y, "the evaluation data");
+  require_finite(y, "y");
+}
+
+}  // namespace
+
+Vector crps(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y) {
+  require_scalar(model, "the CRPS");
+  require_gaussian_outputs(model, "the CRPS");
+  require_pairs(x, y);
+  const Matrix pi = model.component_probabilities(x);
+  const double scale = model.y_scaling().scale()(0);
+  // Standardised outputs relative to the trend: the components sit at c_k for every pair.
+  const Eigen::RowVectorXd t =
+      model.y_scaling().transform_query(y, "y").row(0) - model.trend_at(x).row(0);
+  const Eigen::RowVectorXd c = model.centers().row(0);
+  const Eigen::RowVectorXd variance = model.scales().row(0).array().square();
+  const Index k_count = c.size();
+  // The spread term ½ E|X − X′| = ½ πᵀ M π with M_kl = A(c_k − c_l, s_k² + s_l²): the trend
+  // cancels in c_k − c_l, so M is the same for every pair.
+  Matrix spread(k_count, k_count);
+  for (Index k = 0; k < k_count; ++k) {
+    for (Index l = 0; l <= k; ++l) {
+      spread(k, l) = spread(l, k) = absolute_normal_mean(c(k) - c(l), variance(k) + variance(l));
+    }
+  }
+  const Vector half_spread = 0.5 * (spread * pi).cwiseProduct(pi).colwise().sum().transpose();
+  Vector result(pi.cols());
+  parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
+    double distance = 0.0;  // E|X − y|
+    for (Index k = 0; k < k_count; ++k) {
+      if (pi(k, j) > 0.0) distance += pi(k, j) * absolute_normal_mean(t(j) - c(k), variance(k));
+    }
+    result(j) = scale * std::max(0.0, distance - half_spread(j));
+  });
+  return result;
+}
+
+Matrix pinball_losses(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y,
+                      const std::vector<double>& levels) {
+  require_scalar(model, "the pinball loss");
+  require_pairs(x, y);
+  require_dimension(y, 1, "y");
+  if (levels.empty()) throw InvalidArgument("the pinball loss needs at least one level");
+  require_open_unit_interval(levels, "pinball levels");
+  const Matrix quantiles = model.quantiles(x, levels);
+  Matrix losses(quantiles.rows(), quantiles.cols());
+  for (Index r = 0; r < quantiles.rows(); ++r) {
+    const double tau = levels[static_cast<std::size_t>(r)];
+    for (Index j = 0; j < quantiles.cols(); ++j) {
+      const double residual = y(0, j) - quantiles(r, j);
+      losses(r, j) = residual * (tau - (residual < 0.0 ? 1.0 : 0.0));
+    }
+  }
+  return losses;
+}
+
+Vector cde_losses(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y) {
+  require_pairs(x, y);
+  const Vector density = model.log_pdf(x, y).array().exp();
+  return model.squared_norm(x) - 2.0 * density;
+}
+
+EnergyScores energy_scores(const ConditionalMixture& model, const MatrixView& x,
+                           const MatrixView& y, Index draws, std::uint64_t seed) {
+  require_pairs(x, y);
+  if (draws < 4 || draws % 2 != 0) {
+    throw InvalidArgument(
+        "the energy score needs an even number of at least 4 draws per pair, got " +
+        std::to_string(draws));
+  }
+  require_dimension(y, model.output_dim(), "y");
+  const Index couples = draws / 2;
+  EnergyScores scores{Vector(y.cols()), Vector(y.cols()), draws};
+  detail::for_each_draw_block(model, x, draws, seed, [&](Index first, const Matrix& sample) {
+    for (Index b = 0; b * draws < sample.cols(); ++b) {
+      const Index j = first + b;
+      Vector terms(couples);
+      for (Index r = 0; r < couples; ++r) {
+        const auto draw = sample.col(b * draws + r);
+        const auto partner = sample.col(b * draws + couples + r);
+        terms(r) = (draw - y.col(j)).norm() - 0.5 * (draw - partner).norm();
+      }
+      scores.values(j) = terms.mean();
+      const double variance =
+          (terms.array() - terms.mean()).square().sum() / static_cast<double>(couples - 1);
+      scores.standard_errors(j) = std::sqrt(variance / static_cast<double>(couples));
+    }
+  });
+  return scores;
+}
+
+Matrix central_interval_widths(const ConditionalMixture& model, const MatrixView& x,
+                               const std::vector<double>& levels) {
+  require_scalar(model, "central intervals");
+  require_open_unit_interval(levels, "interval levels");
+  std::vector<double> tails;
+  for (double level : levels) {
+    tails.push_back(0.5 * (1.0 - level));
+    tails.push_back(0.5 * (1.0 + level));
+  }
+  const Matrix bounds = model.quantiles(x, tails);
+  Matrix widths(static_cast<Index>(levels.size()), x.cols());
+  for (Index r = 0; r < widths.rows(); ++r)
+    widths.row(r) = bounds.row(2 * r + 1) - bounds.row(2 * r);
+  return widths;
+}
+
+Matrix highest_density_widths(const ConditionalMixture& model, const MatrixView& x,
+                              const std::vector<double>& levels) {
+  require_scalar(model, "highest-density regions");
+  require_open_unit_interval(levels, "interval levels");
+  Matrix widths = Matrix::Zero(static_cast<Index>(levels.size()), x.cols());
+  for (Index r = 0; r < widths.rows(); ++r) {
+    const auto regions = model.highest_density_regions(x, levels[static_cast<std::size_t>(r)]);
+    for (Index j = 0; j < x.cols(); ++j) {
+      for (const auto& interval : regions[static_cast<std::size_t>(j)].intervals) {
+        widths(r, j) += interval.upper - interval.lower;
+      }
+    }
+  }
+  return widths;
+}
+
+}  // namespace cdens

@@ -1,0 +1,127 @@
+"""cdens evaluate and cdens compare: the same numbers as cdens.metrics, figures drawn through
+the package (python -m cdens.plot), one-line errors with exit status 2."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import cdens
+import cdens.metrics as metrics
+
+from conftest import REPO
+
+FAITHFUL = str(REPO / "data" / "faithful.csv")
+
+
+@pytest.fixture(scope="module")
+def held_out(faithful, tmp_path_factory):
+    """Rows 150-209 of Old Faithful as a CSV file (path, x, y): small, so the tests stay fast."""
+    x, y = faithful
+    path = tmp_path_factory.mktemp("data") / "held_out.csv"
+    rows = slice(150, 210)
+    np.savetxt(path, np.column_stack([x[rows, 0], y[rows]]), delimiter=",",
+               header="waiting,eruptions", comments="", fmt="%.17g")
+    return str(path), x[rows], y[rows]
+
+
+@pytest.fixture(scope="module")
+def model_files(faithful, tmp_path_factory):
+    """An LSCDE and a linear-Gaussian model of eruptions given waiting, fitted on the first 150
+    rows, saved as model files."""
+    x, y = faithful
+    directory = tmp_path_factory.mktemp("models")
+    paths = []
+    for name, estimator in [("lscde", cdens.LSCDE(sigma=0.3, regularization=0.1)),
+                            ("linear", cdens.LinearGaussianCDE())]:
+        fitted = estimator.fit(x[:150], y[:150])
+        fitted.model_.x_names, fitted.model_.y_names = ["waiting"], ["eruptions"]
+        paths.append(str(directory / f"{name}.json"))
+        fitted.save(paths[-1])
+    return paths
+
+
+def run(cli, *arguments, python=sys.executable):
+    environment = dict(os.environ, CDENS_PYTHON=python)
+    return subprocess.run([cli, *arguments], capture_output=True, text=True, env=environment)
+
+
+def test_evaluate_prints_and_writes_the_numbers_of_cdens_metrics(cli, held_out, model_files,
+                                                                 tmp_path):
+    data, x, y = held_out
+    report_path, plot_path = tmp_path / "report.json", tmp_path / "calibration.png"
+    result = run(cli, "evaluate", model_files[0], data, "--levels", "0.9", "--json",
+                 str(report_path), "--plot", str(plot_path))
+    assert result.returncode == 0, result.stderr
+    assert "crps" in result.stdout and "pit: D = " in result.stdout
+    with open(report_path, encoding="utf-8") as file:
+        from_cli = json.load(file)
+    in_python = metrics.evaluate(model_files[0], x, y, interval_levels=[0.9])
+    for cli_score, python_score in zip(from_cli["scores"], in_python["scores"]):
+        assert cli_score["name"] == python_score["name"]
+        assert cli_score["mean"] == pytest.approx(python_score["mean"], rel=1e-12, abs=1e-15)
+    assert from_cli["calibration"]["pit"]["p_value"] == pytest.approx(
+        in_python["calibration"]["pit"]["p_value"], rel=1e-12)
+    assert plot_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_compare_reports_paired_differences_and_draws_them(cli, held_out, model_files,
+                                                           tmp_path):
+    data, _x, y = held_out
+    report_path, plot_path = tmp_path / "comparison.json", tmp_path / "comparison.png"
+    result = run(cli, "compare", *model_files, data, "--levels", "0.9", "--json",
+                 str(report_path), "--plot", str(plot_path))
+    assert result.returncode == 0, result.stderr
+    assert "linear − lscde" in result.stdout
+    with open(report_path, encoding="utf-8") as file:
+        report = json.load(file)
+    assert report["models"] == ["lscde", "linear"] and report["n"] == len(y)
+    assert plot_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_evaluate_takes_density_models(cli, tmp_path):
+    path = tmp_path / "gmm.json"
+    fitted = subprocess.run([cli, "density", "fit", FAITHFUL, "--method", "gmm", "--columns",
+                             "eruptions", "--components", "2", "--out", str(path)],
+                            capture_output=True, text=True)
+    assert fitted.returncode == 0, fitted.stderr
+    result = run(cli, "evaluate", str(path), FAITHFUL, "--levels", "0.9")
+    assert result.returncode == 0, result.stderr
+    assert "density p(x) by gmm" in result.stdout and "crps" in result.stdout
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["compare", "{0}", FAITHFUL], "at least two model files"),
+    (["evaluate", "{0}", FAITHFUL, "--levels", "1.5"], "interval levels"),
+    (["evaluate", "{0}", FAITHFUL, "--y", "waiting"], "both as an x and as a y column"),
+    (["evaluate", "{0}", FAITHFUL, "--x", "nothing"], "nothing"),
+])
+def test_bad_arguments_end_with_one_line_and_status_2(cli, model_files, arguments, message):
+    result = run(cli, *[argument.format(*model_files) for argument in arguments])
+    assert result.returncode == 2
+    assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_plot_without_the_package_says_what_is_missing(cli, held_out, model_files, tmp_path):
+    result = run(cli, "evaluate", model_files[1], held_out[0], "--levels", "0.9", "--plot",
+                 str(tmp_path / "figure.png"), python="/nonexistent/python")
+    assert result.returncode == 2
+    assert "CDENS_PYTHON" in result.stderr
+    assert not (tmp_path / "figure.png").exists()
+
+
+def test_plot_module_draws_report_files(tmp_path, held_out, model_files):
+    _data, x, y = held_out
+    report = metrics.evaluate(model_files[1], x, y, interval_levels=[0.9])
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps(report, default=lambda array: np.asarray(array).tolist()))
+    from cdens import plot
+
+    assert plot.main(["evaluation", str(path), str(tmp_path / "out.png")]) == 0
+    assert (tmp_path / "out.png").read_bytes()[:4] == b"\x89PNG"
+    assert plot.main(["histogram", str(path), str(tmp_path / "out.png")]) == 2
+    figure = plot.calibration(report)
+    assert len(figure.axes) == 3  # PIT and HPD histograms, coverage curve
