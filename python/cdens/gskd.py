@@ -34,6 +34,10 @@ class GSKD(DensityEstimator):
     variance_upper_grid : None or list of float, default=None
         stopping="holdout": candidate upper bounds, times each dimension's sample variance
         (None: 0.25, 1, 4).
+    stage_rule : {"1se", "min"}, default="1se"
+        stopping="holdout": "1se" takes the upper bound of the smallest mean held-out error and
+        there the fewest stages whose mean is within one standard error of it (the sparsest
+        mixture the hold-out cannot tell from the best); "min" the minimum itself.
     cv : int, default=5
         Folds of the hold-out.
     standardize : bool, default=True
@@ -55,8 +59,8 @@ class GSKD(DensityEstimator):
     _method = "gskd"
 
     def __init__(self, target_bandwidth=None, population=None, generations=None, iterations=None,
-                 variance_bounds=(1.0, 1.0), stopping="holdout", variance_upper_grid=None, cv=5,
-                 standardize=True, random_state=None, n_jobs=None):
+                 variance_bounds=(1.0, 1.0), stopping="holdout", variance_upper_grid=None,
+                 stage_rule="1se", cv=5, standardize=True, random_state=None, n_jobs=None):
         self.target_bandwidth = target_bandwidth
         self.population = population
         self.generations = generations
@@ -64,6 +68,7 @@ class GSKD(DensityEstimator):
         self.variance_bounds = variance_bounds
         self.stopping = stopping
         self.variance_upper_grid = variance_upper_grid
+        self.stage_rule = stage_rule
         self.cv = cv
         self.standardize = standardize
         self.random_state = random_state

@@ -75,21 +75,6 @@ CvTable cross_validate(const StandardizedSamples& pairs, const LscdeDraws& draws
                        fold_loss, "kl");
 }
 
-/// SaCdeLambdaRule::one_standard_error: at the σ of the minimum, the largest λ whose mean loss
-/// is at most the minimum plus its standard error.
-double one_standard_error_lambda(const CvTable& table) {
-  const double sigma = table.candidates(table.best, 0);
-  const double limit = table.mean_loss(table.best) + table.standard_error(table.best);
-  double lambda = table.candidates(table.best, 1);
-  for (Index row = 0; row < table.candidates.rows(); ++row) {
-    if (table.candidates(row, 0) == sigma && table.candidates(row, 1) > lambda &&
-        table.mean_loss(row) <= limit) {
-      lambda = table.candidates(row, 1);
-    }
-  }
-  return lambda;
-}
-
 /// The regularisation path of the fitted σ, the chosen λ and the kept features.
 FeatureSelection feature_selection(const Matrix& alphas, const std::vector<double>& lambdas,
                                    Index chosen, Index n_features) {
@@ -146,7 +131,8 @@ SaCdeFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOptions&
     lambda = table.candidates(table.best, 1);
     report.statistics["lambda_cv_minimum"] = lambda;
     if (options.lambda_rule == SaCdeLambdaRule::one_standard_error) {
-      lambda = one_standard_error_lambda(table);
+      // At the σ of the minimum, the largest λ within one standard error of it.
+      lambda = table.candidates(one_standard_error_row(table, 1, true), 1);
     }
     table.mean_loss.array() -= data.y_scaling.log_jacobian();  // −log p_user = −log p_std − log J
     report.warnings = grid_edge_warnings(table, {options.sigmas, options.lambdas});

@@ -45,6 +45,10 @@ std::string to_string(GskdStopping stopping) {
   return stopping == GskdStopping::holdout ? "holdout" : "paper";
 }
 
+std::string to_string(GskdStageRule rule) {
+  return rule == GskdStageRule::one_standard_error ? "1se" : "min";
+}
+
 RwbsOptions gskd_paper_rwbs(Index dimension) {
   RwbsOptions options;
   options.population = dimension == 1 ? 10 : dimension == 2 ? 20 : 40;
@@ -84,22 +88,16 @@ GskdFit fit_gskd(const MatrixView& x, const GskdOptions& options) {
     report.hyperparameters["stages"] = static_cast<double>(choice.stages);
     report.cross_validation = std::move(choice.table);
   }
-  GskdConstruction construction(z, target_width,
+  GskdConstruction construction(z, parzen_at_samples(z, target_width),
                                 gskd_box(z, target_width, options.variance_lower, variance_upper),
                                 rwbs, options.regularization, threads);
   while (static_cast<Index>(construction.kernels().size()) < stage_limit &&
-         construction.add_stage()) {
+         construction.add_stage().added) {
   }
-  const std::vector<Vector>& kernels = construction.kernels();
-  const auto k_count = static_cast<Index>(kernels.size());
-  const MnqpResult mnqp = gskd_weights(z, construction.target(), kernels, k_count, options.mnqp);
-  const Index kept = static_cast<Index>(mnqp.kept.size());
-  Matrix centers(m, kept), widths(m, kept);
-  for (Index l = 0; l < kept; ++l) {
-    const Vector& u = kernels[static_cast<std::size_t>(mnqp.kept[static_cast<std::size_t>(l)])];
-    centers.col(l) = u.head(m);
-    widths.col(l) = u.tail(m).array().sqrt().matrix();
-  }
+  const Index k_count = static_cast<Index>(construction.kernels().size());
+  const MnqpResult mnqp =
+      gskd_weights(z, construction.target(), construction.kernels(), options.mnqp);
+  GaussianMixture fitted = gskd_mixture(std::move(scaling), construction.kernels(), mnqp);
 
   report.method = "gskd";
   report.hyperparameters["target_width"] = target_width;
@@ -107,7 +105,7 @@ GskdFit fit_gskd(const MatrixView& x, const GskdOptions& options) {
   report.statistics["n_train"] = static_cast<double>(n);
   report.statistics["dimension"] = static_cast<double>(m);
   report.statistics["n_selected"] = static_cast<double>(k_count);
-  report.statistics["n_kernels"] = static_cast<double>(kept);
+  report.statistics["n_kernels"] = static_cast<double>(fitted.n_components());
   report.statistics["loo_mse"] = construction.loo_mse();
   report.statistics["cost_evaluations"] = static_cast<double>(construction.evaluations());
   report.statistics["population"] = rwbs.population;
@@ -120,8 +118,6 @@ GskdFit fit_gskd(const MatrixView& x, const GskdOptions& options) {
   if (options.stopping == GskdStopping::paper && k_count == std::min(options.max_kernels, n)) {
     report.warnings.push_back("GSKD stopped at max_kernels before the LOO criterion stopped it");
   }
-  GaussianMixture fitted(std::move(scaling), mnqp.weights(mnqp.kept), std::move(centers),
-                         std::move(widths));
   report.fit_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return {std::move(fitted), std::move(report)};

@@ -6,7 +6,6 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/parallel.hpp"
-#include "cdens/density/fixed_kernels.hpp"
 
 namespace cdens {
 namespace {
@@ -40,15 +39,15 @@ Vector gskd_kernel_column(const MatrixView& z, const VectorView& u) {
   return (log_norm - 0.5 * quadratic).exp().matrix();
 }
 
-GskdConstruction::GskdConstruction(const MatrixView& z, double target_width, GskdBox box,
+GskdConstruction::GskdConstruction(const MatrixView& z, Vector target, GskdBox box,
                                    RwbsOptions rwbs, double regularization, int threads)
     : z_(z),
       box_(std::move(box)),
       rwbs_(std::move(rwbs)),
-      model_(parzen_at_samples(z, target_width), regularization),
+      model_(std::move(target), regularization),
       threads_(threads) {}
 
-bool GskdConstruction::add_stage() {
+GskdStage GskdConstruction::add_stage() {
   const Index n = z_.cols();
   // RWBS normalises costs by their sum, so they must be finite: a column the LOO criterion
   // refuses (in the span of the model, or a zero LOO weighting) and any column worse than
@@ -66,25 +65,40 @@ bool GskdConstruction::add_stage() {
   const RwbsResult found = rwbs_minimize_batches(cost, box_.lower, box_.upper, rwbs_);
   evaluations_ += found.evaluations;
   const OfrCandidate candidate = model_.evaluate(gskd_kernel_column(z_, found.point));
+  GskdStage stage{found.point, candidate.loo_mse, false};
   // Eq. (38): stop when J_{n+1} ≥ J_n; a density needs at least one kernel.
   if (!std::isfinite(candidate.loo_mse)) {
     if (kernels_.empty()) throw DataError("GSKD: RWBS found no admissible first kernel");
-    return false;
+    return stage;
   }
-  if (!kernels_.empty() && candidate.loo_mse >= model_.loo_mse()) return false;
+  if (!kernels_.empty() && candidate.loo_mse >= model_.loo_mse()) return stage;
   model_.add(candidate);
   kernels_.push_back(found.point);
-  return true;
+  stage.added = true;
+  return stage;
 }
 
 MnqpResult gskd_weights(const MatrixView& z, const Vector& target,
-                        const std::vector<Vector>& kernels, Index count,
-                        const MnqpOptions& options) {
-  Matrix phi(z.cols(), count);
-  for (Index l = 0; l < count; ++l) {
+                        const std::vector<Vector>& kernels, const MnqpOptions& options) {
+  Matrix phi(z.cols(), static_cast<Index>(kernels.size()));
+  for (Index l = 0; l < phi.cols(); ++l) {
     phi.col(l) = gskd_kernel_column(z, kernels[static_cast<std::size_t>(l)]);
   }
   return solve_mnqp(phi.transpose() * phi, phi.transpose() * target, options);
+}
+
+GaussianMixture gskd_mixture(Standardizer scaling, const std::vector<Vector>& kernels,
+                             const MnqpResult& weights) {
+  const Index m = scaling.dimension();
+  const auto kept = static_cast<Index>(weights.kept.size());
+  Matrix centers(m, kept), widths(m, kept);
+  for (Index l = 0; l < kept; ++l) {
+    const Vector& u = kernels[static_cast<std::size_t>(weights.kept[static_cast<std::size_t>(l)])];
+    centers.col(l) = u.head(m);
+    widths.col(l) = u.tail(m).array().sqrt().matrix();
+  }
+  return GaussianMixture(std::move(scaling), weights.weights(weights.kept), std::move(centers),
+                         std::move(widths));
 }
 
 }  // namespace cdens

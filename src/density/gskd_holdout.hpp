@@ -14,15 +14,11 @@ struct GskdHoldoutChoice {
   CvTable table;
 };
 
-/// The held-out ISE estimate ∫p̂² − (2/N_h) Σ_h p̂(z_h) of the mixture with MNQP weights on the
-/// first `count` kernels u = (c, γ²) of `kernels` (Gaussian products in closed form).
-double gskd_held_out_ise(const MatrixView& held_out, const Vector& weights,
-                         const std::vector<Vector>& kernels);
-
 /// Chooses (variance_upper, stages) for standardised samples z with Parzen target width
 /// target_width: for each fold and candidate bound, GskdConstruction on the other folds, scored
-/// after every stage on the fold; a fold whose construction stopped (eq. 38, patience,
-/// max_kernels) keeps its last score for the later stage counts.
+/// after every stage by held_out_ise (eq. 16 up to ∫p², over the fold) of its MNQP-weighted
+/// mixture; a fold whose construction stopped (eq. 38, patience, max_kernels) keeps its last
+/// score for the later stage counts. The row is taken from the table by options.stage_rule.
 GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, double target_width,
                                      const GskdOptions& options, const RwbsOptions& rwbs,
                                      int threads);

@@ -173,6 +173,14 @@ const OptionTable<GskdOptions>& gskd_option_table() {
                                     "variances, times each dimension's sample variance",
                                     "--variance-upper-grid", "variance_upper_grid")),
              &GskdOptions::variance_upper_candidates);
+    rows.add_choice(option("stage_rule", OptionType::choice,
+                           "stopping=holdout: how the stage count is taken from the hold-out "
+                           "table: 1se (at the best bound, the fewest stages within one "
+                           "standard error of the minimum) or min (the minimum)",
+                           "--stage-rule", "stage_rule"),
+                    &GskdOptions::stage_rule,
+                    {GskdStageRule::one_standard_error, GskdStageRule::minimum},
+                    [](GskdStageRule rule) { return to_string(rule); });
     rows.add(folds_option(), &GskdOptions::folds);
     rows.add(standardize_option(), &GskdOptions::standardize);
     rows.add(seed_option(), &GskdOptions::seed);

@@ -6,10 +6,11 @@
 
 #include <cmath>
 
-#include "../../src/density/gskd_holdout.hpp"
+#include "../../src/density/gskd_construction.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/samples.hpp"
 #include "cdens/density/fixed_kernels.hpp"
 #include "cdens/density/gskd.hpp"
 #include "cdens/density/ofr.hpp"
@@ -29,46 +30,90 @@ Matrix two_bumps(Index n, Rng& rng) {
   return x;
 }
 
-TEST(Gskd, HeldOutIseIsTheIntegralOfTheSquareMinusTwiceTheMeanDensity) {
-  // Three 1-D kernels u = (c, γ²) with weights: ∫p̂² on a fine grid and the mean by hand.
-  const std::vector<Vector> kernels = {(Vector(2) << -1.0, 0.3).finished(),
-                                       (Vector(2) << 0.5, 1.2).finished(),
-                                       (Vector(2) << 2.0, 0.05).finished()};
-  const Vector weights = (Vector(3) << 0.5, 0.3, 0.2).finished();
-  const auto density = [&](double z) {
-    double total = 0.0;
-    for (int l = 0; l < 3; ++l) {
-      total += weights(l) * std::exp(-std::pow(z - kernels[l](0), 2) / (2 * kernels[l](1))) /
-               std::sqrt(2 * kPi * kernels[l](1));
+TEST(Gskd, HoldoutTableIsTheMeanHeldOutIseOfTheConstructionsOnTheOtherFolds) {
+  Rng rng(29);
+  const Matrix x = two_bumps(60, rng);
+  GskdOptions options;
+  options.standardize = false;
+  options.target_width = 0.4;
+  options.folds = 3;
+  options.variance_upper_candidates = {0.5, 2.0};
+  options.population = 6;
+  options.generations = 3;
+  options.iterations = 20;
+  const GskdFit fit = fit_gskd(x, options);
+  const CvTable& table = *fit.report.cross_validation;
+  // Brute force for stage counts 1–3 (no fold's construction can end by patience before stage
+  // patience + 2): the folds of stream 999, the construction of each bound on the other folds,
+  // its MNQP mixture scored by held_out_ise on the fold.
+  Rng fold_rng(options.seed, 999);
+  const KFold folds(x.cols(), options.folds, fold_rng);
+  RwbsOptions rwbs = gskd_paper_rwbs(1);
+  rwbs.population = 6;
+  rwbs.generations = 3;
+  rwbs.iterations = 20;
+  for (const double bound : options.variance_upper_candidates) {
+    Vector mean = Vector::Zero(3);
+    for (int k = 0; k < folds.n_folds(); ++k) {
+      const Matrix training = gather_samples(x, folds.train(k));
+      GskdConstruction construction(training, parzen_at_samples(training, 0.4),
+                                    gskd_box(training, 0.4, 1.0, bound), rwbs, 1e-6, 1);
+      double score = 0.0;
+      bool stopped = false;  // by eq. (38): the fold keeps its last score
+      for (Index stages = 1; stages <= 3; ++stages) {
+        stopped = stopped || !construction.add_stage().added;
+        if (!stopped) {
+          const MnqpResult weights =
+              gskd_weights(training, construction.target(), construction.kernels(), options.mnqp);
+          score =
+              held_out_ise(gskd_mixture(Standardizer::identity(1), construction.kernels(), weights),
+                           gather_samples(x, folds.test(k)));
+        }
+        mean(stages - 1) += score / folds.n_folds();
+      }
     }
-    return total;
-  };
-  double squared = 0.0;
-  const double step = 1e-4;
-  for (double z = -12.0; z <= 12.0; z += step) squared += density(z) * density(z) * step;
-  const Matrix held_out = (Matrix(1, 4) << -1.2, 0.0, 1.9, 3.0).finished();
-  double mean = 0.0;
-  for (Index h = 0; h < 4; ++h) mean += density(held_out(0, h)) / 4.0;
-  EXPECT_NEAR(gskd_held_out_ise(held_out, weights, kernels), squared - 2.0 * mean, 1e-8);
+    for (Index stages = 1; stages <= 3; ++stages) {
+      Index row = -1;
+      for (Index r = 0; r < table.candidates.rows(); ++r) {
+        if (table.candidates(r, 0) == bound && table.candidates(r, 1) == stages) row = r;
+      }
+      ASSERT_GE(row, 0);
+      EXPECT_NEAR(table.mean_loss(row), mean(stages - 1), 1e-12 * std::abs(mean(stages - 1)))
+          << "bound " << bound << ", " << stages << " stages";
+    }
+  }
 }
 
-TEST(Gskd, HoldoutStoppingTakesTheMinimumOfItsTable) {
+TEST(Gskd, HoldoutTakesTheFewestStagesWithinOneErrorOrTheMinimum) {
   Rng rng(23);
   const Matrix x = two_bumps(120, rng);
   GskdOptions options;
   options.folds = 3;
-  const GskdFit fit = fit_gskd(x, options);
-  ASSERT_TRUE(fit.report.cross_validation.has_value());
-  const CvTable& table = *fit.report.cross_validation;
-  Index best = 0;
-  table.mean_loss.minCoeff(&best);
-  EXPECT_EQ(table.best, best);
-  EXPECT_EQ(fit.report.hyperparameters.at("stages"), table.candidates(best, 1));
-  EXPECT_EQ(fit.report.hyperparameters.at("variance_upper"), table.candidates(best, 0));
-  EXPECT_LE(fit.report.statistics.at("n_selected"), table.candidates(best, 1));
-  // Every candidate bound has its rows, stage counts 1, 2, … each.
-  for (const double bound : options.variance_upper_candidates) {
-    EXPECT_GT((table.candidates.col(0).array() == bound).count(), 0);
+  for (const auto rule : {GskdStageRule::one_standard_error, GskdStageRule::minimum}) {
+    options.stage_rule = rule;
+    const GskdFit fit = fit_gskd(x, options);
+    ASSERT_TRUE(fit.report.cross_validation.has_value());
+    const CvTable& table = *fit.report.cross_validation;
+    Index best = 0;
+    table.mean_loss.minCoeff(&best);
+    EXPECT_EQ(table.best, best);
+    const double bound = table.candidates(best, 0);
+    double stages = table.candidates(best, 1);
+    if (rule == GskdStageRule::one_standard_error) {
+      for (Index r = 0; r < table.candidates.rows(); ++r) {
+        if (table.candidates(r, 0) == bound &&
+            table.mean_loss(r) <= table.mean_loss(best) + table.standard_error(best)) {
+          stages = std::min(stages, table.candidates(r, 1));
+        }
+      }
+    }
+    EXPECT_EQ(fit.report.hyperparameters.at("stages"), stages);
+    EXPECT_EQ(fit.report.hyperparameters.at("variance_upper"), bound);
+    EXPECT_LE(fit.report.statistics.at("n_selected"), stages);
+    // Every candidate bound has its rows.
+    for (const double candidate : options.variance_upper_candidates) {
+      EXPECT_GT((table.candidates.col(0).array() == candidate).count(), 0);
+    }
   }
   // The paper's rule has no table and ignores the grid.
   options.stopping = GskdStopping::paper;

@@ -1,8 +1,9 @@
 // GSKD's construction stage by stage on a noise-free and on a noisy target (issue 18,
 // docs/benchmarks.md "GSKD stopping"): Table I's eight Gaussians (1-D, N = 200, γ_Parz = 0.17,
 // P_S = 10, N_G = 10, M_I = 200, the box [γ²_Parz, s²]). Per stage n: log J_n (eq. 37), γ²_n and
-// whether it sits at the box floor, whether eq. (38) would stop (J_n ≥ J_{n−1}), and the RMS
-// error of the least-squares model Σ β_l φ_l on 10,000 fresh points against the Parzen
+// whether it sits at the box floor, whether eq. (38) stops there (J_n ≥ J_{n−1}: the kernel is
+// not added), and the RMS error of the least-squares model Σ β_l φ_l of the kernels added so far
+// on 10,000 fresh points against the Parzen
 // target p̂_Parz (first run) or against the true density (second run, target
 // t_k = p(x_k) + N(0, 0.01²)).
 //
@@ -19,7 +20,6 @@
 #include "cdens/core/rng.hpp"
 #include "cdens/density/fixed_kernels.hpp"
 #include "cdens/density/gskd.hpp"
-#include "cdens/density/ofr.hpp"
 
 using namespace cdens;
 
@@ -52,35 +52,22 @@ void probe(const char* title, const Matrix& x, const Vector& target, const Matri
   std::printf("| --- | --- | --- | --- | --- | --- |\n");
   const GskdBox box = gskd_box(x, target_width, 1.0, 1.0);
   const double floor = box.lower(1);
-  RwbsOptions rwbs = gskd_paper_rwbs(1);
-  OfrLoo model(target, 1e-6);
-  std::vector<Vector> kernels;
-  for (int stage = 0; stage < 30; ++stage) {
-    const double ceiling = 2.0 * model.loo_mse();
-    const RwbsBatchCost cost = [&](const Matrix& points) {
-      Vector costs(points.cols());
-      for (Index j = 0; j < points.cols(); ++j) {
-        costs(j) = std::min(model.evaluate(gskd_kernel_column(x, points.col(j))).loo_mse, ceiling);
-      }
-      return costs;
-    };
-    rwbs.stream = static_cast<std::uint64_t>(stage);
-    const RwbsResult found = rwbs_minimize_batches(cost, box.lower, box.upper, rwbs);
-    const OfrCandidate candidate = model.evaluate(gskd_kernel_column(x, found.point));
-    const bool stops = stage > 0 && !(candidate.loo_mse < model.loo_mse());
-    if (!std::isfinite(candidate.loo_mse)) break;
-    model.add(candidate);
-    kernels.push_back(found.point);
-    const Vector beta = model.weights();
+  GskdConstruction construction(x, target, box, gskd_paper_rwbs(1), 1e-6, 1);
+  for (int stage = 1; stage <= 30; ++stage) {
+    const GskdStage found = construction.add_stage();
+    if (!std::isfinite(found.loo_mse)) break;
+    // The least-squares model Σ β_l φ_l of the kernels added so far.
+    const std::vector<Vector>& kernels = construction.kernels();
+    const Vector beta = construction.least_squares_weights();
     Vector fitted = Vector::Zero(fresh.cols());
     for (std::size_t l = 0; l < kernels.size(); ++l) {
       fitted += beta(static_cast<Index>(l)) * gskd_kernel_column(fresh, kernels[l]);
     }
     const double rms = std::sqrt((fitted - reference).squaredNorm() / fresh.cols());
-    std::printf("| %d | %.3f | %.4f | %s | %s | %.3f |\n", stage + 1, std::log10(candidate.loo_mse),
-                found.point(1), found.point(1) <= floor * (1 + 1e-3) ? "yes" : "no",
-                stops ? "stops" : "-", 1e3 * rms);
-    if (stops) break;
+    std::printf("| %d | %.3f | %.4f | %s | %s | %.3f |\n", stage, std::log10(found.loo_mse),
+                found.kernel(1), found.kernel(1) <= floor * (1 + 1e-3) ? "yes" : "no",
+                found.added ? "-" : "stops", 1e3 * rms);
+    if (!found.added) break;
   }
 }
 

@@ -39,6 +39,19 @@ enum class GskdStopping {
 /// "holdout" or "paper".
 std::string to_string(GskdStopping stopping);
 
+/// How the hold-out takes (variance bound, stage count) from its table.
+enum class GskdStageRule {
+  /// The bound of the smallest mean held-out error, and there the fewest stages whose mean is
+  /// within one standard error (over the folds) of that minimum (Hastie, Tibshirani & Friedman
+  /// 2009, §7.10): the sparsest mixture the hold-out cannot tell from the best.
+  one_standard_error,
+  /// The (bound, stages) of the smallest mean held-out error.
+  minimum,
+};
+
+/// "1se" (one_standard_error) or "min" (minimum).
+std::string to_string(GskdStageRule rule);
+
 /// Options of fit_gskd. Lengths are in standardised units (the data's own with `standardize`
 /// off, as in the paper's experiments).
 struct GskdOptions {
@@ -69,6 +82,8 @@ struct GskdOptions {
   std::vector<double> variance_upper_candidates = {0.25, 1.0, 4.0};
   /// holdout: K of the K-fold hold-out (folds drawn from stream 999 of the seed).
   int folds = 5;
+  /// holdout: how the row is taken from the table.
+  GskdStageRule stage_rule = GskdStageRule::one_standard_error;
   /// holdout: a fold's construction stops once this many stages in a row have not lowered its
   /// held-out error below its best.
   int patience = 3;
