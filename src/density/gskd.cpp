@@ -46,7 +46,7 @@ std::string to_string(GskdStopping stopping) {
 }
 
 std::string to_string(GskdStageRule rule) {
-  return rule == GskdStageRule::one_standard_error ? "1se" : "min";
+  return rule == GskdStageRule::minimum ? "min" : "1se";
 }
 
 RwbsOptions gskd_paper_rwbs(Index dimension) {

@@ -175,11 +175,11 @@ const OptionTable<GskdOptions>& gskd_option_table() {
              &GskdOptions::variance_upper_candidates);
     rows.add_choice(option("stage_rule", OptionType::choice,
                            "stopping=holdout: how the stage count is taken from the hold-out "
-                           "table: 1se (at the best bound, the fewest stages within one "
-                           "standard error of the minimum) or min (the minimum)",
+                           "table: min (the minimum) or 1se (at the best bound, the fewest "
+                           "stages within one standard error of the minimum: sparser)",
                            "--stage-rule", "stage_rule"),
                     &GskdOptions::stage_rule,
-                    {GskdStageRule::one_standard_error, GskdStageRule::minimum},
+                    {GskdStageRule::minimum, GskdStageRule::one_standard_error},
                     [](GskdStageRule rule) { return to_string(rule); });
     rows.add(folds_option(), &GskdOptions::folds);
     rows.add(standardize_option(), &GskdOptions::standardize);

@@ -41,12 +41,14 @@ std::string to_string(GskdStopping stopping);
 
 /// How the hold-out takes (variance bound, stage count) from its table.
 enum class GskdStageRule {
-  /// The bound of the smallest mean held-out error, and there the fewest stages whose mean is
-  /// within one standard error (over the folds) of that minimum (Hastie, Tibshirani & Friedman
-  /// 2009, §7.10): the sparsest mixture the hold-out cannot tell from the best.
-  one_standard_error,
   /// The (bound, stages) of the smallest mean held-out error.
   minimum,
+  /// The bound of the smallest mean held-out error, and there the fewest stages whose mean is
+  /// within one standard error (over the folds) of that minimum (Hastie, Tibshirani & Friedman
+  /// 2009, §7.10): the sparsest mixture the hold-out cannot tell from the best. About half the
+  /// kernels of `minimum`, at a higher L1 error in one and two dimensions
+  /// (docs/methods/gskd.md).
+  one_standard_error,
 };
 
 /// "1se" (one_standard_error) or "min" (minimum).
@@ -83,7 +85,7 @@ struct GskdOptions {
   /// holdout: K of the K-fold hold-out (folds drawn from stream 999 of the seed).
   int folds = 5;
   /// holdout: how the row is taken from the table.
-  GskdStageRule stage_rule = GskdStageRule::one_standard_error;
+  GskdStageRule stage_rule = GskdStageRule::minimum;
   /// holdout: a fold's construction stops once this many stages in a row have not lowered its
   /// held-out error below its best.
   int patience = 3;
