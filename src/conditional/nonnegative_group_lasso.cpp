@@ -1,21 +1,17 @@
 #include "cdens/conditional/nonnegative_group_lasso.hpp"
 
-#include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "cdens/core/error.hpp"
+#include "group_lasso_acceleration.hpp"
+#include "group_lasso_terms.hpp"
 
 namespace cdens {
-namespace {
 
-/// Supports of at most this many coordinates get a Newton step (a factorisation of at most
-/// 400³/3 ≈ 2·10⁷ flops, about one sweep over a 1,100-coefficient problem); larger ones get
-/// Anderson extrapolation.
-constexpr Index kNewtonSupportLimit = 400;
+namespace group_lasso {
 
-/// Σ_d ‖α_d‖₂.
 double group_norm_sum(const VectorView& alpha, Index group_size) {
   double total = 0.0;
   for (Index start = 0; start < alpha.size(); start += group_size) {
@@ -24,15 +20,14 @@ double group_norm_sum(const VectorView& alpha, Index group_size) {
   return total;
 }
 
-/// J from α and Hα, without another product.
 double objective_from_product(const VectorView& alpha, const VectorView& product,
                               const VectorView& h_vector, Index group_size, double lambda) {
   return 0.5 * alpha.dot(product) - h_vector.dot(alpha) +
          lambda * group_norm_sum(alpha, group_size);
 }
 
-/// H v over the non-zero coordinates of v only.
-Vector sparse_product(const MatrixView& matrix, const Vector& v) {
+Vector sparse_product(const MatrixView& matrix, const VectorView& v) {
+  if (2 * (v.array() != 0.0).count() > v.size()) return matrix * v;
   Vector product = Vector::Zero(matrix.rows());
   for (Index j = 0; j < v.size(); ++j) {
     if (v(j) != 0.0) product.noalias() += v(j) * matrix.col(j);
@@ -40,86 +35,18 @@ Vector sparse_product(const MatrixView& matrix, const Vector& v) {
   return product;
 }
 
-/// Anderson extrapolation of the iterates in the columns of `iterates` (oldest first): the
-/// affine combination of the last K = cols − 1 whose combined residual Σ c_k (α⁽ᵏ⁾ − α⁽ᵏ⁻¹⁾) is
-/// smallest (Bertrand & Massias 2021, eq. 4), projected on α ≥ 0, groups zero in the last
-/// iterate kept zero. Empty when the residuals' Gram matrix gives no finite combination.
-Vector anderson_extrapolation(const Matrix& iterates, Index group_size) {
-  const Index count = iterates.cols() - 1;
-  const Matrix residuals = iterates.rightCols(count) - iterates.leftCols(count);
-  Matrix gram = residuals.transpose() * residuals;
-  // A relative ridge keeps the small system solvable when residuals are nearly parallel.
-  gram.diagonal().array() += 1e-10 * gram.diagonal().maxCoeff() + 1e-300;
-  Vector weights = gram.ldlt().solve(Vector::Ones(count));
-  const double total = weights.sum();
-  if (!weights.allFinite() || !(std::abs(total) > 0.0)) return {};
-  Vector point = (iterates.rightCols(count) * (weights / total)).cwiseMax(0.0);
-  const auto last = iterates.col(count);
-  for (Index start = 0; start < point.size(); start += group_size) {
-    if (!(last.segment(start, group_size).array() > 0.0).any()) {
-      point.segment(start, group_size).setZero();
-    }
-  }
-  return point;
-}
+}  // namespace group_lasso
 
-/// A point proposed to block-coordinate descent, with its gradient g = Hα − h.
-struct Candidate {
-  Vector alpha;
-  Vector gradient;
-};
+namespace {
 
-/// A projected Newton point on the support of α (its positive coordinates F): on F, with the
-/// zero coordinates fixed, J is smooth with gradient g_F + λ α_d/‖α_d‖ and Hessian
-/// H_FF + ⊕_d (λ/‖α_d‖)(I − u_d u_dᵀ), u_d = α_d/‖α_d‖; the step is cut back (at most ten
-/// halvings, the point projected on α ≥ 0) until J falls below `objective`. Once the support is
-/// the solution's, the iteration converges quadratically where block-coordinate descent on
-/// correlated groups crawls. Empty when the support holds more than `limit` coordinates (a
-/// factorisation costs |F|³/3) or no step lowers J.
+using group_lasso::objective_from_product;
+using group_lasso::sparse_product;
 
-Candidate support_newton_point(const MatrixView& h_matrix, const VectorView& h_vector,
-                               const Vector& alpha, const Vector& gradient, Index group_size,
-                               double lambda, double objective, Index limit) {
-  std::vector<Index> support;
-  for (Index j = 0; j < alpha.size(); ++j) {
-    if (alpha(j) > 0.0) support.push_back(j);
-  }
-  const auto count = static_cast<Index>(support.size());
-  if (count == 0 || count > limit) return {};
-  Matrix hessian = h_matrix(support, support);
-  Vector slope = gradient(support);
-  for (Index start = 0; start < count;) {
-    const Index group = support[static_cast<std::size_t>(start)] / group_size;
-    Index end = start;
-    while (end < count && support[static_cast<std::size_t>(end)] / group_size == group) ++end;
-    const Vector direction =
-        alpha(std::vector<Index>(support.begin() + start, support.begin() + end));
-    const double norm = direction.norm();
-    const Vector unit = direction / norm;
-    slope.segment(start, end - start) += lambda * unit;
-    hessian.block(start, start, end - start, end - start) +=
-        (lambda / norm) * (Matrix::Identity(end - start, end - start) - unit * unit.transpose());
-    start = end;
-  }
-  hessian.diagonal().array() += 1e-12 * hessian.diagonal().maxCoeff();
-  const Vector step = hessian.ldlt().solve(-slope);
-  if (!step.allFinite()) return {};
-  double length = 1.0;
-  for (int halving = 0; halving <= 10; ++halving, length *= 0.5) {
-    Candidate candidate;
-    candidate.alpha = Vector::Zero(alpha.size());
-    for (Index k = 0; k < count; ++k) {
-      const Index j = support[static_cast<std::size_t>(k)];
-      candidate.alpha(j) = std::max(0.0, alpha(j) + length * step(k));
-    }
-    candidate.gradient = sparse_product(h_matrix, candidate.alpha) - h_vector;
-    if (objective_from_product(candidate.alpha, candidate.gradient + h_vector, h_vector, group_size,
-                               lambda) < objective) {
-      return candidate;
-    }
-  }
-  return {};
-}
+/// Supports of at most this many coordinates get a Newton step (a factorisation of at most
+/// 400³/3 ≈ 2·10⁷ flops, offered once every five sweeps); larger ones get Anderson
+/// extrapolation. On SA-CDE's paths 400 was faster than 700 or 1,100, whose factorisations cost
+/// more than the sweeps they save (docs/methods/sacde.md).
+constexpr Index kNewtonSupportLimit = 400;
 
 void require_groups(Index size, Index group_size) {
   if (group_size < 1 || size % group_size != 0) {
@@ -273,15 +200,19 @@ GroupLassoSolution solve_group_lasso_block_coordinate(const MatrixView& h_matrix
   alpha = start.cwiseMax(0.0);
   Vector gradient = sparse_product(h_matrix, alpha) - h_vector;  // maintained: g = Hα − h
   const auto objective = [&] {
-    return 0.5 * alpha.dot(gradient) - 0.5 * h_vector.dot(alpha) +
-           lambda * group_norm_sum(alpha, group_size);
+    return objective_from_product(alpha, gradient + h_vector, h_vector, group_size, lambda);
   };
   if (options.record_objective) solution.objective.push_back(objective());
   const int interval = std::max(0, options.extrapolation_interval);
-  // α at the last extrapolation (or the start) and after each sweep since.
-  Matrix iterates(alpha.size(), interval + 1);
+  // α and g at the last extrapolation (or the start) and after each sweep since.
+  Matrix iterates(alpha.size(), interval + 1), gradients(alpha.size(), interval + 1);
   Index stored = 0;
-  if (interval > 0) iterates.col(stored++) = alpha;
+  const auto remember = [&] {
+    iterates.col(stored) = alpha;
+    gradients.col(stored) = gradient;
+    ++stored;
+  };
+  if (interval > 0) remember();
   for (int sweep = 1; sweep <= options.max_iterations; ++sweep) {
     solution.iterations = sweep;
     for (Index d = 0; d < groups; ++d) {
@@ -299,34 +230,27 @@ GroupLassoSolution solve_group_lasso_block_coordinate(const MatrixView& h_matrix
       }
       const Vector step = next - current;
       if (step.cwiseAbs().maxCoeff() == 0.0) continue;
-      for (Index b = 0; b < group_size; ++b) {
-        if (step(b) != 0.0) gradient.noalias() += step(b) * h_matrix.col(at + b);
-      }
+      gradient.noalias() += sparse_product(h_matrix.middleCols(at, group_size), step);
       alpha.segment(at, group_size) = next;
     }
     if (interval > 0) {
-      iterates.col(stored++) = alpha;
+      remember();
       if (stored == interval + 1) {
-        Candidate newton = support_newton_point(h_matrix, h_vector, alpha, gradient, group_size,
-                                                lambda, objective(), kNewtonSupportLimit);
-        const bool newton_taken = newton.alpha.size() != 0;
-        if (newton_taken) {
-          alpha = std::move(newton.alpha);
-          gradient = std::move(newton.gradient);
+        // A Newton point on small supports, else Anderson extrapolation; taken if J falls.
+        const double current = objective();
+        group_lasso::Candidate candidate = group_lasso::support_newton_point(
+            h_matrix, h_vector, alpha, gradient, group_size, lambda, current, kNewtonSupportLimit);
+        if (candidate.alpha.size() == 0) {
+          candidate = group_lasso::anderson_point(h_matrix, iterates, gradients, group_size);
         }
-        const Vector point = newton_taken ? Vector() : anderson_extrapolation(iterates, group_size);
-        if (point.size() != 0) {
-          Vector point_gradient = sparse_product(h_matrix, point) - h_vector;
-          const double point_objective = 0.5 * point.dot(point_gradient) -
-                                         0.5 * h_vector.dot(point) +
-                                         lambda * group_norm_sum(point, group_size);
-          if (point_objective < objective()) {
-            alpha = point;
-            gradient = std::move(point_gradient);
-          }
+        if (candidate.alpha.size() != 0 &&
+            objective_from_product(candidate.alpha, candidate.gradient + h_vector, h_vector,
+                                   group_size, lambda) < current) {
+          alpha = std::move(candidate.alpha);
+          gradient = std::move(candidate.gradient);
         }
-        iterates.col(0) = alpha;
-        stored = 1;
+        stored = 0;
+        remember();
       }
     }
     if (options.record_objective) solution.objective.push_back(objective());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <optional>
 
 #include "cdens/conditional/lscde.hpp"
 #include "cdens/conditional/sacde_gate.hpp"
@@ -58,17 +59,29 @@ CvTable cross_validate(const StandardizedSamples& pairs, const LscdeDraws& draws
   }
   Matrix fold_loss(sigma_count * lambda_count, fold_count);
   context.progress.begin("cross-validation", sigma_count * fold_count);
-  parallel_for(threads, sigma_count * fold_count, [&](Index task) {
-    const Index s = task / fold_count;
-    const auto k = static_cast<std::size_t>(task % fold_count);
-    const SaCdeBasis basis =
-        basis_on(pairs, draws.fold_centers[k], options.sigmas[static_cast<std::size_t>(s)]);
-    SaCdeSystem system(training[k].z, training[k].t, basis);
-    const Matrix alphas = sacde_path(system, options.lambdas, options.solver);
-    fold_loss.block(s * lambda_count, static_cast<Index>(k), lambda_count, 1) =
-        sacde_held_out_nll_sums(held_out[k].z, held_out[k].t, basis, alphas) /
-        static_cast<double>(held_out[k].z.cols());
-    context.progress.advance();
+  // The (σ, fold) tasks go round-robin to one worker per thread, each with one system that it
+  // reassigns to its next task (SaCdeSystem::assign: the memory is reused). A task's result
+  // does not depend on the worker, so the table does not depend on `threads`.
+  const Index tasks = sigma_count * fold_count;
+  const Index workers = std::min<Index>(threads, tasks);
+  parallel_for(threads, workers, [&](Index worker) {
+    std::optional<SaCdeSystem> system;
+    for (Index task = worker; task < tasks; task += workers) {
+      const Index s = task / fold_count;
+      const auto k = static_cast<std::size_t>(task % fold_count);
+      const SaCdeBasis basis =
+          basis_on(pairs, draws.fold_centers[k], options.sigmas[static_cast<std::size_t>(s)]);
+      if (system) {
+        system->assign(training[k].z, training[k].t, basis);
+      } else {
+        system.emplace(training[k].z, training[k].t, basis);
+      }
+      const Matrix alphas = sacde_path(*system, options.lambdas, options.solver);
+      fold_loss.block(s * lambda_count, static_cast<Index>(k), lambda_count, 1) =
+          sacde_held_out_nll_sums(held_out[k].z, held_out[k].t, basis, alphas) /
+          static_cast<double>(held_out[k].z.cols());
+      context.progress.advance();
+    }
   });
   context.progress.end();
   return make_cv_table({"sigma", "lambda"}, product_grid(options.sigmas, options.lambdas),

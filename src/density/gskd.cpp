@@ -45,9 +45,7 @@ std::string to_string(GskdStopping stopping) {
   return stopping == GskdStopping::holdout ? "holdout" : "paper";
 }
 
-std::string to_string(GskdStageRule rule) {
-  return rule == GskdStageRule::minimum ? "min" : "1se";
-}
+std::string to_string(GskdStageRule rule) { return rule == GskdStageRule::minimum ? "min" : "1se"; }
 
 RwbsOptions gskd_paper_rwbs(Index dimension) {
   RwbsOptions options;

@@ -146,6 +146,29 @@ TEST(SaCdeSystemTest, WorkingMatrixIsHRestrictedToTheWorkingGroupsInJoinOrder) {
   }
   system.add_working_groups({0, 2});  // already there: nothing changes
   EXPECT_EQ(system.working_groups(), (std::vector<Index>{2, 0, 3}));
+  // The last group: the set is every group, in increasing order, and its matrix Ĥ itself.
+  system.add_working_groups({1});
+  EXPECT_TRUE(Matrix(system.working_matrix()).isApprox(h, 1e-13));
+  EXPECT_EQ(system.working_groups(), (std::vector<Index>{0, 1, 2, 3}));
+}
+
+TEST(SaCdeSystemTest, AssignedSystemEqualsANewOne) {
+  const SmallProblem first = small_problem(4, 1, 25, 5, 0.6, 7);
+  const SmallProblem second = small_problem(4, 2, 30, 5, 1.3, 8);
+  SaCdeSystem reused(first.x, first.y, first.basis);
+  reused.add_working_groups({0, 1, 2, 3});
+  reused.working_matrix();
+  const Vector solved =
+      solve_sacde_problem(reused, 0.2 * reused.lambda_max(), Vector::Zero(20)).alpha;
+  reused.assign(second.x, second.y, second.basis);
+  SaCdeSystem fresh(second.x, second.y, second.basis);
+  EXPECT_TRUE(reused.working_groups().empty());
+  EXPECT_EQ(reused.h_vector(), fresh.h_vector());
+  for (Index d = 0; d < 4; ++d) EXPECT_EQ(Matrix(reused.h_columns(d)), Matrix(fresh.h_columns(d)));
+  const double lambda = 0.2 * fresh.lambda_max();
+  EXPECT_EQ(solve_sacde_problem(reused, lambda, Vector::Zero(20)).alpha,
+            solve_sacde_problem(fresh, lambda, Vector::Zero(20)).alpha);
+  EXPECT_GT(solved.norm(), 0.0);
 }
 
 TEST(SaCdeSolverTest, ExtrapolationAndNewtonStepsKeepTheSolutionOnCorrelatedGroups) {
