@@ -12,6 +12,7 @@ with dimensionality reduction via squared-loss conditional entropy minimization"
     build/venv/bin/python bench/papers/lsce/run.py                 # everything, full
     build/venv/bin/python bench/papers/lsce/run.py --quick         # seconds: make test
     build/venv/bin/python bench/papers/lsce/run.py --parts uci --datasets Servo,Yacht --runs 3
+    build/venv/bin/python bench/papers/lsce/run.py --parts uci --lsce-only   # LSCE's two modes
 
 Each run standardises x and y with its training half's mean and n - 1 standard deviation; UCI
 and robot errors are in those units (the paper normalises every dimension, section 2.7), the
@@ -75,8 +76,10 @@ def two_step(make, Z_train, Y_train, Z_test, Y_test):
     return sq_error(model, Z_test, Y_test)
 
 
-def all_methods(X_train, Y_train, X_test, Y_test, seed, dz, restarts, true_w=None):
-    """SQ errors of every combination, the chosen d_z and W of LSCE and LSMI, and LSCE's time."""
+def all_methods(X_train, Y_train, X_test, Y_test, seed, dz, restarts, true_w=None,
+                lsce_only=False):
+    """SQ errors of every combination, the chosen d_z and W of LSCE and LSMI, and LSCE's time;
+    with lsce_only, LSCE/LSCDE in its two final-model modes only."""
     errors, chosen, subspaces = {}, {}, {}
     lscde = lambda: cdens.LSCDE(random_state=seed)  # noqa: E731
     ekde = lambda: cdens.EpsilonKDE(random_state=seed)  # noqa: E731
@@ -87,6 +90,10 @@ def all_methods(X_train, Y_train, X_test, Y_test, seed, dz, restarts, true_w=Non
                             random_state=seed).fit(X_train, Y_train)
     errors[PAPER_MODE] = sq_error(paper_mode, X_test, Y_test)
     chosen["LSCE(paper)"] = paper_mode.n_components_
+    if lsce_only:
+        errors["LSCE/LSCDE"] = sq_error(lsce, X_test, Y_test)
+        chosen["LSCE"] = lsce.n_components_
+        return errors, chosen, subspaces, lsce_seconds
     lsmi = cdens.LSMI(n_components=dz, n_restarts=restarts, random_state=seed).fit(X_train, Y_train)
     errors["LSCE/LSCDE"] = sq_error(lsce, X_test, Y_test)
     errors["LSCE/ε-KDE"] = two_step(ekde, lsce.transform(X_train), Y_train,
@@ -114,6 +121,8 @@ def mean_se(values):
 
 
 def cell(values):
+    if len(values) == 0:
+        return "–"  # not fitted (--lsce-only)
     mean, se = mean_se(values)
     return f"{mean:.2f}({se:.2f})" if np.isfinite(se) else f"{mean:.2f}"
 
@@ -216,9 +225,10 @@ def standardise(train, test):
             np.ascontiguousarray(((test - mean) / scale)[:, keep]))
 
 
-def table_rows(name, X, Y, n, runs, restarts, rows, split_seed):
-    """Every method on the runs `runs` (indices: run r splits with seed split_seed + r and
-    fits with seed r, so runs done by separate processes combine into the same table)."""
+def table_rows(name, X, Y, n, runs, restarts, rows, split_seed, lsce_only=False):
+    """Every method (or LSCE's two modes only) on the runs `runs` (indices: run r splits with
+    seed split_seed + r and fits with seed r, so runs done by separate processes combine into
+    the same table)."""
     errors = {m: [] for m in OURS}
     dims = {"LSCE": [], "LSCE(paper)": [], "LSMI": []}
     seconds = []
@@ -228,23 +238,24 @@ def table_rows(name, X, Y, n, runs, restarts, rows, split_seed):
         train, test = order[:n], order[n:]
         Xtr, Xte = standardise(X[train], X[test])
         Ytr, Yte = standardise(Y[train], Y[test])
-        result, chosen, _w, lsce_seconds = all_methods(Xtr, Ytr, Xte, Yte, run, None, restarts)
-        for m in OURS:
+        result, chosen, _w, lsce_seconds = all_methods(Xtr, Ytr, Xte, Yte, run, None, restarts,
+                                                       lsce_only=lsce_only)
+        for m in result:
             errors[m].append(result[m])
-        for k in dims:
+        for k in chosen:
             dims[k].append(chosen[k])
         seconds.append(lsce_seconds)
         # Standardised units to units of y rescaled to [0, 1] over the whole dataset.
         factors.append(float(np.prod((Y.max(axis=0) - Y.min(axis=0)) / Y[train].std(axis=0,
                                                                                    ddof=1))))
         rows.append({"part": name, "run": run, **result, "dz_LSCE": chosen["LSCE"],
-                     "dz_LSCE_paper": chosen["LSCE(paper)"], "dz_LSMI": chosen["LSMI"], "lsce_seconds": lsce_seconds,
-                     "range_factor": factors[-1]})
+                     "dz_LSCE_paper": chosen["LSCE(paper)"], "dz_LSMI": chosen.get("LSMI", ""),
+                     "lsce_seconds": lsce_seconds, "range_factor": factors[-1]})
+        others = "" if lsce_only else (f", LSMI/LSCDE {result['LSMI/LSCDE']:.4g}, None/LSCDE "
+                                       f"{result['None/LSCDE']:.4g}")
         print(f"  {name} run {run}: LSCE/LSCDE {result['LSCE/LSCDE']:.4g} (paper mode "
-              f"{result[PAPER_MODE]:.4g}), LSMI/LSCDE "
-              f"{result['LSMI/LSCDE']:.4g}, None/LSCDE {result['None/LSCDE']:.4g} "
-              f"(standardised), d_z {chosen['LSCE']} / {chosen['LSMI']}, LSCE {lsce_seconds:.0f} s",
-              file=sys.stderr, flush=True)
+              f"{result[PAPER_MODE]:.4g}){others} (standardised), d_z {chosen['LSCE']} / "
+              f"{chosen.get('LSMI', '–')}, LSCE {lsce_seconds:.0f} s", file=sys.stderr, flush=True)
     return errors, dims, seconds, factors
 
 
@@ -267,7 +278,7 @@ def print_table(title, results):
             factor = np.asarray(factors) if units != "standardised y" else 1.0
             cells = []
             for m in OURS:
-                ours = np.asarray(errors[m]) * factor / scale
+                ours = np.asarray(errors[m]) * (factor if errors[m] else 1.0) / scale
                 reference = paper["LSCE/LSCDE" if m == PAPER_MODE else m]
                 cells.append(f"{cell(ours)} / {reference[0]:.2f}({reference[1]:.2f})")
             ok = {}
@@ -281,6 +292,8 @@ def print_table(title, results):
               f"{len(results)} (default, LSCDE refitted on z), {met[PAPER_MODE]} of "
               f"{len(results)} (paper mode)")
         for name, _n, _scale, _paper, (errors, *_rest) in results:
+            if not errors["LSMI/LSCDE"]:
+                continue
             default = np.asarray(errors["LSCE/LSCDE"])
             lsmi = np.asarray(errors["LSMI/LSCDE"])
             print(f"- {name}: default LSCE/LSCDE positive in {int((default > 0).sum())} of "
@@ -307,13 +320,13 @@ def report_progress(name, out):
           file=sys.stderr, flush=True)
 
 
-def uci(names, runs, restarts, rows):
+def uci(names, runs, restarts, rows, lsce_only=False):
     results, dim_rows = [], []
     for dataset in DATASETS:
         if names and dataset.name not in names:
             continue
         X, Y = load(dataset)
-        out = table_rows(dataset.name, X, Y, dataset.n, runs, restarts, rows, 0)
+        out = table_rows(dataset.name, X, Y, dataset.n, runs, restarts, rows, 0, lsce_only)
         results.append((dataset.name, dataset.n, dataset.scale, dataset.table1, out))
         dim_rows.append((dataset.name, X.shape[1], dataset.table2, out[1]))
         report_progress(dataset.name, out)
@@ -321,7 +334,7 @@ def uci(names, runs, restarts, rows):
     print_dims("UCI rows of Table 2", dim_rows)
 
 
-def robot(joint_counts, runs, restarts, rows, quick):
+def robot(joint_counts, runs, restarts, rows, quick, lsce_only=False):
     results, dim_rows = [], []
     for joints, generated, n, scale, table1, table2 in ROBOT:
         if joint_counts and joints not in joint_counts:
@@ -329,7 +342,7 @@ def robot(joint_counts, runs, restarts, rows, quick):
         if quick:
             generated, n = 200, 60
         X, Y = robot_arm.transitions(joints, generated, seed=joints)
-        out = table_rows(f"{joints} joints", X, Y, n, runs, restarts, rows, 0)
+        out = table_rows(f"{joints} joints", X, Y, n, runs, restarts, rows, 0, lsce_only)
         results.append((f"{joints} joints", n, scale, table1, out))
         dim_rows.append((f"{joints} joints", X.shape[1], table2, out[1]))
         report_progress(f"{joints} joints", out)
@@ -352,6 +365,9 @@ def main():
                         help="UCI and robot rows: start at this run index (to split the runs "
                              "of a long row over processes)")
     parser.add_argument("--restarts", type=int, default=None)
+    parser.add_argument("--lsce-only", action="store_true",
+                        help="UCI and robot rows: fit LSCE/LSCDE in its two final-model modes "
+                             "only (the other columns print as –)")
     parser.add_argument("--ns", default=None, help="artificial sample sizes, e.g. 100,400")
     parser.add_argument("--sets", default="a,b", help="artificial sets")
     parser.add_argument("--out", default=os.path.join(REPO, "out", "lsce"))
@@ -368,12 +384,13 @@ def main():
     if "uci" in parts:
         names = args.datasets.split(",") if args.datasets else (
             ["Servo"] if args.quick else [])
-        uci(names, run_indices(args, 1 if args.quick else UCI_RUNS), restarts, rows)
+        uci(names, run_indices(args, 1 if args.quick else UCI_RUNS), restarts, rows,
+            args.lsce_only)
     if "robot" in parts:
         joints = [int(j) for j in args.joints.split(",")] if args.joints else (
             [2] if args.quick else [])
         robot(joints, run_indices(args, 1 if args.quick else UCI_RUNS), restarts, rows,
-              args.quick)
+              args.quick, args.lsce_only)
     if rows and not args.quick:
         keys = sorted({k for r in rows for k in r})
         with open(os.path.join(args.out, f"lsce_runs_{'_'.join(parts)}.csv"), "w",
