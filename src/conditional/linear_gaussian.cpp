@@ -7,12 +7,21 @@
 #include "cdens/conditional/constant_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/gaussian_kernel.hpp"
+#include "log_linear_variance.hpp"
 
 namespace cdens {
 namespace {
 
 /// Residual scale (standardised units) below which an output counts as exactly linear in x.
 constexpr double kSmallestResidualScale = 1e-10;
+
+/// The design (1, z_iᵀ), one row per pair.
+Matrix design_of(const StandardizedSamples& pairs) {
+  Matrix design(pairs.z.cols(), pairs.z.rows() + 1);
+  design.col(0).setOnes();
+  design.rightCols(pairs.z.rows()) = pairs.z.transpose();
+  return design;
+}
 
 /// Least squares t ≈ B (1, z) on standardised pairs: B (d_y × (1 + d_x)), the residuals
 /// (d_y × n) and the leverages h_ii of the hat matrix.
@@ -22,12 +31,8 @@ struct LeastSquares {
   Vector leverages;
 };
 
-LeastSquares least_squares(const StandardizedSamples& pairs) {
-  const Index n = pairs.z.cols();
-  const Index p = pairs.z.rows() + 1;
-  Matrix design(n, p);  // one row per pair: (1, z_iᵀ)
-  design.col(0).setOnes();
-  design.rightCols(p - 1) = pairs.z.transpose();
+LeastSquares least_squares(const StandardizedSamples& pairs, const Matrix& design) {
+  const Index n = design.rows();
   const Eigen::ColPivHouseholderQR<Matrix> qr(design);
   LeastSquares fit;
   fit.coefficients = qr.solve(pairs.t.transpose()).transpose();
@@ -38,67 +43,139 @@ LeastSquares least_squares(const StandardizedSamples& pairs) {
   return fit;
 }
 
-/// The leave-one-out NLL of the linear-Gaussian model from its least-squares fit (see
-/// linear_gaussian_loo_nll).
-double leave_one_out_nll(const LeastSquares& fit) {
+/// The leave-one-out NLL of each output of the constant-variance model from its least-squares
+/// fit: d_y values, +∞ where a pair has leverage 1.
+Vector constant_variance_loo_nll(const LeastSquares& fit) {
   const Index n = fit.residuals.cols();
   const Vector residual_sums = fit.residuals.rowwise().squaredNorm();
-  double total = 0.0;
+  Vector totals = Vector::Zero(fit.residuals.rows());
   for (Index i = 0; i < n; ++i) {
     const double kept = 1.0 - fit.leverages(i);
-    if (!(kept > 1e-10)) return INFINITY;
+    if (!(kept > 1e-10)) return Vector::Constant(totals.size(), INFINITY);
     for (Index d = 0; d < fit.residuals.rows(); ++d) {
       // Without pair i: its prediction error is e_i / (1 − h_ii) and the residual sum of squares
       // of the other n − 1 pairs drops by e_i² / (1 − h_ii) (the PRESS identities).
       const double error = fit.residuals(d, i) / kept;
       const double variance = (residual_sums(d) - fit.residuals(d, i) * error) / (n - 1.0);
-      if (!(variance > 0.0)) return INFINITY;
-      total += 0.5 * (kLog2Pi + std::log(variance) + error * error / variance);
+      totals(d) += variance > 0.0 ? 0.5 * (kLog2Pi + std::log(variance) + error * error / variance)
+                                  : INFINITY;
     }
   }
-  return total / static_cast<double>(n);
+  return totals / static_cast<double>(n);
+}
+
+/// The linear-Gaussian model of standardised pairs with each output's spread as asked.
+struct LinearFit {
+  Matrix coefficients;    ///< (a, A): d_y × (1 + d_x)
+  Vector scales;          ///< s_d (e^{c_d} for a log-linear spread)
+  Matrix scale_trend;     ///< Γ (d_y × d_x), zero rows for constant spreads
+  Vector constant_loo;    ///< per output, the constant spread's leave-one-out NLL
+  Vector log_linear_loo;  ///< per output, the log-linear spread's (+∞ where degenerate)
+  Vector chosen_loo;      ///< per output, the chosen spread's
+  Index log_linear_outputs = 0;
+  std::vector<std::string> warnings;
+};
+
+LinearFit fit_linear(const StandardizedSamples& pairs, LinearVariance variance) {
+  const Matrix design = design_of(pairs);
+  const LeastSquares least = least_squares(pairs, design);
+  const Index n = design.rows();
+  const Index d_y = pairs.t.rows();
+  LinearFit fit;
+  fit.coefficients = least.coefficients;
+  fit.scales = (least.residuals.rowwise().squaredNorm() / static_cast<double>(n)).cwiseSqrt();
+  fit.scale_trend = Matrix::Zero(d_y, pairs.z.rows());
+  fit.constant_loo = constant_variance_loo_nll(least);
+  fit.log_linear_loo = Vector::Constant(d_y, INFINITY);
+  fit.chosen_loo = fit.constant_loo;
+  for (Index d = 0; d < d_y; ++d) {
+    if (variance != LinearVariance::constant) {
+      const detail::LogLinearVarianceFit spread =
+          detail::fit_log_linear_variance(design, pairs.t.row(d).transpose());
+      fit.log_linear_loo(d) = spread.loo_nll;
+      if (variance == LinearVariance::log_linear && !spread.problem.empty()) {
+        throw DataError("output " + std::to_string(d) + ": " + spread.problem +
+                        "; use variance = constant");
+      }
+      if (variance == LinearVariance::log_linear || spread.loo_nll < fit.constant_loo(d)) {
+        fit.coefficients.row(d) = spread.location.transpose();
+        fit.scales(d) = std::exp(spread.log_scale(0));
+        fit.scale_trend.row(d) = spread.log_scale.tail(pairs.z.rows()).transpose();
+        fit.chosen_loo(d) = spread.loo_nll;
+        ++fit.log_linear_outputs;
+        continue;
+      }
+    }
+    // y is standardised, so the residual scale is relative to y's spread: below 1e-10, y is a
+    // linear function of x to rounding and the density would be a spike of width 0.
+    if (!(fit.scales(d) > kSmallestResidualScale)) {
+      fit.scales(d) = kSmallestResidualScale;
+      fit.warnings.push_back("output " + std::to_string(d) +
+                             " is an exact linear function of x; its residual scale is set "
+                             "to 1e-10 of its standard deviation");
+    }
+  }
+  return fit;
 }
 
 }  // namespace
 
+std::string to_string(LinearVariance variance) {
+  switch (variance) {
+    case LinearVariance::constant:
+      return "constant";
+    case LinearVariance::log_linear:
+      return "log_linear";
+    case LinearVariance::automatic:
+      return "auto";
+  }
+  return "auto";
+}
+
+LinearVariance parse_linear_variance(const std::string& name) {
+  for (const auto variance :
+       {LinearVariance::constant, LinearVariance::log_linear, LinearVariance::automatic}) {
+    if (name == to_string(variance)) return variance;
+  }
+  throw InvalidArgument("unknown variance '" + name + "' (constant, log_linear or auto)");
+}
+
 Matrix least_squares_coefficients(const StandardizedSamples& pairs) {
-  return least_squares(pairs).coefficients;
+  return least_squares(pairs, design_of(pairs)).coefficients;
 }
 
 double linear_gaussian_loo_nll(const StandardizedSamples& pairs) {
-  return leave_one_out_nll(least_squares(pairs));
+  return fit_linear(pairs, LinearVariance::automatic).chosen_loo.sum();
 }
 
 KernelCdeFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
-                                 const LinearGaussianOptions&, const FitContext& context) {
+                                 const LinearGaussianOptions& options, const FitContext& context) {
   const auto started = std::chrono::steady_clock::now();
   const StandardizedPairs data = standardize_pairs(x, y, context);
-  const Index n = data.samples.z.cols();
   const Index input_dim = x.rows();
-  if (n < input_dim + 3) {
-    throw InvalidArgument("the linear-Gaussian fit needs at least d_x + 3 = " +
-                          std::to_string(input_dim + 3) + " pairs, got " + std::to_string(n));
+  if (data.samples.z.cols() < input_dim + 3) {
+    throw InvalidArgument(
+        "the linear-Gaussian fit needs at least d_x + 3 = " + std::to_string(input_dim + 3) +
+        " pairs, got " + std::to_string(data.samples.z.cols()));
   }
-  const LeastSquares fit = least_squares(data.samples);
-  Vector scales = (fit.residuals.rowwise().squaredNorm() / static_cast<double>(n)).cwiseSqrt();
+  const LinearFit fit = fit_linear(data.samples, options.variance);
   FitReport report;
   report.method = "linear";
-  // y is standardised, so the residual scale is relative to y's spread: below 1e-10, y is a
-  // linear function of x to rounding and the density would be a spike of width 0.
-  for (Index d = 0; d < scales.size(); ++d) {
-    if (!(scales(d) > kSmallestResidualScale)) {
-      scales(d) = kSmallestResidualScale;
-      report.warnings.push_back("output " + std::to_string(d) +
-                                " is an exact linear function of x; its residual scale is set "
-                                "to 1e-10 of its standard deviation");
-    }
-  }
-  const double loo = leave_one_out_nll(fit);
-  if (std::isfinite(loo)) report.statistics["loo_nll"] = loo - data.y_scaling.log_jacobian();
-  report.statistics["n_train"] = static_cast<double>(n);
+  report.warnings = fit.warnings;
+  const double log_jacobian = data.y_scaling.log_jacobian();
+  const auto record = [&](const char* name, const Vector& loo) {
+    if (loo.allFinite()) report.statistics[name] = loo.sum() - log_jacobian;
+  };
+  record("loo_nll", fit.chosen_loo);
+  record("loo_nll_constant_variance", fit.constant_loo);
+  record("loo_nll_log_linear_variance", fit.log_linear_loo);
+  report.statistics["log_linear_outputs"] = static_cast<double>(fit.log_linear_outputs);
+  report.statistics["n_train"] = static_cast<double>(data.samples.z.cols());
   ConditionalMixture model(data.x_scaling, data.y_scaling,
                            std::make_shared<const ConstantGate>(input_dim, Vector::Zero(1)),
-                           fit.coefficients.col(0), scales, fit.coefficients.rightCols(input_dim));
+                           fit.coefficients.col(0), fit.scales,
+                           fit.coefficients.rightCols(input_dim), {},
+                           fit.log_linear_outputs > 0 ? fit.scale_trend : Matrix());
   report.fit_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return {std::move(model), std::move(report)};

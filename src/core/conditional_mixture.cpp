@@ -28,14 +28,16 @@ Index block_count(Index m) { return (m + kQueryBlock - 1) / kQueryBlock; }
 
 ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
                                        std::shared_ptr<const ConditionalGate> gate, Matrix centers,
-                                       Matrix scales, Matrix trend, ColumnKernels output_kernels)
+                                       Matrix scales, Matrix trend, ColumnKernels output_kernels,
+                                       Matrix scale_trend)
     : x_scaling_(std::move(x_scaling)),
       y_scaling_(std::move(y_scaling)),
       gate_(std::move(gate)),
       centers_(std::move(centers)),
       scales_(std::move(scales)),
       trend_(std::move(trend)),
-      output_kernels_(std::move(output_kernels)) {
+      output_kernels_(std::move(output_kernels)),
+      scale_trend_(std::move(scale_trend)) {
   if (!gate_) throw InvalidArgument("conditional mixture without a gate");
   if (gate_->input_dim() != x_scaling_.dimension()) {
     throw InvalidArgument("gate input dimension differs from the input standardiser");
@@ -51,6 +53,12 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
       throw InvalidArgument("conditional mixture: the trend must be d_y × d_x");
     }
     require_finite(trend_, "trend");
+  }
+  if (scale_trend_.size() > 0) {
+    if (scale_trend_.rows() != output_dim() || scale_trend_.cols() != input_dim()) {
+      throw InvalidArgument("conditional mixture: the scale trend must be d_y × d_x");
+    }
+    require_finite(scale_trend_, "scale trend");
   }
   if (!(scales_.array() > 0.0).all() || !scales_.allFinite()) {
     throw InvalidArgument("component scales must be finite and positive");
@@ -85,7 +93,7 @@ void ConditionalMixture::prepare_output_kernels() {
       throw InvalidArgument("conditional mixture: discrete output " + name +
                             " must not be standardised");
     }
-    if (trend_.size() > 0) {
+    if (trend_.size() > 0 || scale_trend_.size() > 0) {
       throw InvalidArgument("conditional mixture: discrete output " + name + " takes no trend");
     }
     const double lambda = scales_(d, 0);
@@ -156,6 +164,22 @@ Matrix ConditionalMixture::trend_at(const MatrixView& x) const {
   return trend_ * x_scaling_.transform_query(x, "x");
 }
 
+Matrix ConditionalMixture::scale_factors_at(const MatrixView& x) const {
+  if (scale_trend_.size() == 0) return Matrix::Ones(output_dim(), x.cols());
+  return (scale_trend_ * x_scaling_.transform_query(x, "x"))
+      .array()
+      .max(-kLogScaleFactorLimit)
+      .min(kLogScaleFactorLimit)
+      .exp()
+      .matrix();
+}
+
+detail::ScalarMixture ConditionalMixture::scalar_mixture(const VectorView& pi,
+                                                         double factor) const {
+  return detail::ScalarMixture(pi, centers_.row(0).transpose(),
+                               factor * scales_.row(0).transpose());
+}
+
 void ConditionalMixture::require_scalar_output(const char* query) const {
   if (output_dim() != 1) {
     throw InvalidArgument(std::string(query) + " needs a one-dimensional y; this model has d_y = " +
@@ -195,6 +219,8 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
   const Matrix z = x_scaling_.transform_query(x, "x");
   const Matrix t = standardized_outputs(y, z.cols()) - trend_at(x);
   const Matrix gaussian_t = gather_rows(t, gaussian_rows_);
+  // Without a scale trend the factors are ones (and the Gaussian rows are all rows with one).
+  const Matrix inverse_factors = gather_rows(scale_factors_at(x), gaussian_rows_).cwiseInverse();
   Vector result(z.cols());
   const Index k_count = n_components();
   parallel_for(resolve_threads(0), block_count(z.cols()), [&](Index block) {
@@ -207,12 +233,14 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
       auto weights = log_weights.col(j);
       normalize_log_weights(weights);
       const auto target = gaussian_t.col(start + j);
+      const auto inverse_factor = inverse_factors.col(start + j).array();
+      const double log_factor_norm = inverse_factor.log().sum();
       for (Index k = 0; k < k_count; ++k) {
-        const double mahalanobis =
-            ((target - gaussian_centers_.col(k)).array() / gaussian_scales_.col(k).array())
-                .square()
-                .sum();
-        joint(k) = weights(k) + component_log_norms_(k) - 0.5 * mahalanobis;
+        const double mahalanobis = ((target - gaussian_centers_.col(k)).array() * inverse_factor /
+                                    gaussian_scales_.col(k).array())
+                                       .square()
+                                       .sum();
+        joint(k) = weights(k) + component_log_norms_(k) + log_factor_norm - 0.5 * mahalanobis;
       }
       add_discrete_log_masses(t.col(start + j), joint);
       result(start + j) = log_sum_exp(joint) + y_scaling_.log_jacobian();
@@ -221,18 +249,20 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
   return result;
 }
 
-Matrix ConditionalMixture::component_densities_at(const MatrixView& t) const {
+Matrix ConditionalMixture::component_densities_at(const MatrixView& t,
+                                                  const Eigen::ArrayXd& factors) const {
   const Matrix gaussian_t = gather_rows(t, gaussian_rows_);
+  const double log_factor_norm = -factors.log().sum();
   Matrix log_densities(t.cols(), n_components());
   for (Index k = 0; k < n_components(); ++k) {
     const Eigen::ArrayXd mahalanobis =
         ((gaussian_t.colwise() - gaussian_centers_.col(k)).array().colwise() /
-         gaussian_scales_.col(k).array())
+         (gaussian_scales_.col(k).array() * factors))
             .square()
             .colwise()
             .sum()
             .transpose();
-    log_densities.col(k) = (component_log_norms_(k) - 0.5 * mahalanobis).matrix();
+    log_densities.col(k) = (component_log_norms_(k) + log_factor_norm - 0.5 * mahalanobis).matrix();
   }
   if (!discrete_.empty()) {
     for (Index g = 0; g < t.cols(); ++g) {
@@ -250,13 +280,19 @@ Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_gri
   if (t.cols() == 0) throw InvalidArgument("the y grid is empty");
   const double jacobian = std::exp(y_scaling_.log_jacobian());
   // Component densities at the grid points (G × K), then one product with π; with a trend the
-  // grid moves with x, so each input gets its own densities.
-  if (trend_.size() == 0) return jacobian * component_densities_at(t) * probabilities;
+  // grid moves with x (and with a scale trend the components widen), so each input gets its own
+  // densities.
+  if (trend_.size() == 0 && scale_trend_.size() == 0) {
+    return jacobian * component_densities_at(t, Eigen::ArrayXd::Ones(gaussian_rows_.size())) *
+           probabilities;
+  }
   const Matrix shifts = trend_at(x);
+  const Matrix factors = gather_rows(scale_factors_at(x), gaussian_rows_);
   Matrix result(t.cols(), probabilities.cols());
   parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
-    result.col(j) =
-        jacobian * component_densities_at(t.colwise() - shifts.col(j)) * probabilities.col(j);
+    result.col(j) = jacobian *
+                    component_densities_at(t.colwise() - shifts.col(j), factors.col(j).array()) *
+                    probabilities.col(j);
   });
   return result;
 }
@@ -266,6 +302,7 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
   if (n_per_input < 1) throw InvalidArgument("the number of samples per input must be at least 1");
   const Matrix probabilities = component_probabilities(x);
   const Matrix shifts = trend_at(x);
+  const Matrix factors = scale_factors_at(x);
   const Index m = probabilities.cols();
   // The cumulative masses over the levels around each centre level, per discrete output.
   std::vector<Matrix> cumulative(static_cast<std::size_t>(output_dim()));
@@ -285,7 +322,7 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
       for (Index d = 0; d < output_dim(); ++d) {
         const Matrix& sums = cumulative[static_cast<std::size_t>(d)];
         if (sums.size() == 0) {
-          draw(d) = shifts(d, j) + centers_(d, k) + scales_(d, k) * rng.normal();
+          draw(d) = shifts(d, j) + centers_(d, k) + factors(d, j) * scales_(d, k) * rng.normal();
           continue;
         }
         // A level by inversion of the masses around the centre's level.
@@ -307,16 +344,17 @@ Matrix ConditionalMixture::mean(const MatrixView& x) const {
 
 Matrix ConditionalMixture::covariance(const MatrixView& x) const {
   const Matrix probabilities = component_probabilities(x);
+  const Matrix factors = scale_factors_at(x);
   const Index d = output_dim();
   Matrix result(d * d, probabilities.cols());
   parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
     const auto pi = probabilities.col(j);
     const Vector mean = component_means_ * pi;
     // Cov[t] = Σ_k π_k (diag v_k + m_k m_kᵀ) − μ μᵀ with each component's means m_k and
-    // variances v_k (c_k and s_k² for Gaussian outputs).
+    // variances v_k (c_k and s_k² f² for Gaussian outputs).
     Matrix covariance =
         component_means_ * pi.asDiagonal() * component_means_.transpose() - mean * mean.transpose();
-    covariance.diagonal() += component_variances_ * pi;
+    covariance.diagonal() += (component_variances_ * pi).cwiseProduct(factors.col(j).cwiseAbs2());
     // Back to the user's units: Cov[y] = S Cov[t] S with S = diag(scale).
     covariance = y_scaling_.scale().asDiagonal() * covariance * y_scaling_.scale().asDiagonal();
     result.col(j) = Eigen::Map<const Vector>(covariance.data(), d * d);
@@ -324,8 +362,7 @@ Matrix ConditionalMixture::covariance(const MatrixView& x) const {
   return result;
 }
 
-Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
-  const Matrix probabilities = component_probabilities(x);
+Matrix ConditionalMixture::component_overlaps(const Eigen::ArrayXd& factors) const {
   // ∫ N(t; c_k, S_k) N(t; c_l, S_l) dt = N(c_k; c_l, S_k + S_l) for diagonal S; a discrete
   // output contributes Σ_a p(a | c_k) p(a | c_l).
   const Index k_count = n_components();
@@ -335,11 +372,13 @@ Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
     const Matrix masses = output.log_masses.array().exp();
     level_overlaps.push_back(masses.transpose() * masses);
   }
+  const Eigen::ArrayXd squared_factors = factors.square();
   Matrix overlap(k_count, k_count);
   for (Index k = 0; k < k_count; ++k) {
     for (Index l = 0; l < k_count; ++l) {
       const Eigen::ArrayXd variance =
-          gaussian_scales_.col(k).array().square() + gaussian_scales_.col(l).array().square();
+          (gaussian_scales_.col(k).array().square() + gaussian_scales_.col(l).array().square()) *
+          squared_factors;
       overlap(k, l) = std::exp(
           -0.5 * ((gaussian_centers_.col(k) - gaussian_centers_.col(l)).array().square() / variance)
                      .sum() -
@@ -351,23 +390,37 @@ Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
       }
     }
   }
-  const Vector norms =
-      (overlap * probabilities).cwiseProduct(probabilities).colwise().sum().transpose();
+  return overlap;
+}
+
+Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
+  const Matrix probabilities = component_probabilities(x);
   // p_user(y) = p_std(t) |∂t/∂y|, so ∫ p_user² dy = |∂t/∂y| ∫ p_std² dt.
-  return norms * std::exp(y_scaling_.log_jacobian());
+  const double jacobian = std::exp(y_scaling_.log_jacobian());
+  if (scale_trend_.size() == 0) {
+    const Matrix overlap = component_overlaps(Eigen::ArrayXd::Ones(gaussian_rows_.size()));
+    return jacobian *
+           (overlap * probabilities).cwiseProduct(probabilities).colwise().sum().transpose();
+  }
+  // The components widen with x: one overlap matrix per input.
+  const Matrix factors = scale_factors_at(x);
+  Vector norms(probabilities.cols());
+  parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
+    const auto pi = probabilities.col(j);
+    norms(j) = jacobian * pi.dot(component_overlaps(factors.col(j).array()) * pi);
+  });
+  return norms;
 }
 
 Vector ConditionalMixture::cdf(const MatrixView& x, const MatrixView& y) const {
   require_scalar_output("the CDF");
   const Matrix probabilities = component_probabilities(x);
   const Matrix t = standardized_outputs(y, probabilities.cols()) - trend_at(x);
+  const Matrix factors = scale_factors_at(x);
   Vector result(t.cols());
   parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
-    result(j) = discrete_.empty()
-                    ? detail::ScalarMixture(probabilities.col(j), centers_.row(0).transpose(),
-                                            scales_.row(0).transpose())
-                          .cdf(t(0, j))
-                    : level_distribution(probabilities.col(j)).cdf(t(0, j));
+    result(j) = discrete_.empty() ? scalar_mixture(probabilities.col(j), factors(0, j)).cdf(t(0, j))
+                                  : level_distribution(probabilities.col(j)).cdf(t(0, j));
   });
   return result;
 }
@@ -377,6 +430,7 @@ Matrix ConditionalMixture::quantiles(const MatrixView& x,
   require_scalar_output("quantiles");
   require_open_unit_interval(probabilities, "quantile probabilities");
   const Matrix pi = component_probabilities(x);
+  const Matrix factors = scale_factors_at(x);
   Matrix result(static_cast<Index>(probabilities.size()), pi.cols());
   parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
     if (!discrete_.empty()) {
@@ -386,8 +440,7 @@ Matrix ConditionalMixture::quantiles(const MatrixView& x,
       }
       return;
     }
-    const detail::ScalarMixture mixture(pi.col(j), centers_.row(0).transpose(),
-                                        scales_.row(0).transpose());
+    const detail::ScalarMixture mixture = scalar_mixture(pi.col(j), factors(0, j));
     for (std::size_t r = 0; r < probabilities.size(); ++r) {
       result(static_cast<Index>(r), j) = mixture.quantile(probabilities[r]);
     }
@@ -404,6 +457,7 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
   std::vector<HighestDensityRegion> regions(static_cast<std::size_t>(pi.cols()));
   const double scale = y_scaling_.scale()(0);
   const Matrix shifts = trend_at(x);
+  const Matrix factors = scale_factors_at(x);
   parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
     if (!discrete_.empty()) {
       // Not standardised and without trend: the levels are in the user's units.
@@ -411,10 +465,9 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
           level_distribution(pi.col(j)).highest_density_region(coverage);
       return;
     }
-    regions[static_cast<std::size_t>(j)] = detail::rescaled(
-        detail::ScalarMixture(pi.col(j), centers_.row(0).transpose(), scales_.row(0).transpose())
-            .highest_density_region(coverage),
-        y_scaling_.mean()(0) + scale * shifts(0, j), scale);
+    regions[static_cast<std::size_t>(j)] =
+        detail::rescaled(scalar_mixture(pi.col(j), factors(0, j)).highest_density_region(coverage),
+                         y_scaling_.mean()(0) + scale * shifts(0, j), scale);
   });
   return regions;
 }
@@ -424,10 +477,10 @@ Vector ConditionalMixture::highest_density_probability(const MatrixView& x,
   require_scalar_output("highest-density probabilities");
   const Matrix pi = component_probabilities(x);
   const Matrix t = standardized_outputs(y, pi.cols()) - trend_at(x);
+  const Matrix factors = scale_factors_at(x);
   Vector result(t.cols());
   parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
-    const detail::ScalarMixture mixture(pi.col(j), centers_.row(0).transpose(),
-                                        scales_.row(0).transpose());
+    const detail::ScalarMixture mixture = scalar_mixture(pi.col(j), factors(0, j));
     result(j) = mixture.probability_above(mixture.pdf(t(0, j)));
   });
   return result;
@@ -442,6 +495,7 @@ nlohmann::json ConditionalMixture::to_json() const {
                              {"centers", matrix_to_json(centers_)},
                              {"scales", matrix_to_json(scales_)}};
   if (trend_.size() > 0) document["trend"] = matrix_to_json(trend_);
+  if (scale_trend_.size() > 0) document["scale_trend"] = matrix_to_json(scale_trend_);
   if (any_discrete(output_kernels_)) {
     document["output_kernels"] = nlohmann::json::array();
     for (const ColumnKernel& kernel : output_kernels_) {
@@ -471,7 +525,9 @@ ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
         matrix_from_json(json_member(document, "centers"), "centres"),
         matrix_from_json(json_member(document, "scales"), "scales"),
         document.contains("trend") ? matrix_from_json(document["trend"], "trend") : Matrix(),
-        std::move(output_kernels));
+        std::move(output_kernels),
+        document.contains("scale_trend") ? matrix_from_json(document["scale_trend"], "scale trend")
+                                         : Matrix());
   } catch (const InvalidArgument& error) {
     throw ModelFormatError(std::string("inconsistent model: ") + error.what());
   }

@@ -77,7 +77,21 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
 }
 
 const OptionTable<LinearGaussianOptions>& linear_gaussian_option_table() {
-  static const OptionTable<LinearGaussianOptions> table;
+  using namespace registry_internal;
+  using Options = LinearGaussianOptions;
+  static const OptionTable<Options> table = [] {
+    OptionTable<Options> rows;
+    rows.add_choice(
+        option("variance", OptionType::choice,
+               "Each output's spread: the same at every x (constant), log-linear in "
+               "x (log_linear), or per output the one with the lower leave-one-out "
+               "NLL (auto)",
+               "--variance", "variance"),
+        &Options::variance,
+        {LinearVariance::constant, LinearVariance::log_linear, LinearVariance::automatic},
+        [](LinearVariance variance) { return to_string(variance); });
+    return rows;
+  }();
   return table;
 }
 
@@ -92,7 +106,9 @@ MethodEntry product_kernel_cde_method() {
 }
 
 MethodEntry linear_gaussian_method() {
-  return conditional_method("linear", "linear-Gaussian baseline y | x ~ N(a + A x, diag s²)",
+  return conditional_method("linear",
+                            "linear-Gaussian baseline y | x ~ N(a + A x, diag s(x)²), s constant "
+                            "or log-linear in x",
                             "LinearGaussianCDE", linear_gaussian_option_table(),
                             &fit_linear_gaussian, {gate_kind<ConstantGate>("constant")});
 }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "cdens/conditional/product_kernel_cde.hpp"
 #include "cdens/model_file.hpp"
 
 namespace cdens::test {
@@ -58,6 +59,13 @@ PairSample sine_sample(Index n, Index input_dim, std::uint64_t seed) {
   }
   sample.y = (sample.y.array() * 0.25 + 4.0).matrix();
   return sample;
+}
+
+KernelCdeFit small_kernel_fit() {
+  const PairSample train = sine_sample(30, 2, 6);
+  ProductKernelCdeOptions options;
+  options.bandwidths = {0.5, 1.0, 0.3};
+  return fit_product_kernel_cde(train.x, train.y, options);
 }
 
 Vector sample_scale(const Matrix& data) {

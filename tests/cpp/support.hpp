@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cdens/conditional/kernel_cde.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/fit_report.hpp"
@@ -54,6 +55,10 @@ struct PairSample {
 /// scalar y = sin(2 x_0) + 0.3 ε, likewise shifted and scaled: non-trivial standardisations for
 /// checking that densities come out in the user's units.
 PairSample sine_sample(Index n, Index input_dim, std::uint64_t seed);
+
+/// KCDE with fixed bandwidths (0.5, 1, 0.3) on sine_sample(30, 2, 6): a 30-component mixture
+/// with two inputs, on which queries of a modified mixture are compared with the plain one's.
+KernelCdeFit small_kernel_fit();
 
 /// Checks that `fit(x, y)` refuses what no estimator can be fitted to: a NaN input (DataError),
 /// an infinite output (DataError), x and y of different lengths (InvalidArgument), a constant

@@ -25,6 +25,13 @@ test::PairSample linear_sample(Index n, std::uint64_t seed) {
   return sample;
 }
 
+/// The constant-spread model (least squares), whose closed forms these tests check.
+KernelCdeFit fit_constant_spread(const MatrixView& x, const MatrixView& y) {
+  LinearGaussianOptions options;
+  options.variance = LinearVariance::constant;
+  return fit_linear_gaussian(x, y, options);
+}
+
 /// log N(y; a + B x, diag s²) in the user's units from least squares on the raw data.
 Vector direct_log_density(const Matrix& x, const Matrix& y, const Matrix& query_x,
                           const Matrix& query_y) {
@@ -50,7 +57,7 @@ Vector direct_log_density(const Matrix& x, const Matrix& y, const Matrix& query_
 
 TEST(LinearGaussianTest, LogPdfIsLeastSquaresWithTheMaximumLikelihoodVariance) {
   const test::PairSample train = linear_sample(80, 1);
-  const KernelCdeFit fit = fit_linear_gaussian(train.x, train.y);
+  const KernelCdeFit fit = fit_constant_spread(train.x, train.y);
   EXPECT_EQ(fit.model.gate().kind(), "constant");
   const test::PairSample queries = linear_sample(25, 2);
   const Vector expected = direct_log_density(train.x, train.y, queries.x, queries.y);
@@ -60,7 +67,7 @@ TEST(LinearGaussianTest, LogPdfIsLeastSquaresWithTheMaximumLikelihoodVariance) {
 
 TEST(LinearGaussianTest, LeaveOneOutLikelihoodEqualsExplicitRefits) {
   const test::PairSample train = linear_sample(40, 3);
-  const KernelCdeFit fit = fit_linear_gaussian(train.x, train.y);
+  const KernelCdeFit fit = fit_constant_spread(train.x, train.y);
   double total = 0.0;
   for (Index i = 0; i < 40; ++i) {
     std::vector<Index> rest;
@@ -70,7 +77,7 @@ TEST(LinearGaussianTest, LeaveOneOutLikelihoodEqualsExplicitRefits) {
     // The model is affine-equivariant, so a refit on the other pairs in the user's units (with
     // its own standardisation) predicts pair i as the closed form does.
     const KernelCdeFit without =
-        fit_linear_gaussian(gather_samples(train.x, rest), gather_samples(train.y, rest));
+        fit_constant_spread(gather_samples(train.x, rest), gather_samples(train.y, rest));
     total -= without.model.log_pdf(train.x.col(i), train.y.col(i))(0);
   }
   EXPECT_NEAR(fit.report.statistics.at("loo_nll"), total / 40.0, 1e-9);
@@ -81,6 +88,7 @@ TEST(LinearGaussianTest, RefusesTooFewPairsAndWarnsOfAnExactLine) {
   EXPECT_THROW(fit_linear_gaussian(train.x, train.y), InvalidArgument);
   const test::PairSample more = linear_sample(30, 5);
   const Matrix exact = more.x.row(0) * 2.0;
+  // The default (auto) finds the log-linear spread degenerate and keeps the constant one.
   const KernelCdeFit fit = fit_linear_gaussian(more.x, exact);
   ASSERT_EQ(fit.report.warnings.size(), 1u);
   EXPECT_NE(fit.report.warnings[0].find("exact linear function of x"), std::string::npos);
@@ -90,12 +98,7 @@ TEST(LinearGaussianTest, RefusesTooFewPairsAndWarnsOfAnExactLine) {
 TEST(ConditionalMixtureTrendTest, QueriesAreThoseOfTheMixtureShiftedByTheTrend) {
   // A trend A moves y's mixture by A z(x): every query must equal the query of the same mixture
   // without a trend, evaluated at y − (A z(x) in the user's units).
-  const test::PairSample train = test::sine_sample(30, 2, 6);
-  const KernelCdeFit kernel = fit_product_kernel_cde(train.x, train.y, [] {
-    ProductKernelCdeOptions options;
-    options.bandwidths = {0.5, 1.0, 0.3};
-    return options;
-  }());
+  const KernelCdeFit kernel = test::small_kernel_fit();
   const ConditionalMixture& plain = kernel.model;
   const Matrix trend = (Matrix(1, 2) << 0.7, -0.4).finished();
   const ConditionalMixture shifted(plain.x_scaling(), plain.y_scaling(), plain.shared_gate(),

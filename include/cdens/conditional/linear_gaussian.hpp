@@ -2,32 +2,49 @@
 // The linear-Gaussian conditional density, the baseline every conditional estimator is compared
 // with (docs/methods/linear.md):
 //
-//   y | x ~ N(a + A x, diag s²)
+//   y | x ~ N(a + A x, diag s(x)²),  log s_d(x) = log s_d (constant) or c_d + γ_dᵀx (log-linear)
 //
-// fitted by least squares on standardised x and y, with the maximum-likelihood variance of the
-// residuals of each output. As a conditional mixture: trend A, one component N(a, diag s²)
-// behind a constant gate. Its leave-one-out likelihood has a closed form (the PRESS residuals
-// e_i / (1 − h_ii) of the hat matrix), which is what the kernel estimators are compared with.
+// on standardised x and y: least squares and the maximum-likelihood variance of the residuals
+// for a constant spread, maximum likelihood (Newton steps) for a log-linear one, each output's
+// spread chosen by its leave-one-out likelihood by default. As a conditional mixture: trend A,
+// scale trend Γ = (γ_d), one component N(a, diag s²) behind a constant gate. The leave-one-out
+// likelihood is closed-form for a constant spread (the PRESS residuals e_i / (1 − h_ii) of the
+// hat matrix) and one Newton step from the full fit per pair for a log-linear one.
+
+#include <string>
 
 #include "cdens/conditional/kernel_cde.hpp"
 
 namespace cdens {
 
-/// Options of fit_linear_gaussian: none (least squares has no tuning parameter); the struct
-/// gives the method the same shape as every other in the registry.
-struct LinearGaussianOptions {};
+/// How each output's spread depends on x.
+enum class LinearVariance {
+  constant,    ///< s_d, the same at every x (least squares)
+  log_linear,  ///< log s_d(x) = c_d + γ_dᵀx (maximum likelihood)
+  automatic,   ///< per output, the one with the lower leave-one-out NLL
+};
+std::string to_string(LinearVariance variance);
+/// "constant", "log_linear" or "auto"; InvalidArgument naming the choices otherwise.
+LinearVariance parse_linear_variance(const std::string& name);
+
+struct LinearGaussianOptions {
+  LinearVariance variance = LinearVariance::automatic;
+};
 
 /// Fits the linear-Gaussian model to the pairs (x_i, y_i): x is d_x × n, y is d_y × n, with
 /// n ≥ d_x + 3. The report (method "linear") holds the leave-one-out NLL in the user's units
-/// ("loo_nll", mean over pairs of −log p̂_{−i}(y_i | x_i), each from the least-squares fit and
-/// variance without pair i), unless some pair has leverage 1. An output that is an exact linear
-/// function of x gets a residual scale of 1e-10 of its standard deviation and a warning.
+/// ("loo_nll", mean over pairs of −log p̂_{−i}(y_i | x_i) of the chosen spreads, and
+/// "loo_nll_constant_variance" / "loo_nll_log_linear_variance" of each kind where defined) and
+/// the number of outputs with a log-linear spread ("log_linear_outputs"). An output that is an
+/// exact linear function of x gets a residual scale of 1e-10 of its standard deviation and a
+/// warning. variance = log_linear throws DataError where that fit is degenerate (it names why).
 KernelCdeFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
                                  const LinearGaussianOptions& options = {},
                                  const FitContext& context = {});
 
-/// The leave-one-out NLL of the linear-Gaussian model on standardised pairs, in standardised
-/// units (+∞ where a pair has leverage 1, so that the model without it is not determined).
+/// The leave-one-out NLL of the default linear-Gaussian model (each output's spread chosen) on
+/// standardised pairs, in standardised units (+∞ where neither spread gives one: a pair with
+/// leverage 1, so that the model without it is not determined).
 double linear_gaussian_loo_nll(const StandardizedSamples& pairs);
 
 /// Least squares t ≈ a + A z on standardised pairs: (a, A) as the columns of a d_y × (1 + d_x)

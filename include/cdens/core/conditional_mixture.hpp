@@ -8,6 +8,11 @@
 // reported in the user's units through the Jacobian of the output standardisation. Each query is
 // written once here; estimators only supply the gate w_k(x) and the components (c_k, s_k).
 //
+// Spread that moves with x (the heteroscedastic linear-Gaussian, docs/methods/linear.md): with a
+// scale trend Γ (d_y × d_x), every scale s_kd is multiplied by f_d(x) = exp(Γ_d z(x)), the
+// exponent clamped to ±kLogScaleFactorLimit so that no query overflows far outside the data.
+// The centres do not move with it: one component gives y | x ~ N(c + A z, diag s² f(x)²).
+//
 // Discrete outputs (KCDE with declared discrete columns, docs/methods/kcde.md): an output
 // dimension may instead carry a discrete kernel over its levels (column_kernel.hpp), the
 // component's factor then being the probability mass p_d(y_d | c_kd; λ_d) of its kernel around
@@ -35,7 +40,8 @@
 namespace cdens {
 namespace detail {
 class LevelDistribution;
-}
+class ScalarMixture;
+}  // namespace detail
 
 class ConditionalMixture {
  public:
@@ -43,9 +49,14 @@ class ConditionalMixture {
   /// `trend` is A (d_y × d_x, standardised units), or empty for none. `output_kernels` gives the
   /// kernel of every output dimension (empty: all Gaussian); a discrete one needs the identity
   /// scaling, centres among its levels, its λ as a constant scales row, and no trend.
+  /// `scale_trend` is Γ (d_y × d_x), or empty for none; only for Gaussian outputs.
   ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
                      std::shared_ptr<const ConditionalGate> gate, Matrix centers, Matrix scales,
-                     Matrix trend = Matrix(), ColumnKernels output_kernels = {});
+                     Matrix trend = Matrix(), ColumnKernels output_kernels = {},
+                     Matrix scale_trend = Matrix());
+
+  /// The largest |Γ_d z(x)|: scale factors stay within e^±30.
+  static constexpr double kLogScaleFactorLimit = 30.0;
 
   Index input_dim() const { return x_scaling_.dimension(); }
   Index output_dim() const { return y_scaling_.dimension(); }
@@ -59,6 +70,8 @@ class ConditionalMixture {
   const Matrix& scales() const { return scales_; }
   /// The trend A (d_y × d_x), or an empty matrix where there is none.
   const Matrix& trend() const { return trend_; }
+  /// The scale trend Γ (d_y × d_x), or an empty matrix where there is none.
+  const Matrix& scale_trend() const { return scale_trend_; }
   /// The kernel of every output dimension: continuous (Gaussian) or discrete.
   const ColumnKernels& output_kernels() const { return output_kernels_; }
 
@@ -101,6 +114,9 @@ class ConditionalMixture {
   /// A z(x), the trend's shift of every component mean in standardised output units for inputs
   /// x in the user's units (d_y × m); zeros, without transforming x, where there is no trend.
   Matrix trend_at(const MatrixView& x) const;
+  /// f(x) = exp(Γ z(x)), the factor of every component's scale for inputs x in the user's units
+  /// (d_y × m); ones where there is no scale trend.
+  Matrix scale_factors_at(const MatrixView& x) const;
 
   nlohmann::json to_json() const;
   static ConditionalMixture from_json(const nlohmann::json& document, const GateReader& read_gate);
@@ -121,8 +137,13 @@ class ConditionalMixture {
   /// The distribution over the levels of a one-dimensional discrete y given π (K).
   detail::LevelDistribution level_distribution(const VectorView& pi) const;
   Matrix standardized_outputs(const MatrixView& y, Index expected_samples) const;
-  /// N(t_g; c_k, diag s_k²) for the standardised outputs t (columns): G × K.
-  Matrix component_densities_at(const MatrixView& t) const;
+  /// N(t_g; c_k, diag s_k² f²) for the standardised outputs t (columns): G × K, with the scale
+  /// factors f of one input (ones: the scales as they are).
+  Matrix component_densities_at(const MatrixView& t, const Eigen::ArrayXd& factors) const;
+  /// ∫ N(t; c_k, diag s_k² f²) N(t; c_l, diag s_l² f²) dt for every pair of components: K × K.
+  Matrix component_overlaps(const Eigen::ArrayXd& factors) const;
+  /// The scalar mixture at one input: probabilities π, the scales times the factor f.
+  detail::ScalarMixture scalar_mixture(const VectorView& pi, double factor) const;
   /// Turns log w_k(x) into log π_k(x) in place (Σ π = 1), or into the marginal log-weights where
   /// every w_k(x) is zero.
   void normalize_log_weights(Eigen::Ref<Vector> log_weights) const;
@@ -137,6 +158,7 @@ class ConditionalMixture {
   Matrix scales_;
   Matrix trend_;
   ColumnKernels output_kernels_;
+  Matrix scale_trend_;
   std::vector<Index> gaussian_rows_;  ///< the Gaussian output dimensions
   Matrix gaussian_centers_;           ///< their rows of the centres
   Matrix gaussian_scales_;            ///< and of the scales

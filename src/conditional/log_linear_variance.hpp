@@ -1,0 +1,31 @@
+#pragma once
+// The heteroscedastic linear-Gaussian regression of one standardised output t on the inputs z,
+//
+//   t_i ~ N(βᵀu_i, exp(2 γᵀu_i)),  u_i = (1, z_iᵀ)ᵀ,
+//
+// (a linear mean and a log-linear standard deviation, Harvey 1976) by maximum likelihood, and its
+// leave-one-out NLL by one Newton step per pair from the full fit (docs/methods/linear.md).
+
+#include <string>
+
+#include "cdens/core/types.hpp"
+
+namespace cdens::detail {
+
+struct LogLinearVarianceFit {
+  Vector location;   ///< β: intercept, then one slope per input
+  Vector log_scale;  ///< γ: log of the intercept's scale, then one slope per input
+  /// Mean over pairs of −log p_{−i}(t_i | z_i) in standardised units; +∞ where the fit is
+  /// degenerate.
+  double loo_nll = 0.0;
+  /// Why the fit is not usable (empty when it is): no convergence, or a spread that collapses
+  /// onto some pairs (ties in t among pairs with similar inputs make the likelihood unbounded).
+  std::string problem;
+};
+
+/// Fits the model by Newton steps with step halving from the constant-variance least-squares
+/// fit. `design` is n × (1 + d_x) with rows u_iᵀ (a leading column of ones), `t` holds the n
+/// outputs.
+LogLinearVarianceFit fit_log_linear_variance(const Matrix& design, const VectorView& t);
+
+}  // namespace cdens::detail
