@@ -60,8 +60,9 @@ void run_density_grid(const DensityGridArguments& arguments) {
                           std::to_string(arguments.axes.size()));
   }
   std::vector<GridAxis> axes;
-  for (const auto& spec : arguments.axes) axes.push_back(parse_grid_axis(spec));
-  const Matrix grid = cartesian_grid(axes);
+  for (const auto& spec : arguments.axes) axes.push_back(parse_grid_axis(spec, "--grid"));
+  // The output table holds the grid and one density per point.
+  const Matrix grid = cartesian_grid(axes, "--grid", static_cast<double>(dimension) + 2.0);
   Matrix rows(dimension + 1, grid.cols());
   rows.topRows(dimension) = grid;
   rows.bottomRows(1) = model.mixture.pdf(grid).transpose();
@@ -79,6 +80,8 @@ struct DensitySampleArguments {
 
 void run_density_sample(const DensitySampleArguments& arguments) {
   const DensityModel model = load_density_model_file(arguments.model_path);
+  // The draws and the table written from them.
+  require_draw_count(arguments.n, 2.0 * static_cast<double>(model.mixture.dimension()));
   Rng rng(arguments.seed);
   write_table(arguments.out_path, model.names, model.mixture.sample(arguments.n, rng));
 }

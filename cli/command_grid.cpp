@@ -29,9 +29,12 @@ void run_grid(const GridArguments& arguments) {
                           ", got " + std::to_string(arguments.y_axes.size()));
   }
   std::vector<GridAxis> axes;
-  for (const auto& spec : arguments.y_axes) axes.push_back(parse_grid_axis(spec));
-  const Matrix y_grid = cartesian_grid(axes);
+  for (const auto& spec : arguments.y_axes) axes.push_back(parse_grid_axis(spec, "--y-grid"));
   const Matrix x = read_input_points(model, arguments.inputs);
+  // Per grid point: a density per x point and a row of the output table per x point.
+  const Matrix y_grid = cartesian_grid(
+      axes, "--y-grid",
+      static_cast<double>(x.cols()) * static_cast<double>(input_dim + output_dim + 2));
 
   // densities(g, j) = p(y_grid_g | x_j).
   const Matrix densities = model.mixture.pdf_grid(x, y_grid);

@@ -22,6 +22,10 @@ void run_sample(const SampleArguments& arguments) {
   const ConditionalModel model = load_model_file(arguments.model_path).model;
   const Matrix x = read_input_points(model, arguments.inputs);
   const Index n = arguments.draws_per_input;
+  // The draws, and the table of x and y beside them.
+  require_draw_count(
+      n, static_cast<double>(x.cols()) *
+             static_cast<double>(model.mixture.input_dim() + 2 * model.mixture.output_dim()));
   // Draws for x_j occupy columns j·n … j·n + n − 1.
   const Matrix draws = model.mixture.sample(x, n, arguments.seed);
   const Index input_dim = model.mixture.input_dim();

@@ -15,6 +15,7 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/validate.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -112,8 +113,8 @@ void print_cv_list(std::ostream& out, const CvTable& table) {
 
 }  // namespace
 
-GridAxis parse_grid_axis(const std::string& spec) {
-  const std::string what = "--y-grid '" + spec + "'";
+GridAxis parse_grid_axis(const std::string& spec, const std::string& flag) {
+  const std::string what = flag + " '" + spec + "'";
   const auto parts = split_list(spec, ':', what);
   if (parts.size() != 3) throw InvalidArgument(what + ": expected START:STOP:COUNT");
   const double start = parse_number(parts[0], what + " START");
@@ -127,14 +128,13 @@ GridAxis parse_grid_axis(const std::string& spec) {
   return {start, stop, static_cast<Index>(count)};
 }
 
-Matrix cartesian_grid(const std::vector<GridAxis>& axes) {
-  Index total = 1;
-  for (const auto& axis : axes) {
-    if (total > std::numeric_limits<Index>::max() / axis.count) {
-      throw InvalidArgument("the y grid has too many points");
-    }
-    total *= axis.count;
-  }
+Matrix cartesian_grid(const std::vector<GridAxis>& axes, const std::string& flag,
+                      double per_point) {
+  double points = 1.0;
+  for (const auto& axis : axes) points *= static_cast<double>(axis.count);
+  // Checked before the product is formed as an Index, which it might overflow.
+  require_memory_for(points * (static_cast<double>(axes.size()) + per_point), flag);
+  const auto total = static_cast<Index>(points);
   Matrix grid(static_cast<Index>(axes.size()), total);
   for (Index point = 0; point < total; ++point) {
     Index rest = point;
@@ -199,7 +199,9 @@ auto read_model_file(const std::string& path, const Read& read) {
   const nlohmann::json document = read_json_file(path);
   try {
     return read(document);
-  } catch (const ModelFormatError& error) {
+  } catch (const Error& error) {
+    // A format error, or a value the model's parts refuse (a zero scale, coefficients that are
+    // all zero): either way the file is what the user must look at.
     throw ModelFormatError(path + ": " + error.what());
   } catch (const nlohmann::json::exception& error) {
     // A field of the wrong JSON type that the library's reader did not check itself.
@@ -221,11 +223,22 @@ DensityModel load_density_model_file(const std::string& path) {
   return read_model_file(path, density_model_from_json);
 }
 
+void require_draw_count(Index n, double numbers_per_draw) {
+  if (n < 1) throw InvalidArgument("--n must be at least 1, got " + std::to_string(n));
+  require_memory_for(static_cast<double>(n) * numbers_per_draw, "--n");
+}
+
 void add_seed_option(CLI::App& command, std::uint64_t& seed, const std::string& description) {
   const CLI::Validator digits_only(
       [](std::string& text) -> std::string {
-        if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) return {};
-        return "the seed must be a non-negative integer, got '" + text + "'";
+        std::uint64_t value = 0;
+        const auto [end, status] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos &&
+            status == std::errc() && end == text.data() + text.size()) {
+          return {};
+        }
+        // A seed beyond 2⁶⁴ − 1 must not saturate into a different seed.
+        return "must be an integer from 0 to 18446744073709551615, got '" + text + "'";
       },
       "UINT");
   command.add_option("--seed", seed, description)->check(digits_only);
@@ -277,9 +290,8 @@ void write_table(const std::string& path, const std::vector<std::string>& names,
     }
   }
   if (path.empty()) {
+    // main() checks standard output once the command is done, for every command alike.
     write_csv(std::cout, names, columns);
-    std::cout.flush();
-    if (!std::cout) throw IoError("cannot write to standard output");
     return;
   }
   std::ostringstream text;

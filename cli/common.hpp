@@ -59,12 +59,14 @@ struct GridAxis {
   Index count;
 };
 
-/// Parses START:STOP:COUNT; InvalidArgument unless START < STOP and COUNT is an integer ≥ 2.
-GridAxis parse_grid_axis(const std::string& spec);
+/// Parses START:STOP:COUNT given as `flag` (--y-grid, --grid); InvalidArgument naming it unless
+/// START < STOP and COUNT is an integer ≥ 2.
+GridAxis parse_grid_axis(const std::string& spec, const std::string& flag);
 
 /// Every point of the cartesian product of the axes' values as a d × (Π count) matrix, the first
-/// axis varying fastest.
-Matrix cartesian_grid(const std::vector<GridAxis>& axes);
+/// axis varying fastest; InvalidArgument naming `flag` when the grid would not fit in memory
+/// `per_point` times (the queries' results per grid point).
+Matrix cartesian_grid(const std::vector<GridAxis>& axes, const std::string& flag, double per_point);
 
 // Data.
 
@@ -117,6 +119,11 @@ ModelFile load_model_file(const std::string& path);
 
 /// Reads and checks an unconditional density model file (IoError, ModelFormatError).
 DensityModel load_density_model_file(const std::string& path);
+
+/// --n of `sample` and `density sample`: InvalidArgument naming it unless it is at least 1 and
+/// `n` draws of `numbers_per_draw` numbers each (draws and the table written from them) fit in
+/// memory.
+void require_draw_count(Index n, double numbers_per_draw);
 
 /// Adds --seed: a non-negative integer (CLI11 alone would wrap "-1" around to 2^64 − 1).
 void add_seed_option(CLI::App& command, std::uint64_t& seed, const std::string& description);

@@ -106,6 +106,10 @@ int main(int argc, char** argv) {
       }
       return report_error(error.what());
     }
+    // Every subcommand prints to std::cout (reports, scores, tables); a full disk or a closed
+    // pipe shows only when the buffer is flushed, so success is declared only after that.
+    std::cout.flush();
+    if (!std::cout) return report_error("cannot write to standard output");
   } catch (const std::bad_alloc&) {
     return report_error("out of memory (is the grid, the sample or the data set too large?)");
   } catch (const std::exception& error) {

@@ -7,6 +7,7 @@ packages=(
   g++ make cmake
   ccache                 # compiler cache: rebuilds of unchanged sources are replayed
   clang-format           # make test checks the layout of the C++ sources
+  clang libclang-rt-14-dev libomp-dev  # libFuzzer harnesses of the readers (make fuzz)
   libeigen3-dev          # matrices, eigendecompositions
   libopenblas-openmp-dev # BLAS behind Eigen's products; the OpenMP build nests inside our threads
   libcli11-dev           # command-line parsing
@@ -18,6 +19,7 @@ packages=(
   python3-dev python3-venv python3-pip python3-setuptools python3-wheel pybind11-dev
   python3-numpy python3-scipy python3-sklearn python3-matplotlib python3-pandas python3-pytest
   python3-statsmodels    # the conditional KDE peer of bench/peers/cde
+  python3-hypothesis     # property-based tests of the Python API (tests/robustness)
 )
 
 missing=()

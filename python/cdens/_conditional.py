@@ -184,7 +184,8 @@ class ConditionalDensityEstimator(BaseEstimator):
         """n_samples draws from p(y | x_i) for every row of X: shape (n, n_samples) for
         one-dimensional y, (n, n_samples, d_y) otherwise."""
         X_samples = self._inputs(X)
-        if not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
+        if (not isinstance(n_samples, (int, np.integer)) or isinstance(n_samples, bool)
+                or not 1 <= n_samples < 2**63):
             raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
         draws = self.model_.sample(X_samples, int(n_samples), seed_of(random_state))
         draws = draws.reshape(X_samples.shape[0], int(n_samples), self.n_outputs_)

@@ -104,7 +104,8 @@ class DensityEstimator(BaseEstimator):
     def sample(self, n_samples=1, random_state=None):
         """n_samples draws from p(x), shape (n_samples, d)."""
         check_is_fitted(self, "model_")
-        if not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
+        if (not isinstance(n_samples, (int, np.integer)) or isinstance(n_samples, bool)
+                or not 1 <= n_samples < 2**63):
             raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
         return self.model_.sample(int(n_samples), seed_of(random_state))
 

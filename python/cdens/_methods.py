@@ -5,7 +5,6 @@ parameters through it, and ``cdens.load`` finds the class of a model file's meth
 
 import functools
 import inspect
-import numbers
 import warnings
 
 from . import _core
@@ -72,9 +71,7 @@ def engine_options(estimator, method_name, selectors=()):
         elif option["type"] == "threads":
             values[option["name"]] = threads_of(value)
         elif value is not None:
-            if _is_zero_sentinel(option) and _is_number(value) and value <= 0:
-                # The engine's 0 ("chosen from the data", "off") is spelled None here.
-                raise ValueError(f"{name} must be None or positive, got {value!r}")
+            # The engine refuses an explicit 0 where 0 stands for the default (None here).
             values[option["name"]] = value
         elif not option["none_is_default"]:
             raise ValueError(f"{name} must not be None")
@@ -99,12 +96,3 @@ def _is_default(value, default):
         return type(value) is type(default) and bool(value == default)
     except (TypeError, ValueError):  # an array compares element by element
         return False
-
-
-def _is_zero_sentinel(option):
-    return (option["none_is_default"] and option["type"] in ("integer", "real")
-            and option["default"] == 0)
-
-
-def _is_number(value):
-    return isinstance(value, numbers.Real) and not isinstance(value, bool)

@@ -6,6 +6,7 @@ change a value (huge integers, extended precision) is refused rather than done q
 """
 
 import numbers
+import re
 
 import numpy as np
 from sklearn.utils import check_array, check_random_state
@@ -61,14 +62,21 @@ def _refuse_lossy_dtype(values, name):
 def as_samples(values, name, *, allow_1d=False, min_samples=1):
     """(n, d) C-order float64 array of finite values; a 1-D input is (n, 1) when allowed."""
     _refuse_lossy_dtype(values, name)
-    array = check_array(
-        values,
-        dtype=np.float64,
-        order="C",
-        ensure_2d=not allow_1d,
-        ensure_min_samples=min_samples,
-        input_name=name,
-    )
+    try:
+        array = check_array(
+            values,
+            dtype=np.float64,
+            order="C",
+            ensure_2d=not allow_1d,
+            ensure_min_samples=min_samples,
+            input_name=name,
+        )
+    except (ValueError, TypeError) as error:
+        # scikit-learn names the input in some messages only ("Found array with 0 sample(s)"
+        # does not say which); every refusal here names the parameter.
+        if re.search(rf"\b{re.escape(name)}\b", str(error)):
+            raise
+        raise type(error)(f"{name}: {error}") from error
     if array.ndim == 1:
         array = array.reshape(-1, 1)
     return array
@@ -87,10 +95,16 @@ def as_probabilities(values, name):
 def seed_of(random_state):
     """The engine's 64-bit seed: an int is used as given, None or a RandomState draws one."""
     if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        if random_state < 0:
-            raise ValueError(f"random_state must be non-negative, got {random_state}")
+        if not 0 <= random_state < 2**64:
+            raise ValueError(f"random_state must be an integer from 0 to 2**64 - 1, got "
+                             f"{random_state}")
         return int(random_state)
-    return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
+    try:
+        state = check_random_state(random_state)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"random_state must be None, an integer or a numpy RandomState: "
+                         f"{error}") from None
+    return int(state.randint(np.iinfo(np.int32).max))
 
 
 def threads_of(n_jobs):

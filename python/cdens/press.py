@@ -113,7 +113,10 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
         if y is not None and hasattr(y, "__len__"):
             shape = np.asarray(y).shape
             if len(shape) == 2 and shape[1] == 1:
-                y = column_or_1d(y, warn=True)
+                try:
+                    y = column_or_1d(y, warn=True)
+                except (ValueError, TypeError) as error:
+                    raise type(error)(f"y: {error}") from error
         return self._fit(X, y)
 
     def _fit_model(self, X, Y):

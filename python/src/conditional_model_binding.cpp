@@ -152,6 +152,9 @@ void bind_conditional_model(py::module_& module) {
           "sample",
           [](const ConditionalModel& m, const py::array& x, Index n_per_input, std::uint64_t seed) {
             const auto xs = samples_of(x, "X");
+            require_memory_for(static_cast<double>(n_per_input) * static_cast<double>(xs.cols()) *
+                                   static_cast<double>(m.mixture.output_dim()),
+                               "n_samples");
             return samples_to_numpy(
                 without_gil([&] { return m.mixture.sample(xs, n_per_input, seed); }));
           },

@@ -9,6 +9,7 @@
 #include "bindings.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/validate.hpp"
 #include "cdens/model_file.hpp"
 #include "model_binding.hpp"
 
@@ -62,6 +63,8 @@ void bind_density_model(py::module_& module) {
       .def(
           "sample",
           [](const DensityModel& m, Index n, std::uint64_t seed) {
+            require_memory_for(static_cast<double>(n) * static_cast<double>(m.mixture.dimension()),
+                               "n_samples");
             return samples_to_numpy(without_gil([&] {
               Rng rng(seed);
               return m.mixture.sample(n, rng);

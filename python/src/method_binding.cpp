@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -65,6 +66,21 @@ std::int64_t integer_of(const py::handle& value, const std::string& name) {
   return py::cast<std::int64_t>(py::int_(py::reinterpret_borrow<py::object>(value)));
 }
 
+/// A seed from 0 to 2⁶⁴ − 1 (a Python int has no upper bound; a larger one must not wrap or
+/// saturate); ValueError naming `name`.
+std::uint64_t seed_of(const py::handle& value, const std::string& name) {
+  if (py::isinstance<py::bool_>(value) || !py::isinstance<py::int_>(value)) {
+    // numpy integers are no Python ints but convert exactly.
+    integer_of(value, name);
+  }
+  const py::int_ seed(py::reinterpret_borrow<py::object>(value));
+  if (seed < py::int_(0) || seed > py::int_(std::numeric_limits<std::uint64_t>::max())) {
+    throw InvalidArgument(name + " must be an integer from 0 to 2**64 - 1, got " +
+                          py::repr(value).cast<std::string>());
+  }
+  return seed.cast<std::uint64_t>();
+}
+
 std::vector<double> numbers_from(const py::handle& value, const std::string& name) {
   const py::array_t<double, py::array::forcecast> array(
       py::module_::import("numpy").attr("atleast_1d")(value));
@@ -91,19 +107,23 @@ OptionValue value_of(const OptionInfo& option, const py::handle& value) {
   OptionValue converted;
   try {
     switch (option.type) {
-      case OptionType::boolean:
+      case OptionType::boolean: {
+        // Truthiness would take 2.5 or "no" as true: only a bool (Python's or numpy's) is one.
+        const py::object numpy_bool = py::module_::import("numpy").attr("bool_");
+        if (!py::isinstance<py::bool_>(value) && !py::isinstance(value, numpy_bool)) {
+          throw InvalidArgument(name + " must be True or False, got " +
+                                py::repr(value).cast<std::string>());
+        }
         converted = py::cast<bool>(py::bool_(py::reinterpret_borrow<py::object>(value)));
         break;
+      }
       case OptionType::integer:
       case OptionType::threads:
         converted = integer_of(value, name);
         break;
-      case OptionType::seed: {
-        const std::int64_t seed = integer_of(value, name);
-        if (seed < 0) throw InvalidArgument(name + " must be non-negative");
-        converted = static_cast<std::uint64_t>(seed);
+      case OptionType::seed:
+        converted = seed_of(value, name);
         break;
-      }
       case OptionType::real:
         converted = py::cast<double>(value);
         break;

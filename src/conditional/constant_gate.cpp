@@ -1,5 +1,6 @@
 #include "cdens/conditional/constant_gate.hpp"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/error.hpp"
@@ -25,13 +26,14 @@ nlohmann::json ConstantGate::to_json() const {
 }
 
 std::shared_ptr<const ConstantGate> ConstantGate::from_json(const nlohmann::json& document) {
-  const auto& input_dim = json_member(document, "input_dim");
-  if (!input_dim.is_number_integer()) {
-    throw ModelFormatError("constant gate: input_dim is not an integer");
-  }
   return std::make_shared<const ConstantGate>(
-      input_dim.get<Index>(),
+      json_integer(json_member(document, "input_dim"), "constant gate: input_dim", 1),
       vector_from_json(json_member(document, "log_weights"), "gate log-weights"));
+}
+
+std::shared_ptr<const ConstantGate> uniform_gate(Index input_dim, Index count) {
+  return std::make_shared<const ConstantGate>(
+      input_dim, Vector::Constant(count, -std::log(static_cast<double>(count))));
 }
 
 }  // namespace cdens

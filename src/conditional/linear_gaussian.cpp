@@ -156,7 +156,7 @@ KernelCdeFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
   if (data.samples.z.cols() < input_dim + 3) {
     throw InvalidArgument(
         "the linear-Gaussian fit needs at least d_x + 3 = " + std::to_string(input_dim + 3) +
-        " pairs, got " + std::to_string(data.samples.z.cols()));
+        " pairs of x and y, got " + std::to_string(data.samples.z.cols()));
   }
   const LinearFit fit = fit_linear(data.samples, options.variance);
   FitReport report;

@@ -11,6 +11,7 @@
 #include "cdens/core/parallel.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
+#include "cdens/core/tied_outputs.hpp"
 #include "cdens/core/validate.hpp"
 
 namespace cdens {
@@ -267,6 +268,9 @@ LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& u
     lambda = table.candidates(table.best, 1);
     to_user_units(table, options.cv_loss, y_scaling.log_jacobian());
     report.warnings = grid_edge_warnings(table, {options.sigmas, options.lambdas});
+    if (auto spikes = spike_warning(data.t, sigma, options.sigmas)) {
+      report.warnings.push_back(std::move(*spikes));
+    }
     report.statistics["folds"] = folds.n_folds();
     report.cross_validation = std::move(table);
   }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "cdens/conditional/constant_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/validate.hpp"
@@ -18,6 +19,11 @@ LscdeGate::LscdeGate(Matrix centers_x, Vector alpha, double sigma)
   }
   if (!alpha_.allFinite() || (alpha_.array() < 0.0).any()) {
     throw InvalidArgument("LSCDE coefficients must be finite and non-negative");
+  }
+  // All zero would weight no component anywhere; the fit writes that model with a constant
+  // gate, so here it can only be a damaged file, which must not pass as a constant density.
+  if (!(alpha_.array() > 0.0).any()) {
+    throw InvalidArgument("LSCDE coefficients are all zero: no component carries weight");
   }
 }
 
@@ -40,9 +46,14 @@ nlohmann::json LscdeGate::to_json() const {
 std::shared_ptr<const LscdeGate> LscdeGate::from_json(const nlohmann::json& document) {
   const auto& sigma = json_member(document, "sigma");
   if (!sigma.is_number()) throw ModelFormatError("LSCDE gate: sigma is not a number");
-  return std::make_shared<const LscdeGate>(
-      matrix_from_json(json_member(document, "centers_x"), "LSCDE centres"),
-      vector_from_json(json_member(document, "alpha"), "LSCDE coefficients"), sigma.get<double>());
+  try {
+    return std::make_shared<const LscdeGate>(
+        matrix_from_json(json_member(document, "centers_x"), "LSCDE centres"),
+        vector_from_json(json_member(document, "alpha"), "LSCDE coefficients"),
+        sigma.get<double>());
+  } catch (const InvalidArgument& error) {
+    throw ModelFormatError(std::string("LSCDE gate: ") + error.what());
+  }
 }
 
 ConditionalMixture make_lscde_mixture(const Standardizer& x_scaling, const Standardizer& y_scaling,
@@ -63,9 +74,14 @@ ConditionalMixture make_lscde_mixture(const Standardizer& x_scaling, const Stand
     centers_y.col(c) = basis.centers_y.col(kept[c]);
     kept_alpha(c) = alpha(kept[c]);
   }
-  auto gate =
-      std::make_shared<const LscdeGate>(std::move(centers_x), std::move(kept_alpha), basis.sigma);
-  return ConditionalMixture(x_scaling, y_scaling, std::move(gate), centers_y,
+  // Every coefficient zero (a heavy regulariser): the model is the marginal mixture of the
+  // outputs, written as such.
+  const std::shared_ptr<const ConditionalGate> gate =
+      (kept_alpha.array() > 0.0).any()
+          ? std::shared_ptr<const ConditionalGate>(std::make_shared<const LscdeGate>(
+                std::move(centers_x), std::move(kept_alpha), basis.sigma))
+          : uniform_gate(centers_x.rows(), count);
+  return ConditionalMixture(x_scaling, y_scaling, gate, centers_y,
                             Matrix::Constant(centers_y.rows(), count, basis.sigma));
 }
 

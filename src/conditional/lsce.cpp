@@ -10,6 +10,7 @@
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
+#include "cdens/core/tied_outputs.hpp"
 #include "cdens/core/validate.hpp"
 
 namespace cdens {
@@ -124,6 +125,9 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
     report.hyperparameters["sigma"] = result.best.sigma;
     report.hyperparameters["lambda"] = result.best.lambda;
     report.cross_validation = result.best.cross_validation;
+    if (auto spikes = spike_warning(y_standard, result.best.sigma, options.reduction.sigmas)) {
+      report.warnings.push_back(std::move(*spikes));
+    }
   } else {
     report.hyperparameters["reduction_sigma"] = result.best.sigma;
     report.hyperparameters["reduction_lambda"] = result.best.lambda;

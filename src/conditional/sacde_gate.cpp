@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "cdens/conditional/constant_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/validate.hpp"
@@ -20,6 +21,10 @@ SaCdeGate::SaCdeGate(Matrix centers_x, Matrix alpha, double sigma)
   if (!centers_x_.allFinite()) throw InvalidArgument("SA-CDE centres must be finite");
   if (!alpha_.allFinite() || (alpha_.array() < 0.0).any()) {
     throw InvalidArgument("SA-CDE coefficients must be finite and non-negative");
+  }
+  // As for LSCDE: the fit writes an all-zero model with a constant gate.
+  if (!(alpha_.array() > 0.0).any()) {
+    throw InvalidArgument("SA-CDE coefficients are all zero: no component carries weight");
   }
 }
 
@@ -93,9 +98,12 @@ ConditionalMixture make_sacde_mixture(const Standardizer& x_scaling, const Stand
   Matrix centers_x = basis.centers_x(Eigen::all, kept);
   Matrix centers_y = basis.centers_y(Eigen::all, kept);
   const auto count = static_cast<Index>(kept.size());
-  auto gate =
-      std::make_shared<const SaCdeGate>(std::move(centers_x), std::move(kept_alpha), basis.sigma);
-  return ConditionalMixture(x_scaling, y_scaling, std::move(gate), centers_y,
+  const std::shared_ptr<const ConditionalGate> gate =
+      (kept_alpha.array() > 0.0).any()
+          ? std::shared_ptr<const ConditionalGate>(std::make_shared<const SaCdeGate>(
+                std::move(centers_x), std::move(kept_alpha), basis.sigma))
+          : uniform_gate(x_scaling.dimension(), count);
+  return ConditionalMixture(x_scaling, y_scaling, gate, centers_y,
                             Matrix::Constant(centers_y.rows(), count, basis.sigma));
 }
 

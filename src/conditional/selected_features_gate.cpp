@@ -39,8 +39,8 @@ std::shared_ptr<const SelectedFeaturesGate> SelectedFeaturesGate::from_json(
   try {
     const auto& inner = json_member(document, "inner");
     return std::make_shared<const SelectedFeaturesGate>(
-        json_member(document, "input_dim").get<Index>(),
-        json_member(document, "features").get<std::vector<Index>>(),
+        json_integer(json_member(document, "input_dim"), "selected-features gate: input_dim", 1),
+        json_integers(json_member(document, "features"), "selected-features gate: features", 0),
         read_gate(json_member(inner, "kind").get<std::string>(), inner));
   } catch (const nlohmann::json::exception& error) {
     throw ModelFormatError(std::string("selected-features gate: ") + error.what());

@@ -278,6 +278,9 @@ Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_gri
   const Matrix probabilities = component_probabilities(x);
   const Matrix t = standardized_outputs(y_grid, -1);
   if (t.cols() == 0) throw InvalidArgument("the y grid is empty");
+  require_memory_for(
+      static_cast<double>(t.cols()) * static_cast<double>(std::max(x.cols(), n_components())),
+      "the y grid (its points times the inputs)");
   const double jacobian = std::exp(y_scaling_.log_jacobian());
   // Component densities at the grid points (G × K), then one product with π; with a trend the
   // grid moves with x (and with a scale trend the components widen), so each input gets its own
@@ -300,6 +303,9 @@ Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_gri
 Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
                                   std::uint64_t seed) const {
   if (n_per_input < 1) throw InvalidArgument("the number of samples per input must be at least 1");
+  require_memory_for(static_cast<double>(n_per_input) * static_cast<double>(x.cols()) *
+                         static_cast<double>(output_dim()),
+                     "the number of samples per input");
   const Matrix probabilities = component_probabilities(x);
   const Matrix shifts = trend_at(x);
   const Matrix factors = scale_factors_at(x);

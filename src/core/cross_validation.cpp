@@ -13,8 +13,10 @@ namespace cdens {
 KFold::KFold(Index n, int folds, Rng& rng) : n_(n) {
   if (folds < 2) throw InvalidArgument("cross-validation needs at least 2 folds");
   if (n < folds) {
-    throw InvalidArgument("cannot split " + std::to_string(n) + " samples into " +
-                          std::to_string(folds) + " cross-validation folds");
+    // Both the data (x) and the option (folds) can be what the user must change.
+    throw InvalidArgument("cannot split the " + std::to_string(n) + " samples of x into " +
+                          std::to_string(folds) +
+                          " cross-validation folds: give more samples or fewer folds");
   }
   const auto order = rng.permutation(n);
   for (int k = 0; k < folds; ++k) {
@@ -201,7 +203,7 @@ CvTable CvTable::from_json(const nlohmann::json& document) {
     table.parameter_names =
         json_member(document, "parameter_names").get<std::vector<std::string>>();
     table.loss = json_member(document, "loss").get<std::string>();
-    table.best = json_member(document, "best").get<Index>();
+    table.best = json_integer(json_member(document, "best"), "cross-validation table: best", -1);
   } catch (const nlohmann::json::exception& error) {
     throw ModelFormatError(std::string("cross-validation table: ") + error.what());
   }

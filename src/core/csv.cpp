@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/input_file.hpp"
 
 namespace cdens {
 namespace {
@@ -17,22 +18,54 @@ std::string_view trim(std::string_view text) {
   return text.substr(first, last - first + 1);
 }
 
-std::vector<std::string_view> split_line(std::string_view line, char delimiter) {
-  std::vector<std::string_view> cells;
-  std::size_t start = 0;
-  while (true) {
-    const auto end = line.find(delimiter, start);
-    cells.push_back(trim(line.substr(start, end == std::string_view::npos ? end : end - start)));
-    if (end == std::string_view::npos) return cells;
-    start = end + 1;
-  }
-}
-
 [[noreturn]] void fail(const std::string& source, std::size_t line, std::size_t column,
                        const std::string& problem) {
   std::ostringstream message;
   message << source << ":" << line << ":" << column << ": " << problem;
   throw ParseError(message.str());
+}
+
+/// The fields of a line. A field may be quoted ("a,b" or "say ""hi"""), as spreadsheets write
+/// headers: the quotes go and a doubled quote inside is one quote. An unterminated quote is a
+/// ParseError at its line and field.
+std::vector<std::string> split_line(std::string_view line, char delimiter,
+                                    const std::string& source, std::size_t line_number) {
+  std::vector<std::string> cells;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t end = line.find(delimiter, start);
+    std::string_view raw =
+        trim(line.substr(start, end == std::string_view::npos ? end : end - start));
+    if (!raw.empty() && raw.front() == '"') {
+      const std::size_t opening = line.find('"', start);
+      std::string cell;
+      std::size_t position = opening + 1;
+      while (true) {
+        const std::size_t quote = line.find('"', position);
+        if (quote == std::string_view::npos) {
+          fail(source, line_number, cells.size() + 1, "unterminated quote");
+        }
+        cell.append(line.substr(position, quote - position));
+        if (quote + 1 < line.size() && line[quote + 1] == '"') {
+          cell += '"';
+          position = quote + 2;
+          continue;
+        }
+        position = quote + 1;
+        break;
+      }
+      end = line.find(delimiter, position);
+      if (!trim(line.substr(position, end == std::string_view::npos ? end : end - position))
+               .empty()) {
+        fail(source, line_number, cells.size() + 1, "text after the closing quote");
+      }
+      cells.push_back(std::move(cell));
+    } else {
+      cells.emplace_back(raw);
+    }
+    if (end == std::string_view::npos) return cells;
+    start = end + 1;
+  }
 }
 
 double parse_cell(std::string_view cell, const std::string& source, std::size_t line,
@@ -72,8 +105,13 @@ CsvTable parse_csv(std::istream& input, const std::string& source, const CsvForm
   while (std::getline(input, line)) {
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    // A UTF-8 byte-order mark (spreadsheets write one) is no part of the first column's name.
+    constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+    if (line_number == 1 && std::string_view(line).substr(0, 3) == kByteOrderMark) {
+      line.erase(0, kByteOrderMark.size());
+    }
     if (trim(line).empty()) continue;
-    const auto cells = split_line(line, format.delimiter);
+    const auto cells = split_line(line, format.delimiter, source, line_number);
     if (!have_width) {
       width = cells.size();
       have_width = true;
@@ -113,8 +151,7 @@ CsvTable parse_csv(std::istream& input, const std::string& source, const CsvForm
 }
 
 CsvTable read_csv(const std::string& path, const CsvFormat& format) {
-  std::ifstream file(path);
-  if (!file) throw IoError("cannot open " + path + " for reading");
+  std::ifstream file = open_input_file(path);
   return parse_csv(file, path, format);
 }
 

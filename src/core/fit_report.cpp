@@ -1,5 +1,6 @@
 #include "cdens/core/fit_report.hpp"
 
+#include <climits>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -21,7 +22,7 @@ nlohmann::json FeatureSelection::to_json() const {
 FeatureSelection FeatureSelection::from_json(const nlohmann::json& document) {
   FeatureSelection selection;
   try {
-    selection.selected = json_member(document, "selected").get<std::vector<Index>>();
+    selection.selected = json_integers(json_member(document, "selected"), "selected features", 0);
     selection.importances =
         vector_from_json(json_member(document, "importances"), "feature importances");
     if (document.contains("path")) {
@@ -79,8 +80,9 @@ MethodSelection MethodSelection::from_json(const nlohmann::json& document) {
                                       json_member(row, "seconds").get<double>(),
                                       json_member(row, "status").get<std::string>()});
     }
-    selection.chosen = json_member(document, "chosen").get<Index>();
-    selection.folds = json_member(document, "folds").get<int>();
+    selection.chosen = json_integer(json_member(document, "chosen"), "method selection: chosen", 0);
+    selection.folds = static_cast<int>(
+        json_integer(json_member(document, "folds"), "method selection: folds", 2, INT_MAX));
     selection.time_budget = json_member(document, "time_budget").get<double>();
   } catch (const nlohmann::json::exception& error) {
     throw ModelFormatError(std::string("method selection: ") + error.what());

@@ -93,6 +93,8 @@ double GaussianMixture::mean_log_likelihood(const MatrixView& x) const {
 
 Matrix GaussianMixture::sample(Index n, Rng& rng) const {
   if (n < 1) throw InvalidArgument("the number of samples must be at least 1");
+  require_memory_for(static_cast<double>(n) * static_cast<double>(dimension()),
+                     "the number of samples");
   std::discrete_distribution<Index> component(weights_.data(), weights_.data() + weights_.size());
   Matrix draws(dimension(), n);
   for (Index j = 0; j < n; ++j) {

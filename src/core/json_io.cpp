@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/input_file.hpp"
 
 namespace cdens {
 
@@ -22,8 +23,8 @@ nlohmann::json matrix_to_json(const MatrixView& matrix) {
 
 Matrix matrix_from_json(const nlohmann::json& document, std::string_view what) {
   try {
-    const Index rows = document.at("rows").get<Index>();
-    const Index cols = document.at("cols").get<Index>();
+    const Index rows = json_integer(document.at("rows"), std::string(what) + " rows", 0);
+    const Index cols = json_integer(document.at("cols"), std::string(what) + " cols", 0);
     const auto data = document.at("data").get<std::vector<double>>();
     // Compare by division: rows · cols may overflow.
     const bool sizes_agree = rows >= 0 && cols >= 0 &&
@@ -51,6 +52,29 @@ Vector vector_from_json(const nlohmann::json& document, std::string_view what) {
   } catch (const nlohmann::json::exception& error) {
     throw ModelFormatError(std::string(what) + ": " + error.what());
   }
+}
+
+Index json_integer(const nlohmann::json& value, std::string_view what, Index minimum,
+                   Index maximum) {
+  const bool in_range = value.is_number_unsigned()
+                            ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(maximum)
+                            : value.is_number_integer() && value.get<std::int64_t>() >= minimum &&
+                                  value.get<std::int64_t>() <= maximum;
+  if (!in_range) {
+    throw ModelFormatError(std::string(what) + " must be an integer from " +
+                           std::to_string(minimum) + " to " + std::to_string(maximum) + ", not " +
+                           value.dump());
+  }
+  return value.is_number_unsigned() ? static_cast<Index>(value.get<std::uint64_t>())
+                                    : static_cast<Index>(value.get<std::int64_t>());
+}
+
+std::vector<Index> json_integers(const nlohmann::json& value, std::string_view what, Index minimum,
+                                 Index maximum) {
+  if (!value.is_array()) throw ModelFormatError(std::string(what) + " is not a list");
+  std::vector<Index> integers;
+  for (const auto& item : value) integers.push_back(json_integer(item, what, minimum, maximum));
+  return integers;
 }
 
 const nlohmann::json& json_member(const nlohmann::json& document, std::string_view key) {
@@ -103,8 +127,7 @@ nlohmann::json parse_json_text(const std::string& text, std::string_view what) {
 }
 
 nlohmann::json read_json_file(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) throw IoError("cannot open " + path + " for reading");
+  std::ifstream file = open_input_file(path);
   std::ostringstream contents;
   contents << file.rdbuf();
   return parse_json_text(contents.str(), path);

@@ -1,6 +1,7 @@
 #include "cdens/core/standardizer.hpp"
 
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -28,23 +29,34 @@ Standardizer Standardizer::fit(const MatrixView& data, std::string_view what,
   if (data.cols() < 2) {
     throw DataError(std::string(what) + " needs at least 2 samples to be standardised");
   }
-  const Vector mean = data.rowwise().mean();
-  const Vector variance =
-      (data.colwise() - mean).rowwise().squaredNorm() / static_cast<double>(data.cols() - 1);
-  Vector scale(mean.size());
-  for (Index i = 0; i < mean.size(); ++i) {
-    // A spread at the level of rounding noise is a constant column in disguise.
-    if (!(variance(i) > 0.0) ||
-        std::sqrt(variance(i)) <= 1e-12 * std::max(1.0, std::abs(mean(i)))) {
+  Vector mean(data.rows());
+  Vector scale(data.rows());
+  for (Index i = 0; i < data.rows(); ++i) {
+    // Scale first, then centre: dividing by the largest magnitude brings every value into
+    // [−1, 1], so neither the squares of values near 1e300 overflow nor those of values near
+    // 1e−300 underflow; the data's own magnitude does not matter.
+    const double magnitude = data.row(i).cwiseAbs().maxCoeff();
+    const bool constant = data.row(i).maxCoeff() == data.row(i).minCoeff();
+    double spread = 0.0;
+    if (!constant) {
+      const Eigen::RowVectorXd scaled = data.row(i) / magnitude;
+      const double scaled_mean = scaled.mean();
+      spread = std::sqrt((scaled.array() - scaled_mean).square().sum() /
+                         static_cast<double>(data.cols() - 1));
+      mean(i) = scaled_mean * magnitude;
+      scale(i) = spread * magnitude;
+    }
+    // Only a column whose values are all equal is constant; a spread too small to be a normal
+    // double (values differing in their last bits around 1e−300) cannot be divided by safely.
+    if (constant || !(scale(i) >= std::numeric_limits<double>::min())) {
       std::ostringstream message;
       message << what << " "
               << (static_cast<std::size_t>(i) < names.size() ? "column '" + names[i] + "'"
                                                              : "dimension " + std::to_string(i))
-              << " is constant (every value is " << data(i, 0)
-              << "): it carries no information and cannot be standardised";
+              << (constant ? " is constant (every value is " : " varies too little (around ")
+              << data(i, 0) << "): it carries no information and cannot be standardised";
       throw DataError(message.str());
     }
-    scale(i) = std::sqrt(variance(i));
   }
   return Standardizer(mean, scale);
 }

@@ -1,5 +1,7 @@
 #include "cdens/core/validate.hpp"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <sstream>
 
@@ -79,6 +81,27 @@ void require_open_unit_interval(const std::vector<double>& values, std::string_v
       message << what << " must lie strictly between 0 and 1, got " << value;
       throw InvalidArgument(message.str());
     }
+  }
+}
+
+double machine_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  // Without an answer from the system, a bound no real request reaches but that still keeps
+  // sizes from overflowing.
+  if (pages <= 0 || page_size <= 0) return 1e15;
+  return static_cast<double>(pages) * static_cast<double>(page_size);
+}
+
+void require_memory_for(double values, std::string_view what) {
+  const double needed = values * static_cast<double>(sizeof(double));
+  const double available = machine_memory_bytes();
+  if (!(needed <= available)) {
+    std::ostringstream message;
+    message.precision(3);
+    message << what << " asks for " << values << " numbers (" << needed / (1 << 30)
+            << " GiB) but this machine has " << available / (1 << 30) << " GiB of memory";
+    throw InvalidArgument(message.str());
   }
 }
 

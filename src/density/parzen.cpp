@@ -34,13 +34,13 @@ void validate_options(const ParzenOptions& options) {
   if (options.per_dimension) {
     if (options.criterion != ParzenCriterion::leave_one_out_likelihood) {
       throw InvalidArgument(
-          "per-dimension Parzen widths are chosen by the leave-one-out "
-          "likelihood; the least_squares criterion takes one width");
+          "per-dimension Parzen widths are chosen by the leave-one-out likelihood; the "
+          "least_squares criterion takes one width (per_dimension, criterion)");
     }
     if (!options.widths.empty()) {
       throw InvalidArgument(
-          "per-dimension Parzen widths are searched; a width grid is for one "
-          "width");
+          "per-dimension Parzen widths are searched; a width grid is for one width "
+          "(per_dimension; bandwidth in Python, --width on the command line)");
     }
   }
 }

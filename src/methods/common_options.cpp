@@ -20,6 +20,25 @@ OptionInfo none_by_default(OptionInfo info, std::string report_name) {
   return info;
 }
 
+OptionInfo in_range(OptionInfo info, double minimum, double maximum, bool exclusive) {
+  info.minimum = minimum;
+  info.maximum = maximum;
+  info.exclusive_minimum = exclusive;
+  return info;
+}
+
+OptionInfo positive(OptionInfo info) {
+  return in_range(std::move(info), 0.0, std::numeric_limits<double>::infinity(), true);
+}
+
+OptionInfo kernel_widths(OptionInfo info) {
+  info.minimum = 1e-8;
+  info.maximum = 1e8;
+  info.range_reason =
+      ": wider or narrower kernels under- or overflow exp(−d²/2σ²) and the densities";
+  return info;
+}
+
 namespace {
 
 /// A grid whose default is the method's (a paper's) and whose chosen value the report holds.
@@ -33,38 +52,41 @@ OptionInfo grid(std::string name, std::string doc, std::string cli_flag, std::st
 }  // namespace
 
 OptionInfo sigma_grid() {
-  return grid("sigmas",
-              "Candidate kernel widths σ (standardised units); more than one candidate turns on "
-              "cross-validation",
-              "--sigma", "sigma", "sigma");
+  return kernel_widths(
+      grid("sigmas",
+           "Candidate kernel widths σ (standardised units); more than one candidate turns on "
+           "cross-validation",
+           "--sigma", "sigma", "sigma"));
 }
 
 OptionInfo lambda_grid() {
-  return grid("lambdas", "Candidate regularisation parameters λ", "--lambda", "regularization",
-              "lambda");
+  return positive(grid("lambdas", "Candidate regularisation parameters λ", "--lambda",
+                       "regularization", "lambda"));
 }
 
 OptionInfo epsilon_grid() {
-  return grid("epsilons",
-              "Candidate radii ε of ε-KDE's input ball ‖x_i − x‖ ≤ ε (standardised units)",
-              "--epsilon", "epsilon", "epsilon");
+  return kernel_widths(
+      grid("epsilons", "Candidate radii ε of ε-KDE's input ball ‖x_i − x‖ ≤ ε (standardised units)",
+           "--epsilon", "epsilon", "epsilon"));
 }
 
 OptionInfo width_grid() {
-  return grid("widths",
-              "Candidate kernel widths (standardised units), compared by cross-validation",
-              "--width", "bandwidth", "width");
+  return kernel_widths(
+      grid("widths", "Candidate kernel widths (standardised units), compared by cross-validation",
+           "--width", "bandwidth", "width"));
 }
 
 OptionInfo n_centers_option() {
-  return option(
-      "n_centers", OptionType::integer,
-      "Number of kernel or basis centres drawn from the training pairs (all pairs when at least n)",
-      "--n-centers", "n_centers");
+  return in_range(option("n_centers", OptionType::integer,
+                         "Number of kernel or basis centres drawn from the training pairs (all "
+                         "pairs when at least n)",
+                         "--n-centers", "n_centers"),
+                  1);
 }
 
 OptionInfo folds_option() {
-  return option("folds", OptionType::integer, "Cross-validation folds K", "--folds", "cv");
+  return in_range(option("folds", OptionType::integer, "Cross-validation folds K", "--folds", "cv"),
+                  2);
 }
 
 OptionInfo seed_option() {

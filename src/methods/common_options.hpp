@@ -2,6 +2,7 @@
 // Rows that many option tables share, spelled once with one meaning: the candidate grids,
 // centres, folds, seed and threads. Their defaults are each method's own.
 
+#include <limits>
 #include <string>
 
 #include "cdens/methods/option_table.hpp"
@@ -16,6 +17,17 @@ OptionInfo option(std::string name, OptionType type, std::string doc, std::strin
 /// `info` with none_is_default set (its default is the method's choice, or an "off": Python
 /// spells it None) and the report's name for the value chosen.
 OptionInfo none_by_default(OptionInfo info, std::string report_name = {});
+
+/// `info` whose numbers must lie in [minimum, maximum] ((minimum, maximum] when `exclusive`).
+OptionInfo in_range(OptionInfo info, double minimum,
+                    double maximum = std::numeric_limits<double>::infinity(),
+                    bool exclusive = false);
+/// `info` whose numbers must be greater than 0 (rates, tolerances, scales).
+OptionInfo positive(OptionInfo info);
+
+/// `info` whose numbers are kernel widths: at least 10⁻⁸ and at most 10⁸, where their squares and
+/// reciprocal squares stay far from under- and overflow.
+OptionInfo kernel_widths(OptionInfo info);
 
 /// Candidate widths σ ("sigmas"; --sigma; Python sigma; reported as "sigma").
 OptionInfo sigma_grid();

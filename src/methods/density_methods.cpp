@@ -11,10 +11,11 @@ namespace {
 /// γ_Parz of the Parzen target of SKD and GSKD (eq. 23).
 OptionInfo target_width_option() {
   using namespace registry_internal;
-  return none_by_default(option("target_width", OptionType::real,
-                                "Width of the Parzen target (standardised units); 0 takes the "
-                                "Parzen window's leave-one-out likelihood choice",
-                                "--target-width", "target_bandwidth"),
+  return none_by_default(kernel_widths(option("target_width", OptionType::real,
+                                              "Width of the Parzen target (standardised units); 0 "
+                                              "takes the Parzen window's leave-one-out likelihood "
+                                              "choice",
+                                              "--target-width", "target_bandwidth")),
                          "target_width");
 }
 
@@ -25,12 +26,13 @@ const OptionTable<ParzenOptions>& parzen_option_table() {
   static const OptionTable<ParzenOptions> table = [] {
     OptionTable<ParzenOptions> rows;
     // Unlike the other density methods' grids, the default is no grid but a search.
-    rows.add(none_by_default(option("widths", OptionType::real_list,
-                                    "Candidate widths (standardised units), a plain grid search; "
-                                    "none searches 25 widths in 0.01 … 3 and refines the best by "
-                                    "golden section",
-                                    "--width", "bandwidth"),
-                             "width"),
+    rows.add(none_by_default(
+                 kernel_widths(option("widths", OptionType::real_list,
+                                      "Candidate widths (standardised units), a plain grid search; "
+                                      "none searches 25 widths in 0.01 … 3 and refines the best by "
+                                      "golden section",
+                                      "--width", "bandwidth")),
+                 "width"),
              &ParzenOptions::widths);
     rows.add_choice(option("criterion", OptionType::choice,
                            "Width criterion: loo_likelihood or least_squares (leave-one-out ISE)",
@@ -54,8 +56,9 @@ const OptionTable<GmmOptions>& gmm_option_table() {
   using namespace registry_internal;
   static const OptionTable<GmmOptions> table = [] {
     OptionTable<GmmOptions> rows;
-    rows.add(option("n_components", OptionType::integer, "Number of mixture components",
-                    "--components", "n_components"),
+    rows.add(in_range(option("n_components", OptionType::integer, "Number of mixture components",
+                             "--components", "n_components"),
+                      1),
              &GmmOptions::n_components);
     rows.add_choice(option("initialization", OptionType::choice,
                            "Start of EM: kmeans++ seeding, or box (the paper's: centres uniform "
@@ -64,19 +67,22 @@ const OptionTable<GmmOptions>& gmm_option_table() {
                     &GmmOptions::initialization,
                     {GmmInitialization::kmeans_plus_plus, GmmInitialization::box},
                     [](GmmInitialization initialization) { return to_string(initialization); });
-    rows.add(option("n_init", OptionType::integer,
-                    "EM runs from different starts; the one of largest likelihood is kept",
-                    "--n-init", "n_init"),
+    rows.add(in_range(option("n_init", OptionType::integer,
+                             "EM runs from different starts; the one of largest likelihood is kept",
+                             "--n-init", "n_init"),
+                      1),
              &GmmOptions::n_init);
-    rows.add(option("variance_floor", OptionType::real, "Lower bound γ²_min on every variance",
-                    "--variance-floor", "variance_floor"),
-             &GmmOptions::variance_floor);
     rows.add(
-        option("tolerance", OptionType::real,
-               "EM stops when the mean log-likelihood rises by less than this", "--tol", "tol"),
-        &GmmOptions::tolerance);
-    rows.add(option("max_iterations", OptionType::integer, "EM iterations at most", "--max-iter",
-                    "max_iter"),
+        positive(option("variance_floor", OptionType::real, "Lower bound γ²_min on every variance",
+                        "--variance-floor", "variance_floor")),
+        &GmmOptions::variance_floor);
+    rows.add(positive(option("tolerance", OptionType::real,
+                             "EM stops when the mean log-likelihood rises by less than this",
+                             "--tol", "tol")),
+             &GmmOptions::tolerance);
+    rows.add(in_range(option("max_iterations", OptionType::integer, "EM iterations at most",
+                             "--max-iter", "max_iter"),
+                      0),
              &GmmOptions::max_iterations);
     rows.add(
         option("box", OptionType::real_pair, "The box [a, b] of the box start", "--box", "box"),
@@ -88,8 +94,9 @@ const OptionTable<GmmOptions>& gmm_option_table() {
           options.box_lower = bounds[0];
           options.box_upper = bounds[1];
         });
-    rows.add(option("initial_variance", OptionType::real, "γ²_ini, every variance of the box start",
-                    "--initial-variance", "initial_variance"),
+    rows.add(positive(option("initial_variance", OptionType::real,
+                             "γ²_ini, every variance of the box start", "--initial-variance",
+                             "initial_variance")),
              &GmmOptions::initial_variance);
     rows.add(standardize_option(), &GmmOptions::standardize);
     rows.add(seed_option(), &GmmOptions::seed);

@@ -16,11 +16,11 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
   using Options = ProductKernelCdeOptions;
   static const OptionTable<Options> table = [] {
     OptionTable<Options> rows;
-    rows.add(none_by_default(option("bandwidths", OptionType::real_list,
-                                    "Fixed bandwidths (standardised units), one per input then "
-                                    "one per output (lambda for a discrete column); none chooses "
-                                    "them by leave-one-out likelihood",
-                                    "--bandwidth", "bandwidth")),
+    rows.add(none_by_default(kernel_widths(option(
+                 "bandwidths", OptionType::real_list,
+                 "Fixed bandwidths (standardised units), one per input then one per output "
+                 "(lambda for a discrete column); none chooses them by leave-one-out likelihood",
+                 "--bandwidth", "bandwidth"))),
              &Options::bandwidths);
     rows.add(declared_columns_option("discrete",
                                      "Unordered (categorical) columns: Aitchison-Aitken kernels "
@@ -36,28 +36,37 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
                            "--trend", "trend"),
                     &Options::trend, {KernelTrend::none, KernelTrend::linear},
                     [](KernelTrend trend) { return to_string(trend); });
-    rows.add(option("exact_limit", OptionType::integer,
-                    "Up to this many pairs the criterion is exact leave-one-out over every pair",
-                    "--exact-limit", "exact_limit"),
-             &Options::exact_limit);
-    rows.add(option("subsample_held_out", OptionType::integer,
-                    "Beyond exact_limit, the criterion averages over this many random pairs, "
-                    "each predicted from all others",
-                    "--subsample-held-out", "subsample_held_out"),
-             &Options::subsample_held_out);
-    rows.add(option("screening_held_out", OptionType::integer,
-                    "The random starts run on the criterion over this many held-out pairs; the "
-                    "best is then polished on the full criterion",
-                    "--screening-held-out", "screening_held_out"),
-             &Options::screening_held_out);
-    rows.add(option("restarts", OptionType::integer,
-                    "Random starts of the search besides the normal-reference one", "--restarts",
-                    "n_restarts"),
+    rows.add(
+        in_range(
+            option("exact_limit", OptionType::integer,
+                   "Up to this many pairs the criterion is exact leave-one-out over every pair",
+                   "--exact-limit", "exact_limit"),
+            0),
+        &Options::exact_limit);
+    rows.add(
+        in_range(option("subsample_held_out", OptionType::integer,
+                        "Beyond exact_limit, the criterion averages over this many random pairs, "
+                        "each predicted from all others",
+                        "--subsample-held-out", "subsample_held_out"),
+                 1),
+        &Options::subsample_held_out);
+    rows.add(
+        in_range(option("screening_held_out", OptionType::integer,
+                        "The random starts run on the criterion over this many held-out pairs; the "
+                        "best is then polished on the full criterion",
+                        "--screening-held-out", "screening_held_out"),
+                 1),
+        &Options::screening_held_out);
+    rows.add(in_range(option("restarts", OptionType::integer,
+                             "Random starts of the search besides the normal-reference one",
+                             "--restarts", "n_restarts"),
+                      0),
              &Options::search, &BandwidthSearchOptions::restarts);
     rows.add(
-        option("bandwidth_bounds", OptionType::real_pair,
-               "The box [lower, upper] of every bandwidth in the search (standardised units)",
-               "--bandwidth-bounds", "bandwidth_bounds"),
+        kernel_widths(
+            option("bandwidth_bounds", OptionType::real_pair,
+                   "The box [lower, upper] of every bandwidth in the search (standardised units)",
+                   "--bandwidth-bounds", "bandwidth_bounds")),
         [](const Options& options) {
           return OptionValue(std::vector<double>{options.search.lower, options.search.upper});
         },
@@ -66,9 +75,11 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
           options.search.lower = bounds[0];
           options.search.upper = bounds[1];
         });
-    rows.add(option("max_evaluations", OptionType::integer,
-                    "Criterion evaluations per start at most", "--max-evaluations", "max_iter"),
-             &Options::search, &BandwidthSearchOptions::max_evaluations);
+    rows.add(
+        in_range(option("max_evaluations", OptionType::integer,
+                        "Criterion evaluations per start at most", "--max-evaluations", "max_iter"),
+                 1),
+        &Options::search, &BandwidthSearchOptions::max_evaluations);
     rows.add(seed_option(), &Options::search, &BandwidthSearchOptions::seed);
     rows.add(threads_option(), &Options::threads);
     return rows;

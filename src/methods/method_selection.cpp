@@ -124,11 +124,12 @@ const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
                                      "them (kcde)"),
              &Options::ordered);
     rows.add(folds_option(), &Options::folds);
-    rows.add(option("time_budget", OptionType::real,
-                    "Seconds for scoring the candidates; once one is scored, a candidate that "
-                    "would overrun is skipped",
-                    "--time-budget", "time_budget"),
-             &Options::time_budget);
+    rows.add(
+        positive(option("time_budget", OptionType::real,
+                        "Seconds for scoring the candidates; once one is scored, a candidate that "
+                        "would overrun is skipped",
+                        "--time-budget", "time_budget")),
+        &Options::time_budget);
     rows.add(seed_option(), &Options::seed);
     rows.add(threads_option(), &Options::threads);
     return rows;

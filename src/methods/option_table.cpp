@@ -4,6 +4,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <type_traits>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/parallel.hpp"
@@ -22,7 +23,25 @@ bool all_finite(const std::vector<double>& values) {
   return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
 }
 
+/// "must be at least 2", "must lie in [0, 1)", … of the option's declared range.
+std::string describe_range(const OptionInfo& option) {
+  const std::string low = (option.exclusive_minimum ? "(" : "[") + format_number(option.minimum);
+  if (std::isinf(option.maximum)) {
+    return (option.exclusive_minimum ? "must be greater than " : "must be at least ") +
+           format_number(option.minimum);
+  }
+  if (std::isinf(option.minimum)) return "must be at most " + format_number(option.maximum);
+  return "must lie in " + low + ", " + format_number(option.maximum) + "]";
+}
+
 }  // namespace
+
+bool stands_for_default(const OptionInfo& option) {
+  if (!option.none_is_default) return false;
+  if (const auto* integer = std::get_if<std::int64_t>(&option.default_value)) return *integer == 0;
+  if (const auto* number = std::get_if<double>(&option.default_value)) return *number == 0.0;
+  return false;
+}
 
 std::string to_string(OptionType type) {
   switch (type) {
@@ -78,6 +97,7 @@ bool fits_type(const OptionValue& value, OptionType type) {
 }
 
 void check_value(const OptionInfo& option, const OptionValue& value, const std::string& spelling) {
+  const bool is_threads = option.type == OptionType::threads;
   static const std::map<OptionType, std::string> expected = {
       {OptionType::boolean, "true or false"},
       {OptionType::integer, "an integer"},
@@ -118,6 +138,46 @@ void check_value(const OptionInfo& option, const OptionValue& value, const std::
       std::string choices;
       for (const auto& choice : option.choices) choices += (choices.empty() ? "" : ", ") + choice;
       throw InvalidArgument(spelling + " must be one of " + choices + ", not '" + text + "'");
+    }
+  }
+  // The declared range, for every number the value holds (an integer counts as one).
+  std::vector<double> numbers;
+  if (const auto* number = std::get_if<double>(&value)) numbers.push_back(*number);
+  if (const auto* integer = std::get_if<std::int64_t>(&value); integer && !is_threads) {
+    numbers.push_back(static_cast<double>(*integer));
+  }
+  if (const auto* list = std::get_if<std::vector<double>>(&value)) numbers = *list;
+  for (const double number : numbers) {
+    if (number > option.minimum || (number == option.minimum && !option.exclusive_minimum)) {
+      if (number <= option.maximum) continue;
+    }
+    throw InvalidArgument(spelling + " " + describe_range(option) + ", got " +
+                          format_number(number) + option.range_reason);
+  }
+  if (option.type == OptionType::real_pair) {
+    const auto& pair = std::get<std::vector<double>>(value);
+    if (!(pair[0] <= pair[1])) {
+      throw InvalidArgument(spelling + ": the lower bound " + format_number(pair[0]) +
+                            " must not exceed the upper bound " + format_number(pair[1]));
+    }
+  }
+  if (stands_for_default(option)) {
+    // 0 is how the engine stores "the method's choice"; a user who types it means something
+    // else, and taking it silently as the default would hide that.
+    const bool positive = std::visit(
+        [](const auto& number) {
+          using Number = std::decay_t<decltype(number)>;
+          if constexpr (std::is_same_v<Number, std::int64_t> || std::is_same_v<Number, double>) {
+            return number > 0;
+          } else {
+            return true;
+          }
+        },
+        value);
+    if (!positive) {
+      throw InvalidArgument(spelling +
+                            " must be positive; leave it out (None in Python) for the default (" +
+                            option.doc + ")");
     }
   }
   if (option.type == OptionType::threads) {

@@ -12,16 +12,20 @@ const OptionTable<PressRegressionOptions>& press_option_table() {
   using Options = PressRegressionOptions;
   static const OptionTable<Options> table = [] {
     OptionTable<Options> rows;
-    rows.add(none_by_default(option("n_states", OptionType::integer,
-                                    "Number of predictive states J; 0 takes round(log n), at "
-                                    "least 2",
-                                    "--states", "n_states"),
-                             "n_states"),
-             &Options::press, &PressOptions::n_states);
-    rows.add(none_by_default(option("max_states", OptionType::integer,
-                                    "Fit J = 1 … this and keep the smallest AIC (eq. 37); 0 fits "
-                                    "one J",
-                                    "--max-states", "max_states")),
+    rows.add(
+        none_by_default(in_range(option("n_states", OptionType::integer,
+                                        "Number of predictive states J; 0 takes round(log n), at "
+                                        "least 2",
+                                        "--states", "n_states"),
+                                 0),
+                        "n_states"),
+        &Options::press, &PressOptions::n_states);
+    rows.add(none_by_default(
+                 in_range(option("max_states", OptionType::integer,
+                                 "Fit J = 1 … this and keep the smallest AIC (eq. 37); 0 fits "
+                                 "one J",
+                                 "--max-states", "max_states"),
+                          0)),
              &Options::max_states);
     rows.add_choice(option("criterion", OptionType::choice,
                            "Training criterion: in-sample mse, closed-form loocv or gcv (the "
@@ -36,47 +40,62 @@ const OptionTable<PressRegressionOptions>& press_option_table() {
                     &Options::press, &PressOptions::optimizer,
                     {PressOptimizer::adam, PressOptimizer::lbfgs},
                     [](PressOptimizer optimizer) { return to_string(optimizer); });
-    rows.add(option("learning_rate", OptionType::real, "Adam's step size", "--learning-rate",
-                    "learning_rate"),
+    rows.add(positive(option("learning_rate", OptionType::real, "Adam's step size",
+                             "--learning-rate", "learning_rate")),
              &Options::press, &PressOptions::learning_rate);
-    rows.add(option("smoothness_weight", OptionType::real,
-                    "Weight μ of the smoothness penalty μ (ν_smooth − ν)² (eq. 36); 0 turns it off",
-                    "--mu", "smoothness_weight"),
-             &Options::press, &PressOptions::smoothness_weight);
-    rows.add(none_by_default(option("target_dof", OptionType::real,
-                                    "Target degrees of freedom ν_smooth of eq. (36), in [1, J]; "
-                                    "needed when μ > 0",
-                                    "--nu-smooth", "target_dof")),
+    rows.add(
+        in_range(
+            option("smoothness_weight", OptionType::real,
+                   "Weight μ of the smoothness penalty μ (ν_smooth − ν)² (eq. 36); 0 turns it off",
+                   "--mu", "smoothness_weight"),
+            0),
+        &Options::press, &PressOptions::smoothness_weight);
+    rows.add(none_by_default(
+                 in_range(option("target_dof", OptionType::real,
+                                 "Target degrees of freedom ν_smooth of eq. (36), in [1, J]; "
+                                 "needed when μ > 0",
+                                 "--nu-smooth", "target_dof"),
+                          0)),
              &Options::press, &PressOptions::target_dof);
-    OptionInfo lasso = option("lasso_weight", OptionType::real,
-                              "Weight λ of the LASSO penalty on the coefficients of x (eq. 38)",
-                              "--lasso", "lasso");
+    OptionInfo lasso =
+        in_range(option("lasso_weight", OptionType::real,
+                        "Weight λ of the LASSO penalty on the coefficients of x (eq. 38)",
+                        "--lasso", "lasso"),
+                 0);
     // `--lambda` is the λ grid of `cdens fit`; here it was the LASSO weight.
     lasso.deprecated_cli_flags = {"--lambda"};
     rows.add(std::move(lasso), &Options::press, &PressOptions::lasso_weight);
-    rows.add(option("holdout_fraction", OptionType::real,
-                    "Fraction of the training data held out for early stopping, in [0, 1); 0 "
-                    "trains on everything",
-                    "--holdout-fraction", "holdout_fraction"),
+    rows.add(in_range(option("holdout_fraction", OptionType::real,
+                             "Fraction of the training data held out for early stopping, in "
+                             "[0, 0.99]; 0 trains on everything",
+                             "--holdout-fraction", "holdout_fraction"),
+                      0, 0.99),
              &Options::press, &PressOptions::holdout_fraction);
-    rows.add(option("patience", OptionType::integer,
-                    "Stop once the hold-out MSE has not improved for this many evaluations",
-                    "--patience", "patience"),
-             &Options::press, &PressOptions::patience);
-    rows.add(option("max_evaluations", OptionType::integer,
-                    "Objective evaluations per start at most", "--max-evaluations", "max_iter"),
-             &Options::press, &PressOptions::max_evaluations);
-    rows.add(option("relative_tolerance", OptionType::real,
-                    "L-BFGS stops when the objective changes by less than this, relatively",
-                    "--tol", "tol"),
-             &Options::press, &PressOptions::relative_tolerance);
-    rows.add(option("restarts", OptionType::integer,
-                    "Random starts; the one with the smallest hold-out MSE is kept", "--restarts",
-                    "n_restarts"),
+    rows.add(
+        in_range(option("patience", OptionType::integer,
+                        "Stop once the hold-out MSE has not improved for this many evaluations",
+                        "--patience", "patience"),
+                 0),
+        &Options::press, &PressOptions::patience);
+    rows.add(
+        in_range(option("max_evaluations", OptionType::integer,
+                        "Objective evaluations per start at most", "--max-evaluations", "max_iter"),
+                 1),
+        &Options::press, &PressOptions::max_evaluations);
+    rows.add(
+        positive(option("relative_tolerance", OptionType::real,
+                        "L-BFGS stops when the objective changes by less than this, relatively",
+                        "--tol", "tol")),
+        &Options::press, &PressOptions::relative_tolerance);
+    rows.add(in_range(option("restarts", OptionType::integer,
+                             "Random starts; the one with the smallest hold-out MSE is kept",
+                             "--restarts", "n_restarts"),
+                      1),
              &Options::press, &PressOptions::restarts);
-    rows.add(option("init_scale", OptionType::real,
-                    "Standard deviation of the random starting coefficients", "--init-scale",
-                    "init_scale"),
+    rows.add(in_range(option("init_scale", OptionType::real,
+                             "Standard deviation of the random starting coefficients",
+                             "--init-scale", "init_scale"),
+                      0.0, 1e6, true),
              &Options::press, &PressOptions::init_scale);
     rows.add(option("standardize_inputs", OptionType::boolean,
                     "Standardise x first; off keeps x as given (constant columns allowed)",

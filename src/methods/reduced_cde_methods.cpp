@@ -16,21 +16,26 @@ OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii, bool with_final
   using namespace registry_internal;
   using Options = ReducedCdeOptions;
   OptionTable<Options> rows;
-  rows.add(none_by_default(option("dz", OptionType::integer,
-                                  "Dimension d_z of the projection; 0 chooses it among 1 … d_x "
-                                  "by cross-validation of the whole method",
-                                  "--dz", "n_components"),
-                           "d_z"),
-           &Options::reduction, &ReductionOptions::dz);
-  OptionInfo restarts = option("restarts", OptionType::integer,
-                               "Random orthonormal starts of the search for W; the best by "
-                               "cross-validation is kept",
-                               "--restarts", "n_restarts");
+  rows.add(
+      none_by_default(in_range(option("dz", OptionType::integer,
+                                      "Dimension d_z of the projection; 0 chooses it among 1 … d_x "
+                                      "by cross-validation of the whole method",
+                                      "--dz", "n_components"),
+                               0),
+                      "d_z"),
+      &Options::reduction, &ReductionOptions::dz);
+  OptionInfo restarts =
+      in_range(option("restarts", OptionType::integer,
+                      "Random orthonormal starts of the search for W; the best by "
+                      "cross-validation is kept",
+                      "--restarts", "n_restarts"),
+               1);
   restarts.deprecated_python_names = {"restarts"};
   rows.add(std::move(restarts), &Options::reduction, &ReductionOptions::restarts);
-  rows.add(option("max_iterations", OptionType::integer,
-                  "Updates of W per start at most (the paper: until W converges)", "--max-iter",
-                  "max_iter"),
+  rows.add(in_range(option("max_iterations", OptionType::integer,
+                           "Updates of W per start at most (the paper: until W converges)",
+                           "--max-iter", "max_iter"),
+                    0),
            &Options::reduction, &ReductionOptions::max_iterations);
   rows.add(sigma_grid(), &Options::reduction, &ReductionOptions::sigmas);
   rows.add(lambda_grid(), &Options::reduction, &ReductionOptions::lambdas);

@@ -24,11 +24,12 @@ const OptionTable<SaCdeOptions>& sacde_option_table() {
                     &SaCdeOptions::lambda_rule,
                     {SaCdeLambdaRule::one_standard_error, SaCdeLambdaRule::minimum},
                     [](SaCdeLambdaRule rule) { return to_string(rule); });
-    rows.add(option("kkt_tolerance", OptionType::real,
-                    "Stopping rule of the solver: the largest violation of the KKT conditions "
-                    "of eq. (16), relative to λ",
-                    "--tol", "tol"),
-             &SaCdeOptions::solver, &GroupLassoOptions::kkt_tolerance);
+    rows.add(
+        positive(option("kkt_tolerance", OptionType::real,
+                        "Stopping rule of the solver: the largest violation of the KKT conditions "
+                        "of eq. (16), relative to λ",
+                        "--tol", "tol")),
+        &SaCdeOptions::solver, &GroupLassoOptions::kkt_tolerance);
     rows.add(seed_option(), &SaCdeOptions::seed);
     rows.add(threads_option(), &SaCdeOptions::threads);
     return rows;

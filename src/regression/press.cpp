@@ -77,7 +77,10 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
   const Index j_count = options.n_states > 0 ? options.n_states : default_states(n);
   if (options.smoothness_weight > 0.0 &&
       !(options.target_dof >= 1.0 && options.target_dof <= static_cast<double>(j_count))) {
-    throw InvalidArgument("the PRESS target degrees of freedom nu_smooth must lie in [1, J]");
+    throw InvalidArgument(
+        "a smoothness weight mu (smoothness_weight, --mu) above 0 needs the target degrees of "
+        "freedom nu_smooth (target_dof, --nu-smooth) in [1, J = " +
+        std::to_string(j_count) + "]");
   }
   const Standardizer x_scaling =
       options.standardize_inputs ? Standardizer::fit(x, "x") : Standardizer::identity(x.rows());
@@ -97,11 +100,15 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
     fit_rows.assign(order.begin() + static_cast<std::ptrdiff_t>(held), order.end());
     std::sort(holdout_rows.begin(), holdout_rows.end());
     std::sort(fit_rows.begin(), fit_rows.end());
-    if (holdout_rows.empty()) throw InvalidArgument("the PRESS hold-out set is empty");
+    if (holdout_rows.empty()) {
+      throw InvalidArgument("the hold-out fraction (holdout_fraction, --holdout-fraction) " +
+                            std::to_string(options.holdout_fraction) + " of " + std::to_string(n) +
+                            " samples of x holds out none; give 0 to train on all");
+    }
   }
   if (static_cast<Index>(fit_rows.size()) <= j_count) {
     throw InvalidArgument("PRESS with J = " + std::to_string(j_count) + " states needs more than " +
-                          std::to_string(j_count) + " fitting samples; there are " +
+                          std::to_string(j_count) + " fitting samples of x; there are " +
                           std::to_string(fit_rows.size()));
   }
 

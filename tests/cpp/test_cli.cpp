@@ -582,7 +582,7 @@ TEST(CliErrors, BadFitOptions) {
   expect_usage_error(with({"--folds", "many"}), "--folds");
   expect_usage_error(with({"--holdout", "1.5"}), "--holdout");
   expect_usage_error(with({"--seed", "-1"}), "--seed");
-  expect_usage_error(with({"--n-centers", "0"}), "centres");
+  expect_usage_error(with({"--n-centers", "0"}), "--n-centers must be at least 1");
   expect_usage_error({"fit", kFaithful, "--x", "waiting"}, "--y");
   expect_usage_error({"frobnicate"}, "frobnicate");
   expect_usage_error({}, "subcommand");
@@ -800,7 +800,7 @@ TEST(CliErrors, RegressRefusesBadInput) {
   expect_usage_error(with({"--states", "3", "--max-states", "5"}), "--max-states");
   expect_usage_error(with({"--criterion", "aic"}), "criterion");
   expect_usage_error(with({"--optimizer", "sgd"}), "--optimizer");
-  expect_usage_error(with({"--holdout-fraction", "1.5"}), "hold-out");
+  expect_usage_error(with({"--holdout-fraction", "1.5"}), "--holdout-fraction must lie in");
   expect_usage_error({"regress", "fit", kFaithful, "--x", "waiting", "--y", "waiting,eruptions"},
                      "one output");
   // A model file of another method is not a PRESS model.

@@ -110,11 +110,30 @@ TEST(StandardizerTest, ConstantColumnIsDataErrorNamingTheColumn) {
   message = message_of<DataError>([&] { Standardizer::fit(data, "inputs"); });
   EXPECT_NE(message.find("dimension 1"), std::string::npos) << message;
 
-  // Rounding noise on a large constant is still a constant column.
+  // A large constant is constant; the same column with rounding noise is not (it varies, and
+  // the standardiser must not guess which variation is noise).
+  Matrix level(1, 4);
+  level << 1e6, 1e6, 1e6, 1e6;
+  message = message_of<DataError>([&] { Standardizer::fit(level, "y", {"level"}); });
+  EXPECT_NE(message.find("'level'"), std::string::npos) << message;
   Matrix noisy(1, 4);
   noisy << 1e6, 1e6 + 1.2e-10, 1e6, 1e6 - 1.2e-10;
-  message = message_of<DataError>([&] { Standardizer::fit(noisy, "y", {"level"}); });
-  EXPECT_NE(message.find("'level'"), std::string::npos) << message;
+  EXPECT_NO_THROW(Standardizer::fit(noisy, "y", {"level"}));
+}
+
+// The data's own magnitude must not matter between 1e−300 and 1e300: the same shape of data
+// times any such factor standardises to the same z (up to rounding).
+TEST(StandardizerTest, MagnitudeOfTheDataDoesNotMatter) {
+  const Matrix data = shifted_data(30, 2);
+  const Matrix reference = Standardizer::fit(data, "x").transform(data);
+  for (const double factor : {1e-300, 1e-150, 1e-14, 1.0, 1e14, 1e150, 1e250, 1e300}) {
+    const Matrix scaled = data * factor;
+    const Standardizer fitted = Standardizer::fit(scaled, "x", {"a", "b"});
+    const Matrix z = fitted.transform(scaled);
+    ASSERT_TRUE(z.allFinite()) << factor;
+    EXPECT_LT((z - reference).cwiseAbs().maxCoeff(), 1e-9) << factor;
+    EXPECT_TRUE(std::isfinite(fitted.log_jacobian())) << factor;
+  }
 }
 
 TEST(StandardizerTest, UnusableDataIsDataError) {

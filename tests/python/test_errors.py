@@ -30,7 +30,7 @@ def test_bad_options(toy):
     x, y = toy
     with pytest.raises(ValueError, match="sigma"):
         cdens.LSCDE(sigma=[0.1, -1.0]).fit(x, y)
-    with pytest.raises(ValueError, match="fold"):
+    with pytest.raises(ValueError, match="cv must be at least 2"):
         cdens.LSCDE(cv=1).fit(x, y)
     with pytest.raises(ValueError, match="kl"):
         cdens.LSCDE(cv_loss="mse").fit(x, y)

@@ -77,7 +77,7 @@ def test_refuses_bandwidths_of_the_wrong_count(two_inputs):
     x, y = two_inputs
     with pytest.raises(ValueError, match="bandwidths: 2 values given, the data have 3"):
         cdens.KernelCDE(bandwidth=[0.3, 0.4]).fit(x, y)
-    with pytest.raises(ValueError, match="bandwidths"):
+    with pytest.raises(ValueError, match="bandwidth must lie in"):
         cdens.KernelCDE(bandwidth=[0.3, -1.0, 0.4]).fit(x, y)
 
 

@@ -31,4 +31,8 @@ class ConstantGate final : public ConditionalGate {
   Vector log_weights_;
 };
 
+/// Equal weights β_k = 1/K over `count` components: the marginal mixture of the outputs, which a
+/// coefficient-based gate whose coefficients all vanished amounts to.
+std::shared_ptr<const ConstantGate> uniform_gate(Index input_dim, Index count);
+
 }  // namespace cdens

@@ -35,4 +35,14 @@ void require_positive(double value, std::string_view what);
 /// Probabilities strictly inside (0, 1).
 void require_open_unit_interval(const std::vector<double>& values, std::string_view what);
 
+/// The physical memory of this machine in bytes (sysconf), the bound of require_memory_for.
+double machine_memory_bytes();
+
+/// InvalidArgument naming `what` (an option as the user spelt it: "--n", "n_samples") unless
+/// `values` doubles fit in the machine's physical memory. Called before a query allocates its
+/// result, so that a request for 10¹² draws or a grid of 10⁹ points is refused at once, with a
+/// message, instead of ending in std::bad_alloc or in swapping. `values` is a double so that the
+/// product of sizes that computes it cannot overflow.
+void require_memory_for(double values, std::string_view what);
+
 }  // namespace cdens

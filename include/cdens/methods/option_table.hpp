@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <string>
 #include <type_traits>
@@ -66,12 +67,24 @@ struct OptionInfo {
   /// The hyper-parameter of the fit report that holds the value this option's candidates led to
   /// ("sigma" for the grid "sigmas"); empty when the report holds none.
   std::string report_name;
+  /// The range of every number of a real, real_list or real_pair option, and why it is bounded
+  /// (a width whose square or reciprocal square under- or overflows breaks the kernels).
+  /// Integer options have one too (a count of folds, of centres, of iterations).
+  double minimum = -std::numeric_limits<double>::infinity();
+  double maximum = std::numeric_limits<double>::infinity();
+  /// The minimum itself is outside the range (a rate or a tolerance must be positive).
+  bool exclusive_minimum = false;
+  std::string range_reason;
   /// Earlier spellings, accepted with a deprecation warning for one release.
   std::vector<std::string> deprecated_cli_flags;
   std::vector<std::string> deprecated_python_names;
   /// The default, `Options{}`'s value (filled in by OptionTable::describe).
   OptionValue default_value;
 };
+
+/// Whether the option's default is a 0 that stands for "the method's choice" or "off" (Python
+/// spells it None): a value given explicitly must then be positive.
+bool stands_for_default(const OptionInfo& option);
 
 /// The OptionType a value of `value`'s alternative can be given for (an integer is also a real).
 bool fits_type(const OptionValue& value, OptionType type);
@@ -88,7 +101,9 @@ std::string describe_default(const OptionInfo& option);
 
 /// InvalidArgument naming the option as `spelling` (its name, CLI flag or Python name) unless
 /// `value` suits its type: finite numbers, an integer within the range of an int, a choice
-/// among its choices.
+/// among its choices, numbers within the declared range, a pair whose first number is not the
+/// larger, a positive number where 0
+/// stands for the default (stands_for_default; `option.default_value` must be filled in).
 void check_value(const OptionInfo& option, const OptionValue& value, const std::string& spelling);
 
 /// The OptionValue of a field: bool, double, std::vector<double>, std::string and std::uint64_t
@@ -203,7 +218,9 @@ class OptionTable {
     for (const Row& row : rows_) {
       const auto given = values.find(row.info.name);
       if (given == values.end()) continue;
-      check_value(row.info, given->second, "option " + row.info.name);
+      OptionInfo info = row.info;
+      info.default_value = row.get(options);
+      check_value(info, given->second, "option " + row.info.name);
       row.set(options, given->second);
     }
     return options;

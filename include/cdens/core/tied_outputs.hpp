@@ -1,0 +1,38 @@
+#pragma once
+// Outputs with atoms — integer scores, many repeated values — make cross-validation of a
+// Gaussian width pick a small candidate, often the smallest: a spike on a value that repeats in the
+// held-out fold earns an unbounded score, under the squared loss (LSCDE's sq, LSCE) as under the
+// held-out likelihood. The fitted model is then a set of spikes at the observed values. This
+// detects that outcome and says what a user can do instead.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cdens/core/types.hpp"
+
+namespace cdens {
+
+/// What the ties of one output dimension are.
+struct OutputTies {
+  Index distinct = 0;       ///< distinct values among the n samples
+  double resolution = 0.0;  ///< the smallest gap between two distinct values (0 if only one)
+};
+
+/// Distinct values and resolution of every row of `y` (d_y × n).
+std::vector<OutputTies> output_ties(const MatrixView& y);
+
+/// Whether a dimension is tied: fewer distinct values than half the samples.
+bool is_tied(const OutputTies& ties, Index n);
+
+/// The warning for a fit whose width σ (standardised units), chosen by cross-validation among
+/// `sigmas`, is below a quarter of the gap between neighbouring values of tied standardised
+/// outputs `y_standard` (so each atom gets a spike of its own): names the cause, the tied
+/// dimensions (by `y_names` when given) with their distinct values, and the remedies — declare the
+/// output discrete (KCDE with --discrete/--ordered gives a probability mass function) or keep σ at
+/// the data's resolution (the smallest standardised gap). Nothing when either condition fails.
+std::optional<std::string> spike_warning(const MatrixView& y_standard, double sigma,
+                                         const std::vector<double>& sigmas,
+                                         const std::vector<std::string>& y_names = {});
+
+}  // namespace cdens

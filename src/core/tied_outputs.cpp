@@ -1,0 +1,69 @@
+#include "cdens/core/tied_outputs.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
+namespace cdens {
+namespace {
+
+constexpr double kSpikeFraction = 0.25;
+
+}  // namespace
+
+std::vector<OutputTies> output_ties(const MatrixView& y) {
+  std::vector<OutputTies> result;
+  for (Index d = 0; d < y.rows(); ++d) {
+    std::vector<double> values(y.row(d).begin(), y.row(d).end());
+    std::sort(values.begin(), values.end());
+    OutputTies ties;
+    ties.resolution = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i > 0 && values[i] == values[i - 1]) continue;
+      ++ties.distinct;
+      if (i > 0) ties.resolution = std::min(ties.resolution, values[i] - values[i - 1]);
+    }
+    if (ties.distinct < 2) ties.resolution = 0.0;
+    result.push_back(ties);
+  }
+  return result;
+}
+
+bool is_tied(const OutputTies& ties, Index n) { return 2 * ties.distinct < n; }
+
+std::optional<std::string> spike_warning(const MatrixView& y_standard, double sigma,
+                                         const std::vector<double>& sigmas,
+                                         const std::vector<std::string>& y_names) {
+  // Only a width that cross-validation chose; one the user fixed is the user's decision.
+  if (sigmas.size() < 2) return {};
+  const std::vector<OutputTies> ties = output_ties(y_standard);
+  std::string tied;
+  double resolution = std::numeric_limits<double>::infinity();
+  for (std::size_t d = 0; d < ties.size(); ++d) {
+    // Below a quarter of the gap between neighbouring values the density halfway between two
+    // of them is under e⁻² of its peaks: a train of spikes. Above it the atoms blend.
+    if (!is_tied(ties[d], y_standard.cols()) || !(sigma < kSpikeFraction * ties[d].resolution)) {
+      continue;
+    }
+    const std::string name =
+        d < y_names.size() ? "'" + y_names[d] + "'" : "dimension " + std::to_string(d + 1);
+    tied += (tied.empty() ? "" : ", ") + name + " (" + std::to_string(ties[d].distinct) +
+            " distinct values in " + std::to_string(y_standard.cols()) + ")";
+    resolution = std::min(resolution, ties[d].resolution);
+  }
+  if (tied.empty()) return {};
+  char floor[32];
+  std::snprintf(floor, sizeof(floor), "%.3g", resolution);
+  return "the chosen sigma is below a quarter of the gap between neighbouring values of the "
+         "output " +
+         tied +
+         ", which repeats its values: cross-validation rewards spikes on the repeated values, so "
+         "the model is a set of spikes, not a density. If the output is discrete, declare it "
+         "(cdens "
+         "fit --method kcde --ordered COLUMN, or KCDE(ordered=[...]) in Python) for a "
+         "probability mass function; otherwise keep sigma at the data's resolution (--sigma "
+         "candidates from " +
+         floor + " up, in standardised units)";
+}
+
+}  // namespace cdens

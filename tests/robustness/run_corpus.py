@@ -1,0 +1,524 @@
+#!/usr/bin/env python3
+"""The `cdens` command against a corpus of hostile inputs, built here from the bundled data.
+
+Every case runs the command once and must end in one of two ways:
+
+- a refusal: exit status 2 and one line `cdens: error: ...` on standard error that names what
+  was wrong (the option, the column, the file with line and column: the case's `names`);
+- an answer: exit status 0, and every number that it wrote is finite.
+
+Whatever the case, the command must never die of a signal (a crash), run past its time limit (a
+hang), or exit 0 having written nothing when it promised output. The classes of input and the
+number of cases in each are printed at the end (tests/robustness/README.md lists them).
+
+Usage: run_corpus.py --cli build/release/cdens [--class NAME] [--verbose]
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, field
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TIMEOUT = 60  # seconds; every case here takes well under one on an idle machine
+
+
+@dataclass
+class Case:
+    cls: str
+    name: str
+    args: list
+    expect: str  # "error" or "ok"
+    names: list = field(default_factory=list)  # what the message must name (regular expressions)
+    stdout: str = None  # where standard output goes: None (a pipe) or a path such as /dev/full
+    check: object = None  # extra check on (stdout, workdir): returns a problem or None
+
+
+class Corpus:
+    def __init__(self, cli, workdir):
+        self.cli = cli
+        self.dir = workdir
+        self.cases = []
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def write(self, name, content, mode="w"):
+        with open(self.path(name), mode) as handle:
+            handle.write(content)
+        return self.path(name)
+
+    def add(self, cls, name, args, expect, names=(), **options):
+        self.cases.append(Case(cls, name, [str(a) for a in args], expect, list(names), **options))
+
+    def run_cli(self, args, timeout=TIMEOUT):
+        return subprocess.run([self.cli, *args], capture_output=True, text=True, timeout=timeout,
+                              cwd=self.dir)
+
+
+# -- data the cases start from ---------------------------------------------------------------
+
+def faithful_rows():
+    with open(os.path.join(ROOT, "data", "faithful.csv")) as handle:
+        lines = handle.read().splitlines()
+    return lines[0], lines[1:]
+
+
+def prepare(corpus):
+    """Good files and models that the hostile cases then break."""
+    header, rows = faithful_rows()
+    corpus.write("good.csv", "\n".join([header] + rows) + "\n")
+    corpus.write("small.csv", "\n".join([header] + rows[:60]) + "\n")
+    for name, method in [("lscde.json", "lscde"), ("kcde.json", "kcde")]:
+        result = corpus.run_cli(["fit", "small.csv", "--x", "waiting", "--y", "eruptions",
+                                 "--method", method, "--out", name])
+        if result.returncode != 0:
+            sys.exit(f"cannot fit the {method} model the corpus starts from: {result.stderr}")
+    result = corpus.run_cli(["density", "fit", "small.csv", "--method", "parzen",
+                             "--out", "density.json"])
+    if result.returncode != 0:
+        sys.exit(f"cannot fit the density model the corpus starts from: {result.stderr}")
+
+
+def scaled_csv(corpus, name, factor):
+    header, rows = faithful_rows()
+    lines = [header] + [",".join(repr(float(v) * factor) for v in row.split(","))
+                        for row in rows[:60]]
+    return corpus.write(name, "\n".join(lines) + "\n")
+
+
+# -- the classes -----------------------------------------------------------------------------
+
+FIT = ["fit", "--x", "waiting", "--y", "eruptions"]
+
+
+def malformed_files(corpus):
+    cls = "malformed CSV files"
+    header, rows = faithful_rows()
+    body = rows[:30]
+
+    def case(name, text, names, expect="error", mode="w", args=None):
+        path = corpus.write(f"bad_{name}.csv", text, mode)
+        corpus.add(cls, name, (args or FIT[:1] + [path] + FIT[1:]), expect, names)
+
+    case("empty", "", [r"bad_empty\.csv", "empty"])
+    case("header only", header + "\n", [r"bad_header only\.csv", "no data rows"])
+    case("ragged row", "\n".join([header] + body[:5] + ["3.1"] + body[5:]) + "\n",
+         [r"bad_ragged row\.csv:7:2", "fields"])
+    case("extra field", "\n".join([header] + body[:3] + ["3.1,70,9"] + body[3:]) + "\n",
+         [r":5:3"])
+    case("text cell", "\n".join([header] + body[:4] + ["abc,70"] + body[4:]) + "\n",
+         [r":6:1", "not a number", "eruptions"])
+    case("empty cell", "\n".join([header] + body[:4] + [",70"] + body[4:]) + "\n",
+         [r":6:1", "empty cell"])
+    case("nan cell", "\n".join([header] + body[:2] + ["nan,70"] + body[2:]) + "\n",
+         [r":4:1", "nan"])
+    case("inf cell", "\n".join([header] + body[:2] + ["3.2,inf"] + body[2:]) + "\n",
+         [r":4:2", "inf"])
+    case("overflowing number", "\n".join([header] + body[:2] + ["3.2,1e400"] + body[2:]) + "\n",
+         [r":4:2", "out of range"])
+    case("double plus", "\n".join([header] + body[:2] + ["++3,70"] + body[2:]) + "\n", [r":4:1"])
+    case("duplicate header", "waiting,waiting\n" + "\n".join(body) + "\n",
+         [r":1:2", "repeats"])
+    case("empty header name", "eruptions,\n" + "\n".join(body) + "\n", [r":1:2", "empty"])
+    case("unknown column", "\n".join([header] + body) + "\n", ["unknown column 'speed'"],
+         args=["fit", corpus.path("bad_unknown column.csv"), "--x", "speed", "--y", "eruptions"])
+    case("x and y the same", "\n".join([header] + body) + "\n", ["'waiting'", "both"],
+         args=["fit", corpus.path("bad_x and y the same.csv"), "--x", "waiting", "--y",
+               "waiting"])
+    case("unterminated quote", '"eruptions,waiting\n' + "\n".join(body) + "\n",
+         [r":1:1", "unterminated quote"])
+    case("binary garbage", bytes(random.Random(1).randrange(256) for _ in range(600)),
+         [r"bad_binary garbage\.csv"], mode="wb")
+    case("NUL bytes", "eruptions,waiting\n3.6,7\x009\n", [r":2:2"])
+    case("constant column", "\n".join([header] + [f"{r.split(',')[0]},70" for r in body]) + "\n",
+         ["'waiting'", "constant"])
+    case("one row", "\n".join([header] + body[:1]) + "\n", ["2 samples|at least"])
+    case("long line", header + "\n" + "1," * 200000 + "1\n", [r":2:"])
+    # Answers, not refusals: what a spreadsheet writes must read as a person means it.
+    case("UTF-8 byte-order mark", "\ufeff" + "\n".join([header] + body) + "\n", [], "ok")
+    case("quoted header", '"eruptions","waiting"\n' + "\n".join(body) + "\n", [], "ok")
+    case("CRLF line ends", "\r\n".join([header] + body) + "\r\n", [], "ok")
+    case("blank lines and spaces", "\n\n" + header + "\n" +
+         "\n".join(" " + r.replace(",", " , ") + " \n" for r in body), [], "ok")
+    case("leading plus", "\n".join([header] + ["+" + r for r in body]) + "\n", [], "ok")
+    os.makedirs(corpus.path("a_directory.csv"), exist_ok=True)
+    corpus.add(cls, "directory as data", FIT[:1] + [corpus.path("a_directory.csv")] + FIT[1:],
+               "error", [r"a_directory\.csv", "directory"])
+    corpus.add(cls, "missing file", FIT[:1] + ["no_such.csv"] + FIT[1:], "error",
+               [r"no_such\.csv", "No such file"])
+    corpus.add(cls, "headerless with --no-header", ["fit", "bad_ragged row.csv", "--x", "1",
+                                                    "--y", "0", "--no-header"],
+               "error", [r":1:1|not a number"])
+
+
+def mutated_files(corpus):
+    """Seeded random edits of a good CSV file: a cell, a delimiter or a line deleted, doubled or
+    replaced. Each must read (and fit) or be refused at a line and column of the file."""
+    cls = "mutated CSV files"
+    header, rows = faithful_rows()
+    text = "\n".join([header] + rows[:40]) + "\n"
+    rng = random.Random(2023)
+    alphabet = ["", ",", ",,", "\n", '"', "-", ".", "e", "1e999", "nan", " ", "\t", "\x00",
+                "\ufeff", "0x1p3", "1_000", "\r"]
+    for k in range(40):
+        chars = list(text)
+        for _ in range(rng.randint(1, 4)):
+            position = rng.randrange(len(chars))
+            chars[position:position + rng.randint(0, 3)] = rng.choice(alphabet)
+        path = corpus.write(f"mutated_{k}.csv", "".join(chars))
+        names = [rf"mutated_{k}\.csv(:\d+:\d+)?|column|x and y"]
+        corpus.add(cls, f"mutation {k}", ["fit", path, "--x", "waiting", "--y", "eruptions",
+                                          "--sigma", "0.5", "--lambda", "0.1"], "either", names)
+
+
+def hostile_options(corpus):
+    cls = "hostile options"
+
+    def fit(name, extra, names, expect="error", method="lscde"):
+        corpus.add(cls, name, ["fit", "small.csv", "--x", "waiting", "--y", "eruptions",
+                               "--method", method, *extra], expect, names)
+
+    fit("threads 100000", ["--threads", "100000"], ["--threads"])
+    fit("threads negative", ["--threads", "-3"], ["--threads"])
+    fit("sigma empty", ["--sigma", ""], ["--sigma"])
+    fit("sigma 1e300", ["--sigma", "1e300"], ["--sigma", "1e\\+300"])
+    fit("sigma 1e-300", ["--sigma", "1e-300"], ["--sigma", "must lie in"])
+    fit("sigma negative", ["--sigma", "-1"], ["--sigma"])
+    fit("sigma nan", ["--sigma", "nan"], ["--sigma"])
+    fit("sigma list with a hole", ["--sigma", "0.1,,1"], ["--sigma", "empty item"])
+    fit("lambda negative", ["--lambda", "-1"], ["lambda"])
+    fit("folds 2.5", ["--folds", "2.5"], ["--folds", "not an integer"])
+    fit("folds 0", ["--folds", "0"], ["fold"])
+    fit("folds 1", ["--folds", "1"], ["fold"])
+    fit("folds beyond int", ["--folds", "1e12"], ["--folds"])
+    fit("n-centers 0", ["--n-centers", "0"], ["centres|n-centers"])
+    fit("n-centers 1.5", ["--n-centers", "1.5"], ["--n-centers"])
+    fit("cv-loss unknown", ["--cv-loss", "l2"], ["--cv-loss", "kl, sq"])
+    fit("seed beyond 2^64", ["--seed", "18446744073709551616"], ["--seed"])
+    fit("seed huge", ["--seed", "9" * 40], ["--seed"])
+    fit("seed negative", ["--seed", "-1"], ["--seed"])
+    fit("seed 2^64-1", ["--seed", "18446744073709551615"], [], "ok")
+    fit("holdout 1.5", ["--holdout", "1.5"], ["--holdout"])
+    fit("option of another method", ["--epsilon", "0.3"], ["--epsilon", "does not apply"])
+    fit("unknown method", [], ["unknown method|lscdx"], method="lscdx")
+    fit("unknown option", ["--sigmaa", "1"], ["sigmaa"])
+    fit("bandwidth bounds reversed", ["--bandwidth-bounds", "2,1"],
+        ["--bandwidth-bounds", "lower bound"], method="kcde")
+    fit("bandwidth bounds 1e-300", ["--bandwidth-bounds", "1e-300,1"],
+        ["--bandwidth-bounds", "must lie in"], method="kcde")
+    corpus.add(cls, "variance bounds reversed",
+               ["density", "fit", "small.csv", "--method", "gskd", "--variance-bounds", "5,0.1"],
+               "error", ["--variance-bounds", "lower bound"])
+    corpus.add(cls, "box reversed",
+               ["density", "fit", "small.csv", "--method", "gmm", "--box", "3,-3"],
+               "error", ["--box", "lower bound"])
+    corpus.add(cls, "n_components 2.5",
+               ["density", "fit", "small.csv", "--method", "gmm", "--components", "2.5"],
+               "error", ["--components", "not an integer"])
+    corpus.add(cls, "density width 1e300",
+               ["density", "fit", "small.csv", "--method", "parzen", "--width", "1e300"],
+               "error", ["--width", "must lie in"])
+    corpus.add(cls, "states 0", ["regress", "fit", "small.csv", "--x", "waiting", "--y",
+                                 "eruptions", "--states", "0"], "error", ["--states", "positive"])
+    corpus.add(cls, "states -2", ["regress", "fit", "small.csv", "--x", "waiting", "--y",
+                                  "eruptions", "--states", "-2"], "error", ["--states"])
+    for n, names in [("0", ["--n"]), ("-5", ["--n"]), ("1000000000000", ["--n", "GiB"]),
+                     ("2.5", ["--n"]), ("99999999999999999999", ["--n"])]:
+        corpus.add(cls, f"sample --n {n}", ["sample", "lscde.json", "--x-values", "70",
+                                            "--n", n], "error", names)
+        corpus.add(cls, f"density sample --n {n}", ["density", "sample", "density.json",
+                                                    "--n", n], "error", names)
+    for spec, names in [("0:6:1000000000", ["--y-grid", "GiB"]), ("0:6:1", ["--y-grid"]),
+                        ("6:0:10", ["--y-grid", "START"]), ("0:6:2.5", ["--y-grid"]),
+                        ("0:6", ["--y-grid"]), ("a:6:10", ["--y-grid"])]:
+        corpus.add(cls, f"grid {spec}", ["grid", "lscde.json", "--x-values", "70",
+                                         "--y-grid", spec], "error", names)
+    corpus.add(cls, "density grid 10^9", ["density", "grid", "density.json", "--grid",
+                                          "0:6:40000", "--grid", "40:100:40000"],
+               "error", ["--grid", "GiB"])
+    corpus.add(cls, "quantile 1", ["predict", "lscde.json", "small.csv", "--q", "1"], "error",
+               ["0 and 1|\\(0, 1\\)"])
+    corpus.add(cls, "x-values wrong count", ["sample", "lscde.json", "--x-values", "1,2;3",
+                                             "--n", "2"], "error", ["--x-values"])
+    corpus.add(cls, "x-values text", ["sample", "lscde.json", "--x-values", "seventy",
+                                      "--n", "2"], "error", ["--x-values"])
+    corpus.add(cls, "no subcommand", [], "error", ["subcommand"])
+    corpus.add(cls, "misspelt subcommand", ["fitt"], "error", ["fitt"])
+
+
+def extreme_scales(corpus):
+    cls = "extreme scales"
+    for factor in [1e-300, 1e-150, 1e-14, 1e14, 1e150, 1e250, 1e300]:
+        path = scaled_csv(corpus, f"scaled_{factor:g}.csv", factor)
+        for method in ["lscde", "kcde"]:
+            corpus.add(cls, f"{method} fit ×{factor:g}", ["fit", path, "--x", "waiting", "--y",
+                                                        "eruptions", "--method", method,
+                                                        "--out", f"scaled_{method}_{factor:g}.json"],
+                       "ok")
+            corpus.add(cls, f"{method} score ×{factor:g}",
+                       ["score", f"scaled_{method}_{factor:g}.json", path], "ok")
+        corpus.add(cls, f"density fit ×{factor:g}", ["density", "fit", path, "--method", "parzen"],
+                   "ok")
+
+
+def corrupted_models(corpus):
+    cls = "corrupted model files"
+    with open(corpus.path("lscde.json")) as handle:
+        good = json.load(handle)
+    good_text = json.dumps(good)
+
+    def model(name, document_or_text, names, query=("info",)):
+        text = document_or_text if isinstance(document_or_text, str) else json.dumps(
+            document_or_text)
+        path = corpus.write(f"model_{name}.json", text)
+        args = [*query[:1], path, *query[1:]]
+        corpus.add(cls, name, args, "error", [re.escape(os.path.basename(path))] + list(names))
+
+    def altered(edit):
+        document = json.loads(good_text)
+        edit(document)
+        return document
+
+    gate = good["model"]["gate"]
+    model("empty file", "", [])
+    model("truncated", good_text[: len(good_text) // 2], ["JSON|json"])
+    model("not JSON", "model: lscde\n", ["JSON|json"])
+    model("JSON array", "[1, 2, 3]", ["not a cdens model"])
+    model("other format", {"format": "other"}, ["not a cdens model"])
+    model("future version", altered(lambda d: d.update(version=999)), ["version"])
+    model("version as text", altered(lambda d: d.update(version="1")), ["version"])
+    model("density model to a conditional command", json.load(open(corpus.path("density.json"))),
+          ["unconditional"])
+    model("unknown shape", altered(lambda d: d.update(shape="tree")), ["shape"])
+    model("missing model", altered(lambda d: d.pop("model")), ["model"])
+    model("zeroed coefficients", altered(
+        lambda d: d["model"]["gate"].update(
+            alpha=[0.0] * len(d["model"]["gate"]["alpha"]))),
+        ["all zero"], query=("predict", "small.csv"))
+    model("negative coefficient", altered(
+        lambda d: d["model"]["gate"]["alpha"].__setitem__(0, -1.0)),
+        ["non-negative"], query=("predict", "small.csv"))
+    model("coefficient as text", altered(
+        lambda d: d["model"]["gate"]["alpha"].__setitem__(0, "x")), [],
+        query=("predict", "small.csv"))
+    model("sigma zero", altered(lambda d: d["model"]["gate"].update(sigma=0)),
+          ["sigma"], query=("predict", "small.csv"))
+    model("sigma text", altered(lambda d: d["model"]["gate"].update(sigma="1")),
+          ["sigma"], query=("predict", "small.csv"))
+    model("unknown gate", altered(lambda d: d["model"]["gate"].update(kind="oracle")),
+          ["gate kind"], query=("predict", "small.csv"))
+    model("centres short", altered(
+        lambda d: d["model"]["gate"]["alpha"].pop()), [],
+        query=("predict", "small.csv"))
+    model("scale zero", altered(
+        lambda d: d["model"]["y_scaling"]["scale"].__setitem__(0, 0.0)), ["scale"],
+        query=("predict", "small.csv"))
+    model("huge number", good_text.replace('"sigma":', '"sigma": 1e999, "s":', 1), [],
+          query=("predict", "small.csv"))
+    # Bytes flipped at random places of a good file: any refusal must name the file, and a
+    # file that still reads must answer with finite numbers.
+    rng = random.Random(23)
+    for k in range(12):
+        text = list(good_text)
+        for _ in range(3):
+            text[rng.randrange(len(text))] = rng.choice('0123456789-.e,:[]{}"x ')
+        path = corpus.write(f"model_flipped_{k}.json", "".join(text))
+        corpus.add(cls, f"flipped bytes {k}", ["predict", path, "small.csv"], "either",
+                   [re.escape(os.path.basename(path)) + "|unknown column"])
+    # The density model file, edited the same ways.
+    density_text = open(corpus.path("density.json")).read()
+    for k in range(12):
+        text = list(density_text)
+        for _ in range(3):
+            text[rng.randrange(len(text))] = rng.choice('0123456789-.e,:[]{}"x ')
+        path = corpus.write(f"density_flipped_{k}.json", "".join(text))
+        corpus.add(cls, f"density flipped bytes {k}", ["density", "score", path, "small.csv"],
+                   "either", [re.escape(os.path.basename(path)) + "|unknown column"])
+    density = json.loads(density_text)
+    density["model"]["weights"] = [0.0] * len(density["model"]["weights"])
+    path = corpus.write("density_zero_weights.json", json.dumps(density))
+    corpus.add(cls, "density weights all zero", ["density", "score", path, "small.csv"], "error",
+               ["density_zero_weights.json", "weight"])
+    os.makedirs(corpus.path("model_directory.json"), exist_ok=True)
+    corpus.add(cls, "directory as model", ["info", "model_directory.json"], "error",
+               ["model_directory.json", "directory"])
+    corpus.add(cls, "missing model file", ["info", "no_model.json"], "error", ["no_model.json"])
+    assert gate  # the model has the gate the edits above reach into
+
+
+def unwritable_outputs(corpus):
+    cls = "unwritable outputs"
+    commands = {
+        "score": ["score", "lscde.json", "small.csv"],
+        "info": ["info", "lscde.json"],
+        "fit": ["fit", "small.csv", "--x", "waiting", "--y", "eruptions", "--sigma", "0.5",
+                "--lambda", "0.1"],
+        "density score": ["density", "score", "density.json", "small.csv"],
+        "density info": ["density", "info", "density.json"],
+        "density fit": ["density", "fit", "small.csv", "--method", "parzen", "--width", "0.3"],
+        "predict": ["predict", "lscde.json", "small.csv"],
+        "sample": ["sample", "lscde.json", "--x-values", "70", "--n", "5"],
+        "grid": ["grid", "lscde.json", "--x-values", "70", "--y-grid", "1:5:5"],
+        "methods": ["methods"],
+        "evaluate": ["evaluate", "lscde.json", "small.csv"],
+    }
+    for name, args in commands.items():
+        corpus.add(cls, f"{name} > /dev/full", args, "error", ["standard output"],
+                   stdout="/dev/full")
+    os.makedirs(corpus.path("out_directory"), exist_ok=True)
+    corpus.add(cls, "--out into a missing directory",
+               commands["predict"] + ["--out", "no_dir/out.csv"], "error", ["no_dir"])
+    corpus.add(cls, "--out is a directory", commands["predict"] + ["--out", "out_directory"],
+               "error", ["out_directory"])
+    corpus.add(cls, "model --out into a missing directory",
+               commands["fit"] + ["--out", "no_dir/model.json"], "error", ["no_dir"])
+
+
+def signals_mid_write(corpus):
+    """A fit killed while it runs must leave the previous model file byte-identical."""
+    cls = "signals mid-write"
+    big = corpus.path("signal.csv")
+    header, rows = faithful_rows()
+    with open(big, "w") as handle:
+        handle.write(header + "\n" + "\n".join(rows * 4) + "\n")
+    for k, (sig, delay) in enumerate([(signal.SIGKILL, 0.05), (signal.SIGKILL, 0.3),
+                                      (signal.SIGTERM, 0.1), (signal.SIGINT, 0.2),
+                                      (signal.SIGKILL, 0.6), (signal.SIGTERM, 0.5)]):
+        corpus.add(cls, f"{signal.Signals(sig).name} after {delay}s", [], "signal",
+                   check=(sig, delay, k))
+
+
+# -- running and judging ---------------------------------------------------------------------
+
+NUMBER = re.compile(r"(?<![A-Za-z_])(nan|-?inf)(?![A-Za-z_])", re.IGNORECASE)
+
+
+def judge(corpus, case):
+    if case.expect == "signal":
+        return judge_signal(corpus, case)
+    out = open(case.stdout, "w") if case.stdout else subprocess.PIPE
+    try:
+        result = subprocess.run([corpus.cli, *case.args], stdout=out, stderr=subprocess.PIPE,
+                                text=True, timeout=TIMEOUT, cwd=corpus.dir)
+    except subprocess.TimeoutExpired:
+        return f"hang: no answer within {TIMEOUT} s"
+    finally:
+        if case.stdout:
+            out.close()
+    if result.returncode < 0:
+        return f"crash: killed by {signal.Signals(-result.returncode).name}"
+    stderr = result.stderr.strip()
+    stdout = result.stdout or ""
+    if result.returncode == 0:
+        if case.expect == "error":
+            return f"accepted (exit 0), expected a refusal naming {case.names}"
+        bad = NUMBER.search(stdout)
+        if bad:
+            return f"wrote a non-finite number '{bad.group(0)}'"
+        if not case.stdout and not stdout.strip() and "--out" not in case.args:
+            return "exit 0 with no output"
+        return None
+    if result.returncode != 2:
+        return f"exit status {result.returncode}: {stderr[-300:]}"
+    if case.expect == "ok":
+        return f"refused: {stderr}"
+    lines = [line for line in stderr.splitlines() if line.startswith("cdens: error:")]
+    if len(lines) != 1:
+        return f"expected one 'cdens: error:' line, got: {stderr[-300:]}"
+    missing = [n for n in case.names if not re.search(n, lines[0])]
+    if missing:
+        return f"message does not name {missing}: {lines[0]}"
+    return None
+
+
+def judge_signal(corpus, case):
+    sig, delay, k = case.check
+    target = corpus.path(f"signal_model_{k}.json")
+    shutil.copy(corpus.path("kcde.json"), target)
+    with open(target, "rb") as handle:
+        before = handle.read()
+    process = subprocess.Popen([corpus.cli, "fit", "signal.csv", "--x", "waiting", "--y",
+                                "eruptions", "--method", "lscde", "--out", target],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=corpus.dir)
+    time.sleep(delay)
+    process.send_signal(sig)
+    try:
+        process.wait(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        return "hang after the signal"
+    with open(target, "rb") as handle:
+        after = handle.read()
+    if process.returncode == 0:
+        # The fit finished before the signal: the new model must be whole.
+        try:
+            json.loads(after)
+        except ValueError:
+            return "the finished fit left a damaged model file"
+        return None
+    if after != before:
+        return "the interrupted fit changed the model file"
+    return None
+
+
+CLASSES = OrderedDict([
+    ("malformed CSV files", malformed_files),
+    ("mutated CSV files", mutated_files),
+    ("hostile options", hostile_options),
+    ("extreme scales", extreme_scales),
+    ("corrupted model files", corrupted_models),
+    ("unwritable outputs", unwritable_outputs),
+    ("signals mid-write", signals_mid_write),
+])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cli", default=os.path.join(ROOT, "build", "release", "cdens"))
+    parser.add_argument("--class", dest="only", help="run only the class of this name")
+    parser.add_argument("--verbose", action="store_true")
+    arguments = parser.parse_args()
+    cli = os.path.abspath(arguments.cli)
+    workdir = tempfile.mkdtemp(prefix="cdens-corpus-")
+    try:
+        corpus = Corpus(cli, workdir)
+        prepare(corpus)
+        for name, build in CLASSES.items():
+            if arguments.only in (None, name):
+                build(corpus)
+        started = time.monotonic()
+        failures = []
+        counts = Counter()
+        for case in corpus.cases:
+            counts[case.cls] += 1
+            problem = judge(corpus, case)
+            if case.expect == "either" and problem and problem.startswith("refused"):
+                problem = None
+            if problem:
+                failures.append((case, problem))
+                print(f"FAIL [{case.cls}] {case.name}: {problem}")
+            elif arguments.verbose:
+                print(f"ok   [{case.cls}] {case.name}")
+        print("corpus classes (cases):")
+        for name, count in counts.items():
+            print(f"  {name}: {count}")
+        print(f"corpus: {len(corpus.cases)} cases in {time.monotonic() - started:.0f} s")
+        print(f"{len(corpus.cases) - len(failures)} passed, {len(failures)} failed")
+        return 1 if failures else 0
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
