@@ -78,7 +78,11 @@ GskdFit fit_gskd(const MatrixView& x, const GskdOptions& options) {
   Index stage_limit = std::min(options.max_kernels, n);
   if (options.stopping == GskdStopping::holdout) {
     if (n < 2 * options.folds) {
-      throw DataError("GSKD hold-out stopping needs at least 2 samples per fold");
+      throw DataError("x has " + std::to_string(n) +
+                      " samples: GSKD's hold-out stopping needs at "
+                      "least 2 per fold, " +
+                      std::to_string(2 * options.folds) + " for " + std::to_string(options.folds) +
+                      " folds (give more samples, fewer folds, or stopping = paper)");
     }
     GskdHoldoutChoice choice = choose_gskd_stages(z, target_width, options, rwbs, threads);
     variance_upper = choice.variance_upper;

@@ -175,10 +175,11 @@ const OptionTable<GskdOptions>& gskd_option_table() {
                            "--stopping", "stopping"),
                     &GskdOptions::stopping, {GskdStopping::holdout, GskdStopping::paper},
                     [](GskdStopping stopping) { return to_string(stopping); });
-    rows.add(none_by_default(option("variance_upper_grid", OptionType::real_list,
-                                    "stopping=holdout: candidate upper bounds of the kernel "
-                                    "variances, times each dimension's sample variance",
-                                    "--variance-upper-grid", "variance_upper_grid")),
+    rows.add(positive(none_by_default(option("variance_upper_grid", OptionType::real_list,
+                                             "stopping=holdout: candidate upper bounds of the "
+                                             "kernel variances, times each dimension's sample "
+                                             "variance",
+                                             "--variance-upper-grid", "variance_upper_grid"))),
              &GskdOptions::variance_upper_candidates);
     rows.add_choice(option("stage_rule", OptionType::choice,
                            "stopping=holdout: how the stage count is taken from the hold-out "
