@@ -194,11 +194,7 @@ py::tuple fit_reduced_cde_binding(const std::string& name, const py::array& x, c
                                   const py::dict& options) {
   const ReducedCdeMethod method = parse_reduced_cde_method(name);
   const MethodEntry& entry = *method_named(name);
-  const bool on_epsilon_kde =
-      method == ReducedCdeMethod::lsce_ekde || method == ReducedCdeMethod::lsmi_ekde;
-  const ReducedCdeOptions built =
-      (on_epsilon_kde ? reduced_epsilon_kde_option_table() : reduced_lscde_option_table())
-          .build(values_of(entry, options));
+  const ReducedCdeOptions built = reduced_cde_option_table(method).build(values_of(entry, options));
   const auto xs = samples_of(x, "X");
   const auto ys = samples_of(y, "Y");
   ReducedCdeFit fit = without_gil([&] { return fit_reduced_cde(xs, ys, method, built); });

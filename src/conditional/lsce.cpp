@@ -36,6 +36,11 @@ void require_single_process(const FitContext& context) {
   }
 }
 
+/// The model is the LSCDE inside the search (§2.6), not an estimator fitted on z afterwards.
+bool uses_search_model(ReducedCdeMethod method, const ReducedCdeOptions& options) {
+  return method == ReducedCdeMethod::lsce && options.lsce_final_model == LsceFinalModel::paper;
+}
+
 bool uses_epsilon_kde(ReducedCdeMethod method) {
   return method == ReducedCdeMethod::lsce_ekde || method == ReducedCdeMethod::lsmi_ekde;
 }
@@ -75,6 +80,10 @@ ConditionalMixture lsce_model(const Standardizer& x_scaling, const Standardizer&
 
 }  // namespace
 
+std::string to_string(LsceFinalModel model) {
+  return model == LsceFinalModel::refit ? "refit" : "paper";
+}
+
 std::string to_string(ReducedCdeMethod method) {
   for (const auto& entry : kMethodNames) {
     if (entry.method == method) return entry.name;
@@ -102,16 +111,16 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
       uses_smi(method) ? ReductionCriterion::smi : ReductionCriterion::sce;
   ReductionResult result =
       reduce_dimension(criterion, x_standard, y_standard, options.reduction, context);
-  // LSCE's model is the LSCDE inside the search, on z = W x̄ as it is; the two-step estimators
-  // standardise z again and are fitted along its varying dimensions only.
-  const Matrix w = method == ReducedCdeMethod::lsce ? result.best.w
-                                                    : rows_varying_over(result.best.w, x_standard);
+  // The paper's LSCE model is the LSCDE inside the search, on z = W x̄ as it is; the estimators
+  // fitted afterwards standardise z again and are fitted along its varying dimensions only.
+  const bool search_model = uses_search_model(method, options);
+  const Matrix w = search_model ? result.best.w : rows_varying_over(result.best.w, x_standard);
 
   FitReport report;
   report.method = to_string(method);
   report.hyperparameters["d_z"] = static_cast<double>(w.rows());
   std::optional<ConditionalMixture> model;
-  if (method == ReducedCdeMethod::lsce) {
+  if (search_model) {
     model = lsce_model(x_scaling, y_scaling, x_standard, y_standard, result);
     report.hyperparameters["sigma"] = result.best.sigma;
     report.hyperparameters["lambda"] = result.best.lambda;
@@ -133,6 +142,7 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
       model = project_inputs(x_scaling, w, fit.model);
       second = std::move(fit.report);
     } else {
+      // lsmi-lscde, and lsce's default final model: LSCDE with KL cross-validation on z.
       LscdeOptions lscde;
       lscde.sigmas = options.reduction.sigmas;
       lscde.lambdas = options.reduction.lambdas;

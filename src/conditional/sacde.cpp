@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <optional>
 
 #include "cdens/conditional/lscde.hpp"
 #include "cdens/conditional/sacde_gate.hpp"
@@ -26,8 +27,11 @@ void validate(const SaCdeOptions& options) {
   if (options.n_centers < 1)
     throw InvalidArgument("the number of basis centres must be at least 1");
   if (!(options.solver.tolerance > 0.0) || !(options.solver.kkt_tolerance > 0.0) ||
-      options.solver.max_iterations < 1 || options.solver.block_iterations < 1) {
-    throw InvalidArgument("the solver needs positive tolerances and at least one iteration");
+      options.solver.max_iterations < 1 || options.solver.block_iterations < 1 ||
+      options.solver.extrapolation_interval < 0) {
+    throw InvalidArgument(
+        "the solver needs positive tolerances, at least one iteration and a non-negative "
+        "extrapolation interval");
   }
   if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
 }
@@ -55,36 +59,33 @@ CvTable cross_validate(const StandardizedSamples& pairs, const LscdeDraws& draws
   }
   Matrix fold_loss(sigma_count * lambda_count, fold_count);
   context.progress.begin("cross-validation", sigma_count * fold_count);
-  parallel_for(threads, sigma_count * fold_count, [&](Index task) {
-    const Index s = task / fold_count;
-    const auto k = static_cast<std::size_t>(task % fold_count);
-    const SaCdeBasis basis =
-        basis_on(pairs, draws.fold_centers[k], options.sigmas[static_cast<std::size_t>(s)]);
-    SaCdeSystem system(training[k].z, training[k].t, basis);
-    const Matrix alphas = sacde_path(system, options.lambdas, options.solver);
-    fold_loss.block(s * lambda_count, static_cast<Index>(k), lambda_count, 1) =
-        sacde_held_out_nll_sums(held_out[k].z, held_out[k].t, basis, alphas) /
-        static_cast<double>(held_out[k].z.cols());
-    context.progress.advance();
+  // The (σ, fold) tasks go round-robin to one worker per thread, each with one system that it
+  // reassigns to its next task (SaCdeSystem::assign: the memory is reused). A task's result
+  // does not depend on the worker, so the table does not depend on `threads`.
+  const Index tasks = sigma_count * fold_count;
+  const Index workers = std::min<Index>(threads, tasks);
+  parallel_for(threads, workers, [&](Index worker) {
+    std::optional<SaCdeSystem> system;
+    for (Index task = worker; task < tasks; task += workers) {
+      const Index s = task / fold_count;
+      const auto k = static_cast<std::size_t>(task % fold_count);
+      const SaCdeBasis basis =
+          basis_on(pairs, draws.fold_centers[k], options.sigmas[static_cast<std::size_t>(s)]);
+      if (system) {
+        system->assign(training[k].z, training[k].t, basis);
+      } else {
+        system.emplace(training[k].z, training[k].t, basis);
+      }
+      const Matrix alphas = sacde_path(*system, options.lambdas, options.solver);
+      fold_loss.block(s * lambda_count, static_cast<Index>(k), lambda_count, 1) =
+          sacde_held_out_nll_sums(held_out[k].z, held_out[k].t, basis, alphas) /
+          static_cast<double>(held_out[k].z.cols());
+      context.progress.advance();
+    }
   });
   context.progress.end();
   return make_cv_table({"sigma", "lambda"}, product_grid(options.sigmas, options.lambdas),
                        fold_loss, "kl");
-}
-
-/// SaCdeLambdaRule::one_standard_error: at the σ of the minimum, the largest λ whose mean loss
-/// is at most the minimum plus its standard error.
-double one_standard_error_lambda(const CvTable& table) {
-  const double sigma = table.candidates(table.best, 0);
-  const double limit = table.mean_loss(table.best) + table.standard_error(table.best);
-  double lambda = table.candidates(table.best, 1);
-  for (Index row = 0; row < table.candidates.rows(); ++row) {
-    if (table.candidates(row, 0) == sigma && table.candidates(row, 1) > lambda &&
-        table.mean_loss(row) <= limit) {
-      lambda = table.candidates(row, 1);
-    }
-  }
-  return lambda;
 }
 
 /// The regularisation path of the fitted σ, the chosen λ and the kept features.
@@ -143,7 +144,8 @@ SaCdeFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOptions&
     lambda = table.candidates(table.best, 1);
     report.statistics["lambda_cv_minimum"] = lambda;
     if (options.lambda_rule == SaCdeLambdaRule::one_standard_error) {
-      lambda = one_standard_error_lambda(table);
+      // At the σ of the minimum, the largest λ within one standard error of it.
+      lambda = table.candidates(one_standard_error_row(table, 1, true), 1);
     }
     table.mean_loss.array() -= data.y_scaling.log_jacobian();  // −log p_user = −log p_std − log J
     report.warnings = grid_edge_warnings(table, {options.sigmas, options.lambdas});

@@ -44,11 +44,16 @@ Matrix sacde_log_feature_kernels(const MatrixView& x, const SaCdeBasis& basis) {
   return logs;
 }
 
-SaCdeSystem::SaCdeSystem(const MatrixView& x, const MatrixView& y, const SaCdeBasis& basis)
-    : n_groups_(basis.n_features()), group_size_(basis.size()) {
+SaCdeSystem::SaCdeSystem(const MatrixView& x, const MatrixView& y, const SaCdeBasis& basis) {
+  assign(x, y, basis);
+}
+
+void SaCdeSystem::assign(const MatrixView& x, const MatrixView& y, const SaCdeBasis& basis) {
   if (x.cols() == 0 || x.cols() != y.cols()) {
     throw InvalidArgument("SA-CDE needs at least one training pair, as many x as y");
   }
+  n_groups_ = basis.n_features();
+  group_size_ = basis.size();
   const auto n = static_cast<double>(x.cols());
   kernels_ = sacde_log_feature_kernels(x, basis);
   exp_flushing_below_in_place(kernels_, kBasisLogCutoff);
@@ -66,8 +71,13 @@ SaCdeSystem::SaCdeSystem(const MatrixView& x, const MatrixView& y, const SaCdeBa
     h_vector_.segment(d * group_size_, group_size_) =
         kernels_.middleCols(d * group_size_, group_size_).cwiseProduct(outputs).colwise().sum() / n;
   }
-  columns_.resize(static_cast<std::size_t>(n_groups_));
+  // Ĥ's storage is kept (same size: no allocation); its blocks are formed again on use.
+  h_.resize(n_groups_ * group_size_, n_groups_ * group_size_);
+  formed_.assign(static_cast<std::size_t>(n_groups_), 0);
   group_lipschitz_.assign(static_cast<std::size_t>(n_groups_), -1.0);
+  working_groups_.clear();
+  working_filled_ = 0;
+  spectral_vector.resize(0);
 }
 
 double SaCdeSystem::group_lipschitz(Index group) {
@@ -79,15 +89,57 @@ double SaCdeSystem::group_lipschitz(Index group) {
   return bound;
 }
 
-const Matrix& SaCdeSystem::h_columns(Index group) {
-  Matrix& block = columns_[static_cast<std::size_t>(group)];
-  if (block.size() == 0) {
-    block = kernels_.transpose() * kernels_.middleCols(group * group_size_, group_size_);
+MatrixView SaCdeSystem::h_columns(Index group) {
+  auto block = h_.middleCols(group * group_size_, group_size_);
+  if (!formed_[static_cast<std::size_t>(group)]) {
+    const auto own = kernels_.middleCols(group * group_size_, group_size_);
     for (Index d = 0; d < n_groups_; ++d) {
-      block.middleRows(d * group_size_, group_size_).array() *= output_overlap_.array();
+      auto rows = block.middleRows(d * group_size_, group_size_);
+      if (d != group && formed_[static_cast<std::size_t>(d)]) {
+        // Ĥ is symmetric: Ĥ_{d,group} = Ĥ_{group,d}ᵀ, already in the block of group d.
+        rows = h_.block(group * group_size_, d * group_size_, group_size_, group_size_).transpose();
+      } else {
+        rows.noalias() = kernels_.middleCols(d * group_size_, group_size_).transpose() * own;
+        rows.array() *= output_overlap_.array();
+      }
     }
+    formed_[static_cast<std::size_t>(group)] = 1;
   }
   return block;
+}
+
+void SaCdeSystem::add_working_groups(const std::vector<Index>& groups) {
+  for (const Index d : groups) {
+    if (std::find(working_groups_.begin(), working_groups_.end(), d) == working_groups_.end()) {
+      working_groups_.push_back(d);
+    }
+  }
+}
+
+MatrixView SaCdeSystem::working_matrix() {
+  const auto count = static_cast<Index>(working_groups_.size());
+  if (count == n_groups_) {
+    // Every group: Ĥ itself, in the groups' own order.
+    std::sort(working_groups_.begin(), working_groups_.end());
+    for (Index d = 0; d < n_groups_; ++d) h_columns(d);
+    return h_;
+  }
+  if (count > 0 && working_storage_.rows() != h_.rows()) {
+    // Room for every group, allocated once; only the corner in use is ever written.
+    working_storage_.resize(h_.rows(), h_.cols());
+  }
+  // Groups join at the end, so only the new columns, and their transposes as rows, are copied.
+  for (Index a = working_filled_; a < count; ++a) {
+    const std::vector<Index> rows =
+        coefficient_rows({working_groups_.begin(), working_groups_.begin() + a + 1}, group_size_);
+    const MatrixView block = h_columns(working_groups_[static_cast<std::size_t>(a)]);
+    working_storage_.block(0, a * group_size_, (a + 1) * group_size_, group_size_) =
+        block(rows, Eigen::all);
+    working_storage_.block(a * group_size_, 0, group_size_, a * group_size_) =
+        working_storage_.block(0, a * group_size_, a * group_size_, group_size_).transpose();
+  }
+  working_filled_ = count;
+  return working_storage_.topLeftCorner(count * group_size_, count * group_size_);
 }
 
 Matrix SaCdeSystem::h_matrix() const {
@@ -119,28 +171,27 @@ GroupLassoSolution solve_sacde_problem(SaCdeSystem& system, double lambda, const
   if (start.size() != groups * size) throw InvalidArgument("SA-CDE: the start has the wrong size");
   GroupLassoSolution solution;
   solution.alpha = Vector::Zero(groups * size);
-  std::vector<Index> active;
+  std::vector<Index> supported;
   for (Index d = 0; d < groups; ++d) {
     const auto group = start.segment(d * size, size);
     if ((group.array() > 0.0).any()) {
-      active.push_back(d);
+      supported.push_back(d);
       solution.alpha.segment(d * size, size) = group.cwiseMax(0.0);
     }
   }
+  system.add_working_groups(supported);
   solution.converged = true;
   for (;;) {
-    if (!active.empty()) {
-      // The problem restricted to the active groups; the others stay zero.
-      const std::vector<Index> rows = coefficient_rows(active, size);
-      const auto count = static_cast<Index>(active.size());
-      Matrix restricted(count * size, count * size);
-      for (Index a = 0; a < count; ++a) {
-        restricted.middleCols(a * size, size) = system.h_columns(active[a])(rows, Eigen::all);
-      }
+    // The problem restricted to the working groups (in the matrix's order); the others stay
+    // zero.
+    const MatrixView restricted = system.working_matrix();
+    const std::vector<Index>& working = system.working_groups();
+    if (!working.empty()) {
+      const std::vector<Index> rows = coefficient_rows(working, size);
       GroupLassoSolution inner;
       if (options.method == GroupLassoMethod::block_coordinate) {
         std::vector<double> lipschitz;
-        for (const Index d : active) lipschitz.push_back(system.group_lipschitz(d));
+        for (const Index d : working) lipschitz.push_back(system.group_lipschitz(d));
         inner =
             solve_group_lasso_block_coordinate(restricted, system.h_vector()(rows), size, lambda,
                                                solution.alpha(rows), lipschitz, options);
@@ -161,20 +212,24 @@ GroupLassoSolution solve_sacde_problem(SaCdeSystem& system, double lambda, const
       solution.objective.insert(solution.objective.end(), inner.objective.begin(),
                                 inner.objective.end());
     }
-    // The gradient of Ĵ₀ over every group needs only the active column blocks.
-    Vector gradient = -system.h_vector();
-    for (const Index d : active) {
-      gradient += system.h_columns(d) * solution.alpha.segment(d * size, size);
-    }
+    // The KKT condition of every group outside the working set, ‖[−∇_d Ĵ₀]₊‖ ≤ λ: its
+    // gradient rows need only the blocks Ĥ_dw of the non-zero working groups w.
     std::vector<Index> violators;
     for (Index d = 0; d < groups; ++d) {
-      if (std::find(active.begin(), active.end(), d) != active.end()) continue;
-      const double pull = (-gradient.segment(d * size, size)).cwiseMax(0.0).norm();
-      if (pull > lambda * (1.0 + kActiveSetSlack)) violators.push_back(d);
+      if (std::find(working.begin(), working.end(), d) != working.end()) continue;
+      Vector gradient = -system.h_vector().segment(d * size, size);
+      for (const Index w : working) {
+        const auto group = solution.alpha.segment(w * size, size);
+        if ((group.array() > 0.0).any()) {
+          gradient.noalias() += system.h_columns(w).middleRows(d * size, size) * group;
+        }
+      }
+      if ((-gradient).cwiseMax(0.0).norm() > lambda * (1.0 + kActiveSetSlack)) {
+        violators.push_back(d);
+      }
     }
     if (violators.empty()) break;
-    active.insert(active.end(), violators.begin(), violators.end());
-    std::sort(active.begin(), active.end());
+    system.add_working_groups(violators);
   }
   return solution;
 }

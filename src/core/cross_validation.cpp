@@ -59,6 +59,26 @@ Index best_candidate(const Vector& mean_loss) {
   return best;
 }
 
+Index one_standard_error_row(const CvTable& table, Index parameter, bool simplest_is_largest) {
+  if (table.best < 0) return -1;
+  const double limit = table.mean_loss(table.best) + table.standard_error(table.best);
+  const auto simpler = [&](Index a, Index b) {
+    const double value = table.candidates(a, parameter), other = table.candidates(b, parameter);
+    return simplest_is_largest ? value > other : value < other;
+  };
+  Index chosen = table.best;
+  for (Index row = 0; row < table.candidates.rows(); ++row) {
+    bool same_others = true;
+    for (Index p = 0; p < table.candidates.cols(); ++p) {
+      if (p != parameter && table.candidates(row, p) != table.candidates(table.best, p)) {
+        same_others = false;
+      }
+    }
+    if (same_others && table.mean_loss(row) <= limit && simpler(row, chosen)) chosen = row;
+  }
+  return chosen;
+}
+
 CvTable make_cv_table(std::vector<std::string> parameter_names, Matrix candidates,
                       const MatrixView& fold_loss, std::string loss) {
   const Index folds = fold_loss.cols();

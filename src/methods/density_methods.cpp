@@ -168,6 +168,28 @@ const OptionTable<GskdOptions>& gskd_option_table() {
           options.variance_lower = bounds[0];
           options.variance_upper = bounds[1];
         });
+    rows.add_choice(option("stopping", OptionType::choice,
+                           "When the construction stops: holdout (stage count and upper variance "
+                           "bound by K-fold hold-out of the integrated squared error) or paper "
+                           "(eq. 38, J_{n+1} ≥ J_n, upper bound from variance_bounds)",
+                           "--stopping", "stopping"),
+                    &GskdOptions::stopping, {GskdStopping::holdout, GskdStopping::paper},
+                    [](GskdStopping stopping) { return to_string(stopping); });
+    rows.add(positive(none_by_default(option("variance_upper_grid", OptionType::real_list,
+                                             "stopping=holdout: candidate upper bounds of the "
+                                             "kernel variances, times each dimension's sample "
+                                             "variance",
+                                             "--variance-upper-grid", "variance_upper_grid"))),
+             &GskdOptions::variance_upper_candidates);
+    rows.add_choice(option("stage_rule", OptionType::choice,
+                           "stopping=holdout: how the stage count is taken from the hold-out "
+                           "table: min (the minimum) or 1se (at the best bound, the fewest "
+                           "stages within one standard error of the minimum: sparser)",
+                           "--stage-rule", "stage_rule"),
+                    &GskdOptions::stage_rule,
+                    {GskdStageRule::minimum, GskdStageRule::one_standard_error},
+                    [](GskdStageRule rule) { return to_string(rule); });
+    rows.add(folds_option(), &GskdOptions::folds);
     rows.add(standardize_option(), &GskdOptions::standardize);
     rows.add(seed_option(), &GskdOptions::seed);
     rows.add(threads_option(), &GskdOptions::threads);

@@ -10,8 +10,9 @@
 namespace cdens {
 namespace {
 
-/// The rows of every reduced method; `with_radii` adds the ε-KDE's radii.
-OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii) {
+/// The rows of every reduced method; `with_radii` adds the ε-KDE's radii, `with_final_model`
+/// lsce's choice of final model.
+OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii, bool with_final_model) {
   using namespace registry_internal;
   using Options = ReducedCdeOptions;
   OptionTable<Options> rows;
@@ -41,6 +42,14 @@ OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii) {
   if (with_radii) {
     rows.add(epsilon_grid(), &Options::epsilon_kde, &EpsilonKdeOptions::epsilons);
   }
+  if (with_final_model) {
+    rows.add_choice(option("final_model", OptionType::choice,
+                           "The model on z = Wx: refit (LSCDE refitted with σ, λ by KL "
+                           "cross-validation) or paper (the LSCDE inside the SCE estimate, §2.6)",
+                           "--final-model", "final_model"),
+                    &Options::lsce_final_model, {LsceFinalModel::refit, LsceFinalModel::paper},
+                    [](LsceFinalModel model) { return to_string(model); });
+  }
   rows.add(n_centers_option(), &Options::reduction, &ReductionOptions::n_centers);
   // One K for every cross-validation of the method (W's, d_z's and the ε-KDE's).
   rows.add(
@@ -57,14 +66,13 @@ OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii) {
 
 }  // namespace
 
-const OptionTable<ReducedCdeOptions>& reduced_lscde_option_table() {
-  static const OptionTable<ReducedCdeOptions> table = reduced_cde_rows(false);
-  return table;
-}
-
-const OptionTable<ReducedCdeOptions>& reduced_epsilon_kde_option_table() {
-  static const OptionTable<ReducedCdeOptions> table = reduced_cde_rows(true);
-  return table;
+const OptionTable<ReducedCdeOptions>& reduced_cde_option_table(ReducedCdeMethod method) {
+  static const OptionTable<ReducedCdeOptions> lsce = reduced_cde_rows(false, true);
+  static const OptionTable<ReducedCdeOptions> lscde = reduced_cde_rows(false, false);
+  static const OptionTable<ReducedCdeOptions> epsilon_kde = reduced_cde_rows(true, false);
+  if (method == ReducedCdeMethod::lsce) return lsce;
+  if (method == ReducedCdeMethod::lsmi_lscde) return lscde;
+  return epsilon_kde;
 }
 
 namespace registry_internal {
@@ -74,9 +82,8 @@ MethodEntry reduced_cde_method(ReducedCdeMethod method, std::string summary,
                                std::string python_class) {
   const bool on_epsilon_kde =
       method == ReducedCdeMethod::lsce_ekde || method == ReducedCdeMethod::lsmi_ekde;
-  const OptionTable<ReducedCdeOptions>& table =
-      on_epsilon_kde ? reduced_epsilon_kde_option_table() : reduced_lscde_option_table();
-  return conditional_method(to_string(method), std::move(summary), std::move(python_class), table,
+  return conditional_method(to_string(method), std::move(summary), std::move(python_class),
+                            reduced_cde_option_table(method),
                             [method](const MatrixView& x, const MatrixView& y,
                                      const ReducedCdeOptions& options, const FitContext& context) {
                               return fit_reduced_cde(x, y, method, options, context);

@@ -127,6 +127,26 @@ TEST(KFoldTest, BestCandidateTakesTheFirstOfTiesAndSkipsNonFinite) {
   EXPECT_EQ(best_candidate(last), 2);
 }
 
+TEST(KFoldTest, OneStandardErrorRowIsTheSimplestWithinOneErrorAtTheBestsOtherParameters) {
+  // Rows (a, b): a ∈ {1, 2}, b ∈ {1, 2, 3, 4}; the best is (2, 3) with mean 1.0, se 0.5.
+  CvTable table;
+  table.candidates = product_grid({1.0, 2.0}, {1.0, 2.0, 3.0, 4.0});
+  table.mean_loss.resize(8);
+  table.mean_loss << 1.1, 1.2, 1.3, 1.4, 1.6, 1.5, 1.0, 1.5;
+  table.standard_error = Vector::Constant(8, 0.5);
+  table.best = 6;
+  // Smallest b at a = 2 with mean ≤ 1.5: (2, 2); (1, 1) is within too, but at another a.
+  EXPECT_EQ(one_standard_error_row(table, 1, false), 5);
+  // Largest b: (2, 4) at exactly the limit.
+  EXPECT_EQ(one_standard_error_row(table, 1, true), 7);
+  // Along a at b = 3: a = 1 is within one error.
+  EXPECT_EQ(one_standard_error_row(table, 0, false), 2);
+  table.standard_error.setZero();
+  EXPECT_EQ(one_standard_error_row(table, 1, false), 6);
+  table.best = -1;
+  EXPECT_EQ(one_standard_error_row(table, 1, false), -1);
+}
+
 TEST(KFoldTest, LogSpacedHasExactEndpointsAndConstantRatios) {
   for (const auto& [low, high, count] :
        {std::tuple{1e-3, 1e3, 7}, std::tuple{0.01, 100.0, 9}, std::tuple{0.5, 0.75, 3},

@@ -6,9 +6,11 @@
 
 #include <cmath>
 
+#include "../../src/density/gskd_construction.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/samples.hpp"
 #include "cdens/density/fixed_kernels.hpp"
 #include "cdens/density/gskd.hpp"
 #include "cdens/density/ofr.hpp"
@@ -28,6 +30,98 @@ Matrix two_bumps(Index n, Rng& rng) {
   return x;
 }
 
+TEST(Gskd, HoldoutTableIsTheMeanHeldOutIseOfTheConstructionsOnTheOtherFolds) {
+  Rng rng(29);
+  const Matrix x = two_bumps(60, rng);
+  GskdOptions options;
+  options.standardize = false;
+  options.target_width = 0.4;
+  options.folds = 3;
+  options.variance_upper_candidates = {0.5, 2.0};
+  options.population = 6;
+  options.generations = 3;
+  options.iterations = 20;
+  const GskdFit fit = fit_gskd(x, options);
+  const CvTable& table = *fit.report.cross_validation;
+  // Brute force for stage counts 1–3 (no fold's construction can end by patience before stage
+  // patience + 2): the folds of stream 999, the construction of each bound on the other folds,
+  // its MNQP mixture scored by held_out_ise on the fold.
+  Rng fold_rng(options.seed, 999);
+  const KFold folds(x.cols(), options.folds, fold_rng);
+  RwbsOptions rwbs = gskd_paper_rwbs(1);
+  rwbs.population = 6;
+  rwbs.generations = 3;
+  rwbs.iterations = 20;
+  for (const double bound : options.variance_upper_candidates) {
+    Vector mean = Vector::Zero(3);
+    for (int k = 0; k < folds.n_folds(); ++k) {
+      const Matrix training = gather_samples(x, folds.train(k));
+      GskdConstruction construction(training, parzen_at_samples(training, 0.4),
+                                    gskd_box(training, 0.4, 1.0, bound), rwbs, 1e-6, 1);
+      double score = 0.0;
+      bool stopped = false;  // by eq. (38): the fold keeps its last score
+      for (Index stages = 1; stages <= 3; ++stages) {
+        stopped = stopped || !construction.add_stage().added;
+        if (!stopped) {
+          const MnqpResult weights =
+              gskd_weights(training, construction.target(), construction.kernels(), options.mnqp);
+          score =
+              held_out_ise(gskd_mixture(Standardizer::identity(1), construction.kernels(), weights),
+                           gather_samples(x, folds.test(k)));
+        }
+        mean(stages - 1) += score / folds.n_folds();
+      }
+    }
+    for (Index stages = 1; stages <= 3; ++stages) {
+      Index row = -1;
+      for (Index r = 0; r < table.candidates.rows(); ++r) {
+        if (table.candidates(r, 0) == bound && table.candidates(r, 1) == stages) row = r;
+      }
+      ASSERT_GE(row, 0);
+      EXPECT_NEAR(table.mean_loss(row), mean(stages - 1), 1e-12 * std::abs(mean(stages - 1)))
+          << "bound " << bound << ", " << stages << " stages";
+    }
+  }
+}
+
+TEST(Gskd, HoldoutTakesTheFewestStagesWithinOneErrorOrTheMinimum) {
+  Rng rng(23);
+  const Matrix x = two_bumps(120, rng);
+  GskdOptions options;
+  options.folds = 3;
+  for (const auto rule : {GskdStageRule::one_standard_error, GskdStageRule::minimum}) {
+    options.stage_rule = rule;
+    const GskdFit fit = fit_gskd(x, options);
+    ASSERT_TRUE(fit.report.cross_validation.has_value());
+    const CvTable& table = *fit.report.cross_validation;
+    Index best = 0;
+    table.mean_loss.minCoeff(&best);
+    EXPECT_EQ(table.best, best);
+    const double bound = table.candidates(best, 0);
+    double stages = table.candidates(best, 1);
+    if (rule == GskdStageRule::one_standard_error) {
+      for (Index r = 0; r < table.candidates.rows(); ++r) {
+        if (table.candidates(r, 0) == bound &&
+            table.mean_loss(r) <= table.mean_loss(best) + table.standard_error(best)) {
+          stages = std::min(stages, table.candidates(r, 1));
+        }
+      }
+    }
+    EXPECT_EQ(fit.report.hyperparameters.at("stages"), stages);
+    EXPECT_EQ(fit.report.hyperparameters.at("variance_upper"), bound);
+    EXPECT_LE(fit.report.statistics.at("n_selected"), stages);
+    // Every candidate bound has its rows.
+    for (const double candidate : options.variance_upper_candidates) {
+      EXPECT_GT((table.candidates.col(0).array() == candidate).count(), 0);
+    }
+  }
+  // The paper's rule has no table and ignores the grid.
+  options.stopping = GskdStopping::paper;
+  const GskdFit paper = fit_gskd(x, options);
+  EXPECT_FALSE(paper.report.cross_validation.has_value());
+  EXPECT_EQ(paper.report.hyperparameters.at("variance_upper"), options.variance_upper);
+}
+
 TEST(Gskd, FirstKernelIsTheGlobalMinimiserOfTheLooCriterion) {
   Rng rng(21);
   const Matrix x = two_bumps(60, rng);
@@ -35,6 +129,7 @@ TEST(Gskd, FirstKernelIsTheGlobalMinimiserOfTheLooCriterion) {
   options.standardize = false;
   options.target_width = 0.4;
   options.max_kernels = 1;
+  options.stopping = GskdStopping::paper;  // the box [γ²_Parz, s²] searched below
   const GskdFit fit = fit_gskd(x, options);
   ASSERT_EQ(fit.model.n_components(), 1);
   const double found = fit.report.statistics.at("loo_mse");
@@ -126,6 +221,17 @@ TEST(Gskd, PaperRwbsSettingsAndBadInput) {
   options = {};
   options.regularization = -1.0;
   EXPECT_THROW(fit_gskd(x, options), InvalidArgument);
+  options = {};
+  options.variance_upper_candidates = {};
+  EXPECT_THROW(fit_gskd(x, options), InvalidArgument);
+  options.variance_upper_candidates = {1.0, -2.0};
+  EXPECT_THROW(fit_gskd(x, options), InvalidArgument);
+  options = {};
+  options.folds = 1;
+  EXPECT_THROW(fit_gskd(x, options), InvalidArgument);
+  options = {};
+  options.folds = 15;  // 20 samples: fewer than 2 per fold
+  EXPECT_THROW(fit_gskd(x, options), DataError);
   Matrix with_inf = x;
   with_inf(0, 2) = INFINITY;
   EXPECT_THROW(fit_gskd(with_inf, {}), DataError);

@@ -230,10 +230,12 @@ TEST(LsceTest, SearchIteratesStayOrthonormalAndTracesFall) {
   EXPECT_EQ(projected.projection(), fit.projection);
 }
 
-TEST(LsceTest, ModelIsTheLscdeOfEquationTenOnTheProjectedInputs) {
+TEST(LsceTest, PaperModelIsTheLscdeOfEquationTenOnTheProjectedInputs) {
   const test::PairSample data = set_b(70, 3, 8);
-  const ReducedCdeFit fit =
-      fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, quick_options(1, 2));
+  ReducedCdeOptions options = quick_options(1, 2);
+  options.lsce_final_model = LsceFinalModel::paper;
+  const ReducedCdeFit fit = fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options);
+  EXPECT_EQ(fit.report.hyperparameters.count("reduction_sigma"), 0u);
   const double sigma = fit.report.hyperparameters.at("sigma");
   const double lambda = fit.report.hyperparameters.at("lambda");
   // The same draws as the fit: centres are the first b pairs of center_order.
@@ -266,18 +268,20 @@ TEST(LsceTest, ModelIsTheLscdeOfEquationTenOnTheProjectedInputs) {
   }
 }
 
-TEST(LsceTest, TwoStepModelsAreTheEstimatorOnTheProjectedInputs) {
+TEST(LsceTest, TwoStepModelsAndLsceByDefaultAreTheEstimatorOnTheProjectedInputs) {
   const test::PairSample data = set_b(60, 3, 10);
   const ReducedCdeOptions options = quick_options(1, 2);
   const test::PairSample queries = set_b(20, 3, 11);
   const Matrix x = Standardizer::fit(data.x, "x").transform(data.x);
   const Matrix xq = Standardizer::fit(data.x, "x").transform(queries.x);
-  for (const auto method :
-       {ReducedCdeMethod::lsmi_ekde, ReducedCdeMethod::lsmi_lscde, ReducedCdeMethod::lsce_ekde}) {
+  for (const auto method : {ReducedCdeMethod::lsmi_ekde, ReducedCdeMethod::lsmi_lscde,
+                            ReducedCdeMethod::lsce_ekde, ReducedCdeMethod::lsce}) {
     const ReducedCdeFit fit = fit_reduced_cde(data.x, data.y, method, options);
     const Matrix z = fit.projection * x;
     Vector expected;
-    if (method == ReducedCdeMethod::lsmi_lscde) {
+    if (method == ReducedCdeMethod::lsmi_lscde || method == ReducedCdeMethod::lsce) {
+      // lsce's default final model: LSCDE refitted on z with KL cross-validation.
+      EXPECT_GT(fit.report.hyperparameters.count("reduction_sigma"), 0u);
       LscdeOptions lscde;
       lscde.sigmas = options.reduction.sigmas;
       lscde.lambdas = options.reduction.lambdas;

@@ -113,7 +113,7 @@ TEST(RegistryTest, BuildSetsTheNamedFieldsAndNamesTheOptionInItsErrors) {
   EXPECT_EQ(gmm.n_init, GmmOptions{}.n_init);  // not named: the default
 
   const ReducedCdeOptions reduced =
-      reduced_epsilon_kde_option_table().build({{"folds", std::int64_t{3}}});
+      reduced_cde_option_table(ReducedCdeMethod::lsce_ekde).build({{"folds", std::int64_t{3}}});
   EXPECT_EQ(reduced.reduction.folds, 3);
   EXPECT_EQ(reduced.epsilon_kde.folds, 3);  // one K for every cross-validation of the method
   const SaLscdeOptions two_stages =

@@ -126,6 +126,108 @@ TEST(SaCdeSolverTest, SolutionSatisfiesKktAndMatchesThePapersPlainUpdate) {
   }
 }
 
+TEST(SaCdeSystemTest, WorkingMatrixIsHRestrictedToTheWorkingGroupsInJoinOrder) {
+  const SmallProblem p = small_problem(4, 1, 25, 5, 0.6, 7);
+  SaCdeSystem system(p.x, p.y, p.basis);
+  const Matrix h = system.h_matrix();
+  // Column blocks formed in reverse order reuse the transposes of those formed before.
+  for (Index d = 3; d >= 0; --d) {
+    EXPECT_TRUE(system.h_columns(d).isApprox(h.middleCols(d * 5, 5), 1e-13)) << "group " << d;
+  }
+  std::vector<Index> order;
+  for (const Index d : {2, 0, 3}) {
+    system.add_working_groups({d});
+    order.push_back(d);
+    std::vector<Index> rows;
+    for (const Index g : order) {
+      for (Index b = 0; b < 5; ++b) rows.push_back(g * 5 + b);
+    }
+    EXPECT_TRUE(Matrix(system.working_matrix()).isApprox(Matrix(h(rows, rows)), 1e-13));
+  }
+  system.add_working_groups({0, 2});  // already there: nothing changes
+  EXPECT_EQ(system.working_groups(), (std::vector<Index>{2, 0, 3}));
+  // The last group: the set is every group, in increasing order, and its matrix Ĥ itself.
+  system.add_working_groups({1});
+  EXPECT_TRUE(Matrix(system.working_matrix()).isApprox(h, 1e-13));
+  EXPECT_EQ(system.working_groups(), (std::vector<Index>{0, 1, 2, 3}));
+}
+
+TEST(SaCdeSystemTest, AssignedSystemEqualsANewOne) {
+  const SmallProblem first = small_problem(4, 1, 25, 5, 0.6, 7);
+  const SmallProblem second = small_problem(4, 2, 30, 5, 1.3, 8);
+  SaCdeSystem reused(first.x, first.y, first.basis);
+  reused.add_working_groups({0, 1, 2, 3});
+  reused.working_matrix();
+  const Vector solved =
+      solve_sacde_problem(reused, 0.2 * reused.lambda_max(), Vector::Zero(20)).alpha;
+  reused.assign(second.x, second.y, second.basis);
+  SaCdeSystem fresh(second.x, second.y, second.basis);
+  EXPECT_TRUE(reused.working_groups().empty());
+  EXPECT_EQ(reused.h_vector(), fresh.h_vector());
+  for (Index d = 0; d < 4; ++d) EXPECT_EQ(Matrix(reused.h_columns(d)), Matrix(fresh.h_columns(d)));
+  const double lambda = 0.2 * fresh.lambda_max();
+  EXPECT_EQ(solve_sacde_problem(reused, lambda, Vector::Zero(20)).alpha,
+            solve_sacde_problem(fresh, lambda, Vector::Zero(20)).alpha);
+  EXPECT_GT(solved.norm(), 0.0);
+}
+
+TEST(SaCdeSolverTest, ExtrapolationAndNewtonStepsKeepTheSolutionOnCorrelatedGroups) {
+  // Noisy copies of one feature with wide kernels: the regime where plain block-coordinate
+  // descent needs thousands of sweeps on the paper's Toy data 1 (docs/methods/sacde.md).
+  Rng rng(11);
+  const Index n = 120, features = 8, size = 20;
+  Matrix x(features, n), y(1, n);
+  for (Index i = 0; i < n; ++i) {
+    x(0, i) = 2.0 * rng.uniform() - 1.0;
+    for (Index d = 1; d < features; ++d) x(d, i) = x(0, i) + 1.7 * rng.normal();
+    y(0, i) = std::sin(2.0 * x(0, i)) + 0.2 * rng.normal();
+  }
+  const SaCdeBasis basis{x.leftCols(size), y.leftCols(size), 2.0};
+  const Vector zero = Vector::Zero(features * size);
+  for (const double fraction : {0.02, 0.1}) {
+    GroupLassoSolution solutions[2];
+    for (const int interval : {0, 5}) {
+      SaCdeSystem system(x, y, basis);
+      GroupLassoOptions options;
+      options.extrapolation_interval = interval;
+      options.kkt_tolerance = 1e-5;
+      options.max_iterations = 200000;
+      const double lambda = fraction * system.lambda_max();
+      GroupLassoSolution& solution = solutions[interval == 0 ? 0 : 1];
+      solution = solve_sacde_problem(system, lambda, zero, options);
+      EXPECT_TRUE(solution.converged) << "interval " << interval;
+      const Matrix h = system.h_matrix();
+      EXPECT_LE(group_lasso_kkt_violation(h * solution.alpha - system.h_vector(), solution.alpha,
+                                          size, lambda),
+                1e-5);
+    }
+    SaCdeSystem system(x, y, basis);
+    const Matrix h = system.h_matrix();
+    const double lambda = fraction * system.lambda_max();
+    const double plain =
+        group_lasso_objective(h, system.h_vector(), size, lambda, solutions[0].alpha);
+    const double fast =
+        group_lasso_objective(h, system.h_vector(), size, lambda, solutions[1].alpha);
+    EXPECT_NEAR(fast, plain, 1e-7 * std::abs(plain));
+    EXPECT_LT((solutions[1].alpha - solutions[0].alpha).norm(), 1e-3 * solutions[0].alpha.norm());
+    EXPECT_LE(solutions[1].iterations, solutions[0].iterations);
+  }
+  // Along a whole warm-started path too (the sweep counts are in docs/benchmarks.md).
+  GroupLassoOptions plain;
+  plain.extrapolation_interval = 0;
+  SaCdeSystem first(x, y, basis), second(x, y, basis);
+  const std::vector<double> lambdas = sa_cde_width_grid();
+  const Matrix reference = sacde_path(first, lambdas, plain);
+  const Matrix accelerated = sacde_path(second, lambdas, {});
+  for (Index j = 0; j < reference.cols(); ++j) {
+    EXPECT_LT((accelerated.col(j) - reference.col(j)).norm(),
+              1e-2 * std::max(1e-12, reference.col(j).norm()))
+        << "lambda " << lambdas[static_cast<std::size_t>(j)];
+    EXPECT_EQ((sacde_group_norms(accelerated.col(j), features).array() > 0.0).count(),
+              (sacde_group_norms(reference.col(j), features).array() > 0.0).count());
+  }
+}
+
 TEST(SaCdeSolverTest, KktViolationDetectsAWrongSolution) {
   const SmallProblem p = small_problem(3, 1, 30, 5, 0.5, 3);
   SaCdeSystem system(p.x, p.y, p.basis);

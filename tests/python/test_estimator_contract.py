@@ -22,7 +22,12 @@ import cdens
                           cdens.KernelCDE(trend="linear", random_state=0),
                           cdens.LinearGaussianCDE(),
                           cdens.AutoCDE(candidates="linear,kcde:n_restarts=0", random_state=0),
-                          cdens.LSCE(n_restarts=2, random_state=0),
+                          # With the default final model the d_z cross-validation picks d_z = d_x
+                          # (W = I, no update of W) on check_transformer_n_iter's class labels,
+                          # whose n_iter_ must be at least 1: d_z is fixed there, and the paper
+                          # mode runs the d_z cross-validation.
+                          cdens.LSCE(n_components=1, n_restarts=2, random_state=0),
+                          cdens.LSCE(final_model="paper", n_restarts=2, random_state=0),
                           cdens.LSMI(n_components=1, estimator="ekde", n_restarts=2,
                                      random_state=0)])
 def test_scikit_learn_checks(estimator, check):

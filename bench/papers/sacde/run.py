@@ -12,6 +12,9 @@ Experiments (tables on standard output, CSV and PNG figures in --out):
              of SA-CDE, SA-LSCDE, LS-CDE, FW-LSCDE, FW-NWCDE, eKDE (Figures 5-10)
   noise      m = 0 ... 10 noisy copies of x1 added to Toy data 1 (N = 300), geyser and crabs;
              random half splits: test NLL and time (Figures 17-18)
+  growth     fit time (full CV) of SA-CDE and FW-LSCDE at D_x = 6, 11, 16, 21 (Toy data 1 with
+             noisy copies, N = 300) in the same run, and each one's growth exponent: the slope
+             of log time against log D_x (section 3.5's statement on time against D_x)
 NLL is in the units of the data (log-densities of y as given). The paper's figures have no
 numbers: docs/benchmarks.md compares with its statements.
 """
@@ -270,8 +273,8 @@ def noise_experiment(args, grid):
             ratio = mean(name, last, "fw-lscde", "seconds") / mean(name, last, "sacde", "seconds")
             features = int(mean(name, last, "sacde", "features"))
             print(f"- {name}: FW-LSCDE / SA-CDE time at D_x = {features}: {ratio:.2f}x")
-    print("\n(done when: SA-CDE within 0.1 on toy1 and geyser while LS-CDE grows; SA-CDE at least "
-          "5x faster than FW-LSCDE at D_x = 11)\n")
+    print("\n(done when: SA-CDE within 0.1 on toy1 and geyser while LS-CDE grows; the growth of "
+          "fit time with D_x is the growth experiment's)\n")
     figure, axes = plt.subplots(2, len(sets), figsize=(5 * len(sets), 8), layout="constrained",
                                 squeeze=False)
     for column, name in enumerate(sets):
@@ -289,18 +292,56 @@ def noise_experiment(args, grid):
     plt.close(figure)
 
 
+def growth_experiment(args, grid):
+    dimensions = [6, 11] if args.quick else [6, 11, 16, 21]
+    methods = ["sacde", "fw-lscde"]
+    n = 150 if args.quick else 300
+    repeats = 1 if args.quick else args.growth_repeats
+    seconds = {method: [] for method in methods}
+    print(f"## Fit time against D_x (Toy data 1, N = {n}, full CV, one thread; best of "
+          f"{repeats})\n")
+    print("| D_x | " + " | ".join(methods) + " | SA-CDE kept |")
+    print("| --- | " + " | ".join("---" for _ in methods) + " | --- |")
+    for dimension in dimensions:
+        x, y = data.toy_1(n, np.random.default_rng(dimension), noisy=dimension - 1)
+        kept = ""
+        for method in methods:
+            times = []
+            for _ in range(repeats):
+                started = time.perf_counter()
+                model = make(method, grid, 0).fit(x, y)
+                times.append(time.perf_counter() - started)
+            seconds[method].append(min(times))
+            if method == "sacde":
+                kept = ", ".join(f"x{d + 1}" for d in model.selected_features_)
+        print(f"| {dimension} | " + " | ".join(f"{seconds[m][-1]:.2f}" for m in methods) +
+              f" | {kept} |")
+    print()
+    exponents = {}
+    for method in methods:
+        # Least-squares slope of log seconds on log D_x: time ~ D_x^exponent.
+        exponents[method] = float(np.polyfit(np.log(dimensions), np.log(seconds[method]), 1)[0])
+        print(f"- {method}: fit time grows as D_x^{exponents[method]:.2f}")
+    print()
+    if args.quick:
+        assert all(np.isfinite(v) for v in exponents.values()), exponents
+
+
 EXPERIMENTS = {"selection": selection_experiment, "paths": paths_experiment,
-               "samples": samples_experiment, "noise": noise_experiment}
+               "samples": samples_experiment, "noise": noise_experiment,
+               "growth": growth_experiment}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--experiments", default="selection,paths,samples,noise")
+    parser.add_argument("--experiments", default="selection,paths,samples,noise,growth")
     parser.add_argument("--repeats", type=int, default=0, help="noise: splits per m (0: paper)")
     parser.add_argument("--m-step", type=int, default=1, help="noise: step of m in 0 ... 10")
     parser.add_argument("--datasets", default="toy1,geyser,crabs", help="noise: data sets")
     parser.add_argument("--methods", default="", help="noise: methods (default: the paper's)")
+    parser.add_argument("--growth-repeats", type=int, default=2,
+                        help="growth: fits per (method, D_x); the fastest is reported")
     parser.add_argument("--out", default=os.path.join(data.REPO, "out", "sacde"))
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)

@@ -10,9 +10,10 @@
 //   Ĥ = (√π σ)^{D_y} / n · (ΦᵀΦ) ∘ (1_{D×D} ⊗ K_ν)        (eqs. 11–12: one GEMM)
 //   ĥ_d = (1/n) (Φ_d ∘ E)ᵀ 1                               (eqs. 13–14)
 //
-// The problem is solved group by group on an active set: only the column blocks Ĥ[:, d] of
-// groups that are or were active are ever formed (one n × D·B × B GEMM each), and a solution is
-// accepted only when the KKT conditions of the whole problem hold.
+// The problem is solved group by group on a working set: only the column blocks Ĥ[:, d] of
+// groups that are or were active are ever formed (Ĥ_d'd = Ĥ_dd'ᵀ copied from blocks already
+// formed, one n × B × B GEMM for each of the others), and a solution is accepted only when the
+// KKT conditions of the whole problem hold.
 
 #include <vector>
 
@@ -41,12 +42,27 @@ class SaCdeSystem {
  public:
   SaCdeSystem(const MatrixView& x, const MatrixView& y, const SaCdeBasis& basis);
 
+  /// The problem of other pairs or another basis, as if newly constructed, in the memory of
+  /// this one: a cross-validation forms about a hundred systems of the same size, and
+  /// allocating and first touching ≈ 10 MB for each costs as much as a tenth of its solves.
+  void assign(const MatrixView& x, const MatrixView& y, const SaCdeBasis& basis);
+
   Index n_groups() const { return n_groups_; }
   Index group_size() const { return group_size_; }
   /// ĥ (D·B), eqs. (13)–(14).
   const Vector& h_vector() const { return h_vector_; }
-  /// The column block Ĥ[:, d] (D·B × B), formed on first use.
-  const Matrix& h_columns(Index group);
+  /// The column block Ĥ[:, d] (D·B × B), formed on first use; valid until assign.
+  MatrixView h_columns(Index group);
+  /// The working set: the groups that were ever active along the path, in the order they
+  /// joined (in increasing order once every group has joined). Groups only join it, so Ĥ
+  /// restricted to it grows by copying the new blocks only.
+  const std::vector<Index>& working_groups() const { return working_groups_; }
+  /// Adds groups to the working set.
+  void add_working_groups(const std::vector<Index>& groups);
+  /// Ĥ restricted to the working set (rows and columns of its groups, in the order of
+  /// working_groups() after this call); valid until the next call or assign. With every group
+  /// in the set this is Ĥ itself, no copy.
+  MatrixView working_matrix();
   /// L_d ≥ the largest eigenvalue of the diagonal block Ĥ_dd (nonnegative_spectral_bound), the
   /// step of block-coordinate descent on group d; computed on first use.
   double group_lipschitz(Index group);
@@ -57,13 +73,17 @@ class SaCdeSystem {
   double lambda_max() const;
 
  private:
-  Index n_groups_;
-  Index group_size_;
+  Index n_groups_ = 0;
+  Index group_size_ = 0;
   Matrix kernels_;         ///< Φ, n × D·B
   Matrix output_overlap_;  ///< (√π σ)^{D_y} / n · K_ν, B × B
   Vector h_vector_;
-  std::vector<Matrix> columns_;          ///< Ĥ[:, d], empty until used
+  Matrix h_;                             ///< Ĥ, its column block d valid where formed_[d]
+  std::vector<char> formed_;             ///< whether Ĥ[:, d] is in h_
   std::vector<double> group_lipschitz_;  ///< L_d, negative until computed
+  std::vector<Index> working_groups_;
+  Matrix working_storage_;    ///< Ĥ on working_groups_ in its top-left corner, until all join
+  Index working_filled_ = 0;  ///< groups of working_groups_ already in working_storage_
 
  public:
   /// The last vector of the power iterations that bound L (nonnegative_spectral_bound), kept
@@ -71,9 +91,11 @@ class SaCdeSystem {
   Vector spectral_vector;
 };
 
-/// Eq. (16) for one λ on the active set: block-coordinate descent or FISTA with restart
-/// (options.method) on the groups that are non-zero in `start` or violate their KKT condition,
-/// enlarged until no group outside it does.
+/// Eq. (16) for one λ on the working set: block-coordinate descent or FISTA with restart
+/// (options.method) on the system's working set joined by the groups that are non-zero in
+/// `start`, enlarged by the groups outside it that violate their KKT condition until none does.
+/// A working group whose KKT condition holds at zero stays exactly zero, so the solution is the
+/// minimiser of the whole problem.
 GroupLassoSolution solve_sacde_problem(SaCdeSystem& system, double lambda, const Vector& start,
                                        const GroupLassoOptions& options = {});
 

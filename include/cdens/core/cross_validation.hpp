@@ -57,6 +57,14 @@ Index best_candidate(const Vector& mean_loss);
 CvTable make_cv_table(std::vector<std::string> parameter_names, Matrix candidates,
                       const MatrixView& fold_loss, std::string loss);
 
+/// The one-standard-error rule (Hastie, Tibshirani & Friedman 2009, §7.10): among the rows
+/// whose other parameters equal the best row's, the one with the simplest value of column
+/// `parameter` (the largest when `simplest_is_largest`, else the smallest) whose mean loss is at
+/// most the best row's mean loss plus its standard error — the simplest model the
+/// cross-validation cannot tell from the best. The best row itself when no simpler one
+/// qualifies; −1 when the table has no best row.
+Index one_standard_error_row(const CvTable& table, Index parameter, bool simplest_is_largest);
+
 /// The candidates of a two-parameter grid, one row (a, b) per pair, `first` varying slowest:
 /// row i · |second| + j holds (first[i], second[j]).
 Matrix product_grid(const std::vector<double>& first, const std::vector<double>& second);

@@ -37,10 +37,9 @@ const OptionTable<SaLscdeOptions>& sa_lscde_option_table();
 const OptionTable<ForwardSelectionLscdeOptions>& fw_lscde_option_table();
 const OptionTable<ForwardSelectionEpsilonKdeOptions>& fw_epsilon_kde_option_table();
 const OptionTable<ForwardSelectionNadarayaWatsonCdeOptions>& fw_nadaraya_watson_cde_option_table();
-/// lsce and lsmi-lscde (LSCDE on z).
-const OptionTable<ReducedCdeOptions>& reduced_lscde_option_table();
-/// lsce-ekde and lsmi-ekde (ε-KDE on z): reduced_lscde_option_table's rows and the radii.
-const OptionTable<ReducedCdeOptions>& reduced_epsilon_kde_option_table();
+/// The table of a reduced method: the rows all four share, with lsce's final_model for lsce
+/// and the radii of ε-KDE for lsce-ekde and lsmi-ekde.
+const OptionTable<ReducedCdeOptions>& reduced_cde_option_table(ReducedCdeMethod method);
 const OptionTable<PressRegressionOptions>& press_option_table();
 const OptionTable<ParzenOptions>& parzen_option_table();
 const OptionTable<GmmOptions>& gmm_option_table();

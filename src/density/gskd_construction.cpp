@@ -1,0 +1,104 @@
+#include "gskd_construction.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "cdens/core/error.hpp"
+#include "cdens/core/gaussian_kernel.hpp"
+#include "cdens/core/parallel.hpp"
+
+namespace cdens {
+namespace {
+
+// Below this many kernel values (samples × batch members) a batch is evaluated on one thread:
+// starting threads would cost more than the work.
+constexpr Index kParallelBatchWork = 20000;
+
+}  // namespace
+
+GskdBox gskd_box(const MatrixView& z, double target_width, double variance_lower,
+                 double variance_upper) {
+  const Index m = z.rows();
+  const Vector mean = z.rowwise().mean();
+  const Vector variance =
+      (z.colwise() - mean).rowwise().squaredNorm() / static_cast<double>(z.cols() - 1);
+  GskdBox box{Vector(2 * m), Vector(2 * m)};
+  box.upper << z.rowwise().maxCoeff(), variance_upper * variance;
+  box.lower << z.rowwise().minCoeff(),
+      (0.5 * box.upper.tail(m)).cwiseMin(variance_lower * target_width * target_width);
+  return box;
+}
+
+Vector gskd_kernel_column(const MatrixView& z, const VectorView& u) {
+  const Index m = z.rows();
+  const auto center = u.head(m);
+  const Eigen::ArrayXd variance = u.tail(m).array();
+  const double log_norm = -0.5 * (static_cast<double>(m) * kLog2Pi + variance.log().sum());
+  const Eigen::ArrayXd quadratic =
+      ((z.colwise() - center).array().square().colwise() / variance).colwise().sum().transpose();
+  return (log_norm - 0.5 * quadratic).exp().matrix();
+}
+
+GskdConstruction::GskdConstruction(const MatrixView& z, Vector target, GskdBox box,
+                                   RwbsOptions rwbs, double regularization, int threads)
+    : z_(z),
+      box_(std::move(box)),
+      rwbs_(std::move(rwbs)),
+      model_(std::move(target), regularization),
+      threads_(threads) {}
+
+GskdStage GskdConstruction::add_stage() {
+  const Index n = z_.cols();
+  // RWBS normalises costs by their sum, so they must be finite: a column the LOO criterion
+  // refuses (in the span of the model, or a zero LOO weighting) and any column worse than
+  // twice J_{n−1} cost 2 J_{n−1}; neither could be accepted by eq. (38) anyway.
+  const double ceiling = 2.0 * model_.loo_mse();
+  const RwbsBatchCost cost = [&](const Matrix& points) {
+    Vector costs(points.cols());
+    const int batch_threads = n * points.cols() < kParallelBatchWork ? 1 : threads_;
+    parallel_for(batch_threads, points.cols(), [&](Index j) {
+      costs(j) = std::min(model_.evaluate(gskd_kernel_column(z_, points.col(j))).loo_mse, ceiling);
+    });
+    return costs;
+  };
+  rwbs_.stream = static_cast<std::uint64_t>(kernels_.size());
+  const RwbsResult found = rwbs_minimize_batches(cost, box_.lower, box_.upper, rwbs_);
+  evaluations_ += found.evaluations;
+  const OfrCandidate candidate = model_.evaluate(gskd_kernel_column(z_, found.point));
+  GskdStage stage{found.point, candidate.loo_mse, false};
+  // Eq. (38): stop when J_{n+1} ≥ J_n; a density needs at least one kernel.
+  if (!std::isfinite(candidate.loo_mse)) {
+    if (kernels_.empty()) throw DataError("GSKD: RWBS found no admissible first kernel");
+    return stage;
+  }
+  if (!kernels_.empty() && candidate.loo_mse >= model_.loo_mse()) return stage;
+  model_.add(candidate);
+  kernels_.push_back(found.point);
+  stage.added = true;
+  return stage;
+}
+
+MnqpResult gskd_weights(const MatrixView& z, const Vector& target,
+                        const std::vector<Vector>& kernels, const MnqpOptions& options) {
+  Matrix phi(z.cols(), static_cast<Index>(kernels.size()));
+  for (Index l = 0; l < phi.cols(); ++l) {
+    phi.col(l) = gskd_kernel_column(z, kernels[static_cast<std::size_t>(l)]);
+  }
+  return solve_mnqp(phi.transpose() * phi, phi.transpose() * target, options);
+}
+
+GaussianMixture gskd_mixture(Standardizer scaling, const std::vector<Vector>& kernels,
+                             const MnqpResult& weights) {
+  const Index m = scaling.dimension();
+  const auto kept = static_cast<Index>(weights.kept.size());
+  Matrix centers(m, kept), widths(m, kept);
+  for (Index l = 0; l < kept; ++l) {
+    const Vector& u = kernels[static_cast<std::size_t>(weights.kept[static_cast<std::size_t>(l)])];
+    centers.col(l) = u.head(m);
+    widths.col(l) = u.tail(m).array().sqrt().matrix();
+  }
+  return GaussianMixture(std::move(scaling), weights.weights(weights.kept), std::move(centers),
+                         std::move(widths));
+}
+
+}  // namespace cdens

@@ -1,0 +1,75 @@
+#pragma once
+// The stage-by-stage construction of GSKD (Chen, Hong & Harris 2010, §III-A): OFR-LOO on a
+// target with one RWBS search per stage (eqs. 30–37), the MNQP weights (eq. 39) and the mixture
+// they give. Shared by fit_gskd (either stopping rule) and the held-out choice of the stage
+// count (gskd_holdout.cpp).
+
+#include <vector>
+
+#include "cdens/core/gaussian_mixture.hpp"
+#include "cdens/core/types.hpp"
+#include "cdens/density/mnqp.hpp"
+#include "cdens/density/ofr.hpp"
+#include "cdens/density/rwbs.hpp"
+
+namespace cdens {
+
+/// The search box of §III-A on standardised samples z: centres within the data's range,
+/// variances within [variance_lower · γ²_Parz, variance_upper · s_i²] (s_i the sample standard
+/// deviation of dimension i), the lower bound at most half the upper.
+struct GskdBox {
+  Vector lower;
+  Vector upper;
+};
+GskdBox gskd_box(const MatrixView& z, double target_width, double variance_lower,
+                 double variance_upper);
+
+/// φ_k = N(z_k; c, diag γ²) for u = (c, γ²) (eq. 4): one candidate model column.
+Vector gskd_kernel_column(const MatrixView& z, const VectorView& u);
+
+/// What one stage found: the kernel u = (c, γ²) of smallest LOO MSE J (eq. 37) RWBS reached,
+/// that J (+∞ when the LOO criterion refuses the column), and whether the kernel was added.
+struct GskdStage {
+  Vector kernel;
+  double loo_mse;
+  bool added;
+};
+
+/// OFR-LOO on the target t_k at the samples z (the Parzen estimate p̂_Parz(z_k), eq. 23, in
+/// fit_gskd), one kernel per stage.
+class GskdConstruction {
+ public:
+  GskdConstruction(const MatrixView& z, Vector target, GskdBox box, RwbsOptions rwbs,
+                   double regularization, int threads);
+
+  /// Stage n: RWBS (stream n of the seed) searches the box for the kernel of smallest J_n; it is
+  /// added unless eq. (38) refuses it (J_n ≥ J_{n−1}, not for the first kernel) or J_n is not
+  /// finite. Throws DataError when not even a first kernel is admissible.
+  GskdStage add_stage();
+
+  const std::vector<Vector>& kernels() const { return kernels_; }
+  const Vector& target() const { return model_.target(); }
+  double loo_mse() const { return model_.loo_mse(); }
+  /// The least-squares weights β of the kernels added (eq. 25), before MNQP.
+  Vector least_squares_weights() const { return model_.weights(); }
+  Index evaluations() const { return evaluations_; }
+
+ private:
+  Matrix z_;
+  GskdBox box_;
+  RwbsOptions rwbs_;
+  OfrLoo model_;
+  int threads_;
+  std::vector<Vector> kernels_;  ///< u_n = (c_n, γ_n²) of every kernel added
+  Index evaluations_ = 0;
+};
+
+/// The weights of eq. (39) by MNQP over `kernels` on the samples z: B = ΦᵀΦ, v = Φᵀt.
+MnqpResult gskd_weights(const MatrixView& z, const Vector& target,
+                        const std::vector<Vector>& kernels, const MnqpOptions& options);
+
+/// The mixture of the kernels MNQP kept, with their weights, on `scaling`.
+GaussianMixture gskd_mixture(Standardizer scaling, const std::vector<Vector>& kernels,
+                             const MnqpResult& weights);
+
+}  // namespace cdens

@@ -1,0 +1,89 @@
+#include "gskd_holdout.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "cdens/core/metrics.hpp"
+#include "cdens/core/parallel.hpp"
+#include "cdens/core/rng.hpp"
+#include "cdens/core/samples.hpp"
+#include "cdens/density/fixed_kernels.hpp"
+#include "gskd_construction.hpp"
+
+namespace cdens {
+namespace {
+
+/// The random stream of the hold-out folds (the RWBS stages use streams 0, 1, …).
+constexpr std::uint64_t kFoldStream = 999;
+
+}  // namespace
+
+GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, double target_width,
+                                     const GskdOptions& options, const RwbsOptions& rwbs,
+                                     int threads) {
+  Rng rng(options.seed, kFoldStream);
+  const KFold folds(z.cols(), options.folds, rng);
+  const std::vector<double>& bounds = options.variance_upper_candidates;
+  const auto bound_count = static_cast<Index>(bounds.size());
+  const int fold_count = folds.n_folds();
+  // traces[c · K + k]: the held-out error of fold k after stages 1, 2, … with bound c. One task
+  // per (bound, fold), each construction on one thread, so the traces do not depend on
+  // `threads`.
+  std::vector<std::vector<double>> traces(static_cast<std::size_t>(bound_count * fold_count));
+  parallel_for(threads, bound_count * fold_count, [&](Index task) {
+    const Index c = task / fold_count;
+    const auto k = static_cast<int>(task % fold_count);
+    const Matrix training = gather_samples(z, folds.train(k));
+    const Matrix held_out = gather_samples(z, folds.test(k));
+    GskdConstruction construction(training, parzen_at_samples(training, target_width),
+                                  gskd_box(training, target_width, options.variance_lower,
+                                           bounds[static_cast<std::size_t>(c)]),
+                                  rwbs, options.regularization, 1);
+    std::vector<double>& trace = traces[static_cast<std::size_t>(task)];
+    double best = std::numeric_limits<double>::infinity();
+    int since_best = 0;
+    while (static_cast<Index>(trace.size()) < std::min(options.max_kernels, training.cols()) &&
+           since_best < options.patience && construction.add_stage().added) {
+      const std::vector<Vector>& kernels = construction.kernels();
+      const MnqpResult weights =
+          gskd_weights(training, construction.target(), kernels, options.mnqp);
+      trace.push_back(
+          held_out_ise(gskd_mixture(Standardizer::identity(z.rows()), kernels, weights), held_out));
+      if (trace.back() < best) {
+        best = trace.back();
+        since_best = 0;
+      } else {
+        ++since_best;
+      }
+    }
+  });
+  Index longest = 1;
+  for (const auto& trace : traces) longest = std::max(longest, static_cast<Index>(trace.size()));
+  Matrix candidates(bound_count * longest, 2);
+  Matrix fold_loss(bound_count * longest, fold_count);
+  for (Index c = 0; c < bound_count; ++c) {
+    for (Index n = 0; n < longest; ++n) {
+      const Index row = c * longest + n;
+      candidates.row(row) << bounds[static_cast<std::size_t>(c)], static_cast<double>(n + 1);
+      for (int k = 0; k < fold_count; ++k) {
+        const std::vector<double>& trace = traces[static_cast<std::size_t>(c * fold_count + k)];
+        const auto at = std::min<std::size_t>(static_cast<std::size_t>(n), trace.size() - 1);
+        fold_loss(row, k) = trace[at];
+      }
+    }
+  }
+  GskdHoldoutChoice choice;
+  choice.table = make_cv_table({"variance_upper", "stages"}, candidates, fold_loss, "ise");
+  // The minimum, or at its bound the fewest stages within one standard error of it.
+  const Index row = options.stage_rule == GskdStageRule::minimum
+                        ? choice.table.best
+                        : one_standard_error_row(choice.table, 1, false);
+  if (row >= 0) {
+    choice.variance_upper = choice.table.candidates(row, 0);
+    choice.stages = static_cast<Index>(choice.table.candidates(row, 1));
+  }
+  return choice;
+}
+
+}  // namespace cdens

@@ -1,0 +1,26 @@
+#pragma once
+// GskdStopping::holdout: the stage count and the variance box's upper bound of GSKD chosen by
+// K-fold hold-out of the held-out integrated squared error (docs/methods/gskd.md).
+
+#include "cdens/core/cross_validation.hpp"
+#include "cdens/density/gskd.hpp"
+
+namespace cdens {
+
+/// The choice and its table: rows (variance_upper, stages), loss "ise".
+struct GskdHoldoutChoice {
+  double variance_upper = 1.0;
+  Index stages = 1;
+  CvTable table;
+};
+
+/// Chooses (variance_upper, stages) for standardised samples z with Parzen target width
+/// target_width: for each fold and candidate bound, GskdConstruction on the other folds, scored
+/// after every stage by held_out_ise (eq. 16 up to ∫p², over the fold) of its MNQP-weighted
+/// mixture; a fold whose construction stopped (eq. 38, patience, max_kernels) keeps its last
+/// score for the later stage counts. The row is taken from the table by options.stage_rule.
+GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, double target_width,
+                                     const GskdOptions& options, const RwbsOptions& rwbs,
+                                     int threads);
+
+}  // namespace cdens
