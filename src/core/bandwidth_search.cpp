@@ -78,7 +78,7 @@ double run_lbfgs(const BandwidthLikelihood& likelihood, const std::vector<double
   nlopt_set_upper_bounds(optimizer.get(), upper_bounds.data());
   nlopt_set_maxeval(optimizer.get(), options.max_evaluations);
   nlopt_set_ftol_rel(optimizer.get(), relative_tolerance);
-  Objective objective{likelihood, optimizer.get(), 0, nullptr};
+  Objective objective{likelihood, optimizer.get(), 0, nullptr, HUGE_VAL, Vector()};
   nlopt_set_min_objective(optimizer.get(), &nlopt_objective, &objective);
   double value = HUGE_VAL;
   // NLopt's own failures (a line search limited by roundoff and the like) leave the best point
