@@ -153,6 +153,22 @@ ParzenFit fit_parzen(const MatrixView& x, const ParzenOptions& options) {
     return fit;
   }
 
+  FitReport report;
+  report.method = "parzen";
+  report.statistics["n_train"] = static_cast<double>(n);
+  report.statistics["n_kernels"] = static_cast<double>(n);
+  report.statistics["dimension"] = static_cast<double>(z.rows());
+  const auto finish = [&](double gamma, FitReport fit_report) {
+    fit_report.hyperparameters["width"] = gamma;
+    GaussianMixture model(scaling, Vector::Constant(n, 1.0 / static_cast<double>(n)), z,
+                          Matrix::Constant(z.rows(), n, gamma));
+    fit_report.fit_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return ParzenFit{std::move(model), std::move(fit_report)};
+  };
+  // One fixed width: nothing to choose, so no O(n²) criterion is computed (issue 24).
+  if (options.widths.size() == 1) return finish(options.widths[0], std::move(report));
+
   // Every width scored, with the mean and standard error of its per-sample terms.
   std::vector<double> scored;
   std::vector<double> losses;
@@ -218,22 +234,11 @@ ParzenFit fit_parzen(const MatrixView& x, const ParzenOptions& options) {
   table.best = best_candidate(table.mean_loss);
   const double gamma = scored[static_cast<std::size_t>(table.best)];
 
-  FitReport report;
-  report.method = "parzen";
-  report.hyperparameters["width"] = gamma;
-  report.statistics["n_train"] = static_cast<double>(n);
-  report.statistics["n_kernels"] = static_cast<double>(n);
-  report.statistics["dimension"] = static_cast<double>(z.rows());
   if (at_grid_edge(grid, grid[static_cast<std::size_t>(grid_best)])) {
     report.warnings.push_back("the chosen width lies at the edge of its grid");
   }
   report.cross_validation = std::move(table);
-
-  GaussianMixture model(std::move(scaling), Vector::Constant(n, 1.0 / static_cast<double>(n)), z,
-                        Matrix::Constant(z.rows(), n, gamma));
-  report.fit_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return {std::move(model), std::move(report)};
+  return finish(gamma, std::move(report));
 }
 
 double parzen_target_width(const MatrixView& x, double requested, bool standardize, int threads) {

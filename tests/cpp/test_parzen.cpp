@@ -135,6 +135,24 @@ TEST(Parzen, SearchFindsTheMinimumOfTheCriterion) {
   }
 }
 
+TEST(Parzen, OneFixedWidthIsTakenWithoutScoring) {
+  Rng rng(8);
+  const Matrix x = test::normal_matrix(2, 60, rng);
+  ParzenOptions options;
+  options.widths = {0.3};
+  const ParzenFit fit = fit_parzen(x, options);
+  EXPECT_FALSE(fit.report.cross_validation.has_value());
+  EXPECT_EQ(fit.report.hyperparameters.at("width"), 0.3);
+  EXPECT_TRUE((fit.model.widths().array() == 0.3).all());
+  // The same model as the one a grid of that width alone would choose.
+  options.widths = {0.3, 0.3};
+  const ParzenFit scored = fit_parzen(x, options);
+  const Matrix queries = test::normal_matrix(2, 5, rng);
+  EXPECT_TRUE(fit.model.log_pdf(queries) == scored.model.log_pdf(queries));
+  options.widths = {-0.3};
+  EXPECT_THROW(fit_parzen(x, options), InvalidArgument);
+}
+
 TEST(Parzen, ExplicitGridIsSearchedExactly) {
   Rng rng(7);
   const Matrix x = test::normal_matrix(1, 100, rng);

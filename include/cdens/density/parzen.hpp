@@ -73,7 +73,9 @@ Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
                         ParzenCriterion criterion, int threads = 0, Matrix* per_sample = nullptr);
 
 /// Fits the Parzen window to the samples x (d × N, the user's units): standardises x, selects γ
-/// by options.criterion, and returns β = 1/N, c_k = z_k, γ_k = γ in every dimension.
+/// by options.criterion, and returns β = 1/N, c_k = z_k, γ_k = γ in every dimension. With one
+/// fixed width there is nothing to select: the criterion is not computed and the report has no
+/// cross-validation table.
 /// DataError for empty, non-finite or constant data; InvalidArgument for bad options.
 ParzenFit fit_parzen(const MatrixView& x, const ParzenOptions& options = {});
 
