@@ -158,16 +158,17 @@ ParzenFit fit_parzen(const MatrixView& x, const ParzenOptions& options) {
   report.statistics["n_train"] = static_cast<double>(n);
   report.statistics["n_kernels"] = static_cast<double>(n);
   report.statistics["dimension"] = static_cast<double>(z.rows());
-  const auto finish = [&](double gamma, FitReport fit_report) {
-    fit_report.hyperparameters["width"] = gamma;
-    GaussianMixture model(scaling, Vector::Constant(n, 1.0 / static_cast<double>(n)), z,
+  // The fit with width γ and the report as it stands; called once, at either return.
+  const auto finish = [&](double gamma) {
+    report.hyperparameters["width"] = gamma;
+    GaussianMixture model(std::move(scaling), Vector::Constant(n, 1.0 / static_cast<double>(n)), z,
                           Matrix::Constant(z.rows(), n, gamma));
-    fit_report.fit_seconds =
+    report.fit_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    return ParzenFit{std::move(model), std::move(fit_report)};
+    return ParzenFit{std::move(model), std::move(report)};
   };
   // One fixed width: nothing to choose, so no O(n²) criterion is computed (issue 24).
-  if (options.widths.size() == 1) return finish(options.widths[0], std::move(report));
+  if (options.widths.size() == 1) return finish(options.widths[0]);
 
   // Every width scored, with the mean and standard error of its per-sample terms.
   std::vector<double> scored;
@@ -238,7 +239,7 @@ ParzenFit fit_parzen(const MatrixView& x, const ParzenOptions& options) {
     report.warnings.push_back("the chosen width lies at the edge of its grid");
   }
   report.cross_validation = std::move(table);
-  return finish(gamma, std::move(report));
+  return finish(gamma);
 }
 
 double parzen_target_width(const MatrixView& x, double requested, bool standardize, int threads) {
