@@ -386,12 +386,14 @@ def unwritable_outputs(corpus):
 
 
 def signals_mid_write(corpus):
-    """A fit killed while it runs must leave the previous model file byte-identical."""
+    """A fit killed while it runs leaves either the previous model file, byte-identical, or a
+    whole new one (when the atomic rename came before the signal); never a damaged file."""
     cls = "signals mid-write"
     big = corpus.path("signal.csv")
     header, rows = faithful_rows()
     with open(big, "w") as handle:
-        handle.write(header + "\n" + "\n".join(rows * 4) + "\n")
+        # 68,000 rows: the fit takes about 0.7 s, so the signals below arrive while it runs.
+        handle.write(header + "\n" + "\n".join(rows * 250) + "\n")
     for k, (sig, delay) in enumerate([(signal.SIGKILL, 0.05), (signal.SIGKILL, 0.3),
                                       (signal.SIGTERM, 0.1), (signal.SIGINT, 0.2),
                                       (signal.SIGKILL, 0.6), (signal.SIGTERM, 0.5)]):
@@ -460,15 +462,18 @@ def judge_signal(corpus, case):
         return "hang after the signal"
     with open(target, "rb") as handle:
         after = handle.read()
-    if process.returncode == 0:
-        # The fit finished before the signal: the new model must be whole.
-        try:
-            json.loads(after)
-        except ValueError:
-            return "the finished fit left a damaged model file"
+    if after == before:
         return None
-    if after != before:
-        return "the interrupted fit changed the model file"
+    # The file changed: the rename must have happened before the signal arrived (a fit killed
+    # between the rename and its exit, or one that finished), so the new model must be whole.
+    try:
+        json.loads(after)
+    except ValueError:
+        return "the interrupted fit left a damaged model file"
+    info = subprocess.run([corpus.cli, "info", target], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, timeout=TIMEOUT, cwd=corpus.dir)
+    if info.returncode != 0:
+        return f"the model file the fit left does not load: {info.stderr.strip()[-300:]}"
     return None
 
 
