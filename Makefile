@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 MAKEFLAGS += --no-print-directory
 WERROR := $(if $(CI),ON,OFF)
 
-.PHONY: deps run test format-check test-cpp test-python test-robustness test-fuzz fuzz fuzz-build \
+.PHONY: deps run test format-check test-cpp test-python test-install test-robustness test-fuzz fuzz fuzz-build \
   python bench bench-papers bench-peers release clean
 
 # Debian's interpreter (the package's dependencies are Debian's python3-* packages), and a
@@ -38,7 +38,7 @@ run: release python
 # Every test: the C++ sources' layout (clang-format), the C++ suite built with AddressSanitizer
 # and UndefinedBehaviorSanitizer (generic x86-64 code, so every warning stays an error), then the
 # Python suite against the package installed the README's way.
-test: format-check test-cpp test-python test-robustness test-fuzz
+test: format-check test-cpp test-python test-install test-robustness test-fuzz
 
 # Every C++ source as .clang-format lays it out.
 format-check: deps
@@ -73,6 +73,16 @@ test-python: python
 	  --out build/sacde_quick 2>/dev/null
 	@echo "Two fits at once on a busy machine, quick mode:"
 	@$(VENV)/bin/python bench/robustness/busy_machine.py --cli build/release/cdens --quick
+
+# The installed package (the API headers of include/ and the CMake package files) and a program
+# outside the tree that builds against it with find_package(cdens) and checks its fit.
+test-install: release
+	@rm -rf build/install build/example
+	@cmake --install build/release --prefix build/install >/dev/null
+	@cmake -S examples/find_package -B build/example -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_PREFIX_PATH=$(CURDIR)/build/install >/dev/null
+	@cmake --build build/example -j $(JOBS)
+	@OMP_WAIT_POLICY=PASSIVE build/example/faithful_lscde data/faithful.csv
 
 # The CLI against a corpus of hostile inputs, and properties of the Python API over arbitrary
 # arrays and parameters (tests/robustness/README.md).

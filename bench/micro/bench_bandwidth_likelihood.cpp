@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "cdens/cdens.hpp"
+#include "core/bandwidth_likelihood.hpp"
 #include "ratio_reporter.hpp"
 
 namespace {

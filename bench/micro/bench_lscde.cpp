@@ -19,6 +19,9 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
+#include "conditional/lscde_basis.hpp"
+#include "conditional/lscde_system.hpp"
+#include "core/parallel.hpp"
 #include "ratio_reporter.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-#include "cdens/conditional/constant_gate.hpp"
+#include "conditional/constant_gate.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>

@@ -1,10 +1,11 @@
-#include "cdens/conditional/declared_columns.hpp"
+#include "conditional/declared_columns.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <set>
 
 #include "cdens/core/error.hpp"
+#include "conditional/kernel_cde_engine.hpp"
 
 namespace cdens {
 namespace {

@@ -5,13 +5,14 @@
 #include <memory>
 #include <numeric>
 
-#include "cdens/conditional/kernel_gates.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/gaussian_kernel.hpp"
-#include "cdens/core/log_space.hpp"
-#include "cdens/core/parallel.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
+#include "conditional/kernel_cde_engine.hpp"
+#include "conditional/kernel_gates.hpp"
+#include "core/gaussian_kernel.hpp"
+#include "core/log_space.hpp"
+#include "core/parallel.hpp"
 
 namespace cdens {
 namespace {

@@ -5,11 +5,11 @@
 #include <limits>
 #include <optional>
 
-#include "cdens/conditional/selected_features_gate.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/parallel.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/validate.hpp"
+#include "conditional/selected_features_gate.hpp"
+#include "core/parallel.hpp"
 
 namespace cdens {
 namespace {

@@ -1,4 +1,4 @@
-#include "cdens/conditional/grassmann.hpp"
+#include "conditional/grassmann.hpp"
 
 #include <Eigen/QR>
 #include <cmath>

@@ -1,9 +1,9 @@
-#include "group_lasso_acceleration.hpp"
+#include "conditional/group_lasso_acceleration.hpp"
 
 #include <Eigen/Cholesky>
 #include <cmath>
 
-#include "group_lasso_terms.hpp"
+#include "conditional/group_lasso_terms.hpp"
 
 namespace cdens::group_lasso {
 namespace {

@@ -4,7 +4,7 @@
 // step on the support of α, and Anderson extrapolation of the last iterates. Each comes with
 // its gradient g = Hα − h, formed without a full product with H.
 
-#include "cdens/conditional/nonnegative_group_lasso.hpp"
+#include "conditional/nonnegative_group_lasso.hpp"
 
 namespace cdens::group_lasso {
 

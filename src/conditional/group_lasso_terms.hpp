@@ -2,7 +2,7 @@
 // Pieces of the non-negative group lasso (eq. 16) shared by its solvers
 // (nonnegative_group_lasso.cpp) and their acceleration (group_lasso_acceleration.cpp).
 
-#include "cdens/conditional/nonnegative_group_lasso.hpp"
+#include "conditional/nonnegative_group_lasso.hpp"
 
 namespace cdens::group_lasso {
 

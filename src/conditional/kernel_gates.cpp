@@ -1,12 +1,12 @@
-#include "cdens/conditional/kernel_gates.hpp"
+#include "conditional/kernel_gates.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/validate.hpp"
+#include "core/gaussian_kernel.hpp"
 
 namespace cdens {
 

@@ -4,10 +4,11 @@
 #include <cmath>
 #include <memory>
 
-#include "cdens/conditional/constant_gate.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/gaussian_kernel.hpp"
-#include "log_linear_variance.hpp"
+#include "conditional/constant_gate.hpp"
+#include "conditional/log_linear_variance.hpp"
+#include "conditional/standardized_linear_fit.hpp"
+#include "core/gaussian_kernel.hpp"
 
 namespace cdens {
 namespace {

@@ -1,10 +1,10 @@
-#include "log_linear_variance.hpp"
+#include "conditional/log_linear_variance.hpp"
 
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
 #include <cmath>
 
-#include "cdens/core/gaussian_kernel.hpp"
+#include "core/gaussian_kernel.hpp"
 
 namespace cdens::detail {
 namespace {

@@ -4,15 +4,15 @@
 #include <chrono>
 #include <cmath>
 
-#include "cdens/conditional/lscde_gate.hpp"
-#include "cdens/conditional/lscde_system.hpp"
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/parallel.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
-#include "cdens/core/tied_outputs.hpp"
 #include "cdens/core/validate.hpp"
+#include "conditional/lscde_gate.hpp"
+#include "conditional/lscde_system.hpp"
+#include "core/parallel.hpp"
+#include "core/tied_outputs.hpp"
 
 namespace cdens {
 namespace {

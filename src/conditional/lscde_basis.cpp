@@ -1,7 +1,7 @@
-#include "cdens/conditional/lscde_basis.hpp"
+#include "conditional/lscde_basis.hpp"
 
-#include "cdens/core/gaussian_kernel.hpp"
-#include "cdens/core/log_space.hpp"
+#include "core/gaussian_kernel.hpp"
+#include "core/log_space.hpp"
 
 namespace cdens {
 

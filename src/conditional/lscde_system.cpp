@@ -1,15 +1,15 @@
-#include "cdens/conditional/lscde_system.hpp"
+#include "conditional/lscde_system.hpp"
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 
-#include "cdens/conditional/lscde_gate.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/log_space.hpp"
-#include "cdens/core/parallel.hpp"
 #include "cdens/core/samples.hpp"
+#include "conditional/lscde_gate.hpp"
+#include "core/log_space.hpp"
+#include "core/parallel.hpp"
 
 namespace cdens {
 namespace {

@@ -3,15 +3,17 @@
 #include <chrono>
 #include <optional>
 
-#include "cdens/conditional/lscde_gate.hpp"
-#include "cdens/conditional/lscde_system.hpp"
 #include "cdens/conditional/projected_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
-#include "cdens/core/tied_outputs.hpp"
 #include "cdens/core/validate.hpp"
+#include "conditional/lscde_gate.hpp"
+#include "conditional/lscde_system.hpp"
+#include "conditional/reduced_cde_dimension.hpp"
+#include "conditional/sufficient_reduction.hpp"
+#include "core/tied_outputs.hpp"
 
 namespace cdens {
 namespace {

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/log_space.hpp"
+#include "core/log_space.hpp"
 
 namespace cdens {
 namespace {

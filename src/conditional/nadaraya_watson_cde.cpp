@@ -2,12 +2,13 @@
 
 #include <memory>
 
-#include "cdens/conditional/kernel_gates.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/parallel.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
+#include "conditional/kernel_cde_engine.hpp"
+#include "conditional/kernel_gates.hpp"
+#include "core/parallel.hpp"
 
 namespace cdens {
 namespace {

@@ -1,12 +1,12 @@
-#include "cdens/conditional/nonnegative_group_lasso.hpp"
+#include "conditional/nonnegative_group_lasso.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "cdens/core/error.hpp"
-#include "group_lasso_acceleration.hpp"
-#include "group_lasso_terms.hpp"
+#include "conditional/group_lasso_acceleration.hpp"
+#include "conditional/group_lasso_terms.hpp"
 
 namespace cdens {
 

@@ -6,7 +6,6 @@
 #include <optional>
 #include <string>
 
-#include "cdens/conditional/declared_columns.hpp"
 #include "cdens/conditional/linear_gaussian.hpp"
 #include "cdens/conditional/marginal_mixing.hpp"
 #include "cdens/conditional/product_kernel_gate.hpp"
@@ -14,6 +13,9 @@
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
+#include "conditional/declared_columns.hpp"
+#include "conditional/standardized_linear_fit.hpp"
+#include "core/bandwidth_search.hpp"
 
 namespace cdens {
 namespace {

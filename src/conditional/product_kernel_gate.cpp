@@ -4,10 +4,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/json_io.hpp"
-#include "cdens/core/log_space.hpp"
 #include "cdens/core/samples.hpp"
+#include "core/gaussian_kernel.hpp"
+#include "core/log_space.hpp"
 
 namespace cdens {
 ProductKernelGate::ProductKernelGate(Matrix centers_x, Vector bandwidths, ColumnKernels kernels,

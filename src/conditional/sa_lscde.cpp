@@ -2,8 +2,8 @@
 
 #include <chrono>
 
-#include "cdens/conditional/selected_features_gate.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "conditional/selected_features_gate.hpp"
 
 namespace cdens {
 namespace {

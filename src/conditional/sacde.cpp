@@ -6,12 +6,13 @@
 #include <optional>
 
 #include "cdens/conditional/lscde.hpp"
-#include "cdens/conditional/sacde_gate.hpp"
-#include "cdens/conditional/sacde_system.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/parallel.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
+#include "conditional/kernel_cde_engine.hpp"
+#include "conditional/sacde_gate.hpp"
+#include "conditional/sacde_system.hpp"
+#include "core/parallel.hpp"
 
 namespace cdens {
 

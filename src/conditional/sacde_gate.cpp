@@ -1,13 +1,13 @@
-#include "cdens/conditional/sacde_gate.hpp"
+#include "conditional/sacde_gate.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "cdens/conditional/constant_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/validate.hpp"
+#include "conditional/constant_gate.hpp"
 
 namespace cdens {
 

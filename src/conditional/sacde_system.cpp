@@ -1,14 +1,14 @@
-#include "cdens/conditional/sacde_system.hpp"
+#include "conditional/sacde_system.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "cdens/conditional/lscde_basis.hpp"
-#include "cdens/conditional/sacde_gate.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/log_space.hpp"
 #include "cdens/core/samples.hpp"
+#include "conditional/lscde_basis.hpp"
+#include "conditional/sacde_gate.hpp"
+#include "core/log_space.hpp"
 
 namespace cdens {
 namespace {

@@ -1,4 +1,4 @@
-#include "cdens/conditional/selected_features_gate.hpp"
+#include "conditional/selected_features_gate.hpp"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>

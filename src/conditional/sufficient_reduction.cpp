@@ -1,4 +1,4 @@
-#include "cdens/conditional/sufficient_reduction.hpp"
+#include "conditional/sufficient_reduction.hpp"
 
 #include <Eigen/Cholesky>
 #include <algorithm>
@@ -7,13 +7,13 @@
 #include <memory>
 #include <optional>
 
-#include "cdens/conditional/grassmann.hpp"
-#include "cdens/conditional/lscde_basis.hpp"
-#include "cdens/conditional/lscde_system.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/parallel.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
+#include "conditional/grassmann.hpp"
+#include "conditional/lscde_basis.hpp"
+#include "conditional/lscde_system.hpp"
+#include "core/parallel.hpp"
 
 namespace cdens {
 namespace {

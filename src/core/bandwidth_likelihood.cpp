@@ -1,13 +1,13 @@
-#include "cdens/core/bandwidth_likelihood.hpp"
+#include "core/bandwidth_likelihood.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/gaussian_kernel.hpp"
-#include "cdens/core/log_space.hpp"
-#include "cdens/core/parallel.hpp"
+#include "core/gaussian_kernel.hpp"
+#include "core/log_space.hpp"
+#include "core/parallel.hpp"
 
 namespace cdens {
 namespace {

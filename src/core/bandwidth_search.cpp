@@ -1,4 +1,4 @@
-#include "cdens/core/bandwidth_search.hpp"
+#include "core/bandwidth_search.hpp"
 
 #include <nlopt.h>
 

@@ -7,7 +7,7 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
-#include "cdens/core/log_space.hpp"
+#include "core/log_space.hpp"
 
 namespace cdens {
 namespace {

@@ -6,15 +6,15 @@
 #include <random>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/json_io.hpp"
-#include "cdens/core/log_space.hpp"
-#include "cdens/core/parallel.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
-#include "level_distribution.hpp"
-#include "scalar_mixture.hpp"
+#include "core/gaussian_kernel.hpp"
+#include "core/level_distribution.hpp"
+#include "core/log_space.hpp"
+#include "core/parallel.hpp"
+#include "core/scalar_mixture.hpp"
 
 namespace cdens {
 namespace {

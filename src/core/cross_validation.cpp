@@ -6,7 +6,7 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
-#include "cdens/core/parallel.hpp"
+#include "core/parallel.hpp"
 
 namespace cdens {
 

@@ -1,8 +1,8 @@
-#include "cdens/core/gaussian_kernel.hpp"
+#include "core/gaussian_kernel.hpp"
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/log_space.hpp"
 #include "cdens/core/validate.hpp"
+#include "core/log_space.hpp"
 
 namespace cdens {
 

@@ -1,4 +1,4 @@
-#include "cdens/core/input_file.hpp"
+#include "core/input_file.hpp"
 
 #include <cerrno>
 #include <cstring>

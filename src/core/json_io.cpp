@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/input_file.hpp"
+#include "core/input_file.hpp"
 
 namespace cdens {
 

@@ -1,4 +1,4 @@
-#include "level_distribution.hpp"
+#include "core/level_distribution.hpp"
 
 #include <algorithm>
 #include <numeric>

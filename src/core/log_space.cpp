@@ -1,4 +1,4 @@
-#include "cdens/core/log_space.hpp"
+#include "core/log_space.hpp"
 
 #include <algorithm>
 #include <cmath>

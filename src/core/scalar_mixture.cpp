@@ -1,4 +1,4 @@
-#include "scalar_mixture.hpp"
+#include "core/scalar_mixture.hpp"
 
 #include <algorithm>
 #include <cmath>

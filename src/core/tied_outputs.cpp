@@ -1,4 +1,4 @@
-#include "cdens/core/tied_outputs.hpp"
+#include "core/tied_outputs.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,15 +1,15 @@
-#include "cdens/density/fixed_kernels.hpp"
+#include "density/fixed_kernels.hpp"
 
 #include <cmath>
 #include <string>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/metrics.hpp"
-#include "cdens/core/parallel.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
+#include "core/gaussian_kernel.hpp"
+#include "core/parallel.hpp"
 
 namespace cdens {
 

@@ -6,13 +6,13 @@
 #include <limits>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/gaussian_kernel.hpp"
-#include "cdens/core/log_space.hpp"
-#include "cdens/core/parallel.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/validate.hpp"
-#include "cdens/density/fixed_kernels.hpp"
+#include "core/gaussian_kernel.hpp"
+#include "core/log_space.hpp"
+#include "core/parallel.hpp"
+#include "density/fixed_kernels.hpp"
 
 namespace cdens {
 namespace {

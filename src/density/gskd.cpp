@@ -6,12 +6,12 @@
 #include <vector>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/parallel.hpp"
 #include "cdens/core/validate.hpp"
-#include "cdens/density/fixed_kernels.hpp"
 #include "cdens/density/parzen.hpp"
-#include "gskd_construction.hpp"
-#include "gskd_holdout.hpp"
+#include "core/parallel.hpp"
+#include "density/fixed_kernels.hpp"
+#include "density/gskd_construction.hpp"
+#include "density/gskd_holdout.hpp"
 
 namespace cdens {
 namespace {

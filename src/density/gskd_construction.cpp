@@ -1,11 +1,11 @@
-#include "gskd_construction.hpp"
+#include "density/gskd_construction.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/gaussian_kernel.hpp"
-#include "cdens/core/parallel.hpp"
+#include "core/gaussian_kernel.hpp"
+#include "core/parallel.hpp"
 
 namespace cdens {
 namespace {

@@ -9,8 +9,8 @@
 #include "cdens/core/gaussian_mixture.hpp"
 #include "cdens/core/types.hpp"
 #include "cdens/density/mnqp.hpp"
-#include "cdens/density/ofr.hpp"
 #include "cdens/density/rwbs.hpp"
+#include "density/ofr.hpp"
 
 namespace cdens {
 

@@ -1,15 +1,15 @@
-#include "gskd_holdout.hpp"
+#include "density/gskd_holdout.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "cdens/core/metrics.hpp"
-#include "cdens/core/parallel.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
-#include "cdens/density/fixed_kernels.hpp"
-#include "gskd_construction.hpp"
+#include "core/parallel.hpp"
+#include "density/fixed_kernels.hpp"
+#include "density/gskd_construction.hpp"
 
 namespace cdens {
 namespace {

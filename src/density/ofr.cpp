@@ -1,11 +1,11 @@
-#include "cdens/density/ofr.hpp"
+#include "density/ofr.hpp"
 
 #include <cmath>
 #include <limits>
 #include <string>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/parallel.hpp"
+#include "core/parallel.hpp"
 
 namespace cdens {
 namespace {

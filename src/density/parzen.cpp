@@ -4,15 +4,15 @@
 #include <chrono>
 #include <cmath>
 
-#include "cdens/core/bandwidth_search.hpp"
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/gaussian_kernel.hpp"
-#include "cdens/core/log_space.hpp"
-#include "cdens/core/parallel.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/validate.hpp"
-#include "cdens/density/fixed_kernels.hpp"
+#include "core/bandwidth_search.hpp"
+#include "core/gaussian_kernel.hpp"
+#include "core/log_space.hpp"
+#include "core/parallel.hpp"
+#include "density/fixed_kernels.hpp"
 
 namespace cdens {
 namespace {

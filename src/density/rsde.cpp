@@ -6,7 +6,7 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
-#include "cdens/density/fixed_kernels.hpp"
+#include "density/fixed_kernels.hpp"
 
 namespace cdens {
 namespace {

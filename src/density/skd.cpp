@@ -9,9 +9,9 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
-#include "cdens/density/fixed_kernels.hpp"
-#include "cdens/density/ofr.hpp"
 #include "cdens/density/parzen.hpp"
+#include "density/fixed_kernels.hpp"
+#include "density/ofr.hpp"
 
 namespace cdens {
 namespace {

@@ -7,7 +7,7 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/validate.hpp"
-#include "draw_blocks.hpp"
+#include "evaluation/draw_blocks.hpp"
 
 namespace cdens {
 namespace {

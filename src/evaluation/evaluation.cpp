@@ -5,11 +5,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cdens/conditional/constant_gate.hpp"
 #include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/validate.hpp"
 #include "cdens/evaluation/scores.hpp"
+#include "conditional/constant_gate.hpp"
 
 namespace cdens {
 namespace {

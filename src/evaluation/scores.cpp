@@ -5,9 +5,9 @@
 #include <string>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/parallel.hpp"
 #include "cdens/core/validate.hpp"
-#include "draw_blocks.hpp"
+#include "core/parallel.hpp"
+#include "evaluation/draw_blocks.hpp"
 
 namespace cdens {
 namespace {

@@ -1,4 +1,4 @@
-#include "common_options.hpp"
+#include "methods/common_options.hpp"
 
 #include <utility>
 

@@ -2,8 +2,8 @@
 // SKD and GSKD.
 
 #include "cdens/methods/option_tables.hpp"
-#include "common_options.hpp"
-#include "method_entries.hpp"
+#include "methods/common_options.hpp"
+#include "methods/method_entries.hpp"
 
 namespace cdens {
 namespace {

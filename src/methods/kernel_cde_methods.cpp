@@ -1,10 +1,10 @@
 // The options and registry entries of the kernel estimators of p(y|x) that only choose widths:
 // ε-KDE, NW-CDE and RKDE.
 
-#include "cdens/conditional/kernel_gates.hpp"
 #include "cdens/methods/option_tables.hpp"
-#include "common_options.hpp"
-#include "method_entries.hpp"
+#include "conditional/kernel_gates.hpp"
+#include "methods/common_options.hpp"
+#include "methods/method_entries.hpp"
 
 namespace cdens {
 

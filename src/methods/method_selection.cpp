@@ -10,8 +10,8 @@
 #include "cdens/core/text.hpp"
 #include "cdens/methods/option_tables.hpp"
 #include "cdens/methods/registry.hpp"
-#include "common_options.hpp"
-#include "method_entries.hpp"
+#include "methods/common_options.hpp"
+#include "methods/method_entries.hpp"
 
 namespace cdens {
 namespace {

@@ -2,8 +2,8 @@
 
 #include "cdens/methods/option_tables.hpp"
 #include "cdens/regression/press_gate.hpp"
-#include "common_options.hpp"
-#include "method_entries.hpp"
+#include "methods/common_options.hpp"
+#include "methods/method_entries.hpp"
 
 namespace cdens {
 

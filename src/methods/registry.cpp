@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "method_entries.hpp"
+#include "methods/method_entries.hpp"
 
 namespace cdens {
 namespace {

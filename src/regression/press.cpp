@@ -7,12 +7,12 @@
 #include <utility>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/parallel.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/validate.hpp"
-#include "press_optimizer.hpp"
+#include "core/parallel.hpp"
+#include "regression/press_optimizer.hpp"
 
 namespace cdens {
 namespace {

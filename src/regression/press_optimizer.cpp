@@ -1,4 +1,4 @@
-#include "press_optimizer.hpp"
+#include "regression/press_optimizer.hpp"
 
 #include <nlopt.h>
 

@@ -1,4 +1,4 @@
-#include "cdens/regression/press_parameters.hpp"
+#include "regression/press_parameters.hpp"
 
 #include <cmath>
 #include <limits>

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/parallel.hpp"
+#include "core/parallel.hpp"
 
 namespace cdens {
 namespace {

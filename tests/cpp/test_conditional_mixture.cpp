@@ -21,8 +21,6 @@
 #include <string>
 #include <vector>
 
-#include "cdens/conditional/lscde_basis.hpp"
-#include "cdens/conditional/lscde_gate.hpp"
 #include "cdens/core/conditional_gate.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/error.hpp"
@@ -30,6 +28,8 @@
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/model_file.hpp"
+#include "conditional/lscde_basis.hpp"
+#include "conditional/lscde_gate.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
+#include "core/bandwidth_likelihood.hpp"
 #include "support.hpp"
 
 namespace cdens {

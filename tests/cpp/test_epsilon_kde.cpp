@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
+#include "conditional/kernel_gates.hpp"
+#include "core/gaussian_kernel.hpp"
 #include "support.hpp"
 
 namespace cdens {

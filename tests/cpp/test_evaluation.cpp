@@ -11,7 +11,6 @@
 #include <memory>
 #include <vector>
 
-#include "cdens/conditional/constant_gate.hpp"
 #include "cdens/conditional/linear_gaussian.hpp"
 #include "cdens/conditional/lscde.hpp"
 #include "cdens/conditional/product_kernel_cde.hpp"
@@ -24,6 +23,7 @@
 #include "cdens/evaluation/comparison.hpp"
 #include "cdens/evaluation/evaluation.hpp"
 #include "cdens/evaluation/scores.hpp"
+#include "conditional/constant_gate.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
+#include "conditional/kernel_gates.hpp"
+#include "conditional/selected_features_gate.hpp"
 #include "support.hpp"
 
 namespace cdens {

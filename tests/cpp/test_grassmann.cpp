@@ -7,7 +7,7 @@
 #include <Eigen/Eigenvalues>
 #include <cmath>
 
-#include "cdens/conditional/grassmann.hpp"
+#include "conditional/grassmann.hpp"
 #include "support.hpp"
 
 namespace cdens {

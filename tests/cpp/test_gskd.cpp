@@ -6,14 +6,14 @@
 
 #include <cmath>
 
-#include "../../src/density/gskd_construction.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
-#include "cdens/density/fixed_kernels.hpp"
 #include "cdens/density/gskd.hpp"
-#include "cdens/density/ofr.hpp"
+#include "density/fixed_kernels.hpp"
+#include "density/gskd_construction.hpp"
+#include "density/ofr.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -9,6 +9,9 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
+#include "conditional/lscde_basis.hpp"
+#include "conditional/lscde_gate.hpp"
+#include "conditional/lscde_system.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -11,6 +11,9 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
+#include "conditional/grassmann.hpp"
+#include "conditional/reduced_cde_dimension.hpp"
+#include "conditional/sufficient_reduction.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/density/mnqp.hpp"
+#include "core/gaussian_kernel.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -9,9 +9,9 @@
 #include <limits>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/gaussian_kernel.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/density/ofr.hpp"
+#include "core/gaussian_kernel.hpp"
+#include "density/ofr.hpp"
 #include "support.hpp"
 
 namespace cdens {

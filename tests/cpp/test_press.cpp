@@ -8,7 +8,7 @@
 
 #include "cdens/core/rng.hpp"
 #include "cdens/regression/press.hpp"
-#include "cdens/regression/press_parameters.hpp"
+#include "regression/press_parameters.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
+#include "core/bandwidth_likelihood.hpp"
+#include "core/bandwidth_search.hpp"
 #include "support.hpp"
 
 namespace cdens {

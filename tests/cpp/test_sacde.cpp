@@ -11,6 +11,9 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
+#include "conditional/nonnegative_group_lasso.hpp"
+#include "conditional/sacde_gate.hpp"
+#include "conditional/sacde_system.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -11,8 +11,8 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/density/fixed_kernels.hpp"
 #include "cdens/density/skd.hpp"
+#include "density/fixed_kernels.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -12,6 +12,7 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "core/gaussian_kernel.hpp"
 #include "support.hpp"
 
 namespace cdens {

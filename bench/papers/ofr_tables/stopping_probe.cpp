@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "../../../src/density/gskd_construction.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/density/fixed_kernels.hpp"
 #include "cdens/density/gskd.hpp"
+#include "density/fixed_kernels.hpp"
+#include "density/gskd_construction.hpp"
 
 using namespace cdens;
 

@@ -1,22 +1,11 @@
 #pragma once
-// The engine shared by the kernel conditional density estimators ε-KDE, NW-CDE and RKDE
-// (docs/methods/ekde.md, nwcde.md, rkde.md). All three keep the standardised training pairs
-// (u_i, v_i) as mixture components N(y; v_i, σ² I) and differ only in their gate (see
-// kernel_gates.hpp) and in how they choose their widths. Their cross-validation needs, for a
-// held-out pair (z, t) and many widths σ at once, sums of Gaussian kernel values over training
-// pairs; these are computed here in log space from squared distances obtained by one GEMM per
-// block of held-out samples, so a candidate width costs one pass of exponentials and no refit.
+// What the kernel conditional density estimators ε-KDE, NW-CDE, RKDE and KCDE return, and the
+// width grid they share (docs/methods/ekde.md, nwcde.md, rkde.md, kcde.md).
 
-#include <chrono>
-#include <functional>
-#include <memory>
 #include <vector>
 
 #include "cdens/core/conditional_mixture.hpp"
-#include "cdens/core/cross_validation.hpp"
-#include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
-#include "cdens/core/standardizer.hpp"
 
 namespace cdens {
 
@@ -29,72 +18,5 @@ struct KernelCdeFit {
 /// The width grid of the SA-CDE paper's experiments (§3): twenty values from 10⁻² to 2, evenly
 /// spaced in log, in standardised units. The default σ grid of ε-KDE and NW-CDE.
 std::vector<double> sa_cde_width_grid();
-
-/// Pairs of standardised samples: z (d_x × n) and t (d_y × n).
-struct StandardizedSamples {
-  Matrix z;
-  Matrix t;
-};
-
-/// Training pairs with the per-dimension standardisation of inputs and outputs fitted on them.
-struct StandardizedPairs {
-  Standardizer x_scaling;
-  Standardizer y_scaling;
-  StandardizedSamples samples;
-};
-
-/// Checks the training pairs (require_training_pairs; a constant column is a DataError) and
-/// standardises them. The kernel estimators keep every training pair in the model, so they run on
-/// one process: InvalidArgument if `context` spans several.
-StandardizedPairs standardize_pairs(const MatrixView& x, const MatrixView& y,
-                                    const FitContext& context);
-
-/// The pairs with the listed indices, in that order.
-StandardizedSamples gather_pairs(const StandardizedSamples& pairs,
-                                 const std::vector<Index>& indices);
-
-/// The training part (all folds but k) of every fold k. Cross-validation keeps the
-/// standardisation of the whole training set, as LSCDE does (docs/methods/lscde.md).
-std::vector<StandardizedSamples> fold_training_sets(const StandardizedSamples& pairs,
-                                                    const KFold& folds);
-
-/// d · log(√(2π) σ), minus the log of the normalising constant of N(·; μ, σ² I_d).
-double log_gaussian_normalizer(Index dimension, double sigma);
-
-/// The exponent scales 1 / 2σ² of Gaussian kernels of widths σ.
-Vector kernel_scales(const std::vector<double>& sigmas);
-
-/// Log-sums of Gaussian kernel values of held-out pairs against reference pairs.
-struct KernelLogSums {
-  /// S × m: log Σ_i exp(−(‖z_j − u_i‖² + ‖t_j − v_i‖²) / 2σ_s²), the unnormalised joint KDE.
-  Matrix joint;
-  /// S × m: log Σ_i exp(−‖z_j − u_i‖² / 2σ_s²), the unnormalised input KDE (the gate's sum).
-  Matrix input;
-};
-
-/// KernelLogSums of the pairs (z_j, t_j) of `queries` against the pairs (u_i, v_i) of
-/// `reference`, one row per scale c_s = 1 / 2σ_s² of `scales`. With `self_offset` ≥ 0, query j
-/// is reference sample self_offset + j and is left out of its own sums (leave-one-out); the
-/// reference then needs at least two samples.
-KernelLogSums kernel_log_sums(const StandardizedSamples& queries,
-                              const StandardizedSamples& reference, const VectorView& scales,
-                              Index self_offset = -1);
-
-/// A rows × n matrix computed by `block(begin, size)` (which returns its columns [begin,
-/// begin + size)) for blocks of at most 256 columns, in parallel on `threads` threads. The blocks
-/// depend on n only, so the result does not depend on the thread count.
-Matrix columns_by_blocks(Index rows, Index n, int threads,
-                         const std::function<Matrix(Index begin, Index size)>& block);
-
-/// The candidates of a one-parameter grid as a column.
-Matrix grid_candidates(const std::vector<double>& grid);
-
-/// The fitted estimate p̂(y|x) = Σ_k w_k(x) N(y; v_k, σ² I) / Σ_k w_k(x) with the weights of
-/// `gate` and the standardised outputs `centers_y` (see make_output_kernel_mixture), and `report`
-/// completed with n_train and the time since `started`.
-KernelCdeFit finish_kernel_fit(const StandardizedPairs& data,
-                               std::shared_ptr<const ConditionalGate> gate, Matrix centers_y,
-                               double sigma, FitReport report,
-                               std::chrono::steady_clock::time_point started);
 
 }  // namespace cdens

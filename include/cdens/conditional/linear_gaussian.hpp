@@ -14,6 +14,7 @@
 #include <string>
 
 #include "cdens/conditional/kernel_cde.hpp"
+#include "cdens/core/fit_context.hpp"
 
 namespace cdens {
 
@@ -41,14 +42,5 @@ struct LinearGaussianOptions {
 KernelCdeFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
                                  const LinearGaussianOptions& options = {},
                                  const FitContext& context = {});
-
-/// The leave-one-out NLL of the default linear-Gaussian model (each output's spread chosen) on
-/// standardised pairs, in standardised units (+∞ where neither spread gives one: a pair with
-/// leverage 1, so that the model without it is not determined).
-double linear_gaussian_loo_nll(const StandardizedSamples& pairs);
-
-/// Least squares t ≈ a + A z on standardised pairs: (a, A) as the columns of a d_y × (1 + d_x)
-/// matrix.
-Matrix least_squares_coefficients(const StandardizedSamples& pairs);
 
 }  // namespace cdens

@@ -19,9 +19,10 @@
 
 #include "cdens/conditional/epsilon_kde.hpp"
 #include "cdens/conditional/lscde.hpp"
-#include "cdens/conditional/sufficient_reduction.hpp"
+#include "cdens/conditional/reduction_options.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/cross_validation.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/standardizer.hpp"
 
@@ -76,33 +77,9 @@ struct ReducedCdeFit {
   std::vector<std::vector<double>> traces;
 };
 
-/// `method` at the d_z of options.reduction (1 … d_x) on x and y standardised by the given
-/// scalings (fit_reduced_cde: those of x and y themselves; cross_validate_dimension: those of
-/// the whole sample for every fold).
-ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
-                               const Standardizer& x_scaling, const Standardizer& y_scaling,
-                               ReducedCdeMethod method, const ReducedCdeOptions& options,
-                               const FitContext& context = {});
-
-/// The random stream (of options.reduction.seed) of the folds that choose d_z.
-inline constexpr std::uint64_t kDimensionFoldsStream = 999;
-
-/// The K folds (K = options.reduction.folds) of the cross-validation of d_z over n pairs.
-KFold dimension_folds(Index n, const ReducedCdeOptions& options);
-
-/// d_z by K-fold cross-validation of the whole method (§3.3: "we chose it by cross-validation";
-/// Table 2 reports a different d_z for each estimator on z, so what is validated is the final
-/// conditional density): for every d_z in 1 … d_x and fold k of dimension_folds, `method` is fitted
-/// to the other folds — W, σ, λ and the estimator on z, with x and y standardised as the whole
-/// sample (fit_at_dimension) — and scored on fold k by
-/// the SQ criterion of §3.2, ½ ∫ p̂(y|x)² dy − p̂(y|x), in the user's units. The table's loss is
-/// "sq"; its best row is the chosen d_z.
-CvTable cross_validate_dimension(const MatrixView& x, const MatrixView& y, ReducedCdeMethod method,
-                                 const ReducedCdeOptions& options, const FitContext& context = {});
-
 /// Fits `method` to the pairs (x_i, y_i): x is d_x × n, y is d_y × n. With
-/// options.reduction.dz = 0, d_z is chosen by cross_validate_dimension first and its table is
-/// the report's auxiliary "d_z" table.
+/// options.reduction.dz = 0, d_z is chosen by cross-validation of the whole method first (§3.3) and
+/// its table is the report's auxiliary "d_z" table.
 ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y,
                               ReducedCdeMethod method = ReducedCdeMethod::lsce,
                               const ReducedCdeOptions& options = {},

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cdens/conditional/kernel_cde.hpp"
+#include "cdens/core/fit_context.hpp"
 
 namespace cdens {
 

@@ -18,7 +18,8 @@
 
 #include "cdens/conditional/kernel_cde.hpp"
 #include "cdens/conditional/marginal_mixing.hpp"
-#include "cdens/core/bandwidth_search.hpp"
+#include "cdens/core/bandwidth_search_options.hpp"
+#include "cdens/core/fit_context.hpp"
 
 namespace cdens {
 

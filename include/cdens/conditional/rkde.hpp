@@ -18,6 +18,7 @@
 
 #include "cdens/conditional/kernel_cde.hpp"
 #include "cdens/conditional/lscde.hpp"
+#include "cdens/core/fit_context.hpp"
 
 namespace cdens {
 

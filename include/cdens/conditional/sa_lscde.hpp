@@ -4,6 +4,7 @@
 
 #include "cdens/conditional/lscde.hpp"
 #include "cdens/conditional/sacde.hpp"
+#include "cdens/core/fit_context.hpp"
 
 namespace cdens {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "cdens/conditional/group_lasso_options.hpp"
 #include "cdens/conditional/kernel_cde.hpp"
-#include "cdens/conditional/nonnegative_group_lasso.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"

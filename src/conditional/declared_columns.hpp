@@ -8,6 +8,7 @@
 
 #include "cdens/conditional/kernel_cde.hpp"
 #include "cdens/core/column_kernel.hpp"
+#include "conditional/kernel_cde_engine.hpp"
 
 namespace cdens {
 

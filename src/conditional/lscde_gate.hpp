@@ -10,9 +10,9 @@
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 
-#include "cdens/conditional/lscde_basis.hpp"
 #include "cdens/core/conditional_gate.hpp"
 #include "cdens/core/conditional_mixture.hpp"
+#include "conditional/lscde_basis.hpp"
 
 namespace cdens {
 

@@ -17,9 +17,9 @@
 
 #include <vector>
 
-#include "cdens/conditional/nonnegative_group_lasso.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/types.hpp"
+#include "conditional/nonnegative_group_lasso.hpp"
 
 namespace cdens {
 

@@ -11,8 +11,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "cdens/conditional/lscde_basis.hpp"
 #include "cdens/core/metrics.hpp"
+#include "conditional/lscde_basis.hpp"
 
 namespace cdens {
 

@@ -1,0 +1,36 @@
+#pragma once
+// The steps of fit_reduced_cde (lsce.hpp) that choose d_z: a fit at one d_z on given scalings,
+// and the cross-validation of the whole method over d_z = 1 … d_x.
+
+#include <cstdint>
+
+#include "cdens/conditional/lsce.hpp"
+#include "cdens/core/cross_validation.hpp"
+
+namespace cdens {
+
+/// `method` at the d_z of options.reduction (1 … d_x) on x and y standardised by the given
+/// scalings (fit_reduced_cde: those of x and y themselves; cross_validate_dimension: those of
+/// the whole sample for every fold).
+ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
+                               const Standardizer& x_scaling, const Standardizer& y_scaling,
+                               ReducedCdeMethod method, const ReducedCdeOptions& options,
+                               const FitContext& context = {});
+
+/// The random stream (of options.reduction.seed) of the folds that choose d_z.
+inline constexpr std::uint64_t kDimensionFoldsStream = 999;
+
+/// The K folds (K = options.reduction.folds) of the cross-validation of d_z over n pairs.
+KFold dimension_folds(Index n, const ReducedCdeOptions& options);
+
+/// d_z by K-fold cross-validation of the whole method (§3.3: "we chose it by cross-validation";
+/// Table 2 reports a different d_z for each estimator on z, so what is validated is the final
+/// conditional density): for every d_z in 1 … d_x and fold k of dimension_folds, `method` is fitted
+/// to the other folds — W, σ, λ and the estimator on z, with x and y standardised as the whole
+/// sample (fit_at_dimension) — and scored on fold k by
+/// the SQ criterion of §3.2, ½ ∫ p̂(y|x)² dy − p̂(y|x), in the user's units. The table's loss is
+/// "sq"; its best row is the chosen d_z.
+CvTable cross_validate_dimension(const MatrixView& x, const MatrixView& y, ReducedCdeMethod method,
+                                 const ReducedCdeOptions& options, const FitContext& context = {});
+
+}  // namespace cdens

@@ -1,0 +1,18 @@
+#pragma once
+// The linear-Gaussian model's pieces that the kernel estimators reuse on their standardised
+// pairs: the baseline's leave-one-out NLL and the least-squares trend (linear_gaussian.cpp).
+
+#include "conditional/kernel_cde_engine.hpp"
+
+namespace cdens {
+
+/// The leave-one-out NLL of the default linear-Gaussian model (each output's spread chosen) on
+/// standardised pairs, in standardised units (+∞ where neither spread gives one: a pair with
+/// leverage 1, so that the model without it is not determined).
+double linear_gaussian_loo_nll(const StandardizedSamples& pairs);
+
+/// Least squares t ≈ a + A z on standardised pairs: (a, A) as the columns of a d_y × (1 + d_x)
+/// matrix.
+Matrix least_squares_coefficients(const StandardizedSamples& pairs);
+
+}  // namespace cdens
