@@ -22,7 +22,7 @@ void bind_conditional_model(pybind11::module_& module);
 /// The registry of methods and the fit functions that build options from it.
 void bind_methods(pybind11::module_& module);
 /// The draws of fit_lscde, for numpy references of LSCDE.
-void bind_lscde_draws(pybind11::module_& module);
+void bind_sampling_plan(pybind11::module_& module);
 /// The DensityModel class: queries, report, files, pickling.
 void bind_density_model(pybind11::module_& module);
 /// PRESS: the queries only PRESS models answer.

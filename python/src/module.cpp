@@ -31,7 +31,7 @@ PYBIND11_MODULE(_core, module) {
   cdens::python::register_exceptions();
   cdens::python::bind_conditional_model(module);
   cdens::python::bind_methods(module);
-  cdens::python::bind_lscde_draws(module);
+  cdens::python::bind_sampling_plan(module);
   cdens::python::bind_density_model(module);
   cdens::python::bind_press(module);
   cdens::python::bind_evaluation(module);

@@ -7,6 +7,7 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/samples.hpp"
+#include "cdens/core/sampling_plan.hpp"
 #include "cdens/core/validate.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/kernel_gates.hpp"
@@ -123,8 +124,7 @@ KernelCdeFit fit_epsilon_kde(const MatrixView& x, const MatrixView& y,
   double epsilon = options.epsilons.front();
   double sigma = options.sigmas.front();
   if (options.epsilons.size() * options.sigmas.size() > 1) {
-    Rng rng(options.seed);
-    const KFold folds(x.cols(), options.folds, rng);
+    const KFold folds = draw_folds(x.cols(), options.folds, options.seed);
     const auto training = fold_training_sets(data.samples, folds);
     const Matrix sample_losses = k_fold_sample_losses(
         folds, static_cast<Index>(options.epsilons.size() * options.sigmas.size()), threads,

@@ -48,7 +48,7 @@ LscdeSums restricted_sums(const LscdeSums& sums, const std::vector<Index>& posit
 /// gathers per-fold sums over the union of every fold's centres; for each (σ, fold) the sums of
 /// the fold's own centres give one eigendecomposition and α̂ for every λ; a second pass scores
 /// every λ on the held-out rows.
-CvTable cross_validate(const Prepared& data, const LscdeDraws& draws, const LscdeOptions& options,
+CvTable cross_validate(const Prepared& data, const SamplingPlan& draws, const LscdeOptions& options,
                        int threads, const FitContext& context) {
   const KFold& folds = *draws.folds;
   const int fold_count = folds.n_folds();
@@ -203,36 +203,6 @@ void validate(const MatrixView& x, const MatrixView& y, const MatrixView& unlabe
 
 std::vector<double> lscde_paper_grid() { return {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10}; }
 
-LscdeDraws lscde_draws(Index n, const LscdeOptions& options) {
-  if (options.n_centers < 1) {
-    throw InvalidArgument("the number of basis centres must be at least 1");
-  }
-  // §2.6: b = min(100, n) centres chosen at random from the training pairs.
-  Rng rng(options.seed);
-  LscdeDraws draws;
-  if (options.n_centers >= n) {
-    for (Index i = 0; i < n; ++i) draws.center_order.push_back(i);
-  } else {
-    draws.center_order = rng.permutation(n);
-  }
-  const auto b = static_cast<std::size_t>(std::min(options.n_centers, n));
-  draws.centers.assign(draws.center_order.begin(), draws.center_order.begin() + b);
-  if (options.sigmas.size() * options.lambdas.size() > 1) {
-    draws.folds.emplace(n, options.folds, rng);
-    // §2.5: the estimator of fold k is built without Z_k, its centres included.
-    const std::vector<int> fold_of = draws.folds->fold_of();
-    for (int k = 0; k < draws.folds->n_folds(); ++k) {
-      std::vector<Index> centers;
-      for (const Index i : draws.center_order) {
-        if (centers.size() == b) break;
-        if (fold_of[static_cast<std::size_t>(i)] != k) centers.push_back(i);
-      }
-      draws.fold_centers.push_back(std::move(centers));
-    }
-  }
-  return draws;
-}
-
 LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const LscdeOptions& options,
                    const FitContext& context) {
   return fit_lscde(x, y, Matrix(x.rows(), 0), options, context);
@@ -252,7 +222,11 @@ LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& u
   data.t = y_scaling.transform(y);
   data.z_unlabeled =
       unlabeled_x.cols() > 0 ? x_scaling.transform(unlabeled_x) : Matrix(x.rows(), 0);
-  const LscdeDraws draws = lscde_draws(n, options);
+  // §2.6: b = min(100, n) centres chosen at random from the training pairs; folds when there is
+  // more than one (σ, λ) to choose from.
+  const bool cross_validates = options.sigmas.size() * options.lambdas.size() > 1;
+  const SamplingPlan draws =
+      draw_sampling_plan(n, options.n_centers, cross_validates ? options.folds : 0, options.seed);
   data.centers_x = gather_samples(data.z, draws.centers);
   data.centers_y = gather_samples(data.t, draws.centers);
 

@@ -13,6 +13,7 @@
 #include "conditional/lscde_system.hpp"
 #include "conditional/reduced_cde_dimension.hpp"
 #include "conditional/sufficient_reduction.hpp"
+#include "core/random_streams.hpp"
 #include "core/tied_outputs.hpp"
 
 namespace cdens {
@@ -171,7 +172,7 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
 }
 
 KFold dimension_folds(Index n, const ReducedCdeOptions& options) {
-  Rng rng(options.reduction.seed, kDimensionFoldsStream);
+  Rng rng(options.reduction.seed, random_stream::kOuterFolds);
   return KFold(n, options.reduction.folds, rng);
 }
 

@@ -9,6 +9,7 @@
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "core/parallel.hpp"
+#include "core/random_streams.hpp"
 
 namespace cdens {
 namespace {
@@ -48,7 +49,7 @@ KernelCdeFit fit_nadaraya_watson_cde(const MatrixView& x, const MatrixView& y,
   const StandardizedPairs data = standardize_pairs(x, y, context);
   const int threads = resolve_threads(options.threads);
   // SA-CDE §3: B = min(100, N) centres chosen at random from the training samples.
-  Rng rng(options.seed);
+  Rng rng(options.seed, random_stream::kSamplingPlan);
   const StandardizedSamples centers =
       gather_pairs(data.samples, choose_centers(x.cols(), options.n_centers, rng));
   const Index center_count = centers.z.cols();

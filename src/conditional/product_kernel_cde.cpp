@@ -16,6 +16,7 @@
 #include "conditional/declared_columns.hpp"
 #include "conditional/standardized_linear_fit.hpp"
 #include "core/bandwidth_search.hpp"
+#include "core/random_streams.hpp"
 
 namespace cdens {
 namespace {
@@ -152,9 +153,9 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
   Matrix stacked(dimension, n);
   stacked << data.samples.z, outputs;
   const std::vector<Index> held_out =
-      n <= options.exact_limit
-          ? std::vector<Index>{}
-          : held_out_pairs(n, options.subsample_held_out, options.search.seed, 1);
+      n <= options.exact_limit ? std::vector<Index>{}
+                               : held_out_pairs(n, options.subsample_held_out, options.search.seed,
+                                                random_stream::kSubsampledHeldOut);
   std::optional<BandwidthLikelihood> likelihood;
   if (search || mix) likelihood.emplace(stacked, input_dim, held_out, options.threads, kernels);
   Vector bandwidths(dimension);
@@ -165,7 +166,8 @@ KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
     std::optional<BandwidthLikelihood> screening;
     if (options.screening_held_out < likelihood->n_held_out()) {
       screening.emplace(stacked, input_dim,
-                        held_out_pairs(n, options.screening_held_out, options.search.seed, 2),
+                        held_out_pairs(n, options.screening_held_out, options.search.seed,
+                                       random_stream::kScreeningHeldOut),
                         options.threads, kernels);
     }
     context.progress.begin("leave-one-out likelihood search", 1);

@@ -2,8 +2,6 @@
 // The steps of fit_reduced_cde (lsce.hpp) that choose d_z: a fit at one d_z on given scalings,
 // and the cross-validation of the whole method over d_z = 1 … d_x.
 
-#include <cstdint>
-
 #include "cdens/conditional/lsce.hpp"
 #include "cdens/core/cross_validation.hpp"
 
@@ -16,9 +14,6 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
                                const Standardizer& x_scaling, const Standardizer& y_scaling,
                                ReducedCdeMethod method, const ReducedCdeOptions& options,
                                const FitContext& context = {});
-
-/// The random stream (of options.reduction.seed) of the folds that choose d_z.
-inline constexpr std::uint64_t kDimensionFoldsStream = 999;
 
 /// The K folds (K = options.reduction.folds) of the cross-validation of d_z over n pairs.
 KFold dimension_folds(Index n, const ReducedCdeOptions& options);

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/sampling_plan.hpp"
 #include "cdens/core/validate.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/kernel_gates.hpp"
@@ -74,8 +75,7 @@ KernelCdeFit fit_rkde(const MatrixView& x, const MatrixView& y, const RkdeOption
   double sigma_joint = options.sigmas.front();
   double sigma_marginal = sigma_joint;
   if (options.sigmas.size() > 1) {
-    Rng rng(options.seed);
-    const KFold folds(x.cols(), options.folds, rng);
+    const KFold folds = draw_folds(x.cols(), options.folds, options.seed);
     const auto training = fold_training_sets(data.samples, folds);
     const auto sigma_count = static_cast<Index>(options.sigmas.size());
     const Matrix fold_losses = fold_mean_losses(

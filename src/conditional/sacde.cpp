@@ -46,7 +46,7 @@ SaCdeBasis basis_on(const StandardizedSamples& pairs, const std::vector<Index>& 
 /// The (σ, λ) grid by K-fold cross-validation (§2.5): per (σ, fold) one system on the training
 /// part, built on that part's own centres (as LSCDE does: no held-out pair is a centre of the
 /// model that scores it), its whole λ path with warm starts, and the held-out NLL of every λ.
-CvTable cross_validate(const StandardizedSamples& pairs, const LscdeDraws& draws,
+CvTable cross_validate(const StandardizedSamples& pairs, const SamplingPlan& draws,
                        const SaCdeOptions& options, int threads, const FitContext& context) {
   const KFold& folds = *draws.folds;
   const int fold_count = folds.n_folds();
@@ -125,14 +125,10 @@ SaCdeFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOptions&
   const int threads = resolve_threads(options.threads);
   const Index n = x.cols();
 
-  // Centres and folds are drawn exactly as LSCDE draws them (§3: B = min(100, N) random pairs).
-  LscdeOptions draw_options;
-  draw_options.sigmas = options.sigmas;
-  draw_options.lambdas = options.lambdas;
-  draw_options.n_centers = options.n_centers;
-  draw_options.folds = options.folds;
-  draw_options.seed = options.seed;
-  const LscdeDraws draws = lscde_draws(n, draw_options);
+  // Centres and folds are drawn as LSCDE draws them (§3: B = min(100, N) random pairs).
+  const bool cross_validates = options.sigmas.size() * options.lambdas.size() > 1;
+  const SamplingPlan draws =
+      draw_sampling_plan(n, options.n_centers, cross_validates ? options.folds : 0, options.seed);
 
   FitReport report;
   report.method = "sacde";

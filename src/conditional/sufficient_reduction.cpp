@@ -14,6 +14,7 @@
 #include "conditional/lscde_basis.hpp"
 #include "conditional/lscde_system.hpp"
 #include "core/parallel.hpp"
+#include "core/random_streams.hpp"
 
 namespace cdens {
 namespace {
@@ -103,7 +104,7 @@ Matrix ReductionObjective::gradient(const Solution& s) const {
 }
 
 ReductionFolds::ReductionFolds(ReductionCriterion criterion, const Matrix& y,
-                               const LscdeDraws& draws, std::vector<double> sigmas,
+                               const SamplingPlan& draws, std::vector<double> sigmas,
                                std::vector<double> lambdas)
     : criterion_(criterion), sigmas_(std::move(sigmas)), lambdas_(std::move(lambdas)) {
   if (!draws.folds) throw InvalidArgument("cross-validation needs folds");
@@ -198,7 +199,7 @@ GridChoice choose_on_full_grid(const ReductionFolds& folds, const Matrix& x, con
 }
 
 ReductionRun search_subspace(ReductionCriterion criterion, const Matrix& x, const Matrix& y,
-                             const LscdeDraws& draws, const ReductionFolds& folds,
+                             const SamplingPlan& draws, const ReductionFolds& folds,
                              const ReductionOptions& options, Matrix start, GridChoice around) {
   const Matrix centers_x = gather_samples(x, draws.centers);
   const Matrix centers_y = gather_samples(y, draws.centers);
@@ -304,14 +305,9 @@ ReductionResult reduce_dimension(ReductionCriterion criterion, const Matrix& x, 
                                  const ReductionOptions& options, const FitContext& context) {
   validate(x, y, options);
   const Index dx = x.rows();
-  // The draws need folds even for a single (σ, λ): the search cross-validates J to rank starts.
-  LscdeOptions draw_options;
-  draw_options.n_centers = options.n_centers;
-  draw_options.folds = options.folds;
-  draw_options.seed = options.seed;
-  draw_options.sigmas = {1.0, 2.0};
+  // Folds even for a single (σ, λ): the search cross-validates J to rank starts.
   ReductionResult result;
-  result.draws = lscde_draws(x.cols(), draw_options);
+  result.draws = draw_sampling_plan(x.cols(), options.n_centers, options.folds, options.seed);
 
   // One task per start; d_z = d_x has a single point and so a single start. Each start's W comes
   // from its own random stream, keyed by (d_z, start), never by the thread.
@@ -321,8 +317,7 @@ ReductionResult reduce_dimension(ReductionCriterion criterion, const Matrix& x, 
   result.runs.resize(static_cast<std::size_t>(starts));
   context.progress.begin("subspace search", starts);
   const auto start_of = [&](Index r) {
-    Rng rng(options.seed,
-            1 + static_cast<std::uint64_t>(dz) * 1000 + static_cast<std::uint64_t>(r));
+    Rng rng(options.seed, random_stream::subspace_start(dz, r));
     return dz == dx ? Matrix(Matrix::Identity(dx, dx)) : random_orthonormal_rows(dz, dx, rng);
   };
   const GridChoice around = choose_on_full_grid(folds, x, start_of(0));

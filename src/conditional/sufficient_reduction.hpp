@@ -84,7 +84,7 @@ class ReductionObjective {
 class ReductionFolds {
  public:
   /// `draws` must have folds; y is standardised, d_y × n.
-  ReductionFolds(ReductionCriterion criterion, const Matrix& y, const LscdeDraws& draws,
+  ReductionFolds(ReductionCriterion criterion, const Matrix& y, const SamplingPlan& draws,
                  std::vector<double> sigmas, std::vector<double> lambdas);
 
   const std::vector<double>& sigmas() const { return sigmas_; }
@@ -92,7 +92,7 @@ class ReductionFolds {
 
   /// K-fold cross-validation of J (§2.4) at W over the candidates sigmas()[s] × lambdas()[l]
   /// for s in `sigma_indices` and l in `lambda_indices`: the estimator of fold k is built
-  /// without fold k, centres included (lscde_draws), and scored by J on fold k.
+  /// without fold k, centres included (draw_sampling_plan), and scored by J on fold k.
   CvTable cross_validate(const Matrix& x, const Matrix& w, const std::vector<Index>& sigma_indices,
                          const std::vector<Index>& lambda_indices) const;
 
@@ -140,14 +140,14 @@ GridChoice choose_on_full_grid(const ReductionFolds& folds, const Matrix& x, con
 /// Every cross-validation looks at the grid neighbours of the current choice only (one step in σ
 /// and in λ; see docs/methods/lsce.md), the first one, at `start`, at those of `around`.
 ReductionRun search_subspace(ReductionCriterion criterion, const Matrix& x, const Matrix& y,
-                             const LscdeDraws& draws, const ReductionFolds& folds,
+                             const SamplingPlan& draws, const ReductionFolds& folds,
                              const ReductionOptions& options, Matrix start, GridChoice around);
 
 /// The result of the whole search.
 struct ReductionResult {
   ReductionRun best;               ///< the start with the smallest cross-validated J
   std::vector<ReductionRun> runs;  ///< every start
-  LscdeDraws draws;                ///< centres and folds
+  SamplingPlan draws;              ///< centres and folds
 };
 
 /// Runs the search on standardised data from each start in parallel (d_z = options.dz, which must

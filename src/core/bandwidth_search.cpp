@@ -10,6 +10,7 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
+#include "core/random_streams.hpp"
 
 namespace cdens {
 namespace {
@@ -127,7 +128,7 @@ BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& c
   Vector best;
   Vector best_terms;
   double best_value = HUGE_VAL;
-  Rng rng(options.seed);
+  Rng rng(options.seed, random_stream::kBandwidthStarts);
   for (int start = 0; start <= options.restarts; ++start) {
     Vector theta = reference;
     if (start > 0) {

@@ -14,6 +14,7 @@
 #include "core/level_distribution.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"
+#include "core/random_streams.hpp"
 #include "core/scalar_mixture.hpp"
 
 namespace cdens {
@@ -319,7 +320,7 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
   }
   Matrix draws(output_dim(), m * n_per_input);
   parallel_for(resolve_threads(0), m, [&](Index j) {
-    Rng rng(seed, static_cast<std::uint64_t>(j));
+    Rng rng(seed, random_stream::indexed(j));
     std::discrete_distribution<Index> component(probabilities.col(j).data(),
                                                 probabilities.col(j).data() + n_components());
     for (Index r = 0; r < n_per_input; ++r) {

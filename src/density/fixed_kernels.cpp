@@ -7,6 +7,7 @@
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
+#include "cdens/core/sampling_plan.hpp"
 #include "cdens/core/validate.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/parallel.hpp"
@@ -42,8 +43,7 @@ CvTable select_width_by_held_out_ise(const MatrixView& z, const std::vector<doub
     throw InvalidArgument("the number of folds must lie between 2 and the number of samples (" +
                           std::to_string(n) + "), got " + std::to_string(folds));
   }
-  Rng rng(seed);
-  const KFold split(n, folds, rng);
+  const KFold split = draw_folds(n, folds, seed);
   const Index w_count = static_cast<Index>(widths.size());
   Matrix fold_loss(w_count, split.n_folds());
   // One task per (width, fold); each writes only its own entry.

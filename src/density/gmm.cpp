@@ -12,6 +12,7 @@
 #include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"
+#include "core/random_streams.hpp"
 #include "density/fixed_kernels.hpp"
 
 namespace cdens {
@@ -259,7 +260,7 @@ GmmFit fit_gmm(const MatrixView& x, const GmmOptions& options) {
   GmmOptions inner = options;
   inner.threads = 1;  // restarts run in parallel; each run on one thread
   parallel_for(resolve_threads(options.threads), options.n_init, [&](Index r) {
-    Rng rng(options.seed, static_cast<std::uint64_t>(r));
+    Rng rng(options.seed, random_stream::indexed(r));
     Vector weights;
     Matrix centers, variances;
     if (options.initialization == GmmInitialization::box) {

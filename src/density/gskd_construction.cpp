@@ -6,6 +6,7 @@
 #include "cdens/core/error.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/parallel.hpp"
+#include "core/random_streams.hpp"
 
 namespace cdens {
 namespace {
@@ -61,7 +62,7 @@ GskdStage GskdConstruction::add_stage() {
     });
     return costs;
   };
-  rwbs_.stream = static_cast<std::uint64_t>(kernels_.size());
+  rwbs_.stream = random_stream::indexed(static_cast<Index>(kernels_.size()));
   const RwbsResult found = rwbs_minimize_batches(cost, box_.lower, box_.upper, rwbs_);
   evaluations_ += found.evaluations;
   const OfrCandidate candidate = model_.evaluate(gskd_kernel_column(z_, found.point));

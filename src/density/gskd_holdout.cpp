@@ -8,21 +8,17 @@
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
 #include "core/parallel.hpp"
+#include "core/random_streams.hpp"
 #include "density/fixed_kernels.hpp"
 #include "density/gskd_construction.hpp"
 
 namespace cdens {
-namespace {
-
-/// The random stream of the hold-out folds (the RWBS stages use streams 0, 1, …).
-constexpr std::uint64_t kFoldStream = 999;
-
-}  // namespace
+namespace {}  // namespace
 
 GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, double target_width,
                                      const GskdOptions& options, const RwbsOptions& rwbs,
                                      int threads) {
-  Rng rng(options.seed, kFoldStream);
+  Rng rng(options.seed, random_stream::kOuterFolds);
   const KFold folds(z.cols(), options.folds, rng);
   const std::vector<double>& bounds = options.variance_upper_candidates;
   const auto bound_count = static_cast<Index>(bounds.size());

@@ -7,6 +7,7 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/validate.hpp"
+#include "core/random_streams.hpp"
 #include "evaluation/draw_blocks.hpp"
 
 namespace cdens {
@@ -83,7 +84,7 @@ Vector sampled_highest_density_values(const ConditionalMixture& model, const Mat
       const auto above =
           (log_density.segment(b * draws, draws).array() >= observed(j)).cast<double>().sum();
       // The uniform draw uses a stream of its own per pair, apart from the sample's.
-      Rng rng(seed, static_cast<std::uint64_t>(j) + (std::uint64_t{1} << 62));
+      Rng rng(seed, random_stream::randomized_pit(j));
       values(j) = (above + rng.uniform()) / static_cast<double>(draws + 1);
     }
   });

@@ -7,6 +7,7 @@
 
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/error.hpp"
+#include "cdens/core/sampling_plan.hpp"
 #include "cdens/core/text.hpp"
 #include "cdens/methods/option_tables.hpp"
 #include "cdens/methods/registry.hpp"
@@ -144,8 +145,7 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   const Index n = x.cols();
   validate(options, n);
   const std::vector<Candidate> candidates = parse_candidates(options);
-  Rng rng(options.seed);
-  const KFold folds(n, options.folds, rng);
+  const KFold folds = draw_folds(n, options.folds, options.seed);
   const Matrix no_inputs(x.rows(), 0);
   const FitContext quiet{context.communicator, silent_progress()};
 

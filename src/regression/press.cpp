@@ -12,6 +12,7 @@
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/validate.hpp"
 #include "core/parallel.hpp"
+#include "core/random_streams.hpp"
 #include "regression/press_optimizer.hpp"
 
 namespace cdens {
@@ -93,7 +94,7 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
   std::iota(fit_rows.begin(), fit_rows.end(), Index{0});
   std::vector<Index> holdout_rows;
   if (options.holdout_fraction > 0.0) {
-    const std::vector<Index> order = Rng(options.seed, 0).permutation(n);
+    const std::vector<Index> order = Rng(options.seed, random_stream::kPressHoldOut).permutation(n);
     const auto held =
         static_cast<std::size_t>(std::lround(options.holdout_fraction * static_cast<double>(n)));
     holdout_rows.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(held));
@@ -144,7 +145,7 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
     std::vector<StartResult> starts(static_cast<std::size_t>(options.restarts));
     context.progress.begin("PRESS starts", options.restarts);
     const auto run_start = [&](Index start) {
-      Rng rng(options.seed, static_cast<std::uint64_t>(start) + 1);
+      Rng rng(options.seed, random_stream::press_start(start));
       Matrix initial(q, j_count);
       for (Index j = 0; j < j_count; ++j) {
         for (Index r = 0; r < q; ++r) initial(r, j) = options.init_scale * rng.normal();

@@ -134,10 +134,7 @@ TEST_P(ObjectiveTest, CrossValidationMatchesExplicitRefits) {
   const test::PairSample data = set_b(40, 3, 5);
   const Matrix x = Standardizer::fit(data.x, "x").transform(data.x);
   const Matrix y = Standardizer::fit(data.y, "y").transform(data.y);
-  LscdeOptions draw_options;
-  draw_options.n_centers = 15;
-  draw_options.seed = 9;
-  const LscdeDraws draws = lscde_draws(40, draw_options);
+  const SamplingPlan draws = draw_sampling_plan(40, 15, LscdeOptions{}.folds, 9);
   const std::vector<double> sigmas = {0.3, 1.0};
   const std::vector<double> lambdas = {0.01, 0.5};
   const ReductionFolds folds(GetParam(), y, draws, sigmas, lambdas);
@@ -242,9 +239,7 @@ TEST(LsceTest, PaperModelIsTheLscdeOfEquationTenOnTheProjectedInputs) {
   const double sigma = fit.report.hyperparameters.at("sigma");
   const double lambda = fit.report.hyperparameters.at("lambda");
   // The same draws as the fit: centres are the first b pairs of center_order.
-  LscdeOptions draw_options;
-  draw_options.n_centers = 40;
-  const LscdeDraws draws = lscde_draws(70, draw_options);
+  const SamplingPlan draws = draw_sampling_plan(70, 40, LscdeOptions{}.folds, LscdeOptions{}.seed);
   const Standardizer sx = Standardizer::fit(data.x, "x");
   const Standardizer sy = Standardizer::fit(data.y, "y");
   const Matrix x = sx.transform(data.x);

@@ -16,8 +16,8 @@ from conftest import REPO
 
 def engine_folds(n, folds, seed):
     """The folds of the engine's KFold(n, folds, Rng(seed)): LSCDE's draws with every pair a
-    centre (so no permutation is drawn before the folds), as cdens._core.lscde_draws gives them."""
-    _, fold_of = _core.lscde_draws(n, n_centers=n, folds=folds, seed=seed)
+    centre (so no permutation is drawn before the folds), as cdens._core.sampling_plan gives them."""
+    _, fold_of = _core.sampling_plan(n, n_centers=n, folds=folds, seed=seed)
     return np.asarray(fold_of)
 
 

@@ -26,7 +26,7 @@ LAMBDAS = [0.01, 0.1, 0.5, 1.0, 2.0]
 def test_cv_table_and_density_equal_the_numpy_reference(faithful, loss):
     x, y = faithful
     x2 = np.column_stack([x[:, 0], np.sqrt(x[:, 0]) + 0.1 * np.arange(len(y)) % 3])
-    center_order, fold_of = _core.lscde_draws(len(y), n_centers=60, folds=4, seed=9)
+    center_order, fold_of = _core.sampling_plan(len(y), n_centers=60, folds=4, seed=9)
     ours = cdens.LSCDE(sigma=SIGMAS, regularization=LAMBDAS, n_centers=60, cv=4, cv_loss=loss,
                        random_state=9).fit(x2, y)
     reference = lscde_numpy.fit(x2, y.reshape(-1, 1), SIGMAS, LAMBDAS, center_order, 60, fold_of,

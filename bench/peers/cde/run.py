@@ -11,7 +11,7 @@ the first input only and its spread grows away from 0 (the heteroscedastic shape
 paper's Figure 1); d_x - 1 inputs are irrelevant. Test sets hold 1,000 draws.
 
 Both LSCDEs use the paper's grid (10 sigma x 10 lambda), b = 100 centres and 5 folds, and the
-numpy one is given exactly the centres and folds ours draws (cdens._core.lscde_draws), so they
+numpy one is given exactly the centres and folds ours draws (cdens._core.sampling_plan), so they
 differ only in how they compute. statsmodels runs in a child process with a time limit
 (--limit, 600 s): once a size does not finish, larger sizes of that d_x are not attempted.
 NLL is in the units of y. Times are wall-clock seconds of the fit alone, every fit on one
@@ -58,7 +58,7 @@ def fit_cdens(estimator, x, y, x_test, y_test):
 
 
 def fit_numpy(x, y, x_test, y_test, seed):
-    center_order, fold_of = _core.lscde_draws(len(y), n_centers=100, folds=5, seed=seed)
+    center_order, fold_of = _core.sampling_plan(len(y), n_centers=100, folds=5, seed=seed)
     started = time.perf_counter()
     model = lscde_numpy.fit(x, y, PAPER_GRID, PAPER_GRID, center_order, 100, fold_of, loss="kl")
     seconds = time.perf_counter() - started

@@ -12,6 +12,7 @@
 #include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/metrics.hpp"
+#include "cdens/core/sampling_plan.hpp"
 
 namespace cdens {
 
@@ -47,22 +48,6 @@ struct LscdeFit {
 /// The random choices a fit makes from options.seed, for reproducing a fit elsewhere (the
 /// benchmark's numpy reference uses the same centres and folds).
 ///
-/// Centres are taken from the training pairs in `center_order`: the fitted model's b =
-/// min(n_centers, n) are its first b pairs. In cross-validation the estimator of fold k is "the
-/// estimator obtained without Z_k" (§2.5), so its centres are the first min(n_centers, n − n_k)
-/// pairs of center_order outside fold k: no held-out pair is ever a basis centre of the model
-/// that scores it. (Sharing the fitted model's centres instead lets every held-out pair sit on a
-/// centre when n ≤ n_centers, which favours too small a σ; docs/methods/lscde.md.)
-struct LscdeDraws {
-  std::vector<Index> center_order;  ///< a random permutation of 0 … n−1; 0 … n−1 when n_centers ≥ n
-  std::vector<Index> centers;  ///< the fitted model's centres: the first b of center_order
-  std::optional<KFold> folds;  ///< the CV folds; absent when both grids hold one value
-  /// fold_centers[k]: the centres of the estimator trained without fold k, in center_order.
-  std::vector<std::vector<Index>> fold_centers;
-};
-
-/// The centres and folds fit_lscde draws for n training pairs under `options`.
-LscdeDraws lscde_draws(Index n, const LscdeOptions& options);
 
 /// Fits LSCDE to the pairs (x_i, y_i): x is d_x × n, y is d_y × n.
 LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const LscdeOptions& options = {},

@@ -1,0 +1,71 @@
+// The sampling plan of the least-squares fits: centres from a permutation, folds after it from
+// the same stream, and the centres of every fold's estimator kept out of that fold.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "cdens/core/error.hpp"
+#include "cdens/core/sampling_plan.hpp"
+
+namespace cdens {
+namespace {
+
+TEST(SamplingPlan, CentresAreThePermutationsFirstPairsAndFoldCentresAvoidTheirFold) {
+  const Index n = 53, n_centers = 20;
+  const SamplingPlan plan = draw_sampling_plan(n, n_centers, 4, 11);
+  std::vector<Index> sorted = plan.center_order;
+  std::sort(sorted.begin(), sorted.end());
+  for (Index i = 0; i < n; ++i) ASSERT_EQ(sorted[static_cast<std::size_t>(i)], i);
+  EXPECT_EQ(plan.centers,
+            std::vector<Index>(plan.center_order.begin(), plan.center_order.begin() + n_centers));
+  ASSERT_TRUE(plan.folds.has_value());
+  ASSERT_EQ(plan.fold_centers.size(), 4u);
+  const std::vector<int> fold_of = plan.folds->fold_of();
+  for (int k = 0; k < 4; ++k) {
+    // The first n_centers pairs of the order that lie outside fold k, in that order.
+    std::vector<Index> expected;
+    for (const Index i : plan.center_order) {
+      if (fold_of[static_cast<std::size_t>(i)] != k &&
+          static_cast<Index>(expected.size()) < n_centers) {
+        expected.push_back(i);
+      }
+    }
+    EXPECT_EQ(plan.fold_centers[static_cast<std::size_t>(k)], expected) << "fold " << k;
+  }
+}
+
+TEST(SamplingPlan, AllPairsAsCentresDrawNoPermutationSoTheFoldsAreDrawFolds) {
+  const SamplingPlan plan = draw_sampling_plan(30, 30, 5, 7);
+  for (Index i = 0; i < 30; ++i) EXPECT_EQ(plan.center_order[static_cast<std::size_t>(i)], i);
+  const KFold folds = draw_folds(30, 5, 7);
+  EXPECT_EQ(plan.folds->fold_of(), folds.fold_of());
+  // Fewer pairs than requested centres: every fold's estimator keeps all pairs outside it.
+  for (int k = 0; k < 5; ++k) {
+    EXPECT_EQ(plan.fold_centers[static_cast<std::size_t>(k)], folds.train(k));
+  }
+}
+
+TEST(SamplingPlan, TheSeedDecidesThePlan) {
+  const SamplingPlan a = draw_sampling_plan(100, 10, 5, 3);
+  const SamplingPlan b = draw_sampling_plan(100, 10, 5, 3);
+  const SamplingPlan c = draw_sampling_plan(100, 10, 5, 4);
+  EXPECT_EQ(a.center_order, b.center_order);
+  EXPECT_EQ(a.folds->fold_of(), b.folds->fold_of());
+  EXPECT_NE(a.center_order, c.center_order);
+}
+
+TEST(SamplingPlan, NoFoldsWithoutCrossValidationAndBadCountsRefused) {
+  const SamplingPlan plan = draw_sampling_plan(12, 5, 0, 1);
+  EXPECT_FALSE(plan.folds.has_value());
+  EXPECT_TRUE(plan.fold_centers.empty());
+  EXPECT_EQ(plan.centers.size(), 5u);
+  EXPECT_THROW(draw_sampling_plan(12, 0, 5, 1), InvalidArgument);
+  EXPECT_THROW(draw_sampling_plan(12, 5, 1, 1), InvalidArgument);
+  EXPECT_THROW(draw_sampling_plan(12, 5, 13, 1), InvalidArgument);
+  EXPECT_THROW(draw_folds(12, 1, 1), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace cdens
