@@ -13,8 +13,10 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/evaluation/comparison.hpp"
-#include "common.hpp"
+#include "columns.hpp"
+#include "commands.hpp"
 #include "model_evaluation.hpp"
+#include "text_format.hpp"
 
 namespace cdens::cli {
 namespace {

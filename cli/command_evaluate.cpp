@@ -10,8 +10,10 @@
 #include <string>
 
 #include "cdens/core/csv.hpp"
-#include "common.hpp"
+#include "columns.hpp"
+#include "commands.hpp"
 #include "model_evaluation.hpp"
+#include "text_format.hpp"
 
 namespace cdens::cli {
 namespace {

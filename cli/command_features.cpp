@@ -8,8 +8,13 @@
 #include <sstream>
 #include <string>
 
+#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
-#include "common.hpp"
+#include "commands.hpp"
+#include "model_kinds.hpp"
+#include "model_report.hpp"
+#include "output_files.hpp"
+#include "text_format.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -20,8 +25,8 @@ struct FeaturesArguments {
 };
 
 void run_features(const FeaturesArguments& arguments) {
-  const ModelFile file = load_model_file(arguments.model_path);
-  const ConditionalModel& model = file.model;
+  const ModelFile file = load_model_for("features", arguments.model_path);
+  const ConditionalModel& model = *file.conditional;
   if (!model.report.feature_selection) {
     throw InvalidArgument("the model was fitted by '" + model.report.method +
                           "', which selects no features (use sacde, salscde or fw-*)");

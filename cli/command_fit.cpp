@@ -1,5 +1,6 @@
-// cdens fit DATA.csv --method METHOD --x COLS --y COLS [options]: fits a conditional density
-// model p(y|x), prints what the fit found and optionally saves the model.
+// cdens fit DATA.csv --method METHOD [options]: fits a method of any family — a conditional
+// density p(y|x) (--x, --y), a density p(x) (--columns) or a PRESS regression (--x, --y) — prints
+// what the fit found and optionally saves the model. The registry says which family a method is.
 
 #include <unistd.h>
 
@@ -12,14 +13,25 @@
 #include <sstream>
 
 #include "cdens/conditional/projected_gate.hpp"
+#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/progress.hpp"
+#include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/text.hpp"
+#include "cdens/methods/option_tables.hpp"
 #include "cdens/methods/registry.hpp"
-#include "common.hpp"
+#include "cdens/regression/press.hpp"
+#include "columns.hpp"
+#include "commands.hpp"
 #include "method_flags.hpp"
+#include "model_kinds.hpp"
+#include "model_report.hpp"
+#include "output_files.hpp"
+#include "seed_option.hpp"
+#include "text_format.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -27,25 +39,90 @@ namespace {
 /// The command-line arguments of `fit` that are not method options, as typed.
 struct FitArguments {
   std::string data_path;
-  std::string method = "lscde";
-  std::string x_columns;
+  std::string method;
+  std::string x_columns;  // conditional and regression methods
   std::string y_columns;
+  std::string columns;  // density methods; empty: every column of the file
   std::uint64_t seed = 0;
   int threads = 0;
   std::string unlabeled_path;
   double holdout_fraction = 0.0;
+  std::string test_path;
   std::string out_path;
   bool no_header = false;
 };
 
-void run_fit(const FitArguments& arguments, const MethodFlags& flags, bool holdout_requested) {
-  // Everything that can be checked without the data is checked before reading it.
-  const MethodEntry& method = method_from_flag(arguments.method, MethodFamily::conditional);
-  const OptionValues method_options = flags.values_for(method, arguments.seed, arguments.threads);
+/// The options given on the command line, with what the method chose.
+struct FitRequest {
+  const FitArguments& arguments;
+  const MethodEntry& method;
+  const MethodFlags& flags;
+  OptionValues options;
+  bool holdout_requested;
+};
+
+/// Rows held out for evaluation and rows left for fitting, each in file order.
+struct HoldoutSplit {
+  std::vector<Index> fit_rows;
+  std::vector<Index> held_out_rows;
+};
+
+/// --holdout: the first round(fraction · n) entries of a seeded permutation are held out
+/// (stream 1 of the seed, independent of the draws a fit makes from stream 0). InvalidArgument
+/// unless both parts are non-empty.
+HoldoutSplit split_for_holdout(Index n, double fraction, std::uint64_t seed) {
+  if (!(fraction > 0.0 && fraction < 1.0)) {
+    throw InvalidArgument("--holdout must lie strictly between 0 and 1, got " +
+                          format_short(fraction));
+  }
+  const std::vector<Index> order = Rng(seed, 1).permutation(n);
+  const auto held_out = static_cast<Index>(std::llround(fraction * static_cast<double>(n)));
+  if (held_out < 1 || held_out >= n) {
+    throw InvalidArgument("--holdout " + format_short(fraction) + " of " + std::to_string(n) +
+                          " rows leaves " +
+                          (held_out < 1 ? "no row to evaluate on" : "no row to fit"));
+  }
+  HoldoutSplit split;
+  split.held_out_rows.assign(order.begin(), order.begin() + held_out);
+  split.fit_rows.assign(order.begin() + held_out, order.end());
+  std::sort(split.held_out_rows.begin(), split.held_out_rows.end());
+  std::sort(split.fit_rows.begin(), split.fit_rows.end());
+  return split;
+}
+
+/// `fit(context)` with a progress line on standard error when it is a terminal (a progress line
+/// is for a person watching, never for a log file or a pipe).
+template <class Fit>
+auto fit_with_progress(const std::vector<std::string>& column_names, const Fit& fit) {
+  std::optional<TerminalProgress> terminal_progress;
+  if (isatty(STDERR_FILENO)) terminal_progress.emplace(stderr);
+  const FitContext context{
+      local_communicator(),
+      terminal_progress ? static_cast<Progress&>(*terminal_progress) : silent_progress(),
+      column_names};
+  try {
+    return fit(context);
+  } catch (...) {
+    // A fit that fails inside a stage never ends it; clear the progress line so that the error
+    // message starts on a clean line.
+    if (terminal_progress) terminal_progress->end();
+    throw;
+  }
+}
+
+/// --x and --y, which conditional and regression methods need.
+void require_inputs_and_outputs(const FitArguments& arguments) {
+  if (arguments.x_columns.empty()) throw InvalidArgument("--x is required");
+  if (arguments.y_columns.empty()) throw InvalidArgument("--y is required");
+}
+
+void fit_conditional(const FitRequest& request) {
+  const FitArguments& arguments = request.arguments;
+  const MethodEntry& method = request.method;
   if (!arguments.unlabeled_path.empty() && !method.takes_unlabeled_inputs) {
     throw InvalidArgument("option --unlabeled does not apply to --method " + method.name);
   }
-
+  require_inputs_and_outputs(arguments);
   const CsvTable table = load_table(arguments.data_path, arguments.no_header);
   const ColumnSelection x = choose_columns(table, split_list(arguments.x_columns, ',', "--x"));
   const ColumnSelection y = choose_columns(table, split_list(arguments.y_columns, ',', "--y"));
@@ -54,8 +131,8 @@ void run_fit(const FitArguments& arguments, const MethodFlags& flags, bool holdo
   // among the inputs, then the outputs.
   std::vector<std::string> column_names = x.names;
   column_names.insert(column_names.end(), y.names.begin(), y.names.end());
-  OptionValues options = method_options;
-  options.merge(flags.column_values_for(method, [&](const std::string& column) {
+  OptionValues options = request.options;
+  options.merge(request.flags.column_values_for(method, [&](const std::string& column) {
     const std::string name = choose_columns(table, {column}).names.front();
     const auto found = std::find(column_names.begin(), column_names.end(), name);
     if (found == column_names.end()) {
@@ -76,29 +153,15 @@ void run_fit(const FitArguments& arguments, const MethodFlags& flags, bool holdo
         choose_columns(load_table(arguments.unlabeled_path, arguments.no_header), x.names).values;
   }
   std::optional<HoldoutSplit> split;
-  if (holdout_requested) {
+  if (request.holdout_requested) {
     split = split_for_holdout(table.values.cols(), arguments.holdout_fraction, arguments.seed);
     fit_x = gather_samples(x.values, split->fit_rows);
     fit_y = gather_samples(y.values, split->fit_rows);
   }
 
-  // A progress line is for a person watching a terminal, never for a log file or a pipe.
-  std::optional<TerminalProgress> terminal_progress;
-  if (isatty(STDERR_FILENO)) terminal_progress.emplace(stderr);
-  const FitContext context{
-      local_communicator(),
-      terminal_progress ? static_cast<Progress&>(*terminal_progress) : silent_progress(),
-      column_names};
-  ConditionalModel model = [&] {
-    try {
-      return fit_method(method, fit_x, fit_y, unlabeled_x, options, context);
-    } catch (...) {
-      // A fit that fails inside a stage never ends it; clear the progress line so that the
-      // error message starts on a clean line.
-      if (terminal_progress) terminal_progress->end();
-      throw;
-    }
-  }();
+  ConditionalModel model = fit_with_progress(column_names, [&](const FitContext& context) {
+    return fit_method(method, fit_x, fit_y, unlabeled_x, options, context);
+  });
   model.x_names = x.names;
   model.y_names = y.names;
 
@@ -131,31 +194,179 @@ void run_fit(const FitArguments& arguments, const MethodFlags& flags, bool holdo
   std::cout << out.str() << std::flush;
 }
 
+void fit_density(const FitRequest& request) {
+  const FitArguments& arguments = request.arguments;
+  const CsvTable table = load_table(arguments.data_path, arguments.no_header);
+  const ColumnSelection x =
+      choose_columns(table, arguments.columns, "--columns", table.column_names);
+  // Estimators standardise every column and refuse a constant one; checking here first lets the
+  // message name the column.
+  Standardizer::fit(x.values, "x", x.names);
+  Matrix fit_data = x.values;
+  std::optional<HoldoutSplit> split;
+  if (request.holdout_requested) {
+    split = split_for_holdout(x.values.cols(), arguments.holdout_fraction, arguments.seed);
+    fit_data = gather_samples(x.values, split->fit_rows);
+  }
+  DensityModel model = fit_method(request.method, fit_data, request.options);
+  model.names = x.names;
+
+  std::ostringstream out;
+  out << "method: " << model.report.method << '\n'
+      << "n: " << fit_data.cols() << '\n'
+      << "variables: " << join(model.names, ",") << '\n'
+      << "dimension: " << model.names.size() << '\n'
+      << "n_kernels: " << model.mixture.n_components() << '\n';
+  print_fit_report(out, model.report);
+  if (split) {
+    const double mean_log_likelihood =
+        model.mixture.mean_log_likelihood(gather_samples(x.values, split->held_out_rows));
+    // Full precision: scripts compare these numbers.
+    out << "held_out_n: " << split->held_out_rows.size() << '\n'
+        << "held_out_mean_log_likelihood: " << format_number(mean_log_likelihood) << '\n'
+        << "held_out_nll: " << format_number(-mean_log_likelihood) << '\n';
+  }
+  save_fitted_model(out, arguments.out_path, model);
+  std::cout << out.str() << std::flush;
+}
+
+/// One line `name: v1,v2,…` of full-precision numbers.
+void print_values(std::ostream& out, const std::string& name, const Vector& values) {
+  out << name << ": ";
+  for (Index j = 0; j < values.size(); ++j) out << (j ? "," : "") << format_number(values(j));
+  out << '\n';
+}
+
+/// PRESS: J states (or J = 1 … --max-states by AIC); prints the states and, with --test, the
+/// test MSE, MAD and NLL.
+void fit_regression(const FitRequest& request) {
+  const FitArguments& arguments = request.arguments;
+  const PressRegressionOptions press_options = press_option_table().build(request.options);
+  require_inputs_and_outputs(arguments);
+  const CsvTable table = load_table(arguments.data_path, arguments.no_header);
+  const ColumnSelection x = choose_columns(table, split_list(arguments.x_columns, ',', "--x"));
+  const ColumnSelection y = choose_columns(table, split_list(arguments.y_columns, ',', "--y"));
+  if (y.names.size() != 1) throw InvalidArgument("--y names one output column for PRESS");
+  require_disjoint(x, y);
+  // Checking here first lets the message name a constant column.
+  if (press_options.press.standardize_inputs) Standardizer::fit(x.values, "x", x.names);
+  Standardizer::fit(y.values, "y", y.names);
+
+  ConditionalModel model = fit_with_progress({}, [&](const FitContext& context) {
+    return fit_method(request.method, x.values, y.values, Matrix(x.values.rows(), 0),
+                      request.options, context);
+  });
+  model.x_names = x.names;
+  model.y_names = y.names;
+  const PressStateSummary states = press_state_summary(model.mixture);
+
+  std::ostringstream out;
+  out << "method: " << model.report.method << '\n'
+      << "n: " << x.values.cols() << '\n'
+      << "criterion: " << to_string(press_options.press.criterion) << '\n';
+  print_variables(out, model.x_names, model.y_names);
+  print_fit_report(out, model.report);
+  print_values(out, "state_means", states.state_means);
+  print_values(out, "state_sizes", states.state_sizes);
+  if (!arguments.test_path.empty()) {
+    const CsvTable test = load_table(arguments.test_path, arguments.no_header);
+    const Matrix test_x = choose_columns(test, x.names).values;
+    const Vector test_y = choose_columns(test, y.names).values.row(0).transpose();
+    const Vector residuals = test_y - press_predict(model.mixture, test_x);
+    const double nll = -model.mixture.log_pdf(test_x, test_y.transpose()).mean();
+    out << "test_n: " << test_y.size() << '\n'
+        << "test_mse: " << format_number(residuals.squaredNorm() / residuals.size()) << '\n'
+        << "test_mad: " << format_number(residuals.cwiseAbs().mean()) << '\n'
+        << "test_nll: " << format_number(nll) << '\n';
+  }
+  save_fitted_model(out, arguments.out_path, model);
+  std::cout << out.str() << std::flush;
+}
+
 }  // namespace
 
-void add_fit_command(CLI::App& app) {
+void add_fit_command(CLI::App& parent, const std::optional<DeprecatedGroup>& group) {
+  using F = MethodFamily;
+  // Under a deprecated group the group's methods, the first by default (`cdens density fit`
+  // fitted parzen, `cdens regress fit` press); else every method, lscde by default.
+  const std::vector<const MethodEntry*> fitted = group ? methods_of(group->family) : [] {
+    std::vector<const MethodEntry*> every;
+    for (const MethodEntry& method : methods()) every.push_back(&method);
+    return every;
+  }();
+  const std::string default_method =
+      group ? (group->family == F::density ? "parzen" : fitted.front()->name) : "lscde";
   auto arguments = std::make_shared<FitArguments>();
-  CLI::App* command = app.add_subcommand("fit", "Fit a conditional density model p(y|x)");
+  arguments->method = default_method;
+  CLI::App* command = parent.add_subcommand(
+      "fit", "Fit a model: a conditional density p(y|x), a density p(x) or a PRESS regression");
   command->add_option("data", arguments->data_path, "CSV file with the training data")->required();
-  command->add_option("--method", arguments->method,
-                      method_flag_help(MethodFamily::conditional, arguments->method));
-  command->add_option("--x", arguments->x_columns, "Input columns, by name or 0-based index: a,b")
-      ->required();
-  command->add_option("--y", arguments->y_columns, "Output columns, by name or 0-based index")
-      ->required();
-  auto flags = std::make_shared<MethodFlags>(*command, MethodFamily::conditional);
-  add_seed_option(*command, arguments->seed, "Seed of centres, folds and --holdout (default 0)");
+  if (fitted.size() > 1) {
+    command->add_option("--method", arguments->method, method_flag_help(fitted, default_method));
+  }
+  std::vector<FamilyOption> family_options;
+  const auto serving = [&](CLI::Option* option, std::vector<MethodFamily> families) {
+    family_options.push_back({option, std::move(families)});
+  };
+  if (!group || group->family != F::density) {
+    serving(command->add_option("--x", arguments->x_columns,
+                                "Input columns, by name or 0-based index: a,b (p(y|x), PRESS)"),
+            {F::conditional, F::regression});
+    serving(command->add_option("--y", arguments->y_columns,
+                                "Output columns, by name or 0-based index (p(y|x); PRESS: one)"),
+            {F::conditional, F::regression});
+  }
+  if (!group || group->family == F::density) {
+    serving(command->add_option(
+                "--columns", arguments->columns,
+                "Density p(x): columns to model, by name or 0-based index: a,b (default: all)"),
+            {F::density});
+  }
+  auto flags = std::make_shared<MethodFlags>(*command, fitted);
+  add_seed_option(*command, arguments->seed,
+                  "Seed of centres, starts, folds and --holdout (default 0)");
   command->add_option("--threads", arguments->threads, "OpenMP threads, 0 for the default");
-  command->add_option("--unlabeled", arguments->unlabeled_path,
-                      "lscde: CSV file of extra inputs without outputs (same x column names)");
-  CLI::Option* holdout =
-      command->add_option("--holdout", arguments->holdout_fraction,
-                          "Fraction of rows to hold out and score the fit on, in (0, 1)");
+  if (!group) {
+    serving(command->add_option(
+                "--unlabeled", arguments->unlabeled_path,
+                "lscde: CSV file of extra inputs without outputs (same x column names)"),
+            {F::conditional});
+  }
+  CLI::Option* holdout = nullptr;
+  if (!group || group->family == F::density) {
+    holdout = command->add_option("--holdout", arguments->holdout_fraction,
+                                  "Fraction of rows to hold out and score the fit on, in (0, 1)");
+    serving(holdout, {F::conditional, F::density});
+  }
+  if (!group || group->family == F::regression) {
+    serving(command->add_option("--test", arguments->test_path,
+                                "PRESS: CSV file with the same columns: report test MSE, MAD and "
+                                "NLL"),
+            {F::regression});
+  }
   command->add_option("--out", arguments->out_path, "Write the model to this JSON file");
   command->add_flag("--no-header", arguments->no_header,
                     "The CSV files have no header line; columns are numbered 0, 1, …");
-  command->callback(
-      [arguments, flags, holdout] { run_fit(*arguments, *flags, holdout->count() > 0); });
+  command->callback([arguments, flags, holdout, family_options, group] {
+    // Everything that can be checked without the data is checked before reading it.
+    const MethodEntry& method = method_from_flag(
+        arguments->method, group ? std::optional<MethodFamily>(group->family) : std::nullopt);
+    if (group) warn_deprecated_group(*group, "fit", "cdens fit --method " + method.name);
+    refuse_options_of_other_families(
+        family_options, method.family,
+        "--method " + method.name + ", which fits " + describe_kind(method.family));
+    const FitRequest request{*arguments, method, *flags,
+                             flags->values_for(method, arguments->seed, arguments->threads),
+                             holdout != nullptr && holdout->count() > 0};
+    switch (method.family) {
+      case MethodFamily::conditional:
+        return fit_conditional(request);
+      case MethodFamily::density:
+        return fit_density(request);
+      case MethodFamily::regression:
+        return fit_regression(request);
+    }
+  });
 }
 
 }  // namespace cdens::cli

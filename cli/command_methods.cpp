@@ -10,27 +10,15 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/methods/registry.hpp"
-#include "common.hpp"
+#include "commands.hpp"
+#include "text_format.hpp"
 
 namespace cdens::cli {
 namespace {
 
-/// The command that fits a family's methods.
-std::string command_of(MethodFamily family) {
-  switch (family) {
-    case MethodFamily::conditional:
-      return "cdens fit";
-    case MethodFamily::density:
-      return "cdens density fit";
-    case MethodFamily::regression:
-      return "cdens regress fit";
-  }
-  return "";
-}
-
 void list_methods(std::ostream& out) {
   for (const MethodEntry& method : methods()) {
-    out << method.name << ": " << method.summary << " (" << command_of(method.family)
+    out << method.name << ": " << method.summary << " (" << to_string(method.family)
         << "; Python cdens." << method.python_class << ")\n";
   }
 }
@@ -41,8 +29,8 @@ void describe_method(std::ostream& out, const std::string& name) {
     throw InvalidArgument("unknown method '" + name + "' (cdens methods lists them)");
   }
   out << method->name << ": " << method->summary << '\n'
-      << "command: " << command_of(method->family)
-      << (method->family == MethodFamily::regression ? "" : " --method " + method->name) << '\n'
+      << "command: cdens fit --method " << method->name << '\n'
+      << "family: " << to_string(method->family) << '\n'
       << "python: cdens." << method->python_class << '\n'
       << "model_shape: " << model_shape(method->family) << '\n';
   for (const OptionInfo& option : method->options) {

@@ -1,14 +1,24 @@
 // cdens predict MODEL.json DATA.csv: per row of the data the conditional mean and variance of y,
-// its quantiles (one-dimensional y) and, where the file holds y, the log-density.
+// its quantiles (one-dimensional y) and, where the file holds y, the log-density; for a PRESS
+// model with --state-weights instead the point prediction (eq. 20), the entropy of its state
+// (eq. 18), quantiles and the state weights w_j(x).
 
 #include <CLI/CLI.hpp>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
+#include "cdens/core/text.hpp"
 #include "cdens/core/validate.hpp"
-#include "common.hpp"
+#include "cdens/regression/press.hpp"
+#include "cdens/regression/press_gate.hpp"
+#include "cdens/regression/press_smoother.hpp"
+#include "columns.hpp"
+#include "commands.hpp"
+#include "model_kinds.hpp"
+#include "output_files.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -21,6 +31,7 @@ struct PredictArguments {
   std::string quantiles = "0.05,0.5,0.95";
   std::string out_path;
   bool no_header = false;
+  bool state_weights = false;  // PRESS models: the table of state weights
 };
 
 /// Output columns gathered one at a time, each a row of `values` (one entry per input row).
@@ -41,8 +52,33 @@ class OutputColumns {
   Index next_ = 0;
 };
 
-void run_predict(const PredictArguments& arguments, bool quantiles_requested) {
-  const ConditionalModel model = load_model_file(arguments.model_path).model;
+/// The PRESS table: x, the point prediction, the state's entropy, quantiles and w1 … wJ.
+void predict_states(const PredictArguments& arguments, const ConditionalModel& model) {
+  const std::vector<double> probabilities = parse_number_list(arguments.quantiles, "--q");
+  require_open_unit_interval(probabilities, "--q");
+  const CsvTable table = load_table(arguments.data_path, arguments.no_header);
+  const ColumnSelection x = choose_columns(table, arguments.x_columns, "--x", model.x_names);
+
+  const Matrix weights = press_state_weights(model.mixture, x.values);
+  const Matrix quantiles = model.mixture.quantiles(x.values, probabilities);
+  std::vector<std::string> names = x.names;
+  names.insert(names.end(), {"prediction", "entropy"});
+  for (double p : probabilities) names.push_back("q" + format_number(p));
+  for (Index j = 0; j < weights.rows(); ++j) names.push_back("w" + std::to_string(j + 1));
+  Matrix columns(static_cast<Index>(names.size()), x.values.cols());
+  Index row = 0;
+  columns.middleRows(row, x.values.rows()) = x.values;
+  row += x.values.rows();
+  columns.row(row++) = press_predict(model.mixture, x.values).transpose();
+  columns.row(row++) = press_state_entropies(weights).transpose();
+  columns.middleRows(row, quantiles.rows()) = quantiles;
+  row += quantiles.rows();
+  columns.middleRows(row, weights.rows()) = weights;
+  write_table(arguments.out_path, names, columns);
+}
+
+void predict_distribution(const PredictArguments& arguments, const ConditionalModel& model,
+                          bool quantiles_requested) {
   const Index output_dim = model.mixture.output_dim();
   const std::vector<double> probabilities = parse_number_list(arguments.quantiles, "--q");
   require_open_unit_interval(probabilities, "--q");
@@ -92,16 +128,22 @@ void run_predict(const PredictArguments& arguments, bool quantiles_requested) {
 
 }  // namespace
 
-void add_predict_command(CLI::App& app) {
+void add_predict_command(CLI::App& parent, const std::optional<DeprecatedGroup>& group) {
   auto arguments = std::make_shared<PredictArguments>();
-  CLI::App* command = app.add_subcommand(
+  // `cdens regress predict` printed the PRESS table.
+  arguments->state_weights = group.has_value();
+  CLI::App* command = parent.add_subcommand(
       "predict", "Conditional mean, variance, quantiles and log-density for each row");
   command->add_option("model", arguments->model_path, "Model file written by cdens fit")
       ->required();
   command->add_option("data", arguments->data_path, "CSV file with the x columns")->required();
   command->add_option("--x", arguments->x_columns, "Input columns (default: the model's names)");
-  command->add_option("--y", arguments->y_columns,
-                      "Output columns for log_density (default: the model's names, if present)");
+  CLI::Option* outputs = nullptr;
+  if (!group) {
+    outputs = command->add_option(
+        "--y", arguments->y_columns,
+        "Output columns for log_density (default: the model's names, if present)");
+  }
   CLI::Option* quantiles =
       command
           ->add_option("--q", arguments->quantiles,
@@ -109,7 +151,30 @@ void add_predict_command(CLI::App& app) {
           ->capture_default_str();
   command->add_option("--out", arguments->out_path, "Write the CSV here instead of stdout");
   command->add_flag("--no-header", arguments->no_header, "The CSV file has no header line");
-  command->callback([arguments, quantiles] { run_predict(*arguments, quantiles->count() > 0); });
+  CLI::Option* state_weights = nullptr;
+  if (!group) {
+    state_weights = command->add_flag(
+        "--state-weights", arguments->state_weights,
+        "PRESS models: the point prediction, the entropy of its state, quantiles and the state "
+        "weights w1 … wJ instead of mean and variance");
+  }
+  command->callback([arguments, outputs, quantiles, state_weights, group] {
+    if (group) warn_deprecated_group(*group, "predict", "cdens predict --state-weights");
+    const ModelFile file = load_model_for("predict", arguments->model_path);
+    if (!arguments->state_weights) {
+      return predict_distribution(*arguments, *file.conditional, quantiles->count() > 0);
+    }
+    if (file.kind != MethodFamily::regression) {
+      throw InvalidArgument(
+          (group ? "'cdens regress predict'" : "option " + state_weights->get_name()) +
+          " applies to PRESS models; " + file.path + " is not a PRESS model but " +
+          describe_kind(file.kind) + " fitted by " + file.method());
+    }
+    if (outputs != nullptr && outputs->count() > 0) {
+      throw InvalidArgument("option --y does not apply with --state-weights");
+    }
+    predict_states(*arguments, *file.conditional);
+  });
 }
 
 }  // namespace cdens::cli

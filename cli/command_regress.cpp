@@ -1,19 +1,22 @@
-// cdens regress fit|predict: PRESS regression (Goerg 2017). `fit` is in command_regress_fit.cpp,
-// `predict` in command_regress_predict.cpp. A PRESS model file is an ordinary conditional model
-// file, so `cdens predict|score|grid|sample|info` query its predictive distribution as well.
+// cdens regress fit|predict, deprecated for one release: `cdens fit --method press` and `cdens
+// predict --state-weights`. The group registers those verbs once more under itself; each warns,
+// then does what it did before (`regress fit` still takes the LASSO weight as --lambda).
 
 #include <CLI/CLI.hpp>
 
-#include "common.hpp"
+#include "commands.hpp"
 
 namespace cdens::cli {
 
 void add_regress_command(CLI::App& app) {
-  CLI::App* regress = app.add_subcommand(
-      "regress", "PRESS regression: point predictions, predictive states and p(y|x)");
+  CLI::App* regress =
+      app.add_subcommand("regress", "Deprecated: cdens fit --method press, cdens predict");
   regress->require_subcommand(1);
-  add_regress_fit_command(*regress);
-  add_regress_predict_command(*regress);
+  // Hidden from --help: the spelling of earlier releases.
+  regress->group("");
+  const DeprecatedGroup group{"regress", MethodFamily::regression};
+  add_fit_command(*regress, group);
+  add_predict_command(*regress, group);
 }
 
 }  // namespace cdens::cli

@@ -1,11 +1,19 @@
-// cdens sample MODEL.json --x-values … --n N: draws from p(y|x) for each x point.
+// cdens sample MODEL.json --n N: draws from the model — y from p(y|x) for each x point
+// (--x-values or --x-file) of a conditional or PRESS model, x from p(x) of a density model.
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <memory>
 #include <string>
 
-#include "common.hpp"
+#include "cdens/core/error.hpp"
+#include "cdens/core/rng.hpp"
+#include "cdens/core/validate.hpp"
+#include "commands.hpp"
+#include "input_points.hpp"
+#include "model_kinds.hpp"
+#include "output_files.hpp"
+#include "seed_option.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -13,15 +21,21 @@ namespace {
 struct SampleArguments {
   std::string model_path;
   InputPointOptions inputs;
-  Index draws_per_input = 0;
+  Index n = 0;
   std::uint64_t seed = 0;
   std::string out_path;
 };
 
-void run_sample(const SampleArguments& arguments) {
-  const ConditionalModel model = load_model_file(arguments.model_path).model;
+/// InvalidArgument naming --n unless it is at least 1 and `n` draws of `numbers_per_draw`
+/// numbers each (draws and the table written from them) fit in memory.
+void require_draw_count(Index n, double numbers_per_draw) {
+  if (n < 1) throw InvalidArgument("--n must be at least 1, got " + std::to_string(n));
+  require_memory_for(static_cast<double>(n) * numbers_per_draw, "--n");
+}
+
+void sample_conditional(const SampleArguments& arguments, const ConditionalModel& model) {
   const Matrix x = read_input_points(model, arguments.inputs);
-  const Index n = arguments.draws_per_input;
+  const Index n = arguments.n;
   // The draws, and the table of x and y beside them.
   require_draw_count(
       n, static_cast<double>(x.cols()) *
@@ -37,18 +51,37 @@ void run_sample(const SampleArguments& arguments) {
   write_table(arguments.out_path, names, rows);
 }
 
+void sample_density(const SampleArguments& arguments, const DensityModel& model) {
+  // The draws and the table written from them.
+  require_draw_count(arguments.n, 2.0 * static_cast<double>(model.mixture.dimension()));
+  Rng rng(arguments.seed);
+  write_table(arguments.out_path, model.names, model.mixture.sample(arguments.n, rng));
+}
+
 }  // namespace
 
-void add_sample_command(CLI::App& app) {
+void add_sample_command(CLI::App& parent, const std::optional<DeprecatedGroup>& group) {
+  using F = MethodFamily;
   auto arguments = std::make_shared<SampleArguments>();
-  CLI::App* command = app.add_subcommand("sample", "Draw y from p(y|x) for each x point");
+  CLI::App* command = parent.add_subcommand(
+      "sample", "Draw from the model: y from p(y|x) for each x point, or x from p(x)");
   command->add_option("model", arguments->model_path, "Model file written by cdens fit")
       ->required();
   add_input_point_options(*command, arguments->inputs);
-  command->add_option("--n", arguments->draws_per_input, "Draws per x point")->required();
+  const std::vector<FamilyOption> family_options = {
+      {arguments->inputs.values_option, {F::conditional, F::regression}},
+      {arguments->inputs.file_option, {F::conditional, F::regression}},
+  };
+  command->add_option("--n", arguments->n, "Draws (per x point of a conditional model)")
+      ->required();
   add_seed_option(*command, arguments->seed, "Seed of the draws (default 0)");
   command->add_option("--out", arguments->out_path, "Write the CSV here instead of stdout");
-  command->callback([arguments] { run_sample(*arguments); });
+  command->callback([arguments, family_options, group] {
+    if (group) warn_deprecated_group(*group, "sample", "cdens sample");
+    const ModelFile file = load_model_for("sample", arguments->model_path, family_options);
+    if (file.density) return sample_density(*arguments, *file.density);
+    sample_conditional(*arguments, *file.conditional);
+  });
 }
 
 }  // namespace cdens::cli

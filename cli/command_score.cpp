@@ -1,12 +1,17 @@
-// cdens score MODEL.json DATA.csv: the mean log-likelihood of a model on labelled data.
+// cdens score MODEL.json DATA.csv: the mean log-likelihood of a model on data — pairs (x, y) for
+// a conditional or PRESS model, samples for a density model.
 
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
 #include <string>
 
+#include "cdens/core/csv.hpp"
 #include "cdens/core/metrics.hpp"
-#include "common.hpp"
+#include "columns.hpp"
+#include "commands.hpp"
+#include "model_kinds.hpp"
+#include "output_files.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -16,12 +21,13 @@ struct ScoreArguments {
   std::string data_path;
   std::string x_columns;  // empty: the model's x names
   std::string y_columns;  // empty: the model's y names
+  std::string columns;    // density models; empty: the model's variable names
+  std::string out_path;   // density models: log p(x) of every row
   bool no_header = false;
 };
 
-void run_score(const ScoreArguments& arguments) {
-  const ConditionalModel model = load_model_file(arguments.model_path).model;
-  const CsvTable table = load_table(arguments.data_path, arguments.no_header);
+void score_conditional(const ScoreArguments& arguments, const ConditionalModel& model,
+                       const CsvTable& table) {
   const Matrix x = choose_columns(table, arguments.x_columns, "--x", model.x_names).values;
   const Matrix y = choose_columns(table, arguments.y_columns, "--y", model.y_names).values;
   const double mean_log_likelihood = cdens::mean_log_likelihood(model.mixture, x, y);
@@ -32,19 +38,55 @@ void run_score(const ScoreArguments& arguments) {
             << std::flush;
 }
 
+void score_density(const ScoreArguments& arguments, const DensityModel& model,
+                   const CsvTable& table) {
+  const Matrix x = choose_columns(table, arguments.columns, "--columns", model.names).values;
+  const Vector log_densities = model.mixture.log_pdf(x);
+  if (!arguments.out_path.empty()) {
+    write_table(arguments.out_path, {"log_density"}, log_densities.transpose());
+  }
+  const double mean_log_likelihood = log_densities.mean();
+  // Full precision: scripts compare these numbers.
+  std::cout << "n: " << x.cols() << '\n'
+            << "mean_log_likelihood: " << format_number(mean_log_likelihood) << '\n'
+            << "total_log_likelihood: " << format_number(log_densities.sum()) << '\n'
+            << "nll: " << format_number(-mean_log_likelihood) << '\n'
+            << std::flush;
+}
+
 }  // namespace
 
-void add_score_command(CLI::App& app) {
+void add_score_command(CLI::App& parent, const std::optional<DeprecatedGroup>& group) {
+  using F = MethodFamily;
   auto arguments = std::make_shared<ScoreArguments>();
   CLI::App* command =
-      app.add_subcommand("score", "Mean log-likelihood and NLL of a model on labelled data");
+      parent.add_subcommand("score", "Mean log-likelihood and NLL of a model on data");
   command->add_option("model", arguments->model_path, "Model file written by cdens fit")
       ->required();
-  command->add_option("data", arguments->data_path, "CSV file with x and y columns")->required();
-  command->add_option("--x", arguments->x_columns, "Input columns (default: the model's names)");
-  command->add_option("--y", arguments->y_columns, "Output columns (default: the model's names)");
+  command->add_option("data", arguments->data_path, "CSV file with the model's columns")
+      ->required();
+  const std::vector<FamilyOption> family_options = {
+      {command->add_option("--x", arguments->x_columns,
+                           "Conditional models: input columns (default: the model's names)"),
+       {F::conditional, F::regression}},
+      {command->add_option("--y", arguments->y_columns,
+                           "Conditional models: output columns (default: the model's names)"),
+       {F::conditional, F::regression}},
+      {command->add_option("--columns", arguments->columns,
+                           "Density models: columns to score (default: the model's names)"),
+       {F::density}},
+      {command->add_option("--out", arguments->out_path,
+                           "Density models: also write log p(x) of every row to this CSV file"),
+       {F::density}},
+  };
   command->add_flag("--no-header", arguments->no_header, "The CSV file has no header line");
-  command->callback([arguments] { run_score(*arguments); });
+  command->callback([arguments, family_options, group] {
+    if (group) warn_deprecated_group(*group, "score", "cdens score");
+    const ModelFile file = load_model_for("score", arguments->model_path, family_options);
+    const CsvTable table = load_table(arguments->data_path, arguments->no_header);
+    if (file.density) return score_density(*arguments, *file.density, table);
+    score_conditional(*arguments, *file.conditional, table);
+  });
 }
 
 }  // namespace cdens::cli

@@ -1,4 +1,5 @@
-// The `cdens` command: fit conditional density models from CSV files and query them.
+// The `cdens` command: fit density, conditional density and regression models from CSV files and
+// query them.
 //
 // Every failure — a usage error found by the argument parser, bad data or a bad model file
 // reported by the library — ends the same way: one line `cdens: error: <message>` on standard
@@ -13,7 +14,7 @@
 #include <new>
 #include <string>
 
-#include "common.hpp"
+#include "commands.hpp"
 
 namespace {
 
@@ -41,7 +42,9 @@ const CLI::App& innermost_command(const CLI::App& app) {
 /// was typed: the first word after the name of the command that needs one.
 std::string missing_subcommand_message(const CLI::App& command, int argc, char** argv) {
   std::string known;
-  for (const CLI::App* sub : command.get_subcommands([](const CLI::App*) { return true; })) {
+  // The deprecated groups (`density`, `regress`) are hidden: their group is empty.
+  for (const CLI::App* sub :
+       command.get_subcommands([](const CLI::App* sub) { return !sub->get_group().empty(); })) {
     known += (known.empty() ? "" : ", ") + sub->get_name();
   }
   int first = 1;

@@ -8,7 +8,9 @@
 #include <utility>
 
 #include "cdens/core/error.hpp"
-#include "common.hpp"
+#include "cdens/core/text.hpp"
+#include "deprecation.hpp"
+#include "text_format.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -74,29 +76,43 @@ std::string flag_help(const std::vector<std::pair<const MethodEntry*, const Opti
   return help;
 }
 
-void warn_deprecated(const std::string& old_spelling, const std::string& preferred) {
-  std::cerr << "cdens: warning: " << old_spelling << " is deprecated and will be removed; use "
-            << preferred << '\n';
+/// "; for this method's NAME use --NEW" when `spelling` is an earlier spelling of one of the
+/// method's options that now means something else (PRESS's --lambda).
+std::string earlier_meaning(const MethodEntry& method, const std::string& spelling) {
+  for (const OptionInfo& option : method.options) {
+    const auto& old = option.deprecated_cli_flags;
+    if (std::find(old.begin(), old.end(), spelling) != old.end()) {
+      return "; for this method's " + option.name + " use " + option.cli_flag;
+    }
+  }
+  return "";
 }
 
 }  // namespace
 
-MethodFlags::MethodFlags(CLI::App& command, MethodFamily family) {
+MethodFlags::MethodFlags(CLI::App& command, const std::vector<const MethodEntry*>& methods) {
   // Every spelling with the methods and options that use it, in order of first use.
   std::vector<std::string> spellings;
+  const auto note = [&spellings](const std::string& spelling) {
+    if (std::find(spellings.begin(), spellings.end(), spelling) == spellings.end()) {
+      spellings.push_back(spelling);
+    }
+  };
   std::map<std::string, std::vector<std::pair<const MethodEntry*, const OptionInfo*>>> uses;
   std::map<std::string, std::string> preferred_of;
-  for (const MethodEntry* method : methods_of(family)) {
+  for (const MethodEntry* method : methods) {
     for (const OptionInfo& option : method->options) {
       if (option.cli_flag.empty() || is_command_wide(option)) continue;
-      if (uses.count(option.cli_flag) == 0) spellings.push_back(option.cli_flag);
+      note(option.cli_flag);
       uses[option.cli_flag].push_back({method, &option});
       for (const std::string& old_spelling : option.deprecated_cli_flags) {
-        if (preferred_of.count(old_spelling) == 0) spellings.push_back(old_spelling);
+        note(old_spelling);
         preferred_of[old_spelling] = option.cli_flag;
       }
     }
   }
+  // A current spelling keeps its meaning where it is also an earlier spelling of another option.
+  for (const auto& [spelling, method_uses] : uses) preferred_of.erase(spelling);
   for (const std::string& spelling : spellings) {
     auto flag = std::make_unique<Flag>();
     flag->spelling = spelling;
@@ -135,7 +151,8 @@ OptionValues MethodFlags::values_for(const MethodEntry& method, std::uint64_t se
     if (flag->option->count() > 0 &&
         std::find(accepted.begin(), accepted.end(), current) == accepted.end()) {
       throw InvalidArgument("option " + flag->spelling + " does not apply to --method " +
-                            method.name + " (its options: " + join(accepted, ", ") + ")");
+                            method.name + " (its options: " + join(accepted, ", ") +
+                            earlier_meaning(method, flag->spelling) + ")");
     }
   }
   OptionValues values;
@@ -175,15 +192,17 @@ OptionValues MethodFlags::column_values_for(
   return values;
 }
 
-const MethodEntry& method_from_flag(const std::string& name, MethodFamily family) {
-  const MethodEntry& method = find_method(name, family);
+const MethodEntry& method_from_flag(const std::string& name,
+                                    const std::optional<MethodFamily>& family) {
+  const MethodEntry& method = family ? find_method(name, *family) : find_method(name);
   if (method.name != name) warn_deprecated("--method " + name, "--method " + method.name);
   return method;
 }
 
-std::string method_flag_help(MethodFamily family, const std::string& default_method) {
+std::string method_flag_help(const std::vector<const MethodEntry*>& methods,
+                             const std::string& default_method) {
   std::vector<std::string> names;
-  for (const MethodEntry* method : methods_of(family)) names.push_back(method->name);
+  for (const MethodEntry* method : methods) names.push_back(method->name);
   return "Estimator: " + join(names, ", ") + " (default " + default_method + ")";
 }
 

@@ -1,12 +1,13 @@
 #pragma once
-// The method-specific flags of a fitting command (`fit`, `density fit`, `regress fit`), made
-// from the registry's option tables: one flag per CLI spelling, its help text listing which
-// methods take it with their defaults, its value parsed by the option's type. Seeds and threads
-// are the command's own --seed and --threads, which every method takes.
+// The method-specific flags of `cdens fit`, made from the registry's option tables: one flag per
+// CLI spelling, its help text listing which methods take it with their defaults, its value
+// parsed by the option's type. Seeds and threads are the command's own --seed and --threads,
+// which every method takes.
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,10 @@ namespace cdens::cli {
 
 class MethodFlags {
  public:
-  /// Adds the flags of every method of `family` to `command`.
-  MethodFlags(CLI::App& command, MethodFamily family);
+  /// Adds the flags of every one of `methods` to `command`. An earlier spelling that is the
+  /// current spelling of another of them (PRESS's `--lambda`, now the λ grid of every method)
+  /// keeps its current meaning here.
+  MethodFlags(CLI::App& command, const std::vector<const MethodEntry*>& methods);
 
   /// The option values given on the command line for `method`, with `seed` and `threads` for the
   /// options of those types. InvalidArgument naming the flag for a value that does not parse or
@@ -52,10 +55,13 @@ class MethodFlags {
   std::vector<std::unique_ptr<Flag>> flags_;
 };
 
-/// The method `--method NAME` names in `family`; a deprecated name is accepted with a warning.
-const MethodEntry& method_from_flag(const std::string& name, MethodFamily family);
+/// The method `--method NAME` names, in `family` when one is given, else of any family; a
+/// deprecated name is accepted with a warning.
+const MethodEntry& method_from_flag(const std::string& name,
+                                    const std::optional<MethodFamily>& family);
 
 /// "Estimator: a, b, c (default NAME)" for the --method flag of a command.
-std::string method_flag_help(MethodFamily family, const std::string& default_method);
+std::string method_flag_help(const std::vector<const MethodEntry*>& methods,
+                             const std::string& default_method);
 
 }  // namespace cdens::cli

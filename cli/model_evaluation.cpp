@@ -14,22 +14,16 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "cdens/core/text.hpp"
 #include "cdens/model_file.hpp"
-#include "common.hpp"
+#include "columns.hpp"
+#include "model_files.hpp"
+#include "seed_option.hpp"
 
 extern char** environ;
 
 namespace cdens::cli {
 namespace {
-
-/// The model file's shape, with the path in front of a format error.
-std::string shape_of(const std::string& path) {
-  try {
-    return model_file_shape(read_json_file(path));
-  } catch (const ModelFormatError& error) {
-    throw ModelFormatError(path + ": " + error.what());
-  }
-}
 
 /// Runs `program arguments…` and waits for it; its exit status (or 127 if it could not start).
 int run_program(const std::vector<std::string>& command) {
@@ -90,8 +84,9 @@ EvaluationOptions evaluation_options(const EvaluationArguments& arguments) {
 EvaluatedModel evaluate_model_file(const std::string& path, const CsvTable& table,
                                    const EvaluationArguments& arguments) {
   const EvaluationOptions options = evaluation_options(arguments);
-  if (shape_of(path) == "gaussian_mixture") {
-    const DensityModel model = load_density_model_file(path);
+  const ModelFile file = load_model_file(path);
+  if (file.density) {
+    const DensityModel& model = *file.density;
     if (!arguments.x_columns.empty()) {
       throw InvalidArgument(path + " is a density model p(x): it has no inputs for --x");
     }
@@ -99,7 +94,7 @@ EvaluatedModel evaluate_model_file(const std::string& path, const CsvTable& tabl
     return {"density p(x) by " + model.report.method, data.names,
             evaluate_density(model.mixture, data.values, options)};
   }
-  const ConditionalModel model = load_model_file(path).model;
+  const ConditionalModel& model = *file.conditional;
   const ColumnSelection x = choose_columns(table, arguments.x_columns, "--x", model.x_names);
   const ColumnSelection y = choose_columns(table, arguments.y_columns, "--y", model.y_names);
   require_disjoint(x, y);

@@ -20,7 +20,7 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 FITS = {  # name: arguments of the cdens command
-    "RSDE, 272 points": ["density", "fit", "data/faithful.csv", "--method", "rsde"],
+    "RSDE, 272 points": ["fit", "data/faithful.csv", "--method", "rsde"],
     "KCDE, 272 pairs": ["fit", "data/faithful.csv", "--x", "waiting", "--y", "eruptions",
                         "--method", "kcde"],
     "LSCDE, 272 pairs": ["fit", "data/faithful.csv", "--x", "waiting", "--y", "eruptions"],

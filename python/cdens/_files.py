@@ -13,10 +13,10 @@ _MODEL_OF_SHAPE = {"conditional_mixture": _core.ConditionalModel,
 
 
 def load(path):
-    """Reads a model file written by ``cdens fit --out``, ``cdens density fit --out`` or
-    ``estimator.save`` and returns the fitted estimator of its method. Its parameters are the
-    chosen hyper-parameters (so a refit reproduces them without cross-validation); every query
-    answers as the saved model does."""
+    """Reads a model file written by ``cdens fit --out`` (any method) or ``estimator.save`` and
+    returns the fitted estimator of its method. Its parameters are the chosen hyper-parameters
+    (so a refit reproduces them without cross-validation); every query answers as the saved
+    model does."""
     model = _model_class(path).load(str(path))
     entry = methods().get(model.method)
     if entry is None:

@@ -60,10 +60,11 @@ const OptionTable<PressRegressionOptions>& press_option_table() {
     OptionInfo lasso =
         in_range(option("lasso_weight", OptionType::real,
                         "Weight λ of the LASSO penalty on the coefficients of x (eq. 38)",
-                        "--lasso", "lasso"),
+                        "--lasso-weight", "lasso"),
                  0);
-    // `--lambda` is the λ grid of `cdens fit`; here it was the LASSO weight.
-    lasso.deprecated_cli_flags = {"--lambda"};
+    // `cdens regress fit` took the weight as --lambda (the λ grid of every other method) and
+    // then as --lasso; `cdens fit --method press` keeps --lambda for the grid (MethodFlags).
+    lasso.deprecated_cli_flags = {"--lambda", "--lasso"};
     rows.add(std::move(lasso), &Options::press, &PressOptions::lasso_weight);
     rows.add(in_range(option("holdout_fraction", OptionType::real,
                              "Fraction of the training data held out for early stopping, in "

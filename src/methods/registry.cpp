@@ -40,6 +40,17 @@ bool is_called(const MethodEntry& method, const std::string& name) {
              method.deprecated_names.end();
 }
 
+/// The method of `candidates` called `name` or an earlier name; InvalidArgument listing them.
+const MethodEntry& find_among(const std::vector<const MethodEntry*>& candidates,
+                              const std::string& name, const std::string& kind) {
+  std::string known;
+  for (const MethodEntry* method : candidates) {
+    if (is_called(*method, name)) return *method;
+    known += (known.empty() ? "" : ", ") + method->name;
+  }
+  throw InvalidArgument("unknown " + kind + "method '" + name + "' (known methods: " + known + ")");
+}
+
 }  // namespace
 
 std::string to_string(MethodFamily family) {
@@ -72,14 +83,13 @@ std::vector<const MethodEntry*> methods_of(MethodFamily family) {
 }
 
 const MethodEntry& find_method(const std::string& name, MethodFamily family) {
-  std::string known;
-  for (const MethodEntry* method : methods_of(family)) {
-    if (is_called(*method, name)) return *method;
-    known += (known.empty() ? "" : ", ") + method->name;
-  }
-  throw InvalidArgument("unknown " +
-                        std::string(family == MethodFamily::density ? "density " : "") +
-                        "method '" + name + "' (known methods: " + known + ")");
+  return find_among(methods_of(family), name, family == MethodFamily::density ? "density " : "");
+}
+
+const MethodEntry& find_method(const std::string& name) {
+  std::vector<const MethodEntry*> every;
+  for (const MethodEntry& method : methods()) every.push_back(&method);
+  return find_among(every, name, "");
 }
 
 const MethodEntry* method_named(const std::string& name) {

@@ -571,11 +571,11 @@ TEST(CliErrors, BadFitOptions) {
                       "--lambda", "0.1", "--folds", "5"},
                      "fold");
   expect_usage_error(with({"--cv-loss", "foo"}), "foo");
-  expect_usage_error(
-      with({"--method", "foo"}),
-      "known methods: auto, ekde, fw-ekde, fw-lscde, fw-nwcde, kcde, linear, lscde, lsce, "
-      "lsce-ekde, lsmi-ekde, "
-      "lsmi-lscde, nwcde, rkde, sacde, salscde");
+  // `cdens fit` fits a method of any family.
+  expect_usage_error(with({"--method", "foo"}),
+                     "known methods: auto, ekde, fw-ekde, fw-lscde, fw-nwcde, gmm, gskd, kcde, "
+                     "linear, lscde, lsce, lsce-ekde, lsmi-ekde, lsmi-lscde, nwcde, parzen, press, "
+                     "rkde, rsde, sacde, salscde, skd");
   expect_usage_error(with({"--bogus"}), "--bogus");
   // A thread count the machine cannot hold is refused, not handed to the OpenMP runtime.
   expect_usage_error(with({"--threads", "100000"}), "--threads must be at most");
@@ -789,9 +789,9 @@ TEST(CliMethods, ListsTheRegistryAndEveryOptionOfAMethod) {
   expect_usage_error({"methods", "nonsense"}, "unknown method 'nonsense'");
 }
 
-TEST(CliErrors, RegressRefusesBadInput) {
-  const std::vector<std::string> fit = {"regress", "fit", kFaithful,  "--x",
-                                        "waiting", "--y", "eruptions"};
+TEST(CliErrors, PressRefusesBadInput) {
+  const std::vector<std::string> fit = {"fit", kFaithful, "--method", "press",
+                                        "--x", "waiting", "--y",      "eruptions"};
   auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> arguments = fit;
     arguments.insert(arguments.end(), extra.begin(), extra.end());
@@ -801,15 +801,200 @@ TEST(CliErrors, RegressRefusesBadInput) {
   expect_usage_error(with({"--criterion", "aic"}), "criterion");
   expect_usage_error(with({"--optimizer", "sgd"}), "--optimizer");
   expect_usage_error(with({"--holdout-fraction", "1.5"}), "--holdout-fraction must lie in");
-  expect_usage_error({"regress", "fit", kFaithful, "--x", "waiting", "--y", "waiting,eruptions"},
-                     "one output");
+  expect_usage_error(
+      {"fit", kFaithful, "--method", "press", "--x", "waiting", "--y", "waiting,eruptions"},
+      "one output");
+  // --lambda is every other method's λ grid; PRESS's LASSO weight is --lasso-weight.
+  expect_usage_error(with({"--lambda", "0.1"}),
+                     "option --lambda does not apply to --method press (its options: ");
+  expect_usage_error(with({"--lambda", "0.1"}),
+                     "for this method's lasso_weight use --lasso-weight");
   // A model file of another method is not a PRESS model.
-  const TemporaryFile model_file("lscde_model.json");
-  ASSERT_EQ(run_cli({"fit", kFaithful, "--x", "waiting", "--y", "eruptions", "--sigma", "0.5",
-                     "--lambda", "0.1", "--out", model_file.path()})
+  expect_usage_error({"predict", FaithfulModel::get().path(), kFaithful, "--state-weights"},
+                     "is not a PRESS model but a conditional density model p(y|x) fitted by lscde");
+}
+
+// The grammar: `cdens fit --method M` for every family, and verbs that dispatch on the kind of
+// the model file; `cdens density VERB` and `cdens regress VERB` still work for one release.
+
+/// The output with the lines that depend on the clock (fit_seconds) left out.
+std::string without_timings(const std::string& output) {
+  std::istringstream lines(output);
+  std::string kept;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("fit_seconds: ", 0) != 0) kept += line + '\n';
+  }
+  return kept;
+}
+
+/// A model file's document without the fit's duration.
+nlohmann::json model_without_timing(const std::string& path) {
+  nlohmann::json document = nlohmann::json::parse(read_text(path));
+  document["fit"].erase("fit_seconds");
+  return document;
+}
+
+/// Runs an earlier spelling and its replacement: both succeed, the earlier one warns on stderr
+/// with exactly `warnings` (one line each), the replacement says nothing there, and both write
+/// the same bytes to stdout (fit timings aside) and, when `model_path` is given, the same model.
+void expect_same_as_replacement(const std::vector<std::string>& old_spelling,
+                                const std::vector<std::string>& new_spelling,
+                                const std::vector<std::string>& warnings,
+                                const std::string& model_path = "") {
+  std::string joined;
+  for (const auto& argument : old_spelling) joined += " " + argument;
+  SCOPED_TRACE("cdens" + joined);
+  const CliResult old_result = run_cli(old_spelling);
+  ASSERT_EQ(old_result.status, 0) << old_result.err;
+  const nlohmann::json old_model =
+      model_path.empty() ? nlohmann::json() : model_without_timing(model_path);
+  const CliResult new_result = run_cli(new_spelling);
+  ASSERT_EQ(new_result.status, 0) << new_result.err;
+  std::string expected_err;
+  for (const auto& warning : warnings) expected_err += "cdens: warning: " + warning + '\n';
+  EXPECT_EQ(old_result.err, expected_err);
+  EXPECT_EQ(new_result.err, "");
+  EXPECT_FALSE(new_result.out.empty());
+  EXPECT_EQ(without_timings(old_result.out), without_timings(new_result.out));
+  if (!model_path.empty()) {
+    EXPECT_EQ(old_model, model_without_timing(model_path));
+  }
+}
+
+TEST(CliGrammar, DensityGroupStillWorksWarnsAndEqualsTheFlatVerbs) {
+  const TemporaryFile model_file("gmm_model.json");
+  const std::string& model = model_file.path();
+  const std::vector<std::string> gmm = {kFaithful, "--method", "gmm",   "--components", "2",
+                                        "--seed",  "3",        "--out", model};
+  std::vector<std::string> old_fit = {"density", "fit"};
+  std::vector<std::string> new_fit = {"fit"};
+  old_fit.insert(old_fit.end(), gmm.begin(), gmm.end());
+  new_fit.insert(new_fit.end(), gmm.begin(), gmm.end());
+  expect_same_as_replacement(
+      old_fit, new_fit,
+      {"'cdens density fit' is deprecated and will be removed; use 'cdens fit --method gmm'"},
+      model);
+  // parzen was the default method of `cdens density fit`.
+  const TemporaryFile parzen_file("parzen_model.json");
+  expect_same_as_replacement(
+      {"density", "fit", kFaithful, "--columns", "eruptions", "--out", parzen_file.path()},
+      {"fit", kFaithful, "--method", "parzen", "--columns", "eruptions", "--out",
+       parzen_file.path()},
+      {"'cdens density fit' is deprecated and will be removed; use 'cdens fit --method parzen'"},
+      parzen_file.path());
+  const auto warning = [](const std::string& verb) {
+    return "'cdens density " + verb + "' is deprecated and will be removed; use 'cdens " + verb +
+           "'";
+  };
+  expect_same_as_replacement({"density", "score", model, kFaithful}, {"score", model, kFaithful},
+                             {warning("score")});
+  expect_same_as_replacement({"density", "grid", model, "--grid", "1:6:7", "--grid", "40:100:5"},
+                             {"grid", model, "--grid", "1:6:7", "--grid", "40:100:5"},
+                             {warning("grid")});
+  expect_same_as_replacement({"density", "sample", model, "--n", "20", "--seed", "4"},
+                             {"sample", model, "--n", "20", "--seed", "4"}, {warning("sample")});
+  expect_same_as_replacement({"density", "info", model}, {"info", model}, {warning("info")});
+  // What the flat verbs print for a density model is the model's.
+  const DensityModel density = load_density_model(model);
+  const CliResult score = run_cli({"score", model, kFaithful});
+  const Matrix x = columns(read_csv(kFaithful), density.names);
+  EXPECT_EQ(value_of(score.out, "mean_log_likelihood"),
+            format_number(density.mixture.log_pdf(x).mean()));
+}
+
+TEST(CliGrammar, RegressGroupStillWorksWarnsAndEqualsTheFlatVerbs) {
+  const TemporaryFile model_file("press_model.json");
+  const std::string& model = model_file.path();
+  const std::vector<std::string> press = {
+      kFaithful,    "--x", "waiting",           "--y", "eruptions", "--states", "2",
+      "--restarts", "1",   "--max-evaluations", "100", "--out",     model};
+  std::vector<std::string> old_fit = {"regress", "fit"};
+  old_fit.insert(old_fit.end(), press.begin(), press.end());
+  old_fit.insert(old_fit.end(), {"--lambda", "0.01"});
+  std::vector<std::string> new_fit = {"fit", "--method", "press"};
+  new_fit.insert(new_fit.end(), press.begin(), press.end());
+  new_fit.insert(new_fit.end(), {"--lasso-weight", "0.01"});
+  expect_same_as_replacement(
+      old_fit, new_fit,
+      {"'cdens regress fit' is deprecated and will be removed; use 'cdens fit --method press'",
+       "--lambda is deprecated and will be removed; use --lasso-weight"},
+      model);
+  EXPECT_EQ(load_conditional_model(model).report.method, "press");
+  expect_same_as_replacement({"regress", "predict", model, kFaithful, "--q", "0.25,0.75"},
+                             {"predict", model, kFaithful, "--q", "0.25,0.75", "--state-weights"},
+                             {"'cdens regress predict' is deprecated and will be removed; use "
+                              "'cdens predict --state-weights'"});
+  // Without --state-weights a PRESS model answers `predict` as every conditional model does.
+  const CliResult predict = run_cli({"predict", model, kFaithful});
+  ASSERT_EQ(predict.status, 0) << predict.err;
+  EXPECT_EQ(parse_output_csv(predict.out).column_names,
+            (std::vector<std::string>{"waiting", "log_density", "mean", "variance", "q0.05", "q0.5",
+                                      "q0.95"}));
+  // An old script's failure: the warning, then the one error line.
+  const CliResult not_press =
+      run_cli({"regress", "predict", FaithfulModel::get().path(), kFaithful});
+  EXPECT_EQ(not_press.status, 2);
+  EXPECT_EQ(not_press.err.substr(0, not_press.err.find('\n') + 1),
+            "cdens: warning: 'cdens regress predict' is deprecated and will be removed; use "
+            "'cdens predict --state-weights'\n");
+  EXPECT_NE(not_press.err.find("\ncdens: error: 'cdens regress predict' applies to PRESS models; "),
+            std::string::npos)
+      << not_press.err;
+}
+
+TEST(CliGrammar, AVerbOrOptionForAnotherKindOfModelIsRefusedNamingTheKind) {
+  const TemporaryFile density_file("kind_gmm.json");
+  const TemporaryFile press_file("kind_press.json");
+  ASSERT_EQ(run_cli({"fit", kFaithful, "--method", "gmm", "--components", "2", "--out",
+                     density_file.path()})
                 .status,
             0);
-  expect_usage_error({"regress", "predict", model_file.path(), kFaithful}, "not a PRESS model");
+  ASSERT_EQ(run_cli({"fit", kFaithful, "--method", "press", "--x", "waiting", "--y", "eruptions",
+                     "--states", "2", "--restarts", "1", "--max-evaluations", "50", "--out",
+                     press_file.path()})
+                .status,
+            0);
+  const std::string& density = density_file.path();
+  const std::string& press = press_file.path();
+  const std::string& lscde = FaithfulModel::get().path();
+  const CliResult predict = run_cli({"predict", density, kFaithful});
+  EXPECT_EQ(predict.status, 2);
+  EXPECT_EQ(predict.out, "");
+  EXPECT_EQ(predict.err, "cdens: error: 'cdens predict' does not apply to " + density +
+                             ", a density model p(x) fitted by gmm (its commands: score, "
+                             "evaluate, compare, grid, sample, info)\n");
+  expect_usage_error({"features", density},
+                     "'cdens features' does not apply to " + density + ", a density model p(x)");
+  expect_usage_error({"features", press}, "'cdens features' does not apply to " + press +
+                                              ", a PRESS regression model fitted by press");
+  expect_usage_error(
+      {"grid", lscde, "--x-values", "60", "--grid", "0:1:5"},
+      "option --grid does not apply to " + lscde + ", a conditional density model p(y|x)");
+  expect_usage_error({"grid", density, "--x-values", "60", "--grid", "0:1:5", "--grid", "0:1:5"},
+                     "option --x-values does not apply to " + density + ", a density model p(x)");
+  expect_usage_error({"sample", density, "--x-values", "60", "--n", "3"},
+                     "option --x-values does not apply to " + density);
+  expect_usage_error({"score", density, kFaithful, "--x", "waiting"},
+                     "option --x does not apply to " + density);
+  expect_usage_error({"score", lscde, kFaithful, "--columns", "waiting"},
+                     "option --columns does not apply to " + lscde);
+  expect_usage_error({"fit", kFaithful, "--method", "gmm", "--x", "waiting"},
+                     "option --x does not apply to --method gmm, which fits a density model p(x)");
+  expect_usage_error({"fit", kFaithful, "--x", "waiting", "--y", "eruptions", "--columns", "a"},
+                     "option --columns does not apply to --method lscde");
+  expect_usage_error({"fit", kFaithful, "--method", "press", "--x", "waiting", "--y", "eruptions",
+                      "--holdout", "0.2"},
+                     "option --holdout does not apply to --method press");
+  expect_usage_error({"fit", kFaithful, "--method", "parzen", "--test", kFaithful},
+                     "option --test does not apply to --method parzen");
+  // Each verb answers for the kinds it serves.
+  for (const std::string& model : {density, press, lscde}) {
+    SCOPED_TRACE(model);
+    EXPECT_EQ(run_cli({"info", model}).status, 0);
+    EXPECT_EQ(run_cli({"score", model, kFaithful}).status, 0);
+  }
+  EXPECT_EQ(run_cli({"grid", press, "--x-values", "60", "--y-grid", "1:6:5"}).status, 0);
+  EXPECT_EQ(run_cli({"sample", density, "--n", "5"}).status, 0);
 }
 
 }  // namespace

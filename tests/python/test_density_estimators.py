@@ -238,7 +238,7 @@ def test_cli_fit_equals_python_fit(cli, faithful, tmp_path, method, options, est
     data = tmp_path / "data.csv"
     np.savetxt(data, X, delimiter=",", header="eruptions,waiting", comments="", fmt="%.17g")
     model_path = tmp_path / "model.json"
-    subprocess.run([cli, "density", "fit", str(data), "--method", method, "--out",
+    subprocess.run([cli, "fit", str(data), "--method", method, "--out",
                     str(model_path), *options], check=True, capture_output=True)
     from_cli = cdens.load(model_path)
     estimator.fit(X)
@@ -246,24 +246,30 @@ def test_cli_fit_equals_python_fit(cli, faithful, tmp_path, method, options, est
     assert from_cli.model_.names == ["eruptions", "waiting"]
     # The command scores a model saved from Python with the same numbers.
     estimator.save(tmp_path / "python.json")
-    scored = subprocess.run([cli, "density", "score", str(tmp_path / "python.json"), str(data),
+    scored = subprocess.run([cli, "score", str(tmp_path / "python.json"), str(data),
                              "--columns", "eruptions,waiting"],
                             check=True, capture_output=True, text=True).stdout
     total = float(scored.split("total_log_likelihood: ")[1].split()[0])
     assert total == pytest.approx(estimator.score(X), rel=1e-12)
 
 
-def test_cli_keeps_the_two_model_shapes_apart(cli, faithful, tmp_path):
+def test_cli_answers_a_density_model_file_as_a_density(cli, faithful, tmp_path):
     waiting, _eruptions = faithful
     density = cdens.ParzenWindow(bandwidth=0.3).fit(waiting)
     density.save(tmp_path / "density.json")
     data = tmp_path / "data.csv"
     np.savetxt(data, waiting, header="x0", comments="", fmt="%.17g")
-    result = subprocess.run([cli, "score", str(tmp_path / "density.json"), str(data)],
+    scored = subprocess.run([cli, "score", str(tmp_path / "density.json"), str(data)],
+                            check=True, capture_output=True, text=True).stdout
+    total = float(scored.split("total_log_likelihood: ")[1].split()[0])
+    assert total == pytest.approx(density.score(waiting), rel=1e-12)
+    # A query of conditional models only is refused, naming the kind of the file.
+    result = subprocess.run([cli, "predict", str(tmp_path / "density.json"), str(data)],
                             capture_output=True, text=True)
-    assert result.returncode == 2
-    assert "unconditional density model" in result.stderr
-    grid = subprocess.run([cli, "density", "grid", str(tmp_path / "density.json"), "--grid",
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("cdens: error: 'cdens predict' does not apply to ")
+    assert "a density model p(x) fitted by parzen" in result.stderr
+    grid = subprocess.run([cli, "grid", str(tmp_path / "density.json"), "--grid",
                            "40:100:7"], check=True, capture_output=True, text=True).stdout
     values = np.loadtxt(grid.splitlines()[1:], delimiter=",")
     np.testing.assert_allclose(values[:, 1], density.pdf(values[:, :1]), rtol=1e-14)

@@ -86,13 +86,13 @@ def test_model_file_round_trip(fitted, mcycle, tmp_path):
 def test_cli_fit_and_predict_agree_with_python(cli, mcycle, tmp_path):
     x, y = mcycle
     path = tmp_path / "cli.json"
-    subprocess.run([cli, "regress", "fit", MCYCLE, "--x", "times", "--y", "accel", "--states",
-                    "3", "--restarts", "2", "--patience", "50", "--max-evaluations", "300",
-                    "--seed", "0", "--out", str(path)], check=True, capture_output=True)
+    subprocess.run([cli, "fit", MCYCLE, "--method", "press", "--x", "times", "--y", "accel",
+                    "--states", "3", "--restarts", "2", "--patience", "50", "--max-evaluations",
+                    "300", "--seed", "0", "--out", str(path)], check=True, capture_output=True)
     in_python = cdens.PRESSRegressor(n_states=3, **QUICK).fit(x, y)
     from_cli = cdens.load(path)
     np.testing.assert_array_equal(from_cli.predict(x), in_python.predict(x))
-    table = subprocess.run([cli, "regress", "predict", str(path), MCYCLE], check=True,
+    table = subprocess.run([cli, "predict", str(path), MCYCLE, "--state-weights"], check=True,
                            capture_output=True, text=True).stdout.splitlines()
     header = table[0].split(",")
     values = np.array([[float(v) for v in line.split(",")] for line in table[1:]])

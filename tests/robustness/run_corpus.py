@@ -84,10 +84,14 @@ def prepare(corpus):
                                  "--method", method, "--out", name])
         if result.returncode != 0:
             sys.exit(f"cannot fit the {method} model the corpus starts from: {result.stderr}")
-    result = corpus.run_cli(["density", "fit", "small.csv", "--method", "parzen",
-                             "--out", "density.json"])
+    result = corpus.run_cli(["fit", "small.csv", "--method", "parzen", "--out", "density.json"])
     if result.returncode != 0:
         sys.exit(f"cannot fit the density model the corpus starts from: {result.stderr}")
+    result = corpus.run_cli(["fit", "small.csv", "--method", "press", "--x", "waiting", "--y",
+                             "eruptions", "--states", "2", "--restarts", "1",
+                             "--max-evaluations", "50", "--out", "press.json"])
+    if result.returncode != 0:
+        sys.exit(f"cannot fit the PRESS model the corpus starts from: {result.stderr}")
 
 
 def scaled_csv(corpus, name, factor):
@@ -218,33 +222,31 @@ def hostile_options(corpus):
     fit("bandwidth bounds 1e-300", ["--bandwidth-bounds", "1e-300,1"],
         ["--bandwidth-bounds", "must lie in"], method="kcde")
     corpus.add(cls, "variance bounds reversed",
-               ["density", "fit", "small.csv", "--method", "gskd", "--variance-bounds", "5,0.1"],
+               ["fit", "small.csv", "--method", "gskd", "--variance-bounds", "5,0.1"],
                "error", ["--variance-bounds", "lower bound"])
     corpus.add(cls, "box reversed",
-               ["density", "fit", "small.csv", "--method", "gmm", "--box", "3,-3"],
+               ["fit", "small.csv", "--method", "gmm", "--box", "3,-3"],
                "error", ["--box", "lower bound"])
     corpus.add(cls, "n_components 2.5",
-               ["density", "fit", "small.csv", "--method", "gmm", "--components", "2.5"],
+               ["fit", "small.csv", "--method", "gmm", "--components", "2.5"],
                "error", ["--components", "not an integer"])
     corpus.add(cls, "density width 1e300",
-               ["density", "fit", "small.csv", "--method", "parzen", "--width", "1e300"],
+               ["fit", "small.csv", "--method", "parzen", "--width", "1e300"],
                "error", ["--width", "must lie in"])
-    corpus.add(cls, "states 0", ["regress", "fit", "small.csv", "--x", "waiting", "--y",
-                                 "eruptions", "--states", "0"], "error", ["--states", "positive"])
-    corpus.add(cls, "states -2", ["regress", "fit", "small.csv", "--x", "waiting", "--y",
-                                  "eruptions", "--states", "-2"], "error", ["--states"])
+    fit("states 0", ["--states", "0"], ["--states", "positive"], method="press")
+    fit("states -2", ["--states", "-2"], ["--states"], method="press")
     for n, names in [("0", ["--n"]), ("-5", ["--n"]), ("1000000000000", ["--n", "GiB"]),
                      ("2.5", ["--n"]), ("99999999999999999999", ["--n"])]:
         corpus.add(cls, f"sample --n {n}", ["sample", "lscde.json", "--x-values", "70",
                                             "--n", n], "error", names)
-        corpus.add(cls, f"density sample --n {n}", ["density", "sample", "density.json",
-                                                    "--n", n], "error", names)
+        corpus.add(cls, f"density sample --n {n}", ["sample", "density.json", "--n", n],
+                   "error", names)
     for spec, names in [("0:6:1000000000", ["--y-grid", "GiB"]), ("0:6:1", ["--y-grid"]),
                         ("6:0:10", ["--y-grid", "START"]), ("0:6:2.5", ["--y-grid"]),
                         ("0:6", ["--y-grid"]), ("a:6:10", ["--y-grid"])]:
         corpus.add(cls, f"grid {spec}", ["grid", "lscde.json", "--x-values", "70",
                                          "--y-grid", spec], "error", names)
-    corpus.add(cls, "density grid 10^9", ["density", "grid", "density.json", "--grid",
+    corpus.add(cls, "density grid 10^9", ["grid", "density.json", "--grid",
                                           "0:6:40000", "--grid", "40:100:40000"],
                "error", ["--grid", "GiB"])
     corpus.add(cls, "quantile 1", ["predict", "lscde.json", "small.csv", "--q", "1"], "error",
@@ -268,8 +270,7 @@ def extreme_scales(corpus):
                        "ok")
             corpus.add(cls, f"{method} score ×{factor:g}",
                        ["score", f"scaled_{method}_{factor:g}.json", path], "ok")
-        corpus.add(cls, f"density fit ×{factor:g}", ["density", "fit", path, "--method", "parzen"],
-                   "ok")
+        corpus.add(cls, f"density fit ×{factor:g}", ["fit", path, "--method", "parzen"], "ok")
 
 
 def corrupted_models(corpus):
@@ -299,7 +300,8 @@ def corrupted_models(corpus):
     model("future version", altered(lambda d: d.update(version=999)), ["version"])
     model("version as text", altered(lambda d: d.update(version="1")), ["version"])
     model("density model to a conditional command", json.load(open(corpus.path("density.json"))),
-          ["unconditional"])
+          ["'cdens predict' does not apply", "a density model p\\(x\\)"],
+          query=("predict", "small.csv"))
     model("unknown shape", altered(lambda d: d.update(shape="tree")), ["shape"])
     model("missing model", altered(lambda d: d.pop("model")), ["model"])
     model("zeroed coefficients", altered(
@@ -343,12 +345,12 @@ def corrupted_models(corpus):
         for _ in range(3):
             text[rng.randrange(len(text))] = rng.choice('0123456789-.e,:[]{}"x ')
         path = corpus.write(f"density_flipped_{k}.json", "".join(text))
-        corpus.add(cls, f"density flipped bytes {k}", ["density", "score", path, "small.csv"],
+        corpus.add(cls, f"density flipped bytes {k}", ["score", path, "small.csv"],
                    "either", [re.escape(os.path.basename(path)) + "|unknown column"])
     density = json.loads(density_text)
     density["model"]["weights"] = [0.0] * len(density["model"]["weights"])
     path = corpus.write("density_zero_weights.json", json.dumps(density))
-    corpus.add(cls, "density weights all zero", ["density", "score", path, "small.csv"], "error",
+    corpus.add(cls, "density weights all zero", ["score", path, "small.csv"], "error",
                ["density_zero_weights.json", "weight"])
     os.makedirs(corpus.path("model_directory.json"), exist_ok=True)
     corpus.add(cls, "directory as model", ["info", "model_directory.json"], "error",
@@ -364,9 +366,9 @@ def unwritable_outputs(corpus):
         "info": ["info", "lscde.json"],
         "fit": ["fit", "small.csv", "--x", "waiting", "--y", "eruptions", "--sigma", "0.5",
                 "--lambda", "0.1"],
-        "density score": ["density", "score", "density.json", "small.csv"],
-        "density info": ["density", "info", "density.json"],
-        "density fit": ["density", "fit", "small.csv", "--method", "parzen", "--width", "0.3"],
+        "density score": ["score", "density.json", "small.csv"],
+        "density info": ["info", "density.json"],
+        "density fit": ["fit", "small.csv", "--method", "parzen", "--width", "0.3"],
         "predict": ["predict", "lscde.json", "small.csv"],
         "sample": ["sample", "lscde.json", "--x-values", "70", "--n", "5"],
         "grid": ["grid", "lscde.json", "--x-values", "70", "--y-grid", "1:5:5"],
@@ -383,6 +385,60 @@ def unwritable_outputs(corpus):
                "error", ["out_directory"])
     corpus.add(cls, "model --out into a missing directory",
                commands["fit"] + ["--out", "no_dir/model.json"], "error", ["no_dir"])
+
+
+def grammar(corpus):
+    """The spellings of earlier releases (`cdens density VERB`, `cdens regress VERB`, PRESS's
+    --lambda) still answer, with a warning; a verb or an option for another kind of model is
+    refused naming the kind."""
+    cls = "grammar"
+    press_fit = ["small.csv", "--x", "waiting", "--y", "eruptions", "--states", "2",
+                 "--restarts", "1", "--max-evaluations", "50"]
+    for name, args in [
+            ("density fit", ["density", "fit", "small.csv", "--method", "gmm", "--components", "2"]),
+            ("density fit by default", ["density", "fit", "small.csv", "--width", "0.3"]),
+            ("density score", ["density", "score", "density.json", "small.csv"]),
+            ("density grid", ["density", "grid", "density.json", "--grid", "1:6:5", "--grid",
+                              "40:100:5"]),
+            ("density sample", ["density", "sample", "density.json", "--n", "5"]),
+            ("density info", ["density", "info", "density.json"]),
+            ("regress fit", ["regress", "fit", *press_fit]),
+            ("regress fit --lambda", ["regress", "fit", *press_fit, "--lambda", "0.01"]),
+            ("regress predict", ["regress", "predict", "press.json", "small.csv"])]:
+        corpus.add(cls, f"deprecated {name}", args, "ok")
+    corpus.add(cls, "deprecated regress fit --lambda negative",
+               ["regress", "fit", *press_fit, "--lambda", "-1"], "error", ["lasso_weight|lambda"])
+    corpus.add(cls, "deprecated density fit of a conditional method",
+               ["density", "fit", "small.csv", "--method", "lscde"], "error",
+               ["unknown density method 'lscde'"])
+    corpus.add(cls, "deprecated group without its verb", ["density", "predict", "density.json"],
+               "error", ["predict"])
+    for name, args, names in [
+            ("predict on a density model", ["predict", "density.json", "small.csv"],
+             ["density\\.json, a density model p\\(x\\)", "score, evaluate"]),
+            ("features on a density model", ["features", "density.json"],
+             ["'cdens features' does not apply", "a density model"]),
+            ("features on a PRESS model", ["features", "press.json"],
+             ["a PRESS regression model"]),
+            ("state weights of a conditional model",
+             ["predict", "lscde.json", "small.csv", "--state-weights"], ["not a PRESS model"]),
+            ("y grid of a density model", ["grid", "density.json", "--y-grid", "1:6:5"],
+             ["--y-grid", "a density model"]),
+            ("density grid of a conditional model",
+             ["grid", "lscde.json", "--x-values", "70", "--grid", "1:6:5"],
+             ["--grid", "a conditional density model"]),
+            ("x points of a density model", ["sample", "density.json", "--x-values", "70",
+                                             "--n", "5"], ["--x-values", "density"]),
+            ("columns of a density fit for p(y|x)",
+             ["fit", "small.csv", "--x", "waiting", "--y", "eruptions", "--columns", "waiting"],
+             ["--columns", "--method lscde"]),
+            ("inputs of a density fit", ["fit", "small.csv", "--method", "gmm", "--x", "waiting"],
+             ["--x", "density model p\\(x\\)"]),
+            ("lambda of a PRESS fit", ["fit", "--method", "press", *press_fit, "--lambda", "0.1"],
+             ["--lambda", "--lasso-weight"]),
+            ("inputs of a PRESS fit missing", ["fit", "small.csv", "--method", "press"],
+             ["--x"])]:
+        corpus.add(cls, name, args, "error", names)
 
 
 def signals_mid_write(corpus):
@@ -484,6 +540,7 @@ CLASSES = OrderedDict([
     ("extreme scales", extreme_scales),
     ("corrupted model files", corrupted_models),
     ("unwritable outputs", unwritable_outputs),
+    ("grammar", grammar),
     ("signals mid-write", signals_mid_write),
 ])
 

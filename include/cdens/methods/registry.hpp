@@ -18,9 +18,10 @@
 
 namespace cdens {
 
-/// Which command of the `cdens` tool fits a method: `cdens fit` (conditional densities),
-/// `cdens density fit` or `cdens regress fit`. The family fixes the model shape: a density
-/// method's model is a Gaussian mixture, every other a conditional mixture (DESIGN.md).
+/// What a method fits: a conditional density p(y|x), a density p(x) or a regression (PRESS).
+/// The family fixes the model shape: a density method's model is a Gaussian mixture, every other
+/// a conditional mixture (DESIGN.md); `cdens fit --method M` fits any of them, and the commands
+/// that query a model file dispatch on the family of the method that fitted it.
 enum class MethodFamily { conditional, density, regression };
 
 /// "conditional", "density", "regression".
@@ -82,6 +83,10 @@ std::vector<const MethodEntry*> methods_of(MethodFamily family);
 /// The method called `name` (or an earlier name of it) in `family`. InvalidArgument listing the
 /// family's methods for an unknown name.
 const MethodEntry& find_method(const std::string& name, MethodFamily family);
+
+/// The method called `name` (or an earlier name of it) of any family. InvalidArgument listing
+/// every method for an unknown name.
+const MethodEntry& find_method(const std::string& name);
 
 /// The method whose models carry `name` in their "method" field, or nullptr.
 const MethodEntry* method_named(const std::string& name);

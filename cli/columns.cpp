@@ -1,0 +1,48 @@
+#include "columns.hpp"
+
+#include <algorithm>
+
+#include "cdens/core/error.hpp"
+#include "cdens/core/text.hpp"
+
+namespace cdens::cli {
+
+CsvTable load_table(const std::string& path, bool no_header) {
+  CsvFormat format;
+  format.has_header = !no_header;
+  return read_csv(path, format);
+}
+
+ColumnSelection choose_columns(const CsvTable& table, const std::vector<std::string>& specs) {
+  const std::vector<Index> positions = resolve_columns(table, specs);
+  ColumnSelection selection;
+  for (Index position : positions) {
+    selection.names.push_back(table.column_names[static_cast<std::size_t>(position)]);
+  }
+  selection.values = select_columns(table, positions);
+  return selection;
+}
+
+ColumnSelection choose_columns(const CsvTable& table, const std::string& option_text,
+                               const std::string& option_name,
+                               const std::vector<std::string>& fallback) {
+  return choose_columns(table,
+                        option_text.empty() ? fallback : split_list(option_text, ',', option_name));
+}
+
+void require_disjoint(const ColumnSelection& x, const ColumnSelection& y) {
+  for (const auto& name : y.names) {
+    if (std::find(x.names.begin(), x.names.end(), name) != x.names.end()) {
+      throw InvalidArgument("column '" + name + "' is chosen both as an x and as a y column");
+    }
+  }
+}
+
+bool has_named_columns(const CsvTable& table, const std::vector<std::string>& names) {
+  return std::all_of(names.begin(), names.end(), [&](const std::string& name) {
+    return std::find(table.column_names.begin(), table.column_names.end(), name) !=
+           table.column_names.end();
+  });
+}
+
+}  // namespace cdens::cli

@@ -1,0 +1,37 @@
+#pragma once
+// Reading a CSV file and choosing its columns by name or 0-based position, as every command that
+// takes data does.
+
+#include <string>
+#include <vector>
+
+#include "cdens/core/csv.hpp"
+#include "cdens/core/types.hpp"
+
+namespace cdens::cli {
+
+/// Reads a numeric CSV file whose first line names the columns unless `no_header`.
+CsvTable load_table(const std::string& path, bool no_header);
+
+/// Columns chosen from a table together with their names in the table.
+struct ColumnSelection {
+  std::vector<std::string> names;
+  Matrix values;  ///< names.size() × number of rows
+};
+
+/// The columns named (or numbered, 0-based) by `specs`; InvalidArgument for an unknown column.
+ColumnSelection choose_columns(const CsvTable& table, const std::vector<std::string>& specs);
+
+/// The columns of a comma-separated option such as --x, or `fallback` (usually the model's
+/// variable names) when the option was not given.
+ColumnSelection choose_columns(const CsvTable& table, const std::string& option_text,
+                               const std::string& option_name,
+                               const std::vector<std::string>& fallback);
+
+/// InvalidArgument if a column is chosen both as an x and as a y column.
+void require_disjoint(const ColumnSelection& x, const ColumnSelection& y);
+
+/// Whether every one of `names` is a column name of the table (no positional fallback).
+bool has_named_columns(const CsvTable& table, const std::vector<std::string>& names);
+
+}  // namespace cdens::cli

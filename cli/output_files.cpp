@@ -1,0 +1,56 @@
+#include "output_files.hpp"
+
+#include <cmath>
+#include <iostream>
+#include <ostream>
+#include <sstream>
+
+#include "cdens/core/csv.hpp"
+#include "cdens/core/error.hpp"
+#include "cdens/core/json_io.hpp"
+
+namespace cdens::cli {
+namespace {
+
+template <class Model, class Save>
+void save_and_report(std::ostream& out, const std::string& path, const Model& model, Save save) {
+  if (path.empty()) {
+    out << "model: not saved (no --out)\n";
+    return;
+  }
+  save(model, path);
+  out << "model: " << path << '\n';
+}
+
+}  // namespace
+
+void write_table(const std::string& path, const std::vector<std::string>& names,
+                 const MatrixView& columns) {
+  for (Index j = 0; j < columns.cols(); ++j) {
+    for (Index i = 0; i < columns.rows(); ++i) {
+      if (!std::isfinite(columns(i, j))) {
+        throw DataError("computed a non-finite value in column '" +
+                        names[static_cast<std::size_t>(i)] + "' of output row " +
+                        std::to_string(j + 1));
+      }
+    }
+  }
+  if (path.empty()) {
+    // main() checks standard output once the command is done, for every command alike.
+    write_csv(std::cout, names, columns);
+    return;
+  }
+  std::ostringstream text;
+  write_csv(text, names, columns);
+  write_file_atomically(path, text.str());
+}
+
+void save_fitted_model(std::ostream& out, const std::string& path, const ConditionalModel& model) {
+  save_and_report(out, path, model, &save_conditional_model);
+}
+
+void save_fitted_model(std::ostream& out, const std::string& path, const DensityModel& model) {
+  save_and_report(out, path, model, &save_density_model);
+}
+
+}  // namespace cdens::cli
