@@ -10,27 +10,12 @@
 #include "conditional/lscde_gate.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"
+#include "core/weighted_sums.hpp"
 
 namespace cdens {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-
-/// Rows of `data` listed in `rows`.
-Matrix gather_rows(const Matrix& data, const std::vector<Index>& rows) {
-  Matrix selected(static_cast<Index>(rows.size()), data.cols());
-  for (std::size_t r = 0; r < rows.size(); ++r)
-    selected.row(static_cast<Index>(r)) = data.row(rows[r]);
-  return selected;
-}
-
-/// log Σ_l α_l exp(logs_il) for each row i, in log space; at least one α_l must be positive.
-Vector masked_log_sum_exp(const Matrix& logs, const Vector& log_alpha) {
-  const Matrix terms = logs.rowwise() + log_alpha.transpose();  // −∞ where α_l = 0
-  const Vector largest = terms.rowwise().maxCoeff();
-  return largest.array() +
-         exp_flushing_below(terms.colwise() - largest).rowwise().sum().array().log();
-}
 
 }  // namespace
 
@@ -190,78 +175,59 @@ Vector lscde_held_out_loss_sums(const MatrixView& x, const MatrixView& y, const 
   const Index count = alphas.cols();
   const double output_dim = static_cast<double>(y.rows());
   const double sigma = basis.sigma;
-  Vector sums = Vector::Zero(count);
-  if (m == 0) return sums;
+  if (m == 0) return Vector::Zero(count);
 
-  // Shift each row by its largest log-term before exponentiating; the shifts cancel in the
-  // ratio of eq. (8) and keep small σ from underflowing every term.
+  // Eq. (8): p̂(y|x) = Σ_l α_l φ_l(x, y) / ((√(2π) σ)^{d_y} Σ_l α_l φ_x,l(x)), both sums for every
+  // candidate α_j at once.
   const Matrix log_x = log_basis_factors(x, basis.centers_x, sigma);
-  const Matrix log_joint = log_x + log_basis_factors(y, basis.centers_y, sigma);
-  const Vector shift_x = log_x.rowwise().maxCoeff();
-  const Vector shift_joint = log_joint.rowwise().maxCoeff();
-  const Matrix input_terms = exp_flushing_below(log_x.colwise() - shift_x, kBasisLogCutoff);
-  const Matrix joint_terms = exp_flushing_below(log_joint.colwise() - shift_joint, kBasisLogCutoff);
-  const Matrix denominators = input_terms * alphas;  // Σ_l α_l φ_x,l(x_i) e^{−shift_x}
-  const Matrix numerators = joint_terms * alphas;    // Σ_l α_l φ_l(x_i, y_i) e^{−shift_joint}
+  const WeightedSums inputs(log_x, alphas, kBasisLogCutoff);
+  const WeightedSums joints(log_x + log_basis_factors(y, basis.centers_y, sigma), alphas,
+                            kBasisLogCutoff);
   // (√(2π) σ)^{d_y}: the y-integral of the basis, eq. (8) and §2.6.
   const double log_output_integral = output_dim * std::log(std::sqrt(2.0 * kPi) * sigma);
+  const std::vector<bool> positive = has_positive_coefficient(alphas);
+  const auto fallback = [&](Index j, const std::vector<Index>& rows) {
+    const ConditionalMixture mixture = make_lscde_mixture(
+        Standardizer::identity(x.rows()), Standardizer::identity(y.rows()), basis, alphas.col(j));
+    return static_cast<double>(rows.size()) *
+           held_out_loss(loss, mixture, gather_samples(x, rows), gather_samples(y, rows));
+  };
+  std::vector<Index> all_rows(static_cast<std::size_t>(m));
+  for (Index i = 0; i < m; ++i) all_rows[static_cast<std::size_t>(i)] = i;
+
+  Vector sums = Vector::Zero(count);
+  if (loss == CvLoss::kl) {
+    sums = static_cast<double>(m) * log_output_integral - log_ratio_sums(joints, inputs).array();
+    // Every coefficient rounded to zero: the model is its marginal fallback.
+    for (Index j = 0; j < count; ++j) {
+      if (!positive[static_cast<std::size_t>(j)]) sums(j) = fallback(j, all_rows);
+    }
+    return sums;
+  }
   // ∫ N(y; v, σ²I) N(y; v', σ²I) dy = (4πσ²)^{−d_y/2} K_v.
   const double overlap_scale = std::pow(4.0 * kPi * sigma * sigma, -0.5 * output_dim);
-
+  const Matrix input_terms = exp_flushing_below(log_x.colwise() - inputs.shift(), kBasisLogCutoff);
   for (Index j = 0; j < count; ++j) {
-    const auto alpha = alphas.col(j);
-    std::vector<Index> exact_rows;
-    if (!(alpha.array() > 0.0).any()) {
-      // Every coefficient rounded to zero: the model is its marginal fallback.
-      const ConditionalMixture mixture = make_lscde_mixture(
-          Standardizer::identity(x.rows()), Standardizer::identity(y.rows()), basis, alpha);
-      sums(j) += static_cast<double>(m) * held_out_loss(loss, mixture, x, y);
+    if (!positive[static_cast<std::size_t>(j)]) {
+      sums(j) = fallback(j, all_rows);
       continue;
     }
-    if (loss == CvLoss::kl) {
-      for (Index i = 0; i < m; ++i) {
-        const double numerator = numerators(i, j);
-        const double denominator = denominators(i, j);
-        if (numerator > 0.0 && denominator > 0.0) {
-          sums(j) -=
-              shift_joint(i) - shift_x(i) + std::log(numerator / denominator) - log_output_integral;
-        } else {
-          exact_rows.push_back(i);
-        }
-      }
-      if (!exact_rows.empty()) {
-        // The largest term of a row belonged to a zero coefficient and the rest underflowed:
-        // shift by the largest term among the non-zero coefficients instead.
-        const Vector log_alpha = alpha.array().log();
-        const Vector log_numerators =
-            masked_log_sum_exp(gather_rows(log_joint, exact_rows), log_alpha);
-        const Vector log_denominators =
-            masked_log_sum_exp(gather_rows(log_x, exact_rows), log_alpha);
-        sums(j) -= (log_numerators - log_denominators).sum() -
-                   static_cast<double>(exact_rows.size()) * log_output_integral;
-      }
-      continue;
-    }
-    const Matrix weighted = input_terms * alpha.asDiagonal();
+    const Matrix weighted = input_terms * alphas.col(j).asDiagonal();
     const Vector quadratic = (weighted * output_overlap).cwiseProduct(weighted).rowwise().sum();
+    std::vector<Index> exact_rows;
     for (Index i = 0; i < m; ++i) {
-      const double denominator = denominators(i, j);
+      const double denominator = inputs.shifted()(i, j);
       if (denominator > 0.0) {
-        const double density = std::exp(shift_joint(i) - shift_x(i) - log_output_integral) *
-                               numerators(i, j) / denominator;
+        const double density =
+            std::exp(joints.shift()(i) - inputs.shift()(i) - log_output_integral) *
+            joints.shifted()(i, j) / denominator;
         const double square_integral = overlap_scale * quadratic(i) / (denominator * denominator);
         sums(j) += 0.5 * square_integral - density;
       } else {
         exact_rows.push_back(i);
       }
     }
-    if (!exact_rows.empty()) {
-      const ConditionalMixture mixture = make_lscde_mixture(
-          Standardizer::identity(x.rows()), Standardizer::identity(y.rows()), basis, alpha);
-      sums(j) += static_cast<double>(exact_rows.size()) *
-                 held_out_loss(loss, mixture, gather_samples(x, exact_rows),
-                               gather_samples(y, exact_rows));
-    }
+    if (!exact_rows.empty()) sums(j) += fallback(j, exact_rows);
   }
   return sums;
 }

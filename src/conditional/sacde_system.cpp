@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/samples.hpp"
 #include "conditional/lscde_basis.hpp"
 #include "conditional/sacde_gate.hpp"
 #include "core/log_space.hpp"
+#include "core/weighted_sums.hpp"
 
 namespace cdens {
 namespace {
@@ -265,41 +267,27 @@ Vector sacde_held_out_nll_sums(const MatrixView& x, const MatrixView& y, const S
                                const Matrix& alphas) {
   const Index m = x.cols();
   const Index size = basis.size();
-  const Index features = basis.n_features();
-  Vector sums = Vector::Zero(alphas.cols());
-  if (m == 0) return sums;
-  // Log-terms of the denominator (α_{d,b} φ_{d,b}(x_d)) and of the numerator (times η_b(y)),
-  // each row shifted by its largest term; the shifts cancel in the ratio of eq. (20).
+  if (m == 0) return Vector::Zero(alphas.cols());
+  // Eq. (20): p̂(y|x) = Σ α_{d,b} φ_{d,b}(x_d) η_b(y) / ((√(2π) σ)^{D_y} Σ α_{d,b} φ_{d,b}(x_d)),
+  // both sums for every candidate α_j at once.
   const Matrix log_inputs = sacde_log_feature_kernels(x, basis);
   Matrix log_joint = log_inputs;
   const Matrix log_outputs = log_basis_factors(y, basis.centers_y, basis.sigma);
-  for (Index d = 0; d < features; ++d) log_joint.middleCols(d * size, size) += log_outputs;
-  const Vector shift_inputs = log_inputs.rowwise().maxCoeff();
-  const Vector shift_joint = log_joint.rowwise().maxCoeff();
-  const Matrix denominators =
-      exp_flushing_below(log_inputs.colwise() - shift_inputs, kBasisLogCutoff) * alphas;
-  const Matrix numerators =
-      exp_flushing_below(log_joint.colwise() - shift_joint, kBasisLogCutoff) * alphas;
+  for (Index d = 0; d < basis.n_features(); ++d)
+    log_joint.middleCols(d * size, size) += log_outputs;
+  const WeightedSums inputs(log_inputs, alphas, kBasisLogCutoff);
+  const WeightedSums joints(std::move(log_joint), alphas, kBasisLogCutoff);
   // Eq. (21): the y-integral of η_b is (√(2π) σ)^{D_y}.
   const double log_output_integral =
       static_cast<double>(y.rows()) * std::log(std::sqrt(2.0 * kPi) * basis.sigma);
+  Vector sums =
+      static_cast<double>(m) * log_output_integral - log_ratio_sums(joints, inputs).array();
+  const std::vector<bool> positive = has_positive_coefficient(alphas);
   for (Index j = 0; j < alphas.cols(); ++j) {
-    std::vector<Index> exact_rows;
-    const bool all_zero = !(alphas.col(j).array() > 0.0).any();
-    for (Index i = 0; i < m; ++i) {
-      if (!all_zero && numerators(i, j) > 0.0 && denominators(i, j) > 0.0) {
-        sums(j) -= shift_joint(i) - shift_inputs(i) +
-                   std::log(numerators(i, j) / denominators(i, j)) - log_output_integral;
-      } else {
-        exact_rows.push_back(i);
-      }
-    }
-    if (!exact_rows.empty()) {
-      const ConditionalMixture mixture = make_sacde_mixture(
-          Standardizer::identity(x.rows()), Standardizer::identity(y.rows()), basis, alphas.col(j));
-      sums(j) -=
-          mixture.log_pdf(gather_samples(x, exact_rows), gather_samples(y, exact_rows)).sum();
-    }
+    if (positive[static_cast<std::size_t>(j)]) continue;
+    const ConditionalMixture mixture = make_sacde_mixture(
+        Standardizer::identity(x.rows()), Standardizer::identity(y.rows()), basis, alphas.col(j));
+    sums(j) = -mixture.log_pdf(x, y).sum();
   }
   return sums;
 }

@@ -1,0 +1,59 @@
+#include "core/weighted_sums.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "core/log_space.hpp"
+
+namespace cdens {
+
+WeightedSums::WeightedSums(Matrix log_terms, const Matrix& alphas, double cutoff)
+    : log_terms_(std::move(log_terms)), alphas_(alphas), shift_(log_terms_.rowwise().maxCoeff()) {
+  shifted_ = exp_flushing_below(log_terms_.colwise() - shift_, cutoff) * alphas_;
+}
+
+double WeightedSums::log_sum(Index i, Index j) const {
+  if (shifted_(i, j) > 0.0) return shift_(i) + std::log(shifted_(i, j));
+  double largest = -std::numeric_limits<double>::infinity();
+  for (Index l = 0; l < alphas_.rows(); ++l) {
+    if (alphas_(l, j) > 0.0)
+      largest = std::max(largest, log_terms_(i, l) + std::log(alphas_(l, j)));
+  }
+  if (!std::isfinite(largest)) return largest;
+  double sum = 0.0;
+  for (Index l = 0; l < alphas_.rows(); ++l) {
+    if (alphas_(l, j) > 0.0) sum += std::exp(log_terms_(i, l) + std::log(alphas_(l, j)) - largest);
+  }
+  return largest + std::log(sum);
+}
+
+Vector log_ratio_sums(const WeightedSums& numerators, const WeightedSums& denominators) {
+  const Matrix& top = numerators.shifted();
+  const Matrix& bottom = denominators.shifted();
+  const std::vector<bool> positive = has_positive_coefficient(numerators.alphas());
+  Vector sums = Vector::Zero(top.cols());
+  for (Index j = 0; j < top.cols(); ++j) {
+    if (!positive[static_cast<std::size_t>(j)]) continue;
+    for (Index i = 0; i < top.rows(); ++i) {
+      if (top(i, j) > 0.0 && bottom(i, j) > 0.0) {
+        sums(j) +=
+            numerators.shift()(i) - denominators.shift()(i) + std::log(top(i, j) / bottom(i, j));
+      } else {
+        sums(j) += numerators.log_sum(i, j) - denominators.log_sum(i, j);
+      }
+    }
+  }
+  return sums;
+}
+
+std::vector<bool> has_positive_coefficient(const Matrix& alphas) {
+  std::vector<bool> positive(static_cast<std::size_t>(alphas.cols()));
+  for (Index j = 0; j < alphas.cols(); ++j) {
+    positive[static_cast<std::size_t>(j)] = (alphas.col(j).array() > 0.0).any();
+  }
+  return positive;
+}
+
+}  // namespace cdens
