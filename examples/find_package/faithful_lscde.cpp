@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
         cdens::select_columns(table, cdens::resolve_columns(table, {"waiting"}));
     const cdens::Matrix y =
         cdens::select_columns(table, cdens::resolve_columns(table, {"eruptions"}));
-    const cdens::LscdeFit fit = cdens::fit_lscde(x, y);
+    const cdens::ConditionalFit fit = cdens::fit_lscde(x, y);
     std::printf("LSCDE on %ld pairs: sigma %g, lambda %g\n", static_cast<long>(x.cols()),
                 fit.report.hyperparameters.at("sigma"), fit.report.hyperparameters.at("lambda"));
 

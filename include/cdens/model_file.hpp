@@ -41,14 +41,14 @@ struct DensityModel {
   FitReport report;
 };
 
-/// The model of a fit (an LscdeFit, KernelCdeFit, …: a `model` and its `report`), without
-/// variable names yet.
+/// The model of a fit (a ConditionalFit, ReducedCdeFit, PressFit: a `model` and its `report`),
+/// without variable names yet.
 template <class Fit>
 ConditionalModel unnamed_model(Fit fit) {
   return {std::move(fit.model), {}, {}, std::move(fit.report)};
 }
 
-/// The density model of a fit (a ParzenFit, GmmFit, …), without variable names yet.
+/// The density model of a DensityFit, without variable names yet.
 template <class Fit>
 DensityModel unnamed_density_model(Fit fit) {
   return {std::move(fit.model), {}, std::move(fit.report)};

@@ -112,8 +112,8 @@ std::vector<double> epsilon_kde_paper_radii() {
   return radii;
 }
 
-KernelCdeFit fit_epsilon_kde(const MatrixView& x, const MatrixView& y,
-                             const EpsilonKdeOptions& options, const FitContext& context) {
+ConditionalFit fit_epsilon_kde(const MatrixView& x, const MatrixView& y,
+                               const EpsilonKdeOptions& options, const FitContext& context) {
   const auto started = std::chrono::steady_clock::now();
   validate(options);
   const StandardizedPairs data = standardize_pairs(x, y, context);

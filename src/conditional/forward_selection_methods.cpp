@@ -18,7 +18,7 @@ ConditionalFit select_around(const MatrixView& x, const MatrixView& y, const Opt
   return fit_forward_selection(
       x, y,
       [&](const MatrixView& subset_x, const MatrixView& subset_y) {
-        return as_conditional_fit(fit_estimator(subset_x, subset_y, single_threaded, context));
+        return fit_estimator(subset_x, subset_y, single_threaded, context);
       },
       selection);
 }

@@ -93,10 +93,10 @@ Matrix grid_candidates(const std::vector<double>& grid) {
   return Eigen::Map<const Vector>(grid.data(), static_cast<Index>(grid.size()));
 }
 
-KernelCdeFit finish_kernel_fit(const StandardizedPairs& data,
-                               std::shared_ptr<const ConditionalGate> gate, Matrix centers_y,
-                               double sigma, FitReport report,
-                               std::chrono::steady_clock::time_point started) {
+ConditionalFit finish_kernel_fit(const StandardizedPairs& data,
+                                 std::shared_ptr<const ConditionalGate> gate, Matrix centers_y,
+                                 double sigma, FitReport report,
+                                 std::chrono::steady_clock::time_point started) {
   ConditionalMixture model = make_output_kernel_mixture(
       data.x_scaling, data.y_scaling, std::move(gate), std::move(centers_y), sigma);
   report.statistics["n_train"] = static_cast<double>(data.samples.z.cols());

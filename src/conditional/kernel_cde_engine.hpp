@@ -82,9 +82,9 @@ Matrix grid_candidates(const std::vector<double>& grid);
 /// The fitted estimate p̂(y|x) = Σ_k w_k(x) N(y; v_k, σ² I) / Σ_k w_k(x) with the weights of
 /// `gate` and the standardised outputs `centers_y` (see make_output_kernel_mixture), and `report`
 /// completed with n_train and the time since `started`.
-KernelCdeFit finish_kernel_fit(const StandardizedPairs& data,
-                               std::shared_ptr<const ConditionalGate> gate, Matrix centers_y,
-                               double sigma, FitReport report,
-                               std::chrono::steady_clock::time_point started);
+ConditionalFit finish_kernel_fit(const StandardizedPairs& data,
+                                 std::shared_ptr<const ConditionalGate> gate, Matrix centers_y,
+                                 double sigma, FitReport report,
+                                 std::chrono::steady_clock::time_point started);
 
 }  // namespace cdens

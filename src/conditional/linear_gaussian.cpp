@@ -149,8 +149,9 @@ double linear_gaussian_loo_nll(const StandardizedSamples& pairs) {
   return fit_linear(pairs, LinearVariance::automatic).chosen_loo.sum();
 }
 
-KernelCdeFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
-                                 const LinearGaussianOptions& options, const FitContext& context) {
+ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
+                                   const LinearGaussianOptions& options,
+                                   const FitContext& context) {
   const auto started = std::chrono::steady_clock::now();
   const StandardizedPairs data = standardize_pairs(x, y, context);
   const Index input_dim = x.rows();

@@ -203,13 +203,13 @@ void validate(const MatrixView& x, const MatrixView& y, const MatrixView& unlabe
 
 std::vector<double> lscde_paper_grid() { return {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10}; }
 
-LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const LscdeOptions& options,
-                   const FitContext& context) {
+ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const LscdeOptions& options,
+                         const FitContext& context) {
   return fit_lscde(x, y, Matrix(x.rows(), 0), options, context);
 }
 
-LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
-                   const LscdeOptions& options, const FitContext& context) {
+ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
+                         const LscdeOptions& options, const FitContext& context) {
   const auto started = std::chrono::steady_clock::now();
   validate(x, y, unlabeled_x, options);
   const int threads = resolve_threads(options.threads);

@@ -141,7 +141,7 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
       EpsilonKdeOptions ekde = options.epsilon_kde;
       ekde.seed = options.reduction.seed;
       ekde.threads = options.reduction.threads;
-      KernelCdeFit fit = fit_epsilon_kde(z, y, ekde, context);
+      ConditionalFit fit = fit_epsilon_kde(z, y, ekde, context);
       model = project_inputs(x_scaling, w, fit.model);
       second = std::move(fit.report);
     } else {
@@ -154,7 +154,7 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
       lscde.cv_loss = options.lscde_cv_loss;
       lscde.seed = options.reduction.seed;
       lscde.threads = options.reduction.threads;
-      LscdeFit fit = fit_lscde(z, y, lscde, context);
+      ConditionalFit fit = fit_lscde(z, y, lscde, context);
       model = project_inputs(x_scaling, w, fit.model);
       second = std::move(fit.report);
     }

@@ -41,9 +41,9 @@ Matrix leave_one_out_losses(const StandardizedSamples& centers, const std::vecto
 
 }  // namespace
 
-KernelCdeFit fit_nadaraya_watson_cde(const MatrixView& x, const MatrixView& y,
-                                     const NadarayaWatsonCdeOptions& options,
-                                     const FitContext& context) {
+ConditionalFit fit_nadaraya_watson_cde(const MatrixView& x, const MatrixView& y,
+                                       const NadarayaWatsonCdeOptions& options,
+                                       const FitContext& context) {
   const auto started = std::chrono::steady_clock::now();
   validate(options);
   const StandardizedPairs data = standardize_pairs(x, y, context);

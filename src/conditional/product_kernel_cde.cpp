@@ -120,9 +120,9 @@ KernelTrend parse_kernel_trend(const std::string& name) {
   throw InvalidArgument("unknown trend '" + name + "' (none or linear)");
 }
 
-KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
-                                    const ProductKernelCdeOptions& options,
-                                    const FitContext& context) {
+ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
+                                      const ProductKernelCdeOptions& options,
+                                      const FitContext& context) {
   const auto started = std::chrono::steady_clock::now();
   const Index input_dim = x.rows();
   const Index dimension = x.rows() + y.rows();

@@ -63,8 +63,8 @@ double mean_log_ratio_mass(const MatrixView& z, double sigma_joint, double sigma
 
 }  // namespace
 
-KernelCdeFit fit_rkde(const MatrixView& x, const MatrixView& y, const RkdeOptions& options,
-                      const FitContext& context) {
+ConditionalFit fit_rkde(const MatrixView& x, const MatrixView& y, const RkdeOptions& options,
+                        const FitContext& context) {
   const auto started = std::chrono::steady_clock::now();
   validate(options);
   const StandardizedPairs data = standardize_pairs(x, y, context);

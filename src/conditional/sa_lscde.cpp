@@ -28,14 +28,14 @@ LscdeOptions SaLscdeOptions::paper_estimation_options() {
   return options;
 }
 
-SaLscdeFit fit_sa_lscde(const MatrixView& x, const MatrixView& y, const SaLscdeOptions& options,
-                        const FitContext& context) {
+ConditionalFit fit_sa_lscde(const MatrixView& x, const MatrixView& y, const SaLscdeOptions& options,
+                            const FitContext& context) {
   const auto started = std::chrono::steady_clock::now();
-  SaCdeFit selection = fit_sacde(x, y, options.selection, context);
+  ConditionalFit selection = fit_sacde(x, y, options.selection, context);
   FeatureSelection kept = *selection.report.feature_selection;
   std::vector<Index> features = kept.selected;
   if (features.empty()) features.push_back(first_entering_feature(*kept.path));
-  LscdeFit estimate = fit_lscde(x(features, Eigen::all), y, options.estimation, context);
+  ConditionalFit estimate = fit_lscde(x(features, Eigen::all), y, options.estimation, context);
 
   FitReport report = std::move(estimate.report);
   report.method = "salscde";

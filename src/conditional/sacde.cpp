@@ -117,8 +117,8 @@ FeatureSelection feature_selection(const Matrix& alphas, const std::vector<doubl
 
 }  // namespace
 
-SaCdeFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOptions& options,
-                   const FitContext& context) {
+ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOptions& options,
+                         const FitContext& context) {
   const auto started = std::chrono::steady_clock::now();
   validate(options);
   const StandardizedPairs data = standardize_pairs(x, y, context);

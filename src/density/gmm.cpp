@@ -250,7 +250,7 @@ GmmInitialization parse_gmm_initialization(const std::string& name) {
   throw InvalidArgument("the GMM initialisation must be kmeans++ or box, got '" + name + "'");
 }
 
-GmmFit fit_gmm(const MatrixView& x, const GmmOptions& options) {
+DensityFit fit_gmm(const MatrixView& x, const GmmOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   Standardizer scaling = density_scaling(x, options.standardize);
   validate_options(options, x.cols());

@@ -55,7 +55,7 @@ RwbsOptions gskd_paper_rwbs(Index dimension) {
   return options;
 }
 
-GskdFit fit_gskd(const MatrixView& x, const GskdOptions& options) {
+DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   validate_options(options);
   Standardizer scaling = density_scaling(x, options.standardize);

@@ -47,7 +47,7 @@ void validate_options(const ParzenOptions& options) {
 
 /// One width per dimension by the leave-one-out likelihood (BandwidthLikelihood of all
 /// dimensions, no conditioning ones): the model and its report.
-ParzenFit fit_per_dimension(Standardizer scaling, const Matrix& z, int threads) {
+DensityFit fit_per_dimension(Standardizer scaling, const Matrix& z, int threads) {
   const Index n = z.cols();
   const BandwidthLikelihood likelihood(z, 0, {}, threads);
   const BandwidthSearchResult found = maximize_bandwidth_likelihood(likelihood, likelihood);
@@ -140,14 +140,14 @@ Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
   return result;
 }
 
-ParzenFit fit_parzen(const MatrixView& x, const ParzenOptions& options) {
+DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   validate_options(options);
   Standardizer scaling = density_scaling(x, options.standardize);
   const Matrix z = scaling.transform(x);
   const Index n = z.cols();
   if (options.per_dimension) {
-    ParzenFit fit = fit_per_dimension(std::move(scaling), z, options.threads);
+    DensityFit fit = fit_per_dimension(std::move(scaling), z, options.threads);
     fit.report.fit_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return fit;
@@ -165,7 +165,7 @@ ParzenFit fit_parzen(const MatrixView& x, const ParzenOptions& options) {
                           Matrix::Constant(z.rows(), n, gamma));
     report.fit_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    return ParzenFit{std::move(model), std::move(report)};
+    return DensityFit{std::move(model), std::move(report)};
   };
   // One fixed width: nothing to choose, so no O(n²) criterion is computed (issue 24).
   if (options.widths.size() == 1) return finish(options.widths[0]);

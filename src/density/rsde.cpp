@@ -33,7 +33,7 @@ RsdeProblem rsde_problem(const MatrixView& z, double width) {
   return problem;
 }
 
-RsdeFit fit_rsde(const MatrixView& x, const RsdeOptions& options) {
+DensityFit fit_rsde(const MatrixView& x, const RsdeOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   require_positive_values(options.widths, "RSDE widths");
   Standardizer scaling = density_scaling(x, options.standardize);

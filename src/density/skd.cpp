@@ -109,7 +109,7 @@ SkdSelection select_skd_kernels(const MatrixView& z, const Vector& target, doubl
   return result;
 }
 
-SkdFit fit_skd(const MatrixView& x, const SkdOptions& options) {
+DensityFit fit_skd(const MatrixView& x, const SkdOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   validate_options(options);
   Standardizer scaling = density_scaling(x, options.standardize);

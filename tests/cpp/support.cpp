@@ -61,7 +61,7 @@ PairSample sine_sample(Index n, Index input_dim, std::uint64_t seed) {
   return sample;
 }
 
-KernelCdeFit small_kernel_fit() {
+ConditionalFit small_kernel_fit() {
   const PairSample train = sine_sample(30, 2, 6);
   ProductKernelCdeOptions options;
   options.bandwidths = {0.5, 1.0, 0.3};

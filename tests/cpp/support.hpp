@@ -58,7 +58,7 @@ PairSample sine_sample(Index n, Index input_dim, std::uint64_t seed);
 
 /// KCDE with fixed bandwidths (0.5, 1, 0.3) on sine_sample(30, 2, 6): a 30-component mixture
 /// with two inputs, on which queries of a modified mixture are compared with the plain one's.
-KernelCdeFit small_kernel_fit();
+ConditionalFit small_kernel_fit();
 
 /// Checks that `fit(x, y)` refuses what no estimator can be fitted to: a NaN input (DataError),
 /// an infinite output (DataError), x and y of different lengths (InvalidArgument), a constant

@@ -625,7 +625,7 @@ struct KernelMethodCase {
   std::string method;
   std::vector<std::string> options;
   std::vector<std::string> hyperparameters;
-  std::function<KernelCdeFit(const Matrix& x, const Matrix& y)> library_fit;
+  std::function<ConditionalFit(const Matrix& x, const Matrix& y)> library_fit;
 };
 
 std::vector<KernelMethodCase> kernel_method_cases() {
@@ -680,7 +680,7 @@ TEST(CliKernelMethods, FitEqualsLibraryAndEveryQueryWorksOnTheSavedModel) {
     EXPECT_NE(fit.out.find("cross-validation: mean held-out loss"), std::string::npos) << fit.out;
 
     const ConditionalModel model = load_conditional_model(model_file.path());
-    const KernelCdeFit library = method_case.library_fit(x, y);
+    const ConditionalFit library = method_case.library_fit(x, y);
     EXPECT_EQ(model.report.method, method_case.method);
     EXPECT_EQ(model.report.hyperparameters, library.report.hyperparameters);
     EXPECT_EQ(model.mixture.log_pdf(x, y), library.model.log_pdf(x, y));

@@ -243,7 +243,7 @@ ProductKernelCdeOptions ordered_output_options() {
 
 TEST(DiscreteOutputTest, FitIsAProbabilityMassFunctionOverTheLevels) {
   const test::PairSample train = ordered_outputs(300, 31);
-  const KernelCdeFit fit = fit_product_kernel_cde(train.x, train.y, ordered_output_options());
+  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, ordered_output_options());
   EXPECT_TRUE(fit.model.output_kernels()[0].is_discrete());
   const double lambda = fit.report.hyperparameters.at("lambda_y0");
   EXPECT_GT(lambda, 0.0);
@@ -267,7 +267,7 @@ TEST(DiscreteOutputTest, FitIsAProbabilityMassFunctionOverTheLevels) {
 
 TEST(DiscreteOutputTest, QueriesAreThoseOfTheMasses) {
   const test::PairSample train = ordered_outputs(200, 32);
-  const KernelCdeFit fit = fit_product_kernel_cde(train.x, train.y, ordered_output_options());
+  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, ordered_output_options());
   const ConditionalMixture& model = fit.model;
   const Matrix x = Matrix::Constant(1, 1, 0.4);
   const Matrix levels = (Matrix(1, 5) << 1, 2, 3, 4, 5).finished();
@@ -304,7 +304,7 @@ TEST(DiscreteOutputTest, QueriesAreThoseOfTheMasses) {
 
 TEST(DiscreteOutputTest, DrawsHaveTheFrequenciesOfTheMasses) {
   const test::PairSample train = ordered_outputs(200, 33);
-  const KernelCdeFit fit = fit_product_kernel_cde(train.x, train.y, ordered_output_options());
+  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, ordered_output_options());
   const Matrix x = Matrix::Constant(1, 1, -0.3);
   const Vector p = fit.model.pdf_grid(x, (Matrix(1, 5) << 1, 2, 3, 4, 5).finished()).col(0);
   const Index draws = 20000;
@@ -330,7 +330,7 @@ TEST(DiscreteOutputTest, MixedOutputsIntegrateToOneAndSurviveAModelFile) {
   ProductKernelCdeOptions options;
   options.discrete = {1, 4};
   options.ordered = {2};
-  const KernelCdeFit fit = fit_product_kernel_cde(x, y, options);
+  const ConditionalFit fit = fit_product_kernel_cde(x, y, options);
   EXPECT_TRUE(fit.report.hyperparameters.count("lambda_x1"));
   EXPECT_TRUE(fit.report.hyperparameters.count("lambda_x2"));
   EXPECT_TRUE(fit.report.hyperparameters.count("lambda_y1"));
@@ -358,7 +358,7 @@ TEST(DiscreteOutputTest, MixedOutputsIntegrateToOneAndSurviveAModelFile) {
 TEST(DiscreteOutputTest, DeclarationsAreCheckedAndUndeclaredDiscreteColumnsWarned) {
   const test::PairSample train = ordered_outputs(100, 35);
   // Undeclared: a warning that says how to declare it.
-  const KernelCdeFit plain = fit_product_kernel_cde(train.x, train.y);
+  const ConditionalFit plain = fit_product_kernel_cde(train.x, train.y);
   ASSERT_FALSE(plain.report.warnings.empty());
   EXPECT_NE(plain.report.warnings.front().find("column y0 looks discrete"), std::string::npos);
   EXPECT_NE(plain.report.warnings.front().find("--ordered y0"), std::string::npos);

@@ -46,7 +46,7 @@ EpsilonKdeOptions single(double epsilon, double sigma) {
 
 TEST(EpsilonKdeTest, LogPdfMatchesTheBallAverageInUserUnits) {
   const test::PairSample train = test::sine_sample(60, 2, 1);
-  const KernelCdeFit fit = fit_epsilon_kde(train.x, train.y, single(0.6, 0.3));
+  const ConditionalFit fit = fit_epsilon_kde(train.x, train.y, single(0.6, 0.3));
   EXPECT_FALSE(fit.report.cross_validation.has_value());
   EXPECT_EQ(fit.report.hyperparameters.at("epsilon"), 0.6);
   EXPECT_EQ(fit.report.hyperparameters.at("sigma"), 0.3);
@@ -75,7 +75,7 @@ TEST(EpsilonKdeTest, LogPdfMatchesTheBallAverageInUserUnits) {
 
 TEST(EpsilonKdeTest, EmptyBallIsTheKernelDensityEstimateOverAllOutputs) {
   const test::PairSample train = test::sine_sample(30, 1, 3);
-  const KernelCdeFit fit = fit_epsilon_kde(train.x, train.y, single(0.2, 0.5));
+  const ConditionalFit fit = fit_epsilon_kde(train.x, train.y, single(0.2, 0.5));
   const Matrix far_x = Matrix::Constant(1, 3, 1e3);
   const Matrix y = (Matrix(1, 3) << 3.5, 4.0, 4.4).finished();
   const Vector log_density = fit.model.log_pdf(far_x, y);
@@ -95,7 +95,7 @@ TEST(EpsilonKdeTest, EmptyBallIsTheKernelDensityEstimateOverAllOutputs) {
 /// the ε-KDE of the other folds (with the standardisation of all the data) scored on this fold.
 void expect_cv_matches_explicit_refits(const test::PairSample& data,
                                        const EpsilonKdeOptions& options) {
-  const KernelCdeFit fit = fit_epsilon_kde(data.x, data.y, options);
+  const ConditionalFit fit = fit_epsilon_kde(data.x, data.y, options);
   ASSERT_TRUE(fit.report.cross_validation.has_value());
   const CvTable& table = *fit.report.cross_validation;
   EXPECT_EQ(table.parameter_names, (std::vector<std::string>{"epsilon", "sigma"}));
@@ -171,7 +171,7 @@ TEST(EpsilonKdeTest, DefaultGridsAreTheSaCdePapers) {
 
 TEST(EpsilonKdeTest, DensityIntegratesToOneOverY) {
   const test::PairSample train = test::sine_sample(200, 1, 6);
-  const KernelCdeFit fit = fit_epsilon_kde(train.x, train.y);
+  const ConditionalFit fit = fit_epsilon_kde(train.x, train.y);
   ASSERT_TRUE(fit.report.cross_validation.has_value());
   EXPECT_EQ(fit.report.cross_validation->candidates.rows(), 400);
   test::expect_integrates_to_one(fit.model, train.y, {-5.0, -3.0, -1.2, 0.4, 2.5, 40.0});
@@ -182,7 +182,7 @@ TEST(EpsilonKdeTest, ModelFileRoundTripIsBitIdentical) {
   EpsilonKdeOptions options;
   options.epsilons = {0.3, 1.0};
   options.sigmas = {0.2, 0.4};
-  const KernelCdeFit fit = fit_epsilon_kde(train.x, train.y, options);
+  const ConditionalFit fit = fit_epsilon_kde(train.x, train.y, options);
   const test::PairSample queries = test::sine_sample(50, 2, 9);
   const ConditionalMixture loaded =
       test::expect_model_file_round_trip(fit.model, fit.report, queries.x, queries.y);
@@ -194,7 +194,7 @@ TEST(EpsilonKdeTest, ModelFileRoundTripIsBitIdentical) {
 
 TEST(EpsilonKdeTest, CorruptedGatesInModelFilesAreModelFormatErrors) {
   const test::PairSample train = test::sine_sample(10, 1, 12);
-  const KernelCdeFit fit = fit_epsilon_kde(train.x, train.y, single(0.5, 0.3));
+  const ConditionalFit fit = fit_epsilon_kde(train.x, train.y, single(0.5, 0.3));
   const nlohmann::json good = conditional_model_to_json({fit.model, {"x"}, {"y"}, fit.report});
   EXPECT_NO_THROW(conditional_model_from_json(good));
   const auto corrupted = [&](const std::function<void(nlohmann::json&)>& change) {

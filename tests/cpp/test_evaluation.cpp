@@ -111,7 +111,7 @@ TEST(EvaluationScores, TheClosedFormCrpsRefusesADiscreteOutput) {
   ProductKernelCdeOptions options;
   options.ordered = {1};
   options.search.restarts = 0;
-  const KernelCdeFit fit = fit_product_kernel_cde(x, y, options);
+  const ConditionalFit fit = fit_product_kernel_cde(x, y, options);
   try {
     crps(fit.model, x, y);
     FAIL() << "no error";

@@ -38,12 +38,10 @@ double cv_nll(const FitReport& report) {
 TEST(ForwardSelectionTest, MatchesTheGreedyProcedureWrittenOut) {
   const test::PairSample data = relevant_first(80, 1);
   const EpsilonKdeOptions options = small_ekde();
-  const ConditionalFit fit =
-      fit_forward_selection(data.x, data.y,
-                            [&](const MatrixView& x, const MatrixView& y) {
-                              return as_conditional_fit(fit_epsilon_kde(x, y, options));
-                            },
-                            {"fw-ekde", 2});
+  const ConditionalFit fit = fit_forward_selection(
+      data.x, data.y,
+      [&](const MatrixView& x, const MatrixView& y) { return fit_epsilon_kde(x, y, options); },
+      {"fw-ekde", 2});
   // The greedy loop by hand.
   std::vector<Index> chosen;
   double best = std::numeric_limits<double>::infinity();
@@ -73,7 +71,7 @@ TEST(ForwardSelectionTest, MatchesTheGreedyProcedureWrittenOut) {
   EXPECT_NEAR(fit.report.auxiliary_cross_validation.at("forward_selection").mean_loss.tail(1)(0),
               best, 1e-12);
   // The model is ε-KDE on the chosen columns, taking every column.
-  const KernelCdeFit direct = fit_epsilon_kde(data.x(chosen, Eigen::all), data.y, options);
+  const ConditionalFit direct = fit_epsilon_kde(data.x(chosen, Eigen::all), data.y, options);
   const test::PairSample queries = relevant_first(20, 2);
   EXPECT_EQ(fit.model.input_dim(), 3);
   EXPECT_TRUE(fit.model.log_pdf(queries.x, queries.y)
@@ -90,7 +88,7 @@ TEST(ForwardSelectionTest, NeedsAnEstimatorThatCrossValidatesTheLikelihood) {
   options.sigmas = {0.3};
   EXPECT_THROW(fit_forward_selection(data.x, data.y,
                                      [&](const MatrixView& x, const MatrixView& y) {
-                                       return as_conditional_fit(fit_epsilon_kde(x, y, options));
+                                       return fit_epsilon_kde(x, y, options);
                                      }),
                InvalidArgument);
 }
@@ -102,8 +100,8 @@ TEST(SaLscdeTest, IsLscdeOnTheFeaturesSaCdeKeeps) {
   options.selection.lambdas = {0.01, 0.05, 0.2};
   options.estimation.sigmas = {0.2, 0.5};
   options.estimation.lambdas = {0.05, 0.5};
-  const SaLscdeFit fit = fit_sa_lscde(data.x, data.y, options);
-  const SaCdeFit selection = fit_sacde(data.x, data.y, options.selection);
+  const ConditionalFit fit = fit_sa_lscde(data.x, data.y, options);
+  const ConditionalFit selection = fit_sacde(data.x, data.y, options.selection);
   const std::vector<Index>& features = selection.report.feature_selection->selected;
   ASSERT_FALSE(features.empty());
   EXPECT_EQ(fit.report.feature_selection->selected, features);
@@ -111,7 +109,7 @@ TEST(SaLscdeTest, IsLscdeOnTheFeaturesSaCdeKeeps) {
   EXPECT_EQ(fit.report.hyperparameters.at("selection_sigma"),
             selection.report.hyperparameters.at("sigma"));
   EXPECT_TRUE(fit.report.auxiliary_cross_validation.count("sacde"));
-  const LscdeFit direct = fit_lscde(data.x(features, Eigen::all), data.y, options.estimation);
+  const ConditionalFit direct = fit_lscde(data.x(features, Eigen::all), data.y, options.estimation);
   const test::PairSample queries = relevant_first(25, 5);
   EXPECT_TRUE(
       fit.model.log_pdf(queries.x, queries.y)

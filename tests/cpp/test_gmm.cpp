@@ -69,7 +69,7 @@ TEST(Gmm, RecoversAWellSeparatedMixture) {
   GmmOptions options;
   options.n_components = 3;
   options.n_init = 3;
-  const GmmFit fit = fit_gmm(data.x, options);
+  const DensityFit fit = fit_gmm(data.x, options);
   ASSERT_EQ(fit.model.n_components(), 3);
   const Vector& scale = fit.model.scaling().scale();
   const Vector& shift = fit.model.scaling().mean();
@@ -133,7 +133,7 @@ TEST(Gmm, RestartsKeepTheRunOfLargestLikelihood) {
   options.box_lower = -2.0;
   options.box_upper = 2.0;
   options.n_init = 5;
-  const GmmFit all = fit_gmm(data.x, options);
+  const DensityFit all = fit_gmm(data.x, options);
   const double best = all.report.statistics.at("log_likelihood");
   const auto best_run = static_cast<int>(all.report.statistics.at("best_restart"));
   EXPECT_NEAR(brute_force_mean_log_likelihood(all.model, data.x), best, 1e-10);
@@ -171,7 +171,7 @@ TEST(Gmm, PaperSettingsOnTheFirstOneDimensionalExample) {
   options.variance_floor = 0.01;
   options.standardize = false;
   options.tolerance = 1e-6;
-  const GmmFit fit = fit_gmm(x, options);
+  const DensityFit fit = fit_gmm(x, options);
   EXPECT_EQ(fit.report.statistics.at("converged"), 1.0);
   EXPECT_EQ(fit.model.scaling().log_jacobian(), 0.0);
   EXPECT_TRUE((fit.model.widths().array().square() >= 0.01 * (1 - 1e-12)).all());

@@ -41,7 +41,7 @@ TEST(Gskd, HoldoutTableIsTheMeanHeldOutIseOfTheConstructionsOnTheOtherFolds) {
   options.population = 6;
   options.generations = 3;
   options.iterations = 20;
-  const GskdFit fit = fit_gskd(x, options);
+  const DensityFit fit = fit_gskd(x, options);
   const CvTable& table = *fit.report.cross_validation;
   // Brute force for stage counts 1–3 (no fold's construction can end by patience before stage
   // patience + 2): the folds of stream 999, the construction of each bound on the other folds,
@@ -91,7 +91,7 @@ TEST(Gskd, HoldoutTakesTheFewestStagesWithinOneErrorOrTheMinimum) {
   options.folds = 3;
   for (const auto rule : {GskdStageRule::one_standard_error, GskdStageRule::minimum}) {
     options.stage_rule = rule;
-    const GskdFit fit = fit_gskd(x, options);
+    const DensityFit fit = fit_gskd(x, options);
     ASSERT_TRUE(fit.report.cross_validation.has_value());
     const CvTable& table = *fit.report.cross_validation;
     Index best = 0;
@@ -117,7 +117,7 @@ TEST(Gskd, HoldoutTakesTheFewestStagesWithinOneErrorOrTheMinimum) {
   }
   // The paper's rule has no table and ignores the grid.
   options.stopping = GskdStopping::paper;
-  const GskdFit paper = fit_gskd(x, options);
+  const DensityFit paper = fit_gskd(x, options);
   EXPECT_FALSE(paper.report.cross_validation.has_value());
   EXPECT_EQ(paper.report.hyperparameters.at("variance_upper"), options.variance_upper);
 }
@@ -130,7 +130,7 @@ TEST(Gskd, FirstKernelIsTheGlobalMinimiserOfTheLooCriterion) {
   options.target_width = 0.4;
   options.max_kernels = 1;
   options.stopping = GskdStopping::paper;  // the box [γ²_Parz, s²] searched below
-  const GskdFit fit = fit_gskd(x, options);
+  const DensityFit fit = fit_gskd(x, options);
   ASSERT_EQ(fit.model.n_components(), 1);
   const double found = fit.report.statistics.at("loo_mse");
 
@@ -160,7 +160,7 @@ TEST(Gskd, FirstKernelIsTheGlobalMinimiserOfTheLooCriterion) {
 TEST(Gskd, FitsASmallMixtureCloseToTheTrueDensity) {
   Rng rng(4);
   const Matrix x = two_bumps(400, rng);
-  const GskdFit fit = fit_gskd(x);
+  const DensityFit fit = fit_gskd(x);
   EXPECT_EQ(fit.report.method, "gskd");
   const Index kernels = fit.model.n_components();
   EXPECT_GE(kernels, 2);
@@ -194,9 +194,9 @@ TEST(Gskd, ResultDoesNotDependOnTheThreadCount) {
   options.iterations = 10;
   options.max_kernels = 3;
   options.threads = 1;
-  const GskdFit serial = fit_gskd(x, options);
+  const DensityFit serial = fit_gskd(x, options);
   options.threads = 3;
-  const GskdFit parallel = fit_gskd(x, options);
+  const DensityFit parallel = fit_gskd(x, options);
   EXPECT_TRUE(serial.model.weights() == parallel.model.weights());
   EXPECT_TRUE(serial.model.centers() == parallel.model.centers());
   EXPECT_TRUE(serial.model.widths() == parallel.model.widths());

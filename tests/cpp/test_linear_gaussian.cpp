@@ -26,7 +26,7 @@ test::PairSample linear_sample(Index n, std::uint64_t seed) {
 }
 
 /// The constant-spread model (least squares), whose closed forms these tests check.
-KernelCdeFit fit_constant_spread(const MatrixView& x, const MatrixView& y) {
+ConditionalFit fit_constant_spread(const MatrixView& x, const MatrixView& y) {
   LinearGaussianOptions options;
   options.variance = LinearVariance::constant;
   return fit_linear_gaussian(x, y, options);
@@ -57,7 +57,7 @@ Vector direct_log_density(const Matrix& x, const Matrix& y, const Matrix& query_
 
 TEST(LinearGaussianTest, LogPdfIsLeastSquaresWithTheMaximumLikelihoodVariance) {
   const test::PairSample train = linear_sample(80, 1);
-  const KernelCdeFit fit = fit_constant_spread(train.x, train.y);
+  const ConditionalFit fit = fit_constant_spread(train.x, train.y);
   EXPECT_EQ(fit.model.gate().kind(), "constant");
   const test::PairSample queries = linear_sample(25, 2);
   const Vector expected = direct_log_density(train.x, train.y, queries.x, queries.y);
@@ -67,7 +67,7 @@ TEST(LinearGaussianTest, LogPdfIsLeastSquaresWithTheMaximumLikelihoodVariance) {
 
 TEST(LinearGaussianTest, LeaveOneOutLikelihoodEqualsExplicitRefits) {
   const test::PairSample train = linear_sample(40, 3);
-  const KernelCdeFit fit = fit_constant_spread(train.x, train.y);
+  const ConditionalFit fit = fit_constant_spread(train.x, train.y);
   double total = 0.0;
   for (Index i = 0; i < 40; ++i) {
     std::vector<Index> rest;
@@ -76,7 +76,7 @@ TEST(LinearGaussianTest, LeaveOneOutLikelihoodEqualsExplicitRefits) {
     }
     // The model is affine-equivariant, so a refit on the other pairs in the user's units (with
     // its own standardisation) predicts pair i as the closed form does.
-    const KernelCdeFit without =
+    const ConditionalFit without =
         fit_constant_spread(gather_samples(train.x, rest), gather_samples(train.y, rest));
     total -= without.model.log_pdf(train.x.col(i), train.y.col(i))(0);
   }
@@ -89,7 +89,7 @@ TEST(LinearGaussianTest, RefusesTooFewPairsAndWarnsOfAnExactLine) {
   const test::PairSample more = linear_sample(30, 5);
   const Matrix exact = more.x.row(0) * 2.0;
   // The default (auto) finds the log-linear spread degenerate and keeps the constant one.
-  const KernelCdeFit fit = fit_linear_gaussian(more.x, exact);
+  const ConditionalFit fit = fit_linear_gaussian(more.x, exact);
   ASSERT_EQ(fit.report.warnings.size(), 1u);
   EXPECT_NE(fit.report.warnings[0].find("exact linear function of x"), std::string::npos);
   EXPECT_EQ(fit.model.scales()(0, 0), 1e-10);
@@ -98,7 +98,7 @@ TEST(LinearGaussianTest, RefusesTooFewPairsAndWarnsOfAnExactLine) {
 TEST(ConditionalMixtureTrendTest, QueriesAreThoseOfTheMixtureShiftedByTheTrend) {
   // A trend A moves y's mixture by A z(x): every query must equal the query of the same mixture
   // without a trend, evaluated at y − (A z(x) in the user's units).
-  const KernelCdeFit kernel = test::small_kernel_fit();
+  const ConditionalFit kernel = test::small_kernel_fit();
   const ConditionalMixture& plain = kernel.model;
   const Matrix trend = (Matrix(1, 2) << 0.7, -0.4).finished();
   const ConditionalMixture shifted(plain.x_scaling(), plain.y_scaling(), plain.shared_gate(),

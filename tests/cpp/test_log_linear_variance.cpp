@@ -26,7 +26,7 @@ test::PairSample heteroscedastic_sample(Index n, std::uint64_t seed) {
   return sample;
 }
 
-KernelCdeFit fit_with(const test::PairSample& data, LinearVariance variance) {
+ConditionalFit fit_with(const test::PairSample& data, LinearVariance variance) {
   LinearGaussianOptions options;
   options.variance = variance;
   return fit_linear_gaussian(data.x, data.y, options);
@@ -35,7 +35,7 @@ KernelCdeFit fit_with(const test::PairSample& data, LinearVariance variance) {
 TEST(ScaleTrendTest, QueriesAreThoseOfTheMixtureWithScalesTimesTheFactor) {
   // A scale trend Γ multiplies every component's scale by f(x) = exp(Γ z(x)): each query at x_j
   // must equal the query of the same mixture whose scales are multiplied by f(x_j).
-  const KernelCdeFit kernel = test::small_kernel_fit();
+  const ConditionalFit kernel = test::small_kernel_fit();
   const ConditionalMixture& plain = kernel.model;
   const Matrix trend = (Matrix(1, 2) << 0.7, -0.4).finished();
   const Matrix scale_trend = (Matrix(1, 2) << 0.5, 0.3).finished();
@@ -85,7 +85,7 @@ TEST(ScaleTrendTest, QueriesAreThoseOfTheMixtureWithScalesTimesTheFactor) {
 
 TEST(ScaleTrendTest, FarInputsGetFiniteDensitiesAndAreRefusedWithDiscreteOutputs) {
   const test::PairSample train = heteroscedastic_sample(200, 1);
-  const KernelCdeFit fit = fit_with(train, LinearVariance::log_linear);
+  const ConditionalFit fit = fit_with(train, LinearVariance::log_linear);
   const Matrix far = (Matrix(2, 2) << 1e12, -1e12, 0.0, 0.0).finished();
   const Matrix y = (Matrix(1, 2) << 1.0, 1.0).finished();
   const Vector factors = fit.model.scale_factors_at(far).row(0).transpose();
@@ -168,7 +168,7 @@ TEST(LogLinearVarianceTest, LeaveOneOutLikelihoodEqualsExplicitRefits) {
   // with its own standardisation; the model is affine-equivariant) to the convergence of Newton's
   // method.
   const test::PairSample train = heteroscedastic_sample(60, 4);
-  const KernelCdeFit fit = fit_with(train, LinearVariance::log_linear);
+  const ConditionalFit fit = fit_with(train, LinearVariance::log_linear);
   EXPECT_NEAR(fit.report.statistics.at("loo_nll"), explicit_leave_one_out_nll(train), 1e-7);
   EXPECT_EQ(fit.report.statistics.at("loo_nll"),
             fit.report.statistics.at("loo_nll_log_linear_variance"));
@@ -185,7 +185,7 @@ TEST(LogLinearVarianceTest, OneStepLeaveOneOutLikelihoodIsCloseToExplicitRefits)
 }
 
 TEST(LogLinearVarianceTest, AutoChoosesTheSpreadWithTheLowerLeaveOneOutLikelihood) {
-  const KernelCdeFit spread =
+  const ConditionalFit spread =
       fit_linear_gaussian(heteroscedastic_sample(400, 5).x, heteroscedastic_sample(400, 5).y);
   EXPECT_EQ(spread.report.statistics.at("log_linear_outputs"), 1.0);
   EXPECT_LT(spread.report.statistics.at("loo_nll_log_linear_variance"),
@@ -195,7 +195,7 @@ TEST(LogLinearVarianceTest, AutoChoosesTheSpreadWithTheLowerLeaveOneOutLikelihoo
   Rng rng(6);
   test::PairSample flat{test::normal_matrix(2, 400, rng), Matrix(1, 400)};
   for (Index i = 0; i < 400; ++i) flat.y(0, i) = flat.x(0, i) + rng.normal();
-  const KernelCdeFit constant = fit_linear_gaussian(flat.x, flat.y);
+  const ConditionalFit constant = fit_linear_gaussian(flat.x, flat.y);
   EXPECT_EQ(constant.report.statistics.at("log_linear_outputs"), 0.0);
   EXPECT_EQ(constant.model.scale_trend().size(), 0);
   EXPECT_EQ(constant.report.statistics.at("loo_nll"),
@@ -219,7 +219,7 @@ TEST(LogLinearVarianceTest, SpreadCollapsingOntoTiedOutputsIsRefusedOrNotChosen)
     EXPECT_NE(std::string(error.what()).find("output 0"), std::string::npos) << error.what();
     EXPECT_NE(std::string(error.what()).find("variance = constant"), std::string::npos);
   }
-  const KernelCdeFit automatic = fit_with(tied, LinearVariance::automatic);
+  const ConditionalFit automatic = fit_with(tied, LinearVariance::automatic);
   EXPECT_EQ(automatic.report.statistics.at("log_linear_outputs"), 0.0);
   EXPECT_EQ(automatic.report.statistics.count("loo_nll_log_linear_variance"), 0u);
   EXPECT_THROW(parse_linear_variance("quadratic"), InvalidArgument);

@@ -242,7 +242,7 @@ void expect_cv_matches_explicit_loop(CvLoss loss, Index n_centers) {
   options.n_centers = n_centers;
   options.cv_loss = loss;
   options.seed = 11;
-  const LscdeFit fit = fit_lscde(data.x, data.y, options);
+  const ConditionalFit fit = fit_lscde(data.x, data.y, options);
   ASSERT_TRUE(fit.report.cross_validation.has_value());
   const CvTable& table = *fit.report.cross_validation;
 
@@ -316,7 +316,7 @@ TEST(LscdeFitTest, AllPairsBecomeCentresInDataOrderWhenCentresOutnumberSamples) 
   options.sigmas = {0.3};
   options.lambdas = {0.001};
   options.n_centers = 1000;
-  const LscdeFit fit = fit_lscde(data.x, data.y, options);
+  const ConditionalFit fit = fit_lscde(data.x, data.y, options);
   const auto& gate = dynamic_cast<const LscdeGate&>(fit.model.gate());
   const Matrix z = fit.model.x_scaling().transform(data.x);
   // Kept centres (α̂ > 0) appear in data order.
@@ -334,11 +334,11 @@ TEST(LscdeFitTest, ResultDoesNotDependOnThreadCount) {
   const Sample data = regression_sample(700, 3, 10);
   LscdeOptions options;
   options.threads = 1;
-  const LscdeFit one = fit_lscde(data.x, data.y, options);
+  const ConditionalFit one = fit_lscde(data.x, data.y, options);
   options.threads = 2;
-  const LscdeFit two = fit_lscde(data.x, data.y, options);
+  const ConditionalFit two = fit_lscde(data.x, data.y, options);
   options.threads = 3;
-  const LscdeFit three = fit_lscde(data.x, data.y, options);
+  const ConditionalFit three = fit_lscde(data.x, data.y, options);
   EXPECT_EQ(one.report.cross_validation->mean_loss, two.report.cross_validation->mean_loss);
   EXPECT_EQ(one.report.cross_validation->mean_loss, three.report.cross_validation->mean_loss);
   const auto& alpha_one = dynamic_cast<const LscdeGate&>(one.model.gate()).alpha();
@@ -353,10 +353,10 @@ TEST(LscdeFitTest, SemiSupervisedFitUsesUnlabelledInputs) {
   LscdeOptions options;
   options.sigmas = {0.3};
   options.lambdas = {0.1};
-  const LscdeFit plain = fit_lscde(data.x, data.y, options);
-  const LscdeFit empty = fit_lscde(data.x, data.y, Matrix(1, 0), options);
-  const LscdeFit semi = fit_lscde(data.x, data.y, unlabeled, options);
-  const auto alpha = [](const LscdeFit& f) {
+  const ConditionalFit plain = fit_lscde(data.x, data.y, options);
+  const ConditionalFit empty = fit_lscde(data.x, data.y, Matrix(1, 0), options);
+  const ConditionalFit semi = fit_lscde(data.x, data.y, unlabeled, options);
+  const auto alpha = [](const ConditionalFit& f) {
     return dynamic_cast<const LscdeGate&>(f.model.gate()).alpha();
   };
   EXPECT_EQ(alpha(plain), alpha(empty));

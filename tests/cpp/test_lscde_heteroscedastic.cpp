@@ -61,7 +61,7 @@ Excess excess_nll(const NoiseModel& noise, std::uint64_t seed) {
   Matrix x, y, x_test, y_test;
   draw(noise, 200, rng, x, y);
   draw(noise, 4000, rng, x_test, y_test);
-  const LscdeFit fit = fit_lscde(x, y);
+  const ConditionalFit fit = fit_lscde(x, y);
   const double mean = y.mean();
   const double variance = (y.array() - mean).square().sum() / (y.cols() - 1.0);
   double true_nll = 0.0, gaussian_nll = 0.0;

@@ -47,7 +47,7 @@ NadarayaWatsonCdeOptions single(double sigma, Index n_centers) {
 
 TEST(NadarayaWatsonCdeTest, LogPdfMatchesEquationTwentyFiveInUserUnits) {
   const test::PairSample train = test::sine_sample(50, 2, 1);
-  const KernelCdeFit fit = fit_nadaraya_watson_cde(train.x, train.y, single(0.4, 100));
+  const ConditionalFit fit = fit_nadaraya_watson_cde(train.x, train.y, single(0.4, 100));
   EXPECT_FALSE(fit.report.cross_validation.has_value());
   EXPECT_EQ(fit.model.gate().kind(), "gaussian_kernel");
   EXPECT_EQ(fit.model.n_components(), 50);  // B = min(100, n): every pair, in data order
@@ -69,7 +69,7 @@ TEST(NadarayaWatsonCdeTest, CentresAreARandomSubsetOfTheTrainingPairs) {
   const test::PairSample train = test::sine_sample(150, 1, 3);
   NadarayaWatsonCdeOptions options = single(0.3, 40);
   options.seed = 5;
-  const KernelCdeFit fit = fit_nadaraya_watson_cde(train.x, train.y, options);
+  const ConditionalFit fit = fit_nadaraya_watson_cde(train.x, train.y, options);
   EXPECT_EQ(fit.model.n_components(), 40);
   // The centres are the pairs of the first 40 entries of the seeded permutation (as LSCDE's).
   Rng rng(5);
@@ -96,7 +96,7 @@ void expect_loo_matches_explicit_refits(Index n, Index n_centers, std::uint64_t 
   options.sigmas = {0.01, 0.05, 0.3, 1.0, 4.0};
   options.n_centers = n_centers;
   options.seed = seed;
-  const KernelCdeFit fit = fit_nadaraya_watson_cde(data.x, data.y, options);
+  const ConditionalFit fit = fit_nadaraya_watson_cde(data.x, data.y, options);
   ASSERT_TRUE(fit.report.cross_validation.has_value());
   const CvTable& table = *fit.report.cross_validation;
   EXPECT_EQ(table.parameter_names, std::vector<std::string>{"sigma"});
@@ -155,7 +155,7 @@ TEST(NadarayaWatsonCdeTest, LeaveOneOutSpansSeveralBlocks) {
 
 TEST(NadarayaWatsonCdeTest, DensityIntegratesToOneOverY) {
   const test::PairSample train = test::sine_sample(150, 1, 9);
-  const KernelCdeFit fit = fit_nadaraya_watson_cde(train.x, train.y);
+  const ConditionalFit fit = fit_nadaraya_watson_cde(train.x, train.y);
   ASSERT_TRUE(fit.report.cross_validation.has_value());
   EXPECT_EQ(fit.report.cross_validation->candidates.rows(), 20);
   EXPECT_EQ(fit.model.n_components(), 100);
@@ -164,7 +164,7 @@ TEST(NadarayaWatsonCdeTest, DensityIntegratesToOneOverY) {
 
 TEST(NadarayaWatsonCdeTest, ModelFileRoundTripIsBitIdentical) {
   const test::PairSample train = test::sine_sample(120, 2, 10);
-  const KernelCdeFit fit = fit_nadaraya_watson_cde(train.x, train.y);
+  const ConditionalFit fit = fit_nadaraya_watson_cde(train.x, train.y);
   const test::PairSample queries = test::sine_sample(40, 2, 11);
   const ConditionalMixture loaded =
       test::expect_model_file_round_trip(fit.model, fit.report, queries.x, queries.y);

@@ -87,7 +87,7 @@ TEST(Parzen, FitIsTheWindowOfEquationTenInTheUsersUnits) {
   Matrix x = test::normal_matrix(2, 80, rng);
   x.row(0) = x.row(0) * 3.0 + Eigen::RowVectorXd::Constant(80, 10.0);
   x.row(1) *= 0.2;
-  const ParzenFit fit = fit_parzen(x);
+  const DensityFit fit = fit_parzen(x);
   const double gamma = fit.report.hyperparameters.at("width");
   const Vector scale = test::sample_scale(x);
   // p(u) = (1/N) Σ_k Π_d N(u_d; x_dk, (γ scale_d)²).
@@ -119,7 +119,7 @@ TEST(Parzen, SearchFindsTheMinimumOfTheCriterion) {
        {ParzenCriterion::leave_one_out_likelihood, ParzenCriterion::least_squares}) {
     ParzenOptions options;
     options.criterion = criterion;
-    const ParzenFit fit = fit_parzen(x, options);
+    const DensityFit fit = fit_parzen(x, options);
     const CvTable& table = *fit.report.cross_validation;
     const double gamma = fit.report.hyperparameters.at("width");
     EXPECT_EQ(table.candidates(table.best, 0), gamma);
@@ -140,13 +140,13 @@ TEST(Parzen, OneFixedWidthIsTakenWithoutScoring) {
   const Matrix x = test::normal_matrix(2, 60, rng);
   ParzenOptions options;
   options.widths = {0.3};
-  const ParzenFit fit = fit_parzen(x, options);
+  const DensityFit fit = fit_parzen(x, options);
   EXPECT_FALSE(fit.report.cross_validation.has_value());
   EXPECT_EQ(fit.report.hyperparameters.at("width"), 0.3);
   EXPECT_TRUE((fit.model.widths().array() == 0.3).all());
   // The same model as the one a grid of that width alone would choose.
   options.widths = {0.3, 0.3};
-  const ParzenFit scored = fit_parzen(x, options);
+  const DensityFit scored = fit_parzen(x, options);
   const Matrix queries = test::normal_matrix(2, 5, rng);
   EXPECT_TRUE(fit.model.log_pdf(queries) == scored.model.log_pdf(queries));
   options.widths = {-0.3};
@@ -158,7 +158,7 @@ TEST(Parzen, ExplicitGridIsSearchedExactly) {
   const Matrix x = test::normal_matrix(1, 100, rng);
   ParzenOptions options;
   options.widths = {0.05, 0.2, 0.4, 1.0, 2.0};
-  const ParzenFit fit = fit_parzen(x, options);
+  const DensityFit fit = fit_parzen(x, options);
   const CvTable& table = *fit.report.cross_validation;
   ASSERT_EQ(table.candidates.rows(), 5);
   const Vector expected = parzen_criterion(fit.model.centers(), options.widths, options.criterion);
@@ -210,7 +210,7 @@ ParzenOptions per_dimension() {
 
 TEST(Parzen, PerDimensionWidthsReportTheirExplicitLeaveOneOutLikelihood) {
   const Matrix x = clustered_and_broad(120, 3);
-  const ParzenFit fit = fit_parzen(x, per_dimension());
+  const DensityFit fit = fit_parzen(x, per_dimension());
   const Vector h(Eigen::Vector2d(fit.report.hyperparameters.at("width_0"),
                                  fit.report.hyperparameters.at("width_1")));
   const Standardizer scaling = Standardizer::fit(x, "x");
@@ -231,8 +231,8 @@ TEST(Parzen, PerDimensionWidthsReportTheirExplicitLeaveOneOutLikelihood) {
 
 TEST(Parzen, PerDimensionWidthsBeatOneWidthWhereTheDimensionsDiffer) {
   const Matrix x = clustered_and_broad(300, 4);
-  const ParzenFit one = fit_parzen(x);
-  const ParzenFit each = fit_parzen(x, per_dimension());
+  const DensityFit one = fit_parzen(x);
+  const DensityFit each = fit_parzen(x, per_dimension());
   // One width is the special case of equal widths, so the per-dimension optimum is at least as
   // good; here the narrow clusters take a width well below the broad dimension's.
   EXPECT_LT(each.report.statistics.at("loo_nll") + one.model.scaling().log_jacobian(),

@@ -137,7 +137,7 @@ ProductKernelCdeOptions fixed(std::vector<double> bandwidths) {
 
 TEST(ProductKernelCdeTest, LogPdfIsTheKernelRatioInUserUnits) {
   const test::PairSample train = test::sine_sample(40, 2, 7);
-  const KernelCdeFit fit = fit_product_kernel_cde(train.x, train.y, fixed({0.3, 1.5, 0.2}));
+  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, fixed({0.3, 1.5, 0.2}));
   EXPECT_EQ(fit.model.gate().kind(), "product_kernel");
   EXPECT_EQ(fit.model.n_components(), 40);
   const Vector sx = test::sample_scale(train.x);
@@ -164,7 +164,7 @@ TEST(ProductKernelCdeTest, ReportsTheCriterionOfTheChosenBandwidthsInUserUnits) 
   const test::PairSample train = test::sine_sample(120, 2, 9);
   ProductKernelCdeOptions options;
   options.marginal_mixing = MarginalMixing::none;
-  const KernelCdeFit fit = fit_product_kernel_cde(train.x, train.y, options);
+  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, options);
   Vector h(3);
   h << fit.report.hyperparameters.at("bandwidth_x0"), fit.report.hyperparameters.at("bandwidth_x1"),
       fit.report.hyperparameters.at("bandwidth_y0");
@@ -185,7 +185,7 @@ TEST(ProductKernelCdeTest, LearnsWhichInputMattersAndApproachesTheTrueDensity) {
   // the kernel estimate's excess NLL on 4,000 fresh pairs is a few hundredths (its bias and
   // variance at this n); the standard error of a 4,000-point mean NLL is about 0.012.
   const test::PairSample train = test::sine_sample(1500, 2, 10);
-  const KernelCdeFit fit = fit_product_kernel_cde(train.x, train.y);
+  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y);
   // The irrelevant input gets a bandwidth more than ten times the relevant one's (on this sample
   // its criterion is within 0.002 of the value at h → ∞); the relevant one is resolved finely.
   EXPECT_GT(fit.report.hyperparameters.at("bandwidth_x1"),
@@ -205,7 +205,7 @@ TEST(ProductKernelCdeTest, SameModelOnAnyThreadCountAndThroughAModelFile) {
   test::expect_independent_of_thread_count(options, [&](const ProductKernelCdeOptions& o) {
     return fit_product_kernel_cde(train.x, train.y, o);
   });
-  const KernelCdeFit fit = fit_product_kernel_cde(train.x, train.y, options);
+  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, options);
   const test::PairSample queries = test::sine_sample(20, 2, 13);
   test::expect_model_file_round_trip(fit.model, fit.report, queries.x, queries.y);
 }
@@ -215,7 +215,7 @@ TEST(ProductKernelCdeTest, HeldOutSubsetIsUsedBeyondItsLimit) {
   ProductKernelCdeOptions options;
   options.exact_limit = 299;
   options.subsample_held_out = 100;
-  const KernelCdeFit fit = fit_product_kernel_cde(train.x, train.y, options);
+  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, options);
   EXPECT_EQ(fit.report.statistics.at("held_out"), 100.0);
   EXPECT_EQ(fit.model.n_components(), 300);
 }
@@ -231,7 +231,7 @@ TEST(ProductKernelCdeTest, ScreenedStartsArePolishedOnTheFullCriterion) {
   const double default_criterion =
       fit_product_kernel_cde(train.x, train.y, options).report.statistics.at("loo_nll");
   options.search.relative_tolerance = 1e-10;
-  const KernelCdeFit fit = fit_product_kernel_cde(train.x, train.y, options);
+  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, options);
   EXPECT_NEAR(default_criterion, fit.report.statistics.at("loo_nll"), 1e-5);
   Matrix z(3, 250);
   z << Standardizer::fit(train.x, "x").transform(train.x),

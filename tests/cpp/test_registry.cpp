@@ -167,9 +167,7 @@ TEST(RegistryTest, AFitThroughTheRegistryEqualsTheDirectFit) {
   selection.method = "fw-lscde";
   const ConditionalFit by_hand = fit_forward_selection(
       data.x, data.y,
-      [&](const MatrixView& x, const MatrixView& y) {
-        return as_conditional_fit(fit_lscde(x, y, wrapped));
-      },
+      [&](const MatrixView& x, const MatrixView& y) { return fit_lscde(x, y, wrapped); },
       selection);
   const ConditionalModel through_registry =
       registry_fit("fw-lscde", {{"lambdas", std::vector<double>{0.1}},

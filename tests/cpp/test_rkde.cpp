@@ -51,7 +51,7 @@ RkdeOptions grid(std::vector<double> sigmas, int folds, std::uint64_t seed) {
 
 TEST(RkdeTest, LogPdfIsTheRenormalisedRatioOfKdesInUserUnits) {
   const test::PairSample train = test::sine_sample(40, 2, 1);
-  const KernelCdeFit fit = fit_rkde(train.x, train.y, grid({0.35}, 5, 0));
+  const ConditionalFit fit = fit_rkde(train.x, train.y, grid({0.35}, 5, 0));
   EXPECT_FALSE(fit.report.cross_validation.has_value());
   EXPECT_EQ(fit.report.hyperparameters.at("sigma"), 0.35);
   EXPECT_EQ(fit.report.hyperparameters.at("sigma_marginal"), 0.35);
@@ -74,7 +74,7 @@ TEST(RkdeTest, LogPdfIsTheRenormalisedRatioOfKdesInUserUnits) {
 TEST(RkdeTest, CrossValidationOfBothKdesMatchesExplicitFoldLikelihoods) {
   const test::PairSample data = test::sine_sample(42, 2, 3);
   const RkdeOptions options = grid({0.05, 0.2, 0.5, 1.0, 3.0}, 3, 4);
-  const KernelCdeFit fit = fit_rkde(data.x, data.y, options);
+  const ConditionalFit fit = fit_rkde(data.x, data.y, options);
   ASSERT_TRUE(fit.report.cross_validation.has_value());
   const CvTable& joint = *fit.report.cross_validation;
   ASSERT_EQ(fit.report.auxiliary_cross_validation.count("marginal_kde"), 1u);
@@ -118,7 +118,7 @@ TEST(RkdeTest, CrossValidationOfBothKdesMatchesExplicitFoldLikelihoods) {
 
 TEST(RkdeTest, RatioMassIsTheIntegralOfTheRawRatio) {
   const test::PairSample train = test::sine_sample(60, 1, 5);
-  const KernelCdeFit fit = fit_rkde(train.x, train.y, grid({0.1, 0.3, 1.0}, 4, 6));
+  const ConditionalFit fit = fit_rkde(train.x, train.y, grid({0.1, 0.3, 1.0}, 4, 6));
   const double sigma_joint = fit.report.hyperparameters.at("sigma");
   const double sigma_marginal = fit.report.hyperparameters.at("sigma_marginal");
   ASSERT_NE(sigma_joint, sigma_marginal) << "the test needs two different widths";
@@ -155,7 +155,7 @@ TEST(RkdeTest, RatioMassIsTheIntegralOfTheRawRatio) {
 
 TEST(RkdeTest, DensityIntegratesToOneOverY) {
   const test::PairSample train = test::sine_sample(150, 1, 7);
-  const KernelCdeFit fit = fit_rkde(train.x, train.y);
+  const ConditionalFit fit = fit_rkde(train.x, train.y);
   ASSERT_TRUE(fit.report.cross_validation.has_value());
   EXPECT_EQ(fit.report.cross_validation->candidates.rows(), 10);
   test::expect_integrates_to_one(fit.model, train.y, {-4.0, -1.0, 0.5, 2.0, 50.0});
@@ -163,7 +163,7 @@ TEST(RkdeTest, DensityIntegratesToOneOverY) {
 
 TEST(RkdeTest, ModelFileRoundTripIsBitIdenticalAndKeepsBothTables) {
   const test::PairSample train = test::sine_sample(90, 2, 8);
-  const KernelCdeFit fit = fit_rkde(train.x, train.y, grid({0.1, 0.3, 1.0}, 5, 1));
+  const ConditionalFit fit = fit_rkde(train.x, train.y, grid({0.1, 0.3, 1.0}, 5, 1));
   const test::PairSample queries = test::sine_sample(30, 2, 9);
   test::expect_model_file_round_trip(fit.model, fit.report, queries.x, queries.y);
 }
@@ -171,7 +171,7 @@ TEST(RkdeTest, ModelFileRoundTripIsBitIdenticalAndKeepsBothTables) {
 TEST(RkdeTest, ResultDoesNotDependOnThreadCount) {
   const test::PairSample train = test::sine_sample(800, 2, 10);
   test::expect_independent_of_thread_count(RkdeOptions{}, [&](const auto& options) {
-    const KernelCdeFit fit = fit_rkde(train.x, train.y, options);
+    const ConditionalFit fit = fit_rkde(train.x, train.y, options);
     EXPECT_NE(fit.report.hyperparameters.at("sigma"),
               fit.report.hyperparameters.at("sigma_marginal"));  // the ratio mass is computed
     return fit;

@@ -60,7 +60,7 @@ TEST(Rsde, ObjectiveIsTheIseCriterionComputedByBruteForce) {
   const Matrix x = bimodal(60, 2);
   RsdeOptions options;
   options.widths = {0.3};
-  const RsdeFit fit = fit_rsde(x, options);
+  const DensityFit fit = fit_rsde(x, options);
   // In standardised units, ½ ∫ p̂² − (1/N) Σ_k p̂(z_k) (eqs. 13, 16–17). Here by quadrature in the
   // user's units: ∫ p̂_std² dz = scale ∫ p̂_user² dx and p̂_std(z) = scale p̂_user(x).
   const double scale = test::sample_scale(x)(0);
@@ -84,7 +84,7 @@ TEST(Rsde, WeightsBeatThoseOfTheParzenWindowAndRandomSimplexPoints) {
   RsdeOptions options;
   options.widths = {0.4};
   options.mnqp.prune_threshold = 0.0;
-  const RsdeFit fit = fit_rsde(x, options);
+  const DensityFit fit = fit_rsde(x, options);
   const Matrix z = (x.array() - x.mean()) / test::sample_scale(x)(0);
   const RsdeProblem problem = rsde_problem(z, 0.4);
   const double optimum = fit.report.statistics.at("ise_objective");
@@ -104,7 +104,7 @@ TEST(Rsde, CrossValidationChoosesTheBestWidth) {
   RsdeOptions options;
   options.widths = {0.1, 0.3, 0.6, 1.5};
   options.mnqp.max_iterations = 2000;
-  const RsdeFit fit = fit_rsde(x, options);
+  const DensityFit fit = fit_rsde(x, options);
   const CvTable& table = *fit.report.cross_validation;
   ASSERT_EQ(table.candidates.rows(), 4);
   Index best = 0;
@@ -113,7 +113,7 @@ TEST(Rsde, CrossValidationChoosesTheBestWidth) {
   std::string first;
   for (int threads : {1, 2, 3}) {
     options.threads = threads;
-    const RsdeFit again = fit_rsde(x, options);
+    const DensityFit again = fit_rsde(x, options);
     const std::string fingerprint =
         again.model.to_json().dump() + again.report.cross_validation->to_json().dump();
     if (threads == 1) {

@@ -323,7 +323,7 @@ SaCdeOptions single(double sigma, double lambda) {
 
 TEST(SaCdeTest, LogPdfMatchesTheRenormalisedAdditiveModel) {
   const test::PairSample train = test::sine_sample(60, 3, 6);
-  const SaCdeFit fit = fit_sacde(train.x, train.y, single(0.6, 0.01));
+  const ConditionalFit fit = fit_sacde(train.x, train.y, single(0.6, 0.01));
   EXPECT_EQ(fit.model.gate().kind(), "sacde");
   EXPECT_FALSE(fit.report.cross_validation.has_value());
   ASSERT_TRUE(fit.report.feature_selection.has_value());
@@ -337,7 +337,7 @@ TEST(SaCdeTest, LogPdfMatchesTheRenormalisedAdditiveModel) {
 
 TEST(SaCdeTest, RenormalisedDensityIntegratesToOne) {
   const test::PairSample train = test::sine_sample(80, 2, 8);
-  const SaCdeFit fit = fit_sacde(train.x, train.y, single(0.3, 0.005));
+  const ConditionalFit fit = fit_sacde(train.x, train.y, single(0.3, 0.005));
   const double width = fit.model.scales().minCoeff() * fit.model.y_scaling().scale()(0);
   const double low = train.y.minCoeff() - 12 * width;
   const double high = train.y.maxCoeff() + 12 * width;
@@ -392,7 +392,7 @@ TEST(SaCdeTest, CrossValidationKeepsTheRelevantFeatureOfToyDataOne) {
   options.sigmas = {0.1, 0.25, 0.5, 1.0};
   options.lambdas = {0.01, 0.03, 0.1, 0.3, 1.0};
   options.seed = 3;
-  const SaCdeFit fit = fit_sacde(train.x, train.y, options);
+  const ConditionalFit fit = fit_sacde(train.x, train.y, options);
   ASSERT_TRUE(fit.report.cross_validation.has_value());
   const FeatureSelection& selection = *fit.report.feature_selection;
   ASSERT_FALSE(selection.selected.empty());
@@ -416,12 +416,12 @@ TEST(SaCdeTest, LambdaRulesPickFromTheCrossValidationTable) {
   options.lambdas = {0.001, 0.01, 0.03, 0.1, 0.3};
   options.seed = 5;
   options.lambda_rule = SaCdeLambdaRule::minimum;
-  const SaCdeFit minimum = fit_sacde(train.x, train.y, options);
+  const ConditionalFit minimum = fit_sacde(train.x, train.y, options);
   const CvTable& table = *minimum.report.cross_validation;
   EXPECT_EQ(minimum.report.hyperparameters.at("sigma"), table.candidates(table.best, 0));
   EXPECT_EQ(minimum.report.hyperparameters.at("lambda"), table.candidates(table.best, 1));
   options.lambda_rule = SaCdeLambdaRule::one_standard_error;
-  const SaCdeFit sparse = fit_sacde(train.x, train.y, options);
+  const ConditionalFit sparse = fit_sacde(train.x, train.y, options);
   // Brute force over the table: the largest λ at the best σ within one standard error.
   double expected = 0.0;
   for (Index row = 0; row < table.candidates.rows(); ++row) {
@@ -442,7 +442,7 @@ TEST(SaCdeTest, ModelFileRoundTripAndThreadIndependence) {
   options.sigmas = {0.2, 0.5, 1.0};
   options.lambdas = {0.001, 0.01, 0.1};
   options.seed = 4;
-  const SaCdeFit fit = fit_sacde(train.x, train.y, options);
+  const ConditionalFit fit = fit_sacde(train.x, train.y, options);
   test::expect_model_file_round_trip(fit.model, fit.report, train.x, train.y);
   test::expect_independent_of_thread_count(
       options, [&](const SaCdeOptions& o) { return fit_sacde(train.x, train.y, o); });

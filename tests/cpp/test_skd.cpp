@@ -64,7 +64,7 @@ TEST(Skd, FitsASparseMixtureCloseToTheTrueDensity) {
   x = (2.0 * x.array() + 7.0).matrix();  // N(7, 2²)
   SkdOptions options;
   options.widths = {0.2, 0.4, 0.8};
-  const SkdFit fit = fit_skd(x, options);
+  const DensityFit fit = fit_skd(x, options);
   ASSERT_TRUE(fit.report.cross_validation.has_value());
   EXPECT_EQ(fit.report.method, "skd");
   const Index kernels = fit.model.n_components();
@@ -91,14 +91,14 @@ TEST(Skd, DoesNotDependOnTheUnitsOfTheData) {
   SkdOptions options;
   options.widths = {0.6};
   options.target_width = 0.4;
-  const SkdFit fit = fit_skd(x, options);
+  const DensityFit fit = fit_skd(x, options);
   const Matrix scaled = (x.array() * 10.0 + 3.0).matrix();
-  const SkdFit scaled_fit = fit_skd(scaled, options);
+  const DensityFit scaled_fit = fit_skd(scaled, options);
   const Vector difference = scaled_fit.model.log_pdf(scaled) - fit.model.log_pdf(x);
   EXPECT_LT((difference.array() + 2.0 * std::log(10.0)).abs().maxCoeff(), 1e-9);
   // Without standardisation the widths are in the data's units and the centres are data points.
   options.standardize = false;
-  const SkdFit raw = fit_skd(x, options);
+  const DensityFit raw = fit_skd(x, options);
   EXPECT_TRUE((raw.model.widths().array() == 0.6).all());
   for (Index l = 0; l < raw.model.n_components(); ++l) {
     EXPECT_LT(((x.colwise() - raw.model.centers().col(l)).colwise().norm()).minCoeff(), 1e-12);

@@ -39,7 +39,8 @@ struct EpsilonKdeOptions {
 /// pairs: gate EpsilonBallGate(u = standardised x, ε), components N(v_i, σ² I). The report holds
 /// "epsilon" and "sigma" and, when there was more than one candidate, the cross-validation table
 /// over (ε, σ) with the held-out NLL in the user's units.
-KernelCdeFit fit_epsilon_kde(const MatrixView& x, const MatrixView& y,
-                             const EpsilonKdeOptions& options = {}, const FitContext& context = {});
+ConditionalFit fit_epsilon_kde(const MatrixView& x, const MatrixView& y,
+                               const EpsilonKdeOptions& options = {},
+                               const FitContext& context = {});
 
 }  // namespace cdens

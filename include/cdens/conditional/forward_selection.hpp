@@ -17,21 +17,9 @@
 
 namespace cdens {
 
-/// A fitted conditional model and its report (the model and report of any estimator's fit).
-struct ConditionalFit {
-  ConditionalMixture model;
-  FitReport report;
-};
-
 /// Fits the wrapped estimator to pairs (x_S, y); its report must hold a cross-validation table
 /// of loss "kl".
 using SubsetFit = std::function<ConditionalFit(const MatrixView& x, const MatrixView& y)>;
-
-/// The model and report of an estimator's fit as a ConditionalFit.
-template <class Fit>
-ConditionalFit as_conditional_fit(Fit fit) {
-  return {std::move(fit.model), std::move(fit.report)};
-}
 
 /// Options of the wrapper.
 struct ForwardSelectionOptions {

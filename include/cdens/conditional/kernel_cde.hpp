@@ -9,12 +9,6 @@
 
 namespace cdens {
 
-/// A fitted kernel estimator and what its fit found out.
-struct KernelCdeFit {
-  ConditionalMixture model;
-  FitReport report;
-};
-
 /// The width grid of the SA-CDE paper's experiments (§3): twenty values from 10⁻² to 2, evenly
 /// spaced in log, in standardised units. The default σ grid of ε-KDE and NW-CDE.
 std::vector<double> sa_cde_width_grid();

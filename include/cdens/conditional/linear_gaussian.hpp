@@ -39,8 +39,8 @@ struct LinearGaussianOptions {
 /// the number of outputs with a log-linear spread ("log_linear_outputs"). An output that is an
 /// exact linear function of x gets a residual scale of 1e-10 of its standard deviation and a
 /// warning. variance = log_linear throws DataError where that fit is degenerate (it names why).
-KernelCdeFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
-                                 const LinearGaussianOptions& options = {},
-                                 const FitContext& context = {});
+ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
+                                   const LinearGaussianOptions& options = {},
+                                   const FitContext& context = {});
 
 }  // namespace cdens

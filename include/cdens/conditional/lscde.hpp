@@ -39,22 +39,16 @@ struct LscdeOptions {
   int threads = 0;
 };
 
-/// A fitted LSCDE model and what the fit found out.
-struct LscdeFit {
-  ConditionalMixture model;
-  FitReport report;
-};
-
 /// The random choices a fit makes from options.seed, for reproducing a fit elsewhere (the
 /// benchmark's numpy reference uses the same centres and folds).
 ///
 
 /// Fits LSCDE to the pairs (x_i, y_i): x is d_x × n, y is d_y × n.
-LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const LscdeOptions& options = {},
-                   const FitContext& context = {});
+ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const LscdeOptions& options = {},
+                         const FitContext& context = {});
 
 /// Semi-supervised LSCDE (§2.7): the unlabelled inputs (d_x × n') join the labelled ones in Ĥ.
-LscdeFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
-                   const LscdeOptions& options = {}, const FitContext& context = {});
+ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
+                         const LscdeOptions& options = {}, const FitContext& context = {});
 
 }  // namespace cdens

@@ -35,8 +35,8 @@ struct NadarayaWatsonCdeOptions {
 /// "sigma" and, for more than one candidate, the leave-one-out table (loss "kl": the mean of
 /// −log p̂_{−b}(y_b | x_b) over the B centres, in the user's units, each centre predicted from
 /// the other B − 1).
-KernelCdeFit fit_nadaraya_watson_cde(const MatrixView& x, const MatrixView& y,
-                                     const NadarayaWatsonCdeOptions& options = {},
-                                     const FitContext& context = {});
+ConditionalFit fit_nadaraya_watson_cde(const MatrixView& x, const MatrixView& y,
+                                       const NadarayaWatsonCdeOptions& options = {},
+                                       const FitContext& context = {});
 
 }  // namespace cdens

@@ -78,8 +78,8 @@ struct ProductKernelCdeOptions {
 /// "linear_trend" is 1. A discrete column's λ is reported as "lambda_x0", …; an undeclared column
 /// that looks discrete gets a warning. InvalidArgument for bad declarations
 /// (declared_column_kernels) and for the linear trend with a discrete output.
-KernelCdeFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
-                                    const ProductKernelCdeOptions& options = {},
-                                    const FitContext& context = {});
+ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
+                                      const ProductKernelCdeOptions& options = {},
+                                      const FitContext& context = {});
 
 }  // namespace cdens

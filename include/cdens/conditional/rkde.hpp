@@ -44,7 +44,7 @@ struct RkdeOptions {
 /// "marginal_nll") as auxiliary_cross_validation["marginal_kde"], and the statistic
 /// "mean_log_ratio_mass": the mean over training inputs of log ∫ p̂(x_i, y) / p̂(x_i) dy, how far
 /// the raw ratio is from a density (0 when σ_j = σ_m).
-KernelCdeFit fit_rkde(const MatrixView& x, const MatrixView& y, const RkdeOptions& options = {},
-                      const FitContext& context = {});
+ConditionalFit fit_rkde(const MatrixView& x, const MatrixView& y, const RkdeOptions& options = {},
+                        const FitContext& context = {});
 
 }  // namespace cdens

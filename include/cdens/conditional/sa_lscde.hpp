@@ -18,18 +18,12 @@ struct SaLscdeOptions {
   static LscdeOptions paper_estimation_options();
 };
 
-/// A fitted SA-LSCDE model: LSCDE on the kept features, as a model of every input.
-struct SaLscdeFit {
-  ConditionalMixture model;
-  FitReport report;
-};
-
 /// Fits SA-LSCDE to the pairs (x_i, y_i). The report is LSCDE's (σ, λ and its CV table) with
 /// method "salscde", SA-CDE's feature selection (path included), SA-CDE's σ and λ as
 /// "selection_sigma" and "selection_lambda" and its CV table as the auxiliary table "sacde".
 /// When SA-CDE switches every feature off, the feature that leaves the regularisation path last
 /// (the largest λ with ‖α_d‖ > 0) is kept, so that LSCDE has an input.
-SaLscdeFit fit_sa_lscde(const MatrixView& x, const MatrixView& y,
-                        const SaLscdeOptions& options = {}, const FitContext& context = {});
+ConditionalFit fit_sa_lscde(const MatrixView& x, const MatrixView& y,
+                            const SaLscdeOptions& options = {}, const FitContext& context = {});
 
 }  // namespace cdens

@@ -51,17 +51,11 @@ struct SaCdeOptions {
   int threads = 0;
 };
 
-/// A fitted SA-CDE model and what the fit found out. The report's feature_selection holds the
-/// kept features (‖α_d‖ > 0), ‖α_d‖₂ of every feature and the regularisation path of the chosen
-/// σ on the whole training set (Figure 4); its cross_validation the (σ, λ) table of held-out
-/// NLL in the user's units.
-struct SaCdeFit {
-  ConditionalMixture model;
-  FitReport report;
-};
-
 /// Fits SA-CDE to the pairs (x_i, y_i): x is d_x × n, y is d_y × n.
-SaCdeFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOptions& options = {},
-                   const FitContext& context = {});
+/// The report's feature_selection holds the kept features (‖α_d‖ > 0), ‖α_d‖₂ of every feature
+/// and the regularisation path of the chosen σ on the whole training set (Figure 4); its
+/// cross_validation the (σ, λ) table of held-out NLL in the user's units.
+ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOptions& options = {},
+                         const FitContext& context = {});
 
 }  // namespace cdens

@@ -77,4 +77,19 @@ struct FitReport {
   static FitReport from_json(const nlohmann::json& document);
 };
 
+class ConditionalMixture;
+class GaussianMixture;
+
+/// What every fit returns: the fitted model and what the fit found out.
+template <class Model>
+struct Fit {
+  Model model;
+  FitReport report;
+};
+
+/// A fitted conditional density p(y|x).
+using ConditionalFit = Fit<ConditionalMixture>;
+/// A fitted density p(x).
+using DensityFit = Fit<GaussianMixture>;
+
 }  // namespace cdens

@@ -75,15 +75,9 @@ struct EmRun {
 EmRun run_em(const MatrixView& z, Vector weights, Matrix centers, Matrix variances,
              const GmmOptions& options);
 
-/// A fitted GMM and its report (statistics: log_likelihood of the kept run, iterations,
-/// converged, restarts).
-struct GmmFit {
-  GaussianMixture model;
-  FitReport report;
-};
-
 /// Fits the GMM to the samples x (d × N, the user's units). DataError for empty, non-finite
 /// or constant data; InvalidArgument for bad options (N_K < 1 or > N, a floor ≤ 0, …).
-GmmFit fit_gmm(const MatrixView& x, const GmmOptions& options = {});
+/// The report's statistics: log_likelihood of the kept run, iterations, converged, restarts.
+DensityFit fit_gmm(const MatrixView& x, const GmmOptions& options = {});
 
 }  // namespace cdens

@@ -102,18 +102,13 @@ struct GskdOptions {
 /// in 1-D, (20, 10, 200) in 2-D, (40, 10, 400) in 6-D and 10-D (used for every m ≥ 3).
 RwbsOptions gskd_paper_rwbs(Index dimension);
 
-/// A fitted GSKD and its report (hyper-parameters target_width, variance_upper and, with
-/// holdout stopping, stages; statistics n_selected (kernels constructed by OFR), n_kernels
-/// (kept by MNQP), loo_mse (J of the last stage), cost_evaluations (the N_ce of §III-C, of the
-/// final construction), population, generations, iterations; with holdout stopping the
-/// cross_validation table of (variance_upper, stages)).
-struct GskdFit {
-  GaussianMixture model;
-  FitReport report;
-};
-
 /// Fits GSKD to the samples x (d × N, the user's units). DataError for empty, non-finite or
 /// constant data; InvalidArgument for bad options.
-GskdFit fit_gskd(const MatrixView& x, const GskdOptions& options = {});
+/// The report: hyper-parameters target_width, variance_upper and, with holdout stopping,
+/// stages; statistics n_selected (kernels constructed by OFR), n_kernels (kept by MNQP),
+/// loo_mse (J of the last stage), cost_evaluations (the N_ce of §III-C, of the final
+/// construction), population, generations, iterations; with holdout stopping the
+/// cross_validation table of (variance_upper, stages).
+DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options = {});
 
 }  // namespace cdens

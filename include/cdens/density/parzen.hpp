@@ -55,15 +55,6 @@ struct ParzenOptions {
   int threads = 0;
 };
 
-/// A fitted Parzen window and its report (hyper-parameter "width"; the CV table lists every
-/// width scored, grid first, then the refinement's evaluations). With per_dimension, the
-/// hyper-parameters are "width_0", "width_1", … and the report holds the leave-one-out NLL at
-/// them ("loo_nll", the user's units) instead of a CV table.
-struct ParzenFit {
-  GaussianMixture model;
-  FitReport report;
-};
-
 /// The criterion (to be minimised) for each width of `widths` on the data z (d × N, used as
 /// given — no standardisation), with each sample's term in the columns of `per_sample`
 /// (|widths| × N) when it is not null: the criterion is the row mean of those terms. Exact
@@ -77,7 +68,11 @@ Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
 /// fixed width there is nothing to select: the criterion is not computed and the report has no
 /// cross-validation table.
 /// DataError for empty, non-finite or constant data; InvalidArgument for bad options.
-ParzenFit fit_parzen(const MatrixView& x, const ParzenOptions& options = {});
+/// The report: hyper-parameter "width"; the CV table lists every width scored, grid first, then
+/// the refinement's evaluations. With per_dimension, the hyper-parameters are "width_0",
+/// "width_1", … and the report holds the leave-one-out NLL at them ("loo_nll", the user's units)
+/// instead of a CV table.
+DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options = {});
 
 /// The width γ_Parz of the Parzen target of SKD and GSKD (Chen, Hong & Harris 2010, eq. 23):
 /// `requested` when positive, else the width fit_parzen chooses with its default criterion.

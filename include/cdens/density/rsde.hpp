@@ -38,13 +38,6 @@ struct RsdeOptions {
   int threads = 0;
 };
 
-/// A fitted RSDE and its report (hyper-parameter "width"; statistics n_kernels, mnqp
-/// iterations, ise_objective = ½βᵀGβ − p̂ᵀβ at the solution).
-struct RsdeFit {
-  GaussianMixture model;
-  FitReport report;
-};
-
 /// The matrices of eq. (13) on data z (d × N, as given): G (eqs. 14) and p̂ (eq. 15, the Parzen
 /// estimate at each z_i with its own kernel included).
 struct RsdeProblem {
@@ -55,6 +48,8 @@ RsdeProblem rsde_problem(const MatrixView& z, double width);
 
 /// Fits RSDE to the samples x (d × N, the user's units) after standardising them.
 /// DataError for empty, non-finite or constant data; InvalidArgument for bad options.
-RsdeFit fit_rsde(const MatrixView& x, const RsdeOptions& options = {});
+/// The report: hyper-parameter "width"; statistics n_kernels, mnqp iterations, ise_objective =
+/// ½βᵀGβ − p̂ᵀβ at the solution.
+DensityFit fit_rsde(const MatrixView& x, const RsdeOptions& options = {});
 
 }  // namespace cdens

@@ -46,13 +46,6 @@ struct SkdOptions {
   int threads = 0;
 };
 
-/// A fitted SKD and its report (hyper-parameters width, target_width; statistics n_selected
-/// (kernels chosen by OFR), n_kernels (kept by MNQP), loo_mse, regularization_passes).
-struct SkdFit {
-  GaussianMixture model;
-  FitReport report;
-};
-
 /// The OFR-LOO-LR selection on z (d × N, as given) with the target t: the indices of the
 /// training points whose kernels were selected, in selection order, and the LOO MSE J after
 /// the last stage of the last pass.
@@ -66,6 +59,8 @@ SkdSelection select_skd_kernels(const MatrixView& z, const Vector& target, doubl
 
 /// Fits SKD to the samples x (d × N, the user's units). DataError for empty, non-finite or
 /// constant data; InvalidArgument for bad options.
-SkdFit fit_skd(const MatrixView& x, const SkdOptions& options = {});
+/// The report: hyper-parameters width, target_width; statistics n_selected (kernels chosen by
+/// OFR), n_kernels (kept by MNQP), loo_mse, regularization_passes.
+DensityFit fit_skd(const MatrixView& x, const SkdOptions& options = {});
 
 }  // namespace cdens
