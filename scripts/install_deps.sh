@@ -12,6 +12,7 @@ packages=(
   libopenblas-openmp-dev # BLAS behind Eigen's products; the OpenMP build nests inside our threads
   libcli11-dev           # command-line parsing
   libnlopt-dev           # L-BFGS for the PRESS fit
+  libfftw3-dev           # FFTs of the binned kernel sums (density on a grid)
   nlohmann-json3-dev     # model files
   libgtest-dev           # unit tests
   libbenchmark-dev       # micro-benchmarks
