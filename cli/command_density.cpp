@@ -20,19 +20,32 @@ namespace {
 
 constexpr const char* kModelHelp = "Model file written by cdens density fit";
 
+/// --tolerance of the queries of a mixture with shared widths (a Parzen window).
+void add_tolerance_option(CLI::App& command, double& tolerance) {
+  command
+      .add_option("--tolerance", tolerance,
+                  "Largest error of each log-density of a Parzen window (kernel sums by tree or "
+                  "binned FFT within it; 0: exact)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+}
+
 struct DensityScoreArguments {
   std::string model_path;
   std::string data_path;
   std::string columns;  // empty: the model's variable names
   std::string out_path;
   bool no_header = false;
+  double tolerance = DensityQuery{}.log_tolerance;
 };
 
 void run_density_score(const DensityScoreArguments& arguments) {
   const DensityModel model = load_density_model_file(arguments.model_path);
   const CsvTable table = load_table(arguments.data_path, arguments.no_header);
   const Matrix x = choose_columns(table, arguments.columns, "--columns", model.names).values;
-  const Vector log_densities = model.mixture.log_pdf(x);
+  DensityQuery query;
+  query.log_tolerance = arguments.tolerance;
+  const Vector log_densities = model.mixture.log_pdf(x, query);
   if (!arguments.out_path.empty()) {
     write_table(arguments.out_path, {"log_density"}, log_densities.transpose());
   }
@@ -42,6 +55,7 @@ void run_density_score(const DensityScoreArguments& arguments) {
             << "mean_log_likelihood: " << format_number(mean_log_likelihood) << '\n'
             << "total_log_likelihood: " << format_number(log_densities.sum()) << '\n'
             << "nll: " << format_number(-mean_log_likelihood) << '\n'
+            << "kernel_sums: " << query.path << '\n'
             << std::flush;
 }
 
@@ -49,6 +63,7 @@ struct DensityGridArguments {
   std::string model_path;
   std::vector<std::string> axes;  // one START:STOP:COUNT per dimension
   std::string out_path;
+  double tolerance = DensityQuery{}.log_tolerance;
 };
 
 void run_density_grid(const DensityGridArguments& arguments) {
@@ -65,7 +80,9 @@ void run_density_grid(const DensityGridArguments& arguments) {
   const Matrix grid = cartesian_grid(axes, "--grid", static_cast<double>(dimension) + 2.0);
   Matrix rows(dimension + 1, grid.cols());
   rows.topRows(dimension) = grid;
-  rows.bottomRows(1) = model.mixture.pdf(grid).transpose();
+  DensityQuery query;
+  query.log_tolerance = arguments.tolerance;
+  rows.bottomRows(1) = model.mixture.log_pdf(grid, query).array().exp().transpose();
   std::vector<std::string> names = model.names;
   names.push_back("density");
   write_table(arguments.out_path, names, rows);
@@ -125,6 +142,7 @@ void add_density_command(CLI::App& app) {
   score_command->add_option("--out", score->out_path,
                             "Also write log p(x) of every row to this CSV file");
   score_command->add_flag("--no-header", score->no_header, "The CSV file has no header line");
+  add_tolerance_option(*score_command, score->tolerance);
   score_command->callback([score] { run_density_score(*score); });
 
   auto grid = std::make_shared<DensityGridArguments>();
@@ -141,6 +159,7 @@ void add_density_command(CLI::App& app) {
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   grid_command->add_option("--out", grid->out_path, "Write the CSV here instead of stdout");
+  add_tolerance_option(*grid_command, grid->tolerance);
   grid_command->callback([grid] { run_density_grid(*grid); });
 
   auto sample = std::make_shared<DensitySampleArguments>();

@@ -40,9 +40,13 @@ KernelSumReference::KernelSumReference(const MatrixView& all_points,
   } else {
     log_weights = weights.array().log();
   }
+  // Row by row: each a contiguous-in-memory pass Eigen vectorises over n, also for d = 1.
   origin = points.rowwise().mean();
-  points.colwise() -= origin;
-  offsets = log_weights - 0.5 * points.colwise().squaredNorm().transpose();
+  offsets = log_weights;
+  for (Index k = 0; k < points.rows(); ++k) {
+    points.row(k).array() -= origin(k);
+    offsets.array() -= 0.5 * points.row(k).transpose().array().square();
+  }
 }
 
 Matrix KernelSumReference::centred(const MatrixView& queries) const {

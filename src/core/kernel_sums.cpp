@@ -9,6 +9,7 @@
 
 #include "cdens/core/error.hpp"
 #include "core/binned_kernel_sums.hpp"
+#include "core/block_tree_kernel_sums.hpp"
 #include "core/debug_note.hpp"
 #include "core/exact_kernel_sums.hpp"
 #include "core/kd_tree.hpp"
@@ -117,10 +118,19 @@ KernelSums gaussian_kernel_log_sums(const MatrixView& points, const VectorView& 
         sums.path = KernelSumPath::binned;
       }
     }
-    // The tree is built and measured only when it could win: its build alone must cost less.
+    // With many queries the tree path is the dual tree of blocks, whose base case is the exact
+    // path's: it never costs much more than the exact path (its box bounds and sorting are per
+    // pair of blocks of 256), so it replaces the exact path whenever an error is allowed and the
+    // trees cost less to build than the sums they could save.
     const double build =
-        kTreeBuildCost * static_cast<double>(n) * std::log2(static_cast<double>(n));
-    if (best > kPilotThreshold && n >= 256 && build < best) {
+        kTreeBuildCost * (static_cast<double>(n) * std::log2(static_cast<double>(n)) +
+                          static_cast<double>(m) * std::log2(static_cast<double>(m) + 1.0));
+    if (sums.path == KernelSumPath::exact && relative_tolerance > 0.0 && m >= kKernelSumBlock &&
+        n >= 2 * kKernelSumBlock && build < 0.5 * best) {
+      sums.path = KernelSumPath::tree;
+      choice << ", dual tree of blocks (build " << build * 1e-9 << " s)";
+    } else if (best > kPilotThreshold && n >= 256 && build < best && m < kKernelSumBlock) {
+      // Few queries: the single tree, measured on some of them.
       tree = std::make_unique<KdTree>(reference.points, reference.weights);
       const TreeWork work =
           measure_tree_work(*tree, reference, pilot_queries(centred), relative_tolerance);
@@ -134,8 +144,18 @@ KernelSums gaussian_kernel_log_sums(const MatrixView& points, const VectorView& 
   }
   switch (sums.path) {
     case KernelSumPath::tree:
-      if (!tree) tree = std::make_unique<KdTree>(reference.points, reference.weights);
-      sums.log_sums = tree_log_kernel_sums(*tree, reference, centred, relative_tolerance, threads);
+      if (m >= kKernelSumBlock) {
+        const KdTree blocks(reference.points, reference.weights, kKernelSumBlock);
+        double summed = 0.0;
+        sums.log_sums = block_tree_log_kernel_sums(blocks, reference, centred, relative_tolerance,
+                                                   threads, &summed);
+        choice << "; dual tree of blocks, " << 100.0 * summed << " % of block pairs summed";
+      } else {
+        if (!tree) tree = std::make_unique<KdTree>(reference.points, reference.weights);
+        sums.log_sums =
+            tree_log_kernel_sums(*tree, reference, centred, relative_tolerance, threads);
+        choice << "; single tree per query";
+      }
       break;
     case KernelSumPath::binned: {
       Index fallbacks = 0;

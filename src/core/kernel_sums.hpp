@@ -9,9 +9,12 @@
 //
 // * exact: blocks of queries against blocks of points, exponents by one GEMM, Eigen's vectorised
 //   exp, column sums; log space (max-shifted) only for the queries whose sum underflows;
-// * tree: a k-d tree over the points; a node whose kernel values all lie in [K_min, K_max] is
-//   replaced by its weight times (K_min + K_max)/2 when that error fits the query's budget
-//   (Gray & Moore 2001), so every S_j is within relative_tolerance of the exact sum;
+// * tree: k-d trees with bounded pruning (Gray & Moore 2001), so every S_j is within the
+//   tolerance of the exact sum: for many queries a dual tree of blocks of 256 points and 256
+//   queries, blocks summed exactly (as the exact path) nearest first until the bound of the rest
+//   is within the tolerance; for a few queries a single tree per query, a node whose kernel
+//   values lie in [K_min, K_max] replaced by its weight times (K_min + K_max)/2 when that error
+//   fits the query's budget;
 // * binned: for queries on a regular grid in d ≤ 3, linear binning of the points onto a grid and
 //   the convolution with the sampled kernel by FFT (Silverman 1982, Wand 1994); grid points where
 //   the binning error bound exceeds the tolerance are recomputed by the tree.

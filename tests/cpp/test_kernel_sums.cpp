@@ -110,9 +110,29 @@ TEST(KernelSumsTest, TreePathIsWithinItsToleranceOnEveryQuery) {
   }
 }
 
+TEST(KernelSumsTest, DualTreeOfBlocksIsWithinItsToleranceOnEveryQuery) {
+  // 256 queries or more: the tree path sums blocks of points against blocks of queries.
+  for (Index d = 1; d <= 5; ++d) {
+    for (const double width : {0.05, 0.3}) {
+      for (const double tolerance : {1e-6, 1e-2}) {
+        SCOPED_TRACE(testing::Message()
+                     << "d=" << d << " width=" << width << " tolerance=" << tolerance);
+        Problem problem = clustered_problem(d, 2000, 600, width, d % 2 == 1, 40 + d);
+        // Two queries whose sums underflow, inside blocks of ordinary ones.
+        problem.queries.col(5).setConstant(1e3);
+        problem.queries.col(500).setConstant(-4e2);
+        EXPECT_LE(largest_error(problem, options_for(KernelSumPath::tree, tolerance)),
+                  tolerance + 1e-10);
+      }
+    }
+  }
+}
+
 TEST(KernelSumsTest, ZeroToleranceTreeIsExact) {
-  const Problem problem = clustered_problem(2, 500, 100, 0.2, true, 3);
-  EXPECT_LT(largest_error(problem, options_for(KernelSumPath::tree, 0.0)), 1e-10);
+  for (const Index m : {100, 400}) {  // a single tree and the dual tree of blocks
+    const Problem problem = clustered_problem(2, 900, m, 0.2, true, 3);
+    EXPECT_LT(largest_error(problem, options_for(KernelSumPath::tree, 0.0)), 1e-10);
+  }
 }
 
 TEST(KernelSumsTest, QueriesFarFromEveryPointDoNotUnderflow) {

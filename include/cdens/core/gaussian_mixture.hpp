@@ -13,6 +13,7 @@
 // (a large negative number) instead of underflowing to −∞.
 
 #include <nlohmann/json_fwd.hpp>
+#include <string>
 #include <vector>
 
 #include "cdens/core/density_region.hpp"
@@ -21,6 +22,17 @@
 #include "cdens/core/types.hpp"
 
 namespace cdens {
+
+/// How GaussianMixture::log_pdf sums the kernels of a mixture whose components share their widths
+/// (a Parzen window): the accuracy asked for, and the algorithm the query took.
+struct DensityQuery {
+  /// Every log-density is within this of the exact one (the kernel-sum engine's tolerance,
+  /// docs/methods/kernel_sums.md); 0 asks for exact sums.
+  double log_tolerance = 1e-6;
+  /// Set by the query: "exact", "tree" or "binned" (the engine's path), or "components" for a
+  /// mixture whose widths differ, which is summed component by component.
+  std::string path;
+};
 
 class GaussianMixture {
  public:
@@ -44,6 +56,8 @@ class GaussianMixture {
   /// (a Parzen window) the sum goes through the kernel-sum engine, which chooses an exact or a
   /// tree path by cost; either is within 1e−6 of the exact log-density.
   Vector log_pdf(const MatrixView& x) const;
+  /// log_pdf with the accuracy of `query`, into which the path taken is written.
+  Vector log_pdf(const MatrixView& x, DensityQuery& query) const;
   /// p(g) at every point g of a grid (the columns of `grid`, d × G): G values.
   Vector pdf(const MatrixView& grid) const;
   /// Mean log-likelihood (1/m) Σ_j log p(x_j), the score of held-out data.
