@@ -6,10 +6,12 @@
 #include <cmath>
 #include <vector>
 
+#include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "conditional/kernel_gates.hpp"
 #include "core/kernel_sums.hpp"
 #include "support.hpp"
 
@@ -349,6 +351,43 @@ TEST(KernelSumsTest, ParzenShapedMixtureUsesTheEngineAndMatchesItsFormula) {
           .array() -
       gamma.array().log().sum() - 0.5 * d * std::log(2.0 * M_PI) - scale.array().log().sum();
   EXPECT_LE((log_densities - expected).cwiseAbs().maxCoeff(), 1e-6 + 1e-10);
+}
+
+}  // namespace
+}  // namespace cdens
+
+namespace cdens {
+namespace {
+
+TEST(KernelSumsTest, GaussianKernelConditionalMixtureMatchesItsFormula) {
+  // RKDE's and NW-CDE's shape, p(t|z) = Σ_k e^{−‖z−u_k‖²/2σ²} N(t; v_k, s² I) / Σ_k
+  // e^{−‖z−u_k‖²/2σ²}, whose log_pdf goes through the engine (two sums, joint and input), against
+  // the formula written out with brute-force sums, in the user's units.
+  Rng rng(21);
+  const Index n = 2000;
+  const Index m = 600;
+  const Matrix u = test::normal_matrix(2, n, rng);
+  const Matrix v = (u.row(0).array().sin() + 0.3 * test::normal_matrix(1, n, rng).array()).matrix();
+  const Standardizer x_scaling((Vector(2) << 1.0, -1.0).finished(),
+                               (Vector(2) << 2.0, 0.5).finished());
+  const Standardizer y_scaling(Vector::Constant(1, 3.0), Vector::Constant(1, 4.0));
+  const double sigma = 0.2;
+  const ConditionalMixture mixture = make_output_kernel_mixture(
+      x_scaling, y_scaling, std::make_shared<const GaussianKernelGate>(u, sigma), v, sigma);
+  const Matrix z = test::normal_matrix(2, m, rng) * 1.3;
+  const Matrix t = test::normal_matrix(1, m, rng);
+  const Matrix x = x_scaling.inverse_transform(z);
+  const Matrix y = y_scaling.inverse_transform(t);
+  const Vector ones = Vector::Ones(n);
+  Matrix joint_points(3, n);
+  joint_points << u / sigma, v / sigma;
+  Matrix joint_queries(3, m);
+  joint_queries << z / sigma, t / sigma;
+  const Vector expected = (brute_force_log_sums(joint_points, ones, joint_queries) -
+                           brute_force_log_sums(u / sigma, ones, z / sigma))
+                              .array() -
+                          std::log(sigma) - 0.5 * std::log(2.0 * M_PI) - std::log(4.0);
+  EXPECT_LE((mixture.log_pdf(x, y) - expected).cwiseAbs().maxCoeff(), 1e-6 + 1e-10);
 }
 
 }  // namespace
