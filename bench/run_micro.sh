@@ -4,3 +4,4 @@ set -euo pipefail
 build=${1:?usage: bench/run_micro.sh BUILD_DIR}
 "$build/bench/micro/cdens_bench_lscde"
 "$build/bench/micro/cdens_bench_bandwidth_likelihood"
+"$build/bench/micro/cdens_bench_kernel_sums"

@@ -13,6 +13,7 @@
 #include "cdens/core/validate.hpp"
 #include "commands.hpp"
 #include "input_points.hpp"
+#include "kernel_sum_tolerance.hpp"
 #include "model_kinds.hpp"
 #include "output_files.hpp"
 #include "text_format.hpp"
@@ -79,6 +80,7 @@ struct GridArguments {
   std::vector<std::string> y_axes;  // conditional models: one START:STOP:COUNT per output
   std::vector<std::string> axes;    // density models: one START:STOP:COUNT per dimension
   std::string out_path;
+  double tolerance = DensityQuery{}.log_tolerance;  // density models: of the kernel sums
 };
 
 void grid_conditional(const GridArguments& arguments, const ConditionalModel& model) {
@@ -126,7 +128,9 @@ void grid_density(const GridArguments& arguments, const DensityModel& model) {
   const Matrix grid = cartesian_grid(axes, "--grid", static_cast<double>(dimension) + 2.0);
   Matrix rows(dimension + 1, grid.cols());
   rows.topRows(dimension) = grid;
-  rows.bottomRows(1) = model.mixture.pdf(grid).transpose();
+  DensityQuery query;
+  query.log_tolerance = arguments.tolerance;
+  rows.bottomRows(1) = model.mixture.log_pdf(grid, query).array().exp().transpose();
   std::vector<std::string> names = model.names;
   names.push_back("density");
   write_table(arguments.out_path, names, rows);
@@ -163,6 +167,7 @@ void add_grid_command(CLI::App& parent, const std::optional<DeprecatedGroup>& gr
                        "Density models: START:STOP:COUNT, once per dimension (first dimension "
                        "varies fastest)"),
        {F::density}},
+      {add_kernel_sum_tolerance(*command, arguments->tolerance), {F::density}},
   };
   command->add_option("--out", arguments->out_path, "Write the CSV here instead of stdout");
   command->callback([arguments, family_options, group] {

@@ -10,6 +10,7 @@
 #include "cdens/core/metrics.hpp"
 #include "columns.hpp"
 #include "commands.hpp"
+#include "kernel_sum_tolerance.hpp"
 #include "model_kinds.hpp"
 #include "output_files.hpp"
 
@@ -24,6 +25,7 @@ struct ScoreArguments {
   std::string columns;    // density models; empty: the model's variable names
   std::string out_path;   // density models: log p(x) of every row
   bool no_header = false;
+  double tolerance = DensityQuery{}.log_tolerance;  // density models: of the kernel sums
 };
 
 void score_conditional(const ScoreArguments& arguments, const ConditionalModel& model,
@@ -41,7 +43,9 @@ void score_conditional(const ScoreArguments& arguments, const ConditionalModel& 
 void score_density(const ScoreArguments& arguments, const DensityModel& model,
                    const CsvTable& table) {
   const Matrix x = choose_columns(table, arguments.columns, "--columns", model.names).values;
-  const Vector log_densities = model.mixture.log_pdf(x);
+  DensityQuery query;
+  query.log_tolerance = arguments.tolerance;
+  const Vector log_densities = model.mixture.log_pdf(x, query);
   if (!arguments.out_path.empty()) {
     write_table(arguments.out_path, {"log_density"}, log_densities.transpose());
   }
@@ -51,6 +55,7 @@ void score_density(const ScoreArguments& arguments, const DensityModel& model,
             << "mean_log_likelihood: " << format_number(mean_log_likelihood) << '\n'
             << "total_log_likelihood: " << format_number(log_densities.sum()) << '\n'
             << "nll: " << format_number(-mean_log_likelihood) << '\n'
+            << "kernel_sums: " << query.path << '\n'
             << std::flush;
 }
 
@@ -78,6 +83,7 @@ void add_score_command(CLI::App& parent, const std::optional<DeprecatedGroup>& g
       {command->add_option("--out", arguments->out_path,
                            "Density models: also write log p(x) of every row to this CSV file"),
        {F::density}},
+      {add_kernel_sum_tolerance(*command, arguments->tolerance), {F::density}},
   };
   command->add_flag("--no-header", arguments->no_header, "The CSV file has no header line");
   command->callback([arguments, family_options, group] {

@@ -8,7 +8,7 @@ packages=(
   ccache                 # compiler cache: rebuilds of unchanged sources are replayed
   clang-format           # make test checks the layout of the C++ sources
   clang libclang-rt-14-dev libomp-dev  # libFuzzer harnesses of the readers (make fuzz)
-  libeigen3-dev          # matrices, eigendecompositions
+  libeigen3-dev          # matrices, eigendecompositions, FFT (binned kernel sums)
   libopenblas-openmp-dev # BLAS behind Eigen's products; the OpenMP build nests inside our threads
   libcli11-dev           # command-line parsing
   libnlopt-dev           # L-BFGS for the PRESS fit

@@ -48,11 +48,29 @@ void bind_density_model(py::module_& module) {
           "Kernel standard deviations in the user's units, shape (K, d).")
       .def(
           "log_pdf",
-          [](const DensityModel& m, const py::array& x) {
+          [](const DensityModel& m, const py::array& x, double tolerance) {
             const auto xs = samples_of(x, "X");
-            return vector_to_numpy(without_gil([&] { return m.mixture.log_pdf(xs); }));
+            return vector_to_numpy(without_gil([&] {
+              DensityQuery query;
+              query.log_tolerance = tolerance;
+              return m.mixture.log_pdf(xs, query);
+            }));
           },
-          py::arg("X"), "log p(x_j) in the user's units, shape (m,).")
+          py::arg("X"), py::arg("tolerance") = DensityQuery{}.log_tolerance,
+          "log p(x_j) in the user's units, shape (m,); with shared widths (a Parzen window) "
+          "each within `tolerance` of the exact value.")
+      .def(
+          "log_pdf_with_path",
+          [](const DensityModel& m, const py::array& x, double tolerance) {
+            const auto xs = samples_of(x, "X");
+            DensityQuery query;
+            query.log_tolerance = tolerance;
+            Vector values = without_gil([&] { return m.mixture.log_pdf(xs, query); });
+            return py::make_tuple(vector_to_numpy(std::move(values)), query.path);
+          },
+          py::arg("X"), py::arg("tolerance") = DensityQuery{}.log_tolerance,
+          "(log_pdf(X, tolerance), path): the path is the algorithm the sums took, 'exact', "
+          "'tree' or 'binned' (the kernel-sum engine, for shared widths) or 'components'.")
       .def(
           "cdf",
           [](const DensityModel& m, const py::array& x) {

@@ -87,6 +87,9 @@ class GaussianKernelGate final : public DistanceGate {
 
   /// The kernel width σ, in standardised input units.
   double sigma() const { return width(); }
+  std::optional<GaussianKernelCenters> gaussian_kernel() const override {
+    return GaussianKernelCenters{&centers_x(), width()};
+  }
 };
 
 /// The kernel estimate p̂(y|x) = Σ_k w_k(x) N(y; v_k, σ² I) / Σ_k w_k(x) with the weights of

@@ -10,6 +10,7 @@
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/validate.hpp"
 #include "core/gaussian_kernel.hpp"
+#include "core/kernel_sums.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"
 #include "core/scalar_mixture.hpp"
@@ -53,10 +54,28 @@ GaussianMixture::GaussianMixture(Standardizer scaling, Vector weights, Matrix ce
   component_log_norms_ =
       -widths_.array().log().colwise().sum().transpose() - 0.5 * dimension() * kLog2Pi;
   inverse_variances_ = widths_.array().square().inverse();
+  shared_widths_ = (widths_.colwise() - widths_.col(0)).cwiseAbs().maxCoeff() == 0.0;
 }
 
 Vector GaussianMixture::log_pdf(const MatrixView& x) const {
+  DensityQuery query;
+  return log_pdf(x, query);
+}
+
+Vector GaussianMixture::log_pdf(const MatrixView& x, DensityQuery& query) const {
   const Matrix z = scaling_.transform_query(x, "x");
+  if (shared_widths_) {
+    // log Σ_l β_l N(z; c_l, diag γ²) = log Σ_l β_l exp(−½‖(z − c_l)/γ‖²) − Σ_d log γ_d − (d/2) log
+    // 2π.
+    const auto inverse_widths = widths_.col(0).cwiseInverse().asDiagonal();
+    KernelSumOptions options;
+    options.log_tolerance = query.log_tolerance;
+    const KernelSums sums =
+        gaussian_kernel_log_sums(inverse_widths * centers_, weights_, inverse_widths * z, options);
+    query.path = to_string(sums.path);
+    return sums.log_sums.array() + component_log_norms_(0) + scaling_.log_jacobian();
+  }
+  query.path = "components";
   const Index m = z.cols();
   const Index k_count = n_components();
   Vector result(m);

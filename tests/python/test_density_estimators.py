@@ -273,3 +273,40 @@ def test_cli_answers_a_density_model_file_as_a_density(cli, faithful, tmp_path):
                            "40:100:7"], check=True, capture_output=True, text=True).stdout
     values = np.loadtxt(grid.splitlines()[1:], delimiter=",")
     np.testing.assert_allclose(values[:, 1], density.pdf(values[:, :1]), rtol=1e-14)
+
+
+def test_parzen_queries_honour_their_tolerance_and_say_their_path(cli, tmp_path):
+    # The kernel-sum engine (docs/methods/kernel_sums.md): the dual tree for many scattered
+    # queries, binned FFT sums on a grid, each log-density within the tolerance of the exact one.
+    rng = np.random.default_rng(4)
+    X = np.ascontiguousarray(rng.standard_normal((3000, 2)) * [1.0, 0.5])
+    model = cdens.ParzenWindow(bandwidth=0.15).fit(X).model_
+    queries = np.ascontiguousarray(rng.standard_normal((600, 2)) * 1.5)
+    exact, exact_path = model.log_pdf_with_path(queries, 0.0)
+    assert exact_path == "exact"
+    for tolerance in (1e-6, 1e-2):
+        values, path = model.log_pdf_with_path(queries, tolerance)
+        assert path == "tree"
+        assert np.max(np.abs(values - exact)) <= tolerance + 1e-10
+    line = np.ascontiguousarray(rng.standard_normal((20000, 1)))
+    line_model = cdens.ParzenWindow(bandwidth=0.05).fit(line).model_
+    grid = np.linspace(-4.0, 4.0, 512)[:, None]
+    binned, path = line_model.log_pdf_with_path(grid, 1e-6)
+    assert path == "binned"
+    assert np.max(np.abs(binned - line_model.log_pdf(grid, tolerance=0.0))) <= 1e-6 + 1e-10
+    # Components of different widths are summed one by one.
+    mixture = cdens.GMM(n_components=2, random_state=0).fit(X).model_
+    assert mixture.log_pdf_with_path(queries)[1] == "components"
+    with pytest.raises(ValueError, match="tolerance"):
+        model.log_pdf(queries, tolerance=-1.0)
+    # The command line takes --tolerance and says which path its scores took.
+    model_file = tmp_path / "parzen.json"
+    cdens.ParzenWindow(bandwidth=0.15).fit(X).save(model_file)
+    data = tmp_path / "queries.csv"
+    np.savetxt(data, queries, delimiter=",", header="x0,x1", comments="", fmt="%.17g")
+    scored = subprocess.run([cli, "density", "score", str(model_file), str(data), "--tolerance",
+                             "0.01"], check=True, capture_output=True, text=True).stdout
+    assert "kernel_sums: tree" in scored
+    refused = subprocess.run([cli, "density", "score", str(model_file), str(data), "--tolerance",
+                              "-1"], capture_output=True, text=True)
+    assert refused.returncode == 2

@@ -6,11 +6,19 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 
 #include "cdens/core/types.hpp"
 
 namespace cdens {
+
+/// The centres u_k (d_x × K, standardised) and width σ of a gate whose log-weights are
+/// −‖x − u_k‖² / 2σ², a Gaussian kernel (NW-CDE, RKDE).
+struct GaussianKernelCenters {
+  const Matrix* centers = nullptr;
+  double sigma = 0.0;
+};
 
 class ConditionalGate {
  public:
@@ -33,6 +41,10 @@ class ConditionalGate {
 
   /// The gate's parameters for the model file; `kind()` is stored beside them.
   virtual nlohmann::json to_json() const = 0;
+
+  /// For a Gaussian-kernel gate, its centres and width: queries of a mixture whose components
+  /// share their widths then sum the kernels with the kernel-sum engine. Nothing otherwise.
+  virtual std::optional<GaussianKernelCenters> gaussian_kernel() const { return std::nullopt; }
 };
 
 /// Rebuilds a gate from its kind and parameters; throws ModelFormatError for an unknown kind.

@@ -13,6 +13,7 @@
 // (a large negative number) instead of underflowing to −∞.
 
 #include <nlohmann/json_fwd.hpp>
+#include <string>
 #include <vector>
 
 #include "cdens/core/density_region.hpp"
@@ -21,6 +22,17 @@
 #include "cdens/core/types.hpp"
 
 namespace cdens {
+
+/// How GaussianMixture::log_pdf sums the kernels of a mixture whose components share their widths
+/// (a Parzen window): the accuracy asked for, and the algorithm the query took.
+struct DensityQuery {
+  /// Every log-density is within this of the exact one (the kernel-sum engine's tolerance,
+  /// docs/methods/kernel_sums.md); 0 asks for exact sums.
+  double log_tolerance = 1e-6;
+  /// Set by the query: "exact", "tree" or "binned" (the engine's path), or "components" for a
+  /// mixture whose widths differ, which is summed component by component.
+  std::string path;
+};
 
 class GaussianMixture {
  public:
@@ -40,8 +52,12 @@ class GaussianMixture {
   // Queries. Points are in the user's units, one per column (d × m).
 
   /// log p(x_j) for each column: log-sum-exp over l of log β_l + log N(z_j; c_l, diag γ_l²)
-  /// plus the log-Jacobian of the standardisation.
+  /// plus the log-Jacobian of the standardisation. When every component has the same widths
+  /// (a Parzen window) the sum goes through the kernel-sum engine, which chooses an exact or a
+  /// tree path by cost; either is within 1e−6 of the exact log-density.
   Vector log_pdf(const MatrixView& x) const;
+  /// log_pdf with the accuracy of `query`, into which the path taken is written.
+  Vector log_pdf(const MatrixView& x, DensityQuery& query) const;
   /// p(g) at every point g of a grid (the columns of `grid`, d × G): G values.
   Vector pdf(const MatrixView& grid) const;
   /// Mean log-likelihood (1/m) Σ_j log p(x_j), the score of held-out data.
@@ -82,6 +98,9 @@ class GaussianMixture {
   Vector log_weights_;          ///< log β_l (−∞ for a zero weight)
   Vector component_log_norms_;  ///< −Σ_d log γ_ld − (d/2) log 2π
   Matrix inverse_variances_;    ///< 1 / γ_l²
+  /// Every component has the same widths (Parzen window, SKD): log_pdf is then one kernel sum
+  /// in coordinates divided by those widths, and goes through the kernel-sum engine.
+  bool shared_widths_ = false;
 };
 
 }  // namespace cdens

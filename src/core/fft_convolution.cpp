@@ -1,0 +1,58 @@
+#include "core/fft_convolution.hpp"
+
+#include <algorithm>
+#include <complex>
+#include <unsupported/Eigen/FFT>
+
+namespace cdens {
+
+Index fft_friendly_size(Index minimum) {
+  for (Index size = std::max<Index>(minimum, 1);; ++size) {
+    Index rest = size;
+    for (const Index prime : {2, 3, 5}) {
+      while (rest % prime == 0) rest /= prime;
+    }
+    if (rest == 1) return size;
+  }
+}
+
+Vector even_sequence_spectrum(const Vector& sequence) {
+  const std::vector<double> input(sequence.data(), sequence.data() + sequence.size());
+  std::vector<std::complex<double>> spectrum;
+  Eigen::FFT<double> fft;
+  fft.fwd(spectrum, input);  // the full spectrum: N values
+  Vector real(sequence.size());
+  for (Index i = 0; i < real.size(); ++i) real(i) = spectrum[static_cast<std::size_t>(i)].real();
+  return real;
+}
+
+std::vector<std::vector<double>> convolve_with_separable_kernels(
+    const std::vector<double>& values, const std::vector<Index>& sizes,
+    const std::vector<std::vector<Vector>>& kernels) {
+  const std::size_t total = values.size();
+  Eigen::FFT<double> fft;  // caches its plans by length; one object per call is thread-safe
+  std::vector<std::vector<double>> results;
+  for (const auto& spectra : kernels) {
+    std::vector<double> result = values;
+    std::size_t stride = 1;  // distance between neighbours along dimension k
+    for (std::size_t k = 0; k < sizes.size(); ++k) {
+      const auto length = static_cast<std::size_t>(sizes[k]);
+      std::vector<double> line(length);
+      std::vector<std::complex<double>> spectrum;
+      // Every line along dimension k starts at an index whose digit k is 0.
+      for (std::size_t start = 0; start < total; ++start) {
+        if ((start / stride) % length != 0) continue;
+        for (std::size_t t = 0; t < length; ++t) line[t] = result[start + t * stride];
+        fft.fwd(spectrum, line);
+        for (std::size_t f = 0; f < length; ++f) spectrum[f] *= spectra[k](static_cast<Index>(f));
+        fft.inv(line, spectrum);  // scaled by 1 / length
+        for (std::size_t t = 0; t < length; ++t) result[start + t * stride] = line[t];
+      }
+      stride *= length;
+    }
+    results.push_back(std::move(result));
+  }
+  return results;
+}
+
+}  // namespace cdens

@@ -1,0 +1,27 @@
+#pragma once
+// Circular convolution with a separable, even kernel by FFT (Eigen's FFT module, kissfft
+// backend), for the binned path of the kernel-sum engine.
+
+#include <vector>
+
+#include "cdens/core/types.hpp"
+
+namespace cdens {
+
+/// The DFT of a real even sequence x (x[t] = x[N − t]), which is real: N values.
+Vector even_sequence_spectrum(const Vector& sequence);
+
+/// The circular convolutions values ⊛ k of the array `values` (sizes[0] × … × sizes[d−1],
+/// dimension 0 varying fastest) with several separable kernels k(t) = Π_k k_k(t_k), each given by
+/// the DFTs of its even factors (kernels[i][k], sizes[k] values). A separable kernel convolves
+/// one dimension at a time: along every line of dimension k, a forward transform, the product
+/// with the factor's spectrum and an inverse transform.
+std::vector<std::vector<double>> convolve_with_separable_kernels(
+    const std::vector<double>& values, const std::vector<Index>& sizes,
+    const std::vector<std::vector<Vector>>& kernels);
+
+/// A length at least `minimum` whose only prime factors are 2, 3 and 5 (kissfft has butterflies
+/// for them; other factors take its slower generic one).
+Index fft_friendly_size(Index minimum);
+
+}  // namespace cdens

@@ -1,0 +1,34 @@
+#pragma once
+// The reference side of the kernel-sum engine (kernel_sums.hpp), prepared once for every path:
+// points with a positive weight, centred, with their normalised log-weights.
+
+#include "cdens/core/types.hpp"
+
+namespace cdens {
+
+/// Reference points of S_j = Σ_i w_i exp(−½‖q_j − p_i‖²), stored as
+/// S_j = W Σ_i ŵ_i exp(−½‖q̃_j − p̃_i‖²) with W = Σ_i w_i, ŵ_i = w_i / W and coordinates centred
+/// on the points' mean (q̃ = q − origin): centring keeps the GEMM form of the squared distances
+/// (‖p̃‖² + ‖q̃‖² − 2 p̃ᵀq̃) free of the cancellation an offset would cause. Points of zero
+/// weight add nothing and are left out.
+struct KernelSumReference {
+  Matrix points;         ///< d × n: p̃_i, the points of positive weight, centred
+  Vector weights;        ///< ŵ_i, summing to 1
+  Vector log_weights;    ///< log ŵ_i
+  Vector offsets;        ///< log ŵ_i − ½‖p̃_i‖², the point's part of the exponent
+  Vector origin;         ///< the mean subtracted from points and queries
+  double log_total = 0;  ///< log W
+
+  /// InvalidArgument for weights that are negative, not finite, all zero, or disagree in count.
+  KernelSumReference(const MatrixView& all_points, const VectorView& all_weights);
+
+  Index dimension() const { return points.rows(); }
+  Index size() const { return points.cols(); }
+  /// The queries centred as the points are (q̃_j = q_j − origin).
+  Matrix centred(const MatrixView& queries) const;
+  /// log Σ_i ŵ_i exp(−½‖q̃ − p̃_i‖²) by a max-shifted log-sum-exp over every point: the exact
+  /// sum where the plain one underflows (a query far from every point).
+  double log_space_sum(const VectorView& centred_query) const;
+};
+
+}  // namespace cdens

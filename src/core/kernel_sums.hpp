@@ -1,0 +1,66 @@
+#pragma once
+// The kernel-sum engine: for reference points p_i with weights w_i ≥ 0 and query points q_j,
+//
+//   S_j = Σ_i w_i exp(−½ ‖q_j − p_i‖²),
+//
+// returned as log S_j. Every Gaussian kernel-sum query with one shared (per-dimension) width is
+// this sum once the coordinates are divided by the widths: the Parzen window's log-density, the
+// kernel sums of ε-KDE, NW-CDE and RKDE. Three paths compute it:
+//
+// * exact: blocks of queries against blocks of points, exponents by one GEMM, Eigen's vectorised
+//   exp, column sums; log space (max-shifted) only for the queries whose sum underflows;
+// * tree: k-d trees with bounded pruning (Gray & Moore 2001), so every S_j is within the
+//   tolerance of the exact sum: for many queries a dual tree of blocks of 256 points and 256
+//   queries, blocks summed exactly (as the exact path) nearest first until the bound of the rest
+//   is within the tolerance; for a few queries a single tree per query, a node whose kernel
+//   values lie in [K_min, K_max] replaced by its weight times (K_min + K_max)/2 when that error
+//   fits the query's budget;
+// * binned: for queries on a regular grid in d ≤ 3, linear binning of the points onto a grid and
+//   the convolution with the sampled kernel by FFT (Silverman 1982, Wand 1994); grid points where
+//   the binning error bound exceeds the tolerance are recomputed by the tree.
+//
+// The engine chooses the path by an estimate of its cost (docs/methods/kernel_sums.md); every
+// path honours the same tolerance.
+
+#include <string>
+
+#include "cdens/core/types.hpp"
+
+namespace cdens {
+
+/// The algorithm that computed a set of kernel sums.
+enum class KernelSumPath {
+  automatic,  ///< as an option: let the engine choose by cost
+  exact,      ///< every term, in blocks (no approximation)
+  tree,       ///< k-d tree with bounded pruning
+  binned,     ///< linear binning and FFT convolution on a grid (d ≤ 3)
+};
+
+/// "automatic", "exact", "tree" or "binned".
+std::string to_string(KernelSumPath path);
+
+struct KernelSumOptions {
+  /// Every returned log S_j is within this of the exact log-sum (up to rounding): the tree and
+  /// binned paths keep the relative error of S_j below 1 − exp(−log_tolerance). The default
+  /// makes log-densities agree with the exact computation to 1e−6.
+  double log_tolerance = 1e-6;
+  /// The path to take; automatic chooses by cost.
+  KernelSumPath path = KernelSumPath::automatic;
+  /// OpenMP threads (0: the OpenMP default). The result does not depend on the thread count.
+  int threads = 0;
+};
+
+/// Log-sums and the path that computed them.
+struct KernelSums {
+  Vector log_sums;  ///< log S_j, one per query; −∞ only when every weight is zero
+  KernelSumPath path = KernelSumPath::exact;
+};
+
+/// log S_j for the queries (d × m) against the points (d × n) with weights (n, finite, ≥ 0), in
+/// units where the kernel has unit width. InvalidArgument for shapes that disagree, negative
+/// weights or a bad tolerance.
+KernelSums gaussian_kernel_log_sums(const MatrixView& points, const VectorView& weights,
+                                    const MatrixView& queries,
+                                    const KernelSumOptions& options = {});
+
+}  // namespace cdens

@@ -1,0 +1,394 @@
+// Tests of the kernel-sum engine (core/kernel_sums.hpp): every path against a brute-force sum in
+// long double, with the tolerance each path states.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/error.hpp"
+#include "cdens/core/gaussian_mixture.hpp"
+#include "cdens/core/rng.hpp"
+#include "cdens/core/standardizer.hpp"
+#include "conditional/kernel_gates.hpp"
+#include "core/kernel_sums.hpp"
+#include "support.hpp"
+
+namespace cdens {
+namespace {
+
+/// log Σ_i w_i exp(−½‖q_j − p_i‖²) term by term, max-shifted, in long double.
+Vector brute_force_log_sums(const Matrix& points, const Vector& weights, const Matrix& queries) {
+  Vector result(queries.cols());
+  for (Index j = 0; j < queries.cols(); ++j) {
+    std::vector<long double> exponents;
+    long double largest = -INFINITY;
+    for (Index i = 0; i < points.cols(); ++i) {
+      if (weights(i) == 0.0) continue;
+      long double squared = 0.0L;
+      for (Index k = 0; k < points.rows(); ++k) {
+        const long double difference =
+            static_cast<long double>(queries(k, j)) - static_cast<long double>(points(k, i));
+        squared += difference * difference;
+      }
+      exponents.push_back(std::log(static_cast<long double>(weights(i))) - 0.5L * squared);
+      largest = std::max(largest, exponents.back());
+    }
+    long double sum = 0.0L;
+    for (const long double exponent : exponents) sum += std::exp(exponent - largest);
+    result(j) = static_cast<double>(largest + std::log(sum));
+  }
+  return result;
+}
+
+/// Points of a two-cluster mixture in d dimensions, divided by the kernel width h (the engine
+/// works in units of the width), and queries spread a little wider.
+struct Problem {
+  Matrix points;
+  Vector weights;
+  Matrix queries;
+};
+
+Problem clustered_problem(Index d, Index n, Index m, double width, bool equal_weights,
+                          std::uint64_t seed) {
+  Rng rng(seed);
+  Problem problem;
+  problem.points = test::normal_matrix(d, n, rng);
+  for (Index i = 0; i < n; i += 3)
+    problem.points.col(i).array() = problem.points.col(i).array() * 0.3 + 2.0;
+  problem.points /= width;
+  problem.weights =
+      equal_weights
+          ? Vector::Constant(n, 1.0 / static_cast<double>(n))
+          : Vector((test::normal_matrix(1, n, rng).transpose().array().abs() + 0.01).matrix());
+  problem.queries = test::normal_matrix(d, m, rng) * 1.5 / width;
+  return problem;
+}
+
+KernelSumOptions options_for(KernelSumPath path, double log_tolerance = 1e-6, int threads = 0) {
+  KernelSumOptions options;
+  options.path = path;
+  options.log_tolerance = log_tolerance;
+  options.threads = threads;
+  return options;
+}
+
+/// Largest |Δ log S_j| of `path` against brute force.
+double largest_error(const Problem& problem, const KernelSumOptions& options) {
+  const KernelSums sums =
+      gaussian_kernel_log_sums(problem.points, problem.weights, problem.queries, options);
+  EXPECT_EQ(sums.path, options.path);
+  const Vector reference = brute_force_log_sums(problem.points, problem.weights, problem.queries);
+  EXPECT_TRUE(sums.log_sums.allFinite());
+  return (sums.log_sums - reference).cwiseAbs().maxCoeff();
+}
+
+TEST(KernelSumsTest, ExactPathMatchesBruteForce) {
+  for (Index d = 1; d <= 5; ++d) {
+    for (const double width : {0.05, 0.3, 2.0}) {
+      for (const bool equal : {true, false}) {
+        SCOPED_TRACE(testing::Message() << "d=" << d << " width=" << width << " equal=" << equal);
+        const Problem problem = clustered_problem(d, 600, 300, width, equal, 10 + d);
+        // Rounding of the GEMM form of the exponents: a few ulps of ‖p̃‖² + ‖q̃‖².
+        EXPECT_LT(largest_error(problem, options_for(KernelSumPath::exact)), 1e-9);
+      }
+    }
+  }
+}
+
+TEST(KernelSumsTest, TreePathIsWithinItsToleranceOnEveryQuery) {
+  for (Index d = 1; d <= 5; ++d) {
+    for (const double width : {0.05, 0.3, 2.0}) {
+      for (const double tolerance : {1e-9, 1e-6, 1e-3, 0.1}) {
+        SCOPED_TRACE(testing::Message()
+                     << "d=" << d << " width=" << width << " tolerance=" << tolerance);
+        const Problem problem = clustered_problem(d, 700, 200, width, d % 2 == 0, 20 + d);
+        // The bound plus the rounding of the exact path's sums.
+        EXPECT_LE(largest_error(problem, options_for(KernelSumPath::tree, tolerance)),
+                  tolerance + 1e-10);
+      }
+    }
+  }
+}
+
+TEST(KernelSumsTest, DualTreeOfBlocksIsWithinItsToleranceOnEveryQuery) {
+  // 256 queries or more: the tree path sums blocks of points against blocks of queries.
+  for (Index d = 1; d <= 5; ++d) {
+    for (const double width : {0.05, 0.3}) {
+      for (const double tolerance : {1e-6, 1e-2}) {
+        SCOPED_TRACE(testing::Message()
+                     << "d=" << d << " width=" << width << " tolerance=" << tolerance);
+        Problem problem = clustered_problem(d, 2000, 600, width, d % 2 == 1, 40 + d);
+        // Two queries whose sums underflow, inside blocks of ordinary ones.
+        problem.queries.col(5).setConstant(1e3);
+        problem.queries.col(500).setConstant(-4e2);
+        EXPECT_LE(largest_error(problem, options_for(KernelSumPath::tree, tolerance)),
+                  tolerance + 1e-10);
+      }
+    }
+  }
+}
+
+TEST(KernelSumsTest, ZeroToleranceTreeIsExact) {
+  for (const Index m : {100, 400}) {  // a single tree and the dual tree of blocks
+    const Problem problem = clustered_problem(2, 900, m, 0.2, true, 3);
+    EXPECT_LT(largest_error(problem, options_for(KernelSumPath::tree, 0.0)), 1e-10);
+  }
+}
+
+TEST(KernelSumsTest, QueriesFarFromEveryPointDoNotUnderflow) {
+  for (Index d = 1; d <= 4; d += 3) {
+    Problem problem = clustered_problem(d, 400, 6, 0.1, false, 5);
+    // exp(−½ 40²) and exp(−½ 10⁴²) underflow: the sums must come from log space.
+    problem.queries.col(0).setConstant(40.0 / std::sqrt(static_cast<double>(d)) + 30.0);
+    problem.queries.col(1).setConstant(1e4);
+    problem.queries.col(2).setConstant(-3e3);
+    problem.queries(0, 3) = 1e6;
+    for (const auto path : {KernelSumPath::exact, KernelSumPath::tree}) {
+      SCOPED_TRACE(testing::Message() << "d=" << d << " path=" << to_string(path));
+      // Far queries have log-sums around −5·10¹¹: compare relative to their size.
+      const KernelSums sums = gaussian_kernel_log_sums(problem.points, problem.weights,
+                                                       problem.queries, options_for(path));
+      const Vector reference =
+          brute_force_log_sums(problem.points, problem.weights, problem.queries);
+      ASSERT_TRUE(sums.log_sums.allFinite());
+      for (Index j = 0; j < reference.size(); ++j) {
+        EXPECT_NEAR(sums.log_sums(j), reference(j), 1e-6 + 1e-12 * std::abs(reference(j)));
+      }
+    }
+  }
+}
+
+TEST(KernelSumsTest, OnePointAndDuplicatedPoints) {
+  Rng rng(8);
+  for (Index d = 1; d <= 3; ++d) {
+    Problem single{test::normal_matrix(d, 1, rng), Vector::Constant(1, 2.5),
+                   test::normal_matrix(d, 50, rng) * 3.0};
+    Matrix repeated(d, 300);
+    for (Index i = 0; i < 300; ++i) repeated.col(i) = single.points.col(0) * (i % 3);
+    const Problem duplicated{repeated, Vector::Constant(300, 1.0), single.queries};
+    for (const auto path : {KernelSumPath::exact, KernelSumPath::tree}) {
+      SCOPED_TRACE(testing::Message() << "d=" << d << " path=" << to_string(path));
+      EXPECT_LT(largest_error(single, options_for(path)), 1e-6 + 1e-10);
+      EXPECT_LT(largest_error(duplicated, options_for(path)), 1e-6 + 1e-10);
+    }
+  }
+}
+
+TEST(KernelSumsTest, ZeroWeightsAreLeftOut) {
+  Problem problem = clustered_problem(2, 200, 40, 0.3, false, 9);
+  for (Index i = 0; i < 200; i += 2) problem.weights(i) = 0.0;
+  for (const auto path : {KernelSumPath::exact, KernelSumPath::tree}) {
+    EXPECT_LT(largest_error(problem, options_for(path)), 1e-6 + 1e-10);
+  }
+}
+
+TEST(KernelSumsTest, ResultDoesNotDependOnThreads) {
+  const Problem problem = clustered_problem(3, 900, 700, 0.3, true, 4);
+  for (const auto path : {KernelSumPath::exact, KernelSumPath::tree}) {
+    const Vector one = gaussian_kernel_log_sums(problem.points, problem.weights, problem.queries,
+                                                options_for(path, 1e-6, 1))
+                           .log_sums;
+    for (const int threads : {2, 3}) {
+      EXPECT_EQ(gaussian_kernel_log_sums(problem.points, problem.weights, problem.queries,
+                                         options_for(path, 1e-6, threads))
+                    .log_sums,
+                one);
+    }
+  }
+}
+
+TEST(KernelSumsTest, AutomaticChoiceIsWithinTolerance) {
+  // Small: exact without measuring the tree; large enough: the tree is measured, and whichever
+  // path wins is within the tolerance.
+  const Problem small = clustered_problem(2, 50, 20, 0.3, true, 6);
+  const KernelSums small_sums =
+      gaussian_kernel_log_sums(small.points, small.weights, small.queries);
+  EXPECT_EQ(small_sums.path, KernelSumPath::exact);
+  const Problem large = clustered_problem(2, 6000, 6000, 0.05, true, 6);
+  const KernelSums large_sums =
+      gaussian_kernel_log_sums(large.points, large.weights, large.queries);
+  EXPECT_NE(large_sums.path, KernelSumPath::automatic);
+  const Vector reference =
+      brute_force_log_sums(large.points, large.weights, large.queries.leftCols(300));
+  EXPECT_LE((large_sums.log_sums.head(300) - reference).cwiseAbs().maxCoeff(), 1e-6 + 1e-10);
+}
+
+/// The points of a grid with `count` nodes per dimension spanning [low, high] in every dimension,
+/// the first dimension varying fastest (the order of `cdens density grid`).
+Matrix grid_points(Index d, Index count, double low, double high) {
+  Index total = 1;
+  for (Index k = 0; k < d; ++k) total *= count;
+  Matrix grid(d, total);
+  for (Index j = 0; j < total; ++j) {
+    Index rest = j;
+    for (Index k = 0; k < d; ++k) {
+      grid(k, j) =
+          low + (high - low) * static_cast<double>(rest % count) / static_cast<double>(count - 1);
+      rest /= count;
+    }
+  }
+  return grid;
+}
+
+TEST(KernelSumsTest, BinnedPathIsWithinItsToleranceOnEveryGridPoint) {
+  struct Case {
+    Index d;
+    Index count;
+    double tolerance;
+    double width;
+    double low;  // the grid spans [low, high] / width in every dimension
+    double high;
+  };
+  // Cases whose binning grid fits the FFT budget: a tight tolerance needs fine cells, and in two
+  // and three dimensions their number grows with the square and the cube.
+  for (const Case& c : {Case{1, 200, 1e-6, 0.15, -2.5, 4.0}, Case{1, 200, 1e-6, 0.5, -2.5, 4.0},
+                        Case{1, 64, 1e-3, 0.15, -2.5, 4.0}, Case{1, 64, 1e-3, 0.5, -2.5, 4.0},
+                        Case{2, 30, 1e-3, 0.5, -2.5, 4.0}, Case{2, 17, 1e-2, 0.15, -2.5, 4.0},
+                        Case{3, 7, 0.2, 0.5, -1.0, 2.0}}) {
+    SCOPED_TRACE(testing::Message()
+                 << "d=" << c.d << " width=" << c.width << " tolerance=" << c.tolerance);
+    Problem problem = clustered_problem(c.d, 1500, 1, c.width, c.d == 2, 30 + c.d);
+    // A grid over part of the data (points beyond it are binned too) and beyond it.
+    problem.queries = grid_points(c.d, c.count, c.low / c.width, c.high / c.width);
+    EXPECT_LE(largest_error(problem, options_for(KernelSumPath::binned, c.tolerance)),
+              c.tolerance + 1e-10);
+  }
+}
+
+TEST(KernelSumsTest, BinnedGridFarFromThePointsIsRecomputedExactly) {
+  // Every grid point lies 30 to 60 widths from the data: the binned sums are lost in the FFT's
+  // rounding, so each is recomputed, and the answer is still within the tolerance.
+  for (Index d = 1; d <= 2; ++d) {
+    const double tolerance = d == 1 ? 1e-3 : 1e-2;
+    Problem problem = clustered_problem(d, 500, 1, 1.0, true, 7);
+    problem.queries = grid_points(d, 12, 30.0, 45.0);
+    EXPECT_LE(largest_error(problem, options_for(KernelSumPath::binned, tolerance)),
+              tolerance + 1e-10);
+  }
+}
+
+TEST(KernelSumsTest, BinnedPathWithOnePointAndDuplicatedPoints) {
+  const Matrix grid = grid_points(2, 25, -3.0, 3.0);
+  const Problem single{(Matrix(2, 1) << 0.3, -0.2).finished(), Vector::Constant(1, 1.0), grid};
+  EXPECT_LE(largest_error(single, options_for(KernelSumPath::binned, 1e-3)), 1e-3 + 1e-10);
+  const Problem duplicated{single.points.replicate(1, 50), Vector::Constant(50, 0.02), grid};
+  EXPECT_LE(largest_error(duplicated, options_for(KernelSumPath::binned, 1e-3)), 1e-3 + 1e-10);
+}
+
+TEST(KernelSumsTest, BinnedPathNeedsARegularGridAndAFeasibleFft) {
+  Problem problem = clustered_problem(2, 300, 1, 0.3, true, 2);
+  problem.queries = grid_points(2, 10, -3.0, 3.0);
+  std::swap(problem.queries(0, 3), problem.queries(0, 4));  // no longer a grid
+  EXPECT_THROW(gaussian_kernel_log_sums(problem.points, problem.weights, problem.queries,
+                                        options_for(KernelSumPath::binned, 1e-3)),
+               InvalidArgument);
+  // Points are not a grid: automatic falls back to an exact or tree path.
+  EXPECT_NE(gaussian_kernel_log_sums(problem.points, problem.weights, problem.queries).path,
+            KernelSumPath::binned);
+  // d = 4 and a zero tolerance have no binned path.
+  const Problem four = clustered_problem(4, 50, 1, 1.0, true, 2);
+  EXPECT_THROW(gaussian_kernel_log_sums(four.points, four.weights, grid_points(4, 3, -1.0, 1.0),
+                                        options_for(KernelSumPath::binned, 1e-3)),
+               InvalidArgument);
+  problem.queries = grid_points(2, 10, -3.0, 3.0);
+  EXPECT_THROW(gaussian_kernel_log_sums(problem.points, problem.weights, problem.queries,
+                                        options_for(KernelSumPath::binned, 0.0)),
+               InvalidArgument);
+}
+
+TEST(KernelSumsTest, AutomaticChoiceBinsLargeSamplesOnAGrid) {
+  // 1-D, 200,000 points on a 512-point grid: binning is far cheaper than n·m terms.
+  Problem problem = clustered_problem(1, 200000, 1, 0.05, true, 5);
+  problem.queries = grid_points(1, 512, -4.0 / 0.05, 4.0 / 0.05);
+  const KernelSums sums = gaussian_kernel_log_sums(problem.points, problem.weights, problem.queries,
+                                                   options_for(KernelSumPath::automatic));
+  EXPECT_EQ(sums.path, KernelSumPath::binned);
+  const Vector reference =
+      brute_force_log_sums(problem.points, problem.weights, problem.queries.leftCols(64));
+  EXPECT_LE((sums.log_sums.head(64) - reference).cwiseAbs().maxCoeff(), 1e-6 + 1e-10);
+}
+
+TEST(KernelSumsTest, BadArgumentsAreRefused) {
+  const Problem problem = clustered_problem(2, 10, 5, 1.0, true, 2);
+  EXPECT_THROW(gaussian_kernel_log_sums(problem.points, Vector::Zero(10), problem.queries),
+               InvalidArgument);
+  EXPECT_THROW(gaussian_kernel_log_sums(problem.points, -problem.weights, problem.queries),
+               InvalidArgument);
+  EXPECT_THROW(gaussian_kernel_log_sums(problem.points, problem.weights.head(4), problem.queries),
+               InvalidArgument);
+  EXPECT_THROW(gaussian_kernel_log_sums(problem.points, problem.weights, Matrix::Zero(3, 4)),
+               InvalidArgument);
+  KernelSumOptions options;
+  options.log_tolerance = -1.0;
+  EXPECT_THROW(gaussian_kernel_log_sums(problem.points, problem.weights, problem.queries, options),
+               InvalidArgument);
+}
+
+TEST(KernelSumsTest, ParzenShapedMixtureUsesTheEngineAndMatchesItsFormula) {
+  // Equal widths in every component (per dimension): log_pdf goes through the engine. The
+  // density in the user's units is eq. (10) of Chen, Hong & Harris written out.
+  Rng rng(12);
+  const Index d = 2;
+  const Index n = 3000;
+  const Matrix z = test::normal_matrix(d, n, rng);
+  Vector mean(d);
+  mean << 1.0, -2.0;
+  Vector scale(d);
+  scale << 2.0, 0.5;
+  const Vector gamma = (Vector(d) << 0.2, 0.3).finished();
+  const GaussianMixture mixture(Standardizer(mean, scale),
+                                Vector::Constant(n, 1.0 / static_cast<double>(n)), z,
+                                gamma.replicate(1, n));
+  const Matrix x = (scale.asDiagonal() * (test::normal_matrix(d, 400, rng) * 1.3)).colwise() + mean;
+  const Vector log_densities = mixture.log_pdf(x);
+  const Matrix z_query = scale.cwiseInverse().asDiagonal() * (x.colwise() - mean);
+  const Vector inverse_gamma = gamma.cwiseInverse();
+  const Vector expected =
+      brute_force_log_sums(inverse_gamma.asDiagonal() * z, Vector::Constant(n, 1.0 / n),
+                           inverse_gamma.asDiagonal() * z_query)
+          .array() -
+      gamma.array().log().sum() - 0.5 * d * std::log(2.0 * M_PI) - scale.array().log().sum();
+  EXPECT_LE((log_densities - expected).cwiseAbs().maxCoeff(), 1e-6 + 1e-10);
+}
+
+}  // namespace
+}  // namespace cdens
+
+namespace cdens {
+namespace {
+
+TEST(KernelSumsTest, GaussianKernelConditionalMixtureMatchesItsFormula) {
+  // RKDE's and NW-CDE's shape, p(t|z) = Σ_k e^{−‖z−u_k‖²/2σ²} N(t; v_k, s² I) / Σ_k
+  // e^{−‖z−u_k‖²/2σ²}, whose log_pdf goes through the engine (two sums, joint and input), against
+  // the formula written out with brute-force sums, in the user's units.
+  Rng rng(21);
+  const Index n = 2000;
+  const Index m = 600;
+  const Matrix u = test::normal_matrix(2, n, rng);
+  const Matrix v = (u.row(0).array().sin() + 0.3 * test::normal_matrix(1, n, rng).array()).matrix();
+  const Standardizer x_scaling((Vector(2) << 1.0, -1.0).finished(),
+                               (Vector(2) << 2.0, 0.5).finished());
+  const Standardizer y_scaling(Vector::Constant(1, 3.0), Vector::Constant(1, 4.0));
+  const double sigma = 0.2;
+  const ConditionalMixture mixture = make_output_kernel_mixture(
+      x_scaling, y_scaling, std::make_shared<const GaussianKernelGate>(u, sigma), v, sigma);
+  const Matrix z = test::normal_matrix(2, m, rng) * 1.3;
+  const Matrix t = test::normal_matrix(1, m, rng);
+  const Matrix x = x_scaling.inverse_transform(z);
+  const Matrix y = y_scaling.inverse_transform(t);
+  const Vector ones = Vector::Ones(n);
+  Matrix joint_points(3, n);
+  joint_points << u / sigma, v / sigma;
+  Matrix joint_queries(3, m);
+  joint_queries << z / sigma, t / sigma;
+  const Vector expected = (brute_force_log_sums(joint_points, ones, joint_queries) -
+                           brute_force_log_sums(u / sigma, ones, z / sigma))
+                              .array() -
+                          std::log(sigma) - 0.5 * std::log(2.0 * M_PI) - std::log(4.0);
+  EXPECT_LE((mixture.log_pdf(x, y) - expected).cwiseAbs().maxCoeff(), 1e-6 + 1e-10);
+}
+
+}  // namespace
+}  // namespace cdens
