@@ -97,7 +97,7 @@ def one_dimensional_grid(n, grid_size):
     print("| --- | --- | --- | --- |")
     seconds = {}
     for tolerance in (1e-6, 1e-3):
-        model.log_pdf(grid, tolerance=tolerance)  # warm: FFTW's first plan
+        model.log_pdf(grid, tolerance=tolerance)  # warm: the first call
         best = np.inf
         for _ in range(5):
             (log_p, path), elapsed = timed(lambda: model.log_pdf_with_path(grid, tolerance))
