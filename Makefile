@@ -74,11 +74,15 @@ test-python: python
 	@echo "Two fits at once on a busy machine, quick mode:"
 	@$(VENV)/bin/python bench/robustness/busy_machine.py --cli build/release/cdens --quick
 
-# The installed package (the API headers of include/ and the CMake package files) and a program
-# outside the tree that builds against it with find_package(cdens) and checks its fit.
+# The installed package (the API headers of include/, every one in cdens/cdens.hpp, and the CMake
+# package files) and a program outside the tree that builds against it with find_package(cdens)
+# and checks its fit.
 test-install: release
 	@rm -rf build/install build/example
 	@cmake --install build/release --prefix build/install >/dev/null
+	@for header in $$(cd build/install/include && find cdens -name '*.hpp' ! -name cdens.hpp); do \
+	  grep -q "\"$$header\"" include/cdens/cdens.hpp || \
+	    { echo "include/cdens/cdens.hpp does not include $$header"; exit 1; }; done
 	@cmake -S examples/find_package -B build/example -DCMAKE_BUILD_TYPE=Release \
 	  -DCMAKE_PREFIX_PATH=$(CURDIR)/build/install >/dev/null
 	@cmake --build build/example -j $(JOBS)

@@ -36,6 +36,7 @@
 #include "cdens/core/progress.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
+#include "cdens/core/sampling_plan.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/text.hpp"
 #include "cdens/core/types.hpp"
