@@ -206,13 +206,12 @@ Vector lscde_held_out_loss_sums(const MatrixView& x, const MatrixView& y, const 
   }
   // ∫ N(y; v, σ²I) N(y; v', σ²I) dy = (4πσ²)^{−d_y/2} K_v.
   const double overlap_scale = std::pow(4.0 * kPi * sigma * sigma, -0.5 * output_dim);
-  const Matrix input_terms = exp_flushing_below(log_x.colwise() - inputs.shift(), kBasisLogCutoff);
   for (Index j = 0; j < count; ++j) {
     if (!positive[static_cast<std::size_t>(j)]) {
       sums(j) = fallback(j, all_rows);
       continue;
     }
-    const Matrix weighted = input_terms * alphas.col(j).asDiagonal();
+    const Matrix weighted = inputs.terms() * alphas.col(j).asDiagonal();
     const Vector quadratic = (weighted * output_overlap).cwiseProduct(weighted).rowwise().sum();
     std::vector<Index> exact_rows;
     for (Index i = 0; i < m; ++i) {

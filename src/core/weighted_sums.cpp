@@ -1,8 +1,6 @@
 #include "core/weighted_sums.hpp"
 
-#include <algorithm>
 #include <cmath>
-#include <limits>
 #include <utility>
 
 #include "core/log_space.hpp"
@@ -10,23 +8,17 @@
 namespace cdens {
 
 WeightedSums::WeightedSums(Matrix log_terms, const Matrix& alphas, double cutoff)
-    : log_terms_(std::move(log_terms)), alphas_(alphas), shift_(log_terms_.rowwise().maxCoeff()) {
-  shifted_ = exp_flushing_below(log_terms_.colwise() - shift_, cutoff) * alphas_;
-}
+    : log_terms_(std::move(log_terms)),
+      alphas_(alphas),
+      shift_(log_terms_.rowwise().maxCoeff()),
+      terms_(exp_flushing_below(log_terms_.colwise() - shift_, cutoff)),
+      shifted_(terms_ * alphas_) {}
 
 double WeightedSums::log_sum(Index i, Index j) const {
   if (shifted_(i, j) > 0.0) return shift_(i) + std::log(shifted_(i, j));
-  double largest = -std::numeric_limits<double>::infinity();
-  for (Index l = 0; l < alphas_.rows(); ++l) {
-    if (alphas_(l, j) > 0.0)
-      largest = std::max(largest, log_terms_(i, l) + std::log(alphas_(l, j)));
-  }
-  if (!std::isfinite(largest)) return largest;
-  double sum = 0.0;
-  for (Index l = 0; l < alphas_.rows(); ++l) {
-    if (alphas_(l, j) > 0.0) sum += std::exp(log_terms_(i, l) + std::log(alphas_(l, j)) - largest);
-  }
-  return largest + std::log(sum);
+  // log α_lj + L_il, −∞ where α_lj = 0 (log_sum_exp leaves those terms out).
+  const Vector terms = log_terms_.row(i).transpose().array() + alphas_.col(j).array().log();
+  return log_sum_exp(terms);
 }
 
 Vector log_ratio_sums(const WeightedSums& numerators, const WeightedSums& denominators) {

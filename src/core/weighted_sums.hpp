@@ -18,6 +18,8 @@ class WeightedSums {
  public:
   WeightedSums(Matrix log_terms, const Matrix& alphas, double cutoff);
 
+  /// e^{L_il − shift_i}, flushed below the cutoff: the terms before the coefficients weigh them.
+  const Matrix& terms() const { return terms_; }
   /// Σ_l α_lj e^{L_il − shift_i}; 0 where every term of a positive coefficient was flushed.
   const Matrix& shifted() const { return shifted_; }
   /// The coefficients, one column per candidate.
@@ -32,8 +34,9 @@ class WeightedSums {
  private:
   Matrix log_terms_;
   Matrix alphas_;
-  Matrix shifted_;
   Vector shift_;
+  Matrix terms_;
+  Matrix shifted_;
 };
 
 /// Σ_i [log Σ_l α_lj e^{N_il} − log Σ_l α_lj e^{D_il}] over the rows of `numerators` (N) and
