@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/text.hpp"
 #include "cdens/evaluation/comparison.hpp"
 #include "columns.hpp"
 #include "commands.hpp"
 #include "model_evaluation.hpp"
-#include "text_format.hpp"
 
 namespace cdens::cli {
 namespace {

@@ -10,10 +10,10 @@
 #include <string>
 
 #include "cdens/core/csv.hpp"
+#include "cdens/core/text.hpp"
 #include "columns.hpp"
 #include "commands.hpp"
 #include "model_evaluation.hpp"
-#include "text_format.hpp"
 
 namespace cdens::cli {
 namespace {

@@ -10,11 +10,11 @@
 
 #include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
+#include "cdens/core/text.hpp"
 #include "commands.hpp"
 #include "model_kinds.hpp"
 #include "model_report.hpp"
 #include "output_files.hpp"
-#include "text_format.hpp"
 
 namespace cdens::cli {
 namespace {

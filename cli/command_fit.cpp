@@ -31,7 +31,6 @@
 #include "model_report.hpp"
 #include "output_files.hpp"
 #include "seed_option.hpp"
-#include "text_format.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -60,35 +59,6 @@ struct FitRequest {
   OptionValues options;
   bool holdout_requested;
 };
-
-/// Rows held out for evaluation and rows left for fitting, each in file order.
-struct HoldoutSplit {
-  std::vector<Index> fit_rows;
-  std::vector<Index> held_out_rows;
-};
-
-/// --holdout: the first round(fraction · n) entries of a seeded permutation are held out
-/// (stream 1 of the seed, independent of the draws a fit makes from stream 0). InvalidArgument
-/// unless both parts are non-empty.
-HoldoutSplit split_for_holdout(Index n, double fraction, std::uint64_t seed) {
-  if (!(fraction > 0.0 && fraction < 1.0)) {
-    throw InvalidArgument("--holdout must lie strictly between 0 and 1, got " +
-                          format_short(fraction));
-  }
-  const std::vector<Index> order = Rng(seed, 1).permutation(n);
-  const auto held_out = static_cast<Index>(std::llround(fraction * static_cast<double>(n)));
-  if (held_out < 1 || held_out >= n) {
-    throw InvalidArgument("--holdout " + format_short(fraction) + " of " + std::to_string(n) +
-                          " rows leaves " +
-                          (held_out < 1 ? "no row to evaluate on" : "no row to fit"));
-  }
-  HoldoutSplit split;
-  split.held_out_rows.assign(order.begin(), order.begin() + held_out);
-  split.fit_rows.assign(order.begin() + held_out, order.end());
-  std::sort(split.held_out_rows.begin(), split.held_out_rows.end());
-  std::sort(split.fit_rows.begin(), split.fit_rows.end());
-  return split;
-}
 
 /// `fit(context)` with a progress line on standard error when it is a terminal (a progress line
 /// is for a person watching, never for a log file or a pipe).
@@ -154,7 +124,8 @@ void fit_conditional(const FitRequest& request) {
   }
   std::optional<HoldoutSplit> split;
   if (request.holdout_requested) {
-    split = split_for_holdout(table.values.cols(), arguments.holdout_fraction, arguments.seed);
+    split = draw_holdout_split(table.values.cols(), arguments.holdout_fraction, arguments.seed,
+                               "--holdout");
     fit_x = gather_samples(x.values, split->fit_rows);
     fit_y = gather_samples(y.values, split->fit_rows);
   }
@@ -199,16 +170,16 @@ void fit_density(const FitRequest& request) {
   const CsvTable table = load_table(arguments.data_path, arguments.no_header);
   const ColumnSelection x =
       choose_columns(table, arguments.columns, "--columns", table.column_names);
-  // Estimators standardise every column and refuse a constant one; checking here first lets the
-  // message name the column.
-  Standardizer::fit(x.values, "x", x.names);
   Matrix fit_data = x.values;
   std::optional<HoldoutSplit> split;
   if (request.holdout_requested) {
-    split = split_for_holdout(x.values.cols(), arguments.holdout_fraction, arguments.seed);
+    split = draw_holdout_split(x.values.cols(), arguments.holdout_fraction, arguments.seed,
+                               "--holdout");
     fit_data = gather_samples(x.values, split->fit_rows);
   }
-  DensityModel model = fit_method(request.method, fit_data, request.options);
+  DensityModel model = fit_with_progress(x.names, [&](const FitContext& context) {
+    return fit_method(request.method, fit_data, request.options, context);
+  });
   model.names = x.names;
 
   std::ostringstream out;

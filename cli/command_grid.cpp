@@ -16,7 +16,6 @@
 #include "kernel_sum_tolerance.hpp"
 #include "model_kinds.hpp"
 #include "output_files.hpp"
-#include "text_format.hpp"
 
 namespace cdens::cli {
 namespace {

@@ -7,10 +7,10 @@
 #include <sstream>
 #include <string>
 
+#include "cdens/core/text.hpp"
 #include "commands.hpp"
 #include "model_kinds.hpp"
 #include "model_report.hpp"
-#include "text_format.hpp"
 
 namespace cdens::cli {
 namespace {

@@ -5,7 +5,6 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/text.hpp"
 #include "columns.hpp"
-#include "text_format.hpp"
 
 namespace cdens::cli {
 

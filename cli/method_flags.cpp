@@ -10,7 +10,6 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/text.hpp"
 #include "deprecation.hpp"
-#include "text_format.hpp"
 
 namespace cdens::cli {
 namespace {

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "cdens/core/error.hpp"
-#include "text_format.hpp"
+#include "cdens/core/text.hpp"
 
 namespace cdens::cli {
 namespace {

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "cdens/core/error.hpp"
-#include "text_format.hpp"
+#include "cdens/core/text.hpp"
 
 namespace cdens::cli {
 namespace {

@@ -11,6 +11,7 @@
 #include "cdens/core/validate.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/kernel_gates.hpp"
+#include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"
@@ -114,41 +115,38 @@ std::vector<double> epsilon_kde_paper_radii() {
 
 ConditionalFit fit_epsilon_kde(const MatrixView& x, const MatrixView& y,
                                const EpsilonKdeOptions& options, const FitContext& context) {
-  const auto started = std::chrono::steady_clock::now();
-  validate(options);
-  const StandardizedPairs data = standardize_pairs(x, y, context);
-  const int threads = resolve_threads(options.threads);
+  return timed_fit<ConditionalMixture>("ekde", [&](FitReport& report) {
+    validate(options);
+    const StandardizedPairs data = standardize_pairs(x, y, context);
+    const int threads = resolve_threads(options.threads);
 
-  FitReport report;
-  report.method = "ekde";
-  double epsilon = options.epsilons.front();
-  double sigma = options.sigmas.front();
-  if (options.epsilons.size() * options.sigmas.size() > 1) {
-    const KFold folds = draw_folds(x.cols(), options.folds, options.seed);
-    const auto training = fold_training_sets(data.samples, folds);
-    const Matrix sample_losses = k_fold_sample_losses(
-        folds, static_cast<Index>(options.epsilons.size() * options.sigmas.size()), threads,
-        [&](int k, const std::vector<Index>& held_out) {
-          return ball_losses(training[static_cast<std::size_t>(k)],
-                             gather_pairs(data.samples, held_out), options.epsilons,
-                             options.sigmas);
-        },
-        context.progress, "cross-validation");
-    CvTable table =
-        make_cv_table({"epsilon", "sigma"}, product_grid(options.epsilons, options.sigmas),
-                      fold_mean_losses(sample_losses, folds), "kl");
-    if (table.best < 0) throw DataError("cross-validation produced no finite loss");
-    epsilon = table.candidates(table.best, 0);
-    sigma = table.candidates(table.best, 1);
-    table.mean_loss.array() -= data.y_scaling.log_jacobian();  // −log p_user = −log p_std − log J
-    report.warnings = grid_edge_warnings(table, {options.epsilons, options.sigmas});
-    report.statistics["folds"] = folds.n_folds();
-    report.cross_validation = std::move(table);
-  }
+    double epsilon = options.epsilons.front();
+    double sigma = options.sigmas.front();
+    if (options.epsilons.size() * options.sigmas.size() > 1) {
+      const KFold folds = draw_folds(x.cols(), options.folds, options.seed);
+      const auto training = fold_training_sets(data.samples, folds);
+      const Matrix sample_losses = k_fold_sample_losses(
+          folds, static_cast<Index>(options.epsilons.size() * options.sigmas.size()), threads,
+          [&](int k, const std::vector<Index>& held_out) {
+            return ball_losses(training[static_cast<std::size_t>(k)],
+                               gather_pairs(data.samples, held_out), options.epsilons,
+                               options.sigmas);
+          },
+          context.progress, "cross-validation");
+      const CvTable& table = keep_cross_validation(
+          report,
+          make_cv_table({"epsilon", "sigma"}, product_grid(options.epsilons, options.sigmas),
+                        fold_mean_losses(sample_losses, folds), "kl"),
+          {options.epsilons, options.sigmas}, {data.y_scaling.log_jacobian()});
+      epsilon = table.candidates(table.best, 0);
+      sigma = table.candidates(table.best, 1);
+      report.statistics["folds"] = folds.n_folds();
+    }
 
-  report.hyperparameters = {{"epsilon", epsilon}, {"sigma", sigma}};
-  return finish_kernel_fit(data, std::make_shared<const EpsilonBallGate>(data.samples.z, epsilon),
-                           data.samples.t, sigma, std::move(report), started);
+    report.hyperparameters = {{"epsilon", epsilon}, {"sigma", sigma}};
+    return kernel_cde_model(data, std::make_shared<const EpsilonBallGate>(data.samples.z, epsilon),
+                            data.samples.t, sigma, report);
+  });
 }
 
 }  // namespace cdens

@@ -1,7 +1,6 @@
 #include "cdens/conditional/forward_selection.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 #include <optional>
 
@@ -9,6 +8,7 @@
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/validate.hpp"
 #include "conditional/selected_features_gate.hpp"
+#include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
 
 namespace cdens {
@@ -36,67 +36,65 @@ struct Candidate {
 
 ConditionalFit fit_forward_selection(const MatrixView& x, const MatrixView& y, const SubsetFit& fit,
                                      const ForwardSelectionOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
-  require_training_pairs(x, y);
-  if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
-  const Standardizer x_scaling = Standardizer::fit(x, "x");
-  const int threads = resolve_threads(options.threads);
-  const Index features = x.rows();
+  return timed_fit<ConditionalMixture>(options.method, [&](FitReport& report) {
+    require_training_pairs(x, y);
+    if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
+    const Standardizer x_scaling = Standardizer::fit(x, "x");
+    const int threads = resolve_threads(options.threads);
+    const Index features = x.rows();
 
-  std::vector<Index> selected;
-  std::vector<Index> remaining(static_cast<std::size_t>(features));
-  for (Index d = 0; d < features; ++d) remaining[static_cast<std::size_t>(d)] = d;
-  std::optional<Candidate> best;
-  Vector importances = Vector::Zero(features);
-  std::vector<double> step_features;
-  std::vector<double> step_nll;
-  while (!remaining.empty()) {
-    std::vector<std::optional<Candidate>> candidates(remaining.size());
-    parallel_for(threads, static_cast<Index>(remaining.size()), [&](Index c) {
-      std::vector<Index> set = selected;
-      set.push_back(remaining[static_cast<std::size_t>(c)]);
-      std::sort(set.begin(), set.end());
-      ConditionalFit result = fit(x(set, Eigen::all), y);
-      const double nll = cross_validated_nll(result.report);
-      candidates[static_cast<std::size_t>(c)] = Candidate{set, std::move(result), nll};
-    });
-    std::size_t winner = 0;
-    double worst = -std::numeric_limits<double>::infinity();
-    for (std::size_t c = 0; c < candidates.size(); ++c) {
-      if (candidates[c]->nll < candidates[winner]->nll) winner = c;
-      worst = std::max(worst, candidates[c]->nll);
+    std::vector<Index> selected;
+    std::vector<Index> remaining(static_cast<std::size_t>(features));
+    for (Index d = 0; d < features; ++d) remaining[static_cast<std::size_t>(d)] = d;
+    std::optional<Candidate> best;
+    Vector importances = Vector::Zero(features);
+    std::vector<double> step_features;
+    std::vector<double> step_nll;
+    while (!remaining.empty()) {
+      std::vector<std::optional<Candidate>> candidates(remaining.size());
+      parallel_for(threads, static_cast<Index>(remaining.size()), [&](Index c) {
+        std::vector<Index> set = selected;
+        set.push_back(remaining[static_cast<std::size_t>(c)]);
+        std::sort(set.begin(), set.end());
+        ConditionalFit result = fit(x(set, Eigen::all), y);
+        const double nll = cross_validated_nll(result.report);
+        candidates[static_cast<std::size_t>(c)] = Candidate{set, std::move(result), nll};
+      });
+      std::size_t winner = 0;
+      double worst = -std::numeric_limits<double>::infinity();
+      for (std::size_t c = 0; c < candidates.size(); ++c) {
+        if (candidates[c]->nll < candidates[winner]->nll) winner = c;
+        worst = std::max(worst, candidates[c]->nll);
+      }
+      const double nll = candidates[winner]->nll;
+      if (best && !(nll < best->nll)) break;  // no candidate lowers the CV NLL: stop
+      const Index added = remaining[winner];
+      // The first feature is measured against the least useful single feature.
+      importances(added) = (best ? best->nll : worst) - nll;
+      selected.push_back(added);
+      remaining.erase(remaining.begin() + static_cast<std::ptrdiff_t>(winner));
+      step_features.push_back(static_cast<double>(added));
+      step_nll.push_back(nll);
+      best = std::move(candidates[winner]);
     }
-    const double nll = candidates[winner]->nll;
-    if (best && !(nll < best->nll)) break;  // no candidate lowers the CV NLL: stop
-    const Index added = remaining[winner];
-    // The first feature is measured against the least useful single feature.
-    importances(added) = (best ? best->nll : worst) - nll;
-    selected.push_back(added);
-    remaining.erase(remaining.begin() + static_cast<std::ptrdiff_t>(winner));
-    step_features.push_back(static_cast<double>(added));
-    step_nll.push_back(nll);
-    best = std::move(candidates[winner]);
-  }
 
-  FitReport report = std::move(best->fit.report);
-  report.method = options.method;
-  FeatureSelection selection;
-  selection.selected = best->features;
-  selection.importances = importances;
-  report.feature_selection = std::move(selection);
-  const auto steps = static_cast<Index>(step_nll.size());
-  CvTable table;
-  table.parameter_names = {"feature"};
-  table.candidates = Eigen::Map<const Vector>(step_features.data(), steps);
-  table.mean_loss = Eigen::Map<const Vector>(step_nll.data(), steps);
-  table.standard_error = Vector::Zero(steps);
-  table.loss = "kl";
-  table.best = steps - 1;
-  report.auxiliary_cross_validation["forward_selection"] = std::move(table);
-  report.statistics["n_selected_features"] = static_cast<double>(best->features.size());
-  report.fit_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return {model_on_all_features(best->fit.model, best->features, x_scaling), std::move(report)};
+    report = std::move(best->fit.report);
+    FeatureSelection selection;
+    selection.selected = best->features;
+    selection.importances = importances;
+    report.feature_selection = std::move(selection);
+    const auto steps = static_cast<Index>(step_nll.size());
+    CvTable table;
+    table.parameter_names = {"feature"};
+    table.candidates = Eigen::Map<const Vector>(step_features.data(), steps);
+    table.mean_loss = Eigen::Map<const Vector>(step_nll.data(), steps);
+    table.standard_error = Vector::Zero(steps);
+    table.loss = "kl";
+    table.best = steps - 1;
+    report.auxiliary_cross_validation["forward_selection"] = std::move(table);
+    report.statistics["n_selected_features"] = static_cast<double>(best->features.size());
+    return model_on_all_features(best->fit.model, best->features, x_scaling);
+  });
 }
 
 }  // namespace cdens

@@ -93,16 +93,12 @@ Matrix grid_candidates(const std::vector<double>& grid) {
   return Eigen::Map<const Vector>(grid.data(), static_cast<Index>(grid.size()));
 }
 
-ConditionalFit finish_kernel_fit(const StandardizedPairs& data,
-                                 std::shared_ptr<const ConditionalGate> gate, Matrix centers_y,
-                                 double sigma, FitReport report,
-                                 std::chrono::steady_clock::time_point started) {
-  ConditionalMixture model = make_output_kernel_mixture(
-      data.x_scaling, data.y_scaling, std::move(gate), std::move(centers_y), sigma);
+ConditionalMixture kernel_cde_model(const StandardizedPairs& data,
+                                    std::shared_ptr<const ConditionalGate> gate, Matrix centers_y,
+                                    double sigma, FitReport& report) {
   report.statistics["n_train"] = static_cast<double>(data.samples.z.cols());
-  report.fit_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return {std::move(model), std::move(report)};
+  return make_output_kernel_mixture(data.x_scaling, data.y_scaling, std::move(gate),
+                                    std::move(centers_y), sigma);
 }
 
 }  // namespace cdens

@@ -7,7 +7,6 @@
 // pairs; these are computed here in log space from squared distances obtained by one GEMM per
 // block of held-out samples, so a candidate width costs one pass of exponentials and no refit.
 
-#include <chrono>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -80,11 +79,10 @@ Matrix columns_by_blocks(Index rows, Index n, int threads,
 Matrix grid_candidates(const std::vector<double>& grid);
 
 /// The fitted estimate p̂(y|x) = Σ_k w_k(x) N(y; v_k, σ² I) / Σ_k w_k(x) with the weights of
-/// `gate` and the standardised outputs `centers_y` (see make_output_kernel_mixture), and `report`
-/// completed with n_train and the time since `started`.
-ConditionalFit finish_kernel_fit(const StandardizedPairs& data,
-                                 std::shared_ptr<const ConditionalGate> gate, Matrix centers_y,
-                                 double sigma, FitReport report,
-                                 std::chrono::steady_clock::time_point started);
+/// `gate` and the standardised outputs `centers_y` (see make_output_kernel_mixture); records
+/// n_train in `report`.
+ConditionalMixture kernel_cde_model(const StandardizedPairs& data,
+                                    std::shared_ptr<const ConditionalGate> gate, Matrix centers_y,
+                                    double sigma, FitReport& report);
 
 }  // namespace cdens

@@ -8,6 +8,7 @@
 #include "conditional/constant_gate.hpp"
 #include "conditional/log_linear_variance.hpp"
 #include "conditional/standardized_linear_fit.hpp"
+#include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
 
 namespace cdens {
@@ -152,35 +153,31 @@ double linear_gaussian_loo_nll(const StandardizedSamples& pairs) {
 ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
                                    const LinearGaussianOptions& options,
                                    const FitContext& context) {
-  const auto started = std::chrono::steady_clock::now();
-  const StandardizedPairs data = standardize_pairs(x, y, context);
-  const Index input_dim = x.rows();
-  if (data.samples.z.cols() < input_dim + 3) {
-    throw InvalidArgument(
-        "the linear-Gaussian fit needs at least d_x + 3 = " + std::to_string(input_dim + 3) +
-        " pairs of x and y, got " + std::to_string(data.samples.z.cols()));
-  }
-  const LinearFit fit = fit_linear(data.samples, options.variance);
-  FitReport report;
-  report.method = "linear";
-  report.warnings = fit.warnings;
-  const double log_jacobian = data.y_scaling.log_jacobian();
-  const auto record = [&](const char* name, const Vector& loo) {
-    if (loo.allFinite()) report.statistics[name] = loo.sum() - log_jacobian;
-  };
-  record("loo_nll", fit.chosen_loo);
-  record("loo_nll_constant_variance", fit.constant_loo);
-  record("loo_nll_log_linear_variance", fit.log_linear_loo);
-  report.statistics["log_linear_outputs"] = static_cast<double>(fit.log_linear_outputs);
-  report.statistics["n_train"] = static_cast<double>(data.samples.z.cols());
-  ConditionalMixture model(data.x_scaling, data.y_scaling,
-                           std::make_shared<const ConstantGate>(input_dim, Vector::Zero(1)),
-                           fit.coefficients.col(0), fit.scales,
-                           fit.coefficients.rightCols(input_dim), {},
-                           fit.log_linear_outputs > 0 ? fit.scale_trend : Matrix());
-  report.fit_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return {std::move(model), std::move(report)};
+  return timed_fit<ConditionalMixture>("linear", [&](FitReport& report) {
+    const StandardizedPairs data = standardize_pairs(x, y, context);
+    const Index input_dim = x.rows();
+    if (data.samples.z.cols() < input_dim + 3) {
+      throw InvalidArgument(
+          "the linear-Gaussian fit needs at least d_x + 3 = " + std::to_string(input_dim + 3) +
+          " pairs of x and y, got " + std::to_string(data.samples.z.cols()));
+    }
+    const LinearFit fit = fit_linear(data.samples, options.variance);
+    report.warnings = fit.warnings;
+    const double log_jacobian = data.y_scaling.log_jacobian();
+    const auto record = [&](const char* name, const Vector& loo) {
+      if (loo.allFinite()) report.statistics[name] = loo.sum() - log_jacobian;
+    };
+    record("loo_nll", fit.chosen_loo);
+    record("loo_nll_constant_variance", fit.constant_loo);
+    record("loo_nll_log_linear_variance", fit.log_linear_loo);
+    report.statistics["log_linear_outputs"] = static_cast<double>(fit.log_linear_outputs);
+    report.statistics["n_train"] = static_cast<double>(data.samples.z.cols());
+    return ConditionalMixture(data.x_scaling, data.y_scaling,
+                              std::make_shared<const ConstantGate>(input_dim, Vector::Zero(1)),
+                              fit.coefficients.col(0), fit.scales,
+                              fit.coefficients.rightCols(input_dim), {},
+                              fit.log_linear_outputs > 0 ? fit.scale_trend : Matrix());
+  });
 }
 
 }  // namespace cdens

@@ -1,7 +1,6 @@
 #include "cdens/conditional/lscde.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "cdens/core/cross_validation.hpp"
@@ -11,6 +10,7 @@
 #include "cdens/core/validate.hpp"
 #include "conditional/lscde_gate.hpp"
 #include "conditional/lscde_system.hpp"
+#include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
 #include "core/tied_outputs.hpp"
 
@@ -178,15 +178,6 @@ CvTable cross_validate(const Prepared& data, const SamplingPlan& draws, const Ls
 }
 
 /// The losses above are in standardised units; report them in the user's units.
-void to_user_units(CvTable& table, CvLoss loss, double log_jacobian) {
-  if (loss == CvLoss::kl) {
-    table.mean_loss.array() -= log_jacobian;  // −log p_user = −log p_std − log J
-  } else {
-    table.mean_loss *= std::exp(log_jacobian);  // p_user = J p_std, ∫p_user² dy = J ∫p_std² dt
-    table.standard_error *= std::exp(log_jacobian);
-  }
-}
-
 void validate(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
               const LscdeOptions& options) {
   require_training_pairs(x, y);
@@ -210,70 +201,65 @@ ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const LscdeOp
 
 ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
                          const LscdeOptions& options, const FitContext& context) {
-  const auto started = std::chrono::steady_clock::now();
-  validate(x, y, unlabeled_x, options);
-  const int threads = resolve_threads(options.threads);
-  const Standardizer x_scaling = Standardizer::fit(x, "x");
-  const Standardizer y_scaling = Standardizer::fit(y, "y");
-  const Index n = x.cols();
+  return timed_fit<ConditionalMixture>("lscde", [&](FitReport& report) {
+    validate(x, y, unlabeled_x, options);
+    const int threads = resolve_threads(options.threads);
+    const Standardizer x_scaling = Standardizer::fit(x, "x");
+    const Standardizer y_scaling = Standardizer::fit(y, "y");
+    const Index n = x.cols();
 
-  Prepared data;
-  data.z = x_scaling.transform(x);
-  data.t = y_scaling.transform(y);
-  data.z_unlabeled =
-      unlabeled_x.cols() > 0 ? x_scaling.transform(unlabeled_x) : Matrix(x.rows(), 0);
-  // §2.6: b = min(100, n) centres chosen at random from the training pairs; folds when there is
-  // more than one (σ, λ) to choose from.
-  const bool cross_validates = options.sigmas.size() * options.lambdas.size() > 1;
-  const SamplingPlan draws =
-      draw_sampling_plan(n, options.n_centers, cross_validates ? options.folds : 0, options.seed);
-  data.centers_x = gather_samples(data.z, draws.centers);
-  data.centers_y = gather_samples(data.t, draws.centers);
+    Prepared data;
+    data.z = x_scaling.transform(x);
+    data.t = y_scaling.transform(y);
+    data.z_unlabeled =
+        unlabeled_x.cols() > 0 ? x_scaling.transform(unlabeled_x) : Matrix(x.rows(), 0);
+    // §2.6: b = min(100, n) centres chosen at random from the training pairs; folds when there
+    // is more than one (σ, λ) to choose from.
+    const bool cross_validates = options.sigmas.size() * options.lambdas.size() > 1;
+    const SamplingPlan draws =
+        draw_sampling_plan(n, options.n_centers, cross_validates ? options.folds : 0, options.seed);
+    data.centers_x = gather_samples(data.z, draws.centers);
+    data.centers_y = gather_samples(data.t, draws.centers);
 
-  FitReport report;
-  report.method = "lscde";
-  double sigma = options.sigmas.front();
-  double lambda = options.lambdas.front();
-  if (draws.folds) {
-    const KFold& folds = *draws.folds;
-    CvTable table = cross_validate(data, draws, options, threads, context);
-    if (table.best < 0) throw DataError("cross-validation produced no finite loss");
-    sigma = table.candidates(table.best, 0);
-    lambda = table.candidates(table.best, 1);
-    to_user_units(table, options.cv_loss, y_scaling.log_jacobian());
-    report.warnings = grid_edge_warnings(table, {options.sigmas, options.lambdas});
-    if (auto spikes = spike_warning(data.t, sigma, options.sigmas)) {
-      report.warnings.push_back(std::move(*spikes));
+    double sigma = options.sigmas.front();
+    double lambda = options.lambdas.front();
+    if (draws.folds) {
+      const CvTable& table =
+          keep_cross_validation(report, cross_validate(data, draws, options, threads, context),
+                                {options.sigmas, options.lambdas},
+                                {y_scaling.log_jacobian(), options.cv_loss == CvLoss::sq});
+      sigma = table.candidates(table.best, 0);
+      lambda = table.candidates(table.best, 1);
+      if (auto spikes = spike_warning(data.t, sigma, options.sigmas)) {
+        report.warnings.push_back(std::move(*spikes));
+      }
+      report.statistics["folds"] = draws.folds->n_folds();
     }
-    report.statistics["folds"] = folds.n_folds();
-    report.cross_validation = std::move(table);
-  }
 
-  const LscdeBasis basis{data.centers_x, data.centers_y, sigma};
-  LscdeSums sums = lscde_sums(data.z, data.t, data.z_unlabeled, basis, threads);
-  allreduce(sums, context.communicator);
-  Vector alpha;
-  // One task: the BLAS inside runs single-threaded, as in cross-validation, so α̂ is the same
-  // whatever the thread count.
-  parallel_for(1, 1, [&](Index) {
-    const LscdeSystem system = lscde_system(sums, output_overlap(basis), basis);
-    alpha = LscdeLambdaPath(system).coefficients({lambda}).col(0);
+    const LscdeBasis basis{data.centers_x, data.centers_y, sigma};
+    LscdeSums sums = lscde_sums(data.z, data.t, data.z_unlabeled, basis, threads);
+    allreduce(sums, context.communicator);
+    Vector alpha;
+    // One task: the BLAS inside runs single-threaded, as in cross-validation, so α̂ is the same
+    // whatever the thread count.
+    parallel_for(1, 1, [&](Index) {
+      const LscdeSystem system = lscde_system(sums, output_overlap(basis), basis);
+      alpha = LscdeLambdaPath(system).coefficients({lambda}).col(0);
+    });
+    const auto active = (alpha.array() > 0.0).count();
+    if (active == 0) {
+      report.warnings.push_back(
+          "every coefficient was rounded to zero: the model is the plain mixture of the basis "
+          "outputs");
+    }
+
+    report.hyperparameters = {{"sigma", sigma}, {"lambda", lambda}};
+    report.statistics["n_train"] = static_cast<double>(n);
+    report.statistics["n_unlabeled"] = static_cast<double>(unlabeled_x.cols());
+    report.statistics["n_basis"] = static_cast<double>(basis.size());
+    report.statistics["n_active_basis"] = static_cast<double>(active);
+    return make_lscde_mixture(x_scaling, y_scaling, basis, alpha);
   });
-  const auto active = (alpha.array() > 0.0).count();
-  if (active == 0) {
-    report.warnings.push_back(
-        "every coefficient was rounded to zero: the model is the plain mixture of the basis "
-        "outputs");
-  }
-
-  report.hyperparameters = {{"sigma", sigma}, {"lambda", lambda}};
-  report.statistics["n_train"] = static_cast<double>(n);
-  report.statistics["n_unlabeled"] = static_cast<double>(unlabeled_x.cols());
-  report.statistics["n_basis"] = static_cast<double>(basis.size());
-  report.statistics["n_active_basis"] = static_cast<double>(active);
-  report.fit_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return {make_lscde_mixture(x_scaling, y_scaling, basis, alpha), std::move(report)};
 }
 
 }  // namespace cdens

@@ -8,6 +8,7 @@
 #include "cdens/core/validate.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/kernel_gates.hpp"
+#include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"
 
@@ -44,41 +45,38 @@ Matrix leave_one_out_losses(const StandardizedSamples& centers, const std::vecto
 ConditionalFit fit_nadaraya_watson_cde(const MatrixView& x, const MatrixView& y,
                                        const NadarayaWatsonCdeOptions& options,
                                        const FitContext& context) {
-  const auto started = std::chrono::steady_clock::now();
-  validate(options);
-  const StandardizedPairs data = standardize_pairs(x, y, context);
-  const int threads = resolve_threads(options.threads);
-  // SA-CDE §3: B = min(100, N) centres chosen at random from the training samples.
-  Rng rng(options.seed, random_stream::kSamplingPlan);
-  const StandardizedSamples centers =
-      gather_pairs(data.samples, choose_centers(x.cols(), options.n_centers, rng));
-  const Index center_count = centers.z.cols();
+  return timed_fit<ConditionalMixture>("nwcde", [&](FitReport& report) {
+    validate(options);
+    const StandardizedPairs data = standardize_pairs(x, y, context);
+    const int threads = resolve_threads(options.threads);
+    // SA-CDE §3: B = min(100, N) centres chosen at random from the training samples.
+    Rng rng(options.seed, random_stream::kSamplingPlan);
+    const StandardizedSamples centers =
+        gather_pairs(data.samples, choose_centers(x.cols(), options.n_centers, rng));
+    const Index center_count = centers.z.cols();
 
-  FitReport report;
-  report.method = "nwcde";
-  double sigma = options.sigmas.front();
-  if (options.sigmas.size() > 1) {
-    if (center_count < 2) {
-      throw InvalidArgument("leave-one-out cross-validation of sigma needs at least 2 centres");
+    double sigma = options.sigmas.front();
+    if (options.sigmas.size() > 1) {
+      if (center_count < 2) {
+        throw InvalidArgument("leave-one-out cross-validation of sigma needs at least 2 centres");
+      }
+      context.progress.begin("leave-one-out cross-validation", 1);
+      const Matrix losses = leave_one_out_losses(centers, options.sigmas, threads);
+      context.progress.advance();
+      context.progress.end();
+      // Leave-one-out is K-fold cross-validation with B folds of one centre each.
+      const CvTable& table = keep_cross_validation(
+          report, make_cv_table({"sigma"}, grid_candidates(options.sigmas), losses, "kl"),
+          {options.sigmas}, {data.y_scaling.log_jacobian()});
+      sigma = table.candidates(table.best, 0);
+      report.statistics["folds"] = static_cast<double>(center_count);
     }
-    context.progress.begin("leave-one-out cross-validation", 1);
-    const Matrix losses = leave_one_out_losses(centers, options.sigmas, threads);
-    context.progress.advance();
-    context.progress.end();
-    // Leave-one-out is K-fold cross-validation with B folds of one centre each.
-    CvTable table = make_cv_table({"sigma"}, grid_candidates(options.sigmas), losses, "kl");
-    if (table.best < 0) throw DataError("cross-validation produced no finite loss");
-    sigma = table.candidates(table.best, 0);
-    table.mean_loss.array() -= data.y_scaling.log_jacobian();
-    report.warnings = grid_edge_warnings(table, {options.sigmas});
-    report.statistics["folds"] = static_cast<double>(center_count);
-    report.cross_validation = std::move(table);
-  }
 
-  report.hyperparameters = {{"sigma", sigma}};
-  report.statistics["n_centers"] = static_cast<double>(center_count);
-  return finish_kernel_fit(data, std::make_shared<const GaussianKernelGate>(centers.z, sigma),
-                           centers.t, sigma, std::move(report), started);
+    report.hyperparameters = {{"sigma", sigma}};
+    report.statistics["n_centers"] = static_cast<double>(center_count);
+    return kernel_cde_model(data, std::make_shared<const GaussianKernelGate>(centers.z, sigma),
+                            centers.t, sigma, report);
+  });
 }
 
 }  // namespace cdens

@@ -16,6 +16,7 @@
 #include "conditional/declared_columns.hpp"
 #include "conditional/standardized_linear_fit.hpp"
 #include "core/bandwidth_search.hpp"
+#include "core/fit_skeleton.hpp"
 #include "core/random_streams.hpp"
 
 namespace cdens {
@@ -123,114 +124,112 @@ KernelTrend parse_kernel_trend(const std::string& name) {
 ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
                                       const ProductKernelCdeOptions& options,
                                       const FitContext& context) {
-  const auto started = std::chrono::steady_clock::now();
-  const Index input_dim = x.rows();
-  const Index dimension = x.rows() + y.rows();
-  require_training_pairs(x, y);
-  const ColumnKernels kernels =
-      declared_column_kernels(x, y, options.discrete, options.ordered, context.column_names);
-  validate(options, kernels, input_dim);
-  const StandardizedPairs data = standardize_continuous_columns(x, y, kernels, context);
-  const ColumnKernels input_kernels(kernels.begin(), kernels.begin() + input_dim);
-  const ColumnKernels output_kernels(kernels.begin() + input_dim, kernels.end());
-  const Index n = data.samples.z.cols();
-  // The outputs the kernels are centred on: y itself, or its residuals around the line.
-  Matrix trend;
-  Matrix outputs = data.samples.t;
-  if (options.trend == KernelTrend::linear) {
-    if (n < input_dim + 3) {
-      throw InvalidArgument("the linear trend needs at least d_x + 3 pairs");
+  return timed_fit<ConditionalMixture>("kcde", [&](FitReport& report) {
+    const Index input_dim = x.rows();
+    const Index dimension = x.rows() + y.rows();
+    require_training_pairs(x, y);
+    const ColumnKernels kernels =
+        declared_column_kernels(x, y, options.discrete, options.ordered, context.column_names);
+    validate(options, kernels, input_dim);
+    const StandardizedPairs data = standardize_continuous_columns(x, y, kernels, context);
+    const ColumnKernels input_kernels(kernels.begin(), kernels.begin() + input_dim);
+    const ColumnKernels output_kernels(kernels.begin() + input_dim, kernels.end());
+    const Index n = data.samples.z.cols();
+    // The outputs the kernels are centred on: y itself, or its residuals around the line.
+    Matrix trend;
+    Matrix outputs = data.samples.t;
+    if (options.trend == KernelTrend::linear) {
+      if (n < input_dim + 3) {
+        throw InvalidArgument("the linear trend needs at least d_x + 3 pairs");
+      }
+      trend = least_squares_coefficients(data.samples).rightCols(input_dim);
+      outputs -= trend * data.samples.z;
     }
-    trend = least_squares_coefficients(data.samples).rightCols(input_dim);
-    outputs -= trend * data.samples.z;
-  }
 
-  FitReport report;
-  report.method = "kcde";
-  report.warnings = undeclared_discrete_warnings(x, y, kernels, context.column_names);
-  const bool search = options.bandwidths.empty();
-  const bool mix = options.marginal_mixing == MarginalMixing::loo;
-  Matrix stacked(dimension, n);
-  stacked << data.samples.z, outputs;
-  const std::vector<Index> held_out =
-      n <= options.exact_limit ? std::vector<Index>{}
-                               : held_out_pairs(n, options.subsample_held_out, options.search.seed,
-                                                random_stream::kSubsampledHeldOut);
-  std::optional<BandwidthLikelihood> likelihood;
-  if (search || mix) likelihood.emplace(stacked, input_dim, held_out, options.threads, kernels);
-  Vector bandwidths(dimension);
-  Vector conditional_terms;  // −log p̂_{−i} at the bandwidths
-  if (!search) {
-    bandwidths = Eigen::Map<const Vector>(options.bandwidths.data(), dimension);
-  } else {
-    std::optional<BandwidthLikelihood> screening;
-    if (options.screening_held_out < likelihood->n_held_out()) {
-      screening.emplace(stacked, input_dim,
-                        held_out_pairs(n, options.screening_held_out, options.search.seed,
-                                       random_stream::kScreeningHeldOut),
-                        options.threads, kernels);
-    }
-    context.progress.begin("leave-one-out likelihood search", 1);
-    const BandwidthSearchResult found = maximize_bandwidth_likelihood(
-        *likelihood, screening ? *screening : *likelihood, options.search);
-    context.progress.advance();
-    context.progress.end();
-    bandwidths = found.bandwidths;
-    conditional_terms = found.negative_log_likelihoods;
-    report.statistics["loo_nll"] =
-        found.mean_negative_log_likelihood - data.y_scaling.log_jacobian();
-    report.statistics["evaluations"] = found.evaluations;
-    report.statistics["starts"] = found.starts;
-    report.statistics["held_out"] = static_cast<double>(likelihood->n_held_out());
-    for (Index d = 0; d < dimension; ++d) {
-      // λ of a discrete column may take any value of its interval: 0 counts equal values only.
-      if (kernels[static_cast<std::size_t>(d)].is_discrete()) continue;
-      const std::string name = "bandwidth of " + column_name(d, input_dim, context.column_names);
-      if (bandwidths(d) <= options.search.lower * (1.0 + 1e-6)) {
-        report.warnings.push_back(
-            name +
-            " is at the lower bound of the search: the column may have ties (repeated "
-            "values) that make the likelihood grow without limit as it shrinks");
-      } else if (d >= input_dim && bandwidths(d) >= options.search.upper * (1.0 - 1e-6)) {
-        report.warnings.push_back(name + " is at the upper bound of the search");
+    report.warnings = undeclared_discrete_warnings(x, y, kernels, context.column_names);
+    const bool search = options.bandwidths.empty();
+    const bool mix = options.marginal_mixing == MarginalMixing::loo;
+    Matrix stacked(dimension, n);
+    stacked << data.samples.z, outputs;
+    const std::vector<Index> held_out =
+        n <= options.exact_limit
+            ? std::vector<Index>{}
+            : held_out_pairs(n, options.subsample_held_out, options.search.seed,
+                             random_stream::kSubsampledHeldOut);
+    std::optional<BandwidthLikelihood> likelihood;
+    if (search || mix) likelihood.emplace(stacked, input_dim, held_out, options.threads, kernels);
+    Vector bandwidths(dimension);
+    Vector conditional_terms;  // −log p̂_{−i} at the bandwidths
+    if (!search) {
+      bandwidths = Eigen::Map<const Vector>(options.bandwidths.data(), dimension);
+    } else {
+      std::optional<BandwidthLikelihood> screening;
+      if (options.screening_held_out < likelihood->n_held_out()) {
+        screening.emplace(stacked, input_dim,
+                          held_out_pairs(n, options.screening_held_out, options.search.seed,
+                                         random_stream::kScreeningHeldOut),
+                          options.threads, kernels);
+      }
+      context.progress.begin("leave-one-out likelihood search", 1);
+      const BandwidthSearchResult found = maximize_bandwidth_likelihood(
+          *likelihood, screening ? *screening : *likelihood, options.search);
+      context.progress.advance();
+      context.progress.end();
+      bandwidths = found.bandwidths;
+      conditional_terms = found.negative_log_likelihoods;
+      report.statistics["loo_nll"] =
+          found.mean_negative_log_likelihood - data.y_scaling.log_jacobian();
+      report.statistics["evaluations"] = found.evaluations;
+      report.statistics["starts"] = found.starts;
+      report.statistics["held_out"] = static_cast<double>(likelihood->n_held_out());
+      for (Index d = 0; d < dimension; ++d) {
+        // λ of a discrete column may take any value of its interval: 0 counts equal values only.
+        if (kernels[static_cast<std::size_t>(d)].is_discrete()) continue;
+        const std::string name = "bandwidth of " + column_name(d, input_dim, context.column_names);
+        if (bandwidths(d) <= options.search.lower * (1.0 + 1e-6)) {
+          report.warnings.push_back(
+              name +
+              " is at the lower bound of the search: the column may have ties (repeated "
+              "values) that make the likelihood grow without limit as it shrinks");
+        } else if (d >= input_dim && bandwidths(d) >= options.search.upper * (1.0 - 1e-6)) {
+          report.warnings.push_back(name + " is at the upper bound of the search");
+        }
       }
     }
-  }
-  double marginal_weight = 0.0;
-  if (mix) {
-    if (!search) {
-      conditional_terms =
-          likelihood->negative_log_likelihoods(likelihood->parameters_of(bandwidths));
+    double marginal_weight = 0.0;
+    if (mix) {
+      if (!search) {
+        conditional_terms =
+            likelihood->negative_log_likelihoods(likelihood->parameters_of(bandwidths));
+      }
+      const MarginalChoice choice = choose_marginal_weight(
+          conditional_terms, outputs, output_kernels, held_out, bandwidths, options.threads);
+      marginal_weight = choice.weight;
+      report.hyperparameters["marginal_weight"] = marginal_weight;
+      if (search) {
+        report.statistics["loo_nll_unmixed"] = report.statistics.at("loo_nll");
+        report.statistics["loo_nll"] = choice.mixed_nll - data.y_scaling.log_jacobian();
+      }
     }
-    const MarginalChoice choice = choose_marginal_weight(conditional_terms, outputs, output_kernels,
-                                                         held_out, bandwidths, options.threads);
-    marginal_weight = choice.weight;
-    report.hyperparameters["marginal_weight"] = marginal_weight;
-    if (search) {
-      report.statistics["loo_nll_unmixed"] = report.statistics.at("loo_nll");
-      report.statistics["loo_nll"] = choice.mixed_nll - data.y_scaling.log_jacobian();
+    // A probability mass of a discrete y is not comparable with a Gaussian density of it.
+    if (search && !any_discrete(output_kernels)) compare_with_linear_gaussian(data, report);
+    for (Index d = 0; d < dimension; ++d) {
+      const bool discrete = kernels[static_cast<std::size_t>(d)].is_discrete();
+      report.hyperparameters[(discrete ? "lambda_" : "bandwidth_") + dimension_name(d, input_dim)] =
+          bandwidths(d);
     }
-  }
-  // A probability mass of a discrete y is not comparable with a Gaussian density of it.
-  if (search && !any_discrete(output_kernels)) compare_with_linear_gaussian(data, report);
-  for (Index d = 0; d < dimension; ++d) {
-    const bool discrete = kernels[static_cast<std::size_t>(d)].is_discrete();
-    report.hyperparameters[(discrete ? "lambda_" : "bandwidth_") + dimension_name(d, input_dim)] =
-        bandwidths(d);
-  }
-  report.statistics["n_train"] = static_cast<double>(n);
-  if (options.trend == KernelTrend::linear) report.statistics["linear_trend"] = 1.0;
+    report.statistics["n_train"] = static_cast<double>(n);
+    if (options.trend == KernelTrend::linear) report.statistics["linear_trend"] = 1.0;
 
-  const Vector output_bandwidths = bandwidths.tail(y.rows());
-  Matrix scales = output_bandwidths.replicate(1, n);
-  ConditionalMixture model(
-      data.x_scaling, data.y_scaling,
-      std::make_shared<const ProductKernelGate>(data.samples.z, bandwidths.head(input_dim),
-                                                input_kernels, marginal_weight),
-      std::move(outputs), std::move(scales), std::move(trend), output_kernels);
-  report.fit_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return {std::move(model), std::move(report)};
+    const Vector output_bandwidths = bandwidths.tail(y.rows());
+    Matrix scales = output_bandwidths.replicate(1, n);
+    ConditionalMixture model(
+        data.x_scaling, data.y_scaling,
+        std::make_shared<const ProductKernelGate>(data.samples.z, bandwidths.head(input_dim),
+                                                  input_kernels, marginal_weight),
+        std::move(outputs), std::move(scales), std::move(trend), output_kernels);
+    return model;
+  });
 }
 
 }  // namespace cdens

@@ -8,6 +8,7 @@
 #include "cdens/core/validate.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/kernel_gates.hpp"
+#include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"
@@ -65,57 +66,51 @@ double mean_log_ratio_mass(const MatrixView& z, double sigma_joint, double sigma
 
 ConditionalFit fit_rkde(const MatrixView& x, const MatrixView& y, const RkdeOptions& options,
                         const FitContext& context) {
-  const auto started = std::chrono::steady_clock::now();
-  validate(options);
-  const StandardizedPairs data = standardize_pairs(x, y, context);
-  const int threads = resolve_threads(options.threads);
+  return timed_fit<ConditionalMixture>("rkde", [&](FitReport& report) {
+    validate(options);
+    const StandardizedPairs data = standardize_pairs(x, y, context);
+    const int threads = resolve_threads(options.threads);
 
-  FitReport report;
-  report.method = "rkde";
-  double sigma_joint = options.sigmas.front();
-  double sigma_marginal = sigma_joint;
-  if (options.sigmas.size() > 1) {
-    const KFold folds = draw_folds(x.cols(), options.folds, options.seed);
-    const auto training = fold_training_sets(data.samples, folds);
-    const auto sigma_count = static_cast<Index>(options.sigmas.size());
-    const Matrix fold_losses = fold_mean_losses(
-        k_fold_sample_losses(
-            folds, 2 * sigma_count, threads,
-            [&](int k, const std::vector<Index>& held_out) {
-              return density_losses(training[static_cast<std::size_t>(k)],
-                                    gather_pairs(data.samples, held_out), options.sigmas);
-            },
-            context.progress, "cross-validation"),
-        folds);
-    CvTable joint = make_cv_table({"sigma"}, grid_candidates(options.sigmas),
-                                  fold_losses.topRows(sigma_count), "joint_nll");
-    CvTable marginal = make_cv_table({"sigma_marginal"}, grid_candidates(options.sigmas),
-                                     fold_losses.bottomRows(sigma_count), "marginal_nll");
-    if (joint.best < 0 || marginal.best < 0) {
-      throw DataError("cross-validation produced no finite loss");
+    double sigma_joint = options.sigmas.front();
+    double sigma_marginal = sigma_joint;
+    if (options.sigmas.size() > 1) {
+      const KFold folds = draw_folds(x.cols(), options.folds, options.seed);
+      const auto training = fold_training_sets(data.samples, folds);
+      const auto sigma_count = static_cast<Index>(options.sigmas.size());
+      const Matrix fold_losses = fold_mean_losses(
+          k_fold_sample_losses(
+              folds, 2 * sigma_count, threads,
+              [&](int k, const std::vector<Index>& held_out) {
+                return density_losses(training[static_cast<std::size_t>(k)],
+                                      gather_pairs(data.samples, held_out), options.sigmas);
+              },
+              context.progress, "cross-validation"),
+          folds);
+      // In the user's units: −log p_user(x, y) = −log p_std(z, t) − log J_x − log J_y.
+      const CvTable& joint = keep_cross_validation(
+          report,
+          make_cv_table({"sigma"}, grid_candidates(options.sigmas),
+                        fold_losses.topRows(sigma_count), "joint_nll"),
+          {options.sigmas}, {data.x_scaling.log_jacobian() + data.y_scaling.log_jacobian()});
+      const CvTable& marginal = keep_auxiliary_cross_validation(
+          report, "marginal_kde",
+          make_cv_table({"sigma_marginal"}, grid_candidates(options.sigmas),
+                        fold_losses.bottomRows(sigma_count), "marginal_nll"),
+          {options.sigmas}, {data.x_scaling.log_jacobian()});
+      sigma_joint = joint.candidates(joint.best, 0);
+      sigma_marginal = marginal.candidates(marginal.best, 0);
+      report.statistics["folds"] = folds.n_folds();
     }
-    sigma_joint = joint.candidates(joint.best, 0);
-    sigma_marginal = marginal.candidates(marginal.best, 0);
-    // In the user's units: −log p_user(x, y) = −log p_std(z, t) − log J_x − log J_y.
-    joint.mean_loss.array() -= data.x_scaling.log_jacobian() + data.y_scaling.log_jacobian();
-    marginal.mean_loss.array() -= data.x_scaling.log_jacobian();
-    report.warnings = grid_edge_warnings(joint, {options.sigmas});
-    for (auto& warning : grid_edge_warnings(marginal, {options.sigmas})) {
-      report.warnings.push_back(std::move(warning));
-    }
-    report.statistics["folds"] = folds.n_folds();
-    report.cross_validation = std::move(joint);
-    report.auxiliary_cross_validation["marginal_kde"] = std::move(marginal);
-  }
 
-  report.hyperparameters = {{"sigma", sigma_joint}, {"sigma_marginal", sigma_marginal}};
-  report.statistics["mean_log_ratio_mass"] =
-      sigma_joint == sigma_marginal
-          ? 0.0
-          : mean_log_ratio_mass(data.samples.z, sigma_joint, sigma_marginal, threads);
-  return finish_kernel_fit(data,
-                           std::make_shared<const GaussianKernelGate>(data.samples.z, sigma_joint),
-                           data.samples.t, sigma_joint, std::move(report), started);
+    report.hyperparameters = {{"sigma", sigma_joint}, {"sigma_marginal", sigma_marginal}};
+    report.statistics["mean_log_ratio_mass"] =
+        sigma_joint == sigma_marginal
+            ? 0.0
+            : mean_log_ratio_mass(data.samples.z, sigma_joint, sigma_marginal, threads);
+    return kernel_cde_model(data,
+                            std::make_shared<const GaussianKernelGate>(data.samples.z, sigma_joint),
+                            data.samples.t, sigma_joint, report);
+  });
 }
 
 }  // namespace cdens

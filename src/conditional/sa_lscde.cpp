@@ -1,9 +1,8 @@
 #include "cdens/conditional/sa_lscde.hpp"
 
-#include <chrono>
-
 #include "cdens/core/standardizer.hpp"
 #include "conditional/selected_features_gate.hpp"
+#include "core/fit_skeleton.hpp"
 
 namespace cdens {
 namespace {
@@ -30,28 +29,27 @@ LscdeOptions SaLscdeOptions::paper_estimation_options() {
 
 ConditionalFit fit_sa_lscde(const MatrixView& x, const MatrixView& y, const SaLscdeOptions& options,
                             const FitContext& context) {
-  const auto started = std::chrono::steady_clock::now();
-  ConditionalFit selection = fit_sacde(x, y, options.selection, context);
-  FeatureSelection kept = *selection.report.feature_selection;
-  std::vector<Index> features = kept.selected;
-  if (features.empty()) features.push_back(first_entering_feature(*kept.path));
-  ConditionalFit estimate = fit_lscde(x(features, Eigen::all), y, options.estimation, context);
+  return timed_fit<ConditionalMixture>("salscde", [&](FitReport& report) {
+    ConditionalFit selection = fit_sacde(x, y, options.selection, context);
+    FeatureSelection kept = *selection.report.feature_selection;
+    std::vector<Index> features = kept.selected;
+    if (features.empty()) features.push_back(first_entering_feature(*kept.path));
+    ConditionalFit estimate = fit_lscde(x(features, Eigen::all), y, options.estimation, context);
 
-  FitReport report = std::move(estimate.report);
-  report.method = "salscde";
-  report.hyperparameters["selection_sigma"] = selection.report.hyperparameters.at("sigma");
-  report.hyperparameters["selection_lambda"] = selection.report.hyperparameters.at("lambda");
-  if (selection.report.cross_validation) {
-    report.auxiliary_cross_validation["sacde"] = std::move(*selection.report.cross_validation);
-  }
-  for (auto& warning : selection.report.warnings) report.warnings.push_back("SA-CDE: " + warning);
-  kept.selected = features;
-  report.feature_selection = std::move(kept);
-  report.statistics["n_selected_features"] = static_cast<double>(features.size());
-  report.fit_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return {model_on_all_features(estimate.model, features, selection.model.x_scaling()),
-          std::move(report)};
+    report = std::move(estimate.report);
+    report.hyperparameters["selection_sigma"] = selection.report.hyperparameters.at("sigma");
+    report.hyperparameters["selection_lambda"] = selection.report.hyperparameters.at("lambda");
+    if (selection.report.cross_validation) {
+      report.auxiliary_cross_validation["sacde"] = std::move(*selection.report.cross_validation);
+    }
+    for (auto& warning : selection.report.warnings) {
+      report.warnings.push_back("SA-CDE: " + warning);
+    }
+    kept.selected = features;
+    report.feature_selection = std::move(kept);
+    report.statistics["n_selected_features"] = static_cast<double>(features.size());
+    return model_on_all_features(estimate.model, features, selection.model.x_scaling());
+  });
 }
 
 }  // namespace cdens

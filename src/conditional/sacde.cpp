@@ -1,7 +1,6 @@
 #include "cdens/conditional/sacde.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <functional>
 #include <optional>
 
@@ -12,6 +11,7 @@
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/sacde_gate.hpp"
 #include "conditional/sacde_system.hpp"
+#include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
 
 namespace cdens {
@@ -119,64 +119,60 @@ FeatureSelection feature_selection(const Matrix& alphas, const std::vector<doubl
 
 ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOptions& options,
                          const FitContext& context) {
-  const auto started = std::chrono::steady_clock::now();
-  validate(options);
-  const StandardizedPairs data = standardize_pairs(x, y, context);
-  const int threads = resolve_threads(options.threads);
-  const Index n = x.cols();
+  return timed_fit<ConditionalMixture>("sacde", [&](FitReport& report) {
+    validate(options);
+    const StandardizedPairs data = standardize_pairs(x, y, context);
+    const int threads = resolve_threads(options.threads);
+    const Index n = x.cols();
 
-  // Centres and folds are drawn as LSCDE draws them (§3: B = min(100, N) random pairs).
-  const bool cross_validates = options.sigmas.size() * options.lambdas.size() > 1;
-  const SamplingPlan draws =
-      draw_sampling_plan(n, options.n_centers, cross_validates ? options.folds : 0, options.seed);
+    // Centres and folds are drawn as LSCDE draws them (§3: B = min(100, N) random pairs).
+    const bool cross_validates = options.sigmas.size() * options.lambdas.size() > 1;
+    const SamplingPlan draws =
+        draw_sampling_plan(n, options.n_centers, cross_validates ? options.folds : 0, options.seed);
 
-  FitReport report;
-  report.method = "sacde";
-  double sigma = options.sigmas.front();
-  double lambda = options.lambdas.front();
-  if (draws.folds) {
-    CvTable table = cross_validate(data.samples, draws, options, threads, context);
-    if (table.best < 0) throw DataError("cross-validation produced no finite loss");
-    sigma = table.candidates(table.best, 0);
-    lambda = table.candidates(table.best, 1);
-    report.statistics["lambda_cv_minimum"] = lambda;
-    if (options.lambda_rule == SaCdeLambdaRule::one_standard_error) {
-      // At the σ of the minimum, the largest λ within one standard error of it.
-      lambda = table.candidates(one_standard_error_row(table, 1, true), 1);
+    double sigma = options.sigmas.front();
+    double lambda = options.lambdas.front();
+    if (draws.folds) {
+      const CvTable& table = keep_cross_validation(
+          report, cross_validate(data.samples, draws, options, threads, context),
+          {options.sigmas, options.lambdas}, {data.y_scaling.log_jacobian()});
+      sigma = table.candidates(table.best, 0);
+      lambda = table.candidates(table.best, 1);
+      report.statistics["lambda_cv_minimum"] = lambda;
+      if (options.lambda_rule == SaCdeLambdaRule::one_standard_error) {
+        // At the σ of the minimum, the largest λ within one standard error of it.
+        lambda = table.candidates(one_standard_error_row(table, 1, true), 1);
+      }
+      report.statistics["folds"] = draws.folds->n_folds();
     }
-    table.mean_loss.array() -= data.y_scaling.log_jacobian();  // −log p_user = −log p_std − log J
-    report.warnings = grid_edge_warnings(table, {options.sigmas, options.lambdas});
-    report.statistics["folds"] = draws.folds->n_folds();
-    report.cross_validation = std::move(table);
-  }
 
-  // The whole path at the chosen σ on every training pair (Figure 4); the model is its λ.
-  const SaCdeBasis basis = basis_on(data.samples, draws.centers, sigma);
-  Matrix alphas;
-  // One task: the BLAS inside runs single-threaded, so α̂ does not depend on the thread count.
-  parallel_for(1, 1, [&](Index) {
-    SaCdeSystem system(data.samples.z, data.samples.t, basis);
-    alphas = sacde_path(system, options.lambdas, options.solver);
-    report.statistics["lambda_max"] = system.lambda_max();
+    // The whole path at the chosen σ on every training pair (Figure 4); the model is its λ.
+    const SaCdeBasis basis = basis_on(data.samples, draws.centers, sigma);
+    Matrix alphas;
+    // One task: the BLAS inside runs single-threaded, so α̂ does not depend on the thread count.
+    parallel_for(1, 1, [&](Index) {
+      SaCdeSystem system(data.samples.z, data.samples.t, basis);
+      alphas = sacde_path(system, options.lambdas, options.solver);
+      report.statistics["lambda_max"] = system.lambda_max();
+    });
+    const auto chosen =
+        static_cast<Index>(std::find(options.lambdas.begin(), options.lambdas.end(), lambda) -
+                           options.lambdas.begin());
+    const Vector alpha = alphas.col(chosen);
+    report.feature_selection = feature_selection(alphas, options.lambdas, chosen, x.rows());
+    if (report.feature_selection->selected.empty()) {
+      report.warnings.push_back(
+          "every feature was switched off: the model is the kernel density estimate of y, "
+          "whatever x");
+    }
+
+    report.hyperparameters = {{"sigma", sigma}, {"lambda", lambda}};
+    report.statistics["n_train"] = static_cast<double>(n);
+    report.statistics["n_basis"] = static_cast<double>(basis.size());
+    report.statistics["n_selected_features"] =
+        static_cast<double>(report.feature_selection->selected.size());
+    return make_sacde_mixture(data.x_scaling, data.y_scaling, basis, alpha);
   });
-  const auto chosen = static_cast<Index>(
-      std::find(options.lambdas.begin(), options.lambdas.end(), lambda) - options.lambdas.begin());
-  const Vector alpha = alphas.col(chosen);
-  report.feature_selection = feature_selection(alphas, options.lambdas, chosen, x.rows());
-  if (report.feature_selection->selected.empty()) {
-    report.warnings.push_back(
-        "every feature was switched off: the model is the kernel density estimate of y, "
-        "whatever x");
-  }
-
-  report.hyperparameters = {{"sigma", sigma}, {"lambda", lambda}};
-  report.statistics["n_train"] = static_cast<double>(n);
-  report.statistics["n_basis"] = static_cast<double>(basis.size());
-  report.statistics["n_selected_features"] =
-      static_cast<double>(report.feature_selection->selected.size());
-  report.fit_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return {make_sacde_mixture(data.x_scaling, data.y_scaling, basis, alpha), std::move(report)};
 }
 
 }  // namespace cdens

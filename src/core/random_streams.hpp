@@ -12,6 +12,10 @@ namespace cdens::random_stream {
 
 /// The sampling plan (sampling_plan.hpp): basis centres, then folds; also NW-CDE's centres.
 inline constexpr std::uint64_t kSamplingPlan = 0;
+/// The rows `cdens fit --holdout` keeps out of the fit (draw_holdout_split): the stream the
+/// command drew them from before the draw moved into the library, so its splits stay as they
+/// were. It is drawn once, on the whole table, before the fit and its own streams.
+inline constexpr std::uint64_t kHoldOut = 1;
 /// The random starts of the bandwidth search (KCDE, Parzen per dimension), which draw no plan.
 inline constexpr std::uint64_t kBandwidthStarts = 0;
 /// The held-out pairs of KCDE's subsampled leave-one-out criterion (n beyond exact_limit).

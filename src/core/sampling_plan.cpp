@@ -1,9 +1,12 @@
 #include "cdens/core/sampling_plan.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/text.hpp"
 #include "core/random_streams.hpp"
 
 namespace cdens {
@@ -36,6 +39,27 @@ SamplingPlan draw_sampling_plan(Index n, Index n_centers, int folds, std::uint64
 KFold draw_folds(Index n, int folds, std::uint64_t seed) {
   Rng rng(seed, random_stream::kSamplingPlan);
   return KFold(n, folds, rng);
+}
+
+HoldoutSplit draw_holdout_split(Index n, double fraction, std::uint64_t seed,
+                                std::string_view what) {
+  if (!(fraction > 0.0 && fraction < 1.0)) {
+    throw InvalidArgument(std::string(what) + " must lie strictly between 0 and 1, got " +
+                          format_short(fraction));
+  }
+  const auto held_out = static_cast<Index>(std::llround(fraction * static_cast<double>(n)));
+  if (held_out < 1 || held_out >= n) {
+    throw InvalidArgument(std::string(what) + " " + format_short(fraction) + " of " +
+                          std::to_string(n) + " rows leaves " +
+                          (held_out < 1 ? "no row to evaluate on" : "no row to fit"));
+  }
+  const std::vector<Index> order = Rng(seed, random_stream::kHoldOut).permutation(n);
+  HoldoutSplit split;
+  split.held_out_rows.assign(order.begin(), order.begin() + held_out);
+  split.fit_rows.assign(order.begin() + held_out, order.end());
+  std::sort(split.held_out_rows.begin(), split.held_out_rows.end());
+  std::sort(split.fit_rows.begin(), split.fit_rows.end());
+  return split;
 }
 
 }  // namespace cdens

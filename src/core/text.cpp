@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 #include "cdens/core/error.hpp"
 
@@ -50,6 +51,21 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
   std::vector<double> values;
   for (const auto& item : split_list(text, ',', what)) values.push_back(parse_number(item, what));
   return values;
+}
+
+std::string join(const std::vector<std::string>& names, const std::string& separator) {
+  std::string joined;
+  for (std::size_t i = 0; i < names.size(); ++i) joined += (i ? separator : "") + names[i];
+  return joined;
+}
+
+std::string format_short(double value) {
+  if (std::isfinite(value) && value == std::round(value) && std::abs(value) < 1e15) {
+    return std::to_string(static_cast<long long>(value));
+  }
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.6g", value);
+  return buffer;
 }
 
 }  // namespace cdens

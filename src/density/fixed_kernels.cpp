@@ -9,15 +9,19 @@
 #include "cdens/core/samples.hpp"
 #include "cdens/core/sampling_plan.hpp"
 #include "cdens/core/validate.hpp"
+#include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/parallel.hpp"
 
 namespace cdens {
 
-Standardizer density_scaling(const MatrixView& x, bool standardize) {
+Standardizer density_scaling(const MatrixView& x, bool standardize, const FitContext& context) {
+  if (context.communicator.size() > 1) {
+    throw InvalidArgument("the density estimators run on a single process");
+  }
   require_nonempty(x, "x");
   require_finite(x, "x");
-  Standardizer fitted = Standardizer::fit(x, "x");  // refuses constant dimensions
+  Standardizer fitted = Standardizer::fit(x, "x", context.column_names);  // refuses constants
   return standardize ? fitted : Standardizer::identity(x.rows());
 }
 
@@ -34,10 +38,11 @@ Vector parzen_at_samples(const MatrixView& z, double width) {
   return isotropic_kernel_columns(z, z, width).rowwise().mean();
 }
 
-CvTable select_width_by_held_out_ise(const MatrixView& z, const std::vector<double>& widths,
-                                     int folds, std::uint64_t seed, int threads,
-                                     const FixedWidthFit& fit) {
+double choose_width_by_held_out_ise(const MatrixView& z, const std::vector<double>& widths,
+                                    int folds, std::uint64_t seed, int threads,
+                                    const FixedWidthFit& fit, FitReport& report) {
   require_positive_values(widths, "widths");
+  if (widths.size() == 1) return widths.front();
   const Index n = z.cols();
   if (folds < 2 || folds > n) {
     throw InvalidArgument("the number of folds must lie between 2 and the number of samples (" +
@@ -55,7 +60,9 @@ CvTable select_width_by_held_out_ise(const MatrixView& z, const std::vector<doub
     fold_loss(w, k) = held_out_ise(model, gather_samples(z, split.test(k)));
   });
   const Matrix candidates = Eigen::Map<const Vector>(widths.data(), w_count);
-  return make_cv_table({"width"}, candidates, fold_loss, "ise");
+  const CvTable& table = keep_cross_validation(
+      report, make_cv_table({"width"}, candidates, fold_loss, "ise"), {widths});
+  return widths[static_cast<std::size_t>(table.best)];
 }
 
 }  // namespace cdens

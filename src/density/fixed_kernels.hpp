@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "cdens/core/cross_validation.hpp"
+#include "cdens/core/fit_context.hpp"
+#include "cdens/core/fit_report.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
 #include "cdens/core/standardizer.hpp"
 
@@ -17,8 +19,9 @@ namespace cdens {
 /// The map an unconditional estimator works in: the per-dimension standardisation of x when
 /// `standardize` is on (the default of every estimator), the identity otherwise (the paper's
 /// experiments work in the data's units). Either way x must be non-empty and finite, and a
-/// constant dimension is a DataError.
-Standardizer density_scaling(const MatrixView& x, bool standardize);
+/// constant dimension is a DataError naming its column (context.column_names). The density fits
+/// keep every sample and run on one process: InvalidArgument under a communicator of several.
+Standardizer density_scaling(const MatrixView& x, bool standardize, const FitContext& context);
 
 /// (2π s²)^{−d/2}, the normaliser of an isotropic Gaussian of width s in d dimensions.
 double isotropic_gaussian_normaliser(double width, Index dimension);
@@ -35,11 +38,12 @@ Vector parzen_at_samples(const MatrixView& z, double width);
 /// with the identity scaling: what select_width scores on the held-out fold.
 using FixedWidthFit = std::function<GaussianMixture(const Matrix& train, double width)>;
 
-/// K-fold cross-validation of a fixed kernel width on z: every (width, fold) pair is fitted on
-/// the other folds and scored by held_out_ise on its fold (one task each on `threads` threads;
-/// the table does not depend on the thread count). The table's loss is "ise".
-CvTable select_width_by_held_out_ise(const MatrixView& z, const std::vector<double>& widths,
-                                     int folds, std::uint64_t seed, int threads,
-                                     const FixedWidthFit& fit);
+/// The kernel width: the only one of `widths`, or the one of smallest held-out ISE under K-fold
+/// cross-validation on z, its table (loss "ise", in the working units) kept in `report`. Every
+/// (width, fold) pair is fitted on the other folds and scored by held_out_ise on its fold (one
+/// task each on `threads` threads; the table does not depend on the thread count).
+double choose_width_by_held_out_ise(const MatrixView& z, const std::vector<double>& widths,
+                                    int folds, std::uint64_t seed, int threads,
+                                    const FixedWidthFit& fit, FitReport& report);
 
 }  // namespace cdens

@@ -1,7 +1,6 @@
 #include "cdens/density/gmm.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -9,6 +8,7 @@
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/validate.hpp"
+#include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"
@@ -250,59 +250,56 @@ GmmInitialization parse_gmm_initialization(const std::string& name) {
   throw InvalidArgument("the GMM initialisation must be kmeans++ or box, got '" + name + "'");
 }
 
-DensityFit fit_gmm(const MatrixView& x, const GmmOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
-  Standardizer scaling = density_scaling(x, options.standardize);
-  validate_options(options, x.cols());
-  const Matrix z = scaling.transform(x);
+DensityFit fit_gmm(const MatrixView& x, const GmmOptions& options, const FitContext& context) {
+  return timed_fit<GaussianMixture>("gmm", [&](FitReport& report) {
+    Standardizer scaling = density_scaling(x, options.standardize, context);
+    validate_options(options, x.cols());
+    const Matrix z = scaling.transform(x);
 
-  std::vector<EmRun> runs(static_cast<std::size_t>(options.n_init));
-  GmmOptions inner = options;
-  inner.threads = 1;  // restarts run in parallel; each run on one thread
-  parallel_for(resolve_threads(options.threads), options.n_init, [&](Index r) {
-    Rng rng(options.seed, random_stream::indexed(r));
-    Vector weights;
-    Matrix centers, variances;
-    if (options.initialization == GmmInitialization::box) {
-      box_start(z.rows(), options, rng, weights, centers, variances);
-    } else {
-      kmeans_plus_plus_start(z, options, rng, weights, centers, variances);
+    std::vector<EmRun> runs(static_cast<std::size_t>(options.n_init));
+    GmmOptions inner = options;
+    inner.threads = 1;  // restarts run in parallel; each run on one thread
+    parallel_for(resolve_threads(options.threads), options.n_init, [&](Index r) {
+      Rng rng(options.seed, random_stream::indexed(r));
+      Vector weights;
+      Matrix centers, variances;
+      if (options.initialization == GmmInitialization::box) {
+        box_start(z.rows(), options, rng, weights, centers, variances);
+      } else {
+        kmeans_plus_plus_start(z, options, rng, weights, centers, variances);
+      }
+      runs[static_cast<std::size_t>(r)] =
+          run_em(z, std::move(weights), std::move(centers), std::move(variances), inner);
+    });
+    std::size_t best = 0;
+    for (std::size_t r = 1; r < runs.size(); ++r) {
+      if (runs[r].log_likelihood.back() > runs[best].log_likelihood.back()) best = r;
     }
-    runs[static_cast<std::size_t>(r)] =
-        run_em(z, std::move(weights), std::move(centers), std::move(variances), inner);
-  });
-  std::size_t best = 0;
-  for (std::size_t r = 1; r < runs.size(); ++r) {
-    if (runs[r].log_likelihood.back() > runs[best].log_likelihood.back()) best = r;
-  }
-  EmRun& run = runs[best];
-  if (!std::isfinite(run.log_likelihood.back())) {
-    throw DataError("EM did not reach a finite likelihood from any start");
-  }
+    EmRun& run = runs[best];
+    if (!std::isfinite(run.log_likelihood.back())) {
+      throw DataError("EM did not reach a finite likelihood from any start");
+    }
 
-  FitReport report;
-  report.method = "gmm";
-  report.hyperparameters["n_components"] = static_cast<double>(options.n_components);
-  report.hyperparameters["variance_floor"] = options.variance_floor;
-  report.statistics["n_train"] = static_cast<double>(z.cols());
-  report.statistics["dimension"] = static_cast<double>(z.rows());
-  report.statistics["log_likelihood"] = run.log_likelihood.back();
-  report.statistics["iterations"] = run.iterations;
-  report.statistics["converged"] = run.converged ? 1.0 : 0.0;
-  report.statistics["best_restart"] = static_cast<double>(best);
-  if (!run.converged) {
-    report.warnings.push_back("EM stopped at max_iterations before reaching the tolerance");
-  }
-  const Index floored = (run.variances.array() <= options.variance_floor).count();
-  if (floored > 0) {
-    report.warnings.push_back(std::to_string(floored) +
-                              " variances sit at the floor variance_floor");
-  }
-  GaussianMixture model(std::move(scaling), run.weights, run.centers,
-                        run.variances.array().sqrt().matrix());
-  report.fit_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return {std::move(model), std::move(report)};
+    report.hyperparameters["n_components"] = static_cast<double>(options.n_components);
+    report.hyperparameters["variance_floor"] = options.variance_floor;
+    report.statistics["n_train"] = static_cast<double>(z.cols());
+    report.statistics["dimension"] = static_cast<double>(z.rows());
+    report.statistics["log_likelihood"] = run.log_likelihood.back();
+    report.statistics["iterations"] = run.iterations;
+    report.statistics["converged"] = run.converged ? 1.0 : 0.0;
+    report.statistics["best_restart"] = static_cast<double>(best);
+    if (!run.converged) {
+      report.warnings.push_back("EM stopped at max_iterations before reaching the tolerance");
+    }
+    const Index floored = (run.variances.array() <= options.variance_floor).count();
+    if (floored > 0) {
+      report.warnings.push_back(std::to_string(floored) +
+                                " variances sit at the floor variance_floor");
+    }
+    GaussianMixture model(std::move(scaling), run.weights, run.centers,
+                          run.variances.array().sqrt().matrix());
+    return model;
+  });
 }
 
 }  // namespace cdens

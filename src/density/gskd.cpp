@@ -1,13 +1,13 @@
 #include "cdens/density/gskd.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <vector>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/validate.hpp"
 #include "cdens/density/parzen.hpp"
+#include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
 #include "density/fixed_kernels.hpp"
 #include "density/gskd_construction.hpp"
@@ -55,74 +55,72 @@ RwbsOptions gskd_paper_rwbs(Index dimension) {
   return options;
 }
 
-DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
-  validate_options(options);
-  Standardizer scaling = density_scaling(x, options.standardize);
-  const Matrix z = scaling.transform(x);
-  const Index m = z.rows();
-  const Index n = z.cols();
-  if (n < 2) throw DataError("GSKD needs at least 2 samples");
+DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options, const FitContext& context) {
+  return timed_fit<GaussianMixture>("gskd", [&](FitReport& report) {
+    validate_options(options);
+    Standardizer scaling = density_scaling(x, options.standardize, context);
+    const Matrix z = scaling.transform(x);
+    const Index m = z.rows();
+    const Index n = z.cols();
+    if (n < 2) throw DataError("GSKD needs at least 2 samples");
 
-  const double target_width =
-      parzen_target_width(x, options.target_width, options.standardize, options.threads);
-  RwbsOptions rwbs = gskd_paper_rwbs(m);
-  if (options.population > 0) rwbs.population = options.population;
-  if (options.generations > 0) rwbs.generations = options.generations;
-  if (options.iterations > 0) rwbs.iterations = options.iterations;
-  rwbs.seed = options.seed;
+    const double target_width =
+        parzen_target_width(x, options.target_width, options.standardize, options.threads);
+    RwbsOptions rwbs = gskd_paper_rwbs(m);
+    if (options.population > 0) rwbs.population = options.population;
+    if (options.generations > 0) rwbs.generations = options.generations;
+    if (options.iterations > 0) rwbs.iterations = options.iterations;
+    rwbs.seed = options.seed;
 
-  const int threads = resolve_threads(options.threads);
-  FitReport report;
-  double variance_upper = options.variance_upper;
-  Index stage_limit = std::min(options.max_kernels, n);
-  if (options.stopping == GskdStopping::holdout) {
-    if (n < 2 * options.folds) {
-      throw DataError("x has " + std::to_string(n) +
-                      " samples: GSKD's hold-out stopping needs at "
-                      "least 2 per fold, " +
-                      std::to_string(2 * options.folds) + " for " + std::to_string(options.folds) +
-                      " folds (give more samples, fewer folds, or stopping = paper)");
+    const int threads = resolve_threads(options.threads);
+    double variance_upper = options.variance_upper;
+    Index stage_limit = std::min(options.max_kernels, n);
+    if (options.stopping == GskdStopping::holdout) {
+      if (n < 2 * options.folds) {
+        throw DataError("x has " + std::to_string(n) +
+                        " samples: GSKD's hold-out stopping needs at "
+                        "least 2 per fold, " +
+                        std::to_string(2 * options.folds) + " for " +
+                        std::to_string(options.folds) +
+                        " folds (give more samples, fewer folds, or stopping = paper)");
+      }
+      GskdHoldoutChoice choice = choose_gskd_stages(z, target_width, options, rwbs, threads);
+      variance_upper = choice.variance_upper;
+      stage_limit = std::min(stage_limit, choice.stages);
+      report.hyperparameters["stages"] = static_cast<double>(choice.stages);
+      report.cross_validation = std::move(choice.table);
     }
-    GskdHoldoutChoice choice = choose_gskd_stages(z, target_width, options, rwbs, threads);
-    variance_upper = choice.variance_upper;
-    stage_limit = std::min(stage_limit, choice.stages);
-    report.hyperparameters["stages"] = static_cast<double>(choice.stages);
-    report.cross_validation = std::move(choice.table);
-  }
-  GskdConstruction construction(z, parzen_at_samples(z, target_width),
-                                gskd_box(z, target_width, options.variance_lower, variance_upper),
-                                rwbs, options.regularization, threads);
-  while (static_cast<Index>(construction.kernels().size()) < stage_limit &&
-         construction.add_stage().added) {
-  }
-  const Index k_count = static_cast<Index>(construction.kernels().size());
-  const MnqpResult mnqp =
-      gskd_weights(z, construction.target(), construction.kernels(), options.mnqp);
-  GaussianMixture fitted = gskd_mixture(std::move(scaling), construction.kernels(), mnqp);
+    GskdConstruction construction(z, parzen_at_samples(z, target_width),
+                                  gskd_box(z, target_width, options.variance_lower, variance_upper),
+                                  rwbs, options.regularization, threads);
+    while (static_cast<Index>(construction.kernels().size()) < stage_limit &&
+           construction.add_stage().added) {
+    }
+    const Index k_count = static_cast<Index>(construction.kernels().size());
+    const MnqpResult mnqp =
+        gskd_weights(z, construction.target(), construction.kernels(), options.mnqp);
+    GaussianMixture fitted = gskd_mixture(std::move(scaling), construction.kernels(), mnqp);
 
-  report.method = "gskd";
-  report.hyperparameters["target_width"] = target_width;
-  report.hyperparameters["variance_upper"] = variance_upper;
-  report.statistics["n_train"] = static_cast<double>(n);
-  report.statistics["dimension"] = static_cast<double>(m);
-  report.statistics["n_selected"] = static_cast<double>(k_count);
-  report.statistics["n_kernels"] = static_cast<double>(fitted.n_components());
-  report.statistics["loo_mse"] = construction.loo_mse();
-  report.statistics["cost_evaluations"] = static_cast<double>(construction.evaluations());
-  report.statistics["population"] = rwbs.population;
-  report.statistics["generations"] = rwbs.generations;
-  report.statistics["iterations"] = rwbs.iterations;
-  report.statistics["mnqp_iterations"] = mnqp.iterations;
-  if (!mnqp.converged) {
-    report.warnings.push_back("MNQP stopped at max_iterations before reaching its tolerance");
-  }
-  if (options.stopping == GskdStopping::paper && k_count == std::min(options.max_kernels, n)) {
-    report.warnings.push_back("GSKD stopped at max_kernels before the LOO criterion stopped it");
-  }
-  report.fit_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return {std::move(fitted), std::move(report)};
+    report.hyperparameters["target_width"] = target_width;
+    report.hyperparameters["variance_upper"] = variance_upper;
+    report.statistics["n_train"] = static_cast<double>(n);
+    report.statistics["dimension"] = static_cast<double>(m);
+    report.statistics["n_selected"] = static_cast<double>(k_count);
+    report.statistics["n_kernels"] = static_cast<double>(fitted.n_components());
+    report.statistics["loo_mse"] = construction.loo_mse();
+    report.statistics["cost_evaluations"] = static_cast<double>(construction.evaluations());
+    report.statistics["population"] = rwbs.population;
+    report.statistics["generations"] = rwbs.generations;
+    report.statistics["iterations"] = rwbs.iterations;
+    report.statistics["mnqp_iterations"] = mnqp.iterations;
+    if (!mnqp.converged) {
+      report.warnings.push_back("MNQP stopped at max_iterations before reaching its tolerance");
+    }
+    if (options.stopping == GskdStopping::paper && k_count == std::min(options.max_kernels, n)) {
+      report.warnings.push_back("GSKD stopped at max_kernels before the LOO criterion stopped it");
+    }
+    return fitted;
+  });
 }
 
 }  // namespace cdens

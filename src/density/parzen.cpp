@@ -1,7 +1,6 @@
 #include "cdens/density/parzen.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "cdens/core/cross_validation.hpp"
@@ -9,6 +8,7 @@
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/validate.hpp"
 #include "core/bandwidth_search.hpp"
+#include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"
@@ -46,13 +46,12 @@ void validate_options(const ParzenOptions& options) {
 }
 
 /// One width per dimension by the leave-one-out likelihood (BandwidthLikelihood of all
-/// dimensions, no conditioning ones): the model and its report.
-DensityFit fit_per_dimension(Standardizer scaling, const Matrix& z, int threads) {
+/// dimensions, no conditioning ones): the model, its choice recorded in `report`.
+GaussianMixture per_dimension_model(Standardizer scaling, const Matrix& z, int threads,
+                                    FitReport& report) {
   const Index n = z.cols();
   const BandwidthLikelihood likelihood(z, 0, {}, threads);
   const BandwidthSearchResult found = maximize_bandwidth_likelihood(likelihood, likelihood);
-  FitReport report;
-  report.method = "parzen";
   for (Index d = 0; d < z.rows(); ++d) {
     report.hyperparameters["width_" + std::to_string(d)] = found.bandwidths(d);
   }
@@ -61,9 +60,8 @@ DensityFit fit_per_dimension(Standardizer scaling, const Matrix& z, int threads)
   report.statistics["n_train"] = static_cast<double>(n);
   report.statistics["n_kernels"] = static_cast<double>(n);
   report.statistics["dimension"] = static_cast<double>(z.rows());
-  GaussianMixture model(std::move(scaling), Vector::Constant(n, 1.0 / static_cast<double>(n)), z,
-                        found.bandwidths.replicate(1, n));
-  return {std::move(model), std::move(report)};
+  return GaussianMixture(std::move(scaling), Vector::Constant(n, 1.0 / static_cast<double>(n)), z,
+                         found.bandwidths.replicate(1, n));
 }
 
 }  // namespace
@@ -140,106 +138,101 @@ Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
   return result;
 }
 
-DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
-  validate_options(options);
-  Standardizer scaling = density_scaling(x, options.standardize);
-  const Matrix z = scaling.transform(x);
-  const Index n = z.cols();
-  if (options.per_dimension) {
-    DensityFit fit = fit_per_dimension(std::move(scaling), z, options.threads);
-    fit.report.fit_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    return fit;
-  }
-
-  FitReport report;
-  report.method = "parzen";
-  report.statistics["n_train"] = static_cast<double>(n);
-  report.statistics["n_kernels"] = static_cast<double>(n);
-  report.statistics["dimension"] = static_cast<double>(z.rows());
-  // The fit with width γ and the report as it stands; called once, at either return.
-  const auto finish = [&](double gamma) {
-    report.hyperparameters["width"] = gamma;
-    GaussianMixture model(std::move(scaling), Vector::Constant(n, 1.0 / static_cast<double>(n)), z,
-                          Matrix::Constant(z.rows(), n, gamma));
-    report.fit_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    return DensityFit{std::move(model), std::move(report)};
-  };
-  // One fixed width: nothing to choose, so no O(n²) criterion is computed (issue 24).
-  if (options.widths.size() == 1) return finish(options.widths[0]);
-
-  // Every width scored, with the mean and standard error of its per-sample terms.
-  std::vector<double> scored;
-  std::vector<double> losses;
-  std::vector<double> errors;
-  const auto score = [&](const std::vector<double>& widths) {
-    Matrix terms;
-    const Vector values = parzen_criterion(z, widths, options.criterion, options.threads, &terms);
-    for (std::size_t w = 0; w < widths.size(); ++w) {
-      const auto row = terms.row(static_cast<Index>(w)).array();
-      const double spread =
-          std::sqrt((row - values(static_cast<Index>(w))).square().sum() / (n - 1.0));
-      scored.push_back(widths[w]);
-      losses.push_back(values(static_cast<Index>(w)));
-      errors.push_back(spread / std::sqrt(static_cast<double>(n)));
+DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
+                      const FitContext& context) {
+  return timed_fit<GaussianMixture>("parzen", [&](FitReport& report) {
+    validate_options(options);
+    Standardizer scaling = density_scaling(x, options.standardize, context);
+    const Matrix z = scaling.transform(x);
+    const Index n = z.cols();
+    if (options.per_dimension) {
+      return per_dimension_model(std::move(scaling), z, options.threads, report);
     }
-    return values;
-  };
 
-  const bool search = options.widths.empty();
-  const std::vector<double> grid =
-      search ? log_spaced(options.search_lower, options.search_upper, options.search_points)
-             : options.widths;
-  const Vector grid_values = score(grid);
-  const Index grid_best = best_candidate(grid_values);
-  if (grid_best < 0) {
-    throw DataError("the Parzen criterion is not finite for any candidate width");
-  }
-  if (search) {
-    // Golden-section search on log γ between the neighbours of the best grid point; the
-    // criterion is smooth in γ and, between neighbours of a grid minimum, close to unimodal.
-    const auto at = [&](double log_gamma) { return score({std::exp(log_gamma)})(0); };
-    const std::size_t b = static_cast<std::size_t>(grid_best);
-    double low = std::log(grid[b > 0 ? b - 1 : b]);
-    double high = std::log(grid[std::min(b + 1, grid.size() - 1)]);
-    const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
-    double left = high - ratio * (high - low);
-    double right = low + ratio * (high - low);
-    double f_left = at(left);
-    double f_right = at(right);
-    while (high - low > options.refine_tolerance) {
-      if (f_left <= f_right) {
-        high = right;
-        right = left;
-        f_right = f_left;
-        left = high - ratio * (high - low);
-        f_left = at(left);
-      } else {
-        low = left;
-        left = right;
-        f_left = f_right;
-        right = low + ratio * (high - low);
-        f_right = at(right);
+    report.statistics["n_train"] = static_cast<double>(n);
+    report.statistics["n_kernels"] = static_cast<double>(n);
+    report.statistics["dimension"] = static_cast<double>(z.rows());
+    // The model of width γ; called once, at either return.
+    const auto model_of_width = [&](double gamma) {
+      report.hyperparameters["width"] = gamma;
+      return GaussianMixture(std::move(scaling), Vector::Constant(n, 1.0 / static_cast<double>(n)),
+                             z, Matrix::Constant(z.rows(), n, gamma));
+    };
+    // One fixed width: nothing to choose, so no O(n²) criterion is computed (issue 24).
+    if (options.widths.size() == 1) return model_of_width(options.widths[0]);
+
+    // Every width scored, with the mean and standard error of its per-sample terms.
+    std::vector<double> scored;
+    std::vector<double> losses;
+    std::vector<double> errors;
+    const auto score = [&](const std::vector<double>& widths) {
+      Matrix terms;
+      const Vector values = parzen_criterion(z, widths, options.criterion, options.threads, &terms);
+      for (std::size_t w = 0; w < widths.size(); ++w) {
+        const auto row = terms.row(static_cast<Index>(w)).array();
+        const double spread =
+            std::sqrt((row - values(static_cast<Index>(w))).square().sum() / (n - 1.0));
+        scored.push_back(widths[w]);
+        losses.push_back(values(static_cast<Index>(w)));
+        errors.push_back(spread / std::sqrt(static_cast<double>(n)));
+      }
+      return values;
+    };
+
+    const bool search = options.widths.empty();
+    const std::vector<double> grid =
+        search ? log_spaced(options.search_lower, options.search_upper, options.search_points)
+               : options.widths;
+    const Vector grid_values = score(grid);
+    const Index grid_best = best_candidate(grid_values);
+    if (grid_best < 0) {
+      throw DataError("the Parzen criterion is not finite for any candidate width");
+    }
+    if (search) {
+      // Golden-section search on log γ between the neighbours of the best grid point; the
+      // criterion is smooth in γ and, between neighbours of a grid minimum, close to unimodal.
+      const auto at = [&](double log_gamma) { return score({std::exp(log_gamma)})(0); };
+      const std::size_t b = static_cast<std::size_t>(grid_best);
+      double low = std::log(grid[b > 0 ? b - 1 : b]);
+      double high = std::log(grid[std::min(b + 1, grid.size() - 1)]);
+      const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
+      double left = high - ratio * (high - low);
+      double right = low + ratio * (high - low);
+      double f_left = at(left);
+      double f_right = at(right);
+      while (high - low > options.refine_tolerance) {
+        if (f_left <= f_right) {
+          high = right;
+          right = left;
+          f_right = f_left;
+          left = high - ratio * (high - low);
+          f_left = at(left);
+        } else {
+          low = left;
+          left = right;
+          f_left = f_right;
+          right = low + ratio * (high - low);
+          f_right = at(right);
+        }
       }
     }
-  }
 
-  CvTable table;
-  table.parameter_names = {"width"};
-  table.candidates = Eigen::Map<const Vector>(scored.data(), static_cast<Index>(scored.size()));
-  table.mean_loss = Eigen::Map<const Vector>(losses.data(), static_cast<Index>(losses.size()));
-  table.standard_error = Eigen::Map<const Vector>(errors.data(), static_cast<Index>(errors.size()));
-  table.loss = to_string(options.criterion);
-  table.best = best_candidate(table.mean_loss);
-  const double gamma = scored[static_cast<std::size_t>(table.best)];
+    CvTable table;
+    table.parameter_names = {"width"};
+    table.candidates = Eigen::Map<const Vector>(scored.data(), static_cast<Index>(scored.size()));
+    table.mean_loss = Eigen::Map<const Vector>(losses.data(), static_cast<Index>(losses.size()));
+    table.standard_error =
+        Eigen::Map<const Vector>(errors.data(), static_cast<Index>(errors.size()));
+    table.loss = to_string(options.criterion);
+    table.best = best_candidate(table.mean_loss);
+    const double gamma = scored[static_cast<std::size_t>(table.best)];
 
-  if (at_grid_edge(grid, grid[static_cast<std::size_t>(grid_best)])) {
-    report.warnings.push_back("the chosen width lies at the edge of its grid");
-  }
-  report.cross_validation = std::move(table);
-  return finish(gamma);
+    if (at_grid_edge(grid, grid[static_cast<std::size_t>(grid_best)])) {
+      report.warnings.push_back("the chosen width lies at the edge of its grid");
+    }
+    report.cross_validation = std::move(table);
+    return model_of_width(gamma);
+  });
 }
 
 double parzen_target_width(const MatrixView& x, double requested, bool standardize, int threads) {

@@ -1,11 +1,11 @@
 #include "cdens/density/rsde.hpp"
 
-#include <chrono>
 #include <cmath>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
+#include "core/fit_skeleton.hpp"
 #include "density/fixed_kernels.hpp"
 
 namespace cdens {
@@ -33,43 +33,31 @@ RsdeProblem rsde_problem(const MatrixView& z, double width) {
   return problem;
 }
 
-DensityFit fit_rsde(const MatrixView& x, const RsdeOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
-  require_positive_values(options.widths, "RSDE widths");
-  Standardizer scaling = density_scaling(x, options.standardize);
-  const Matrix z = scaling.transform(x);
-  const Index n = z.cols();
+DensityFit fit_rsde(const MatrixView& x, const RsdeOptions& options, const FitContext& context) {
+  return timed_fit<GaussianMixture>("rsde", [&](FitReport& report) {
+    require_positive_values(options.widths, "RSDE widths");
+    Standardizer scaling = density_scaling(x, options.standardize, context);
+    const Matrix z = scaling.transform(x);
+    const Index n = z.cols();
 
-  FitReport report;
-  report.method = "rsde";
-  double width = options.widths.front();
-  if (options.widths.size() > 1) {
-    CvTable table = select_width_by_held_out_ise(
+    const double width = choose_width_by_held_out_ise(
         z, options.widths, options.folds, options.seed, options.threads,
-        [&](const Matrix& train, double w) { return solve(train, w, options.mnqp); });
-    if (table.best < 0) throw DataError("the RSDE held-out ISE is not finite for any width");
-    width = options.widths[static_cast<std::size_t>(table.best)];
-    for (auto& warning : grid_edge_warnings(table, {options.widths})) {
-      report.warnings.push_back(std::move(warning));
-    }
-    report.cross_validation = std::move(table);
-  }
+        [&](const Matrix& train, double w) { return solve(train, w, options.mnqp); }, report);
 
-  MnqpResult solved;
-  const GaussianMixture fitted = solve(z, width, options.mnqp, &solved);
-  report.hyperparameters["width"] = width;
-  report.statistics["n_train"] = static_cast<double>(n);
-  report.statistics["dimension"] = static_cast<double>(z.rows());
-  report.statistics["n_kernels"] = static_cast<double>(solved.kept.size());
-  report.statistics["mnqp_iterations"] = solved.iterations;
-  report.statistics["ise_objective"] = solved.objective;
-  if (!solved.converged) {
-    report.warnings.push_back("MNQP stopped at max_iterations before reaching its tolerance");
-  }
-  GaussianMixture model(std::move(scaling), fitted.weights(), fitted.centers(), fitted.widths());
-  report.fit_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return {std::move(model), std::move(report)};
+    MnqpResult solved;
+    const GaussianMixture fitted = solve(z, width, options.mnqp, &solved);
+    report.hyperparameters["width"] = width;
+    report.statistics["n_train"] = static_cast<double>(n);
+    report.statistics["dimension"] = static_cast<double>(z.rows());
+    report.statistics["n_kernels"] = static_cast<double>(solved.kept.size());
+    report.statistics["mnqp_iterations"] = solved.iterations;
+    report.statistics["ise_objective"] = solved.objective;
+    if (!solved.converged) {
+      report.warnings.push_back("MNQP stopped at max_iterations before reaching its tolerance");
+    }
+    GaussianMixture model(std::move(scaling), fitted.weights(), fitted.centers(), fitted.widths());
+    return model;
+  });
 }
 
 }  // namespace cdens

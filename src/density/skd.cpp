@@ -1,7 +1,6 @@
 #include "cdens/density/skd.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -10,6 +9,7 @@
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
 #include "cdens/density/parzen.hpp"
+#include "core/fit_skeleton.hpp"
 #include "density/fixed_kernels.hpp"
 #include "density/ofr.hpp"
 
@@ -109,50 +109,39 @@ SkdSelection select_skd_kernels(const MatrixView& z, const Vector& target, doubl
   return result;
 }
 
-DensityFit fit_skd(const MatrixView& x, const SkdOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
-  validate_options(options);
-  Standardizer scaling = density_scaling(x, options.standardize);
-  const Matrix z = scaling.transform(x);
-  if (z.cols() < 2) throw DataError("SKD needs at least 2 samples");
+DensityFit fit_skd(const MatrixView& x, const SkdOptions& options, const FitContext& context) {
+  return timed_fit<GaussianMixture>("skd", [&](FitReport& report) {
+    validate_options(options);
+    Standardizer scaling = density_scaling(x, options.standardize, context);
+    const Matrix z = scaling.transform(x);
+    if (z.cols() < 2) throw DataError("SKD needs at least 2 samples");
 
-  FitReport report;
-  report.method = "skd";
-  const double target_width =
-      parzen_target_width(x, options.target_width, options.standardize, options.threads);
-  double width = options.widths.front();
-  if (options.widths.size() > 1) {
-    CvTable table = select_width_by_held_out_ise(
+    const double target_width =
+        parzen_target_width(x, options.target_width, options.standardize, options.threads);
+    const double width = choose_width_by_held_out_ise(
         z, options.widths, options.folds, options.seed, options.threads,
         [&](const Matrix& train, double w) {
           return solve(train, parzen_at_samples(train, target_width), w, options).model;
-        });
-    if (table.best < 0) throw DataError("the SKD held-out ISE is not finite for any width");
-    width = options.widths[static_cast<std::size_t>(table.best)];
-    for (auto& warning : grid_edge_warnings(table, {options.widths})) {
-      report.warnings.push_back(std::move(warning));
-    }
-    report.cross_validation = std::move(table);
-  }
+        },
+        report);
 
-  const SkdSolution solution = solve(z, parzen_at_samples(z, target_width), width, options);
-  report.hyperparameters["width"] = width;
-  report.hyperparameters["target_width"] = target_width;
-  report.statistics["n_train"] = static_cast<double>(z.cols());
-  report.statistics["dimension"] = static_cast<double>(z.rows());
-  report.statistics["n_selected"] = static_cast<double>(solution.selection.selected.size());
-  report.statistics["n_kernels"] = static_cast<double>(solution.mnqp.kept.size());
-  report.statistics["loo_mse"] = solution.selection.loo_mse;
-  report.statistics["regularization_passes"] = solution.selection.passes;
-  report.statistics["mnqp_iterations"] = solution.mnqp.iterations;
-  if (!solution.mnqp.converged) {
-    report.warnings.push_back("MNQP stopped at max_iterations before reaching its tolerance");
-  }
-  GaussianMixture model(std::move(scaling), solution.model.weights(), solution.model.centers(),
-                        solution.model.widths());
-  report.fit_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return {std::move(model), std::move(report)};
+    const SkdSolution solution = solve(z, parzen_at_samples(z, target_width), width, options);
+    report.hyperparameters["width"] = width;
+    report.hyperparameters["target_width"] = target_width;
+    report.statistics["n_train"] = static_cast<double>(z.cols());
+    report.statistics["dimension"] = static_cast<double>(z.rows());
+    report.statistics["n_selected"] = static_cast<double>(solution.selection.selected.size());
+    report.statistics["n_kernels"] = static_cast<double>(solution.mnqp.kept.size());
+    report.statistics["loo_mse"] = solution.selection.loo_mse;
+    report.statistics["regularization_passes"] = solution.selection.passes;
+    report.statistics["mnqp_iterations"] = solution.mnqp.iterations;
+    if (!solution.mnqp.converged) {
+      report.warnings.push_back("MNQP stopped at max_iterations before reaching its tolerance");
+    }
+    GaussianMixture model(std::move(scaling), solution.model.weights(), solution.model.centers(),
+                          solution.model.widths());
+    return model;
+  });
 }
 
 }  // namespace cdens

@@ -60,8 +60,9 @@ MethodEntry density_method(std::string name, std::string summary, std::string py
   entry.summary = std::move(summary);
   entry.python_class = std::move(python_class);
   entry.options = table.describe();
-  entry.fit_density = [&table, fit](const MatrixView& x, const OptionValues& values) {
-    return unnamed_density_model(fit(x, table.build(values)));
+  entry.fit_density = [&table, fit](const MatrixView& x, const OptionValues& values,
+                                    const FitContext& context) {
+    return unnamed_density_model(fit(x, table.build(values), context));
   };
   return entry;
 }

@@ -118,12 +118,12 @@ ConditionalModel fit_method(const MethodEntry& method, const MatrixView& x, cons
   return method.fit_conditional(x, y, unlabeled_x, options, context);
 }
 
-DensityModel fit_method(const MethodEntry& method, const MatrixView& x,
-                        const OptionValues& options) {
+DensityModel fit_method(const MethodEntry& method, const MatrixView& x, const OptionValues& options,
+                        const FitContext& context) {
   if (!method.fit_density) {
     throw InvalidArgument("method " + method.name + " fits p(y|x), not a density p(x)");
   }
-  return method.fit_density(x, options);
+  return method.fit_density(x, options, context);
 }
 
 }  // namespace cdens

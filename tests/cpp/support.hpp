@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cdens/conditional/kernel_cde.hpp"
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/fit_report.hpp"
@@ -17,6 +18,16 @@
 #include "cdens/core/types.hpp"
 
 namespace cdens::test {
+
+/// A communicator that claims a second process (and sums nothing): what a fit that runs on one
+/// process only must refuse.
+class TwoRankCommunicator final : public Communicator {
+ public:
+  int rank() const override { return 0; }
+  int size() const override { return 2; }
+  void allreduce_sum(double*, std::size_t) const override {}
+  void broadcast(double*, std::size_t, int) const override {}
+};
 
 /// d × n matrix of independent standard normal draws.
 Matrix normal_matrix(Index d, Index n, Rng& rng);

@@ -424,17 +424,9 @@ TEST(LsceTest, RejectsBadInputAndOptions) {
 }
 
 /// Claims two ranks; LSCE and LSMI must refuse it at every entry point.
-class TwoRankCommunicator final : public Communicator {
- public:
-  int rank() const override { return 0; }
-  int size() const override { return 2; }
-  void allreduce_sum(double*, std::size_t) const override {}
-  void broadcast(double*, std::size_t, int) const override {}
-};
-
 TEST(LsceTest, RefusesMoreThanOneProcessAtEveryEntryPoint) {
   const test::PairSample data = set_b(30, 3, 16);
-  const TwoRankCommunicator two_ranks;
+  const test::TwoRankCommunicator two_ranks;
   const FitContext context{two_ranks};
   const ReducedCdeOptions options = quick_options(1, 1);
   const Standardizer x_scaling = Standardizer::fit(data.x, "x");

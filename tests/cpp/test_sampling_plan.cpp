@@ -1,5 +1,6 @@
 // The sampling plan of the least-squares fits: centres from a permutation, folds after it from
-// the same stream, and the centres of every fold's estimator kept out of that fold.
+// the same stream, and the centres of every fold's estimator kept out of that fold; and the
+// hold-out split of `cdens fit --holdout`.
 
 #include <gtest/gtest.h>
 
@@ -7,7 +8,9 @@
 #include <vector>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/rng.hpp"
 #include "cdens/core/sampling_plan.hpp"
+#include "support.hpp"
 
 namespace cdens {
 namespace {
@@ -65,6 +68,35 @@ TEST(SamplingPlan, NoFoldsWithoutCrossValidationAndBadCountsRefused) {
   EXPECT_THROW(draw_sampling_plan(12, 5, 1, 1), InvalidArgument);
   EXPECT_THROW(draw_sampling_plan(12, 5, 13, 1), InvalidArgument);
   EXPECT_THROW(draw_folds(12, 1, 1), InvalidArgument);
+}
+
+TEST(HoldoutSplit, HoldsOutTheRoundedFractionFromTheFrontOfTheSeedsPermutation) {
+  const Index n = 37;
+  const HoldoutSplit split = draw_holdout_split(n, 0.3, 8);
+  // round(0.3 · 37) = 11 rows held out: the first 11 of stream 1's permutation, in order.
+  std::vector<Index> order = Rng(8, 1).permutation(n);
+  std::vector<Index> expected_held_out(order.begin(), order.begin() + 11);
+  std::vector<Index> expected_fit(order.begin() + 11, order.end());
+  std::sort(expected_held_out.begin(), expected_held_out.end());
+  std::sort(expected_fit.begin(), expected_fit.end());
+  EXPECT_EQ(split.held_out_rows, expected_held_out);
+  EXPECT_EQ(split.fit_rows, expected_fit);
+  std::vector<Index> all = split.fit_rows;
+  all.insert(all.end(), split.held_out_rows.begin(), split.held_out_rows.end());
+  std::sort(all.begin(), all.end());
+  for (Index i = 0; i < n; ++i) EXPECT_EQ(all[static_cast<std::size_t>(i)], i);
+  EXPECT_EQ(draw_holdout_split(n, 0.3, 8).held_out_rows, split.held_out_rows);
+  EXPECT_NE(draw_holdout_split(n, 0.3, 9).held_out_rows, split.held_out_rows);
+}
+
+TEST(HoldoutSplit, RefusesFractionsOutsideTheOpenIntervalAndEmptyPartsNamingTheFraction) {
+  EXPECT_EQ(test::message_of<InvalidArgument>([] { draw_holdout_split(10, 1.5, 1, "--holdout"); }),
+            "--holdout must lie strictly between 0 and 1, got 1.5");
+  EXPECT_THROW(draw_holdout_split(10, 0.0, 1), InvalidArgument);
+  EXPECT_EQ(test::message_of<InvalidArgument>([] { draw_holdout_split(10, 0.01, 1); }),
+            "the hold-out fraction 0.01 of 10 rows leaves no row to evaluate on");
+  EXPECT_EQ(test::message_of<InvalidArgument>([] { draw_holdout_split(10, 0.99, 1); }),
+            "the hold-out fraction 0.99 of 10 rows leaves no row to fit");
 }
 
 }  // namespace

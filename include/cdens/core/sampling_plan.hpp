@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "cdens/core/cross_validation.hpp"
@@ -36,5 +37,18 @@ SamplingPlan draw_sampling_plan(Index n, Index n_centers, int folds, std::uint64
 /// The K folds of an estimator that keeps every pair as a component (ε-KDE, RKDE, method
 /// selection): the folds of draw_sampling_plan(n, n, folds, seed).
 KFold draw_folds(Index n, int folds, std::uint64_t seed);
+
+/// Rows held out to evaluate a fit and rows left to fit it, each increasing.
+struct HoldoutSplit {
+  std::vector<Index> fit_rows;
+  std::vector<Index> held_out_rows;
+};
+
+/// The first round(fraction · n) entries of a permutation of 0 … n−1 are held out (`cdens fit
+/// --holdout`); the permutation comes from a stream of the seed apart from every draw a fit
+/// makes, so the fit on the other rows draws as it would on its own. InvalidArgument naming
+/// the fraction `what` unless 0 < fraction < 1 and both parts keep at least one row.
+HoldoutSplit draw_holdout_split(Index n, double fraction, std::uint64_t seed,
+                                std::string_view what = "the hold-out fraction");
 
 }  // namespace cdens

@@ -1,6 +1,7 @@
 #pragma once
-// Values typed as text: the command line's lists and numbers, and the option settings of a
-// candidate of `--method auto` ("kcde:trend=linear").
+// Values typed as text (the command line's lists and numbers, the option settings of a
+// candidate of `--method auto`: "kcde:trend=linear") and text written for people to read, the
+// same way by the library's messages and every command.
 
 #include <string>
 #include <vector>
@@ -17,5 +18,11 @@ double parse_number(const std::string& text, const std::string& what);
 
 /// A comma-separated list of finite numbers.
 std::vector<double> parse_number_list(const std::string& text, const std::string& what);
+
+/// `names` separated by `separator`.
+std::string join(const std::vector<std::string>& names, const std::string& separator);
+
+/// A number for people to read: integers in full, anything else to 6 significant digits.
+std::string format_short(double value);
 
 }  // namespace cdens

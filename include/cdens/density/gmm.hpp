@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
 
@@ -78,6 +79,7 @@ EmRun run_em(const MatrixView& z, Vector weights, Matrix centers, Matrix varianc
 /// Fits the GMM to the samples x (d × N, the user's units). DataError for empty, non-finite
 /// or constant data; InvalidArgument for bad options (N_K < 1 or > N, a floor ≤ 0, …).
 /// The report's statistics: log_likelihood of the kept run, iterations, converged, restarts.
-DensityFit fit_gmm(const MatrixView& x, const GmmOptions& options = {});
+DensityFit fit_gmm(const MatrixView& x, const GmmOptions& options = {},
+                   const FitContext& context = {});
 
 }  // namespace cdens

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
 #include "cdens/density/mnqp.hpp"
@@ -109,6 +110,7 @@ RwbsOptions gskd_paper_rwbs(Index dimension);
 /// loo_mse (J of the last stage), cost_evaluations (the N_ce of §III-C, of the final
 /// construction), population, generations, iterations; with holdout stopping the
 /// cross_validation table of (variance_upper, stages).
-DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options = {});
+DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options = {},
+                    const FitContext& context = {});
 
 }  // namespace cdens

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
 
@@ -72,7 +73,8 @@ Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
 /// the refinement's evaluations. With per_dimension, the hyper-parameters are "width_0",
 /// "width_1", … and the report holds the leave-one-out NLL at them ("loo_nll", the user's units)
 /// instead of a CV table.
-DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options = {});
+DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options = {},
+                      const FitContext& context = {});
 
 /// The width γ_Parz of the Parzen target of SKD and GSKD (Chen, Hong & Harris 2010, eq. 23):
 /// `requested` when positive, else the width fit_parzen chooses with its default criterion.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cdens/core/cross_validation.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
 #include "cdens/density/mnqp.hpp"
@@ -50,6 +51,7 @@ RsdeProblem rsde_problem(const MatrixView& z, double width);
 /// DataError for empty, non-finite or constant data; InvalidArgument for bad options.
 /// The report: hyper-parameter "width"; statistics n_kernels, mnqp iterations, ise_objective =
 /// ½βᵀGβ − p̂ᵀβ at the solution.
-DensityFit fit_rsde(const MatrixView& x, const RsdeOptions& options = {});
+DensityFit fit_rsde(const MatrixView& x, const RsdeOptions& options = {},
+                    const FitContext& context = {});
 
 }  // namespace cdens

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cdens/core/cross_validation.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
 #include "cdens/density/mnqp.hpp"
@@ -61,6 +62,7 @@ SkdSelection select_skd_kernels(const MatrixView& z, const Vector& target, doubl
 /// constant data; InvalidArgument for bad options.
 /// The report: hyper-parameters width, target_width; statistics n_selected (kernels chosen by
 /// OFR), n_kernels (kept by MNQP), loo_mse, regularization_passes.
-DensityFit fit_skd(const MatrixView& x, const SkdOptions& options = {});
+DensityFit fit_skd(const MatrixView& x, const SkdOptions& options = {},
+                   const FitContext& context = {});
 
 }  // namespace cdens

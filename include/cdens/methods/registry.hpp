@@ -37,8 +37,8 @@ using ConditionalMethodFit = std::function<ConditionalModel(
     const OptionValues& options, const FitContext& context)>;
 
 /// Fits a density method to samples x (d × n). The model has no variable names yet.
-using DensityMethodFit =
-    std::function<DensityModel(const MatrixView& x, const OptionValues& options)>;
+using DensityMethodFit = std::function<DensityModel(
+    const MatrixView& x, const OptionValues& options, const FitContext& context)>;
 
 /// Reads the gate parameters of one gate kind of a model file; `read_gate` reads the gates a
 /// wrapping gate holds.
@@ -98,8 +98,8 @@ ConditionalModel fit_method(const MethodEntry& method, const MatrixView& x, cons
                             const FitContext& context = {});
 
 /// Fits a density method: its fit_density.
-DensityModel fit_method(const MethodEntry& method, const MatrixView& x,
-                        const OptionValues& options);
+DensityModel fit_method(const MethodEntry& method, const MatrixView& x, const OptionValues& options,
+                        const FitContext& context = {});
 
 /// The option of `method` called `name` (OptionInfo::name); InvalidArgument otherwise.
 const OptionInfo& find_option(const MethodEntry& method, const std::string& name);

@@ -1,0 +1,114 @@
+// The frame every fit shares: the report's method and wall time, a cross-validation kept with
+// its losses in the user's units, refused when no candidate has a finite loss; and the density
+// fits' context: a constant column named as the caller names it, several processes refused.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <thread>
+
+#include "cdens/cdens.hpp"
+#include "core/fit_skeleton.hpp"
+#include "support.hpp"
+
+namespace cdens {
+namespace {
+
+CvTable two_parameter_table(Vector mean_loss) {
+  CvTable table;
+  table.parameter_names = {"sigma", "lambda"};
+  table.candidates = product_grid({0.1, 1.0}, {0.01, 0.1});
+  table.standard_error = Vector::Constant(mean_loss.size(), 0.5);
+  table.mean_loss = std::move(mean_loss);
+  table.loss = "kl";
+  table.best = best_candidate(table.mean_loss);
+  return table;
+}
+
+TEST(FitSkeleton, NamesTheReportAfterTheBodyAndTimesTheWholeFit) {
+  const auto fit = timed_fit<double>("outer", [](FitReport& report) {
+    FitReport inner;
+    inner.method = "inner";
+    inner.statistics["n_train"] = 3.0;
+    report = inner;  // a wrapping fit takes over its inner fit's report
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return 1.5;
+  });
+  EXPECT_EQ(fit.model, 1.5);
+  EXPECT_EQ(fit.report.method, "outer");
+  EXPECT_EQ(fit.report.statistics.at("n_train"), 3.0);
+  EXPECT_GE(fit.report.fit_seconds, 0.02);
+}
+
+TEST(FitSkeleton, KeepsTheChoiceAndMovesNegativeLogLikelihoodsByTheJacobian) {
+  FitReport report;
+  report.warnings = {"earlier"};
+  // Row 1 (σ = 0.1, λ = 0.1) is best: λ at the top of its grid, σ at the bottom of its grid.
+  const CvTable& kept = keep_cross_validation(report, two_parameter_table(Vector{{3, 1, 2, 4}}),
+                                              {{0.1, 1.0}, {0.01, 0.1}}, {std::log(2.0)});
+  EXPECT_EQ(&kept, &*report.cross_validation);
+  EXPECT_EQ(kept.best, 1);
+  for (Index i = 0; i < 4; ++i) {
+    EXPECT_DOUBLE_EQ(kept.mean_loss(i), Vector({{3, 1, 2, 4}})(i) - std::log(2.0));
+    EXPECT_EQ(kept.standard_error(i), 0.5);
+  }
+  std::vector<std::string> expected = {"earlier"};
+  for (const std::string& warning : grid_edge_warnings(kept, {{0.1, 1.0}, {0.01, 0.1}})) {
+    expected.push_back(warning);
+  }
+  EXPECT_EQ(expected.size(), 3u);
+  EXPECT_EQ(report.warnings, expected);
+}
+
+TEST(FitSkeleton, ScalesSquaredLossesAndStandardErrorsByTheJacobian) {
+  FitReport report;
+  const CvTable& kept = keep_cross_validation(report, two_parameter_table(Vector{{-3, -1, -2, -4}}),
+                                              {{0.1, 1.0}, {0.01, 0.1}}, {std::log(0.25), true});
+  EXPECT_EQ(kept.best, 3);
+  EXPECT_DOUBLE_EQ(kept.mean_loss(3), -1.0);
+  EXPECT_DOUBLE_EQ(kept.standard_error(0), 0.125);
+}
+
+TEST(FitSkeleton, AnAuxiliaryTableIsKeptUnderItsName) {
+  FitReport report;
+  const CvTable& kept = keep_auxiliary_cross_validation(
+      report, "marginal", two_parameter_table(Vector{{3, 1, 2, 4}}), {{0.1, 1.0}, {0.01, 0.1}});
+  EXPECT_FALSE(report.cross_validation.has_value());
+  EXPECT_EQ(&kept, &report.auxiliary_cross_validation.at("marginal"));
+  EXPECT_EQ(kept.mean_loss(1), 1.0);
+}
+
+TEST(FitSkeleton, RefusesATableWithoutAFiniteLossNamingItsParameters) {
+  FitReport report;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(test::message_of<DataError>([&] {
+              keep_cross_validation(report, two_parameter_table(Vector::Constant(4, nan)),
+                                    {{0.1, 1.0}, {0.01, 0.1}});
+            }),
+            "cross-validation of sigma, lambda found no candidate with a finite held-out kl loss");
+  EXPECT_FALSE(report.cross_validation.has_value());
+}
+
+TEST(DensityFitContext, EveryDensityMethodNamesAConstantColumnAndRefusesSeveralProcesses) {
+  Rng rng(4);
+  Matrix x = test::normal_matrix(2, 40, rng);
+  x.row(1).setConstant(2.5);
+  const FitContext named{local_communicator(), silent_progress(), {"height", "weight"}};
+  const test::TwoRankCommunicator two_ranks;
+  const FitContext sharded{two_ranks};
+  for (const MethodEntry* method : methods_of(MethodFamily::density)) {
+    SCOPED_TRACE(method->name);
+    const std::string message =
+        test::message_of<DataError>([&] { fit_method(*method, x, {}, named); });
+    EXPECT_EQ(message.rfind("x column 'weight' is constant", 0), 0u) << message;
+    x.row(1) = test::normal_matrix(1, 40, rng);
+    EXPECT_THROW(fit_method(*method, x, {}, sharded), InvalidArgument);
+    x.row(1).setConstant(2.5);
+  }
+}
+
+}  // namespace
+}  // namespace cdens
