@@ -60,17 +60,17 @@ test-python: python
 	  $(VENV)/bin/python -m pytest -q tests/python
 	@echo "LSCDE paper, Table 1, quick mode:"
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/lscde_table1/run.py --quick \
-	  --estimators $(TABLE1_ESTIMATORS) 2>/dev/null
+	  --estimators $(TABLE1_ESTIMATORS)
 	@echo "Chen, Hong & Harris 2010, Tables I-IX, quick mode:"
-	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/ofr_tables/run.py --quick 2>/dev/null
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/ofr_tables/run.py --quick
 	@echo "LSCE paper, quick mode:"
-	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/lsce/run.py --quick 2>/dev/null
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/lsce/run.py --quick
 	@echo "PRESS paper, section 5, quick mode:"
 	@MPLBACKEND=Agg OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/press/run.py --quick \
 	  --out-dir build/press-quick
 	@echo "SA-CDE paper, quick mode:"
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/sacde/run.py --quick \
-	  --out build/sacde_quick 2>/dev/null
+	  --out build/sacde_quick
 	@echo "Two fits at once on a busy machine, quick mode:"
 	@$(VENV)/bin/python bench/robustness/busy_machine.py --cli build/release/cdens --quick
 

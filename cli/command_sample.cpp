@@ -54,8 +54,7 @@ void sample_conditional(const SampleArguments& arguments, const ConditionalModel
 void sample_density(const SampleArguments& arguments, const DensityModel& model) {
   // The draws and the table written from them.
   require_draw_count(arguments.n, 2.0 * static_cast<double>(model.mixture.dimension()));
-  Rng rng(arguments.seed);
-  write_table(arguments.out_path, model.names, model.mixture.sample(arguments.n, rng));
+  write_table(arguments.out_path, model.names, model.mixture.sample(arguments.n, arguments.seed));
 }
 
 }  // namespace

@@ -55,7 +55,7 @@ class DensityEstimator(BaseEstimator):
         self.n_kernels_ = model.n_components
         self.weights_ = model.weights
         self.means_ = model.centers
-        self.widths_ = model.widths
+        self.widths_ = model.scales
 
     @classmethod
     def _from_model(cls, model):

@@ -8,7 +8,6 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "cdens/core/metrics.hpp"
-#include "cdens/core/rng.hpp"
 #include "cdens/core/validate.hpp"
 #include "cdens/model_file.hpp"
 #include "model_binding.hpp"
@@ -16,6 +15,13 @@
 namespace py = pybind11;
 
 namespace cdens::python {
+namespace {
+
+py::array_t<double> scales_in_user_units(const DensityModel& m) {
+  return samples_to_numpy(Matrix(m.mixture.x_scaling().scale().asDiagonal() * m.mixture.scales()));
+}
+
+}  // namespace
 
 void bind_density_model(py::module_& module) {
   py::class_<DensityModel> model_class(
@@ -36,16 +42,24 @@ void bind_density_model(py::module_& module) {
       .def_property_readonly(
           "centers",
           [](const DensityModel& m) {
-            return samples_to_numpy(m.mixture.scaling().inverse_transform(m.mixture.centers()));
+            return samples_to_numpy(m.mixture.x_scaling().inverse_transform(m.mixture.centers()));
           },
           "Kernel centres in the user's units, shape (K, d).")
+      .def_property_readonly("scales", &scales_in_user_units,
+                             "The components' standard deviations (kernel widths) in the "
+                             "user's units, shape (K, d), as ConditionalModel spells them.")
       .def_property_readonly(
           "widths",
           [](const DensityModel& m) {
-            return samples_to_numpy(
-                Matrix(m.mixture.scaling().scale().asDiagonal() * m.mixture.widths()));
+            if (PyErr_WarnEx(PyExc_DeprecationWarning,
+                             "DensityModel.widths is now DensityModel.scales (the spelling of "
+                             "ConditionalModel); widths goes in the next release",
+                             1) != 0) {
+              throw py::error_already_set();
+            }
+            return scales_in_user_units(m);
           },
-          "Kernel standard deviations in the user's units, shape (K, d).")
+          "Deprecated: scales.")
       .def(
           "log_pdf",
           [](const DensityModel& m, const py::array& x, double tolerance) {
@@ -83,10 +97,7 @@ void bind_density_model(py::module_& module) {
           [](const DensityModel& m, Index n, std::uint64_t seed) {
             require_memory_for(static_cast<double>(n) * static_cast<double>(m.mixture.dimension()),
                                "n_samples");
-            return samples_to_numpy(without_gil([&] {
-              Rng rng(seed);
-              return m.mixture.sample(n, rng);
-            }));
+            return samples_to_numpy(without_gil([&] { return m.mixture.sample(n, seed); }));
           },
           py::arg("n"), py::arg("seed"), "n draws, shape (n, d).")
       .def(

@@ -24,22 +24,22 @@ constexpr Index kQueryBlock = 256;
 
 }  // namespace
 
-GaussianMixture::GaussianMixture(Standardizer scaling, Vector weights, Matrix centers,
-                                 Matrix widths)
-    : scaling_(std::move(scaling)),
+GaussianMixture::GaussianMixture(Standardizer x_scaling, Vector weights, Matrix centers,
+                                 Matrix scales)
+    : x_scaling_(std::move(x_scaling)),
       weights_(std::move(weights)),
       centers_(std::move(centers)),
-      widths_(std::move(widths)) {
+      scales_(std::move(scales)) {
   if (centers_.cols() == 0 || centers_.rows() == 0) {
     throw InvalidArgument("a Gaussian mixture needs at least one component and one dimension");
   }
-  if (centers_.rows() != scaling_.dimension() || widths_.rows() != centers_.rows() ||
-      widths_.cols() != centers_.cols() || weights_.size() != centers_.cols()) {
+  if (centers_.rows() != x_scaling_.dimension() || scales_.rows() != centers_.rows() ||
+      scales_.cols() != centers_.cols() || weights_.size() != centers_.cols()) {
     throw InvalidArgument(
-        "Gaussian mixture: weights, centres, widths and standardiser disagree in shape");
+        "Gaussian mixture: weights, centres, scales and standardiser disagree in shape");
   }
   if (!centers_.allFinite()) throw InvalidArgument("Gaussian mixture centres must be finite");
-  if (!widths_.allFinite() || !(widths_.array() > 0.0).all()) {
+  if (!scales_.allFinite() || !(scales_.array() > 0.0).all()) {
     throw InvalidArgument("Gaussian mixture widths must be finite and positive");
   }
   if (!weights_.allFinite() || (weights_.array() < 0.0).any()) {
@@ -52,9 +52,9 @@ GaussianMixture::GaussianMixture(Standardizer scaling, Vector weights, Matrix ce
   }
   log_weights_ = weights_.array().log();  // log 0 = −∞ leaves a component out of the sum
   component_log_norms_ =
-      -widths_.array().log().colwise().sum().transpose() - 0.5 * dimension() * kLog2Pi;
-  inverse_variances_ = widths_.array().square().inverse();
-  shared_widths_ = (widths_.colwise() - widths_.col(0)).cwiseAbs().maxCoeff() == 0.0;
+      -scales_.array().log().colwise().sum().transpose() - 0.5 * dimension() * kLog2Pi;
+  inverse_variances_ = scales_.array().square().inverse();
+  shared_widths_ = (scales_.colwise() - scales_.col(0)).cwiseAbs().maxCoeff() == 0.0;
 }
 
 Vector GaussianMixture::log_pdf(const MatrixView& x) const {
@@ -63,17 +63,17 @@ Vector GaussianMixture::log_pdf(const MatrixView& x) const {
 }
 
 Vector GaussianMixture::log_pdf(const MatrixView& x, DensityQuery& query) const {
-  const Matrix z = scaling_.transform_query(x, "x");
+  const Matrix z = x_scaling_.transform_query(x, "x");
   if (shared_widths_) {
     // log Σ_l β_l N(z; c_l, diag γ²) = log Σ_l β_l exp(−½‖(z − c_l)/γ‖²) − Σ_d log γ_d − (d/2) log
     // 2π.
-    const auto inverse_widths = widths_.col(0).cwiseInverse().asDiagonal();
+    const auto inverse_widths = scales_.col(0).cwiseInverse().asDiagonal();
     KernelSumOptions options;
     options.log_tolerance = query.log_tolerance;
     const KernelSums sums =
         gaussian_kernel_log_sums(inverse_widths * centers_, weights_, inverse_widths * z, options);
     query.path = to_string(sums.path);
-    return sums.log_sums.array() + component_log_norms_(0) + scaling_.log_jacobian();
+    return sums.log_sums.array() + component_log_norms_(0) + x_scaling_.log_jacobian();
   }
   query.path = "components";
   const Index m = z.cols();
@@ -97,7 +97,7 @@ Vector GaussianMixture::log_pdf(const MatrixView& x, DensityQuery& query) const 
     }
     for (Index j = 0; j < width; ++j) result(start + j) = log_sum_exp(joint.col(j));
   });
-  return result.array() + scaling_.log_jacobian();
+  return result.array() + x_scaling_.log_jacobian();
 }
 
 Vector GaussianMixture::pdf(const MatrixView& grid) const {
@@ -110,28 +110,29 @@ double GaussianMixture::mean_log_likelihood(const MatrixView& x) const {
   return log_pdf(x).mean();
 }
 
-Matrix GaussianMixture::sample(Index n, Rng& rng) const {
+Matrix GaussianMixture::sample(Index n, std::uint64_t seed) const {
   if (n < 1) throw InvalidArgument("the number of samples must be at least 1");
   require_memory_for(static_cast<double>(n) * static_cast<double>(dimension()),
                      "the number of samples");
+  Rng rng(seed);
   std::discrete_distribution<Index> component(weights_.data(), weights_.data() + weights_.size());
   Matrix draws(dimension(), n);
   for (Index j = 0; j < n; ++j) {
     const Index l = component(rng.engine());
     for (Index d = 0; d < dimension(); ++d) {
-      draws(d, j) = centers_(d, l) + widths_(d, l) * rng.normal();
+      draws(d, j) = centers_(d, l) + scales_(d, l) * rng.normal();
     }
   }
-  return scaling_.inverse_transform(draws);
+  return x_scaling_.inverse_transform(draws);
 }
 
-Vector GaussianMixture::mean() const { return scaling_.inverse_transform(centers_ * weights_); }
+Vector GaussianMixture::mean() const { return x_scaling_.inverse_transform(centers_ * weights_); }
 
 Matrix GaussianMixture::covariance() const {
   const Vector mu = centers_ * weights_;
   Matrix covariance = centers_ * weights_.asDiagonal() * centers_.transpose() - mu * mu.transpose();
-  covariance.diagonal() += widths_.array().square().matrix() * weights_;
-  const auto scale = scaling_.scale().asDiagonal();
+  covariance.diagonal() += scales_.array().square().matrix() * weights_;
+  const auto scale = x_scaling_.scale().asDiagonal();
   return scale * covariance * scale;
 }
 
@@ -144,9 +145,9 @@ void GaussianMixture::require_one_dimension(const char* query) const {
 
 Vector GaussianMixture::cdf(const MatrixView& x) const {
   require_one_dimension("the CDF");
-  const Matrix z = scaling_.transform_query(x, "x");
+  const Matrix z = x_scaling_.transform_query(x, "x");
   const detail::ScalarMixture mixture(weights_, centers_.row(0).transpose(),
-                                      widths_.row(0).transpose());
+                                      scales_.row(0).transpose());
   Vector result(z.cols());
   for (Index j = 0; j < z.cols(); ++j) result(j) = mixture.cdf(z(0, j));
   return result;
@@ -157,10 +158,10 @@ Matrix GaussianMixture::quantiles(const std::vector<double>& probabilities) cons
   Matrix result(dimension(), static_cast<Index>(probabilities.size()));
   for (Index d = 0; d < dimension(); ++d) {
     const detail::ScalarMixture marginal(weights_, centers_.row(d).transpose(),
-                                         widths_.row(d).transpose());
+                                         scales_.row(d).transpose());
     for (std::size_t r = 0; r < probabilities.size(); ++r) {
       result(d, static_cast<Index>(r)) =
-          scaling_.mean()(d) + scaling_.scale()(d) * marginal.quantile(probabilities[r]);
+          x_scaling_.mean()(d) + x_scaling_.scale()(d) * marginal.quantile(probabilities[r]);
     }
   }
   return result;
@@ -170,15 +171,15 @@ HighestDensityRegion GaussianMixture::highest_density_region(double coverage) co
   require_one_dimension("a highest-density region");
   require_open_unit_interval({coverage}, "coverage");
   return detail::rescaled(
-      detail::ScalarMixture(weights_, centers_.row(0).transpose(), widths_.row(0).transpose())
+      detail::ScalarMixture(weights_, centers_.row(0).transpose(), scales_.row(0).transpose())
           .highest_density_region(coverage),
-      scaling_.mean()(0), scaling_.scale()(0));
+      x_scaling_.mean()(0), x_scaling_.scale()(0));
 }
 
 double GaussianMixture::squared_norm() const {
   // ∫ N(z; c_l, Γ_l) N(z; c_l', Γ_l') dz = N(c_l; c_l', Γ_l + Γ_l') for diagonal Γ (eq. 14).
   const Index k_count = n_components();
-  const Matrix variances = widths_.array().square();
+  const Matrix variances = scales_.array().square();
   double total = 0.0;
   for (Index l = 0; l < k_count; ++l) {
     for (Index k = 0; k < k_count; ++k) {
@@ -190,14 +191,14 @@ double GaussianMixture::squared_norm() const {
     }
   }
   // p_user(x) = p(z) |∂z/∂x|, so ∫ p_user² dx = |∂z/∂x| ∫ p² dz.
-  return total * std::exp(scaling_.log_jacobian());
+  return total * std::exp(x_scaling_.log_jacobian());
 }
 
 nlohmann::json GaussianMixture::to_json() const {
-  return {{"scaling", scaling_.to_json()},
+  return {{"scaling", x_scaling_.to_json()},
           {"weights", vector_to_json(weights_)},
           {"centers", matrix_to_json(centers_)},
-          {"widths", matrix_to_json(widths_)}};
+          {"widths", matrix_to_json(scales_)}};
 }
 
 GaussianMixture GaussianMixture::from_json(const nlohmann::json& document) {

@@ -55,7 +55,7 @@ DensityFit fit_rsde(const MatrixView& x, const RsdeOptions& options, const FitCo
     if (!solved.converged) {
       report.warnings.push_back("MNQP stopped at max_iterations before reaching its tolerance");
     }
-    GaussianMixture model(std::move(scaling), fitted.weights(), fitted.centers(), fitted.widths());
+    GaussianMixture model(std::move(scaling), fitted.weights(), fitted.centers(), fitted.scales());
     return model;
   });
 }

@@ -139,7 +139,7 @@ DensityFit fit_skd(const MatrixView& x, const SkdOptions& options, const FitCont
       report.warnings.push_back("MNQP stopped at max_iterations before reaching its tolerance");
     }
     GaussianMixture model(std::move(scaling), solution.model.weights(), solution.model.centers(),
-                          solution.model.widths());
+                          solution.model.scales());
     return model;
   });
 }

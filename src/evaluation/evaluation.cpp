@@ -132,9 +132,9 @@ ConditionalMixture density_as_conditional(const GaussianMixture& density) {
     const auto k = static_cast<Index>(i);
     log_weights(k) = std::log(density.weights()(kept[i]));
     centers.col(k) = density.centers().col(kept[i]);
-    widths.col(k) = density.widths().col(kept[i]);
+    widths.col(k) = density.scales().col(kept[i]);
   }
-  return ConditionalMixture(Standardizer::identity(1), density.scaling(),
+  return ConditionalMixture(Standardizer::identity(1), density.x_scaling(),
                             std::make_shared<ConstantGate>(1, std::move(log_weights)),
                             std::move(centers), std::move(widths));
 }

@@ -71,8 +71,8 @@ TEST(Gmm, RecoversAWellSeparatedMixture) {
   options.n_init = 3;
   const DensityFit fit = fit_gmm(data.x, options);
   ASSERT_EQ(fit.model.n_components(), 3);
-  const Vector& scale = fit.model.scaling().scale();
-  const Vector& shift = fit.model.scaling().mean();
+  const Vector& scale = fit.model.x_scaling().scale();
+  const Vector& shift = fit.model.x_scaling().mean();
   for (Index l = 0; l < 3; ++l) {
     // The fitted component nearest to true centre l, in the user's units.
     Index match = 0;
@@ -89,7 +89,7 @@ TEST(Gmm, RecoversAWellSeparatedMixture) {
     EXPECT_NEAR(fit.model.weights()(match), w, 5 * std::sqrt(w * (1 - w) / n)) << l;
     for (Index d = 0; d < 2; ++d) {
       const double center = shift(d) + scale(d) * fit.model.centers()(d, match);
-      const double sd = scale(d) * fit.model.widths()(d, match);
+      const double sd = scale(d) * fit.model.scales()(d, match);
       const double count = w * n;
       EXPECT_NEAR(center, data.centers(d, l), 5 * data.sds(d, l) / std::sqrt(count)) << l;
       EXPECT_NEAR(sd, data.sds(d, l), 5 * data.sds(d, l) / std::sqrt(2 * count)) << l;
@@ -97,14 +97,14 @@ TEST(Gmm, RecoversAWellSeparatedMixture) {
   }
   // The report's likelihood is the model's, in standardised units.
   EXPECT_NEAR(fit.model.mean_log_likelihood(data.x),
-              fit.report.statistics.at("log_likelihood") + fit.model.scaling().log_jacobian(),
+              fit.report.statistics.at("log_likelihood") + fit.model.x_scaling().log_jacobian(),
               1e-10);
 }
 
 /// (1/n) Σ_i log Σ_k w_k Π_d N(z_di; c_dk, s_dk²) of the model on its own standardised data,
 /// written out term by term.
 double brute_force_mean_log_likelihood(const GaussianMixture& model, const Matrix& x) {
-  const Matrix z = model.scaling().transform(x);
+  const Matrix z = model.x_scaling().transform(x);
   double total = 0.0;
   for (Index i = 0; i < z.cols(); ++i) {
     double density = 0.0;
@@ -113,7 +113,7 @@ double brute_force_mean_log_likelihood(const GaussianMixture& model, const Matri
       for (Index d = 0; d < z.rows(); ++d) {
         product *= test::gaussian_density(Vector::Constant(1, z(d, i)),
                                           Vector::Constant(1, model.centers()(d, k)),
-                                          model.widths()(d, k));
+                                          model.scales()(d, k));
       }
       density += product;
     }
@@ -173,8 +173,8 @@ TEST(Gmm, PaperSettingsOnTheFirstOneDimensionalExample) {
   options.tolerance = 1e-6;
   const DensityFit fit = fit_gmm(x, options);
   EXPECT_EQ(fit.report.statistics.at("converged"), 1.0);
-  EXPECT_EQ(fit.model.scaling().log_jacobian(), 0.0);
-  EXPECT_TRUE((fit.model.widths().array().square() >= 0.01 * (1 - 1e-12)).all());
+  EXPECT_EQ(fit.model.x_scaling().log_jacobian(), 0.0);
+  EXPECT_TRUE((fit.model.scales().array().square() >= 0.01 * (1 - 1e-12)).all());
   EXPECT_TRUE(std::isfinite(fit.model.mean_log_likelihood(x)));
 }
 

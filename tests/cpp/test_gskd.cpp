@@ -199,7 +199,7 @@ TEST(Gskd, ResultDoesNotDependOnTheThreadCount) {
   const DensityFit parallel = fit_gskd(x, options);
   EXPECT_TRUE(serial.model.weights() == parallel.model.weights());
   EXPECT_TRUE(serial.model.centers() == parallel.model.centers());
-  EXPECT_TRUE(serial.model.widths() == parallel.model.widths());
+  EXPECT_TRUE(serial.model.scales() == parallel.model.scales());
   options.seed = 1;
   EXPECT_FALSE(fit_gskd(x, options).model.centers() == serial.model.centers());
 }

@@ -143,7 +143,7 @@ TEST(Parzen, OneFixedWidthIsTakenWithoutScoring) {
   const DensityFit fit = fit_parzen(x, options);
   EXPECT_FALSE(fit.report.cross_validation.has_value());
   EXPECT_EQ(fit.report.hyperparameters.at("width"), 0.3);
-  EXPECT_TRUE((fit.model.widths().array() == 0.3).all());
+  EXPECT_TRUE((fit.model.scales().array() == 0.3).all());
   // The same model as the one a grid of that width alone would choose.
   options.widths = {0.3, 0.3};
   const DensityFit scored = fit_parzen(x, options);
@@ -225,7 +225,7 @@ TEST(Parzen, PerDimensionWidthsReportTheirExplicitLeaveOneOutLikelihood) {
   }
   const double expected = total / static_cast<double>(z.cols()) - scaling.log_jacobian();
   EXPECT_NEAR(fit.report.statistics.at("loo_nll"), expected, 1e-10 * std::abs(expected));
-  EXPECT_EQ(fit.model.widths().col(0), h);
+  EXPECT_EQ(fit.model.scales().col(0), h);
   EXPECT_FALSE(fit.report.cross_validation.has_value());
 }
 
@@ -235,7 +235,7 @@ TEST(Parzen, PerDimensionWidthsBeatOneWidthWhereTheDimensionsDiffer) {
   const DensityFit each = fit_parzen(x, per_dimension());
   // One width is the special case of equal widths, so the per-dimension optimum is at least as
   // good; here the narrow clusters take a width well below the broad dimension's.
-  EXPECT_LT(each.report.statistics.at("loo_nll") + one.model.scaling().log_jacobian(),
+  EXPECT_LT(each.report.statistics.at("loo_nll") + one.model.x_scaling().log_jacobian(),
             one.report.cross_validation->mean_loss.minCoeff());
   EXPECT_LT(2.0 * each.report.hyperparameters.at("width_0"),
             each.report.hyperparameters.at("width_1"));

@@ -99,7 +99,7 @@ TEST(Skd, DoesNotDependOnTheUnitsOfTheData) {
   // Without standardisation the widths are in the data's units and the centres are data points.
   options.standardize = false;
   const DensityFit raw = fit_skd(x, options);
-  EXPECT_TRUE((raw.model.widths().array() == 0.6).all());
+  EXPECT_TRUE((raw.model.scales().array() == 0.6).all());
   for (Index l = 0; l < raw.model.n_components(); ++l) {
     EXPECT_LT(((x.colwise() - raw.model.centers().col(l)).colwise().norm()).minCoeff(), 1e-12);
   }

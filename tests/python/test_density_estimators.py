@@ -310,3 +310,14 @@ def test_parzen_queries_honour_their_tolerance_and_say_their_path(cli, tmp_path)
     refused = subprocess.run([cli, "density", "score", str(model_file), str(data), "--tolerance",
                               "-1"], capture_output=True, text=True)
     assert refused.returncode == 2
+
+
+def test_model_scales_are_the_kernel_widths_and_the_old_spelling_warns(plane):
+    estimator = cdens.GMM(n_components=2, random_state=0).fit(plane)
+    scales = estimator.model_.scales
+    np.testing.assert_array_equal(scales, estimator.widths_)
+    # The fitted standard deviations of a Gaussian mixture: the per-cluster spread is below the
+    # whole sample's in each dimension.
+    assert np.all((scales > 0) & (scales < plane.std(axis=0, ddof=1)))
+    with pytest.warns(DeprecationWarning, match="scales"):
+        np.testing.assert_array_equal(estimator.model_.widths, scales)

@@ -12,7 +12,7 @@ from cdens import _core
 
 from conftest import REPO
 
-sys.path.insert(0, str(REPO / "bench" / "peers" / "cde"))
+sys.path.insert(0, str(REPO / "reference"))
 import lscde_numpy  # noqa: E402
 
 # Widths from 0.2 up: below that, held-out points far from every centre take their density

@@ -5,7 +5,7 @@ The paper does not say which columns it used. y is the standard response of the 
 documentation, x the remaining columns, reduced to the paper's d_X where it says so; where a
 dataset has no standard response or our NLL was far from the paper's, the alternatives we tried
 are listed with their NLL. "measured" numbers are the numpy reference LSCDE
-(bench/peers/cde/lscde_numpy.py) under protocol.py: 10 runs (seeds 0-9), 50% train split,
+(reference/lscde_numpy.py) under protocol.py: 10 runs (seeds 0-9), 50% train split,
 KL-CV with 5 folds over the paper grid, b = min(100, n); NLL in standardised units, mean ± std.
 They were measured when the reference still shared the fitted model's centres across CV folds;
 building each fold's estimator without the fold's pairs (docs/methods/lscde.md) moved the

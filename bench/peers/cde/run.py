@@ -30,6 +30,7 @@ import numpy as np  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "reference"))
 
 import lscde_numpy  # noqa: E402
 import statsmodels_peer  # noqa: E402

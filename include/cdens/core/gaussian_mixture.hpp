@@ -38,16 +38,18 @@ class GaussianMixture {
  public:
   /// `weights` (K) are β_l: finite, non-negative, at least one positive, summing to 1 within
   /// 1e−9 (they are used as given, not renormalised, so a saved model reloads bit for bit).
-  /// `centers` c_l and `widths` γ_l are d × K in standardised units; widths finite and positive.
-  /// `scaling` maps the user's units to the standardised ones. Throws InvalidArgument.
-  GaussianMixture(Standardizer scaling, Vector weights, Matrix centers, Matrix widths);
+  /// `centers` c_l and `scales` γ_l (the components' standard deviations, the kernel widths of
+  /// a kernel estimate) are d × K in standardised units; scales finite and positive. `x_scaling`
+  /// maps the user's units to the standardised ones. Throws InvalidArgument. The accessors are
+  /// spelled as ConditionalMixture's (x_scaling, scales, sample with a seed).
+  GaussianMixture(Standardizer x_scaling, Vector weights, Matrix centers, Matrix scales);
 
   Index dimension() const { return centers_.rows(); }
   Index n_components() const { return centers_.cols(); }
-  const Standardizer& scaling() const { return scaling_; }
+  const Standardizer& x_scaling() const { return x_scaling_; }
   const Vector& weights() const { return weights_; }
   const Matrix& centers() const { return centers_; }
-  const Matrix& widths() const { return widths_; }
+  const Matrix& scales() const { return scales_; }
 
   // Queries. Points are in the user's units, one per column (d × m).
 
@@ -63,8 +65,8 @@ class GaussianMixture {
   /// Mean log-likelihood (1/m) Σ_j log p(x_j), the score of held-out data.
   double mean_log_likelihood(const MatrixView& x) const;
   /// n independent draws (d × n) in the user's units: a component l with probability β_l, then
-  /// z ~ N(c_l, diag γ_l²). Deterministic given the state of `rng`.
-  Matrix sample(Index n, Rng& rng) const;
+  /// z ~ N(c_l, diag γ_l²). The same seed gives the same draws.
+  Matrix sample(Index n, std::uint64_t seed) const;
   /// E[x] in the user's units (d).
   Vector mean() const;
   /// Cov[x] in the user's units (d × d): S (Σ_l β_l (diag γ_l² + c_l c_lᵀ) − μ μᵀ) S with
@@ -83,7 +85,8 @@ class GaussianMixture {
   /// the Jacobian (the first term of the ISE, Chen et al. eqs. 14, 16).
   double squared_norm() const;
 
-  /// {"scaling", "weights", "centers", "widths"}; doubles in round-trip form.
+  /// {"scaling", "weights", "centers", "widths"} (the model files' names, kept from before the
+  /// accessors took ConditionalMixture's spellings); doubles in round-trip form.
   nlohmann::json to_json() const;
   /// The inverse of to_json; ModelFormatError for a malformed or inconsistent document.
   static GaussianMixture from_json(const nlohmann::json& document);
@@ -91,10 +94,10 @@ class GaussianMixture {
  private:
   void require_one_dimension(const char* query) const;
 
-  Standardizer scaling_;
+  Standardizer x_scaling_;
   Vector weights_;
   Matrix centers_;
-  Matrix widths_;
+  Matrix scales_;
   Vector log_weights_;          ///< log β_l (−∞ for a zero weight)
   Vector component_log_norms_;  ///< −Σ_d log γ_ld − (d/2) log 2π
   Matrix inverse_variances_;    ///< 1 / γ_l²

@@ -4,7 +4,8 @@ M. Sugiyama, I. Takeuchi, T. Suzuki, T. Kanamori, H. Hachiya, D. Okanohara,
 "Least-Squares Conditional Density Estimation", IEICE Trans. Inf. & Syst. E93-D(3), 2010.
 Equation numbers below are the paper's.
 
-This is a benchmark reference, deliberately plain: every (sigma, fold, lambda) candidate is
+The oracle of tests/python/test_lscde_reference.py and a peer of the benchmarks
+(bench/peers/cde, bench/papers/lscde_table1), deliberately plain: every (sigma, fold, lambda) candidate is
 solved from scratch with numpy.linalg.solve (eq. 6), there is no eigendecomposition path over
 lambda, no flooring of small kernel values and no flooring of small coefficients. Densities are
 evaluated in log space (log-sum-exp), which is eq. (8) without floating-point underflow.
