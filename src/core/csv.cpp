@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <deque>
 #include <fstream>
 #include <sstream>
 
@@ -25,69 +26,78 @@ std::string_view trim(std::string_view text) {
   throw ParseError(message.str());
 }
 
-/// The fields of a line. A field may be quoted ("a,b" or "say ""hi"""), as spreadsheets write
-/// headers: the quotes go and a doubled quote inside is one quote. An unterminated quote is a
+/// The fields of one line, reused from line to line so that reading a row allocates nothing.
+/// A field may be quoted ("a,b" or "say ""hi"""), as spreadsheets write headers: the quotes go
+/// and a doubled quote inside is one quote; such a field's text is kept in `unquoted` (a deque:
+/// its strings stay where they are while more are added). An unterminated quote is a
 /// ParseError at its line and field.
-std::vector<std::string> split_line(std::string_view line, char delimiter,
-                                    const std::string& source, std::size_t line_number) {
-  std::vector<std::string> cells;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t end = line.find(delimiter, start);
-    std::string_view raw =
-        trim(line.substr(start, end == std::string_view::npos ? end : end - start));
-    if (!raw.empty() && raw.front() == '"') {
-      const std::size_t opening = line.find('"', start);
-      std::string cell;
-      std::size_t position = opening + 1;
-      while (true) {
-        const std::size_t quote = line.find('"', position);
-        if (quote == std::string_view::npos) {
-          fail(source, line_number, cells.size() + 1, "unterminated quote");
-        }
-        cell.append(line.substr(position, quote - position));
-        if (quote + 1 < line.size() && line[quote + 1] == '"') {
-          cell += '"';
-          position = quote + 2;
-          continue;
-        }
-        position = quote + 1;
-        break;
-      }
-      end = line.find(delimiter, position);
-      if (!trim(line.substr(position, end == std::string_view::npos ? end : end - position))
-               .empty()) {
-        fail(source, line_number, cells.size() + 1, "text after the closing quote");
-      }
-      cells.push_back(std::move(cell));
-    } else {
-      cells.emplace_back(raw);
-    }
-    if (end == std::string_view::npos) return cells;
-    start = end + 1;
-  }
-}
+struct LineFields {
+  std::vector<std::string_view> fields;
+  std::deque<std::string> unquoted;
 
+  void split(std::string_view line, char delimiter, const std::string& source,
+             std::size_t line_number) {
+    fields.clear();
+    unquoted.clear();
+    std::size_t start = 0;
+    while (true) {
+      std::size_t end = line.find(delimiter, start);
+      std::string_view raw =
+          trim(line.substr(start, end == std::string_view::npos ? end : end - start));
+      if (!raw.empty() && raw.front() == '"') {
+        std::string& cell = unquoted.emplace_back();
+        std::size_t position = line.find('"', start) + 1;
+        while (true) {
+          const std::size_t quote = line.find('"', position);
+          if (quote == std::string_view::npos) {
+            fail(source, line_number, fields.size() + 1, "unterminated quote");
+          }
+          cell.append(line.substr(position, quote - position));
+          if (quote + 1 < line.size() && line[quote + 1] == '"') {
+            cell += '"';
+            position = quote + 2;
+            continue;
+          }
+          position = quote + 1;
+          break;
+        }
+        end = line.find(delimiter, position);
+        if (!trim(line.substr(position, end == std::string_view::npos ? end : end - position))
+                 .empty()) {
+          fail(source, line_number, fields.size() + 1, "text after the closing quote");
+        }
+        fields.emplace_back(cell);
+      } else {
+        fields.push_back(raw);
+      }
+      if (end == std::string_view::npos) return;
+      start = end + 1;
+    }
+  }
+};
+
+/// The number in a cell; a ParseError naming the line, the column and its name otherwise (the
+/// message is built only then: a good cell costs one from_chars).
 double parse_cell(std::string_view cell, const std::string& source, std::size_t line,
                   std::size_t column, const std::string& column_name) {
-  const std::string where = " in column '" + column_name + "'";
-  if (cell.empty()) fail(source, line, column, "empty cell" + where);
+  const auto problem = [&](const std::string& what) {
+    fail(source, line, column, what + " in column '" + column_name + "'");
+  };
+  if (cell.empty()) problem("empty cell");
   // from_chars does not accept a leading '+'; one is fine, "+-1" or "+" alone is not.
   std::string_view digits = cell.front() == '+' ? cell.substr(1) : cell;
   if (cell.front() == '+' && (digits.empty() || digits.front() == '+' || digits.front() == '-')) {
-    fail(source, line, column, "not a number '" + std::string(cell) + "'" + where);
+    problem("not a number '" + std::string(cell) + "'");
   }
   double value = 0.0;
   const auto [end, status] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   if (status != std::errc() || end != digits.data() + digits.size()) {
     if (status == std::errc::result_out_of_range) {
-      fail(source, line, column, "number out of range '" + std::string(cell) + "'" + where);
+      problem("number out of range '" + std::string(cell) + "'");
     }
-    fail(source, line, column, "not a number '" + std::string(cell) + "'" + where);
+    problem("not a number '" + std::string(cell) + "'");
   }
-  if (!std::isfinite(value)) {
-    fail(source, line, column, "non-finite value '" + std::string(cell) + "'" + where);
-  }
+  if (!std::isfinite(value)) problem("non-finite value '" + std::string(cell) + "'");
   return value;
 }
 
@@ -102,6 +112,7 @@ CsvTable parse_csv(std::istream& input, const std::string& source, const CsvForm
   std::size_t width = 0;
   bool have_width = false;
   std::string line;
+  LineFields line_fields;
   while (std::getline(input, line)) {
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -111,7 +122,8 @@ CsvTable parse_csv(std::istream& input, const std::string& source, const CsvForm
       line.erase(0, kByteOrderMark.size());
     }
     if (trim(line).empty()) continue;
-    const auto cells = split_line(line, format.delimiter, source, line_number);
+    line_fields.split(line, format.delimiter, source, line_number);
+    const std::vector<std::string_view>& cells = line_fields.fields;
     if (!have_width) {
       width = cells.size();
       have_width = true;
