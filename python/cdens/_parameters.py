@@ -36,11 +36,13 @@ _TYPE_NAMES = {
     "columns": "list of int",
 }
 
-# What Python's spelling of a seed or thread count adds to the table's doc (scikit-learn's
-# random_state and n_jobs conventions).
+# What Python's spelling of a seed, thread count or list of columns adds to the table's doc
+# (scikit-learn's random_state and n_jobs conventions; columns as indices, not CSV names).
 _PYTHON_CONVENTIONS = {
     "seed": "None draws a fresh seed at every fit.",
     "threads": "None or -1 is the default.",
+    "columns": "By index among the columns of X, then those of Y: with X of shape (n, 5) and "
+               "one output, [2] is the third input and [5] the output.",
 }
 
 
