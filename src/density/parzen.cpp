@@ -188,7 +188,7 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
     if (grid_best < 0) {
       throw DataError("the Parzen criterion is not finite for any candidate width");
     }
-    if (search && options.refine) {
+    if (search) {
       // Golden-section search on log γ between the neighbours of the best grid point; the
       // criterion is smooth in γ and, between neighbours of a grid minimum, close to unimodal.
       const auto at = [&](double log_gamma) { return score({std::exp(log_gamma)})(0); };

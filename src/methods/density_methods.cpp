@@ -46,11 +46,6 @@ const OptionTable<ParzenOptions>& parzen_option_table() {
                     "no grid of widths; off: the paper's single width",
                     "--per-dimension", "per_dimension"),
              &ParzenOptions::per_dimension);
-    rows.add(option("refine", OptionType::boolean,
-                    "Refine the best width of the default search by golden section; off keeps "
-                    "the best of its 25 widths",
-                    "--no-refine", "refine"),
-             &ParzenOptions::refine);
     rows.add(standardize_option(), &ParzenOptions::standardize);
     rows.add(threads_option(), &ParzenOptions::threads);
     return rows;

@@ -46,8 +46,6 @@ struct ParzenOptions {
   double search_upper = 3.0;
   int search_points = 25;
   double refine_tolerance = 1e-3;
-  /// Refine the best width of the 1-D search by golden section (off: the best of its widths).
-  bool refine = true;
   /// One width per dimension, chosen by maximising the leave-one-out likelihood over all of them
   /// at once (L-BFGS in log-widths, BandwidthLikelihood; docs/methods/parzen.md). Needs the
   /// likelihood criterion and no width grid. Off: the paper's single width γ.
