@@ -56,7 +56,15 @@ def class_parameters(estimator_class):
         return []
     options = _merged_options(entries)
     parameters = list(estimator_class._extra_parameters)
-    parameters += [_parameter_of(option) for option in options]
+    for option in options:
+        parameter = _parameter_of(option)
+        taken_by = [entry["name"] for entry in entries
+                    if any(row["python_name"] == parameter.name for row in entry["options"])]
+        if len(taken_by) < len(entries):  # a class of several methods, not all taking it
+            which = "method " if len(taken_by) == 1 else "methods "
+            parameter = parameter._replace(
+                doc=f"{parameter.doc} Only for {which}{' and '.join(taken_by)}.")
+        parameters.append(parameter)
     parameters += [Parameter(old, DEPRECATED, None, None)
                    for option in options for old in option["deprecated_python_names"]]
     names = [parameter.name for parameter in parameters]
@@ -118,7 +126,7 @@ def generated_init(estimator_class, parameters):
     signature = ", ".join(["self"] + [f"{p.name}=_default_{p.name}" for p in parameters])
     body = "".join(f"    self.{p.name} = {p.name}\n" for p in parameters) or "    pass\n"
     namespace = {}
-    exec(f"def __init__({signature}):\n{body}", defaults, namespace)  # noqa: S102
+    exec(f"def __init__({signature}):\n{body}", defaults, namespace)
     init = namespace["__init__"]
     init.__module__ = estimator_class.__module__
     init.__qualname__ = f"{estimator_class.__qualname__}.__init__"

@@ -113,8 +113,8 @@ class LSCE(_ReducedConditionalDensity):
 class LSMI(_ReducedConditionalDensity):
     """Sufficient dimension reduction by maximising least-squares mutual information (Suzuki &
     Sugiyama 2013), then LSCDE (``estimator="lscde"``) or epsilon-KDE (``"ekde"``) on z = W x:
-    the two-step baseline of the LSCE paper. Parameters and attributes as for LSCE; traces_
-    holds minus the SMI estimate. See docs/methods/lsmi.md.
+    the two-step baseline of the LSCE paper. Attributes as for LSCE; traces_ holds minus the
+    SMI estimate. See docs/methods/lsmi.md.
     """
 
     _criterion = "lsmi"

@@ -50,9 +50,14 @@ class SALSCDE(_FeatureSelectingEstimator):
     own cross-validation) estimates p(y|x) on them. Both stages take the candidate grids given
     (None: the SA-CDE paper's twenty values in [0.01, 2]).
 
-    Parameters are SACDE's (without ``tol``). Attributes: ``sigma_`` and ``regularization_``
-    are LSCDE's, ``selection_sigma_`` and ``selection_regularization_`` SA-CDE's; the selected
-    features, importances and path are SA-CDE's.
+    Attributes
+    ----------
+    sigma_, regularization_ : float
+        LSCDE's chosen width and lambda.
+    selection_sigma_, selection_regularization_ : float
+        SA-CDE's.
+    selected_features_, feature_importances_, regularization_path_
+        SA-CDE's, as for SACDE.
     """
 
     _extra_report_names = {"selection_lambda": "selection_regularization"}

@@ -4,6 +4,7 @@ predict as they did, and the earlier spellings of renamed options still work wit
 
 import inspect
 import json
+import re
 import subprocess
 import warnings
 
@@ -133,9 +134,35 @@ def test_a_new_row_of_a_table_is_a_parameter_with_its_default_and_doc(monkeypatc
         WithNewOption(max_neighbors=3)
 
 
+def parameter_docs(estimator_class):
+    """{name: the doc of its entry in the Parameters section}."""
+    doc = inspect.cleandoc(estimator_class.__doc__)
+    section = doc[doc.index("Parameters\n----------\n"):]
+    section = section[:section.find("Attributes\n----------") % (len(section) + 1)] + "\n"
+    entries = re.findall(r"^(\w+) : [^\n]*\n((?:    [^\n]*\n)*)", section, flags=re.M)
+    return {name: " ".join(text.split()) for name, text in entries}
+
+
+@pytest.mark.parametrize("class_name, entries", classes_and_methods())
+def test_every_option_is_documented_with_the_tables_doc(class_name, entries):
+    docs = parameter_docs(getattr(cdens, class_name))
+    for entry in entries:
+        for option in entry["options"]:
+            if option["python_name"]:
+                assert " ".join(option["doc"].split()) in docs[option["python_name"]], (
+                    f"{class_name}.{option['python_name']}")
+    if len(entries) > 1:  # what only some of the class's methods take says which
+        for name, doc in docs.items():
+            taking = [entry["name"] for entry in entries
+                      if any(option["python_name"] == name for option in entry["options"])]
+            assert ("Only for" in doc) == (0 < len(taking) < len(entries)), f"{class_name}.{name}"
+    assert docs.keys() == {name for name, p in inspect.signature(
+        getattr(cdens, class_name)).parameters.items() if p.default != DEPRECATED}
+
+
 def test_a_class_of_the_registry_cannot_write_its_own_init():
     with pytest.raises(TypeError, match="writes its own __init__"):
-        class LSCDE(ConditionalDensityEstimator):  # noqa: F811 (the registry's class name)
+        class LSCDE(ConditionalDensityEstimator):
             def __init__(self, sigma=None):
                 self.sigma = sigma
 
@@ -237,10 +264,9 @@ def test_the_registry_lists_every_estimator_class_of_the_package():
 
 @pytest.mark.parametrize("class_name, entries", classes_and_methods())
 def test_every_documented_default_is_the_engines(class_name, entries):
-    # numpydoc lines "name[, name] : type, default=value" of the class docstring (a class that
-    # documents its parameters by reference, as SALSCDE does, has none to check).
+    # numpydoc lines "name[, name] : type, default=value" of the class docstring (generated from
+    # the tables, and the extras' declared defaults).
     import ast
-    import re
 
     estimator_class = getattr(cdens, class_name)
     documented = {}
