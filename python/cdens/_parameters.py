@@ -95,6 +95,7 @@ def _merged_options(entries):
 
 
 def _parameter_of(option):
+    """The Parameter of one option row as cdens._methods.methods() describes it."""
     kind = option["type"]
     spelled_as_none = option["none_is_default"] or kind in ("seed", "threads")
     if spelled_as_none:
