@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._methods import engine_options, report_names
+from ._parameters import add_parameters
 from ._validation import (
     as_probabilities,
     as_samples,
@@ -51,21 +52,27 @@ class ConditionalDensityEstimator(BaseEstimator):
     """Base of the conditional density estimators: fit(X, Y) and every query of p(y|x).
 
     Subclasses name their method of the engine's registry (``_method``, or ``_method_name()``
-    where a parameter such as ``estimator`` chooses it, listed in ``_method_selectors``); their
-    parameters are the options of its table (see cdens._methods), whose report names give the
-    fitted attributes (the report's "lambda" is ``regularization_``); ``_extra_report_names``
-    names the reported values that are no option.
+    where a parameter such as ``estimator`` chooses it, declared in ``_extra_parameters``); their
+    parameters, ``__init__`` and the Parameters section of their docstring are generated from
+    the options of its table (see cdens._parameters), whose report names give the fitted
+    attributes (the report's "lambda" is ``regularization_``); ``_extra_report_names`` names
+    the reported values that are no option.
     """
 
+    _extra_parameters = ()
     _extra_report_names = {}
     _method = None
-    _method_selectors = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        add_parameters(cls)
 
     def _method_name(self):
         return self._method
 
     def _engine_options(self):
-        return engine_options(self, self._method_name(), self._method_selectors)
+        selectors = [parameter.name for parameter in self._extra_parameters]
+        return engine_options(self, self._method_name(), selectors)
 
     def _fit_model(self, X, Y, **engine_arguments):
         """The engine's fitted model; engine_arguments are the fit's inputs beyond X and Y."""

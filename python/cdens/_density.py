@@ -14,19 +14,26 @@ from sklearn.utils.validation import check_is_fitted
 from . import _core
 from ._conditional import CdensWarning, cv_results_from_table
 from ._methods import engine_options, report_names
+from ._parameters import add_parameters
 from ._validation import as_probabilities, as_samples, check_features, seed_of
 
 
 class DensityEstimator(BaseEstimator):
     """Base of the unconditional density estimators: fit(X) and every query of p(x).
 
-    Subclasses name their method of the engine's registry (``_method``); their parameters are
-    the options of its table (see cdens._methods), whose report names give the fitted attributes
-    (the report's "width" is ``bandwidth_``).
+    Subclasses name their method of the engine's registry (``_method``); their parameters,
+    ``__init__`` and the Parameters section of their docstring are generated from the options
+    of its table (see cdens._parameters), whose report names give the fitted attributes (the
+    report's "width" is ``bandwidth_``).
     """
 
+    _extra_parameters = ()
     _extra_report_names = {}
     _method = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        add_parameters(cls)
 
     def _fit_model(self, X):
         return _core.fit_density(self._method, X, engine_options(self, self._method))

@@ -12,20 +12,6 @@ class EpsilonKDE(ConditionalDensityEstimator):
     outputs are standardised per dimension. Where the ball holds no training input, the estimate
     is the kernel density estimate over all training outputs. See docs/methods/ekde.md.
 
-    Parameters
-    ----------
-    epsilon : None, float or list of float, default=None
-        Candidate radii in standardised units; None is the square root of the SA-CDE paper's
-        twenty log-spaced values in [0.01, 5] (its balls compare squared distances).
-    sigma : None, float or list of float, default=None
-        Candidate output widths; None is twenty log-spaced values in [0.01, 2].
-    cv : int, default=5
-        Number of cross-validation folds (used when there is more than one candidate).
-    random_state : None, int or numpy RandomState, default=None
-        Seeds the folds.
-    n_jobs : None or int, default=None
-        OpenMP threads (None or -1: all cores). The result does not depend on it.
-
     Attributes
     ----------
     epsilon_, sigma_ : float
@@ -38,10 +24,3 @@ class EpsilonKDE(ConditionalDensityEstimator):
     """
 
     _method = "ekde"
-
-    def __init__(self, epsilon=None, sigma=None, cv=5, random_state=None, n_jobs=None):
-        self.epsilon = epsilon
-        self.sigma = sigma
-        self.cv = cv
-        self.random_state = random_state
-        self.n_jobs = n_jobs

@@ -23,46 +23,6 @@ class KernelCDE(ConditionalDensityEstimator):
     (``output_kinds_`` says which outputs are discrete). A column that looks discrete (at most
     10 distinct values, or at most 20 distinct integers) but is not declared gets a warning.
 
-    Parameters
-    ----------
-    bandwidth : None or list of float, default=None
-        Fixed bandwidths in standardised units, d_x input ones then d_y output ones (lambda for
-        a discrete column); None chooses them by leave-one-out likelihood.
-    discrete : None or list of int, default=None
-        Unordered (categorical) columns, by index among the columns of X, then those of Y (the
-        order of ``bandwidth``): with X of shape (n, 5) and one output, ``discrete=[2]`` is the
-        third input and ``discrete=[5]`` the output.
-    ordered : None or list of int, default=None
-        Ordered discrete columns with integer levels, indexed likewise.
-    trend : {"none", "linear"}, default="none"
-        What the output kernels are centred on: the training outputs (the estimator of Hall,
-        Racine & Li), or their residuals around a least-squares line, so that the kernels only
-        model the spread around it.
-    marginal_mixing : {"loo", "none"}, default="loo"
-        Mix the estimate with its marginal counterpart, p(y|x) = (1 - eps) p_kernel(y|x) +
-        eps (1/n) sum_i N(y; y_i, diag h_y^2), with eps chosen by leave-one-out likelihood at
-        the bandwidths ("loo"), or not ("none": the estimator of Hall, Racine & Li as written).
-        The mixture bounds the damage of a test pair whose neighbours in x all have distant
-        outputs (docs/methods/kcde.md, "Marginal mixing").
-    exact_limit : int, default=20000
-        Up to this many training pairs the criterion is exact leave-one-out over every pair.
-    subsample_held_out : int, default=2000
-        Beyond ``exact_limit`` the criterion averages over this many random training pairs, each
-        still predicted from all others (linear in n).
-    screening_held_out : int, default=300
-        The starts of the search run on the criterion over at most this many held-out pairs;
-        the best end point is then polished on the full criterion.
-    n_restarts : int, default=2
-        Random starts of the search besides the normal-reference one.
-    bandwidth_bounds : (float, float), default=(1e-3, 1e3)
-        The box of every bandwidth in the search (standardised units).
-    max_iter : int, default=200
-        Criterion evaluations per start at most.
-    random_state : None, int or numpy RandomState, default=None
-        Seeds the random starts and the held-out draw.
-    n_jobs : None or int, default=None
-        OpenMP threads (None or -1: all cores). The result does not depend on it.
-
     Attributes
     ----------
     bandwidths_ : ndarray of shape (d_x + d_y,)
@@ -83,23 +43,6 @@ class KernelCDE(ConditionalDensityEstimator):
     """
 
     _method = "kcde"
-
-    def __init__(self, bandwidth=None, discrete=None, ordered=None, trend="none",
-                 marginal_mixing="loo", exact_limit=20000, subsample_held_out=2000, screening_held_out=300, n_restarts=2,
-                 bandwidth_bounds=(1e-3, 1e3), max_iter=200, random_state=None, n_jobs=None):
-        self.bandwidth = bandwidth
-        self.discrete = discrete
-        self.ordered = ordered
-        self.trend = trend
-        self.marginal_mixing = marginal_mixing
-        self.exact_limit = exact_limit
-        self.subsample_held_out = subsample_held_out
-        self.screening_held_out = screening_held_out
-        self.n_restarts = n_restarts
-        self.bandwidth_bounds = bandwidth_bounds
-        self.max_iter = max_iter
-        self.random_state = random_state
-        self.n_jobs = n_jobs
 
     def _set_fitted(self, model):
         super()._set_fitted(model)

@@ -10,13 +10,6 @@ class LinearGaussianCDE(ConditionalDensityEstimator):
     leave-one-out NLL. Its leave-one-out NLL (``loo_nll_``) is what the kernel estimators are
     compared with. See docs/methods/linear.md.
 
-    Parameters
-    ----------
-    variance : {"auto", "constant", "log_linear"}, default="auto"
-        Each output's spread: per output the one with the lower leave-one-out NLL (auto), the
-        same at every x (constant), or log-linear in x (log_linear; a ValueError says why where
-        that fit is degenerate, e.g. a spread collapsing onto tied outputs).
-
     Attributes
     ----------
     loo_nll_ : float or None
@@ -32,9 +25,6 @@ class LinearGaussianCDE(ConditionalDensityEstimator):
     """
 
     _method = "linear"
-
-    def __init__(self, variance="auto"):
-        self.variance = variance
 
     def _set_fitted(self, model):
         super()._set_fitted(model)

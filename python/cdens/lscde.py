@@ -13,24 +13,6 @@ class LSCDE(ConditionalDensityEstimator):
     Inputs and outputs are standardised per dimension; densities are in the units of Y.
     See docs/methods/lscde.md.
 
-    Parameters
-    ----------
-    sigma : None, float or list of float, default=None
-        Candidate basis widths in standardised units; None is the paper's grid
-        (0.01 ... 10). More than one candidate of sigma or regularization turns on CV.
-    regularization : None, float or list of float, default=None
-        Candidate lambda of the ridge term; None is the paper's grid.
-    n_centers : int, default=100
-        Number b of basis centres (all pairs when n_centers >= n).
-    cv : int, default=5
-        Number of cross-validation folds.
-    cv_loss : {"kl", "sq"}, default="kl"
-        Held-out negative log-likelihood ("kl") or the squared loss of the paper ("sq").
-    random_state : None, int or numpy RandomState, default=None
-        Seeds the choice of centres and folds.
-    n_jobs : None or int, default=None
-        OpenMP threads (None or -1: all cores). The result does not depend on it.
-
     Attributes
     ----------
     sigma_, regularization_ : float
@@ -46,16 +28,6 @@ class LSCDE(ConditionalDensityEstimator):
     """
 
     _method = "lscde"
-
-    def __init__(self, sigma=None, regularization=None, n_centers=100, cv=5, cv_loss="kl",
-                 random_state=None, n_jobs=None):
-        self.sigma = sigma
-        self.regularization = regularization
-        self.n_centers = n_centers
-        self.cv = cv
-        self.cv_loss = cv_loss
-        self.random_state = random_state
-        self.n_jobs = n_jobs
 
     def fit(self, X, Y, X_unlabeled=None):
         """Fits p(y|x) to the rows of X (n, d_x) and Y (n, d_y) or (n,). X_unlabeled, inputs

@@ -4,7 +4,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._conditional import ConditionalDensityEstimator, cv_results_from_table
-from ._methods import DEPRECATED
+from ._parameters import Parameter
 from ._validation import as_samples
 
 
@@ -20,23 +20,12 @@ class _ReducedConditionalDensity(ConditionalDensityEstimator):
     _criterion = None  # "lsce" or "lsmi"
     _extra_report_names = {"reduction_lambda": "reduction_regularization"}
 
-    _method_selectors = ("estimator",)
-
-    def __init__(self, n_components=None, estimator="lscde", n_restarts=20, max_iter=100,
-                 sigma=None, regularization=None, epsilon=None, n_centers=100, cv=5,
-                 random_state=None, n_jobs=None, restarts=DEPRECATED):
-        self.n_components = n_components
-        self.estimator = estimator
-        self.n_restarts = n_restarts
-        self.max_iter = max_iter
-        self.sigma = sigma
-        self.regularization = regularization
-        self.epsilon = epsilon
-        self.n_centers = n_centers
-        self.cv = cv
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.restarts = restarts
+    _extra_parameters = (
+        Parameter("estimator", "lscde", '{"lscde", "ekde"}',
+                  "The estimator on z = W x: LSCDE, or epsilon-KDE (the LSCE paper's "
+                  "LSCE/epsilon-KDE and LSMI/epsilon-KDE); it chooses the method of the "
+                  "registry (lsce or lsce-ekde, lsmi-lscde or lsmi-ekde)."),
+    )
 
     def _method_name(self):
         if self.estimator not in ("lscde", "ekde"):
@@ -93,33 +82,6 @@ class LSCE(_ReducedConditionalDensity):
     LSCDE fitted inside the SCE estimate (``final_model="paper"``, section 2.6).
     ``estimator="ekde"`` fits epsilon-KDE on z instead (the paper's LSCE/epsilon-KDE).
 
-    Parameters
-    ----------
-    n_components : None or int, default=None
-        d_z; None chooses it among 1 ... d_x by cross-validation of the whole method: for each
-        candidate and fold, W and the estimator on z are fitted without the fold and scored on it
-        by the SQ criterion (about cv + 1 times the cost of a fit at one d_z per candidate).
-    estimator : {"lscde", "ekde"}, default="lscde"
-    final_model : {"refit", "paper"}, default="refit"
-        With estimator="lscde": "refit" refits LSCDE on z with sigma, lambda by KL
-        cross-validation; "paper" keeps the LSCDE inside the SCE estimate, whose sigma, lambda
-        the SCE criterion chose (in many output dimensions it prefers spikes; see
-        docs/methods/lsce.md). The d_z cross-validation scores the chosen model.
-    n_restarts : int, default=20
-        Random orthonormal starting points of the search; the best by cross-validation is kept.
-        (``restarts``, its earlier name, still works with a FutureWarning.)
-    max_iter : int, default=100
-        Updates of W per start at most (the paper: until W converges).
-    sigma, regularization : None, float or list of float, default=None
-        Candidate basis widths and lambdas (None: the LSCDE paper's grid 0.01 ... 10).
-    epsilon : None, float or list of float, default=None
-        Candidate radii of epsilon-KDE (estimator="ekde"; None: its default grid).
-    n_centers : int, default=100
-    cv : int, default=5
-    random_state : None, int or numpy RandomState, default=None
-    n_jobs : None or int, default=None
-        OpenMP threads over the starts (None or -1: all cores); the result does not depend on it.
-
     Attributes
     ----------
     components_ : ndarray of shape (n_components_, n_features_in_)
@@ -139,15 +101,6 @@ class LSCE(_ReducedConditionalDensity):
 
     _criterion = "lsce"
 
-    def __init__(self, n_components=None, estimator="lscde", final_model="refit", n_restarts=20,
-                 max_iter=100, sigma=None, regularization=None, epsilon=None, n_centers=100, cv=5,
-                 random_state=None, n_jobs=None, restarts=DEPRECATED):
-        super().__init__(n_components=n_components, estimator=estimator, n_restarts=n_restarts,
-                         max_iter=max_iter, sigma=sigma, regularization=regularization,
-                         epsilon=epsilon, n_centers=n_centers, cv=cv, random_state=random_state,
-                         n_jobs=n_jobs, restarts=restarts)
-        self.final_model = final_model
-
     @classmethod
     def _from_model(cls, model):
         estimator = super()._from_model(model)
@@ -160,8 +113,8 @@ class LSCE(_ReducedConditionalDensity):
 class LSMI(_ReducedConditionalDensity):
     """Sufficient dimension reduction by maximising least-squares mutual information (Suzuki &
     Sugiyama 2013), then LSCDE (``estimator="lscde"``) or epsilon-KDE (``"ekde"``) on z = W x:
-    the two-step baseline of the LSCE paper. Parameters and attributes as for LSCE; traces_
-    holds minus the SMI estimate. See docs/methods/lsmi.md.
+    the two-step baseline of the LSCE paper. Attributes as for LSCE; traces_ holds minus the
+    SMI estimate. See docs/methods/lsmi.md.
     """
 
     _criterion = "lsmi"

@@ -12,17 +12,6 @@ class NWCDE(ConditionalDensityEstimator):
     centres, as the paper does. Inputs and outputs are standardised per dimension.
     See docs/methods/nwcde.md.
 
-    Parameters
-    ----------
-    sigma : None, float or list of float, default=None
-        Candidate widths in standardised units; None is twenty log-spaced values in [0.01, 2].
-    n_centers : int, default=100
-        Number B of kernel centres (all pairs when n_centers >= n).
-    random_state : None, int or numpy RandomState, default=None
-        Seeds the choice of centres.
-    n_jobs : None or int, default=None
-        OpenMP threads (None or -1: all cores). The result does not depend on it.
-
     Attributes
     ----------
     sigma_ : float
@@ -34,9 +23,3 @@ class NWCDE(ConditionalDensityEstimator):
     """
 
     _method = "nwcde"
-
-    def __init__(self, sigma=None, n_centers=100, random_state=None, n_jobs=None):
-        self.sigma = sigma
-        self.n_centers = n_centers
-        self.random_state = random_state
-        self.n_jobs = n_jobs

@@ -12,22 +12,6 @@ class ParzenWindow(DensityEstimator):
     leave-one-out cross-validation of the likelihood or of the integrated squared error.
     See docs/methods/parzen.md.
 
-    Parameters
-    ----------
-    bandwidth : None, float or list of float, default=None
-        Candidate widths in standardised units. None searches 25 log-spaced widths in
-        [0.01, 3] and refines the best by golden section; a list is a plain grid search.
-    criterion : {"loo_likelihood", "least_squares"}, default="loo_likelihood"
-        Leave-one-out log-likelihood or least-squares cross-validation (leave-one-out ISE).
-    per_dimension : bool, default=False
-        One width per dimension, all chosen at once by maximising the leave-one-out likelihood
-        (L-BFGS on the log-widths); needs ``criterion="loo_likelihood"`` and ``bandwidth=None``.
-        False is the paper's single width.
-    standardize : bool, default=True
-        Work on standardised data; False takes widths in the units of X (the paper's setting).
-    n_jobs : None or int, default=None
-        OpenMP threads (None or -1: all cores). The result does not depend on it.
-
     Attributes
     ----------
     bandwidth_ : float, or ndarray of shape (n_features,) with per_dimension
@@ -44,14 +28,6 @@ class ParzenWindow(DensityEstimator):
     """
 
     _method = "parzen"
-
-    def __init__(self, bandwidth=None, criterion="loo_likelihood", per_dimension=False,
-                 standardize=True, n_jobs=None):
-        self.bandwidth = bandwidth
-        self.criterion = criterion
-        self.per_dimension = per_dimension
-        self.standardize = standardize
-        self.n_jobs = n_jobs
 
     def _set_fitted(self, model):
         super()._set_fitted(model)

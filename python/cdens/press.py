@@ -22,44 +22,6 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
     predict_quantiles, predict_interval, hdr, ...). ``score`` is R^2 (scikit-learn regressor).
     See docs/methods/press.md.
 
-    Parameters
-    ----------
-    n_states : None or int, default=None
-        Number of states J; None takes round(log n) (at least 2), the paper's starting point.
-    max_states : None or int, default=None
-        Fit J = 1 ... max_states and keep the smallest AIC (paper eq. 37); n_states must then
-        be None.
-    criterion : {"gcv", "loocv", "mse"}, default="gcv"
-        Training criterion (the paper tunes by GCV).
-    optimizer : {"adam", "lbfgs"}, default="adam"
-    learning_rate : float, default=0.003
-        Adam's step size.
-    smoothness_weight : float, default=0.0
-        mu of the smoothness penalty (eq. 36).
-    target_dof : None or float, default=None
-        nu_smooth of eq. (36), in [1, J]; required when smoothness_weight > 0.
-    lasso : float, default=0.0
-        lambda of the LASSO penalty on the coefficients of x (eq. 38).
-    holdout_fraction : float, default=0.2
-        Share of the training data held out for early stopping; 0 trains on everything.
-    patience : int, default=500
-        Stop once the hold-out MSE has not improved for this many evaluations.
-    max_iter : int, default=20000
-        Objective evaluations per start at most.
-    tol : float, default=1e-10
-        L-BFGS stops when the objective changes by less than this, relatively (not Adam).
-    n_restarts : int, default=5
-        Random starts; the one with the smallest hold-out MSE is kept.
-    init_scale : float, default=1.0
-        Standard deviation of the random starting coefficients.
-    standardize : bool, default=True
-        Standardise x first; False keeps x as given (constant columns allowed).
-    single_precision : bool, default=False
-        Multiply the design in single precision (half the memory traffic; large data sets).
-    random_state : None, int or numpy RandomState, default=None
-    n_jobs : None or int, default=None
-        OpenMP threads (None or -1: all cores). The result does not depend on it.
-
     Attributes
     ----------
     n_states_ : int
@@ -83,30 +45,6 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
     """
 
     _method = "press"
-
-    def __init__(self, n_states=None, max_states=None, criterion="gcv", optimizer="adam",
-                 learning_rate=0.003, smoothness_weight=0.0, target_dof=None, lasso=0.0,
-                 holdout_fraction=0.2, patience=500, max_iter=20000, tol=1e-10, n_restarts=5,
-                 init_scale=1.0, standardize=True, single_precision=False, random_state=None,
-                 n_jobs=None):
-        self.n_states = n_states
-        self.max_states = max_states
-        self.criterion = criterion
-        self.optimizer = optimizer
-        self.learning_rate = learning_rate
-        self.smoothness_weight = smoothness_weight
-        self.target_dof = target_dof
-        self.lasso = lasso
-        self.holdout_fraction = holdout_fraction
-        self.patience = patience
-        self.max_iter = max_iter
-        self.tol = tol
-        self.n_restarts = n_restarts
-        self.init_scale = init_scale
-        self.standardize = standardize
-        self.single_precision = single_precision
-        self.random_state = random_state
-        self.n_jobs = n_jobs
 
     def fit(self, X, y):
         """Fits PRESS to the rows of X (n, d) and the outputs y (n,); returns self."""

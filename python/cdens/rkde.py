@@ -11,18 +11,6 @@ class RKDE(ConditionalDensityEstimator):
     estimate p(y|x) = sum_i k(x, x_i) N(y; y_i, sigma^2) / sum_i k(x, x_i) with the joint KDE's
     width: the marginal width is selected and reported but cancels. See docs/methods/rkde.md.
 
-    Parameters
-    ----------
-    sigma : None, float or list of float, default=None
-        Candidate widths of both KDEs in standardised units; None is the LSCDE paper's grid
-        (0.01 ... 10).
-    cv : int, default=5
-        Number of cross-validation folds.
-    random_state : None, int or numpy RandomState, default=None
-        Seeds the folds.
-    n_jobs : None or int, default=None
-        OpenMP threads (None or -1: all cores). The result does not depend on it.
-
     Attributes
     ----------
     sigma_ : float
@@ -37,12 +25,6 @@ class RKDE(ConditionalDensityEstimator):
     """
 
     _method = "rkde"
-
-    def __init__(self, sigma=None, cv=5, random_state=None, n_jobs=None):
-        self.sigma = sigma
-        self.cv = cv
-        self.random_state = random_state
-        self.n_jobs = n_jobs
 
     def _set_fitted(self, model):
         super()._set_fitted(model)

@@ -3,6 +3,7 @@
 import numpy as np
 
 from ._conditional import ConditionalDensityEstimator
+from ._parameters import Parameter
 
 
 class _FeatureSelectingEstimator(ConditionalDensityEstimator):
@@ -26,28 +27,6 @@ class SACDE(_FeatureSelectingEstimator):
     width ``sigma`` and ``regularization`` (the paper's lambda) are chosen by K-fold
     cross-validation of the held-out negative log-likelihood. See docs/methods/sacde.md.
 
-    Parameters
-    ----------
-    sigma, regularization : None, float or list of float, default=None
-        Candidate widths (standardised units) and lambdas; None is the paper's twenty values
-        log-spaced in [0.01, 2]. More than one candidate turns on cross-validation.
-    n_centers : int, default=100
-        Number B of basis centres (all pairs when n_centers >= n).
-    cv : int, default=5
-        Number of cross-validation folds.
-    tol : float, default=1e-3
-        Stopping rule of the solver (block-coordinate descent): the largest violation of the
-        KKT conditions of eq. (16), relative to lambda.
-    lambda_rule : {"1se", "min"}, default="1se"
-        How lambda is taken from the cross-validation: "min" is the paper's (smallest mean
-        held-out NLL); "1se" (ours, departs from the paper) keeps the sigma of the minimum and
-        takes the largest lambda within one standard error of the minimum, the sparsest model
-        the cross-validation cannot tell from the best.
-    random_state : None, int or numpy RandomState, default=None
-        Seeds the choice of centres and folds.
-    n_jobs : None or int, default=None
-        OpenMP threads (None or -1: all cores). The result does not depend on it.
-
     Attributes
     ----------
     sigma_, regularization_ : float
@@ -65,39 +44,24 @@ class SACDE(_FeatureSelectingEstimator):
 
     _method = "sacde"
 
-    def __init__(self, sigma=None, regularization=None, n_centers=100, cv=5, tol=1e-3,
-                 lambda_rule="1se", random_state=None, n_jobs=None):
-        self.sigma = sigma
-        self.regularization = regularization
-        self.n_centers = n_centers
-        self.cv = cv
-        self.tol = tol
-        self.lambda_rule = lambda_rule
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-
 
 class SALSCDE(_FeatureSelectingEstimator):
     """SA-LSCDE (Shiga et al. 2015, section 3.1): SA-CDE selects the features, LSCDE (with its
     own cross-validation) estimates p(y|x) on them. Both stages take the candidate grids given
     (None: the SA-CDE paper's twenty values in [0.01, 2]).
 
-    Parameters are SACDE's (without ``tol``). Attributes: ``sigma_`` and ``regularization_``
-    are LSCDE's, ``selection_sigma_`` and ``selection_regularization_`` SA-CDE's; the selected
-    features, importances and path are SA-CDE's.
+    Attributes
+    ----------
+    sigma_, regularization_ : float
+        LSCDE's chosen width and lambda.
+    selection_sigma_, selection_regularization_ : float
+        SA-CDE's.
+    selected_features_, feature_importances_, regularization_path_
+        SA-CDE's, as for SACDE.
     """
 
     _extra_report_names = {"selection_lambda": "selection_regularization"}
     _method = "salscde"
-
-    def __init__(self, sigma=None, regularization=None, n_centers=100, cv=5, random_state=None,
-                 n_jobs=None):
-        self.sigma = sigma
-        self.regularization = regularization
-        self.n_centers = n_centers
-        self.cv = cv
-        self.random_state = random_state
-        self.n_jobs = n_jobs
 
 
 class ForwardSelectionCDE(_FeatureSelectingEstimator):
@@ -105,24 +69,6 @@ class ForwardSelectionCDE(_FeatureSelectingEstimator):
     FW-NWCDE of Shiga et al. 2015, section 3.1): add the feature whose addition gives the
     smallest cross-validated NLL until no addition lowers it. The wrapped estimator uses the
     SA-CDE paper's grids and its own cross-validation.
-
-    Parameters
-    ----------
-    estimator : {"lscde", "ekde", "nwcde"}, default="lscde"
-    sigma : None, float or list of float, default=None
-        Candidate widths of the wrapped estimator (None: the SA-CDE paper's twenty values in
-        [0.01, 2]).
-    regularization : None, float or list of float, default=None
-        Candidate lambdas of LSCDE (None: the same twenty values); estimator="lscde" only.
-    epsilon : None, float or list of float, default=None
-        Candidate radii of epsilon-KDE (None: its default grid); estimator="ekde" only.
-    n_centers : int, default=100
-        Basis centres of LSCDE and NW-CDE (estimator="ekde" takes none).
-    cv : int, default=5
-        Folds of LSCDE's and epsilon-KDE's cross-validation (NW-CDE uses leave-one-out, so
-        estimator="nwcde" takes none).
-    random_state, n_jobs
-        As for SACDE; n_jobs threads work on the candidate features of a step.
 
     Attributes
     ----------
@@ -134,18 +80,12 @@ class ForwardSelectionCDE(_FeatureSelectingEstimator):
     regularization_path_ : None
     """
 
-    _method_selectors = ("estimator",)
-
-    def __init__(self, estimator="lscde", sigma=None, regularization=None, epsilon=None,
-                 n_centers=100, cv=5, random_state=None, n_jobs=None):
-        self.estimator = estimator
-        self.sigma = sigma
-        self.regularization = regularization
-        self.epsilon = epsilon
-        self.n_centers = n_centers
-        self.cv = cv
-        self.random_state = random_state
-        self.n_jobs = n_jobs
+    _extra_parameters = (
+        Parameter("estimator", "lscde", '{"lscde", "ekde", "nwcde"}',
+                  "The wrapped estimator: it chooses the method of the registry (fw-lscde, "
+                  "fw-ekde or fw-nwcde), whose options the other parameters are; a parameter "
+                  "the chosen one does not take must keep its default."),
+    )
 
     def _method_name(self):
         if self.estimator not in ("lscde", "ekde", "nwcde"):

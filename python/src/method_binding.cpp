@@ -37,6 +37,7 @@ py::dict option_to_dict(const OptionInfo& option) {
   row["deprecated_cli_flags"] = option.deprecated_cli_flags;
   row["deprecated_python_names"] = option.deprecated_python_names;
   row["default"] = value_to_python(option.default_value);
+  row["default_text"] = describe_default(option);
   return row;
 }
 

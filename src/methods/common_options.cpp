@@ -96,7 +96,8 @@ OptionInfo seed_option() {
 
 OptionInfo threads_option() {
   return option("threads", OptionType::threads,
-                "OpenMP threads, 0 for the OpenMP default; the result does not depend on it",
+                "OpenMP threads, by default OpenMP's (usually one per core); the result does not "
+                "depend on it",
                 "--threads", "n_jobs");
 }
 

@@ -19,7 +19,7 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
     rows.add(none_by_default(kernel_widths(option(
                  "bandwidths", OptionType::real_list,
                  "Fixed bandwidths (standardised units), one per input then one per output "
-                 "(lambda for a discrete column); none chooses them by leave-one-out likelihood",
+                 "(lambda for a discrete column); by default chosen by leave-one-out likelihood",
                  "--bandwidth", "bandwidth"))),
              &Options::bandwidths);
     rows.add(declared_columns_option("discrete",

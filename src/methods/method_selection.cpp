@@ -118,7 +118,9 @@ const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
              &Options::candidates);
     rows.add(declared_columns_option("discrete",
                                      "Unordered discrete columns, passed to the candidates that "
-                                     "take them (kcde)"),
+                                     "take them (kcde); with a discrete output the "
+                                     "scores are probability masses and only those "
+                                     "candidates are run"),
              &Options::discrete);
     rows.add(declared_columns_option("ordered",
                                      "Ordered discrete columns, passed to the candidates that take "
@@ -127,8 +129,9 @@ const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
     rows.add(folds_option(), &Options::folds);
     rows.add(
         positive(option("time_budget", OptionType::real,
-                        "Seconds for scoring the candidates; once one is scored, a candidate that "
-                        "would overrun is skipped",
+                        "Seconds for scoring the candidates: once one is scored, a later one is "
+                        "not started when the budget is spent and is stopped after its first "
+                        "fold when its folds would overrun; the final refit is not counted",
                         "--time-budget", "time_budget")),
         &Options::time_budget);
     rows.add(seed_option(), &Options::seed);

@@ -14,18 +14,18 @@ const OptionTable<PressRegressionOptions>& press_option_table() {
     OptionTable<Options> rows;
     rows.add(
         none_by_default(in_range(option("n_states", OptionType::integer,
-                                        "Number of predictive states J; 0 takes round(log n), at "
-                                        "least 2",
+                                        "Number of predictive states J; by default round(log n), "
+                                        "at least 2 (the paper's starting point)",
                                         "--states", "n_states"),
                                  0),
                         "n_states"),
         &Options::press, &PressOptions::n_states);
-    rows.add(none_by_default(
-                 in_range(option("max_states", OptionType::integer,
-                                 "Fit J = 1 … this and keep the smallest AIC (eq. 37); 0 fits "
-                                 "one J",
-                                 "--max-states", "max_states"),
-                          0)),
+    rows.add(none_by_default(in_range(option("max_states", OptionType::integer,
+                                             "Fit J = 1 … this and keep the smallest AIC (eq. 37), "
+                                             "with the number of states left at its default; by "
+                                             "default one J is fitted",
+                                             "--max-states", "max_states"),
+                                      0)),
              &Options::max_states);
     rows.add_choice(option("criterion", OptionType::choice,
                            "Training criterion: in-sample mse, closed-form loocv or gcv (the "
@@ -85,7 +85,8 @@ const OptionTable<PressRegressionOptions>& press_option_table() {
         &Options::press, &PressOptions::max_evaluations);
     rows.add(
         positive(option("relative_tolerance", OptionType::real,
-                        "L-BFGS stops when the objective changes by less than this, relatively",
+                        "L-BFGS (not Adam) stops when the objective changes by less than this, "
+                        "relatively",
                         "--tol", "tol")),
         &Options::press, &PressOptions::relative_tolerance);
     rows.add(in_range(option("restarts", OptionType::integer,
@@ -103,7 +104,8 @@ const OptionTable<PressRegressionOptions>& press_option_table() {
                     "--raw-inputs", "standardize"),
              &Options::press, &PressOptions::standardize_inputs);
     rows.add(option("single_precision", OptionType::boolean,
-                    "Multiply the design in single precision (large data sets)",
+                    "Multiply the design in single precision (half the memory traffic; large "
+                    "data sets)",
                     "--single-precision", "single_precision"),
              &Options::press, &PressOptions::single_precision);
     rows.add(seed_option(), &Options::press, &PressOptions::seed);

@@ -16,14 +16,17 @@ OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii, bool with_final
   using namespace registry_internal;
   using Options = ReducedCdeOptions;
   OptionTable<Options> rows;
-  rows.add(
-      none_by_default(in_range(option("dz", OptionType::integer,
-                                      "Dimension d_z of the projection; 0 chooses it among 1 … d_x "
-                                      "by cross-validation of the whole method",
-                                      "--dz", "n_components"),
-                               0),
-                      "d_z"),
-      &Options::reduction, &ReductionOptions::dz);
+  rows.add(none_by_default(
+               in_range(option("dz", OptionType::integer,
+                               "Dimension d_z of the projection; by default chosen among 1 … "
+                               "d_x by cross-validation of the whole method (W and "
+                               "the estimator on z fitted without each fold and "
+                               "scored on it by the SQ criterion: about K + 1 "
+                               "times the cost of a fit at one d_z per candidate)",
+                               "--dz", "n_components"),
+                        0),
+               "d_z"),
+           &Options::reduction, &ReductionOptions::dz);
   OptionInfo restarts =
       in_range(option("restarts", OptionType::integer,
                       "Random orthonormal starts of the search for W; the best by "
@@ -45,7 +48,9 @@ OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii, bool with_final
   if (with_final_model) {
     rows.add_choice(option("final_model", OptionType::choice,
                            "The model on z = Wx: refit (LSCDE refitted with σ, λ by KL "
-                           "cross-validation) or paper (the LSCDE inside the SCE estimate, §2.6)",
+                           "cross-validation) or paper (the LSCDE inside the SCE estimate, §2.6, "
+                           "whose σ, λ the SCE criterion chose: in many output dimensions it "
+                           "prefers spikes); the d_z cross-validation scores the chosen model",
                            "--final-model", "final_model"),
                     &Options::lsce_final_model, {LsceFinalModel::refit, LsceFinalModel::paper},
                     [](LsceFinalModel model) { return to_string(model); });

@@ -18,18 +18,19 @@ const OptionTable<SaCdeOptions>& sacde_option_table() {
     rows.add(n_centers_option(), &SaCdeOptions::n_centers);
     rows.add(folds_option(), &SaCdeOptions::folds);
     rows.add_choice(option("lambda_rule", OptionType::choice,
-                           "How λ is taken from the cross-validation: min (the paper's) or 1se "
-                           "(the largest λ within one standard error of the minimum)",
+                           "How λ is taken from the cross-validation: min (the paper's: the "
+                           "smallest mean held-out NLL) or 1se (ours: the σ of the minimum and "
+                           "the largest λ within one standard error of it, the sparsest model "
+                           "the cross-validation cannot tell from the best)",
                            "--lambda-rule", "lambda_rule"),
                     &SaCdeOptions::lambda_rule,
                     {SaCdeLambdaRule::one_standard_error, SaCdeLambdaRule::minimum},
                     [](SaCdeLambdaRule rule) { return to_string(rule); });
-    rows.add(
-        positive(option("kkt_tolerance", OptionType::real,
-                        "Stopping rule of the solver: the largest violation of the KKT conditions "
-                        "of eq. (16), relative to λ",
-                        "--tol", "tol")),
-        &SaCdeOptions::solver, &GroupLassoOptions::kkt_tolerance);
+    rows.add(positive(option("kkt_tolerance", OptionType::real,
+                             "Stopping rule of the solver (block-coordinate descent): the largest "
+                             "violation of the KKT conditions of eq. (16), relative to λ",
+                             "--tol", "tol")),
+             &SaCdeOptions::solver, &GroupLassoOptions::kkt_tolerance);
     rows.add(seed_option(), &SaCdeOptions::seed);
     rows.add(threads_option(), &SaCdeOptions::threads);
     return rows;

@@ -4,6 +4,7 @@ predict as they did, and the earlier spellings of renamed options still work wit
 
 import inspect
 import json
+import re
 import subprocess
 import warnings
 
@@ -12,7 +13,9 @@ import pytest
 
 import cdens
 from cdens import _core
+from cdens._conditional import ConditionalDensityEstimator
 from cdens._methods import DEPRECATED, methods
+from cdens._parameters import Parameter
 
 from conftest import REPO
 
@@ -59,12 +62,109 @@ def test_every_python_default_is_the_engines(class_name, entries):
 @pytest.mark.parametrize("class_name, entries", classes_and_methods())
 def test_every_python_parameter_is_an_option_of_the_class_methods(class_name, entries):
     estimator_class = getattr(cdens, class_name)
-    spelled = set(getattr(estimator_class, "_method_selectors", ()))
+    spelled = {parameter.name for parameter in estimator_class._extra_parameters}
     for entry in entries:
         for option in entry["options"]:
             spelled.add(option["python_name"])
             spelled.update(option["deprecated_python_names"])
     assert set(init_defaults(estimator_class)) <= spelled
+
+
+@pytest.mark.parametrize("class_name, entries", classes_and_methods())
+def test_what_scikit_learn_sees_is_the_tables_and_the_declared_extras(class_name, entries):
+    estimator_class = getattr(cdens, class_name)
+    expected = [parameter.name for parameter in estimator_class._extra_parameters]
+    for entry in entries:
+        for option in entry["options"]:
+            for name in [option["python_name"], *option["deprecated_python_names"]]:
+                if name and name not in expected:
+                    expected.append(name)
+    estimator = estimator_class()
+    assert sorted(estimator.get_params(deep=False)) == sorted(expected)
+    assert sorted(estimator_class._get_param_names()) == sorted(expected)
+    # __init__ stores every value unchanged (scikit-learn's clone relies on it).
+    values = {name: object() for name in expected}
+    assert estimator_class(**values).get_params(deep=False) == values
+    for parameter in estimator_class._extra_parameters:
+        assert init_defaults(estimator_class)[parameter.name] == parameter.default
+
+
+def test_every_parameter_of_the_hand_written_classes_keeps_its_default():
+    # The __init__ parameters of every class as written by hand at 369a849, before they were
+    # generated from the option tables: each is still there with the same default (same repr:
+    # same type and value; tuples where they were tuples).
+    before = json.loads((REPO / "tests" / "data" / "parameters_369a849.json").read_text())
+    assert set(before) == {entry["python_class"] for entry in methods().values()}
+    for class_name, parameters in before.items():
+        defaults = init_defaults(getattr(cdens, class_name))
+        for name, default in parameters.items():
+            assert name in defaults, f"{class_name} lost {name}"
+            assert repr(defaults[name]) == default, f"{class_name}.{name}"
+
+
+def test_a_new_row_of_a_table_is_a_parameter_with_its_default_and_doc(monkeypatch):
+    import cdens._parameters
+
+    entry = dict(methods()["nwcde"])
+    row = dict(entry["options"][1], name="max_neighbours", python_name="max_neighbours",
+               type="integer", default=7, doc="Neighbours of every query at most")
+    entry["options"] = [*entry["options"], row]
+    entry["python_class"] = "WithNewOption"
+    monkeypatch.setattr(cdens._parameters, "methods", lambda: {"new": entry})
+
+    class WithNewOption(ConditionalDensityEstimator):
+        """Prose the class keeps.
+
+        Attributes
+        ----------
+        model_ : cdens._core.ConditionalModel
+        """
+
+        _extra_parameters = (Parameter("flavour", "mild", '{"mild", "hot"}', "How hot."),)
+
+    defaults = init_defaults(WithNewOption)
+    assert list(defaults) == ["flavour", "sigma", "n_centers", "random_state", "n_jobs",
+                              "max_neighbours"]
+    assert defaults["max_neighbours"] == 7 and defaults["flavour"] == "mild"
+    assert WithNewOption(max_neighbours=3).get_params()["max_neighbours"] == 3
+    doc = inspect.cleandoc(WithNewOption.__doc__)
+    assert doc.index("Prose the class keeps.") < doc.index("Parameters") < doc.index("Attributes")
+    assert "\nmax_neighbours : int, default=7\n    Neighbours of every query at most.\n" in doc
+    with pytest.raises(TypeError, match="unexpected keyword argument .max_neighbors"):
+        WithNewOption(max_neighbors=3)
+
+
+def parameter_docs(estimator_class):
+    """{name: the doc of its entry in the Parameters section}."""
+    doc = inspect.cleandoc(estimator_class.__doc__)
+    section = doc[doc.index("Parameters\n----------\n"):]
+    section = section[:section.find("Attributes\n----------") % (len(section) + 1)] + "\n"
+    entries = re.findall(r"^(\w+) : [^\n]*\n((?:    [^\n]*\n)*)", section, flags=re.M)
+    return {name: " ".join(text.split()) for name, text in entries}
+
+
+@pytest.mark.parametrize("class_name, entries", classes_and_methods())
+def test_every_option_is_documented_with_the_tables_doc(class_name, entries):
+    docs = parameter_docs(getattr(cdens, class_name))
+    for entry in entries:
+        for option in entry["options"]:
+            if option["python_name"]:
+                assert " ".join(option["doc"].split()) in docs[option["python_name"]], (
+                    f"{class_name}.{option['python_name']}")
+    if len(entries) > 1:  # what only some of the class's methods take says which
+        for name, doc in docs.items():
+            taking = [entry["name"] for entry in entries
+                      if any(option["python_name"] == name for option in entry["options"])]
+            assert ("Only for" in doc) == (0 < len(taking) < len(entries)), f"{class_name}.{name}"
+    assert docs.keys() == {name for name, p in inspect.signature(
+        getattr(cdens, class_name)).parameters.items() if p.default != DEPRECATED}
+
+
+def test_a_class_of_the_registry_cannot_write_its_own_init():
+    with pytest.raises(TypeError, match="writes its own __init__"):
+        class LSCDE(ConditionalDensityEstimator):
+            def __init__(self, sigma=None):
+                self.sigma = sigma
 
 
 @pytest.mark.parametrize("name", sorted(json.loads(
@@ -164,10 +264,9 @@ def test_the_registry_lists_every_estimator_class_of_the_package():
 
 @pytest.mark.parametrize("class_name, entries", classes_and_methods())
 def test_every_documented_default_is_the_engines(class_name, entries):
-    # numpydoc lines "name[, name] : type, default=value" of the class docstring (a class that
-    # documents its parameters by reference, as SALSCDE does, has none to check).
+    # numpydoc lines "name[, name] : type, default=value" of the class docstring (generated from
+    # the tables, and the extras' declared defaults).
     import ast
-    import re
 
     estimator_class = getattr(cdens, class_name)
     documented = {}
