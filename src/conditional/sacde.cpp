@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <numeric>
 #include <optional>
 
 #include "cdens/conditional/lscde.hpp"
@@ -13,6 +14,7 @@
 #include "conditional/sacde_gate.hpp"
 #include "conditional/sacde_system.hpp"
 #include "core/parallel.hpp"
+#include "core/sharded_sampling_plan.hpp"
 
 namespace cdens {
 
@@ -37,54 +39,71 @@ void validate(const SaCdeOptions& options) {
   if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
 }
 
-/// The basis on the centres `centers` (indices of standardised pairs) with width σ.
-SaCdeBasis basis_on(const StandardizedSamples& pairs, const std::vector<Index>& centers,
+/// This rank's standardised pairs and the plan's candidate centres, from every rank's pairs.
+struct Prepared {
+  StandardizedSamples pairs;
+  StandardizedSamples candidates;  ///< ShardedSamplingPlan::candidate_order
+};
+
+/// The basis on the candidate centres at `positions` with width σ.
+SaCdeBasis basis_on(const StandardizedSamples& candidates, const std::vector<Index>& positions,
                     double sigma) {
-  return {gather_samples(pairs.z, centers), gather_samples(pairs.t, centers), sigma};
+  return {gather_samples(candidates.z, positions), gather_samples(candidates.t, positions), sigma};
 }
 
 /// The (σ, λ) grid by K-fold cross-validation (§2.5): per (σ, fold) one system on the training
 /// part, built on that part's own centres (as LSCDE does: no held-out pair is a centre of the
 /// model that scores it), its whole λ path with warm starts, and the held-out NLL of every λ.
-CvTable cross_validate(const StandardizedSamples& pairs, const SamplingPlan& draws,
+/// Each rank holds its own pairs: the systems sum Ĥ and ĥ over the ranks, and the held-out
+/// losses are summed too.
+CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
                        const SaCdeOptions& options, int threads, const FitContext& context) {
-  const KFold& folds = *draws.folds;
-  const int fold_count = folds.n_folds();
+  const int fold_count = draws.fold_count();
   const auto sigma_count = static_cast<Index>(options.sigmas.size());
   const auto lambda_count = static_cast<Index>(options.lambdas.size());
   std::vector<StandardizedSamples> training;
   std::vector<StandardizedSamples> held_out;
   for (int k = 0; k < fold_count; ++k) {
-    training.push_back(gather_pairs(pairs, folds.train(k)));
-    held_out.push_back(gather_pairs(pairs, folds.test(k)));
+    std::vector<Index> train_rows;
+    std::vector<Index> test_rows;
+    for (std::size_t i = 0; i < draws.local_folds.size(); ++i) {
+      (draws.local_folds[i] == k ? test_rows : train_rows).push_back(static_cast<Index>(i));
+    }
+    training.push_back(gather_pairs(data.pairs, train_rows));
+    held_out.push_back(gather_pairs(data.pairs, test_rows));
   }
   Matrix fold_loss(sigma_count * lambda_count, fold_count);
   context.progress.begin("cross-validation", sigma_count * fold_count);
   // The (σ, fold) tasks go round-robin to one worker per thread, each with one system that it
   // reassigns to its next task (SaCdeSystem::assign: the memory is reused). A task's result
-  // does not depend on the worker, so the table does not depend on `threads`.
+  // does not depend on the worker, so the table does not depend on `threads`. On many ranks a
+  // system's sums are collective calls, which every rank makes in the same order from its main
+  // thread: one worker.
   const Index tasks = sigma_count * fold_count;
-  const Index workers = std::min<Index>(threads, tasks);
+  const Index workers = context.communicator.size() > 1 ? 1 : std::min<Index>(threads, tasks);
   parallel_for(threads, workers, [&](Index worker) {
     std::optional<SaCdeSystem> system;
     for (Index task = worker; task < tasks; task += workers) {
       const Index s = task / fold_count;
       const auto k = static_cast<std::size_t>(task % fold_count);
-      const SaCdeBasis basis =
-          basis_on(pairs, draws.fold_centers[k], options.sigmas[static_cast<std::size_t>(s)]);
+      const SaCdeBasis basis = basis_on(data.candidates, draws.fold_centers[k],
+                                        options.sigmas[static_cast<std::size_t>(s)]);
       if (system) {
         system->assign(training[k].z, training[k].t, basis);
       } else {
-        system.emplace(training[k].z, training[k].t, basis);
+        system.emplace(training[k].z, training[k].t, basis, context.communicator);
       }
       const Matrix alphas = sacde_path(*system, options.lambdas, options.solver);
       fold_loss.block(s * lambda_count, static_cast<Index>(k), lambda_count, 1) =
-          sacde_held_out_nll_sums(held_out[k].z, held_out[k].t, basis, alphas) /
-          static_cast<double>(held_out[k].z.cols());
+          sacde_held_out_nll_sums(held_out[k].z, held_out[k].t, basis, alphas);
       context.progress.advance();
     }
   });
   context.progress.end();
+  context.communicator.allreduce_sum(fold_loss.data(), static_cast<std::size_t>(fold_loss.size()));
+  for (int k = 0; k < fold_count; ++k) {
+    fold_loss.col(k) /= static_cast<double>(draws.fold_sizes[static_cast<std::size_t>(k)]);
+  }
   return make_cv_table({"sigma", "lambda"}, product_grid(options.sigmas, options.lambdas),
                        fold_loss, "kl");
 }
@@ -120,22 +139,40 @@ FeatureSelection feature_selection(const Matrix& alphas, const std::vector<doubl
 ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOptions& options,
                          const FitContext& context) {
   const auto started = std::chrono::steady_clock::now();
-  validate(options);
-  const StandardizedPairs data = standardize_pairs(x, y, context);
-  const int threads = resolve_threads(options.threads);
-  const Index n = x.cols();
+  // Each rank passes its own pairs; the standardisation, the centres and the folds are those of
+  // every rank's, as in fit_lscde.
+  const Communicator& communicator = context.communicator;
+  int threads = 0;
+  agree_on_errors(communicator, [&] {
+    validate(options);
+    // One rank of many may hold no pairs; Standardizer::fit refuses a data set with none.
+    if (communicator.size() == 1 || x.cols() > 0 || y.cols() > 0) require_training_pairs(x, y);
+    threads = resolve_threads(options.threads);
+  });
+  require_equal_on_every_rank(communicator,
+                              {static_cast<double>(x.rows()), static_cast<double>(y.rows())},
+                              "the dimensions of x and y");
+  const Standardizer x_scaling = Standardizer::fit(x, communicator, "x");
+  const Standardizer y_scaling = Standardizer::fit(y, communicator, "y");
+  const Index n = communicator.sum_counts(x.cols());
+  Prepared data;
+  data.pairs = {x_scaling.transform(x), y_scaling.transform(y)};
 
   // Centres and folds are drawn as LSCDE draws them (§3: B = min(100, N) random pairs).
   const bool cross_validates = options.sigmas.size() * options.lambdas.size() > 1;
-  const SamplingPlan draws =
-      draw_sampling_plan(n, options.n_centers, cross_validates ? options.folds : 0, options.seed);
+  const ShardedSamplingPlan draws = draw_sharded_sampling_plan(
+      x.cols(), options.n_centers, cross_validates ? options.folds : 0, options.seed, communicator);
+  const Index first_row = communicator.sum_counts_below(x.cols());
+  data.candidates = {
+      gather_global_samples(data.pairs.z, first_row, draws.candidate_order, communicator),
+      gather_global_samples(data.pairs.t, first_row, draws.candidate_order, communicator)};
 
   FitReport report;
   report.method = "sacde";
   double sigma = options.sigmas.front();
   double lambda = options.lambdas.front();
-  if (draws.folds) {
-    CvTable table = cross_validate(data.samples, draws, options, threads, context);
+  if (draws.fold_count() > 0) {
+    CvTable table = cross_validate(data, draws, options, threads, context);
     if (table.best < 0) throw DataError("cross-validation produced no finite loss");
     sigma = table.candidates(table.best, 0);
     lambda = table.candidates(table.best, 1);
@@ -144,18 +181,20 @@ ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOp
       // At the σ of the minimum, the largest λ within one standard error of it.
       lambda = table.candidates(one_standard_error_row(table, 1, true), 1);
     }
-    table.mean_loss.array() -= data.y_scaling.log_jacobian();  // −log p_user = −log p_std − log J
+    table.mean_loss.array() -= y_scaling.log_jacobian();  // −log p_user = −log p_std − log J
     report.warnings = grid_edge_warnings(table, {options.sigmas, options.lambdas});
-    report.statistics["folds"] = draws.folds->n_folds();
+    report.statistics["folds"] = draws.fold_count();
     report.cross_validation = std::move(table);
   }
 
   // The whole path at the chosen σ on every training pair (Figure 4); the model is its λ.
-  const SaCdeBasis basis = basis_on(data.samples, draws.centers, sigma);
+  std::vector<Index> centers(static_cast<std::size_t>(draws.center_count));
+  std::iota(centers.begin(), centers.end(), Index{0});
+  const SaCdeBasis basis = basis_on(data.candidates, centers, sigma);
   Matrix alphas;
   // One task: the BLAS inside runs single-threaded, so α̂ does not depend on the thread count.
   parallel_for(1, 1, [&](Index) {
-    SaCdeSystem system(data.samples.z, data.samples.t, basis);
+    SaCdeSystem system(data.pairs.z, data.pairs.t, basis, communicator);
     alphas = sacde_path(system, options.lambdas, options.solver);
     report.statistics["lambda_max"] = system.lambda_max();
   });
@@ -176,7 +215,7 @@ ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOp
       static_cast<double>(report.feature_selection->selected.size());
   report.fit_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return {make_sacde_mixture(data.x_scaling, data.y_scaling, basis, alpha), std::move(report)};
+  return {make_sacde_mixture(x_scaling, y_scaling, basis, alpha), std::move(report)};
 }
 
 }  // namespace cdens

@@ -39,7 +39,13 @@ class MpiCommunicator final : public Communicator {
   int size() const override { return size_; }
 
   void allreduce_sum(double* data, std::size_t count) const override {
-    MPI_Allreduce(MPI_IN_PLACE, data, mpi_count(count), MPI_DOUBLE, MPI_SUM, communicator_);
+    // A reduction to rank 0, then a broadcast of its result: MPI_Allreduce may add in a
+    // different order on different ranks, and a fit that takes decisions from the sums (the
+    // blocks SA-CDE's solver asks for next) needs the same bits on every rank.
+    const int size = mpi_count(count);
+    MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : data, rank_ == 0 ? data : nullptr, size, MPI_DOUBLE,
+               MPI_SUM, 0, communicator_);
+    MPI_Bcast(data, size, MPI_DOUBLE, 0, communicator_);
   }
 
   void allreduce_max(double* data, std::size_t count) const override {

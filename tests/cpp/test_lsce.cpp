@@ -424,12 +424,9 @@ TEST(LsceTest, RejectsBadInputAndOptions) {
 }
 
 /// Claims two ranks; LSCE and LSMI must refuse it at every entry point.
-class TwoRankCommunicator final : public Communicator {
+class TwoRankCommunicator final : public LocalCommunicator {
  public:
-  int rank() const override { return 0; }
   int size() const override { return 2; }
-  void allreduce_sum(double*, std::size_t) const override {}
-  void broadcast(double*, std::size_t, int) const override {}
 };
 
 TEST(LsceTest, RefusesMoreThanOneProcessAtEveryEntryPoint) {

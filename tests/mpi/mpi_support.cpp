@@ -7,6 +7,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+
+#include "cdens/core/samples.hpp"
+#include "cdens/model_file.hpp"
 
 namespace cdens::testing_mpi {
 namespace {
@@ -91,6 +95,48 @@ double model_difference(const nlohmann::json& a, const nlohmann::json& b, const 
     EXPECT_EQ(a, b) << path;
   }
   return largest;
+}
+
+std::vector<Index> rows_of_rank(const std::function<Index(int)>& cut) {
+  std::vector<Index> rows;
+  for (Index i = cut(world().rank()); i < cut(world().rank() + 1); ++i) rows.push_back(i);
+  return rows;
+}
+
+std::vector<std::function<Index(int)>> shardings(Index n) {
+  const Index size = world().size();
+  return {[n, size](int r) { return n * r / size; },
+          [n, size](int r) -> Index {
+            if (size == 1 || r == 0) return r == 0 ? 0 : n;
+            return n * (r - 1) * (r - 1) / ((size - 1) * (size - 1));
+          }};
+}
+
+void expect_rank_count_does_not_matter(const test::PairSample& pairs, const Matrix& unlabeled,
+                                       const ShardFit& fit, const std::string& name) {
+  const nlohmann::json single = conditional_model_to_json(
+      unnamed_model(fit(pairs.x, pairs.y, unlabeled, FitContext{local_communicator()})));
+  for (const auto& cut : shardings(pairs.x.cols())) {
+    const std::vector<Index> rows = rows_of_rank(cut);
+    std::vector<Index> unlabeled_rows;
+    for (Index i = unlabeled.cols() * world().rank() / world().size();
+         i < unlabeled.cols() * (world().rank() + 1) / world().size(); ++i) {
+      unlabeled_rows.push_back(i);
+    }
+    const nlohmann::json sharded = conditional_model_to_json(
+        unnamed_model(fit(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows),
+                          gather_samples(unlabeled, unlabeled_rows), FitContext{world()})));
+    const double difference = model_difference(sharded, single);
+    if (world().size() == 1) {
+      EXPECT_EQ(difference, 0.0) << name << ": one rank must fit the single-process model";
+    }
+    EXPECT_LE(difference, kRankTolerance) << name;
+    if (world().rank() == 0) {
+      std::cout << "[ ranks " << world().size() << " ] " << name
+                << ": largest relative difference from the single-process model " << difference
+                << std::endl;
+    }
+  }
 }
 
 }  // namespace cdens::testing_mpi

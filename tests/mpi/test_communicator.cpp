@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "cdens/core/error.hpp"
 #include "mpi_support.hpp"
 
@@ -27,6 +29,22 @@ TEST(MpiCommunicator, SumsMaximaAndBroadcastsAcrossRanks) {
   world().broadcast(root_value, 3, size - 1);
   EXPECT_EQ(root_value[0], size - 1.0);
   EXPECT_EQ(root_value[1], 2.0 * (size - 1));
+}
+
+TEST(MpiCommunicator, EveryRankGetsTheSameBitsOfASum) {
+  // Terms whose sum depends on the order of addition (1e16 absorbs the small ones unless they
+  // meet first): every rank must still hold the same result.
+  std::vector<double> terms(1000);
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    terms[i] = (world().rank() % 2 == 0 ? 1e16 : 0.0) + 0.1 * static_cast<double>(i % 7) +
+               0.37 * world().rank();
+  }
+  world().allreduce_sum(terms.data(), terms.size());
+  const std::vector<double> everyone = world().gather_all(terms);
+  for (int r = 0; r < world().size(); ++r) {
+    EXPECT_TRUE(std::equal(terms.begin(), terms.end(), everyone.begin() + r * 1000))
+        << "rank " << r;
+  }
 }
 
 TEST(MpiCommunicator, CountsRowsAndTheirGlobalOffsets) {

@@ -30,7 +30,8 @@ class Communicator {
   virtual int rank() const = 0;
   /// Number of processes sharing the work.
   virtual int size() const = 0;
-  /// Replaces data[0 … count) on every rank by its sum over all ranks.
+  /// Replaces data[0 … count) on every rank by its sum over all ranks, the same bits on every
+  /// rank (so that decisions taken from the sums agree).
   virtual void allreduce_sum(double* data, std::size_t count) const = 0;
   /// Replaces data[0 … count) on every rank by its largest value over all ranks.
   virtual void allreduce_max(double* data, std::size_t count) const = 0;
@@ -54,7 +55,7 @@ class Communicator {
 };
 
 /// One process: every collective returns this process's own values.
-class LocalCommunicator final : public Communicator {
+class LocalCommunicator : public Communicator {
  public:
   int rank() const override { return 0; }
   int size() const override { return 1; }
