@@ -31,11 +31,8 @@ void allreduce(LscdeSums& sums, const Communicator& communicator) {
 
 /// This rank's standardised training data and the basis centres drawn from every rank's.
 struct Prepared {
-  Matrix z;             ///< standardised x, d_x × n (this rank's rows)
-  Matrix t;             ///< standardised y, d_y × n
-  Matrix z_unlabeled;   ///< standardised unlabelled x, d_x × n'
-  Matrix candidates_x;  ///< the plan's candidate centres (ShardedSamplingPlan::candidate_order)
-  Matrix candidates_y;
+  ShardedPairs pairs;
+  Matrix z_unlabeled;  ///< standardised unlabelled x, d_x × n'
 };
 
 /// The sums of `sums` over the basis functions at `positions` only (rows and columns of the
@@ -62,8 +59,8 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
     }
     fold_begin.push_back(static_cast<Index>(order.size()));
   }
-  const Matrix z = gather_samples(data.z, order);
-  const Matrix t = gather_samples(data.t, order);
+  const Matrix z = gather_samples(data.pairs.z, order);
+  const Matrix t = gather_samples(data.pairs.t, order);
 
   // Every fold's centres lie in a prefix of the candidates; the sums are gathered over that
   // prefix once, and fold k keeps the rows and columns of its own centres.
@@ -71,8 +68,8 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
   for (const auto& positions : draws.fold_centers) {
     union_size = std::max(union_size, positions.back() + 1);
   }
-  const Matrix union_x = data.candidates_x.leftCols(union_size);
-  const Matrix union_y = data.candidates_y.leftCols(union_size);
+  const Matrix union_x = data.pairs.candidates_x.leftCols(union_size);
+  const Matrix union_y = data.pairs.candidates_y.leftCols(union_size);
 
   std::vector<SampleBlock> blocks;
   for (int k = 0; k < fold_count; ++k)
@@ -213,26 +210,17 @@ ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixV
     validate(x, y, unlabeled_x, options, communicator);
     threads = resolve_threads(options.threads);
   });
-  require_equal_on_every_rank(communicator,
-                              {static_cast<double>(x.rows()), static_cast<double>(y.rows())},
-                              "the dimensions of x and y");
-  const Standardizer x_scaling = Standardizer::fit(x, communicator, "x");
-  const Standardizer y_scaling = Standardizer::fit(y, communicator, "y");
-  const Index n = communicator.sum_counts(x.cols());
-
-  Prepared data;
-  data.z = x_scaling.transform(x);
-  data.t = y_scaling.transform(y);
-  data.z_unlabeled =
-      unlabeled_x.cols() > 0 ? x_scaling.transform(unlabeled_x) : Matrix(x.rows(), 0);
   // §2.6: b = min(100, n) centres chosen at random from the training pairs; folds when there is
   // more than one (σ, λ) to choose from.
   const bool cross_validates = options.sigmas.size() * options.lambdas.size() > 1;
-  const ShardedSamplingPlan draws = draw_sharded_sampling_plan(
-      x.cols(), options.n_centers, cross_validates ? options.folds : 0, options.seed, communicator);
-  const Index first_row = communicator.sum_counts_below(x.cols());
-  data.candidates_x = gather_global_samples(data.z, first_row, draws.candidate_order, communicator);
-  data.candidates_y = gather_global_samples(data.t, first_row, draws.candidate_order, communicator);
+  Prepared data{prepare_sharded_pairs(x, y, options.n_centers, cross_validates ? options.folds : 0,
+                                      options.seed, communicator),
+                {}};
+  const Standardizer& x_scaling = data.pairs.x_scaling;
+  const Standardizer& y_scaling = data.pairs.y_scaling;
+  const ShardedSamplingPlan& draws = data.pairs.plan;
+  data.z_unlabeled =
+      unlabeled_x.cols() > 0 ? x_scaling.transform(unlabeled_x) : Matrix(x.rows(), 0);
 
   FitReport report;
   report.method = "lscde";
@@ -248,7 +236,7 @@ ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixV
     // The ties of the outputs need all of them at once (a sort); on many ranks the warning is
     // not given (docs/methods/lscde.md).
     if (communicator.size() == 1) {
-      if (auto spikes = spike_warning(data.t, sigma, options.sigmas)) {
+      if (auto spikes = spike_warning(data.pairs.t, sigma, options.sigmas)) {
         report.warnings.push_back(std::move(*spikes));
       }
     }
@@ -256,9 +244,9 @@ ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixV
     report.cross_validation = std::move(table);
   }
 
-  const LscdeBasis basis{data.candidates_x.leftCols(draws.center_count),
-                         data.candidates_y.leftCols(draws.center_count), sigma};
-  LscdeSums sums = lscde_sums(data.z, data.t, data.z_unlabeled, basis, threads);
+  const LscdeBasis basis{data.pairs.candidates_x.leftCols(draws.center_count),
+                         data.pairs.candidates_y.leftCols(draws.center_count), sigma};
+  LscdeSums sums = lscde_sums(data.pairs.z, data.pairs.t, data.z_unlabeled, basis, threads);
   allreduce(sums, context.communicator);
   Vector alpha;
   // One task: the BLAS inside runs single-threaded, as in cross-validation, so α̂ is the same
@@ -275,7 +263,7 @@ ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixV
   }
 
   report.hyperparameters = {{"sigma", sigma}, {"lambda", lambda}};
-  report.statistics["n_train"] = static_cast<double>(n);
+  report.statistics["n_train"] = static_cast<double>(data.pairs.n);
   report.statistics["n_unlabeled"] = static_cast<double>(sums.n_inputs - sums.n_pairs);
   report.statistics["n_basis"] = static_cast<double>(basis.size());
   report.statistics["n_active_basis"] = static_cast<double>(active);

@@ -149,23 +149,16 @@ ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOp
     if (communicator.size() == 1 || x.cols() > 0 || y.cols() > 0) require_training_pairs(x, y);
     threads = resolve_threads(options.threads);
   });
-  require_equal_on_every_rank(communicator,
-                              {static_cast<double>(x.rows()), static_cast<double>(y.rows())},
-                              "the dimensions of x and y");
-  const Standardizer x_scaling = Standardizer::fit(x, communicator, "x");
-  const Standardizer y_scaling = Standardizer::fit(y, communicator, "y");
-  const Index n = communicator.sum_counts(x.cols());
-  Prepared data;
-  data.pairs = {x_scaling.transform(x), y_scaling.transform(y)};
-
   // Centres and folds are drawn as LSCDE draws them (§3: B = min(100, N) random pairs).
   const bool cross_validates = options.sigmas.size() * options.lambdas.size() > 1;
-  const ShardedSamplingPlan draws = draw_sharded_sampling_plan(
-      x.cols(), options.n_centers, cross_validates ? options.folds : 0, options.seed, communicator);
-  const Index first_row = communicator.sum_counts_below(x.cols());
-  data.candidates = {
-      gather_global_samples(data.pairs.z, first_row, draws.candidate_order, communicator),
-      gather_global_samples(data.pairs.t, first_row, draws.candidate_order, communicator)};
+  ShardedPairs sharded = prepare_sharded_pairs(
+      x, y, options.n_centers, cross_validates ? options.folds : 0, options.seed, communicator);
+  const Standardizer& x_scaling = sharded.x_scaling;
+  const Standardizer& y_scaling = sharded.y_scaling;
+  const ShardedSamplingPlan& draws = sharded.plan;
+  const Index n = sharded.n;
+  const Prepared data{{std::move(sharded.z), std::move(sharded.t)},
+                      {std::move(sharded.candidates_x), std::move(sharded.candidates_y)}};
 
   FitReport report;
   report.method = "sacde";

@@ -110,4 +110,28 @@ Matrix gather_global_samples(const MatrixView& local, Index first_sample,
   return gathered;
 }
 
+ShardedPairs prepare_sharded_pairs(const MatrixView& x, const MatrixView& y, Index n_centers,
+                                   int folds, std::uint64_t seed,
+                                   const Communicator& communicator) {
+  require_equal_on_every_rank(communicator,
+                              {static_cast<double>(x.rows()), static_cast<double>(y.rows())},
+                              "the dimensions of x and y");
+  ShardedPairs pairs{Standardizer::fit(x, communicator, "x"),
+                     Standardizer::fit(y, communicator, "y"),
+                     communicator.sum_counts(x.cols()),
+                     {},
+                     {},
+                     draw_sharded_sampling_plan(x.cols(), n_centers, folds, seed, communicator),
+                     {},
+                     {}};
+  pairs.z = pairs.x_scaling.transform(x);
+  pairs.t = pairs.y_scaling.transform(y);
+  const Index first_row = communicator.sum_counts_below(x.cols());
+  pairs.candidates_x =
+      gather_global_samples(pairs.z, first_row, pairs.plan.candidate_order, communicator);
+  pairs.candidates_y =
+      gather_global_samples(pairs.t, first_row, pairs.plan.candidate_order, communicator);
+  return pairs;
+}
+
 }  // namespace cdens

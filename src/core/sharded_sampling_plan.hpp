@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cdens/core/communicator.hpp"
+#include "cdens/core/standardizer.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
@@ -44,5 +45,25 @@ ShardedSamplingPlan draw_sharded_sampling_plan(Index local_rows, Index n_centers
 /// every rank. On one rank, gather_samples(local, samples).
 Matrix gather_global_samples(const MatrixView& local, Index first_sample,
                              const std::vector<Index>& samples, const Communicator& communicator);
+
+/// Training pairs spread over the ranks, as the least-squares estimators (LSCDE, SA-CDE) start
+/// from: the standardisation of every rank's pairs, this rank's pairs standardised, the
+/// sampling plan and the standardised candidate centres.
+struct ShardedPairs {
+  Standardizer x_scaling;
+  Standardizer y_scaling;
+  Index n;   ///< pairs of every rank
+  Matrix z;  ///< this rank's standardised x, d_x × n_r
+  Matrix t;  ///< this rank's standardised y, d_y × n_r
+  ShardedSamplingPlan plan;
+  Matrix candidates_x;  ///< the standardised x of plan.candidate_order
+  Matrix candidates_y;
+};
+
+/// Prepares this rank's pairs (x, y) after the estimator has validated them: InvalidArgument on
+/// every rank unless all pass the same dimensions, then the global standardisers, and the plan
+/// of draw_sharded_sampling_plan(…, n_centers, folds, seed). Every rank must call it.
+ShardedPairs prepare_sharded_pairs(const MatrixView& x, const MatrixView& y, Index n_centers,
+                                   int folds, std::uint64_t seed, const Communicator& communicator);
 
 }  // namespace cdens
