@@ -58,7 +58,8 @@ test-cpp: deps
 
 # Fits on many processes: a build with CDENS_WITH_MPI=ON of the library, the command and the MPI
 # tests only, which mpirun runs on 1, 2, 3 and 4 processes (tests/mpi). -O1 as the sanitiser
-# build: the tests fit small data sets, and the compile takes half the time of -O2.
+# build: the tests fit small data sets, and the compile takes half the time of -O2. On 2 cores
+# without ccache the build took 630 s and the tests 25 s; with ccache warm, under a minute.
 test-mpi: deps
 	@cmake -S . -B build/mpi -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG" -DCDENS_WITH_MPI=ON -DCDENS_NATIVE=OFF \
