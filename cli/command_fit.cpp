@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "cdens/conditional/projected_gate.hpp"
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/metrics.hpp"
@@ -30,6 +31,7 @@
 #include "model_kinds.hpp"
 #include "model_report.hpp"
 #include "output_files.hpp"
+#include "processes.hpp"
 #include "seed_option.hpp"
 
 namespace cdens::cli {
@@ -60,14 +62,35 @@ struct FitRequest {
   bool holdout_requested;
 };
 
+/// The rows this process fits on, of the file or of the files a pattern names (`part-*.csv`,
+/// their rows in file order): under mpirun its own share of them (read_csv_shards), alone all.
+CsvTable load_training_table(const std::string& path_or_pattern, bool no_header) {
+  const std::vector<std::string> paths = expand_path_pattern(path_or_pattern);
+  if (paths.size() == 1 && processes().size() == 1) return load_table(paths.front(), no_header);
+  CsvFormat format;
+  format.has_header = !no_header;
+  return read_csv_shards(paths, processes(), format).table;
+}
+
+/// Rank 0 prints the report and writes the model file; every rank learns whether that worked.
+template <class Model>
+void report_and_save(std::ostringstream& out, const std::string& out_path, const Model& model) {
+  agree_on_errors(processes(), [&] {
+    if (processes().rank() != 0) return;
+    save_fitted_model(out, out_path, model);
+    std::cout << out.str() << std::flush;
+  });
+}
+
 /// `fit(context)` with a progress line on standard error when it is a terminal (a progress line
 /// is for a person watching, never for a log file or a pipe).
 template <class Fit>
 auto fit_with_progress(const std::vector<std::string>& column_names, const Fit& fit) {
   std::optional<TerminalProgress> terminal_progress;
-  if (isatty(STDERR_FILENO)) terminal_progress.emplace(stderr);
+  // On many processes rank 0 speaks for all.
+  if (isatty(STDERR_FILENO) && processes().rank() == 0) terminal_progress.emplace(stderr);
   const FitContext context{
-      local_communicator(),
+      processes(),
       terminal_progress ? static_cast<Progress&>(*terminal_progress) : silent_progress(),
       column_names};
   try {
@@ -93,7 +116,7 @@ void fit_conditional(const FitRequest& request) {
     throw InvalidArgument("option --unlabeled does not apply to --method " + method.name);
   }
   require_inputs_and_outputs(arguments);
-  const CsvTable table = load_table(arguments.data_path, arguments.no_header);
+  const CsvTable table = load_training_table(arguments.data_path, arguments.no_header);
   const ColumnSelection x = choose_columns(table, split_list(arguments.x_columns, ',', "--x"));
   const ColumnSelection y = choose_columns(table, split_list(arguments.y_columns, ',', "--y"));
   require_disjoint(x, y);
@@ -113,14 +136,15 @@ void fit_conditional(const FitRequest& request) {
   }));
   // Estimators standardise every column and refuse a constant one; checking here first lets the
   // message name the column.
-  Standardizer::fit(x.values, "x", x.names);
-  Standardizer::fit(y.values, "y", y.names);
+  Standardizer::fit(x.values, processes(), "x", x.names);
+  Standardizer::fit(y.values, processes(), "y", y.names);
   Matrix fit_x = x.values;
   Matrix fit_y = y.values;
   Matrix unlabeled_x(x.values.rows(), 0);
   if (!arguments.unlabeled_path.empty()) {
     unlabeled_x =
-        choose_columns(load_table(arguments.unlabeled_path, arguments.no_header), x.names).values;
+        choose_columns(load_training_table(arguments.unlabeled_path, arguments.no_header), x.names)
+            .values;
   }
   std::optional<HoldoutSplit> split;
   if (request.holdout_requested) {
@@ -137,7 +161,8 @@ void fit_conditional(const FitRequest& request) {
   model.y_names = y.names;
 
   std::ostringstream out;
-  out << "method: " << model.report.method << '\n' << "n: " << fit_x.cols() << '\n';
+  out << "method: " << model.report.method << '\n'
+      << "n: " << processes().sum_counts(fit_x.cols()) << '\n';
   print_variables(out, model.x_names, model.y_names);
   print_output_kinds(out, model);
   print_fit_report(out, model.report);
@@ -161,13 +186,12 @@ void fit_conditional(const FitRequest& request) {
         << "held_out_nll: " << format_number(nll) << '\n'
         << "held_out_mean_log_likelihood: " << format_number(-nll) << '\n';
   }
-  save_fitted_model(out, arguments.out_path, model);
-  std::cout << out.str() << std::flush;
+  report_and_save(out, arguments.out_path, model);
 }
 
 void fit_density(const FitRequest& request) {
   const FitArguments& arguments = request.arguments;
-  const CsvTable table = load_table(arguments.data_path, arguments.no_header);
+  const CsvTable table = load_training_table(arguments.data_path, arguments.no_header);
   const ColumnSelection x =
       choose_columns(table, arguments.columns, "--columns", table.column_names);
   Matrix fit_data = x.values;
@@ -197,8 +221,7 @@ void fit_density(const FitRequest& request) {
         << "held_out_mean_log_likelihood: " << format_number(mean_log_likelihood) << '\n'
         << "held_out_nll: " << format_number(-mean_log_likelihood) << '\n';
   }
-  save_fitted_model(out, arguments.out_path, model);
-  std::cout << out.str() << std::flush;
+  report_and_save(out, arguments.out_path, model);
 }
 
 /// One line `name: v1,v2,…` of full-precision numbers.
@@ -214,7 +237,7 @@ void fit_regression(const FitRequest& request) {
   const FitArguments& arguments = request.arguments;
   const PressRegressionOptions press_options = press_option_table().build(request.options);
   require_inputs_and_outputs(arguments);
-  const CsvTable table = load_table(arguments.data_path, arguments.no_header);
+  const CsvTable table = load_training_table(arguments.data_path, arguments.no_header);
   const ColumnSelection x = choose_columns(table, split_list(arguments.x_columns, ',', "--x"));
   const ColumnSelection y = choose_columns(table, split_list(arguments.y_columns, ',', "--y"));
   if (y.names.size() != 1) throw InvalidArgument("--y names one output column for PRESS");
@@ -250,8 +273,7 @@ void fit_regression(const FitRequest& request) {
         << "test_mad: " << format_number(residuals.cwiseAbs().mean()) << '\n'
         << "test_nll: " << format_number(nll) << '\n';
   }
-  save_fitted_model(out, arguments.out_path, model);
-  std::cout << out.str() << std::flush;
+  report_and_save(out, arguments.out_path, model);
 }
 
 }  // namespace
@@ -271,7 +293,11 @@ void add_fit_command(CLI::App& parent, const std::optional<DeprecatedGroup>& gro
   arguments->method = default_method;
   CLI::App* command = parent.add_subcommand(
       "fit", "Fit a model: a conditional density p(y|x), a density p(x) or a PRESS regression");
-  command->add_option("data", arguments->data_path, "CSV file with the training data")->required();
+  command
+      ->add_option("data", arguments->data_path,
+                   "CSV file with the training data, or a pattern of files with the same header "
+                   "('part-*.csv', rows in file order); under mpirun each process reads its share")
+      ->required();
   if (fitted.size() > 1) {
     command->add_option("--method", arguments->method, method_flag_help(fitted, default_method));
   }
@@ -326,6 +352,13 @@ void add_fit_command(CLI::App& parent, const std::optional<DeprecatedGroup>& gro
     refuse_options_of_other_families(
         family_options, method.family,
         "--method " + method.name + ", which fits " + describe_kind(method.family));
+    if (processes().size() > 1) {
+      if (!method.distributed) throw InvalidArgument(not_distributed_message(method));
+      // The held-out rows are a permutation of all rows, which no rank holds.
+      if (holdout != nullptr && holdout->count() > 0) {
+        throw InvalidArgument("--holdout runs on one process: start the fit without mpirun");
+      }
+    }
     const FitRequest request{*arguments, method, *flags,
                              flags->values_for(method, arguments->seed, arguments->threads),
                              holdout != nullptr && holdout->count() > 0};

@@ -3,7 +3,9 @@
 //
 // Every failure — a usage error found by the argument parser, bad data or a bad model file
 // reported by the library — ends the same way: one line `cdens: error: <message>` on standard
-// error and exit status 2, so that scripts can tell "bad input" from a crash.
+// error and exit status 2, so that scripts can tell "bad input" from a crash. Under mpirun
+// (`cdens fit` on many processes) every process ends with the same status and only rank 0
+// prints the message: the first failing rank's.
 
 #include <unistd.h>
 
@@ -12,23 +14,34 @@
 #include <exception>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "cdens/core/mpi_session.hpp"
 #include "commands.hpp"
+#include "processes.hpp"
 
 namespace {
 
 constexpr int kErrorStatus = 2;
 
-int report_error(const std::string& message) {
+void print_error(const std::string& message) {
   // The message must stay on one line whatever the library or the parser put into it.
   std::string line = message;
   for (char& character : line) {
     if (character == '\n' || character == '\r') character = ' ';
   }
   std::cerr << "cdens: error: " << line << std::endl;
-  return kErrorStatus;
 }
+
+/// How the command ended: its exit status and, for a failure, the message.
+struct Outcome {
+  int status = 0;
+  std::optional<std::string> error;
+};
+
+Outcome failure(const std::string& message) { return {kErrorStatus, message}; }
 
 /// The innermost subcommand the parser entered (`app` itself when none).
 const CLI::App& innermost_command(const CLI::App& app) {
@@ -73,13 +86,19 @@ void wait_passively_unless_told_otherwise(char** argv) {
   execv("/proc/self/exe", argv);
 }
 
-}  // namespace
+/// Only `fit` runs on many processes: every other verb of `command` (`cdens score`, `cdens
+/// density grid`, …) is refused there before it reads anything.
+void refuse_many_processes_except_fit(CLI::App& command, const std::string& name) {
+  const std::vector<CLI::App*> verbs = command.get_subcommands([](CLI::App*) { return true; });
+  if (verbs.empty() && command.get_name() != "fit") {
+    command.preparse_callback([name](std::size_t) { cdens::cli::require_one_process(name); });
+  }
+  for (CLI::App* verb : verbs)
+    refuse_many_processes_except_fit(*verb, name + " " + verb->get_name());
+}
 
-int main(int argc, char** argv) {
-  wait_passively_unless_told_otherwise(argv);
-  // Subcommands print as they go; stdout is not synchronised with C stdio, which only the
-  // progress line on stderr uses.
-  std::ios::sync_with_stdio(false);
+/// Parses the arguments and runs the chosen subcommand.
+Outcome run_command(int argc, char** argv) {
   try {
     CLI::App app{"cdens: density and conditional density estimation from CSV files", "cdens"};
     app.set_version_flag("--version", std::string("cdens ") + CDENS_VERSION);
@@ -96,28 +115,59 @@ int main(int argc, char** argv) {
     cdens::cli::add_methods_command(app);
     cdens::cli::add_density_command(app);
     cdens::cli::add_regress_command(app);
+    refuse_many_processes_except_fit(app, "cdens");
     try {
       // The chosen subcommand runs inside parse(), from its callback.
       app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
       // --help and --version arrive as "errors" with exit code 0.
-      if (error.get_exit_code() == 0) return app.exit(error);
+      if (error.get_exit_code() == 0) return {app.exit(error), std::nullopt};
       const CLI::App& command = innermost_command(app);
       if (!command.get_subcommands([](const CLI::App*) { return true; }).empty()) {
         // The command has subcommands, none of which the parser could enter.
-        return report_error(missing_subcommand_message(command, argc, argv));
+        return failure(missing_subcommand_message(command, argc, argv));
       }
-      return report_error(error.what());
+      return failure(error.what());
     }
     // Every subcommand prints to std::cout (reports, scores, tables); a full disk or a closed
     // pipe shows only when the buffer is flushed, so success is declared only after that.
     std::cout.flush();
-    if (!std::cout) return report_error("cannot write to standard output");
+    if (!std::cout) return failure("cannot write to standard output");
   } catch (const std::bad_alloc&) {
-    return report_error("out of memory (is the grid, the sample or the data set too large?)");
+    return failure("out of memory (is the grid, the sample or the data set too large?)");
   } catch (const std::exception& error) {
     // cdens::Error and everything else the standard library throws (bad_alloc, …).
-    return report_error(error.what());
+    return failure(error.what());
   }
-  return 0;
+  return {};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  wait_passively_unless_told_otherwise(argv);
+  // Subcommands print as they go; stdout is not synchronised with C stdio, which only the
+  // progress line on stderr uses.
+  std::ios::sync_with_stdio(false);
+  std::optional<cdens::MpiSession> mpi;
+  if (cdens::started_by_mpi_launcher()) {
+    try {
+      mpi.emplace();
+    } catch (const std::exception& error) {
+      print_error(error.what());
+      return kErrorStatus;
+    }
+    cdens::cli::set_processes(mpi->world());
+  }
+  Outcome outcome = run_command(argc, argv);
+  if (mpi) {
+    // Every rank learns whether any failed (a rank that wrote nothing may be the only one whose
+    // model file could not be written) and ends with the same status and message.
+    const std::optional<cdens::RankError> first = mpi->world().first_error(
+        outcome.error ? std::optional<cdens::RankError>({"Error", *outcome.error}) : std::nullopt);
+    if (first) outcome = failure(first->message);
+    if (mpi->world().rank() != 0) return outcome.status;
+  }
+  if (outcome.error) print_error(*outcome.error);
+  return outcome.status;
 }

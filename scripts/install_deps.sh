@@ -15,11 +15,13 @@ packages=(
   nlohmann-json3-dev     # model files
   libgtest-dev           # unit tests
   libbenchmark-dev       # micro-benchmarks
+  libopenmpi-dev openmpi-bin  # the MPI communicator (CDENS_WITH_MPI) and its tests under mpirun
   # The Python package: built with pybind11 against Debian's python3 in a venv
   python3-dev python3-venv python3-pip python3-setuptools python3-wheel pybind11-dev
   python3-numpy python3-scipy python3-sklearn python3-matplotlib python3-pandas python3-pytest
   python3-statsmodels    # the conditional KDE peer of bench/peers/cde
   python3-hypothesis     # property-based tests of the Python API (tests/robustness)
+  python3-mpi4py         # fits from Python under mpirun
 )
 
 missing=()

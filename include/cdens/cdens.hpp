@@ -33,6 +33,7 @@
 #include "cdens/core/gaussian_mixture.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/metrics.hpp"
+#include "cdens/core/mpi_session.hpp"
 #include "cdens/core/progress.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"

@@ -12,6 +12,7 @@
 #include "conditional/lscde_system.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
+#include "core/sharded_sampling_plan.hpp"
 #include "core/tied_outputs.hpp"
 
 namespace cdens {
@@ -28,13 +29,10 @@ void allreduce(LscdeSums& sums, const Communicator& communicator) {
   sums.n_pairs = static_cast<Index>(counts[1]);
 }
 
-/// Standardised training data and the basis centres drawn from it.
+/// This rank's standardised training data and the basis centres drawn from every rank's.
 struct Prepared {
-  Matrix z;            ///< standardised x, d_x × n
-  Matrix t;            ///< standardised y, d_y × n
+  ShardedPairs pairs;
   Matrix z_unlabeled;  ///< standardised unlabelled x, d_x × n'
-  Matrix centers_x;    ///< u_l
-  Matrix centers_y;    ///< v_l
 };
 
 /// The sums of `sums` over the basis functions at `positions` only (rows and columns of the
@@ -47,38 +45,31 @@ LscdeSums restricted_sums(const LscdeSums& sums, const std::vector<Index>& posit
 /// The whole σ × λ grid by K-fold cross-validation (§2.5): for each σ, one pass over the rows
 /// gathers per-fold sums over the union of every fold's centres; for each (σ, fold) the sums of
 /// the fold's own centres give one eigendecomposition and α̂ for every λ; a second pass scores
-/// every λ on the held-out rows.
-CvTable cross_validate(const Prepared& data, const SamplingPlan& draws, const LscdeOptions& options,
-                       int threads, const FitContext& context) {
-  const KFold& folds = *draws.folds;
-  const int fold_count = folds.n_folds();
+/// every λ on the held-out rows. Each rank passes over its own rows; the per-fold sums and the
+/// held-out losses are summed over the ranks.
+CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
+                       const LscdeOptions& options, int threads, const FitContext& context) {
+  const int fold_count = draws.fold_count();
+  // This rank's rows grouped by fold, in row order within a fold.
   std::vector<Index> order;
   std::vector<Index> fold_begin = {0};
   for (int k = 0; k < fold_count; ++k) {
-    order.insert(order.end(), folds.test(k).begin(), folds.test(k).end());
+    for (std::size_t i = 0; i < draws.local_folds.size(); ++i) {
+      if (draws.local_folds[i] == k) order.push_back(static_cast<Index>(i));
+    }
     fold_begin.push_back(static_cast<Index>(order.size()));
   }
-  const Matrix z = gather_samples(data.z, order);
-  const Matrix t = gather_samples(data.t, order);
+  const Matrix z = gather_samples(data.pairs.z, order);
+  const Matrix t = gather_samples(data.pairs.t, order);
 
-  // Every fold's centres lie in a prefix of center_order; the sums are gathered over that prefix
-  // once, and fold k keeps the rows and columns of its own centres.
-  std::vector<Index> position_of(draws.center_order.size());
-  for (std::size_t p = 0; p < draws.center_order.size(); ++p) {
-    position_of[static_cast<std::size_t>(draws.center_order[p])] = static_cast<Index>(p);
-  }
-  std::vector<std::vector<Index>> fold_positions;
+  // Every fold's centres lie in a prefix of the candidates; the sums are gathered over that
+  // prefix once, and fold k keeps the rows and columns of its own centres.
   Index union_size = 0;
-  for (const auto& centers : draws.fold_centers) {
-    std::vector<Index> positions;
-    for (const Index i : centers) positions.push_back(position_of[static_cast<std::size_t>(i)]);
+  for (const auto& positions : draws.fold_centers) {
     union_size = std::max(union_size, positions.back() + 1);
-    fold_positions.push_back(std::move(positions));
   }
-  const std::vector<Index> union_centers(draws.center_order.begin(),
-                                         draws.center_order.begin() + union_size);
-  const Matrix union_x = gather_samples(data.z, union_centers);
-  const Matrix union_y = gather_samples(data.t, union_centers);
+  const Matrix union_x = data.pairs.candidates_x.leftCols(union_size);
+  const Matrix union_y = data.pairs.candidates_y.leftCols(union_size);
 
   std::vector<SampleBlock> blocks;
   for (int k = 0; k < fold_count; ++k)
@@ -93,10 +84,9 @@ CvTable cross_validate(const Prepared& data, const SamplingPlan& draws, const Ls
   std::vector<LscdeBasis> fold_bases;  // (σ, fold) at s · K + k
   for (double sigma : options.sigmas) {
     union_bases.push_back({union_x, union_y, sigma});
-    for (int k = 0; k < fold_count; ++k) {
-      fold_bases.push_back({gather_samples(data.z, draws.fold_centers[static_cast<std::size_t>(k)]),
-                            gather_samples(data.t, draws.fold_centers[static_cast<std::size_t>(k)]),
-                            sigma});
+    for (const auto& positions : draws.fold_centers) {
+      fold_bases.push_back(
+          {gather_samples(union_x, positions), gather_samples(union_y, positions), sigma});
     }
   }
 
@@ -140,7 +130,7 @@ CvTable cross_validate(const Prepared& data, const SamplingPlan& draws, const Ls
     const LscdeBasis& basis = fold_bases[static_cast<std::size_t>(task)];
     overlaps[static_cast<std::size_t>(task)] = output_overlap(basis);
     const LscdeSystem system =
-        lscde_system(restricted_sums(training, fold_positions[static_cast<std::size_t>(k)]),
+        lscde_system(restricted_sums(training, draws.fold_centers[static_cast<std::size_t>(k)]),
                      overlaps[static_cast<std::size_t>(task)], basis);
     alphas[static_cast<std::size_t>(task)] = LscdeLambdaPath(system).coefficients(options.lambdas);
     context.progress.advance();
@@ -170,7 +160,7 @@ CvTable cross_validate(const Prepared& data, const SamplingPlan& draws, const Ls
   }
   context.communicator.allreduce_sum(fold_loss.data(), static_cast<std::size_t>(fold_loss.size()));
   for (int k = 0; k < fold_count; ++k) {
-    fold_loss.col(k) /= static_cast<double>(fold_begin[k + 1] - fold_begin[k]);
+    fold_loss.col(k) /= static_cast<double>(draws.fold_sizes[static_cast<std::size_t>(k)]);
   }
 
   return make_cv_table({"sigma", "lambda"}, product_grid(options.sigmas, options.lambdas),
@@ -179,8 +169,9 @@ CvTable cross_validate(const Prepared& data, const SamplingPlan& draws, const Ls
 
 /// The losses above are in standardised units; report them in the user's units.
 void validate(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
-              const LscdeOptions& options) {
-  require_training_pairs(x, y);
+              const LscdeOptions& options, const Communicator& communicator) {
+  // One rank of many may hold no rows; Standardizer::fit refuses a data set with none at all.
+  if (communicator.size() == 1 || x.cols() > 0 || y.cols() > 0) require_training_pairs(x, y);
   if (unlabeled_x.cols() > 0) {
     require_dimension(unlabeled_x, x.rows(), "unlabelled x");
     require_finite(unlabeled_x, "unlabelled x");
@@ -202,43 +193,50 @@ ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const LscdeOp
 ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
                          const LscdeOptions& options, const FitContext& context) {
   return timed_fit<ConditionalMixture>("lscde", [&](FitReport& report) {
-    validate(x, y, unlabeled_x, options);
-    const int threads = resolve_threads(options.threads);
-    const Standardizer x_scaling = Standardizer::fit(x, "x");
-    const Standardizer y_scaling = Standardizer::fit(y, "y");
-    const Index n = x.cols();
-
-    Prepared data;
-    data.z = x_scaling.transform(x);
-    data.t = y_scaling.transform(y);
-    data.z_unlabeled =
-        unlabeled_x.cols() > 0 ? x_scaling.transform(unlabeled_x) : Matrix(x.rows(), 0);
+    // Each rank passes its own rows; what decides the model — the standardisation, the centres,
+    // the folds — is computed over every rank's, so any number of ranks fits the same model.
+    const Communicator& communicator = context.communicator;
+    int threads = 0;
+    agree_on_errors(communicator, [&] {
+      validate(x, y, unlabeled_x, options, communicator);
+      threads = resolve_threads(options.threads);
+    });
     // §2.6: b = min(100, n) centres chosen at random from the training pairs; folds when there
     // is more than one (σ, λ) to choose from.
     const bool cross_validates = options.sigmas.size() * options.lambdas.size() > 1;
-    const SamplingPlan draws =
-        draw_sampling_plan(n, options.n_centers, cross_validates ? options.folds : 0, options.seed);
-    data.centers_x = gather_samples(data.z, draws.centers);
-    data.centers_y = gather_samples(data.t, draws.centers);
+    Prepared data{
+        prepare_sharded_pairs(x, y, options.n_centers, cross_validates ? options.folds : 0,
+                              options.seed, communicator),
+        {}};
+    const Standardizer& x_scaling = data.pairs.x_scaling;
+    const Standardizer& y_scaling = data.pairs.y_scaling;
+    const ShardedSamplingPlan& draws = data.pairs.plan;
+    data.z_unlabeled =
+        unlabeled_x.cols() > 0 ? x_scaling.transform(unlabeled_x) : Matrix(x.rows(), 0);
 
     double sigma = options.sigmas.front();
     double lambda = options.lambdas.front();
-    if (draws.folds) {
+    if (draws.fold_count() > 0) {
       const CvTable& table =
           keep_cross_validation(report, cross_validate(data, draws, options, threads, context),
                                 {options.sigmas, options.lambdas},
                                 {y_scaling.log_jacobian(), options.cv_loss == CvLoss::sq});
       sigma = table.candidates(table.best, 0);
       lambda = table.candidates(table.best, 1);
-      if (auto spikes = spike_warning(data.t, sigma, options.sigmas)) {
-        report.warnings.push_back(std::move(*spikes));
+      // The ties of the outputs need all of them at once (a sort); on many ranks the warning is
+      // not given (docs/methods/lscde.md).
+      if (communicator.size() == 1) {
+        if (auto spikes = spike_warning(data.pairs.t, sigma, options.sigmas)) {
+          report.warnings.push_back(std::move(*spikes));
+        }
       }
-      report.statistics["folds"] = draws.folds->n_folds();
+      report.statistics["folds"] = draws.fold_count();
     }
 
-    const LscdeBasis basis{data.centers_x, data.centers_y, sigma};
-    LscdeSums sums = lscde_sums(data.z, data.t, data.z_unlabeled, basis, threads);
-    allreduce(sums, context.communicator);
+    const LscdeBasis basis{data.pairs.candidates_x.leftCols(draws.center_count),
+                           data.pairs.candidates_y.leftCols(draws.center_count), sigma};
+    LscdeSums sums = lscde_sums(data.pairs.z, data.pairs.t, data.z_unlabeled, basis, threads);
+    allreduce(sums, communicator);
     Vector alpha;
     // One task: the BLAS inside runs single-threaded, as in cross-validation, so α̂ is the same
     // whatever the thread count.
@@ -254,8 +252,8 @@ ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixV
     }
 
     report.hyperparameters = {{"sigma", sigma}, {"lambda", lambda}};
-    report.statistics["n_train"] = static_cast<double>(n);
-    report.statistics["n_unlabeled"] = static_cast<double>(unlabeled_x.cols());
+    report.statistics["n_train"] = static_cast<double>(data.pairs.n);
+    report.statistics["n_unlabeled"] = static_cast<double>(sums.n_inputs - sums.n_pairs);
     report.statistics["n_basis"] = static_cast<double>(basis.size());
     report.statistics["n_active_basis"] = static_cast<double>(active);
     return make_lscde_mixture(x_scaling, y_scaling, basis, alpha);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <numeric>
 #include <optional>
 
 #include "cdens/conditional/lscde.hpp"
@@ -13,6 +14,7 @@
 #include "conditional/sacde_system.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
+#include "core/sharded_sampling_plan.hpp"
 
 namespace cdens {
 
@@ -37,54 +39,71 @@ void validate(const SaCdeOptions& options) {
   if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
 }
 
-/// The basis on the centres `centers` (indices of standardised pairs) with width σ.
-SaCdeBasis basis_on(const StandardizedSamples& pairs, const std::vector<Index>& centers,
+/// This rank's standardised pairs and the plan's candidate centres, from every rank's pairs.
+struct Prepared {
+  StandardizedSamples pairs;
+  StandardizedSamples candidates;  ///< ShardedSamplingPlan::candidate_order
+};
+
+/// The basis on the candidate centres at `positions` with width σ.
+SaCdeBasis basis_on(const StandardizedSamples& candidates, const std::vector<Index>& positions,
                     double sigma) {
-  return {gather_samples(pairs.z, centers), gather_samples(pairs.t, centers), sigma};
+  return {gather_samples(candidates.z, positions), gather_samples(candidates.t, positions), sigma};
 }
 
 /// The (σ, λ) grid by K-fold cross-validation (§2.5): per (σ, fold) one system on the training
 /// part, built on that part's own centres (as LSCDE does: no held-out pair is a centre of the
 /// model that scores it), its whole λ path with warm starts, and the held-out NLL of every λ.
-CvTable cross_validate(const StandardizedSamples& pairs, const SamplingPlan& draws,
+/// Each rank holds its own pairs: the systems sum Ĥ and ĥ over the ranks, and the held-out
+/// losses are summed too.
+CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
                        const SaCdeOptions& options, int threads, const FitContext& context) {
-  const KFold& folds = *draws.folds;
-  const int fold_count = folds.n_folds();
+  const int fold_count = draws.fold_count();
   const auto sigma_count = static_cast<Index>(options.sigmas.size());
   const auto lambda_count = static_cast<Index>(options.lambdas.size());
   std::vector<StandardizedSamples> training;
   std::vector<StandardizedSamples> held_out;
   for (int k = 0; k < fold_count; ++k) {
-    training.push_back(gather_pairs(pairs, folds.train(k)));
-    held_out.push_back(gather_pairs(pairs, folds.test(k)));
+    std::vector<Index> train_rows;
+    std::vector<Index> test_rows;
+    for (std::size_t i = 0; i < draws.local_folds.size(); ++i) {
+      (draws.local_folds[i] == k ? test_rows : train_rows).push_back(static_cast<Index>(i));
+    }
+    training.push_back(gather_pairs(data.pairs, train_rows));
+    held_out.push_back(gather_pairs(data.pairs, test_rows));
   }
   Matrix fold_loss(sigma_count * lambda_count, fold_count);
   context.progress.begin("cross-validation", sigma_count * fold_count);
   // The (σ, fold) tasks go round-robin to one worker per thread, each with one system that it
   // reassigns to its next task (SaCdeSystem::assign: the memory is reused). A task's result
-  // does not depend on the worker, so the table does not depend on `threads`.
+  // does not depend on the worker, so the table does not depend on `threads`. On many ranks a
+  // system's sums are collective calls, which every rank makes in the same order from its main
+  // thread: one worker.
   const Index tasks = sigma_count * fold_count;
-  const Index workers = std::min<Index>(threads, tasks);
+  const Index workers = context.communicator.size() > 1 ? 1 : std::min<Index>(threads, tasks);
   parallel_for(threads, workers, [&](Index worker) {
     std::optional<SaCdeSystem> system;
     for (Index task = worker; task < tasks; task += workers) {
       const Index s = task / fold_count;
       const auto k = static_cast<std::size_t>(task % fold_count);
-      const SaCdeBasis basis =
-          basis_on(pairs, draws.fold_centers[k], options.sigmas[static_cast<std::size_t>(s)]);
+      const SaCdeBasis basis = basis_on(data.candidates, draws.fold_centers[k],
+                                        options.sigmas[static_cast<std::size_t>(s)]);
       if (system) {
         system->assign(training[k].z, training[k].t, basis);
       } else {
-        system.emplace(training[k].z, training[k].t, basis);
+        system.emplace(training[k].z, training[k].t, basis, context.communicator);
       }
       const Matrix alphas = sacde_path(*system, options.lambdas, options.solver);
       fold_loss.block(s * lambda_count, static_cast<Index>(k), lambda_count, 1) =
-          sacde_held_out_nll_sums(held_out[k].z, held_out[k].t, basis, alphas) /
-          static_cast<double>(held_out[k].z.cols());
+          sacde_held_out_nll_sums(held_out[k].z, held_out[k].t, basis, alphas);
       context.progress.advance();
     }
   });
   context.progress.end();
+  context.communicator.allreduce_sum(fold_loss.data(), static_cast<std::size_t>(fold_loss.size()));
+  for (int k = 0; k < fold_count; ++k) {
+    fold_loss.col(k) /= static_cast<double>(draws.fold_sizes[static_cast<std::size_t>(k)]);
+  }
   return make_cv_table({"sigma", "lambda"}, product_grid(options.sigmas, options.lambdas),
                        fold_loss, "kl");
 }
@@ -120,22 +139,33 @@ FeatureSelection feature_selection(const Matrix& alphas, const std::vector<doubl
 ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOptions& options,
                          const FitContext& context) {
   return timed_fit<ConditionalMixture>("sacde", [&](FitReport& report) {
-    validate(options);
-    const StandardizedPairs data = standardize_pairs(x, y, context);
-    const int threads = resolve_threads(options.threads);
-    const Index n = x.cols();
-
+    // Each rank passes its own pairs; the standardisation, the centres and the folds are those
+    // of every rank's, as in fit_lscde.
+    const Communicator& communicator = context.communicator;
+    int threads = 0;
+    agree_on_errors(communicator, [&] {
+      validate(options);
+      // One rank of many may hold no pairs; Standardizer::fit refuses a data set with none.
+      if (communicator.size() == 1 || x.cols() > 0 || y.cols() > 0) require_training_pairs(x, y);
+      threads = resolve_threads(options.threads);
+    });
     // Centres and folds are drawn as LSCDE draws them (§3: B = min(100, N) random pairs).
     const bool cross_validates = options.sigmas.size() * options.lambdas.size() > 1;
-    const SamplingPlan draws =
-        draw_sampling_plan(n, options.n_centers, cross_validates ? options.folds : 0, options.seed);
+    ShardedPairs sharded = prepare_sharded_pairs(
+        x, y, options.n_centers, cross_validates ? options.folds : 0, options.seed, communicator);
+    const Standardizer& x_scaling = sharded.x_scaling;
+    const Standardizer& y_scaling = sharded.y_scaling;
+    const ShardedSamplingPlan& draws = sharded.plan;
+    const Index n = sharded.n;
+    const Prepared data{{std::move(sharded.z), std::move(sharded.t)},
+                        {std::move(sharded.candidates_x), std::move(sharded.candidates_y)}};
 
     double sigma = options.sigmas.front();
     double lambda = options.lambdas.front();
-    if (draws.folds) {
-      const CvTable& table = keep_cross_validation(
-          report, cross_validate(data.samples, draws, options, threads, context),
-          {options.sigmas, options.lambdas}, {data.y_scaling.log_jacobian()});
+    if (draws.fold_count() > 0) {
+      const CvTable& table =
+          keep_cross_validation(report, cross_validate(data, draws, options, threads, context),
+                                {options.sigmas, options.lambdas}, {y_scaling.log_jacobian()});
       sigma = table.candidates(table.best, 0);
       lambda = table.candidates(table.best, 1);
       report.statistics["lambda_cv_minimum"] = lambda;
@@ -143,15 +173,17 @@ ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOp
         // At the σ of the minimum, the largest λ within one standard error of it.
         lambda = table.candidates(one_standard_error_row(table, 1, true), 1);
       }
-      report.statistics["folds"] = draws.folds->n_folds();
+      report.statistics["folds"] = draws.fold_count();
     }
 
     // The whole path at the chosen σ on every training pair (Figure 4); the model is its λ.
-    const SaCdeBasis basis = basis_on(data.samples, draws.centers, sigma);
+    std::vector<Index> centers(static_cast<std::size_t>(draws.center_count));
+    std::iota(centers.begin(), centers.end(), Index{0});
+    const SaCdeBasis basis = basis_on(data.candidates, centers, sigma);
     Matrix alphas;
     // One task: the BLAS inside runs single-threaded, so α̂ does not depend on the thread count.
     parallel_for(1, 1, [&](Index) {
-      SaCdeSystem system(data.samples.z, data.samples.t, basis);
+      SaCdeSystem system(data.pairs.z, data.pairs.t, basis, communicator);
       alphas = sacde_path(system, options.lambdas, options.solver);
       report.statistics["lambda_max"] = system.lambda_max();
     });
@@ -171,7 +203,7 @@ ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOp
     report.statistics["n_basis"] = static_cast<double>(basis.size());
     report.statistics["n_selected_features"] =
         static_cast<double>(report.feature_selection->selected.size());
-    return make_sacde_mixture(data.x_scaling, data.y_scaling, basis, alpha);
+    return make_sacde_mixture(x_scaling, y_scaling, basis, alpha);
   });
 }
 

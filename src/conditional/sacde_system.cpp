@@ -46,17 +46,19 @@ Matrix sacde_log_feature_kernels(const MatrixView& x, const SaCdeBasis& basis) {
   return logs;
 }
 
-SaCdeSystem::SaCdeSystem(const MatrixView& x, const MatrixView& y, const SaCdeBasis& basis) {
+SaCdeSystem::SaCdeSystem(const MatrixView& x, const MatrixView& y, const SaCdeBasis& basis,
+                         const Communicator& communicator)
+    : communicator_(&communicator) {
   assign(x, y, basis);
 }
 
 void SaCdeSystem::assign(const MatrixView& x, const MatrixView& y, const SaCdeBasis& basis) {
-  if (x.cols() == 0 || x.cols() != y.cols()) {
+  const auto n = static_cast<double>(communicator_->sum_counts(x.cols()));
+  if (n == 0 || x.cols() != y.cols()) {
     throw InvalidArgument("SA-CDE needs at least one training pair, as many x as y");
   }
   n_groups_ = basis.n_features();
   group_size_ = basis.size();
-  const auto n = static_cast<double>(x.cols());
   kernels_ = sacde_log_feature_kernels(x, basis);
   exp_flushing_below_in_place(kernels_, kBasisLogCutoff);
   // Eq. (12): the y-integral of η_b η_b' is (√π σ)^{D_y} exp(−‖ν_b − ν_b'‖²/4σ²).
@@ -71,8 +73,10 @@ void SaCdeSystem::assign(const MatrixView& x, const MatrixView& y, const SaCdeBa
   h_vector_.resize(n_groups_ * group_size_);
   for (Index d = 0; d < n_groups_; ++d) {
     h_vector_.segment(d * group_size_, group_size_) =
-        kernels_.middleCols(d * group_size_, group_size_).cwiseProduct(outputs).colwise().sum() / n;
+        kernels_.middleCols(d * group_size_, group_size_).cwiseProduct(outputs).colwise().sum();
   }
+  communicator_->allreduce_sum(h_vector_.data(), static_cast<std::size_t>(h_vector_.size()));
+  h_vector_ /= n;
   // Ĥ's storage is kept (same size: no allocation); its blocks are formed again on use.
   h_.resize(n_groups_ * group_size_, n_groups_ * group_size_);
   formed_.assign(static_cast<std::size_t>(n_groups_), 0);
@@ -95,19 +99,36 @@ MatrixView SaCdeSystem::h_columns(Index group) {
   auto block = h_.middleCols(group * group_size_, group_size_);
   if (!formed_[static_cast<std::size_t>(group)]) {
     const auto own = kernels_.middleCols(group * group_size_, group_size_);
+    // Ĥ is symmetric: Ĥ_{d,group} = Ĥ_{group,d}ᵀ is already in the block of a formed group d;
+    // the other row blocks are products of this rank's kernels, summed over the ranks.
+    std::vector<Index> computed;
+    for (Index d = 0; d < n_groups_; ++d) {
+      if (d != group && formed_[static_cast<std::size_t>(d)]) continue;
+      computed.push_back(d);
+      block.middleRows(d * group_size_, group_size_).noalias() =
+          kernels_.middleCols(d * group_size_, group_size_).transpose() * own;
+    }
+    if (communicator_->size() > 1) sum_row_blocks_over_ranks(block, computed);
     for (Index d = 0; d < n_groups_; ++d) {
       auto rows = block.middleRows(d * group_size_, group_size_);
-      if (d != group && formed_[static_cast<std::size_t>(d)]) {
-        // Ĥ is symmetric: Ĥ_{d,group} = Ĥ_{group,d}ᵀ, already in the block of group d.
+      if (std::find(computed.begin(), computed.end(), d) == computed.end()) {
         rows = h_.block(group * group_size_, d * group_size_, group_size_, group_size_).transpose();
       } else {
-        rows.noalias() = kernels_.middleCols(d * group_size_, group_size_).transpose() * own;
         rows.array() *= output_overlap_.array();
       }
     }
     formed_[static_cast<std::size_t>(group)] = 1;
   }
   return block;
+}
+
+void SaCdeSystem::sum_row_blocks_over_ranks(Eigen::Ref<Matrix> block,
+                                            const std::vector<Index>& row_groups) const {
+  // The row blocks are strided in the column-major block: one contiguous copy, one sum.
+  const std::vector<Index> rows = coefficient_rows(row_groups, group_size_);
+  Matrix sums = block(rows, Eigen::all);
+  communicator_->allreduce_sum(sums.data(), static_cast<std::size_t>(sums.size()));
+  block(rows, Eigen::all) = sums;
 }
 
 void SaCdeSystem::add_working_groups(const std::vector<Index>& groups) {
@@ -149,6 +170,7 @@ Matrix SaCdeSystem::h_matrix() const {
   Matrix gram = Matrix::Zero(total, total);
   gram.selfadjointView<Eigen::Lower>().rankUpdate(kernels_.transpose());
   Matrix full = gram.selfadjointView<Eigen::Lower>();
+  communicator_->allreduce_sum(full.data(), static_cast<std::size_t>(full.size()));
   for (Index d1 = 0; d1 < n_groups_; ++d1) {
     for (Index d2 = 0; d2 < n_groups_; ++d2) {
       full.block(d1 * group_size_, d2 * group_size_, group_size_, group_size_).array() *=

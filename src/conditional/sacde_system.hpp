@@ -17,6 +17,7 @@
 
 #include <vector>
 
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/types.hpp"
 #include "conditional/nonnegative_group_lasso.hpp"
@@ -37,10 +38,14 @@ struct SaCdeBasis {
 /// log Φ: −(x_d⁽ʲ⁾ − μ_{d,b})²/2σ² at column d·B + b, for the m columns of x (m × D·B).
 Matrix sacde_log_feature_kernels(const MatrixView& x, const SaCdeBasis& basis);
 
-/// The quadratic problem of eq. (10) on training pairs (standardised x, y).
+/// The quadratic problem of eq. (10) on training pairs (standardised x, y). With a communicator
+/// of many ranks each passes its own pairs, and Ĥ and ĥ are those of every rank's pairs: ĥ and
+/// each column block of Ĥ, when formed, are summed over the ranks (the same bits on each), so
+/// every rank must make the same calls in the same order and from one thread.
 class SaCdeSystem {
  public:
-  SaCdeSystem(const MatrixView& x, const MatrixView& y, const SaCdeBasis& basis);
+  SaCdeSystem(const MatrixView& x, const MatrixView& y, const SaCdeBasis& basis,
+              const Communicator& communicator = local_communicator());
 
   /// The problem of other pairs or another basis, as if newly constructed, in the memory of
   /// this one: a cross-validation forms about a hundred systems of the same size, and
@@ -66,13 +71,18 @@ class SaCdeSystem {
   /// L_d ≥ the largest eigenvalue of the diagonal block Ĥ_dd (nonnegative_spectral_bound), the
   /// step of block-coordinate descent on group d; computed on first use.
   double group_lipschitz(Index group);
-  /// The whole Ĥ (D·B × D·B) by one symmetric rank-n update.
+  /// The whole Ĥ (D·B × D·B) by one symmetric rank-n update (summed over the ranks).
   Matrix h_matrix() const;
   /// λ_max = max_d ‖ĥ_d‖₂: at α = 0 the gradient of Ĵ₀ is −ĥ, so every λ ≥ λ_max has the
   /// solution α = 0 (the KKT condition of a zero group).
   double lambda_max() const;
 
  private:
+  /// Replaces the row blocks of `row_groups` in a column block of Ĥ by their sums over the ranks.
+  void sum_row_blocks_over_ranks(Eigen::Ref<Matrix> block,
+                                 const std::vector<Index>& row_groups) const;
+
+  const Communicator* communicator_;
   Index n_groups_ = 0;
   Index group_size_ = 0;
   Matrix kernels_;         ///< Φ, n × D·B

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/validate.hpp"
@@ -24,27 +25,55 @@ Standardizer::Standardizer(Vector mean, Vector scale)
 
 Standardizer Standardizer::fit(const MatrixView& data, std::string_view what,
                                const std::vector<std::string>& names) {
-  require_nonempty(data, what);
-  require_finite(data, what);
-  if (data.cols() < 2) {
-    throw DataError(std::string(what) + " needs at least 2 samples to be standardised");
+  return fit(data, local_communicator(), what, names);
+}
+
+Standardizer Standardizer::fit(const MatrixView& data, const Communicator& communicator,
+                               std::string_view what, const std::vector<std::string>& names) {
+  const Index d = data.rows();
+  const std::int64_t n = communicator.sum_counts(data.cols());
+  agree_on_errors(communicator, [&] {
+    if (d == 0 || n == 0) require_nonempty(data, what);
+    require_finite(data, what);
+  });
+  if (n < 2) throw DataError(std::string(what) + " needs at least 2 samples to be standardised");
+  // Per dimension, over every rank: the largest value, minus the smallest, the largest magnitude.
+  std::vector<double> extremes(static_cast<std::size_t>(3 * d),
+                               -std::numeric_limits<double>::infinity());
+  for (Index i = 0; i < d && data.cols() > 0; ++i) {
+    extremes[static_cast<std::size_t>(3 * i)] = data.row(i).maxCoeff();
+    extremes[static_cast<std::size_t>(3 * i + 1)] = -data.row(i).minCoeff();
+    extremes[static_cast<std::size_t>(3 * i + 2)] = data.row(i).cwiseAbs().maxCoeff();
   }
-  Vector mean(data.rows());
-  Vector scale(data.rows());
-  for (Index i = 0; i < data.rows(); ++i) {
-    // Scale first, then centre: dividing by the largest magnitude brings every value into
-    // [−1, 1], so neither the squares of values near 1e300 overflow nor those of values near
-    // 1e−300 underflow; the data's own magnitude does not matter.
-    const double magnitude = data.row(i).cwiseAbs().maxCoeff();
-    const bool constant = data.row(i).maxCoeff() == data.row(i).minCoeff();
-    double spread = 0.0;
+  communicator.allreduce_max(extremes.data(), extremes.size());
+  // Two passes over the rows, each summed over the ranks: the mean, then the squared deviations
+  // from it. The second pass is as accurate as the single-process computation (no cancellation,
+  // unlike merging sums of squares), and on one process both are the same operations, so the
+  // result is the same to the bit.
+  // Scale first, then centre: dividing by the largest magnitude brings every value into [−1, 1],
+  // so neither the squares of values near 1e300 overflow nor those of values near 1e−300
+  // underflow; the data's own magnitude does not matter. (Recomputed in each pass rather than
+  // kept: a copy of the data would double the memory.)
+  const auto scaled_row = [&](Index i) -> Eigen::RowVectorXd {
+    return data.row(i) / extremes[static_cast<std::size_t>(3 * i + 2)];
+  };
+  Vector sums(d);
+  for (Index i = 0; i < d; ++i) sums(i) = scaled_row(i).sum();
+  communicator.allreduce_sum(sums.data(), static_cast<std::size_t>(d));
+  const Vector scaled_mean = sums / static_cast<double>(n);
+  Vector squares(d);
+  for (Index i = 0; i < d; ++i)
+    squares(i) = (scaled_row(i).array() - scaled_mean(i)).square().sum();
+  communicator.allreduce_sum(squares.data(), static_cast<std::size_t>(d));
+  Vector mean(d);
+  Vector scale(d);
+  for (Index i = 0; i < d; ++i) {
+    const double largest = extremes[static_cast<std::size_t>(3 * i)];
+    const double magnitude = extremes[static_cast<std::size_t>(3 * i + 2)];
+    const bool constant = largest == -extremes[static_cast<std::size_t>(3 * i + 1)];
     if (!constant) {
-      const Eigen::RowVectorXd scaled = data.row(i) / magnitude;
-      const double scaled_mean = scaled.mean();
-      spread = std::sqrt((scaled.array() - scaled_mean).square().sum() /
-                         static_cast<double>(data.cols() - 1));
-      mean(i) = scaled_mean * magnitude;
-      scale(i) = spread * magnitude;
+      mean(i) = scaled_mean(i) * magnitude;
+      scale(i) = std::sqrt(squares(i) / static_cast<double>(n - 1)) * magnitude;
     }
     // Only a column whose values are all equal is constant; a spread too small to be a normal
     // double (values differing in their last bits around 1e−300) cannot be divided by safely.
@@ -54,7 +83,7 @@ Standardizer Standardizer::fit(const MatrixView& data, std::string_view what,
               << (static_cast<std::size_t>(i) < names.size() ? "column '" + names[i] + "'"
                                                              : "dimension " + std::to_string(i))
               << (constant ? " is constant (every value is " : " varies too little (around ")
-              << data(i, 0) << "): it carries no information and cannot be standardised";
+              << largest << "): it carries no information and cannot be standardised";
       throw DataError(message.str());
     }
   }

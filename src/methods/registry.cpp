@@ -106,6 +106,17 @@ const OptionInfo& find_option(const MethodEntry& method, const std::string& name
   throw InvalidArgument("method " + method.name + " has no option '" + name + "'");
 }
 
+std::string not_distributed_message(const MethodEntry& method) {
+  std::string distributed;
+  for (const MethodEntry& entry : methods()) {
+    if (entry.distributed) distributed += (distributed.empty() ? "" : ", ") + entry.name;
+  }
+  return "method " + method.name +
+         " runs on one process only: its fit needs every row in one place (docs/distributed.md); "
+         "methods that run on many processes: " +
+         distributed;
+}
+
 ConditionalModel fit_method(const MethodEntry& method, const MatrixView& x, const MatrixView& y,
                             const MatrixView& unlabeled_x, const OptionValues& options,
                             const FitContext& context) {
@@ -115,6 +126,9 @@ ConditionalModel fit_method(const MethodEntry& method, const MatrixView& x, cons
   if (unlabeled_x.cols() > 0 && !method.takes_unlabeled_inputs) {
     throw InvalidArgument("method " + method.name + " takes no unlabelled inputs");
   }
+  if (context.communicator.size() > 1 && !method.distributed) {
+    throw InvalidArgument(not_distributed_message(method));
+  }
   return method.fit_conditional(x, y, unlabeled_x, options, context);
 }
 
@@ -122,6 +136,9 @@ DensityModel fit_method(const MethodEntry& method, const MatrixView& x, const Op
                         const FitContext& context) {
   if (!method.fit_density) {
     throw InvalidArgument("method " + method.name + " fits p(y|x), not a density p(x)");
+  }
+  if (context.communicator.size() > 1 && !method.distributed) {
+    throw InvalidArgument(not_distributed_message(method));
   }
   return method.fit_density(x, options, context);
 }

@@ -77,15 +77,22 @@ const OptionTable<SaLscdeOptions>& sa_lscde_option_table() {
 namespace registry_internal {
 
 MethodEntry sacde_method() {
-  return conditional_method("sacde", "sparse additive conditional density estimation", "SACDE",
-                            sacde_option_table(), &fit_sacde, {gate_kind<SaCdeGate>("sacde")});
+  MethodEntry entry =
+      conditional_method("sacde", "sparse additive conditional density estimation", "SACDE",
+                         sacde_option_table(), &fit_sacde, {gate_kind<SaCdeGate>("sacde")});
+  entry.distributed = true;
+  return entry;
 }
 
 MethodEntry sa_lscde_method() {
-  return conditional_method("salscde", "SA-CDE selects the features, LSCDE estimates p(y|x)",
-                            "SALSCDE", sa_lscde_option_table(), &fit_sa_lscde,
-                            {wrapping_gate_kind<SelectedFeaturesGate>("selected_features"),
-                             gate_kind<LscdeGate>("lscde")});
+  MethodEntry entry =
+      conditional_method("salscde", "SA-CDE selects the features, LSCDE estimates p(y|x)",
+                         "SALSCDE", sa_lscde_option_table(), &fit_sa_lscde,
+                         {wrapping_gate_kind<SelectedFeaturesGate>("selected_features"),
+                          gate_kind<LscdeGate>("lscde")});
+  // Both stages sum over the ranks' rows.
+  entry.distributed = true;
+  return entry;
 }
 
 }  // namespace registry_internal

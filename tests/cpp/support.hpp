@@ -21,12 +21,9 @@ namespace cdens::test {
 
 /// A communicator that claims a second process (and sums nothing): what a fit that runs on one
 /// process only must refuse.
-class TwoRankCommunicator final : public Communicator {
+class TwoRankCommunicator final : public LocalCommunicator {
  public:
-  int rank() const override { return 0; }
   int size() const override { return 2; }
-  void allreduce_sum(double*, std::size_t) const override {}
-  void broadcast(double*, std::size_t, int) const override {}
 };
 
 /// d × n matrix of independent standard normal draws.

@@ -216,6 +216,62 @@ TEST(CsvTest, UnreadablePathIsIoError) {
   EXPECT_THROW(read_csv(std::filesystem::temp_directory_path().string()), IoError);
 }
 
+/// Writes `text` to a fresh file in a fresh directory of its own and returns the file's path.
+std::string write_file_in(const std::string& directory, const std::string& name,
+                          const std::string& text) {
+  std::filesystem::create_directories(directory);
+  const std::string path = directory + "/" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+// One process reads shard files as their concatenation, in the sorted order of their names (the
+// MPI tests, tests/mpi/test_csv_shards.cpp, cut them over ranks).
+TEST(CsvTest, ShardFilesOfAPatternReadAsOneTableInNameOrder) {
+  const std::string directory = test::temporary_path("shards");
+  write_file_in(directory, "part-10.csv", "a,b\n5,6\n");
+  write_file_in(directory, "part-02.csv", "\na,b\r\n3,4\n\n");
+  write_file_in(directory, "part-01.csv", "a,b\n1,2\n");
+  const std::vector<std::string> paths = expand_path_pattern(directory + "/part-*.csv");
+  ASSERT_EQ(paths.size(), 3u);
+  EXPECT_EQ(paths.back(), directory + "/part-10.csv");
+  const CsvShard shard = read_csv_shards(paths, local_communicator());
+  EXPECT_EQ(shard.first_row, 0);
+  EXPECT_EQ(shard.total_rows, 3);
+  EXPECT_EQ(shard.table.column_names, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(shard.table.values, parse_text("a,b\n1,2\n3,4\n5,6\n").values);
+  // A bad cell is reported at its line in its own file.
+  write_file_in(directory, "part-02.csv", "\na,b\r\n3,x\n");
+  EXPECT_EQ(message_of<ParseError>([&] { read_csv_shards(paths, local_communicator()); }),
+            directory + "/part-02.csv:3:2: not a number 'x' in column 'b'");
+  write_file_in(directory, "part-02.csv", "a,c\n3,4\n");
+  EXPECT_EQ(message_of<ParseError>([&] { read_csv_shards(paths, local_communicator()); }),
+            directory + "/part-02.csv:1:1: the header differs from the header of " + paths[0]);
+  EXPECT_NE(message_of<IoError>([&] {
+              expand_path_pattern(directory + "/none-*.csv");
+            }).find("no file matches"),
+            std::string::npos);
+  // A path without a wildcard, or a file whose name has one, is itself.
+  const std::string bracketed = write_file_in(directory, "odd[1].csv", "a\n1\n2\n");
+  EXPECT_EQ(expand_path_pattern(bracketed), std::vector<std::string>{bracketed});
+  std::filesystem::remove_all(directory);
+}
+
+TEST(CsvTest, OneShardOnOneProcessIsTheFileAsReadCsvReadsIt) {
+  std::ostringstream text;
+  text << "\xEF\xBB\xBFx, \"y,z\"\r\n";
+  for (int i = 0; i < 50; ++i) text << i << "," << 0.5 * i << (i % 3 ? "\n" : "\r\n\n");
+  const std::string path = write_file_in(test::temporary_path("one_shard"), "data.csv", text.str());
+  const CsvShard shard = read_csv_shards({path}, local_communicator());
+  const CsvTable whole = read_csv(path);
+  EXPECT_EQ(shard.table.column_names, whole.column_names);
+  EXPECT_EQ(shard.table.values, whole.values);
+  EXPECT_EQ(shard.table.source, path);
+  const std::string header_only = write_file_in(test::temporary_path("empty"), "e.csv", "x,y\n");
+  EXPECT_EQ(message_of<ParseError>([&] { read_csv_shards({header_only}, local_communicator()); }),
+            header_only + ": the file has a header but no data rows");
+}
+
 std::vector<double> awkward_doubles() {
   std::vector<double> values = {0.0,
                                 -0.0,

@@ -1,12 +1,27 @@
 #pragma once
-// Sums of sufficient statistics across processes. Each rank holds a shard of the rows; an
+// How the processes of one fit share their work. Each rank holds a shard of the rows; an
 // estimator adds up its per-row statistics (LSCDE's Ĥ and ĥ, GMM responsibilities, …) locally
-// and then calls allreduce_sum. The single-process implementation does nothing; the MPI one
-// (built with CDENS_WITH_MPI) wraps MPI_Allreduce.
+// and then calls allreduce_sum. The single-process implementation returns its input; the MPI one
+// (mpi_communicator.hpp, built with CDENS_WITH_MPI) wraps MPI's collectives. Every member is a
+// collective call: every rank calls it, in the same order, or the ranks wait for each other
+// forever.
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace cdens {
+
+/// An error one rank met, in a form every rank can rethrow: the cdens exception type (as the
+/// names of error.hpp: "InvalidArgument", "DataError", "ParseError", "IoError",
+/// "ModelFormatError", "Error") and its message.
+struct RankError {
+  std::string type;
+  std::string message;
+};
 
 class Communicator {
  public:
@@ -15,22 +30,62 @@ class Communicator {
   virtual int rank() const = 0;
   /// Number of processes sharing the work.
   virtual int size() const = 0;
-  /// Replaces data[0 … count) on every rank by its sum over all ranks.
+  /// Replaces data[0 … count) on every rank by its sum over all ranks, the same bits on every
+  /// rank (so that decisions taken from the sums agree).
   virtual void allreduce_sum(double* data, std::size_t count) const = 0;
+  /// Replaces data[0 … count) on every rank by its largest value over all ranks.
+  virtual void allreduce_max(double* data, std::size_t count) const = 0;
   /// Copies data[0 … count) of rank `root` to every rank.
   virtual void broadcast(double* data, std::size_t count, int root) const = 0;
+  /// The sum of `value` over all ranks (exact, for counts of rows).
+  virtual std::int64_t sum_counts(std::int64_t value) const = 0;
+  /// The sum of `value` over the ranks below this one (an exclusive scan): with a rank's row
+  /// count, the global index of its first row.
+  virtual std::int64_t sum_counts_below(std::int64_t value) const = 0;
+  /// Every rank's `local`, concatenated in rank order, on every rank (a few rows: candidate
+  /// centres, headers).
+  virtual std::vector<double> gather_all(const std::vector<double>& local) const = 0;
+  /// Rank 0's `root_values` split in rank order: each rank receives the next `local_count`
+  /// values (rank 0 sends the fold of every row, each rank keeps its rows').
+  virtual std::vector<std::int32_t> scatter_from_root(const std::vector<std::int32_t>& root_values,
+                                                      std::int64_t local_count) const = 0;
+  /// The error of the lowest rank whose `local` is set, on every rank; nothing when no rank
+  /// failed.
+  virtual std::optional<RankError> first_error(const std::optional<RankError>& local) const = 0;
 };
 
-/// One process: sums and broadcasts are the identity.
-class LocalCommunicator final : public Communicator {
+/// One process: every collective returns this process's own values.
+class LocalCommunicator : public Communicator {
  public:
   int rank() const override { return 0; }
   int size() const override { return 1; }
   void allreduce_sum(double*, std::size_t) const override {}
+  void allreduce_max(double*, std::size_t) const override {}
   void broadcast(double*, std::size_t, int) const override {}
+  std::int64_t sum_counts(std::int64_t value) const override { return value; }
+  std::int64_t sum_counts_below(std::int64_t) const override { return 0; }
+  std::vector<double> gather_all(const std::vector<double>& local) const override { return local; }
+  std::vector<std::int32_t> scatter_from_root(const std::vector<std::int32_t>& root_values,
+                                              std::int64_t) const override {
+    return root_values;
+  }
+  std::optional<RankError> first_error(const std::optional<RankError>& local) const override {
+    return local;
+  }
 };
 
 /// A process-wide LocalCommunicator, the default for every fit.
 const Communicator& local_communicator();
+
+/// Runs `step` on every rank and agrees on how it ended: if it threw on any rank, every rank
+/// throws the error of the lowest failing rank — the same cdens exception type (any other
+/// exception becomes an Error with its message) and the same message — so that all ranks stop
+/// together and a front end prints one message. Every rank must call it at the same point.
+void agree_on_errors(const Communicator& communicator, const std::function<void()>& step);
+
+/// InvalidArgument on every rank unless every rank passed the same `values` (the dimensions of
+/// its shard, say); `what` names them.
+void require_equal_on_every_rank(const Communicator& communicator, std::vector<double> values,
+                                 const std::string& what);
 
 }  // namespace cdens

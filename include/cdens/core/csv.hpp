@@ -1,10 +1,12 @@
 #pragma once
 // Numeric CSV files: reading with precise error positions, choosing columns, writing.
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
 
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
@@ -30,6 +32,28 @@ CsvTable read_csv(const std::string& path, const CsvFormat& format = {});
 
 /// As read_csv, from a stream; `source` names it in error messages.
 CsvTable parse_csv(std::istream& input, const std::string& source, const CsvFormat& format = {});
+
+/// One process's rows of a data set that many processes read together (read_csv_shards).
+struct CsvShard {
+  CsvTable table;           ///< this process's rows (maybe none) under the header's names
+  std::int64_t first_row;   ///< the index of table's first row among the rows of every file
+  std::int64_t total_rows;  ///< the rows of every process
+};
+
+/// Reads this process's part of a data set of one CSV file or of several files with the same
+/// header (`paths`, in order; the rows are numbered across them in that order). The data bytes
+/// after the headers are cut into communicator.size() ranges of equal length; each rank reads the
+/// lines that start in its range, so it holds only its own rows. Errors are read_csv's, naming the
+/// file and its line (counted from the file's start, whichever rank reads it) and column, and
+/// every rank throws the one of the lowest rank that met one (agree_on_errors). A header that
+/// differs from the first file's is a ParseError. Every rank must call it.
+CsvShard read_csv_shards(const std::vector<std::string>& paths, const Communicator& communicator,
+                         const CsvFormat& format = {});
+
+/// The files a shell pattern names (`part-*.csv`), in sorted order (glob(3)); a path without
+/// a wildcard (*, ?, [), or that names a file, is returned as it is. IoError when no file
+/// matches.
+std::vector<std::string> expand_path_pattern(const std::string& pattern);
 
 /// Resolves column specifications to column positions. A specification equal to a column name
 /// selects that column; otherwise a non-negative integer selects by 0-based position. Throws

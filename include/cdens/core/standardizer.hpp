@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
@@ -18,6 +19,12 @@ class Standardizer {
   /// Throws DataError if a dimension is constant, naming it by `names[i]` when given.
   static Standardizer fit(const MatrixView& data, std::string_view what,
                           const std::vector<std::string>& names = {});
+
+  /// As above for data whose samples are spread over the ranks of `communicator` (each rank
+  /// passes its own): the global mean and standard deviation, the same on every rank and, on one
+  /// rank, the same to the bit as fit(data, …). Every rank must call it.
+  static Standardizer fit(const MatrixView& data, const Communicator& communicator,
+                          std::string_view what, const std::vector<std::string>& names = {});
 
   /// The identity map in `dimension` dimensions.
   static Standardizer identity(Index dimension);

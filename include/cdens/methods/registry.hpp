@@ -66,6 +66,9 @@ struct MethodEntry {
   std::vector<OptionInfo> options;
   /// Whether the fit takes inputs without outputs (semi-supervised LSCDE).
   bool takes_unlabeled_inputs = false;
+  /// Whether the fit runs on rows spread over many processes (FitContext::communicator, each
+  /// rank passing its own rows); fit_method refuses more than one process to the others.
+  bool distributed = false;
   /// The fit: fit_conditional for the conditional and regression families, fit_density for
   /// density methods.
   ConditionalMethodFit fit_conditional;
@@ -92,14 +95,19 @@ const MethodEntry& find_method(const std::string& name);
 const MethodEntry* method_named(const std::string& name);
 
 /// Fits a conditional or regression method: its fit_conditional, after refusing unlabelled
-/// inputs (unlabeled_x with columns) to a method that takes none.
+/// inputs (unlabeled_x with columns) to a method that takes none, and more than one process to
+/// a method that is not distributed.
 ConditionalModel fit_method(const MethodEntry& method, const MatrixView& x, const MatrixView& y,
                             const MatrixView& unlabeled_x, const OptionValues& options,
                             const FitContext& context = {});
 
-/// Fits a density method: its fit_density.
+/// Fits a density method: its fit_density, after refusing more than one process to a method that
+/// is not distributed.
 DensityModel fit_method(const MethodEntry& method, const MatrixView& x, const OptionValues& options,
                         const FitContext& context = {});
+
+/// Why `method` refuses to run on more than one process, and which methods do run there.
+std::string not_distributed_message(const MethodEntry& method);
 
 /// The option of `method` called `name` (OptionInfo::name); InvalidArgument otherwise.
 const OptionInfo& find_option(const MethodEntry& method, const std::string& name);

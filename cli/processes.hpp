@@ -1,0 +1,19 @@
+#pragma once
+// The processes one run of the command spans: every process mpirun started (`mpirun -n K cdens
+// fit …`, when cdens is built with CDENS_WITH_MPI), or this process alone. Only `fit` runs on
+// many processes; there rank 0 prints and writes the model, and every rank reads its own rows.
+
+#include <string>
+
+#include "cdens/core/communicator.hpp"
+
+namespace cdens::cli {
+
+/// The processes of this run: set once by main(), the local communicator until then.
+const Communicator& processes();
+void set_processes(const Communicator& communicator);
+
+/// InvalidArgument when the run spans more than one process: `command` runs on one.
+void require_one_process(const std::string& command);
+
+}  // namespace cdens::cli

@@ -1,0 +1,137 @@
+#include "core/sharded_sampling_plan.hpp"
+
+#include <algorithm>
+
+#include "cdens/core/sampling_plan.hpp"
+
+namespace cdens {
+namespace {
+
+/// Appends `values` as doubles (row indices below 2^53 are exact).
+void append(std::vector<double>& message, const std::vector<Index>& values) {
+  message.push_back(static_cast<double>(values.size()));
+  message.insert(message.end(), values.begin(), values.end());
+}
+
+/// Reads what append wrote, from `position` on.
+std::vector<Index> take(const std::vector<double>& message, std::size_t& position) {
+  const auto count = static_cast<std::size_t>(message[position++]);
+  std::vector<Index> values(message.begin() + static_cast<std::ptrdiff_t>(position),
+                            message.begin() + static_cast<std::ptrdiff_t>(position + count));
+  position += count;
+  return values;
+}
+
+/// Rank 0's part: the plan of n rows as one message, and the fold of every row.
+std::vector<double> plan_message(Index n, Index n_centers, int folds, std::uint64_t seed,
+                                 std::vector<std::int32_t>& fold_of_rows) {
+  const SamplingPlan plan = draw_sampling_plan(n, n_centers, folds, seed);
+  // Every fold's centres come from a prefix of the centre order; the rest is never read.
+  std::size_t candidates = plan.centers.size();
+  std::vector<std::vector<Index>> fold_positions;
+  for (const std::vector<Index>& centers : plan.fold_centers) {
+    std::vector<Index> positions;
+    std::size_t p = 0;
+    for (const Index row : centers) {
+      while (plan.center_order[p] != row) ++p;
+      positions.push_back(static_cast<Index>(p));
+    }
+    candidates = std::max(candidates, p + 1);
+    fold_positions.push_back(std::move(positions));
+  }
+  std::vector<double> message;
+  append(message,
+         std::vector<Index>(plan.center_order.begin(),
+                            plan.center_order.begin() + static_cast<std::ptrdiff_t>(candidates)));
+  message.push_back(static_cast<double>(plan.centers.size()));
+  message.push_back(static_cast<double>(fold_positions.size()));
+  for (const auto& positions : fold_positions) append(message, positions);
+  if (plan.folds) {
+    std::vector<Index> sizes;
+    for (int k = 0; k < plan.folds->n_folds(); ++k) {
+      sizes.push_back(static_cast<Index>(plan.folds->test(k).size()));
+    }
+    append(message, sizes);
+    const std::vector<int> fold_of = plan.folds->fold_of();
+    fold_of_rows.assign(fold_of.begin(), fold_of.end());
+  } else {
+    append(message, {});
+  }
+  return message;
+}
+
+}  // namespace
+
+ShardedSamplingPlan draw_sharded_sampling_plan(Index local_rows, Index n_centers, int folds,
+                                               std::uint64_t seed,
+                                               const Communicator& communicator) {
+  const Index n = communicator.sum_counts(local_rows);
+  std::vector<double> message;
+  std::vector<std::int32_t> fold_of_rows;
+  agree_on_errors(communicator, [&] {
+    if (communicator.rank() == 0) message = plan_message(n, n_centers, folds, seed, fold_of_rows);
+  });
+  double length = static_cast<double>(message.size());
+  communicator.broadcast(&length, 1, 0);
+  message.resize(static_cast<std::size_t>(length));
+  communicator.broadcast(message.data(), message.size(), 0);
+
+  ShardedSamplingPlan plan;
+  std::size_t position = 0;
+  plan.candidate_order = take(message, position);
+  plan.center_count = static_cast<Index>(message[position++]);
+  const auto fold_center_lists = static_cast<std::size_t>(message[position++]);
+  for (std::size_t k = 0; k < fold_center_lists; ++k) {
+    plan.fold_centers.push_back(take(message, position));
+  }
+  plan.fold_sizes = take(message, position);
+  if (!plan.fold_sizes.empty()) {
+    plan.local_folds = communicator.scatter_from_root(fold_of_rows, local_rows);
+  }
+  return plan;
+}
+
+Matrix gather_global_samples(const MatrixView& local, Index first_sample,
+                             const std::vector<Index>& samples, const Communicator& communicator) {
+  // Each rank sends (position, values…) for the samples it holds.
+  const Index d = local.rows();
+  std::vector<double> mine;
+  for (std::size_t p = 0; p < samples.size(); ++p) {
+    const Index column = samples[p] - first_sample;
+    if (column < 0 || column >= local.cols()) continue;
+    mine.push_back(static_cast<double>(p));
+    mine.insert(mine.end(), local.col(column).data(), local.col(column).data() + d);
+  }
+  const std::vector<double> all = communicator.gather_all(mine);
+  Matrix gathered(d, static_cast<Index>(samples.size()));
+  for (std::size_t e = 0; e < all.size(); e += static_cast<std::size_t>(d + 1)) {
+    gathered.col(static_cast<Index>(all[e])) = Eigen::Map<const Vector>(all.data() + e + 1, d);
+  }
+  return gathered;
+}
+
+ShardedPairs prepare_sharded_pairs(const MatrixView& x, const MatrixView& y, Index n_centers,
+                                   int folds, std::uint64_t seed,
+                                   const Communicator& communicator) {
+  require_equal_on_every_rank(communicator,
+                              {static_cast<double>(x.rows()), static_cast<double>(y.rows())},
+                              "the dimensions of x and y");
+  ShardedPairs pairs{Standardizer::fit(x, communicator, "x"),
+                     Standardizer::fit(y, communicator, "y"),
+                     communicator.sum_counts(x.cols()),
+                     {},
+                     {},
+                     draw_sharded_sampling_plan(x.cols(), n_centers, folds, seed, communicator),
+                     {},
+                     {}};
+  pairs.z = pairs.x_scaling.transform(x);
+  pairs.t = pairs.y_scaling.transform(y);
+  const Index first_row = communicator.sum_counts_below(x.cols());
+  pairs.candidates_x =
+      gather_global_samples(pairs.z, first_row, pairs.plan.candidate_order, communicator);
+  pairs.candidates_y =
+      gather_global_samples(pairs.t, first_row, pairs.plan.candidate_order, communicator);
+  return pairs;
+}
+
+}  // namespace cdens

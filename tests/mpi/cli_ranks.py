@@ -1,0 +1,171 @@
+"""`cdens fit` under mpirun on 1, 2, 3 and 4 processes against the single-process fit of the same
+data: the model files agree within the stated tolerance (exactly on one process), whether the
+data are one CSV file or shard files; a bad row in one shard stops every rank with one message
+naming the file, line and column; methods and verbs that do not run on many processes refuse.
+
+    python3 tests/mpi/cli_ranks.py --cli build/mpi/cdens --mpiexec mpiexec
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+# The tolerance of tests/mpi/test_lscde_ranks.cpp (kRankTolerance), where it is explained.
+RANK_TOLERANCE = 1e-9
+
+
+def relative_difference(a, b, magnitude):
+    scale = max(abs(a), abs(b), 1e-6 * magnitude)
+    return 0.0 if scale == 0.0 else abs(a - b) / scale
+
+
+def model_difference(a, b, path=""):
+    """The largest relative difference between the numbers of two model documents (as
+    model_difference of tests/mpi/mpi_support.hpp); AssertionError for a difference of
+    structure, text or integers. The fit's timing is skipped."""
+    if isinstance(a, float) or isinstance(b, float):
+        return relative_difference(a, b, 0.0)
+    assert type(a) is type(b), f"{path}: {a!r} against {b!r}"
+    if isinstance(a, dict):
+        assert a.keys() == b.keys(), f"{path}: keys {sorted(a)} against {sorted(b)}"
+        return max([model_difference(a[k], b[k], f"{path}/{k}") for k in a if k != "fit_seconds"],
+                   default=0.0)
+    if isinstance(a, list):
+        assert len(a) == len(b), f"{path}: {len(a)} entries against {len(b)}"
+        numbers = [abs(v) for v in a + b if isinstance(v, (int, float))]
+        magnitude = max(numbers, default=0.0)
+        return max([relative_difference(u, v, magnitude)
+                    if isinstance(u, (int, float)) and isinstance(v, (int, float))
+                    else model_difference(u, v, f"{path}/{i}")
+                    for i, (u, v) in enumerate(zip(a, b))], default=0.0)
+    assert a == b, f"{path}: {a!r} against {b!r}"
+    return 0.0
+
+
+class Runner:
+    def __init__(self, cli, mpiexec, directory):
+        self.cli = cli
+        self.mpiexec = mpiexec
+        self.directory = directory
+        self.environment = dict(os.environ, OMP_WAIT_POLICY="PASSIVE", OMP_NUM_THREADS="1",
+                                OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+
+    def path(self, name):
+        return os.path.join(self.directory, name)
+
+    def run(self, arguments, ranks=None):
+        """cdens with `arguments`, alone (ranks None) or under mpirun -n ranks."""
+        command = [self.cli] + arguments
+        if ranks is not None:
+            command = [self.mpiexec, "-n", str(ranks), "--oversubscribe"] + command
+        return subprocess.run(command, capture_output=True, text=True, env=self.environment,
+                              timeout=600)
+
+
+def write_csv(path, header, rows):
+    with open(path, "w") as file:
+        file.write(",".join(header) + "\n")
+        for row in rows:
+            file.write(",".join(repr(v) for v in row) + "\n")
+
+
+def generated_rows(n, seed):
+    """y = sin(2 x0) + x1 / 2 + noise, x2 irrelevant, in units far from standard."""
+    generator = random.Random(seed)
+    rows = []
+    for _ in range(n):
+        x = [generator.gauss(0, 1) for _ in range(3)]
+        y = math.sin(2 * x[0]) + 0.5 * x[1] + 0.3 * generator.gauss(0, 1)
+        rows.append([40 + 10 * x[0], -3 + 0.01 * x[1], 1e3 * x[2], 7 + 2 * y])
+    return rows
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--cli", required=True)
+    parser.add_argument("--mpiexec", required=True)
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory() as directory:
+        runner = Runner(options.cli, options.mpiexec, directory)
+        header = ["x0", "x1", "x2", "y"]
+        rows = generated_rows(1500, 7)
+        write_csv(runner.path("data.csv"), header, rows)
+        # The same rows in three shard files of unequal size.
+        for part, (begin, end) in enumerate([(0, 200), (200, 1100), (1100, 1500)]):
+            write_csv(runner.path(f"part-{part}.csv"), header, rows[begin:end])
+        fit = ["--method", "lscde", "--x", "x0,x1,x2", "--y", "y", "--seed", "4"]
+
+        alone = runner.run(["fit", runner.path("data.csv")] + fit + ["--out", runner.path("alone.json")])
+        check(alone.returncode == 0, alone.stderr)
+        with open(runner.path("alone.json")) as file:
+            single = json.load(file)
+
+        for ranks in (1, 2, 3, 4):
+            for data in ("data.csv", "part-*.csv"):
+                model_path = runner.path(f"ranks{ranks}.json")
+                result = runner.run(["fit", runner.path(data)] + fit + ["--out", model_path], ranks)
+                check(result.returncode == 0, f"{ranks} ranks, {data}: {result.stderr}")
+                check(result.stdout.count("method: lscde") == 1,
+                      f"{ranks} ranks: the report is printed once:\n{result.stdout}")
+                check("n: 1500\n" in result.stdout, result.stdout)
+                with open(model_path) as file:
+                    difference = model_difference(json.load(file), single)
+                print(f"{ranks} ranks, {data}: largest relative difference from the "
+                      f"single-process model {difference:.3g}")
+                if ranks == 1:
+                    check(difference == 0.0, "one rank must fit the single-process model")
+                check(difference <= RANK_TOLERANCE, f"{ranks} ranks: {difference}")
+                os.remove(model_path)
+
+        # A bad cell in the middle shard: line 1 is its header, row 500 of it is line 502.
+        bad_rows = [list(r) for r in rows[200:1100]]
+        with open(runner.path("bad-1.csv"), "w") as file:
+            file.write(",".join(header) + "\n")
+            for index, row in enumerate(bad_rows):
+                cells = [repr(v) for v in row]
+                if index == 500:
+                    cells[1] = "1.5.3"
+                file.write(",".join(cells) + "\n")
+        write_csv(runner.path("bad-0.csv"), header, rows[:200])
+        write_csv(runner.path("bad-2.csv"), header, rows[1100:])
+        expected = (f"cdens: error: {runner.path('bad-1.csv')}:502:2: not a number '1.5.3' in "
+                    "column 'x1'")
+        for ranks in (1, 3, 4):
+            model_path = runner.path("bad.json")
+            result = runner.run(["fit", runner.path("bad-*.csv")] + fit + ["--out", model_path], ranks)
+            check(result.returncode == 2, f"{ranks} ranks: status {result.returncode}")
+            errors = [line for line in result.stderr.splitlines() if "cdens: error:" in line]
+            check(errors == [expected], f"{ranks} ranks: {result.stderr}")
+            check(not os.path.exists(model_path), "no model file after a failed fit")
+
+        refusals = [
+            (["fit", runner.path("data.csv"), "--method", "kcde", "--x", "x0", "--y", "y"],
+             "cdens: error: method kcde runs on one process only"),
+            (["fit", runner.path("data.csv"), "--method", "gmm"],
+             "cdens: error: method gmm runs on one process only"),
+            (["fit", runner.path("data.csv"), "--x", "x0", "--y", "y", "--holdout", "0.2"],
+             "cdens: error: --holdout runs on one process"),
+            (["info", runner.path("alone.json")], "cdens: error: cdens info runs on one process"),
+        ]
+        for arguments, message in refusals:
+            result = runner.run(arguments, 2)
+            errors = [line for line in result.stderr.splitlines() if "cdens: error:" in line]
+            check(result.returncode == 2 and len(errors) == 1 and errors[0].startswith(message),
+                  f"{arguments}: status {result.returncode}, {result.stderr}")
+    print("cdens fit under mpirun: the same model on 1-4 processes; bad rows and refusals "
+          "reported once")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

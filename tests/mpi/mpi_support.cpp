@@ -1,0 +1,142 @@
+#include "mpi_support.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cdens/core/samples.hpp"
+#include "cdens/model_file.hpp"
+
+namespace cdens::testing_mpi {
+namespace {
+const Communicator* world_communicator = nullptr;
+}
+
+const Communicator& world() { return *world_communicator; }
+void set_world(const Communicator& communicator) { world_communicator = &communicator; }
+
+std::string shared_temporary_path(const std::string& stem) {
+  double process = world().rank() == 0 ? static_cast<double>(getpid()) : 0.0;
+  world().broadcast(&process, 1, 0);
+  return (std::filesystem::temp_directory_path() /
+          ("cdens_mpi_" + std::to_string(static_cast<long>(process)) + "_" + stem))
+      .string();
+}
+
+void write_shared_file(const std::string& path, const std::string& text) {
+  if (world().rank() == 0) std::ofstream(path, std::ios::binary) << text;
+  world().sum_counts(0);  // no rank reads before rank 0 has written
+}
+
+Matrix gather_columns(const MatrixView& local) {
+  const std::vector<double> all =
+      world().gather_all(std::vector<double>(local.data(), local.data() + local.size()));
+  return Eigen::Map<const Matrix>(
+      all.data(), local.rows(), static_cast<Index>(all.size()) / std::max<Index>(local.rows(), 1));
+}
+
+}  // namespace cdens::testing_mpi
+
+namespace cdens::testing_mpi {
+namespace {
+
+double relative_difference(double a, double b, double array_magnitude) {
+  const double scale = std::max({std::abs(a), std::abs(b), 1e-6 * array_magnitude});
+  return scale == 0.0 ? 0.0 : std::abs(a - b) / scale;
+}
+
+double largest_magnitude(const nlohmann::json& array) {
+  double largest = 0.0;
+  for (const auto& value : array) {
+    if (value.is_number()) largest = std::max(largest, std::abs(value.get<double>()));
+  }
+  return largest;
+}
+
+}  // namespace
+
+double model_difference(const nlohmann::json& a, const nlohmann::json& b, const std::string& path) {
+  if (a.is_number_float() || b.is_number_float()) {
+    EXPECT_TRUE(a.is_number() && b.is_number()) << path;
+    return relative_difference(a.get<double>(), b.get<double>(), 0.0);
+  }
+  if (a.type() != b.type() || (a.is_array() && a.size() != b.size())) {
+    ADD_FAILURE() << path << ": " << a.dump().substr(0, 200) << " against "
+                  << b.dump().substr(0, 200);
+    return 0.0;
+  }
+  double largest = 0.0;
+  if (a.is_object()) {
+    for (auto entry = a.begin(); entry != a.end(); ++entry) {
+      if (entry.key() == "fit_seconds") continue;
+      if (!b.contains(entry.key())) {
+        ADD_FAILURE() << path << "/" << entry.key() << " is missing";
+        continue;
+      }
+      largest = std::max(largest,
+                         model_difference(entry.value(), b[entry.key()], path + "/" + entry.key()));
+    }
+  } else if (a.is_array()) {
+    const double magnitude = std::max(largest_magnitude(a), largest_magnitude(b));
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (a[i].is_number() && b[i].is_number()) {
+        largest = std::max(largest,
+                           relative_difference(a[i].get<double>(), b[i].get<double>(), magnitude));
+      } else {
+        largest = std::max(largest, model_difference(a[i], b[i], path + "/" + std::to_string(i)));
+      }
+    }
+  } else {
+    EXPECT_EQ(a, b) << path;
+  }
+  return largest;
+}
+
+std::vector<Index> rows_of_rank(const std::function<Index(int)>& cut) {
+  std::vector<Index> rows;
+  for (Index i = cut(world().rank()); i < cut(world().rank() + 1); ++i) rows.push_back(i);
+  return rows;
+}
+
+std::vector<std::function<Index(int)>> shardings(Index n) {
+  const Index size = world().size();
+  return {[n, size](int r) { return n * r / size; },
+          [n, size](int r) -> Index {
+            if (size == 1 || r == 0) return r == 0 ? 0 : n;
+            return n * (r - 1) * (r - 1) / ((size - 1) * (size - 1));
+          }};
+}
+
+void expect_rank_count_does_not_matter(const test::PairSample& pairs, const Matrix& unlabeled,
+                                       const ShardFit& fit, const std::string& name) {
+  const nlohmann::json single = conditional_model_to_json(
+      unnamed_model(fit(pairs.x, pairs.y, unlabeled, FitContext{local_communicator()})));
+  for (const auto& cut : shardings(pairs.x.cols())) {
+    const std::vector<Index> rows = rows_of_rank(cut);
+    std::vector<Index> unlabeled_rows;
+    for (Index i = unlabeled.cols() * world().rank() / world().size();
+         i < unlabeled.cols() * (world().rank() + 1) / world().size(); ++i) {
+      unlabeled_rows.push_back(i);
+    }
+    const nlohmann::json sharded = conditional_model_to_json(
+        unnamed_model(fit(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows),
+                          gather_samples(unlabeled, unlabeled_rows), FitContext{world()})));
+    const double difference = model_difference(sharded, single);
+    if (world().size() == 1) {
+      EXPECT_EQ(difference, 0.0) << name << ": one rank must fit the single-process model";
+    }
+    EXPECT_LE(difference, kRankTolerance) << name;
+    if (world().rank() == 0) {
+      std::cout << "[ ranks " << world().size() << " ] " << name
+                << ": largest relative difference from the single-process model " << difference
+                << std::endl;
+    }
+  }
+}
+
+}  // namespace cdens::testing_mpi
