@@ -11,6 +11,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
+from ._distributed import agree, engine_comm, min_samples
 from ._methods import engine_options, report_names
 from ._parameters import add_parameters
 from ._validation import (
@@ -80,22 +81,34 @@ class ConditionalDensityEstimator(BaseEstimator):
 
     # -- fitting -----------------------------------------------------------------------------
 
-    def fit(self, X, Y):
-        """Fits p(y|x) to the rows of X (n, d_x) and Y (n, d_y) or (n,); returns self."""
-        return self._fit(X, Y)
+    def fit(self, X, Y, comm=None):
+        """Fits p(y|x) to the rows of X (n, d_x) and Y (n, d_y) or (n,); returns self.
 
-    def _fit(self, X, Y, **engine_arguments):
-        if Y is None:
-            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y "
-                             "is None")
-        X_samples = as_samples(X, "X", min_samples=2)
-        check_features(self, X, reset=True)
-        Y_samples = as_samples(Y, "Y", allow_1d=True, min_samples=2)
-        if X_samples.shape[0] != Y_samples.shape[0]:
-            raise ValueError(
-                f"X and Y have different numbers of samples: {X_samples.shape[0]} and "
-                f"{Y_samples.shape[0]}"
-            )
+        comm: an mpi4py communicator (``MPI.COMM_WORLD``) in a script run under ``mpirun``,
+        each process passing its own rows; every process gets the model of all of them. The
+        methods of docs/distributed.md run so; the others refuse more than one process."""
+        return self._fit(X, Y, comm=comm)
+
+    def _fit(self, X, Y, comm=None, **engine_arguments):
+        def checked_pairs():
+            if Y is None:
+                raise ValueError(f"{type(self).__name__} requires y to be passed, but the target "
+                                 "y is None")
+            fewest = min_samples(comm, 2)
+            X_samples = as_samples(X, "X", min_samples=fewest)
+            check_features(self, X, reset=True)
+            Y_samples = as_samples(Y, "Y", allow_1d=True, min_samples=fewest)
+            if X_samples.shape[0] != Y_samples.shape[0]:
+                raise ValueError(
+                    f"X and Y have different numbers of samples: {X_samples.shape[0]} and "
+                    f"{Y_samples.shape[0]}"
+                )
+            return X_samples, Y_samples
+
+        X_samples, Y_samples = agree(comm, checked_pairs)
+        processes = engine_comm(comm, self._method_name())
+        if processes is not None:
+            engine_arguments["comm"] = processes
         model = self._fit_model(X_samples, Y_samples, **engine_arguments)
         names = getattr(self, "feature_names_in_", None)
         model.x_names = list(names) if names is not None else [

@@ -1,6 +1,7 @@
 """LSCDE: least-squares conditional density estimation (Sugiyama et al. 2010)."""
 
 from ._conditional import ConditionalDensityEstimator
+from ._distributed import agree, min_samples
 from ._validation import as_samples
 
 
@@ -29,11 +30,20 @@ class LSCDE(ConditionalDensityEstimator):
 
     _method = "lscde"
 
-    def fit(self, X, Y, X_unlabeled=None):
+    def fit(self, X, Y, X_unlabeled=None, comm=None):
         """Fits p(y|x) to the rows of X (n, d_x) and Y (n, d_y) or (n,). X_unlabeled, inputs
-        without outputs, join the basis matrix H (semi-supervised LSCDE, paper section 2.7)."""
-        unlabeled = None if X_unlabeled is None else as_samples(X_unlabeled, "X_unlabeled")
-        if unlabeled is not None and unlabeled.shape[1] != as_samples(X, "X").shape[1]:
-            raise ValueError(f"X_unlabeled has {unlabeled.shape[1]} features, X has "
-                             f"{as_samples(X, 'X').shape[1]}")
-        return self._fit(X, Y, X_unlabeled=unlabeled)
+        without outputs, join the basis matrix H (semi-supervised LSCDE, paper section 2.7).
+        comm: an mpi4py communicator, each process passing its own rows (and unlabelled
+        inputs), as for every conditional estimator."""
+        def unlabeled_inputs():
+            if X_unlabeled is None:
+                return None
+            fewest = min_samples(comm, 1)
+            unlabeled = as_samples(X_unlabeled, "X_unlabeled", min_samples=fewest)
+            features = as_samples(X, "X", min_samples=fewest).shape[1]
+            if unlabeled.shape[1] != features:
+                raise ValueError(f"X_unlabeled has {unlabeled.shape[1]} features, X has "
+                                 f"{features}")
+            return unlabeled
+
+        return self._fit(X, Y, comm=comm, X_unlabeled=agree(comm, unlabeled_inputs))

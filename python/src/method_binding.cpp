@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -14,6 +15,7 @@
 #include "bindings.hpp"
 #include "cdens/methods/option_tables.hpp"
 #include "cdens/methods/registry.hpp"
+#include "python_communicator.hpp"
 
 namespace py = pybind11;
 
@@ -50,6 +52,7 @@ py::dict method_to_dict(const MethodEntry& method) {
   entry["summary"] = method.summary;
   entry["python_class"] = method.python_class;
   entry["takes_unlabeled_inputs"] = method.takes_unlabeled_inputs;
+  entry["distributed"] = method.distributed;
   py::list options;
   for (const OptionInfo& option : method.options) options.append(option_to_dict(option));
   entry["options"] = options;
@@ -168,7 +171,8 @@ OptionValues values_of(const MethodEntry& method, const py::dict& options) {
 }
 
 ConditionalModel fit_binding(const std::string& name, const py::array& x, const py::array& y,
-                             const py::dict& options, const std::optional<py::array>& unlabeled) {
+                             const py::dict& options, const std::optional<py::array>& unlabeled,
+                             const py::object& comm) {
   const MethodEntry* method = method_named(name);
   if (method == nullptr) throw InvalidArgument("unknown method '" + name + "'");
   const OptionValues values = values_of(*method, options);
@@ -177,16 +181,20 @@ ConditionalModel fit_binding(const std::string& name, const py::array& x, const 
   const Matrix no_unlabeled(xs.rows(), 0);
   const MatrixView unlabeled_x =
       unlabeled ? MatrixView(samples_of(*unlabeled, "X_unlabeled")) : MatrixView(no_unlabeled);
-  return without_gil([&] { return fit_method(*method, xs, ys, unlabeled_x, values); });
+  const std::unique_ptr<Communicator> processes = communicator_of(comm);
+  const FitContext context{processes ? *processes : local_communicator()};
+  return without_gil([&] { return fit_method(*method, xs, ys, unlabeled_x, values, context); });
 }
 
 DensityModel fit_density_binding(const std::string& name, const py::array& x,
-                                 const py::dict& options) {
+                                 const py::dict& options, const py::object& comm) {
   const MethodEntry* method = method_named(name);
   if (method == nullptr) throw InvalidArgument("unknown method '" + name + "'");
   const OptionValues values = values_of(*method, options);
   const auto xs = samples_of(x, "X");
-  return without_gil([&] { return fit_method(*method, xs, values); });
+  const std::unique_ptr<Communicator> processes = communicator_of(comm);
+  const FitContext context{processes ? *processes : local_communicator()};
+  return without_gil([&] { return fit_method(*method, xs, values, context); });
 }
 
 /// (model, traces): LSCE or an LSMI method; traces holds J after each update of W for every
@@ -235,12 +243,18 @@ void bind_methods(py::module_& module) {
       },
       "Every method: name, family, model shape, Python class and its options (name, type, doc, "
       "CLI flag, Python name, default, ...).");
+  module.def(
+      "not_distributed_message",
+      [](const std::string& name) { return not_distributed_message(find_method(name)); },
+      py::arg("method"), "Why a method refuses to run on more than one process.");
   module.def("fit", &fit_binding, py::arg("method"), py::arg("X"), py::arg("Y"), py::arg("options"),
-             py::arg("X_unlabeled") = py::none(),
+             py::arg("X_unlabeled") = py::none(), py::arg("comm") = py::none(),
              "Fits a conditional or regression method; options maps option names (not Python "
-             "names) to values, the rest keep their defaults.");
+             "names) to values, the rest keep their defaults. comm: an mpi4py communicator whose "
+             "processes each pass their own rows (methods with 'distributed'), or None.");
   module.def("fit_density", &fit_density_binding, py::arg("method"), py::arg("X"),
-             py::arg("options"), "Fits a density method (options as for fit).");
+             py::arg("options"), py::arg("comm") = py::none(),
+             "Fits a density method (options and comm as for fit).");
   module.def("fit_reduced_cde", &fit_reduced_cde_binding, py::arg("method"), py::arg("X"),
              py::arg("Y"), py::arg("options"),
              "LSCE or LSMI with LSCDE or epsilon-KDE on z = Wx: (model, traces).");

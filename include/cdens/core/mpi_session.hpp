@@ -11,7 +11,8 @@
 namespace cdens {
 
 /// Whether this process was started by an MPI launcher (mpirun sets OMPI_COMM_WORLD_SIZE, and
-/// PMIx launchers PMIX_RANK): a program started alone need not initialise MPI.
+/// PMIx launchers PMIX_RANK): a program started alone need not initialise MPI. The child of a
+/// process that initialised MPI alone (OMPI_MCA_ess=singleton, which sets PMIX_RANK too) was not.
 bool started_by_mpi_launcher();
 
 /// Whether this build of cdens has MPI (CDENS_WITH_MPI=ON).

@@ -1,0 +1,66 @@
+"""Fits from the rows of many processes: ``fit(X, Y, comm=MPI.COMM_WORLD)`` in a script run under
+``mpirun -n K``, each process passing its own rows (mpi4py, python3-mpi4py). The engine sums the
+statistics of the methods that run distributed over the processes through ``comm``, and every
+process gets the same model (docs/distributed.md).
+"""
+
+import pickle
+
+from . import _core
+from ._methods import method
+
+
+def size_of(comm):
+    """The number of processes of an mpi4py communicator; TypeError for anything else."""
+    try:
+        return int(comm.Get_size())
+    except AttributeError:
+        raise TypeError(f"comm must be an mpi4py communicator (such as MPI.COMM_WORLD), got "
+                        f"{comm!r}") from None
+
+
+def engine_comm(comm, method_name):
+    """The communicator to hand the engine's fit of method_name: comm for a method that runs
+    distributed, None for none given or for one process and a method that does not (it fits
+    alone, as without comm); ValueError, on every process alike, for several processes and such
+    a method."""
+    if comm is None:
+        return None
+    processes = size_of(comm)
+    if method(method_name)["distributed"]:
+        return comm
+    if processes > 1:
+        raise ValueError(_core.not_distributed_message(method_name))
+    return None
+
+
+def min_samples(comm, alone):
+    """The fewest rows one process may pass: `alone` for a fit on one process; none on one of
+    several (the engine checks the rows of all of them)."""
+    return alone if comm is None or size_of(comm) == 1 else 0
+
+
+def agree(comm, step):
+    """step() on every process of comm: if it raised anywhere, every process raises the error of
+    the lowest failing one, so that none waits in the fit's collective calls for a process that
+    stopped. Without comm, or with one process, step() alone."""
+    if comm is None or size_of(comm) == 1:
+        return step()
+    try:
+        result, error = step(), None
+    except Exception as caught:  # noqa: BLE001 - every error is shared, then raised again
+        result, error = None, caught
+    errors = comm.allgather(None if error is None else _shareable(error))
+    failing = [rank for rank, shared in enumerate(errors) if shared is not None]
+    if failing:
+        raise error if failing[0] == comm.Get_rank() else errors[failing[0]]
+    return result
+
+
+def _shareable(error):
+    """error, or a ValueError with its type and message when it cannot be pickled."""
+    try:
+        pickle.dumps(error)
+        return error
+    except Exception:  # noqa: BLE001 - any failure to pickle
+        return ValueError(f"{type(error).__name__}: {error}")

@@ -1,0 +1,133 @@
+"""The Python package under mpirun: estimators fitted with comm=MPI.COMM_WORLD, each process
+passing its own rows, give the single-process model of all rows on every process (within the
+tolerance of tests/mpi/test_lscde_ranks.cpp); an error in one process's rows is raised on every
+process with one message; a method that does not run distributed refuses on every process.
+Run by tests/python/test_distributed.py:
+
+    mpirun -n K python3 tests/mpi/python_ranks.py
+"""
+
+import json
+import os
+import sys
+import tempfile
+import warnings
+
+import numpy as np
+from mpi4py import MPI
+
+import cdens
+from cli_ranks import RANK_TOLERANCE, check, model_difference
+
+COMM = MPI.COMM_WORLD
+
+
+def generated_pairs(n, seed):
+    """y = sin(2 x0) + x1 / 2 + noise, x2 irrelevant, in units far from standard."""
+    generator = np.random.default_rng(seed)
+    x = generator.normal(size=(n, 3))
+    y = np.sin(2 * x[:, 0]) + 0.5 * x[:, 1] + 0.3 * generator.normal(size=n)
+    return np.column_stack([40 + 10 * x[:, 0], -3 + 0.01 * x[:, 1], 1e3 * x[:, 2]]), 7 + 2 * y
+
+
+def my_rows(n, layout):
+    """This process's rows: equal shares ("equal"), or none on rank 0 and the rest shared
+    ("first_empty")."""
+    ranks, rank = COMM.Get_size(), COMM.Get_rank()
+    if layout == "first_empty" and ranks > 1:
+        if rank == 0:
+            return slice(0, 0)
+        ranks, rank = ranks - 1, rank - 1
+    return slice(n * rank // ranks, n * (rank + 1) // ranks)
+
+
+def model_document(estimator, directory, name):
+    path = os.path.join(directory, f"{name}-{COMM.Get_rank()}.json")
+    estimator.save(path)
+    with open(path) as file:
+        return json.load(file)
+
+
+def fitted_alone(make, directory, name, *arguments, **keywords):
+    """The model document of make() fitted by rank 0 to all rows, on every process."""
+    document = None
+    if COMM.Get_rank() == 0:
+        document = model_document(make().fit(*arguments, **keywords), directory, name)
+    return COMM.bcast(document)
+
+
+def same_error_everywhere(fit):
+    """The message of the ValueError fit() raises, checked to be raised on every process with
+    the same text."""
+    try:
+        fit()
+    except ValueError as error:
+        message = str(error)
+    else:
+        message = None
+    messages = COMM.allgather(message)
+    check(all(m is not None for m in messages), f"raised on some processes only: {messages}")
+    check(len(set(messages)) == 1, f"different messages: {messages}")
+    return message
+
+
+def main():
+    warnings.simplefilter("ignore", cdens.CdensWarning)
+    x, y = generated_pairs(600, 3)
+    unlabeled = generated_pairs(200, 5)[0]
+    estimators = {
+        "lscde": lambda: cdens.LSCDE(random_state=4),
+        "lscde-sq": lambda: cdens.LSCDE(cv_loss="sq", random_state=4),
+        # Smaller grids than the defaults: SA-CDE's solver is the slow part of this test.
+        "sacde": lambda: cdens.SACDE(sigma=[0.5, 1.0], n_centers=40, cv=3, random_state=4),
+        "salscde": lambda: cdens.SALSCDE(sigma=[0.5, 1.0], n_centers=40, cv=3, random_state=4),
+    }
+    largest = 0.0
+    with tempfile.TemporaryDirectory() as directory:
+        for name, make in estimators.items():
+            single = fitted_alone(make, directory, f"{name}-alone", x, y)
+            for layout in ("equal", "first_empty"):
+                rows = my_rows(len(y), layout)
+                shared = model_document(make().fit(x[rows], y[rows], comm=COMM), directory, name)
+                difference = model_difference(single, shared)
+                if COMM.Get_size() == 1:
+                    check(difference == 0.0, f"{name}: one process differs by {difference}")
+                check(difference <= RANK_TOLERANCE, f"{name}, {layout}: {difference}")
+                largest = max(largest, difference)
+
+        # Semi-supervised: each process passes its own unlabelled inputs too.
+        single = fitted_alone(lambda: cdens.LSCDE(random_state=4), directory, "semi-alone", x, y,
+                              X_unlabeled=unlabeled)
+        shared = model_document(
+            cdens.LSCDE(random_state=4).fit(x[my_rows(600, "equal")], y[my_rows(600, "equal")],
+                                            X_unlabeled=unlabeled[my_rows(200, "equal")],
+                                            comm=COMM), directory, "semi")
+        largest = max(largest, model_difference(single, shared))
+        check(model_difference(single, shared) <= RANK_TOLERANCE, "semi-supervised LSCDE")
+
+    # A non-finite value in the last process's rows.
+    rows = my_rows(len(y), "equal")
+    bad_x = x[rows].copy()
+    if COMM.Get_rank() == COMM.Get_size() - 1:
+        bad_x[-1, 1] = np.nan
+    message = same_error_everywhere(lambda: cdens.LSCDE().fit(bad_x, y[rows], comm=COMM))
+    check("X" in message and "NaN" in message, message)
+
+    # Methods that need every row in one place refuse several processes.
+    if COMM.Get_size() > 1:
+        message = same_error_everywhere(
+            lambda: cdens.KernelCDE().fit(x[rows], y[rows], comm=COMM))
+        check(message.startswith("method kcde runs on one process only"), message)
+        message = same_error_everywhere(lambda: cdens.ParzenWindow().fit(x[rows], comm=COMM))
+        check(message.startswith("method parzen runs on one process only"), message)
+    else:
+        cdens.KernelCDE().fit(x, y, comm=COMM)
+
+    if COMM.Get_rank() == 0:
+        print(f"python under mpirun, {COMM.Get_size()} processes: the same models "
+              f"(largest relative difference {largest:.1e}); errors and refusals on every process")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
