@@ -73,8 +73,12 @@ CsvTable load_training_table(const std::string& path_or_pattern, bool no_header)
 }
 
 /// Rank 0 prints the report and writes the model file; every rank learns whether that worked.
+/// On many processes the report ends with the payload rank 0 sent and received in the fit's
+/// collective calls (docs/distributed.md compares it with the scaling model).
 template <class Model>
 void report_and_save(std::ostringstream& out, const std::string& out_path, const Model& model) {
+  if (processes().size() > 1)
+    out << "bytes_between_processes: " << bytes_between_processes() << '\n';
   agree_on_errors(processes(), [&] {
     if (processes().rank() != 0) return;
     save_fitted_model(out, out_path, model);

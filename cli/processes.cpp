@@ -1,15 +1,23 @@
 #include "processes.hpp"
 
+#include <memory>
+
+#include "cdens/core/counting_communicator.hpp"
 #include "cdens/core/error.hpp"
 
 namespace cdens::cli {
 namespace {
-const Communicator* run_processes = &local_communicator();
+std::unique_ptr<CountingCommunicator> run_processes =
+    std::make_unique<CountingCommunicator>(local_communicator());
 }
 
 const Communicator& processes() { return *run_processes; }
 
-void set_processes(const Communicator& communicator) { run_processes = &communicator; }
+void set_processes(const Communicator& communicator) {
+  run_processes = std::make_unique<CountingCommunicator>(communicator);
+}
+
+std::uint64_t bytes_between_processes() { return run_processes->bytes(); }
 
 void require_one_process(const std::string& command) {
   if (processes().size() > 1) {

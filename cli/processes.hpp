@@ -3,15 +3,20 @@
 // fit …`, when cdens is built with CDENS_WITH_MPI), or this process alone. Only `fit` runs on
 // many processes; there rank 0 prints and writes the model, and every rank reads its own rows.
 
+#include <cstdint>
 #include <string>
 
 #include "cdens/core/communicator.hpp"
 
 namespace cdens::cli {
 
-/// The processes of this run: set once by main(), the local communicator until then.
+/// The processes of this run: set once by main(), the local communicator until then. Every
+/// collective call through it is counted (bytes_between_processes).
 const Communicator& processes();
 void set_processes(const Communicator& communicator);
+
+/// The payload this process has sent and received through processes() (CountingCommunicator).
+std::uint64_t bytes_between_processes();
 
 /// InvalidArgument when the run spans more than one process: `command` runs on one.
 void require_one_process(const std::string& command);

@@ -1,6 +1,7 @@
 """LSCDE on many processes: wall time and each rank's peak memory of `cdens fit` on a generated
 CSV (d_x = 5, one output) at 1, 2 and 4 ranks, beside the fit on one process without mpirun, and
-the bytes the ranks sum (the scaling model of docs/distributed.md). A benchmark, not a test: run
+the bytes rank 0 sent and received (the command's bytes_between_processes) beside the scaling
+model of docs/distributed.md. A benchmark, not a test: run
 it on an otherwise idle machine.
 
     python3 bench/mpi/scaling.py --cli build/mpi-release/cdens --rows 1000000 --ranks 1,2,4
@@ -36,7 +37,8 @@ def write_data(path, rows, seed):
 
 
 def run(command, environment):
-    """Wall seconds and the peak resident kB of every process /usr/bin/time -v reports."""
+    """Wall seconds, the peak resident kB of every process /usr/bin/time -v reports, and the
+    bytes between processes the report gives (None on one process)."""
     started = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True, env=environment)
     seconds = time.perf_counter() - started
@@ -44,7 +46,8 @@ def run(command, environment):
         raise SystemExit(f"{' '.join(command)} failed:\n{result.stderr}")
     peaks = [int(k) for k in re.findall(r"Maximum resident set size \(kbytes\): (\d+)",
                                         result.stderr)]
-    return seconds, peaks
+    sent = re.search(r"^bytes_between_processes: (\d+)$", result.stdout, re.M)
+    return seconds, peaks, int(sent.group(1)) if sent else None
 
 
 def main():
@@ -65,19 +68,20 @@ def main():
         size_mb = os.path.getsize(data) / 1e6
         print(f"LSCDE, n = {options.rows}, d_x = {INPUTS}, CSV {size_mb:.0f} MB, default grid "
               "(10 sigma x 10 lambda, 5 folds, b = 100), one thread per process\n")
-        print("| processes | wall s | peak memory per process, MB |")
-        print("| --- | --- | --- |")
-        seconds, peaks = run(["/usr/bin/time", "-v", options.cli] + fit, environment)
-        print(f"| 1, without mpirun | {seconds:.1f} | {peaks[0] / 1e3:.0f} |")
+        print("| processes | wall s | peak memory per process, MB | rank 0 sent and received, MB |")
+        print("| --- | --- | --- | --- |")
+        seconds, peaks, _ = run(["/usr/bin/time", "-v", options.cli] + fit, environment)
+        print(f"| 1, without mpirun | {seconds:.1f} | {peaks[0] / 1e3:.0f} | - |")
         for ranks in [int(r) for r in options.ranks.split(",")]:
-            seconds, peaks = run([options.mpiexec, "-n", str(ranks), "--oversubscribe",
-                                  "/usr/bin/time", "-v", options.cli] + fit, environment)
+            seconds, peaks, sent = run([options.mpiexec, "-n", str(ranks), "--oversubscribe",
+                                        "/usr/bin/time", "-v", options.cli] + fit, environment)
             print(f"| {ranks} | {seconds:.1f} | "
-                  f"{', '.join(f'{p / 1e3:.0f}' for p in sorted(peaks, reverse=True))} |")
+                  f"{', '.join(f'{p / 1e3:.0f}' for p in sorted(peaks, reverse=True))} | "
+                  f"{'-' if sent is None else f'{sent / 1e6:.2f}'} |")
         b, sigmas, folds = 100, 10, 5
-        summed = 8 * (sigmas * (folds + 1) * (b * b + b) + sigmas * 10 * folds + b * b + b)
-        print(f"\nSummed over the ranks per fit: {summed / 1e6:.1f} MB (b^2 + b doubles per sigma "
-              "and fold, the held-out losses, the final system), whatever n.")
+        model = 8 * (sigmas * (folds + 1) * (b * b + b) + sigmas * 10 * folds + b * b + b)
+        print(f"\nThe scaling model's sums: {model / 1e6:.1f} MB per fit (b^2 + b doubles per "
+              "sigma and fold, the held-out losses, the final system), whatever n.")
 
 
 if __name__ == "__main__":

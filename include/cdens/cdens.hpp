@@ -24,6 +24,7 @@
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_gate.hpp"
 #include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/counting_communicator.hpp"
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/csv.hpp"
 #include "cdens/core/density_region.hpp"

@@ -11,6 +11,7 @@ import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -118,6 +119,11 @@ def main():
                 check(result.stdout.count("method: lscde") == 1,
                       f"{ranks} ranks: the report is printed once:\n{result.stdout}")
                 check("n: 1500\n" in result.stdout, result.stdout)
+                # Several processes report what rank 0 sent and received: at least the sums of
+                # the final system (b^2 + b doubles, b = 100).
+                sent = re.findall(r"^bytes_between_processes: (\d+)$", result.stdout, re.M)
+                check(len(sent) == (ranks > 1) and all(int(b) >= 8 * 10100 for b in sent),
+                      result.stdout)
                 with open(model_path) as file:
                     difference = model_difference(json.load(file), single)
                 print(f"{ranks} ranks, {data}: largest relative difference from the "
