@@ -35,12 +35,22 @@ struct Candidate {
 }  // namespace
 
 ConditionalFit fit_forward_selection(const MatrixView& x, const MatrixView& y, const SubsetFit& fit,
-                                     const ForwardSelectionOptions& options) {
+                                     const ForwardSelectionOptions& options,
+                                     const FitContext& context) {
   return timed_fit<ConditionalMixture>(options.method, [&](FitReport& report) {
-    require_training_pairs(x, y);
-    if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
-    const Standardizer x_scaling = Standardizer::fit(x, "x");
-    const int threads = resolve_threads(options.threads);
+    const Communicator& communicator = context.communicator;
+    int threads = 1;
+    agree_on_errors(communicator, [&] {
+      // One rank of many may hold no pairs; the standardiser refuses a data set with none.
+      if (communicator.size() == 1 || x.cols() > 0 || y.cols() > 0) require_training_pairs(x, y);
+      if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
+      // Collective calls come from one thread: on many ranks the candidates take turns.
+      if (communicator.size() == 1) threads = resolve_threads(options.threads);
+    });
+    require_equal_on_every_rank(communicator,
+                                {static_cast<double>(x.rows()), static_cast<double>(y.rows())},
+                                "the dimensions of x and y");
+    const Standardizer x_scaling = Standardizer::fit(x, communicator, "x");
     const Index features = x.rows();
 
     std::vector<Index> selected;

@@ -20,7 +20,7 @@ ConditionalFit select_around(const MatrixView& x, const MatrixView& y, const Opt
       [&](const MatrixView& subset_x, const MatrixView& subset_y) {
         return fit_estimator(subset_x, subset_y, single_threaded, context);
       },
-      selection);
+      selection, context);
 }
 
 }  // namespace

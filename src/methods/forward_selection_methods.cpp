@@ -66,11 +66,14 @@ std::vector<GateKind> selection_gates(GateKind estimator_gate) {
 }  // namespace
 
 std::vector<MethodEntry> forward_selection_methods() {
+  MethodEntry lscde = conditional_method("fw-lscde", "forward feature selection around LSCDE",
+                                         "ForwardSelectionCDE", fw_lscde_option_table(),
+                                         &fit_forward_selection_lscde,
+                                         selection_gates(gate_kind<LscdeGate>("lscde")));
+  // Every candidate's LSCDE fit sums over the ranks' rows.
+  lscde.distributed = true;
   return {
-      conditional_method("fw-lscde", "forward feature selection around LSCDE",
-                         "ForwardSelectionCDE", fw_lscde_option_table(),
-                         &fit_forward_selection_lscde,
-                         selection_gates(gate_kind<LscdeGate>("lscde"))),
+      std::move(lscde),
       conditional_method("fw-ekde", "forward feature selection around ε-KDE", "ForwardSelectionCDE",
                          fw_epsilon_kde_option_table(), &fit_forward_selection_epsilon_kde,
                          selection_gates(gate_kind<EpsilonBallGate>("epsilon_ball"))),

@@ -81,6 +81,8 @@ def main():
         # Smaller grids than the defaults: SA-CDE's solver is the slow part of this test.
         "sacde": lambda: cdens.SACDE(sigma=[0.5, 1.0], n_centers=40, cv=3, random_state=4),
         "salscde": lambda: cdens.SALSCDE(sigma=[0.5, 1.0], n_centers=40, cv=3, random_state=4),
+        "fw-lscde": lambda: cdens.ForwardSelectionCDE(sigma=[0.5, 1.0], regularization=[0.01, 0.1],
+                                                      n_centers=40, cv=3, random_state=4),
     }
     largest = 0.0
     with tempfile.TemporaryDirectory() as directory:

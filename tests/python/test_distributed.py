@@ -56,8 +56,8 @@ def test_comm_must_be_an_mpi4py_communicator(estimator):
 def test_the_registry_says_which_methods_run_distributed():
     distributed = {name for name, entry in cdens._methods.methods().items()
                    if entry["distributed"]}
-    assert {"lscde", "sacde", "salscde"} <= distributed
-    assert "kcde" not in distributed and "parzen" not in distributed
+    assert {"lscde", "sacde", "salscde", "fw-lscde"} <= distributed
+    assert not {"kcde", "parzen", "fw-ekde", "fw-nwcde"} & distributed
 
 
 @pytest.mark.parametrize("processes", [1, 2, 3, 4])

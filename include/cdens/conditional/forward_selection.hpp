@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 
 namespace cdens {
@@ -26,7 +27,8 @@ struct ForwardSelectionOptions {
   /// Name of the wrapped method in the report ("fw-" + its name).
   std::string method = "fw";
   /// OpenMP threads over the candidate features of a step; 0 uses the OpenMP default. Each
-  /// candidate's fit then runs on one thread, so the result does not depend on it.
+  /// candidate's fit then runs on one thread, so the result does not depend on it. On more than
+  /// one process, one.
   int threads = 0;
 };
 
@@ -35,7 +37,13 @@ struct ForwardSelectionOptions {
 /// options.method, feature_selection (importance: the decrease of CV NLL when the feature was
 /// added) and an auxiliary table "forward_selection" of the CV NLL after each step (parameter
 /// "feature": the one added).
+///
+/// On more than one process (context.communicator), each rank passes its own pairs and `fit`
+/// must fit a distributed estimator on them with the same communicator; the candidates of a
+/// step are then fitted one after another (the ranks' collective calls come from one thread in
+/// the same order), and every rank takes the same decisions from the summed CV losses.
 ConditionalFit fit_forward_selection(const MatrixView& x, const MatrixView& y, const SubsetFit& fit,
-                                     const ForwardSelectionOptions& options = {});
+                                     const ForwardSelectionOptions& options = {},
+                                     const FitContext& context = {});
 
 }  // namespace cdens
