@@ -138,10 +138,6 @@ void fit_conditional(const FitRequest& request) {
     }
     return static_cast<std::int64_t>(found - column_names.begin());
   }));
-  // Estimators standardise every column and refuse a constant one; checking here first lets the
-  // message name the column.
-  Standardizer::fit(x.values, processes(), "x", x.names);
-  Standardizer::fit(y.values, processes(), "y", y.names);
   Matrix fit_x = x.values;
   Matrix fit_y = y.values;
   Matrix unlabeled_x(x.values.rows(), 0);
@@ -246,11 +242,10 @@ void fit_regression(const FitRequest& request) {
   const ColumnSelection y = choose_columns(table, split_list(arguments.y_columns, ',', "--y"));
   if (y.names.size() != 1) throw InvalidArgument("--y names one output column for PRESS");
   require_disjoint(x, y);
-  // Checking here first lets the message name a constant column.
-  if (press_options.press.standardize_inputs) Standardizer::fit(x.values, "x", x.names);
-  Standardizer::fit(y.values, "y", y.names);
+  std::vector<std::string> column_names = x.names;
+  column_names.push_back(y.names.front());
 
-  ConditionalModel model = fit_with_progress({}, [&](const FitContext& context) {
+  ConditionalModel model = fit_with_progress(column_names, [&](const FitContext& context) {
     return fit_method(request.method, x.values, y.values, Matrix(x.values.rows(), 0),
                       request.options, context);
   });

@@ -50,7 +50,11 @@ ConditionalFit fit_forward_selection(const MatrixView& x, const MatrixView& y, c
     require_equal_on_every_rank(communicator,
                                 {static_cast<double>(x.rows()), static_cast<double>(y.rows())},
                                 "the dimensions of x and y");
-    const Standardizer x_scaling = Standardizer::fit(x, communicator, "x");
+    const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
+    const Standardizer x_scaling = Standardizer::fit(x, communicator, "x", x_names);
+    // The candidates' fits see a subset of the inputs and no names: a constant output is refused
+    // here, where its name is known.
+    Standardizer::fit(y, communicator, "y", y_names);
     const Index features = x.rows();
 
     std::vector<Index> selected;

@@ -15,10 +15,12 @@ ConditionalFit select_around(const MatrixView& x, const MatrixView& y, const Opt
   ForwardSelectionOptions selection;
   selection.method = method;
   selection.threads = options.threads;
+  // The candidates' fits see a subset of the inputs, which the names would mislabel.
+  const FitContext subset_context = context.without_column_names();
   return fit_forward_selection(
       x, y,
       [&](const MatrixView& subset_x, const MatrixView& subset_y) {
-        return fit_estimator(subset_x, subset_y, single_threaded, context);
+        return fit_estimator(subset_x, subset_y, single_threaded, subset_context);
       },
       selection, context);
 }

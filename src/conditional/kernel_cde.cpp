@@ -23,7 +23,9 @@ StandardizedPairs standardize_pairs(const MatrixView& x, const MatrixView& y,
     throw InvalidArgument(
         "the kernel estimators keep every training pair and run on a single process");
   }
-  StandardizedPairs pairs{Standardizer::fit(x, "x"), Standardizer::fit(y, "y"), {}};
+  const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
+  StandardizedPairs pairs{
+      Standardizer::fit(x, "x", x_names), Standardizer::fit(y, "y", y_names), {}};
   pairs.samples = {pairs.x_scaling.transform(x), pairs.y_scaling.transform(y)};
   return pairs;
 }

@@ -204,10 +204,9 @@ ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixV
     // §2.6: b = min(100, n) centres chosen at random from the training pairs; folds when there
     // is more than one (σ, λ) to choose from.
     const bool cross_validates = options.sigmas.size() * options.lambdas.size() > 1;
-    Prepared data{
-        prepare_sharded_pairs(x, y, options.n_centers, cross_validates ? options.folds : 0,
-                              options.seed, communicator),
-        {}};
+    Prepared data{prepare_sharded_pairs(x, y, options.n_centers,
+                                        cross_validates ? options.folds : 0, options.seed, context),
+                  {}};
     const Standardizer& x_scaling = data.pairs.x_scaling;
     const Standardizer& y_scaling = data.pairs.y_scaling;
     const ShardedSamplingPlan& draws = data.pairs.plan;

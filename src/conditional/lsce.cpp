@@ -141,7 +141,7 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
       EpsilonKdeOptions ekde = options.epsilon_kde;
       ekde.seed = options.reduction.seed;
       ekde.threads = options.reduction.threads;
-      ConditionalFit fit = fit_epsilon_kde(z, y, ekde, context);
+      ConditionalFit fit = fit_epsilon_kde(z, y, ekde, context.without_column_names());
       model = project_inputs(x_scaling, w, fit.model);
       second = std::move(fit.report);
     } else {
@@ -154,7 +154,7 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
       lscde.cv_loss = options.lscde_cv_loss;
       lscde.seed = options.reduction.seed;
       lscde.threads = options.reduction.threads;
-      ConditionalFit fit = fit_lscde(z, y, lscde, context);
+      ConditionalFit fit = fit_lscde(z, y, lscde, context.without_column_names());
       model = project_inputs(x_scaling, w, fit.model);
       second = std::move(fit.report);
     }
@@ -184,8 +184,9 @@ CvTable cross_validate_dimension(const MatrixView& x, const MatrixView& y, Reduc
   const KFold folds = dimension_folds(x.cols(), options);
   // Every fold is standardised as the whole sample is: a column that is constant within a
   // fold (a rare category, a rain gauge that reads 0 in most months) stays usable.
-  const Standardizer x_scaling = Standardizer::fit(x, "x");
-  const Standardizer y_scaling = Standardizer::fit(y, "y");
+  const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
+  const Standardizer x_scaling = Standardizer::fit(x, "x", x_names);
+  const Standardizer y_scaling = Standardizer::fit(y, "y", y_names);
   Matrix fold_loss(dx, folds.n_folds());
   context.progress.begin("d_z cross-validation", dx * folds.n_folds());
   for (int k = 0; k < folds.n_folds(); ++k) {
@@ -226,8 +227,9 @@ ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedC
     dimension_table = cross_validate_dimension(x, y, method, options, context);
     chosen.reduction.dz = static_cast<Index>(dimension_table->candidates(dimension_table->best, 0));
   }
-  ReducedCdeFit fit = fit_at_dimension(x, y, Standardizer::fit(x, "x"), Standardizer::fit(y, "y"),
-                                       method, chosen, context);
+  const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
+  ReducedCdeFit fit = fit_at_dimension(x, y, Standardizer::fit(x, "x", x_names),
+                                       Standardizer::fit(y, "y", y_names), method, chosen, context);
   if (dimension_table) fit.report.auxiliary_cross_validation["d_z"] = std::move(*dimension_table);
   fit.report.fit_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -34,7 +34,9 @@ ConditionalFit fit_sa_lscde(const MatrixView& x, const MatrixView& y, const SaLs
     FeatureSelection kept = *selection.report.feature_selection;
     std::vector<Index> features = kept.selected;
     if (features.empty()) features.push_back(first_entering_feature(*kept.path));
-    ConditionalFit estimate = fit_lscde(x(features, Eigen::all), y, options.estimation, context);
+    // The selected inputs only: the names of all of them would mislabel these.
+    ConditionalFit estimate =
+        fit_lscde(x(features, Eigen::all), y, options.estimation, context.without_column_names());
 
     report = std::move(estimate.report);
     report.hyperparameters["selection_sigma"] = selection.report.hyperparameters.at("sigma");

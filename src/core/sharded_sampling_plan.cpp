@@ -111,13 +111,14 @@ Matrix gather_global_samples(const MatrixView& local, Index first_sample,
 }
 
 ShardedPairs prepare_sharded_pairs(const MatrixView& x, const MatrixView& y, Index n_centers,
-                                   int folds, std::uint64_t seed,
-                                   const Communicator& communicator) {
+                                   int folds, std::uint64_t seed, const FitContext& context) {
+  const Communicator& communicator = context.communicator;
   require_equal_on_every_rank(communicator,
                               {static_cast<double>(x.rows()), static_cast<double>(y.rows())},
                               "the dimensions of x and y");
-  ShardedPairs pairs{Standardizer::fit(x, communicator, "x"),
-                     Standardizer::fit(y, communicator, "y"),
+  const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
+  ShardedPairs pairs{Standardizer::fit(x, communicator, "x", x_names),
+                     Standardizer::fit(y, communicator, "y", y_names),
                      communicator.sum_counts(x.cols()),
                      {},
                      {},

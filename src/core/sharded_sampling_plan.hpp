@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cdens/core/communicator.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/types.hpp"
 
@@ -62,8 +63,9 @@ struct ShardedPairs {
 
 /// Prepares this rank's pairs (x, y) after the estimator has validated them: InvalidArgument on
 /// every rank unless all pass the same dimensions, then the global standardisers, and the plan
-/// of draw_sharded_sampling_plan(…, n_centers, folds, seed). Every rank must call it.
+/// of draw_sharded_sampling_plan(…, n_centers, folds, seed) over context.communicator. A
+/// constant column is named by context.column_names. Every rank must call it.
 ShardedPairs prepare_sharded_pairs(const MatrixView& x, const MatrixView& y, Index n_centers,
-                                   int folds, std::uint64_t seed, const Communicator& communicator);
+                                   int folds, std::uint64_t seed, const FitContext& context);
 
 }  // namespace cdens

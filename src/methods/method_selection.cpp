@@ -8,6 +8,7 @@
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/sampling_plan.hpp"
+#include "cdens/core/standardizer.hpp"
 #include "cdens/core/text.hpp"
 #include "cdens/methods/option_tables.hpp"
 #include "cdens/methods/registry.hpp"
@@ -147,10 +148,15 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   const auto started = Clock::now();
   const Index n = x.cols();
   validate(options, n);
+  // Every candidate standardises x and y and would fail on a constant column: refused here, the
+  // column is named once rather than in every candidate's failure.
+  const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
+  Standardizer::fit(x, "x", x_names);
+  Standardizer::fit(y, "y", y_names);
   const std::vector<Candidate> candidates = parse_candidates(options);
   const KFold folds = draw_folds(n, options.folds, options.seed);
   const Matrix no_inputs(x.rows(), 0);
-  const FitContext quiet{context.communicator, silent_progress()};
+  const FitContext quiet{context.communicator, silent_progress(), context.column_names};
 
   bool discrete_output = false;
   for (const auto* columns : {&options.discrete, &options.ordered}) {

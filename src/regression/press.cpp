@@ -83,9 +83,10 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
         "freedom nu_smooth (target_dof, --nu-smooth) in [1, J = " +
         std::to_string(j_count) + "]");
   }
-  const Standardizer x_scaling =
-      options.standardize_inputs ? Standardizer::fit(x, "x") : Standardizer::identity(x.rows());
-  const Standardizer y_scaling = Standardizer::fit(y, "y");
+  const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
+  const Standardizer x_scaling = options.standardize_inputs ? Standardizer::fit(x, "x", x_names)
+                                                            : Standardizer::identity(x.rows());
+  const Standardizer y_scaling = Standardizer::fit(y, "y", y_names);
   const Matrix z = x_scaling.transform(x);
   const Vector t = y_scaling.transform(y).row(0).transpose();
 

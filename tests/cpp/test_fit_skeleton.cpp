@@ -114,5 +114,43 @@ TEST(DensityFitContext, EveryDensityMethodNamesAConstantColumnAndRefusesSeveralP
   }
 }
 
+TEST(ConditionalFitContext, EveryConditionalMethodNamesAConstantColumn) {
+  Rng rng(5);
+  Matrix x = test::normal_matrix(2, 40, rng);
+  Matrix y = test::normal_matrix(1, 40, rng);
+  const Matrix constant_x = [&] {
+    Matrix copy = x;
+    copy.row(1).setConstant(2.5);
+    return copy;
+  }();
+  const Matrix constant_y = Matrix::Constant(1, 40, -1.0);
+  const FitContext named{local_communicator(), silent_progress(), {"height", "weight", "price"}};
+  std::vector<const MethodEntry*> conditional = methods_of(MethodFamily::conditional);
+  for (const MethodEntry* method : methods_of(MethodFamily::regression)) {
+    conditional.push_back(method);
+  }
+  for (const MethodEntry* method : conditional) {
+    SCOPED_TRACE(method->name);
+    const std::string about_x = test::message_of<DataError>(
+        [&] { fit_method(*method, constant_x, y, Matrix(2, 0), {}, named); });
+    EXPECT_EQ(about_x.rfind("x column 'weight' is constant", 0), 0u) << about_x;
+    const std::string about_y = test::message_of<DataError>(
+        [&] { fit_method(*method, x, constant_y, Matrix(2, 0), {}, named); });
+    EXPECT_EQ(about_y.rfind("y column 'price' is constant", 0), 0u) << about_y;
+  }
+}
+
+TEST(ConditionalFitContext, NamesGoToTheColumnsTheyNameOnly) {
+  const FitContext named{local_communicator(), silent_progress(), {"a", "b", "c"}};
+  const auto [x_names, y_names] = named.pair_names(2, 1);
+  EXPECT_EQ(x_names, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(y_names, (std::vector<std::string>{"c"}));
+  // A fit of one of the inputs (a candidate of forward selection) gets no names.
+  const auto [subset_names, output_names] = named.pair_names(1, 1);
+  EXPECT_TRUE(subset_names.empty() && output_names.empty());
+  EXPECT_TRUE(named.without_column_names().column_names.empty());
+  EXPECT_EQ(&named.without_column_names().communicator, &named.communicator);
+}
+
 }  // namespace
 }  // namespace cdens

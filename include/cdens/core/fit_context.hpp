@@ -2,10 +2,12 @@
 // Where a fit runs and whom it tells: shared by every estimator's fit function.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/progress.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens {
 
@@ -16,6 +18,15 @@ struct FitContext {
   /// The names of the columns of (x, y), inputs first, for messages about a column (the CSV
   /// header on the command line); empty: "x0", …, "y0", ….
   std::vector<std::string> column_names = {};
+
+  /// column_names split into the names of x's rows and of y's, for the standardisers that
+  /// refuse a constant column; two empty lists unless it names exactly x_rows + y_rows columns.
+  std::pair<std::vector<std::string>, std::vector<std::string>> pair_names(Index x_rows,
+                                                                           Index y_rows) const;
+  /// This context without column names: for a fit inside a fit on columns derived from the
+  /// named ones (LSCE's projections z = Wx, a subset of the inputs), which the names would
+  /// mislabel.
+  FitContext without_column_names() const { return {communicator, progress, {}}; }
 };
 
 }  // namespace cdens
