@@ -208,7 +208,7 @@ void fit_density(const FitRequest& request) {
 
   std::ostringstream out;
   out << "method: " << model.report.method << '\n'
-      << "n: " << fit_data.cols() << '\n'
+      << "n: " << processes().sum_counts(fit_data.cols()) << '\n'
       << "variables: " << join(model.names, ",") << '\n'
       << "dimension: " << model.names.size() << '\n'
       << "n_kernels: " << model.mixture.n_components() << '\n';

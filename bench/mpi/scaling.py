@@ -1,10 +1,11 @@
-"""LSCDE on many processes: wall time and each rank's peak memory of `cdens fit` on a generated
-CSV (d_x = 5, one output) at 1, 2 and 4 ranks, beside the fit on one process without mpirun, and
-the bytes rank 0 sent and received (the command's bytes_between_processes) beside the scaling
-model of docs/distributed.md. A benchmark, not a test: run
-it on an otherwise idle machine.
+"""LSCDE and GMM on many processes: wall time and each rank's peak memory of `cdens fit` on a
+generated CSV (five standard normal inputs and one output) at 1, 2 and 4 ranks, beside the fit on
+one process without mpirun, and the bytes rank 0 sent and received (the command's
+bytes_between_processes) beside the scaling model of docs/distributed.md. LSCDE fits p(y|x) with d_x = 5; GMM the density of the five inputs (d = 5).
+A benchmark, not a test: run it on an otherwise idle machine.
 
-    python3 bench/mpi/scaling.py --cli build/mpi-release/cdens --rows 1000000 --ranks 1,2,4
+    python3 bench/mpi/scaling.py --cli build/mpi-release/cdens --rows 1000000 --ranks 1,2,4 \
+        --methods lscde,gmm
 """
 
 import argparse
@@ -36,18 +37,61 @@ def write_data(path, rows, seed):
             file.write("\n".join(lines) + "\n")
 
 
-def run(command, environment):
-    """Wall seconds, the peak resident kB of every process /usr/bin/time -v reports, and the
+def run(launcher, command, environment, usage_path):
+    """Wall seconds, the seconds of the fit itself (the report's fit_seconds, rank 0's: the wall
+    time without starting, reading and writing), and the user CPU seconds and the peak resident
+    kB of every process, which /usr/bin/time appends to `usage_path` one line each (on a machine
+    shared with other work the CPU seconds show how the work splits when the wall time cannot).
+    `launcher` is mpiexec and its arguments, or nothing; `command` the cdens command. Last, the
     bytes between processes the report gives (None on one process)."""
+    if os.path.exists(usage_path):
+        os.remove(usage_path)
+    command = launcher + ["/usr/bin/time", "-a", "-o", usage_path, "-f", "%U %M"] + command
     started = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True, env=environment)
     seconds = time.perf_counter() - started
     if result.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{result.stderr}")
-    peaks = [int(k) for k in re.findall(r"Maximum resident set size \(kbytes\): (\d+)",
-                                        result.stderr)]
+    fit_seconds = float(re.search(r"fit_seconds: (\S+)", result.stdout).group(1))
+    with open(usage_path) as file:
+        usage = [line.split() for line in file if line.strip()]
     sent = re.search(r"^bytes_between_processes: (\d+)$", result.stdout, re.M)
-    return seconds, peaks, int(sent.group(1)) if sent else None
+    return (seconds, fit_seconds, [float(u[0]) for u in usage], [int(u[1]) for u in usage],
+            int(sent.group(1)) if sent else None)
+
+
+def listed(values, digits):
+    """Values of the processes, largest first."""
+    return ", ".join(f"{v:.{digits}f}" for v in sorted(values, reverse=True))
+
+
+# GMM's fit: five components, one start, and a fixed number of EM iterations (the tolerance is
+# never reached first), so that every process count does the same work.
+GMM_COMPONENTS = 5
+GMM_ITERATIONS = 100
+
+
+def lscde_fit():
+    """The arguments of the LSCDE fit, its title and the bytes it sums over the ranks."""
+    b, sigmas, folds = 100, 10, 5
+    summed = 8 * (sigmas * (folds + 1) * (b * b + b) + sigmas * 10 * folds + b * b + b)
+    return (["--method", "lscde", "--x", ",".join(f"x{d}" for d in range(INPUTS)), "--y", "y"],
+            "LSCDE, d_x = 5, default grid (10 sigma x 10 lambda, 5 folds, b = 100)",
+            f"{summed / 1e6:.1f} MB per fit (b^2 + b doubles per sigma and fold, the held-out "
+            "losses, the final system; measured, U^2 + U with U the union of the folds' centres), "
+            "whatever n")
+
+
+def gmm_fit():
+    """The same for GMM on the five inputs."""
+    k, d = GMM_COMPONENTS, INPUTS
+    per_iteration = 8 * (k * (2 * d + 1) + 1)
+    return (["--method", "gmm", "--columns", ",".join(f"x{d}" for d in range(INPUTS)),
+             "--components", str(k), "--max-iter", str(GMM_ITERATIONS), "--tol", "1e-300"],
+            f"GMM, d = {d}, {k} components, k-means++ start, {GMM_ITERATIONS} EM iterations",
+            f"{per_iteration} bytes per EM iteration (K (2d + 1) + 1 doubles), "
+            f"{per_iteration * GMM_ITERATIONS / 1e3:.0f} kB per fit, plus the k-means++ draws "
+            "(per centre a total per rank, an index and a sample), whatever n")
 
 
 def main():
@@ -55,33 +99,34 @@ def main():
     parser.add_argument("--cli", required=True, help="cdens built with CDENS_WITH_MPI=ON")
     parser.add_argument("--rows", type=int, default=1000000)
     parser.add_argument("--ranks", default="1,2,4")
+    parser.add_argument("--methods", default="lscde,gmm")
     parser.add_argument("--mpiexec", default="mpiexec")
     options = parser.parse_args()
     environment = dict(os.environ, OMP_WAIT_POLICY="PASSIVE", OMP_NUM_THREADS="1",
                        OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    fit = ["fit", None, "--method", "lscde", "--x", ",".join(f"x{d}" for d in range(INPUTS)),
-           "--y", "y", "--seed", "1", "--threads", "1"]
+    fits = {"lscde": lscde_fit, "gmm": gmm_fit}
     with tempfile.TemporaryDirectory() as directory:
         data = os.path.join(directory, "data.csv")
         write_data(data, options.rows, 3)
-        fit[1] = data
         size_mb = os.path.getsize(data) / 1e6
-        print(f"LSCDE, n = {options.rows}, d_x = {INPUTS}, CSV {size_mb:.0f} MB, default grid "
-              "(10 sigma x 10 lambda, 5 folds, b = 100), one thread per process\n")
-        print("| processes | wall s | peak memory per process, MB | rank 0 sent and received, MB |")
-        print("| --- | --- | --- | --- |")
-        seconds, peaks, _ = run(["/usr/bin/time", "-v", options.cli] + fit, environment)
-        print(f"| 1, without mpirun | {seconds:.1f} | {peaks[0] / 1e3:.0f} | - |")
-        for ranks in [int(r) for r in options.ranks.split(",")]:
-            seconds, peaks, sent = run([options.mpiexec, "-n", str(ranks), "--oversubscribe",
-                                        "/usr/bin/time", "-v", options.cli] + fit, environment)
-            print(f"| {ranks} | {seconds:.1f} | "
-                  f"{', '.join(f'{p / 1e3:.0f}' for p in sorted(peaks, reverse=True))} | "
-                  f"{'-' if sent is None else f'{sent / 1e6:.2f}'} |")
-        b, sigmas, folds = 100, 10, 5
-        model = 8 * (sigmas * (folds + 1) * (b * b + b) + sigmas * 10 * folds + b * b + b)
-        print(f"\nThe scaling model's sums: {model / 1e6:.1f} MB per fit (b^2 + b doubles per "
-              "sigma and fold, the held-out losses, the final system), whatever n.")
+        for method in options.methods.split(","):
+            arguments, title, summed = fits[method]()
+            fit = ["fit", data] + arguments + ["--seed", "1", "--threads", "1"]
+            print(f"{title}; n = {options.rows}, CSV {size_mb:.0f} MB, one thread per process\n")
+            print("| processes | wall s | fit s | CPU s per process | peak memory per process, "
+                  "MB | rank 0 sent and received, MB |")
+            print("| --- | --- | --- | --- | --- | --- |")
+            launches = [("1, without mpirun", [])] + [
+                (str(ranks), [options.mpiexec, "-n", str(ranks), "--oversubscribe"])
+                for ranks in [int(r) for r in options.ranks.split(",")]]
+            for label, launcher in launches:
+                seconds, fit_seconds, cpu, peaks, sent = run(
+                    launcher, [options.cli] + fit, environment,
+                    os.path.join(directory, "usage.txt"))
+                print(f"| {label} | {seconds:.1f} | {fit_seconds:.1f} | {listed(cpu, 1)} | "
+                      f"{listed([p / 1e3 for p in peaks], 0)} | "
+                      f"{'-' if sent is None else f'{sent / 1e6:.2f}'} |")
+            print(f"\nThe scaling model's sums: {summed}.\n")
 
 
 if __name__ == "__main__":

@@ -15,16 +15,6 @@
 
 namespace cdens {
 
-Standardizer density_scaling(const MatrixView& x, bool standardize, const FitContext& context) {
-  if (context.communicator.size() > 1) {
-    throw InvalidArgument("the density estimators run on a single process");
-  }
-  require_nonempty(x, "x");
-  require_finite(x, "x");
-  Standardizer fitted = Standardizer::fit(x, "x", context.column_names);  // refuses constants
-  return standardize ? fitted : Standardizer::identity(x.rows());
-}
-
 double isotropic_gaussian_normaliser(double width, Index dimension) {
   return std::exp(-0.5 * static_cast<double>(dimension) * (kLog2Pi + 2.0 * std::log(width)));
 }

@@ -9,19 +9,10 @@
 #include <vector>
 
 #include "cdens/core/cross_validation.hpp"
-#include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
-#include "cdens/core/standardizer.hpp"
 
 namespace cdens {
-
-/// The map an unconditional estimator works in: the per-dimension standardisation of x when
-/// `standardize` is on (the default of every estimator), the identity otherwise (the paper's
-/// experiments work in the data's units). Either way x must be non-empty and finite, and a
-/// constant dimension is a DataError naming its column (context.column_names). The density fits
-/// keep every sample and run on one process: InvalidArgument under a communicator of several.
-Standardizer density_scaling(const MatrixView& x, bool standardize, const FitContext& context);
 
 /// (2π s²)^{−d/2}, the normaliser of an isotropic Gaussian of width s in d dimensions.
 double isotropic_gaussian_normaliser(double width, Index dimension);

@@ -9,6 +9,7 @@
 #include "cdens/density/parzen.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
+#include "density/density_scaling.hpp"
 #include "density/fixed_kernels.hpp"
 #include "density/gskd_construction.hpp"
 #include "density/gskd_holdout.hpp"

@@ -12,6 +12,7 @@
 #include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"
+#include "density/density_scaling.hpp"
 #include "density/fixed_kernels.hpp"
 
 namespace cdens {

@@ -6,6 +6,7 @@
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
 #include "core/fit_skeleton.hpp"
+#include "density/density_scaling.hpp"
 #include "density/fixed_kernels.hpp"
 
 namespace cdens {

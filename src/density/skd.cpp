@@ -10,6 +10,7 @@
 #include "cdens/core/validate.hpp"
 #include "cdens/density/parzen.hpp"
 #include "core/fit_skeleton.hpp"
+#include "density/density_scaling.hpp"
 #include "density/fixed_kernels.hpp"
 #include "density/ofr.hpp"
 

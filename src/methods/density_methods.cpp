@@ -212,8 +212,10 @@ MethodEntry parzen_method() {
 }
 
 MethodEntry gmm_method() {
-  return density_method("gmm", "diagonal Gaussian mixture fitted by EM", "GMM", gmm_option_table(),
-                        &fit_gmm);
+  MethodEntry entry = density_method("gmm", "diagonal Gaussian mixture fitted by EM", "GMM",
+                                     gmm_option_table(), &fit_gmm);
+  entry.distributed = true;
+  return entry;
 }
 
 MethodEntry rsde_method() {

@@ -9,6 +9,7 @@
 #include <limits>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "cdens/cdens.hpp"
 #include "core/fit_skeleton.hpp"
@@ -92,26 +93,32 @@ TEST(FitSkeleton, RefusesATableWithoutAFiniteLossNamingItsParameters) {
   EXPECT_FALSE(report.cross_validation.has_value());
 }
 
-TEST(DensityFitContext, EveryDensityMethodNamesAConstantColumnAndRefusesSeveralProcesses) {
+TEST(DensityFitContext, EveryDensityMethodNamesAConstantColumnAndTheUndistributedRefuseRanks) {
   Rng rng(4);
   Matrix x = test::normal_matrix(2, 40, rng);
   x.row(1).setConstant(2.5);
   const FitContext named{local_communicator(), silent_progress(), {"height", "weight"}};
   const test::TwoRankCommunicator two_ranks;
   const FitContext sharded{two_ranks};
+  std::vector<std::string> distributed;
   for (const MethodEntry* method : methods_of(MethodFamily::density)) {
     SCOPED_TRACE(method->name);
+    if (method->distributed) distributed.push_back(method->name);
     const std::string message =
         test::message_of<DataError>([&] { fit_method(*method, x, {}, named); });
     EXPECT_EQ(message.rfind("x column 'weight' is constant", 0), 0u) << message;
-    x.row(1) = test::normal_matrix(1, 40, rng);
-    // The registry refuses first; the fit itself refuses too when called past it.
-    EXPECT_EQ(test::message_of<InvalidArgument>([&] { fit_method(*method, x, {}, sharded); }),
-              not_distributed_message(*method));
-    EXPECT_EQ(test::message_of<InvalidArgument>([&] { method->fit_density(x, {}, sharded); }),
-              "the density estimators run on a single process");
-    x.row(1).setConstant(2.5);
+    if (!method->distributed) {
+      x.row(1) = test::normal_matrix(1, 40, rng);
+      // The registry refuses first; the fit itself refuses too when called past it.
+      EXPECT_EQ(test::message_of<InvalidArgument>([&] { fit_method(*method, x, {}, sharded); }),
+                not_distributed_message(*method));
+      EXPECT_EQ(test::message_of<InvalidArgument>([&] { method->fit_density(x, {}, sharded); }),
+                "the density estimators run on a single process");
+      x.row(1).setConstant(2.5);
+    }
   }
+  // GMM's model reduces to sums over the samples; the others keep every sample.
+  EXPECT_EQ(distributed, std::vector<std::string>{"gmm"});
 }
 
 TEST(ConditionalFitContext, EveryConditionalMethodNamesAConstantColumn) {

@@ -1,12 +1,14 @@
 """`cdens fit` under mpirun on 1, 2, 3 and 4 processes against the single-process fit of the same
-data: the model files agree within the stated tolerance (exactly on one process), whether the
-data are one CSV file or shard files; a bad row in one shard stops every rank with one message
-naming the file, line and column; methods and verbs that do not run on many processes refuse.
+data: the model files of LSCDE and GMM agree within the stated tolerance (exactly on one
+process), whether the data are one CSV file or shard files; a bad row in one shard stops every
+rank with one message naming the file, line and column; methods and verbs that do not run on
+many processes refuse.
 
     python3 tests/mpi/cli_ranks.py --cli build/mpi/cdens --mpiexec mpiexec
 """
 
 import argparse
+import itertools
 import json
 import math
 import os
@@ -91,6 +93,36 @@ def check(condition, message):
         raise AssertionError(message)
 
 
+def expect_same_model_on_every_rank_count(runner, name, fit):
+    """`cdens fit` with the arguments `fit` on data.csv alone, then under mpirun on 1-4 processes
+    from data.csv and from the shard files: the report once, n over every rank, the model file
+    equal to the single-process one (to the bit on one process)."""
+    method = fit[fit.index("--method") + 1]
+    alone = runner.run(["fit", runner.path("data.csv")] + fit + ["--out", runner.path("alone.json")])
+    check(alone.returncode == 0, alone.stderr)
+    with open(runner.path("alone.json")) as file:
+        single = json.load(file)
+    for ranks in (1, 2, 3, 4):
+        for data in ("data.csv", "part-*.csv"):
+            model_path = runner.path(f"ranks{ranks}.json")
+            result = runner.run(["fit", runner.path(data)] + fit + ["--out", model_path], ranks)
+            check(result.returncode == 0, f"{name}, {ranks} ranks, {data}: {result.stderr}")
+            check(result.stdout.count(f"method: {method}") == 1,
+                  f"{name}, {ranks} ranks: the report is printed once:\n{result.stdout}")
+            check("n: 1500\n" in result.stdout, result.stdout)
+            # Several processes report what rank 0 sent and received; one process does not.
+            sent = re.findall(r"^bytes_between_processes: (\d+)$", result.stdout, re.M)
+            check(len(sent) == (ranks > 1) and all(int(b) > 0 for b in sent), result.stdout)
+            with open(model_path) as file:
+                difference = model_difference(json.load(file), single)
+            print(f"{name}, {ranks} ranks, {data}: largest relative difference from the "
+                  f"single-process model {difference:.3g}")
+            if ranks == 1:
+                check(difference == 0.0, f"{name}: one rank must fit the single-process model")
+            check(difference <= RANK_TOLERANCE, f"{name}, {ranks} ranks: {difference}")
+            os.remove(model_path)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cli", required=True)
@@ -104,34 +136,14 @@ def main():
         # The same rows in three shard files of unequal size.
         for part, (begin, end) in enumerate([(0, 200), (200, 1100), (1100, 1500)]):
             write_csv(runner.path(f"part-{part}.csv"), header, rows[begin:end])
-        fit = ["--method", "lscde", "--x", "x0,x1,x2", "--y", "y", "--seed", "4"]
-
-        alone = runner.run(["fit", runner.path("data.csv")] + fit + ["--out", runner.path("alone.json")])
-        check(alone.returncode == 0, alone.stderr)
-        with open(runner.path("alone.json")) as file:
-            single = json.load(file)
-
-        for ranks in (1, 2, 3, 4):
-            for data in ("data.csv", "part-*.csv"):
-                model_path = runner.path(f"ranks{ranks}.json")
-                result = runner.run(["fit", runner.path(data)] + fit + ["--out", model_path], ranks)
-                check(result.returncode == 0, f"{ranks} ranks, {data}: {result.stderr}")
-                check(result.stdout.count("method: lscde") == 1,
-                      f"{ranks} ranks: the report is printed once:\n{result.stdout}")
-                check("n: 1500\n" in result.stdout, result.stdout)
-                # Several processes report what rank 0 sent and received: at least the sums of
-                # the final system (b^2 + b doubles, b = 100).
-                sent = re.findall(r"^bytes_between_processes: (\d+)$", result.stdout, re.M)
-                check(len(sent) == (ranks > 1) and all(int(b) >= 8 * 10100 for b in sent),
-                      result.stdout)
-                with open(model_path) as file:
-                    difference = model_difference(json.load(file), single)
-                print(f"{ranks} ranks, {data}: largest relative difference from the "
-                      f"single-process model {difference:.3g}")
-                if ranks == 1:
-                    check(difference == 0.0, "one rank must fit the single-process model")
-                check(difference <= RANK_TOLERANCE, f"{ranks} ranks: {difference}")
-                os.remove(model_path)
+        fits = {
+            "lscde": ["--method", "lscde", "--x", "x0,x1,x2", "--y", "y", "--seed", "4"],
+            "gmm": ["--method", "gmm", "--components", "3", "--n-init", "3", "--seed", "4"],
+            "gmm --init box": ["--method", "gmm", "--init", "box", "--components", "4",
+                               "--n-init", "2", "--columns", "x0,x2,y", "--seed", "2"],
+        }
+        for name, fit in fits.items():
+            expect_same_model_on_every_rank_count(runner, name, fit)
 
         # A bad cell in the middle shard: line 1 is its header, row 500 of it is line 502.
         bad_rows = [list(r) for r in rows[200:1100]]
@@ -146,19 +158,19 @@ def main():
         write_csv(runner.path("bad-2.csv"), header, rows[1100:])
         expected = (f"cdens: error: {runner.path('bad-1.csv')}:502:2: not a number '1.5.3' in "
                     "column 'x1'")
-        for ranks in (1, 3, 4):
+        for (name, fit), ranks in itertools.product(fits.items(), (1, 3, 4)):
             model_path = runner.path("bad.json")
             result = runner.run(["fit", runner.path("bad-*.csv")] + fit + ["--out", model_path], ranks)
-            check(result.returncode == 2, f"{ranks} ranks: status {result.returncode}")
+            check(result.returncode == 2, f"{name}, {ranks} ranks: status {result.returncode}")
             errors = [line for line in result.stderr.splitlines() if "cdens: error:" in line]
-            check(errors == [expected], f"{ranks} ranks: {result.stderr}")
+            check(errors == [expected], f"{name}, {ranks} ranks: {result.stderr}")
             check(not os.path.exists(model_path), "no model file after a failed fit")
 
         refusals = [
             (["fit", runner.path("data.csv"), "--method", "kcde", "--x", "x0", "--y", "y"],
              "cdens: error: method kcde runs on one process only"),
-            (["fit", runner.path("data.csv"), "--method", "gmm"],
-             "cdens: error: method gmm runs on one process only"),
+            (["fit", runner.path("data.csv"), "--method", "parzen"],
+             "cdens: error: method parzen runs on one process only"),
             (["fit", runner.path("data.csv"), "--x", "x0", "--y", "y", "--holdout", "0.2"],
              "cdens: error: --holdout runs on one process"),
             (["info", runner.path("alone.json")], "cdens: error: cdens info runs on one process"),

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <numeric>
 
 #include "cdens/core/samples.hpp"
 #include "cdens/model_file.hpp"
@@ -112,21 +113,12 @@ std::vector<std::function<Index(int)>> shardings(Index n) {
           }};
 }
 
-void expect_rank_count_does_not_matter(const test::PairSample& pairs, const Matrix& unlabeled,
-                                       const ShardFit& fit, const std::string& name) {
-  const nlohmann::json single = conditional_model_to_json(
-      unnamed_model(fit(pairs.x, pairs.y, unlabeled, FitContext{local_communicator()})));
-  for (const auto& cut : shardings(pairs.x.cols())) {
-    const std::vector<Index> rows = rows_of_rank(cut);
-    std::vector<Index> unlabeled_rows;
-    for (Index i = unlabeled.cols() * world().rank() / world().size();
-         i < unlabeled.cols() * (world().rank() + 1) / world().size(); ++i) {
-      unlabeled_rows.push_back(i);
-    }
-    const nlohmann::json sharded = conditional_model_to_json(
-        unnamed_model(fit(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows),
-                          gather_samples(unlabeled, unlabeled_rows), FitContext{world()})));
-    const double difference = model_difference(sharded, single);
+void expect_same_model_on_every_sharding(Index n, const ShardModel& fit, const std::string& name) {
+  std::vector<Index> every_row(static_cast<std::size_t>(n));
+  std::iota(every_row.begin(), every_row.end(), Index{0});
+  const nlohmann::json single = fit(every_row, FitContext{local_communicator()});
+  for (const auto& cut : shardings(n)) {
+    const double difference = model_difference(fit(rows_of_rank(cut), FitContext{world()}), single);
     if (world().size() == 1) {
       EXPECT_EQ(difference, 0.0) << name << ": one rank must fit the single-process model";
     }
@@ -137,6 +129,25 @@ void expect_rank_count_does_not_matter(const test::PairSample& pairs, const Matr
                 << std::endl;
     }
   }
+}
+
+void expect_rank_count_does_not_matter(const test::PairSample& pairs, const Matrix& unlabeled,
+                                       const ShardFit& fit, const std::string& name) {
+  expect_same_model_on_every_sharding(
+      pairs.x.cols(),
+      [&](const std::vector<Index>& rows, const FitContext& context) {
+        // The unlabelled inputs split evenly over the ranks of the context.
+        const Communicator& ranks = context.communicator;
+        std::vector<Index> unlabeled_rows;
+        for (Index i = unlabeled.cols() * ranks.rank() / ranks.size();
+             i < unlabeled.cols() * (ranks.rank() + 1) / ranks.size(); ++i) {
+          unlabeled_rows.push_back(i);
+        }
+        return conditional_model_to_json(
+            unnamed_model(fit(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows),
+                              gather_samples(unlabeled, unlabeled_rows), context)));
+      },
+      name);
 }
 
 }  // namespace cdens::testing_mpi

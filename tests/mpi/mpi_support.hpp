@@ -52,6 +52,16 @@ std::vector<Index> rows_of_rank(const std::function<Index(int)>& cut);
 /// others.
 std::vector<std::function<Index(int)>> shardings(Index n);
 
+/// The model document of a fit of the rows `rows` of a data set under `context`: this rank's
+/// rows under the communicator of all ranks, or all of them on one process.
+using ShardModel =
+    std::function<nlohmann::json(const std::vector<Index>& rows, const FitContext& context)>;
+
+/// Fits on every sharding of n rows and compares each model with the single-process fit of all
+/// of them: equal on one rank, within kRankTolerance on more. Rank 0 prints the largest
+/// difference.
+void expect_same_model_on_every_sharding(Index n, const ShardModel& fit, const std::string& name);
+
 /// A conditional fit of one rank's pairs and unlabelled inputs.
 using ShardFit =
     std::function<ConditionalFit(const MatrixView& x, const MatrixView& y,

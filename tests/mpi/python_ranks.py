@@ -97,6 +97,19 @@ def main():
                 check(difference <= RANK_TOLERANCE, f"{name}, {layout}: {difference}")
                 largest = max(largest, difference)
 
+        # A density: GMM of the inputs, two k-means++ starts.
+        single = fitted_alone(lambda: cdens.GMM(n_components=3, n_init=2, random_state=4),
+                              directory, "gmm-alone", x)
+        for layout in ("equal", "first_empty"):
+            rows = my_rows(len(y), layout)
+            shared = model_document(
+                cdens.GMM(n_components=3, n_init=2, random_state=4).fit(x[rows], comm=COMM),
+                directory, "gmm")
+            difference = model_difference(single, shared)
+            check(difference <= RANK_TOLERANCE and (COMM.Get_size() > 1 or difference == 0.0),
+                  f"gmm, {layout}: {difference}")
+            largest = max(largest, difference)
+
         # Semi-supervised: each process passes its own unlabelled inputs too.
         single = fitted_alone(lambda: cdens.LSCDE(random_state=4), directory, "semi-alone", x, y,
                               X_unlabeled=unlabeled)

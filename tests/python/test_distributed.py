@@ -56,7 +56,7 @@ def test_comm_must_be_an_mpi4py_communicator(estimator):
 def test_the_registry_says_which_methods_run_distributed():
     distributed = {name for name, entry in cdens._methods.methods().items()
                    if entry["distributed"]}
-    assert {"lscde", "sacde", "salscde", "fw-lscde"} <= distributed
+    assert {"lscde", "sacde", "salscde", "fw-lscde", "gmm"} <= distributed
     assert not {"kcde", "parzen", "fw-ekde", "fw-nwcde"} & distributed
 
 

@@ -53,7 +53,8 @@ struct GmmOptions {
   bool standardize = true;
   /// Seed of the initialisations; restart r draws from stream r.
   std::uint64_t seed = 0;
-  /// OpenMP threads over restarts and blocks of samples; the result does not depend on it.
+  /// OpenMP threads over restarts (over blocks of samples on several ranks, where the restarts
+  /// run one after another); the result does not depend on it.
   int threads = 0;
 };
 
@@ -73,12 +74,21 @@ struct EmRun {
 /// variances floored at options.variance_floor, until the mean log-likelihood rises by less
 /// than options.tolerance or options.max_iterations. A component whose total responsibility
 /// underflows to zero keeps its centre and variances with weight 0.
+///
+/// Under a `communicator` of several ranks z is this rank's share of the samples, every rank
+/// passes the same parameters, and every step's sums and the likelihood are over the samples of
+/// every rank: each rank returns the same run. Every rank must call it.
 EmRun run_em(const MatrixView& z, Vector weights, Matrix centers, Matrix variances,
-             const GmmOptions& options);
+             const GmmOptions& options, const Communicator& communicator = local_communicator());
 
 /// Fits the GMM to the samples x (d × N, the user's units). DataError for empty, non-finite
 /// or constant data; InvalidArgument for bad options (N_K < 1 or > N, a floor ≤ 0, …).
 /// The report's statistics: log_likelihood of the kept run, iterations, converged, restarts.
+///
+/// Under context.communicator of several ranks each rank passes its own rows, and the
+/// standardisation, the starts, EM and the choice among the restarts are over every rank's: the
+/// same seed gives the same model on any number of ranks, up to the order of summation
+/// (docs/distributed.md).
 DensityFit fit_gmm(const MatrixView& x, const GmmOptions& options = {},
                    const FitContext& context = {});
 
