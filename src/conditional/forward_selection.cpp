@@ -41,8 +41,7 @@ ConditionalFit fit_forward_selection(const MatrixView& x, const MatrixView& y, c
     const Communicator& communicator = context.communicator;
     int threads = 1;
     agree_on_errors(communicator, [&] {
-      // One rank of many may hold no pairs; the standardiser refuses a data set with none.
-      if (communicator.size() == 1 || x.cols() > 0 || y.cols() > 0) require_training_pairs(x, y);
+      require_training_shard(x, y, communicator);
       if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
       // Collective calls come from one thread: on many ranks the candidates take turns.
       if (communicator.size() == 1) threads = resolve_threads(options.threads);

@@ -170,8 +170,7 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
 /// The losses above are in standardised units; report them in the user's units.
 void validate(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
               const LscdeOptions& options, const Communicator& communicator) {
-  // One rank of many may hold no rows; Standardizer::fit refuses a data set with none at all.
-  if (communicator.size() == 1 || x.cols() > 0 || y.cols() > 0) require_training_pairs(x, y);
+  require_training_shard(x, y, communicator);
   if (unlabeled_x.cols() > 0) {
     require_dimension(unlabeled_x, x.rows(), "unlabelled x");
     require_finite(unlabeled_x, "unlabelled x");

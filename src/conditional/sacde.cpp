@@ -145,8 +145,7 @@ ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOp
     int threads = 0;
     agree_on_errors(communicator, [&] {
       validate(options);
-      // One rank of many may hold no pairs; Standardizer::fit refuses a data set with none.
-      if (communicator.size() == 1 || x.cols() > 0 || y.cols() > 0) require_training_pairs(x, y);
+      require_training_shard(x, y, communicator);
       threads = resolve_threads(options.threads);
     });
     // Centres and folds are drawn as LSCDE draws them (§3: B = min(100, N) random pairs).

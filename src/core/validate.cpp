@@ -48,6 +48,11 @@ void require_training_pairs(const MatrixView& x, const MatrixView& y) {
   require_finite(y, "y");
 }
 
+void require_training_shard(const MatrixView& x, const MatrixView& y,
+                            const Communicator& communicator) {
+  if (communicator.size() == 1 || x.cols() > 0 || y.cols() > 0) require_training_pairs(x, y);
+}
+
 void require_dimension(const MatrixView& data, Index dimension, std::string_view what) {
   if (data.rows() != dimension) {
     std::ostringstream message;

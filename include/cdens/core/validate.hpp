@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
@@ -22,6 +23,11 @@ void require_same_samples(const MatrixView& a, std::string_view what_a, const Ma
 /// Training pairs (x_i, y_i) of a conditional estimator: both non-empty and finite, with the
 /// same number of samples.
 void require_training_pairs(const MatrixView& x, const MatrixView& y);
+
+/// require_training_pairs for one rank's pairs of a fit over `communicator`, where a rank of
+/// several may hold none (the global standardiser refuses a data set with none at all).
+void require_training_shard(const MatrixView& x, const MatrixView& y,
+                            const Communicator& communicator);
 
 /// The number of rows a matrix of samples must have (its dimension).
 void require_dimension(const MatrixView& data, Index dimension, std::string_view what);
