@@ -108,6 +108,29 @@ auto fit_with_progress(const std::vector<std::string>& column_names, const Fit& 
 }
 
 /// --x and --y, which conditional and regression methods need.
+/// The rows a fit sees and, with --holdout, the rows it is scored on.
+struct SplitRows {
+  Matrix fit;
+  Matrix held_out;
+};
+
+/// `values` (taken, so that no second copy of every row outlives this call) split by `split`,
+/// or all of them for the fit.
+SplitRows split_rows(Matrix values, const std::optional<HoldoutSplit>& split) {
+  if (!split) {
+    const Index dimension = values.rows();
+    return {std::move(values), Matrix(dimension, 0)};
+  }
+  return {gather_samples(values, split->fit_rows), gather_samples(values, split->held_out_rows)};
+}
+
+/// The hold-out split of --holdout over n rows, if it was asked for.
+std::optional<HoldoutSplit> requested_split(const FitRequest& request, Index n) {
+  if (!request.holdout_requested) return std::nullopt;
+  return draw_holdout_split(n, request.arguments.holdout_fraction, request.arguments.seed,
+                            "--holdout");
+}
+
 void require_inputs_and_outputs(const FitArguments& arguments) {
   if (arguments.x_columns.empty()) throw InvalidArgument("--x is required");
   if (arguments.y_columns.empty()) throw InvalidArgument("--y is required");
@@ -120,9 +143,9 @@ void fit_conditional(const FitRequest& request) {
     throw InvalidArgument("option --unlabeled does not apply to --method " + method.name);
   }
   require_inputs_and_outputs(arguments);
-  const CsvTable table = load_training_table(arguments.data_path, arguments.no_header);
-  const ColumnSelection x = choose_columns(table, split_list(arguments.x_columns, ',', "--x"));
-  const ColumnSelection y = choose_columns(table, split_list(arguments.y_columns, ',', "--y"));
+  CsvTable table = load_training_table(arguments.data_path, arguments.no_header);
+  ColumnSelection x = choose_columns(table, split_list(arguments.x_columns, ',', "--x"));
+  ColumnSelection y = choose_columns(table, split_list(arguments.y_columns, ',', "--y"));
   require_disjoint(x, y);
   // Column options (--discrete, --ordered) name CSV columns; the method takes their positions
   // among the inputs, then the outputs.
@@ -138,31 +161,27 @@ void fit_conditional(const FitRequest& request) {
     }
     return static_cast<std::int64_t>(found - column_names.begin());
   }));
-  Matrix fit_x = x.values;
-  Matrix fit_y = y.values;
+  // From here on the rows live in x and y only.
+  table.values.resize(0, 0);
   Matrix unlabeled_x(x.values.rows(), 0);
   if (!arguments.unlabeled_path.empty()) {
     unlabeled_x =
         choose_columns(load_training_table(arguments.unlabeled_path, arguments.no_header), x.names)
             .values;
   }
-  std::optional<HoldoutSplit> split;
-  if (request.holdout_requested) {
-    split = draw_holdout_split(table.values.cols(), arguments.holdout_fraction, arguments.seed,
-                               "--holdout");
-    fit_x = gather_samples(x.values, split->fit_rows);
-    fit_y = gather_samples(y.values, split->fit_rows);
-  }
+  const std::optional<HoldoutSplit> split = requested_split(request, x.values.cols());
+  const SplitRows x_rows = split_rows(std::move(x.values), split);
+  const SplitRows y_rows = split_rows(std::move(y.values), split);
 
   ConditionalModel model = fit_with_progress(column_names, [&](const FitContext& context) {
-    return fit_method(method, fit_x, fit_y, unlabeled_x, options, context);
+    return fit_method(method, x_rows.fit, y_rows.fit, unlabeled_x, options, context);
   });
   model.x_names = x.names;
   model.y_names = y.names;
 
   std::ostringstream out;
   out << "method: " << model.report.method << '\n'
-      << "n: " << processes().sum_counts(fit_x.cols()) << '\n';
+      << "n: " << processes().sum_counts(x_rows.fit.cols()) << '\n';
   print_variables(out, model.x_names, model.y_names);
   print_output_kinds(out, model);
   print_fit_report(out, model.report);
@@ -178,9 +197,7 @@ void fit_conditional(const FitRequest& request) {
   }
   print_feature_selection(out, model);
   if (split) {
-    const double nll =
-        negative_log_likelihood(model.mixture, gather_samples(x.values, split->held_out_rows),
-                                gather_samples(y.values, split->held_out_rows));
+    const double nll = negative_log_likelihood(model.mixture, x_rows.held_out, y_rows.held_out);
     // Full precision: scripts compare these numbers.
     out << "held_out_n: " << split->held_out_rows.size() << '\n'
         << "held_out_nll: " << format_number(nll) << '\n'
@@ -191,31 +208,26 @@ void fit_conditional(const FitRequest& request) {
 
 void fit_density(const FitRequest& request) {
   const FitArguments& arguments = request.arguments;
-  const CsvTable table = load_training_table(arguments.data_path, arguments.no_header);
-  const ColumnSelection x =
-      choose_columns(table, arguments.columns, "--columns", table.column_names);
-  Matrix fit_data = x.values;
-  std::optional<HoldoutSplit> split;
-  if (request.holdout_requested) {
-    split = draw_holdout_split(x.values.cols(), arguments.holdout_fraction, arguments.seed,
-                               "--holdout");
-    fit_data = gather_samples(x.values, split->fit_rows);
-  }
+  ColumnSelection x = [&] {
+    const CsvTable table = load_training_table(arguments.data_path, arguments.no_header);
+    return choose_columns(table, arguments.columns, "--columns", table.column_names);
+  }();
+  const std::optional<HoldoutSplit> split = requested_split(request, x.values.cols());
+  const SplitRows rows = split_rows(std::move(x.values), split);
   DensityModel model = fit_with_progress(x.names, [&](const FitContext& context) {
-    return fit_method(request.method, fit_data, request.options, context);
+    return fit_method(request.method, rows.fit, request.options, context);
   });
   model.names = x.names;
 
   std::ostringstream out;
   out << "method: " << model.report.method << '\n'
-      << "n: " << processes().sum_counts(fit_data.cols()) << '\n'
+      << "n: " << processes().sum_counts(rows.fit.cols()) << '\n'
       << "variables: " << join(model.names, ",") << '\n'
       << "dimension: " << model.names.size() << '\n'
       << "n_kernels: " << model.mixture.n_components() << '\n';
   print_fit_report(out, model.report);
   if (split) {
-    const double mean_log_likelihood =
-        model.mixture.mean_log_likelihood(gather_samples(x.values, split->held_out_rows));
+    const double mean_log_likelihood = model.mixture.mean_log_likelihood(rows.held_out);
     // Full precision: scripts compare these numbers.
     out << "held_out_n: " << split->held_out_rows.size() << '\n'
         << "held_out_mean_log_likelihood: " << format_number(mean_log_likelihood) << '\n'
@@ -237,9 +249,11 @@ void fit_regression(const FitRequest& request) {
   const FitArguments& arguments = request.arguments;
   const PressRegressionOptions press_options = press_option_table().build(request.options);
   require_inputs_and_outputs(arguments);
-  const CsvTable table = load_training_table(arguments.data_path, arguments.no_header);
+  CsvTable table = load_training_table(arguments.data_path, arguments.no_header);
   const ColumnSelection x = choose_columns(table, split_list(arguments.x_columns, ',', "--x"));
   const ColumnSelection y = choose_columns(table, split_list(arguments.y_columns, ',', "--y"));
+  // From here on the rows live in x and y only.
+  table.values.resize(0, 0);
   if (y.names.size() != 1) throw InvalidArgument("--y names one output column for PRESS");
   require_disjoint(x, y);
   std::vector<std::string> column_names = x.names;

@@ -6,6 +6,12 @@ A benchmark, not a test: run it on an otherwise idle machine.
 
     python3 bench/mpi/scaling.py --cli build/mpi-release/cdens --rows 1000000 --ranks 1,2,4 \
         --methods lscde,gmm
+
+With several --rows and no --ranks it measures how one process grows with the rows (issue 24:
+LSCDE at 10^6 rows within 12x its time at 10^5, peak memory within 300 MiB of the data):
+
+    python3 bench/mpi/scaling.py --cli build/release/cdens --rows 100000,1000000 --ranks '' \
+        --methods lscde --threads 0
 """
 
 import argparse
@@ -97,37 +103,47 @@ def gmm_fit():
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cli", required=True, help="cdens built with CDENS_WITH_MPI=ON")
-    parser.add_argument("--rows", type=int, default=1000000)
-    parser.add_argument("--ranks", default="1,2,4")
+    parser.add_argument("--rows", default="1000000", help="row counts, comma-separated")
+    parser.add_argument("--ranks", default="1,2,4", help="'' for one process without mpirun only")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="OpenMP threads per process, 0 for all cores")
     parser.add_argument("--methods", default="lscde,gmm")
     parser.add_argument("--mpiexec", default="mpiexec")
     options = parser.parse_args()
-    environment = dict(os.environ, OMP_WAIT_POLICY="PASSIVE", OMP_NUM_THREADS="1",
-                       OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    threads = {} if options.threads == 0 else {"OMP_NUM_THREADS": str(options.threads)}
+    environment = dict(os.environ, OMP_WAIT_POLICY="PASSIVE", OMPI_ALLOW_RUN_AS_ROOT="1",
+                       OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", **threads)
     fits = {"lscde": lscde_fit, "gmm": gmm_fit}
-    with tempfile.TemporaryDirectory() as directory:
-        data = os.path.join(directory, "data.csv")
-        write_data(data, options.rows, 3)
-        size_mb = os.path.getsize(data) / 1e6
-        for method in options.methods.split(","):
-            arguments, title, summed = fits[method]()
-            fit = ["fit", data] + arguments + ["--seed", "1", "--threads", "1"]
-            print(f"{title}; n = {options.rows}, CSV {size_mb:.0f} MB, one thread per process\n")
-            print("| processes | wall s | fit s | CPU s per process | peak memory per process, "
-                  "MB | rank 0 sent and received, MB |")
-            print("| --- | --- | --- | --- | --- | --- |")
-            launches = [("1, without mpirun", [])] + [
-                (str(ranks), [options.mpiexec, "-n", str(ranks), "--oversubscribe"])
-                for ranks in [int(r) for r in options.ranks.split(",")]]
-            for label, launcher in launches:
-                seconds, fit_seconds, cpu, peaks, sent = run(
-                    launcher, [options.cli] + fit, environment,
-                    os.path.join(directory, "usage.txt"))
-                print(f"| {label} | {seconds:.1f} | {fit_seconds:.1f} | {listed(cpu, 1)} | "
-                      f"{listed([p / 1e3 for p in peaks], 0)} | "
-                      f"{'-' if sent is None else f'{sent / 1e6:.2f}'} |")
-            print(f"\nThe scaling model's sums: {summed}.\n")
-
+    launches = [("1, without mpirun", [])] + [
+        (str(ranks), [options.mpiexec, "-n", str(ranks), "--oversubscribe"])
+        for ranks in [int(r) for r in options.ranks.split(",") if r]]
+    thread_note = "all cores" if options.threads == 0 else f"{options.threads} thread(s)"
+    for rows in [int(r) for r in options.rows.split(",")]:
+        with tempfile.TemporaryDirectory() as directory:
+            data = os.path.join(directory, "data.csv")
+            write_data(data, rows, 3)
+            size_mb = os.path.getsize(data) / 1e6
+            # The rows as the fit holds them: INPUTS + 1 doubles each.
+            doubles_mb = rows * (INPUTS + 1) * 8 / 1e6
+            for method in options.methods.split(","):
+                arguments, title, summed = fits[method]()
+                fit = ["fit", data] + arguments + ["--seed", "1", "--threads",
+                                                   str(options.threads)]
+                print(f"{title}; n = {rows}, CSV {size_mb:.0f} MB, the rows as doubles "
+                      f"{doubles_mb:.0f} MB, {thread_note} per process\n")
+                print("| processes | wall s | fit s | CPU s per process | peak memory per "
+                      "process, MB | rank 0 sent and received, MB |")
+                print("| --- | --- | --- | --- | --- | --- |")
+                for label, launcher in launches:
+                    seconds, fit_seconds, cpu, peaks, sent = run(
+                        launcher, [options.cli] + fit, environment,
+                        os.path.join(directory, "usage.txt"))
+                    print(f"| {label} | {seconds:.1f} | {fit_seconds:.1f} | {listed(cpu, 1)} | "
+                          f"{listed([p / 1e3 for p in peaks], 0)} | "
+                          f"{'-' if sent is None else f'{sent / 1e6:.2f}'} |", flush=True)
+                if len(launches) > 1:
+                    print(f"\nThe scaling model's sums: {summed}.")
+                print()
 
 if __name__ == "__main__":
     main()

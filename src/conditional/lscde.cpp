@@ -59,8 +59,15 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
     }
     fold_begin.push_back(static_cast<Index>(order.size()));
   }
-  const Matrix z = gather_samples(data.pairs.z, order);
-  const Matrix t = gather_samples(data.pairs.t, order);
+  // The pairs of a labelled block, kRowChunk at a time in `order` (a copy of all rows regrouped
+  // by fold would add 8 (d_x + d_y) bytes per row): visit(z, t) for each chunk.
+  const auto for_each_chunk_of = [&](const SampleBlock& block, const auto& visit) {
+    for_each_row_chunk(block.size, [&](Index begin, Index size) {
+      const auto first = order.begin() + block.begin + begin;
+      const std::vector<Index> rows(first, first + size);
+      visit(gather_samples(data.pairs.z, rows), gather_samples(data.pairs.t, rows));
+    });
+  };
 
   // Every fold's centres lie in a prefix of the candidates; the sums are gathered over that
   // prefix once, and fold k keeps the rows and columns of its own centres.
@@ -93,27 +100,36 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
   context.progress.begin("cross-validation",
                          sigma_count * (block_count + fold_count + labeled_blocks));
 
-  // Pass 1: per-block sums for every σ.
-  std::vector<LscdeSums> block_sums(static_cast<std::size_t>(sigma_count * block_count));
-  parallel_for(threads, sigma_count * block_count, [&](Index task) {
-    const auto& basis = union_bases[static_cast<std::size_t>(task / block_count)];
-    block_sums[static_cast<std::size_t>(task)] = lscde_block_sums(
-        blocks[static_cast<std::size_t>(task % block_count)], z, t, data.z_unlabeled, basis);
-    context.progress.advance();
-  });
-  // Per (σ, fold) sums in block order; unlabelled inputs belong to every training set.
+  // Pass 1: per-block sums, added per (σ, fold) in block order; unlabelled inputs belong to
+  // every training set. The σ go in batches just large enough to keep the threads busy, so that
+  // only one batch's b × b block sums are held at a time.
   std::vector<LscdeSums> fold_sums(static_cast<std::size_t>(sigma_count * (fold_count + 1)),
                                    LscdeSums::zero(union_size));
-  for (Index s = 0; s < sigma_count; ++s) {
-    for (Index b = 0; b < block_count; ++b) {
-      const int slot = blocks[static_cast<std::size_t>(b)].fold >= 0
-                           ? blocks[static_cast<std::size_t>(b)].fold
-                           : fold_count;
-      fold_sums[static_cast<std::size_t>(s * (fold_count + 1) + slot)] +=
-          block_sums[static_cast<std::size_t>(s * block_count + b)];
+  // A rank may hold no rows, and so no blocks.
+  const Index sigmas_per_batch = (4 * threads + block_count - 1) / std::max<Index>(block_count, 1);
+  for (Index first = 0; first < sigma_count; first += sigmas_per_batch) {
+    const Index batch = std::min(sigmas_per_batch, sigma_count - first);
+    std::vector<LscdeSums> block_sums(static_cast<std::size_t>(batch * block_count));
+    parallel_for(threads, batch * block_count, [&](Index task) {
+      const auto& basis = union_bases[static_cast<std::size_t>(first + task / block_count)];
+      const SampleBlock& block = blocks[static_cast<std::size_t>(task % block_count)];
+      LscdeSums& sums = block_sums[static_cast<std::size_t>(task)];
+      if (block.fold < 0) {
+        sums = lscde_input_sums(data.z_unlabeled.middleCols(block.begin, block.size), basis);
+      } else {
+        sums = LscdeSums::zero(basis.size());
+        for_each_chunk_of(
+            block, [&](const Matrix& z, const Matrix& t) { sums += lscde_pair_sums(z, t, basis); });
+      }
+      context.progress.advance();
+    });
+    for (Index task = 0; task < batch * block_count; ++task) {
+      const int fold = blocks[static_cast<std::size_t>(task % block_count)].fold;
+      const Index s = first + task / block_count;
+      fold_sums[static_cast<std::size_t>(s * (fold_count + 1) + (fold >= 0 ? fold : fold_count))] +=
+          block_sums[static_cast<std::size_t>(task)];
     }
   }
-  block_sums.clear();
   for (auto& sums : fold_sums) allreduce(sums, context.communicator);
 
   // Per (σ, fold): the training system on the fold's centres, its eigendecomposition and α̂ for
@@ -142,9 +158,12 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
     const Index s = task / labeled_blocks;
     const SampleBlock& block = blocks[static_cast<std::size_t>(task % labeled_blocks)];
     const auto fold_task = static_cast<std::size_t>(s * fold_count + block.fold);
-    block_losses[static_cast<std::size_t>(task)] = lscde_held_out_loss_sums(
-        z.middleCols(block.begin, block.size), t.middleCols(block.begin, block.size),
-        fold_bases[fold_task], overlaps[fold_task], alphas[fold_task], options.cv_loss);
+    Vector& losses = block_losses[static_cast<std::size_t>(task)];
+    losses = Vector::Zero(lambda_count);
+    for_each_chunk_of(block, [&](const Matrix& z, const Matrix& t) {
+      losses += lscde_held_out_loss_sums(z, t, fold_bases[fold_task], overlaps[fold_task],
+                                         alphas[fold_task], options.cv_loss);
+    });
     context.progress.advance();
   });
   context.progress.end();

@@ -10,7 +10,7 @@
 
 namespace cdens {
 
-KFold::KFold(Index n, int folds, Rng& rng) : n_(n) {
+std::vector<std::int32_t> draw_fold_labels(Index n, int folds, Rng& rng) {
   if (folds < 2) throw InvalidArgument("cross-validation needs at least 2 folds");
   if (n < folds) {
     // Both the data (x) and the option (folds) can be what the user must change.
@@ -18,14 +18,21 @@ KFold::KFold(Index n, int folds, Rng& rng) : n_(n) {
                           std::to_string(folds) +
                           " cross-validation folds: give more samples or fewer folds");
   }
-  const auto order = rng.permutation(n);
+  const auto order = rng.permutation<std::uint32_t>(n);
+  std::vector<std::int32_t> labels(static_cast<std::size_t>(n));
   for (int k = 0; k < folds; ++k) {
-    const auto begin = order.begin() + static_cast<std::ptrdiff_t>(n * k / folds);
-    const auto end = order.begin() + static_cast<std::ptrdiff_t>(n * (k + 1) / folds);
-    std::vector<Index> fold(begin, end);
-    std::sort(fold.begin(), fold.end());
-    test_.push_back(std::move(fold));
+    for (Index p = n * k / folds; p < n * (k + 1) / folds; ++p) {
+      labels[order[static_cast<std::size_t>(p)]] = k;
+    }
   }
+  return labels;
+}
+
+KFold::KFold(Index n, int folds, Rng& rng)
+    : n_(n), test_(static_cast<std::size_t>(std::max(folds, 0))) {
+  const std::vector<std::int32_t> labels = draw_fold_labels(n, folds, rng);
+  for (Index i = 0; i < n; ++i)
+    test_[static_cast<std::size_t>(labels[static_cast<std::size_t>(i)])].push_back(i);
 }
 
 std::vector<Index> KFold::train(int k) const {

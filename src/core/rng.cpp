@@ -1,8 +1,5 @@
 #include "cdens/core/rng.hpp"
 
-#include <algorithm>
-#include <numeric>
-
 namespace cdens {
 
 Rng::Rng(std::uint64_t seed, std::uint64_t stream) {
@@ -15,12 +12,5 @@ Rng::Rng(std::uint64_t seed, std::uint64_t stream) {
 double Rng::uniform() { return std::uniform_real_distribution<double>(0.0, 1.0)(engine_); }
 
 double Rng::normal() { return normal_(engine_); }
-
-std::vector<Index> Rng::permutation(Index n) {
-  std::vector<Index> order(static_cast<std::size_t>(n));
-  std::iota(order.begin(), order.end(), Index{0});
-  std::shuffle(order.begin(), order.end(), engine_);
-  return order;
-}
 
 }  // namespace cdens

@@ -4,8 +4,9 @@
 // same seed picks the same centres and folds on any number of ranks — and on one process the fit
 // is the single-process fit, draw for draw. Every rank then receives what it needs: the centres'
 // global row indices (b of them, or a few more for the folds' centres) and the fold of each of
-// its own rows. Rank 0 holds the whole plan (O(n) indices) while it draws; every other rank
-// holds O(b + its rows).
+// its own rows. Rank 0 holds 12 bytes per row of all ranks while it draws (the centre order and
+// the folds' permutation in 4-byte entries, and the fold of every row), then 4 until it has
+// scattered the folds; every other rank holds O(b + its rows).
 
 #include <cstdint>
 #include <vector>

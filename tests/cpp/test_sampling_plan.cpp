@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <vector>
 
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/sampling_plan.hpp"
+#include "core/sharded_sampling_plan.hpp"
 #include "support.hpp"
 
 namespace cdens {
@@ -68,6 +70,52 @@ TEST(SamplingPlan, NoFoldsWithoutCrossValidationAndBadCountsRefused) {
   EXPECT_THROW(draw_sampling_plan(12, 5, 1, 1), InvalidArgument);
   EXPECT_THROW(draw_sampling_plan(12, 5, 13, 1), InvalidArgument);
   EXPECT_THROW(draw_folds(12, 1, 1), InvalidArgument);
+}
+
+TEST(SamplingPlan, TheShardedDrawIsTheFullPlanInFewerBytes) {
+  // draw_sharded_sampling_plan draws with 4-byte permutations and fold labels instead of
+  // draw_sampling_plan's 8-byte permutation and fold lists: the same plan, entry for entry.
+  struct Case {
+    Index n, n_centers;
+    int folds;
+    std::uint64_t seed;
+  };
+  for (const Case& c : {Case{53, 20, 4, 11}, Case{1000, 100, 5, 0}, Case{30, 30, 5, 7},
+                        Case{12, 5, 0, 1}, Case{200, 150, 10, 3}, Case{7, 100, 7, 2}}) {
+    const SamplingPlan full = draw_sampling_plan(c.n, c.n_centers, c.folds, c.seed);
+    const ShardedSamplingPlan sharded =
+        draw_sharded_sampling_plan(c.n, c.n_centers, c.folds, c.seed, local_communicator());
+    const auto in_order = [&](const std::vector<Index>& positions) {
+      std::vector<Index> rows;
+      for (const Index p : positions) rows.push_back(sharded.candidate_order[p]);
+      return rows;
+    };
+    const std::vector<Index>& order = sharded.candidate_order;
+    EXPECT_EQ(order, std::vector<Index>(full.center_order.begin(),
+                                        full.center_order.begin() + order.size()));
+    EXPECT_EQ(std::vector<Index>(order.begin(), order.begin() + sharded.center_count),
+              full.centers);
+    ASSERT_EQ(sharded.fold_centers.size(), full.fold_centers.size());
+    for (std::size_t k = 0; k < full.fold_centers.size(); ++k) {
+      EXPECT_EQ(in_order(sharded.fold_centers[k]), full.fold_centers[k]) << "fold " << k;
+    }
+    if (c.folds == 0) {
+      EXPECT_TRUE(sharded.local_folds.empty());
+      continue;
+    }
+    const std::vector<int> fold_of = full.folds->fold_of();
+    EXPECT_EQ(sharded.local_folds, std::vector<std::int32_t>(fold_of.begin(), fold_of.end()));
+    for (int k = 0; k < c.folds; ++k) {
+      EXPECT_EQ(sharded.fold_sizes[static_cast<std::size_t>(k)],
+                static_cast<Index>(full.folds->test(k).size()));
+    }
+  }
+}
+
+TEST(SamplingPlan, APermutationRefusesEntriesTooNarrowForIt) {
+  Rng rng(1);
+  EXPECT_EQ(rng.permutation<std::uint8_t>(256).size(), 256u);
+  EXPECT_THROW(rng.permutation<std::uint8_t>(257), InvalidArgument);
 }
 
 TEST(HoldoutSplit, HoldsOutTheRoundedFractionFromTheFrontOfTheSeedsPermutation) {

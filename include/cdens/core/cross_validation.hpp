@@ -1,6 +1,7 @@
 #pragma once
 // K-fold splitting and the table of cross-validation results every estimator reports.
 
+#include <cstdint>
 #include <functional>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
@@ -12,8 +13,14 @@
 
 namespace cdens {
 
-/// The samples 0 … n − 1 in random order, cut into K contiguous folds whose sizes differ by at
-/// most one (LSCDE paper §2.5: "K disjoint subsets of approximately the same size").
+/// The fold of each of n samples in K-fold cross-validation: the samples 0 … n − 1 in random
+/// order, cut into K contiguous runs whose sizes differ by at most one (LSCDE paper §2.5: "K
+/// disjoint subsets of approximately the same size"); the positions n·k/K … n·(k+1)/K − 1 make
+/// fold k. Throws InvalidArgument unless 2 ≤ folds ≤ n. KFold's folds, in 4 bytes per sample
+/// (and 4 more while drawing) instead of KFold's lists of 8-byte indices.
+std::vector<std::int32_t> draw_fold_labels(Index n, int folds, Rng& rng);
+
+/// The folds of draw_fold_labels as the list of each fold's samples.
 class KFold {
  public:
   /// Throws InvalidArgument unless 2 ≤ folds ≤ n.
