@@ -90,10 +90,12 @@ def compare(n, iterations, repeats, rng, spread):
            "ours_s": ours_s, "ours_start_s": ours_start_s, "peer_s": peer_s,
            "ours_ll": float(np.mean(fitted.score_samples(test))),
            "peer_ll": float(peer_fitted.score(test)),
-           "ours_step_s": (ours_s - ours_start_s) / steps if steps > 0 else float("nan"),
-           "peer_step_s": float("nan")}
+           "ours_step_s": float("nan"), "peer_step_s": float("nan")}
+    # scikit-learn's time per step needs two steps or more; with fewer (EM converged at once)
+    # neither side's is reported, one step's time being within the noise of the setup's.
     if steps >= 2:
         _, peer_one_step_s = best_time(lambda: peer(x, start, 1), repeats)
+        row["ours_step_s"] = (ours_s - ours_start_s) / steps
         row["peer_step_s"] = (peer_s - peer_one_step_s) / (steps - 1)
     row["ratio"] = row["peer_step_s"] / row["ours_step_s"]
     return row
@@ -120,10 +122,10 @@ def check_quick(rows, iterations):
         if row["spread"] <= 2.0:
             headline.require(row["steps"] == iterations,
                              f"{case}: EM runs all {iterations} steps ({row['steps']})")
-            # Idle, a step of ours takes about a tenth of scikit-learn's at this size
-            # (docs/benchmarks.md); 2 leaves room for a loaded CI machine.
-            headline.require(row["ratio"] >= 2.0,
-                             f"{case}: an EM step of ours at least 2x faster than scikit-learn's "
+            # Issue 24's 3x. Measured at this size: 14x idle, 9x at load average 3.5, 10x with
+            # three copies of this quick mode at once on two cores (best of --repeats fits each).
+            headline.require(row["ratio"] >= 3.0,
+                             f"{case}: an EM step of ours at least 3x faster than scikit-learn's "
                              f"({row['ratio']:.1f}x)")
     headline.finish()
 
