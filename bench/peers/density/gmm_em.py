@@ -122,7 +122,7 @@ def check_quick(rows, iterations):
         if row["spread"] <= 2.0:
             headline.require(row["steps"] == iterations,
                              f"{case}: EM runs all {iterations} steps ({row['steps']})")
-            # Issue 24's 3x. Measured at this size: 14x idle, 9x at load average 3.5, 10x with
+            # Issue 24's 3x. Measured at this size: 14-16x idle, 9x at load average 3.5, 10x with
             # three copies of this quick mode at once on two cores (best of --repeats fits each).
             headline.require(row["ratio"] >= 3.0,
                              f"{case}: an EM step of ours at least 3x faster than scikit-learn's "
