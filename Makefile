@@ -85,6 +85,8 @@ test-python: python
 	  --out build/sacde_quick
 	@echo "Two fits at once on a busy machine, quick mode:"
 	@$(VENV)/bin/python bench/robustness/busy_machine.py --cli build/release/cdens --quick
+	@echo "GMM by EM against scikit-learn from the same start, quick mode:"
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/peers/density/gmm_em.py --quick
 
 # The installed package (the API headers of include/, every one in cdens/cdens.hpp, and the CMake
 # package files) and a program outside the tree that builds against it with find_package(cdens)

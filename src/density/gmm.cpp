@@ -34,6 +34,34 @@ void validate_options(const GmmOptions& options, Index n) {
   }
 }
 
+/// EM (eqs. 5–8) on `samples` from the given start, every iteration one pass over the samples
+/// (the E-step of the current parameters and the sums of the M-step after it).
+EmRun em_from(const EmSamples& samples, Vector weights, Matrix centers, Matrix variances,
+              const GmmOptions& options) {
+  EmRun run;
+  EmSums sums = expectation(samples, weights, centers, variances);
+  double current = sums.log_likelihood;
+  run.log_likelihood.push_back(current);
+  for (int iteration = 0; iteration < options.max_iterations; ++iteration) {
+    maximization(sums, samples.n, options.variance_floor, weights, centers, variances);
+    sums = expectation(samples, weights, centers, variances);
+    const double next = sums.log_likelihood;
+    run.log_likelihood.push_back(next);
+    ++run.iterations;
+    // The likelihood is summed over the ranks, the same bits on every rank: all stop together.
+    const bool small_step = next - current < options.tolerance;
+    current = next;
+    if (small_step) {
+      run.converged = true;
+      break;
+    }
+  }
+  run.weights = std::move(weights);
+  run.centers = std::move(centers);
+  run.variances = std::move(variances);
+  return run;
+}
+
 }  // namespace
 
 EmRun run_em(const MatrixView& z, Vector weights, Matrix centers, Matrix variances,
@@ -51,28 +79,9 @@ EmRun run_em(const MatrixView& z, Vector weights, Matrix centers, Matrix varianc
     }
     threads = resolve_threads(options.threads);
   });
-  const EmSamples samples{z, communicator.sum_counts(z.cols()), communicator, threads};
-  EmRun run;
-  Matrix responsibilities;
-  double current = expectation(samples, weights, centers, variances, responsibilities);
-  run.log_likelihood.push_back(current);
-  for (int iteration = 0; iteration < options.max_iterations; ++iteration) {
-    maximization(samples, responsibilities, options.variance_floor, weights, centers, variances);
-    const double next = expectation(samples, weights, centers, variances, responsibilities);
-    run.log_likelihood.push_back(next);
-    ++run.iterations;
-    // The likelihood is summed over the ranks, the same bits on every rank: all stop together.
-    const bool small_step = next - current < options.tolerance;
-    current = next;
-    if (small_step) {
-      run.converged = true;
-      break;
-    }
-  }
-  run.weights = std::move(weights);
-  run.centers = std::move(centers);
-  run.variances = std::move(variances);
-  return run;
+  const Matrix by_dimension = z.transpose();
+  return em_from({z, by_dimension, communicator.sum_counts(z.cols()), communicator, threads},
+                 std::move(weights), std::move(centers), std::move(variances), options);
 }
 
 std::string to_string(GmmInitialization initialization) {
@@ -99,29 +108,30 @@ DensityFit fit_gmm(const MatrixView& x, const GmmOptions& options, const FitCont
     int threads = 0;
     agree_on_errors(communicator, [&] { threads = resolve_threads(options.threads); });
 
+    const Matrix by_dimension = z.transpose();
     std::vector<EmRun> runs(static_cast<std::size_t>(options.n_init));
     // Restart r: its start, drawn from stream r, and EM from it, on `run_threads` threads.
     const auto run_restart = [&](Index r, int run_threads) {
       Rng rng(options.seed, random_stream::indexed(r));
-      GmmOptions inner = options;
-      inner.threads = run_threads;
+      const EmSamples samples{z, by_dimension, n, communicator, run_threads};
       Vector weights;
       Matrix centers, variances;
       if (options.initialization == GmmInitialization::box) {
         box_start(z.rows(), options, rng, weights, centers, variances);
       } else {
-        kmeans_plus_plus_start({z, n, communicator, run_threads}, options, rng, weights, centers,
-                               variances);
+        kmeans_plus_plus_start(samples, options, rng, weights, centers, variances);
       }
-      runs[static_cast<std::size_t>(r)] = run_em(z, std::move(weights), std::move(centers),
-                                                 std::move(variances), inner, communicator);
+      runs[static_cast<std::size_t>(r)] =
+          em_from(samples, std::move(weights), std::move(centers), std::move(variances), options);
     };
-    if (communicator.size() == 1) {
-      // The restarts in parallel, each run on one thread.
+    if (communicator.size() == 1 && options.n_init >= threads) {
+      // As many restarts as threads or more: the restarts in parallel, each on one thread.
       parallel_for(threads, options.n_init, [&](Index r) { run_restart(r, 1); });
     } else {
-      // Every EM step sums over the ranks, a collective call that every rank makes from this
-      // thread in the same order: the restarts one after another, each on the threads.
+      // Fewer restarts than threads, or several ranks (every EM step sums over the ranks, a
+      // collective call that every rank makes from this thread in the same order): the restarts
+      // one after another, each on every thread over blocks of the samples. Either way a run
+      // adds its block sums in block order, so the runs do not depend on the choice.
       for (Index r = 0; r < options.n_init; ++r) run_restart(r, threads);
     }
     // The final likelihoods are the same on every rank, and so is the choice.

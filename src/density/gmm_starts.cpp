@@ -82,17 +82,11 @@ void kmeans_plus_plus_start(const EmSamples& samples, const GmmOptions& options,
     centers.col(l) = sample_at(drawn ? *drawn : uniform_index(u));
     nearest = nearest.cwiseMin(squared_distances(z, centers.col(l)).col(0));
   }
-  const Matrix distances = squared_distances(z, centers);  // N_r × N_K
-  Matrix hard = Matrix::Zero(k_count, z.cols());
-  for (Index j = 0; j < z.cols(); ++j) {
-    Index best = 0;
-    distances.row(j).minCoeff(&best);
-    hard(best, j) = 1.0;
-  }
   weights.resize(k_count);
   variances.resize(z.rows(), k_count);
   variances.setConstant(1.0);
-  maximization(samples, hard, options.variance_floor, weights, centers, variances);
+  maximization(nearest_center_moments(samples, centers), n, options.variance_floor, weights,
+               centers, variances);
 }
 
 void box_start(Index dimension, const GmmOptions& options, Rng& rng, Vector& weights,

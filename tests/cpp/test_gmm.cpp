@@ -63,6 +63,108 @@ TEST(Gmm, EmNeverLowersTheLikelihood) {
   }
 }
 
+/// Parameters of a diagonal mixture and the mean log-likelihood (1/N) Σ_k log p̂(z_k) of the
+/// parameters before them.
+struct EmStep {
+  Vector weights;
+  Matrix centers;
+  Matrix variances;
+  double log_likelihood = 0.0;
+};
+
+/// One EM iteration (eqs. 5–8) written out term by term: every log N(z_ik; c_il, γ²_il) on its
+/// own, the responsibilities through the largest term, the centres from Σ_k r_kl z_k and the
+/// variances in a second pass around the new centres.
+EmStep reference_em_step(const Matrix& z, const EmStep& current, double floor) {
+  const Index n = z.cols();
+  const Index d = z.rows();
+  const Index k_count = current.centers.cols();
+  Matrix r(k_count, n);
+  EmStep next;
+  for (Index k = 0; k < n; ++k) {
+    Vector terms(k_count);
+    for (Index l = 0; l < k_count; ++l) {
+      terms(l) = std::log(current.weights(l));
+      for (Index i = 0; i < d; ++i) {
+        const double difference = z(i, k) - current.centers(i, l);
+        terms(l) -= 0.5 * (std::log(2.0 * M_PI * current.variances(i, l)) +
+                           difference * difference / current.variances(i, l));
+      }
+    }
+    const double largest = terms.maxCoeff();
+    double total = 0.0;
+    for (Index l = 0; l < k_count; ++l) total += std::exp(terms(l) - largest);
+    const double log_density = largest + std::log(total);
+    next.log_likelihood += log_density / static_cast<double>(n);
+    for (Index l = 0; l < k_count; ++l) r(l, k) = std::exp(terms(l) - log_density);
+  }
+  next.weights.resize(k_count);
+  next.centers.resize(d, k_count);
+  next.variances.resize(d, k_count);
+  for (Index l = 0; l < k_count; ++l) {
+    double mass = 0.0;
+    for (Index k = 0; k < n; ++k) mass += r(l, k);
+    next.weights(l) = mass / static_cast<double>(n);
+    for (Index i = 0; i < d; ++i) {
+      double first = 0.0;
+      for (Index k = 0; k < n; ++k) first += r(l, k) * z(i, k);
+      next.centers(i, l) = first / mass;
+      double second = 0.0;
+      for (Index k = 0; k < n; ++k) {
+        const double difference = z(i, k) - next.centers(i, l);
+        second += r(l, k) * difference * difference;
+      }
+      next.variances(i, l) = std::max(second / mass, floor);
+    }
+  }
+  return next;
+}
+
+TEST(Gmm, EmStepsMatchTheReferenceStepNearAndFarFromTheOrigin) {
+  // Three steps on 700 samples (several blocks) from a start away from the optimum, with the
+  // samples at the origin and shifted by 10⁶ (the data's units, standardize off). Far from the
+  // origin a variance computed from raw moments, Σ r z² / N_l − c², would keep about 16 − 12
+  // digits (relative error ~1e-16 · c²/γ² = 1e-4); the moments around the previous centres keep
+  // all but log10(1 + (c' − c)²/γ²) of them.
+  const KnownMixture data = known_mixture(700, 7);
+  GmmOptions options;
+  options.max_iterations = 3;
+  options.tolerance = 1e-300;
+  options.variance_floor = 1e-6;
+  EmStep start;
+  start.weights = Vector::Constant(3, 1.0 / 3.0);
+  start.centers = Matrix(2, 3);
+  start.centers << -3.0, 1.0, 4.0,  //
+      1.0, 5.0, -1.0;
+  start.variances = Matrix::Constant(2, 3, 4.0);
+  for (const double offset : {0.0, 1e6}) {
+    const Matrix z = data.x.array() + offset;
+    EmStep reference = start;
+    reference.centers.array() += offset;
+    const EmRun run = run_em(z, reference.weights, reference.centers, reference.variances, options);
+    ASSERT_EQ(run.iterations, 3) << offset;
+    // A centre at 10⁶ is itself rounded by about 1e-10, which moves the mean log-likelihood by
+    // about that times E|z − c|/γ² ≈ 1: the tolerance grows by 1e-16 times the offset.
+    for (int t = 0; t <= 3; ++t) {
+      const EmStep next = reference_em_step(z, reference, options.variance_floor);
+      EXPECT_NEAR(run.log_likelihood[t], next.log_likelihood,
+                  1e-12 * std::abs(next.log_likelihood) + 1e-16 * offset)
+          << offset << ", step " << t;
+      if (t < 3) reference = next;
+    }
+    EXPECT_LT((run.weights - reference.weights).cwiseAbs().maxCoeff(), 1e-12) << offset;
+    // Centres to 1e-12 of the data's spread, whatever the offset (whose own rounding is
+    // 1e-16 · 10⁶ = 1e-10 of a unit).
+    EXPECT_LT((run.centers - reference.centers).cwiseAbs().maxCoeff(), 1e-12 * (1.0 + offset))
+        << offset;
+    EXPECT_LT(((run.variances - reference.variances).array() / reference.variances.array())
+                  .abs()
+                  .maxCoeff(),
+              1e-10)
+        << offset;
+  }
+}
+
 TEST(Gmm, RecoversAWellSeparatedMixture) {
   const Index n = 4000;
   const KnownMixture data = known_mixture(n, 2);
@@ -179,18 +281,22 @@ TEST(Gmm, PaperSettingsOnTheFirstOneDimensionalExample) {
 }
 
 TEST(Gmm, ResultDoesNotDependOnTheThreadCount) {
+  // One restart runs its blocks on every thread; three run on a thread each where there are at
+  // most three threads.
   const KnownMixture data = known_mixture(1500, 5);  // several blocks of samples
   GmmOptions options;
   options.n_components = 3;
-  options.n_init = 3;
-  std::string first;
-  for (int threads : {1, 2, 3}) {
-    options.threads = threads;
-    const std::string fingerprint = fit_gmm(data.x, options).model.to_json().dump();
-    if (threads == 1) {
-      first = fingerprint;
-    } else {
-      EXPECT_TRUE(fingerprint == first) << threads << " threads";
+  for (int n_init : {1, 3}) {
+    options.n_init = n_init;
+    std::string first;
+    for (int threads : {1, 2, 3, 4}) {
+      options.threads = threads;
+      const std::string fingerprint = fit_gmm(data.x, options).model.to_json().dump();
+      if (threads == 1) {
+        first = fingerprint;
+      } else {
+        EXPECT_TRUE(fingerprint == first) << n_init << " restarts, " << threads << " threads";
+      }
     }
   }
 }

@@ -53,8 +53,9 @@ struct GmmOptions {
   bool standardize = true;
   /// Seed of the initialisations; restart r draws from stream r.
   std::uint64_t seed = 0;
-  /// OpenMP threads over restarts (over blocks of samples on several ranks, where the restarts
-  /// run one after another); the result does not depend on it.
+  /// OpenMP threads: over the restarts when there are at least as many restarts (each on one
+  /// thread), otherwise over blocks of samples within each run, the restarts one after another
+  /// (always so on several ranks); the result does not depend on it.
   int threads = 0;
 };
 
