@@ -107,7 +107,6 @@ auto fit_with_progress(const std::vector<std::string>& column_names, const Fit& 
   }
 }
 
-/// --x and --y, which conditional and regression methods need.
 /// The rows a fit sees and, with --holdout, the rows it is scored on.
 struct SplitRows {
   Matrix fit;
@@ -131,6 +130,7 @@ std::optional<HoldoutSplit> requested_split(const FitRequest& request, Index n) 
                             "--holdout");
 }
 
+/// --x and --y, which conditional and regression methods need.
 void require_inputs_and_outputs(const FitArguments& arguments) {
   if (arguments.x_columns.empty()) throw InvalidArgument("--x is required");
   if (arguments.y_columns.empty()) throw InvalidArgument("--y is required");

@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <numeric>
 
 #include "cdens/core/cross_validation.hpp"
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
 #include "core/random_streams.hpp"
+#include "core/sampling_plan_draws.hpp"
 
 namespace cdens {
 namespace {
@@ -33,15 +32,9 @@ std::vector<Index> take(const std::vector<double>& message, std::size_t& positio
 /// per row at most rather than its 36: the permutations in 4-byte entries, the folds as labels.
 std::vector<double> plan_message(Index n, Index n_centers, int folds, std::uint64_t seed,
                                  std::vector<std::int32_t>& fold_of_rows) {
-  if (n_centers < 1) throw InvalidArgument("the number of basis centres must be at least 1");
   Rng rng(seed, random_stream::kSamplingPlan);
-  std::vector<std::uint32_t> center_order;
-  if (n_centers >= n) {
-    center_order.resize(static_cast<std::size_t>(n));
-    std::iota(center_order.begin(), center_order.end(), std::uint32_t{0});
-  } else {
-    center_order = rng.permutation<std::uint32_t>(n);
-  }
+  const std::vector<std::uint32_t> center_order =
+      draw_center_order<std::uint32_t>(n, n_centers, rng);
   const Index b = std::min(n_centers, n);
   Index candidates = b;
   std::vector<Index> fold_sizes;
@@ -50,14 +43,9 @@ std::vector<double> plan_message(Index n, Index n_centers, int folds, std::uint6
     fold_of_rows = draw_fold_labels(n, folds, rng);
     fold_sizes.assign(static_cast<std::size_t>(folds), 0);
     for (const std::int32_t k : fold_of_rows) ++fold_sizes[static_cast<std::size_t>(k)];
-    // The centres of fold k's estimator: the first b of the centre order outside fold k.
     for (int k = 0; k < folds; ++k) {
-      std::vector<Index> positions;
-      for (Index p = 0; p < n && static_cast<Index>(positions.size()) < b; ++p) {
-        if (fold_of_rows[center_order[static_cast<std::size_t>(p)]] != k) positions.push_back(p);
-      }
-      candidates = std::max(candidates, positions.back() + 1);
-      fold_positions.push_back(std::move(positions));
+      fold_positions.push_back(positions_outside_fold(center_order, fold_of_rows, k, b));
+      candidates = std::max(candidates, fold_positions.back().back() + 1);
     }
   }
   std::vector<double> message;
