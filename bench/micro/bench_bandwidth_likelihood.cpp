@@ -68,17 +68,14 @@ BENCHMARK(BM_Criterion)->Args({3000, 1})->Args({1000, 5})->Unit(benchmark::kMill
 BENCHMARK(BM_ExponentialFloor)->Arg(3000)->Arg(1000)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  cdens_bench::RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  std::printf(
-      "\nOne evaluation with its gradient on one thread, against the exponentials alone:\n");
-  for (const auto& [shape, n] : {std::pair<const char*, int>{"3000/1", 3000}, {"1000/5", 1000}}) {
-    const double criterion = reporter.seconds(std::string("BM_Criterion/") + shape);
-    const double floor = reporter.seconds("BM_ExponentialFloor/" + std::to_string(n));
-    std::printf("n/d_x = %s: %.2f ms, floor %.2f ms, ratio %.2f\n", shape, 1e3 * criterion,
-                1e3 * floor, criterion / floor);
-  }
-  benchmark::Shutdown();
-  return 0;
+  return cdens_bench::run_benchmarks(argc, argv, [](const cdens_bench::RatioReporter& reporter) {
+    std::printf(
+        "\nOne evaluation with its gradient on one thread, against the exponentials alone:\n");
+    for (const auto& [shape, n] : {std::pair<const char*, int>{"3000/1", 3000}, {"1000/5", 1000}}) {
+      const double criterion = reporter.seconds(std::string("BM_Criterion/") + shape);
+      const double floor = reporter.seconds("BM_ExponentialFloor/" + std::to_string(n));
+      std::printf("n/d_x = %s: %.2f ms, floor %.2f ms, ratio %.2f\n", shape, 1e3 * criterion,
+                  1e3 * floor, criterion / floor);
+    }
+  });
 }

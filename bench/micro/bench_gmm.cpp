@@ -101,17 +101,14 @@ BENCHMARK(BM_PeerGemmsOfAnEmStep)->Unit(benchmark::kMillisecond)->UseRealTime();
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  cdens_bench::RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  // run_em makes kSteps M-steps and kSteps + 1 E-steps (one for the start's likelihood).
-  const double step = reporter.seconds("BM_GmmEmSteps/real_time") / kSteps;
-  const double gemms = reporter.seconds("BM_PeerGemmsOfAnEmStep/real_time");
-  std::printf("\nn = %ld, d = %ld, N_K = %ld, %d threads\n", static_cast<long>(kSamples),
-              static_cast<long>(kDimension), static_cast<long>(kComponents),
-              cdens::resolve_threads(0));
-  std::printf("EM step: %.2f ms; its two DGEMMs: %.2f ms; ratio (DGEMMs / step): %.2f\n",
-              1e3 * step, 1e3 * gemms, gemms / step);
-  benchmark::Shutdown();
-  return 0;
+  return cdens_bench::run_benchmarks(argc, argv, [](const cdens_bench::RatioReporter& reporter) {
+    // run_em makes kSteps M-steps and kSteps + 1 E-steps (one for the start's likelihood).
+    const double step = reporter.seconds("BM_GmmEmSteps/real_time") / kSteps;
+    const double gemms = reporter.seconds("BM_PeerGemmsOfAnEmStep/real_time");
+    std::printf("\nn = %ld, d = %ld, N_K = %ld, %d threads\n", static_cast<long>(kSamples),
+                static_cast<long>(kDimension), static_cast<long>(kComponents),
+                cdens::resolve_threads(0));
+    std::printf("EM step: %.2f ms; its two DGEMMs: %.2f ms; ratio (DGEMMs / step): %.2f\n",
+                1e3 * step, 1e3 * gemms, gemms / step);
+  });
 }

@@ -158,24 +158,22 @@ BENCHMARK(BM_Grid1D)
     ->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  cdens_bench::RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  const double pairs = static_cast<double>(kPairs) * static_cast<double>(kPairs);
-  const double exact = reporter.seconds("BM_Exact2D");
-  const double floor = reporter.seconds("BM_ExponentialFloor");
-  std::printf("\n2-D, n = m = %d, one thread:\n", static_cast<int>(kPairs));
-  std::printf("exact: %.2f ns per kernel value, %.2f of the exp floor (%.2f ns)\n",
-              1e9 * exact / pairs, exact / floor, 1e9 * floor / pairs);
-  for (const char* tolerance : {"6", "3"}) {
-    const double tree = reporter.seconds(std::string("BM_Path2D/2/") + tolerance);
-    std::printf("tree, log tolerance 1e-%s: %.3f s, %.1fx faster than exact\n", tolerance, tree,
-                exact / tree);
-  }
-  const double engine = reporter.seconds("BM_RkdeQueries/1");
-  const double components = reporter.seconds("BM_RkdeQueries/0");
-  std::printf("RKDE queries, n = m = 20,000: engine %.3f s, component by component %.3f s, %.1fx\n",
-              engine, components, components / engine);
-  benchmark::Shutdown();
-  return 0;
+  return cdens_bench::run_benchmarks(argc, argv, [](const cdens_bench::RatioReporter& reporter) {
+    const double pairs = static_cast<double>(kPairs) * static_cast<double>(kPairs);
+    const double exact = reporter.seconds("BM_Exact2D");
+    const double floor = reporter.seconds("BM_ExponentialFloor");
+    std::printf("\n2-D, n = m = %d, one thread:\n", static_cast<int>(kPairs));
+    std::printf("exact: %.2f ns per kernel value, %.2f of the exp floor (%.2f ns)\n",
+                1e9 * exact / pairs, exact / floor, 1e9 * floor / pairs);
+    for (const char* tolerance : {"6", "3"}) {
+      const double tree = reporter.seconds(std::string("BM_Path2D/2/") + tolerance);
+      std::printf("tree, log tolerance 1e-%s: %.3f s, %.1fx faster than exact\n", tolerance, tree,
+                  exact / tree);
+    }
+    const double engine = reporter.seconds("BM_RkdeQueries/1");
+    const double components = reporter.seconds("BM_RkdeQueries/0");
+    std::printf(
+        "RKDE queries, n = m = 20,000: engine %.3f s, component by component %.3f s, %.1fx\n",
+        engine, components, components / engine);
+  });
 }

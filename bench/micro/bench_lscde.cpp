@@ -141,21 +141,18 @@ BENCHMARK(BM_LambdaSolutionsCholesky)->Apply(lambda_counts)->Unit(benchmark::kMi
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  cdens_bench::RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  const double h_matrix = reporter.seconds("BM_LscdeBuildHMatrix/real_time");
-  const double system = reporter.seconds("BM_LscdeBuildSystem/real_time");
-  const double dgemm = reporter.seconds("BM_PeerDgemmSameShape/real_time");
-  const double fit = reporter.seconds("BM_LscdeCrossValidatedFit/min_time:3.000/real_time");
-  std::printf("\nn = %ld, b = %ld, d_x = %ld, d_y = 1, %d threads\n", static_cast<long>(kSamples),
-              static_cast<long>(kBasis), static_cast<long>(kInputDim), cdens::resolve_threads(0));
-  std::printf("H construction: %.2f ms, DGEMM of the same shape: %.2f ms\n", 1e3 * h_matrix,
-              1e3 * dgemm);
-  std::printf("rate ratio (DGEMM time / H time; target >= 0.5): %.2f\n", dgemm / h_matrix);
-  std::printf("H and h construction: %.2f ms (ratio to DGEMM %.2f)\n", 1e3 * system,
-              dgemm / system);
-  std::printf("full-grid CV fit (10 sigma x 10 lambda x 5 folds): %.3f s (target < 1 s)\n", fit);
-  benchmark::Shutdown();
-  return 0;
+  return cdens_bench::run_benchmarks(argc, argv, [](const cdens_bench::RatioReporter& reporter) {
+    const double h_matrix = reporter.seconds("BM_LscdeBuildHMatrix/real_time");
+    const double system = reporter.seconds("BM_LscdeBuildSystem/real_time");
+    const double dgemm = reporter.seconds("BM_PeerDgemmSameShape/real_time");
+    const double fit = reporter.seconds("BM_LscdeCrossValidatedFit/min_time:3.000/real_time");
+    std::printf("\nn = %ld, b = %ld, d_x = %ld, d_y = 1, %d threads\n", static_cast<long>(kSamples),
+                static_cast<long>(kBasis), static_cast<long>(kInputDim), cdens::resolve_threads(0));
+    std::printf("H construction: %.2f ms, DGEMM of the same shape: %.2f ms\n", 1e3 * h_matrix,
+                1e3 * dgemm);
+    std::printf("rate ratio (DGEMM time / H time; target >= 0.5): %.2f\n", dgemm / h_matrix);
+    std::printf("H and h construction: %.2f ms (ratio to DGEMM %.2f)\n", 1e3 * system,
+                dgemm / system);
+    std::printf("full-grid CV fit (10 sigma x 10 lambda x 5 folds): %.3f s (target < 1 s)\n", fit);
+  });
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Google Benchmark's console table, keeping each benchmark's real time per iteration so that a
-// micro-benchmark can print its ratios against the peers measured in the same run.
+// micro-benchmark can print its ratios against the peers measured in the same run, and the main
+// of every micro-benchmark that does.
 
 #include <benchmark/benchmark.h>
 
@@ -29,5 +30,17 @@ class RatioReporter : public benchmark::ConsoleReporter {
  private:
   std::map<std::string, double> seconds_;
 };
+
+/// Runs the benchmarks the command line selects, then `summary` on their times (the ratios
+/// against the peers); the exit status of main.
+template <class Summary>
+int run_benchmarks(int argc, char** argv, Summary&& summary) {
+  benchmark::Initialize(&argc, argv);
+  RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  summary(reporter);
+  benchmark::Shutdown();
+  return 0;
+}
 
 }  // namespace cdens_bench

@@ -104,8 +104,8 @@ const OptionTable<PressRegressionOptions>& press_option_table() {
                     "--raw-inputs", "standardize"),
              &Options::press, &PressOptions::standardize_inputs);
     rows.add(option("single_precision", OptionType::boolean,
-                    "Multiply the design in single precision (half the memory traffic; large "
-                    "data sets)",
+                    "Multiply the design (fitting and held-out samples) in single precision "
+                    "(half the memory traffic; large data sets)",
                     "--single-precision", "single_precision"),
              &Options::press, &PressOptions::single_precision);
     rows.add(seed_option(), &Options::press, &PressOptions::seed);

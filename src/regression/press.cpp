@@ -13,6 +13,7 @@
 #include "cdens/core/validate.hpp"
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"
+#include "regression/press_design_products.hpp"
 #include "regression/press_optimizer.hpp"
 
 namespace cdens {
@@ -51,9 +52,9 @@ Index default_states(Index n) {
 }
 
 /// Mean squared error of the predictions Wᵀ ȳ of `design` against t.
-double holdout_mse(const Matrix& coefficients, const Vector& state_means, const Matrix& design,
-                   const Vector& t, int threads) {
-  const Matrix weights = press_state_weights(coefficients, design, threads);
+double holdout_mse(const Matrix& coefficients, const Vector& state_means,
+                   const PressDesignProducts& design, const Vector& t, int threads) {
+  const Matrix weights = design.state_weights(coefficients, threads);
   return (t - weights.transpose() * state_means).squaredNorm() / static_cast<double>(t.size());
 }
 
@@ -119,10 +120,11 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
   report.method = "press";
   int evaluations = 0;
   if (j_count > 1) {
-    Matrix fit_design = press_design(gather_samples(z, fit_rows));
     Vector fit_t(static_cast<Index>(fit_rows.size()));
     for (std::size_t i = 0; i < fit_rows.size(); ++i) fit_t(static_cast<Index>(i)) = t(fit_rows[i]);
-    const Matrix holdout_design = press_design(gather_samples(z, holdout_rows));
+    // The held-out samples in the fitting samples' precision and storage rule.
+    const PressDesignProducts holdout_design(press_design(gather_samples(z, holdout_rows)),
+                                             options.single_precision);
     Vector holdout_t(static_cast<Index>(holdout_rows.size()));
     for (std::size_t i = 0; i < holdout_rows.size(); ++i) {
       holdout_t(static_cast<Index>(i)) = t(holdout_rows[i]);
@@ -130,7 +132,8 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
     const int threads = resolve_threads(options.threads);
     const bool parallel_starts = fit_t.size() <= kParallelRestartLimit && options.restarts > 1;
     const int objective_threads = parallel_starts ? 1 : threads;
-    const PressObjective objective(std::move(fit_design), fit_t, options.criterion,
+    const PressObjective objective(press_design(gather_samples(z, fit_rows)), fit_t,
+                                   options.criterion,
                                    {options.smoothness_weight, options.target_dof},
                                    objective_threads, options.single_precision);
     const PressParametrization parametrization(q, j_count, options.lasso_weight);
@@ -179,6 +182,7 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
           starts[best].optimization.score * y_scaling.scale()(0) * y_scaling.scale()(0);
     }
     report.statistics["objective"] = starts[best].optimization.value;
+    report.statistics["sparse_design"] = objective.sparse_design() ? 1.0 : 0.0;
     report.statistics["best_evaluation"] = starts[best].optimization.best_evaluation;
     report.statistics["best_start"] = static_cast<double>(best);
     report.statistics["starts_stopped_early"] = stopped_early;

@@ -1,79 +1,13 @@
 #include "cdens/regression/press_smoother.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
-#include <type_traits>
-#include <vector>
 
 #include "cdens/core/error.hpp"
 #include "core/parallel.hpp"
+#include "regression/press_design_products.hpp"
 
 namespace cdens {
-namespace {
-
-// Samples per block of the two GEMMs; fixed, so that partial sums (and with them the result)
-// do not depend on the thread count.
-constexpr Index kSampleBlock = 2048;
-
-Index block_count(Index n) { return (n + kSampleBlock - 1) / kSampleBlock; }
-
-/// Logits Bᵀ Z turned into log-softmax column by column, in place.
-void log_softmax_columns(Eigen::Ref<Matrix> logits) {
-  for (Index i = 0; i < logits.cols(); ++i) {
-    auto column = logits.col(i);
-    const double largest = column.maxCoeff();
-    column.array() -= largest;
-    column.array() -= std::log(column.array().exp().sum());
-  }
-}
-
-/// Logits Bᵀ Z of a block of design columns; a single-precision design multiplies in single
-/// precision (half the memory traffic of the GEMM) and returns double logits.
-template <class Design>
-void block_logits(const MatrixView& coefficients, const Design& design, Index start, Index width,
-                  Eigen::Ref<Matrix> out) {
-  if constexpr (std::is_same_v<typename Design::Scalar, float>) {
-    out = (coefficients.transpose().cast<float>() * design.middleCols(start, width))
-              .template cast<double>();
-  } else {
-    out.noalias() = coefficients.transpose() * design.middleCols(start, width);
-  }
-}
-
-/// Z G_bᵀ for a block of design columns and the matching columns of G = ∂F/∂L.
-template <class Design>
-Matrix block_gradient(const Design& design, Index start, Index width, const Matrix& d_logits) {
-  if constexpr (std::is_same_v<typename Design::Scalar, float>) {
-    return (design.middleCols(start, width) *
-            d_logits.middleCols(start, width).transpose().cast<float>())
-        .template cast<double>();
-  } else {
-    return design.middleCols(start, width) * d_logits.middleCols(start, width).transpose();
-  }
-}
-
-/// log W for the columns of the design, blockwise on `threads` threads.
-template <class Design>
-Matrix log_state_weights(const MatrixView& coefficients, const Design& design, int threads) {
-  if (coefficients.rows() != design.rows()) {
-    throw InvalidArgument("PRESS coefficients have " + std::to_string(coefficients.rows()) +
-                          " rows but the design has dimension " + std::to_string(design.rows()));
-  }
-  const Index n = design.cols();
-  Matrix log_weights(coefficients.cols(), n);
-  parallel_for(threads, block_count(n), [&](Index block) {
-    const Index start = block * kSampleBlock;
-    const Index width = std::min(kSampleBlock, n - start);
-    auto out = log_weights.middleCols(start, width);
-    block_logits(coefficients, design, start, width, out);
-    log_softmax_columns(out);
-  });
-  return log_weights;
-}
-
-}  // namespace
-
 std::string to_string(PressCriterion criterion) {
   switch (criterion) {
     case PressCriterion::mse:
@@ -112,11 +46,12 @@ Matrix press_design(const MatrixView& x) {
 
 Matrix press_log_state_weights(const MatrixView& coefficients, const MatrixView& design,
                                int threads) {
-  return log_state_weights(coefficients, design, resolve_threads(threads));
+  return PressDesignProducts(design, false)
+      .log_state_weights(coefficients, resolve_threads(threads));
 }
 
 Matrix press_state_weights(const MatrixView& coefficients, const MatrixView& design, int threads) {
-  return press_log_state_weights(coefficients, design, threads).array().exp();
+  return PressDesignProducts(design, false).state_weights(coefficients, resolve_threads(threads));
 }
 
 PressSmoothing press_smoothing(const MatrixView& weights, const VectorView& y) {
@@ -145,9 +80,9 @@ Vector press_state_entropies(const MatrixView& weights) {
       .transpose();
 }
 
-PressObjective::PressObjective(Matrix design, Vector y, PressCriterion criterion,
+PressObjective::PressObjective(const MatrixView& design, Vector y, PressCriterion criterion,
                                PressSmoothnessPenalty penalty, int threads, bool single_precision)
-    : design_dim_(design.rows()),
+    : design_(std::make_shared<const PressDesignProducts>(design, single_precision)),
       y_(std::move(y)),
       criterion_(criterion),
       penalty_(penalty),
@@ -156,11 +91,6 @@ PressObjective::PressObjective(Matrix design, Vector y, PressCriterion criterion
     throw InvalidArgument("PRESS objective: the design has " + std::to_string(design.cols()) +
                           " samples but y has " + std::to_string(y_.size()));
   }
-  if (single_precision) {
-    single_design_ = design.cast<float>();
-  } else {
-    design_ = std::move(design);
-  }
   if (y_.size() < 2) throw InvalidArgument("PRESS needs at least 2 training samples");
   if (!(penalty_.weight >= 0.0) || !std::isfinite(penalty_.weight) ||
       !std::isfinite(penalty_.target_dof)) {
@@ -168,14 +98,16 @@ PressObjective::PressObjective(Matrix design, Vector y, PressCriterion criterion
   }
 }
 
+Index PressObjective::design_dim() const { return design_->dim(); }
+
+bool PressObjective::sparse_design() const {
+  return design_->storage() == PressDesignStorage::sparse;
+}
+
 PressEvaluation PressObjective::evaluate(const MatrixView& coefficients, Matrix* gradient) const {
   const Index n = n_samples();
   const auto count = static_cast<double>(n);
-  const Matrix weights =
-      (single_design_.size() > 0 ? log_state_weights(coefficients, single_design_, threads_)
-                                 : log_state_weights(coefficients, design_, threads_))
-          .array()
-          .exp();
+  const Matrix weights = design_->state_weights(coefficients, threads_);
   const PressSmoothing smoothing = press_smoothing(weights, y_);
   const Vector residuals = y_ - smoothing.fitted;
   const double nu = smoothing.degrees_of_freedom;
@@ -232,26 +164,20 @@ PressEvaluation PressObjective::evaluate(const MatrixView& coefficients, Matrix*
   const Vector inverse_sizes =
       sizes.unaryExpr([](double size) { return size > 0.0 ? 1.0 / size : 0.0; });
   const Vector c = (weights * r).cwiseProduct(inverse_sizes);
-  const Matrix squared = weights.array().square();
-  const Vector e = (squared * t).cwiseProduct(inverse_sizes.cwiseAbs2());
-  // ∂F/∂W (J × n), then through the softmax of every column.
-  Matrix d_weights = means * r.transpose() + c * y_.transpose();
-  d_weights.colwise() -= c.cwiseProduct(means) + e;
-  d_weights += 2.0 * (inverse_sizes.asDiagonal() * weights) * t.asDiagonal();
-  const Eigen::RowVectorXd column_means = weights.cwiseProduct(d_weights).colwise().sum();
-  const Matrix d_logits = weights.cwiseProduct((d_weights.rowwise() - column_means).matrix());
-
-  const Index blocks = block_count(n);
-  std::vector<Matrix> partial(static_cast<std::size_t>(blocks));
-  parallel_for(threads_, blocks, [&](Index block) {
-    const Index start = block * kSampleBlock;
-    const Index width = std::min(kSampleBlock, n - start);
-    partial[static_cast<std::size_t>(block)] =
-        single_design_.size() > 0 ? block_gradient(single_design_, start, width, d_logits)
-                                  : block_gradient(design_, start, width, d_logits);
-  });
-  *gradient = partial.front();
-  for (std::size_t b = 1; b < partial.size(); ++b) *gradient += partial[b];
+  const Vector e = (weights.array().square().matrix() * t).cwiseProduct(inverse_sizes.cwiseAbs2());
+  const Vector offset = c.cwiseProduct(means) + e;
+  // ∂F/∂W (J × n) and through the softmax of every column, one block of samples at a time.
+  const auto block_d_logits = [&](Index start, Eigen::Ref<Matrix> d_logits) {
+    const Index width = d_logits.cols();
+    const auto w = weights.middleCols(start, width);
+    d_logits.noalias() = means * r.segment(start, width).transpose();
+    d_logits.noalias() += c * y_.segment(start, width).transpose();
+    d_logits.colwise() -= offset;
+    d_logits += 2.0 * (inverse_sizes.asDiagonal() * w) * t.segment(start, width).asDiagonal();
+    const Eigen::RowVectorXd column_means = w.cwiseProduct(d_logits).colwise().sum();
+    d_logits = w.cwiseProduct((d_logits.rowwise() - column_means).matrix());
+  };
+  *gradient = design_->gradient(coefficients.cols(), block_d_logits, threads_);
   return result;
 }
 

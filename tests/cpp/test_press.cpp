@@ -131,6 +131,22 @@ TEST(PressSmoother, GradientsMatchFiniteDifferences) {
   }
 }
 
+TEST(PressSmoother, SparseDesignGradientMatchesFiniteDifferences) {
+  // 85 % of the inputs zero: the objective keeps the design in sparse storage.
+  SmallProblem problem = small_problem(60, 4, 3, 22);
+  Rng rng(23);
+  for (Index k = 0; k < problem.x.size(); ++k) {
+    if (rng.uniform() < 0.85) problem.x(k) = 0.0;
+  }
+  const PressObjective objective(press_design(problem.x), problem.y, PressCriterion::loocv,
+                                 {0.3, 2.5}, 1);
+  ASSERT_TRUE(objective.sparse_design());
+  Matrix gradient;
+  objective.evaluate(problem.coefficients, &gradient);
+  expect_gradient_matches([&](const Matrix& b) { return objective.evaluate(b, nullptr).value; },
+                          problem.coefficients, gradient);
+}
+
 TEST(PressSmoother, SinglePrecisionDesignAgreesWithDouble) {
   // Float GEMMs round the logits to about 1e-7 relative; value and gradient follow within 1e-5.
   const SmallProblem problem = small_problem(60, 4, 3, 14);

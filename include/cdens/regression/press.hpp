@@ -50,8 +50,8 @@ struct PressOptions {
   /// Standardise x before fitting (DESIGN.md); false keeps x as given, which allows constant
   /// columns (MNIST's empty border pixels) and puts LASSO on the raw scale.
   bool standardize_inputs = true;
-  /// Run the objective's two GEMMs on a single-precision copy of the design: half the memory
-  /// traffic for large n·d (MNIST); the rest of the fit stays double.
+  /// Run the objective's two products and the hold-out's on a single-precision copy of the
+  /// design: half the memory traffic for large n·d (MNIST); the rest of the fit stays double.
   bool single_precision = false;
   /// Seed of the hold-out split and the starting points.
   std::uint64_t seed = 0;

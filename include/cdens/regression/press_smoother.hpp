@@ -13,8 +13,9 @@
 //   ∂F/∂W_ji = r_i ȳ_j + c_j (y_i − ȳ_j) + 2 t_i W_ji/σ_j − e_j,
 //   c_j = Σ_k r_k W_jk / σ_j,  e_j = Σ_k t_k W_jk² / σ_j²,
 // then through the softmax ∂F/∂L_ji = W_ji (∂F/∂W_ji − Σ_l W_li ∂F/∂W_li) and ∂F/∂B = Z (∂F/∂L)ᵀ:
-// two GEMMs (forward and backward) and O(nJ) work per evaluation.
+// two products with the design (forward and backward) and O(nJ) work per evaluation.
 
+#include <memory>
 #include <string>
 
 #include "cdens/core/types.hpp"
@@ -78,28 +79,32 @@ struct PressEvaluation {
   Vector state_means;               ///< ȳ⁽ʲ⁾ of the training data
 };
 
-/// A training criterion on fixed data, evaluated with its gradient in O(nJ) plus two GEMMs.
+class PressDesignProducts;
+
+/// A training criterion on fixed data, evaluated with its gradient in O(nJ) plus two products
+/// with the design.
 class PressObjective {
  public:
   /// `design` is (d + 1) × n (press_design), `y` holds n outputs; `threads` as everywhere (0:
-  /// the OpenMP default). `single_precision` keeps the design in float and runs the two GEMMs
-  /// in single precision (half their memory traffic, for large n·d such as MNIST); everything
-  /// else stays double.
-  PressObjective(Matrix design, Vector y, PressCriterion criterion,
+  /// the OpenMP default). The objective keeps its own copy of the design, in sparse storage
+  /// when at most half its entries are nonzero. `single_precision` keeps it in float and runs
+  /// the two products in single precision (half their memory traffic, for large n·d such as
+  /// MNIST); everything else stays double.
+  PressObjective(const MatrixView& design, Vector y, PressCriterion criterion,
                  PressSmoothnessPenalty penalty = {}, int threads = 0,
                  bool single_precision = false);
 
   Index n_samples() const { return y_.size(); }
-  Index design_dim() const { return design_dim_; }
+  Index design_dim() const;
+  /// Whether the design is kept in sparse storage.
+  bool sparse_design() const;
 
   /// The value at coefficients B ((d + 1) × J); ∂value/∂B into `gradient` when non-null.
   /// A LOOCV with some s_ii ≥ 1 (a state holding one sample) has value +∞.
   PressEvaluation evaluate(const MatrixView& coefficients, Matrix* gradient) const;
 
  private:
-  Index design_dim_;
-  Matrix design_;                  ///< the design in double precision, or empty
-  Eigen::MatrixXf single_design_;  ///< the design in single precision, or empty
+  std::shared_ptr<const PressDesignProducts> design_;
   Vector y_;
   PressCriterion criterion_;
   PressSmoothnessPenalty penalty_;
