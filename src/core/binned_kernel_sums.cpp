@@ -46,17 +46,43 @@ double curvature_envelope(double v, double side) {
   return std::max(g(low), g(high));
 }
 
-/// The DFT of the even sequence t ↦ value(t δ) for |t| ≤ reach, wrapped around a circle of
-/// `size`.
+/// value(t δ) for t = 0 … reach: one even factor of a separable kernel, on the binning grid.
 template <class Function>
-Vector sampled_spectrum(Index size, Index reach, double side, Function value) {
+Vector kernel_samples(Index reach, double side, Function value) {
+  Vector samples(reach + 1);
+  for (Index t = 0; t <= reach; ++t) samples(t) = value(static_cast<double>(t) * side);
+  return samples;
+}
+
+/// The DFT of the even sequence t ↦ samples(|t|) for |t| ≤ reach, wrapped around a circle of
+/// `size`.
+Vector sampled_spectrum(Index size, const Vector& samples, Eigen::FFT<double>& fft) {
   Vector kernel = Vector::Zero(size);
-  for (Index t = 0; t <= reach && t < size; ++t) {
-    const double sample = value(static_cast<double>(t) * side);
-    kernel(t) = sample;
-    kernel((size - t) % size) = sample;
+  for (Index t = 0; t < samples.size() && t < size; ++t) {
+    kernel(t) = samples(t);
+    kernel((size - t) % size) = samples(t);
   }
-  return even_sequence_spectrum(kernel);
+  return even_sequence_spectrum(kernel, fft);
+}
+
+/// Σ_t values[node + t] Π_k samples[k](|t_k|) over the offsets |t_k| ≤ reach_k that stay on the
+/// binning grid, for dimensions 0 … k (those above fixed by `base`): the value the circular
+/// convolution has at a node (the FFT is long enough for nothing to wrap around), summed
+/// directly, with no FFT rounding.
+double direct_convolution(const std::vector<double>& values, const BinnedPlan& plan,
+                          const std::vector<std::size_t>& strides, const std::vector<Index>& node,
+                          const std::vector<Vector>& samples, Index k, std::size_t base) {
+  const std::size_t kk = static_cast<std::size_t>(k);
+  const Index low = std::max<Index>(0, node[kk] - plan.reach[kk]);
+  const Index high = std::min<Index>(plan.nodes[kk] - 1, node[kk] + plan.reach[kk]);
+  double sum = 0.0;
+  for (Index cell = low; cell <= high; ++cell) {
+    const std::size_t at = base + static_cast<std::size_t>(cell) * strides[kk];
+    const double inner =
+        k == 0 ? values[at] : direct_convolution(values, plan, strides, node, samples, k - 1, at);
+    sum += samples[kk](std::abs(cell - node[kk])) * inner;
+  }
+  return sum;
 }
 
 }  // namespace
@@ -119,7 +145,7 @@ std::optional<BinnedPlan> plan_binned_kernel_sums(const KernelSumReference& refe
 
 Vector binned_log_kernel_sums(const KernelSumReference& reference, const RegularGrid& grid,
                               const MatrixView& centred_queries, const BinnedPlan& plan,
-                              double relative_tolerance, int threads, Index* fallbacks) {
+                              double relative_tolerance, int threads, BinnedFallbacks* fallbacks) {
   const Index d = reference.dimension();
   const auto& sizes = plan.fft_size;
   std::size_t total = 1;
@@ -171,28 +197,40 @@ Vector binned_log_kernel_sums(const KernelSumReference& reference, const Regular
 
   // Kernel 0 is the Gaussian; kernel 1 + k bounds the interpolation error along axis k (its
   // curvature envelope along k, the kernel's envelope along the others), before the factor δ_k²/8.
+  // samples[i][k]: factor k of kernel i on the binning grid; kernels[i][k]: its spectrum.
+  FftPlans fft;
+  std::vector<std::vector<Vector>> samples(static_cast<std::size_t>(d + 1));
   std::vector<std::vector<Vector>> kernels(static_cast<std::size_t>(d + 1));
   for (Index k = 0; k < d; ++k) {
     const std::size_t kk = static_cast<std::size_t>(k);
     const double side = plan.cell[kk];
-    const Vector gaussian = sampled_spectrum(sizes[kk], plan.reach[kk], side,
-                                             [](double v) { return std::exp(-0.5 * v * v); });
-    const Vector envelope = sampled_spectrum(sizes[kk], plan.reach[kk], side,
-                                             [&](double v) { return kernel_envelope(v, side); });
-    const Vector curvature = sampled_spectrum(
-        sizes[kk], plan.reach[kk], side, [&](double v) { return curvature_envelope(v, side); });
-    kernels[0].push_back(gaussian);
+    const Index reach = std::min(plan.reach[kk], sizes[kk] - 1);
+    const Vector gaussian =
+        kernel_samples(reach, side, [](double v) { return std::exp(-0.5 * v * v); });
+    const Vector curvature =
+        kernel_samples(reach, side, [&](double v) { return curvature_envelope(v, side); });
+    const Vector envelope =
+        d == 1 ? Vector()
+               : kernel_samples(reach, side, [&](double v) { return kernel_envelope(v, side); });
+    samples[0].push_back(gaussian);
+    for (Index l = 0; l < d; ++l)
+      samples[static_cast<std::size_t>(l + 1)].push_back(l == k ? curvature : envelope);
+    kernels[0].push_back(sampled_spectrum(sizes[kk], gaussian, fft));
+    const Vector curvature_spectrum = sampled_spectrum(sizes[kk], curvature, fft);
+    const Vector envelope_spectrum = d == 1 ? Vector() : sampled_spectrum(sizes[kk], envelope, fft);
     for (Index l = 0; l < d; ++l) {
-      kernels[static_cast<std::size_t>(l + 1)].push_back(l == k ? curvature : envelope);
+      kernels[static_cast<std::size_t>(l + 1)].push_back(l == k ? curvature_spectrum
+                                                                : envelope_spectrum);
     }
   }
   const std::vector<std::vector<double>> convolved =
-      convolve_with_separable_kernels(binned, sizes, kernels);
+      convolve_with_separable_kernels(binned, sizes, kernels, fft);
 
   // Absolute allowances (W = 1): the far points, and the rounding of every convolution.
   double widest = 0.0;
   for (const double side : plan.cell) widest = std::max(widest, side);
-  double absolute = std::exp(-0.5 * std::pow(plan.radius - widest, 2));
+  const double far = std::exp(-0.5 * std::pow(plan.radius - widest, 2));
+  double absolute = far;
   const double rounding_scale =
       5.0 * std::numeric_limits<double>::epsilon() * std::log2(plan.cells) * binned_norm;
   std::vector<double> error_factors;  // δ_k²/8
@@ -208,44 +246,80 @@ Vector binned_log_kernel_sums(const KernelSumReference& reference, const Regular
   // e^{±√d η (U + √d η)}.
   const double shift = std::sqrt(static_cast<double>(d)) * grid.largest_deviation;
   const double deviation = std::expm1(shift * (plan.radius + shift));
+  // |Ŝ − S| ≤ bound, so S ≥ Ŝ − bound: within ε S when bound ≤ ε (Ŝ − bound).
+  const auto within_tolerance = [&](double value, double bound) {
+    bound += deviation * (std::abs(value) + bound);
+    return bound <= relative_tolerance * (value - bound);
+  };
 
   const Index m = centred_queries.cols();
   Vector result(m);
   std::vector<Index> recompute;
+  std::vector<std::vector<Index>> nodes;  // the binning-grid node of each grid point recomputed
   for (Index j = 0; j < m; ++j) {
     Index rest = j;
     std::size_t position = 0;
+    std::vector<Index> node(static_cast<std::size_t>(d));
     for (Index k = 0; k < d; ++k) {
       const std::size_t kk = static_cast<std::size_t>(k);
       const Index step = rest % grid.counts[kk];
       rest /= grid.counts[kk];
-      position +=
-          static_cast<std::size_t>(step * plan.refinement[kk] - plan.first[kk]) * strides[kk];
+      node[kk] = step * plan.refinement[kk] - plan.first[kk];
+      position += static_cast<std::size_t>(node[kk]) * strides[kk];
     }
     const double value = convolved[0][position];
     double bound = absolute;
     for (std::size_t i = 1; i < convolved.size(); ++i) {
       bound += error_factors[i] * std::max(0.0, convolved[i][position]);
     }
-    bound += deviation * (std::abs(value) + bound);
-    // |Ŝ − S| ≤ bound, so S ≥ Ŝ − bound: within ε S when bound ≤ ε (Ŝ − bound).
-    if (bound <= relative_tolerance * (value - bound)) {
+    if (within_tolerance(value, bound)) {
       result(j) = std::log(value);
     } else {
       recompute.push_back(j);
+      nodes.push_back(std::move(node));
     }
   }
-  if (!recompute.empty()) {
-    Matrix queries(d, static_cast<Index>(recompute.size()));
-    for (std::size_t r = 0; r < recompute.size(); ++r) {
-      queries.col(static_cast<Index>(r)) = centred_queries.col(recompute[r]);
+
+  // Where the FFT's rounding swamps a small sum (the tails), the same convolutions summed
+  // directly over the kernel's reach have no FFT rounding: worth it while they cost less than the
+  // exact sums. Their own rounding is below (terms) · ε relative, all terms being non-negative.
+  double direct_terms = static_cast<double>(d + 1);
+  for (Index k = 0; k < d; ++k) {
+    direct_terms *= static_cast<double>(2 * plan.reach[static_cast<std::size_t>(k)] + 1);
+  }
+  const bool direct = direct_terms < static_cast<double>(reference.size());
+  const double direct_rounding = direct_terms * std::numeric_limits<double>::epsilon();
+  std::vector<Index> exact_queries;
+  BinnedFallbacks counts;
+  for (std::size_t r = 0; r < recompute.size(); ++r) {
+    if (direct) {
+      std::vector<double> sums(samples.size());
+      for (std::size_t i = 0; i < samples.size(); ++i) {
+        sums[i] = direct_convolution(binned, plan, strides, nodes[r], samples[i], d - 1, 0);
+      }
+      double bound = far;
+      for (std::size_t i = 1; i < sums.size(); ++i) bound += error_factors[i] * sums[i];
+      bound += direct_rounding * (sums[0] + bound);
+      if (within_tolerance(sums[0], bound)) {
+        result(recompute[r]) = std::log(sums[0]);
+        ++counts.direct;
+        continue;
+      }
+    }
+    exact_queries.push_back(recompute[r]);
+  }
+  if (!exact_queries.empty()) {
+    Matrix queries(d, static_cast<Index>(exact_queries.size()));
+    for (std::size_t r = 0; r < exact_queries.size(); ++r) {
+      queries.col(static_cast<Index>(r)) = centred_queries.col(exact_queries[r]);
     }
     const Vector exact = exact_log_kernel_sums(reference, queries, threads);
-    for (std::size_t r = 0; r < recompute.size(); ++r) {
-      result(recompute[r]) = exact(static_cast<Index>(r));
+    for (std::size_t r = 0; r < exact_queries.size(); ++r) {
+      result(exact_queries[r]) = exact(static_cast<Index>(r));
     }
   }
-  if (fallbacks != nullptr) *fallbacks = static_cast<Index>(recompute.size());
+  counts.exact = static_cast<Index>(exact_queries.size());
+  if (fallbacks != nullptr) *fallbacks = counts;
   return result;
 }
 

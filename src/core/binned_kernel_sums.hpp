@@ -41,11 +41,20 @@ std::optional<BinnedPlan> plan_binned_kernel_sums(const KernelSumReference& refe
                                                   const RegularGrid& grid,
                                                   double relative_tolerance, double cell_budget);
 
+/// How many grid points the FFT's values could not answer within the tolerance: those answered
+/// by the same convolutions summed directly, and those recomputed by the exact path.
+struct BinnedFallbacks {
+  Index direct = 0;
+  Index exact = 0;
+};
+
 /// log Σ_i ŵ_i exp(−½‖g_j − p̃_i‖²) at every grid point, within relative_tolerance; the grid
-/// points where the binned value cannot guarantee it are recomputed by the exact path.
-/// `fallbacks` (if not null) receives their number.
+/// points where the FFT's value cannot guarantee it (its rounding swamps small sums) take the
+/// convolutions summed directly over the kernel's reach, when that costs less than the exact
+/// sums and its bound holds, and the exact path otherwise. `fallbacks` (if not null) receives
+/// their numbers.
 Vector binned_log_kernel_sums(const KernelSumReference& reference, const RegularGrid& grid,
                               const MatrixView& centred_queries, const BinnedPlan& plan,
-                              double relative_tolerance, int threads, Index* fallbacks);
+                              double relative_tolerance, int threads, BinnedFallbacks* fallbacks);
 
 }  // namespace cdens

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <complex>
-#include <unsupported/Eigen/FFT>
 
 namespace cdens {
 
@@ -16,10 +15,9 @@ Index fft_friendly_size(Index minimum) {
   }
 }
 
-Vector even_sequence_spectrum(const Vector& sequence) {
+Vector even_sequence_spectrum(const Vector& sequence, FftPlans& fft) {
   const std::vector<double> input(sequence.data(), sequence.data() + sequence.size());
   std::vector<std::complex<double>> spectrum;
-  Eigen::FFT<double> fft;
   fft.fwd(spectrum, input);  // the full spectrum: N values
   Vector real(sequence.size());
   for (Index i = 0; i < real.size(); ++i) real(i) = spectrum[static_cast<std::size_t>(i)].real();
@@ -28,14 +26,33 @@ Vector even_sequence_spectrum(const Vector& sequence) {
 
 std::vector<std::vector<double>> convolve_with_separable_kernels(
     const std::vector<double>& values, const std::vector<Index>& sizes,
-    const std::vector<std::vector<Vector>>& kernels) {
+    const std::vector<std::vector<Vector>>& kernels, FftPlans& fft) {
   const std::size_t total = values.size();
-  Eigen::FFT<double> fft;  // caches its plans by length; one object per call is thread-safe
-  std::vector<std::vector<double>> results;
-  for (const auto& spectra : kernels) {
-    std::vector<double> result = values;
-    std::size_t stride = 1;  // distance between neighbours along dimension k
-    for (std::size_t k = 0; k < sizes.size(); ++k) {
+  std::vector<std::vector<double>> results(kernels.size(), std::vector<double>(total));
+  // Dimension 0: its lines are contiguous, and each line's forward transform serves every kernel.
+  {
+    const auto length = static_cast<std::size_t>(sizes[0]);
+    std::vector<double> line(length);
+    std::vector<std::complex<double>> spectrum;
+    std::vector<std::complex<double>> product(length);
+    for (std::size_t start = 0; start < total; start += length) {
+      line.assign(values.begin() + static_cast<std::ptrdiff_t>(start),
+                  values.begin() + static_cast<std::ptrdiff_t>(start + length));
+      fft.fwd(spectrum, line);
+      for (std::size_t i = 0; i < kernels.size(); ++i) {
+        for (std::size_t f = 0; f < length; ++f) {
+          product[f] = spectrum[f] * kernels[i][0](static_cast<Index>(f));
+        }
+        fft.inv(line, product);  // scaled by 1 / length
+        std::copy(line.begin(), line.end(),
+                  results[i].begin() + static_cast<std::ptrdiff_t>(start));
+      }
+    }
+  }
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    std::vector<double>& result = results[i];
+    std::size_t stride = static_cast<std::size_t>(sizes[0]);  // neighbours along dimension k
+    for (std::size_t k = 1; k < sizes.size(); ++k) {
       const auto length = static_cast<std::size_t>(sizes[k]);
       std::vector<double> line(length);
       std::vector<std::complex<double>> spectrum;
@@ -44,13 +61,13 @@ std::vector<std::vector<double>> convolve_with_separable_kernels(
         if ((start / stride) % length != 0) continue;
         for (std::size_t t = 0; t < length; ++t) line[t] = result[start + t * stride];
         fft.fwd(spectrum, line);
-        for (std::size_t f = 0; f < length; ++f) spectrum[f] *= spectra[k](static_cast<Index>(f));
+        for (std::size_t f = 0; f < length; ++f)
+          spectrum[f] *= kernels[i][k](static_cast<Index>(f));
         fft.inv(line, spectrum);  // scaled by 1 / length
         for (std::size_t t = 0; t < length; ++t) result[start + t * stride] = line[t];
       }
       stride *= length;
     }
-    results.push_back(std::move(result));
   }
   return results;
 }

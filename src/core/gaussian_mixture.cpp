@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
@@ -10,6 +12,7 @@
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/validate.hpp"
 #include "core/gaussian_kernel.hpp"
+#include "core/kernel_sum_reference.hpp"
 #include "core/kernel_sums.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"
@@ -23,6 +26,11 @@ namespace {
 constexpr Index kQueryBlock = 256;
 
 }  // namespace
+
+struct GaussianMixture::KernelSumCache {
+  std::once_flag built;
+  std::unique_ptr<const KernelSumReference> reference;
+};
 
 GaussianMixture::GaussianMixture(Standardizer x_scaling, Vector weights, Matrix centers,
                                  Matrix scales)
@@ -55,6 +63,7 @@ GaussianMixture::GaussianMixture(Standardizer x_scaling, Vector weights, Matrix 
       -scales_.array().log().colwise().sum().transpose() - 0.5 * dimension() * kLog2Pi;
   inverse_variances_ = scales_.array().square().inverse();
   shared_widths_ = (scales_.colwise() - scales_.col(0)).cwiseAbs().maxCoeff() == 0.0;
+  if (shared_widths_) kernel_sum_cache_ = std::make_shared<KernelSumCache>();
 }
 
 Vector GaussianMixture::log_pdf(const MatrixView& x) const {
@@ -68,10 +77,14 @@ Vector GaussianMixture::log_pdf(const MatrixView& x, DensityQuery& query) const 
     // log Σ_l β_l N(z; c_l, diag γ²) = log Σ_l β_l exp(−½‖(z − c_l)/γ‖²) − Σ_d log γ_d − (d/2) log
     // 2π.
     const auto inverse_widths = scales_.col(0).cwiseInverse().asDiagonal();
+    KernelSumCache& cache = *kernel_sum_cache_;
+    std::call_once(cache.built, [&] {
+      cache.reference =
+          std::make_unique<const KernelSumReference>(inverse_widths * centers_, weights_);
+    });
     KernelSumOptions options;
     options.log_tolerance = query.log_tolerance;
-    const KernelSums sums =
-        gaussian_kernel_log_sums(inverse_widths * centers_, weights_, inverse_widths * z, options);
+    const KernelSums sums = gaussian_kernel_log_sums(*cache.reference, inverse_widths * z, options);
     query.path = to_string(sums.path);
     return sums.log_sums.array() + component_log_norms_(0) + x_scaling_.log_jacobian();
   }

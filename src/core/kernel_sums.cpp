@@ -72,12 +72,16 @@ std::string to_string(KernelSumPath path) {
 
 KernelSums gaussian_kernel_log_sums(const MatrixView& points, const VectorView& weights,
                                     const MatrixView& queries, const KernelSumOptions& options) {
+  return gaussian_kernel_log_sums(KernelSumReference(points, weights), queries, options);
+}
+
+KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const MatrixView& queries,
+                                    const KernelSumOptions& options) {
   if (!(options.log_tolerance >= 0.0) || !std::isfinite(options.log_tolerance)) {
     throw InvalidArgument("kernel sums: the log tolerance must be finite and non-negative");
   }
   const auto started = std::chrono::steady_clock::now();
   const int threads = resolve_threads(options.threads);
-  const KernelSumReference reference(points, weights);
   const Matrix centred = reference.centred(queries);
   const Index n = reference.size();
   const Index m = centred.cols();
@@ -158,11 +162,12 @@ KernelSums gaussian_kernel_log_sums(const MatrixView& points, const VectorView& 
       }
       break;
     case KernelSumPath::binned: {
-      Index fallbacks = 0;
+      BinnedFallbacks fallbacks;
       sums.log_sums = binned_log_kernel_sums(reference, *grid, centred, *binned_plan,
                                              relative_tolerance, threads, &fallbacks);
       choice << "; binned on " << binned_plan->cells << " cells, refinement "
-             << binned_plan->refinement[0] << ", " << fallbacks << " grid points recomputed";
+             << binned_plan->refinement[0] << ", grid points recomputed: " << fallbacks.direct
+             << " by direct sums, " << fallbacks.exact << " exactly";
       break;
     }
     default:

@@ -17,7 +17,8 @@
 //   fits the query's budget;
 // * binned: for queries on a regular grid in d ≤ 3, linear binning of the points onto a grid and
 //   the convolution with the sampled kernel by FFT (Silverman 1982, Wand 1994); grid points where
-//   the binning error bound exceeds the tolerance are recomputed by the tree.
+//   the error bound exceeds the tolerance are recomputed, by the same convolutions summed directly
+//   or by the exact path.
 //
 // The engine chooses the path by an estimate of its cost (docs/methods/kernel_sums.md); every
 // path honours the same tolerance.
@@ -61,6 +62,11 @@ struct KernelSums {
 /// weights or a bad tolerance.
 KernelSums gaussian_kernel_log_sums(const MatrixView& points, const VectorView& weights,
                                     const MatrixView& queries,
+                                    const KernelSumOptions& options = {});
+
+struct KernelSumReference;
+/// The same against points prepared once (KernelSumReference), for a model queried repeatedly.
+KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const MatrixView& queries,
                                     const KernelSumOptions& options = {});
 
 }  // namespace cdens

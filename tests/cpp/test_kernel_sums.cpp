@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "cdens/core/conditional_mixture.hpp"
@@ -12,7 +13,12 @@
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "conditional/kernel_gates.hpp"
+#include "core/binned_kernel_sums.hpp"
+#include "core/exact_kernel_sums.hpp"
+#include "core/kernel_sum_reference.hpp"
 #include "core/kernel_sums.hpp"
+#include "core/parallel.hpp"
+#include "core/regular_grid.hpp"
 #include "support.hpp"
 
 namespace cdens {
@@ -269,6 +275,48 @@ TEST(KernelSumsTest, BinnedGridFarFromThePointsIsRecomputedExactly) {
   }
 }
 
+/// The binned path's own answer on `problem` (queries on a regular grid), with its fallback
+/// counts, against the exact path (itself checked against brute force above): the largest
+/// |Δ log S_j|.
+double binned_error(const Problem& problem, double tolerance, BinnedFallbacks& fallbacks) {
+  const KernelSumReference reference(problem.points, problem.weights);
+  const Matrix centred = reference.centred(problem.queries);
+  const std::optional<RegularGrid> grid = regular_grid_of(centred);
+  EXPECT_TRUE(grid.has_value());
+  const double relative = -std::expm1(-tolerance);  // the engine's relative tolerance
+  const std::optional<BinnedPlan> plan =
+      plan_binned_kernel_sums(reference, *grid, relative, 4194304.0);
+  EXPECT_TRUE(plan.has_value());
+  const Vector log_sums =
+      binned_log_kernel_sums(reference, *grid, centred, *plan, relative, 2, &fallbacks);
+  const Vector exact = exact_log_kernel_sums(reference, centred, 2);
+  return (log_sums - exact).cwiseAbs().maxCoeff();
+}
+
+TEST(KernelSumsTest, BinnedTailsAreSummedDirectlyAndFarGridPointsExactly) {
+  // The grid of the 1-D benchmark, smaller: 60,000 normal points at the normal-reference width,
+  // a grid over their range. Where the sums are small the FFT's rounding exceeds 1e-6 of them,
+  // and the direct sums over the kernel's reach answer them. 30 to 45 widths beyond the data
+  // only the exact path can.
+  Rng rng(8);
+  const Index n = 60000;  // the direct sums cost less than the exact ones from 36,800 points
+  const double width = 1.06 * std::pow(static_cast<double>(n), -0.2);
+  Problem problem{test::normal_matrix(1, n, rng) / width,
+                  Vector::Constant(n, 1.0 / static_cast<double>(n)), Matrix()};
+  const double low = problem.points.minCoeff();
+  const double high = problem.points.maxCoeff();
+  problem.queries = Vector::LinSpaced(1024, low, high).transpose();
+  BinnedFallbacks fallbacks;
+  const double error = binned_error(problem, 1e-6, fallbacks);
+  EXPECT_LE(error, 1e-6 + 1e-10);
+  EXPECT_GT(fallbacks.direct, 0);
+  problem.queries = Vector::LinSpaced(12, high + 30.0, high + 45.0).transpose();
+  fallbacks = {};
+  EXPECT_LE(binned_error(problem, 1e-3, fallbacks), 1e-3 + 1e-10);
+  EXPECT_EQ(fallbacks.direct, 0);
+  EXPECT_EQ(fallbacks.exact, 12);
+}
+
 TEST(KernelSumsTest, BinnedPathWithOnePointAndDuplicatedPoints) {
   const Matrix grid = grid_points(2, 25, -3.0, 3.0);
   const Problem single{(Matrix(2, 1) << 0.3, -0.2).finished(), Vector::Constant(1, 1.0), grid};
@@ -351,6 +399,18 @@ TEST(KernelSumsTest, ParzenShapedMixtureUsesTheEngineAndMatchesItsFormula) {
           .array() -
       gamma.array().log().sum() - 0.5 * d * std::log(2.0 * M_PI) - scale.array().log().sum();
   EXPECT_LE((log_densities - expected).cwiseAbs().maxCoeff(), 1e-6 + 1e-10);
+  // The engine's points, prepared by the first query, serve the next ones and the copies; two
+  // threads querying a fresh copy at once both get the same answer.
+  EXPECT_EQ(mixture.log_pdf(x), log_densities);
+  const GaussianMixture fresh(Standardizer(mean, scale),
+                              Vector::Constant(n, 1.0 / static_cast<double>(n)), z,
+                              gamma.replicate(1, n));
+  std::vector<Vector> concurrent(2);
+  parallel_for(2, 2, [&](Index t) {
+    concurrent[static_cast<std::size_t>(t)] = GaussianMixture(fresh).log_pdf(x);
+  });
+  EXPECT_EQ(concurrent[0], log_densities);
+  EXPECT_EQ(concurrent[1], log_densities);
 }
 
 }  // namespace

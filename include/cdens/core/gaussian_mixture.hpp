@@ -12,6 +12,7 @@
 // Far from every centre the log-density is a log-sum-exp of finite log-terms, so it stays finite
 // (a large negative number) instead of underflowing to −∞.
 
+#include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
@@ -104,6 +105,10 @@ class GaussianMixture {
   /// Every component has the same widths (Parzen window, SKD): log_pdf is then one kernel sum
   /// in coordinates divided by those widths, and goes through the kernel-sum engine.
   bool shared_widths_ = false;
+  /// With shared widths, the engine's prepared points (in those coordinates), built by the first
+  /// query and shared by copies of the (immutable) mixture.
+  struct KernelSumCache;
+  std::shared_ptr<KernelSumCache> kernel_sum_cache_;
 };
 
 }  // namespace cdens
