@@ -11,6 +11,7 @@
 #include "cdens/core/validate.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
+#include "core/kernel_sums.hpp"
 #include "core/parallel.hpp"
 
 namespace cdens {
@@ -24,8 +25,17 @@ Matrix isotropic_kernel_columns(const MatrixView& a, const MatrixView& b, double
   return isotropic_gaussian_normaliser(width, a.rows()) * gaussian_kernel(a, b, width);
 }
 
-Vector parzen_at_samples(const MatrixView& z, double width) {
-  return isotropic_kernel_columns(z, z, width).rowwise().mean();
+Vector parzen_at_samples(const MatrixView& z, double width, int threads) {
+  require_positive(width, "kernel width");
+  // The exact path of the kernel-sum engine: the N × N kernel matrix in blocks, never whole.
+  KernelSumOptions exact;
+  exact.path = KernelSumPath::exact;
+  exact.log_tolerance = 0.0;
+  exact.threads = threads;
+  const Matrix scaled = z / width;
+  const Vector weights = Vector::Constant(z.cols(), 1.0 / static_cast<double>(z.cols()));
+  const Vector log_sums = gaussian_kernel_log_sums(scaled, weights, scaled, exact).log_sums;
+  return isotropic_gaussian_normaliser(width, z.rows()) * log_sums.array().exp().matrix();
 }
 
 double choose_width_by_held_out_ise(const MatrixView& z, const std::vector<double>& widths,

@@ -23,7 +23,9 @@ Matrix isotropic_kernel_columns(const MatrixView& a, const MatrixView& b, double
 
 /// t_k = p̂_Parz(z_k; γ) = (1/N) Σ_j G_γ(z_k, z_j) at every training point, the point's own
 /// kernel included (eqs. 10, 15): the regression target of SKD and GSKD (eq. 23), RSDE's p̂_N.
-Vector parzen_at_samples(const MatrixView& z, double width);
+/// Summed by the kernel-sum engine's exact path on `threads` threads (the result does not depend
+/// on the count).
+Vector parzen_at_samples(const MatrixView& z, double width, int threads = 1);
 
 /// A mixture fitted to the samples `train` (d × n, in the working units) with kernel width γ,
 /// with the identity scaling: what select_width scores on the held-out fold.

@@ -89,9 +89,10 @@ DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options, const FitCo
       variance_upper = choice.variance_upper;
       stage_limit = std::min(stage_limit, choice.stages);
       report.hyperparameters["stages"] = static_cast<double>(choice.stages);
+      report.statistics["holdout_cost_evaluations"] = static_cast<double>(choice.evaluations);
       report.cross_validation = std::move(choice.table);
     }
-    GskdConstruction construction(z, parzen_at_samples(z, target_width),
+    GskdConstruction construction(z, parzen_at_samples(z, target_width, threads),
                                   gskd_box(z, target_width, options.variance_lower, variance_upper),
                                   rwbs, options.regularization, threads);
     while (static_cast<Index>(construction.kernels().size()) < stage_limit &&

@@ -14,6 +14,10 @@ namespace {
 // Below this many kernel values (samples × batch members) a batch is evaluated on one thread:
 // starting threads would cost more than the work.
 constexpr Index kParallelBatchWork = 20000;
+// A batch is scored in blocks of this many columns (one task each), whatever the thread count,
+// so the rounding of the block products, and the model, do not depend on it: the two new points
+// of a WBS iteration share one pass over the model's columns.
+constexpr Index kColumnBlock = 2;
 
 }  // namespace
 
@@ -30,14 +34,18 @@ GskdBox gskd_box(const MatrixView& z, double target_width, double variance_lower
   return box;
 }
 
-Vector gskd_kernel_column(const MatrixView& z, const VectorView& u) {
+void gskd_kernel_column(const MatrixView& z, const VectorView& u, Eigen::Ref<Vector> column) {
   const Index m = z.rows();
-  const auto center = u.head(m);
   const Eigen::ArrayXd variance = u.tail(m).array();
   const double log_norm = -0.5 * (static_cast<double>(m) * kLog2Pi + variance.log().sum());
-  const Eigen::ArrayXd quadratic =
-      ((z.colwise() - center).array().square().colwise() / variance).colwise().sum().transpose();
-  return (log_norm - 0.5 * quadratic).exp().matrix();
+  // One dimension at a time along the samples, so every step is a vectorised array expression;
+  // exp is vectorised only when evaluated into memory.
+  auto exponent = column.array();
+  exponent.setConstant(log_norm);
+  for (Index i = 0; i < m; ++i) {
+    exponent -= (0.5 / variance(i)) * (z.row(i).transpose().array() - u(i)).square();
+  }
+  exponent = exponent.exp();
 }
 
 GskdConstruction::GskdConstruction(const MatrixView& z, Vector target, GskdBox box,
@@ -57,15 +65,24 @@ GskdStage GskdConstruction::add_stage() {
   const RwbsBatchCost cost = [&](const Matrix& points) {
     Vector costs(points.cols());
     const int batch_threads = n * points.cols() < kParallelBatchWork ? 1 : threads_;
-    parallel_for(batch_threads, points.cols(), [&](Index j) {
-      costs(j) = std::min(model_.evaluate(gskd_kernel_column(z_, points.col(j))).loo_mse, ceiling);
+    const Index blocks = (points.cols() + kColumnBlock - 1) / kColumnBlock;
+    parallel_for(batch_threads, blocks, [&](Index block) {
+      const Index first = block * kColumnBlock;
+      const Index count = std::min(kColumnBlock, points.cols() - first);
+      Matrix columns(n, count);
+      for (Index j = 0; j < count; ++j) {
+        gskd_kernel_column(z_, points.col(first + j), columns.col(j));
+      }
+      costs.segment(first, count) = model_.loo_mse_of_columns(std::move(columns)).cwiseMin(ceiling);
     });
     return costs;
   };
   rwbs_.stream = random_stream::indexed(static_cast<Index>(kernels_.size()));
   const RwbsResult found = rwbs_minimize_batches(cost, box_.lower, box_.upper, rwbs_);
   evaluations_ += found.evaluations;
-  const OfrCandidate candidate = model_.evaluate(gskd_kernel_column(z_, found.point));
+  Vector column(n);
+  gskd_kernel_column(z_, found.point, column);
+  const OfrCandidate candidate = model_.evaluate(column);
   GskdStage stage{found.point, candidate.loo_mse, false};
   // Eq. (38): stop when J_{n+1} ≥ J_n; a density needs at least one kernel.
   if (!std::isfinite(candidate.loo_mse)) {
@@ -83,7 +100,7 @@ MnqpResult gskd_weights(const MatrixView& z, const Vector& target,
                         const std::vector<Vector>& kernels, const MnqpOptions& options) {
   Matrix phi(z.cols(), static_cast<Index>(kernels.size()));
   for (Index l = 0; l < phi.cols(); ++l) {
-    phi.col(l) = gskd_kernel_column(z, kernels[static_cast<std::size_t>(l)]);
+    gskd_kernel_column(z, kernels[static_cast<std::size_t>(l)], phi.col(l));
   }
   return solve_mnqp(phi.transpose() * phi, phi.transpose() * target, options);
 }

@@ -24,8 +24,9 @@ struct GskdBox {
 GskdBox gskd_box(const MatrixView& z, double target_width, double variance_lower,
                  double variance_upper);
 
-/// φ_k = N(z_k; c, diag γ²) for u = (c, γ²) (eq. 4): one candidate model column.
-Vector gskd_kernel_column(const MatrixView& z, const VectorView& u);
+/// φ_k = N(z_k; c, diag γ²) for u = (c, γ²) (eq. 4): one candidate model column, written to
+/// `column` (N values).
+void gskd_kernel_column(const MatrixView& z, const VectorView& u, Eigen::Ref<Vector> column);
 
 /// What one stage found: the kernel u = (c, γ²) of smallest LOO MSE J (eq. 37) RWBS reached,
 /// that J (+∞ when the LOO criterion refuses the column), and whether the kernel was added.

@@ -13,7 +13,6 @@
 #include "density/gskd_construction.hpp"
 
 namespace cdens {
-namespace {}  // namespace
 
 GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, double target_width,
                                      const GskdOptions& options, const RwbsOptions& rwbs,
@@ -23,27 +22,35 @@ GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, double target_width,
   const std::vector<double>& bounds = options.variance_upper_candidates;
   const auto bound_count = static_cast<Index>(bounds.size());
   const int fold_count = folds.n_folds();
+  // The other folds and their Parzen target, shared by every bound.
+  std::vector<Matrix> training(static_cast<std::size_t>(fold_count));
+  std::vector<Vector> targets(training.size());
+  parallel_for(threads, fold_count, [&](Index k) {
+    const auto fold = static_cast<std::size_t>(k);
+    training[fold] = gather_samples(z, folds.train(static_cast<int>(k)));
+    targets[fold] = parzen_at_samples(training[fold], target_width);
+  });
   // traces[c · K + k]: the held-out error of fold k after stages 1, 2, … with bound c. One task
   // per (bound, fold), each construction on one thread, so the traces do not depend on
   // `threads`.
   std::vector<std::vector<double>> traces(static_cast<std::size_t>(bound_count * fold_count));
+  std::vector<Index> evaluations(traces.size(), 0);
   parallel_for(threads, bound_count * fold_count, [&](Index task) {
     const Index c = task / fold_count;
     const auto k = static_cast<int>(task % fold_count);
-    const Matrix training = gather_samples(z, folds.train(k));
+    const Matrix& train = training[static_cast<std::size_t>(k)];
     const Matrix held_out = gather_samples(z, folds.test(k));
-    GskdConstruction construction(training, parzen_at_samples(training, target_width),
-                                  gskd_box(training, target_width, options.variance_lower,
-                                           bounds[static_cast<std::size_t>(c)]),
-                                  rwbs, options.regularization, 1);
+    GskdConstruction construction(
+        train, targets[static_cast<std::size_t>(k)],
+        gskd_box(train, target_width, options.variance_lower, bounds[static_cast<std::size_t>(c)]),
+        rwbs, options.regularization, 1);
     std::vector<double>& trace = traces[static_cast<std::size_t>(task)];
     double best = std::numeric_limits<double>::infinity();
     int since_best = 0;
-    while (static_cast<Index>(trace.size()) < std::min(options.max_kernels, training.cols()) &&
+    while (static_cast<Index>(trace.size()) < std::min(options.max_kernels, train.cols()) &&
            since_best < options.patience && construction.add_stage().added) {
       const std::vector<Vector>& kernels = construction.kernels();
-      const MnqpResult weights =
-          gskd_weights(training, construction.target(), kernels, options.mnqp);
+      const MnqpResult weights = gskd_weights(train, construction.target(), kernels, options.mnqp);
       trace.push_back(
           held_out_ise(gskd_mixture(Standardizer::identity(z.rows()), kernels, weights), held_out));
       if (trace.back() < best) {
@@ -53,6 +60,7 @@ GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, double target_width,
         ++since_best;
       }
     }
+    evaluations[static_cast<std::size_t>(task)] = construction.evaluations();
   });
   Index longest = 1;
   for (const auto& trace : traces) longest = std::max(longest, static_cast<Index>(trace.size()));
@@ -70,6 +78,7 @@ GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, double target_width,
     }
   }
   GskdHoldoutChoice choice;
+  for (const Index count : evaluations) choice.evaluations += count;
   choice.table = make_cv_table({"variance_upper", "stages"}, candidates, fold_loss, "ise");
   // The minimum, or at its bound the fewest stages within one standard error of it.
   const Index row = options.stage_rule == GskdStageRule::minimum

@@ -12,6 +12,7 @@ struct GskdHoldoutChoice {
   double variance_upper = 1.0;
   Index stages = 1;
   CvTable table;
+  Index evaluations = 0;  ///< RWBS cost evaluations of every fold's constructions
 };
 
 /// Chooses (variance_upper, stages) for standardised samples z with Parzen target width

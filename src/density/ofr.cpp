@@ -1,11 +1,11 @@
 #include "density/ofr.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
 #include "cdens/core/error.hpp"
-#include "core/parallel.hpp"
 
 namespace cdens {
 namespace {
@@ -25,31 +25,42 @@ OfrLoo::OfrLoo(Vector target, double lambda) : target_(std::move(target)), lambd
   residuals_ = target_;                                                    // ε^(0)(k) = t_k
   loo_weights_ = Vector::Ones(target_.size());                             // η^(0)(k) = 1
   loo_mse_ = target_.squaredNorm() / static_cast<double>(target_.size());  // J_0, eq. (62)
+  w_.resize(target_.size(), 0);
 }
 
 OfrCandidate OfrLoo::evaluate(const VectorView& phi) const { return evaluate(phi, lambda_); }
 
-OfrCandidate OfrLoo::evaluate(const VectorView& phi, double lambda) const {
-  if (phi.size() != n_samples()) {
-    throw InvalidArgument("OFR: a candidate column has " + std::to_string(phi.size()) +
+void OfrLoo::check_length(Index rows) const {
+  if (rows != n_samples()) {
+    throw InvalidArgument("OFR: a candidate column has " + std::to_string(rows) +
                           " entries but the target has " + std::to_string(n_samples()));
   }
+}
+
+Matrix OfrLoo::orthogonalize(Eigen::Ref<Matrix> phis) const {
+  // Eqs. (63)–(64) with the α_{j,n} of the modified Gram–Schmidt order, α_{j,n} =
+  // w_jᵀ(φ_n − Σ_{i<j} α_{i,n} w_i) / w_jᵀw_j, which keeps w_n orthogonal to rounding for the
+  // nearly collinear columns Gaussian kernels produce. Those α solve Σ_{i≤j} (w_jᵀw_i) α_{i,n} =
+  // w_jᵀφ_n, a triangular system in the lower triangle of W_nᵀW_n, so MGS is one product
+  // W_nᵀΦ, a forward substitution and one product Φ − W_n α: the inverse compact WY form of MGS
+  // (Świrydowicz, Langou, Ananthan, Yang & Thomas 2021), as stable as MGS, for a block of
+  // columns at once. With W_n exactly orthogonal it is eq. (63) as written.
+  if (n_terms() == 0) return Matrix(0, phis.cols());
+  Matrix alpha = w_.transpose() * phis;
+  gram_.triangularView<Eigen::Lower>().solveInPlace(alpha);
+  phis.noalias() -= w_ * alpha;
+  return alpha;
+}
+
+OfrCandidate OfrLoo::evaluate(const VectorView& phi, double lambda) const {
+  check_length(phi.size());
   if (!(lambda >= 0.0) || !std::isfinite(lambda)) {
     throw InvalidArgument("OFR: λ must be finite and non-negative");
   }
   OfrCandidate candidate;
-  const Index n = n_terms();
-  candidate.alpha.resize(n);
   candidate.w = phi;
+  candidate.alpha = orthogonalize(candidate.w);
   candidate.lambda = lambda;
-  // Eqs. (63)–(64) in the modified Gram–Schmidt order: α_{j,n} = w_jᵀ(φ_n − Σ_{i<j} α_{i,n} w_i)
-  // / w_jᵀw_j equals w_jᵀφ_n / w_jᵀw_j in exact arithmetic (the w_i are orthogonal) and keeps
-  // w_n orthogonal to rounding for the nearly collinear columns Gaussian kernels produce.
-  for (Index j = 0; j < n; ++j) {
-    const auto& wj = w_[static_cast<std::size_t>(j)];
-    candidate.alpha(j) = wj.dot(candidate.w) / w_norm2_[static_cast<std::size_t>(j)];
-    candidate.w -= candidate.alpha(j) * wj;
-  }
   candidate.w_norm2 = candidate.w.squaredNorm();
   candidate.loo_mse = score_orthogonal(candidate.w, phi.squaredNorm(), lambda);
   if (std::isfinite(candidate.loo_mse)) {
@@ -64,16 +75,34 @@ double OfrLoo::score_orthogonal(const VectorView& w, double phi_norm2, double la
     return std::numeric_limits<double>::infinity();
   }
   const double denominator = w_norm2 + lambda;
-  const double g = w.dot(target_) / denominator;                                   // eq. (65)
-  const auto weighting = loo_weights_.array() - w.array().square() / denominator;  // eq. (67)
-  if (!(weighting.minCoeff() > 0.0)) return std::numeric_limits<double>::infinity();
-  const auto loo = (residuals_.array() - g * w.array()) / weighting;  // eqs. (66), (33)
-  return loo.square().mean();                                         // eq. (68)
+  const double g = w.dot(target_) / denominator;  // eq. (65)
+  const double inverse = 1.0 / denominator;
+  const double* w_k = w.data();
+  const double* residual = residuals_.data();
+  const double* weighting = loo_weights_.data();
+  double sum = 0.0;
+  double smallest = std::numeric_limits<double>::infinity();
+  // One pass over the samples (omp simd: the compiler may not reorder the sums by itself), with
+  // one division per sample, the one that cannot be hoisted (its throughput bounds the loop).
+#pragma omp simd reduction(+ : sum) reduction(min : smallest)
+  for (Index k = 0; k < n_samples(); ++k) {
+    const double eta = weighting[k] - w_k[k] * w_k[k] * inverse;  // eq. (67)
+    const double loo = (residual[k] - g * w_k[k]) / eta;          // eqs. (66), (33)
+    smallest = std::min(smallest, eta);
+    sum += loo * loo;
+  }
+  if (!(smallest > 0.0) || !std::isfinite(sum)) return std::numeric_limits<double>::infinity();
+  return sum / static_cast<double>(n_samples());  // eq. (68)
 }
 
-Vector OfrLoo::loo_mse_of_columns(const MatrixView& phis, int threads) const {
+Vector OfrLoo::loo_mse_of_columns(Matrix phis) const {
+  check_length(phis.rows());
+  const Vector phi_norm2 = phis.colwise().squaredNorm().transpose();
+  orthogonalize(phis);
   Vector result(phis.cols());
-  parallel_for(threads, phis.cols(), [&](Index j) { result(j) = evaluate(phis.col(j)).loo_mse; });
+  for (Index j = 0; j < phis.cols(); ++j) {
+    result(j) = score_orthogonal(phis.col(j), phi_norm2(j), lambda_);
+  }
   return result;
 }
 
@@ -88,17 +117,17 @@ void OfrLoo::add(const OfrCandidate& candidate) {
   residuals_ -= candidate.g * candidate.w;                                // eq. (35)
   loo_weights_ -= (candidate.w.array().square() / denominator).matrix();  // eq. (36)
   loo_mse_ = candidate.loo_mse;
-  w_.push_back(candidate.w);
-  w_norm2_.push_back(candidate.w_norm2);
+  const Index n = n_terms();
+  gram_.conservativeResize(n + 1, n + 1);
+  gram_.row(n).head(n).noalias() = candidate.w.transpose() * w_;
+  gram_(n, n) = candidate.w_norm2;
+  w_.conservativeResize(n_samples(), n + 1);
+  w_.col(n) = candidate.w;
   alpha_.push_back(candidate.alpha);
   g_.push_back(candidate.g);
 }
 
-Matrix OfrLoo::orthogonal_columns() const {
-  Matrix w(n_samples(), n_terms());
-  for (Index j = 0; j < n_terms(); ++j) w.col(j) = w_[static_cast<std::size_t>(j)];
-  return w;
-}
+Matrix OfrLoo::orthogonal_columns() const { return w_; }
 
 Matrix OfrLoo::triangular_factor() const {
   Matrix a = Matrix::Identity(n_terms(), n_terms());

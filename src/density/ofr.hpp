@@ -57,9 +57,10 @@ class OfrLoo {
   OfrCandidate evaluate(const VectorView& phi) const;
   /// The same with the term's own regulariser λ_n ≥ 0 (local regularisation, SKD).
   OfrCandidate evaluate(const VectorView& phi, double lambda) const;
-  /// J_n of each column of `phis` (N × M) as evaluate would give it, one column per task on
-  /// `threads` OpenMP threads (the result does not depend on the thread count).
-  Vector loo_mse_of_columns(const MatrixView& phis, int threads = 1) const;
+  /// J_n of each column of `phis` (N × M) with the model's λ, as evaluate would give it (to
+  /// rounding: the columns are orthogonalised together, by two matrix products). Throws
+  /// InvalidArgument for columns of the wrong length.
+  Vector loo_mse_of_columns(Matrix phis) const;
   /// Appends a candidate returned by evaluate on this state: ε and η by (35)–(36), J_n.
   /// Throws InvalidArgument if its J is not finite.
   void add(const OfrCandidate& candidate);
@@ -71,13 +72,17 @@ class OfrLoo {
   Vector weights() const;
 
  private:
+  /// Replaces the columns φ of `phis` by w_n (eq. 64) and returns their α_{j,n} (n × M, eq. 63).
+  Matrix orthogonalize(Eigen::Ref<Matrix> phis) const;
+  void check_length(Index rows) const;
+
   Vector target_;
   double lambda_;
   Vector residuals_;
   Vector loo_weights_;
   double loo_mse_;
-  std::vector<Vector> w_;
-  std::vector<double> w_norm2_;
+  Matrix w_;     ///< W_n (N × n)
+  Matrix gram_;  ///< the lower triangle of W_nᵀW_n (n × n; above the diagonal unused)
   std::vector<Vector> alpha_;  ///< alpha_[n] has n entries: column n of A above the diagonal
   std::vector<double> g_;
 };

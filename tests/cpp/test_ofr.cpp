@@ -142,14 +142,57 @@ TEST(Ofr, CandidatePoolScoresEqualEvaluateOnTheOriginalColumns) {
   EXPECT_THROW(OfrCandidatePool(model, r.phi), InvalidArgument);  // model already has terms
 }
 
-TEST(Ofr, LooOfManyColumnsDoesNotDependOnTheThreadCount) {
+TEST(Ofr, LooOfManyColumnsEqualsEvaluate) {
   const Regression r = kernel_regression(30, 9, 19);
   OfrLoo model(r.t);
   model.add(model.evaluate(r.phi.col(0)));
-  const Vector serial = model.loo_mse_of_columns(r.phi, 1);
-  const Vector parallel = model.loo_mse_of_columns(r.phi, 3);
-  EXPECT_TRUE(serial == parallel);
-  EXPECT_EQ(serial(2), model.evaluate(r.phi.col(2)).loo_mse);
+  const Vector together = model.loo_mse_of_columns(r.phi);
+  EXPECT_EQ(together(0), std::numeric_limits<double>::infinity());  // in the span
+  for (Index j = 1; j < r.phi.cols(); ++j) {
+    const double alone = model.evaluate(r.phi.col(j)).loo_mse;
+    EXPECT_NEAR(together(j), alone, 1e-12 * alone) << j;
+  }
+  EXPECT_THROW(model.loo_mse_of_columns(r.phi.topRows(10)), InvalidArgument);
+}
+
+TEST(Ofr, BlockOrthogonalisationEqualsModifiedGramSchmidtOnNearlyCollinearColumns) {
+  // Nine 1-D Gaussian kernels whose centres and widths differ by a few percent: a candidate
+  // among them keeps about 2·10⁻⁵ of its norm once the model's columns are removed, so w_n
+  // carries rounding errors of about 10⁻¹¹ of its norm, whichever order removes them.
+  Rng rng(23);
+  const Matrix points = test::normal_matrix(1, 400, rng);
+  const auto column = [&](double center, double width) {
+    return Vector(gaussian_kernel(points, Matrix::Constant(1, 1, center), width));
+  };
+  OfrLoo model(gaussian_kernel(points, points, 0.3).rowwise().mean(), 1e-6);
+  for (int j = 0; j < 9; ++j) model.add(model.evaluate(column(0.08 * j - 0.32, 0.8 + 0.01 * j)));
+  const Matrix w = model.orthogonal_columns();
+  const Vector centers = Eigen::Vector3d(0.01, 0.1, 0.23);
+  Matrix phis(points.cols(), centers.size());
+  Vector expected(centers.size());
+  for (Index c = 0; c < centers.size(); ++c) {
+    const Vector phi = column(centers(c), 0.83);
+    phis.col(c) = phi;
+    // The reference: MGS as a loop, w_j removed one after the other (eqs. 63–64).
+    Vector mgs = phi;
+    Vector alpha(w.cols());
+    for (Index j = 0; j < w.cols(); ++j) {
+      alpha(j) = w.col(j).dot(mgs) / w.col(j).squaredNorm();
+      mgs -= alpha(j) * w.col(j);
+    }
+    const double kept = mgs.norm() / phi.norm();
+    EXPECT_LT(kept, 1e-4) << c;
+    const OfrCandidate candidate = model.evaluate(phi);
+    EXPECT_LT((candidate.w - mgs).norm(), 1e-10 * mgs.norm()) << c << ", kept " << kept;
+    EXPECT_LT((candidate.alpha - alpha).norm(), 1e-10 * alpha.norm()) << c;
+    expected(c) = model.score_orthogonal(mgs, phi.squaredNorm(), model.lambda());
+    EXPECT_NEAR(candidate.loo_mse, expected(c), 1e-10 * expected(c)) << c;
+  }
+  // The block of three columns at once (matrix products rather than matrix-vector products).
+  const Vector together = model.loo_mse_of_columns(phis);
+  for (Index c = 0; c < centers.size(); ++c) {
+    EXPECT_NEAR(together(c), expected(c), 1e-10 * expected(c)) << c;
+  }
 }
 
 }  // namespace

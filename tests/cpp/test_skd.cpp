@@ -1,6 +1,6 @@
-// Tests of density/skd.hpp: one OFR-LOO pass is greedy forward selection by explicit
-// leave-one-out refits; the fitted SKD is a sparse mixture close to a known density and does not
-// depend on the units of the data.
+// Tests of density/skd.hpp: the Parzen target against the kernel columns; one OFR-LOO pass is
+// greedy forward selection by explicit leave-one-out refits; the fitted SKD is a sparse mixture
+// close to a known density and does not depend on the units of the data.
 
 #include <gtest/gtest.h>
 
@@ -19,6 +19,18 @@ namespace cdens {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
+
+TEST(Skd, ParzenTargetIsTheMeanOfTheKernelColumns) {
+  // t_k = (1/N) Σ_j G_γ(z_k, z_j) (eq. 15) by the kernel-sum engine against the whole N × N
+  // block of kernel columns, averaged; the same on 1 and 3 threads.
+  Rng rng(5);
+  const Matrix z = 3.0 * test::normal_matrix(2, 700, rng);
+  const Vector brute = isotropic_kernel_columns(z, z, 0.4).rowwise().mean();
+  const Vector target = parzen_at_samples(z, 0.4);
+  EXPECT_LT(((target - brute).array() / brute.array()).abs().maxCoeff(), 1e-12);
+  EXPECT_TRUE(parzen_at_samples(z, 0.4, 3) == target);
+  EXPECT_THROW(parzen_at_samples(z, 0.0), InvalidArgument);
+}
 
 TEST(Skd, OnePassIsGreedySelectionByExplicitLeaveOneOutRefits) {
   for (std::uint64_t seed = 0; seed < 3; ++seed) {

@@ -8,6 +8,7 @@ eqs. (51)-(61), as mean +- sd over the paper's runs, beside the paper's numbers.
     build/venv/bin/python bench/papers/ofr_tables/run.py --quick       # 2 runs, small examples
     build/venv/bin/python bench/papers/ofr_tables/run.py --tables I,V --runs 20 --csv out/x.csv
     build/venv/bin/python bench/papers/ofr_tables/run.py --timing      # GSKD fit time vs N
+    build/venv/bin/python bench/papers/ofr_tables/run.py --timing --sizes 10000 --stopping paper
 
 Settings are the paper's (densities.py): its N, runs, kernel widths for PW, SKD and RSDE (found
 there by cross-validation; used here as given, in the data's units), GMM with the box start, and
@@ -182,26 +183,36 @@ def check_example(headline, example, results):
                              f"{KERNEL_SHARE} × N = {KERNEL_SHARE * example.n:.0f}")
 
 
-def timing(threads_list, repeats):
-    """GSKD fit time on the 1-D eight-Gaussian example at N = 200, 1,000, 10,000."""
-    print("\n### GSKD fit time, eight Gaussians (1-D), P_S = 10, M_I = 200, N_G = 10\n")
-    print("| N | threads | fit s (mean of %d) | kernels | cost evaluations |" % repeats)
-    print("| --- | --- | --- | --- | --- |")
-    for n in (200, 1000, 10000):
-        for threads in threads_list:
-            seconds, kernels, evaluations = [], [], []
+def timing(sizes, stoppings, threads, repeats):
+    """GSKD fit time on the 1-D eight-Gaussian example: wall and CPU seconds (mean of `repeats`
+    runs), stages, kernels, RWBS cost evaluations (the final construction's, and with the
+    hold-out those of its fold constructions too) and the time per evaluation."""
+    print(f"\n### GSKD fit time, eight Gaussians (1-D), P_S = 10, M_I = 200, N_G = 10, "
+          f"{threads} thread(s), {cdens.__file__}\n")
+    print(f"| N | stopping | fit s (mean of {repeats}) | CPU s | stages | kernels "
+          "| cost evaluations | µs per evaluation | load average |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for n in sizes:
+        for stopping in stoppings:
+            seconds, cpu, stages, kernels, evaluations = [], [], [], [], []
             for run in range(repeats):
                 X = eight_gaussians_sample(n, np.random.default_rng([99, run]))
-                estimator = cdens.GSKD(target_bandwidth=0.17, stopping="paper", standardize=False,
-                                       random_state=run,
-                                       n_jobs=threads)
-                start = time.perf_counter()
+                estimator = cdens.GSKD(target_bandwidth=0.17, stopping=stopping,
+                                       standardize=False, random_state=run, n_jobs=threads)
+                start, start_cpu = time.perf_counter(), time.process_time()
                 estimator.fit(X)
                 seconds.append(time.perf_counter() - start)
+                cpu.append(time.process_time() - start_cpu)
+                statistics = estimator.model_.statistics
+                stages.append(statistics["n_selected"])
                 kernels.append(estimator.n_kernels_)
-                evaluations.append(estimator.model_.statistics["cost_evaluations"])
-            print(f"| {n} | {threads} | {np.mean(seconds):.3f} | {np.mean(kernels):.1f} | "
-                  f"{np.mean(evaluations):.0f} |")
+                evaluations.append(statistics["cost_evaluations"] +
+                                   statistics.get("holdout_cost_evaluations", 0.0))
+            per_evaluation = 1e6 * np.mean(cpu) / np.mean(evaluations)
+            load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+            print(f"| {n:,} | {stopping} | {np.mean(seconds):.3f} | {np.mean(cpu):.3f} | "
+                  f"{np.mean(stages):.1f} | {np.mean(kernels):.1f} | {np.mean(evaluations):,.0f} | "
+                  f"{per_evaluation:.1f} | {load} |")
             sys.stdout.flush()
 
 
@@ -214,13 +225,18 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--csv", default=None, help="write every run's numbers here")
     parser.add_argument("--timing", action="store_true", help="time GSKD at N = 200 ... 10,000")
+    parser.add_argument("--sizes", default="200,1000,10000", help="--timing: the sample sizes")
+    parser.add_argument("--stopping", default="holdout,paper",
+                        help="--timing: GSKD's stopping rules to time")
+    parser.add_argument("--repeats", type=int, default=2, help="--timing: runs per size")
     parser.add_argument("--gskd-variance", default=None,
                         help="GSKD-paper's variance box LOW,HIGH: LOW multiplies the Parzen "
                              "target's variance, HIGH the sample variance (instead of the "
                              "estimator's default 1,1)")
     args = parser.parse_args()
     if args.timing:
-        timing([1, 2], 2)
+        timing([int(n) for n in args.sizes.split(",")], args.stopping.split(","), args.threads,
+               args.repeats)
         return
     tables = set(args.tables.split(","))
     methods = [m for m in args.methods.split(",")]

@@ -60,8 +60,10 @@ void probe(const char* title, const Matrix& x, const Vector& target, const Matri
     const std::vector<Vector>& kernels = construction.kernels();
     const Vector beta = construction.least_squares_weights();
     Vector fitted = Vector::Zero(fresh.cols());
+    Vector column(fresh.cols());
     for (std::size_t l = 0; l < kernels.size(); ++l) {
-      fitted += beta(static_cast<Index>(l)) * gskd_kernel_column(fresh, kernels[l]);
+      gskd_kernel_column(fresh, kernels[l], column);
+      fitted += beta(static_cast<Index>(l)) * column;
     }
     const double rms = std::sqrt((fitted - reference).squaredNorm() / fresh.cols());
     std::printf("| %d | %.3f | %.4f | %s | %s | %.3f |\n", stage, std::log10(found.loo_mse),
