@@ -87,6 +87,8 @@ test-python: python
 	@$(VENV)/bin/python bench/robustness/busy_machine.py --cli build/release/cdens --quick
 	@echo "GMM by EM against scikit-learn from the same start, quick mode:"
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/peers/density/gmm_em.py --quick
+	@echo "Parzen window at large n against scikit-learn, quick mode:"
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/peers/density/parzen_large_n.py --quick
 
 # The installed package (the API headers of include/, every one in cdens/cdens.hpp, and the CMake
 # package files) and a program outside the tree that builds against it with find_package(cdens)
