@@ -1,11 +1,27 @@
 #include "core/kernel_sum_reference.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <vector>
 
 #include "cdens/core/error.hpp"
 #include "core/log_space.hpp"
 
 namespace cdens {
+namespace {
+
+// The largest rounding tolerated in an exponent of the GEMM form (log-sums then agree with the
+// difference form's to about this, far inside the engine's 1e−6 default).
+constexpr double kExpansionRounding = 1e-8;
+
+/// (d + 2) ε s: the rounding bound of a GEMM-form exponent whose squared norms sum to s.
+double rounding_of(Index dimension, double squared_norms) {
+  return static_cast<double>(dimension + 2) * std::numeric_limits<double>::epsilon() *
+         squared_norms;
+}
+
+}  // namespace
 
 KernelSumReference::KernelSumReference(const MatrixView& all_points,
                                        const VectorView& all_weights) {
@@ -42,11 +58,31 @@ KernelSumReference::KernelSumReference(const MatrixView& all_points,
   }
   // Row by row: each a contiguous-in-memory pass Eigen vectorises over n, also for d = 1.
   origin = points.rowwise().mean();
+  // A point far beyond the others (10¹³ widths) drags the mean there, and centring on it would
+  // round every other coordinate to the mean's last digits: the coordinate-wise median keeps
+  // the bulk of the points, and the queries near them, exact. Only when the spread about the
+  // mean is that large, so ordinary data keep the mean (and their rounding).
+  const double spread = (points.colwise() - origin).colwise().squaredNorm().maxCoeff();
+  if (!(rounding_of(dimension(), spread) <= kExpansionRounding)) {
+    for (Index k = 0; k < points.rows(); ++k) {
+      std::vector<double> row(static_cast<std::size_t>(points.cols()));
+      Eigen::Map<Eigen::RowVectorXd>(row.data(), points.cols()) = points.row(k);
+      const auto middle = row.begin() + static_cast<std::ptrdiff_t>(row.size() / 2);
+      std::nth_element(row.begin(), middle, row.end());
+      origin(k) = *middle;
+    }
+  }
   offsets = log_weights;
   for (Index k = 0; k < points.rows(); ++k) {
     points.row(k).array() -= origin(k);
     offsets.array() -= 0.5 * points.row(k).transpose().array().square();
   }
+  largest_squared_norm = -2.0 * (offsets - log_weights).minCoeff();
+}
+
+bool KernelSumReference::loses_exponents(const VectorView& centred_query) const {
+  return !(rounding_of(dimension(), largest_squared_norm + centred_query.squaredNorm()) <=
+           kExpansionRounding);
 }
 
 Matrix KernelSumReference::centred(const MatrixView& queries) const {
@@ -58,9 +94,11 @@ Matrix KernelSumReference::centred(const MatrixView& queries) const {
 }
 
 double KernelSumReference::log_space_sum(const VectorView& centred_query) const {
-  Eigen::ArrayXd exponents = (points.transpose() * centred_query).array() + offsets.array() -
-                             0.5 * centred_query.squaredNorm();
+  Eigen::ArrayXd exponents =
+      log_weights.array() -
+      0.5 * (points.colwise() - centred_query).colwise().squaredNorm().transpose().array();
   const double largest = exponents.maxCoeff();
+  if (!(largest > -std::numeric_limits<double>::infinity())) return largest;
   // Evaluated into memory, where Eigen's exp is vectorised.
   exponents = (exponents - largest).max(kLogSmallestNormal);
   exponents = exponents.exp();

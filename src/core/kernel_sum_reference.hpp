@@ -18,6 +18,7 @@ struct KernelSumReference {
   Vector offsets;        ///< log ŵ_i − ½‖p̃_i‖², the point's part of the exponent
   Vector origin;         ///< the mean subtracted from points and queries
   double log_total = 0;  ///< log W
+  double largest_squared_norm = 0;  ///< max_i ‖p̃_i‖²
 
   /// InvalidArgument for weights that are negative, not finite, all zero, or disagree in count.
   KernelSumReference(const MatrixView& all_points, const VectorView& all_weights);
@@ -26,9 +27,14 @@ struct KernelSumReference {
   Index size() const { return points.cols(); }
   /// The queries centred as the points are (q̃_j = q_j − origin).
   Matrix centred(const MatrixView& queries) const;
-  /// log Σ_i ŵ_i exp(−½‖q̃ − p̃_i‖²) by a max-shifted log-sum-exp over every point: the exact
-  /// sum where the plain one underflows (a query far from every point).
+  /// log Σ_i ŵ_i exp(−½‖q̃ − p̃_i‖²) by a max-shifted log-sum-exp over every point, each
+  /// exponent from the differences q̃ − p̃_i: the exact sum where the plain one underflows (a
+  /// query far from every point) or where the GEMM form loses the exponents (below).
   double log_space_sum(const VectorView& centred_query) const;
+  /// Whether the GEMM form's rounding, up to (d + 2) ε (‖p̃_i‖² + ‖q̃‖²) in an exponent, could
+  /// exceed 1e−8 for this query: coordinates far beyond the points' spread in kernel widths (an
+  /// outlier point moves the mean; a query far from it). Such queries take log_space_sum.
+  bool loses_exponents(const VectorView& centred_query) const;
 };
 
 }  // namespace cdens

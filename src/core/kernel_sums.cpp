@@ -174,6 +174,16 @@ KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const M
       sums.log_sums = exact_log_kernel_sums(reference, centred, threads);
       break;
   }
+  // Queries whose exponents the GEMM form would lose (coordinates far beyond the points' spread)
+  // take the difference form, whatever the path: their sums stay exact, never NaN.
+  Index far = 0;
+  for (Index j = 0; j < m; ++j) {
+    if (reference.loses_exponents(centred.col(j))) {
+      sums.log_sums(j) = reference.log_space_sum(centred.col(j));
+      ++far;
+    }
+  }
+  if (far > 0) choice << "; " << far << " queries by differences (far coordinates)";
   sums.log_sums.array() += reference.log_total;
   if (debug_notes_enabled()) {
     std::ostringstream note;

@@ -419,6 +419,27 @@ TEST(KernelSumsTest, ParzenShapedMixtureUsesTheEngineAndMatchesItsFormula) {
 namespace cdens {
 namespace {
 
+TEST(KernelSumsTest, AnOutlierPointOrAFarQueryLeavesTheSumsExact) {
+  // One point 10¹³ widths away moves the points' mean there: the GEMM form's exponents
+  // (‖p̃‖² + ‖q̃‖² − 2 p̃ᵀq̃ at 10²⁵) would lose every digit and could overflow. Found by the
+  // model-file fuzzer (a NW-CDE gate centre mutated to −2.8·10¹³ gave a NaN log-density).
+  Rng rng(23);
+  Matrix points = test::normal_matrix(2, 40, rng);
+  points(0, 7) = -2.8e13;
+  const Vector weights = Vector::Constant(40, 1.0 / 40.0);
+  Matrix queries = test::normal_matrix(2, 30, rng);
+  queries(1, 29) = 3e13;  // far from every point
+  const Vector exact = brute_force_log_sums(points, weights, queries);
+  for (const KernelSumPath path :
+       {KernelSumPath::exact, KernelSumPath::tree, KernelSumPath::automatic}) {
+    SCOPED_TRACE(to_string(path));
+    const Vector sums =
+        gaussian_kernel_log_sums(points, weights, queries, options_for(path)).log_sums;
+    ASSERT_TRUE(sums.allFinite());
+    EXPECT_LE(((sums - exact).array() / exact.array().abs().max(1.0)).abs().maxCoeff(), 1e-6);
+  }
+}
+
 TEST(KernelSumsTest, GaussianKernelConditionalMixtureMatchesItsFormula) {
   // RKDE's and NW-CDE's shape, p(t|z) = Σ_k e^{−‖z−u_k‖²/2σ²} N(t; v_k, s² I) / Σ_k
   // e^{−‖z−u_k‖²/2σ²}, whose log_pdf goes through the engine (two sums, joint and input), against
