@@ -56,7 +56,7 @@ Vector kernel_samples(Index reach, double side, Function value) {
 
 /// The DFT of the even sequence t ↦ samples(|t|) for |t| ≤ reach, wrapped around a circle of
 /// `size`.
-Vector sampled_spectrum(Index size, const Vector& samples, Eigen::FFT<double>& fft) {
+Vector sampled_spectrum(Index size, const Vector& samples, FftPlans& fft) {
   Vector kernel = Vector::Zero(size);
   for (Index t = 0; t < samples.size() && t < size; ++t) {
     kernel(t) = samples(t);
@@ -212,15 +212,14 @@ Vector binned_log_kernel_sums(const KernelSumReference& reference, const Regular
     const Vector envelope =
         d == 1 ? Vector()
                : kernel_samples(reach, side, [&](double v) { return kernel_envelope(v, side); });
-    samples[0].push_back(gaussian);
-    for (Index l = 0; l < d; ++l)
-      samples[static_cast<std::size_t>(l + 1)].push_back(l == k ? curvature : envelope);
-    kernels[0].push_back(sampled_spectrum(sizes[kk], gaussian, fft));
     const Vector curvature_spectrum = sampled_spectrum(sizes[kk], curvature, fft);
     const Vector envelope_spectrum = d == 1 ? Vector() : sampled_spectrum(sizes[kk], envelope, fft);
+    samples[0].push_back(gaussian);
+    kernels[0].push_back(sampled_spectrum(sizes[kk], gaussian, fft));
     for (Index l = 0; l < d; ++l) {
-      kernels[static_cast<std::size_t>(l + 1)].push_back(l == k ? curvature_spectrum
-                                                                : envelope_spectrum);
+      const auto i = static_cast<std::size_t>(l + 1);
+      samples[i].push_back(l == k ? curvature : envelope);
+      kernels[i].push_back(l == k ? curvature_spectrum : envelope_spectrum);
     }
   }
   const std::vector<std::vector<double>> convolved =

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <vector>
 
 #include "cdens/core/error.hpp"
 #include "core/binned_kernel_sums.hpp"
@@ -175,15 +176,17 @@ KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const M
       break;
   }
   // Queries whose exponents the GEMM form would lose (coordinates far beyond the points' spread)
-  // take the difference form, whatever the path: their sums stay exact, never NaN.
-  Index far = 0;
+  // take the difference form, whatever the path: their sums stay exact, never NaN. O(n d) each,
+  // one query per task.
+  std::vector<Index> far;
   for (Index j = 0; j < m; ++j) {
-    if (reference.loses_exponents(centred.col(j))) {
-      sums.log_sums(j) = reference.log_space_sum(centred.col(j));
-      ++far;
-    }
+    if (reference.loses_exponents(centred.col(j))) far.push_back(j);
   }
-  if (far > 0) choice << "; " << far << " queries by differences (far coordinates)";
+  parallel_for(threads, static_cast<Index>(far.size()), [&](Index r) {
+    const Index j = far[static_cast<std::size_t>(r)];
+    sums.log_sums(j) = reference.log_space_sum(centred.col(j));
+  });
+  if (!far.empty()) choice << "; " << far.size() << " queries by differences (far coordinates)";
   sums.log_sums.array() += reference.log_total;
   if (debug_notes_enabled()) {
     std::ostringstream note;
