@@ -172,11 +172,13 @@ ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
     record("loo_nll_log_linear_variance", fit.log_linear_loo);
     report.statistics["log_linear_outputs"] = static_cast<double>(fit.log_linear_outputs);
     report.statistics["n_train"] = static_cast<double>(data.samples.z.cols());
+    // One component at 0 of width s; the line and the log-linear spread are the trend.
     return ConditionalMixture(data.x_scaling, data.y_scaling,
                               std::make_shared<const ConstantGate>(input_dim, Vector::Zero(1)),
-                              fit.coefficients.col(0), fit.scales,
-                              fit.coefficients.rightCols(input_dim), {},
-                              fit.log_linear_outputs > 0 ? fit.scale_trend : Matrix());
+                              Matrix::Zero(y.rows(), 1), fit.scales,
+                              std::make_shared<const LinearTrend>(
+                                  fit.coefficients.col(0), fit.coefficients.rightCols(input_dim),
+                                  fit.log_linear_outputs > 0 ? fit.scale_trend : Matrix()));
   });
 }
 

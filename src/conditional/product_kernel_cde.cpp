@@ -14,6 +14,7 @@
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
 #include "conditional/declared_columns.hpp"
+#include "conditional/gaussian_process_regression.hpp"
 #include "conditional/standardized_linear_fit.hpp"
 #include "core/bandwidth_search.hpp"
 #include "core/fit_skeleton.hpp"
@@ -41,13 +42,13 @@ void validate(const ProductKernelCdeOptions& options, const ColumnKernels& kerne
     }
   }
   for (Index d = input_dim; d < dimension; ++d) {
-    if (options.trend == KernelTrend::linear &&
-        kernels[static_cast<std::size_t>(d)].is_discrete()) {
-      throw InvalidArgument("trend = linear needs continuous outputs: " +
+    if (options.trend != KernelTrend::none && kernels[static_cast<std::size_t>(d)].is_discrete()) {
+      throw InvalidArgument("trend = " + to_string(options.trend) + " needs continuous outputs: " +
                             dimension_name(d, input_dim) + " is declared discrete");
     }
   }
   if (options.exact_limit < 2) throw InvalidArgument("exact_limit must be at least 2");
+  if (options.trend_basis < 2) throw InvalidArgument("trend_basis must be at least 2");
   if (options.subsample_held_out < 1) {
     throw InvalidArgument("subsample_held_out must be at least 1");
   }
@@ -65,6 +66,31 @@ std::vector<Index> held_out_pairs(Index n, Index count, std::uint64_t seed, std:
   std::vector<Index> chosen = choose_centers(n, count, rng);
   std::sort(chosen.begin(), chosen.end());
   return chosen;
+}
+
+/// The mean of `values` over the held-out pairs (all where `held_out` is empty).
+double mean_over(const Vector& values, const std::vector<Index>& held_out) {
+  if (held_out.empty()) return values.mean();
+  double sum = 0.0;
+  for (const Index i : held_out) sum += values(i);
+  return sum / static_cast<double>(held_out.size());
+}
+
+/// The Gaussian-process trend in the report: its length scales and noise variance per output
+/// (standardised units) and its own Gaussian leave-one-out NLL in the user's units.
+void report_trend(const GaussianProcessTrend& trend, double gaussian_loo_nll, FitReport& report) {
+  const Index d_y = trend.output_dim();
+  for (Index d = 0; d < d_y; ++d) {
+    const GaussianProcessOutput& output = trend.outputs()[static_cast<std::size_t>(d)];
+    const std::string prefix = d_y > 1 ? "y" + std::to_string(d) + "_" : "";
+    for (Index j = 0; j < trend.input_dim(); ++j) {
+      report.hyperparameters["trend_length_scale_" + prefix + "x" + std::to_string(j)] =
+          output.length_scales(j);
+    }
+    report.hyperparameters["trend_noise_variance" + (d_y > 1 ? "_y" + std::to_string(d) : "")] =
+        output.noise_variance;
+  }
+  report.statistics["trend_loo_nll"] = gaussian_loo_nll;
 }
 
 /// The leave-one-out comparison with the linear-Gaussian model: its NLL in the report, and a
@@ -111,14 +137,22 @@ MarginalChoice choose_marginal_weight(const Vector& conditional_terms, const Mat
 }  // namespace
 
 std::string to_string(KernelTrend trend) {
-  return trend == KernelTrend::linear ? "linear" : "none";
+  switch (trend) {
+    case KernelTrend::linear:
+      return "linear";
+    case KernelTrend::gaussian_process:
+      return "gp";
+    case KernelTrend::none:
+      break;
+  }
+  return "none";
 }
 
 KernelTrend parse_kernel_trend(const std::string& name) {
-  for (const auto trend : {KernelTrend::none, KernelTrend::linear}) {
+  for (const auto trend : {KernelTrend::none, KernelTrend::linear, KernelTrend::gaussian_process}) {
     if (name == to_string(trend)) return trend;
   }
-  throw InvalidArgument("unknown trend '" + name + "' (none or linear)");
+  throw InvalidArgument("unknown trend '" + name + "' (none, linear or gp)");
 }
 
 ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
@@ -135,15 +169,32 @@ ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
     const ColumnKernels input_kernels(kernels.begin(), kernels.begin() + input_dim);
     const ColumnKernels output_kernels(kernels.begin() + input_dim, kernels.end());
     const Index n = data.samples.z.cols();
-    // The outputs the kernels are centred on: y itself, or its residuals around the line.
-    Matrix trend;
+    // The outputs the kernels are centred on: y itself, its residuals around the line, or the
+    // standardised leave-one-out residuals of the Gaussian-process trend, whose log-scales are
+    // the Jacobian of each pair's residual.
+    std::shared_ptr<const OutputTrend> trend;
     Matrix outputs = data.samples.t;
+    Vector residual_log_scales = Vector::Zero(n);
+    if (options.trend != KernelTrend::none && n < input_dim + 3) {
+      throw InvalidArgument("trend = " + to_string(options.trend) +
+                            " needs at least d_x + 3 pairs");
+    }
     if (options.trend == KernelTrend::linear) {
-      if (n < input_dim + 3) {
-        throw InvalidArgument("the linear trend needs at least d_x + 3 pairs");
-      }
-      trend = least_squares_coefficients(data.samples).rightCols(input_dim);
-      outputs -= trend * data.samples.z;
+      const Matrix slopes = least_squares_coefficients(data.samples).rightCols(input_dim);
+      outputs -= slopes * data.samples.z;
+      trend = std::make_shared<const LinearTrend>(Vector::Zero(y.rows()), slopes);
+    } else if (options.trend == KernelTrend::gaussian_process) {
+      context.progress.begin("Gaussian-process trend", 1);
+      GaussianProcessTrendOptions trend_options;
+      trend_options.max_basis = options.trend_basis;
+      trend_options.seed = options.search.seed;
+      GaussianProcessTrendFit fitted = fit_gaussian_process_trend(data.samples, trend_options);
+      context.progress.advance();
+      context.progress.end();
+      outputs = std::move(fitted.residuals);
+      residual_log_scales = std::move(fitted.log_scales);
+      report_trend(*fitted.trend, fitted.gaussian_loo_nll - data.y_scaling.log_jacobian(), report);
+      trend = std::move(fitted.trend);
     }
 
     report.warnings = undeclared_discrete_warnings(x, y, kernels, context.column_names);
@@ -177,8 +228,9 @@ ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
       context.progress.end();
       bandwidths = found.bandwidths;
       conditional_terms = found.negative_log_likelihoods;
-      report.statistics["loo_nll"] =
-          found.mean_negative_log_likelihood - data.y_scaling.log_jacobian();
+      report.statistics["loo_nll"] = found.mean_negative_log_likelihood +
+                                     mean_over(residual_log_scales, held_out) -
+                                     data.y_scaling.log_jacobian();
       report.statistics["evaluations"] = found.evaluations;
       report.statistics["starts"] = found.starts;
       report.statistics["held_out"] = static_cast<double>(likelihood->n_held_out());
@@ -208,7 +260,8 @@ ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
       report.hyperparameters["marginal_weight"] = marginal_weight;
       if (search) {
         report.statistics["loo_nll_unmixed"] = report.statistics.at("loo_nll");
-        report.statistics["loo_nll"] = choice.mixed_nll - data.y_scaling.log_jacobian();
+        report.statistics["loo_nll"] = choice.mixed_nll + mean_over(residual_log_scales, held_out) -
+                                       data.y_scaling.log_jacobian();
       }
     }
     // A probability mass of a discrete y is not comparable with a Gaussian density of it.
@@ -220,6 +273,9 @@ ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
     }
     report.statistics["n_train"] = static_cast<double>(n);
     if (options.trend == KernelTrend::linear) report.statistics["linear_trend"] = 1.0;
+    if (options.trend == KernelTrend::gaussian_process) {
+      report.statistics["gaussian_process_trend"] = 1.0;
+    }
 
     const Vector output_bandwidths = bandwidths.tail(y.rows());
     Matrix scales = output_bandwidths.replicate(1, n);

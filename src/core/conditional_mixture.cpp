@@ -26,20 +26,45 @@ constexpr Index kQueryBlock = 256;
 
 Index block_count(Index m) { return (m + kQueryBlock - 1) / kQueryBlock; }
 
+/// The trend of a file written before output trends had a kind: "trend" is A (μ = A z) and
+/// "scale_trend" Γ, which widened the components without moving their centres. Only the
+/// one-component linear-Gaussian model wrote Γ; its centre becomes the trend's intercept (and the
+/// component sits at 0), which is the same density under the location-scale map.
+std::shared_ptr<const OutputTrend> legacy_linear_trend(const nlohmann::json& document,
+                                                       Matrix& centers) {
+  const Matrix scale_slopes = document.contains("scale_trend")
+                                  ? matrix_from_json(document["scale_trend"], "scale trend")
+                                  : Matrix();
+  Matrix slopes = document.contains("trend")
+                      ? matrix_from_json(document["trend"], "trend")
+                      : Matrix::Zero(scale_slopes.rows(), scale_slopes.cols());
+  Vector intercept = Vector::Zero(slopes.rows());
+  if (scale_slopes.size() > 0) {
+    if (centers.cols() != 1) {
+      throw ModelFormatError("a scale trend with several components is not a file cdens wrote");
+    }
+    if (centers.rows() != intercept.size()) {
+      throw ModelFormatError("inconsistent model: the trend and the centres disagree in shape");
+    }
+    intercept = centers.col(0);
+    centers.setZero();
+  }
+  return std::make_shared<const LinearTrend>(std::move(intercept), std::move(slopes), scale_slopes);
+}
+
 }  // namespace
 
 ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
                                        std::shared_ptr<const ConditionalGate> gate, Matrix centers,
-                                       Matrix scales, Matrix trend, ColumnKernels output_kernels,
-                                       Matrix scale_trend)
+                                       Matrix scales, std::shared_ptr<const OutputTrend> trend,
+                                       ColumnKernels output_kernels)
     : x_scaling_(std::move(x_scaling)),
       y_scaling_(std::move(y_scaling)),
       gate_(std::move(gate)),
       centers_(std::move(centers)),
       scales_(std::move(scales)),
       trend_(std::move(trend)),
-      output_kernels_(std::move(output_kernels)),
-      scale_trend_(std::move(scale_trend)) {
+      output_kernels_(std::move(output_kernels)) {
   if (!gate_) throw InvalidArgument("conditional mixture without a gate");
   if (gate_->input_dim() != x_scaling_.dimension()) {
     throw InvalidArgument("gate input dimension differs from the input standardiser");
@@ -50,17 +75,8 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
     throw InvalidArgument("conditional mixture: centres, scales and gate disagree in shape");
   }
   require_finite(centers_, "component centres");
-  if (trend_.size() > 0) {
-    if (trend_.rows() != output_dim() || trend_.cols() != input_dim()) {
-      throw InvalidArgument("conditional mixture: the trend must be d_y × d_x");
-    }
-    require_finite(trend_, "trend");
-  }
-  if (scale_trend_.size() > 0) {
-    if (scale_trend_.rows() != output_dim() || scale_trend_.cols() != input_dim()) {
-      throw InvalidArgument("conditional mixture: the scale trend must be d_y × d_x");
-    }
-    require_finite(scale_trend_, "scale trend");
+  if (trend_ && (trend_->output_dim() != output_dim() || trend_->input_dim() != input_dim())) {
+    throw InvalidArgument("conditional mixture: the trend must map d_x inputs to d_y outputs");
   }
   if (!(scales_.array() > 0.0).all() || !scales_.allFinite()) {
     throw InvalidArgument("component scales must be finite and positive");
@@ -95,7 +111,7 @@ void ConditionalMixture::prepare_output_kernels() {
       throw InvalidArgument("conditional mixture: discrete output " + name +
                             " must not be standardised");
     }
-    if (trend_.size() > 0 || scale_trend_.size() > 0) {
+    if (trend_) {
       throw InvalidArgument("conditional mixture: discrete output " + name + " takes no trend");
     }
     const double lambda = scales_(d, 0);
@@ -162,24 +178,26 @@ Matrix ConditionalMixture::standardized_outputs(const MatrixView& y, Index expec
 }
 
 Matrix ConditionalMixture::trend_at(const MatrixView& x) const {
-  if (trend_.size() == 0) return Matrix::Zero(output_dim(), x.cols());
-  return trend_ * x_scaling_.transform_query(x, "x");
+  if (!trend_) return Matrix::Zero(output_dim(), x.cols());
+  return trend_->location(x_scaling_.transform_query(x, "x"));
 }
 
 Matrix ConditionalMixture::scale_factors_at(const MatrixView& x) const {
-  if (scale_trend_.size() == 0) return Matrix::Ones(output_dim(), x.cols());
-  return (scale_trend_ * x_scaling_.transform_query(x, "x"))
-      .array()
-      .max(-kLogScaleFactorLimit)
-      .min(kLogScaleFactorLimit)
-      .exp()
-      .matrix();
+  if (!trend_ || !trend_->has_scale()) return Matrix::Ones(output_dim(), x.cols());
+  return trend_->scale(x_scaling_.transform_query(x, "x"));
 }
 
-detail::ScalarMixture ConditionalMixture::scalar_mixture(const VectorView& pi,
-                                                         double factor) const {
-  return detail::ScalarMixture(pi, centers_.row(0).transpose(),
-                               factor * scales_.row(0).transpose());
+Matrix ConditionalMixture::residuals(const MatrixView& x, const MatrixView& y) const {
+  const Matrix t = standardized_outputs(y, x.cols());
+  if (!trend_) return t;
+  const Matrix z = x_scaling_.transform_query(x, "x");
+  Matrix e = t - trend_->location(z);
+  if (trend_->has_scale()) e.array() /= trend_->scale(z).array();
+  return e;
+}
+
+detail::ScalarMixture ConditionalMixture::scalar_mixture(const VectorView& pi) const {
+  return detail::ScalarMixture(pi, centers_.row(0).transpose(), scales_.row(0).transpose());
 }
 
 void ConditionalMixture::require_scalar_output(const char* query) const {
@@ -219,10 +237,9 @@ Matrix ConditionalMixture::component_probabilities(const MatrixView& x) const {
 
 Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) const {
   const Matrix z = x_scaling_.transform_query(x, "x");
-  const Matrix t = standardized_outputs(y, z.cols()) - trend_at(x);
+  const Matrix t = residuals(x, y);
   const std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel();
-  if (kernel && kernel->centers->cols() == n_components() && trend_.size() == 0 &&
-      scale_trend_.size() == 0 && discrete_.empty() &&
+  if (kernel && kernel->centers->cols() == n_components() && !trend_ && discrete_.empty() &&
       (gaussian_scales_.colwise() - gaussian_scales_.col(0)).cwiseAbs().maxCoeff() == 0.0) {
     // A Gaussian-kernel gate and components of one width s (NW-CDE, RKDE):
     //   log p(t | z) = log Σ_k e^{−‖z − u_k‖²/2σ² − ‖(t − v_k)/s‖²/2} − log Σ_k e^{−‖z − u_k‖²/2σ²}
@@ -248,8 +265,10 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
     return (joint - input).array() + component_log_norms_(0) + y_scaling_.log_jacobian();
   }
   const Matrix gaussian_t = gather_rows(t, gaussian_rows_);
-  // Without a scale trend the factors are ones (and the Gaussian rows are all rows with one).
-  const Matrix inverse_factors = gather_rows(scale_factors_at(x), gaussian_rows_).cwiseInverse();
+  // −Σ_d log f_d, the Jacobian of e = (t − μ) / f (zero without a scale; a trend has Gaussian
+  // outputs only).
+  const Vector log_factor_norms =
+      -scale_factors_at(x).array().log().colwise().sum().transpose().matrix();
   Vector result(z.cols());
   const Index k_count = n_components();
   parallel_for(resolve_threads(0), block_count(z.cols()), [&](Index block) {
@@ -262,13 +281,12 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
       auto weights = log_weights.col(j);
       normalize_log_weights(weights);
       const auto target = gaussian_t.col(start + j);
-      const auto inverse_factor = inverse_factors.col(start + j).array();
-      const double log_factor_norm = inverse_factor.log().sum();
+      const double log_factor_norm = log_factor_norms(start + j);
       for (Index k = 0; k < k_count; ++k) {
-        const double mahalanobis = ((target - gaussian_centers_.col(k)).array() * inverse_factor /
-                                    gaussian_scales_.col(k).array())
-                                       .square()
-                                       .sum();
+        const double mahalanobis =
+            ((target - gaussian_centers_.col(k)).array() / gaussian_scales_.col(k).array())
+                .square()
+                .sum();
         joint(k) = weights(k) + component_log_norms_(k) + log_factor_norm - 0.5 * mahalanobis;
       }
       add_discrete_log_masses(t.col(start + j), joint);
@@ -278,15 +296,15 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
   return result;
 }
 
-Matrix ConditionalMixture::component_densities_at(const MatrixView& t,
+Matrix ConditionalMixture::component_densities_at(const MatrixView& e,
                                                   const Eigen::ArrayXd& factors) const {
-  const Matrix gaussian_t = gather_rows(t, gaussian_rows_);
+  const Matrix gaussian_e = gather_rows(e, gaussian_rows_);
   const double log_factor_norm = -factors.log().sum();
-  Matrix log_densities(t.cols(), n_components());
+  Matrix log_densities(e.cols(), n_components());
   for (Index k = 0; k < n_components(); ++k) {
     const Eigen::ArrayXd mahalanobis =
-        ((gaussian_t.colwise() - gaussian_centers_.col(k)).array().colwise() /
-         (gaussian_scales_.col(k).array() * factors))
+        ((gaussian_e.colwise() - gaussian_centers_.col(k)).array().colwise() /
+         gaussian_scales_.col(k).array())
             .square()
             .colwise()
             .sum()
@@ -294,9 +312,9 @@ Matrix ConditionalMixture::component_densities_at(const MatrixView& t,
     log_densities.col(k) = (component_log_norms_(k) + log_factor_norm - 0.5 * mahalanobis).matrix();
   }
   if (!discrete_.empty()) {
-    for (Index g = 0; g < t.cols(); ++g) {
+    for (Index g = 0; g < e.cols(); ++g) {
       Vector masses = Vector::Zero(n_components());
-      add_discrete_log_masses(t.col(g), masses);
+      add_discrete_log_masses(e.col(g), masses);
       log_densities.row(g) += masses.transpose();
     }
   }
@@ -312,19 +330,18 @@ Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_gri
       "the y grid (its points times the inputs)");
   const double jacobian = std::exp(y_scaling_.log_jacobian());
   // Component densities at the grid points (G × K), then one product with π; with a trend the
-  // grid moves with x (and with a scale trend the components widen), so each input gets its own
-  // densities.
-  if (trend_.size() == 0 && scale_trend_.size() == 0) {
+  // grid's residuals move (and scale) with x, so each input gets its own densities.
+  if (!trend_) {
     return jacobian * component_densities_at(t, Eigen::ArrayXd::Ones(gaussian_rows_.size())) *
            probabilities;
   }
   const Matrix shifts = trend_at(x);
-  const Matrix factors = gather_rows(scale_factors_at(x), gaussian_rows_);
+  const Matrix factors = scale_factors_at(x);
   Matrix result(t.cols(), probabilities.cols());
   parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
-    result.col(j) = jacobian *
-                    component_densities_at(t.colwise() - shifts.col(j), factors.col(j).array()) *
-                    probabilities.col(j);
+    const Matrix e = (t.colwise() - shifts.col(j)).array().colwise() / factors.col(j).array();
+    result.col(j) =
+        jacobian * component_densities_at(e, factors.col(j).array()) * probabilities.col(j);
   });
   return result;
 }
@@ -357,7 +374,7 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
       for (Index d = 0; d < output_dim(); ++d) {
         const Matrix& sums = cumulative[static_cast<std::size_t>(d)];
         if (sums.size() == 0) {
-          draw(d) = shifts(d, j) + centers_(d, k) + factors(d, j) * scales_(d, k) * rng.normal();
+          draw(d) = shifts(d, j) + factors(d, j) * (centers_(d, k) + scales_(d, k) * rng.normal());
           continue;
         }
         // A level by inversion of the masses around the centre's level.
@@ -374,7 +391,10 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
 }
 
 Matrix ConditionalMixture::mean(const MatrixView& x) const {
-  return y_scaling_.inverse_transform(component_means_ * component_probabilities(x) + trend_at(x));
+  // E[t] = μ + f ⊙ E[e].
+  return y_scaling_.inverse_transform(
+      trend_at(x) +
+      (component_means_ * component_probabilities(x)).cwiseProduct(scale_factors_at(x)));
 }
 
 Matrix ConditionalMixture::covariance(const MatrixView& x) const {
@@ -385,19 +405,20 @@ Matrix ConditionalMixture::covariance(const MatrixView& x) const {
   parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
     const auto pi = probabilities.col(j);
     const Vector mean = component_means_ * pi;
-    // Cov[t] = Σ_k π_k (diag v_k + m_k m_kᵀ) − μ μᵀ with each component's means m_k and
-    // variances v_k (c_k and s_k² f² for Gaussian outputs).
+    // Cov[e] = Σ_k π_k (diag v_k + m_k m_kᵀ) − μ μᵀ with each component's means m_k and
+    // variances v_k (c_k and s_k² for Gaussian outputs).
     Matrix covariance =
         component_means_ * pi.asDiagonal() * component_means_.transpose() - mean * mean.transpose();
-    covariance.diagonal() += (component_variances_ * pi).cwiseProduct(factors.col(j).cwiseAbs2());
-    // Back to the user's units: Cov[y] = S Cov[t] S with S = diag(scale).
-    covariance = y_scaling_.scale().asDiagonal() * covariance * y_scaling_.scale().asDiagonal();
+    covariance.diagonal() += component_variances_ * pi;
+    // Back to the user's units: Cov[y] = S Cov[e] S with S = diag(scale ⊙ f).
+    const Vector scale = y_scaling_.scale().cwiseProduct(factors.col(j));
+    covariance = scale.asDiagonal() * covariance * scale.asDiagonal();
     result.col(j) = Eigen::Map<const Vector>(covariance.data(), d * d);
   });
   return result;
 }
 
-Matrix ConditionalMixture::component_overlaps(const Eigen::ArrayXd& factors) const {
+Matrix ConditionalMixture::component_overlaps() const {
   // ∫ N(t; c_k, S_k) N(t; c_l, S_l) dt = N(c_k; c_l, S_k + S_l) for diagonal S; a discrete
   // output contributes Σ_a p(a | c_k) p(a | c_l).
   const Index k_count = n_components();
@@ -407,13 +428,11 @@ Matrix ConditionalMixture::component_overlaps(const Eigen::ArrayXd& factors) con
     const Matrix masses = output.log_masses.array().exp();
     level_overlaps.push_back(masses.transpose() * masses);
   }
-  const Eigen::ArrayXd squared_factors = factors.square();
   Matrix overlap(k_count, k_count);
   for (Index k = 0; k < k_count; ++k) {
     for (Index l = 0; l < k_count; ++l) {
       const Eigen::ArrayXd variance =
-          (gaussian_scales_.col(k).array().square() + gaussian_scales_.col(l).array().square()) *
-          squared_factors;
+          gaussian_scales_.col(k).array().square() + gaussian_scales_.col(l).array().square();
       overlap(k, l) = std::exp(
           -0.5 * ((gaussian_centers_.col(k) - gaussian_centers_.col(l)).array().square() / variance)
                      .sum() -
@@ -430,32 +449,23 @@ Matrix ConditionalMixture::component_overlaps(const Eigen::ArrayXd& factors) con
 
 Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
   const Matrix probabilities = component_probabilities(x);
-  // p_user(y) = p_std(t) |∂t/∂y|, so ∫ p_user² dy = |∂t/∂y| ∫ p_std² dt.
+  // p_user(y) = p_std(t) |∂t/∂y| and p_std(t) = p(e) / Π f, so
+  // ∫ p_user² dy = |∂t/∂y| ∫ p(e)² de / Π f.
   const double jacobian = std::exp(y_scaling_.log_jacobian());
-  if (scale_trend_.size() == 0) {
-    const Matrix overlap = component_overlaps(Eigen::ArrayXd::Ones(gaussian_rows_.size()));
-    return jacobian *
-           (overlap * probabilities).cwiseProduct(probabilities).colwise().sum().transpose();
-  }
-  // The components widen with x: one overlap matrix per input.
-  const Matrix factors = scale_factors_at(x);
-  Vector norms(probabilities.cols());
-  parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
-    const auto pi = probabilities.col(j);
-    norms(j) = jacobian * pi.dot(component_overlaps(factors.col(j).array()) * pi);
-  });
-  return norms;
+  const Matrix overlap = component_overlaps();
+  return (jacobian * (overlap * probabilities).cwiseProduct(probabilities).colwise().sum().array() /
+          scale_factors_at(x).colwise().prod().array())
+      .transpose();
 }
 
 Vector ConditionalMixture::cdf(const MatrixView& x, const MatrixView& y) const {
   require_scalar_output("the CDF");
   const Matrix probabilities = component_probabilities(x);
-  const Matrix t = standardized_outputs(y, probabilities.cols()) - trend_at(x);
-  const Matrix factors = scale_factors_at(x);
-  Vector result(t.cols());
-  parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
-    result(j) = discrete_.empty() ? scalar_mixture(probabilities.col(j), factors(0, j)).cdf(t(0, j))
-                                  : level_distribution(probabilities.col(j)).cdf(t(0, j));
+  const Matrix e = residuals(x, y);
+  Vector result(e.cols());
+  parallel_for(resolve_threads(0), e.cols(), [&](Index j) {
+    result(j) = discrete_.empty() ? scalar_mixture(probabilities.col(j)).cdf(e(0, j))
+                                  : level_distribution(probabilities.col(j)).cdf(e(0, j));
   });
   return result;
 }
@@ -475,11 +485,13 @@ Matrix ConditionalMixture::quantiles(const MatrixView& x,
       }
       return;
     }
-    const detail::ScalarMixture mixture = scalar_mixture(pi.col(j), factors(0, j));
+    const detail::ScalarMixture mixture = scalar_mixture(pi.col(j));
     for (std::size_t r = 0; r < probabilities.size(); ++r) {
       result(static_cast<Index>(r), j) = mixture.quantile(probabilities[r]);
     }
   });
+  // t = μ + f e is increasing in e: quantiles map through it.
+  result.array().rowwise() *= factors.row(0).array();
   result.rowwise() += trend_at(x).row(0);
   return ((result.array() * y_scaling_.scale()(0)) + y_scaling_.mean()(0)).matrix();
 }
@@ -501,8 +513,8 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
       return;
     }
     regions[static_cast<std::size_t>(j)] =
-        detail::rescaled(scalar_mixture(pi.col(j), factors(0, j)).highest_density_region(coverage),
-                         y_scaling_.mean()(0) + scale * shifts(0, j), scale);
+        detail::rescaled(scalar_mixture(pi.col(j)).highest_density_region(coverage),
+                         y_scaling_.mean()(0) + scale * shifts(0, j), scale * factors(0, j));
   });
   return regions;
 }
@@ -511,12 +523,12 @@ Vector ConditionalMixture::highest_density_probability(const MatrixView& x,
                                                        const MatrixView& y) const {
   require_scalar_output("highest-density probabilities");
   const Matrix pi = component_probabilities(x);
-  const Matrix t = standardized_outputs(y, pi.cols()) - trend_at(x);
-  const Matrix factors = scale_factors_at(x);
-  Vector result(t.cols());
-  parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
-    const detail::ScalarMixture mixture = scalar_mixture(pi.col(j), factors(0, j));
-    result(j) = mixture.probability_above(mixture.pdf(t(0, j)));
+  // An affine map of y keeps the order of the densities: the probability is that of e.
+  const Matrix e = residuals(x, y);
+  Vector result(e.cols());
+  parallel_for(resolve_threads(0), e.cols(), [&](Index j) {
+    const detail::ScalarMixture mixture = scalar_mixture(pi.col(j));
+    result(j) = mixture.probability_above(mixture.pdf(e(0, j)));
   });
   return result;
 }
@@ -529,8 +541,7 @@ nlohmann::json ConditionalMixture::to_json() const {
                              {"gate", gate},
                              {"centers", matrix_to_json(centers_)},
                              {"scales", matrix_to_json(scales_)}};
-  if (trend_.size() > 0) document["trend"] = matrix_to_json(trend_);
-  if (scale_trend_.size() > 0) document["scale_trend"] = matrix_to_json(scale_trend_);
+  if (trend_) document["output_trend"] = trend_->to_json();
   if (any_discrete(output_kernels_)) {
     document["output_kernels"] = nlohmann::json::array();
     for (const ColumnKernel& kernel : output_kernels_) {
@@ -553,16 +564,18 @@ ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
     for (const auto& kernel : list) output_kernels.push_back(ColumnKernel::from_json(kernel));
   }
   try {
-    return ConditionalMixture(
-        Standardizer::from_json(json_member(document, "x_scaling")),
-        Standardizer::from_json(json_member(document, "y_scaling")),
-        read_gate(kind.get<std::string>(), gate),
-        matrix_from_json(json_member(document, "centers"), "centres"),
-        matrix_from_json(json_member(document, "scales"), "scales"),
-        document.contains("trend") ? matrix_from_json(document["trend"], "trend") : Matrix(),
-        std::move(output_kernels),
-        document.contains("scale_trend") ? matrix_from_json(document["scale_trend"], "scale trend")
-                                         : Matrix());
+    Matrix centers = matrix_from_json(json_member(document, "centers"), "centres");
+    std::shared_ptr<const OutputTrend> trend;
+    if (document.contains("output_trend")) {
+      trend = output_trend_from_json(document["output_trend"]);
+    } else if (document.contains("trend") || document.contains("scale_trend")) {
+      trend = legacy_linear_trend(document, centers);
+    }
+    return ConditionalMixture(Standardizer::from_json(json_member(document, "x_scaling")),
+                              Standardizer::from_json(json_member(document, "y_scaling")),
+                              read_gate(kind.get<std::string>(), gate), std::move(centers),
+                              matrix_from_json(json_member(document, "scales"), "scales"),
+                              std::move(trend), std::move(output_kernels));
   } catch (const InvalidArgument& error) {
     throw ModelFormatError(std::string("inconsistent model: ") + error.what());
   }

@@ -22,6 +22,10 @@ inline constexpr std::uint64_t kBandwidthStarts = 0;
 inline constexpr std::uint64_t kSubsampledHeldOut = 1;
 /// The held-out pairs of KCDE's screening criterion.
 inline constexpr std::uint64_t kScreeningHeldOut = 2;
+/// The basis pairs of KCDE's Gaussian-process trend (n beyond its max_basis).
+inline constexpr std::uint64_t kTrendBasis = 3;
+/// The random starts of the trend's marginal-likelihood search.
+inline constexpr std::uint64_t kTrendStarts = 4;
 /// The folds of a choice made around whole fits: LSCE's d_z, GSKD's hold-out stage rule.
 inline constexpr std::uint64_t kOuterFolds = 999;
 /// PRESS: the hold-out permutation (stream 0), then start r of the optimiser (stream r + 1).

@@ -54,44 +54,30 @@ Vector crps(const ConditionalMixture& model, const MatrixView& x, const MatrixVi
   require_pairs(x, y);
   const Matrix pi = model.component_probabilities(x);
   const double scale = model.y_scaling().scale()(0);
-  // Standardised outputs relative to the trend: the components sit at c_k for every pair.
-  const Eigen::RowVectorXd t =
-      model.y_scaling().transform_query(y, "y").row(0) - model.trend_at(x).row(0);
+  // CRPS is equivariant under t = μ + f e (CRPS_t(t) = f CRPS_e(e)), so the score is taken on the
+  // residual e, whose components sit at c_k with widths s_k for every pair.
+  const Eigen::RowVectorXd e = model.residuals(x, y).row(0);
+  const Eigen::RowVectorXd factors = model.scale_factors_at(x).row(0);
   const Eigen::RowVectorXd c = model.centers().row(0);
   const Eigen::RowVectorXd variance = model.scales().row(0).array().square();
   const Index k_count = c.size();
-  // The spread term ½ E|X − X′| = ½ πᵀ M π with M_kl = A(c_k − c_l, (s_k² + s_l²) f²) for the
-  // scale factor f of the pair's x: the trend cancels in c_k − c_l, so without a scale trend M
-  // is the same for every pair.
-  const auto spread_of = [&](double squared_factor) {
-    Matrix spread(k_count, k_count);
-    for (Index k = 0; k < k_count; ++k) {
-      for (Index l = 0; l <= k; ++l) {
-        spread(k, l) = spread(l, k) =
-            absolute_normal_mean(c(k) - c(l), (variance(k) + variance(l)) * squared_factor);
-      }
+  // The spread term ½ E|E − E′| = ½ πᵀ M π with M_kl = A(c_k − c_l, s_k² + s_l²), the same
+  // matrix for every pair.
+  Matrix spread(k_count, k_count);
+  for (Index k = 0; k < k_count; ++k) {
+    for (Index l = 0; l <= k; ++l) {
+      spread(k, l) = spread(l, k) = absolute_normal_mean(c(k) - c(l), variance(k) + variance(l));
     }
-    return spread;
-  };
-  const Eigen::RowVectorXd squared_factors = model.scale_factors_at(x).row(0).array().square();
-  Vector half_spread(pi.cols());
-  if (model.scale_trend().size() == 0) {
-    half_spread = 0.5 * (spread_of(1.0) * pi).cwiseProduct(pi).colwise().sum().transpose();
-  } else {
-    parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
-      half_spread(j) = 0.5 * pi.col(j).dot(spread_of(squared_factors(j)) * pi.col(j));
-    });
   }
+  const Vector half_spread = 0.5 * (spread * pi).cwiseProduct(pi).colwise().sum().transpose();
   Vector result(pi.cols());
   parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
     const auto p = pi.col(j);
-    double distance = 0.0;  // E|X − y|
+    double distance = 0.0;  // E|E − e|
     for (Index k = 0; k < k_count; ++k) {
-      if (p(k) > 0.0) {
-        distance += p(k) * absolute_normal_mean(t(j) - c(k), variance(k) * squared_factors(j));
-      }
+      if (p(k) > 0.0) distance += p(k) * absolute_normal_mean(e(j) - c(k), variance(k));
     }
-    result(j) = scale * std::max(0.0, distance - half_spread(j));
+    result(j) = scale * factors(j) * std::max(0.0, distance - half_spread(j));
   });
   return result;
 }

@@ -31,11 +31,20 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
                                      "kernels, lambda searched with the bandwidths"),
              &Options::ordered);
     rows.add_choice(option("trend", OptionType::choice,
-                           "Centre the output kernels on the outputs (none) or on their "
-                           "residuals around a least-squares line (linear)",
+                           "Centre the output kernels on the outputs (none), on their "
+                           "residuals around a least-squares line (linear), or on the "
+                           "standardised leave-one-out residuals of a Gaussian-process mean with "
+                           "one length scale per input, scaled by its predictive spread (gp)",
                            "--trend", "trend"),
-                    &Options::trend, {KernelTrend::none, KernelTrend::linear},
+                    &Options::trend,
+                    {KernelTrend::none, KernelTrend::linear, KernelTrend::gaussian_process},
                     [](KernelTrend trend) { return to_string(trend); });
+    rows.add(in_range(option("trend_basis", OptionType::integer,
+                             "With trend gp: the pairs of the process's basis and marginal "
+                             "likelihood, all up to this many, else a random subset",
+                             "--trend-basis", "trend_basis"),
+                      2),
+             &Options::trend_basis);
     rows.add_choice(option("marginal_mixing", OptionType::choice,
                            "Mix the estimate with its marginal counterpart (the same kernels of y "
                            "with equal weights), the weight by leave-one-out likelihood (loo), or "

@@ -44,8 +44,10 @@ TestModel sine_model_with_trend() {
   options.sigmas = {0.3};
   options.lambdas = {0.1};
   const ConditionalMixture fitted = fit_lscde(data.x, data.y, options).model;
-  ConditionalMixture model(fitted.x_scaling(), fitted.y_scaling(), fitted.shared_gate(),
-                           fitted.centers(), fitted.scales(), Matrix::Constant(1, 1, 0.7));
+  ConditionalMixture model(
+      fitted.x_scaling(), fitted.y_scaling(), fitted.shared_gate(), fitted.centers(),
+      fitted.scales(),
+      std::make_shared<const LinearTrend>(Vector::Zero(1), Matrix::Constant(1, 1, 0.7)));
   return {std::move(model), std::move(data)};
 }
 

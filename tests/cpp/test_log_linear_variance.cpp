@@ -32,33 +32,31 @@ ConditionalFit fit_with(const test::PairSample& data, LinearVariance variance) {
   return fit_linear_gaussian(data.x, data.y, options);
 }
 
-TEST(ScaleTrendTest, QueriesAreThoseOfTheMixtureWithScalesTimesTheFactor) {
-  // A scale trend Γ multiplies every component's scale by f(x) = exp(Γ z(x)): each query at x_j
-  // must equal the query of the same mixture whose scales are multiplied by f(x_j).
-  const ConditionalFit kernel = test::small_kernel_fit();
-  const ConditionalMixture& plain = kernel.model;
-  const Matrix trend = (Matrix(1, 2) << 0.7, -0.4).finished();
-  const Matrix scale_trend = (Matrix(1, 2) << 0.5, 0.3).finished();
-  const ConditionalMixture widened(plain.x_scaling(), plain.y_scaling(), plain.shared_gate(),
-                                   plain.centers(), plain.scales(), trend, {}, scale_trend);
+/// Every query of `trended` at x_j against the same mixture without the trend's x-dependence:
+/// its centres and scales multiplied by f(x_j) and moved by the constant μ(x_j) (a linear trend
+/// with zero slopes), which is what the location-scale map t = μ + f e means.
+void expect_queries_of_the_location_scale_map(const ConditionalMixture& trended,
+                                              const FitReport& report) {
   const test::PairSample queries = test::sine_sample(6, 2, 7);
-  const Matrix factors = widened.scale_factors_at(queries.x);
+  const Matrix factors = trended.scale_factors_at(queries.x);
+  const Matrix shifts = trended.trend_at(queries.x);
   const Matrix grid = Eigen::RowVectorXd::LinSpaced(40, 2.5, 5.5);
-  const Vector log_density = widened.log_pdf(queries.x, queries.y);
-  const Vector cdf = widened.cdf(queries.x, queries.y);
-  const Vector hdp = widened.highest_density_probability(queries.x, queries.y);
-  const Matrix quantiles = widened.quantiles(queries.x, {0.1, 0.5, 0.9});
-  const Matrix means = widened.mean(queries.x);
-  const Matrix covariances = widened.covariance(queries.x);
-  const Vector squared_norms = widened.squared_norm(queries.x);
-  const Matrix grid_densities = widened.pdf_grid(queries.x, grid);
-  const Vector crps_values = crps(widened, queries.x, queries.y);
+  const Vector log_density = trended.log_pdf(queries.x, queries.y);
+  const Vector cdf = trended.cdf(queries.x, queries.y);
+  const Vector hdp = trended.highest_density_probability(queries.x, queries.y);
+  const Matrix quantiles = trended.quantiles(queries.x, {0.1, 0.5, 0.9});
+  const Matrix means = trended.mean(queries.x);
+  const Matrix covariances = trended.covariance(queries.x);
+  const Vector squared_norms = trended.squared_norm(queries.x);
+  const Matrix grid_densities = trended.pdf_grid(queries.x, grid);
+  const Vector crps_values = crps(trended, queries.x, queries.y);
+  const Index d_x = trended.input_dim();
   for (Index j = 0; j < 6; ++j) {
-    const double factor =
-        std::exp((scale_trend * plain.x_scaling().transform(queries.x.col(j)))(0, 0));
-    EXPECT_NEAR(factors(0, j), factor, 1e-12 * factor);
-    const ConditionalMixture at_x(plain.x_scaling(), plain.y_scaling(), plain.shared_gate(),
-                                  plain.centers(), factor * plain.scales(), trend);
+    const double factor = factors(0, j);
+    const ConditionalMixture at_x(
+        trended.x_scaling(), trended.y_scaling(), trended.shared_gate(), factor * trended.centers(),
+        factor * trended.scales(),
+        std::make_shared<const LinearTrend>(shifts.col(j), Matrix::Zero(1, d_x)));
     const Matrix x = queries.x.col(j);
     const Matrix y = queries.y.col(j);
     EXPECT_NEAR(log_density(j), at_x.log_pdf(x, y)(0), 1e-12);
@@ -70,17 +68,68 @@ TEST(ScaleTrendTest, QueriesAreThoseOfTheMixtureWithScalesTimesTheFactor) {
     EXPECT_NEAR(squared_norms(j), at_x.squared_norm(x)(0), 1e-12 * squared_norms(j));
     EXPECT_TRUE(grid_densities.col(j).isApprox(at_x.pdf_grid(x, grid).col(0), 1e-12));
     EXPECT_NEAR(crps_values(j), crps(at_x, x, y)(0), 1e-12);
-    const auto region = widened.highest_density_regions(x, 0.8)[0];
+    const auto region = trended.highest_density_regions(x, 0.8)[0];
     const auto expected_region = at_x.highest_density_regions(x, 0.8)[0];
     ASSERT_EQ(region.intervals.size(), expected_region.intervals.size());
     for (std::size_t r = 0; r < region.intervals.size(); ++r) {
       EXPECT_NEAR(region.intervals[r].lower, expected_region.intervals[r].lower, 1e-9);
       EXPECT_NEAR(region.intervals[r].upper, expected_region.intervals[r].upper, 1e-9);
     }
-    // Samples for one input come from its own stream: the same draws as the widened mixture's.
-    EXPECT_TRUE(widened.sample(x, 5, 3).isApprox(at_x.sample(x, 5, 3), 1e-12));
+    // Samples for one input come from its own stream: the same draws as the trended mixture's.
+    EXPECT_TRUE(trended.sample(x, 5, 3).isApprox(at_x.sample(x, 5, 3), 1e-12));
   }
-  test::expect_model_file_round_trip(widened, kernel.report, queries.x, queries.y);
+  test::expect_model_file_round_trip(trended, report, queries.x, queries.y);
+}
+
+TEST(ScaleTrendTest, QueriesAreThoseOfTheMixtureMovedAndWidenedAtEachInput) {
+  // A linear trend with a scale: μ = 0.3 + A z, f = exp(Γ z).
+  const ConditionalFit kernel = test::small_kernel_fit();
+  const ConditionalMixture& plain = kernel.model;
+  const ConditionalMixture widened(
+      plain.x_scaling(), plain.y_scaling(), plain.shared_gate(), plain.centers(), plain.scales(),
+      std::make_shared<const LinearTrend>(Vector::Constant(1, 0.3),
+                                          (Matrix(1, 2) << 0.7, -0.4).finished(),
+                                          (Matrix(1, 2) << 0.5, 0.3).finished()));
+  const Matrix x = test::sine_sample(6, 2, 7).x;
+  const Matrix log_factors = widened.scale_factors_at(x).array().log();
+  EXPECT_TRUE(log_factors.isApprox(
+      (Matrix(1, 2) << 0.5, 0.3).finished() * plain.x_scaling().transform(x), 1e-12));
+  expect_queries_of_the_location_scale_map(widened, kernel.report);
+}
+
+TEST(ScaleTrendTest, GaussianProcessTrendQueriesAreThoseOfTheMovedAndWidenedMixture) {
+  const ConditionalFit kernel = test::small_kernel_fit();
+  const ConditionalMixture& plain = kernel.model;
+  GaussianProcessOutput process;
+  process.intercept = -0.2;
+  process.slopes = (Vector(2) << 0.4, 0.1).finished();
+  process.length_scales = (Vector(2) << 0.8, 1.7).finished();
+  process.signal_variance = 0.6;
+  process.noise_variance = 0.05;
+  process.weights = (Vector(3) << 0.5, -1.0, 0.25).finished();
+  process.variance_factor = (Matrix(3, 2) << 0.3, 0.1, -0.2, 0.4, 0.5, 0.0).finished();
+  const Matrix centers = (Matrix(2, 3) << -1.0, 0.0, 1.2, 0.5, -0.3, 0.9).finished();
+  const ConditionalMixture trended(
+      plain.x_scaling(), plain.y_scaling(), plain.shared_gate(), plain.centers(), plain.scales(),
+      std::make_shared<const GaussianProcessTrend>(centers, std::vector{process}));
+  // μ and f against the formulas written out for one input.
+  const Matrix x = test::sine_sample(1, 2, 3).x;
+  const Vector z = plain.x_scaling().transform(x).col(0);
+  double mean = process.intercept + process.slopes.dot(z);
+  Vector kernel_values(3);
+  for (Index l = 0; l < 3; ++l) {
+    kernel_values(l) =
+        process.signal_variance *
+        std::exp(-0.5 * (z - centers.col(l)).cwiseQuotient(process.length_scales).squaredNorm());
+    mean += process.weights(l) * kernel_values(l);
+  }
+  const double variance =
+      process.noise_variance +
+      std::max(0.0, process.signal_variance -
+                        (process.variance_factor.transpose() * kernel_values).squaredNorm());
+  EXPECT_NEAR(trended.trend_at(x)(0, 0), mean, 1e-12);
+  EXPECT_NEAR(trended.scale_factors_at(x)(0, 0), std::sqrt(variance), 1e-12);
+  expect_queries_of_the_location_scale_map(trended, kernel.report);
 }
 
 TEST(ScaleTrendTest, FarInputsGetFiniteDensitiesAndAreRefusedWithDiscreteOutputs) {
@@ -90,16 +139,15 @@ TEST(ScaleTrendTest, FarInputsGetFiniteDensitiesAndAreRefusedWithDiscreteOutputs
   const Matrix y = (Matrix(1, 2) << 1.0, 1.0).finished();
   const Vector factors = fit.model.scale_factors_at(far).row(0).transpose();
   EXPECT_TRUE(factors.allFinite());
-  EXPECT_NEAR(std::log(factors.maxCoeff()), ConditionalMixture::kLogScaleFactorLimit, 1e-12);
+  EXPECT_NEAR(std::log(factors.maxCoeff()), LinearTrend::kLogScaleLimit, 1e-12);
   EXPECT_TRUE(fit.model.log_pdf(far, y).allFinite() ||
               (fit.model.log_pdf(far, y).array() == -INFINITY).all());
   EXPECT_TRUE(fit.model.quantiles(far, {0.5}).allFinite());
   const ColumnKernels discrete = {ColumnKernel(ColumnKind::unordered, {0.0, 1.0})};
-  EXPECT_THROW(
-      ConditionalMixture(fit.model.x_scaling(), Standardizer::identity(1), fit.model.shared_gate(),
-                         Matrix::Zero(1, 1), Matrix::Constant(1, 1, 0.5), Matrix(), discrete,
-                         Matrix::Ones(1, 2)),
-      InvalidArgument);
+  EXPECT_THROW(ConditionalMixture(fit.model.x_scaling(), Standardizer::identity(1),
+                                  fit.model.shared_gate(), Matrix::Zero(1, 1),
+                                  Matrix::Constant(1, 1, 0.5), fit.model.trend(), discrete),
+               InvalidArgument);
 }
 
 TEST(LogLinearVarianceTest, FitIsAMaximumOfTheLikelihoodInEveryParameter) {
@@ -109,16 +157,18 @@ TEST(LogLinearVarianceTest, FitIsAMaximumOfTheLikelihoodInEveryParameter) {
   const ConditionalMixture& fitted = fit_with(train, LinearVariance::log_linear).model;
   const double best = fitted.log_pdf(train.x, train.y).sum();
   const auto likelihood_moved = [&](int parameter, double step) {
-    Matrix centers = fitted.centers();
+    const auto& line = dynamic_cast<const LinearTrend&>(*fitted.trend());
+    Vector intercept = line.intercept();
     Matrix scales = fitted.scales();
-    Matrix trend = fitted.trend();
-    Matrix scale_trend = fitted.scale_trend();
-    if (parameter == 0) centers(0, 0) += step;
-    if (parameter == 1 || parameter == 2) trend(0, parameter - 1) += step;
+    Matrix slopes = line.slopes();
+    Matrix scale_slopes = line.log_scale_slopes();
+    if (parameter == 0) intercept(0) += step;
+    if (parameter == 1 || parameter == 2) slopes(0, parameter - 1) += step;
     if (parameter == 3) scales(0, 0) *= std::exp(step);
-    if (parameter >= 4) scale_trend(0, parameter - 4) += step;
-    const ConditionalMixture moved(fitted.x_scaling(), fitted.y_scaling(), fitted.shared_gate(),
-                                   centers, scales, trend, {}, scale_trend);
+    if (parameter >= 4) scale_slopes(0, parameter - 4) += step;
+    const ConditionalMixture moved(
+        fitted.x_scaling(), fitted.y_scaling(), fitted.shared_gate(), fitted.centers(), scales,
+        std::make_shared<const LinearTrend>(intercept, slopes, scale_slopes));
     return moved.log_pdf(train.x, train.y).sum();
   };
   for (int parameter = 0; parameter < 6; ++parameter) {
@@ -190,14 +240,14 @@ TEST(LogLinearVarianceTest, AutoChoosesTheSpreadWithTheLowerLeaveOneOutLikelihoo
   EXPECT_EQ(spread.report.statistics.at("log_linear_outputs"), 1.0);
   EXPECT_LT(spread.report.statistics.at("loo_nll_log_linear_variance"),
             spread.report.statistics.at("loo_nll_constant_variance") - 0.05);
-  EXPECT_EQ(spread.model.scale_trend().rows(), 1);
+  EXPECT_TRUE(spread.model.trend()->has_scale());
   // Homoscedastic: y = x_0 + ε; the log-linear spread has two parameters more to pay for.
   Rng rng(6);
   test::PairSample flat{test::normal_matrix(2, 400, rng), Matrix(1, 400)};
   for (Index i = 0; i < 400; ++i) flat.y(0, i) = flat.x(0, i) + rng.normal();
   const ConditionalFit constant = fit_linear_gaussian(flat.x, flat.y);
   EXPECT_EQ(constant.report.statistics.at("log_linear_outputs"), 0.0);
-  EXPECT_EQ(constant.model.scale_trend().size(), 0);
+  EXPECT_FALSE(constant.model.trend()->has_scale());
   EXPECT_EQ(constant.report.statistics.at("loo_nll"),
             constant.report.statistics.at("loo_nll_constant_variance"));
 }

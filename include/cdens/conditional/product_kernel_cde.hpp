@@ -30,9 +30,15 @@ enum class KernelTrend {
   /// The residuals of a least-squares line: p̂(y|x) = Σ_i K(x − x_i) N(y − A x; y_i − A x_i,
   /// diag h_y²) / Σ_i K(x − x_i), so the kernels only model the spread around the line.
   linear,
+  /// The standardised leave-one-out residuals e_i = (y_i − μ_{−i}(x_i)) / f_{−i}(x_i) of a
+  /// Gaussian-process mean μ with one length scale per input around the line, f its predictive
+  /// standard deviation: p̂(y|x) = Σ_i K(x − x_i) N((y − μ(x)) / f(x); e_i, diag h_y²)
+  /// / (f(x) Σ_i K(x − x_i)), so the kernels model the shape of the noise around a smooth mean
+  /// and the spread moves with the mean's uncertainty (output_trend.hpp).
+  gaussian_process,
 };
 
-/// "none" or "linear".
+/// "none", "linear" or "gp".
 std::string to_string(KernelTrend trend);
 /// The trend of a to_string name; InvalidArgument naming both otherwise.
 KernelTrend parse_kernel_trend(const std::string& name);
@@ -47,8 +53,11 @@ struct ProductKernelCdeOptions {
   std::vector<Index> discrete = {};
   /// Ordered columns (integer levels) with Wang–van Ryzin kernels, positioned likewise.
   std::vector<Index> ordered = {};
-  /// What the output kernels are centred on (a departure from the paper with `linear`).
+  /// What the output kernels are centred on (a departure from the paper with `linear` or `gp`).
   KernelTrend trend = KernelTrend::none;
+  /// With the Gaussian-process trend, the pairs of its basis and of its marginal likelihood: all
+  /// up to this many, else a random subset of this size (O(n · trend_basis²) time).
+  Index trend_basis = 1000;
   /// Whether the estimate is mixed with its marginal counterpart, ε by leave-one-out likelihood
   /// (marginal_mixing.hpp; a departure from the paper with `loo`, the default).
   MarginalMixing marginal_mixing = MarginalMixing::loo;
@@ -75,9 +84,13 @@ struct ProductKernelCdeOptions {
 /// for each bandwidth at an edge of the box, and the leave-one-out NLL of the linear-Gaussian
 /// model of the same pairs ("linear_loo_nll") with a warning where that is lower. With the linear
 /// trend, the model's trend is A, its components sit at y_i − A x_i and the report's
-/// "linear_trend" is 1. A discrete column's λ is reported as "lambda_x0", …; an undeclared column
+/// "linear_trend" is 1; with the Gaussian-process trend the model's trend is the process, its
+/// components sit at the standardised leave-one-out residuals, the report holds the process's
+/// length scales ("trend_length_scale_x0", …), its noise variance and its own Gaussian
+/// leave-one-out NLL ("trend_loo_nll"), and "loo_nll" includes the residuals' Jacobian. A
+/// discrete column's λ is reported as "lambda_x0", …; an undeclared column
 /// that looks discrete gets a warning. InvalidArgument for bad declarations
-/// (declared_column_kernels) and for the linear trend with a discrete output.
+/// (declared_column_kernels) and for a trend with a discrete output.
 ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
                                       const ProductKernelCdeOptions& options = {},
                                       const FitContext& context = {});

@@ -1,17 +1,15 @@
 #pragma once
 // The conditional mixture, the fitted shape of every conditional estimator (DESIGN.md):
 //
-//   p(y|x) = Σ_k w_k(x) N(y − A x; c_k, diag s_k²) / Σ_k w_k(x)
+//   p(y|x) = Σ_k w_k(x) N(e; c_k, diag s_k²) / (Σ_k w_k(x) Π_d f_d(z)),   e = (t − μ(z)) / f(z),
 //
-// on standardised x and y, where the trend A (d_y × d_x) is zero unless an estimator models y
-// around a linear function of x (the linear-Gaussian baseline, KCDE on residuals), with densities
-// reported in the user's units through the Jacobian of the output standardisation. Each query is
-// written once here; estimators only supply the gate w_k(x) and the components (c_k, s_k).
-//
-// Spread that moves with x (the heteroscedastic linear-Gaussian, docs/methods/linear.md): with a
-// scale trend Γ (d_y × d_x), every scale s_kd is multiplied by f_d(x) = exp(Γ_d z(x)), the
-// exponent clamped to ±kLogScaleFactorLimit so that no query overflows far outside the data.
-// The centres do not move with it: one component gives y | x ~ N(c + A z, diag s² f(x)²).
+// on standardised x (z) and y (t), where the output trend (output_trend.hpp) moves the
+// components with x by μ(z) and widens them by f(z): a line (the linear-Gaussian baseline, KCDE
+// on residuals of a line, with f = exp(Γ z) for the baseline's log-linear spread) or a
+// Gaussian-process mean with its predictive spread (KCDE around a smooth trend). Without a trend
+// μ = 0 and f = 1. Densities are reported in the user's units through the Jacobian of the output
+// standardisation. Each query is written once here; estimators only supply the gate w_k(x), the
+// components (c_k, s_k) and the trend.
 //
 // Discrete outputs (KCDE with declared discrete columns, docs/methods/kcde.md): an output
 // dimension may instead carry a discrete kernel over its levels (column_kernel.hpp), the
@@ -34,6 +32,7 @@
 #include "cdens/core/column_kernel.hpp"
 #include "cdens/core/conditional_gate.hpp"
 #include "cdens/core/density_region.hpp"
+#include "cdens/core/output_trend.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/types.hpp"
 
@@ -45,18 +44,15 @@ class ScalarMixture;
 
 class ConditionalMixture {
  public:
-  /// `centers` and `scales` are d_y × K in standardised output units; scales must be positive.
-  /// `trend` is A (d_y × d_x, standardised units), or empty for none. `output_kernels` gives the
-  /// kernel of every output dimension (empty: all Gaussian); a discrete one needs the identity
-  /// scaling, centres among its levels, its λ as a constant scales row, and no trend.
-  /// `scale_trend` is Γ (d_y × d_x), or empty for none; only for Gaussian outputs.
+  /// `centers` and `scales` are d_y × K in standardised output units (of the residual e where
+  /// there is a trend); scales must be positive. `trend` is the output trend of matching
+  /// dimensions, or null for none. `output_kernels` gives the kernel of every output dimension
+  /// (empty: all Gaussian); a discrete one needs the identity scaling, centres among its levels,
+  /// its λ as a constant scales row, and no trend.
   ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
                      std::shared_ptr<const ConditionalGate> gate, Matrix centers, Matrix scales,
-                     Matrix trend = Matrix(), ColumnKernels output_kernels = {},
-                     Matrix scale_trend = Matrix());
-
-  /// The largest |Γ_d z(x)|: scale factors stay within e^±30.
-  static constexpr double kLogScaleFactorLimit = 30.0;
+                     std::shared_ptr<const OutputTrend> trend = nullptr,
+                     ColumnKernels output_kernels = {});
 
   Index input_dim() const { return x_scaling_.dimension(); }
   Index output_dim() const { return y_scaling_.dimension(); }
@@ -68,10 +64,8 @@ class ConditionalMixture {
   const Standardizer& y_scaling() const { return y_scaling_; }
   const Matrix& centers() const { return centers_; }
   const Matrix& scales() const { return scales_; }
-  /// The trend A (d_y × d_x), or an empty matrix where there is none.
-  const Matrix& trend() const { return trend_; }
-  /// The scale trend Γ (d_y × d_x), or an empty matrix where there is none.
-  const Matrix& scale_trend() const { return scale_trend_; }
+  /// The output trend, or null where there is none.
+  const std::shared_ptr<const OutputTrend>& trend() const { return trend_; }
   /// The kernel of every output dimension: continuous (Gaussian) or discrete.
   const ColumnKernels& output_kernels() const { return output_kernels_; }
 
@@ -111,12 +105,15 @@ class ConditionalMixture {
   /// highest-density region that holds y_j (uniform on (0, 1) for a calibrated model); y is 1 × m.
   Vector highest_density_probability(const MatrixView& x, const MatrixView& y) const;
 
-  /// A z(x), the trend's shift of every component mean in standardised output units for inputs
-  /// x in the user's units (d_y × m); zeros, without transforming x, where there is no trend.
+  /// μ(z(x)), the trend's shift of every component in standardised output units for inputs x in
+  /// the user's units (d_y × m); zeros, without transforming x, where there is no trend.
   Matrix trend_at(const MatrixView& x) const;
-  /// f(x) = exp(Γ z(x)), the factor of every component's scale for inputs x in the user's units
-  /// (d_y × m); ones where there is no scale trend.
+  /// f(z(x)), the trend's factor of every component (centre and scale) for inputs x in the
+  /// user's units (d_y × m); ones where the trend has no scale.
   Matrix scale_factors_at(const MatrixView& x) const;
+  /// The residuals e = (t − μ(z)) / f(z) of the pairs (x_j, y_j) in standardised units (d_y × m):
+  /// the variable the components describe.
+  Matrix residuals(const MatrixView& x, const MatrixView& y) const;
 
   nlohmann::json to_json() const;
   static ConditionalMixture from_json(const nlohmann::json& document, const GateReader& read_gate);
@@ -137,13 +134,13 @@ class ConditionalMixture {
   /// The distribution over the levels of a one-dimensional discrete y given π (K).
   detail::LevelDistribution level_distribution(const VectorView& pi) const;
   Matrix standardized_outputs(const MatrixView& y, Index expected_samples) const;
-  /// N(t_g; c_k, diag s_k² f²) for the standardised outputs t (columns): G × K, with the scale
-  /// factors f of one input (ones: the scales as they are).
-  Matrix component_densities_at(const MatrixView& t, const Eigen::ArrayXd& factors) const;
-  /// ∫ N(t; c_k, diag s_k² f²) N(t; c_l, diag s_l² f²) dt for every pair of components: K × K.
-  Matrix component_overlaps(const Eigen::ArrayXd& factors) const;
-  /// The scalar mixture at one input: probabilities π, the scales times the factor f.
-  detail::ScalarMixture scalar_mixture(const VectorView& pi, double factor) const;
+  /// N(e_g; c_k, diag s_k²) / Π_d f_d for the residuals e (columns): G × K, with the scale
+  /// factors f of one input (ones: the densities of e).
+  Matrix component_densities_at(const MatrixView& e, const Eigen::ArrayXd& factors) const;
+  /// ∫ N(e; c_k, diag s_k²) N(e; c_l, diag s_l²) de for every pair of components: K × K.
+  Matrix component_overlaps() const;
+  /// The scalar mixture of the residual at one input with probabilities π.
+  detail::ScalarMixture scalar_mixture(const VectorView& pi) const;
   /// Turns log w_k(x) into log π_k(x) in place (Σ π = 1), or into the marginal log-weights where
   /// every w_k(x) is zero.
   void normalize_log_weights(Eigen::Ref<Vector> log_weights) const;
@@ -156,9 +153,8 @@ class ConditionalMixture {
   std::shared_ptr<const ConditionalGate> gate_;
   Matrix centers_;
   Matrix scales_;
-  Matrix trend_;
+  std::shared_ptr<const OutputTrend> trend_;
   ColumnKernels output_kernels_;
-  Matrix scale_trend_;
   std::vector<Index> gaussian_rows_;  ///< the Gaussian output dimensions
   Matrix gaussian_centers_;           ///< their rows of the centres
   Matrix gaussian_scales_;            ///< and of the scales

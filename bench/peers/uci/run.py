@@ -1,0 +1,119 @@
+"""The UCI regression benchmark with the standard splits of Hernández-Lobato & Adams (2015): test
+NLL of y in its own units (mean over the test pairs of each split, then mean ± standard error over
+the splits), RMSE of the predicted mean, CRPS, fit and predict seconds, for auto and each of its
+candidates, beside the best published NLL of MC dropout, deep ensembles and NGBoost.
+
+Reads ../shared/data/uci (the sets, their splits and the published table in its README); without
+it the script says so and exits 0.
+
+    build/venv/bin/python bench/peers/uci/run.py                         # every set and split
+    build/venv/bin/python bench/peers/uci/run.py --sets yacht,boston --splits 3
+    build/venv/bin/python bench/peers/uci/run.py --estimators auto,kcde:trend=gp
+    build/venv/bin/python bench/peers/uci/run.py --quick                 # make test: asserts
+
+--quick runs the first three splits of yacht with KCDE around the Gaussian-process trend and
+asserts that its mean test NLL is below the best published one (0.20), the headline figure of
+docs/benchmarks.md ("UCI regression benchmark").
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+import cdens  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+UCI = os.path.join(os.path.dirname(REPO), "shared", "data", "uci")
+
+# Best test NLL of MC dropout (with its repository's grid search), deep ensembles and NGBoost
+# (../shared/data/uci/README.md).
+PUBLISHED_BEST = {"boston": 2.40, "concrete": 2.93, "energy": 0.60, "protein": 2.81,
+                  "wine_red": 0.91, "yacht": 0.20}
+SETS = ["yacht", "boston", "energy", "concrete", "wine_red", "protein"]
+
+
+def estimator(spec, seed):
+    """auto, or a candidate written as auto takes it (method[:option=value]...)."""
+    if spec == "auto":
+        return cdens.AutoCDE(random_state=seed)
+    return cdens.AutoCDE(candidates=[spec], random_state=seed)
+
+
+def load(name):
+    frame = pd.read_csv(os.path.join(UCI, name + ".csv"))
+    with open(os.path.join(UCI, name + "_splits.json")) as handle:
+        splits = json.load(handle)
+    return frame[splits["x"]].to_numpy(float), frame[splits["y"]].to_numpy(float), splits
+
+
+def run_split(spec, x, y, train, test, seed):
+    model = estimator(spec, seed)
+    start = time.perf_counter()
+    model.fit(x[train], y[train])
+    fit_seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    log_density = model.log_pdf(x[test], y[test])
+    mean = model.predict(x[test]).ravel()
+    crps = cdens.metrics.crps(model, x[test], y[test])
+    predict_seconds = time.perf_counter() - start
+    return {"nll": -float(np.mean(log_density)),
+            "rmse": float(np.sqrt(np.mean((mean - y[test]) ** 2))),
+            "crps": float(np.mean(crps)), "fit": fit_seconds, "predict": predict_seconds,
+            "method": getattr(model, "method_", spec)}
+
+
+def summary(values):
+    values = np.asarray(values, float)
+    error = values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else float("nan")
+    return f"{values.mean():.3f} ± {error:.3f}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--splits", type=int, default=0, help="first N splits (0: all)")
+    parser.add_argument("--estimators", default="auto",
+                        help="comma-separated: auto, or candidates as auto takes them")
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    if not os.path.isdir(UCI):
+        print(f"skipped: {UCI} (the shared UCI benchmark) is not here")
+        return 0
+    if args.quick:
+        args.sets, args.splits, args.estimators = "yacht", 3, "kcde:trend=gp"
+    specs = args.estimators.split(",")
+    print("| set | estimator | test NLL | RMSE | CRPS | fit s | predict s | published best NLL |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    headline = None
+    for name in args.sets.split(","):
+        x, y, splits = load(name)
+        count = len(splits["train"]) if args.splits == 0 else min(args.splits,
+                                                                   len(splits["train"]))
+        for spec in specs:
+            rows = [run_split(spec, x, y, np.array(splits["train"][s]),
+                              np.array(splits["test"][s]), s) for s in range(count)]
+            table = {key: [row[key] for row in rows] for key in rows[0]}
+            chosen = sorted(set(table["method"]))
+            label = spec if spec != "auto" else "auto (" + ", ".join(chosen) + ")"
+            print(f"| {name} ({count} splits) | {label} | {summary(table['nll'])} | "
+                  f"{summary(table['rmse'])} | {summary(table['crps'])} | "
+                  f"{np.mean(table['fit']):.2f} | {np.mean(table['predict']):.2f} | "
+                  f"{PUBLISHED_BEST[name]:.2f} |", flush=True)
+            headline = float(np.mean(table["nll"]))
+    if args.quick and not headline < PUBLISHED_BEST["yacht"]:
+        print(f"FAILED: yacht's mean test NLL {headline:.3f} is not below the best published "
+              f"{PUBLISHED_BEST['yacht']:.2f}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

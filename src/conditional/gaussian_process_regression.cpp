@@ -1,0 +1,319 @@
+#include "conditional/gaussian_process_regression.hpp"
+
+#include <nlopt.h>
+
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <memory>
+#include <vector>
+
+#include "cdens/core/error.hpp"
+#include "cdens/core/rng.hpp"
+#include "cdens/core/samples.hpp"
+#include "conditional/standardized_linear_fit.hpp"
+#include "core/gaussian_kernel.hpp"
+#include "core/random_streams.hpp"
+
+namespace cdens {
+namespace {
+
+/// Bounds of θ: length scales in standardised input units (10⁻² resolves finer than any table's
+/// spacing, 10³ is flat over the data), σ_f² and σ_n² relative to the variance of the residuals
+/// of the line.
+constexpr double kLowerLength = 1e-2;
+constexpr double kUpperLength = 1e3;
+constexpr double kLowerSignal = 1e-6;
+constexpr double kUpperSignal = 1e2;
+constexpr double kLowerNoise = 1e-8;
+constexpr double kUpperNoise = 1e1;
+/// Added to K_UU's diagonal, relative to σ_f², so that its Cholesky factor exists when basis
+/// points nearly coincide at long length scales.
+constexpr double kJitter = 1e-8;
+/// Random starts lie within this distance of the default start in every log parameter.
+constexpr double kStartSpread = 1.5;
+/// Training pairs go through the basis in blocks of this many columns (K_Ub is basis × block).
+constexpr Index kPairBlock = 2048;
+/// Eigen-directions of Φ Φᵀ whose share λ / (λ + σ_n²) of the prior variance falls below this are
+/// left out of the variance factor: the predictive variance they would remove is below 10⁻⁶ σ_f².
+constexpr double kVarianceShareFloor = 1e-6;
+
+/// K(a, b) = σ_f² exp(−½ ‖(a − b) / ℓ‖²): |a| × |b|.
+Matrix ard_kernel(const MatrixView& a, const MatrixView& b, const Vector& length_scales,
+                  double signal_variance) {
+  const auto inverse = length_scales.cwiseInverse().asDiagonal();
+  return signal_variance *
+         (-0.5 * squared_distances(inverse * a, inverse * b).array()).exp().matrix();
+}
+
+struct LikelihoodObjective {
+  const Matrix& z;
+  const Vector& rho;
+  nlopt_opt optimizer;
+  std::exception_ptr failure;
+};
+
+double nlopt_likelihood(unsigned size, const double* theta, double* gradient, void* data) {
+  auto& objective = *static_cast<LikelihoodObjective*>(data);
+  try {
+    const Vector parameters = Eigen::Map<const Vector>(theta, size);
+    Vector derivative;
+    const double value = gaussian_process_negative_log_likelihood(
+        objective.z, objective.rho, parameters, gradient != nullptr ? &derivative : nullptr);
+    if (gradient != nullptr) {
+      if (std::isfinite(value)) {
+        Eigen::Map<Vector>(gradient, size) = derivative;
+      } else {
+        Eigen::Map<Vector>(gradient, size).setZero();
+      }
+    }
+    return std::isfinite(value) ? value : HUGE_VAL;
+  } catch (...) {
+    objective.failure = std::current_exception();
+    nlopt_force_stop(objective.optimizer);
+    return HUGE_VAL;
+  }
+}
+
+/// θ maximising the marginal likelihood of ρ at z from the default start and `restarts` random
+/// ones.
+Vector search_hyperparameters(const Matrix& z, const Vector& rho,
+                              const GaussianProcessTrendOptions& options, Rng& rng) {
+  const Index d = z.rows();
+  const auto size = static_cast<unsigned>(d + 2);
+  const double variance = std::max(rho.squaredNorm() / static_cast<double>(rho.size()), 1e-12);
+  std::vector<double> lower(size, std::log(kLowerLength));
+  std::vector<double> upper(size, std::log(kUpperLength));
+  lower[d] = std::log(kLowerSignal * variance);
+  upper[d] = std::log(kUpperSignal * variance);
+  lower[d + 1] = std::log(kLowerNoise * variance);
+  upper[d + 1] = std::log(kUpperNoise * variance);
+  // Default start: ℓ = √d_x (a typical squared distance between standardised points is 2 d_x),
+  // 90 % of the residual variance explained by the process.
+  Vector start(d + 2);
+  start.head(d).setConstant(0.5 * std::log(static_cast<double>(std::max<Index>(d, 1))));
+  start(d) = std::log(0.9 * variance);
+  start(d + 1) = std::log(0.1 * variance);
+
+  std::unique_ptr<nlopt_opt_s, decltype(&nlopt_destroy)> optimizer(
+      nlopt_create(NLOPT_LD_LBFGS, size), &nlopt_destroy);
+  if (!optimizer) throw Error("NLopt could not create an L-BFGS optimiser");
+  nlopt_set_lower_bounds(optimizer.get(), lower.data());
+  nlopt_set_upper_bounds(optimizer.get(), upper.data());
+  nlopt_set_maxeval(optimizer.get(), options.max_evaluations);
+  nlopt_set_ftol_rel(optimizer.get(), 1e-7);
+  LikelihoodObjective objective{z, rho, optimizer.get(), nullptr};
+  nlopt_set_min_objective(optimizer.get(), &nlopt_likelihood, &objective);
+
+  Vector best = start;
+  double best_value = HUGE_VAL;
+  for (int run = 0; run <= options.restarts; ++run) {
+    Vector theta = start;
+    if (run > 0) {
+      for (Index j = 0; j < theta.size(); ++j) {
+        const auto position = static_cast<std::size_t>(j);
+        theta(j) = std::clamp(start(j) + kStartSpread * (2.0 * rng.uniform() - 1.0),
+                              lower[position], upper[position]);
+      }
+    }
+    double value = HUGE_VAL;
+    // NLopt's own failures (roundoff in the line search) leave its best point in theta.
+    nlopt_optimize(optimizer.get(), theta.data(), &value);
+    if (objective.failure) std::rethrow_exception(objective.failure);
+    if (value < best_value) {
+      best_value = value;
+      best = theta;
+    }
+  }
+  if (!std::isfinite(best_value)) {
+    throw DataError("the Gaussian-process trend's marginal likelihood is not finite anywhere");
+  }
+  return best;
+}
+
+/// One output's process on the basis U with fixed hyperparameters, and the leave-one-out view of
+/// every pair.
+struct ProcessPosterior {
+  GaussianProcessOutput output;
+  Vector residuals;  ///< r_i / √v_i
+  Vector variances;  ///< v_i
+};
+
+ProcessPosterior posterior_on_basis(const Matrix& basis, const Matrix& z, const Vector& rho,
+                                    const Vector& theta) {
+  const Index d = z.rows();
+  const Index m = basis.cols();
+  const Index n = z.cols();
+  const Vector length_scales = theta.head(d).array().exp();
+  const double signal = std::exp(theta(d));
+  const double noise = std::exp(theta(d + 1));
+  Matrix k_uu = ard_kernel(basis, basis, length_scales, signal);
+  k_uu.diagonal().array() += kJitter * signal;
+  const Eigen::LLT<Matrix> factor(k_uu);
+  if (factor.info() != Eigen::Success) {
+    throw DataError("the Gaussian-process trend's basis kernel matrix is not positive definite");
+  }
+  // Φ in blocks of pairs: Φ Φᵀ and Φ ρ.
+  const auto features = [&](Index start, Index width) {
+    Matrix phi = ard_kernel(basis, z.middleCols(start, width), length_scales, signal);
+    factor.matrixL().solveInPlace(phi);
+    return phi;
+  };
+  Matrix gram = Matrix::Zero(m, m);
+  Vector projected = Vector::Zero(m);
+  for (Index start = 0; start < n; start += kPairBlock) {
+    const Index width = std::min(kPairBlock, n - start);
+    const Matrix phi = features(start, width);
+    gram.selfadjointView<Eigen::Lower>().rankUpdate(phi);
+    projected += phi * rho.segment(start, width);
+  }
+  gram.triangularView<Eigen::StrictlyUpper>() = gram.transpose();
+  // A = Φ Φᵀ + σ_n² I through the eigenvectors of Φ Φᵀ: A⁻¹ and the variance factor share them.
+  const Eigen::SelfAdjointEigenSolver<Matrix> eigen(gram);
+  if (eigen.info() != Eigen::Success) {
+    throw DataError("the Gaussian-process trend's posterior could not be decomposed");
+  }
+  const Vector lambdas = eigen.eigenvalues().cwiseMax(0.0);
+  const Matrix& vectors = eigen.eigenvectors();
+  const Vector inverse_a = (lambdas.array() + noise).inverse();
+  const Vector w = vectors * inverse_a.cwiseProduct(vectors.transpose() * projected);
+
+  ProcessPosterior posterior;
+  GaussianProcessOutput& output = posterior.output;
+  output.length_scales = length_scales;
+  output.signal_variance = signal;
+  output.noise_variance = noise;
+  // μ(z) = φ(z)ᵀ w = k(U, z)ᵀ L⁻ᵀ w.
+  output.weights = factor.matrixU().solve(w);
+  // ‖Rᵀ k‖² = φᵀ V diag(λ / (λ + σ_n²)) Vᵀ φ with R = L⁻ᵀ V diag(√(λ / (λ + σ_n²))), the
+  // negligible directions left out.
+  const Eigen::ArrayXd share = lambdas.array() * inverse_a.array();
+  std::vector<Index> kept;
+  for (Index j = 0; j < m; ++j) {
+    if (share(j) >= kVarianceShareFloor) kept.push_back(j);
+  }
+  Matrix reduced(m, static_cast<Index>(kept.size()));
+  for (std::size_t j = 0; j < kept.size(); ++j) {
+    reduced.col(static_cast<Index>(j)) = vectors.col(kept[j]) * std::sqrt(share(kept[j]));
+  }
+  output.variance_factor = factor.matrixU().solve(reduced);
+
+  // Leave-one-out: S_ii = φ_iᵀ A⁻¹ φ_i, r_i = (ρ_i − μ_i) / (1 − S_ii),
+  // v_i = σ_n² / (1 − S_ii) + σ_f² − ‖φ_i‖².
+  posterior.residuals.resize(n);
+  posterior.variances.resize(n);
+  const Vector inverse_root_a = inverse_a.cwiseSqrt();
+  for (Index start = 0; start < n; start += kPairBlock) {
+    const Index width = std::min(kPairBlock, n - start);
+    const Matrix phi = features(start, width);
+    const Matrix rotated = inverse_root_a.asDiagonal() * (vectors.transpose() * phi);
+    const Vector leverage = rotated.colwise().squaredNorm().transpose();
+    const Vector fitted = phi.transpose() * w;
+    const Vector unexplained =
+        (signal - phi.colwise().squaredNorm().array()).max(0.0).matrix().transpose();
+    for (Index j = 0; j < width; ++j) {
+      // The leverage of a pair never reaches 1 with σ_n² > 0; the floor guards rounding.
+      const double kept_share = std::max(1.0 - leverage(j), 1e-12);
+      const double variance = noise / kept_share + unexplained(j);
+      posterior.residuals(start + j) =
+          (rho(start + j) - fitted(j)) / kept_share / std::sqrt(variance);
+      posterior.variances(start + j) = variance;
+    }
+  }
+  return posterior;
+}
+
+}  // namespace
+
+double gaussian_process_negative_log_likelihood(const Matrix& z, const Vector& rho,
+                                                const Vector& theta, Vector* gradient) {
+  const Index d = z.rows();
+  const Index m = z.cols();
+  const Vector length_scales = theta.head(d).array().exp();
+  const double signal = std::exp(theta(d));
+  const double noise = std::exp(theta(d + 1));
+  const Matrix kernel = ard_kernel(z, z, length_scales, signal);
+  Matrix covariance = kernel;
+  covariance.diagonal().array() += noise;
+  const Eigen::LLT<Matrix> factor(covariance);
+  if (factor.info() != Eigen::Success) return INFINITY;
+  const Vector alpha = factor.solve(rho);
+  // R&W eq. 5.8: ½ ρᵀ K_y⁻¹ ρ + ½ log |K_y| + (m/2) log 2π, here per pair.
+  const double log_determinant = 2.0 * factor.matrixLLT().diagonal().array().log().sum();
+  const double count = static_cast<double>(m);
+  const double value = (0.5 * rho.dot(alpha) + 0.5 * log_determinant) / count + 0.5 * kLog2Pi;
+  if (gradient == nullptr) return value;
+  // R&W eq. 5.9: ∂/∂θ_j = −½ tr((α αᵀ − K_y⁻¹) ∂K_y/∂θ_j), with ∂K/∂log ℓ_k = K ∘ Δ_k² / ℓ_k²,
+  // ∂K/∂log σ_f² = K and ∂K_y/∂log σ_n² = σ_n² I.
+  Matrix weights = alpha * alpha.transpose() - factor.solve(Matrix::Identity(m, m));
+  const Matrix products = weights.cwiseProduct(kernel);
+  const Vector row_sums = products.rowwise().sum();
+  const Matrix scaled = length_scales.cwiseInverse().asDiagonal() * z;
+  // Σ_ij P_ij (a_i − a_j)² = 2 Σ_i a_i² Σ_j P_ij − 2 aᵀ P a for symmetric P.
+  const Matrix projected = scaled * products;  // d × m
+  gradient->resize(d + 2);
+  for (Index k = 0; k < d; ++k) {
+    const double quadratic = 2.0 * scaled.row(k).cwiseAbs2().dot(row_sums.transpose()) -
+                             2.0 * projected.row(k).dot(scaled.row(k));
+    (*gradient)(k) = -0.5 * quadratic / count;
+  }
+  (*gradient)(d) = -0.5 * products.sum() / count;
+  (*gradient)(d + 1) = -0.5 * noise * weights.trace() / count;
+  return value;
+}
+
+GaussianProcessTrendFit fit_gaussian_process_trend(const StandardizedSamples& pairs,
+                                                   const GaussianProcessTrendOptions& options) {
+  if (options.max_basis < 2) throw InvalidArgument("the trend's max_basis must be at least 2");
+  if (options.restarts < 0) throw InvalidArgument("the trend's restarts must not be negative");
+  if (options.max_evaluations < 1) {
+    throw InvalidArgument("the trend's max_evaluations must be at least 1");
+  }
+  const Index d_x = pairs.z.rows();
+  const Index d_y = pairs.t.rows();
+  const Index n = pairs.z.cols();
+  if (n < d_x + 3) throw InvalidArgument("the Gaussian-process trend needs at least d_x + 3 pairs");
+  const Matrix line = least_squares_coefficients(pairs);
+  const Matrix rho_all = pairs.t - ((line.rightCols(d_x) * pairs.z).colwise() + line.col(0));
+
+  // The basis: every pair, or a random subset of max_basis of them.
+  std::vector<Index> basis_rows;
+  if (n > options.max_basis) {
+    Rng rng(options.seed, random_stream::kTrendBasis);
+    basis_rows = choose_centers(n, options.max_basis, rng);
+    std::sort(basis_rows.begin(), basis_rows.end());
+  } else {
+    basis_rows.resize(static_cast<std::size_t>(n));
+    for (Index i = 0; i < n; ++i) basis_rows[static_cast<std::size_t>(i)] = i;
+  }
+  const auto m = static_cast<Index>(basis_rows.size());
+  Matrix basis(d_x, m);
+  for (Index l = 0; l < m; ++l) basis.col(l) = pairs.z.col(basis_rows[static_cast<std::size_t>(l)]);
+
+  GaussianProcessTrendFit fit;
+  fit.residuals.resize(d_y, n);
+  fit.log_scales = Vector::Zero(n);
+  std::vector<GaussianProcessOutput> outputs;
+  Rng starts(options.seed, random_stream::kTrendStarts);
+  for (Index d = 0; d < d_y; ++d) {
+    const Vector rho = rho_all.row(d).transpose();
+    Vector rho_basis(m);
+    for (Index l = 0; l < m; ++l) rho_basis(l) = rho(basis_rows[static_cast<std::size_t>(l)]);
+    const Vector theta = search_hyperparameters(basis, rho_basis, options, starts);
+    ProcessPosterior posterior = posterior_on_basis(basis, pairs.z, rho, theta);
+    posterior.output.intercept = line(d, 0);
+    posterior.output.slopes = line.row(d).tail(d_x).transpose();
+    outputs.push_back(std::move(posterior.output));
+    fit.residuals.row(d) = posterior.residuals.transpose();
+    fit.log_scales += 0.5 * posterior.variances.array().log().matrix();
+    fit.gaussian_loo_nll +=
+        (0.5 * (kLog2Pi + posterior.variances.array().log() + posterior.residuals.array().square()))
+            .mean();
+  }
+  fit.trend = std::make_shared<const GaussianProcessTrend>(std::move(basis), std::move(outputs));
+  return fit;
+}
+
+}  // namespace cdens
