@@ -15,6 +15,7 @@
 #include "cdens/core/samples.hpp"
 #include "conditional/standardized_linear_fit.hpp"
 #include "core/gaussian_kernel.hpp"
+#include "core/parallel.hpp"
 #include "core/random_streams.hpp"
 
 namespace cdens {
@@ -34,6 +35,9 @@ constexpr double kUpperNoise = 1e1;
 constexpr double kJitter = 1e-8;
 /// Random starts lie within this distance of the default start in every log parameter.
 constexpr double kStartSpread = 1.5;
+/// The search stops when the negative log marginal likelihood per pair (about 1) changes by less
+/// than this between iterations: far below its sampling error of about 1/√n.
+constexpr double kRelativeTolerance = 1e-6;
 /// Training pairs go through the basis in blocks of this many columns (K_Ub is basis × block).
 constexpr Index kPairBlock = 2048;
 /// Eigen-directions of Φ Φᵀ whose share λ / (λ + σ_n²) of the prior variance falls below this are
@@ -53,10 +57,12 @@ struct LikelihoodObjective {
   const Vector& rho;
   nlopt_opt optimizer;
   std::exception_ptr failure;
+  int evaluations = 0;
 };
 
 double nlopt_likelihood(unsigned size, const double* theta, double* gradient, void* data) {
   auto& objective = *static_cast<LikelihoodObjective*>(data);
+  ++objective.evaluations;
   try {
     const Vector parameters = Eigen::Map<const Vector>(theta, size);
     Vector derivative;
@@ -77,60 +83,105 @@ double nlopt_likelihood(unsigned size, const double* theta, double* gradient, vo
   }
 }
 
-/// θ maximising the marginal likelihood of ρ at z from the default start and `restarts` random
-/// ones.
-Vector search_hyperparameters(const Matrix& z, const Vector& rho,
-                              const GaussianProcessTrendOptions& options, Rng& rng) {
-  const Index d = z.rows();
-  const auto size = static_cast<unsigned>(d + 2);
-  const double variance = std::max(rho.squaredNorm() / static_cast<double>(rho.size()), 1e-12);
-  std::vector<double> lower(size, std::log(kLowerLength));
-  std::vector<double> upper(size, std::log(kUpperLength));
-  lower[d] = std::log(kLowerSignal * variance);
-  upper[d] = std::log(kUpperSignal * variance);
-  lower[d + 1] = std::log(kLowerNoise * variance);
-  upper[d + 1] = std::log(kUpperNoise * variance);
-  // Default start: ℓ = √d_x (a typical squared distance between standardised points is 2 d_x),
-  // 90 % of the residual variance explained by the process.
-  Vector start(d + 2);
-  start.head(d).setConstant(0.5 * std::log(static_cast<double>(std::max<Index>(d, 1))));
-  start(d) = std::log(0.9 * variance);
-  start(d + 1) = std::log(0.1 * variance);
+/// The box of θ for residuals of mean square `variance`, and the default start: ℓ = √d_x (a
+/// typical squared distance between standardised points is 2 d_x), 90 % of the residual variance
+/// explained by the process.
+struct SearchBox {
+  std::vector<double> lower;
+  std::vector<double> upper;
+  Vector start;
+};
 
-  std::unique_ptr<nlopt_opt_s, decltype(&nlopt_destroy)> optimizer(
-      nlopt_create(NLOPT_LD_LBFGS, size), &nlopt_destroy);
-  if (!optimizer) throw Error("NLopt could not create an L-BFGS optimiser");
-  nlopt_set_lower_bounds(optimizer.get(), lower.data());
-  nlopt_set_upper_bounds(optimizer.get(), upper.data());
-  nlopt_set_maxeval(optimizer.get(), options.max_evaluations);
-  nlopt_set_ftol_rel(optimizer.get(), 1e-7);
-  LikelihoodObjective objective{z, rho, optimizer.get(), nullptr};
-  nlopt_set_min_objective(optimizer.get(), &nlopt_likelihood, &objective);
+SearchBox search_box(Index d, double variance) {
+  const auto size = static_cast<std::size_t>(d + 2);
+  SearchBox box{std::vector<double>(size, std::log(kLowerLength)),
+                std::vector<double>(size, std::log(kUpperLength)), Vector(d + 2)};
+  box.lower[size - 2] = std::log(kLowerSignal * variance);
+  box.upper[size - 2] = std::log(kUpperSignal * variance);
+  box.lower[size - 1] = std::log(kLowerNoise * variance);
+  box.upper[size - 1] = std::log(kUpperNoise * variance);
+  box.start.head(d).setConstant(0.5 * std::log(static_cast<double>(std::max<Index>(d, 1))));
+  box.start(d) = std::log(0.9 * variance);
+  box.start(d + 1) = std::log(0.1 * variance);
+  return box;
+}
 
-  Vector best = start;
-  double best_value = HUGE_VAL;
-  for (int run = 0; run <= options.restarts; ++run) {
-    Vector theta = start;
-    if (run > 0) {
-      for (Index j = 0; j < theta.size(); ++j) {
-        const auto position = static_cast<std::size_t>(j);
-        theta(j) = std::clamp(start(j) + kStartSpread * (2.0 * rng.uniform() - 1.0),
-                              lower[position], upper[position]);
-      }
-    }
-    double value = HUGE_VAL;
+/// L-BFGS on the marginal likelihood of ρ at z from each of `thetas` (overwritten by the end
+/// points), as tasks on `threads` threads, each with single-threaded BLAS, so the result does not
+/// depend on the thread count. Returns the criterion at each end point and adds the evaluations
+/// to `evaluations`.
+std::vector<double> run_searches(const Matrix& z, const Vector& rho, const SearchBox& box,
+                                 int max_evaluations, std::vector<Vector>& thetas, int threads,
+                                 int& evaluations) {
+  const auto size = static_cast<unsigned>(box.start.size());
+  std::vector<double> values(thetas.size(), HUGE_VAL);
+  std::vector<int> counts(thetas.size(), 0);
+  parallel_for(threads, static_cast<Index>(thetas.size()), [&](Index run) {
+    std::unique_ptr<nlopt_opt_s, decltype(&nlopt_destroy)> optimizer(
+        nlopt_create(NLOPT_LD_LBFGS, size), &nlopt_destroy);
+    if (!optimizer) throw Error("NLopt could not create an L-BFGS optimiser");
+    nlopt_set_lower_bounds(optimizer.get(), box.lower.data());
+    nlopt_set_upper_bounds(optimizer.get(), box.upper.data());
+    nlopt_set_maxeval(optimizer.get(), max_evaluations);
+    nlopt_set_ftol_rel(optimizer.get(), kRelativeTolerance);
+    LikelihoodObjective objective{z, rho, optimizer.get(), nullptr};
+    nlopt_set_min_objective(optimizer.get(), &nlopt_likelihood, &objective);
     // NLopt's own failures (roundoff in the line search) leave its best point in theta.
-    nlopt_optimize(optimizer.get(), theta.data(), &value);
+    nlopt_optimize(optimizer.get(), thetas[static_cast<std::size_t>(run)].data(),
+                   &values[static_cast<std::size_t>(run)]);
+    counts[static_cast<std::size_t>(run)] = objective.evaluations;
     if (objective.failure) std::rethrow_exception(objective.failure);
-    if (value < best_value) {
-      best_value = value;
-      best = theta;
+  });
+  for (const int count : counts) evaluations += count;
+  return values;
+}
+
+/// θ maximising the marginal likelihood of ρ at the basis inputs z: the default start and
+/// `restarts` random ones run on the first screening_pairs of a random order of the pairs, the
+/// best end point is polished on the first likelihood_pairs (as KCDE screens its starts).
+Vector search_hyperparameters(const Matrix& z, const Vector& rho,
+                              const GaussianProcessTrendOptions& options, Rng& rng, int threads,
+                              int& evaluations) {
+  const Index d = z.rows();
+  const Index m = z.cols();
+  const SearchBox box = search_box(d, std::max(rho.squaredNorm() / static_cast<double>(m), 1e-12));
+  const auto order = rng.permutation<Index>(m);
+  const auto subset = [&](Index count) {
+    count = std::min(count, m);
+    std::pair<Matrix, Vector> chosen{Matrix(d, count), Vector(count)};
+    for (Index i = 0; i < count; ++i) {
+      chosen.first.col(i) = z.col(order[static_cast<std::size_t>(i)]);
+      chosen.second(i) = rho(order[static_cast<std::size_t>(i)]);
+    }
+    return chosen;
+  };
+  // The starts are drawn before any runs, in order.
+  std::vector<Vector> thetas(static_cast<std::size_t>(options.restarts) + 1, box.start);
+  for (std::size_t run = 1; run < thetas.size(); ++run) {
+    for (Index j = 0; j < box.start.size(); ++j) {
+      const auto position = static_cast<std::size_t>(j);
+      thetas[run](j) = std::clamp(box.start(j) + kStartSpread * (2.0 * rng.uniform() - 1.0),
+                                  box.lower[position], box.upper[position]);
     }
   }
-  if (!std::isfinite(best_value)) {
+  const auto [screening_z, screening_rho] = subset(options.screening_pairs);
+  std::vector<double> values =
+      run_searches(screening_z, screening_rho, box, options.max_evaluations, thetas,
+                   resolve_threads(threads), evaluations);
+  const auto best =
+      static_cast<std::size_t>(std::min_element(values.begin(), values.end()) - values.begin());
+  std::vector<Vector> polished = {thetas[best]};
+  if (std::min(options.likelihood_pairs, m) > screening_z.cols()) {
+    const auto [likelihood_z, likelihood_rho] = subset(options.likelihood_pairs);
+    values = run_searches(likelihood_z, likelihood_rho, box, options.max_evaluations, polished, 1,
+                          evaluations);
+  } else {
+    values = {values[best]};
+  }
+  if (!std::isfinite(values.front())) {
     throw DataError("the Gaussian-process trend's marginal likelihood is not finite anywhere");
   }
-  return best;
+  return polished.front();
 }
 
 /// One output's process on the basis U with fixed hyperparameters, and the leave-one-out view of
@@ -265,7 +316,8 @@ double gaussian_process_negative_log_likelihood(const Matrix& z, const Vector& r
 }
 
 GaussianProcessTrendFit fit_gaussian_process_trend(const StandardizedSamples& pairs,
-                                                   const GaussianProcessTrendOptions& options) {
+                                                   const GaussianProcessTrendOptions& options,
+                                                   int threads) {
   if (options.max_basis < 2) throw InvalidArgument("the trend's max_basis must be at least 2");
   if (options.restarts < 0) throw InvalidArgument("the trend's restarts must not be negative");
   if (options.max_evaluations < 1) {
@@ -301,8 +353,11 @@ GaussianProcessTrendFit fit_gaussian_process_trend(const StandardizedSamples& pa
     const Vector rho = rho_all.row(d).transpose();
     Vector rho_basis(m);
     for (Index l = 0; l < m; ++l) rho_basis(l) = rho(basis_rows[static_cast<std::size_t>(l)]);
-    const Vector theta = search_hyperparameters(basis, rho_basis, options, starts);
-    ProcessPosterior posterior = posterior_on_basis(basis, pairs.z, rho, theta);
+    const Vector theta =
+        search_hyperparameters(basis, rho_basis, options, starts, threads, fit.evaluations);
+    // One task: BLAS single-threaded, the same sums on any number of threads.
+    ProcessPosterior posterior;
+    parallel_for(1, 1, [&](Index) { posterior = posterior_on_basis(basis, pairs.z, rho, theta); });
     posterior.output.intercept = line(d, 0);
     posterior.output.slopes = line.row(d).tail(d_x).transpose();
     outputs.push_back(std::move(posterior.output));

@@ -6,10 +6,11 @@
 // k(z, z') = σ_f² exp(−½ Σ_j (z_j − z'_j)² / ℓ_j²) and Gaussian noise σ_n².
 //
 // Hyperparameters θ = (log ℓ, log σ_f², log σ_n²) maximise the log marginal likelihood
-// (R&W eq. 5.8, gradient eq. 5.9) of at most `max_basis` pairs (all when n ≤ max_basis, else a
-// random subset). The posterior mean and variance then come from the subset-of-regressors
-// approximation on those pairs as basis (R&W §8.3.1; exact when the basis is every pair), with
-// the projection features φ(z) = L⁻¹ k(U, z), K_UU = L Lᵀ:
+// (R&W eq. 5.8, gradient eq. 5.9) of a random subset of at most `likelihood_pairs` of them (the
+// subset-of-data estimate of the hyperparameters, R&W §8.3.2), the starts screened on fewer. The
+// posterior mean and variance then come from the subset-of-regressors approximation on those pairs
+// as basis (R&W §8.3.1; exact when the basis is every pair), with the projection features φ(z) =
+// L⁻¹ k(U, z), K_UU = L Lᵀ:
 //
 //   μ(z) = φ(z)ᵀ A⁻¹ Φ ρ,   A = Φ Φᵀ + σ_n² I,
 //   f(z)² = σ_n² + σ_f² − φ(z)ᵀ (I − σ_n² A⁻¹) φ(z)   (the DTC predictive variance, §8.3.3).
@@ -33,10 +34,15 @@ namespace cdens {
 
 /// Settings of the Gaussian-process trend.
 struct GaussianProcessTrendOptions {
-  /// Pairs in the basis (and in the marginal likelihood): all up to this many, else a random
-  /// subset of this size. Cost O(n · max_basis²) for the posterior and O(max_basis³) per
-  /// likelihood evaluation.
+  /// Pairs in the basis: all up to this many, else a random subset of this size. Cost
+  /// O(n · max_basis²) for the posterior.
   Index max_basis = 1000;
+  /// The marginal likelihood is taken over at most this many of the basis pairs (a random
+  /// subset): O(likelihood_pairs³) per evaluation.
+  Index likelihood_pairs = 600;
+  /// The starts run on the likelihood of at most this many (the first of the same random order);
+  /// the best end point is then polished on likelihood_pairs.
+  Index screening_pairs = 250;
   /// Random starts of the hyperparameter search besides the default one.
   int restarts = 1;
   /// Marginal-likelihood evaluations per start.
@@ -56,11 +62,16 @@ struct GaussianProcessTrendFit {
   /// The Gaussian leave-one-out NLL of the process itself, mean over the pairs, summed over the
   /// outputs (standardised units): the trend as a predictive model on its own.
   double gaussian_loo_nll = 0.0;
+  /// Marginal-likelihood evaluations of the search, over all outputs and starts.
+  int evaluations = 0;
 };
 
-/// Fits the trend to standardised pairs (n ≥ d_x + 3). InvalidArgument for bad options.
+/// Fits the trend to standardised pairs (n ≥ d_x + 3), the starts of the search on `threads`
+/// OpenMP threads (0: the default); the result does not depend on it. InvalidArgument for bad
+/// options.
 GaussianProcessTrendFit fit_gaussian_process_trend(const StandardizedSamples& pairs,
-                                                   const GaussianProcessTrendOptions& options);
+                                                   const GaussianProcessTrendOptions& options,
+                                                   int threads = 0);
 
 /// The negative log marginal likelihood per pair of the process for residuals ρ (m) at inputs z
 /// (d_x × m) and θ = (log ℓ (d_x), log σ_f², log σ_n²), with its gradient in θ when `gradient` is

@@ -188,12 +188,14 @@ ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
       GaussianProcessTrendOptions trend_options;
       trend_options.max_basis = options.trend_basis;
       trend_options.seed = options.search.seed;
-      GaussianProcessTrendFit fitted = fit_gaussian_process_trend(data.samples, trend_options);
+      GaussianProcessTrendFit fitted =
+          fit_gaussian_process_trend(data.samples, trend_options, options.threads);
       context.progress.advance();
       context.progress.end();
       outputs = std::move(fitted.residuals);
       residual_log_scales = std::move(fitted.log_scales);
       report_trend(*fitted.trend, fitted.gaussian_loo_nll - data.y_scaling.log_jacobian(), report);
+      report.statistics["trend_evaluations"] = fitted.evaluations;
       trend = std::move(fitted.trend);
     }
 

@@ -241,6 +241,15 @@ TEST(GaussianProcessTrendTest, BeatsKernelsAroundTheOutputsOnASteepSmoothMean) {
   EXPECT_LT(trended, -0.19 + 0.15);
 }
 
+TEST(GaussianProcessTrendTest, KcdeAroundTheTrendIsIndependentOfTheThreadCount) {
+  const test::PairSample train = steep_sample(120, 13);
+  ProductKernelCdeOptions options;
+  options.trend = KernelTrend::gaussian_process;
+  test::expect_independent_of_thread_count(options, [&](const ProductKernelCdeOptions& chosen) {
+    return fit_product_kernel_cde(train.x, train.y, chosen);
+  });
+}
+
 TEST(GaussianProcessTrendTest, DiscreteOutputsAreRefused) {
   const test::PairSample train = steep_sample(60, 12);
   test::PairSample rounded = train;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "cdens/cdens.hpp"
 #include "cdens/evaluation/scores.hpp"
@@ -148,6 +149,28 @@ TEST(ScaleTrendTest, FarInputsGetFiniteDensitiesAndAreRefusedWithDiscreteOutputs
                                   fit.model.shared_gate(), Matrix::Zero(1, 1),
                                   Matrix::Constant(1, 1, 0.5), fit.model.trend(), discrete),
                InvalidArgument);
+}
+
+TEST(ScaleTrendTest, FilesWrittenBeforeTrendKindsLoadToTheSameDensities) {
+  // Before output trends had a kind, the model kept A as "trend" and Γ as "scale_trend" (which
+  // widened the components without moving them) and the line's intercept as the one centre.
+  const test::PairSample train = heteroscedastic_sample(200, 3);
+  const ConditionalMixture fitted = fit_with(train, LinearVariance::log_linear).model;
+  const auto& line = dynamic_cast<const LinearTrend&>(*fitted.trend());
+  nlohmann::json old = fitted.to_json();
+  old.erase("output_trend");
+  old["centers"] = matrix_to_json(Matrix(line.intercept()));
+  old["trend"] = matrix_to_json(line.slopes());
+  old["scale_trend"] = matrix_to_json(line.log_scale_slopes());
+  const ConditionalMixture loaded = ConditionalMixture::from_json(old, read_builtin_gate);
+  const test::PairSample queries = heteroscedastic_sample(20, 4);
+  EXPECT_TRUE(
+      loaded.log_pdf(queries.x, queries.y).isApprox(fitted.log_pdf(queries.x, queries.y), 1e-12));
+  // Only the one-component baseline wrote Γ: with several centres such a file is refused.
+  old["centers"] = matrix_to_json(Matrix::Zero(1, 2));
+  old["scales"] = matrix_to_json(Matrix::Ones(1, 2));
+  old["gate"]["log_weights"] = nlohmann::json::array({0.0, 0.0});
+  EXPECT_THROW(ConditionalMixture::from_json(old, read_builtin_gate), ModelFormatError);
 }
 
 TEST(LogLinearVarianceTest, FitIsAMaximumOfTheLikelihoodInEveryParameter) {
