@@ -89,6 +89,8 @@ test-python: python
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/peers/density/gmm_em.py --quick
 	@echo "Parzen window at large n against scikit-learn, quick mode:"
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/peers/density/parzen_large_n.py --quick
+	@echo "UCI regression benchmark (../shared/data/uci), quick mode:"
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/peers/uci/run.py --quick
 
 # The installed package (the API headers of include/, every one in cdens/cdens.hpp, and the CMake
 # package files) and a program outside the tree that builds against it with find_package(cdens)

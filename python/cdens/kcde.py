@@ -14,7 +14,10 @@ class KernelCDE(ConditionalDensityEstimator):
     kernel K(u) = exp(-sum_d u_d^2 / 2 h_d^2), on standardised x and y. An input that does not
     help predict y gets a bandwidth at the upper bound (it is smoothed flat). The search is
     L-BFGS on the log-bandwidths with the analytic gradient, from the normal-reference start and
-    ``restarts`` random ones. See docs/methods/kcde.md.
+    ``restarts`` random ones. With ``trend="gp"`` the kernels of y sit on the standardised
+    leave-one-out residuals of a Gaussian-process mean with one length scale per input (and
+    widen with its predictive spread), which wins where y is a smooth, steep function of many
+    inputs. See docs/methods/kcde.md.
 
     Discrete columns, declared with ``discrete`` (unordered, Aitchison-Aitken kernel) or
     ``ordered`` (integer levels, Wang-van Ryzin kernel), are smoothed over their values with a
@@ -26,7 +29,8 @@ class KernelCDE(ConditionalDensityEstimator):
     Attributes
     ----------
     bandwidths_ : ndarray of shape (d_x + d_y,)
-        The bandwidths, inputs then outputs (standardised units); lambda for a discrete column.
+        The bandwidths, inputs then outputs (standardised units); lambda for a discrete column;
+        NaN for an input the fit ignored because it was constant.
     input_kinds_, output_kinds_ : list of str
         The kernel of every input and output: "continuous", "unordered" or "ordered". Where an
         output is discrete, log_pdf is a log probability mass in it, not a log density.
@@ -49,8 +53,10 @@ class KernelCDE(ConditionalDensityEstimator):
         chosen = model.hyperparameters
         columns = ([f"x{d}" for d in range(model.input_dim)]
                    + [f"y{d}" for d in range(model.output_dim)])
-        self.bandwidths_ = np.array([chosen.get(f"bandwidth_{column}", chosen.get(f"lambda_{column}"))
-                                     for column in columns])
+        # An input the fit ignored (constant on the training rows) has no bandwidth: NaN.
+        self.bandwidths_ = np.array([chosen.get(f"bandwidth_{column}",
+                                                chosen.get(f"lambda_{column}", np.nan))
+                                     for column in columns], dtype=float)
         self.input_kinds_ = list(model.input_kinds)
         self.output_kinds_ = list(model.output_kinds)
         self.marginal_weight_ = chosen.get("marginal_weight")
@@ -65,6 +71,7 @@ class KernelCDE(ConditionalDensityEstimator):
         kinds = estimator.input_kinds_ + estimator.output_kinds_
         estimator.discrete = [d for d, kind in enumerate(kinds) if kind == "unordered"] or None
         estimator.ordered = [d for d, kind in enumerate(kinds) if kind == "ordered"] or None
-        estimator.trend = "linear" if model.statistics.get("linear_trend") else "none"
+        estimator.trend = ("linear" if model.statistics.get("linear_trend")
+                           else "gp" if model.statistics.get("gaussian_process_trend") else "none")
         estimator.marginal_mixing = "none" if estimator.marginal_weight_ is None else "loo"
         return estimator

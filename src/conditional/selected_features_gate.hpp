@@ -41,9 +41,10 @@ class SelectedFeaturesGate final : public ConditionalGate {
 };
 
 /// `inner`, fitted on the rows `features` of inputs with `input_dim` features, as a model of all
-/// of them: its gate wrapped in a SelectedFeaturesGate and its standardisation spread over the
-/// full input, with `x_scaling` (fitted on every feature) for the dropped features. The
-/// densities equal inner's on x_S bit for bit.
+/// of them: its gate wrapped in a SelectedFeaturesGate (and its trend in a SelectedFeaturesTrend),
+/// its output kernels kept, and its standardisation spread over the full input, with `x_scaling`
+/// (fitted on every feature) for the dropped features. The densities equal inner's on x_S bit for
+/// bit.
 ConditionalMixture model_on_all_features(const ConditionalMixture& inner,
                                          const std::vector<Index>& features,
                                          const Standardizer& x_scaling);

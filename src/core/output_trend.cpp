@@ -1,5 +1,6 @@
 #include "cdens/core/output_trend.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -162,12 +163,60 @@ std::shared_ptr<const GaussianProcessTrend> GaussianProcessTrend::from_json(
       matrix_from_json(json_member(document, "centers"), "trend centres"), std::move(outputs));
 }
 
+SelectedFeaturesTrend::SelectedFeaturesTrend(Index input_dim, std::vector<Index> features,
+                                             std::shared_ptr<const OutputTrend> inner)
+    : input_dim_(input_dim), features_(std::move(features)), inner_(std::move(inner)) {
+  if (!inner_ || static_cast<Index>(features_.size()) != inner_->input_dim()) {
+    throw InvalidArgument("selected-features trend: one feature per input of the inner trend");
+  }
+  std::vector<bool> seen(static_cast<std::size_t>(std::max<Index>(input_dim_, 0)), false);
+  for (const Index feature : features_) {
+    if (feature < 0 || feature >= input_dim_ || seen[static_cast<std::size_t>(feature)]) {
+      throw InvalidArgument("selected-features trend: features must be distinct inputs");
+    }
+    seen[static_cast<std::size_t>(feature)] = true;
+  }
+}
+
+Matrix SelectedFeaturesTrend::selected(const MatrixView& z) const {
+  Matrix rows(static_cast<Index>(features_.size()), z.cols());
+  for (std::size_t s = 0; s < features_.size(); ++s) {
+    rows.row(static_cast<Index>(s)) = z.row(features_[s]);
+  }
+  return rows;
+}
+
+Matrix SelectedFeaturesTrend::location(const MatrixView& z) const {
+  return inner_->location(selected(z));
+}
+
+Matrix SelectedFeaturesTrend::scale(const MatrixView& z) const {
+  return inner_->scale(selected(z));
+}
+
+nlohmann::json SelectedFeaturesTrend::to_json() const {
+  return {{"kind", kind()},
+          {"input_dim", input_dim_},
+          {"features", features_},
+          {"inner", inner_->to_json()}};
+}
+
+std::shared_ptr<const SelectedFeaturesTrend> SelectedFeaturesTrend::from_json(
+    const nlohmann::json& document) {
+  const Index input_dim = json_integer(json_member(document, "input_dim"), "trend input_dim", 1);
+  return std::make_shared<const SelectedFeaturesTrend>(
+      input_dim,
+      json_integers(json_member(document, "features"), "trend features", 0, input_dim - 1),
+      output_trend_from_json(json_member(document, "inner")));
+}
+
 std::shared_ptr<const OutputTrend> output_trend_from_json(const nlohmann::json& document) {
   const auto& kind = json_member(document, "kind");
   if (!kind.is_string()) throw ModelFormatError("the trend's kind is not a string");
   try {
     if (kind == "linear") return LinearTrend::from_json(document);
     if (kind == "gaussian_process") return GaussianProcessTrend::from_json(document);
+    if (kind == "selected_features") return SelectedFeaturesTrend::from_json(document);
   } catch (const InvalidArgument& error) {
     throw ModelFormatError(std::string("inconsistent trend: ") + error.what());
   }

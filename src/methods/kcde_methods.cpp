@@ -16,12 +16,13 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
   using Options = ProductKernelCdeOptions;
   static const OptionTable<Options> table = [] {
     OptionTable<Options> rows;
-    rows.add(none_by_default(kernel_widths(option(
-                 "bandwidths", OptionType::real_list,
-                 "Fixed bandwidths (standardised units), one per input then one per output "
-                 "(lambda for a discrete column); by default chosen by leave-one-out likelihood",
-                 "--bandwidth", "bandwidth"))),
-             &Options::bandwidths);
+    OptionInfo bandwidths = none_by_default(kernel_widths(
+        option("bandwidths", OptionType::real_list,
+               "Fixed bandwidths (standardised units), one per input then one per output "
+               "(lambda for a discrete column); by default chosen by leave-one-out likelihood",
+               "--bandwidth", "bandwidth")));
+    bandwidths.per_column = true;
+    rows.add(std::move(bandwidths), &Options::bandwidths);
     rows.add(declared_columns_option("discrete",
                                      "Unordered (categorical) columns: Aitchison-Aitken kernels "
                                      "over their values, lambda searched with the bandwidths"),

@@ -1,7 +1,9 @@
 #include "cdens/methods/method_selection.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,10 @@ namespace cdens {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+/// The most integer levels a y may take to get a mass function by default (as KCDE's warning of
+/// a column that looks discrete).
+constexpr std::size_t kIntegerLevels = 20;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -88,6 +94,29 @@ std::vector<Candidate> parse_candidates(const MethodSelectionOptions& options) {
   return candidates;
 }
 
+/// Whether `columns` (positions among the inputs, then the outputs) name an output.
+bool declares(const std::vector<Index>& columns, Index input_dim) {
+  return std::any_of(columns.begin(), columns.end(),
+                     [&](Index column) { return column >= input_dim; });
+}
+
+/// Integer values, at least two and at most 20 distinct: a score, a count of few values.
+bool has_few_integer_levels(const VectorView& values) {
+  std::set<double> levels;
+  for (Index i = 0; i < values.size(); ++i) {
+    if (values(i) != std::round(values(i))) return false;
+    levels.insert(values(i));
+    if (levels.size() > kIntegerLevels) return false;
+  }
+  return levels.size() >= 2;
+}
+
+/// Whether the candidate sets a trend other than none (KCDE's trend = linear or gp).
+bool has_trend(const Candidate& candidate) {
+  const auto trend = candidate.values.find("trend");
+  return trend != candidate.values.end() && std::get<std::string>(trend->second) != "none";
+}
+
 void validate(const MethodSelectionOptions& options, Index n) {
   if (options.folds < 2) throw InvalidArgument("folds must be at least 2");
   if (options.folds > n) {
@@ -106,6 +135,10 @@ std::pair<double, double> mean_and_standard_error(const Vector& values) {
 }
 
 }  // namespace
+
+std::string to_string(IntegerOutput choice) {
+  return choice == IntegerOutput::pmf ? "pmf" : "density";
+}
 
 const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
   using namespace registry_internal;
@@ -127,6 +160,13 @@ const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
                                      "Ordered discrete columns, passed to the candidates that take "
                                      "them (kcde)"),
              &Options::ordered);
+    rows.add_choice(option("integer_output", OptionType::choice,
+                           "An undeclared y of at most 20 integer levels gets a probability mass "
+                           "function over its levels (pmf: declared ordered) or a density "
+                           "(density, which can spike on the levels)",
+                           "--integer-output", "integer_output"),
+                    &Options::integer_output, {IntegerOutput::pmf, IntegerOutput::density},
+                    [](IntegerOutput choice) { return to_string(choice); });
     rows.add(folds_option(), &Options::folds);
     rows.add(
         positive(option("time_budget", OptionType::real,
@@ -153,15 +193,26 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
   Standardizer::fit(x, "x", x_names);
   Standardizer::fit(y, "y", y_names);
-  const std::vector<Candidate> candidates = parse_candidates(options);
+  // A y of few integer levels, undeclared: by default a mass function over its levels, so no
+  // candidate wins by spikes of a density on the levels (docs/methods/auto.md).
+  MethodSelectionOptions chosen_options = options;
+  std::string integer_note;
+  if (y.rows() == 1 && options.integer_output == IntegerOutput::pmf &&
+      !declares(options.discrete, x.rows()) && !declares(options.ordered, x.rows()) &&
+      has_few_integer_levels(y.row(0).transpose())) {
+    chosen_options.ordered.push_back(x.rows());
+    integer_note =
+        "y takes few integer levels: modelled as an ordered discrete output, a "
+        "probability mass function over its levels (integer_output = density for a "
+        "density)";
+  }
+  const std::vector<Candidate> candidates = parse_candidates(chosen_options);
   const KFold folds = draw_folds(n, options.folds, options.seed);
   const Matrix no_inputs(x.rows(), 0);
   const FitContext quiet{context.communicator, silent_progress(), context.column_names};
 
-  bool discrete_output = false;
-  for (const auto* columns : {&options.discrete, &options.ordered}) {
-    for (const Index column : *columns) discrete_output |= column >= x.rows();
-  }
+  const bool discrete_output =
+      declares(chosen_options.discrete, x.rows()) || declares(chosen_options.ordered, x.rows());
   MethodSelection selection;
   selection.folds = options.folds;
   selection.time_budget = options.time_budget;
@@ -177,6 +228,8 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
     if (discrete_output &&
         typed_option(*candidate.method, "discrete", OptionType::columns) == nullptr) {
       score.status = "not run: it models densities, and a discrete y is scored by masses";
+    } else if (discrete_output && has_trend(candidate)) {
+      score.status = "not run: a trend moves a continuous y, and this y is discrete";
     } else if (any_scored && seconds_since(started) >= options.time_budget) {
       score.status = "not run: the time budget was spent";
     } else {
@@ -236,6 +289,8 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   ConditionalModel model =
       fit_method(*candidates[chosen].method, x, y, no_inputs, candidates[chosen].values, context);
   model.report.method_selection = std::move(selection);
+  if (!integer_note.empty())
+    model.report.warnings.insert(model.report.warnings.begin(), integer_note);
   model.report.fit_seconds = seconds_since(started);
   return model;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "methods/constant_inputs.hpp"
 #include "methods/method_entries.hpp"
 
 namespace cdens {
@@ -128,6 +129,15 @@ ConditionalModel fit_method(const MethodEntry& method, const MatrixView& x, cons
   }
   if (context.communicator.size() > 1 && !method.distributed) {
     throw InvalidArgument(not_distributed_message(method));
+  }
+  // A constant input is ignored (its model wraps the fit on the others). On many processes a
+  // rank sees its shard only, so the standardiser's global check refuses it there; PRESS's model
+  // is queried through its own gate, which a wrapper would hide.
+  if (context.communicator.size() == 1 && method.family == MethodFamily::conditional) {
+    const std::vector<Index> constant = constant_inputs(x);
+    if (!constant.empty()) {
+      return fit_without_constant_inputs(method, x, y, unlabeled_x, options, context, constant);
+    }
   }
   return method.fit_conditional(x, y, unlabeled_x, options, context);
 }

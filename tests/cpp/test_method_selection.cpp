@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "cdens/cdens.hpp"
@@ -152,6 +153,40 @@ TEST(MethodSelection, TheTableSurvivesTheModelFile) {
   EXPECT_EQ(table.candidates[0].mean_nll, model.report.method_selection->candidates[0].mean_nll);
   EXPECT_TRUE(std::isnan(table.candidates[1].mean_nll));
   EXPECT_EQ(table.candidates[1].status, model.report.method_selection->candidates[1].status);
+}
+
+}  // namespace
+}  // namespace cdens
+
+namespace cdens {
+namespace {
+
+TEST(MethodSelection, AnIntegerOutputOfFewLevelsGetsAMassFunctionByDefault) {
+  // y = ⌊1.5 x_0 + 3.5⌋ clipped to 1 … 6 with x ~ N(0, I₂): six integer levels, undeclared,
+  // the rarest (6) on about 5 % of the 200 pairs, so every training fold holds every level.
+  Rng rng(21);
+  const test::PairSample data{test::normal_matrix(2, 200, rng), Matrix(1, 200)};
+  Matrix levels(1, 200);
+  for (Index i = 0; i < 200; ++i) {
+    levels(0, i) = std::clamp(std::floor(1.5 * data.x(0, i) + 3.5), 1.0, 6.0);
+  }
+  const MethodEntry& automatic = find_method("auto", MethodFamily::conditional);
+  const OptionValues candidates = {{"candidates", std::string("linear,kcde,kcde:trend=gp")}};
+  const ConditionalModel pmf = fit_method(automatic, data.x, levels, Matrix(2, 0), candidates);
+  EXPECT_TRUE(pmf.mixture.output_kernels()[0].is_discrete());
+  EXPECT_EQ(pmf.report.warnings.front().rfind("y takes few integer levels", 0), 0u);
+  const auto& rows = pmf.report.method_selection->candidates;
+  EXPECT_EQ(rows[0].status.rfind("not run", 0), 0u);  // the line models a density
+  EXPECT_EQ(rows[1].status, "scored");
+  EXPECT_EQ(rows[2].status.rfind("not run: a trend", 0), 0u);
+  // A mass: the probabilities of the six levels at any x sum to 1.
+  Matrix grid(1, 6);
+  grid << 1, 2, 3, 4, 5, 6;
+  EXPECT_NEAR(pmf.mixture.pdf_grid(data.x.leftCols(1), grid).sum(), 1.0, 1e-12);
+  OptionValues density = candidates;
+  density["integer_output"] = std::string("density");
+  const ConditionalModel continuous = fit_method(automatic, data.x, levels, Matrix(2, 0), density);
+  EXPECT_FALSE(continuous.mixture.output_kernels()[0].is_discrete());
 }
 
 }  // namespace

@@ -141,7 +141,7 @@ def test_linear_gaussian_survives_a_model_file(linear_data, tmp_path):
 
 def test_unknown_trend_is_refused(two_inputs):
     x, y = two_inputs
-    with pytest.raises(ValueError, match="trend must be one of none, linear, not 'quadratic'"):
+    with pytest.raises(ValueError, match="trend must be one of none, linear, gp, not 'quadratic'"):
         cdens.KernelCDE(trend="quadratic").fit(x, y)
 
 

@@ -99,7 +99,15 @@ def test_every_parameter_of_the_hand_written_classes_keeps_its_default():
         defaults = init_defaults(getattr(cdens, class_name))
         for name, default in parameters.items():
             assert name in defaults, f"{class_name} lost {name}"
-            assert repr(defaults[name]) == default, f"{class_name}.{name}"
+            expected = CHANGED_DEFAULTS.get((class_name, name), default)
+            assert repr(defaults[name]) == expected, f"{class_name}.{name}"
+
+
+# Defaults changed on purpose since 369a849, each with the page that documents why.
+CHANGED_DEFAULTS = {
+    # docs/methods/auto.md, "Candidates": KCDE around a Gaussian-process trend joined the list.
+    ("AutoCDE", "candidates"): "'linear,lscde,kcde:trend=linear,kcde,kcde:trend=gp'",
+}
 
 
 def test_a_new_row_of_a_table_is_a_parameter_with_its_default_and_doc(monkeypatch):

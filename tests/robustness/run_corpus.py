@@ -146,7 +146,13 @@ def malformed_files(corpus):
          [r"bad_binary garbage\.csv"], mode="wb")
     case("NUL bytes", "eruptions,waiting\n3.6,7\x009\n", [r":2:2"])
     case("constant column", "\n".join([header] + [f"{r.split(',')[0]},70" for r in body]) + "\n",
-         ["'waiting'", "constant"])
+         ["'waiting'", "every input is constant"])
+    # A constant input beside others is ignored with a warning that names it.
+    case("constant input beside another",
+         "eruptions,waiting,site\n" + "\n".join(r + ",4" for r in body) + "\n",
+         ["input 'site' is constant on the training rows \\(4\\): ignored"], "ok",
+         args=["fit", corpus.path("bad_constant input beside another.csv"), "--x",
+               "waiting,site", "--y", "eruptions"])
     case("one row", "\n".join([header] + body[:1]) + "\n", ["2 samples|at least"])
     case("long line", header + "\n" + "1," * 200000 + "1\n", [r":2:"])
     # Answers, not refusals: what a spreadsheet writes must read as a person means it.
@@ -486,6 +492,10 @@ def judge(corpus, case):
             return f"wrote a non-finite number '{bad.group(0)}'"
         if not case.stdout and not stdout.strip() and "--out" not in case.args:
             return "exit 0 with no output"
+        # An answer that comes with a warning names what it warns of.
+        missing = [n for n in case.names if not re.search(n, stdout + stderr)]
+        if case.expect == "ok" and missing:
+            return f"the output does not name {missing}"
         return None
     if result.returncode != 2:
         return f"exit status {result.returncode}: {stderr[-300:]}"

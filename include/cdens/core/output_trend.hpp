@@ -113,6 +113,31 @@ class GaussianProcessTrend final : public OutputTrend {
   std::vector<GaussianProcessOutput> outputs_;
 };
 
+/// The trend of a model fitted on some input features only, as a trend of all of them: μ(z) and
+/// f(z) of `inner` at the rows `features` of z (forward selection, SA-LSCDE, constant inputs).
+class SelectedFeaturesTrend final : public OutputTrend {
+ public:
+  /// `features`: distinct indices into the `input_dim` inputs, as many as `inner` takes.
+  SelectedFeaturesTrend(Index input_dim, std::vector<Index> features,
+                        std::shared_ptr<const OutputTrend> inner);
+
+  std::string kind() const override { return "selected_features"; }
+  Index input_dim() const override { return input_dim_; }
+  Index output_dim() const override { return inner_->output_dim(); }
+  Matrix location(const MatrixView& z) const override;
+  bool has_scale() const override { return inner_->has_scale(); }
+  Matrix scale(const MatrixView& z) const override;
+  nlohmann::json to_json() const override;
+  static std::shared_ptr<const SelectedFeaturesTrend> from_json(const nlohmann::json& document);
+
+ private:
+  Matrix selected(const MatrixView& z) const;
+
+  Index input_dim_;
+  std::vector<Index> features_;
+  std::shared_ptr<const OutputTrend> inner_;
+};
+
 /// The trend of a model file's "output_trend" member; ModelFormatError for an unknown kind or bad
 /// parameters.
 std::shared_ptr<const OutputTrend> output_trend_from_json(const nlohmann::json& document);

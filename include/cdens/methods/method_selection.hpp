@@ -14,16 +14,26 @@
 
 namespace cdens {
 
+/// How auto models an undeclared y of few integer levels.
+enum class IntegerOutput { pmf, density };
+/// "pmf" or "density".
+std::string to_string(IntegerOutput choice);
+
 struct MethodSelectionOptions {
   /// Comma-separated candidates, cheapest first: a conditional method's name, optionally with
   /// option settings after colons ("kcde:trend=linear:restarts=4"; an option by its name or its
   /// Python name). Seeds and threads come from this fit's own.
-  std::string candidates = "linear,lscde,kcde:trend=linear,kcde";
+  std::string candidates = "linear,lscde,kcde:trend=linear,kcde,kcde:trend=gp";
   /// Discrete columns (unordered, ordered) by position among the inputs, then the outputs,
   /// passed to every candidate that takes such declarations (KCDE). With a discrete output the
   /// scores are probability masses, so a candidate that models densities only is not run.
   std::vector<Index> discrete = {};
   std::vector<Index> ordered = {};
+  /// What an undeclared one-dimensional y of few integer levels (at most 20, as wine's quality
+  /// score) gets: a probability mass function over its levels (`pmf`, the default: y is then
+  /// declared ordered), or a density (`density`), which can put spikes on the levels and score
+  /// without bound.
+  IntegerOutput integer_output = IntegerOutput::pmf;
   int folds = 5;
   /// Seconds. Candidates run in the order given; once one has been scored, a candidate is not
   /// started when the budget is spent, and is stopped after its first fold when its projected

@@ -75,6 +75,9 @@ struct OptionInfo {
   /// The minimum itself is outside the range (a rate or a tolerance must be positive).
   bool exclusive_minimum = false;
   std::string range_reason;
+  /// A real_list of one value per input, then per output (KCDE's fixed bandwidths): its values
+  /// follow the columns when a fit drops some (constant inputs).
+  bool per_column = false;
   /// Earlier spellings, accepted with a deprecation warning for one release.
   std::vector<std::string> deprecated_cli_flags;
   std::vector<std::string> deprecated_python_names;

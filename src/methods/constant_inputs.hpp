@@ -1,0 +1,26 @@
+#pragma once
+// Inputs that carry no information: a conditional fit ignores an input that is constant on the
+// rows it sees (DESIGN.md, "Errors and bad input"), so that a table with a constant column, or a
+// cross-validation fold in which a rare indicator is constant, still fits. The method is fitted
+// on the other inputs and its model wrapped as a model of all of them (model_on_all_features):
+// the model file records the inputs it uses, the report names the ignored ones.
+
+#include <vector>
+
+#include "cdens/methods/registry.hpp"
+
+namespace cdens {
+
+/// The inputs (rows of x, d_x × n) whose values are all equal; none for fewer than two samples.
+std::vector<Index> constant_inputs(const MatrixView& x);
+
+/// `method` fitted to the pairs without the inputs `constant` (which must leave at least one):
+/// the options that name columns by position (declared discrete columns, per-column values such
+/// as KCDE's fixed bandwidths) follow the kept inputs, the report's per-input hyper-parameters
+/// keep the positions of the full input, and a warning names each ignored input.
+ConditionalModel fit_without_constant_inputs(const MethodEntry& method, const MatrixView& x,
+                                             const MatrixView& y, const MatrixView& unlabeled_x,
+                                             const OptionValues& options, const FitContext& context,
+                                             const std::vector<Index>& constant);
+
+}  // namespace cdens
