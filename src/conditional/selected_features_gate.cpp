@@ -5,6 +5,7 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "core/selected_features.hpp"
 
 namespace cdens {
 
@@ -12,15 +13,7 @@ SelectedFeaturesGate::SelectedFeaturesGate(Index input_dim, std::vector<Index> f
                                            std::shared_ptr<const ConditionalGate> inner)
     : input_dim_(input_dim), features_(std::move(features)), inner_(std::move(inner)) {
   if (!inner_) throw InvalidArgument("selected-features gate: no inner gate");
-  if (features_.empty() || static_cast<Index>(features_.size()) != inner_->input_dim()) {
-    throw InvalidArgument("selected-features gate: the features do not match the inner gate");
-  }
-  std::vector<Index> sorted = features_;
-  std::sort(sorted.begin(), sorted.end());
-  if (sorted.front() < 0 || sorted.back() >= input_dim_ ||
-      std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
-    throw InvalidArgument("selected-features gate: features must be distinct inputs");
-  }
+  require_selected_features(features_, input_dim_, inner_->input_dim(), "selected-features gate");
 }
 
 void SelectedFeaturesGate::log_weights(const MatrixView& x, Eigen::Ref<Matrix> out) const {

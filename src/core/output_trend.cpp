@@ -1,6 +1,5 @@
 #include "cdens/core/output_trend.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -8,6 +7,7 @@
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/validate.hpp"
 #include "core/gaussian_kernel.hpp"
+#include "core/selected_features.hpp"
 
 namespace cdens {
 namespace {
@@ -166,32 +166,16 @@ std::shared_ptr<const GaussianProcessTrend> GaussianProcessTrend::from_json(
 SelectedFeaturesTrend::SelectedFeaturesTrend(Index input_dim, std::vector<Index> features,
                                              std::shared_ptr<const OutputTrend> inner)
     : input_dim_(input_dim), features_(std::move(features)), inner_(std::move(inner)) {
-  if (!inner_ || static_cast<Index>(features_.size()) != inner_->input_dim()) {
-    throw InvalidArgument("selected-features trend: one feature per input of the inner trend");
-  }
-  std::vector<bool> seen(static_cast<std::size_t>(std::max<Index>(input_dim_, 0)), false);
-  for (const Index feature : features_) {
-    if (feature < 0 || feature >= input_dim_ || seen[static_cast<std::size_t>(feature)]) {
-      throw InvalidArgument("selected-features trend: features must be distinct inputs");
-    }
-    seen[static_cast<std::size_t>(feature)] = true;
-  }
-}
-
-Matrix SelectedFeaturesTrend::selected(const MatrixView& z) const {
-  Matrix rows(static_cast<Index>(features_.size()), z.cols());
-  for (std::size_t s = 0; s < features_.size(); ++s) {
-    rows.row(static_cast<Index>(s)) = z.row(features_[s]);
-  }
-  return rows;
+  if (!inner_) throw InvalidArgument("selected-features trend: no inner trend");
+  require_selected_features(features_, input_dim_, inner_->input_dim(), "selected-features trend");
 }
 
 Matrix SelectedFeaturesTrend::location(const MatrixView& z) const {
-  return inner_->location(selected(z));
+  return inner_->location(z(features_, Eigen::all));
 }
 
 Matrix SelectedFeaturesTrend::scale(const MatrixView& z) const {
-  return inner_->scale(selected(z));
+  return inner_->scale(z(features_, Eigen::all));
 }
 
 nlohmann::json SelectedFeaturesTrend::to_json() const {

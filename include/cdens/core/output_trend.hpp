@@ -131,8 +131,6 @@ class SelectedFeaturesTrend final : public OutputTrend {
   static std::shared_ptr<const SelectedFeaturesTrend> from_json(const nlohmann::json& document);
 
  private:
-  Matrix selected(const MatrixView& z) const;
-
   Index input_dim_;
   std::vector<Index> features_;
   std::shared_ptr<const OutputTrend> inner_;
