@@ -217,14 +217,16 @@ def timing(sizes, stoppings, threads, repeats):
             sys.stdout.flush()
 
 
-def subsample_risk(n, runs, threads, target_width):
-    """GSKD at large N with the hold-out on a subsample (the default holdout_subsample, 2,000)
-    against the hold-out on every sample (holdout_subsample=0), same data and seed per run, on
+def subsample_risk(n, runs, threads, target_width, limit=None):
+    """GSKD at large N with the hold-out on a subsample (holdout_subsample = `limit`, None: the
+    default) against the hold-out on every sample (holdout_subsample=0), same data and seed per
+    run, on
     the 1-D eight-Gaussian example: stages, kernels, L1 (eq. 47, 10^4 test points) and fit
     time of each, and the per-run differences."""
     width = "LOO" if target_width == 0 else f"{target_width:g}"
-    print(f"\n### GSKD hold-out on a subsample against every sample, eight Gaussians (1-D), "
-          f"N = {n:,}, γ_Parz = {width}, {threads} thread(s), {runs} runs\n")
+    size = "the default" if limit is None else f"{limit:,}"
+    print(f"\n### GSKD hold-out on a subsample ({size}) against every sample, eight Gaussians "
+          f"(1-D), N = {n:,}, γ_Parz = {width}, {threads} thread(s), {runs} runs\n")
     print("| run | stages sub / all | kernels sub / all | L1 ×1e2 sub / all | fit s sub / all "
           "| CPU s sub / all | load average |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
@@ -235,8 +237,8 @@ def subsample_risk(n, runs, threads, target_width):
         X = eight_gaussians_sample(n, rng)
         X_test = eight_gaussians_sample(N_TEST, rng)
         truth = EXAMPLES[0].pdf(X_test)
-        for mode, limit in (("sub", None), ("all", 0)):
-            extra = {} if limit is None else {"holdout_subsample": limit}
+        for mode, mode_limit in (("sub", limit), ("all", 0)):
+            extra = {} if mode_limit is None else {"holdout_subsample": mode_limit}
             estimator = cdens.GSKD(target_bandwidth=target_width or None, standardize=False,
                                    random_state=run, n_jobs=threads, **extra)
             start, start_cpu = time.perf_counter(), time.process_time()
@@ -289,12 +291,15 @@ def main():
     parser.add_argument("--subsample-risk", action="store_true",
                         help="GSKD's hold-out on a subsample against every sample at N = the "
                              "first of --sizes, --repeats runs")
+    parser.add_argument("--holdout-subsample", type=int, default=None,
+                        help="--subsample-risk: GSKD's holdout_subsample (default: the "
+                             "estimator's)")
     parser.add_argument("--target-width", type=float, default=0.17,
                         help="--subsample-risk: γ_Parz of the target (0: the LOO width)")
     args = parser.parse_args()
     if args.subsample_risk:
         subsample_risk(int(args.sizes.split(",")[0]), args.repeats, args.threads,
-                       args.target_width)
+                       args.target_width, args.holdout_subsample)
         return
     if args.timing:
         timing([int(n) for n in args.sizes.split(",")], args.stopping.split(","), args.threads,
