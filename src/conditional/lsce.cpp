@@ -171,13 +171,19 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
   return fit;
 }
 
+CvLoss dimension_loss(ReducedCdeMethod method, const ReducedCdeOptions& options) {
+  const bool refit = method == ReducedCdeMethod::lsce && !uses_search_model(method, options);
+  return refit ? options.lsce_dz_loss : CvLoss::sq;
+}
+
 KFold dimension_folds(Index n, const ReducedCdeOptions& options) {
   Rng rng(options.reduction.seed, random_stream::kOuterFolds);
   return KFold(n, options.reduction.folds, rng);
 }
 
-CvTable cross_validate_dimension(const MatrixView& x, const MatrixView& y, ReducedCdeMethod method,
-                                 const ReducedCdeOptions& options, const FitContext& context) {
+DimensionTables cross_validate_dimension(const MatrixView& x, const MatrixView& y,
+                                         ReducedCdeMethod method, const ReducedCdeOptions& options,
+                                         const FitContext& context) {
   require_training_pairs(x, y);
   require_single_process(context);
   const Index dx = x.rows();
@@ -187,7 +193,9 @@ CvTable cross_validate_dimension(const MatrixView& x, const MatrixView& y, Reduc
   const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
   const Standardizer x_scaling = Standardizer::fit(x, "x", x_names);
   const Standardizer y_scaling = Standardizer::fit(y, "y", y_names);
-  Matrix fold_loss(dx, folds.n_folds());
+  // One set of fold fits, scored by both losses (evaluating a fit costs little beside it).
+  Matrix fold_sq(dx, folds.n_folds());
+  Matrix fold_kl(dx, folds.n_folds());
   context.progress.begin("d_z cross-validation", dx * folds.n_folds());
   for (int k = 0; k < folds.n_folds(); ++k) {
     const std::vector<Index> training = folds.train(k);
@@ -199,16 +207,24 @@ CvTable cross_validate_dimension(const MatrixView& x, const MatrixView& y, Reduc
       fold_options.reduction.dz = dz;
       const ReducedCdeFit fit =
           fit_at_dimension(x_training, y_training, x_scaling, y_scaling, method, fold_options);
-      fold_loss(dz - 1, k) = squared_loss(fit.model, x_held_out, y_held_out);
+      fold_sq(dz - 1, k) = squared_loss(fit.model, x_held_out, y_held_out);
+      fold_kl(dz - 1, k) = negative_log_likelihood(fit.model, x_held_out, y_held_out);
       context.progress.advance();
     }
   }
   context.progress.end();
   Matrix candidates(dx, 1);
   for (Index dz = 1; dz <= dx; ++dz) candidates(dz - 1, 0) = static_cast<double>(dz);
-  CvTable table = make_cv_table({"d_z"}, candidates, fold_loss, "sq");
-  if (table.best < 0) throw DataError("cross-validation of d_z produced no finite loss");
-  return table;
+  CvTable sq = make_cv_table({"d_z"}, candidates, fold_sq, to_string(CvLoss::sq));
+  CvTable kl = make_cv_table({"d_z"}, candidates, fold_kl, to_string(CvLoss::kl));
+  DimensionTables tables;
+  if (dimension_loss(method, options) == CvLoss::kl) {
+    tables = {std::move(kl), std::move(sq)};
+  } else {
+    tables = {std::move(sq), std::move(kl)};
+  }
+  if (tables.chosen.best < 0) throw DataError("cross-validation of d_z produced no finite loss");
+  return tables;
 }
 
 ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedCdeMethod method,
@@ -221,16 +237,21 @@ ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedC
                           " (or 0 to choose it by cross-validation), got " +
                           std::to_string(options.reduction.dz));
   }
-  std::optional<CvTable> dimension_table;
+  std::optional<DimensionTables> dimension_tables;
   ReducedCdeOptions chosen = options;
   if (options.reduction.dz == 0) {
-    dimension_table = cross_validate_dimension(x, y, method, options, context);
-    chosen.reduction.dz = static_cast<Index>(dimension_table->candidates(dimension_table->best, 0));
+    dimension_tables = cross_validate_dimension(x, y, method, options, context);
+    const CvTable& table = dimension_tables->chosen;
+    chosen.reduction.dz = static_cast<Index>(table.candidates(table.best, 0));
   }
   const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
   ReducedCdeFit fit = fit_at_dimension(x, y, Standardizer::fit(x, "x", x_names),
                                        Standardizer::fit(y, "y", y_names), method, chosen, context);
-  if (dimension_table) fit.report.auxiliary_cross_validation["d_z"] = std::move(*dimension_table);
+  if (dimension_tables) {
+    auto& tables = fit.report.auxiliary_cross_validation;
+    tables["d_z_" + dimension_tables->other.loss] = std::move(dimension_tables->other);
+    tables["d_z"] = std::move(dimension_tables->chosen);
+  }
   fit.report.fit_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return fit;

@@ -18,14 +18,21 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
 /// The K folds (K = options.reduction.folds) of the cross-validation of d_z over n pairs.
 KFold dimension_folds(Index n, const ReducedCdeOptions& options);
 
+/// The d_z tables of cross_validate_dimension: one set of fold fits scored two ways.
+struct DimensionTables {
+  CvTable chosen;  ///< loss dimension_loss(method, options); its best row is the chosen d_z
+  CvTable other;   ///< the other of "kl" and "sq", for comparison
+};
+
 /// d_z by K-fold cross-validation of the whole method (§3.3: "we chose it by cross-validation";
 /// Table 2 reports a different d_z for each estimator on z, so what is validated is the final
 /// conditional density): for every d_z in 1 … d_x and fold k of dimension_folds, `method` is fitted
 /// to the other folds — W, σ, λ and the estimator on z, with x and y standardised as the whole
-/// sample (fit_at_dimension) — and scored on fold k by
-/// the SQ criterion of §3.2, ½ ∫ p̂(y|x)² dy − p̂(y|x), in the user's units. The table's loss is
-/// "sq"; its best row is the chosen d_z.
-CvTable cross_validate_dimension(const MatrixView& x, const MatrixView& y, ReducedCdeMethod method,
-                                 const ReducedCdeOptions& options, const FitContext& context = {});
+/// sample (fit_at_dimension) — and scored on fold k, in the user's units, by the SQ criterion of
+/// §3.2, ½ ∫ p̂(y|x)² dy − p̂(y|x), and by the negative log-likelihood −log p̂(y|x). The table of
+/// dimension_loss decides; the best row is the chosen d_z.
+DimensionTables cross_validate_dimension(const MatrixView& x, const MatrixView& y,
+                                         ReducedCdeMethod method, const ReducedCdeOptions& options,
+                                         const FitContext& context = {});
 
 }  // namespace cdens

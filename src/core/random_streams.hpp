@@ -28,6 +28,9 @@ inline constexpr std::uint64_t kTrendBasis = 3;
 inline constexpr std::uint64_t kTrendStarts = 4;
 /// The folds of a choice made around whole fits: LSCE's d_z, GSKD's hold-out stage rule.
 inline constexpr std::uint64_t kOuterFolds = 999;
+/// The samples GSKD's hold-out runs on when N exceeds its holdout_subsample: a stream apart
+/// from RWBS's stage streams (indexed by the stage, up to max_kernels) and the folds (999).
+inline constexpr std::uint64_t kHoldOutSubsample = std::uint64_t{1} << 61;
 /// PRESS: the hold-out permutation (stream 0), then start r of the optimiser (stream r + 1).
 inline constexpr std::uint64_t kPressHoldOut = 0;
 inline constexpr std::uint64_t press_start(Index start) {

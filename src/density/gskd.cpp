@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
 #include "cdens/density/parzen.hpp"
 #include "core/fit_skeleton.hpp"
@@ -37,6 +38,12 @@ void validate_options(const GskdOptions& options) {
     require_positive_values(options.variance_upper_candidates, "GSKD variance upper candidates");
     if (options.folds < 2) throw InvalidArgument("GSKD hold-out needs at least 2 folds");
     if (options.patience < 1) throw InvalidArgument("GSKD patience must be at least 1");
+    if (options.holdout_subsample != 0 && options.holdout_subsample < 2 * options.folds) {
+      throw InvalidArgument(
+          "GSKD holdout_subsample must be 0 (every sample) or at least 2 per "
+          "fold, " +
+          std::to_string(2 * options.folds) + " for " + std::to_string(options.folds) + " folds");
+    }
   }
 }
 
@@ -85,7 +92,17 @@ DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options, const FitCo
                         std::to_string(options.folds) +
                         " folds (give more samples, fewer folds, or stopping = paper)");
       }
-      GskdHoldoutChoice choice = choose_gskd_stages(z, target_width, options, rwbs, threads);
+      // Departure at large N (GskdOptions::holdout_subsample): the fold constructions run on a
+      // random subsample, with the target width and box of the whole sample; the final
+      // construction below uses all n. Up to the limit the hold-out is the one on every sample.
+      const std::vector<Index> subsample =
+          gskd_holdout_subsample(n, options.holdout_subsample, options.seed);
+      GskdHoldoutChoice choice = subsample.empty()
+                                     ? choose_gskd_stages(z, target_width, options, rwbs, threads)
+                                     : choose_gskd_stages(gather_samples(z, subsample),
+                                                          target_width, options, rwbs, threads);
+      report.statistics["holdout_samples"] =
+          static_cast<double>(subsample.empty() ? n : static_cast<Index>(subsample.size()));
       variance_upper = choice.variance_upper;
       stage_limit = std::min(stage_limit, choice.stages);
       report.hyperparameters["stages"] = static_cast<double>(choice.stages);

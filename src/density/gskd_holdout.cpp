@@ -14,6 +14,14 @@
 
 namespace cdens {
 
+std::vector<Index> gskd_holdout_subsample(Index n, Index limit, std::uint64_t seed) {
+  if (limit <= 0 || n <= limit) return {};
+  Rng rng(seed, random_stream::kHoldOutSubsample);
+  std::vector<Index> chosen = choose_centers(n, limit, rng);
+  std::sort(chosen.begin(), chosen.end());
+  return chosen;
+}
+
 GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, double target_width,
                                      const GskdOptions& options, const RwbsOptions& rwbs,
                                      int threads) {

@@ -2,6 +2,9 @@
 // GskdStopping::holdout: the stage count and the variance box's upper bound of GSKD chosen by
 // K-fold hold-out of the held-out integrated squared error (docs/methods/gskd.md).
 
+#include <cstdint>
+#include <vector>
+
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/density/gskd.hpp"
 
@@ -14,6 +17,11 @@ struct GskdHoldoutChoice {
   CvTable table;
   Index evaluations = 0;  ///< RWBS cost evaluations of every fold's constructions
 };
+
+/// The samples (column indices, ascending) GSKD's hold-out runs on when n exceeds `limit`: a
+/// uniformly random subset of `limit` of the n, drawn from stream kHoldOutSubsample of the seed.
+/// Empty (every sample) when limit is 0 or n ≤ limit.
+std::vector<Index> gskd_holdout_subsample(Index n, Index limit, std::uint64_t seed);
 
 /// Chooses (variance_upper, stages) for standardised samples z with Parzen target width
 /// target_width: for each fold and candidate bound, GskdConstruction on the other folds, scored

@@ -193,6 +193,14 @@ const OptionTable<GskdOptions>& gskd_option_table() {
                     &GskdOptions::stage_rule,
                     {GskdStageRule::minimum, GskdStageRule::one_standard_error},
                     [](GskdStageRule rule) { return to_string(rule); });
+    rows.add(in_range(option("holdout_subsample", OptionType::integer,
+                             "stopping=holdout: above this many samples the hold-out runs on a "
+                             "random subsample of this size and only the final construction on "
+                             "all of them (a departure for large N); 0: the hold-out on every "
+                             "sample",
+                             "--holdout-subsample", "holdout_subsample"),
+                      0),
+             &GskdOptions::holdout_subsample);
     rows.add(folds_option(), &GskdOptions::folds);
     rows.add(standardize_option(), &GskdOptions::standardize);
     rows.add(seed_option(), &GskdOptions::seed);

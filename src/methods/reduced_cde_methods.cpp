@@ -21,8 +21,9 @@ OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii, bool with_final
                                "Dimension d_z of the projection; by default chosen among 1 … "
                                "d_x by cross-validation of the whole method (W and "
                                "the estimator on z fitted without each fold and "
-                               "scored on it by the SQ criterion: about K + 1 "
-                               "times the cost of a fit at one d_z per candidate)",
+                               "scored on it: by the SQ criterion, or for lsce's refit by "
+                               "dz_loss; about K + 1 times the cost of a fit at one d_z "
+                               "per candidate)",
                                "--dz", "n_components"),
                         0),
                "d_z"),
@@ -54,6 +55,14 @@ OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii, bool with_final
                            "--final-model", "final_model"),
                     &Options::lsce_final_model, {LsceFinalModel::refit, LsceFinalModel::paper},
                     [](LsceFinalModel model) { return to_string(model); });
+    rows.add_choice(option("dz_loss", OptionType::choice,
+                           "final_model=refit: how the d_z cross-validation scores the refitted "
+                           "LSCDE on each held-out fold: sq (the SQ criterion of §3.2, as the "
+                           "paper's model and LSMI are scored) or kl (its own criterion, the "
+                           "held-out negative log-likelihood that chose its σ and λ)",
+                           "--dz-loss", "dz_loss"),
+                    &Options::lsce_dz_loss, {CvLoss::sq, CvLoss::kl},
+                    [](CvLoss loss) { return to_string(loss); });
   }
   rows.add(n_centers_option(), &Options::reduction, &ReductionOptions::n_centers);
   // One K for every cross-validation of the method (W's, d_z's and the ε-KDE's).

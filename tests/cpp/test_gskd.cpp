@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/metrics.hpp"
@@ -13,6 +16,7 @@
 #include "cdens/density/gskd.hpp"
 #include "density/fixed_kernels.hpp"
 #include "density/gskd_construction.hpp"
+#include "density/gskd_holdout.hpp"
 #include "density/ofr.hpp"
 #include "support.hpp"
 
@@ -120,6 +124,98 @@ TEST(Gskd, HoldoutTakesTheFewestStagesWithinOneErrorOrTheMinimum) {
   const DensityFit paper = fit_gskd(x, options);
   EXPECT_FALSE(paper.report.cross_validation.has_value());
   EXPECT_EQ(paper.report.hyperparameters.at("variance_upper"), options.variance_upper);
+}
+
+GskdOptions small_holdout_options() {
+  GskdOptions options;
+  options.standardize = false;
+  options.target_width = 0.4;
+  options.folds = 3;
+  options.variance_upper_candidates = {0.5, 2.0};
+  options.population = 6;
+  options.generations = 3;
+  options.iterations = 20;
+  options.seed = 5;
+  return options;
+}
+
+void expect_same_table(const CvTable& a, const CvTable& b) {
+  ASSERT_EQ(a.candidates.rows(), b.candidates.rows());
+  EXPECT_TRUE(a.candidates == b.candidates);
+  EXPECT_TRUE(a.mean_loss == b.mean_loss);
+  EXPECT_TRUE(a.standard_error == b.standard_error);
+  EXPECT_EQ(a.best, b.best);
+}
+
+void expect_same_mixture(const DensityFit& a, const DensityFit& b) {
+  EXPECT_TRUE(a.model.weights() == b.model.weights());
+  EXPECT_TRUE(a.model.centers() == b.model.centers());
+  EXPECT_TRUE(a.model.scales() == b.model.scales());
+}
+
+TEST(Gskd, HoldoutAboveTheLimitRunsOnTheSubsampleAndTheFinalConstructionOnAllSamples) {
+  Rng rng(31);
+  const Matrix x = two_bumps(150, rng);
+  GskdOptions options = small_holdout_options();
+  options.holdout_subsample = 45;
+  const DensityFit fit = fit_gskd(x, options);
+  EXPECT_EQ(fit.report.statistics.at("holdout_samples"), 45.0);
+  EXPECT_EQ(fit.report.statistics.at("n_train"), 150.0);
+  // The subsample by its documented rule: the first 45 of a permutation of stream 2^61 of the
+  // seed, in ascending order.
+  Rng subsample_rng(options.seed, std::uint64_t{1} << 61);
+  std::vector<Index> subsample = subsample_rng.permutation(150);
+  subsample.resize(45);
+  std::sort(subsample.begin(), subsample.end());
+  // Its hold-out table is exactly that of the whole method run on those 45 samples alone (its
+  // folds, constructions and scores are on the subsample only)...
+  GskdOptions every_sample = options;
+  every_sample.holdout_subsample = 0;
+  const DensityFit on_subsample = fit_gskd(gather_samples(x, subsample), every_sample);
+  expect_same_table(*fit.report.cross_validation, *on_subsample.report.cross_validation);
+  // ... and not that of the hold-out on all 150 (the test would pass vacuously otherwise).
+  const DensityFit full = fit_gskd(x, every_sample);
+  EXPECT_EQ(full.report.statistics.at("holdout_samples"), 150.0);
+  EXPECT_FALSE(full.report.cross_validation->mean_loss.size() ==
+                   fit.report.cross_validation->mean_loss.size() &&
+               full.report.cross_validation->mean_loss == fit.report.cross_validation->mean_loss);
+  // The final construction is on all 150 samples: the (bound, stages) the table chose, built as
+  // eq. (38) stopping builds it with that bound and max_kernels = stages.
+  GskdOptions final_only = options;
+  final_only.stopping = GskdStopping::paper;
+  final_only.variance_upper = fit.report.hyperparameters.at("variance_upper");
+  final_only.max_kernels = static_cast<Index>(fit.report.hyperparameters.at("stages"));
+  expect_same_mixture(fit, fit_gskd(x, final_only));
+}
+
+TEST(Gskd, HoldoutUpToTheLimitIsTheHoldoutOnEverySample) {
+  Rng rng(37);
+  const Matrix x = two_bumps(60, rng);
+  GskdOptions options = small_holdout_options();
+  options.holdout_subsample = 0;
+  const DensityFit every_sample = fit_gskd(x, options);
+  for (const Index limit : {Index{60}, Index{2000}}) {  // N = limit, N below it
+    options.holdout_subsample = limit;
+    const DensityFit fit = fit_gskd(x, options);
+    EXPECT_EQ(fit.report.statistics.at("holdout_samples"), 60.0);
+    expect_same_table(*fit.report.cross_validation, *every_sample.report.cross_validation);
+    expect_same_mixture(fit, every_sample);
+  }
+  EXPECT_TRUE(gskd_holdout_subsample(60, 60, 5).empty());
+  EXPECT_TRUE(gskd_holdout_subsample(61, 0, 5).empty());
+  const std::vector<Index> drawn = gskd_holdout_subsample(61, 60, 5);
+  ASSERT_EQ(drawn.size(), 60U);
+  EXPECT_TRUE(std::is_sorted(drawn.begin(), drawn.end()));
+  EXPECT_TRUE(std::adjacent_find(drawn.begin(), drawn.end()) == drawn.end());
+  EXPECT_GE(drawn.front(), 0);
+  EXPECT_LT(drawn.back(), 61);
+  // The limit needs two samples per fold (0 stands for every sample); negative is refused.
+  options.holdout_subsample = 5;
+  EXPECT_THROW(fit_gskd(x, options), InvalidArgument);
+  options.holdout_subsample = -1;
+  EXPECT_THROW(fit_gskd(x, options), InvalidArgument);
+  options.holdout_subsample = 6;
+  EXPECT_NO_THROW(fit_gskd(x, options));
 }
 
 TEST(Gskd, FirstKernelIsTheGlobalMinimiserOfTheLooCriterion) {

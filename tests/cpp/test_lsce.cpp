@@ -319,6 +319,9 @@ TEST(LsceTest, DimensionReductionErrorFallsAsNGrows) {
 }
 
 TEST(LsceTest, ChoosesTheTrueDimensionAndReportsTheTable) {
+  // By the SQ criterion (the default). With these small grids and 40 centres the held-out
+  // NLL (dz_loss kl) prefers d_z = 2 on this sample; the choice by either loss is checked
+  // against explicit fits in DimensionTableMatchesExplicitRefitsWithoutEachFold.
   const test::PairSample data = set_b(150, 3, 12);
   const ReducedCdeFit fit =
       fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, quick_options(0, 2));
@@ -331,29 +334,64 @@ TEST(LsceTest, ChoosesTheTrueDimensionAndReportsTheTable) {
 
 TEST(LsceTest, DimensionTableMatchesExplicitRefitsWithoutEachFold) {
   // The d_z CV must fit the whole method — W included — without the held-out fold: each entry of
-  // the table is recomputed here from an explicit fit on the other folds.
+  // both tables (SQ criterion and negative log-likelihood) is recomputed here from an explicit
+  // fit on the other folds. lsce's refit is chosen by sq by default, by its own criterion (kl)
+  // when asked; the paper's model and the other methods by sq whatever dz_loss says.
   const test::PairSample data = set_b(60, 3, 16);
-  const ReducedCdeOptions options = quick_options(0, 2);
-  for (const auto method : {ReducedCdeMethod::lsce, ReducedCdeMethod::lsmi_ekde}) {
-    const CvTable table = cross_validate_dimension(data.x, data.y, method, options);
+  const ReducedCdeOptions base = quick_options(0, 2);
+  struct Case {
+    ReducedCdeMethod method;
+    LsceFinalModel final_model;
+    CvLoss dz_loss;
+    CvLoss expected;
+  };
+  for (const Case c :
+       {Case{ReducedCdeMethod::lsce, LsceFinalModel::refit, CvLoss::kl, CvLoss::kl},
+        Case{ReducedCdeMethod::lsce, LsceFinalModel::refit, CvLoss::sq, CvLoss::sq},
+        Case{ReducedCdeMethod::lsce, LsceFinalModel::paper, CvLoss::kl, CvLoss::sq},
+        Case{ReducedCdeMethod::lsmi_ekde, LsceFinalModel::refit, CvLoss::kl, CvLoss::sq}}) {
+    ReducedCdeOptions options = base;
+    options.lsce_final_model = c.final_model;
+    options.lsce_dz_loss = c.dz_loss;
+    EXPECT_EQ(dimension_loss(c.method, options), c.expected);
+    const DimensionTables tables = cross_validate_dimension(data.x, data.y, c.method, options);
     const KFold folds = dimension_folds(60, options);
-    ASSERT_EQ(table.mean_loss.size(), 3);
+    const CvTable& sq = c.expected == CvLoss::sq ? tables.chosen : tables.other;
+    const CvTable& kl = c.expected == CvLoss::sq ? tables.other : tables.chosen;
+    EXPECT_EQ(sq.loss, "sq");
+    EXPECT_EQ(kl.loss, "kl");
+    ASSERT_EQ(sq.mean_loss.size(), 3);
+    ASSERT_EQ(kl.mean_loss.size(), 3);
     for (Index dz = 1; dz <= 3; ++dz) {
-      double mean = 0.0;
+      double mean_sq = 0.0;
+      double mean_kl = 0.0;
       for (int k = 0; k < folds.n_folds(); ++k) {
         ReducedCdeOptions fixed = options;
         fixed.reduction.dz = dz;
         const ReducedCdeFit fit = fit_at_dimension(
             gather_samples(data.x, folds.train(k)), gather_samples(data.y, folds.train(k)),
-            Standardizer::fit(data.x, "x"), Standardizer::fit(data.y, "y"), method, fixed);
-        mean += squared_loss(fit.model, gather_samples(data.x, folds.test(k)),
-                             gather_samples(data.y, folds.test(k))) /
-                folds.n_folds();
+            Standardizer::fit(data.x, "x"), Standardizer::fit(data.y, "y"), c.method, fixed);
+        const Matrix x_test = gather_samples(data.x, folds.test(k));
+        const Matrix y_test = gather_samples(data.y, folds.test(k));
+        mean_sq += squared_loss(fit.model, x_test, y_test) / folds.n_folds();
+        mean_kl += -fit.model.log_pdf(x_test, y_test).mean() / folds.n_folds();
       }
-      EXPECT_NEAR(table.mean_loss(dz - 1), mean, 1e-12 * (1.0 + std::abs(mean)))
-          << to_string(method) << " d_z " << dz;
+      EXPECT_NEAR(sq.mean_loss(dz - 1), mean_sq, 1e-12 * (1.0 + std::abs(mean_sq)))
+          << to_string(c.method) << " d_z " << dz;
+      EXPECT_NEAR(kl.mean_loss(dz - 1), mean_kl, 1e-12 * (1.0 + std::abs(mean_kl)))
+          << to_string(c.method) << " d_z " << dz;
     }
-    EXPECT_EQ(table.loss, "sq");
+  }
+  // The fit takes d_z from the chosen table and reports both.
+  for (const CvLoss loss : {CvLoss::sq, CvLoss::kl}) {
+    ReducedCdeOptions options = base;
+    options.lsce_dz_loss = loss;
+    const ReducedCdeFit fit = fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options);
+    const CvTable& chosen = fit.report.auxiliary_cross_validation.at("d_z");
+    const std::string other = loss == CvLoss::sq ? "kl" : "sq";
+    EXPECT_EQ(chosen.loss, to_string(loss));
+    EXPECT_EQ(fit.report.auxiliary_cross_validation.at("d_z_" + other).loss, other);
+    EXPECT_EQ(fit.report.hyperparameters.at("d_z"), chosen.candidates(chosen.best, 0));
   }
 }
 

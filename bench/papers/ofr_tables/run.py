@@ -9,6 +9,7 @@ eqs. (51)-(61), as mean +- sd over the paper's runs, beside the paper's numbers.
     build/venv/bin/python bench/papers/ofr_tables/run.py --tables I,V --runs 20 --csv out/x.csv
     build/venv/bin/python bench/papers/ofr_tables/run.py --timing      # GSKD fit time vs N
     build/venv/bin/python bench/papers/ofr_tables/run.py --timing --sizes 10000 --stopping paper
+    build/venv/bin/python bench/papers/ofr_tables/run.py --subsample-risk --sizes 10000 --repeats 10
 
 Settings are the paper's (densities.py): its N, runs, kernel widths for PW, SKD and RSDE (found
 there by cross-validation; used here as given, in the data's units), GMM with the box start, and
@@ -216,6 +217,60 @@ def timing(sizes, stoppings, threads, repeats):
             sys.stdout.flush()
 
 
+def subsample_risk(n, runs, threads, target_width, limit=None):
+    """GSKD at large N with the hold-out on a subsample (holdout_subsample = `limit`, None: the
+    default) against the hold-out on every sample (holdout_subsample=0), same data and seed per
+    run, on
+    the 1-D eight-Gaussian example: stages, kernels, L1 (eq. 47, 10^4 test points) and fit
+    time of each, and the per-run differences."""
+    width = "LOO" if target_width == 0 else f"{target_width:g}"
+    size = "the default" if limit is None else f"{limit:,}"
+    print(f"\n### GSKD hold-out on a subsample ({size}) against every sample, eight Gaussians "
+          f"(1-D), N = {n:,}, γ_Parz = {width}, {threads} thread(s), {runs} runs\n")
+    print("| run | stages sub / all | kernels sub / all | L1 ×1e2 sub / all | fit s sub / all "
+          "| CPU s sub / all | load average |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    keys = ("stages", "kernels", "l1", "seconds", "cpu")
+    results = {mode: {key: [] for key in keys} for mode in ("sub", "all")}
+    for run in range(runs):
+        rng = np.random.default_rng([77, run])
+        X = eight_gaussians_sample(n, rng)
+        X_test = eight_gaussians_sample(N_TEST, rng)
+        truth = EXAMPLES[0].pdf(X_test)
+        for mode, mode_limit in (("sub", limit), ("all", 0)):
+            extra = {} if mode_limit is None else {"holdout_subsample": mode_limit}
+            estimator = cdens.GSKD(target_bandwidth=target_width or None, standardize=False,
+                                   random_state=run, n_jobs=threads, **extra)
+            start, start_cpu = time.perf_counter(), time.process_time()
+            estimator.fit(X)
+            row = results[mode]
+            row["seconds"].append(time.perf_counter() - start)
+            row["cpu"].append(time.process_time() - start_cpu)
+            row["stages"].append(estimator.model_.hyperparameters["stages"])
+            row["kernels"].append(estimator.n_kernels_)
+            row["l1"].append(estimator.model_.l1_test_error(X_test, truth) * 1e2)
+        sub, full = results["sub"], results["all"]
+        load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+        print(f"| {run} | {sub['stages'][-1]:.0f} / {full['stages'][-1]:.0f} | "
+              f"{sub['kernels'][-1]} / {full['kernels'][-1]} | {sub['l1'][-1]:.3f} / "
+              f"{full['l1'][-1]:.3f} | {sub['seconds'][-1]:.2f} / {full['seconds'][-1]:.2f} | "
+              f"{sub['cpu'][-1]:.2f} / {full['cpu'][-1]:.2f} | {load} |")
+        sys.stdout.flush()
+    sub, full = results["sub"], results["all"]
+    print(f"| mean ± sd | {cell(sub['stages'], 1, 1)} / {cell(full['stages'], 1, 1)} | "
+          f"{cell(sub['kernels'], 1, 1)} / {cell(full['kernels'], 1, 1)} | "
+          f"{cell(sub['l1'], 1, 3)} / {cell(full['l1'], 1, 3)} | "
+          f"{np.mean(sub['seconds']):.2f} / {np.mean(full['seconds']):.2f} | "
+          f"{np.mean(sub['cpu']):.2f} / {np.mean(full['cpu']):.2f} | |")
+    difference = np.asarray(sub["l1"]) - np.asarray(full["l1"])
+    kernels = np.asarray(sub["kernels"]) - np.asarray(full["kernels"])
+    print(f"\nL1 ×1e2, subsample − every sample: mean {difference.mean():+.3f} (se "
+          f"{difference.std(ddof=1) / np.sqrt(len(difference)) if runs > 1 else 0:.3f}), "
+          f"{int((difference > 0).sum())} of {runs} runs worse; kernels: mean "
+          f"{kernels.mean():+.1f}; time ratio (wall) "
+          f"{np.mean(full['seconds']) / np.mean(sub['seconds']):.1f}x")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="2 runs of the small examples")
@@ -233,7 +288,19 @@ def main():
                         help="GSKD-paper's variance box LOW,HIGH: LOW multiplies the Parzen "
                              "target's variance, HIGH the sample variance (instead of the "
                              "estimator's default 1,1)")
+    parser.add_argument("--subsample-risk", action="store_true",
+                        help="GSKD's hold-out on a subsample against every sample at N = the "
+                             "first of --sizes, --repeats runs")
+    parser.add_argument("--holdout-subsample", type=int, default=None,
+                        help="--subsample-risk: GSKD's holdout_subsample (default: the "
+                             "estimator's)")
+    parser.add_argument("--target-width", type=float, default=0.17,
+                        help="--subsample-risk: γ_Parz of the target (0: the LOO width)")
     args = parser.parse_args()
+    if args.subsample_risk:
+        subsample_risk(int(args.sizes.split(",")[0]), args.repeats, args.threads,
+                       args.target_width, args.holdout_subsample)
+        return
     if args.timing:
         timing([int(n) for n in args.sizes.split(",")], args.stopping.split(","), args.threads,
                args.repeats)
