@@ -55,15 +55,20 @@ double best_mixing_weight(const VectorView& log_conditional, const VectorView& l
   return 0.5 * (low + high);
 }
 
-double mixed_negative_log_likelihood(const VectorView& log_conditional,
-                                     const VectorView& log_marginal, double weight) {
+Vector mixed_log_densities(const VectorView& log_conditional, const VectorView& log_marginal,
+                           double weight) {
   const double keep = std::log1p(-weight);
   const double mix = std::log(weight);
-  double sum = 0.0;
+  Vector values(log_conditional.size());
   for (Index i = 0; i < log_conditional.size(); ++i) {
-    sum -= log_add_exp(keep + log_conditional(i), mix + log_marginal(i));
+    values(i) = log_add_exp(keep + log_conditional(i), mix + log_marginal(i));
   }
-  return sum / static_cast<double>(log_conditional.size());
+  return values;
+}
+
+double mixed_negative_log_likelihood(const VectorView& log_conditional,
+                                     const VectorView& log_marginal, double weight) {
+  return -mixed_log_densities(log_conditional, log_marginal, weight).mean();
 }
 
 }  // namespace cdens

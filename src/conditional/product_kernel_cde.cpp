@@ -13,11 +13,13 @@
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
+#include "conditional/broad_component_gate.hpp"
 #include "conditional/declared_columns.hpp"
 #include "conditional/gaussian_process_regression.hpp"
 #include "conditional/standardized_linear_fit.hpp"
 #include "core/bandwidth_search.hpp"
 #include "core/fit_skeleton.hpp"
+#include "core/gaussian_kernel.hpp"
 #include "core/random_streams.hpp"
 
 namespace cdens {
@@ -115,6 +117,7 @@ void compare_with_linear_gaussian(const StandardizedPairs& data, FitReport& repo
 struct MarginalChoice {
   double weight;
   double mixed_nll;
+  Vector log_mixed;  ///< the mixture's leave-one-out log densities, pair by pair
 };
 
 /// ε of marginal_mixing.hpp: the leave-one-out log densities of the estimate (the terms
@@ -131,7 +134,24 @@ MarginalChoice choose_marginal_weight(const Vector& conditional_terms, const Mat
       -marginal.negative_log_likelihoods(marginal.parameters_of(bandwidths.tail(outputs.rows())));
   const double weight =
       best_mixing_weight(log_conditional, log_marginal, 1.0 / static_cast<double>(outputs.cols()));
-  return {weight, mixed_negative_log_likelihood(log_conditional, log_marginal, weight)};
+  return {weight, mixed_negative_log_likelihood(log_conditional, log_marginal, weight),
+          mixed_log_densities(log_conditional, log_marginal, weight)};
+}
+
+/// log N(e_i; 0, I) of the residuals (columns of `outputs`) of the `held_out` pairs (empty: all):
+/// the leave-one-out log densities of the Gaussian process's own predictive distribution.
+Vector process_log_densities(const Matrix& outputs, const std::vector<Index>& held_out) {
+  const auto log_density = [&](Index i) {
+    return -0.5 * (outputs.col(i).squaredNorm() + static_cast<double>(outputs.rows()) * kLog2Pi);
+  };
+  if (held_out.empty()) {
+    Vector values(outputs.cols());
+    for (Index i = 0; i < outputs.cols(); ++i) values(i) = log_density(i);
+    return values;
+  }
+  Vector values(static_cast<Index>(held_out.size()));
+  for (std::size_t j = 0; j < held_out.size(); ++j) values(Index(j)) = log_density(held_out[j]);
+  return values;
 }
 
 }  // namespace
@@ -251,6 +271,7 @@ ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
       }
     }
     double marginal_weight = 0.0;
+    Vector log_kernel_terms;  // log p̃_{−i}: the estimate's leave-one-out terms, mixed
     if (mix) {
       if (!search) {
         conditional_terms =
@@ -259,11 +280,34 @@ ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
       const MarginalChoice choice = choose_marginal_weight(
           conditional_terms, outputs, output_kernels, held_out, bandwidths, options.threads);
       marginal_weight = choice.weight;
+      log_kernel_terms = choice.log_mixed;
       report.hyperparameters["marginal_weight"] = marginal_weight;
       if (search) {
         report.statistics["loo_nll_unmixed"] = report.statistics.at("loo_nll");
         report.statistics["loo_nll"] = choice.mixed_nll + mean_over(residual_log_scales, held_out) -
                                        data.y_scaling.log_jacobian();
+      }
+    }
+    // Around the Gaussian-process trend, the process's own predictive Gaussian N(e; 0, I) joins as
+    // a component of weight δ ≥ 1/n chosen by leave-one-out likelihood: a residual beyond every
+    // kernel then scores as the process scores it (docs/methods/kcde.md).
+    double process_weight = 0.0;
+    if (options.trend == KernelTrend::gaussian_process && likelihood) {
+      if (log_kernel_terms.size() == 0) {
+        if (conditional_terms.size() == 0) {
+          conditional_terms =
+              likelihood->negative_log_likelihoods(likelihood->parameters_of(bandwidths));
+        }
+        log_kernel_terms = -conditional_terms;
+      }
+      const Vector log_process = process_log_densities(outputs, held_out);
+      process_weight =
+          best_mixing_weight(log_kernel_terms, log_process, 1.0 / static_cast<double>(n));
+      report.hyperparameters["trend_component_weight"] = process_weight;
+      if (search) {
+        report.statistics["loo_nll"] =
+            mixed_negative_log_likelihood(log_kernel_terms, log_process, process_weight) +
+            mean_over(residual_log_scales, held_out) - data.y_scaling.log_jacobian();
       }
     }
     // A probability mass of a discrete y is not comparable with a Gaussian density of it.
@@ -281,11 +325,18 @@ ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
 
     const Vector output_bandwidths = bandwidths.tail(y.rows());
     Matrix scales = output_bandwidths.replicate(1, n);
-    ConditionalMixture model(
-        data.x_scaling, data.y_scaling,
-        std::make_shared<const ProductKernelGate>(data.samples.z, bandwidths.head(input_dim),
-                                                  input_kernels, marginal_weight),
-        std::move(outputs), std::move(scales), std::move(trend), output_kernels);
+    std::shared_ptr<const ConditionalGate> gate = std::make_shared<const ProductKernelGate>(
+        data.samples.z, bandwidths.head(input_dim), input_kernels, marginal_weight);
+    if (process_weight > 0.0) {
+      // The process's component: N(e; 0, I) behind weight δ.
+      outputs.conservativeResize(Eigen::NoChange, n + 1);
+      outputs.col(n).setZero();
+      scales.conservativeResize(Eigen::NoChange, n + 1);
+      scales.col(n).setOnes();
+      gate = std::make_shared<const BroadComponentGate>(std::move(gate), process_weight);
+    }
+    ConditionalMixture model(data.x_scaling, data.y_scaling, std::move(gate), std::move(outputs),
+                             std::move(scales), std::move(trend), output_kernels);
     return model;
   });
 }

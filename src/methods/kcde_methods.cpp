@@ -5,6 +5,7 @@
 #include "cdens/conditional/product_kernel_cde.hpp"
 #include "cdens/conditional/product_kernel_gate.hpp"
 #include "cdens/methods/option_tables.hpp"
+#include "conditional/broad_component_gate.hpp"
 #include "conditional/constant_gate.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
@@ -130,7 +131,8 @@ MethodEntry product_kernel_cde_method() {
                             "kernel CDE with one bandwidth per dimension by leave-one-out "
                             "likelihood",
                             "KernelCDE", product_kernel_cde_option_table(), &fit_product_kernel_cde,
-                            {gate_kind<ProductKernelGate>("product_kernel")});
+                            {gate_kind<ProductKernelGate>("product_kernel"),
+                             wrapping_gate_kind<BroadComponentGate>("broad_component")});
 }
 
 MethodEntry linear_gaussian_method() {

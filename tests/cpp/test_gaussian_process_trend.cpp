@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "cdens/cdens.hpp"
+#include "conditional/broad_component_gate.hpp"
 #include "conditional/gaussian_process_regression.hpp"
 #include "conditional/standardized_linear_fit.hpp"
 #include "support.hpp"
@@ -248,6 +249,30 @@ TEST(GaussianProcessTrendTest, KcdeAroundTheTrendIsIndependentOfTheThreadCount) 
   test::expect_independent_of_thread_count(options, [&](const ProductKernelCdeOptions& chosen) {
     return fit_product_kernel_cde(train.x, train.y, chosen);
   });
+}
+
+TEST(GaussianProcessTrendTest, TheProcessComponentHasTheLeaveOneOutWeightAndTheRestShareTheGate) {
+  const test::PairSample train = steep_sample(150, 14);
+  const ConditionalFit fit = fit_with_trend(train, KernelTrend::gaussian_process);
+  const auto& gate = dynamic_cast<const BroadComponentGate&>(fit.model.gate());
+  const double weight = fit.report.hyperparameters.at("trend_component_weight");
+  EXPECT_EQ(gate.weight(), weight);
+  EXPECT_GE(weight, 1.0 / 150.0);
+  // π over the 150 kernels and the process's component: (1 − δ) π_inner, then δ.
+  const Matrix z = fit.model.x_scaling().transform(steep_sample(3, 15).x);
+  Matrix inner(150, 3);
+  gate.inner().log_weights(z, inner);
+  Matrix all(151, 3);
+  gate.log_weights(z, all);
+  for (Index j = 0; j < 3; ++j) {
+    const Vector expected = (inner.col(j).array() - inner.col(j).maxCoeff()).exp();
+    const Vector shares = all.col(j).head(150).array().exp();
+    EXPECT_TRUE(shares.isApprox((1.0 - weight) * expected / expected.sum(), 1e-12));
+    EXPECT_NEAR(std::exp(all(150, j)), weight, 1e-15);
+  }
+  // The component is N(e; 0, 1).
+  EXPECT_EQ(fit.model.centers()(0, 150), 0.0);
+  EXPECT_EQ(fit.model.scales()(0, 150), 1.0);
 }
 
 TEST(GaussianProcessTrendTest, DiscreteOutputsAreRefused) {

@@ -37,6 +37,10 @@ std::string to_string(MarginalMixing mixing);
 double best_mixing_weight(const VectorView& log_conditional, const VectorView& log_marginal,
                           double minimum);
 
+/// log((1 − ε) exp(a_i) + ε exp(b_i)) for every i: the mixture's leave-one-out log densities.
+Vector mixed_log_densities(const VectorView& log_conditional, const VectorView& log_marginal,
+                           double weight);
+
 /// The mean over i of −log((1 − ε) exp(a_i) + ε exp(b_i)): the leave-one-out NLL of the mixture.
 double mixed_negative_log_likelihood(const VectorView& log_conditional,
                                      const VectorView& log_marginal, double weight);
