@@ -2,6 +2,7 @@
 // The API of cdens: every installed header. The engines' headers live beside their sources in
 // src/ and are not installed.
 
+#include "cdens/conditional/broad_component_gate.hpp"
 #include "cdens/conditional/epsilon_kde.hpp"
 #include "cdens/conditional/forward_selection.hpp"
 #include "cdens/conditional/forward_selection_methods.hpp"

@@ -9,6 +9,7 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "cdens/conditional/broad_component_gate.hpp"
 #include "cdens/conditional/product_kernel_gate.hpp"
 #include "cdens/conditional/projected_gate.hpp"
 #include "cdens/core/error.hpp"
@@ -81,7 +82,13 @@ void bind_conditional_model(py::module_& module) {
       .def_property_readonly(
           "input_kinds",
           [](const ConditionalModel& m) {
-            const auto* gate = dynamic_cast<const ProductKernelGate*>(&m.mixture.gate());
+            // KCDE around the Gaussian-process trend wraps its kernel gate with the process's
+            // component.
+            const ConditionalGate* kernel_gate = &m.mixture.gate();
+            if (const auto* broad = dynamic_cast<const BroadComponentGate*>(kernel_gate)) {
+              kernel_gate = &broad->inner();
+            }
+            const auto* gate = dynamic_cast<const ProductKernelGate*>(kernel_gate);
             return gate != nullptr
                        ? kinds_of(gate->kernels())
                        : std::vector<std::string>(static_cast<std::size_t>(m.mixture.input_dim()),

@@ -1,4 +1,4 @@
-#include "conditional/broad_component_gate.hpp"
+#include "cdens/conditional/broad_component_gate.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "cdens/conditional/broad_component_gate.hpp"
 #include "cdens/conditional/linear_gaussian.hpp"
 #include "cdens/conditional/marginal_mixing.hpp"
 #include "cdens/conditional/product_kernel_gate.hpp"
@@ -13,7 +14,6 @@
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
-#include "conditional/broad_component_gate.hpp"
 #include "conditional/declared_columns.hpp"
 #include "conditional/gaussian_process_regression.hpp"
 #include "conditional/standardized_linear_fit.hpp"

@@ -187,3 +187,17 @@ def test_marginal_mixing_density_and_model_file(two_inputs, tmp_path):
                                rtol=1e-10, atol=1e-10)
     with pytest.raises(ValueError, match="marginal_mixing"):
         cdens.KernelCDE(marginal_mixing="always").fit(x, y)
+
+
+def test_around_the_gaussian_process_trend_the_model_keeps_its_input_kinds_and_refits(tmp_path):
+    rng = np.random.default_rng(11)
+    x = np.column_stack([rng.normal(size=200), rng.integers(0, 3, size=200)])
+    y = 3 * np.sin(2 * x[:, 0]) + x[:, 1] + 0.2 * rng.normal(size=200)
+    model = cdens.KernelCDE(trend="gp", discrete=[1], random_state=0).fit(x, y)
+    assert model.input_kinds_ == ["continuous", "unordered"]
+    # A saved model loads as the same estimator, trend included, with the same densities.
+    path = tmp_path / "gp.json"
+    model.save(path)
+    loaded = cdens.load(path)
+    assert loaded.trend == "gp"
+    np.testing.assert_array_equal(loaded.log_pdf(x[:20], y[:20]), model.log_pdf(x[:20], y[:20]))
