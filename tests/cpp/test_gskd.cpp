@@ -34,9 +34,8 @@ Matrix two_bumps(Index n, Rng& rng) {
   return x;
 }
 
-TEST(Gskd, HoldoutTableIsTheMeanHeldOutIseOfTheConstructionsOnTheOtherFolds) {
-  Rng rng(29);
-  const Matrix x = two_bumps(60, rng);
+/// A hold-out fit small enough for brute force: three folds, two bounds, a short RWBS.
+GskdOptions small_holdout_options() {
   GskdOptions options;
   options.standardize = false;
   options.target_width = 0.4;
@@ -45,6 +44,13 @@ TEST(Gskd, HoldoutTableIsTheMeanHeldOutIseOfTheConstructionsOnTheOtherFolds) {
   options.population = 6;
   options.generations = 3;
   options.iterations = 20;
+  return options;
+}
+
+TEST(Gskd, HoldoutTableIsTheMeanHeldOutIseOfTheConstructionsOnTheOtherFolds) {
+  Rng rng(29);
+  const Matrix x = two_bumps(60, rng);
+  const GskdOptions options = small_holdout_options();
   const DensityFit fit = fit_gskd(x, options);
   const CvTable& table = *fit.report.cross_validation;
   // Brute force for stage counts 1–3 (no fold's construction can end by patience before stage
@@ -126,19 +132,6 @@ TEST(Gskd, HoldoutTakesTheFewestStagesWithinOneErrorOrTheMinimum) {
   EXPECT_EQ(paper.report.hyperparameters.at("variance_upper"), options.variance_upper);
 }
 
-GskdOptions small_holdout_options() {
-  GskdOptions options;
-  options.standardize = false;
-  options.target_width = 0.4;
-  options.folds = 3;
-  options.variance_upper_candidates = {0.5, 2.0};
-  options.population = 6;
-  options.generations = 3;
-  options.iterations = 20;
-  options.seed = 5;
-  return options;
-}
-
 void expect_same_table(const CvTable& a, const CvTable& b) {
   ASSERT_EQ(a.candidates.rows(), b.candidates.rows());
   EXPECT_TRUE(a.candidates == b.candidates);
@@ -157,6 +150,7 @@ TEST(Gskd, HoldoutAboveTheLimitRunsOnTheSubsampleAndTheFinalConstructionOnAllSam
   Rng rng(31);
   const Matrix x = two_bumps(150, rng);
   GskdOptions options = small_holdout_options();
+  options.seed = 5;
   options.holdout_subsample = 45;
   const DensityFit fit = fit_gskd(x, options);
   EXPECT_EQ(fit.report.statistics.at("holdout_samples"), 45.0);
@@ -192,6 +186,7 @@ TEST(Gskd, HoldoutUpToTheLimitIsTheHoldoutOnEverySample) {
   Rng rng(37);
   const Matrix x = two_bumps(60, rng);
   GskdOptions options = small_holdout_options();
+  options.seed = 5;
   options.holdout_subsample = 0;
   const DensityFit every_sample = fit_gskd(x, options);
   for (const Index limit : {Index{60}, Index{2000}}) {  // N = limit, N below it
