@@ -141,17 +141,11 @@ MarginalChoice choose_marginal_weight(const Vector& conditional_terms, const Mat
 /// log N(e_i; 0, I) of the residuals (columns of `outputs`) of the `held_out` pairs (empty: all):
 /// the leave-one-out log densities of the Gaussian process's own predictive distribution.
 Vector process_log_densities(const Matrix& outputs, const std::vector<Index>& held_out) {
-  const auto log_density = [&](Index i) {
-    return -0.5 * (outputs.col(i).squaredNorm() + static_cast<double>(outputs.rows()) * kLog2Pi);
-  };
-  if (held_out.empty()) {
-    Vector values(outputs.cols());
-    for (Index i = 0; i < outputs.cols(); ++i) values(i) = log_density(i);
-    return values;
-  }
-  Vector values(static_cast<Index>(held_out.size()));
-  for (std::size_t j = 0; j < held_out.size(); ++j) values(Index(j)) = log_density(held_out[j]);
-  return values;
+  const Matrix held = held_out.empty() ? outputs : Matrix(outputs(Eigen::all, held_out));
+  return (-0.5 *
+          (held.colwise().squaredNorm().array() + static_cast<double>(outputs.rows()) * kLog2Pi))
+      .transpose()
+      .matrix();
 }
 
 }  // namespace
