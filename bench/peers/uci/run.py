@@ -30,6 +30,7 @@ import pandas as pd  # noqa: E402
 
 import cdens  # noqa: E402
 import cdens.metrics  # noqa: E402
+from cdens._methods import methods  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
@@ -43,10 +44,14 @@ SETS = ["yacht", "boston", "energy", "concrete", "wine_red", "protein"]
 
 
 def estimator(spec, seed):
-    """auto, or a candidate written as auto takes it (method[:option=value]...)."""
+    """auto, or a candidate written as auto takes it (method[:option=value]...), fitted as its own
+    estimator class (auto with one candidate would cross-validate it for nothing)."""
     if spec == "auto":
         return cdens.AutoCDE(random_state=seed)
-    return cdens.AutoCDE(candidates=[spec], random_state=seed)
+    name, *settings = spec.split(":")
+    entry = methods()[name]
+    options = dict(setting.split("=", 1) for setting in settings)
+    return getattr(cdens, entry["python_class"])(random_state=seed, **options)
 
 
 def load(name):
