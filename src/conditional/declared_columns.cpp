@@ -83,6 +83,16 @@ bool looks_discrete(const VectorView& values) {
   return distinct.size() <= (integers ? kFewIntegers : kFewValues);
 }
 
+bool has_few_integer_levels(const VectorView& values) {
+  std::set<double> levels;
+  for (Index i = 0; i < values.size(); ++i) {
+    if (values(i) != std::round(values(i))) return false;
+    levels.insert(values(i));
+    if (levels.size() > kFewIntegers) return false;
+  }
+  return levels.size() >= 2;
+}
+
 std::vector<std::string> undeclared_discrete_warnings(const MatrixView& x, const MatrixView& y,
                                                       const ColumnKernels& kernels,
                                                       const std::vector<std::string>& names) {

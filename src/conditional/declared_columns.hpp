@@ -26,6 +26,10 @@ ColumnKernels declared_column_kernels(const MatrixView& x, const MatrixView& y,
 /// 20 distinct values.
 bool looks_discrete(const VectorView& values);
 
+/// Integers only, at least two and at most as many distinct values as looks_discrete allows
+/// integers (20): a score or a count that auto models by a mass function by default.
+bool has_few_integer_levels(const VectorView& values);
+
 /// A warning for every continuous column of `kernels` that looks discrete, naming it as
 /// declared_column_kernels does and saying how to declare it.
 std::vector<std::string> undeclared_discrete_warnings(const MatrixView& x, const MatrixView& y,

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -14,6 +13,7 @@
 #include "cdens/core/text.hpp"
 #include "cdens/methods/option_tables.hpp"
 #include "cdens/methods/registry.hpp"
+#include "conditional/declared_columns.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
 
@@ -21,10 +21,6 @@ namespace cdens {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-/// The most integer levels a y may take to get a mass function by default (as KCDE's warning of
-/// a column that looks discrete).
-constexpr std::size_t kIntegerLevels = 20;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -98,17 +94,6 @@ std::vector<Candidate> parse_candidates(const MethodSelectionOptions& options) {
 bool declares(const std::vector<Index>& columns, Index input_dim) {
   return std::any_of(columns.begin(), columns.end(),
                      [&](Index column) { return column >= input_dim; });
-}
-
-/// Integer values, at least two and at most 20 distinct: a score, a count of few values.
-bool has_few_integer_levels(const VectorView& values) {
-  std::set<double> levels;
-  for (Index i = 0; i < values.size(); ++i) {
-    if (values(i) != std::round(values(i))) return false;
-    levels.insert(values(i));
-    if (levels.size() > kIntegerLevels) return false;
-  }
-  return levels.size() >= 2;
 }
 
 /// Whether the candidate sets a trend other than none (KCDE's trend = linear or gp).
