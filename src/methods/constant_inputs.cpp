@@ -1,7 +1,6 @@
 #include "methods/constant_inputs.hpp"
 
 #include <algorithm>
-#include <regex>
 #include <sstream>
 #include <string>
 
@@ -49,14 +48,16 @@ OptionValues follow_kept_columns(const MethodEntry& method, OptionValues values,
 /// key ending in _x<position> (or _y<d>_x<position>) takes the full input's position.
 std::map<std::string, double> at_full_positions(const std::map<std::string, double>& values,
                                                 const std::vector<Index>& kept) {
-  static const std::regex input_suffix("^(.*_x)([0-9]+)$");
   std::map<std::string, double> moved;
   for (const auto& [key, value] : values) {
-    std::smatch match;
-    if (std::regex_match(key, match, input_suffix)) {
-      const auto position = static_cast<std::size_t>(std::stoul(match[2].str()));
+    const auto marker = key.rfind("_x");
+    const auto digits = marker == std::string::npos ? std::string() : key.substr(marker + 2);
+    const bool numbered = !digits.empty() && digits.size() < 10 &&
+                          digits.find_first_not_of("0123456789") == std::string::npos;
+    if (numbered) {
+      const auto position = static_cast<std::size_t>(std::stoul(digits));
       if (position < kept.size()) {
-        moved[match[1].str() + std::to_string(kept[position])] = value;
+        moved[key.substr(0, marker + 2) + std::to_string(kept[position])] = value;
         continue;
       }
     }
