@@ -21,6 +21,7 @@
 #include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/random_streams.hpp"
+#include "core/tied_outputs.hpp"
 
 namespace cdens {
 namespace {
@@ -93,6 +94,29 @@ void report_trend(const GaussianProcessTrend& trend, double gaussian_loo_nll, Fi
         output.noise_variance;
   }
   report.statistics["trend_loo_nll"] = gaussian_loo_nll;
+}
+
+/// The lowest bandwidth of every dimension of (x, y) (0: the search's own bound): for a
+/// continuous output recorded on a grid of step Δ, a kernel of at least Δ / 2 in y's units
+/// (recording_step.hpp). The kernels sit on e = (t − μ) / f, and the trend's factor f is at least
+/// its noise spread σ_n, so around a Gaussian-process trend the floor in e is Δ_t / (2 σ_n). The
+/// step of each gridded output goes into the report.
+Vector recording_floors(const MatrixView& y, const ColumnKernels& kernels,
+                        const Standardizer& y_scaling, const OutputTrend* trend, double upper,
+                        FitReport& report) {
+  const Index input_dim = static_cast<Index>(kernels.size()) - y.rows();
+  Vector floors = Vector::Zero(static_cast<Index>(kernels.size()));
+  const auto* process = dynamic_cast<const GaussianProcessTrend*>(trend);
+  for (Index d = 0; d < y.rows(); ++d) {
+    if (kernels[static_cast<std::size_t>(input_dim + d)].is_discrete()) continue;
+    const double step = recording_step(y.row(d).transpose());
+    if (step == 0.0) continue;
+    report.hyperparameters["recording_step_" + dimension_name(input_dim + d, input_dim)] = step;
+    double floor = narrowest_width_on_grid(step) / y_scaling.scale()(d);
+    if (process) floor /= std::sqrt(process->outputs()[static_cast<std::size_t>(d)].noise_variance);
+    floors(input_dim + d) = std::min(floor, 0.5 * upper);
+  }
+  return floors;
 }
 
 /// The leave-one-out comparison with the linear-Gaussian model: its NLL in the report, and a
@@ -215,6 +239,8 @@ ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
 
     report.warnings = undeclared_discrete_warnings(x, y, kernels, context.column_names);
     const bool search = options.bandwidths.empty();
+    const Vector output_floors =
+        recording_floors(y, kernels, data.y_scaling, trend.get(), options.search.upper, report);
     const bool mix = options.marginal_mixing == MarginalMixing::loo;
     Matrix stacked(dimension, n);
     stacked << data.samples.z, outputs;
@@ -239,7 +265,7 @@ ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
       }
       context.progress.begin("leave-one-out likelihood search", 1);
       const BandwidthSearchResult found = maximize_bandwidth_likelihood(
-          *likelihood, screening ? *screening : *likelihood, options.search);
+          *likelihood, screening ? *screening : *likelihood, options.search, output_floors);
       context.progress.advance();
       context.progress.end();
       bandwidths = found.bandwidths;
@@ -254,7 +280,12 @@ ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
         // λ of a discrete column may take any value of its interval: 0 counts equal values only.
         if (kernels[static_cast<std::size_t>(d)].is_discrete()) continue;
         const std::string name = "bandwidth of " + column_name(d, input_dim, context.column_names);
-        if (bandwidths(d) <= options.search.lower * (1.0 + 1e-6)) {
+        if (output_floors(d) > 0.0 && bandwidths(d) <= output_floors(d) * (1.0 + 1e-6)) {
+          report.warnings.push_back(name +
+                                    " is at its floor, half the recording step of the "
+                                    "output: the likelihood would shrink it to spikes on "
+                                    "the recorded values");
+        } else if (bandwidths(d) <= options.search.lower * (1.0 + 1e-6)) {
           report.warnings.push_back(
               name +
               " is at the lower bound of the search: the column may have ties (repeated "
@@ -326,7 +357,7 @@ ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
       outputs.conservativeResize(Eigen::NoChange, n + 1);
       outputs.col(n).setZero();
       scales.conservativeResize(Eigen::NoChange, n + 1);
-      scales.col(n).setOnes();
+      scales.col(n) = output_floors.tail(y.rows()).cwiseMax(1.0);
       gate = std::make_shared<const BroadComponentGate>(std::move(gate), process_weight);
     }
     ConditionalMixture model(data.x_scaling, data.y_scaling, std::move(gate), std::move(outputs),

@@ -104,11 +104,18 @@ double normal_reference_bandwidth(Index n_samples, Index dimension) {
 
 BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& criterion,
                                                     const BandwidthLikelihood& screening,
-                                                    const BandwidthSearchOptions& options) {
+                                                    const BandwidthSearchOptions& options,
+                                                    const Vector& floors) {
   validate(options);
   const Index k = criterion.dimension();
   if (screening.dimension() != k || screening.n_samples() != criterion.n_samples()) {
     throw InvalidArgument("the screening criterion must be taken over the same samples");
+  }
+  if (floors.size() != 0 &&
+      (floors.size() != k || !(floors.array() < options.upper).all() || !floors.allFinite())) {
+    throw InvalidArgument(
+        "the bandwidth floors need one finite value below the upper bound per "
+        "dimension");
   }
   // θ = log h of a continuous dimension starts at the normal reference; θ of a discrete one at
   // 0, λ in the middle of its interval.
@@ -118,7 +125,13 @@ BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& c
       std::log(normal_reference_bandwidth(criterion.n_samples(), k)), lower[0], upper[0]);
   Vector reference = Vector::Constant(k, log_reference);
   for (Index d = 0; d < k; ++d) {
-    if (!criterion.kernels()[static_cast<std::size_t>(d)].is_discrete()) continue;
+    if (!criterion.kernels()[static_cast<std::size_t>(d)].is_discrete()) {
+      if (floors.size() != 0 && floors(d) > options.lower) {
+        lower[static_cast<std::size_t>(d)] = std::log(floors(d));
+        reference(d) = std::max(reference(d), lower[static_cast<std::size_t>(d)]);
+      }
+      continue;
+    }
     lower[static_cast<std::size_t>(d)] = -kDiscreteParameterBound;
     upper[static_cast<std::size_t>(d)] = kDiscreteParameterBound;
     reference(d) = 0.0;

@@ -26,10 +26,13 @@ struct BandwidthSearchResult {
 
 /// The bandwidths in the box that minimise `criterion`'s mean −log p̂_{−i}: every start is run on
 /// `screening` (the same samples and conditioning dimensions, fewer held-out samples), then the
-/// best end point on `criterion`. Pass the criterion twice to search on it alone. InvalidArgument
-/// for bad options.
+/// best end point on `criterion`. Pass the criterion twice to search on it alone. `floors` (empty,
+/// or one per dimension) raises the lower bound of a continuous dimension's bandwidth above
+/// `options.lower` (the recording resolution of an output, product_kernel_cde.cpp); it must stay
+/// below `options.upper`. InvalidArgument for bad options.
 BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& criterion,
                                                     const BandwidthLikelihood& screening,
-                                                    const BandwidthSearchOptions& options = {});
+                                                    const BandwidthSearchOptions& options = {},
+                                                    const Vector& floors = Vector());
 
 }  // namespace cdens

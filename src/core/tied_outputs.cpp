@@ -1,6 +1,7 @@
 #include "core/tied_outputs.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 
@@ -8,6 +9,19 @@ namespace cdens {
 namespace {
 
 constexpr double kSpikeFraction = 0.25;
+
+/// The largest step of which both a and b (a ≥ b > 0) are whole multiples within `tolerance`:
+/// Euclid's algorithm on remainders, a remainder within the tolerance of 0 or of the divisor
+/// counting as exact.
+double common_step(double a, double b, double tolerance) {
+  while (b > tolerance) {
+    double remainder = std::fmod(a, b);
+    if (remainder < tolerance || b - remainder < tolerance) return b;
+    a = b;
+    b = remainder;
+  }
+  return 0.0;
+}
 
 }  // namespace
 
@@ -27,6 +41,26 @@ std::vector<OutputTies> output_ties(const MatrixView& y) {
     result.push_back(ties);
   }
   return result;
+}
+
+double recording_step(const VectorView& values) {
+  if (!values.allFinite()) return 0.0;
+  std::vector<double> sorted(values.data(), values.data() + values.size());
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  if (sorted.size() < 2) return 0.0;
+  const double range = sorted.back() - sorted.front();
+  double smallest_gap = range;
+  for (std::size_t i = 1; i < sorted.size(); ++i) {
+    smallest_gap = std::min(smallest_gap, sorted[i] - sorted[i - 1]);
+  }
+  const double tolerance = 1e-6 * smallest_gap;
+  double step = smallest_gap;
+  for (std::size_t i = 1; i < sorted.size() && step > 0.0; ++i) {
+    step = common_step(std::max(step, sorted[i] - sorted[i - 1]),
+                       std::min(step, sorted[i] - sorted[i - 1]), tolerance);
+  }
+  return step >= 1e-6 * range ? step : 0.0;
 }
 
 bool is_tied(const OutputTies& ties, Index n) { return 2 * ties.distinct < n; }
