@@ -6,22 +6,28 @@ from ._conditional import ConditionalDensityEstimator
 
 
 class AutoCDE(ConditionalDensityEstimator):
-    """Chooses among conditional estimators by K-fold cross-validated NLL of y given x, within a
-    time budget, and refits the chosen one on every pair (the CLI's ``--method auto``). Every
-    candidate is scored on the same folds, so the table gives each one's difference from the
-    chosen one with its paired standard error. See docs/methods/auto.md.
+    """Scores conditional estimators by K-fold cross-validated NLL of y given x, within a time
+    budget, and returns the linear pool of those refitted on every pair with the weights of the
+    pool's best cross-validated log score (stacking; ``combine="selection"``: the one of the
+    smallest NLL). The CLI's ``--method auto``. Every candidate is scored on the same folds, so
+    the table gives each one's difference from the one of the largest weight with its paired
+    standard error. See docs/methods/auto.md.
 
     Attributes
     ----------
     method_ : str
-        The chosen candidate, as written in ``candidates``.
+        The candidate of the largest weight, as written in ``candidates``.
+    weights_ : dict
+        The pool: candidate → weight, for the candidates of positive weight.
     selection_ : dict
         The table: ``candidate``, ``mean_nll``, ``standard_error``, ``difference``,
-        ``difference_standard_error``, ``seconds`` (arrays, one entry per candidate, NaN where
-        one was not scored) and ``status`` ("scored", or why not).
+        ``difference_standard_error``, ``weight``, ``seconds`` (arrays, one entry per candidate,
+        NaN where one was not scored) and ``status`` ("scored", or why not); ``pooled_mean_nll``,
+        the pool's cross-validated NLL with its weights chosen on the same folds (NaN for one
+        candidate).
     model_, n_features_in_, n_outputs_, feature_names_in_
-        As for LSCDE; ``model_`` is the chosen method's model, so a saved file loads as that
-        method's estimator class.
+        As for LSCDE. A pool of several candidates is a model of method "auto"; one candidate's
+        model is that method's, so a saved file loads as that method's estimator class.
     """
 
     _method = "auto"
@@ -42,6 +48,10 @@ class AutoCDE(ConditionalDensityEstimator):
             "standard_error": column("standard_error"),
             "difference": column("mean_nll") - chosen["mean_nll"],
             "difference_standard_error": column("difference_standard_error"),
+            "weight": column("weight"),
             "seconds": column("seconds"),
             "status": [row["status"] for row in rows],
+            "pooled_mean_nll": (np.nan if table.get("pooled_mean_nll") is None
+                                else table["pooled_mean_nll"]),
         }
+        self.weights_ = {row["candidate"]: row["weight"] for row in rows if row["weight"] > 0}

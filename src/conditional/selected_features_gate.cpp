@@ -51,15 +51,17 @@ ConditionalMixture model_on_all_features(const ConditionalMixture& inner,
     mean(features[s]) = inner.x_scaling().mean()(static_cast<Index>(s));
     scale(features[s]) = inner.x_scaling().scale()(static_cast<Index>(s));
   }
-  std::shared_ptr<const OutputTrend> trend;
-  if (inner.trend()) {
-    trend = std::make_shared<const SelectedFeaturesTrend>(x_scaling.dimension(), features,
-                                                          inner.trend());
+  std::vector<TrendGroup> groups = inner.trend_groups();
+  for (TrendGroup& group : groups) {
+    if (group.trend) {
+      group.trend = std::make_shared<const SelectedFeaturesTrend>(x_scaling.dimension(), features,
+                                                                  std::move(group.trend));
+    }
   }
   return ConditionalMixture(Standardizer(mean, scale), inner.y_scaling(),
                             std::make_shared<const SelectedFeaturesGate>(
                                 x_scaling.dimension(), features, inner.shared_gate()),
-                            inner.centers(), inner.scales(), std::move(trend),
+                            inner.centers(), inner.scales(), std::move(groups),
                             inner.output_kernels());
 }
 

@@ -58,12 +58,20 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
                                        std::shared_ptr<const ConditionalGate> gate, Matrix centers,
                                        Matrix scales, std::shared_ptr<const OutputTrend> trend,
                                        ColumnKernels output_kernels)
+    : ConditionalMixture(std::move(x_scaling), std::move(y_scaling), std::move(gate),
+                         std::move(centers), std::move(scales), {TrendGroup{0, std::move(trend)}},
+                         std::move(output_kernels)) {}
+
+ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
+                                       std::shared_ptr<const ConditionalGate> gate, Matrix centers,
+                                       Matrix scales, std::vector<TrendGroup> groups,
+                                       ColumnKernels output_kernels)
     : x_scaling_(std::move(x_scaling)),
       y_scaling_(std::move(y_scaling)),
       gate_(std::move(gate)),
       centers_(std::move(centers)),
       scales_(std::move(scales)),
-      trend_(std::move(trend)),
+      groups_(std::move(groups)),
       output_kernels_(std::move(output_kernels)) {
   if (!gate_) throw InvalidArgument("conditional mixture without a gate");
   if (gate_->input_dim() != x_scaling_.dimension()) {
@@ -75,8 +83,19 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
     throw InvalidArgument("conditional mixture: centres, scales and gate disagree in shape");
   }
   require_finite(centers_, "component centres");
-  if (trend_ && (trend_->output_dim() != output_dim() || trend_->input_dim() != input_dim())) {
-    throw InvalidArgument("conditional mixture: the trend must map d_x inputs to d_y outputs");
+  if (groups_.empty() || groups_.front().first_component != 0) {
+    throw InvalidArgument("conditional mixture: the first trend group must start at component 0");
+  }
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    const Index end = g + 1 < groups_.size() ? groups_[g + 1].first_component : n_components();
+    if (end <= groups_[g].first_component) {
+      throw InvalidArgument("conditional mixture: every trend group needs components, in order");
+    }
+    const auto& trend = groups_[g].trend;
+    if (trend && (trend->output_dim() != output_dim() || trend->input_dim() != input_dim())) {
+      throw InvalidArgument("conditional mixture: the trend must map d_x inputs to d_y outputs");
+    }
+    has_trend_ = has_trend_ || trend != nullptr;
   }
   if (!(scales_.array() > 0.0).all() || !scales_.allFinite()) {
     throw InvalidArgument("component scales must be finite and positive");
@@ -91,6 +110,35 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
   prepare_output_kernels();
   component_log_norms_ = -gaussian_scales_.array().log().colwise().sum().transpose() -
                          0.5 * static_cast<double>(gaussian_rows_.size()) * kLog2Pi;
+}
+
+Index ConditionalMixture::group_size(std::size_t g) const {
+  const Index end = g + 1 < groups_.size() ? groups_[g + 1].first_component : n_components();
+  return end - groups_[g].first_component;
+}
+
+const std::shared_ptr<const OutputTrend>& ConditionalMixture::trend() const {
+  single_trend("the trend");
+  return groups_.front().trend;
+}
+
+const OutputTrend* ConditionalMixture::single_trend(const char* query) const {
+  if (groups_.size() != 1) {
+    throw InvalidArgument(std::string(query) + " belongs to a model of one trend group; this " +
+                          "pooled model has " + std::to_string(groups_.size()));
+  }
+  return groups_.front().trend.get();
+}
+
+ConditionalMixture::GroupMaps ConditionalMixture::group_maps(const MatrixView& z) const {
+  GroupMaps maps;
+  for (const TrendGroup& group : groups_) {
+    const OutputTrend* trend = group.trend.get();
+    maps.shifts.push_back(trend ? trend->location(z) : Matrix::Zero(output_dim(), z.cols()));
+    maps.factors.push_back(trend && trend->has_scale() ? trend->scale(z)
+                                                       : Matrix::Ones(output_dim(), z.cols()));
+  }
+  return maps;
 }
 
 void ConditionalMixture::prepare_output_kernels() {
@@ -111,7 +159,7 @@ void ConditionalMixture::prepare_output_kernels() {
       throw InvalidArgument("conditional mixture: discrete output " + name +
                             " must not be standardised");
     }
-    if (trend_) {
+    if (has_trend_) {
       throw InvalidArgument("conditional mixture: discrete output " + name + " takes no trend");
     }
     const double lambda = scales_(d, 0);
@@ -178,26 +226,39 @@ Matrix ConditionalMixture::standardized_outputs(const MatrixView& y, Index expec
 }
 
 Matrix ConditionalMixture::trend_at(const MatrixView& x) const {
-  if (!trend_) return Matrix::Zero(output_dim(), x.cols());
-  return trend_->location(x_scaling_.transform_query(x, "x"));
+  const OutputTrend* trend = single_trend("the trend's shift");
+  if (!trend) return Matrix::Zero(output_dim(), x.cols());
+  return trend->location(x_scaling_.transform_query(x, "x"));
 }
 
 Matrix ConditionalMixture::scale_factors_at(const MatrixView& x) const {
-  if (!trend_ || !trend_->has_scale()) return Matrix::Ones(output_dim(), x.cols());
-  return trend_->scale(x_scaling_.transform_query(x, "x"));
+  const OutputTrend* trend = single_trend("the trend's factor");
+  if (!trend || !trend->has_scale()) return Matrix::Ones(output_dim(), x.cols());
+  return trend->scale(x_scaling_.transform_query(x, "x"));
 }
 
 Matrix ConditionalMixture::residuals(const MatrixView& x, const MatrixView& y) const {
+  const OutputTrend* trend = single_trend("the residual");
   const Matrix t = standardized_outputs(y, x.cols());
-  if (!trend_) return t;
+  if (!trend) return t;
   const Matrix z = x_scaling_.transform_query(x, "x");
-  Matrix e = t - trend_->location(z);
-  if (trend_->has_scale()) e.array() /= trend_->scale(z).array();
+  Matrix e = t - trend->location(z);
+  if (trend->has_scale()) e.array() /= trend->scale(z).array();
   return e;
 }
 
-detail::ScalarMixture ConditionalMixture::scalar_mixture(const VectorView& pi) const {
-  return detail::ScalarMixture(pi, centers_.row(0).transpose(), scales_.row(0).transpose());
+detail::ScalarMixture ConditionalMixture::scalar_mixture(const VectorView& pi,
+                                                         const GroupMaps& maps, Index j) const {
+  // Component k of group g in t: centre μ_g + f_g c_k, spread f_g s_k.
+  Vector centers = centers_.row(0).transpose();
+  Vector scales = scales_.row(0).transpose();
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    const double factor = maps.factors[g](0, j);
+    auto group_centers = centers.segment(group_first(g), group_size(g));
+    group_centers = (group_centers * factor).array() + maps.shifts[g](0, j);
+    scales.segment(group_first(g), group_size(g)) *= factor;
+  }
+  return detail::ScalarMixture(pi, centers, scales);
 }
 
 void ConditionalMixture::require_scalar_output(const char* query) const {
@@ -237,9 +298,9 @@ Matrix ConditionalMixture::component_probabilities(const MatrixView& x) const {
 
 Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) const {
   const Matrix z = x_scaling_.transform_query(x, "x");
-  const Matrix t = residuals(x, y);
+  const Matrix t = standardized_outputs(y, x.cols());
   const std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel();
-  if (kernel && kernel->centers->cols() == n_components() && !trend_ && discrete_.empty() &&
+  if (kernel && kernel->centers->cols() == n_components() && !has_trend_ && discrete_.empty() &&
       (gaussian_scales_.colwise() - gaussian_scales_.col(0)).cwiseAbs().maxCoeff() == 0.0) {
     // A Gaussian-kernel gate and components of one width s (NW-CDE, RKDE):
     //   log p(t | z) = log Σ_k e^{−‖z − u_k‖²/2σ² − ‖(t − v_k)/s‖²/2} − log Σ_k e^{−‖z − u_k‖²/2σ²}
@@ -264,11 +325,9 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
                              .log_sums;
     return (joint - input).array() + component_log_norms_(0) + y_scaling_.log_jacobian();
   }
+  // A trend needs Gaussian outputs only, so with one the Gaussian rows are all of t.
   const Matrix gaussian_t = gather_rows(t, gaussian_rows_);
-  // −Σ_d log f_d, the Jacobian of e = (t − μ) / f (zero without a scale; a trend has Gaussian
-  // outputs only).
-  const Vector log_factor_norms =
-      -scale_factors_at(x).array().log().colwise().sum().transpose().matrix();
+  const GroupMaps maps = has_trend_ ? group_maps(z) : GroupMaps{};
   Vector result(z.cols());
   const Index k_count = n_components();
   parallel_for(resolve_threads(0), block_count(z.cols()), [&](Index block) {
@@ -277,17 +336,26 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
     Matrix log_weights(k_count, width);
     gate_->log_weights(z.middleCols(start, width), log_weights);
     Vector joint(k_count);
+    Vector target;
     for (Index j = 0; j < width; ++j) {
       auto weights = log_weights.col(j);
       normalize_log_weights(weights);
-      const auto target = gaussian_t.col(start + j);
-      const double log_factor_norm = log_factor_norms(start + j);
-      for (Index k = 0; k < k_count; ++k) {
-        const double mahalanobis =
-            ((target - gaussian_centers_.col(k)).array() / gaussian_scales_.col(k).array())
-                .square()
-                .sum();
-        joint(k) = weights(k) + component_log_norms_(k) + log_factor_norm - 0.5 * mahalanobis;
+      for (std::size_t g = 0; g < groups_.size(); ++g) {
+        // e = (t − μ_g) / f_g, with the Jacobian −Σ_d log f_d of that map.
+        double log_factor_norm = 0.0;
+        target = gaussian_t.col(start + j);
+        if (has_trend_) {
+          const auto factors = maps.factors[g].col(start + j).array();
+          target = (target.array() - maps.shifts[g].col(start + j).array()) / factors;
+          log_factor_norm = -factors.log().sum();
+        }
+        for (Index k = group_first(g); k < group_first(g) + group_size(g); ++k) {
+          const double mahalanobis =
+              ((target - gaussian_centers_.col(k)).array() / gaussian_scales_.col(k).array())
+                  .square()
+                  .sum();
+          joint(k) = weights(k) + component_log_norms_(k) + log_factor_norm - 0.5 * mahalanobis;
+        }
       }
       add_discrete_log_masses(t.col(start + j), joint);
       result(start + j) = log_sum_exp(joint) + y_scaling_.log_jacobian();
@@ -296,26 +364,35 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
   return result;
 }
 
-Matrix ConditionalMixture::component_densities_at(const MatrixView& e,
-                                                  const Eigen::ArrayXd& factors) const {
-  const Matrix gaussian_e = gather_rows(e, gaussian_rows_);
-  const double log_factor_norm = -factors.log().sum();
-  Matrix log_densities(e.cols(), n_components());
-  for (Index k = 0; k < n_components(); ++k) {
-    const Eigen::ArrayXd mahalanobis =
-        ((gaussian_e.colwise() - gaussian_centers_.col(k)).array().colwise() /
-         gaussian_scales_.col(k).array())
-            .square()
-            .colwise()
-            .sum()
-            .transpose();
-    log_densities.col(k) = (component_log_norms_(k) + log_factor_norm - 0.5 * mahalanobis).matrix();
+Matrix ConditionalMixture::component_densities_at(const MatrixView& t, const GroupMaps* maps,
+                                                  Index j) const {
+  const Matrix gaussian_t = gather_rows(t, gaussian_rows_);
+  Matrix log_densities(t.cols(), n_components());
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    Matrix e = gaussian_t;
+    double log_factor_norm = 0.0;
+    if (maps) {
+      const auto factors = maps->factors[g].col(j).array();
+      e = (e.colwise() - maps->shifts[g].col(j)).array().colwise() / factors;
+      log_factor_norm = -factors.log().sum();
+    }
+    for (Index k = group_first(g); k < group_first(g) + group_size(g); ++k) {
+      const Eigen::ArrayXd mahalanobis =
+          ((e.colwise() - gaussian_centers_.col(k)).array().colwise() /
+           gaussian_scales_.col(k).array())
+              .square()
+              .colwise()
+              .sum()
+              .transpose();
+      log_densities.col(k) =
+          (component_log_norms_(k) + log_factor_norm - 0.5 * mahalanobis).matrix();
+    }
   }
   if (!discrete_.empty()) {
-    for (Index g = 0; g < e.cols(); ++g) {
+    for (Index p = 0; p < t.cols(); ++p) {
       Vector masses = Vector::Zero(n_components());
-      add_discrete_log_masses(e.col(g), masses);
-      log_densities.row(g) += masses.transpose();
+      add_discrete_log_masses(t.col(p), masses);
+      log_densities.row(p) += masses.transpose();
     }
   }
   return exp_flushing_below(log_densities);
@@ -329,19 +406,13 @@ Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_gri
       static_cast<double>(t.cols()) * static_cast<double>(std::max(x.cols(), n_components())),
       "the y grid (its points times the inputs)");
   const double jacobian = std::exp(y_scaling_.log_jacobian());
-  // Component densities at the grid points (G × K), then one product with π; with a trend the
+  // Component densities at the grid points (P × K), then one product with π; with a trend the
   // grid's residuals move (and scale) with x, so each input gets its own densities.
-  if (!trend_) {
-    return jacobian * component_densities_at(t, Eigen::ArrayXd::Ones(gaussian_rows_.size())) *
-           probabilities;
-  }
-  const Matrix shifts = trend_at(x);
-  const Matrix factors = scale_factors_at(x);
+  if (!has_trend_) return jacobian * component_densities_at(t, nullptr, 0) * probabilities;
+  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
   Matrix result(t.cols(), probabilities.cols());
   parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
-    const Matrix e = (t.colwise() - shifts.col(j)).array().colwise() / factors.col(j).array();
-    result.col(j) =
-        jacobian * component_densities_at(e, factors.col(j).array()) * probabilities.col(j);
+    result.col(j) = jacobian * component_densities_at(t, &maps, j) * probabilities.col(j);
   });
   return result;
 }
@@ -353,8 +424,11 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
                          static_cast<double>(output_dim()),
                      "the number of samples per input");
   const Matrix probabilities = component_probabilities(x);
-  const Matrix shifts = trend_at(x);
-  const Matrix factors = scale_factors_at(x);
+  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+  std::vector<std::size_t> group_of(static_cast<std::size_t>(n_components()));
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    std::fill_n(group_of.begin() + group_first(g), group_size(g), g);
+  }
   const Index m = probabilities.cols();
   // The cumulative masses over the levels around each centre level, per discrete output.
   std::vector<Matrix> cumulative(static_cast<std::size_t>(output_dim()));
@@ -374,7 +448,9 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
       for (Index d = 0; d < output_dim(); ++d) {
         const Matrix& sums = cumulative[static_cast<std::size_t>(d)];
         if (sums.size() == 0) {
-          draw(d) = shifts(d, j) + factors(d, j) * (centers_(d, k) + scales_(d, k) * rng.normal());
+          const std::size_t g = group_of[static_cast<std::size_t>(k)];
+          draw(d) = maps.shifts[g](d, j) +
+                    maps.factors[g](d, j) * (centers_(d, k) + scales_(d, k) * rng.normal());
           continue;
         }
         // A level by inversion of the masses around the centre's level.
@@ -391,27 +467,45 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
 }
 
 Matrix ConditionalMixture::mean(const MatrixView& x) const {
-  // E[t] = μ + f ⊙ E[e].
-  return y_scaling_.inverse_transform(
-      trend_at(x) +
-      (component_means_ * component_probabilities(x)).cwiseProduct(scale_factors_at(x)));
+  const Matrix probabilities = component_probabilities(x);
+  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+  // E[t] = Σ_g (Π_g μ_g + f_g ⊙ Σ_{k ∈ g} π_k m_k), Π_g the group's probability.
+  Matrix result = Matrix::Zero(output_dim(), probabilities.cols());
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    const auto pi = probabilities.middleRows(group_first(g), group_size(g));
+    result += maps.shifts[g] * pi.colwise().sum().asDiagonal();
+    result += (component_means_.middleCols(group_first(g), group_size(g)) * pi)
+                  .cwiseProduct(maps.factors[g]);
+  }
+  return y_scaling_.inverse_transform(result);
+}
+
+ConditionalMixture::Moments ConditionalMixture::moments_in_t(const GroupMaps& maps, Index j) const {
+  Moments moments{component_means_, component_variances_};
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    const Vector factor = maps.factors[g].col(j);
+    auto means = moments.means.middleCols(group_first(g), group_size(g));
+    means = (factor.asDiagonal() * means).colwise() + maps.shifts[g].col(j);
+    auto variances = moments.variances.middleCols(group_first(g), group_size(g));
+    variances = factor.array().square().matrix().asDiagonal() * variances;
+  }
+  return moments;
 }
 
 Matrix ConditionalMixture::covariance(const MatrixView& x) const {
   const Matrix probabilities = component_probabilities(x);
-  const Matrix factors = scale_factors_at(x);
+  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
   const Index d = output_dim();
   Matrix result(d * d, probabilities.cols());
   parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
     const auto pi = probabilities.col(j);
-    const Vector mean = component_means_ * pi;
-    // Cov[e] = Σ_k π_k (diag v_k + m_k m_kᵀ) − μ μᵀ with each component's means m_k and
-    // variances v_k (c_k and s_k² for Gaussian outputs).
-    Matrix covariance =
-        component_means_ * pi.asDiagonal() * component_means_.transpose() - mean * mean.transpose();
-    covariance.diagonal() += component_variances_ * pi;
-    // Back to the user's units: Cov[y] = S Cov[e] S with S = diag(scale ⊙ f).
-    const Vector scale = y_scaling_.scale().cwiseProduct(factors.col(j));
+    // Cov[t] = Σ_k π_k (diag v_k + m_k m_kᵀ) − E[t] E[t]ᵀ over the components' moments in t.
+    const auto [means, variances] = moments_in_t(maps, j);
+    const Vector mean = means * pi;
+    Matrix covariance = means * pi.asDiagonal() * means.transpose() - mean * mean.transpose();
+    covariance.diagonal() += variances * pi;
+    // Back to the user's units: Cov[y] = S Cov[t] S with S = diag(scale).
+    const Vector scale = y_scaling_.scale();
     covariance = scale.asDiagonal() * covariance * scale.asDiagonal();
     result.col(j) = Eigen::Map<const Vector>(covariance.data(), d * d);
   });
@@ -449,23 +543,65 @@ Matrix ConditionalMixture::component_overlaps() const {
 
 Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
   const Matrix probabilities = component_probabilities(x);
-  // p_user(y) = p_std(t) |∂t/∂y| and p_std(t) = p(e) / Π f, so
-  // ∫ p_user² dy = |∂t/∂y| ∫ p(e)² de / Π f.
+  // p_user(y) = p_std(t) |∂t/∂y|, so ∫ p_user² dy = |∂t/∂y| ∫ p_std(t)² dt.
   const double jacobian = std::exp(y_scaling_.log_jacobian());
-  const Matrix overlap = component_overlaps();
-  return (jacobian * (overlap * probabilities).cwiseProduct(probabilities).colwise().sum().array() /
-          scale_factors_at(x).colwise().prod().array())
-      .transpose();
+  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+  if (groups_.size() == 1 || !has_trend_) {
+    // p_std(t) = p(e) / Π f with one f for every component: ∫ p_std² dt = ∫ p(e)² de / Π f.
+    const Matrix overlap = component_overlaps();
+    return (jacobian *
+            (overlap * probabilities).cwiseProduct(probabilities).colwise().sum().array() /
+            maps.factors.front().colwise().prod().array())
+        .transpose();
+  }
+  // Groups with trends of their own (only Gaussian outputs): the components' overlaps in t,
+  // N(m_k; m_l, v_k + v_l) per dimension, depend on the input.
+  Vector result(probabilities.cols());
+  parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
+    const auto [means, variances] = moments_in_t(maps, j);
+    const auto pi = probabilities.col(j);
+    double sum = 0.0;
+    for (Index k = 0; k < n_components(); ++k) {
+      if (!(pi(k) > 0.0)) continue;
+      for (Index l = 0; l < n_components(); ++l) {
+        if (!(pi(l) > 0.0)) continue;
+        const Eigen::ArrayXd variance = variances.col(k).array() + variances.col(l).array();
+        sum += pi(k) * pi(l) *
+               std::exp(-0.5 * ((means.col(k) - means.col(l)).array().square() / variance).sum() -
+                        0.5 * (variance.log().sum() + static_cast<double>(output_dim()) * kLog2Pi));
+      }
+    }
+    result(j) = jacobian * sum;
+  });
+  return result;
+}
+
+ConditionalMixture::ScalarComponents ConditionalMixture::scalar_components(
+    const MatrixView& x) const {
+  require_scalar_output("the scalar components");
+  if (!discrete_.empty()) throw InvalidArgument("the scalar components need a continuous y");
+  ScalarComponents components{component_probabilities(x), Matrix(n_components(), x.cols()),
+                              Matrix(n_components(), x.cols())};
+  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+  const double mean = y_scaling_.mean()(0);
+  const double scale = y_scaling_.scale()(0);
+  for (Index j = 0; j < x.cols(); ++j) {
+    const Moments moments = moments_in_t(maps, j);
+    components.centers.col(j) = (mean + scale * moments.means.row(0).array()).transpose();
+    components.spreads.col(j) = (scale * moments.variances.row(0).array().sqrt()).transpose();
+  }
+  return components;
 }
 
 Vector ConditionalMixture::cdf(const MatrixView& x, const MatrixView& y) const {
   require_scalar_output("the CDF");
   const Matrix probabilities = component_probabilities(x);
-  const Matrix e = residuals(x, y);
-  Vector result(e.cols());
-  parallel_for(resolve_threads(0), e.cols(), [&](Index j) {
-    result(j) = discrete_.empty() ? scalar_mixture(probabilities.col(j)).cdf(e(0, j))
-                                  : level_distribution(probabilities.col(j)).cdf(e(0, j));
+  const Matrix t = standardized_outputs(y, x.cols());
+  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+  Vector result(t.cols());
+  parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
+    result(j) = discrete_.empty() ? scalar_mixture(probabilities.col(j), maps, j).cdf(t(0, j))
+                                  : level_distribution(probabilities.col(j)).cdf(t(0, j));
   });
   return result;
 }
@@ -475,7 +611,7 @@ Matrix ConditionalMixture::quantiles(const MatrixView& x,
   require_scalar_output("quantiles");
   require_open_unit_interval(probabilities, "quantile probabilities");
   const Matrix pi = component_probabilities(x);
-  const Matrix factors = scale_factors_at(x);
+  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
   Matrix result(static_cast<Index>(probabilities.size()), pi.cols());
   parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
     if (!discrete_.empty()) {
@@ -485,14 +621,11 @@ Matrix ConditionalMixture::quantiles(const MatrixView& x,
       }
       return;
     }
-    const detail::ScalarMixture mixture = scalar_mixture(pi.col(j));
+    const detail::ScalarMixture mixture = scalar_mixture(pi.col(j), maps, j);
     for (std::size_t r = 0; r < probabilities.size(); ++r) {
       result(static_cast<Index>(r), j) = mixture.quantile(probabilities[r]);
     }
   });
-  // t = μ + f e is increasing in e: quantiles map through it.
-  result.array().rowwise() *= factors.row(0).array();
-  result.rowwise() += trend_at(x).row(0);
   return ((result.array() * y_scaling_.scale()(0)) + y_scaling_.mean()(0)).matrix();
 }
 
@@ -501,10 +634,8 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
   require_scalar_output("highest-density regions");
   require_open_unit_interval({coverage}, "coverage");
   const Matrix pi = component_probabilities(x);
+  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
   std::vector<HighestDensityRegion> regions(static_cast<std::size_t>(pi.cols()));
-  const double scale = y_scaling_.scale()(0);
-  const Matrix shifts = trend_at(x);
-  const Matrix factors = scale_factors_at(x);
   parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
     if (!discrete_.empty()) {
       // Not standardised and without trend: the levels are in the user's units.
@@ -513,8 +644,8 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
       return;
     }
     regions[static_cast<std::size_t>(j)] =
-        detail::rescaled(scalar_mixture(pi.col(j)).highest_density_region(coverage),
-                         y_scaling_.mean()(0) + scale * shifts(0, j), scale * factors(0, j));
+        detail::rescaled(scalar_mixture(pi.col(j), maps, j).highest_density_region(coverage),
+                         y_scaling_.mean()(0), y_scaling_.scale()(0));
   });
   return regions;
 }
@@ -523,12 +654,13 @@ Vector ConditionalMixture::highest_density_probability(const MatrixView& x,
                                                        const MatrixView& y) const {
   require_scalar_output("highest-density probabilities");
   const Matrix pi = component_probabilities(x);
-  // An affine map of y keeps the order of the densities: the probability is that of e.
-  const Matrix e = residuals(x, y);
-  Vector result(e.cols());
-  parallel_for(resolve_threads(0), e.cols(), [&](Index j) {
-    const detail::ScalarMixture mixture = scalar_mixture(pi.col(j));
-    result(j) = mixture.probability_above(mixture.pdf(e(0, j)));
+  // An affine map of y keeps the order of the densities: the probability is that of t.
+  const Matrix t = standardized_outputs(y, x.cols());
+  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+  Vector result(t.cols());
+  parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
+    const detail::ScalarMixture mixture = scalar_mixture(pi.col(j), maps, j);
+    result(j) = mixture.probability_above(mixture.pdf(t(0, j)));
   });
   return result;
 }
@@ -541,7 +673,17 @@ nlohmann::json ConditionalMixture::to_json() const {
                              {"gate", gate},
                              {"centers", matrix_to_json(centers_)},
                              {"scales", matrix_to_json(scales_)}};
-  if (trend_) document["output_trend"] = trend_->to_json();
+  if (groups_.size() == 1) {
+    if (groups_.front().trend) document["output_trend"] = groups_.front().trend->to_json();
+  } else {
+    // A pooled model: each group's first component and trend (null for none).
+    document["trend_groups"] = nlohmann::json::array();
+    for (const TrendGroup& group : groups_) {
+      document["trend_groups"].push_back(
+          {{"first_component", group.first_component},
+           {"output_trend", group.trend ? group.trend->to_json() : nlohmann::json()}});
+    }
+  }
   if (any_discrete(output_kernels_)) {
     document["output_kernels"] = nlohmann::json::array();
     for (const ColumnKernel& kernel : output_kernels_) {
@@ -565,17 +707,31 @@ ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
   }
   try {
     Matrix centers = matrix_from_json(json_member(document, "centers"), "centres");
-    std::shared_ptr<const OutputTrend> trend;
-    if (document.contains("output_trend")) {
-      trend = output_trend_from_json(document["output_trend"]);
+    std::vector<TrendGroup> groups;
+    if (document.contains("trend_groups")) {
+      const auto& list = document["trend_groups"];
+      if (!list.is_array()) throw ModelFormatError("the model's trend_groups is not a list");
+      for (const auto& group : list) {
+        const auto& first = json_member(group, "first_component");
+        if (!first.is_number_integer()) {
+          throw ModelFormatError("a trend group's first_component is not an integer");
+        }
+        const auto& trend = json_member(group, "output_trend");
+        groups.push_back(
+            {first.get<Index>(), trend.is_null() ? nullptr : output_trend_from_json(trend)});
+      }
+    } else if (document.contains("output_trend")) {
+      groups.push_back({0, output_trend_from_json(document["output_trend"])});
     } else if (document.contains("trend") || document.contains("scale_trend")) {
-      trend = legacy_linear_trend(document, centers);
+      groups.push_back({0, legacy_linear_trend(document, centers)});
+    } else {
+      groups.push_back({0, nullptr});
     }
     return ConditionalMixture(Standardizer::from_json(json_member(document, "x_scaling")),
                               Standardizer::from_json(json_member(document, "y_scaling")),
                               read_gate(kind.get<std::string>(), gate), std::move(centers),
                               matrix_from_json(json_member(document, "scales"), "scales"),
-                              std::move(trend), std::move(output_kernels));
+                              std::move(groups), std::move(output_kernels));
   } catch (const InvalidArgument& error) {
     throw ModelFormatError(std::string("inconsistent model: ") + error.what());
   }

@@ -1,5 +1,6 @@
 #include "cdens/core/fit_report.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -64,9 +65,14 @@ nlohmann::json MethodSelection::to_json() const {
                     {"standard_error", number_or_null(score.standard_error)},
                     {"difference_standard_error", number_or_null(score.difference_standard_error)},
                     {"seconds", score.seconds},
-                    {"status", score.status}});
+                    {"status", score.status},
+                    {"weight", score.weight}});
   }
-  return {{"candidates", rows}, {"chosen", chosen}, {"folds", folds}, {"time_budget", time_budget}};
+  return {{"candidates", rows},
+          {"chosen", chosen},
+          {"pooled_mean_nll", number_or_null(pooled_mean_nll)},
+          {"folds", folds},
+          {"time_budget", time_budget}};
 }
 
 MethodSelection MethodSelection::from_json(const nlohmann::json& document) {
@@ -79,8 +85,19 @@ MethodSelection MethodSelection::from_json(const nlohmann::json& document) {
                                       number_or_nan(json_member(row, "difference_standard_error")),
                                       json_member(row, "seconds").get<double>(),
                                       json_member(row, "status").get<std::string>()});
+      // Files written before stacking: the chosen candidate alone.
+      if (row.contains("weight")) selection.candidates.back().weight = row["weight"].get<double>();
     }
     selection.chosen = json_integer(json_member(document, "chosen"), "method selection: chosen", 0);
+    if (document.contains("pooled_mean_nll")) {
+      selection.pooled_mean_nll = number_or_nan(document["pooled_mean_nll"]);
+    }
+    const bool weighted = std::any_of(selection.candidates.begin(), selection.candidates.end(),
+                                      [](const CandidateScore& score) { return score.weight > 0; });
+    if (!weighted && selection.chosen >= 0 &&
+        selection.chosen < static_cast<Index>(selection.candidates.size())) {
+      selection.candidates[static_cast<std::size_t>(selection.chosen)].weight = 1.0;
+    }
     selection.folds = static_cast<int>(
         json_integer(json_member(document, "folds"), "method selection: folds", 2, INT_MAX));
     selection.time_budget = json_member(document, "time_budget").get<double>();

@@ -40,6 +40,31 @@ void require_gaussian_outputs(const ConditionalMixture& model, const char* score
   }
 }
 
+/// The CRPS of a pooled model, whose groups move their components each with their own trend:
+/// E|Y − y| − ½ E|Y − Y′| over the components in y's units at every input, O(K²) per pair.
+Vector pooled_crps(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y) {
+  const ConditionalMixture::ScalarComponents components = model.scalar_components(x);
+  Vector result(x.cols());
+  parallel_for(resolve_threads(0), x.cols(), [&](Index j) {
+    const auto p = components.probabilities.col(j);
+    const auto c = components.centers.col(j);
+    const Eigen::ArrayXd variance = components.spreads.col(j).array().square();
+    double distance = 0.0;
+    double spread = 0.0;
+    for (Index k = 0; k < p.size(); ++k) {
+      if (!(p(k) > 0.0)) continue;
+      distance += p(k) * absolute_normal_mean(y(0, j) - c(k), variance(k));
+      for (Index l = 0; l < p.size(); ++l) {
+        if (p(l) > 0.0) {
+          spread += p(k) * p(l) * absolute_normal_mean(c(k) - c(l), variance(k) + variance(l));
+        }
+      }
+    }
+    result(j) = std::max(0.0, distance - 0.5 * spread);
+  });
+  return result;
+}
+
 void require_pairs(const MatrixView& x, const MatrixView& y) {
   require_same_samples(x, "x", y, "y");
   require_nonempty(y, "the evaluation data");
@@ -52,6 +77,7 @@ Vector crps(const ConditionalMixture& model, const MatrixView& x, const MatrixVi
   require_scalar(model, "the CRPS");
   require_gaussian_outputs(model, "the CRPS");
   require_pairs(x, y);
+  if (model.trend_groups().size() > 1) return pooled_crps(model, x, y);
   const Matrix pi = model.component_probabilities(x);
   const double scale = model.y_scaling().scale()(0);
   // CRPS is equivariant under t = μ + f e (CRPS_t(t) = f CRPS_e(e)), so the score is taken on the

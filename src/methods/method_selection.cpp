@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cdens/conditional/pooled_gate.hpp"
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/sampling_plan.hpp"
@@ -16,6 +17,7 @@
 #include "conditional/declared_columns.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
+#include "methods/stacking_weights.hpp"
 
 namespace cdens {
 namespace {
@@ -125,6 +127,10 @@ std::string to_string(IntegerOutput choice) {
   return choice == IntegerOutput::pmf ? "pmf" : "density";
 }
 
+std::string to_string(CandidateCombination combination) {
+  return combination == CandidateCombination::stacking ? "stacking" : "selection";
+}
+
 const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
   using namespace registry_internal;
   using Options = MethodSelectionOptions;
@@ -152,6 +158,14 @@ const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
                            "--integer-output", "integer_output"),
                     &Options::integer_output, {IntegerOutput::pmf, IntegerOutput::density},
                     [](IntegerOutput choice) { return to_string(choice); });
+    rows.add_choice(option("combine", OptionType::choice,
+                           "stacking: the linear pool of the candidates with the weights of the "
+                           "best cross-validated log score (weights below 0.01 dropped); "
+                           "selection: the candidate of the smallest cross-validated NLL",
+                           "--combine", "combine"),
+                    &Options::combine,
+                    {CandidateCombination::stacking, CandidateCombination::selection},
+                    [](CandidateCombination choice) { return to_string(choice); });
     rows.add(folds_option(), &Options::folds);
     rows.add(
         positive(option("time_budget", OptionType::real,
@@ -165,6 +179,34 @@ const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
     return rows;
   }();
   return table;
+}
+
+/// The members refitted on every pair: the one model of a single member, or their linear pool
+/// with `weights` under method "auto", whose report keeps each member's warnings (named by the
+/// candidate) and n_train.
+ConditionalModel refit_pool(const std::vector<Candidate>& candidates,
+                            const std::vector<std::size_t>& members, const Vector& weights,
+                            const MatrixView& x, const MatrixView& y, const FitContext& context) {
+  const Matrix no_inputs(x.rows(), 0);
+  std::vector<ConditionalModel> fitted;
+  for (const std::size_t c : members) {
+    fitted.push_back(
+        fit_method(*candidates[c].method, x, y, no_inputs, candidates[c].values, context));
+  }
+  if (fitted.size() == 1) return std::move(fitted.front());
+  std::vector<const ConditionalMixture*> mixtures;
+  FitReport report;
+  report.method = "auto";
+  report.statistics["n_train"] = static_cast<double>(x.cols());
+  report.statistics["pool_members"] = static_cast<double>(fitted.size());
+  for (std::size_t m = 0; m < fitted.size(); ++m) {
+    mixtures.push_back(&fitted[m].mixture);
+    for (const std::string& warning : fitted[m].report.warnings) {
+      report.warnings.push_back(candidates[members[m]].spec + ": " + warning);
+    }
+  }
+  return ConditionalModel{pool_mixtures(mixtures, weights), std::move(fitted.front().x_names),
+                          std::move(fitted.front().y_names), std::move(report)};
 }
 
 ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
@@ -264,6 +306,36 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
     }
     throw DataError("no candidate could be scored (" + reasons + ")");
   }
+  // Stacking: the weights of the pool's best held-out log score over the scored candidates.
+  std::vector<std::size_t> scored;
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    if (selection.candidates[c].scored()) scored.push_back(c);
+  }
+  std::vector<std::size_t> members{static_cast<std::size_t>(selection.chosen)};
+  Vector weights = Vector::Ones(1);
+  if (options.combine == CandidateCombination::stacking && scored.size() > 1) {
+    Matrix log_densities(n, static_cast<Index>(scored.size()));
+    for (std::size_t s = 0; s < scored.size(); ++s) {
+      log_densities.col(static_cast<Index>(s)) = -pair_nll[scored[s]];
+    }
+    const StackingWeights stacked = stacking_weights(log_densities);
+    members.clear();
+    std::vector<double> kept;
+    for (std::size_t s = 0; s < scored.size(); ++s) {
+      if (stacked.weights(static_cast<Index>(s)) > 0.0) {
+        members.push_back(scored[s]);
+        kept.push_back(stacked.weights(static_cast<Index>(s)));
+      }
+    }
+    weights = Eigen::Map<const Vector>(kept.data(), static_cast<Index>(kept.size()));
+    Index largest = 0;
+    weights.maxCoeff(&largest);
+    selection.chosen = static_cast<Index>(members[static_cast<std::size_t>(largest)]);
+    if (members.size() > 1) selection.pooled_mean_nll = -stacked.mean_log_score;
+  }
+  for (std::size_t m = 0; m < members.size(); ++m) {
+    selection.candidates[members[m]].weight = weights(static_cast<Index>(m));
+  }
   const auto chosen = static_cast<std::size_t>(selection.chosen);
   for (std::size_t c = 0; c < candidates.size(); ++c) {
     if (selection.candidates[c].scored()) {
@@ -271,8 +343,7 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
           mean_and_standard_error(pair_nll[c] - pair_nll[chosen]).second;
     }
   }
-  ConditionalModel model =
-      fit_method(*candidates[chosen].method, x, y, no_inputs, candidates[chosen].values, context);
+  ConditionalModel model = refit_pool(candidates, members, weights, x, y, context);
   model.report.method_selection = std::move(selection);
   if (!integer_note.empty())
     model.report.warnings.insert(model.report.warnings.begin(), integer_note);
@@ -292,6 +363,7 @@ MethodEntry auto_method() {
                              const OptionValues& values, const FitContext& context) {
     return fit_selected_method(x, y, method_selection_option_table().build(values), context);
   };
+  entry.gates = {wrapping_gate_kind<PooledGate>("pooled")};
   return entry;
 }
 

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "cdens/cdens.hpp"
+#include "methods/stacking_weights.hpp"
 #include "support.hpp"
 
 namespace cdens {
@@ -49,6 +50,7 @@ TEST(MethodSelection, TableIsTheKFoldNllOfEachCandidateAndTheBestIsRefitted) {
   const test::PairSample sample = curved_sample(240, 3);
   MethodSelectionOptions options;
   options.candidates = "linear, kcde:trend=linear:n_restarts=0";
+  options.combine = CandidateCombination::selection;
   options.folds = 4;
   options.seed = 9;
   options.threads = 1;
@@ -75,6 +77,9 @@ TEST(MethodSelection, TableIsTheKFoldNllOfEachCandidateAndTheBestIsRefitted) {
   EXPECT_EQ(table.chosen, 1);
   EXPECT_NEAR(table.candidates[0].difference_standard_error, paired, 1e-12);
   EXPECT_EQ(table.candidates[1].difference_standard_error, 0.0);
+  EXPECT_EQ(table.candidates[0].weight, 0.0);
+  EXPECT_EQ(table.candidates[1].weight, 1.0);
+  EXPECT_TRUE(std::isnan(table.pooled_mean_nll));
 
   // The model is the chosen candidate refitted on every pair.
   EXPECT_EQ(model.report.method, "kcde");
@@ -82,6 +87,59 @@ TEST(MethodSelection, TableIsTheKFoldNllOfEachCandidateAndTheBestIsRefitted) {
                                              sample.x, sample.y, Matrix(2, 0), kcde_values);
   EXPECT_TRUE(model.mixture.log_pdf(sample.x, sample.y)
                   .isApprox(direct.mixture.log_pdf(sample.x, sample.y), 1e-12));
+}
+
+TEST(MethodSelection, StackingPoolsTheCandidatesWithTheWeightsOfTheBestHeldOutLogScore) {
+  // Kernels around a Gaussian-process trend, kernels on y and LSCDE: each is the better one on
+  // some pairs, so the best pool mixes them.
+  const test::PairSample sample = curved_sample(200, 12);
+  MethodSelectionOptions options;
+  options.candidates = "kcde:trend=gp:n_restarts=0, kcde:n_restarts=0, lscde";
+  options.folds = 4;
+  options.seed = 3;
+  options.threads = 1;
+  const ConditionalModel model = fit_selected_method(sample.x, sample.y, options);
+  const MethodSelection& table = *model.report.method_selection;
+  const std::vector<std::pair<std::string, OptionValues>> candidates = {
+      {"kcde", {{"trend", std::string("gp")}, {"restarts", std::int64_t{0}}}},
+      {"kcde", {{"restarts", std::int64_t{0}}}},
+      {"lscde", {}}};
+  const auto values_of = [&](std::size_t c) {
+    OptionValues values = candidates[c].second;
+    values["seed"] = std::uint64_t{3};
+    values["threads"] = std::int64_t{1};
+    return values;
+  };
+  Matrix log_densities(200, 3);
+  for (std::size_t c = 0; c < 3; ++c) {
+    log_densities.col(static_cast<Index>(c)) =
+        -explicit_fold_nll(sample, candidates[c].first, values_of(c), 4, 3);
+  }
+  const StackingWeights expected = stacking_weights(log_densities);
+  Index members = 0;
+  for (Index c = 0; c < 3; ++c) {
+    EXPECT_NEAR(table.candidates[static_cast<std::size_t>(c)].weight, expected.weights(c), 1e-12);
+    members += expected.weights(c) > 0.0;
+  }
+  ASSERT_GE(members, 2) << "the sample should make a pool";
+  EXPECT_NEAR(table.pooled_mean_nll, -expected.mean_log_score, 1e-12);
+  EXPECT_LE(table.pooled_mean_nll,
+            table.candidates[static_cast<std::size_t>(table.chosen)].mean_nll);
+  // The model is the weighted sum of the candidates refitted on every pair.
+  EXPECT_EQ(model.report.method, "auto");
+  Vector density = Vector::Zero(200);
+  for (std::size_t c = 0; c < 3; ++c) {
+    const double weight = expected.weights(static_cast<Index>(c));
+    if (weight == 0.0) continue;
+    const ConditionalModel refit = fit_method(find_method(candidates[c].first), sample.x, sample.y,
+                                              Matrix(2, 0), values_of(c));
+    density += weight * refit.mixture.log_pdf(sample.x, sample.y).array().exp().matrix();
+  }
+  EXPECT_TRUE(
+      model.mixture.log_pdf(sample.x, sample.y).isApprox(density.array().log().matrix(), 1e-10));
+  const FitReport read = FitReport::from_json(model.report.to_json());
+  EXPECT_EQ(read.method_selection->candidates[1].weight, table.candidates[1].weight);
+  EXPECT_EQ(read.method_selection->pooled_mean_nll, table.pooled_mean_nll);
 }
 
 TEST(MethodSelection, TheFirstCandidateAlwaysRunsAndTheBudgetSkipsTheRest) {

@@ -19,6 +19,11 @@
 // return a probability mass for it (a product of density and mass for mixed y), and it takes
 // no trend. Where every output is Gaussian, nothing changes.
 //
+// Trend groups (a pool of several fitted models, auto's stacking): the components may fall into
+// consecutive groups, each with a trend of its own (or none), all on the same standardisation;
+// component k of group g then has t = μ_g(z) + f_g(z)·e. A model of one group is the plain
+// shape above; the queries of a pooled model treat each group's components in t.
+//
 // Edge of the data: weights are combined in log space (log-sum-exp), so a far-away x still gets
 // the weights of its nearest components. Where every w_k(x) is exactly zero (an empty ε-ball,
 // all LSCDE coefficients rounded to zero), p(y|x) is the gate's marginal mixture
@@ -42,6 +47,13 @@ class LevelDistribution;
 class ScalarMixture;
 }  // namespace detail
 
+/// The components of one trend group: from `first_component` to the next group's first (or the
+/// last component), moved and widened by `trend` (null: none).
+struct TrendGroup {
+  Index first_component = 0;
+  std::shared_ptr<const OutputTrend> trend;
+};
+
 class ConditionalMixture {
  public:
   /// `centers` and `scales` are d_y × K in standardised output units (of the residual e where
@@ -53,6 +65,11 @@ class ConditionalMixture {
                      std::shared_ptr<const ConditionalGate> gate, Matrix centers, Matrix scales,
                      std::shared_ptr<const OutputTrend> trend = nullptr,
                      ColumnKernels output_kernels = {});
+  /// A mixture whose components fall into trend groups: `groups` in order of their first
+  /// component, the first at 0, each group non-empty; a trend needs Gaussian outputs.
+  ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
+                     std::shared_ptr<const ConditionalGate> gate, Matrix centers, Matrix scales,
+                     std::vector<TrendGroup> groups, ColumnKernels output_kernels = {});
 
   Index input_dim() const { return x_scaling_.dimension(); }
   Index output_dim() const { return y_scaling_.dimension(); }
@@ -64,8 +81,11 @@ class ConditionalMixture {
   const Standardizer& y_scaling() const { return y_scaling_; }
   const Matrix& centers() const { return centers_; }
   const Matrix& scales() const { return scales_; }
-  /// The output trend, or null where there is none.
-  const std::shared_ptr<const OutputTrend>& trend() const { return trend_; }
+  /// The output trend of a model of one trend group, or null where there is none;
+  /// InvalidArgument for a pooled model, whose groups have one each (trend_groups()).
+  const std::shared_ptr<const OutputTrend>& trend() const;
+  /// The trend groups: one for every model but a pool.
+  const std::vector<TrendGroup>& trend_groups() const { return groups_; }
   /// The kernel of every output dimension: continuous (Gaussian) or discrete.
   const ColumnKernels& output_kernels() const { return output_kernels_; }
 
@@ -105,6 +125,17 @@ class ConditionalMixture {
   /// highest-density region that holds y_j (uniform on (0, 1) for a calibrated model); y is 1 × m.
   Vector highest_density_probability(const MatrixView& x, const MatrixView& y) const;
 
+  /// Every component of a one-dimensional Gaussian y at the inputs x, in y's units: its
+  /// probability π_k(x_j), centre and spread (each K × m), the trend applied.
+  struct ScalarComponents {
+    Matrix probabilities;
+    Matrix centers;
+    Matrix spreads;
+  };
+  ScalarComponents scalar_components(const MatrixView& x) const;
+
+  // The trend of a model of one trend group (InvalidArgument for a pooled model).
+
   /// μ(z(x)), the trend's shift of every component in standardised output units for inputs x in
   /// the user's units (d_y × m); zeros, without transforming x, where there is no trend.
   Matrix trend_at(const MatrixView& x) const;
@@ -119,6 +150,12 @@ class ConditionalMixture {
   static ConditionalMixture from_json(const nlohmann::json& document, const GateReader& read_gate);
 
  private:
+  /// Every group's shift μ_g(z) and factor f_g(z) (d_y × m each) at standardised inputs z.
+  struct GroupMaps {
+    std::vector<Matrix> shifts;
+    std::vector<Matrix> factors;
+  };
+  GroupMaps group_maps(const MatrixView& z) const;
   /// A discrete output dimension: its kernel's probability masses around each level.
   struct DiscreteOutput {
     Index row;                            ///< the output dimension
@@ -134,13 +171,27 @@ class ConditionalMixture {
   /// The distribution over the levels of a one-dimensional discrete y given π (K).
   detail::LevelDistribution level_distribution(const VectorView& pi) const;
   Matrix standardized_outputs(const MatrixView& y, Index expected_samples) const;
-  /// N(e_g; c_k, diag s_k²) / Π_d f_d for the residuals e (columns): G × K, with the scale
-  /// factors f of one input (ones: the densities of e).
-  Matrix component_densities_at(const MatrixView& e, const Eigen::ArrayXd& factors) const;
+  /// The density in t of every component at the points t (columns): P × K. Component k of group
+  /// g has N(e; c_k, diag s_k²) / Π_d f_d with e = (t − μ) / f, μ and f those of g at input j of
+  /// `maps`; without maps, μ = 0 and f = 1.
+  Matrix component_densities_at(const MatrixView& t, const GroupMaps* maps, Index j) const;
   /// ∫ N(e; c_k, diag s_k²) N(e; c_l, diag s_l²) de for every pair of components: K × K.
   Matrix component_overlaps() const;
-  /// The scalar mixture of the residual at one input with probabilities π.
-  detail::ScalarMixture scalar_mixture(const VectorView& pi) const;
+  /// Every component's mean and per-dimension variance in t at input j of `maps` (d_y × K
+  /// each): m_k = μ_g + f_g ⊙ c_k and v_k = f_g² ⊙ s_k² for component k of group g, with c_k and
+  /// s_k² a discrete output's moments over its levels.
+  struct Moments {
+    Matrix means;
+    Matrix variances;
+  };
+  Moments moments_in_t(const GroupMaps& maps, Index j) const;
+  /// The components of group g: its first one and how many.
+  Index group_first(std::size_t g) const { return groups_[g].first_component; }
+  Index group_size(std::size_t g) const;
+  /// The scalar mixture of the standardised output t at input j of `maps`, probabilities π.
+  detail::ScalarMixture scalar_mixture(const VectorView& pi, const GroupMaps& maps, Index j) const;
+  /// The trend of the only group (InvalidArgument naming `query` for a pooled model).
+  const OutputTrend* single_trend(const char* query) const;
   /// Turns log w_k(x) into log π_k(x) in place (Σ π = 1), or into the marginal log-weights where
   /// every w_k(x) is zero.
   void normalize_log_weights(Eigen::Ref<Vector> log_weights) const;
@@ -153,7 +204,8 @@ class ConditionalMixture {
   std::shared_ptr<const ConditionalGate> gate_;
   Matrix centers_;
   Matrix scales_;
-  std::shared_ptr<const OutputTrend> trend_;
+  std::vector<TrendGroup> groups_;
+  bool has_trend_ = false;  ///< whether any group has a trend
   ColumnKernels output_kernels_;
   std::vector<Index> gaussian_rows_;  ///< the Gaussian output dimensions
   Matrix gaussian_centers_;           ///< their rows of the centres

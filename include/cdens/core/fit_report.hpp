@@ -43,6 +43,9 @@ struct CandidateScore {
   double seconds = 0.0;  ///< wall time of its fold fits
   /// "scored", or why it was not: the time budget, or the error its fit raised.
   std::string status;
+  /// Its weight in the fitted model, the linear pool of the candidates (stacking): 0 for one
+  /// not in the pool, 1 for the only one.
+  double weight = 0.0;
 
   bool scored() const { return status == "scored"; }
 };
@@ -50,7 +53,11 @@ struct CandidateScore {
 /// The table of a choice among methods: every candidate, the chosen one (smallest mean NLL).
 struct MethodSelection {
   std::vector<CandidateScore> candidates;
+  /// The candidate of the largest weight (of the smallest mean NLL where stacking is off).
   Index chosen = -1;
+  /// The mean held-out NLL of the pool with its weights, which were chosen on the same folds
+  /// (so slightly optimistic); NaN where the model is one candidate.
+  double pooled_mean_nll = NAN;
   int folds = 0;
   double time_budget = 0.0;  ///< seconds
 

@@ -1,6 +1,7 @@
 #pragma once
-// `--method auto` (Python's AutoCDE): the conditional estimator of a list of candidates with the
-// smallest K-fold cross-validated NLL, within a time budget, refitted on every pair. Each
+// `--method auto` (Python's AutoCDE): the linear pool of a list of candidate conditional
+// estimators with the weights of the best K-fold cross-validated log score (stacking), or the
+// candidate of the smallest cross-validated NLL, within a time budget, refitted on every pair. Each
 // candidate is a method of the registry with option settings of its own; all are scored on the
 // same folds, so their differences come with paired standard errors (the report's table).
 
@@ -19,6 +20,12 @@ enum class IntegerOutput { pmf, density };
 /// "pmf" or "density".
 std::string to_string(IntegerOutput choice);
 
+/// What auto returns: the linear pool of the candidates with stacking weights, or the one of the
+/// smallest cross-validated NLL.
+enum class CandidateCombination { stacking, selection };
+/// "stacking" or "selection".
+std::string to_string(CandidateCombination combination);
+
 struct MethodSelectionOptions {
   /// Comma-separated candidates, cheapest first: a conditional method's name, optionally with
   /// option settings after colons ("kcde:trend=linear:restarts=4"; an option by its name or its
@@ -34,6 +41,11 @@ struct MethodSelectionOptions {
   /// declared ordered), or a density (`density`), which can put spikes on the levels and score
   /// without bound.
   IntegerOutput integer_output = IntegerOutput::pmf;
+  /// `stacking`: the model is the linear pool Σ_c a_c p_c of the candidates refitted on every
+  /// pair, the weights maximising the pool's cross-validated log score (Yao et al. 2018), those
+  /// below 0.01 dropped — one candidate where one dominates. `selection`: the candidate of the
+  /// smallest cross-validated NLL.
+  CandidateCombination combine = CandidateCombination::stacking;
   int folds = 5;
   /// Seconds. Candidates run in the order given; once one has been scored, a candidate is not
   /// started when the budget is spent, and is stopped after its first fold when its projected
@@ -45,8 +57,9 @@ struct MethodSelectionOptions {
 };
 
 /// Scores every candidate on the same K folds of the pairs (x d_x × n, y d_y × n), refits the
-/// one with the smallest mean held-out NLL on all pairs and returns its model, whose report
-/// (that of the chosen method's own fit) gains the table (FitReport::method_selection).
+/// ones of positive stacking weight (or the one of the smallest mean held-out NLL) on all pairs
+/// and returns their pool, whose report gains the table (FitReport::method_selection): that of
+/// the candidate's own fit for one, of method "auto" for a pool of several.
 /// InvalidArgument for an unknown method or option in the candidates, or one that is `auto`;
 /// DataError naming each candidate's error when none could be scored.
 ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,

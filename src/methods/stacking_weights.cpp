@@ -1,0 +1,69 @@
+#include "methods/stacking_weights.hpp"
+
+#include <cmath>
+
+#include "cdens/core/error.hpp"
+
+namespace cdens {
+namespace {
+
+constexpr int kMaxIterations = 20000;
+constexpr double kTolerance = 1e-12;
+
+/// EM for the weights of the columns where `active` holds, from equal weights: the
+/// responsibilities r_ic ∝ a_c p_ic, then a_c = mean_i r_ic, until the objective gains less
+/// than kTolerance.
+StackingWeights maximise(const Matrix& densities, const std::vector<bool>& active,
+                         double log_offset) {
+  const Index n = densities.rows();
+  const Index c_count = densities.cols();
+  Vector weights = Vector::Zero(c_count);
+  Index active_count = 0;
+  for (Index c = 0; c < c_count; ++c) active_count += active[static_cast<std::size_t>(c)];
+  for (Index c = 0; c < c_count; ++c) {
+    if (active[static_cast<std::size_t>(c)]) weights(c) = 1.0 / static_cast<double>(active_count);
+  }
+  StackingWeights result{weights, -INFINITY, 0};
+  for (; result.iterations < kMaxIterations; ++result.iterations) {
+    const Vector pooled = densities * weights;  // Σ_c a_c p_ic, each p scaled by e^{−offset_i}
+    const double score = pooled.array().log().mean() + log_offset;
+    const bool converged = score - result.mean_log_score < kTolerance;
+    result.weights = weights;
+    result.mean_log_score = score;
+    if (converged) break;
+    weights = weights.cwiseProduct(densities.transpose() * pooled.cwiseInverse()) /
+              static_cast<double>(n);
+  }
+  return result;
+}
+
+}  // namespace
+
+StackingWeights stacking_weights(const Matrix& log_densities) {
+  if (log_densities.size() == 0 || !log_densities.allFinite()) {
+    throw InvalidArgument("stacking needs finite held-out log-densities of at least one pair");
+  }
+  // p_ic e^{−max_c L_ic}: each pair's largest density is 1, so nothing under- or overflows; the
+  // pair's offset returns in the objective.
+  const Vector offsets = log_densities.rowwise().maxCoeff();
+  const Matrix densities = (log_densities.colwise() - offsets).array().exp();
+  std::vector<bool> active(static_cast<std::size_t>(log_densities.cols()), true);
+  StackingWeights result = maximise(densities, active, offsets.mean());
+  Index best = 0;
+  result.weights.maxCoeff(&best);
+  bool pruned = false;
+  for (Index c = 0; c < densities.cols(); ++c) {
+    if (c != best && result.weights(c) < kStackingPruneBelow) {
+      active[static_cast<std::size_t>(c)] = false;
+      pruned = true;
+    }
+  }
+  if (pruned) {
+    const int first_iterations = result.iterations;
+    result = maximise(densities, active, offsets.mean());
+    result.iterations += first_iterations;
+  }
+  return result;
+}
+
+}  // namespace cdens
