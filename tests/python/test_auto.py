@@ -24,7 +24,7 @@ def engine_folds(n, folds, seed):
 def test_table_is_each_candidates_cross_validated_nll_and_the_best_is_refitted(toy):
     x, y = toy
     auto = cdens.AutoCDE(candidates=["linear", "kcde:trend=linear:n_restarts=0"], cv=4,
-                         random_state=5, n_jobs=1).fit(x, y)
+                         combine="selection", random_state=5, n_jobs=1).fit(x, y)
     fold_of = engine_folds(len(y), 4, 5)
     candidates = [cdens.LinearGaussianCDE(),
                   cdens.KernelCDE(trend="linear", n_restarts=0, random_state=5, n_jobs=1)]
@@ -49,6 +49,31 @@ def test_table_is_each_candidates_cross_validated_nll_and_the_best_is_refitted(t
     np.testing.assert_allclose(auto.log_pdf(x, y), direct.log_pdf(x, y), rtol=1e-12)
 
 
+def test_stacking_pools_the_candidates_with_their_weights_and_the_pool_loads_as_auto(
+        toy, tmp_path):
+    x, y = toy
+    # Kernels on y with the line's tails: the pool of the two beats either on the folds.
+    candidates = ["kcde:n_restarts=0", "lscde", "linear"]
+    auto = cdens.AutoCDE(candidates=candidates, cv=4, random_state=3, n_jobs=1).fit(x, y)
+    weights = auto.selection_["weight"]
+    assert weights.sum() == pytest.approx(1.0, abs=1e-12)
+    assert auto.weights_ == {c: w for c, w in zip(candidates, weights) if w > 0}
+    assert auto.method_ == candidates[int(np.argmax(weights))]
+    members = [cdens.KernelCDE(n_restarts=0, random_state=3, n_jobs=1),
+               cdens.LSCDE(random_state=3, n_jobs=1), cdens.LinearGaussianCDE()]
+    density = sum(w * np.exp(m.fit(x, y).log_pdf(x, y))
+                  for w, m in zip(weights, members) if w > 0)
+    np.testing.assert_allclose(auto.log_pdf(x, y), np.log(density), rtol=1e-10)
+    assert (weights > 0).sum() == 2
+    assert auto.model_.method == "auto"
+    assert auto.selection_["pooled_mean_nll"] <= np.nanmin(auto.selection_["mean_nll"])
+    auto.model_.save(str(tmp_path / "pool.json"))
+    loaded = cdens.load(tmp_path / "pool.json")
+    assert type(loaded) is cdens.AutoCDE
+    np.testing.assert_array_equal(loaded.log_pdf(x, y), auto.log_pdf(x, y))
+    np.testing.assert_array_equal(loaded.selection_["weight"], weights)
+
+
 def test_a_string_and_a_list_of_candidates_are_the_same(faithful):
     x, y = faithful
     as_text = cdens.AutoCDE(candidates="linear,kcde", random_state=1).fit(x, y)
@@ -62,7 +87,8 @@ def test_a_string_and_a_list_of_candidates_are_the_same(faithful):
 
 def test_the_saved_model_is_the_chosen_methods(faithful, tmp_path):
     x, y = faithful
-    auto = cdens.AutoCDE(candidates="linear,kcde", random_state=1).fit(x, y)
+    auto = cdens.AutoCDE(candidates="linear,kcde", combine="selection",
+                         random_state=1).fit(x, y)
     auto.model_.save(str(tmp_path / "auto.json"))
     loaded = cdens.load(tmp_path / "auto.json")
     assert type(loaded) is cdens.KernelCDE
