@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <random>
+#include <utility>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
@@ -89,6 +91,7 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
   }
   log_marginal_.array() -= normaliser;
   prepare_output_kernels();
+  prepare_scalar_groups();
   component_log_norms_ = -gaussian_scales_.array().log().colwise().sum().transpose() -
                          0.5 * static_cast<double>(gaussian_rows_.size()) * kLog2Pi;
 }
@@ -196,8 +199,32 @@ Matrix ConditionalMixture::residuals(const MatrixView& x, const MatrixView& y) c
   return e;
 }
 
+void ConditionalMixture::prepare_scalar_groups() {
+  if (output_dim() != 1 || !discrete_.empty()) return;
+  std::vector<Index> order(static_cast<std::size_t>(n_components()));
+  std::iota(order.begin(), order.end(), Index{0});
+  const auto key = [&](Index k) { return std::make_pair(centers_(0, k), scales_(0, k)); };
+  std::sort(order.begin(), order.end(), [&](Index a, Index b) { return key(a) < key(b); });
+  scalar_groups_.assign(order.size(), 0);
+  std::vector<double> centers;
+  std::vector<double> scales;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (i == 0 || key(order[i]) != key(order[i - 1])) {
+      centers.push_back(centers_(0, order[i]));
+      scales.push_back(scales_(0, order[i]));
+    }
+    scalar_groups_[static_cast<std::size_t>(order[i])] = static_cast<Index>(centers.size()) - 1;
+  }
+  scalar_group_centers_ =
+      Eigen::Map<const Vector>(centers.data(), static_cast<Index>(centers.size()));
+  scalar_group_scales_ = Eigen::Map<const Vector>(scales.data(), static_cast<Index>(scales.size()));
+}
+
 detail::ScalarMixture ConditionalMixture::scalar_mixture(const VectorView& pi) const {
-  return detail::ScalarMixture(pi, centers_.row(0).transpose(), scales_.row(0).transpose());
+  Vector weights = Vector::Zero(scalar_group_centers_.size());
+  for (Index k = 0; k < pi.size(); ++k)
+    weights(scalar_groups_[static_cast<std::size_t>(k)]) += pi(k);
+  return detail::ScalarMixture(weights, scalar_group_centers_, scalar_group_scales_);
 }
 
 void ConditionalMixture::require_scalar_output(const char* query) const {
@@ -527,8 +554,7 @@ Vector ConditionalMixture::highest_density_probability(const MatrixView& x,
   const Matrix e = residuals(x, y);
   Vector result(e.cols());
   parallel_for(resolve_threads(0), e.cols(), [&](Index j) {
-    const detail::ScalarMixture mixture = scalar_mixture(pi.col(j));
-    result(j) = mixture.probability_above(mixture.pdf(e(0, j)));
+    result(j) = scalar_mixture(pi.col(j)).highest_density_probability(e(0, j));
   });
   return result;
 }

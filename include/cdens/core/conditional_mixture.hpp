@@ -139,8 +139,11 @@ class ConditionalMixture {
   Matrix component_densities_at(const MatrixView& e, const Eigen::ArrayXd& factors) const;
   /// ∫ N(e; c_k, diag s_k²) N(e; c_l, diag s_l²) de for every pair of components: K × K.
   Matrix component_overlaps() const;
-  /// The scalar mixture of the residual at one input with probabilities π.
+  /// The scalar mixture of the residual at one input with probabilities π, components of the
+  /// same centre and scale merged into one (a KCDE of a y with ties has many).
   detail::ScalarMixture scalar_mixture(const VectorView& pi) const;
+  /// Groups the components of a one-dimensional Gaussian y by equal centre and scale.
+  void prepare_scalar_groups();
   /// Turns log w_k(x) into log π_k(x) in place (Σ π = 1), or into the marginal log-weights where
   /// every w_k(x) is zero.
   void normalize_log_weights(Eigen::Ref<Vector> log_weights) const;
@@ -163,6 +166,10 @@ class ConditionalMixture {
   Matrix component_variances_;  ///< d_y × K: the variance of each component, per dimension
   Vector log_marginal_;         ///< normalised log m_k
   Vector component_log_norms_;  ///< −Σ_d log s_kd − (d/2) log 2π over the Gaussian outputs
+  // One-dimensional Gaussian y: the group of every component and each group's centre and scale.
+  std::vector<Index> scalar_groups_;
+  Vector scalar_group_centers_;
+  Vector scalar_group_scales_;
 };
 
 }  // namespace cdens
