@@ -1,6 +1,8 @@
 #include "columns.hpp"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/text.hpp"
@@ -43,6 +45,30 @@ bool has_named_columns(const CsvTable& table, const std::vector<std::string>& na
     return std::find(table.column_names.begin(), table.column_names.end(), name) !=
            table.column_names.end();
   });
+}
+
+std::string describe_rows(const std::vector<Index>& pairs) {
+  constexpr std::size_t kShown = 10;
+  std::string text;
+  for (std::size_t i = 0; i < pairs.size() && i < kShown; ++i) {
+    text += std::string(i == 0 ? "" : ", ") + std::to_string(pairs[i] + 1);
+  }
+  if (pairs.size() > kShown) text += " and " + std::to_string(pairs.size() - kShown) + " more";
+  return text;
+}
+
+std::vector<Index> pairs_outside_levels(const ConditionalMixture& model, const MatrixView& y) {
+  std::vector<Index> outside;
+  const ColumnKernels& kernels = model.output_kernels();
+  for (Index j = 0; j < y.cols(); ++j) {
+    for (std::size_t d = 0; d < kernels.size(); ++d) {
+      if (kernels[d].is_discrete() && kernels[d].level_index(y(static_cast<Index>(d), j)) < 0) {
+        outside.push_back(j);
+        break;
+      }
+    }
+  }
+  return outside;
 }
 
 }  // namespace cdens::cli

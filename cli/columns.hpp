@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/csv.hpp"
 #include "cdens/core/types.hpp"
 
@@ -33,5 +34,13 @@ void require_disjoint(const ColumnSelection& x, const ColumnSelection& y);
 
 /// Whether every one of `names` is a column name of the table (no positional fallback).
 bool has_named_columns(const CsvTable& table, const std::vector<std::string>& names);
+
+/// The data rows (1-based, the header not counted) of pairs given by 0-based index, for people
+/// to read: "7, 12, 30", the first ten of many followed by how many more.
+std::string describe_rows(const std::vector<Index>& pairs);
+
+/// The pairs (0-based columns of y) whose value of a discrete output is none of the levels the
+/// model was fitted on: the model gives them probability 0 (log-density −∞).
+std::vector<Index> pairs_outside_levels(const ConditionalMixture& model, const MatrixView& y);
 
 }  // namespace cdens::cli

@@ -87,6 +87,7 @@ void run_compare(const CompareArguments& arguments) {
   if (arguments.paths.size() < 3) {
     throw InvalidArgument("cdens compare needs at least two model files and a data file");
   }
+  require_writable_reports(arguments.evaluation);
   const std::vector<std::string> models(arguments.paths.begin(), arguments.paths.end() - 1);
   const std::string& data_path = arguments.paths.back();
   const CsvTable table = load_table(data_path, arguments.evaluation.no_header);
@@ -104,7 +105,8 @@ void run_compare(const CompareArguments& arguments) {
     evaluations.push_back(std::move(model.evaluation));
   }
   const ModelComparison comparison = compare_evaluations(evaluations, model_labels(models));
-  std::cout << "y: " << join(y_names, ",") << '\n' << "n: " << evaluations.front().n << '\n';
+  std::cout << "y: " << join(y_names, ",") << '\n' << "n: " << comparison.n << '\n';
+  print_exclusions(std::cout, comparison.excluded, comparison.pairs_given);
   print_comparison(std::cout, comparison);
   std::cout << std::flush;
   nlohmann::json document = comparison_to_json(comparison);

@@ -3,13 +3,16 @@
 // curve) on labelled data; --plot draws the calibration figure.
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "cdens/core/csv.hpp"
+#include "cdens/core/error.hpp"
 #include "cdens/core/text.hpp"
 #include "columns.hpp"
 #include "commands.hpp"
@@ -25,6 +28,7 @@ struct EvaluateArguments {
 };
 
 void print_calibration(std::ostream& out, const ModelEvaluation& evaluation) {
+  if (evaluation.calibration.empty()) return;  // neither central nor hpd was asked for
   out << "calibration: uniform on (0, 1) for a calibrated model; Kolmogorov-Smirnov test\n";
   for (const auto& check : evaluation.calibration) {
     out << "  " << check.name << ": D = " << format_table_number(check.test.statistic)
@@ -52,11 +56,13 @@ void print_calibration(std::ostream& out, const ModelEvaluation& evaluation) {
   out << "coverage: share of pairs inside the interval of each level (band: 95% of a calibrated "
          "model)\n  "
       << std::setw(7) << "level" << std::setw(10) << (curve.central.size() ? "central" : "")
-      << std::setw(10) << "hpd" << std::setw(20) << "band" << '\n';
+      << std::setw(10) << (curve.highest_density.size() ? "hpd" : "") << std::setw(20) << "band"
+      << '\n';
   for (Index r = 0; r < curve.levels.size(); ++r) {
     out << "  " << std::setw(7) << format_table_number(curve.levels(r)) << std::setw(10)
         << (curve.central.size() ? format_table_number(curve.central(r)) : "") << std::setw(10)
-        << format_table_number(curve.highest_density(r)) << std::setw(20)
+        << (curve.highest_density.size() ? format_table_number(curve.highest_density(r)) : "")
+        << std::setw(20)
         << format_table_number(curve.band_lower(r)) + " to " +
                format_table_number(curve.band_upper(r))
         << '\n';
@@ -64,6 +70,14 @@ void print_calibration(std::ostream& out, const ModelEvaluation& evaluation) {
 }
 
 void run_evaluate(const EvaluateArguments& arguments) {
+  require_writable_reports(arguments.evaluation);
+  const EvaluationOptions options = evaluation_options(arguments.evaluation);
+  if (!arguments.evaluation.plot_path.empty() && !options.scores.empty() &&
+      std::find(options.scores.begin(), options.scores.end(), "central") == options.scores.end() &&
+      std::find(options.scores.begin(), options.scores.end(), "hpd") == options.scores.end()) {
+    throw InvalidArgument(
+        "--plot draws the calibration, which needs the central or hpd scores in --scores");
+  }
   const CsvTable table = load_table(arguments.data_path, arguments.evaluation.no_header);
   const EvaluatedModel model =
       evaluate_model_file(arguments.model_path, table, arguments.evaluation);
@@ -71,6 +85,9 @@ void run_evaluate(const EvaluateArguments& arguments) {
   std::cout << "model: " << arguments.model_path << " (" << model.description << ")\n"
             << "y: " << join(model.y_names, ",") << '\n'
             << "n: " << evaluation.n << '\n';
+  std::vector<Index> excluded;
+  for (const auto& pair : evaluation.excluded) excluded.push_back(pair.pair);
+  print_exclusions(std::cout, excluded, evaluation.pairs_given);
   print_score_table(std::cout, evaluation);
   print_calibration(std::cout, evaluation);
   std::cout << std::flush;

@@ -4,6 +4,8 @@
 // (eq. 18), quantiles and the state weights w_j(x).
 
 #include <CLI/CLI.hpp>
+#include <cmath>
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -77,6 +79,28 @@ void predict_states(const PredictArguments& arguments, const ConditionalModel& m
   write_table(arguments.out_path, names, columns);
 }
 
+/// The rows whose log-density is −∞ (written as -inf) are named in a warning, with the cause
+/// where it is a level of a discrete y that the model never saw.
+void warn_of_zero_densities(const std::string& source, const ConditionalMixture& model,
+                            const Matrix& y, const Vector& log_density) {
+  std::vector<Index> rows;
+  for (Index j = 0; j < log_density.size(); ++j) {
+    if (log_density(j) == -INFINITY) rows.push_back(j);
+  }
+  if (rows.empty()) return;
+  const std::vector<Index> outside = pairs_outside_levels(model, y);
+  std::cerr << "cdens: warning: " << source << ": log_density is -inf on " << rows.size() << " of "
+            << log_density.size() << " rows (data row" << (rows.size() > 1 ? "s " : " ")
+            << describe_rows(rows) << ")"
+            << (outside.size() == rows.size()
+                    ? ": their y is not a level the model was fitted on"
+                    : (outside.empty() ? ": the model's density there is 0 in double precision"
+                                       : ": " + std::to_string(outside.size()) +
+                                             " of them have a y that is not a level the model "
+                                             "was fitted on"))
+            << '\n';
+}
+
 void predict_distribution(const PredictArguments& arguments, const ConditionalModel& model,
                           bool quantiles_requested) {
   const Index output_dim = model.mixture.output_dim();
@@ -105,7 +129,11 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
   for (Index i = 0; i < x.values.rows(); ++i) {
     output.add(x.names[static_cast<std::size_t>(i)], x.values.row(i));
   }
-  if (y) output.add("log_density", model.mixture.log_pdf(x.values, *y).transpose());
+  if (y) {
+    const Vector log_density = model.mixture.log_pdf(x.values, *y);
+    warn_of_zero_densities(table.source, model.mixture, *y, log_density);
+    output.add("log_density", log_density.transpose());
+  }
   if (output_dim == 1) {
     output.add("mean", mean.row(0));
     output.add("variance", covariance.row(0));
@@ -123,7 +151,7 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
                  covariance.row(d * output_dim + d));
     }
   }
-  write_table(arguments.out_path, output.names(), output.values());
+  write_table(arguments.out_path, output.names(), output.values(), "log_density");
 }
 
 }  // namespace

@@ -34,8 +34,19 @@ void score_conditional(const ScoreArguments& arguments, const ConditionalModel& 
   const Matrix y = choose_columns(table, arguments.y_columns, "--y", model.y_names).values;
   const double mean_log_likelihood = cdens::mean_log_likelihood(model.mixture, x, y);
   // Full precision: scripts compare these numbers.
-  std::cout << "n: " << x.cols() << '\n'
-            << "mean_log_likelihood: " << format_number(mean_log_likelihood) << '\n'
+  std::cout << "n: " << x.cols() << '\n';
+  if (any_discrete(model.mixture.output_kernels())) {
+    // Pairs of a level the model never saw have probability 0: they make the mean −∞.
+    const std::vector<Index> outside = pairs_outside_levels(model.mixture, y);
+    std::cout << "outside_levels: " << outside.size() << '\n';
+    if (!outside.empty()) {
+      std::cerr << "cdens: warning: " << table.source << ": " << outside.size() << " of "
+                << x.cols() << " pairs have a y that is not a level the model was fitted on "
+                << "(data row" << (outside.size() > 1 ? "s " : " ") << describe_rows(outside)
+                << "): their log-likelihood is -inf\n";
+    }
+  }
+  std::cout << "mean_log_likelihood: " << format_number(mean_log_likelihood) << '\n'
             << "nll: " << format_number(-mean_log_likelihood) << '\n'
             << std::flush;
 }

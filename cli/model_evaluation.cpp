@@ -7,17 +7,23 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
+#include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "cdens/core/progress.hpp"
 #include "cdens/core/text.hpp"
 #include "cdens/model_file.hpp"
 #include "columns.hpp"
 #include "model_files.hpp"
+#include "output_files.hpp"
 #include "seed_option.hpp"
 
 extern char** environ;
@@ -25,16 +31,80 @@ extern char** environ;
 namespace cdens::cli {
 namespace {
 
-/// Runs `program arguments…` and waits for it; its exit status (or 127 if it could not start).
-int run_program(const std::vector<std::string>& command) {
+/// What a program run to its end said: its exit status (127 if it could not start, the cause
+/// then in last_error_line) and the last non-empty line of its standard error.
+struct ProgramResult {
+  int status = 0;
+  std::string last_error_line;
+};
+
+/// Runs `program arguments…` and waits for it, its standard error kept in a temporary file (a
+/// traceback is read for its last line, the cause, instead of reaching the user's terminal).
+ProgramResult run_program(const std::vector<std::string>& command) {
   std::vector<char*> argv;
   for (const auto& argument : command) argv.push_back(const_cast<char*>(argument.c_str()));
   argv.push_back(nullptr);
+  std::string log_path =
+      (std::filesystem::temp_directory_path() / "cdens-plot-stderr-XXXXXX").string();
+  const int log = mkstemp(log_path.data());
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (log >= 0) posix_spawn_file_actions_adddup2(&actions, log, STDERR_FILENO);
+  ProgramResult result;
   pid_t child = 0;
-  if (posix_spawnp(&child, argv[0], nullptr, nullptr, argv.data(), environ) != 0) return 127;
-  int status = 0;
-  if (waitpid(child, &status, 0) < 0) return 127;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  const int spawned = posix_spawnp(&child, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) {
+    result = {127, std::strerror(spawned)};
+  } else {
+    int status = 0;
+    if (waitpid(child, &status, 0) < 0) {
+      result.status = 127;
+    } else {
+      result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+    }
+  }
+  if (log >= 0) {
+    close(log);
+    std::ifstream text(log_path);
+    for (std::string line; std::getline(text, line);) {
+      if (line.find_first_not_of(" \t\r") != std::string::npos) result.last_error_line = line;
+    }
+    std::remove(log_path.c_str());
+  }
+  return result;
+}
+
+/// Where the plotter failed, in one line: the cause it gave (a missing package, a file it could
+/// not write, a report it could not read).
+std::string plot_failure(const std::string& python, const ProgramResult& result) {
+  const std::string hint =
+      "set CDENS_PYTHON to a Python interpreter that has the cdens package and matplotlib";
+  if (result.status == 127 && result.last_error_line.find("No module") == std::string::npos) {
+    return "--plot: cannot run '" + python + "'" +
+           (result.last_error_line.empty() ? "" : ": " + result.last_error_line) + "; " + hint;
+  }
+  std::string cause = result.last_error_line;
+  const std::string prefix = "cdens.plot: error: ";
+  if (cause.rfind(prefix, 0) == 0) cause = cause.substr(prefix.size());
+  if (cause.empty()) cause = "exit status " + std::to_string(result.status);
+  std::string message = "--plot: '" + python + " -m cdens.plot' failed: " + cause;
+  if (cause.find("No module named") != std::string::npos) message += "; " + hint;
+  return message;
+}
+
+/// Pairs left out of an evaluation, by data row, with the score that was not finite.
+std::string describe_exclusions(const std::vector<ExcludedPair>& excluded) {
+  constexpr std::size_t kShown = 5;
+  std::string text;
+  for (std::size_t i = 0; i < excluded.size() && i < kShown; ++i) {
+    text += std::string(i == 0 ? "" : ", ") + std::to_string(excluded[i].pair + 1) + " (" +
+            excluded[i].score + " " + format_number(excluded[i].value) + ")";
+  }
+  if (excluded.size() > kShown) {
+    text += " and " + std::to_string(excluded.size() - kShown) + " more";
+  }
+  return text;
 }
 
 }  // namespace
@@ -59,6 +129,10 @@ void add_evaluation_options(CLI::App& command, EvaluationArguments& arguments) {
                   "Draws per pair for the energy score and the HPD values when d_y > 1 (even)")
       ->capture_default_str();
   add_seed_option(command, arguments.seed, "Seed of those draws (default 0)");
+  command.add_option("--scores", arguments.scores,
+                     "Scores to compute, of " + join(evaluation_score_names(), ",") +
+                         " (central: central intervals and PIT; hpd: highest-density regions "
+                         "and HPD values; default: every one that applies)");
   command.add_option("--plot", arguments.plot_path,
                      "Draw the figure to this PNG file (needs the cdens Python package)");
   command.add_option("--json", arguments.json_path,
@@ -78,28 +152,57 @@ EvaluationOptions evaluation_options(const EvaluationArguments& arguments) {
   options.histogram_bins = arguments.bins;
   options.draws = arguments.draws;
   options.seed = arguments.seed;
+  if (!arguments.scores.empty()) options.scores = split_list(arguments.scores, ',', "--scores");
   return options;
+}
+
+void require_writable_reports(const EvaluationArguments& arguments) {
+  if (!arguments.json_path.empty()) require_writable_file(arguments.json_path, "--json");
+  if (!arguments.plot_path.empty()) require_writable_file(arguments.plot_path, "--plot");
+}
+
+void print_exclusions(std::ostream& out, const std::vector<Index>& pairs, Index pairs_given) {
+  if (pairs.empty()) return;
+  out << "excluded: " << pairs.size() << " of " << pairs_given
+      << " pairs, with a score that is not finite (data row" << (pairs.size() > 1 ? "s " : " ")
+      << describe_rows(pairs) << ")\n";
 }
 
 EvaluatedModel evaluate_model_file(const std::string& path, const CsvTable& table,
                                    const EvaluationArguments& arguments) {
   const EvaluationOptions options = evaluation_options(arguments);
   const ModelFile file = load_model_file(path);
+  // A progress line is for a person watching, never for a log file or a pipe.
+  std::optional<TerminalProgress> terminal_progress;
+  if (isatty(STDERR_FILENO)) terminal_progress.emplace(stderr);
+  Progress& progress =
+      terminal_progress ? static_cast<Progress&>(*terminal_progress) : silent_progress();
+  EvaluatedModel result;
   if (file.density) {
     const DensityModel& model = *file.density;
     if (!arguments.x_columns.empty()) {
       throw InvalidArgument(path + " is a density model p(x): it has no inputs for --x");
     }
     const ColumnSelection data = choose_columns(table, arguments.y_columns, "--y", model.names);
-    return {"density p(x) by " + model.report.method, data.names,
-            evaluate_density(model.mixture, data.values, options)};
+    result = {"density p(x) by " + model.report.method, data.names,
+              evaluate_density(model.mixture, data.values, options, progress)};
+  } else {
+    const ConditionalModel& model = *file.conditional;
+    const ColumnSelection x = choose_columns(table, arguments.x_columns, "--x", model.x_names);
+    const ColumnSelection y = choose_columns(table, arguments.y_columns, "--y", model.y_names);
+    require_disjoint(x, y);
+    result = {"conditional p(y|x) by " + model.report.method, y.names,
+              evaluate_model(model.mixture, x.values, y.values, options, progress)};
   }
-  const ConditionalModel& model = *file.conditional;
-  const ColumnSelection x = choose_columns(table, arguments.x_columns, "--x", model.x_names);
-  const ColumnSelection y = choose_columns(table, arguments.y_columns, "--y", model.y_names);
-  require_disjoint(x, y);
-  return {"conditional p(y|x) by " + model.report.method, y.names,
-          evaluate_model(model.mixture, x.values, y.values, options)};
+  const ModelEvaluation& evaluation = result.evaluation;
+  if (!evaluation.excluded.empty()) {
+    std::cerr << "cdens: warning: " << path << " on " << table.source << ": "
+              << evaluation.excluded.size() << " of " << evaluation.pairs_given
+              << " pairs left out, with a score that is not finite: data row"
+              << (evaluation.excluded.size() > 1 ? "s " : " ")
+              << describe_exclusions(evaluation.excluded) << '\n';
+  }
+  return result;
 }
 
 void print_score_table(std::ostream& out, const ModelEvaluation& evaluation) {
@@ -131,14 +234,9 @@ void write_report(std::ostream& out, const nlohmann::json& document, const std::
        ("cdens-plot-" + std::to_string(static_cast<long long>(getpid())) + ".json"))
           .string();
   write_file_atomically(report, document.dump());
-  const int status = run_program({python, "-m", "cdens.plot", kind, report, plot_path});
+  const ProgramResult result = run_program({python, "-m", "cdens.plot", kind, report, plot_path});
   std::filesystem::remove(report);
-  if (status != 0) {
-    throw IoError("--plot: '" + python + " -m cdens.plot' failed (exit status " +
-                  std::to_string(status) +
-                  "); it needs the cdens Python package with matplotlib: set CDENS_PYTHON to an "
-                  "interpreter that has them");
-  }
+  if (result.status != 0) throw IoError(plot_failure(python, result));
   out << "plot: " << plot_path << '\n';
 }
 

@@ -27,11 +27,13 @@ struct EvaluationArguments {
   Index bins = 10;
   Index draws = 1000;
   std::uint64_t seed = 0;
+  std::string scores;  // empty: every score that applies
   std::string plot_path;
   std::string json_path;
 };
 
-/// Adds --x, --y, --no-header, --pinball, --levels, --bins, --draws, --seed, --plot and --json.
+/// Adds --x, --y, --no-header, --pinball, --levels, --bins, --draws, --seed, --scores, --plot and
+/// --json.
 void add_evaluation_options(CLI::App& command, EvaluationArguments& arguments);
 
 /// The options of the evaluation library from the command's arguments.
@@ -44,11 +46,19 @@ struct EvaluatedModel {
   ModelEvaluation evaluation;
 };
 
+/// Checks --json and --plot before any work is done: each must name a file that can be created
+/// in an existing directory (IoError naming the option otherwise).
+void require_writable_reports(const EvaluationArguments& arguments);
+
 /// Reads the model file at `path` (conditional or density) and evaluates it on the table's
 /// columns: the model's variables unless --x/--y name others (density models: --y names the
-/// columns of x).
+/// columns of x). A progress line goes to standard error when it is a terminal, and a warning
+/// for every pair left out because a score of it is not finite.
 EvaluatedModel evaluate_model_file(const std::string& path, const CsvTable& table,
                                    const EvaluationArguments& arguments);
+
+/// "excluded: …" when an evaluation left pairs out, else nothing.
+void print_exclusions(std::ostream& out, const std::vector<Index>& pairs, Index pairs_given);
 
 /// A number of a report table: 4 significant digits.
 std::string format_table_number(double value);

@@ -1,6 +1,13 @@
 #include "output_files.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <ostream>
 #include <sstream>
@@ -24,11 +31,28 @@ void save_and_report(std::ostream& out, const std::string& path, const Model& mo
 
 }  // namespace
 
+void require_writable_file(const std::string& path, const std::string& option) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw IoError(option + ": " + path + " is a directory, not a file");
+  }
+  // The same temporary file that write_file_atomically creates, removed at once.
+  std::string temporary = path + ".tmp.XXXXXX";
+  const int descriptor = mkstemp(temporary.data());
+  if (descriptor < 0) {
+    throw IoError(option + ": cannot write " + path + ": " + std::strerror(errno));
+  }
+  close(descriptor);
+  std::remove(temporary.c_str());
+}
+
 void write_table(const std::string& path, const std::vector<std::string>& names,
-                 const MatrixView& columns) {
+                 const MatrixView& columns, const std::string& minus_infinity_column) {
   for (Index j = 0; j < columns.cols(); ++j) {
     for (Index i = 0; i < columns.rows(); ++i) {
-      if (!std::isfinite(columns(i, j))) {
+      const bool allowed = columns(i, j) == -INFINITY && !minus_infinity_column.empty() &&
+                           names[static_cast<std::size_t>(i)] == minus_infinity_column;
+      if (!std::isfinite(columns(i, j)) && !allowed) {
         throw DataError("computed a non-finite value in column '" +
                         names[static_cast<std::size_t>(i)] + "' of output row " +
                         std::to_string(j + 1));

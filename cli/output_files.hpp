@@ -11,10 +11,18 @@
 
 namespace cdens::cli {
 
+/// Checks, before the work that produces it, that a file can be written at `path` the way the
+/// commands write (a temporary file beside it, then a rename): the directory exists and takes a
+/// new file, and `path` is not a directory. IoError naming `option` and the cause otherwise;
+/// nothing is left behind.
+void require_writable_file(const std::string& path, const std::string& option);
+
 /// Writes a CSV table (one column of `columns` per row of the file) to standard output when
-/// `path` is empty, else atomically to `path`. Refuses to write a non-finite number.
+/// `path` is empty, else atomically to `path`. Refuses to write a non-finite number, except −∞
+/// in the column named `minus_infinity_column` (a log-density of a value the model gives
+/// probability 0).
 void write_table(const std::string& path, const std::vector<std::string>& names,
-                 const MatrixView& columns);
+                 const MatrixView& columns, const std::string& minus_infinity_column = "");
 
 /// After a successful fit: writes the model to `path` atomically when one was given (only now is
 /// an existing file replaced) and says in `out` where it went, or that it was not saved.

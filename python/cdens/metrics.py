@@ -18,7 +18,10 @@ Per-pair scores (lower is better except the log-likelihood):
 Calibration: ``pit`` (one-dimensional y) and ``hpd_values`` (any d_y) are uniform for a
 calibrated model; ``uniformity_test`` is the Kolmogorov-Smirnov test of that. ``evaluate``
 gathers everything, ``compare`` compares models on the same data (paired standard errors,
-shares of pairs won); ``cdens.plot.calibration`` and ``cdens.plot.comparison`` draw them.
+shares of pairs won); ``cdens.plot.calibration`` and ``cdens.plot.comparison`` draw them. Both
+leave out, with a warning naming the rows, every pair with a score that is not finite (a y far
+beyond the model's reach has log-likelihood -inf), rather than average it into a NaN; the
+report's ``excluded`` lists them and ``pairs`` the rows scored.
 
 ``crps_scorer`` and ``pinball_scorer(levels)`` are scikit-learn scorers (greater is better) for
 ``GridSearchCV(scoring=...)``.
@@ -26,6 +29,7 @@ shares of pairs won); ``cdens.plot.calibration`` and ``cdens.plot.comparison`` d
 
 import json
 import os
+import warnings
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
@@ -116,37 +120,73 @@ def _as_arrays(document):
     if isinstance(document, dict):
         return {key: _as_arrays(value) for key, value in document.items()}
     if isinstance(document, list):
+        if document and all(isinstance(item, int) for item in document):
+            return np.asarray(document, dtype=np.int64)  # row indices
         if all(isinstance(item, (int, float, list)) for item in document):
             return np.asarray(document, dtype=np.float64)
         return [_as_arrays(item) for item in document]
     return document
 
 
-def _evaluation(model, X, Y, pinball_levels, interval_levels, bins, n_draws, random_state):
-    return _core.evaluate(*_engine_arguments(model, X, Y),
-                          as_probabilities(pinball_levels, "pinball_levels"),
-                          as_probabilities(interval_levels, "interval_levels"), int(bins),
-                          int(n_draws), seed_of(random_state))
+SCORE_NAMES = tuple(_core.evaluation_score_names())
+
+
+def _score_names(scores):
+    """None (every score that applies) or a list of score names."""
+    if scores is None:
+        return []
+    if isinstance(scores, str):
+        scores = [scores]
+    names = list(scores)
+    if not names or not all(isinstance(name, str) for name in names):
+        raise ValueError(f"scores must be a non-empty list of names of {', '.join(SCORE_NAMES)}, "
+                         f"got {scores!r}")
+    return names
+
+
+def _evaluation(model, X, Y, pinball_levels, interval_levels, bins, n_draws, random_state,
+                scores, label):
+    report = _core.evaluate(*_engine_arguments(model, X, Y),
+                            as_probabilities(pinball_levels, "pinball_levels"),
+                            as_probabilities(interval_levels, "interval_levels"), int(bins),
+                            int(n_draws), seed_of(random_state), _score_names(scores))
+    excluded = json.loads(report.to_json())["excluded"]
+    if excluded:
+        shown = ", ".join(f"{pair['pair']} ({pair['score']} {pair['value']})"
+                          for pair in excluded[:5])
+        more = f" and {len(excluded) - 5} more" if len(excluded) > 5 else ""
+        warnings.warn(f"{label}{len(excluded)} pairs left out, with a score that is not finite: "
+                      f"rows {shown}{more} (0-based rows of X)", RuntimeWarning, stacklevel=3)
+    return report
 
 
 def evaluate(model, X, Y=None, *, pinball_levels=DEFAULT_PINBALL_LEVELS,
-             interval_levels=DEFAULT_INTERVAL_LEVELS, bins=10, n_draws=1000, random_state=0):
+             interval_levels=DEFAULT_INTERVAL_LEVELS, bins=10, n_draws=1000, random_state=0,
+             scores=None):
     """Every score, interval width and coverage, and the calibration of `model` on (X, Y): the
     report ``cdens evaluate --json`` writes, as a dict. ``scores`` lists per score its name,
     ``values`` per pair, ``mean`` and ``standard_error``; ``calibration`` holds ``pit`` (1-D y)
     and ``hpd`` with their values, KS ``statistic`` and ``p_value`` and ``histogram``;
-    ``coverage`` the coverage curve with its binomial band."""
+    ``coverage`` the coverage curve with its binomial band.
+
+    ``scores`` selects what to compute (default: everything that applies), by the names in
+    ``SCORE_NAMES``: log_likelihood, crps, pinball, cde_loss, energy_score, central (central
+    intervals and PIT values) and hpd (highest-density regions and HPD values, the slowest).
+    A pair with a score that is not finite is left out with a RuntimeWarning; ``excluded`` names
+    it (``pair``: its 0-based row, ``score``, ``value``) and ``pairs`` gives the rows scored."""
     report = _evaluation(model, X, Y, pinball_levels, interval_levels, bins, n_draws,
-                         random_state)
+                         random_state, scores, "")
     return _as_arrays(json.loads(report.to_json()))
 
 
 def compare(models, X, Y=None, *, names=None, pinball_levels=DEFAULT_PINBALL_LEVELS,
-            interval_levels=DEFAULT_INTERVAL_LEVELS, n_draws=1000, random_state=0):
+            interval_levels=DEFAULT_INTERVAL_LEVELS, n_draws=1000, random_state=0, scores=None):
     """Two or more models on the same data: the report ``cdens compare --json`` writes, as a
     dict with ``models``, ``scores`` (the proper scores all share), ``means``,
     ``standard_errors`` and ``best_shares`` (scores x models) and ``differences`` (every pair of
-    models on every score: mean of second - first, its paired standard error, shares won)."""
+    models on every score: mean of second - first, its paired standard error, shares won).
+    ``scores`` selects the scores as in ``evaluate``. The models are compared on the pairs every
+    one of them scores: ``excluded`` lists the rows some model left out."""
     models = list(models)
     if len(models) < 2:
         raise ValueError(f"a comparison needs at least two models, got {len(models)}")
@@ -156,7 +196,8 @@ def compare(models, X, Y=None, *, names=None, pinball_levels=DEFAULT_PINBALL_LEV
     if len(set(names)) != len(names):
         names = [f"{name} ({k + 1})" for k, name in enumerate(names)]
     evaluations = [_evaluation(model, X, Y, pinball_levels, interval_levels, 10, n_draws,
-                               random_state) for model in models]
+                               random_state, scores, f"{name}: ")
+                   for model, name in zip(models, names)]
     return _as_arrays(json.loads(_core.compare(evaluations, list(names))))
 
 

@@ -323,7 +323,8 @@ def coverage_curve(evaluation, *, ax=None):
     ax.plot([0, 1], [0, 1], color="0.5", linestyle="--", linewidth=0.8)
     if "central" in coverage:
         ax.plot(levels, coverage["central"], marker="o", markersize=3, label="central interval")
-    ax.plot(levels, coverage["hpd"], marker="s", markersize=3, label="highest-density region")
+    if "hpd" in coverage:
+        ax.plot(levels, coverage["hpd"], marker="s", markersize=3, label="highest-density region")
     ax.set_xlim(0.0, 1.0)
     ax.set_ylim(0.0, 1.0)
     ax.set_aspect("equal")
@@ -340,6 +341,9 @@ def calibration(evaluation, *, title=None):
     import matplotlib.pyplot as plt
 
     checks = [check for check in ("pit", "hpd") if check in evaluation["calibration"]]
+    if "coverage" not in evaluation:
+        raise ValueError("the evaluation has no calibration to draw: it was computed without the "
+                         "central and hpd scores")
     figure, axes = plt.subplots(1, len(checks) + 1, figsize=(4.4 * (len(checks) + 1), 4.0),
                                 layout="constrained")
     for ax, check in zip(axes, checks):

@@ -54,8 +54,9 @@ auto pair_score(Score score) {
 
 EvaluationOptions options_of(const std::vector<double>& pinball_levels,
                              const std::vector<double>& interval_levels, Index bins, Index draws,
-                             std::uint64_t seed) {
+                             std::uint64_t seed, std::vector<std::string> scores) {
   EvaluationOptions options;
+  options.scores = std::move(scores);
   options.pinball_levels = pinball_levels;
   options.interval_levels = interval_levels;
   options.histogram_bins = bins;
@@ -118,15 +119,18 @@ void bind_evaluation(py::module_& module) {
       "evaluate",
       [](const py::object& model, const py::array& x, const py::object& y,
          const std::vector<double>& pinball_levels, const std::vector<double>& interval_levels,
-         Index bins, Index draws, std::uint64_t seed) {
+         Index bins, Index draws, std::uint64_t seed, std::vector<std::string> scores) {
         QueryPairs pairs = pairs_of(model, x, y);
         const EvaluationOptions options =
-            options_of(pinball_levels, interval_levels, bins, draws, seed);
+            options_of(pinball_levels, interval_levels, bins, draws, seed, std::move(scores));
         return without_gil(
             [&] { return evaluate_model(pairs.mixture, pairs.x, pairs.y, options); });
       },
       py::arg("model"), py::arg("X"), py::arg("Y"), py::arg("pinball_levels"),
-      py::arg("interval_levels"), py::arg("bins"), py::arg("draws"), py::arg("seed"));
+      py::arg("interval_levels"), py::arg("bins"), py::arg("draws"), py::arg("seed"),
+      py::arg("scores") = std::vector<std::string>());
+  module.def("evaluation_score_names", &evaluation_score_names,
+             "The names evaluate's scores take.");
   module.def(
       "compare",
       [](const std::vector<ModelEvaluation>& evaluations, const std::vector<std::string>& names) {

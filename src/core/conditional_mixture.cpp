@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <random>
+#include <tuple>
+#include <utility>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
@@ -108,6 +111,7 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
   }
   log_marginal_.array() -= normaliser;
   prepare_output_kernels();
+  prepare_merged_components();
   component_log_norms_ = -gaussian_scales_.array().log().colwise().sum().transpose() -
                          0.5 * static_cast<double>(gaussian_rows_.size()) * kLog2Pi;
 }
@@ -247,18 +251,47 @@ Matrix ConditionalMixture::residuals(const MatrixView& x, const MatrixView& y) c
   return e;
 }
 
+void ConditionalMixture::prepare_merged_components() {
+  if (output_dim() != 1 || !discrete_.empty()) return;
+  std::vector<std::size_t> group_of(static_cast<std::size_t>(n_components()));
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    std::fill_n(group_of.begin() + group_first(g), group_size(g), g);
+  }
+  std::vector<Index> order(static_cast<std::size_t>(n_components()));
+  std::iota(order.begin(), order.end(), Index{0});
+  const auto key = [&](Index k) {
+    return std::make_tuple(group_of[static_cast<std::size_t>(k)], centers_(0, k), scales_(0, k));
+  };
+  std::sort(order.begin(), order.end(), [&](Index a, Index b) { return key(a) < key(b); });
+  merged_of_.assign(order.size(), 0);
+  std::vector<double> centers;
+  std::vector<double> scales;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (i == 0 || key(order[i]) != key(order[i - 1])) {
+      centers.push_back(centers_(0, order[i]));
+      scales.push_back(scales_(0, order[i]));
+      merged_groups_.push_back(group_of[static_cast<std::size_t>(order[i])]);
+    }
+    merged_of_[static_cast<std::size_t>(order[i])] = static_cast<Index>(centers.size()) - 1;
+  }
+  merged_centers_ = Eigen::Map<const Vector>(centers.data(), static_cast<Index>(centers.size()));
+  merged_scales_ = Eigen::Map<const Vector>(scales.data(), static_cast<Index>(scales.size()));
+}
+
 detail::ScalarMixture ConditionalMixture::scalar_mixture(const VectorView& pi,
                                                          const GroupMaps& maps, Index j) const {
-  // Component k of group g in t: centre μ_g + f_g c_k, spread f_g s_k.
-  Vector centers = centers_.row(0).transpose();
-  Vector scales = scales_.row(0).transpose();
-  for (std::size_t g = 0; g < groups_.size(); ++g) {
+  Vector weights = Vector::Zero(merged_centers_.size());
+  for (Index k = 0; k < pi.size(); ++k) weights(merged_of_[static_cast<std::size_t>(k)]) += pi(k);
+  // A component of group g in t: centre μ_g + f_g c, spread f_g s.
+  Vector centers(merged_centers_.size());
+  Vector scales(merged_centers_.size());
+  for (Index m = 0; m < merged_centers_.size(); ++m) {
+    const std::size_t g = merged_groups_[static_cast<std::size_t>(m)];
     const double factor = maps.factors[g](0, j);
-    auto group_centers = centers.segment(group_first(g), group_size(g));
-    group_centers = (group_centers * factor).array() + maps.shifts[g](0, j);
-    scales.segment(group_first(g), group_size(g)) *= factor;
+    centers(m) = maps.shifts[g](0, j) + factor * merged_centers_(m);
+    scales(m) = factor * merged_scales_(m);
   }
-  return detail::ScalarMixture(pi, centers, scales);
+  return detail::ScalarMixture(weights, centers, scales);
 }
 
 void ConditionalMixture::require_scalar_output(const char* query) const {
@@ -659,8 +692,7 @@ Vector ConditionalMixture::highest_density_probability(const MatrixView& x,
   const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
   Vector result(t.cols());
   parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
-    const detail::ScalarMixture mixture = scalar_mixture(pi.col(j), maps, j);
-    result(j) = mixture.probability_above(mixture.pdf(t(0, j)));
+    result(j) = scalar_mixture(pi.col(j), maps, j).highest_density_probability(t(0, j));
   });
   return result;
 }

@@ -2,6 +2,13 @@
 // A one-dimensional Gaussian mixture Σ_k π_k N(t; c_k, s_k²) with Σ π_k = 1: the conditional
 // mixture at one x when y is scalar. Holds the root-finding behind CDF inversion and
 // highest-density regions.
+//
+// Highest-density searches (highest_density_region, highest_density_probability) work on the
+// searched components: all of them but the least probable ones of total probability at most
+// kNegligibleMass, whose density is at most kNegligibleMass / (√(2π) min_k s_k) anywhere. The
+// probabilities of the sets found use every component, so a value differs from the exact one
+// only through sets whose density lies within that bound of the threshold
+// (tests/cpp/test_scalar_mixture.cpp checks the searches against a brute-force one).
 
 #include <vector>
 
@@ -12,6 +19,9 @@ namespace cdens::detail {
 
 class ScalarMixture {
  public:
+  /// Total probability of the components that highest-density searches may leave out.
+  static constexpr double kNegligibleMass = 1e-13;
+
   /// Keeps the components with π_k > 0.
   ScalarMixture(const VectorView& probabilities, const VectorView& centers,
                 const VectorView& scales);
@@ -22,31 +32,48 @@ class ScalarMixture {
   double quantile(double p) const;
   /// {t : pdf(t) ≥ f} with probability `coverage`; intervals in increasing order.
   HighestDensityRegion highest_density_region(double coverage) const;
-  /// The probability of {t : pdf(t) ≥ threshold}.
-  double probability_above(double threshold) const;
+  /// P(pdf(T) ≥ pdf(t)) for T from the mixture: the probability of the smallest highest-density
+  /// region that holds t (of the searched components' density, whose set always holds t: a
+  /// threshold at a point just beside a mode can have a superlevel set narrower than the grid).
+  double highest_density_probability(double t) const;
 
  private:
-  /// Points around every component on which highest-density regions are searched.
+  /// Points around every searched component on which highest-density regions are searched, and
+  /// every local extremum of the searched density between them: between two linked points the
+  /// density is monotone, so each crossing of a threshold lies alone between two points.
   struct SearchGrid {
     std::vector<double> points;     ///< increasing
-    std::vector<double> densities;  ///< pdf at the points
+    std::vector<double> densities;  ///< searched density at the points
     std::vector<bool> linked;       ///< linked[g]: points g and g + 1 lie in one window
   };
   SearchGrid search_grid() const;
+  /// Chooses the searched components (once; a mixture serves one thread).
+  void prepare_search() const;
 
-  /// Intervals where pdf ≥ threshold, read off the grid and refined to the crossing points.
-  std::vector<Interval> superlevel_set(const SearchGrid& grid, double threshold) const;
-  double crossing(double below, double above, double threshold) const;
+  /// The searched components' density and its first two derivatives at t.
+  double searched_pdf(double t) const;
+  void searched_derivatives(double t, double& density, double& slope, double& curvature) const;
+
+  /// Intervals where the searched density is ≥ threshold, read off the grid and refined to the
+  /// crossing points; adds Σ 1/|p′| over the refined crossings to `inverse_slopes` when given
+  /// (the derivative of the set's probability in the threshold is −threshold times that sum).
+  std::vector<Interval> superlevel_set(const SearchGrid& grid, double threshold,
+                                       double* inverse_slopes = nullptr) const;
+
   double probability_of(const std::vector<Interval>& intervals) const;
 
   std::vector<double> weights_;
   std::vector<double> centers_;
   std::vector<double> scales_;
-  // The same components as arrays for pdf, whose exponentials Eigen vectorises: pdf is the inner
-  // loop of every highest-density region (a few million calls per region for K = 100).
-  Eigen::ArrayXd center_array_;
-  Eigen::ArrayXd inverse_scales_;
-  Eigen::ArrayXd density_factors_;  ///< π_k / (√(2π) s_k)
+  // The searched components as arrays for the density, whose exponentials Eigen vectorises: it
+  // is the inner loop of every highest-density search. Chosen on the first search.
+  mutable bool search_ready_ = false;
+  mutable Eigen::ArrayXd center_array_;
+  mutable Eigen::ArrayXd inverse_scales_;
+  mutable Eigen::ArrayXd density_factors_;  ///< π_k / (√(2π) s_k)
+  Eigen::ArrayXd all_centers_;              ///< every component, for pdf
+  Eigen::ArrayXd all_inverse_scales_;
+  Eigen::ArrayXd all_density_factors_;
   double lowest_;   ///< a point below which almost no mass lies: min_k c_k − 10 s_k
   double highest_;  ///< max_k c_k + 10 s_k
 };

@@ -171,18 +171,23 @@ Matrix highest_density_coverage(const Vector& hpd, const std::vector<double>& le
 
 CoverageCurve coverage_curve(const Vector& pit, const Vector& hpd,
                              const std::vector<double>& levels, double band_level) {
-  if (pit.size() != 0 && pit.size() != hpd.size()) {
+  if (pit.size() == 0 && hpd.size() == 0) {
+    throw InvalidArgument("the coverage curve needs PIT or HPD values");
+  }
+  if (pit.size() != 0 && hpd.size() != 0 && pit.size() != hpd.size()) {
     throw InvalidArgument("the coverage curve got " + std::to_string(pit.size()) +
                           " PIT values for " + std::to_string(hpd.size()) + " HPD values");
   }
   CoverageCurve curve;
   curve.levels = Eigen::Map<const Vector>(levels.data(), static_cast<Index>(levels.size()));
-  curve.highest_density = highest_density_coverage(hpd, levels).rowwise().mean();
+  if (hpd.size() != 0)
+    curve.highest_density = highest_density_coverage(hpd, levels).rowwise().mean();
   if (pit.size() != 0) curve.central = central_coverage(pit, levels).rowwise().mean();
+  const Index n = std::max(pit.size(), hpd.size());
   curve.band_lower.resize(curve.levels.size());
   curve.band_upper.resize(curve.levels.size());
   for (Index r = 0; r < curve.levels.size(); ++r) {
-    const ShareBand band = binomial_band(hpd.size(), curve.levels(r), band_level);
+    const ShareBand band = binomial_band(n, curve.levels(r), band_level);
     curve.band_lower(r) = band.lower;
     curve.band_upper(r) = band.upper;
   }

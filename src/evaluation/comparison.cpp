@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/error.hpp"
+#include "evaluation/summary.hpp"
 
 namespace cdens {
 namespace {
@@ -20,21 +22,58 @@ Vector as_loss(const ScoreColumn& column) {
   return column.higher_is_better ? Vector(-column.values) : column.values;
 }
 
+/// Throws DataError unless a summary of `what` fits in a double.
+void require_finite_summary(const detail::MeanAndError& summary, const std::string& what) {
+  if (!std::isfinite(summary.mean) || !std::isfinite(summary.standard_error)) {
+    throw DataError("the mean or standard error of " + what + " is beyond the range of a double");
+  }
+}
+
 PairedDifference paired_difference(const ScoreColumn& a, const ScoreColumn& b, Index first,
                                    Index second) {
   const Vector difference = b.values - a.values;
-  const double n = static_cast<double>(difference.size());
-  const double mean = difference.mean();
-  const double variance = (difference.array() - mean).square().sum() / (n - 1.0);
+  const detail::MeanAndError summary = detail::mean_and_standard_error(difference);
+  require_finite_summary(summary, "the difference in " + a.name);
   const Vector loss_a = as_loss(a);
   const Vector loss_b = as_loss(b);
   return {a.name,
           first,
           second,
-          mean,
-          std::sqrt(variance / n),
+          summary.mean,
+          summary.standard_error,
           (loss_a.array() < loss_b.array()).cast<double>().mean(),
           (loss_b.array() < loss_a.array()).cast<double>().mean()};
+}
+
+/// The pairs an evaluation scored (all of them for one made without exclusions, by hand).
+std::vector<Index> scored_pairs(const ModelEvaluation& evaluation) {
+  if (!evaluation.pairs.empty() || evaluation.n == 0) return evaluation.pairs;
+  std::vector<Index> all(static_cast<std::size_t>(evaluation.n));
+  for (Index j = 0; j < evaluation.n; ++j) all[static_cast<std::size_t>(j)] = j;
+  return all;
+}
+
+Index pairs_given(const ModelEvaluation& evaluation) {
+  return std::max(evaluation.pairs_given,
+                  evaluation.n + static_cast<Index>(evaluation.excluded.size()));
+}
+
+/// A score column restricted to the pairs compared.
+ScoreColumn on_pairs(const ScoreColumn& column, const std::vector<Index>& scored,
+                     const std::vector<Index>& compared) {
+  if (scored == compared) return column;
+  ScoreColumn result = column;
+  result.values.resize(static_cast<Index>(compared.size()));
+  std::size_t position = 0;
+  for (std::size_t i = 0; i < compared.size(); ++i) {
+    while (scored[position] != compared[i]) ++position;
+    result.values(static_cast<Index>(i)) = column.values(static_cast<Index>(position));
+  }
+  const detail::MeanAndError summary = detail::mean_and_standard_error(result.values);
+  require_finite_summary(summary, column.name);
+  result.mean = summary.mean;
+  result.standard_error = summary.standard_error;
+  return result;
 }
 
 /// A matrix as a list of its rows.
@@ -56,16 +95,40 @@ ModelComparison compare_evaluations(const std::vector<ModelEvaluation>& evaluati
     throw InvalidArgument("a comparison got " + std::to_string(names.size()) + " names for " +
                           std::to_string(evaluations.size()) + " models");
   }
+  const Index given = pairs_given(evaluations.front());
   for (const auto& evaluation : evaluations) {
-    if (evaluation.n != evaluations.front().n) {
-      throw InvalidArgument("the models were evaluated on different numbers of pairs (" +
-                            std::to_string(evaluations.front().n) + " and " +
-                            std::to_string(evaluation.n) + "): compare them on the same data");
+    if (pairs_given(evaluation) != given) {
+      throw InvalidArgument(
+          "the models were evaluated on different numbers of pairs (" + std::to_string(given) +
+          " and " + std::to_string(pairs_given(evaluation)) + "): compare them on the same data");
     }
+  }
+  // The pairs every model scored.
+  std::vector<std::vector<Index>> scored;
+  for (const auto& evaluation : evaluations) scored.push_back(scored_pairs(evaluation));
+  std::vector<Index> compared = scored.front();
+  for (const auto& pairs : scored) {
+    std::vector<Index> common;
+    std::set_intersection(compared.begin(), compared.end(), pairs.begin(), pairs.end(),
+                          std::back_inserter(common));
+    compared = std::move(common);
+  }
+  if (compared.size() < 2) {
+    throw DataError("only " + std::to_string(compared.size()) + " of " + std::to_string(given) +
+                    " pairs have finite scores under every model, too few to compare them");
   }
   ModelComparison comparison;
   comparison.models = names;
-  comparison.n = evaluations.front().n;
+  comparison.n = static_cast<Index>(compared.size());
+  comparison.pairs_given = given;
+  for (Index j = 0, i = 0; j < given; ++j) {
+    if (i < comparison.n && compared[static_cast<std::size_t>(i)] == j) {
+      ++i;
+    } else {
+      comparison.excluded.push_back(j);
+    }
+  }
+  comparison.pairs = compared;
   for (const auto& column : evaluations.front().scores) {
     const bool shared =
         std::all_of(evaluations.begin(), evaluations.end(), [&](const ModelEvaluation& evaluation) {
@@ -75,18 +138,20 @@ ModelComparison compare_evaluations(const std::vector<ModelEvaluation>& evaluati
   }
   const auto score_count = static_cast<Index>(comparison.scores.size());
   const auto model_count = static_cast<Index>(evaluations.size());
-  const Index n = evaluations.front().n;
+  const Index n = comparison.n;
   comparison.means.resize(score_count, model_count);
   comparison.standard_errors.resize(score_count, model_count);
   comparison.best_shares = Matrix::Zero(score_count, model_count);
   for (Index s = 0; s < score_count; ++s) {
     const std::string& name = comparison.scores[static_cast<std::size_t>(s)];
+    std::vector<ScoreColumn> columns;
     Matrix losses(model_count, n);
     for (Index m = 0; m < model_count; ++m) {
-      const ScoreColumn& column = evaluations[static_cast<std::size_t>(m)].score(name);
-      comparison.means(s, m) = column.mean;
-      comparison.standard_errors(s, m) = column.standard_error;
-      losses.row(m) = as_loss(column).transpose();
+      const auto model = static_cast<std::size_t>(m);
+      columns.push_back(on_pairs(evaluations[model].score(name), scored[model], compared));
+      comparison.means(s, m) = columns.back().mean;
+      comparison.standard_errors(s, m) = columns.back().standard_error;
+      losses.row(m) = as_loss(columns.back()).transpose();
     }
     for (Index j = 0; j < n; ++j) {
       const double best = losses.col(j).minCoeff();
@@ -96,9 +161,8 @@ ModelComparison compare_evaluations(const std::vector<ModelEvaluation>& evaluati
     }
     for (Index a = 0; a < model_count; ++a) {
       for (Index b = a + 1; b < model_count; ++b) {
-        comparison.differences.push_back(
-            paired_difference(evaluations[static_cast<std::size_t>(a)].score(name),
-                              evaluations[static_cast<std::size_t>(b)].score(name), a, b));
+        comparison.differences.push_back(paired_difference(
+            columns[static_cast<std::size_t>(a)], columns[static_cast<std::size_t>(b)], a, b));
       }
     }
   }
@@ -118,6 +182,9 @@ nlohmann::json comparison_to_json(const ModelComparison& comparison) {
   }
   return {{"models", comparison.models},
           {"n", comparison.n},
+          {"pairs_given", comparison.pairs_given},
+          {"pairs", comparison.pairs},
+          {"excluded", comparison.excluded},
           {"scores", comparison.scores},
           {"means", matrix_rows(comparison.means)},
           {"standard_errors", matrix_rows(comparison.standard_errors)},

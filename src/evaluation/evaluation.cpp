@@ -1,5 +1,6 @@
 #include "cdens/evaluation/evaluation.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -10,28 +11,159 @@
 #include "cdens/core/validate.hpp"
 #include "cdens/evaluation/scores.hpp"
 #include "conditional/constant_gate.hpp"
+#include "evaluation/summary.hpp"
 
 namespace cdens {
 namespace {
 
-/// Appends a column of per-pair values with its mean and standard error.
-void add_column(ModelEvaluation& evaluation, std::string name, bool proper, bool higher_is_better,
-                Vector values) {
-  ScoreColumn column{std::move(name), proper, higher_is_better, std::move(values)};
-  const double n = static_cast<double>(column.values.size());
-  column.mean = column.values.mean();
-  const double variance = (column.values.array() - column.mean).square().sum() / (n - 1.0);
-  column.standard_error = std::sqrt(variance / n);
-  evaluation.scores.push_back(std::move(column));
+/// Pairs per block of the highest-density queries, between two reports of progress.
+constexpr Index kProgressBlock = 32;
+
+/// Sets the mean and standard error of a score's values; DataError where they do not fit in a
+/// double.
+void summarize(ScoreColumn& column) {
+  const detail::MeanAndError summary = detail::mean_and_standard_error(column.values);
+  column.mean = summary.mean;
+  column.standard_error = summary.standard_error;
+  if (!std::isfinite(column.mean) || !std::isfinite(column.standard_error)) {
+    throw DataError("the mean or standard error of " + column.name +
+                    " is beyond the range of a double: its values reach " +
+                    format_number(column.values.cwiseAbs().maxCoeff()));
+  }
 }
 
-/// Appends one column per level, named prefix + level, from the rows of `values`.
-void add_level_columns(ModelEvaluation& evaluation, const std::string& prefix, bool proper,
-                       const std::vector<double>& levels, const Matrix& values) {
-  for (std::size_t r = 0; r < levels.size(); ++r) {
-    add_column(evaluation, prefix + format_number(levels[r]), proper, false,
-               values.row(static_cast<Index>(r)).transpose());
+/// What EvaluationOptions::scores asks for.
+struct ScoreSelection {
+  bool log_likelihood = false;
+  bool crps = false;
+  bool pinball = false;
+  bool cde_loss = false;
+  bool energy_score = false;
+  bool central = false;
+  bool hpd = false;
+};
+
+ScoreSelection select_scores(const std::vector<std::string>& names, Index output_dim) {
+  const bool scalar = output_dim == 1;
+  if (names.empty()) return {true, scalar, scalar, true, !scalar, scalar, true};
+  ScoreSelection selection;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string& name = names[i];
+    if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(i), name) !=
+        names.begin() + static_cast<std::ptrdiff_t>(i)) {
+      throw InvalidArgument("the score '" + name + "' is asked for twice");
+    }
+    const bool needs_scalar = name == "crps" || name == "pinball" || name == "central";
+    if (needs_scalar && !scalar) {
+      throw InvalidArgument("the score '" + name + "' needs a one-dimensional y; this model has " +
+                            "d_y = " + std::to_string(output_dim));
+    }
+    if (name == "energy_score" && scalar) {
+      throw InvalidArgument(
+          "the energy score is for a y of several dimensions (for one it is the CRPS: ask for "
+          "crps)");
+    }
+    bool* flag = name == "log_likelihood" ? &selection.log_likelihood
+                 : name == "crps"         ? &selection.crps
+                 : name == "pinball"      ? &selection.pinball
+                 : name == "cde_loss"     ? &selection.cde_loss
+                 : name == "energy_score" ? &selection.energy_score
+                 : name == "central"      ? &selection.central
+                 : name == "hpd"          ? &selection.hpd
+                                          : nullptr;
+    if (flag == nullptr) {
+      std::string known;
+      for (const auto& known_name : evaluation_score_names()) {
+        known += (known.empty() ? "" : ", ") + known_name;
+      }
+      throw InvalidArgument("unknown score '" + name + "' (known: " + known + ")");
+    }
+    *flag = true;
   }
+  return selection;
+}
+
+void require_options(const EvaluationOptions& options, const ScoreSelection& selection) {
+  if (selection.pinball) require_open_unit_interval(options.pinball_levels, "pinball levels");
+  if (selection.central || selection.hpd) {
+    require_open_unit_interval(options.interval_levels, "interval levels");
+    require_open_unit_interval(options.coverage_levels, "coverage levels");
+  }
+  if (options.histogram_bins < 1) throw InvalidArgument("the histograms need at least one bin");
+  if (!(options.band_level > 0.0 && options.band_level < 1.0)) {
+    throw InvalidArgument("the band level must lie strictly between 0 and 1");
+  }
+}
+
+/// A per-pair quantity over every pair given, before the pairs with non-finite values are left
+/// out: one row of `values` per column, named by prefix + level where there are levels.
+struct RawValues {
+  std::string name;
+  std::vector<std::string> row_names;
+  Matrix values;  ///< rows × pairs
+};
+
+RawValues raw_row(std::string name, const Vector& values) {
+  return {name, {name}, values.transpose()};
+}
+
+RawValues raw_levels(const std::string& prefix, const std::vector<double>& levels, Matrix values) {
+  std::vector<std::string> names;
+  for (double level : levels) names.push_back(prefix + format_number(level));
+  return {prefix, std::move(names), std::move(values)};
+}
+
+/// Pairs whose values are all finite, and the first non-finite value of every other pair.
+std::vector<Index> finite_pairs(const std::vector<const RawValues*>& raw, Index n,
+                                std::vector<ExcludedPair>& excluded) {
+  std::vector<Index> kept;
+  for (Index j = 0; j < n; ++j) {
+    bool finite = true;
+    for (const RawValues* quantity : raw) {
+      for (Index r = 0; finite && r < quantity->values.rows(); ++r) {
+        if (!std::isfinite(quantity->values(r, j))) {
+          excluded.push_back(
+              {j, quantity->row_names[static_cast<std::size_t>(r)], quantity->values(r, j)});
+          finite = false;
+        }
+      }
+      if (!finite) break;
+    }
+    if (finite) kept.push_back(j);
+  }
+  return kept;
+}
+
+Matrix kept_columns(const Matrix& values, const std::vector<Index>& kept) {
+  Matrix result(values.rows(), static_cast<Index>(kept.size()));
+  for (std::size_t i = 0; i < kept.size(); ++i)
+    result.col(static_cast<Index>(i)) = values.col(kept[i]);
+  return result;
+}
+
+/// Appends one score column per row of `values` (already on the kept pairs) and level.
+void add_kept_columns(ModelEvaluation& evaluation, const std::vector<std::string>& names,
+                      bool proper, bool higher_is_better, const Matrix& values) {
+  for (Index r = 0; r < values.rows(); ++r) {
+    ScoreColumn column{names[static_cast<std::size_t>(r)], proper, higher_is_better,
+                       values.row(r).transpose()};
+    summarize(column);
+    evaluation.scores.push_back(std::move(column));
+  }
+}
+
+/// Appends the score columns of a quantity (one per row), on the kept pairs.
+void add_columns(ModelEvaluation& evaluation, const RawValues& raw, bool proper,
+                 bool higher_is_better) {
+  add_kept_columns(evaluation, raw.row_names, proper, higher_is_better,
+                   kept_columns(raw.values, evaluation.pairs));
+}
+
+/// Appends the coverage indicators of the kept pairs, one column per level.
+void add_coverage_columns(ModelEvaluation& evaluation, const std::string& prefix,
+                          const std::vector<double>& levels, const Matrix& inside) {
+  add_kept_columns(evaluation, raw_levels(prefix, levels, Matrix()).row_names, false, false,
+                   inside);
 }
 
 UniformityCheck check_uniformity(std::string name, Vector values,
@@ -42,24 +174,17 @@ UniformityCheck check_uniformity(std::string name, Vector values,
   return {std::move(name), std::move(values), test, std::move(histogram)};
 }
 
-void require_options(const EvaluationOptions& options, Index output_dim) {
-  if (output_dim == 1) require_open_unit_interval(options.pinball_levels, "pinball levels");
-  require_open_unit_interval(options.interval_levels, "interval levels");
-  require_open_unit_interval(options.coverage_levels, "coverage levels");
-  if (options.coverage_levels.empty()) {
-    throw InvalidArgument("the coverage curve needs at least one level");
-  }
-  if (options.histogram_bins < 1) throw InvalidArgument("the histograms need at least one bin");
-  if (!(options.band_level > 0.0 && options.band_level < 1.0)) {
-    throw InvalidArgument("the band level must lie strictly between 0 and 1");
-  }
-}
-
 nlohmann::json vector_json(const Vector& values) {
   return std::vector<double>(values.data(), values.data() + values.size());
 }
 
 }  // namespace
+
+const std::vector<std::string>& evaluation_score_names() {
+  static const std::vector<std::string> names{"log_likelihood", "crps",    "pinball", "cde_loss",
+                                              "energy_score",   "central", "hpd"};
+  return names;
+}
 
 const ScoreColumn& ModelEvaluation::score(const std::string& name) const {
   for (const auto& column : scores) {
@@ -69,53 +194,137 @@ const ScoreColumn& ModelEvaluation::score(const std::string& name) const {
 }
 
 ModelEvaluation evaluate_model(const ConditionalMixture& model, const MatrixView& x,
-                               const MatrixView& y, const EvaluationOptions& options) {
+                               const MatrixView& y, const EvaluationOptions& options,
+                               Progress& progress) {
   require_same_samples(x, "x", y, "y");
   if (y.cols() < 2) {
     throw DataError("an evaluation needs at least 2 pairs (for the standard errors), got " +
                     std::to_string(y.cols()));
   }
   require_dimension(y, model.output_dim(), "y");
-  require_options(options, model.output_dim());
-  ModelEvaluation evaluation;
-  evaluation.n = y.cols();
-  evaluation.output_dim = model.output_dim();
+  const ScoreSelection selection = select_scores(options.scores, model.output_dim());
+  require_options(options, selection);
+  const Index n = y.cols();
   const bool scalar = model.output_dim() == 1;
 
-  add_column(evaluation, "log_likelihood", true, true, model.log_pdf(x, y));
-  if (scalar) {
-    add_column(evaluation, "crps", true, false, crps(model, x, y));
-    add_level_columns(evaluation, "pinball_", true, options.pinball_levels,
-                      pinball_losses(model, x, y, options.pinball_levels));
+  // Every per-pair value over every pair given, in the order of the report.
+  std::vector<RawValues> raw;
+  raw.reserve(9);
+  const auto add = [&](RawValues values) { return &raw.emplace_back(std::move(values)); };
+  const RawValues* log_likelihood = nullptr;
+  const RawValues* crps_values = nullptr;
+  const RawValues* pinball = nullptr;
+  const RawValues* cde = nullptr;
+  const RawValues* energy = nullptr;
+  const RawValues* central_widths = nullptr;
+  const RawValues* pit = nullptr;
+  const RawValues* hpd_widths = nullptr;
+  const RawValues* hpd = nullptr;
+  Vector energy_errors;
+  if (selection.log_likelihood)
+    log_likelihood = add(raw_row("log_likelihood", model.log_pdf(x, y)));
+  if (selection.crps) crps_values = add(raw_row("crps", crps(model, x, y)));
+  if (selection.pinball) {
+    pinball = add(raw_levels("pinball_", options.pinball_levels,
+                             pinball_losses(model, x, y, options.pinball_levels)));
   }
-  add_column(evaluation, "cde_loss", true, false, cde_losses(model, x, y));
-  if (!scalar) {
-    EnergyScores energy = energy_scores(model, x, y, options.draws, options.seed);
-    evaluation.energy_draws = energy.draws;
+  if (selection.cde_loss) cde = add(raw_row("cde_loss", cde_losses(model, x, y)));
+  Index energy_draws = 0;
+  if (selection.energy_score) {
+    EnergyScores scores = energy_scores(model, x, y, options.draws, options.seed);
+    energy_draws = scores.draws;
+    energy_errors = std::move(scores.standard_errors);
+    energy = add(raw_row("energy_score", scores.values));
+  }
+  if (selection.central) {
+    central_widths = add(raw_levels("central_width_", options.interval_levels,
+                                    central_interval_widths(model, x, options.interval_levels)));
+    pit = add(raw_row("pit", model.cdf(x, y)));
+  }
+  Index hpd_draws = 0;
+  if (selection.hpd) {
+    Vector values;
+    Matrix widths;
+    if (scalar) {
+      // The slow part (a search per pair and level): in blocks, with progress.
+      values.resize(n);
+      widths.resize(static_cast<Index>(options.interval_levels.size()), n);
+      progress.begin("evaluate: highest-density regions", n);
+      for (Index first = 0; first < n; first += kProgressBlock) {
+        const Index count = std::min(kProgressBlock, n - first);
+        values.segment(first, count) = model.highest_density_probability(
+            x.middleCols(first, count), y.middleCols(first, count));
+        widths.middleCols(first, count) =
+            highest_density_widths(model, x.middleCols(first, count), options.interval_levels);
+        progress.advance(count);
+      }
+      progress.end();
+    } else {
+      // Sampled, with one random stream per pair of all the pairs.
+      const HighestDensityValues sampled =
+          highest_density_values(model, x, y, options.draws, options.seed);
+      values = sampled.values;
+      hpd_draws = sampled.draws;
+    }
+    if (scalar) hpd_widths = add(raw_levels("hpd_width_", options.interval_levels, widths));
+    hpd = add(raw_row("hpd", values));
+  }
+
+  ModelEvaluation evaluation;
+  evaluation.pairs_given = n;
+  evaluation.output_dim = model.output_dim();
+  std::vector<const RawValues*> all;
+  for (const RawValues& values : raw) all.push_back(&values);
+  evaluation.pairs = finite_pairs(all, n, evaluation.excluded);
+  evaluation.n = static_cast<Index>(evaluation.pairs.size());
+  if (evaluation.n < 2) {
+    const ExcludedPair& first = evaluation.excluded.front();
+    throw DataError("only " + std::to_string(evaluation.n) + " of " + std::to_string(n) +
+                    " pairs have finite scores, too few for an evaluation (pair " +
+                    std::to_string(first.pair + 1) + ": " + first.score + " = " +
+                    format_number(first.value) + ")");
+  }
+  const auto kept_vector = [&](const RawValues* values) {
+    return Vector(kept_columns(values->values, evaluation.pairs).row(0).transpose());
+  };
+
+  if (log_likelihood != nullptr) add_columns(evaluation, *log_likelihood, true, true);
+  if (crps_values != nullptr) add_columns(evaluation, *crps_values, true, false);
+  if (pinball != nullptr) add_columns(evaluation, *pinball, true, false);
+  if (cde != nullptr) add_columns(evaluation, *cde, true, false);
+  if (energy != nullptr) {
+    evaluation.energy_draws = energy_draws;
+    const Vector errors = kept_columns(energy_errors.transpose(), evaluation.pairs).row(0);
     evaluation.energy_monte_carlo_error =
-        std::sqrt(energy.standard_errors.squaredNorm()) / static_cast<double>(y.cols());
-    add_column(evaluation, "energy_score", true, false, std::move(energy.values));
+        std::sqrt(errors.squaredNorm()) / static_cast<double>(evaluation.n);
+    add_columns(evaluation, *energy, true, false);
+  }
+  Vector pit_values;
+  Vector hpd_values;
+  if (central_widths != nullptr) {
+    pit_values = kept_vector(pit);
+    add_columns(evaluation, *central_widths, false, false);
+    add_coverage_columns(evaluation, "central_coverage_", options.interval_levels,
+                         central_coverage(pit_values, options.interval_levels));
+  }
+  if (hpd != nullptr) {
+    hpd_values = kept_vector(hpd);
+    evaluation.hpd_draws = hpd_draws;
+    if (hpd_widths != nullptr) add_columns(evaluation, *hpd_widths, false, false);
+    add_coverage_columns(evaluation, "hpd_coverage_", options.interval_levels,
+                         highest_density_coverage(hpd_values, options.interval_levels));
   }
 
-  const HighestDensityValues hpd = highest_density_values(model, x, y, options.draws, options.seed);
-  evaluation.hpd_draws = hpd.draws;
-  Vector pit;
-  if (scalar) {
-    pit = model.cdf(x, y);
-    add_level_columns(evaluation, "central_width_", false, options.interval_levels,
-                      central_interval_widths(model, x, options.interval_levels));
-    add_level_columns(evaluation, "central_coverage_", false, options.interval_levels,
-                      central_coverage(pit, options.interval_levels));
-    add_level_columns(evaluation, "hpd_width_", false, options.interval_levels,
-                      highest_density_widths(model, x, options.interval_levels));
+  if (pit_values.size() != 0) {
+    evaluation.calibration.push_back(check_uniformity("pit", pit_values, options));
   }
-  add_level_columns(evaluation, "hpd_coverage_", false, options.interval_levels,
-                    highest_density_coverage(hpd.values, options.interval_levels));
-
-  if (scalar) evaluation.calibration.push_back(check_uniformity("pit", pit, options));
-  evaluation.calibration.push_back(check_uniformity("hpd", hpd.values, options));
-  evaluation.coverage =
-      coverage_curve(pit, hpd.values, options.coverage_levels, options.band_level);
+  if (hpd_values.size() != 0) {
+    evaluation.calibration.push_back(check_uniformity("hpd", hpd_values, options));
+  }
+  if (pit_values.size() != 0 || hpd_values.size() != 0) {
+    evaluation.coverage =
+        coverage_curve(pit_values, hpd_values, options.coverage_levels, options.band_level);
+  }
   return evaluation;
 }
 
@@ -142,8 +351,9 @@ ConditionalMixture density_as_conditional(const GaussianMixture& density) {
 Matrix density_inputs(Index n) { return Matrix::Zero(1, n); }
 
 ModelEvaluation evaluate_density(const GaussianMixture& density, const MatrixView& x,
-                                 const EvaluationOptions& options) {
-  return evaluate_model(density_as_conditional(density), density_inputs(x.cols()), x, options);
+                                 const EvaluationOptions& options, Progress& progress) {
+  return evaluate_model(density_as_conditional(density), density_inputs(x.cols()), x, options,
+                        progress);
 }
 
 nlohmann::json evaluation_to_json(const ModelEvaluation& evaluation) {
@@ -167,20 +377,32 @@ nlohmann::json evaluation_to_json(const ModelEvaluation& evaluation) {
                                  {"band_lower", check.histogram.band_lower},
                                  {"band_upper", check.histogram.band_upper}}}};
   }
+  nlohmann::json excluded = nlohmann::json::array();
+  for (const auto& pair : evaluation.excluded) {
+    // The value as text: JSON has no infinity or NaN.
+    excluded.push_back(
+        {{"pair", pair.pair}, {"score", pair.score}, {"value", format_number(pair.value)}});
+  }
+  nlohmann::json document = {{"n", evaluation.n},
+                             {"pairs_given", evaluation.pairs_given},
+                             {"pairs", evaluation.pairs},
+                             {"excluded", excluded},
+                             {"output_dim", evaluation.output_dim},
+                             {"scores", scores},
+                             {"energy_draws", evaluation.energy_draws},
+                             {"energy_monte_carlo_error", evaluation.energy_monte_carlo_error},
+                             {"hpd_draws", evaluation.hpd_draws},
+                             {"calibration", calibration}};
   const CoverageCurve& curve = evaluation.coverage;
-  nlohmann::json coverage = {{"levels", vector_json(curve.levels)},
-                             {"hpd", vector_json(curve.highest_density)},
-                             {"band_lower", vector_json(curve.band_lower)},
-                             {"band_upper", vector_json(curve.band_upper)}};
-  if (curve.central.size() != 0) coverage["central"] = vector_json(curve.central);
-  return {{"n", evaluation.n},
-          {"output_dim", evaluation.output_dim},
-          {"scores", scores},
-          {"energy_draws", evaluation.energy_draws},
-          {"energy_monte_carlo_error", evaluation.energy_monte_carlo_error},
-          {"hpd_draws", evaluation.hpd_draws},
-          {"calibration", calibration},
-          {"coverage", coverage}};
+  if (curve.levels.size() != 0) {
+    nlohmann::json coverage = {{"levels", vector_json(curve.levels)},
+                               {"band_lower", vector_json(curve.band_lower)},
+                               {"band_upper", vector_json(curve.band_upper)}};
+    if (curve.highest_density.size() != 0) coverage["hpd"] = vector_json(curve.highest_density);
+    if (curve.central.size() != 0) coverage["central"] = vector_json(curve.central);
+    document["coverage"] = coverage;
+  }
+  return document;
 }
 
 }  // namespace cdens

@@ -457,5 +457,151 @@ TEST(EvaluationErrors, BadInputIsRefusedWithAMessage) {
   EXPECT_THROW(evaluate_model(test.model, x, Matrix::Zero(2, 5)), InvalidArgument);
 }
 
+/// The evaluation's columns without column `left_out`.
+Matrix without_column(const Matrix& values, Index left_out) {
+  Matrix result(values.rows(), values.cols() - 1);
+  result << values.leftCols(left_out), values.rightCols(values.cols() - left_out - 1);
+  return result;
+}
+
+TEST(EvaluationNonFinite, APairWithAnInfiniteScoreIsLeftOutNamedAndNeverAveraged) {
+  const TestModel test = sine_model_with_trend();
+  const Matrix x = test.data.x.leftCols(12);
+  Matrix y = test.data.y.leftCols(12);
+  y(0, 4) = 1e300;  // far beyond every component: log-likelihood −∞, CRPS about 5e299
+  const ModelEvaluation evaluation = evaluate_model(test.model, x, y);
+  ASSERT_EQ(evaluation.excluded.size(), 1u);
+  EXPECT_EQ(evaluation.excluded[0].pair, 4);
+  EXPECT_EQ(evaluation.excluded[0].score, "log_likelihood");
+  EXPECT_EQ(evaluation.excluded[0].value, -INFINITY);
+  EXPECT_EQ(evaluation.n, 11);
+  EXPECT_EQ(evaluation.pairs_given, 12);
+  EXPECT_EQ(evaluation.pairs, (std::vector<Index>{0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11}));
+  // Every value is that of the evaluation of the other eleven pairs alone.
+  const ModelEvaluation others =
+      evaluate_model(test.model, without_column(x, 4), without_column(y, 4));
+  ASSERT_EQ(evaluation.scores.size(), others.scores.size());
+  for (std::size_t s = 0; s < others.scores.size(); ++s) {
+    EXPECT_EQ(evaluation.scores[s].name, others.scores[s].name);
+    EXPECT_TRUE(std::isfinite(evaluation.scores[s].mean) &&
+                std::isfinite(evaluation.scores[s].standard_error));
+    EXPECT_NEAR(evaluation.scores[s].mean, others.scores[s].mean, 1e-12) << others.scores[s].name;
+    EXPECT_NEAR(evaluation.scores[s].standard_error, others.scores[s].standard_error, 1e-12);
+  }
+  EXPECT_TRUE(evaluation.calibration[1].values.isApprox(others.calibration[1].values, 1e-12));
+  // Fewer than two pairs left: refused, naming the first pair left out.
+  Matrix mostly_far = Matrix::Constant(1, 12, 1e300);
+  mostly_far(0, 7) = y(0, 7);
+  const std::string message =
+      test::message_of<DataError>([&] { evaluate_model(test.model, x, mostly_far); });
+  EXPECT_NE(message.find("only 1 of 12 pairs have finite scores"), std::string::npos) << message;
+  EXPECT_NE(message.find("pair 1: log_likelihood"), std::string::npos) << message;
+}
+
+TEST(EvaluationNonFinite, HugeFiniteScoresGetFiniteMeansAndStandardErrors) {
+  // y near 1e150: log-likelihoods near −1e300, whose squares overflow a plain variance.
+  const TestModel test = sine_model_with_trend();
+  const Matrix x = test.data.x.leftCols(3);
+  const Matrix y = (Matrix(1, 3) << 1e150, -2e150, 3e150).finished();
+  EvaluationOptions options;
+  options.scores = {"log_likelihood"};
+  const ScoreColumn& column = evaluate_model(test.model, x, y, options).score("log_likelihood");
+  ASSERT_TRUE(column.values.allFinite());
+  // By hand, in units of 1e299.
+  const Eigen::ArrayXd scaled = column.values.array() / 1e299;
+  const double mean = scaled.mean();
+  const double standard_error = std::sqrt((scaled - mean).square().sum() / 2.0 / 3.0);
+  EXPECT_NEAR(column.mean / 1e299, mean, 1e-12 * std::abs(mean));
+  EXPECT_NEAR(column.standard_error / 1e299, standard_error, 1e-12 * standard_error);
+}
+
+/// Pairs of integer y (levels −2 … 2) and a KCDE of them with y declared ordered: a probability
+/// mass function, which gives a y between the levels probability 0.
+struct DiscreteModel {
+  ConditionalMixture model;
+  test::PairSample data;
+};
+
+DiscreteModel ordered_output_model() {
+  test::PairSample data = test::sine_sample(80, 1, 5);
+  data.y = (2.0 * data.y.array()).round();
+  ProductKernelCdeOptions options;
+  options.ordered = {1};
+  ConditionalMixture model = fit_product_kernel_cde(data.x, data.y, options).model;
+  return {std::move(model), std::move(data)};
+}
+
+TEST(EvaluationNonFinite, ModelsAreComparedOnThePairsEveryOneScored) {
+  const DiscreteModel discrete = ordered_output_model();
+  const Matrix x = discrete.data.x.leftCols(10);
+  Matrix y = discrete.data.y.leftCols(10);
+  y(0, 6) += 0.5;  // none of the levels: log-likelihood −∞ under the mass function only
+  const ConditionalMixture linear = fit_linear_gaussian(discrete.data.x, discrete.data.y).model;
+  EvaluationOptions options;
+  options.scores = {"log_likelihood", "cde_loss"};
+  const ModelEvaluation a = evaluate_model(discrete.model, x, y, options);
+  const ModelEvaluation b = evaluate_model(linear, x, y, options);
+  ASSERT_EQ(a.excluded.size(), 1u);
+  ASSERT_TRUE(b.excluded.empty());
+  const ModelComparison comparison = compare_evaluations({a, b}, {"kcde", "linear"});
+  EXPECT_EQ(comparison.n, 9);
+  EXPECT_EQ(comparison.excluded, (std::vector<Index>{6}));
+  const ModelComparison expected = compare_evaluations(
+      {evaluate_model(discrete.model, without_column(x, 6), without_column(y, 6), options),
+       evaluate_model(linear, without_column(x, 6), without_column(y, 6), options)},
+      {"kcde", "linear"});
+  EXPECT_TRUE(comparison.means.isApprox(expected.means, 1e-12));
+  EXPECT_TRUE(comparison.standard_errors.isApprox(expected.standard_errors, 1e-12));
+  EXPECT_TRUE(comparison.best_shares.isApprox(expected.best_shares, 1e-12));
+  for (std::size_t d = 0; d < expected.differences.size(); ++d) {
+    EXPECT_NEAR(comparison.differences[d].mean, expected.differences[d].mean, 1e-12);
+    EXPECT_NEAR(comparison.differences[d].standard_error, expected.differences[d].standard_error,
+                1e-12);
+  }
+}
+
+TEST(EvaluationSelection, ScoresAskedForAreThoseOfTheWholeEvaluation) {
+  const TestModel test = sine_model_with_trend();
+  const Matrix x = test.data.x.leftCols(8);
+  const Matrix y = test.data.y.leftCols(8);
+  const ModelEvaluation whole = evaluate_model(test.model, x, y);
+  EvaluationOptions options;
+  options.scores = {"hpd", "log_likelihood"};
+  const ModelEvaluation chosen = evaluate_model(test.model, x, y, options);
+  std::vector<std::string> names;
+  for (const auto& column : chosen.scores) names.push_back(column.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"log_likelihood", "hpd_width_0.5", "hpd_width_0.9",
+                                             "hpd_coverage_0.5", "hpd_coverage_0.9"}));
+  for (const auto& column : chosen.scores) {
+    EXPECT_EQ(column.values, whole.score(column.name).values) << column.name;
+  }
+  ASSERT_EQ(chosen.calibration.size(), 1u);
+  EXPECT_EQ(chosen.calibration[0].name, "hpd");
+  EXPECT_EQ(chosen.coverage.central.size(), 0);
+  EXPECT_EQ(chosen.coverage.highest_density, whole.coverage.highest_density);
+  options.scores = {"central"};
+  const ModelEvaluation central = evaluate_model(test.model, x, y, options);
+  EXPECT_EQ(central.calibration.size(), 1u);
+  EXPECT_EQ(central.coverage.central, whole.coverage.central);
+  EXPECT_EQ(central.coverage.highest_density.size(), 0);
+  options.scores = {"cde_loss"};
+  EXPECT_TRUE(evaluate_model(test.model, x, y, options).calibration.empty());
+  // Unknown, repeated and inapplicable names are refused, naming them.
+  for (const auto& [scores, expected] :
+       std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"crsp"}, "unknown score 'crsp'"},
+           {{"crps", "crps"}, "'crps' is asked for twice"},
+           {{"energy_score"}, "energy score"}}) {
+    options.scores = scores;
+    const std::string message =
+        test::message_of<InvalidArgument>([&] { evaluate_model(test.model, x, y, options); });
+    EXPECT_NE(message.find(expected), std::string::npos) << message;
+  }
+  options.scores = {"crps"};
+  EXPECT_THROW(evaluate_model(isotropic_gaussian(Vector::Zero(2), 1.0), Matrix::Zero(1, 4),
+                              Matrix::Zero(2, 4), options),
+               InvalidArgument);
+}
+
 }  // namespace
 }  // namespace cdens

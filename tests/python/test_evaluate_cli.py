@@ -125,3 +125,37 @@ def test_plot_module_draws_report_files(tmp_path, held_out, model_files):
     assert plot.main(["histogram", str(path), str(tmp_path / "out.png")]) == 2
     figure = plot.calibration(report)
     assert len(figure.axes) == 3  # PIT and HPD histograms, coverage curve
+
+
+@pytest.mark.parametrize("option", ["--plot", "--json"])
+def test_reports_into_a_missing_directory_are_refused_before_the_evaluation(
+        cli, held_out, model_files, option):
+    result = run(cli, "evaluate", model_files[0], held_out[0], option, "/nonexistent/dir/x.out")
+    assert result.returncode == 2
+    assert option in result.stderr and "/nonexistent/dir/x.out" in result.stderr
+    assert result.stderr.count("\n") == 1 and result.stdout == ""  # no report printed first
+
+
+def test_the_plotters_own_error_is_reported_in_one_line(cli, held_out, model_files, tmp_path):
+    # matplotlib has no "xyz" format: the cause, not a missing package, reaches the user.
+    result = run(cli, "evaluate", model_files[1], held_out[0], "--levels", "0.9", "--plot",
+                 str(tmp_path / "figure.xyz"))
+    assert result.returncode == 2
+    assert "Format 'xyz' is not supported" in result.stderr
+    assert "CDENS_PYTHON" not in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_evaluate_names_the_rows_it_leaves_out(cli, held_out, model_files, tmp_path):
+    data, x, y = held_out
+    far = y.copy()
+    far[4] = 1e300
+    path = tmp_path / "far.csv"
+    np.savetxt(path, np.column_stack([x[:, 0], far]), delimiter=",", header="waiting,eruptions",
+               comments="", fmt="%.17g")
+    result = run(cli, "evaluate", model_files[0], str(path), "--json", str(tmp_path / "r.json"))
+    assert result.returncode == 0, result.stderr
+    assert "data row 5 (log_likelihood -inf)" in result.stderr
+    assert f"excluded: 1 of {len(y)} pairs" in result.stdout
+    assert "nan" not in result.stdout and "inf" not in result.stdout
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["excluded"] == [{"pair": 4, "score": "log_likelihood", "value": "-inf"}]

@@ -180,3 +180,41 @@ def test_bad_input_is_a_value_error(fitted):
     density = cdens.ParzenWindow().fit(y.reshape(-1, 1))
     with pytest.raises(ValueError, match="X alone"):
         metrics.crps(density, y.reshape(-1, 1), y)
+
+
+def test_a_pair_with_a_score_that_is_not_finite_is_left_out_with_a_warning(fitted):
+    model, x, y = fitted
+    far = y.copy()
+    far[3] = 1e300  # log-likelihood -inf, CRPS near 5e299: never averaged into the means
+    with pytest.warns(RuntimeWarning, match=r"1 pairs left out.*rows 3 \(log_likelihood -inf\)"):
+        report = metrics.evaluate(model, x, far, interval_levels=[0.8])
+    assert report["n"] == len(y) - 1 and report["pairs_given"] == len(y)
+    assert [pair["pair"] for pair in report["excluded"]] == [3]
+    np.testing.assert_array_equal(report["pairs"], np.delete(np.arange(len(y)), 3))
+    kept = np.delete(np.arange(len(y)), 3)
+    expected = metrics.evaluate(model, x[kept], y[kept], interval_levels=[0.8])
+    for score, reference in zip(report["scores"], expected["scores"]):
+        assert np.isfinite(score["mean"]) and np.isfinite(score["standard_error"])
+        assert score["mean"] == pytest.approx(reference["mean"], rel=1e-12, abs=1e-15)
+    with pytest.warns(RuntimeWarning, match="LSCDE: 1 pairs left out"):
+        comparison = metrics.compare([model, cdens.LinearGaussianCDE().fit(x, y)], x, far)
+    assert comparison["n"] == len(y) - 1 and list(comparison["excluded"]) == [3]
+    assert np.all(np.isfinite(comparison["means"]))
+
+
+def test_scores_selects_what_is_computed(fitted):
+    model, x, y = fitted
+    whole = metrics.evaluate(model, x, y)
+    chosen = metrics.evaluate(model, x, y, scores=["crps", "hpd"])
+    assert [score["name"] for score in chosen["scores"]] == [
+        "crps", "hpd_width_0.5", "hpd_width_0.9", "hpd_coverage_0.5", "hpd_coverage_0.9"]
+    by_name = {score["name"]: score for score in whole["scores"]}
+    for score in chosen["scores"]:
+        np.testing.assert_array_equal(score["values"], by_name[score["name"]]["values"])
+    assert list(chosen["calibration"]) == ["hpd"]
+    assert "central" not in chosen["coverage"]
+    assert "crps" in metrics.SCORE_NAMES and "hpd" in metrics.SCORE_NAMES
+    with pytest.raises(ValueError, match="unknown score 'crsp'"):
+        metrics.evaluate(model, x, y, scores=["crsp"])
+    with pytest.raises(ValueError, match="non-empty list"):
+        metrics.evaluate(model, x, y, scores=[])

@@ -42,6 +42,10 @@ class Case:
     names: list = field(default_factory=list)  # what the message must name (regular expressions)
     stdout: str = None  # where standard output goes: None (a pipe) or a path such as /dev/full
     check: object = None  # extra check on (stdout, workdir): returns a problem or None
+    # An answer that may hold -inf or inf (a log-density of a value of probability 0, never NaN)
+    infinities_allowed: bool = False
+    # A refusal that must come before any report is printed (nothing on standard output)
+    refused_first: bool = False
 
 
 class Corpus:
@@ -385,12 +389,59 @@ def unwritable_outputs(corpus):
         corpus.add(cls, f"{name} > /dev/full", args, "error", ["standard output"],
                    stdout="/dev/full")
     os.makedirs(corpus.path("out_directory"), exist_ok=True)
+    # Reports are checked before the evaluation, not found unwritable after it.
+    for command in ("evaluate", "compare"):
+        models = ["lscde.json"] if command == "evaluate" else ["lscde.json", "kcde.json"]
+        for option in ("--json", "--plot"):
+            corpus.add(cls, f"{command} {option} into a missing directory",
+                       [command, *models, "small.csv", option, "no_dir/report"], "error",
+                       [option, "no_dir"], refused_first=True)
+    corpus.add(cls, "evaluate --plot naming a directory",
+               ["evaluate", "lscde.json", "small.csv", "--plot", "out_directory"], "error",
+               ["--plot", "out_directory", "directory"], refused_first=True)
     corpus.add(cls, "--out into a missing directory",
                commands["predict"] + ["--out", "no_dir/out.csv"], "error", ["no_dir"])
     corpus.add(cls, "--out is a directory", commands["predict"] + ["--out", "out_directory"],
                "error", ["out_directory"])
     corpus.add(cls, "model --out into a missing directory",
                commands["fit"] + ["--out", "no_dir/model.json"], "error", ["no_dir"])
+
+
+def non_finite_scores(corpus):
+    """A pair whose score is not finite (a y of 1e300 has log-likelihood -inf) is named and left
+    out of an evaluation, never averaged into NaN; an output level the model never saw gets a
+    log-density of -inf in `predict` (the other rows kept) and is counted by `score`."""
+    cls = "non-finite scores"
+    header, rows = faithful_rows()
+    # eruptions (the y of lscde.json and kcde.json) of 1e300 in data row 3, or in every row
+    far = [row if k != 2 else "1e300," + row.split(",")[1] for k, row in enumerate(rows[:40])]
+    corpus.write("far.csv", "\n".join([header] + far) + "\n")
+    corpus.write("all_far.csv", "\n".join([header] + ["1e300," + r.split(",")[1]
+                                                        for r in rows[:5]]) + "\n")
+    corpus.add(cls, "evaluate with a y of 1e300", ["evaluate", "lscde.json", "far.csv"], "ok",
+               ["excluded: 1 of 40 pairs", "data row 3 \\(log_likelihood -inf\\)"])
+    corpus.add(cls, "compare with a y of 1e300",
+               ["compare", "lscde.json", "kcde.json", "far.csv"], "ok",
+               ["excluded: 1 of 40 pairs", "data row 3"])
+    corpus.add(cls, "evaluate with every y 1e300", ["evaluate", "lscde.json", "all_far.csv"],
+               "error", ["only 0 of 5 pairs have finite scores"])
+    # waiting holds integers: a mass function over its levels, and a level it never saw.
+    result = corpus.run_cli(["fit", "small.csv", "--method", "kcde", "--x", "eruptions", "--y",
+                             "waiting", "--ordered", "waiting", "--out", "levels.json"])
+    if result.returncode != 0:
+        sys.exit(f"cannot fit the discrete-output model of the corpus: {result.stderr}")
+    unseen = [row.split(",")[0] + ("," + "200" if k == 4 else "," + row.split(",")[1])
+              for k, row in enumerate(rows[:20])]
+    corpus.write("unseen_level.csv", "\n".join([header] + unseen) + "\n")
+    corpus.add(cls, "predict with an unseen output level",
+               ["predict", "levels.json", "unseen_level.csv"], "ok",
+               ["data row 5", "not a level"], infinities_allowed=True,
+               check=lambda stdout, _workdir: None if (
+                   len(stdout.splitlines()) == 21 and stdout.count("-inf") == 1)
+               else "expected 20 rows with one log_density of -inf")
+    corpus.add(cls, "score with an unseen output level",
+               ["score", "levels.json", "unseen_level.csv"], "ok",
+               ["outside_levels: 1", "data row 5"], infinities_allowed=True)
 
 
 def grammar(corpus):
@@ -466,6 +517,7 @@ def signals_mid_write(corpus):
 # -- running and judging ---------------------------------------------------------------------
 
 NUMBER = re.compile(r"(?<![A-Za-z_])(nan|-?inf)(?![A-Za-z_])", re.IGNORECASE)
+NAN = re.compile(r"(?<![A-Za-z_])nan(?![A-Za-z_])", re.IGNORECASE)
 
 
 def judge(corpus, case):
@@ -487,9 +539,13 @@ def judge(corpus, case):
     if result.returncode == 0:
         if case.expect == "error":
             return f"accepted (exit 0), expected a refusal naming {case.names}"
-        bad = NUMBER.search(stdout)
+        bad = (NAN if case.infinities_allowed else NUMBER).search(stdout)
         if bad:
             return f"wrote a non-finite number '{bad.group(0)}'"
+        if case.check:
+            problem = case.check(stdout, corpus.dir)
+            if problem:
+                return problem
         if not case.stdout and not stdout.strip() and "--out" not in case.args:
             return "exit 0 with no output"
         # An answer that comes with a warning names what it warns of.
@@ -507,6 +563,8 @@ def judge(corpus, case):
     missing = [n for n in case.names if not re.search(n, lines[0])]
     if missing:
         return f"message does not name {missing}: {lines[0]}"
+    if case.refused_first and stdout.strip():
+        return f"refused only after printing a report: {stdout[:200]}"
     return None
 
 
@@ -550,6 +608,7 @@ CLASSES = OrderedDict([
     ("extreme scales", extreme_scales),
     ("corrupted model files", corrupted_models),
     ("unwritable outputs", unwritable_outputs),
+    ("non-finite scores", non_finite_scores),
     ("grammar", grammar),
     ("signals mid-write", signals_mid_write),
 ])

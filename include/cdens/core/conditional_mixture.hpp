@@ -188,8 +188,12 @@ class ConditionalMixture {
   /// The components of group g: its first one and how many.
   Index group_first(std::size_t g) const { return groups_[g].first_component; }
   Index group_size(std::size_t g) const;
-  /// The scalar mixture of the standardised output t at input j of `maps`, probabilities π.
+  /// The scalar mixture of the standardised output t at input j of `maps`, probabilities π,
+  /// components of one trend group with the same centre and scale merged into one (a KCDE of a y
+  /// with ties has many).
   detail::ScalarMixture scalar_mixture(const VectorView& pi, const GroupMaps& maps, Index j) const;
+  /// Merges the components of a one-dimensional Gaussian y by trend group, centre and scale.
+  void prepare_merged_components();
   /// The trend of the only group (InvalidArgument naming `query` for a pooled model).
   const OutputTrend* single_trend(const char* query) const;
   /// Turns log w_k(x) into log π_k(x) in place (Σ π = 1), or into the marginal log-weights where
@@ -215,6 +219,12 @@ class ConditionalMixture {
   Matrix component_variances_;  ///< d_y × K: the variance of each component, per dimension
   Vector log_marginal_;         ///< normalised log m_k
   Vector component_log_norms_;  ///< −Σ_d log s_kd − (d/2) log 2π over the Gaussian outputs
+  // One-dimensional Gaussian y: the merged component of every component, and each merged one's
+  // centre, scale and trend group.
+  std::vector<Index> merged_of_;
+  Vector merged_centers_;
+  Vector merged_scales_;
+  std::vector<std::size_t> merged_groups_;
 };
 
 }  // namespace cdens

@@ -62,7 +62,8 @@ Matrix highest_density_coverage(const Vector& hpd, const std::vector<double>& le
 
 /// Nominal level α against the observed share of pairs inside the α-interval: central intervals
 /// from the PIT values (|u − ½| ≤ α/2; empty without them), highest-density regions from the HPD
-/// values (h ≤ α), with the binomial band of a calibrated model (Binomial(n, α) / n).
+/// values (h ≤ α; empty without them), with the binomial band of a calibrated model
+/// (Binomial(n, α) / n). One of the two must be given.
 struct CoverageCurve {
   Vector levels;
   Vector central;

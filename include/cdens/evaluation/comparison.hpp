@@ -28,7 +28,12 @@ struct PairedDifference {
 
 struct ModelComparison {
   std::vector<std::string> models;
-  Index n = 0;  ///< pairs
+  /// The pairs compared: those that every model scored (a pair that one model left out for a
+  /// score that is not finite is left out of the comparison).
+  Index n = 0;
+  Index pairs_given = 0;
+  std::vector<Index> pairs;     ///< the index among the pairs given of every pair compared
+  std::vector<Index> excluded;  ///< the pairs given that some model left out, increasing
   /// The proper scores every model has, in the first model's order.
   std::vector<std::string> scores;
   Matrix means;            ///< scores × models
@@ -40,8 +45,9 @@ struct ModelComparison {
   std::vector<PairedDifference> differences;
 };
 
-/// Compares evaluations of the same pairs (same n); `names` label them. InvalidArgument for
-/// fewer than two models, names that do not match, or evaluations of different data sizes.
+/// Compares evaluations of the same pairs (the same number given) on the pairs that every one
+/// scored; `names` label them. InvalidArgument for fewer than two models, names that do not
+/// match, or evaluations of different data sizes; DataError when fewer than two pairs remain.
 ModelComparison compare_evaluations(const std::vector<ModelEvaluation>& evaluations,
                                     const std::vector<std::string>& names);
 

@@ -14,6 +14,7 @@
 
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
+#include "cdens/core/progress.hpp"
 #include "cdens/evaluation/calibration.hpp"
 
 namespace cdens {
@@ -34,6 +35,22 @@ struct EvaluationOptions {
   Index draws = 1000;
   /// Seed of those draws.
   std::uint64_t seed = 0;
+  /// The scores to compute, by the names of evaluation_score_names() (empty: every one that
+  /// applies to the model's y). "central" is the central intervals' widths and coverage with the
+  /// PIT values, "hpd" the highest-density regions' widths and coverage with the HPD values.
+  std::vector<std::string> scores;
+};
+
+/// The names EvaluationOptions::scores takes: log_likelihood, crps, pinball, cde_loss,
+/// energy_score, central, hpd.
+const std::vector<std::string>& evaluation_score_names();
+
+/// A pair left out of an evaluation because one of its scores is not finite (a y far beyond
+/// every component has log-likelihood −∞; averaging it would make every mean NaN or infinite).
+struct ExcludedPair {
+  Index pair = 0;     ///< its index among the pairs given (0-based)
+  std::string score;  ///< the first of its scores that is not finite
+  double value = 0.0;
 };
 
 /// One per-pair quantity over the data.
@@ -57,7 +74,14 @@ struct UniformityCheck {
 };
 
 struct ModelEvaluation {
+  /// The pairs scored: those given less those excluded.
   Index n = 0;
+  Index pairs_given = 0;
+  /// The index among the pairs given of every pair scored (n of them, increasing): column j of
+  /// every per-pair value below is pair pairs[j].
+  std::vector<Index> pairs;
+  /// The pairs left out, in order: a pair is scored only if every one of its values is finite.
+  std::vector<ExcludedPair> excluded;
   Index output_dim = 0;
   /// log_likelihood, crps, pinball_τ, cde_loss, energy_score, then central_width_α,
   /// central_coverage_α, hpd_width_α, hpd_coverage_α: each where it applies (d_y = 1 for crps,
@@ -67,10 +91,11 @@ struct ModelEvaluation {
   /// error of its mean, √(Σ se_i²) / n.
   Index energy_draws = 0;
   double energy_monte_carlo_error = 0.0;
-  /// pit (d_y = 1) and hpd.
+  /// pit (d_y = 1; with "central") and hpd (with "hpd").
   std::vector<UniformityCheck> calibration;
   /// Draws per pair behind the HPD values (0: exact).
   Index hpd_draws = 0;
+  /// Empty (no levels) when neither "central" nor "hpd" was computed.
   CoverageCurve coverage;
 
   /// The score of that name; InvalidArgument if there is none.
@@ -78,10 +103,14 @@ struct ModelEvaluation {
 };
 
 /// Scores and calibration of `model` on the pairs (x, y) (user's units, one pair per column).
-/// DataError for fewer than two pairs or non-finite values, InvalidArgument for shapes or
-/// options that do not fit.
+/// A pair with a score that is not finite is left out of every score and of the calibration
+/// (ModelEvaluation::excluded names it). DataError for fewer than two pairs (given, or with
+/// finite scores), non-finite data, or a mean or standard error beyond the range of a double;
+/// InvalidArgument for shapes or options that do not fit. The highest-density parts, the slow
+/// ones, report their progress over the pairs to `progress`.
 ModelEvaluation evaluate_model(const ConditionalMixture& model, const MatrixView& x,
-                               const MatrixView& y, const EvaluationOptions& options = {});
+                               const MatrixView& y, const EvaluationOptions& options = {},
+                               Progress& progress = silent_progress());
 
 /// p(x) as a conditional mixture of y = x given a one-dimensional input that it ignores (a
 /// constant gate with the mixture's positive weights); query it with density_inputs(n).
@@ -91,7 +120,8 @@ Matrix density_inputs(Index n);
 
 /// evaluate_model of density_as_conditional on the points x (d × n).
 ModelEvaluation evaluate_density(const GaussianMixture& density, const MatrixView& x,
-                                 const EvaluationOptions& options = {});
+                                 const EvaluationOptions& options = {},
+                                 Progress& progress = silent_progress());
 
 /// The evaluation as JSON (per-pair values included), for the Python package and the plots.
 nlohmann::json evaluation_to_json(const ModelEvaluation& evaluation);

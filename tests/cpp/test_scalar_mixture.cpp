@@ -1,0 +1,241 @@
+// Tests of the highest-density searches of a one-dimensional Gaussian mixture (ScalarMixture,
+// and ConditionalMixture's HPD queries built on it) against a brute-force search: every
+// component's density summed on a uniform grid much finer than any component, each sign change
+// of pdf − f refined by bisection, and the set's probability from the exact CDF. The fast search
+// shares its grid points between overlapping components, leaves out components of negligible
+// total probability, merges components of equal centre and scale, and refines crossings by
+// Newton steps; none of that may move a value beyond the tolerances below.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "cdens/conditional/product_kernel_cde.hpp"
+#include "cdens/core/rng.hpp"
+#include "core/scalar_mixture.hpp"
+#include "support.hpp"
+
+namespace cdens {
+namespace {
+
+constexpr double kInverseSqrt2Pi = 0.39894228040143267794;
+
+/// A mixture by its parts, with every query written out term by term.
+struct Parts {
+  Vector weights;
+  Vector centers;
+  Vector scales;
+
+  double pdf(double t) const {
+    double total = 0.0;
+    for (Index k = 0; k < weights.size(); ++k) {
+      const double z = (t - centers(k)) / scales(k);
+      total += weights(k) * kInverseSqrt2Pi / scales(k) * std::exp(-0.5 * z * z);
+    }
+    return total;
+  }
+  double cdf(double t) const {
+    double total = 0.0;
+    for (Index k = 0; k < weights.size(); ++k) {
+      total += weights(k) * 0.5 * std::erfc(-(t - centers(k)) / (scales(k) * std::sqrt(2.0)));
+    }
+    return total;
+  }
+  detail::ScalarMixture mixture() const { return {weights, centers, scales}; }
+};
+
+/// Brute force: the superlevel set {pdf ≥ f} on a uniform grid of `points` points over every
+/// component's c ± 12 s, its ends bisected to 1e-14.
+class BruteForce {
+ public:
+  BruteForce(const Parts& parts, Index points) : parts_(parts) {
+    const double low = (parts.centers.array() - 12.0 * parts.scales.array()).minCoeff();
+    const double high = (parts.centers.array() + 12.0 * parts.scales.array()).maxCoeff();
+    grid_ = Vector::LinSpaced(points, low, high);
+    densities_.resize(points);
+    for (Index g = 0; g < points; ++g) densities_(g) = parts.pdf(grid_(g));
+  }
+
+  /// The set {pdf ≥ f}; with `point` (where pdf = f) among the grid's points, so that its own
+  /// interval is found however narrow.
+  std::vector<Interval> superlevel_set(double f, double point = NAN) const {
+    std::vector<double> grid(grid_.data(), grid_.data() + grid_.size());
+    std::vector<double> densities(densities_.data(), densities_.data() + densities_.size());
+    if (!std::isnan(point)) {
+      const auto at = std::lower_bound(grid.begin(), grid.end(), point) - grid.begin();
+      grid.insert(grid.begin() + at, point);
+      densities.insert(densities.begin() + at, f);
+    }
+    std::vector<Interval> set;
+    const std::size_t n = grid.size();
+    for (std::size_t g = 0; g < n; ++g) {
+      if (densities[g] < f) continue;
+      const std::size_t first = g;
+      while (g + 1 < n && densities[g + 1] >= f) ++g;
+      const double lower = first > 0 ? bisect(grid[first - 1], grid[first], f) : grid[first];
+      const double upper = g + 1 < n ? bisect(grid[g + 1], grid[g], f) : grid[g];
+      set.push_back({lower, upper});
+    }
+    return set;
+  }
+
+  double probability(const std::vector<Interval>& set) const {
+    double total = 0.0;
+    for (const auto& interval : set) {
+      total += parts_.cdf(interval.upper) - parts_.cdf(interval.lower);
+    }
+    return total;
+  }
+
+  double probability_above(double f) const { return probability(superlevel_set(f)); }
+  /// P(pdf(T) ≥ pdf(t)).
+  double probability_at_least_as_dense(double t) const {
+    return probability(superlevel_set(parts_.pdf(t), t));
+  }
+
+  /// The threshold whose set has probability `coverage`, by bisection.
+  double threshold_of(double coverage) const {
+    double low = 0.0;
+    double high = densities_.maxCoeff();
+    for (int iteration = 0; iteration < 200; ++iteration) {
+      const double middle = 0.5 * (low + high);
+      (probability_above(middle) >= coverage ? low : high) = middle;
+    }
+    return low;
+  }
+
+ private:
+  double bisect(double below, double above, double f) const {
+    for (int iteration = 0; iteration < 200; ++iteration) {
+      const double middle = 0.5 * (below + above);
+      if (std::abs(above - below) <= 1e-14 * (1.0 + std::abs(middle))) break;
+      (parts_.pdf(middle) >= f ? above : below) = middle;
+    }
+    return 0.5 * (below + above);
+  }
+
+  const Parts& parts_;
+  Vector grid_;
+  Vector densities_;
+};
+
+/// Mixtures that stress the search: many overlapping kernels of one width (a KCDE), widths from
+/// 1e-3 to 3 side by side, two far-apart modes, and a few components of negligible weight far
+/// away from the rest.
+std::vector<Parts> hard_mixtures() {
+  Rng rng(17, 0);
+  std::vector<Parts> mixtures;
+  {
+    Parts kernels{Vector(400), Vector(400), Vector::Constant(400, 0.15)};
+    for (Index k = 0; k < 400; ++k) {
+      kernels.weights(k) = std::exp(2.0 * rng.normal());
+      kernels.centers(k) = k % 3 == 0 ? rng.normal() : 2.5 + 0.4 * rng.normal();
+    }
+    kernels.weights /= kernels.weights.sum();
+    mixtures.push_back(kernels);
+  }
+  {
+    Parts widths{Vector(6), Vector(6), Vector(6)};
+    widths.weights << 0.3, 0.1, 0.2, 0.15, 0.05, 0.2;
+    widths.centers << 0.0, 0.01, 0.5, 3.0, 3.002, -4.0;
+    widths.scales << 1.0, 1e-3, 0.05, 3.0, 2e-3, 0.3;
+    mixtures.push_back(widths);
+  }
+  {
+    Parts far{Vector(2), Vector(2), Vector(2)};
+    far.weights << 0.7, 0.3;
+    far.centers << -50.0, 80.0;
+    far.scales << 1.0, 2.0;
+    mixtures.push_back(far);
+  }
+  {
+    Parts negligible{Vector(8), Vector(8), Vector(8)};
+    negligible.weights << 0.5, 0.5 - 4e-15, 1e-15, 1e-15, 1e-15, 1e-15, 0.0, 0.0;
+    negligible.centers << 0.0, 1.5, -30.0, 40.0, 0.7, 1e3, 5.0, 6.0;
+    negligible.scales << 0.5, 0.4, 0.01, 1.0, 1e-4, 1.0, 1.0, 1.0;
+    mixtures.push_back(negligible);
+  }
+  return mixtures;
+}
+
+TEST(ScalarMixtureSearch, HighestDensityProbabilityEqualsTheBruteForceSearch) {
+  for (const Parts& parts : hard_mixtures()) {
+    const BruteForce brute(parts, 400001);
+    const detail::ScalarMixture mixture = parts.mixture();
+    // Points spread over the mixture, the far tails and the components' centres included (the
+    // set of a centre's density can be a sliver beside a mode, narrower than any grid).
+    const double low = (parts.centers.array() - 6.0 * parts.scales.array()).minCoeff();
+    const double high = (parts.centers.array() + 6.0 * parts.scales.array()).maxCoeff();
+    for (const double t : std::vector<double>(Vector::LinSpaced(37, low, high).begin(),
+                                              Vector::LinSpaced(37, low, high).end())) {
+      EXPECT_NEAR(mixture.highest_density_probability(t), brute.probability_at_least_as_dense(t),
+                  1e-9)
+          << "at " << t << " of a mixture of " << parts.weights.size();
+    }
+    for (const double t : parts.centers) {
+      EXPECT_NEAR(mixture.highest_density_probability(t), brute.probability_at_least_as_dense(t),
+                  1e-9)
+          << "at the centre " << t << " of a mixture of " << parts.weights.size();
+    }
+  }
+}
+
+TEST(ScalarMixtureSearch, HighestDensityRegionsEqualTheBruteForceSearch) {
+  for (const Parts& parts : hard_mixtures()) {
+    const BruteForce brute(parts, 400001);
+    const detail::ScalarMixture mixture = parts.mixture();
+    for (const double coverage : {0.05, 0.5, 0.9, 0.99}) {
+      const HighestDensityRegion region = mixture.highest_density_region(coverage);
+      // The region holds its probability and is the brute-force set of its threshold.
+      EXPECT_NEAR(brute.probability(region.intervals), coverage, 1e-9);
+      EXPECT_NEAR(region.density_threshold, brute.threshold_of(coverage),
+                  1e-9 * region.density_threshold + 1e-14);
+      const std::vector<Interval> expected = brute.superlevel_set(region.density_threshold);
+      ASSERT_EQ(region.intervals.size(), expected.size()) << "coverage " << coverage;
+      for (std::size_t r = 0; r < expected.size(); ++r) {
+        EXPECT_NEAR(region.intervals[r].lower, expected[r].lower, 1e-7);
+        EXPECT_NEAR(region.intervals[r].upper, expected[r].upper, 1e-7);
+      }
+    }
+  }
+}
+
+TEST(ScalarMixtureSearch, ComponentsOfEqualCentreAndScaleGiveTheSameQueriesMerged) {
+  // A KCDE of an integer y: every component sits on one of a few levels with one width.
+  test::PairSample data = test::sine_sample(300, 1, 3);
+  data.y = (4.0 * data.y.array()).round();
+  ProductKernelCdeOptions options;
+  const ConditionalMixture model = fit_product_kernel_cde(data.x, data.y, options).model;
+  const Matrix x = data.x.leftCols(12);
+  const Matrix y = (data.y.leftCols(12).array() + 0.3).matrix();
+  const Matrix pi = model.component_probabilities(x);
+  const Matrix e = model.residuals(x, y);
+  const Vector hpd = model.highest_density_probability(x, y);
+  const Vector cdf = model.cdf(x, y);
+  const Matrix quantiles = model.quantiles(x, {0.1, 0.5, 0.9});
+  const auto regions = model.highest_density_regions(x, 0.8);
+  const double scale = model.y_scaling().scale()(0);
+  for (Index j = 0; j < x.cols(); ++j) {
+    // The mixture of every component, unmerged.
+    const Parts parts{pi.col(j), model.centers().row(0).transpose(),
+                      model.scales().row(0).transpose()};
+    const BruteForce brute(parts, 200001);
+    EXPECT_NEAR(hpd(j), brute.probability_at_least_as_dense(e(0, j)), 1e-9) << "pair " << j;
+    EXPECT_NEAR(cdf(j), parts.cdf(e(0, j)), 1e-13);
+    EXPECT_NEAR(parts.cdf((quantiles(1, j) - model.y_scaling().mean()(0)) / scale), 0.5, 1e-12);
+    double width = 0.0;
+    for (const auto& interval : regions[static_cast<std::size_t>(j)].intervals) {
+      width += interval.upper - interval.lower;
+    }
+    double expected_width = 0.0;
+    for (const auto& interval : brute.superlevel_set(brute.threshold_of(0.8))) {
+      expected_width += interval.upper - interval.lower;
+    }
+    EXPECT_NEAR(width, scale * expected_width, 1e-7 * scale);
+  }
+}
+
+}  // namespace
+}  // namespace cdens
