@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "cdens/methods/option_tables.hpp"
 #include "cdens/methods/registry.hpp"
 #include "conditional/declared_columns.hpp"
+#include "core/tied_outputs.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
 #include "methods/stacking_weights.hpp"
@@ -181,6 +183,36 @@ const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
   return table;
 }
 
+/// Why `model` may not compete where y is recorded on a grid of steps `steps` (0: none): a
+/// component of a group without trend whose spread in y's units is below half the step of its
+/// output. Around a trend, the spread varies with x; KCDE keeps its own floor there
+/// (docs/methods/kcde.md) and the line's spread is that of its residuals.
+std::optional<std::string> narrower_than_recording(const ConditionalMixture& model,
+                                                   const std::vector<double>& steps) {
+  for (Index d = 0; d < model.output_dim(); ++d) {
+    const double step = steps[static_cast<std::size_t>(d)];
+    if (step == 0.0 || model.output_kernels()[static_cast<std::size_t>(d)].is_discrete()) continue;
+    const auto& groups = model.trend_groups();
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      if (groups[g].trend) continue;
+      const Index end =
+          g + 1 < groups.size() ? groups[g + 1].first_component : model.n_components();
+      const double spread = model.scales()
+                                .row(d)
+                                .segment(groups[g].first_component, end - groups[g].first_component)
+                                .minCoeff() *
+                            model.y_scaling().scale()(d);
+      if (spread < narrowest_width_on_grid(step) * (1.0 - 1e-9)) {
+        return "excluded: its kernels (spread " + format_short(spread) +
+               ") are narrower than half the recording step of y" +
+               (model.output_dim() > 1 ? std::to_string(d) : std::string()) + " (" +
+               format_short(step) + "): spikes on the recorded values";
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 /// The members refitted on every pair: the one model of a single member, or their linear pool
 /// with `weights` under method "auto", whose report keeps each member's warnings (named by the
 /// candidate) and n_train.
@@ -240,6 +272,14 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
 
   const bool discrete_output =
       declares(chosen_options.discrete, x.rows()) || declares(chosen_options.ordered, x.rows());
+  // The recording step of every continuous output (0: none): no candidate may win by kernels
+  // narrower than half of it, spikes on the recorded values (docs/methods/auto.md).
+  std::vector<double> steps(static_cast<std::size_t>(y.rows()), 0.0);
+  if (!discrete_output) {
+    for (Index d = 0; d < y.rows(); ++d) {
+      steps[static_cast<std::size_t>(d)] = recording_step(y.row(d).transpose());
+    }
+  }
   MethodSelection selection;
   selection.folds = options.folds;
   selection.time_budget = options.time_budget;
@@ -268,6 +308,10 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
           const ConditionalModel model =
               fit_method(*candidate.method, x(Eigen::all, train), y(Eigen::all, train), no_inputs,
                          candidate.values, quiet);
+          if (auto spikes = narrower_than_recording(model.mixture, steps)) {
+            score.status = std::move(*spikes);
+            break;
+          }
           const Vector log_pdf = model.mixture.log_pdf(x(Eigen::all, test), y(Eigen::all, test));
           for (std::size_t j = 0; j < test.size(); ++j) nll(test[j]) = -log_pdf(Index(j));
           context.progress.advance();

@@ -249,3 +249,34 @@ TEST(MethodSelection, AnIntegerOutputOfFewLevelsGetsAMassFunctionByDefault) {
 
 }  // namespace
 }  // namespace cdens
+
+namespace cdens {
+namespace {
+
+TEST(MethodSelection, ACandidateOfKernelsNarrowerThanHalfTheRecordingStepIsExcluded) {
+  // y rounded to integers, six levels, modelled as a density: LSCDE's cross-validation picks
+  // spikes on the levels (σ = 0.01 of y's spread), which no candidate may win with; the line and
+  // KCDE (which keeps its own kernels half a step wide) compete.
+  Rng rng(23);
+  const test::PairSample data{test::normal_matrix(1, 200, rng), Matrix(1, 200)};
+  Matrix levels(1, 200);
+  for (Index i = 0; i < 200; ++i) {
+    levels(0, i) = std::clamp(std::round(1.2 * data.x(0, i) + 3.5 + 0.5 * rng.normal()), 1.0, 6.0);
+  }
+  const MethodEntry& automatic = find_method("auto", MethodFamily::conditional);
+  const OptionValues values = {{"candidates", std::string("lscde,linear,kcde:n_restarts=0")},
+                               {"integer_output", std::string("density")}};
+  const ConditionalModel model = fit_method(automatic, data.x, levels, Matrix(1, 0), values);
+  const auto& rows = model.report.method_selection->candidates;
+  EXPECT_EQ(rows[0].status.rfind("excluded: its kernels", 0), 0u) << rows[0].status;
+  EXPECT_EQ(rows[0].weight, 0.0);
+  EXPECT_TRUE(rows[1].scored());
+  EXPECT_TRUE(rows[2].scored());
+  // LSCDE alone on the same pairs does pick the spikes the rule keeps out.
+  const ConditionalModel lscde =
+      fit_method(find_method("lscde", MethodFamily::conditional), data.x, levels, Matrix(1, 0), {});
+  EXPECT_LT(lscde.report.hyperparameters.at("sigma") * lscde.mixture.y_scaling().scale()(0), 0.5);
+}
+
+}  // namespace
+}  // namespace cdens
