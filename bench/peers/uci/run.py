@@ -79,7 +79,7 @@ def run_split(spec, x, y, train, test, seed):
     return {"nll": -float(np.mean(log_density)), "kind": "density" if continuous else "mass",
             "rmse": float(np.sqrt(np.mean((mean - y[test]) ** 2))),
             "crps": float(np.mean(crps)), "fit": fit_seconds, "predict": predict_seconds,
-            "method": getattr(model, "method_", spec)}
+            "weights": getattr(model, "weights_", {spec: 1.0})}
 
 
 def summary(values):
@@ -115,8 +115,14 @@ def main():
             rows = [run_split(spec, x, y, np.array(splits["train"][s]),
                               np.array(splits["test"][s]), s) for s in range(count)]
             table = {key: [row[key] for row in rows] for key in rows[0]}
-            chosen = sorted(set(table["method"]))
-            label = spec if spec != "auto" else "auto (" + ", ".join(chosen) + ")"
+            # auto: each candidate's mean weight in the stacked pool over the splits.
+            weights = {}
+            for split_weights in table["weights"]:
+                for candidate, weight in split_weights.items():
+                    weights[candidate] = weights.get(candidate, 0.0) + weight / count
+            pooled = ", ".join(f"{candidate} {weight:.2f}" for candidate, weight in
+                               sorted(weights.items(), key=lambda item: -item[1]))
+            label = spec if spec != "auto" else "auto (mean weights: " + pooled + ")"
             if "mass" in table["kind"]:
                 label += ", log-loss of the mass function"
             print(f"| {name} ({count} splits) | {label} | {summary(table['nll'])} | "
