@@ -57,6 +57,15 @@ const OptionInfo* typed_option(const MethodEntry& method, const std::string& nam
   return nullptr;
 }
 
+/// Every option value of a candidate, its method's default where the candidate sets none.
+OptionValues every_value(const Candidate& candidate) {
+  OptionValues values = candidate.values;
+  for (const OptionInfo& option : candidate.method->options) {
+    values.emplace(option.name, option.default_value);
+  }
+  return values;
+}
+
 std::vector<Candidate> parse_candidates(const MethodSelectionOptions& options) {
   std::vector<Candidate> candidates;
   for (const std::string& spec : split_list(options.candidates, ',', "candidates")) {
@@ -73,6 +82,10 @@ std::vector<Candidate> parse_candidates(const MethodSelectionOptions& options) {
                               "' is not an option setting NAME=VALUE");
       }
       const OptionInfo& option = option_named(method, parts[p].substr(0, equals), spec);
+      if (candidate.values.count(option.name) != 0) {
+        throw InvalidArgument("candidate '" + spec + "': option '" + option.name +
+                              "' is set twice");
+      }
       candidate.values[option.name] = parse_option_text(
           option, parts[p].substr(equals + 1), "candidate '" + spec + "' option " + option.name);
     }
@@ -87,6 +100,12 @@ std::vector<Candidate> parse_candidates(const MethodSelectionOptions& options) {
       if (option.type == OptionType::seed) candidate.values[option.name] = options.seed;
       if (option.type == OptionType::threads) {
         candidate.values[option.name] = static_cast<std::int64_t>(options.threads);
+      }
+    }
+    for (const Candidate& earlier : candidates) {
+      if (earlier.method == &method && every_value(earlier) == every_value(candidate)) {
+        throw InvalidArgument("candidate '" + spec + "' is the same as '" + earlier.spec +
+                              "': a candidate is listed once");
       }
     }
     candidates.push_back(std::move(candidate));

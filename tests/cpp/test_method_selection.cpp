@@ -189,6 +189,13 @@ TEST(MethodSelection, MalformedCandidatesAreRefusedNamingThem) {
   EXPECT_NE(message("auto").find("cannot choose itself"), std::string::npos);
   EXPECT_NE(message("linear,,kcde").find("empty item"), std::string::npos);
   EXPECT_NE(message("parzen").find("parzen"), std::string::npos);  // a density method
+  EXPECT_NE(message("kcde:trend=linear:trend=none").find("option 'trend' is set twice"),
+            std::string::npos);
+  EXPECT_NE(message("kcde,linear,kcde").find("'kcde' is the same as 'kcde'"), std::string::npos);
+  // The same settings spelled otherwise: the default written out, the Python name.
+  EXPECT_NE(message("kcde,kcde:trend=none").find("is the same as 'kcde'"), std::string::npos);
+  EXPECT_NE(message("kcde:restarts=0,kcde:n_restarts=0").find("is the same as"), std::string::npos);
+  EXPECT_EQ(message("kcde,kcde:trend=linear"), "no error");
   MethodSelectionOptions options;
   options.folds = 51;
   EXPECT_THROW(fit_selected_method(sample.x, sample.y, options), InvalidArgument);

@@ -231,6 +231,10 @@ def hostile_options(corpus):
         ["--bandwidth-bounds", "lower bound"], method="kcde")
     fit("bandwidth bounds 1e-300", ["--bandwidth-bounds", "1e-300,1"],
         ["--bandwidth-bounds", "must lie in"], method="kcde")
+    fit("auto candidate listed twice", ["--candidates", "kcde,linear,kcde:trend=none"],
+        ["kcde:trend=none", "is the same as 'kcde'"], method="auto")
+    fit("auto candidate option set twice", ["--candidates", "kcde:trend=linear:trend=none"],
+        ["option 'trend' is set twice"], method="auto")
     corpus.add(cls, "variance bounds reversed",
                ["fit", "small.csv", "--method", "gskd", "--variance-bounds", "5,0.1"],
                "error", ["--variance-bounds", "lower bound"])
