@@ -40,31 +40,6 @@ void require_gaussian_outputs(const ConditionalMixture& model, const char* score
   }
 }
 
-/// The CRPS of a pooled model, whose groups move their components each with their own trend:
-/// E|Y − y| − ½ E|Y − Y′| over the components in y's units at every input, O(K²) per pair.
-Vector pooled_crps(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y) {
-  const ConditionalMixture::ScalarComponents components = model.scalar_components(x);
-  Vector result(x.cols());
-  parallel_for(resolve_threads(0), x.cols(), [&](Index j) {
-    const auto p = components.probabilities.col(j);
-    const auto c = components.centers.col(j);
-    const Eigen::ArrayXd variance = components.spreads.col(j).array().square();
-    double distance = 0.0;
-    double spread = 0.0;
-    for (Index k = 0; k < p.size(); ++k) {
-      if (!(p(k) > 0.0)) continue;
-      distance += p(k) * absolute_normal_mean(y(0, j) - c(k), variance(k));
-      for (Index l = 0; l < p.size(); ++l) {
-        if (p(l) > 0.0) {
-          spread += p(k) * p(l) * absolute_normal_mean(c(k) - c(l), variance(k) + variance(l));
-        }
-      }
-    }
-    result(j) = std::max(0.0, distance - 0.5 * spread);
-  });
-  return result;
-}
-
 void require_pairs(const MatrixView& x, const MatrixView& y) {
   require_same_samples(x, "x", y, "y");
   require_nonempty(y, "the evaluation data");
@@ -77,33 +52,59 @@ Vector crps(const ConditionalMixture& model, const MatrixView& x, const MatrixVi
   require_scalar(model, "the CRPS");
   require_gaussian_outputs(model, "the CRPS");
   require_pairs(x, y);
-  if (model.trend_groups().size() > 1) return pooled_crps(model, x, y);
-  const Matrix pi = model.component_probabilities(x);
-  const double scale = model.y_scaling().scale()(0);
-  // CRPS is equivariant under t = μ + f e (CRPS_t(t) = f CRPS_e(e)), so the score is taken on the
-  // residual e, whose components sit at c_k with widths s_k for every pair.
-  const Eigen::RowVectorXd e = model.residuals(x, y).row(0);
-  const Eigen::RowVectorXd factors = model.scale_factors_at(x).row(0);
-  const Eigen::RowVectorXd c = model.centers().row(0);
-  const Eigen::RowVectorXd variance = model.scales().row(0).array().square();
-  const Index k_count = c.size();
-  // The spread term ½ E|E − E′| = ½ πᵀ M π with M_kl = A(c_k − c_l, s_k² + s_l²), the same
-  // matrix for every pair.
-  Matrix spread(k_count, k_count);
-  for (Index k = 0; k < k_count; ++k) {
-    for (Index l = 0; l <= k; ++l) {
-      spread(k, l) = spread(l, k) = absolute_normal_mean(c(k) - c(l), variance(k) + variance(l));
+  // CRPS = E|Y − y| − ½ E|Y − Y′| over the components in y's units (A(m, v) = E|N(m, v)|):
+  //   E|Y − y| = Σ_k π_k A(c_k − y, v_k),  E|Y − Y′| = Σ_k Σ_l π_k π_l A(c_k − c_l, v_k + v_l).
+  // Within a trend group, t = μ + f e moves every component alike and A(f a, f² b) = f A(a, b),
+  // so the group's block is f times πᵀ M π with M_kl = A(c_k − c_l, s_k² + s_l²) on e, the same
+  // matrix for every pair (one product for all pairs); only the blocks between the groups of a
+  // pool depend on the pair.
+  const ConditionalMixture::ScalarComponents components = model.scalar_components(x);
+  const Matrix& pi = components.probabilities;
+  const auto& groups = model.trend_groups();
+  const auto group_end = [&](std::size_t g) {
+    return g + 1 < groups.size() ? groups[g + 1].first_component : model.n_components();
+  };
+  Vector spread = Vector::Zero(pi.cols());  // E|Y − Y′|
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const Index first = groups[g].first_component;
+    const Index count = group_end(g) - first;
+    const Eigen::RowVectorXd c = model.centers().row(0).segment(first, count);
+    const Eigen::RowVectorXd variance =
+        model.scales().row(0).segment(first, count).array().square();
+    Matrix overlap(count, count);
+    for (Index k = 0; k < count; ++k) {
+      for (Index l = 0; l <= k; ++l) {
+        overlap(k, l) = overlap(l, k) =
+            absolute_normal_mean(c(k) - c(l), variance(k) + variance(l));
+      }
     }
+    const auto p = pi.middleRows(first, count);
+    // The group's factor f times y's scale: the ratio of a component's spread in y to its s.
+    const Eigen::ArrayXd factor =
+        components.spreads.row(first).transpose().array() / model.scales()(0, first);
+    spread.array() += factor * (overlap * p).cwiseProduct(p).colwise().sum().transpose().array();
   }
-  const Vector half_spread = 0.5 * (spread * pi).cwiseProduct(pi).colwise().sum().transpose();
   Vector result(pi.cols());
   parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
     const auto p = pi.col(j);
-    double distance = 0.0;  // E|E − e|
-    for (Index k = 0; k < k_count; ++k) {
-      if (p(k) > 0.0) distance += p(k) * absolute_normal_mean(e(j) - c(k), variance(k));
+    const auto c = components.centers.col(j);
+    const Eigen::ArrayXd variance = components.spreads.col(j).array().square();
+    double distance = 0.0;
+    for (Index k = 0; k < p.size(); ++k) {
+      if (p(k) > 0.0) distance += p(k) * absolute_normal_mean(c(k) - y(0, j), variance(k));
     }
-    result(j) = scale * factors(j) * std::max(0.0, distance - half_spread(j));
+    double between = 0.0;  // the blocks of two groups, each counted once and doubled
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      for (Index k = groups[g].first_component; k < group_end(g); ++k) {
+        if (!(p(k) > 0.0)) continue;
+        for (Index l = group_end(g); l < p.size(); ++l) {
+          if (p(l) > 0.0) {
+            between += p(k) * p(l) * absolute_normal_mean(c(k) - c(l), variance(k) + variance(l));
+          }
+        }
+      }
+    }
+    result(j) = std::max(0.0, distance - 0.5 * (spread(j) + 2.0 * between));
   });
   return result;
 }
