@@ -505,7 +505,8 @@ TEST(EvaluationNonFinite, HugeFiniteScoresGetFiniteMeansAndStandardErrors) {
   const Matrix y = (Matrix(1, 3) << 1e150, -2e150, 3e150).finished();
   EvaluationOptions options;
   options.scores = {"log_likelihood"};
-  const ScoreColumn& column = evaluate_model(test.model, x, y, options).score("log_likelihood");
+  const ModelEvaluation evaluation = evaluate_model(test.model, x, y, options);
+  const ScoreColumn& column = evaluation.score("log_likelihood");
   ASSERT_TRUE(column.values.allFinite());
   // By hand, in units of 1e299.
   const Eigen::ArrayXd scaled = column.values.array() / 1e299;
