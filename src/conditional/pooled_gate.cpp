@@ -109,6 +109,11 @@ std::shared_ptr<const PooledGate> PooledGate::from_json(const nlohmann::json& do
   }
 }
 
+bool can_pool(const ConditionalMixture& a, const ConditionalMixture& b) {
+  return same_scaling(a.x_scaling(), b.x_scaling()) && same_scaling(a.y_scaling(), b.y_scaling()) &&
+         same_kernels(a.output_kernels(), b.output_kernels());
+}
+
 ConditionalMixture pool_mixtures(const std::vector<const ConditionalMixture*>& members,
                                  const Vector& weights) {
   if (members.empty() || static_cast<Index>(members.size()) != weights.size()) {
@@ -117,9 +122,7 @@ ConditionalMixture pool_mixtures(const std::vector<const ConditionalMixture*>& m
   const ConditionalMixture& first = *members.front();
   Index components = 0;
   for (const ConditionalMixture* member : members) {
-    if (!same_scaling(member->x_scaling(), first.x_scaling()) ||
-        !same_scaling(member->y_scaling(), first.y_scaling()) ||
-        !same_kernels(member->output_kernels(), first.output_kernels())) {
+    if (!can_pool(*member, first)) {
       throw InvalidArgument(
           "the members of a pool must share their standardisations and output kernels");
     }

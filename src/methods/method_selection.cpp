@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -232,28 +233,47 @@ std::optional<std::string> narrower_than_recording(const ConditionalMixture& mod
   return std::nullopt;
 }
 
-/// The members refitted on every pair: the one model of a single member, or their linear pool
-/// with `weights` under method "auto", whose report keeps each member's warnings (named by the
-/// candidate) and n_train.
-ConditionalModel refit_pool(const std::vector<Candidate>& candidates,
-                            const std::vector<std::size_t>& members, const Vector& weights,
-                            const MatrixView& x, const MatrixView& y, const FitContext& context) {
-  const Matrix no_inputs(x.rows(), 0);
-  std::vector<ConditionalModel> fitted;
-  for (const std::size_t c : members) {
-    fitted.push_back(
-        fit_method(*candidates[c].method, x, y, no_inputs, candidates[c].values, context));
+/// The stacking weights over `pool` (candidate indices) from their held-out NLLs: the members
+/// of positive weight and their weights, and the pool's mean held-out NLL.
+struct Stack {
+  std::vector<std::size_t> members;
+  Vector weights;
+  double mean_nll = NAN;
+};
+
+Stack stack_candidates(const std::vector<std::size_t>& pool, const std::vector<Vector>& pair_nll) {
+  Matrix log_densities(pair_nll[pool.front()].size(), static_cast<Index>(pool.size()));
+  for (std::size_t s = 0; s < pool.size(); ++s) {
+    log_densities.col(static_cast<Index>(s)) = -pair_nll[pool[s]];
   }
+  const StackingWeights stacked = stacking_weights(log_densities);
+  Stack result;
+  std::vector<double> kept;
+  for (std::size_t s = 0; s < pool.size(); ++s) {
+    if (stacked.weights(static_cast<Index>(s)) > 0.0) {
+      result.members.push_back(pool[s]);
+      kept.push_back(stacked.weights(static_cast<Index>(s)));
+    }
+  }
+  result.weights = Eigen::Map<const Vector>(kept.data(), static_cast<Index>(kept.size()));
+  result.mean_nll = -stacked.mean_log_score;
+  return result;
+}
+
+/// The linear pool of the fitted members with `weights` under method "auto", whose report keeps
+/// each member's warnings (named by its candidate) and n_train; the one model of a single member.
+ConditionalModel pooled_model(std::vector<ConditionalModel> fitted, const Vector& weights,
+                              const std::vector<std::string>& specs, Index n_train) {
   if (fitted.size() == 1) return std::move(fitted.front());
   std::vector<const ConditionalMixture*> mixtures;
   FitReport report;
   report.method = "auto";
-  report.statistics["n_train"] = static_cast<double>(x.cols());
+  report.statistics["n_train"] = static_cast<double>(n_train);
   report.statistics["pool_members"] = static_cast<double>(fitted.size());
   for (std::size_t m = 0; m < fitted.size(); ++m) {
     mixtures.push_back(&fitted[m].mixture);
     for (const std::string& warning : fitted[m].report.warnings) {
-      report.warnings.push_back(candidates[members[m]].spec + ": " + warning);
+      report.warnings.push_back(specs[m] + ": " + warning);
     }
   }
   return ConditionalModel{pool_mixtures(mixtures, weights), std::move(fitted.front().x_names),
@@ -369,35 +389,55 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
     }
     throw DataError("no candidate could be scored (" + reasons + ")");
   }
-  // Stacking: the weights of the pool's best held-out log score over the scored candidates.
   std::vector<std::size_t> scored;
   for (std::size_t c = 0; c < candidates.size(); ++c) {
     if (selection.candidates[c].scored()) scored.push_back(c);
   }
-  std::vector<std::size_t> members{static_cast<std::size_t>(selection.chosen)};
-  Vector weights = Vector::Ones(1);
-  if (options.combine == CandidateCombination::stacking && scored.size() > 1) {
-    Matrix log_densities(n, static_cast<Index>(scored.size()));
-    for (std::size_t s = 0; s < scored.size(); ++s) {
-      log_densities.col(static_cast<Index>(s)) = -pair_nll[scored[s]];
-    }
-    const StackingWeights stacked = stacking_weights(log_densities);
-    members.clear();
-    std::vector<double> kept;
-    for (std::size_t s = 0; s < scored.size(); ++s) {
-      if (stacked.weights(static_cast<Index>(s)) > 0.0) {
-        members.push_back(scored[s]);
-        kept.push_back(stacked.weights(static_cast<Index>(s)));
+  // Stacking: the weights of the pool's best held-out log score over the scored candidates. A
+  // pool is one mixture on one standardisation: a member that standardises otherwise than the
+  // one of the largest weight (KCDE keeps declared discrete columns raw) leaves the candidates
+  // the weights are chosen from, with a warning, and the weights are chosen again.
+  std::vector<std::size_t> pool = scored;
+  if (options.combine == CandidateCombination::selection) {
+    pool = {static_cast<std::size_t>(selection.chosen)};  // the smallest mean NLL
+  }
+  std::map<std::size_t, ConditionalModel> refitted;
+  std::vector<std::string> notes;
+  Stack stack;
+  for (;;) {
+    stack = pool.size() > 1 ? stack_candidates(pool, pair_nll) : Stack{pool, Vector::Ones(1), NAN};
+    Index largest = 0;
+    stack.weights.maxCoeff(&largest);
+    const std::size_t top = stack.members[static_cast<std::size_t>(largest)];
+    for (const std::size_t c : stack.members) {
+      if (refitted.count(c) == 0) {
+        refitted.emplace(
+            c, fit_method(*candidates[c].method, x, y, no_inputs, candidates[c].values, context));
       }
     }
-    weights = Eigen::Map<const Vector>(kept.data(), static_cast<Index>(kept.size()));
-    Index largest = 0;
-    weights.maxCoeff(&largest);
-    selection.chosen = static_cast<Index>(members[static_cast<std::size_t>(largest)]);
-    if (members.size() > 1) selection.pooled_mean_nll = -stacked.mean_log_score;
+    std::vector<std::size_t> apart;
+    for (const std::size_t c : stack.members) {
+      if (!can_pool(refitted.at(c).mixture, refitted.at(top).mixture)) apart.push_back(c);
+    }
+    if (apart.empty()) {
+      selection.chosen = static_cast<Index>(top);
+      break;
+    }
+    for (const std::size_t c : apart) {
+      notes.push_back("stacking: " + candidates[c].spec + " standardises x or y otherwise than " +
+                      candidates[top].spec +
+                      " (declared discrete columns stay raw in kcde), so the pool is formed "
+                      "without it");
+      pool.erase(std::find(pool.begin(), pool.end(), c));
+    }
   }
-  for (std::size_t m = 0; m < members.size(); ++m) {
-    selection.candidates[members[m]].weight = weights(static_cast<Index>(m));
+  if (stack.members.size() > 1) selection.pooled_mean_nll = stack.mean_nll;
+  std::vector<ConditionalModel> members;
+  std::vector<std::string> specs;
+  for (std::size_t m = 0; m < stack.members.size(); ++m) {
+    selection.candidates[stack.members[m]].weight = stack.weights(static_cast<Index>(m));
+    members.push_back(std::move(refitted.at(stack.members[m])));
+    specs.push_back(candidates[stack.members[m]].spec);
   }
   const auto chosen = static_cast<std::size_t>(selection.chosen);
   for (std::size_t c = 0; c < candidates.size(); ++c) {
@@ -406,7 +446,8 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
           mean_and_standard_error(pair_nll[c] - pair_nll[chosen]).second;
     }
   }
-  ConditionalModel model = refit_pool(candidates, members, weights, x, y, context);
+  ConditionalModel model = pooled_model(std::move(members), stack.weights, specs, n);
+  model.report.warnings.insert(model.report.warnings.begin(), notes.begin(), notes.end());
   model.report.method_selection = std::move(selection);
   if (!integer_note.empty())
     model.report.warnings.insert(model.report.warnings.begin(), integer_note);

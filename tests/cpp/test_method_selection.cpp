@@ -287,3 +287,34 @@ TEST(MethodSelection, ACandidateOfKernelsNarrowerThanHalfTheRecordingStepIsExclu
 
 }  // namespace
 }  // namespace cdens
+
+namespace cdens {
+namespace {
+
+TEST(MethodSelection, AMemberThatStandardisesOtherwiseLeavesThePoolWithAWarning) {
+  // A declared discrete input stays raw in KCDE and is standardised by LSCDE: the two cannot
+  // share one mixture, so LSCDE, which the weights over all three candidates include on this
+  // sample, leaves the candidates the weights are chosen from.
+  const test::PairSample sample = curved_sample(200, 2);
+  Matrix x(3, 200);
+  x.topRows(2) = sample.x;
+  for (Index i = 0; i < 200; ++i) x(2, i) = static_cast<double>(i % 3);
+  const MethodEntry& automatic = find_method("auto", MethodFamily::conditional);
+  const OptionValues values = {{"candidates", std::string("kcde:n_restarts=0,linear,lscde")},
+                               {"ordered", std::vector<std::int64_t>{2}},
+                               {"seed", std::uint64_t{3}}};
+  const ConditionalModel model = fit_method(automatic, x, sample.y, Matrix(3, 0), values);
+  const MethodSelection& table = *model.report.method_selection;
+  for (const CandidateScore& score : table.candidates) EXPECT_TRUE(score.scored());
+  EXPECT_EQ(table.candidates[2].weight, 0.0);
+  EXPECT_NEAR(table.candidates[0].weight + table.candidates[1].weight, 1.0, 1e-12);
+  ASSERT_FALSE(model.report.warnings.empty());
+  EXPECT_EQ(model.report.warnings.front().rfind(
+                "stacking: lscde standardises x or y otherwise than kcde:n_restarts=0", 0),
+            0u)
+      << model.report.warnings.front();
+  EXPECT_TRUE(model.mixture.log_pdf(x, sample.y).allFinite());
+}
+
+}  // namespace
+}  // namespace cdens
