@@ -13,6 +13,7 @@
 #include "cdens/conditional/lsce.hpp"
 #include "cdens/conditional/marginal_mixing.hpp"
 #include "cdens/conditional/nadaraya_watson_cde.hpp"
+#include "cdens/conditional/pooled_gate.hpp"
 #include "cdens/conditional/product_kernel_cde.hpp"
 #include "cdens/conditional/product_kernel_gate.hpp"
 #include "cdens/conditional/projected_gate.hpp"
