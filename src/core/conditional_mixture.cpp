@@ -90,8 +90,7 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
     throw InvalidArgument("conditional mixture: the first trend group must start at component 0");
   }
   for (std::size_t g = 0; g < groups_.size(); ++g) {
-    const Index end = g + 1 < groups_.size() ? groups_[g + 1].first_component : n_components();
-    if (end <= groups_[g].first_component) {
+    if (trend_group_end(g) <= groups_[g].first_component) {
       throw InvalidArgument("conditional mixture: every trend group needs components, in order");
     }
     const auto& trend = groups_[g].trend;
@@ -116,9 +115,16 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
                          0.5 * static_cast<double>(gaussian_rows_.size()) * kLog2Pi;
 }
 
-Index ConditionalMixture::group_size(std::size_t g) const {
-  const Index end = g + 1 < groups_.size() ? groups_[g + 1].first_component : n_components();
-  return end - groups_[g].first_component;
+std::vector<std::size_t> ConditionalMixture::component_groups() const {
+  std::vector<std::size_t> group_of(static_cast<std::size_t>(n_components()));
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    std::fill_n(group_of.begin() + group_first(g), group_size(g), g);
+  }
+  return group_of;
+}
+
+Index ConditionalMixture::trend_group_end(std::size_t g) const {
+  return g + 1 < groups_.size() ? groups_[g + 1].first_component : n_components();
 }
 
 const std::shared_ptr<const OutputTrend>& ConditionalMixture::trend() const {
@@ -253,10 +259,7 @@ Matrix ConditionalMixture::residuals(const MatrixView& x, const MatrixView& y) c
 
 void ConditionalMixture::prepare_merged_components() {
   if (output_dim() != 1 || !discrete_.empty()) return;
-  std::vector<std::size_t> group_of(static_cast<std::size_t>(n_components()));
-  for (std::size_t g = 0; g < groups_.size(); ++g) {
-    std::fill_n(group_of.begin() + group_first(g), group_size(g), g);
-  }
+  const std::vector<std::size_t> group_of = component_groups();
   std::vector<Index> order(static_cast<std::size_t>(n_components()));
   std::iota(order.begin(), order.end(), Index{0});
   const auto key = [&](Index k) {
@@ -458,10 +461,7 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
                      "the number of samples per input");
   const Matrix probabilities = component_probabilities(x);
   const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
-  std::vector<std::size_t> group_of(static_cast<std::size_t>(n_components()));
-  for (std::size_t g = 0; g < groups_.size(); ++g) {
-    std::fill_n(group_of.begin() + group_first(g), group_size(g), g);
-  }
+  const std::vector<std::size_t> group_of = component_groups();
   const Index m = probabilities.cols();
   // The cumulative masses over the levels around each centre level, per discrete output.
   std::vector<Matrix> cumulative(static_cast<std::size_t>(output_dim()));

@@ -61,13 +61,10 @@ Vector crps(const ConditionalMixture& model, const MatrixView& x, const MatrixVi
   const ConditionalMixture::ScalarComponents components = model.scalar_components(x);
   const Matrix& pi = components.probabilities;
   const auto& groups = model.trend_groups();
-  const auto group_end = [&](std::size_t g) {
-    return g + 1 < groups.size() ? groups[g + 1].first_component : model.n_components();
-  };
   Vector spread = Vector::Zero(pi.cols());  // E|Y − Y′|
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const Index first = groups[g].first_component;
-    const Index count = group_end(g) - first;
+    const Index count = model.trend_group_end(g) - first;
     const Eigen::RowVectorXd c = model.centers().row(0).segment(first, count);
     const Eigen::RowVectorXd variance =
         model.scales().row(0).segment(first, count).array().square();
@@ -95,9 +92,9 @@ Vector crps(const ConditionalMixture& model, const MatrixView& x, const MatrixVi
     }
     double between = 0.0;  // the blocks of two groups, each counted once and doubled
     for (std::size_t g = 0; g < groups.size(); ++g) {
-      for (Index k = groups[g].first_component; k < group_end(g); ++k) {
+      for (Index k = groups[g].first_component; k < model.trend_group_end(g); ++k) {
         if (!(p(k) > 0.0)) continue;
-        for (Index l = group_end(g); l < p.size(); ++l) {
+        for (Index l = model.trend_group_end(g); l < p.size(); ++l) {
           if (p(l) > 0.0) {
             between += p(k) * p(l) * absolute_normal_mean(c(k) - c(l), variance(k) + variance(l));
           }

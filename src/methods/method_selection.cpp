@@ -215,13 +215,10 @@ std::optional<std::string> narrower_than_recording(const ConditionalMixture& mod
     const auto& groups = model.trend_groups();
     for (std::size_t g = 0; g < groups.size(); ++g) {
       if (groups[g].trend) continue;
-      const Index end =
-          g + 1 < groups.size() ? groups[g + 1].first_component : model.n_components();
-      const double spread = model.scales()
-                                .row(d)
-                                .segment(groups[g].first_component, end - groups[g].first_component)
-                                .minCoeff() *
-                            model.y_scaling().scale()(d);
+      const Index first = groups[g].first_component;
+      const double spread =
+          model.scales().row(d).segment(first, model.trend_group_end(g) - first).minCoeff() *
+          model.y_scaling().scale()(d);
       if (spread < narrowest_width_on_grid(step) * (1.0 - 1e-9)) {
         return "excluded: its kernels (spread " + format_short(spread) +
                ") are narrower than half the recording step of y" +

@@ -220,12 +220,6 @@ TEST(MethodSelection, TheTableSurvivesTheModelFile) {
   EXPECT_EQ(table.candidates[1].status, model.report.method_selection->candidates[1].status);
 }
 
-}  // namespace
-}  // namespace cdens
-
-namespace cdens {
-namespace {
-
 TEST(MethodSelection, AnIntegerOutputOfFewLevelsGetsAMassFunctionByDefault) {
   // y = ⌊1.5 x_0 + 3.5⌋ clipped to 1 … 6 with x ~ N(0, I₂): six integer levels, undeclared,
   // the rarest (6) on about 5 % of the 200 pairs, so every training fold holds every level.
@@ -254,12 +248,6 @@ TEST(MethodSelection, AnIntegerOutputOfFewLevelsGetsAMassFunctionByDefault) {
   EXPECT_FALSE(continuous.mixture.output_kernels()[0].is_discrete());
 }
 
-}  // namespace
-}  // namespace cdens
-
-namespace cdens {
-namespace {
-
 TEST(MethodSelection, ACandidateOfKernelsNarrowerThanHalfTheRecordingStepIsExcluded) {
   // y rounded to integers, six levels, modelled as a density: LSCDE's cross-validation picks
   // spikes on the levels (σ = 0.01 of y's spread), which no candidate may win with; the line and
@@ -284,12 +272,6 @@ TEST(MethodSelection, ACandidateOfKernelsNarrowerThanHalfTheRecordingStepIsExclu
       fit_method(find_method("lscde", MethodFamily::conditional), data.x, levels, Matrix(1, 0), {});
   EXPECT_LT(lscde.report.hyperparameters.at("sigma") * lscde.mixture.y_scaling().scale()(0), 0.5);
 }
-
-}  // namespace
-}  // namespace cdens
-
-namespace cdens {
-namespace {
 
 TEST(MethodSelection, AMemberThatStandardisesOtherwiseLeavesThePoolWithAWarning) {
   // A declared discrete input stays raw in KCDE and is standardised by LSCDE: the two cannot

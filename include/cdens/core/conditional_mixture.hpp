@@ -86,6 +86,8 @@ class ConditionalMixture {
   const std::shared_ptr<const OutputTrend>& trend() const;
   /// The trend groups: one for every model but a pool.
   const std::vector<TrendGroup>& trend_groups() const { return groups_; }
+  /// One past the last component of trend group g: the next group's first, or K.
+  Index trend_group_end(std::size_t g) const;
   /// The kernel of every output dimension: continuous (Gaussian) or discrete.
   const ColumnKernels& output_kernels() const { return output_kernels_; }
 
@@ -187,7 +189,9 @@ class ConditionalMixture {
   Moments moments_in_t(const GroupMaps& maps, Index j) const;
   /// The components of group g: its first one and how many.
   Index group_first(std::size_t g) const { return groups_[g].first_component; }
-  Index group_size(std::size_t g) const;
+  Index group_size(std::size_t g) const { return trend_group_end(g) - group_first(g); }
+  /// The trend group of every component.
+  std::vector<std::size_t> component_groups() const;
   /// The scalar mixture of the standardised output t at input j of `maps`, probabilities π,
   /// components of one trend group with the same centre and scale merged into one (a KCDE of a y
   /// with ties has many).
