@@ -105,9 +105,15 @@ void print_cv_list(std::ostream& out, const CvTable& table) {
 }
 
 void print_method_selection(std::ostream& out, const MethodSelection& selection) {
-  out << "method_selection: " << selection.folds
-      << "-fold cross-validated NLL per candidate (* marks the one of the largest weight; "
-         "difference from it with its paired standard error; weight in the fitted pool)\n";
+  const std::string scores =
+      selection.validation == "loo"
+          ? "held-out NLL per candidate over " + std::to_string(selection.scored_pairs) +
+                " pairs (loo: its fit's own leave-one-out terms; " +
+                std::to_string(selection.folds) + "-fold: refits)"
+          : std::to_string(selection.folds) + "-fold cross-validated NLL per candidate";
+  out << "method_selection: " << scores
+      << " (* marks the one of the largest weight; difference from it with its paired standard "
+         "error; weight in the fitted pool)\n";
   constexpr int kWidth = 12;
   std::size_t name_width = 10;
   for (const auto& score : selection.candidates) {
@@ -116,7 +122,7 @@ void print_method_selection(std::ostream& out, const MethodSelection& selection)
   out << "  " << std::left << std::setw(static_cast<int>(name_width)) << "candidate" << std::right
       << std::setw(kWidth) << "mean NLL" << std::setw(kWidth) << "std. error" << std::setw(kWidth)
       << "difference" << std::setw(kWidth) << "paired SE" << std::setw(kWidth) << "weight"
-      << std::setw(kWidth) << "seconds" << '\n';
+      << std::setw(kWidth) << "seconds" << std::setw(kWidth) << "scored by" << '\n';
   const auto& chosen = selection.candidates[static_cast<std::size_t>(selection.chosen)];
   for (std::size_t c = 0; c < selection.candidates.size(); ++c) {
     const CandidateScore& score = selection.candidates[c];
@@ -128,6 +134,7 @@ void print_method_selection(std::ostream& out, const MethodSelection& selection)
           << format_loss(score.mean_nll - chosen.mean_nll) << std::setw(kWidth)
           << format_loss(score.difference_standard_error) << std::setw(kWidth)
           << format_short(score.weight) << std::setw(kWidth) << format_short(score.seconds)
+          << std::setw(kWidth) << (score.validation.empty() ? "kfold" : score.validation)
           << (static_cast<Index>(c) == selection.chosen ? " *" : "");
     } else {
       out << "  " << score.status << " (" << format_short(score.seconds) << " s)";
@@ -136,7 +143,7 @@ void print_method_selection(std::ostream& out, const MethodSelection& selection)
   }
   if (!std::isnan(selection.pooled_mean_nll)) {
     out << "pooled_mean_nll: " << format_loss(selection.pooled_mean_nll)
-        << " (the pool's held-out NLL, its weights chosen on the same folds)\n";
+        << " (the pool's held-out NLL, its weights chosen on the same scores)\n";
   }
   out << "time_budget: " << format_short(selection.time_budget) << '\n';
 }

@@ -1,4 +1,5 @@
-"""AutoCDE: the conditional estimator with the smallest cross-validated NLL among candidates."""
+"""AutoCDE: the stacked pool of candidate conditional estimators, or the one of the smallest
+held-out NLL."""
 
 import numpy as np
 
@@ -6,12 +7,14 @@ from ._conditional import ConditionalDensityEstimator
 
 
 class AutoCDE(ConditionalDensityEstimator):
-    """Scores conditional estimators by K-fold cross-validated NLL of y given x, within a time
-    budget, and returns the linear pool of those refitted on every pair with the weights of the
-    pool's best cross-validated log score (stacking; ``combine="selection"``: the one of the
-    smallest NLL). The CLI's ``--method auto``. Every candidate is scored on the same folds, so
-    the table gives each one's difference from the one of the largest weight with its paired
-    standard error. See docs/methods/auto.md.
+    """Scores conditional estimators by their held-out NLL of y given x, within a time budget,
+    and returns the linear pool of their fits on every pair with the weights of the pool's best
+    held-out log score (stacking; ``combine="selection"``: the one of the smallest NLL). The
+    CLI's ``--method auto``. By default (``validation="loo"``) a candidate is fitted once and
+    scored by its fit's own leave-one-out log-densities where it has them (KCDE, the line),
+    by K-fold refits otherwise (``validation="kfold"``: every candidate). Every candidate is
+    scored on the same pairs, so the table gives each one's difference from the one of the
+    largest weight with its paired standard error. See docs/methods/auto.md.
 
     Attributes
     ----------
@@ -22,9 +25,10 @@ class AutoCDE(ConditionalDensityEstimator):
     selection_ : dict
         The table: ``candidate``, ``mean_nll``, ``standard_error``, ``difference``,
         ``difference_standard_error``, ``weight``, ``seconds`` (arrays, one entry per candidate,
-        NaN where one was not scored) and ``status`` ("scored", or why not); ``pooled_mean_nll``,
-        the pool's cross-validated NLL with its weights chosen on the same folds (NaN for one
-        candidate).
+        NaN where one was not scored), ``status`` ("scored", or why not) and ``validation``
+        ("loo" or "kfold": how each was scored); ``scored_pairs``, the pairs the scores average
+        over; ``pooled_mean_nll``, the pool's held-out NLL with its weights chosen on the same
+        scores (NaN for one candidate).
     model_, n_features_in_, n_outputs_, feature_names_in_
         As for LSCDE. A pool of several candidates is a model of method "auto"; one candidate's
         model is that method's, so a saved file loads as that method's estimator class.
@@ -51,6 +55,8 @@ class AutoCDE(ConditionalDensityEstimator):
             "weight": column("weight"),
             "seconds": column("seconds"),
             "status": [row["status"] for row in rows],
+            "validation": [row.get("validation") or "kfold" for row in rows],
+            "scored_pairs": table.get("scored_pairs", 0),
             "pooled_mean_nll": (np.nan if table.get("pooled_mean_nll") is None
                                 else table["pooled_mean_nll"]),
         }

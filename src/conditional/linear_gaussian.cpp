@@ -45,25 +45,26 @@ LeastSquares least_squares(const StandardizedSamples& pairs, const Matrix& desig
   return fit;
 }
 
-/// The leave-one-out NLL of each output of the constant-variance model from its least-squares
-/// fit: d_y values, +∞ where a pair has leverage 1.
-Vector constant_variance_loo_nll(const LeastSquares& fit) {
+/// −log p_{−i}(t_id | z_i) of the constant-variance model from its least-squares fit, per output
+/// (rows) and pair (columns); +∞ at a pair of leverage 1.
+Matrix constant_variance_loo_terms(const LeastSquares& fit) {
   const Index n = fit.residuals.cols();
   const Vector residual_sums = fit.residuals.rowwise().squaredNorm();
-  Vector totals = Vector::Zero(fit.residuals.rows());
+  Matrix terms = Matrix::Constant(fit.residuals.rows(), n, INFINITY);
   for (Index i = 0; i < n; ++i) {
     const double kept = 1.0 - fit.leverages(i);
-    if (!(kept > 1e-10)) return Vector::Constant(totals.size(), INFINITY);
+    if (!(kept > 1e-10)) continue;
     for (Index d = 0; d < fit.residuals.rows(); ++d) {
       // Without pair i: its prediction error is e_i / (1 − h_ii) and the residual sum of squares
       // of the other n − 1 pairs drops by e_i² / (1 − h_ii) (the PRESS identities).
       const double error = fit.residuals(d, i) / kept;
       const double variance = (residual_sums(d) - fit.residuals(d, i) * error) / (n - 1.0);
-      totals(d) += variance > 0.0 ? 0.5 * (kLog2Pi + std::log(variance) + error * error / variance)
-                                  : INFINITY;
+      if (variance > 0.0) {
+        terms(d, i) = 0.5 * (kLog2Pi + std::log(variance) + error * error / variance);
+      }
     }
   }
-  return totals / static_cast<double>(n);
+  return terms;
 }
 
 /// The linear-Gaussian model of standardised pairs with each output's spread as asked.
@@ -74,6 +75,7 @@ struct LinearFit {
   Vector constant_loo;    ///< per output, the constant spread's leave-one-out NLL
   Vector log_linear_loo;  ///< per output, the log-linear spread's (+∞ where degenerate)
   Vector chosen_loo;      ///< per output, the chosen spread's
+  Matrix chosen_terms;    ///< per output and pair, the chosen spread's −log p_{−i}
   Index log_linear_outputs = 0;
   std::vector<std::string> warnings;
 };
@@ -87,7 +89,8 @@ LinearFit fit_linear(const StandardizedSamples& pairs, LinearVariance variance) 
   fit.coefficients = least.coefficients;
   fit.scales = (least.residuals.rowwise().squaredNorm() / static_cast<double>(n)).cwiseSqrt();
   fit.scale_trend = Matrix::Zero(d_y, pairs.z.rows());
-  fit.constant_loo = constant_variance_loo_nll(least);
+  fit.chosen_terms = constant_variance_loo_terms(least);
+  fit.constant_loo = fit.chosen_terms.rowwise().mean();
   fit.log_linear_loo = Vector::Constant(d_y, INFINITY);
   fit.chosen_loo = fit.constant_loo;
   for (Index d = 0; d < d_y; ++d) {
@@ -104,6 +107,7 @@ LinearFit fit_linear(const StandardizedSamples& pairs, LinearVariance variance) 
         fit.scales(d) = std::exp(spread.log_scale(0));
         fit.scale_trend.row(d) = spread.log_scale.tail(pairs.z.rows()).transpose();
         fit.chosen_loo(d) = spread.loo_nll;
+        fit.chosen_terms.row(d) = spread.loo_terms.transpose();
         ++fit.log_linear_outputs;
         continue;
       }
@@ -170,6 +174,9 @@ ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
     record("loo_nll", fit.chosen_loo);
     record("loo_nll_constant_variance", fit.constant_loo);
     record("loo_nll_log_linear_variance", fit.log_linear_loo);
+    const Vector log_densities =
+        (log_jacobian - fit.chosen_terms.colwise().sum().array()).matrix().transpose();
+    if (log_densities.allFinite()) report.held_out = HeldOutLogDensities{{}, log_densities};
     report.statistics["log_linear_outputs"] = static_cast<double>(fit.log_linear_outputs);
     report.statistics["n_train"] = static_cast<double>(data.samples.z.cols());
     // One component at 0 of width s; the line and the log-linear spread are the trend.

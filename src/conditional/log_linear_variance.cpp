@@ -122,11 +122,12 @@ double pair_nll_at(const Vector& u, double t, const Vector& theta) {
   return 0.5 * kLog2Pi + log_scale + 0.5 * residual * residual * std::exp(-2.0 * log_scale);
 }
 
-/// Mean over pairs of −log p_{−i}(t_i | z_i), each θ_{−i} refitted without pair i from the full
-/// fit θ̂.
-double refitted_leave_one_out_nll(const Matrix& design, const VectorView& t, const Vector& theta) {
+/// −log p_{−i}(t_i | z_i) of every pair, each θ_{−i} refitted without pair i from the full fit
+/// θ̂.
+Vector refitted_leave_one_out_terms(const Matrix& design, const VectorView& t,
+                                    const Vector& theta) {
   const Index n = design.rows();
-  double total = 0.0;
+  Vector terms(n);
   for (Index i = 0; i < n; ++i) {
     Matrix design_without(n - 1, design.cols());
     Vector t_without(n - 1);
@@ -134,21 +135,21 @@ double refitted_leave_one_out_nll(const Matrix& design, const VectorView& t, con
     t_without << t.head(i), t.tail(n - 1 - i);
     Vector theta_without = theta;
     maximize_likelihood(design_without, t_without, theta_without);
-    total += pair_nll_at(design.row(i).transpose(), t(i), theta_without);
+    terms(i) = pair_nll_at(design.row(i).transpose(), t(i), theta_without);
   }
-  return total / static_cast<double>(n);
+  return terms;
 }
 
 /// The same with θ_{−i} one Newton step from θ̂ on the likelihood without pair i:
 /// θ_{−i} = θ̂ − (H − H_i)⁻¹ (g − g_i), whose error is of the order of the squared step.
-double one_step_leave_one_out_nll(const Matrix& design, const VectorView& t, const Vector& theta,
-                                  const PairTerms& terms) {
+Vector one_step_leave_one_out_terms(const Matrix& design, const VectorView& t, const Vector& theta,
+                                    const PairTerms& terms) {
   const Index n = design.rows();
   const Index p = design.cols();
   const Matrix h = hessian(design, terms);
   const Matrix fisher = fisher_information(design, terms);
   const Vector g = gradient(design, terms);
-  double total = 0.0;
+  Vector loo_terms(n);
   for (Index i = 0; i < n; ++i) {
     const Vector u = design.row(i).transpose();
     const Matrix outer = u * u.transpose();
@@ -168,9 +169,9 @@ double one_step_leave_one_out_nll(const Matrix& design, const VectorView& t, con
     Vector g_without = g;
     g_without.head(p) += r * w * u;
     g_without.tail(p) -= (1.0 - r * r * w) * u;
-    total += pair_nll_at(u, t(i), theta + newton_step(h_without, fisher_without, g_without));
+    loo_terms(i) = pair_nll_at(u, t(i), theta + newton_step(h_without, fisher_without, g_without));
   }
-  return total / static_cast<double>(n);
+  return loo_terms;
 }
 
 }  // namespace
@@ -205,8 +206,9 @@ LogLinearVarianceFit fit_log_linear_variance(const Matrix& design, const VectorV
   }
   fit.location = theta.head(p);
   fit.log_scale = theta.tail(p);
-  fit.loo_nll = n <= kLargestRefitCount ? refitted_leave_one_out_nll(design, t, theta)
-                                        : one_step_leave_one_out_nll(design, t, theta, terms);
+  fit.loo_terms = n <= kLargestRefitCount ? refitted_leave_one_out_terms(design, t, theta)
+                                          : one_step_leave_one_out_terms(design, t, theta, terms);
+  fit.loo_nll = fit.loo_terms.mean();
   return fit;
 }
 

@@ -15,8 +15,10 @@ namespace cdens::detail {
 struct LogLinearVarianceFit {
   Vector location;   ///< β: intercept, then one slope per input
   Vector log_scale;  ///< γ: log of the intercept's scale, then one slope per input
-  /// Mean over pairs of −log p_{−i}(t_i | z_i) in standardised units; +∞ where the fit is
+  /// −log p_{−i}(t_i | z_i) of every pair in standardised units; empty where the fit is
   /// degenerate.
+  Vector loo_terms;
+  /// Their mean; +∞ where the fit is degenerate.
   double loo_nll = 0.0;
   /// Why the fit is not usable (empty when it is): no convergence, or a spread that collapses
   /// onto some pairs (ties in t among pairs with similar inputs make the likelihood unbounded).

@@ -334,6 +334,16 @@ ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
             mixed_negative_log_likelihood(log_kernel_terms, log_process, process_weight) +
             mean_over(residual_log_scales, held_out) - data.y_scaling.log_jacobian();
       }
+      log_kernel_terms = mixed_log_densities(log_kernel_terms, log_process, process_weight);
+    }
+    // The model's leave-one-out log densities in y's units, where the criterion gave its terms:
+    // what auto stacks its candidates on.
+    if (log_kernel_terms.size() == 0) log_kernel_terms = -conditional_terms;
+    if (log_kernel_terms.size() != 0) {
+      const Vector log_scales =
+          held_out.empty() ? residual_log_scales : Vector(residual_log_scales(held_out));
+      report.held_out = HeldOutLogDensities{
+          held_out, (log_kernel_terms - log_scales).array() + data.y_scaling.log_jacobian()};
     }
     // A probability mass of a discrete y is not comparable with a Gaussian density of it.
     if (search && !any_discrete(output_kernels)) compare_with_linear_gaussian(data, report);

@@ -66,27 +66,34 @@ nlohmann::json MethodSelection::to_json() const {
                     {"difference_standard_error", number_or_null(score.difference_standard_error)},
                     {"seconds", score.seconds},
                     {"status", score.status},
-                    {"weight", score.weight}});
+                    {"weight", score.weight},
+                    {"validation", score.validation}});
   }
   return {{"candidates", rows},
           {"chosen", chosen},
           {"pooled_mean_nll", number_or_null(pooled_mean_nll)},
           {"folds", folds},
-          {"time_budget", time_budget}};
+          {"time_budget", time_budget},
+          {"validation", validation},
+          {"scored_pairs", scored_pairs}};
 }
 
 MethodSelection MethodSelection::from_json(const nlohmann::json& document) {
   MethodSelection selection;
   try {
     for (const auto& row : json_member(document, "candidates")) {
-      selection.candidates.push_back({json_member(row, "candidate").get<std::string>(),
-                                      number_or_nan(json_member(row, "mean_nll")),
-                                      number_or_nan(json_member(row, "standard_error")),
-                                      number_or_nan(json_member(row, "difference_standard_error")),
-                                      json_member(row, "seconds").get<double>(),
-                                      json_member(row, "status").get<std::string>()});
+      CandidateScore score;
+      score.candidate = json_member(row, "candidate").get<std::string>();
+      score.mean_nll = number_or_nan(json_member(row, "mean_nll"));
+      score.standard_error = number_or_nan(json_member(row, "standard_error"));
+      score.difference_standard_error =
+          number_or_nan(json_member(row, "difference_standard_error"));
+      score.seconds = json_member(row, "seconds").get<double>();
+      score.status = json_member(row, "status").get<std::string>();
       // Files written before stacking: the chosen candidate alone.
-      if (row.contains("weight")) selection.candidates.back().weight = row["weight"].get<double>();
+      if (row.contains("weight")) score.weight = row["weight"].get<double>();
+      if (row.contains("validation")) score.validation = row["validation"].get<std::string>();
+      selection.candidates.push_back(std::move(score));
     }
     selection.chosen = json_integer(json_member(document, "chosen"), "method selection: chosen", 0);
     if (document.contains("pooled_mean_nll")) {
@@ -101,6 +108,11 @@ MethodSelection MethodSelection::from_json(const nlohmann::json& document) {
     selection.folds = static_cast<int>(
         json_integer(json_member(document, "folds"), "method selection: folds", 2, INT_MAX));
     selection.time_budget = json_member(document, "time_budget").get<double>();
+    if (document.contains("validation")) {
+      selection.validation = document["validation"].get<std::string>();
+      selection.scored_pairs =
+          json_integer(json_member(document, "scored_pairs"), "method selection: scored_pairs", 0);
+    }
   } catch (const nlohmann::json::exception& error) {
     throw ModelFormatError(std::string("method selection: ") + error.what());
   }

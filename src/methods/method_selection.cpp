@@ -153,6 +153,10 @@ std::string to_string(CandidateCombination combination) {
   return combination == CandidateCombination::stacking ? "stacking" : "selection";
 }
 
+std::string to_string(CandidateValidation validation) {
+  return validation == CandidateValidation::leave_one_out ? "loo" : "kfold";
+}
+
 const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
   using namespace registry_internal;
   using Options = MethodSelectionOptions;
@@ -188,6 +192,15 @@ const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
                     &Options::combine,
                     {CandidateCombination::stacking, CandidateCombination::selection},
                     [](CandidateCombination choice) { return to_string(choice); });
+    rows.add_choice(option("validation", OptionType::choice,
+                           "How the candidates are scored: loo, each fitted once on every pair "
+                           "and scored by its own leave-one-out log-densities where its fit "
+                           "computes them (kcde, linear), by K-fold refits otherwise; kfold, "
+                           "every candidate refitted on K - 1 folds",
+                           "--validation", "validation"),
+                    &Options::validation,
+                    {CandidateValidation::leave_one_out, CandidateValidation::kfold},
+                    [](CandidateValidation choice) { return to_string(choice); });
     rows.add(folds_option(), &Options::folds);
     rows.add(
         positive(option("time_budget", OptionType::real,
@@ -277,6 +290,25 @@ ConditionalModel pooled_model(std::vector<ConditionalModel> fitted, const Vector
                           std::move(fitted.front().y_names), std::move(report)};
 }
 
+/// A candidate's held-out log-densities, and its fit on every pair where scoring made one.
+struct CandidateScores {
+  HeldOutLogDensities held_out;
+  std::optional<ConditionalModel> full_fit;
+  std::string method;  ///< "loo" or "kfold": how the scores were obtained
+};
+
+/// The position of every pair of `common` among `pairs` (both ascending indices, `common` a subset
+/// of `pairs`; empty `pairs`: every pair, so the positions are the indices).
+std::vector<Index> positions_of(const std::vector<Index>& common, const std::vector<Index>& pairs) {
+  if (pairs.empty()) return common;
+  std::vector<Index> positions;
+  for (const Index pair : common) {
+    positions.push_back(
+        static_cast<Index>(std::lower_bound(pairs.begin(), pairs.end(), pair) - pairs.begin()));
+  }
+  return positions;
+}
+
 ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
                                      const MethodSelectionOptions& options,
                                      const FitContext& context) {
@@ -305,6 +337,7 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   const KFold folds = draw_folds(n, options.folds, options.seed);
   const Matrix no_inputs(x.rows(), 0);
   const FitContext quiet{context.communicator, silent_progress(), context.column_names};
+  const bool leave_one_out = options.validation == CandidateValidation::leave_one_out;
 
   const bool discrete_output =
       declares(chosen_options.discrete, x.rows()) || declares(chosen_options.ordered, x.rows());
@@ -319,14 +352,16 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   MethodSelection selection;
   selection.folds = options.folds;
   selection.time_budget = options.time_budget;
-  std::vector<Vector> pair_nll(candidates.size());
-  context.progress.begin("cross-validating the candidates",
-                         static_cast<Index>(candidates.size()) * options.folds);
+  selection.validation = to_string(options.validation);
+  std::vector<std::optional<CandidateScores>> scores(candidates.size());
+  context.progress.begin("scoring the candidates", static_cast<Index>(candidates.size()) *
+                                                       (leave_one_out ? 1 : options.folds));
   for (std::size_t c = 0; c < candidates.size(); ++c) {
     const Candidate& candidate = candidates[c];
     CandidateScore score;
     score.candidate = candidate.spec;
-    const bool any_scored = selection.chosen >= 0;
+    const bool any_scored = std::any_of(scores.begin(), scores.end(),
+                                        [](const auto& scored) { return scored.has_value(); });
     const auto candidate_started = Clock::now();
     if (discrete_output &&
         typed_option(*candidate.method, "discrete", OptionType::columns) == nullptr) {
@@ -336,60 +371,108 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
     } else if (any_scored && seconds_since(started) >= options.time_budget) {
       score.status = "not run: the time budget was spent";
     } else {
-      Vector nll(n);
+      CandidateScores scored;
       try {
-        for (int k = 0; k < options.folds; ++k) {
-          const std::vector<Index> train = folds.train(k);
-          const std::vector<Index>& test = folds.test(k);
-          const ConditionalModel model =
-              fit_method(*candidate.method, x(Eigen::all, train), y(Eigen::all, train), no_inputs,
-                         candidate.values, quiet);
-          if (auto spikes = narrower_than_recording(model.mixture, steps)) {
+        // Leave-one-out: the fit on every pair first; its own leave-one-out terms are the
+        // scores where its selection computes them, K-fold refits otherwise.
+        if (leave_one_out) {
+          scored.full_fit = fit_method(*candidate.method, x, y, no_inputs, candidate.values, quiet);
+          if (auto spikes = narrower_than_recording(scored.full_fit->mixture, steps)) {
             score.status = std::move(*spikes);
-            break;
+          } else if (scored.full_fit->report.held_out) {
+            scored.held_out = std::move(*scored.full_fit->report.held_out);
+            scored.full_fit->report.held_out.reset();
+            scored.method = "loo";
           }
-          const Vector log_pdf = model.mixture.log_pdf(x(Eigen::all, test), y(Eigen::all, test));
-          for (std::size_t j = 0; j < test.size(); ++j) nll(test[j]) = -log_pdf(Index(j));
           context.progress.advance();
-          const double projected = seconds_since(candidate_started) * options.folds / (k + 1);
-          if (any_scored && k + 1 < options.folds &&
-              seconds_since(started) + projected - seconds_since(candidate_started) >
-                  options.time_budget) {
-            score.status = "stopped: its " + std::to_string(options.folds) +
-                           " folds would take about " + std::to_string(projected) +
-                           " s, beyond the time budget";
-            break;
+        }
+        if (score.status.empty() && scored.method.empty()) {
+          scored.method = "kfold";
+          scored.held_out.log_densities.resize(n);
+          for (int k = 0; k < options.folds; ++k) {
+            const std::vector<Index> train = folds.train(k);
+            const std::vector<Index>& test = folds.test(k);
+            const ConditionalModel model =
+                fit_method(*candidate.method, x(Eigen::all, train), y(Eigen::all, train), no_inputs,
+                           candidate.values, quiet);
+            if (auto spikes = narrower_than_recording(model.mixture, steps)) {
+              score.status = std::move(*spikes);
+              break;
+            }
+            const Vector log_pdf = model.mixture.log_pdf(x(Eigen::all, test), y(Eigen::all, test));
+            for (std::size_t j = 0; j < test.size(); ++j) {
+              scored.held_out.log_densities(test[j]) = log_pdf(Index(j));
+            }
+            if (!leave_one_out) context.progress.advance();
+            const double projected = seconds_since(candidate_started) * options.folds / (k + 1);
+            if (any_scored && k + 1 < options.folds &&
+                seconds_since(started) + projected - seconds_since(candidate_started) >
+                    options.time_budget) {
+              score.status = "stopped: its " + std::to_string(options.folds) +
+                             " folds would take about " + std::to_string(projected) +
+                             " s, beyond the time budget";
+              break;
+            }
           }
         }
         if (score.status.empty()) score.status = "scored";
       } catch (const Error& error) {
         score.status = std::string("failed: ") + error.what();
       }
-      if (score.scored() && !nll.allFinite()) score.status = "failed: a held-out NLL is not finite";
+      if (score.scored() && !scored.held_out.log_densities.allFinite()) {
+        score.status = "failed: a held-out NLL is not finite";
+      }
       if (score.scored()) {
-        std::tie(score.mean_nll, score.standard_error) = mean_and_standard_error(nll);
-        pair_nll[c] = std::move(nll);
-        if (selection.chosen < 0 ||
-            score.mean_nll < selection.candidates[std::size_t(selection.chosen)].mean_nll) {
-          selection.chosen = static_cast<Index>(c);
-        }
+        score.validation = scored.method;
+        scores[c] = std::move(scored);
       }
     }
     score.seconds = seconds_since(candidate_started);
     selection.candidates.push_back(std::move(score));
   }
   context.progress.end();
-  if (selection.chosen < 0) {
+  std::vector<std::size_t> scored;
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    if (scores[c]) scored.push_back(c);
+  }
+  if (scored.empty()) {
     std::string reasons;
     for (const CandidateScore& score : selection.candidates) {
       reasons += (reasons.empty() ? "" : "; ") + score.candidate + ": " + score.status;
     }
     throw DataError("no candidate could be scored (" + reasons + ")");
   }
-  std::vector<std::size_t> scored;
-  for (std::size_t c = 0; c < candidates.size(); ++c) {
-    if (selection.candidates[c].scored()) scored.push_back(c);
+  // The pairs every scored candidate has a held-out score of: all, or the subsample KCDE's
+  // criterion holds out beyond its exact_limit (the same pairs for every KCDE candidate of one
+  // seed).
+  std::vector<Index> common(static_cast<std::size_t>(n));
+  for (Index i = 0; i < n; ++i) common[static_cast<std::size_t>(i)] = i;
+  for (const std::size_t c : scored) {
+    const std::vector<Index>& pairs = scores[c]->held_out.pairs;
+    if (pairs.empty()) continue;
+    std::vector<Index> kept;
+    std::set_intersection(common.begin(), common.end(), pairs.begin(), pairs.end(),
+                          std::back_inserter(kept));
+    common = std::move(kept);
   }
+  if (common.empty()) {
+    throw DataError(
+        "the candidates' leave-one-out scores share no pair (their held-out subsamples differ): "
+        "use validation = kfold");
+  }
+  std::vector<Vector> pair_nll(candidates.size());
+  for (const std::size_t c : scored) {
+    const HeldOutLogDensities& held_out = scores[c]->held_out;
+    const std::vector<Index> positions = positions_of(common, held_out.pairs);
+    pair_nll[c] = -held_out.log_densities(positions);
+    CandidateScore& score = selection.candidates[c];
+    std::tie(score.mean_nll, score.standard_error) = mean_and_standard_error(pair_nll[c]);
+    if (selection.chosen < 0 ||
+        score.mean_nll < selection.candidates[std::size_t(selection.chosen)].mean_nll) {
+      selection.chosen = static_cast<Index>(c);
+    }
+  }
+  selection.scored_pairs = static_cast<Index>(common.size());
   // Stacking: the weights of the pool's best held-out log score over the scored candidates. A
   // pool is one mixture on one standardisation: a member that standardises otherwise than the
   // one of the largest weight (KCDE keeps declared discrete columns raw) leaves the candidates
@@ -407,7 +490,11 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
     stack.weights.maxCoeff(&largest);
     const std::size_t top = stack.members[static_cast<std::size_t>(largest)];
     for (const std::size_t c : stack.members) {
-      if (refitted.count(c) == 0) {
+      if (refitted.count(c) != 0) continue;
+      if (scores[c]->full_fit) {
+        refitted.emplace(c, std::move(*scores[c]->full_fit));
+        scores[c]->full_fit.reset();
+      } else {
         refitted.emplace(
             c, fit_method(*candidates[c].method, x, y, no_inputs, candidates[c].values, context));
       }
@@ -437,13 +524,12 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
     specs.push_back(candidates[stack.members[m]].spec);
   }
   const auto chosen = static_cast<std::size_t>(selection.chosen);
-  for (std::size_t c = 0; c < candidates.size(); ++c) {
-    if (selection.candidates[c].scored()) {
-      selection.candidates[c].difference_standard_error =
-          mean_and_standard_error(pair_nll[c] - pair_nll[chosen]).second;
-    }
+  for (const std::size_t c : scored) {
+    selection.candidates[c].difference_standard_error =
+        mean_and_standard_error(pair_nll[c] - pair_nll[chosen]).second;
   }
   ConditionalModel model = pooled_model(std::move(members), stack.weights, specs, n);
+  model.report.held_out.reset();  // a member's own, not the pool's
   model.report.warnings.insert(model.report.warnings.begin(), notes.begin(), notes.end());
   model.report.method_selection = std::move(selection);
   if (!integer_note.empty())

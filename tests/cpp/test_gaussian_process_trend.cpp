@@ -225,6 +225,12 @@ TEST(GaussianProcessTrendTest, KcdeLeaveOneOutNllIsInTheUsersUnits) {
   const double moved =
       fit_with_trend(scaled, KernelTrend::gaussian_process).report.statistics.at("loo_nll");
   EXPECT_NEAR(moved - base, std::log(10.0), 1e-6);
+  // Its held-out log-densities average to it, each moved by −log 10 with the scaling.
+  const ConditionalFit fit = fit_with_trend(train, KernelTrend::gaussian_process);
+  const ConditionalFit fit_scaled = fit_with_trend(scaled, KernelTrend::gaussian_process);
+  EXPECT_NEAR(-fit.report.held_out->log_densities.mean(), base, 1e-12);
+  EXPECT_TRUE(fit_scaled.report.held_out->log_densities.isApprox(
+      (fit.report.held_out->log_densities.array() - std::log(10.0)).matrix(), 1e-6));
 }
 
 TEST(GaussianProcessTrendTest, BeatsKernelsAroundTheOutputsOnASteepSmoothMean) {

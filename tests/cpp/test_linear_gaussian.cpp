@@ -1,5 +1,6 @@
 // The linear-Gaussian baseline and the trend of the conditional mixture: the fit against
-// least squares written out, its leave-one-out likelihood against explicit refits, every query
+// least squares written out, its leave-one-out likelihood and held-out log-densities against
+// explicit refits, every query
 // of a mixture with a trend against the shifted mixture, and a model-file round trip.
 
 #include <gtest/gtest.h>
@@ -78,9 +79,13 @@ TEST(LinearGaussianTest, LeaveOneOutLikelihoodEqualsExplicitRefits) {
     // its own standardisation) predicts pair i as the closed form does.
     const ConditionalFit without =
         fit_constant_spread(gather_samples(train.x, rest), gather_samples(train.y, rest));
-    total -= without.model.log_pdf(train.x.col(i), train.y.col(i))(0);
+    const double log_density = without.model.log_pdf(train.x.col(i), train.y.col(i))(0);
+    total -= log_density;
+    // The fit's held-out log-densities (auto stacks on them) are these, pair by pair.
+    EXPECT_NEAR(fit.report.held_out->log_densities(i), log_density, 1e-9) << "pair " << i;
   }
   EXPECT_NEAR(fit.report.statistics.at("loo_nll"), total / 40.0, 1e-9);
+  EXPECT_TRUE(fit.report.held_out->pairs.empty());
 }
 
 TEST(LinearGaussianTest, RefusesTooFewPairsAndWarnsOfAnExactLine) {

@@ -112,6 +112,13 @@ TEST(MarginalMixingTest, FittedModelIsTheMixtureAndReportsItsLeaveOneOutLikeliho
               1e-9);
   EXPECT_NEAR(fit.report.statistics.at("loo_nll_unmixed"), -log_conditional.mean() + std::log(sy),
               1e-9);
+  // The fit's held-out log-densities (auto stacks on them): the mixture's leave-one-out ones in
+  // the user's units, pair by pair.
+  ASSERT_TRUE(fit.report.held_out);
+  EXPECT_TRUE(fit.report.held_out->pairs.empty());
+  EXPECT_TRUE(fit.report.held_out->log_densities.isApprox(
+      (mixed_log_densities(log_conditional, log_marginal, weight).array() - std::log(sy)).matrix(),
+      1e-12));
   // The density at new pairs: (1 − ε) · the kernel ratio + ε · the kernel density of y.
   const double sx = test::sample_scale(train.x)(0);
   const test::PairSample queries = sample_with_outlier(10, 7);

@@ -1,6 +1,7 @@
-// `--method auto`: the table's cross-validated NLLs against K-fold refits written out, the choice
-// and the refit, the paired standard errors, the time budget, candidates that fail, malformed
-// candidate lists, and the table's model-file round trip.
+// `--method auto`: the table's cross-validated NLLs against K-fold refits written out, the
+// leave-one-out scores against the fits' own terms and fold refits for a candidate without them,
+// the choice and the refit, the paired standard errors, the time budget, candidates that fail,
+// malformed candidate lists, and the table's model-file round trip.
 
 #include <gtest/gtest.h>
 
@@ -51,6 +52,7 @@ TEST(MethodSelection, TableIsTheKFoldNllOfEachCandidateAndTheBestIsRefitted) {
   MethodSelectionOptions options;
   options.candidates = "linear, kcde:trend=linear:n_restarts=0";
   options.combine = CandidateCombination::selection;
+  options.validation = CandidateValidation::kfold;
   options.folds = 4;
   options.seed = 9;
   options.threads = 1;
@@ -95,6 +97,7 @@ TEST(MethodSelection, StackingPoolsTheCandidatesWithTheWeightsOfTheBestHeldOutLo
   const test::PairSample sample = curved_sample(200, 12);
   MethodSelectionOptions options;
   options.candidates = "kcde:trend=gp:n_restarts=0, kcde:n_restarts=0, lscde";
+  options.validation = CandidateValidation::kfold;
   options.folds = 4;
   options.seed = 3;
   options.threads = 1;
@@ -140,6 +143,65 @@ TEST(MethodSelection, StackingPoolsTheCandidatesWithTheWeightsOfTheBestHeldOutLo
   const FitReport read = FitReport::from_json(model.report.to_json());
   EXPECT_EQ(read.method_selection->candidates[1].weight, table.candidates[1].weight);
   EXPECT_EQ(read.method_selection->pooled_mean_nll, table.pooled_mean_nll);
+}
+
+TEST(MethodSelection, LeaveOneOutStacksTheFitsOwnTermsAndScoresTheOthersByFolds) {
+  // KCDE and the line come with their fits' leave-one-out log-densities; LSCDE has none and is
+  // scored by 4-fold refits. KCDE's criterion holds out 60 of the 150 pairs (exact_limit), so
+  // the scores are compared on those 60.
+  const test::PairSample sample = curved_sample(150, 8);
+  MethodSelectionOptions options;
+  options.candidates = "kcde:n_restarts=0:exact_limit=100:subsample_held_out=60, linear, lscde";
+  options.folds = 4;
+  options.seed = 5;
+  options.threads = 1;
+  const ConditionalModel model = fit_selected_method(sample.x, sample.y, options);
+  const MethodSelection& table = *model.report.method_selection;
+  EXPECT_EQ(table.validation, "loo");
+  EXPECT_EQ(table.scored_pairs, 60);
+  const auto with_seed = [](OptionValues values) {
+    values["seed"] = std::uint64_t{5};
+    values["threads"] = std::int64_t{1};
+    return values;
+  };
+  const OptionValues kcde_values = with_seed({{"restarts", std::int64_t{0}},
+                                              {"exact_limit", std::int64_t{100}},
+                                              {"subsample_held_out", std::int64_t{60}}});
+  const ConditionalModel kcde =
+      fit_method(find_method("kcde"), sample.x, sample.y, Matrix(2, 0), kcde_values);
+  const ConditionalModel linear =
+      fit_method(find_method("linear"), sample.x, sample.y, Matrix(2, 0), {});
+  const std::vector<Index>& pairs = kcde.report.held_out->pairs;
+  ASSERT_EQ(pairs.size(), 60u);
+  Matrix log_densities(60, 3);
+  log_densities.col(0) = kcde.report.held_out->log_densities;
+  log_densities.col(1) = linear.report.held_out->log_densities(pairs);
+  log_densities.col(2) = -explicit_fold_nll(sample, "lscde", with_seed({}), 4, 5)(pairs);
+  EXPECT_EQ(table.candidates[0].validation, "loo");
+  EXPECT_EQ(table.candidates[1].validation, "loo");
+  EXPECT_EQ(table.candidates[2].validation, "kfold");
+  const StackingWeights expected = stacking_weights(log_densities);
+  for (Index c = 0; c < 3; ++c) {
+    const CandidateScore& score = table.candidates[static_cast<std::size_t>(c)];
+    EXPECT_NEAR(score.mean_nll, -log_densities.col(c).mean(), 1e-12) << score.candidate;
+    EXPECT_NEAR(score.weight, expected.weights(c), 1e-12) << score.candidate;
+  }
+  // The model is the weighted sum of the fits on every pair: the same fits, not refitted.
+  Vector density = Vector::Zero(150);
+  const std::vector<ConditionalModel> fits = {
+      kcde, linear,
+      fit_method(find_method("lscde"), sample.x, sample.y, Matrix(2, 0), with_seed({}))};
+  for (std::size_t c = 0; c < 3; ++c) {
+    density += expected.weights(static_cast<Index>(c)) *
+               fits[c].mixture.log_pdf(sample.x, sample.y).array().exp().matrix();
+  }
+  EXPECT_TRUE(
+      model.mixture.log_pdf(sample.x, sample.y).isApprox(density.array().log().matrix(), 1e-10));
+  EXPECT_FALSE(model.report.held_out);
+  const FitReport read = FitReport::from_json(model.report.to_json());
+  EXPECT_EQ(read.method_selection->validation, "loo");
+  EXPECT_EQ(read.method_selection->scored_pairs, 60);
+  EXPECT_EQ(read.method_selection->candidates[2].validation, "kfold");
 }
 
 TEST(MethodSelection, TheFirstCandidateAlwaysRunsAndTheBudgetSkipsTheRest) {
@@ -284,6 +346,7 @@ TEST(MethodSelection, AMemberThatStandardisesOtherwiseLeavesThePoolWithAWarning)
   const MethodEntry& automatic = find_method("auto", MethodFamily::conditional);
   const OptionValues values = {{"candidates", std::string("kcde:n_restarts=0,linear,lscde")},
                                {"ordered", std::vector<std::int64_t>{2}},
+                               {"validation", std::string("kfold")},
                                {"seed", std::uint64_t{3}}};
   const ConditionalModel model = fit_method(automatic, x, sample.y, Matrix(3, 0), values);
   const MethodSelection& table = *model.report.method_selection;

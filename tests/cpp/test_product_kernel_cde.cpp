@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -218,6 +219,27 @@ TEST(ProductKernelCdeTest, HeldOutSubsetIsUsedBeyondItsLimit) {
   const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, options);
   EXPECT_EQ(fit.report.statistics.at("held_out"), 100.0);
   EXPECT_EQ(fit.model.n_components(), 300);
+  // The held-out log-densities are those of the 100 pairs, whose mean is the criterion.
+  const HeldOutLogDensities& held_out = *fit.report.held_out;
+  ASSERT_EQ(held_out.pairs.size(), 100u);
+  EXPECT_TRUE(std::is_sorted(held_out.pairs.begin(), held_out.pairs.end()));
+  EXPECT_LT(held_out.pairs.back(), 300);
+  EXPECT_NEAR(-held_out.log_densities.mean(), fit.report.statistics.at("loo_nll"), 1e-12);
+  // Each is the leave-one-out density of its pair, from all 299 others.
+  Vector h(2);
+  h << fit.report.hyperparameters.at("bandwidth_x0"), fit.report.hyperparameters.at("bandwidth_y0");
+  Matrix z(2, 300);
+  z << Standardizer::fit(train.x, "x").transform(train.x),
+      Standardizer::fit(train.y, "y").transform(train.y);
+  const Vector log_conditional = -test::explicit_leave_one_out(z, 1, ColumnKernels(2), h);
+  const Vector log_marginal =
+      -test::explicit_leave_one_out(z.bottomRows(1), 0, ColumnKernels(1), h.tail(1));
+  const Vector mixed = mixed_log_densities(log_conditional, log_marginal,
+                                           fit.report.hyperparameters.at("marginal_weight"));
+  const double log_sy = std::log(test::sample_scale(train.y)(0));
+  for (std::size_t k = 0; k < held_out.pairs.size(); ++k) {
+    EXPECT_NEAR(held_out.log_densities(Index(k)), mixed(held_out.pairs[k]) - log_sy, 1e-9);
+  }
 }
 
 TEST(ProductKernelCdeTest, ScreenedStartsArePolishedOnTheFullCriterion) {

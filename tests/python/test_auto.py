@@ -1,5 +1,5 @@
 """AutoCDE (--method auto): the table against each candidate's K-fold scores computed here with
-scikit-learn's own cross-validation loop, the refit of the chosen candidate, lists and strings
+scikit-learn's own cross-validation loop and against the fits' own leave-one-out NLLs, the refit of the chosen candidate, lists and strings
 of candidates, model files, the CLI and bad input."""
 
 import json
@@ -24,7 +24,8 @@ def engine_folds(n, folds, seed):
 def test_table_is_each_candidates_cross_validated_nll_and_the_best_is_refitted(toy):
     x, y = toy
     auto = cdens.AutoCDE(candidates=["linear", "kcde:trend=linear:n_restarts=0"], cv=4,
-                         combine="selection", random_state=5, n_jobs=1).fit(x, y)
+                         combine="selection", validation="kfold", random_state=5,
+                         n_jobs=1).fit(x, y)
     fold_of = engine_folds(len(y), 4, 5)
     candidates = [cdens.LinearGaussianCDE(),
                   cdens.KernelCDE(trend="linear", n_restarts=0, random_state=5, n_jobs=1)]
@@ -54,7 +55,8 @@ def test_stacking_pools_the_candidates_with_their_weights_and_the_pool_loads_as_
     x, y = toy
     # Kernels on y with the line's tails: the pool of the two beats either on the folds.
     candidates = ["kcde:n_restarts=0", "lscde", "linear"]
-    auto = cdens.AutoCDE(candidates=candidates, cv=4, random_state=3, n_jobs=1).fit(x, y)
+    auto = cdens.AutoCDE(candidates=candidates, cv=4, validation="kfold", random_state=3,
+                         n_jobs=1).fit(x, y)
     weights = auto.selection_["weight"]
     assert weights.sum() == pytest.approx(1.0, abs=1e-12)
     assert auto.weights_ == {c: w for c, w in zip(candidates, weights) if w > 0}
@@ -72,6 +74,27 @@ def test_stacking_pools_the_candidates_with_their_weights_and_the_pool_loads_as_
     assert type(loaded) is cdens.AutoCDE
     np.testing.assert_array_equal(loaded.log_pdf(x, y), auto.log_pdf(x, y))
     np.testing.assert_array_equal(loaded.selection_["weight"], weights)
+
+
+def test_leave_one_out_scores_are_each_fits_own_and_folds_for_the_others(toy):
+    x, y = toy
+    # The default validation: KCDE and the line are scored by their fits' own leave-one-out
+    # NLL (its mean is the fit's loo_nll_), LSCDE, which has none, by 4-fold refits.
+    auto = cdens.AutoCDE(candidates=["kcde:n_restarts=0", "linear", "lscde"], cv=4,
+                         random_state=3, n_jobs=1).fit(x, y)
+    table = auto.selection_
+    assert table["validation"] == ["loo", "loo", "kfold"]
+    assert table["scored_pairs"] == len(y)
+    kcde = cdens.KernelCDE(n_restarts=0, random_state=3, n_jobs=1).fit(x, y)
+    linear = cdens.LinearGaussianCDE().fit(x, y)
+    fold_of = engine_folds(len(y), 4, 3)
+    lscde_nll = np.empty(len(y))
+    for k in range(4):
+        test = fold_of == k
+        fitted = cdens.LSCDE(random_state=3, n_jobs=1).fit(x[~test], y[~test])
+        lscde_nll[test] = -fitted.log_pdf(x[test], y[test])
+    np.testing.assert_allclose(table["mean_nll"], [kcde.loo_nll_, linear.loo_nll_,
+                                                   lscde_nll.mean()], rtol=1e-12)
 
 
 def test_a_string_and_a_list_of_candidates_are_the_same(faithful):
@@ -103,7 +126,7 @@ def test_cli_auto_is_the_python_fit(faithful, cli, tmp_path):
         [cli, "fit", "data/faithful.csv", "--x", "waiting", "--y", "eruptions", "--method",
          "auto", "--candidates", "linear,kcde:trend=linear", "--seed", "3", "--out",
          str(model_path)], check=True, capture_output=True, text=True, cwd=str(REPO))
-    assert "method_selection: 5-fold" in result.stdout
+    assert "pairs (loo: its fit's own leave-one-out terms; 5-fold: refits)" in result.stdout
     written = json.loads(model_path.read_text())
     auto = cdens.AutoCDE(candidates="linear,kcde:trend=linear", random_state=3).fit(x, y)
     rows = written["fit"]["method_selection"]["candidates"]

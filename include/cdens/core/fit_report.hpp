@@ -32,11 +32,12 @@ struct FeatureSelection {
   static FeatureSelection from_json(const nlohmann::json& document);
 };
 
-/// One candidate of a choice among methods (`--method auto`), scored by K-fold cross-validated
-/// NLL of y given x on folds shared by every candidate.
+/// One candidate of a choice among methods (`--method auto`), scored by its held-out NLL of y
+/// given x (leave-one-out or K-fold on folds shared by every candidate) on the same pairs.
 struct CandidateScore {
-  std::string candidate;        ///< a method, with option settings: "kcde:trend=linear"
-  double mean_nll = NAN;        ///< mean held-out NLL over every pair, in the user's units
+  std::string candidate;  ///< a method, with option settings: "kcde:trend=linear"
+  /// Mean held-out NLL over the scored pairs (MethodSelection::scored_pairs), in the user's units.
+  double mean_nll = NAN;
   double standard_error = NAN;  ///< standard deviation of the pairs' NLLs / √n
   /// Paired standard error of its mean NLL minus the chosen candidate's (0 for that one).
   double difference_standard_error = NAN;
@@ -46,6 +47,9 @@ struct CandidateScore {
   /// Its weight in the fitted model, the linear pool of the candidates (stacking): 0 for one
   /// not in the pool, 1 for the only one.
   double weight = 0.0;
+  /// How its held-out scores were obtained: "loo" (its fit's own leave-one-out terms) or
+  /// "kfold" (refits on K − 1 folds); empty where it was not scored.
+  std::string validation;
 
   bool scored() const { return status == "scored"; }
 };
@@ -60,9 +64,23 @@ struct MethodSelection {
   double pooled_mean_nll = NAN;
   int folds = 0;
   double time_budget = 0.0;  ///< seconds
+  /// auto's validation option: "loo" or "kfold" (files written before it: "kfold").
+  std::string validation = "kfold";
+  /// The pairs the scores are averaged over: those every scored candidate has a held-out score
+  /// of (all n, or the subsample KCDE's criterion holds out at large n); 0 in older files.
+  Index scored_pairs = 0;
 
   nlohmann::json to_json() const;
   static MethodSelection from_json(const nlohmann::json& document);
+};
+
+/// A fit's own held-out log-densities of its training pairs, where its selection computes them
+/// (KCDE's leave-one-out terms at the chosen bandwidths, the linear model's leave-one-out
+/// likelihood): log p̂_{−i}(y_i | x_i) in the units of y (a log mass for a discrete y).
+struct HeldOutLogDensities {
+  /// The held-out pairs' indices, ascending; empty: every pair, in order.
+  std::vector<Index> pairs;
+  Vector log_densities;  ///< one per held-out pair
 };
 
 struct FitReport {
@@ -79,6 +97,9 @@ struct FitReport {
   std::optional<MethodSelection> method_selection;
   double fit_seconds = 0.0;  ///< wall time of the whole fit
   std::vector<std::string> warnings;
+  /// The fit's held-out log-densities (auto stacks its candidates on them); kept in memory
+  /// only, not written to model files.
+  std::optional<HeldOutLogDensities> held_out;
 
   nlohmann::json to_json() const;
   static FitReport from_json(const nlohmann::json& document);

@@ -26,6 +26,12 @@ enum class CandidateCombination { stacking, selection };
 /// "stacking" or "selection".
 std::string to_string(CandidateCombination combination);
 
+/// How auto scores its candidates: each by its own leave-one-out log-densities of a fit on every
+/// pair where its fit computes them, K-fold refits otherwise; or every candidate by K-fold refits.
+enum class CandidateValidation { leave_one_out, kfold };
+/// "loo" or "kfold".
+std::string to_string(CandidateValidation validation);
+
 struct MethodSelectionOptions {
   /// Comma-separated candidates, cheapest first: a conditional method's name, optionally with
   /// option settings after colons ("kcde:trend=linear:restarts=4"; an option by its name or its
@@ -46,6 +52,13 @@ struct MethodSelectionOptions {
   /// below 0.01 dropped — one candidate where one dominates. `selection`: the candidate of the
   /// smallest cross-validated NLL.
   CandidateCombination combine = CandidateCombination::stacking;
+  /// `leave_one_out`: each candidate is fitted once on every pair and scored by its fit's own
+  /// leave-one-out log-densities (KCDE's criterion terms at its chosen bandwidths, the linear
+  /// model's closed form; FitReport::held_out), or by K-fold refits where its fit has none
+  /// (LSCDE); the pool's members are those fits. `kfold`: every candidate is refitted on K − 1
+  /// folds, its whole selection included, and the members refitted on every pair.
+  CandidateValidation validation = CandidateValidation::leave_one_out;
+  /// Folds of the K-fold scores.
   int folds = 5;
   /// Seconds. Candidates run in the order given; once one has been scored, a candidate is not
   /// started when the budget is spent, and is stopped after its first fold when its projected
