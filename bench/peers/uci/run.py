@@ -1,7 +1,10 @@
 """The UCI regression benchmark with the standard splits of Hernández-Lobato & Adams (2015): test
 NLL of y in its own units (mean over the test pairs of each split, then mean ± standard error over
 the splits), RMSE of the predicted mean, CRPS, fit and predict seconds, for auto and each of its
-candidates, beside the best published NLL of MC dropout, deep ensembles and NGBoost.
+candidates, beside the best published NLL of MC dropout, deep ensembles and NGBoost. Two peers run
+in the same table on the same splits: deep_ensemble and xgboost (peers.py; they need PyTorch and
+XGBoost, Debian's python3-torch and python3-xgboost, and not cdens), each labelled with its
+method's published NLL on the set.
 
 Reads ../shared/data/uci (the sets, their splits and the published table in its README); without
 it the script says so and exits 0.
@@ -9,6 +12,7 @@ it the script says so and exits 0.
     build/venv/bin/python bench/peers/uci/run.py                         # every set and split
     build/venv/bin/python bench/peers/uci/run.py --sets yacht,boston --splits 3
     build/venv/bin/python bench/peers/uci/run.py --estimators auto,kcde:trend=gp
+    build/venv/bin/python bench/peers/uci/run.py --estimators auto,deep_ensemble,xgboost
     build/venv/bin/python bench/peers/uci/run.py --quick                 # make test: asserts
 
 --quick runs the first three splits of yacht with KCDE around the Gaussian-process trend and
@@ -17,6 +21,7 @@ docs/benchmarks.md ("UCI regression benchmark").
 """
 
 import argparse
+import ast
 import json
 import os
 import sys
@@ -28,9 +33,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-import cdens  # noqa: E402
-import cdens.metrics  # noqa: E402
-from cdens._methods import methods  # noqa: E402
+import peers  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
@@ -45,13 +48,19 @@ SETS = ["yacht", "boston", "energy", "concrete", "wine_red", "protein"]
 
 def estimator(spec, seed):
     """auto, or a candidate written as auto takes it (method[:option=value]...), fitted as its own
-    estimator class (auto with one candidate would cross-validate it for nothing)."""
+    estimator class (auto with one candidate would cross-validate it for nothing), or a peer
+    (deep_ensemble or xgboost[:option=python literal]...). cdens is imported only for its own."""
+    name, *settings = spec.split(":")
+    options = dict(setting.split("=", 1) for setting in settings)
+    if name in peers.PEERS:
+        literal = {key: ast.literal_eval(value) for key, value in options.items()}
+        return peers.PEERS[name](random_state=seed, **literal)
+    import cdens
+    from cdens._methods import methods
+
     if spec == "auto":
         return cdens.AutoCDE(random_state=seed)
-    name, *settings = spec.split(":")
-    entry = methods()[name]
-    options = dict(setting.split("=", 1) for setting in settings)
-    return getattr(cdens, entry["python_class"])(random_state=seed, **options)
+    return getattr(cdens, methods()[name]["python_class"])(random_state=seed, **options)
 
 
 def load(name):
@@ -71,10 +80,15 @@ def run_split(spec, x, y, train, test, seed):
     start = time.perf_counter()
     log_density = model.log_pdf(x[test], y[test])
     mean = model.predict(x[test]).ravel()
-    # The CRPS is a score of continuous outputs; a mass function over levels (wine's quality by
-    # default) gets none here.
-    continuous = model.model_.output_kinds[0] == "continuous"
-    crps = cdens.metrics.crps(model, x[test], y[test]) if continuous else np.nan
+    if isinstance(model, peers.GaussianMixturePeer):  # a Gaussian mixture: closed-form CRPS
+        continuous, crps = True, model.crps(x[test], y[test])
+    else:
+        import cdens.metrics
+
+        # The CRPS is a score of continuous outputs; a mass function over levels (wine's quality
+        # by default) gets none here.
+        continuous = model.model_.output_kinds[0] == "continuous"
+        crps = cdens.metrics.crps(model, x[test], y[test]) if continuous else np.nan
     predict_seconds = time.perf_counter() - start
     return {"nll": -float(np.mean(log_density)), "kind": "density" if continuous else "mass",
             "rmse": float(np.sqrt(np.mean((mean - y[test]) ** 2))),
@@ -95,7 +109,8 @@ def main():
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--splits", type=int, default=0, help="first N splits (0: all)")
     parser.add_argument("--estimators", default="auto",
-                        help="comma-separated: auto, or candidates as auto takes them")
+                        help="comma-separated: auto, candidates as auto takes them, "
+                             "deep_ensemble, xgboost")
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
     if not os.path.isdir(UCI):
@@ -123,6 +138,9 @@ def main():
             pooled = ", ".join(f"{candidate} {weight:.2f}" for candidate, weight in
                                sorted(weights.items(), key=lambda item: -item[1]))
             label = spec if spec != "auto" else "auto (mean weights: " + pooled + ")"
+            peer = spec.split(":")[0]
+            if peer in peers.PUBLISHED_NLL:
+                label += f" (published NLL {peers.PUBLISHED_NLL[peer][name]:.2f})"
             if "mass" in table["kind"]:
                 label += ", log-loss of the mass function"
             print(f"| {name} ({count} splits) | {label} | {summary(table['nll'])} | "
