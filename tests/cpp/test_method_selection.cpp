@@ -152,6 +152,7 @@ TEST(MethodSelection, LeaveOneOutStacksTheFitsOwnTermsAndScoresTheOthersByFolds)
   const test::PairSample sample = curved_sample(150, 8);
   MethodSelectionOptions options;
   options.candidates = "kcde:n_restarts=0:exact_limit=100:subsample_held_out=60, linear, lscde";
+  options.validation = CandidateValidation::leave_one_out;
   options.folds = 4;
   options.seed = 5;
   options.threads = 1;
@@ -202,6 +203,19 @@ TEST(MethodSelection, LeaveOneOutStacksTheFitsOwnTermsAndScoresTheOthersByFolds)
   EXPECT_EQ(read.method_selection->validation, "loo");
   EXPECT_EQ(read.method_selection->scored_pairs, 60);
   EXPECT_EQ(read.method_selection->candidates[2].validation, "kfold");
+}
+
+TEST(MethodSelection, TheDefaultScoresByFoldsUpToAThousandPairsAndByLeaveOneOutBeyond) {
+  MethodSelectionOptions options;
+  options.candidates = "linear";
+  const test::PairSample small = curved_sample(1000, 9);
+  EXPECT_EQ(fit_selected_method(small.x, small.y, options).report.method_selection->validation,
+            "kfold");
+  const test::PairSample large = curved_sample(1001, 9);
+  const MethodSelection table =
+      *fit_selected_method(large.x, large.y, options).report.method_selection;
+  EXPECT_EQ(table.validation, "loo");
+  EXPECT_EQ(table.candidates[0].validation, "loo");
 }
 
 TEST(MethodSelection, TheFirstCandidateAlwaysRunsAndTheBudgetSkipsTheRest) {

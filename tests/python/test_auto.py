@@ -78,10 +78,10 @@ def test_stacking_pools_the_candidates_with_their_weights_and_the_pool_loads_as_
 
 def test_leave_one_out_scores_are_each_fits_own_and_folds_for_the_others(toy):
     x, y = toy
-    # The default validation: KCDE and the line are scored by their fits' own leave-one-out
+    # Leave-one-out validation: KCDE and the line are scored by their fits' own leave-one-out
     # NLL (its mean is the fit's loo_nll_), LSCDE, which has none, by 4-fold refits.
     auto = cdens.AutoCDE(candidates=["kcde:n_restarts=0", "linear", "lscde"], cv=4,
-                         random_state=3, n_jobs=1).fit(x, y)
+                         validation="loo", random_state=3, n_jobs=1).fit(x, y)
     table = auto.selection_
     assert table["validation"] == ["loo", "loo", "kfold"]
     assert table["scored_pairs"] == len(y)
@@ -126,7 +126,8 @@ def test_cli_auto_is_the_python_fit(faithful, cli, tmp_path):
         [cli, "fit", "data/faithful.csv", "--x", "waiting", "--y", "eruptions", "--method",
          "auto", "--candidates", "linear,kcde:trend=linear", "--seed", "3", "--out",
          str(model_path)], check=True, capture_output=True, text=True, cwd=str(REPO))
-    assert "pairs (loo: its fit's own leave-one-out terms; 5-fold: refits)" in result.stdout
+    # 272 pairs: the default validation scores by folds.
+    assert "method_selection: 5-fold" in result.stdout
     written = json.loads(model_path.read_text())
     auto = cdens.AutoCDE(candidates="linear,kcde:trend=linear", random_state=3).fit(x, y)
     rows = written["fit"]["method_selection"]["candidates"]

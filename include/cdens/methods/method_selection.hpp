@@ -1,9 +1,10 @@
 #pragma once
 // `--method auto` (Python's AutoCDE): the linear pool of a list of candidate conditional
-// estimators with the weights of the best K-fold cross-validated log score (stacking), or the
-// candidate of the smallest cross-validated NLL, within a time budget, refitted on every pair. Each
-// candidate is a method of the registry with option settings of its own; all are scored on the
-// same folds, so their differences come with paired standard errors (the report's table).
+// estimators with the weights of the best held-out log score (stacking), or the candidate of the
+// smallest held-out NLL, within a time budget. Each candidate is a method of the registry with
+// option settings of its own; each is scored by its fit's own leave-one-out log-densities or by
+// K-fold refits on folds shared by all, on the same pairs, so their differences come with paired
+// standard errors (the report's table).
 
 #include <cstdint>
 #include <string>
@@ -27,9 +28,10 @@ enum class CandidateCombination { stacking, selection };
 std::string to_string(CandidateCombination combination);
 
 /// How auto scores its candidates: each by its own leave-one-out log-densities of a fit on every
-/// pair where its fit computes them, K-fold refits otherwise; or every candidate by K-fold refits.
-enum class CandidateValidation { leave_one_out, kfold };
-/// "loo" or "kfold".
+/// pair where its fit computes them, K-fold refits otherwise; every candidate by K-fold refits;
+/// or the second up to 1,000 pairs and the first beyond.
+enum class CandidateValidation { automatic, leave_one_out, kfold };
+/// "auto", "loo" or "kfold".
 std::string to_string(CandidateValidation validation);
 
 struct MethodSelectionOptions {
@@ -56,8 +58,10 @@ struct MethodSelectionOptions {
   /// leave-one-out log-densities (KCDE's criterion terms at its chosen bandwidths, the linear
   /// model's closed form; FitReport::held_out), or by K-fold refits where its fit has none
   /// (LSCDE); the pool's members are those fits. `kfold`: every candidate is refitted on K − 1
-  /// folds, its whole selection included, and the members refitted on every pair.
-  CandidateValidation validation = CandidateValidation::leave_one_out;
+  /// folds, its whole selection included, and the members refitted on every pair. `automatic`:
+  /// `kfold` up to 1,000 pairs, where the refits take seconds and expose a fit that is fragile
+  /// at small n, `leave_one_out` beyond, where they would take minutes to hours.
+  CandidateValidation validation = CandidateValidation::automatic;
   /// Folds of the K-fold scores.
   int folds = 5;
   /// Seconds. Candidates run in the order given; once one has been scored, a candidate is not
@@ -69,12 +73,12 @@ struct MethodSelectionOptions {
   int threads = 0;
 };
 
-/// Scores every candidate on the same K folds of the pairs (x d_x × n, y d_y × n), refits the
+/// Scores every candidate on the same pairs (x d_x × n, y d_y × n) as `validation` says, fits the
 /// ones of positive stacking weight (or the one of the smallest mean held-out NLL) on all pairs
-/// and returns their pool, whose report gains the table (FitReport::method_selection): that of
-/// the candidate's own fit for one, of method "auto" for a pool of several.
-/// InvalidArgument for an unknown method or option in the candidates, or one that is `auto`;
-/// DataError naming each candidate's error when none could be scored.
+/// (with `loo`, the fits made for scoring) and returns their pool, whose report gains the table
+/// (FitReport::method_selection): that of the candidate's own fit for one, of method "auto" for a
+/// pool of several. InvalidArgument for an unknown method or option in the candidates, or one that
+/// is `auto`; DataError naming each candidate's error when none could be scored.
 ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
                                      const MethodSelectionOptions& options,
                                      const FitContext& context = {});
