@@ -10,10 +10,10 @@ class AutoCDE(ConditionalDensityEstimator):
     """Scores conditional estimators by their held-out NLL of y given x, within a time budget,
     and returns the linear pool of their fits on every pair with the weights of the pool's best
     held-out log score (stacking; ``combine="selection"``: the one of the smallest NLL). The
-    CLI's ``--method auto``. By default (``validation="loo"``) a candidate is fitted once and
-    scored by its fit's own leave-one-out log-densities where it has them (KCDE, the line),
-    by K-fold refits otherwise (``validation="kfold"``: every candidate). Every candidate is
-    scored on the same pairs, so the table gives each one's difference from the one of the
+    CLI's ``--method auto``. With ``validation="loo"`` a candidate is fitted once and scored by
+    its fit's own leave-one-out log-densities where it has them (KCDE, the line), by K-fold
+    refits otherwise; ``validation="kfold"`` refits every candidate; the default, ``"auto"``,
+    is "kfold" up to 1,000 pairs and "loo" beyond. Every candidate is scored on the same pairs, so the table gives each one's difference from the one of the
     largest weight with its paired standard error. See docs/methods/auto.md.
 
     Attributes

@@ -309,7 +309,6 @@ ConditionalModel pooled_model(std::vector<ConditionalModel> fitted, const Vector
 struct CandidateScores {
   HeldOutLogDensities held_out;
   std::optional<ConditionalModel> full_fit;
-  std::string method;  ///< "loo" or "kfold": how the scores were obtained
 };
 
 /// The position of every pair of `common` among `pairs` (both ascending indices, `common` a subset
@@ -399,12 +398,12 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
           } else if (scored.full_fit->report.held_out) {
             scored.held_out = std::move(*scored.full_fit->report.held_out);
             scored.full_fit->report.held_out.reset();
-            scored.method = "loo";
+            score.validation = "loo";
           }
           context.progress.advance();
         }
-        if (score.status.empty() && scored.method.empty()) {
-          scored.method = "kfold";
+        if (score.status.empty() && score.validation.empty()) {
+          score.validation = "kfold";
           scored.held_out.log_densities.resize(n);
           for (int k = 0; k < options.folds; ++k) {
             const std::vector<Index> train = folds.train(k);
@@ -440,8 +439,9 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
         score.status = "failed: a held-out NLL is not finite";
       }
       if (score.scored()) {
-        score.validation = scored.method;
         scores[c] = std::move(scored);
+      } else {
+        score.validation.clear();
       }
     }
     score.seconds = seconds_since(candidate_started);

@@ -47,6 +47,25 @@ Vector explicit_fold_nll(const test::PairSample& sample, const std::string& meth
   return nll;
 }
 
+/// `values` with auto's seed and one thread, as auto passes them to its candidates.
+OptionValues with_seed(OptionValues values, std::uint64_t seed) {
+  values["seed"] = seed;
+  values["threads"] = std::int64_t{1};
+  return values;
+}
+
+/// log Σ_c w_c p̂_c(y_i | x_i) at every pair of `sample`: the log-density a pool of `fits` with
+/// `weights` must have.
+Vector pooled_log_density(const std::vector<ConditionalModel>& fits, const Vector& weights,
+                          const test::PairSample& sample) {
+  Vector density = Vector::Zero(sample.x.cols());
+  for (std::size_t c = 0; c < fits.size(); ++c) {
+    density += weights(static_cast<Index>(c)) *
+               fits[c].mixture.log_pdf(sample.x, sample.y).array().exp().matrix();
+  }
+  return density.array().log().matrix();
+}
+
 TEST(MethodSelection, TableIsTheKFoldNllOfEachCandidateAndTheBestIsRefitted) {
   const test::PairSample sample = curved_sample(240, 3);
   MethodSelectionOptions options;
@@ -107,16 +126,10 @@ TEST(MethodSelection, StackingPoolsTheCandidatesWithTheWeightsOfTheBestHeldOutLo
       {"kcde", {{"trend", std::string("gp")}, {"restarts", std::int64_t{0}}}},
       {"kcde", {{"restarts", std::int64_t{0}}}},
       {"lscde", {}}};
-  const auto values_of = [&](std::size_t c) {
-    OptionValues values = candidates[c].second;
-    values["seed"] = std::uint64_t{3};
-    values["threads"] = std::int64_t{1};
-    return values;
-  };
   Matrix log_densities(200, 3);
   for (std::size_t c = 0; c < 3; ++c) {
     log_densities.col(static_cast<Index>(c)) =
-        -explicit_fold_nll(sample, candidates[c].first, values_of(c), 4, 3);
+        -explicit_fold_nll(sample, candidates[c].first, with_seed(candidates[c].second, 3), 4, 3);
   }
   const StackingWeights expected = stacking_weights(log_densities);
   Index members = 0;
@@ -130,16 +143,13 @@ TEST(MethodSelection, StackingPoolsTheCandidatesWithTheWeightsOfTheBestHeldOutLo
             table.candidates[static_cast<std::size_t>(table.chosen)].mean_nll);
   // The model is the weighted sum of the candidates refitted on every pair.
   EXPECT_EQ(model.report.method, "auto");
-  Vector density = Vector::Zero(200);
-  for (std::size_t c = 0; c < 3; ++c) {
-    const double weight = expected.weights(static_cast<Index>(c));
-    if (weight == 0.0) continue;
-    const ConditionalModel refit = fit_method(find_method(candidates[c].first), sample.x, sample.y,
-                                              Matrix(2, 0), values_of(c));
-    density += weight * refit.mixture.log_pdf(sample.x, sample.y).array().exp().matrix();
+  std::vector<ConditionalModel> refits;
+  for (const auto& [method, values] : candidates) {
+    refits.push_back(
+        fit_method(find_method(method), sample.x, sample.y, Matrix(2, 0), with_seed(values, 3)));
   }
-  EXPECT_TRUE(
-      model.mixture.log_pdf(sample.x, sample.y).isApprox(density.array().log().matrix(), 1e-10));
+  EXPECT_TRUE(model.mixture.log_pdf(sample.x, sample.y)
+                  .isApprox(pooled_log_density(refits, expected.weights, sample), 1e-10));
   const FitReport read = FitReport::from_json(model.report.to_json());
   EXPECT_EQ(read.method_selection->candidates[1].weight, table.candidates[1].weight);
   EXPECT_EQ(read.method_selection->pooled_mean_nll, table.pooled_mean_nll);
@@ -160,14 +170,10 @@ TEST(MethodSelection, LeaveOneOutStacksTheFitsOwnTermsAndScoresTheOthersByFolds)
   const MethodSelection& table = *model.report.method_selection;
   EXPECT_EQ(table.validation, "loo");
   EXPECT_EQ(table.scored_pairs, 60);
-  const auto with_seed = [](OptionValues values) {
-    values["seed"] = std::uint64_t{5};
-    values["threads"] = std::int64_t{1};
-    return values;
-  };
   const OptionValues kcde_values = with_seed({{"restarts", std::int64_t{0}},
                                               {"exact_limit", std::int64_t{100}},
-                                              {"subsample_held_out", std::int64_t{60}}});
+                                              {"subsample_held_out", std::int64_t{60}}},
+                                             5);
   const ConditionalModel kcde =
       fit_method(find_method("kcde"), sample.x, sample.y, Matrix(2, 0), kcde_values);
   const ConditionalModel linear =
@@ -177,7 +183,7 @@ TEST(MethodSelection, LeaveOneOutStacksTheFitsOwnTermsAndScoresTheOthersByFolds)
   Matrix log_densities(60, 3);
   log_densities.col(0) = kcde.report.held_out->log_densities;
   log_densities.col(1) = linear.report.held_out->log_densities(pairs);
-  log_densities.col(2) = -explicit_fold_nll(sample, "lscde", with_seed({}), 4, 5)(pairs);
+  log_densities.col(2) = -explicit_fold_nll(sample, "lscde", with_seed({}, 5), 4, 5)(pairs);
   EXPECT_EQ(table.candidates[0].validation, "loo");
   EXPECT_EQ(table.candidates[1].validation, "loo");
   EXPECT_EQ(table.candidates[2].validation, "kfold");
@@ -188,16 +194,11 @@ TEST(MethodSelection, LeaveOneOutStacksTheFitsOwnTermsAndScoresTheOthersByFolds)
     EXPECT_NEAR(score.weight, expected.weights(c), 1e-12) << score.candidate;
   }
   // The model is the weighted sum of the fits on every pair: the same fits, not refitted.
-  Vector density = Vector::Zero(150);
   const std::vector<ConditionalModel> fits = {
       kcde, linear,
-      fit_method(find_method("lscde"), sample.x, sample.y, Matrix(2, 0), with_seed({}))};
-  for (std::size_t c = 0; c < 3; ++c) {
-    density += expected.weights(static_cast<Index>(c)) *
-               fits[c].mixture.log_pdf(sample.x, sample.y).array().exp().matrix();
-  }
-  EXPECT_TRUE(
-      model.mixture.log_pdf(sample.x, sample.y).isApprox(density.array().log().matrix(), 1e-10));
+      fit_method(find_method("lscde"), sample.x, sample.y, Matrix(2, 0), with_seed({}, 5))};
+  EXPECT_TRUE(model.mixture.log_pdf(sample.x, sample.y)
+                  .isApprox(pooled_log_density(fits, expected.weights, sample), 1e-10));
   EXPECT_FALSE(model.report.held_out);
   const FitReport read = FitReport::from_json(model.report.to_json());
   EXPECT_EQ(read.method_selection->validation, "loo");
