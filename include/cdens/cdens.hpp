@@ -37,6 +37,7 @@
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/mpi_session.hpp"
+#include "cdens/core/output_transform.hpp"
 #include "cdens/core/output_trend.hpp"
 #include "cdens/core/progress.hpp"
 #include "cdens/core/rng.hpp"

@@ -7,6 +7,7 @@
 #include "cdens/core/error.hpp"
 #include "conditional/constant_gate.hpp"
 #include "conditional/log_linear_variance.hpp"
+#include "conditional/output_transform_fit.hpp"
 #include "conditional/standardized_linear_fit.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
@@ -157,6 +158,14 @@ double linear_gaussian_loo_nll(const StandardizedSamples& pairs) {
 ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
                                    const LinearGaussianOptions& options,
                                    const FitContext& context) {
+  if (options.y_transform != OutputTransformChoice::none) {
+    return fit_on_transformed_output(x, y, options.y_transform,
+                                     [&](const MatrixView& transformed, const OutputTransform&) {
+                                       LinearGaussianOptions inner = options;
+                                       inner.y_transform = OutputTransformChoice::none;
+                                       return fit_linear_gaussian(x, transformed, inner, context);
+                                     });
+  }
   return timed_fit<ConditionalMixture>("linear", [&](FitReport& report) {
     const StandardizedPairs data = standardize_pairs(x, y, context);
     const Index input_dim = x.rows();

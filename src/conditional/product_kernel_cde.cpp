@@ -16,6 +16,7 @@
 #include "cdens/core/validate.hpp"
 #include "conditional/declared_columns.hpp"
 #include "conditional/gaussian_process_regression.hpp"
+#include "conditional/output_transform_fit.hpp"
 #include "conditional/standardized_linear_fit.hpp"
 #include "core/bandwidth_search.hpp"
 #include "core/fit_skeleton.hpp"
@@ -96,23 +97,39 @@ void report_trend(const GaussianProcessTrend& trend, double gaussian_loo_nll, Fi
   report.statistics["trend_loo_nll"] = gaussian_loo_nll;
 }
 
+/// The outputs y′ as recorded, of which the fit sees B(y′) (B with m = 0 and s = 1).
+struct TransformedOutput {
+  const OutputTransform& base;
+  const MatrixView& recorded;
+};
+
 /// The lowest bandwidth of every dimension of (x, y) (0: the search's own bound): for a
 /// continuous output recorded on a grid of step Δ, a kernel of at least Δ / 2 in y's units
 /// (recording_step.hpp). The kernels sit on e = (t − μ) / f, and the trend's factor f is at least
-/// its noise spread σ_n, so around a Gaussian-process trend the floor in e is Δ_t / (2 σ_n). The
-/// step of each gridded output goes into the report.
+/// its noise spread σ_n, so around a Gaussian-process trend the floor in e is Δ_t / (2 σ_n). Where
+/// y is B(y′) for an output transform of the recorded y′, the grid is that of y′, and a kernel of
+/// B-width w spans w / B′(y′) in y′: the floor is Δ / 2 times the largest B′ over the training
+/// outputs. The step of each gridded output goes into the report.
 Vector recording_floors(const MatrixView& y, const ColumnKernels& kernels,
                         const Standardizer& y_scaling, const OutputTrend* trend, double upper,
-                        FitReport& report) {
+                        const TransformedOutput* transformed, FitReport& report) {
   const Index input_dim = static_cast<Index>(kernels.size()) - y.rows();
   Vector floors = Vector::Zero(static_cast<Index>(kernels.size()));
   const auto* process = dynamic_cast<const GaussianProcessTrend*>(trend);
   for (Index d = 0; d < y.rows(); ++d) {
     if (kernels[static_cast<std::size_t>(input_dim + d)].is_discrete()) continue;
-    const double step = recording_step(y.row(d).transpose());
+    const Vector recorded = (transformed ? transformed->recorded : y).row(d).transpose();
+    double largest_slope = 1.0;
+    if (transformed) {
+      largest_slope = 0.0;
+      for (const double value : recorded) {
+        largest_slope = std::max(largest_slope, std::exp(transformed->base.log_derivative(value)));
+      }
+    }
+    const double step = recording_step(recorded);
     if (step == 0.0) continue;
     report.hyperparameters["recording_step_" + dimension_name(input_dim + d, input_dim)] = step;
-    double floor = narrowest_width_on_grid(step) / y_scaling.scale()(d);
+    double floor = narrowest_width_on_grid(step) * largest_slope / y_scaling.scale()(d);
     if (process) floor /= std::sqrt(process->outputs()[static_cast<std::size_t>(d)].noise_variance);
     floors(input_dim + d) = std::min(floor, 0.5 * upper);
   }
@@ -193,9 +210,12 @@ KernelTrend parse_kernel_trend(const std::string& name) {
   throw InvalidArgument("unknown trend '" + name + "' (none, linear or gp)");
 }
 
-ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
-                                      const ProductKernelCdeOptions& options,
-                                      const FitContext& context) {
+namespace {
+
+/// The fit of (x, y), where y is B(y′) of the recorded outputs y′ when `transformed` is given.
+ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
+                           const ProductKernelCdeOptions& options, const FitContext& context,
+                           const TransformedOutput* transformed) {
   return timed_fit<ConditionalMixture>("kcde", [&](FitReport& report) {
     const Index input_dim = x.rows();
     const Index dimension = x.rows() + y.rows();
@@ -239,8 +259,8 @@ ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
 
     report.warnings = undeclared_discrete_warnings(x, y, kernels, context.column_names);
     const bool search = options.bandwidths.empty();
-    const Vector output_floors =
-        recording_floors(y, kernels, data.y_scaling, trend.get(), options.search.upper, report);
+    const Vector output_floors = recording_floors(y, kernels, data.y_scaling, trend.get(),
+                                                  options.search.upper, transformed, report);
     const bool mix = options.marginal_mixing == MarginalMixing::loo;
     Matrix stacked(dimension, n);
     stacked << data.samples.z, outputs;
@@ -374,6 +394,21 @@ ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
                              std::move(scales), std::move(trend), output_kernels);
     return model;
   });
+}
+
+}  // namespace
+
+ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
+                                      const ProductKernelCdeOptions& options,
+                                      const FitContext& context) {
+  if (options.y_transform == OutputTransformChoice::none) {
+    return fit_kernels(x, y, options, context, nullptr);
+  }
+  return fit_on_transformed_output(x, y, options.y_transform,
+                                   [&](const MatrixView& transformed, const OutputTransform& base) {
+                                     const TransformedOutput output{base, y};
+                                     return fit_kernels(x, transformed, options, context, &output);
+                                   });
 }
 
 }  // namespace cdens

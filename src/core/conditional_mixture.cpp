@@ -20,6 +20,7 @@
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"
 #include "core/scalar_mixture.hpp"
+#include "core/transformed_scalar_mixture.hpp"
 
 namespace cdens {
 namespace {
@@ -98,6 +99,7 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
       throw InvalidArgument("conditional mixture: the trend must map d_x inputs to d_y outputs");
     }
     has_trend_ = has_trend_ || trend != nullptr;
+    has_transform_ = has_transform_ || groups_[g].transform != nullptr;
   }
   if (!(scales_.array() > 0.0).all() || !scales_.allFinite()) {
     throw InvalidArgument("component scales must be finite and positive");
@@ -110,6 +112,11 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
   }
   log_marginal_.array() -= normaliser;
   prepare_output_kernels();
+  if (has_transform_ && (output_dim() != 1 || !discrete_.empty())) {
+    throw InvalidArgument(
+        "conditional mixture: an output transform needs a one-dimensional "
+        "continuous y");
+  }
   prepare_merged_components();
   component_log_norms_ = -gaussian_scales_.array().log().colwise().sum().transpose() -
                          0.5 * static_cast<double>(gaussian_rows_.size()) * kLog2Pi;
@@ -249,7 +256,12 @@ Matrix ConditionalMixture::scale_factors_at(const MatrixView& x) const {
 
 Matrix ConditionalMixture::residuals(const MatrixView& x, const MatrixView& y) const {
   const OutputTrend* trend = single_trend("the residual");
-  const Matrix t = standardized_outputs(y, x.cols());
+  Matrix t = standardized_outputs(y, x.cols());
+  if (const OutputTransform* transform = groups_.front().transform.get()) {
+    for (Index j = 0; j < t.cols(); ++j) {
+      t(0, j) = transform->in_domain(y(0, j)) ? transform->forward(y(0, j)) : -INFINITY;
+    }
+  }
   if (!trend) return t;
   const Matrix z = x_scaling_.transform_query(x, "x");
   Matrix e = t - trend->location(z);
@@ -297,6 +309,29 @@ detail::ScalarMixture ConditionalMixture::scalar_mixture(const VectorView& pi,
   return detail::ScalarMixture(weights, centers, scales);
 }
 
+detail::TransformedScalarMixture ConditionalMixture::transformed_mixture(const VectorView& pi,
+                                                                         const GroupMaps& maps,
+                                                                         Index j) const {
+  // Part 0 holds the untransformed groups (t is y's standardisation), part 1 + g group g's.
+  std::vector<detail::TransformedScalarMixture::Part> parts(groups_.size() + 1);
+  parts.front().shift = y_scaling_.mean()(0);
+  parts.front().scale = y_scaling_.scale()(0);
+  for (std::size_t g = 0; g < groups_.size(); ++g)
+    parts[g + 1].transform = groups_[g].transform.get();
+  Vector weights = Vector::Zero(merged_centers_.size());
+  for (Index k = 0; k < pi.size(); ++k) weights(merged_of_[static_cast<std::size_t>(k)]) += pi(k);
+  for (Index m = 0; m < merged_centers_.size(); ++m) {
+    if (!(weights(m) > 0.0)) continue;
+    const std::size_t g = merged_groups_[static_cast<std::size_t>(m)];
+    auto& part = parts[groups_[g].transform ? g + 1 : 0];
+    const double factor = maps.factors[g](0, j);
+    part.probabilities.push_back(weights(m));
+    part.centers.push_back(maps.shifts[g](0, j) + factor * merged_centers_(m));
+    part.scales.push_back(factor * merged_scales_(m));
+  }
+  return detail::TransformedScalarMixture(std::move(parts));
+}
+
 void ConditionalMixture::require_scalar_output(const char* query) const {
   if (output_dim() != 1) {
     throw InvalidArgument(std::string(query) + " needs a one-dimensional y; this model has d_y = " +
@@ -336,7 +371,8 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
   const Matrix z = x_scaling_.transform_query(x, "x");
   const Matrix t = standardized_outputs(y, x.cols());
   const std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel();
-  if (kernel && kernel->centers->cols() == n_components() && !has_trend_ && discrete_.empty() &&
+  if (kernel && kernel->centers->cols() == n_components() && !has_trend_ && !has_transform_ &&
+      discrete_.empty() &&
       (gaussian_scales_.colwise() - gaussian_scales_.col(0)).cwiseAbs().maxCoeff() == 0.0) {
     // A Gaussian-kernel gate and components of one width s (NW-CDE, RKDE):
     //   log p(t | z) = log Σ_k e^{−‖z − u_k‖²/2σ² − ‖(t − v_k)/s‖²/2} − log Σ_k e^{−‖z − u_k‖²/2σ²}
@@ -377,13 +413,23 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
       auto weights = log_weights.col(j);
       normalize_log_weights(weights);
       for (std::size_t g = 0; g < groups_.size(); ++g) {
-        // e = (t − μ_g) / f_g, with the Jacobian −Σ_d log f_d of that map.
+        // e = (t − μ_g) / f_g, with the Jacobian −Σ_d log f_d of that map; a transformed group's
+        // t is T(y), whose Jacobian T′(y) replaces that of y's standardisation.
         double log_factor_norm = 0.0;
         target = gaussian_t.col(start + j);
+        if (const OutputTransform* transform = groups_[g].transform.get()) {
+          const double value = y(0, start + j);
+          if (!transform->in_domain(value)) {
+            joint.segment(group_first(g), group_size(g)).setConstant(-INFINITY);
+            continue;
+          }
+          target(0) = transform->forward(value);
+          log_factor_norm = transform->log_derivative(value) - y_scaling_.log_jacobian();
+        }
         if (has_trend_) {
           const auto factors = maps.factors[g].col(start + j).array();
           target = (target.array() - maps.shifts[g].col(start + j).array()) / factors;
-          log_factor_norm = -factors.log().sum();
+          log_factor_norm -= factors.log().sum();
         }
         for (Index k = group_first(g); k < group_first(g) + group_size(g); ++k) {
           const double mahalanobis =
@@ -441,6 +487,16 @@ Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_gri
   require_memory_for(
       static_cast<double>(t.cols()) * static_cast<double>(std::max(x.cols(), n_components())),
       "the y grid (its points times the inputs)");
+  if (has_transform_) {
+    const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+    Matrix result(t.cols(), probabilities.cols());
+    parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
+      const detail::TransformedScalarMixture mixture =
+          transformed_mixture(probabilities.col(j), maps, j);
+      for (Index p = 0; p < t.cols(); ++p) result(p, j) = mixture.pdf(y_grid(0, p));
+    });
+    return result;
+  }
   const double jacobian = std::exp(y_scaling_.log_jacobian());
   // Component densities at the grid points (P × K), then one product with π; with a trend the
   // grid's residuals move (and scale) with x, so each input gets its own densities.
@@ -482,8 +538,11 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
         const Matrix& sums = cumulative[static_cast<std::size_t>(d)];
         if (sums.size() == 0) {
           const std::size_t g = group_of[static_cast<std::size_t>(k)];
-          draw(d) = maps.shifts[g](d, j) +
-                    maps.factors[g](d, j) * (centers_(d, k) + scales_(d, k) * rng.normal());
+          const double t = maps.shifts[g](d, j) +
+                           maps.factors[g](d, j) * (centers_(d, k) + scales_(d, k) * rng.normal());
+          const OutputTransform* transform = groups_[g].transform.get();
+          draw(d) =
+              transform ? transform->inverse(t) : y_scaling_.mean()(d) + y_scaling_.scale()(d) * t;
           continue;
         }
         // A level by inversion of the masses around the centre's level.
@@ -492,16 +551,24 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
         const double u = rng.uniform() * column(column.size() - 1);
         Index level = 0;
         while (level + 1 < column.size() && column(level) <= u) ++level;
-        draw(d) = kernel.levels()[static_cast<std::size_t>(level)];
+        draw(d) = kernel.levels()[static_cast<std::size_t>(level)];  // never standardised
       }
     }
   });
-  return y_scaling_.inverse_transform(draws);
+  return draws;
 }
 
 Matrix ConditionalMixture::mean(const MatrixView& x) const {
   const Matrix probabilities = component_probabilities(x);
   const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+  if (has_transform_) {
+    Matrix result(1, probabilities.cols());
+    parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
+      double variance = 0.0;
+      transformed_mixture(probabilities.col(j), maps, j).moments(result(0, j), variance);
+    });
+    return result;
+  }
   // E[t] = Σ_g (Π_g μ_g + f_g ⊙ Σ_{k ∈ g} π_k m_k), Π_g the group's probability.
   Matrix result = Matrix::Zero(output_dim(), probabilities.cols());
   for (std::size_t g = 0; g < groups_.size(); ++g) {
@@ -530,6 +597,13 @@ Matrix ConditionalMixture::covariance(const MatrixView& x) const {
   const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
   const Index d = output_dim();
   Matrix result(d * d, probabilities.cols());
+  if (has_transform_) {
+    parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
+      double mean = 0.0;
+      transformed_mixture(probabilities.col(j), maps, j).moments(mean, result(0, j));
+    });
+    return result;
+  }
   parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
     const auto pi = probabilities.col(j);
     // Cov[t] = Σ_k π_k (diag v_k + m_k m_kᵀ) − E[t] E[t]ᵀ over the components' moments in t.
@@ -579,6 +653,13 @@ Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
   // p_user(y) = p_std(t) |∂t/∂y|, so ∫ p_user² dy = |∂t/∂y| ∫ p_std(t)² dt.
   const double jacobian = std::exp(y_scaling_.log_jacobian());
   const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+  if (has_transform_) {
+    Vector result(probabilities.cols());
+    parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
+      result(j) = transformed_mixture(probabilities.col(j), maps, j).squared_norm();
+    });
+    return result;
+  }
   if (groups_.size() == 1 || !has_trend_) {
     // p_std(t) = p(e) / Π f with one f for every component: ∫ p_std² dt = ∫ p(e)² de / Π f.
     const Matrix overlap = component_overlaps();
@@ -613,6 +694,9 @@ ConditionalMixture::ScalarComponents ConditionalMixture::scalar_components(
     const MatrixView& x) const {
   require_scalar_output("the scalar components");
   if (!discrete_.empty()) throw InvalidArgument("the scalar components need a continuous y");
+  if (has_transform_) {
+    throw InvalidArgument("the components of a transformed output are not Gaussian in y");
+  }
   ScalarComponents components{component_probabilities(x), Matrix(n_components(), x.cols()),
                               Matrix(n_components(), x.cols())};
   const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
@@ -633,8 +717,25 @@ Vector ConditionalMixture::cdf(const MatrixView& x, const MatrixView& y) const {
   const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
   Vector result(t.cols());
   parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
+    if (has_transform_) {
+      result(j) = transformed_mixture(probabilities.col(j), maps, j).cdf(y(0, j));
+      return;
+    }
     result(j) = discrete_.empty() ? scalar_mixture(probabilities.col(j), maps, j).cdf(t(0, j))
                                   : level_distribution(probabilities.col(j)).cdf(t(0, j));
+  });
+  return result;
+}
+
+Vector ConditionalMixture::crps_by_quadrature(const MatrixView& x, const MatrixView& y) const {
+  require_scalar_output("the CRPS");
+  if (!discrete_.empty()) throw InvalidArgument("the CRPS by quadrature needs a continuous y");
+  const Matrix probabilities = component_probabilities(x);
+  standardized_outputs(y, x.cols());  // checks y
+  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+  Vector result(y.cols());
+  parallel_for(resolve_threads(0), y.cols(), [&](Index j) {
+    result(j) = transformed_mixture(probabilities.col(j), maps, j).crps(y(0, j));
   });
   return result;
 }
@@ -654,12 +755,20 @@ Matrix ConditionalMixture::quantiles(const MatrixView& x,
       }
       return;
     }
+    if (has_transform_) {
+      const detail::TransformedScalarMixture mixture = transformed_mixture(pi.col(j), maps, j);
+      for (std::size_t r = 0; r < probabilities.size(); ++r) {
+        result(static_cast<Index>(r), j) = mixture.quantile(probabilities[r]);
+      }
+      return;
+    }
     const detail::ScalarMixture mixture = scalar_mixture(pi.col(j), maps, j);
     for (std::size_t r = 0; r < probabilities.size(); ++r) {
-      result(static_cast<Index>(r), j) = mixture.quantile(probabilities[r]);
+      result(static_cast<Index>(r), j) =
+          y_scaling_.mean()(0) + y_scaling_.scale()(0) * mixture.quantile(probabilities[r]);
     }
   });
-  return ((result.array() * y_scaling_.scale()(0)) + y_scaling_.mean()(0)).matrix();
+  return result;
 }
 
 std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
@@ -674,6 +783,11 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
       // Not standardised and without trend: the levels are in the user's units.
       regions[static_cast<std::size_t>(j)] =
           level_distribution(pi.col(j)).highest_density_region(coverage);
+      return;
+    }
+    if (has_transform_) {
+      regions[static_cast<std::size_t>(j)] =
+          transformed_mixture(pi.col(j), maps, j).highest_density_region(coverage);
       return;
     }
     regions[static_cast<std::size_t>(j)] =
@@ -692,7 +806,9 @@ Vector ConditionalMixture::highest_density_probability(const MatrixView& x,
   const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
   Vector result(t.cols());
   parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
-    result(j) = scalar_mixture(pi.col(j), maps, j).highest_density_probability(t(0, j));
+    result(j) = has_transform_
+                    ? transformed_mixture(pi.col(j), maps, j).highest_density_probability(y(0, j))
+                    : scalar_mixture(pi.col(j), maps, j).highest_density_probability(t(0, j));
   });
   return result;
 }
@@ -707,13 +823,19 @@ nlohmann::json ConditionalMixture::to_json() const {
                              {"scales", matrix_to_json(scales_)}};
   if (groups_.size() == 1) {
     if (groups_.front().trend) document["output_trend"] = groups_.front().trend->to_json();
+    if (groups_.front().transform) {
+      document["output_transform"] = groups_.front().transform->to_json();
+    }
   } else {
-    // A pooled model: each group's first component and trend (null for none).
+    // A pooled model: each group's first component, trend (null for none) and transform (only
+    // where it has one).
     document["trend_groups"] = nlohmann::json::array();
     for (const TrendGroup& group : groups_) {
-      document["trend_groups"].push_back(
-          {{"first_component", group.first_component},
-           {"output_trend", group.trend ? group.trend->to_json() : nlohmann::json()}});
+      nlohmann::json entry = {
+          {"first_component", group.first_component},
+          {"output_trend", group.trend ? group.trend->to_json() : nlohmann::json()}};
+      if (group.transform) entry["output_transform"] = group.transform->to_json();
+      document["trend_groups"].push_back(std::move(entry));
     }
   }
   if (any_discrete(output_kernels_)) {
@@ -749,8 +871,11 @@ ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
           throw ModelFormatError("a trend group's first_component is not an integer");
         }
         const auto& trend = json_member(group, "output_trend");
-        groups.push_back(
-            {first.get<Index>(), trend.is_null() ? nullptr : output_trend_from_json(trend)});
+        groups.push_back({first.get<Index>(),
+                          trend.is_null() ? nullptr : output_trend_from_json(trend),
+                          group.contains("output_transform")
+                              ? OutputTransform::from_json(group["output_transform"])
+                              : nullptr});
       }
     } else if (document.contains("output_trend")) {
       groups.push_back({0, output_trend_from_json(document["output_trend"])});
@@ -758,6 +883,12 @@ ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
       groups.push_back({0, legacy_linear_trend(document, centers)});
     } else {
       groups.push_back({0, nullptr});
+    }
+    if (document.contains("output_transform")) {
+      if (groups.size() != 1) {
+        throw ModelFormatError("a pooled model keeps its output transforms in its trend groups");
+      }
+      groups.front().transform = OutputTransform::from_json(document["output_transform"]);
     }
     return ConditionalMixture(Standardizer::from_json(json_member(document, "x_scaling")),
                               Standardizer::from_json(json_member(document, "y_scaling")),

@@ -108,6 +108,20 @@ OptionInfo standardize_option() {
       "", "standardize");
 }
 
+OptionInfo output_transform_option() {
+  return option("y_transform", OptionType::choice,
+                "Fit the output as it is (none), its logarithm (log, positive outputs) or its "
+                "Yeo–Johnson transform with λ by the linear model's profile likelihood "
+                "(yeo_johnson); densities, quantiles and draws stay in y's units",
+                "--y-transform", "y_transform");
+}
+
+const std::vector<OutputTransformChoice>& output_transform_choices() {
+  static const std::vector<OutputTransformChoice> choices = {
+      OutputTransformChoice::none, OutputTransformChoice::log, OutputTransformChoice::yeo_johnson};
+  return choices;
+}
+
 OptionInfo declared_columns_option(const std::string& name, std::string doc) {
   return none_by_default(option(name, OptionType::columns, std::move(doc), "--" + name, name));
 }

@@ -4,7 +4,9 @@
 
 #include <limits>
 #include <string>
+#include <vector>
 
+#include "cdens/core/output_transform.hpp"
 #include "cdens/methods/option_table.hpp"
 
 namespace cdens::registry_internal {
@@ -47,6 +49,12 @@ OptionInfo seed_option();
 OptionInfo threads_option();
 /// Whether to standardise the data first ("standardize"; Python standardize; no flag).
 OptionInfo standardize_option();
+
+/// The output transform of a one-dimensional y ("y_transform"; --y-transform; Python y_transform:
+/// scikit-learn reserves `transform` for a method).
+OptionInfo output_transform_option();
+/// Its values, in the order the table lists them.
+const std::vector<OutputTransformChoice>& output_transform_choices();
 
 /// A list of declared discrete columns, `discrete` or `ordered`: flag --NAME, Python NAME, none by
 /// default; `doc` says what the method does with them.

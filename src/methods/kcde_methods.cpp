@@ -41,6 +41,8 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
                     &Options::trend,
                     {KernelTrend::none, KernelTrend::linear, KernelTrend::gaussian_process},
                     [](KernelTrend trend) { return to_string(trend); });
+    rows.add_choice(output_transform_option(), &Options::y_transform, output_transform_choices(),
+                    [](OutputTransformChoice choice) { return to_string(choice); });
     rows.add(in_range(option("trend_basis", OptionType::integer,
                              "With trend gp: the pairs of the process's basis and marginal "
                              "likelihood, all up to this many, else a random subset",
@@ -119,6 +121,8 @@ const OptionTable<LinearGaussianOptions>& linear_gaussian_option_table() {
         &Options::variance,
         {LinearVariance::constant, LinearVariance::log_linear, LinearVariance::automatic},
         [](LinearVariance variance) { return to_string(variance); });
+    rows.add_choice(output_transform_option(), &Options::y_transform, output_transform_choices(),
+                    [](OutputTransformChoice choice) { return to_string(choice); });
     return rows;
   }();
   return table;

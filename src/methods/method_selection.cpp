@@ -126,9 +126,10 @@ bool declares(const std::vector<Index>& columns, Index input_dim) {
 }
 
 /// Whether the candidate sets a trend other than none (KCDE's trend = linear or gp).
-bool has_trend(const Candidate& candidate) {
-  const auto trend = candidate.values.find("trend");
-  return trend != candidate.values.end() && std::get<std::string>(trend->second) != "none";
+/// Whether the candidate sets the choice `name` to something other than "none".
+bool sets_choice(const Candidate& candidate, const char* name) {
+  const auto value = candidate.values.find(name);
+  return value != candidate.values.end() && std::get<std::string>(value->second) != "none";
 }
 
 void validate(const MethodSelectionOptions& options, Index n) {
@@ -233,8 +234,9 @@ const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
 
 /// Why `model` may not compete where y is recorded on a grid of steps `steps` (0: none): a
 /// component of a group without trend whose spread in y's units is below half the step of its
-/// output. Around a trend, the spread varies with x; KCDE keeps its own floor there
-/// (docs/methods/kcde.md) and the line's spread is that of its residuals.
+/// output. Around a trend or through an output transform, the spread in y varies with x; KCDE
+/// keeps its own floor there (docs/methods/kcde.md) and the line's spread is that of its
+/// residuals.
 std::optional<std::string> narrower_than_recording(const ConditionalMixture& model,
                                                    const std::vector<double>& steps) {
   for (Index d = 0; d < model.output_dim(); ++d) {
@@ -242,7 +244,7 @@ std::optional<std::string> narrower_than_recording(const ConditionalMixture& mod
     if (step == 0.0 || model.output_kernels()[static_cast<std::size_t>(d)].is_discrete()) continue;
     const auto& groups = model.trend_groups();
     for (std::size_t g = 0; g < groups.size(); ++g) {
-      if (groups[g].trend) continue;
+      if (groups[g].trend || groups[g].transform) continue;
       const Index first = groups[g].first_component;
       const double spread =
           model.scales().row(d).segment(first, model.trend_group_end(g) - first).minCoeff() *
@@ -382,8 +384,13 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
     if (discrete_output &&
         typed_option(*candidate.method, "discrete", OptionType::columns) == nullptr) {
       score.status = "not run: it models densities, and a discrete y is scored by masses";
-    } else if (discrete_output && has_trend(candidate)) {
+    } else if (discrete_output && sets_choice(candidate, "trend")) {
       score.status = "not run: a trend moves a continuous y, and this y is discrete";
+    } else if (discrete_output && sets_choice(candidate, "y_transform")) {
+      score.status = "not run: a transform maps a continuous y, and this y is discrete";
+    } else if (y.rows() != 1 && sets_choice(candidate, "y_transform")) {
+      score.status = "not run: a transform maps a one-dimensional y";
+
     } else if (any_scored && seconds_since(started) >= options.time_budget) {
       score.status = "not run: the time budget was spent";
     } else {

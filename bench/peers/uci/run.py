@@ -62,7 +62,10 @@ def estimator(spec, seed):
 
     if spec == "auto":
         return cdens.AutoCDE(random_state=seed)
-    return getattr(cdens, methods()[name]["python_class"])(random_state=seed, **options)
+    entry = methods()[name]
+    if any(option["python_name"] == "random_state" for option in entry["options"]):
+        options["random_state"] = seed
+    return getattr(cdens, entry["python_class"])(**options)
 
 
 def load(name):

@@ -15,6 +15,7 @@
 
 #include "cdens/conditional/kernel_cde.hpp"
 #include "cdens/core/fit_context.hpp"
+#include "cdens/core/output_transform.hpp"
 
 namespace cdens {
 
@@ -30,6 +31,9 @@ LinearVariance parse_linear_variance(const std::string& name);
 
 struct LinearGaussianOptions {
   LinearVariance variance = LinearVariance::automatic;
+  /// A monotone map of a one-dimensional y the model describes (output_transform.hpp): with
+  /// `log`, the log-normal regression.
+  OutputTransformChoice y_transform = OutputTransformChoice::none;
 };
 
 /// Fits the linear-Gaussian model to the pairs (x_i, y_i): x is d_x × n, y is d_y × n, with

@@ -20,6 +20,7 @@
 #include "cdens/conditional/marginal_mixing.hpp"
 #include "cdens/core/bandwidth_search_options.hpp"
 #include "cdens/core/fit_context.hpp"
+#include "cdens/core/output_transform.hpp"
 
 namespace cdens {
 
@@ -55,6 +56,9 @@ struct ProductKernelCdeOptions {
   std::vector<Index> ordered = {};
   /// What the output kernels are centred on (a departure from the paper with `linear` or `gp`).
   KernelTrend trend = KernelTrend::none;
+  /// A monotone map of a one-dimensional y the kernels are placed on (output_transform.hpp; a
+  /// departure from the paper with `log` or `yeo_johnson`).
+  OutputTransformChoice y_transform = OutputTransformChoice::none;
   /// With the Gaussian-process trend, the pairs of its basis and of its marginal likelihood: all
   /// up to this many, else a random subset of this size (O(n · trend_basis²) time).
   Index trend_basis = 1000;

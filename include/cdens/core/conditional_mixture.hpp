@@ -24,6 +24,11 @@
 // component k of group g then has t = μ_g(z) + f_g(z)·e. A model of one group is the plain
 // shape above; the queries of a pooled model treat each group's components in t.
 //
+// Output transforms (one-dimensional Gaussian y only): a trend group may carry a monotone map of
+// y (output_transform.hpp); its components then describe t = T(y) rather than y's
+// standardisation, so that group's density is p(T(y) | x) T′(y). Such a model answers every
+// query in y's units, the ones without a closed form numerically (transformed_scalar_mixture.hpp).
+//
 // Edge of the data: weights are combined in log space (log-sum-exp), so a far-away x still gets
 // the weights of its nearest components. Where every w_k(x) is exactly zero (an empty ε-ball,
 // all LSCDE coefficients rounded to zero), p(y|x) is the gate's marginal mixture
@@ -37,6 +42,7 @@
 #include "cdens/core/column_kernel.hpp"
 #include "cdens/core/conditional_gate.hpp"
 #include "cdens/core/density_region.hpp"
+#include "cdens/core/output_transform.hpp"
 #include "cdens/core/output_trend.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/types.hpp"
@@ -45,13 +51,16 @@ namespace cdens {
 namespace detail {
 class LevelDistribution;
 class ScalarMixture;
+class TransformedScalarMixture;
 }  // namespace detail
 
 /// The components of one trend group: from `first_component` to the next group's first (or the
-/// last component), moved and widened by `trend` (null: none).
+/// last component), moved and widened by `trend` (null: none), in the variable t = T(y) of
+/// `transform` (null: y's standardisation).
 struct TrendGroup {
   Index first_component = 0;
   std::shared_ptr<const OutputTrend> trend;
+  std::shared_ptr<const OutputTransform> transform = nullptr;
 };
 
 class ConditionalMixture {
@@ -90,6 +99,9 @@ class ConditionalMixture {
   Index trend_group_end(std::size_t g) const;
   /// The kernel of every output dimension: continuous (Gaussian) or discrete.
   const ColumnKernels& output_kernels() const { return output_kernels_; }
+  /// Whether a trend group carries an output transform (its components are then not Gaussian in
+  /// y: scalar_components() is refused and the CRPS is crps_by_quadrature()).
+  bool has_output_transform() const { return has_transform_; }
 
   // Queries. Inputs and outputs are in the user's units, one sample per column.
 
@@ -134,7 +146,11 @@ class ConditionalMixture {
     Matrix centers;
     Matrix spreads;
   };
+  /// InvalidArgument for a model with an output transform.
   ScalarComponents scalar_components(const MatrixView& x) const;
+  /// The CRPS of the pairs (x_j, y_j) by quadrature of ∫ (F(z) − 1{z ≥ y_j})² dz: for models
+  /// with an output transform, whose components have no closed form in y.
+  Vector crps_by_quadrature(const MatrixView& x, const MatrixView& y) const;
 
   // The trend of a model of one trend group (InvalidArgument for a pooled model).
 
@@ -196,6 +212,10 @@ class ConditionalMixture {
   /// components of one trend group with the same centre and scale merged into one (a KCDE of a y
   /// with ties has many).
   detail::ScalarMixture scalar_mixture(const VectorView& pi, const GroupMaps& maps, Index j) const;
+  /// The distribution of a one-dimensional y at input j of `maps` for a model with an output
+  /// transform: the untransformed groups as one part, each transformed group as its own.
+  detail::TransformedScalarMixture transformed_mixture(const VectorView& pi, const GroupMaps& maps,
+                                                       Index j) const;
   /// Merges the components of a one-dimensional Gaussian y by trend group, centre and scale.
   void prepare_merged_components();
   /// The trend of the only group (InvalidArgument naming `query` for a pooled model).
@@ -213,7 +233,8 @@ class ConditionalMixture {
   Matrix centers_;
   Matrix scales_;
   std::vector<TrendGroup> groups_;
-  bool has_trend_ = false;  ///< whether any group has a trend
+  bool has_trend_ = false;      ///< whether any group has a trend
+  bool has_transform_ = false;  ///< whether any group has an output transform
   ColumnKernels output_kernels_;
   std::vector<Index> gaussian_rows_;  ///< the Gaussian output dimensions
   Matrix gaussian_centers_;           ///< their rows of the centres

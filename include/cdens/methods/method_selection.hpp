@@ -38,7 +38,8 @@ struct MethodSelectionOptions {
   /// Comma-separated candidates, cheapest first: a conditional method's name, optionally with
   /// option settings after colons ("kcde:trend=linear:restarts=4"; an option by its name or its
   /// Python name). Seeds and threads come from this fit's own.
-  std::string candidates = "linear,lscde,kcde:trend=linear,kcde,kcde:trend=gp";
+  std::string candidates =
+      "linear,lscde,kcde:trend=linear,kcde,kcde:trend=gp,kcde:trend=gp:y_transform=yeo_johnson";
   /// Discrete columns (unordered, ordered) by position among the inputs, then the outputs,
   /// passed to every candidate that takes such declarations (KCDE). With a discrete output the
   /// scores are probability masses, so a candidate that models densities only is not run.

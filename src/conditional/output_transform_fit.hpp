@@ -1,0 +1,33 @@
+#pragma once
+// Fitting a conditional estimator on a transformed output (output_transform.hpp): the transform
+// is chosen from the training pairs, the estimator fitted to (x, B(y)), and its model moved back
+// to y's units with the transform on every trend group (docs/methods/kcde.md, "Output
+// transforms").
+
+#include <functional>
+
+#include "cdens/core/fit_report.hpp"
+#include "cdens/core/output_transform.hpp"
+#include "cdens/core/types.hpp"
+
+namespace cdens {
+
+/// Yeo–Johnson's λ ∈ [0, 2] for the output v = (y − mean) / deviation by the profile likelihood
+/// of the linear-Gaussian model v_λ = ψ_λ(v) ~ N(a + Aᵀx, σ²) (Box & Cox 1964, eq. (8), with
+/// Yeo & Johnson's family): −(n/2) log σ̂²(λ) + Σ_i log ψ′_λ(v_i), maximised over a grid of step
+/// 0.01. x is d_x × n, v is n values.
+double yeo_johnson_profile_lambda(const MatrixView& x, const VectorView& v);
+
+/// Fits `fit` (an estimator of a one-dimensional y) to (x, B(y)) with the transform `choice`
+/// chosen from the pairs (`fit` also gets B, with m = 0 and s = 1, to see y's own recording
+/// grid through it), and returns its model in y's units: each trend group carries the
+/// transform, y's standardisation is that of y itself (so the model pools with untransformed
+/// ones), the leave-one-out log-densities and NLLs of the report gain the Jacobian, and the
+/// report holds "output_transform_lambda" (0 for log) and a note. InvalidArgument for d_y ≠ 1 or,
+/// with log, an output that is not positive.
+ConditionalFit fit_on_transformed_output(
+    const MatrixView& x, const MatrixView& y, OutputTransformChoice choice,
+    const std::function<ConditionalFit(const MatrixView& transformed, const OutputTransform& base)>&
+        fit);
+
+}  // namespace cdens
