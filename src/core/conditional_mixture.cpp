@@ -565,7 +565,7 @@ Matrix ConditionalMixture::mean(const MatrixView& x) const {
     Matrix result(1, probabilities.cols());
     parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
       double variance = 0.0;
-      transformed_mixture(probabilities.col(j), maps, j).moments(result(0, j), variance);
+      transformed_moments(probabilities.col(j), maps, j, result(0, j), variance);
     });
     return result;
   }
@@ -578,6 +578,41 @@ Matrix ConditionalMixture::mean(const MatrixView& x) const {
                   .cwiseProduct(maps.factors[g]);
   }
   return y_scaling_.inverse_transform(result);
+}
+
+void ConditionalMixture::transformed_moments(const VectorView& pi, const GroupMaps& maps, Index j,
+                                             double& mean, double& variance) const {
+  // Σ_k π_k E[y_k] and Σ_k π_k E[y_k²] over the components in y's units: a plain component is
+  // N(ȳ + S (μ_g + f_g c_k), S² f_g² s_k²), a transformed one is quadrature. Components below
+  // 1e-16 are left out (their total is at most K · 1e-16).
+  const double shift = y_scaling_.mean()(0);
+  const double scale = y_scaling_.scale()(0);
+  double first = 0.0;
+  double second = 0.0;
+  double total = 0.0;
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    const double location = maps.shifts[g](0, j);
+    const double factor = maps.factors[g](0, j);
+    const OutputTransform* transform = groups_[g].transform.get();
+    for (Index k = group_first(g); k < trend_group_end(g); ++k) {
+      if (!(pi(k) > 1e-16)) continue;
+      const double center = location + factor * centers_(0, k);
+      const double spread = factor * scales_(0, k);
+      double m1 = 0.0;
+      double m2 = 0.0;
+      if (transform) {
+        detail::transformed_component_moments(*transform, center, spread, m1, m2);
+      } else {
+        m1 = shift + scale * center;
+        m2 = m1 * m1 + scale * scale * spread * spread;
+      }
+      first += pi(k) * m1;
+      second += pi(k) * m2;
+      total += pi(k);
+    }
+  }
+  mean = first / total;
+  variance = std::max(0.0, second / total - mean * mean);
 }
 
 ConditionalMixture::Moments ConditionalMixture::moments_in_t(const GroupMaps& maps, Index j) const {
@@ -600,7 +635,7 @@ Matrix ConditionalMixture::covariance(const MatrixView& x) const {
   if (has_transform_) {
     parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
       double mean = 0.0;
-      transformed_mixture(probabilities.col(j), maps, j).moments(mean, result(0, j));
+      transformed_moments(probabilities.col(j), maps, j, mean, result(0, j));
     });
     return result;
   }

@@ -10,7 +10,7 @@
 namespace cdens::detail {
 namespace {
 
-constexpr int kQuadratureNodes = 64;
+constexpr int kQuadratureNodes = 16;
 constexpr int kGridPointsPerPart = 256;
 constexpr std::size_t kComponentsOnGrid = 64;
 constexpr double kGridTail = 1e-12;
@@ -40,26 +40,14 @@ Vector as_vector(const std::vector<double>& values) {
   return Eigen::Map<const Vector>(values.data(), static_cast<Index>(values.size()));
 }
 
-/// Drops the least probable components of `part` while their total stays within
-/// ScalarMixture::kNegligibleMass of `total` (a kernel estimate at one x carries most of its mass
-/// on few of its components), so that every CDF of the grid costs what the mass needs.
-void drop_negligible(TransformedScalarMixture::Part& part, double total) {
-  std::vector<std::size_t> order(part.probabilities.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return part.probabilities[a] < part.probabilities[b];
-  });
-  double dropped = 0.0;
-  std::vector<bool> keep(order.size(), true);
-  for (std::size_t i = 0; i + 1 < order.size(); ++i) {
-    const double probability = part.probabilities[order[i]];
-    if (dropped + probability > ScalarMixture::kNegligibleMass * total) break;
-    dropped += probability;
-    keep[order[i]] = false;
-  }
+/// Drops the components of `part` below ScalarMixture::kNegligibleMass · total / `count`, so that
+/// at most that mass goes (a kernel estimate at one x carries most of its mass on few of its
+/// components) and every CDF on the grid costs what the mass needs.
+void drop_negligible(TransformedScalarMixture::Part& part, double total, std::size_t count) {
+  const double smallest = ScalarMixture::kNegligibleMass * total / static_cast<double>(count);
   std::size_t kept = 0;
-  for (std::size_t k = 0; k < keep.size(); ++k) {
-    if (!keep[k]) continue;
+  for (std::size_t k = 0; k < part.probabilities.size(); ++k) {
+    if (!(part.probabilities[k] >= smallest)) continue;
     part.probabilities[kept] = part.probabilities[k];
     part.centers[kept] = part.centers[k];
     part.scales[kept] = part.scales[k];
@@ -74,10 +62,12 @@ void drop_negligible(TransformedScalarMixture::Part& part, double total) {
 
 TransformedScalarMixture::TransformedScalarMixture(std::vector<Part> parts) {
   double total = 0.0;
+  std::size_t count = 0;
   for (const Part& part : parts) {
     total += std::accumulate(part.probabilities.begin(), part.probabilities.end(), 0.0);
+    count += part.probabilities.size();
   }
-  for (Part& part : parts) drop_negligible(part, total);
+  for (Part& part : parts) drop_negligible(part, total, count);
   total = 0.0;
   for (Part& part : parts) {
     const double weight =
@@ -143,37 +133,16 @@ double TransformedScalarMixture::quantile(double p) const {
   return 0.5 * (low + high);
 }
 
-void TransformedScalarMixture::moments(double& mean, double& variance) const {
+void transformed_component_moments(const OutputTransform& transform, double center, double spread,
+                                   double& first, double& second) {
   const NormalQuadrature& rule = normal_quadrature();
-  double first = 0.0;
-  double second = 0.0;
-  for (const Prepared& part : parts_) {
-    const Part& p = part.part;
-    for (std::size_t k = 0; k < p.probabilities.size(); ++k) {
-      const double pi = p.probabilities[k];
-      if (!(pi > 0.0)) continue;
-      double m1 = 0.0;
-      double m2 = 0.0;
-      if (!p.transform) {
-        m1 = p.shift + p.scale * p.centers[k];
-        m2 = m1 * m1 + p.scale * p.scale * p.scales[k] * p.scales[k];
-      } else {
-        for (Index q = 0; q < rule.nodes.size(); ++q) {
-          const double y = p.transform->inverse(p.centers[k] + p.scales[k] * rule.nodes(q));
-          m1 += rule.weights(q) * y;
-          m2 += rule.weights(q) * y * y;
-        }
-      }
-      first += pi * m1;
-      second += pi * m2;
-    }
+  first = 0.0;
+  second = 0.0;
+  for (Index q = 0; q < rule.nodes.size(); ++q) {
+    const double y = transform.inverse(center + spread * rule.nodes(q));
+    first += rule.weights(q) * y;
+    second += rule.weights(q) * y * y;
   }
-  double total = 0.0;
-  for (const Prepared& part : parts_) {
-    total += std::accumulate(part.part.probabilities.begin(), part.part.probabilities.end(), 0.0);
-  }
-  mean = first / total;
-  variance = std::max(0.0, second / total - mean * mean);
 }
 
 void TransformedScalarMixture::grid(std::vector<double>& points,

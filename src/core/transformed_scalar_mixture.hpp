@@ -2,16 +2,14 @@
 // The distribution of a one-dimensional y at one x for a conditional mixture with output
 // transforms (output_transform.hpp): a weighted sum of parts, each a Gaussian mixture in a
 // variable t of its own that maps to y either affinely (the untransformed trend groups, through
-// y's standardisation) or through an output transform. Components of total probability at most
-// 1e-13 are left out (as ScalarMixture's searches leave them). In y the parts are no longer
-// Gaussian, so the queries that ScalarMixture answers in closed form or by tailored root-finding
-// are answered here numerically:
+// y's standardisation) or through an output transform. Components below 1e-13 of the mass divided
+// by their count are left out (at most 1e-13 of the mass, as ScalarMixture's searches leave out).
+// In y the parts are no longer Gaussian, so the queries that ScalarMixture answers in closed form
+// or by tailored root-finding are answered here numerically:
 //
 // - density and CDF exactly (the parts' closed forms at t(y), with the Jacobian);
 // - quantiles by bisection of the CDF between the parts' own quantiles (a mixture's p-quantile
 //   lies between the smallest and largest of its parts' ones) to a relative 1e-13;
-// - mean and variance by Gauss–Hermite quadrature of every component (64 nodes: exact for the
-//   affine parts, within 1e-10 relative for a lognormal of log-spread below 1);
 // - highest-density regions, highest-density probabilities, the CRPS and ∫ p² on a grid: per
 //   part 256 points evenly spaced in its t between its 1e-12 and 1 − 1e-12 quantiles, plus
 //   each component's centre and centre ± 1, 2 spreads (of the 64 heaviest components), mapped
@@ -51,8 +49,6 @@ class TransformedScalarMixture {
   double pdf(double y) const;
   double cdf(double y) const;
   double quantile(double p) const;
-  /// E[Y] and Var[Y].
-  void moments(double& mean, double& variance) const;
   HighestDensityRegion highest_density_region(double coverage) const;
   /// P(p(Y) ≥ p(y)).
   double highest_density_probability(double y) const;
@@ -79,5 +75,11 @@ class TransformedScalarMixture {
 
   std::vector<Prepared> parts_;
 };
+
+/// E[y] and E[y²] of y = transform⁻¹(t), t ~ N(center, spread²), by 16-node Gauss–Hermite
+/// quadrature (within 1e-12 relative for a log-normal of log-spread up to 1): the moments of a
+/// transformed component, for the mean and variance of a mixture with output transforms.
+void transformed_component_moments(const OutputTransform& transform, double center, double spread,
+                                   double& first, double& second);
 
 }  // namespace cdens::detail

@@ -203,6 +203,10 @@ class ConditionalMixture {
     Matrix variances;
   };
   Moments moments_in_t(const GroupMaps& maps, Index j) const;
+  /// E[y] and Var[y] of a one-dimensional y at input j of `maps` for a model with an output
+  /// transform (the transformed components' moments by quadrature).
+  void transformed_moments(const VectorView& pi, const GroupMaps& maps, Index j, double& mean,
+                           double& variance) const;
   /// The components of group g: its first one and how many.
   Index group_first(std::size_t g) const { return groups_[g].first_component; }
   Index group_size(std::size_t g) const { return trend_group_end(g) - group_first(g); }
