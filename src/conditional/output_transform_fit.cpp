@@ -80,7 +80,7 @@ ConditionalFit fit_on_transformed_output(
     const MatrixView& x, const MatrixView& y, OutputTransformChoice choice,
     const std::function<ConditionalFit(const MatrixView& transformed, const OutputTransform& base)>&
         fit) {
-  const std::string name = "transform = " + to_string(choice);
+  const std::string name = "y_transform = " + to_string(choice);
   if (y.rows() != 1) {
     throw InvalidArgument(
         name + " needs a one-dimensional y; the data have d_y = " + std::to_string(y.rows()));

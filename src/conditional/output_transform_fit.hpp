@@ -23,8 +23,8 @@ double yeo_johnson_profile_lambda(const MatrixView& x, const VectorView& v);
 /// grid through it), and returns its model in y's units: each trend group carries the
 /// transform, y's standardisation is that of y itself (so the model pools with untransformed
 /// ones), the leave-one-out log-densities and NLLs of the report gain the Jacobian, and the
-/// report holds "output_transform_lambda" (0 for log) and a note. InvalidArgument for d_y ≠ 1 or,
-/// with log, an output that is not positive.
+/// report holds "output_transform_lambda" (0 for log). InvalidArgument for d_y ≠ 1 or, with log,
+/// an output that is not positive.
 ConditionalFit fit_on_transformed_output(
     const MatrixView& x, const MatrixView& y, OutputTransformChoice choice,
     const std::function<ConditionalFit(const MatrixView& transformed, const OutputTransform& base)>&

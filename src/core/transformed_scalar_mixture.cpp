@@ -267,31 +267,33 @@ HighestDensityRegion TransformedScalarMixture::highest_density_region(double cov
   return {std::move(intervals), threshold};
 }
 
+std::size_t TransformedScalarMixture::grid_through(double y, std::vector<double>& points,
+                                                   std::vector<double>& densities) const {
+  grid(points, densities);
+  const auto at = std::lower_bound(points.begin(), points.end(), y);
+  const auto index = static_cast<std::size_t>(at - points.begin());
+  if (at == points.end() || *at != y) {
+    points.insert(at, y);
+    densities.insert(densities.begin() + static_cast<std::ptrdiff_t>(index), pdf(y));
+  }
+  return index;
+}
+
 double TransformedScalarMixture::highest_density_probability(double y) const {
   std::vector<double> points;
   std::vector<double> densities;
-  grid(points, densities);
-  const double threshold = pdf(y);
+  const double threshold = densities[grid_through(y, points, densities)];
   if (!(threshold > 0.0)) return 1.0;
-  const auto at = std::lower_bound(points.begin(), points.end(), y);
-  const auto index = at - points.begin();
-  if (at == points.end() || *at != y) {
-    points.insert(at, y);
-    densities.insert(densities.begin() + index, threshold);
-  }
   return probability_of(superlevel_set(points, densities, threshold, true));
 }
 
 double TransformedScalarMixture::crps(double y) const {
   std::vector<double> points;
   std::vector<double> densities;
-  grid(points, densities);
+  grid_through(y, points, densities);
   // ∫ F² below y and ∫ (1 − F)² above it on the grid with y in it (each segment lies on one side
   // of y), by the trapezoid rule with its end correction h²/12 (g′(a) − g′(b)), exact for cubics:
   // g′ = 2 F p below y and −2 (1 − F) p above it.
-  const auto at = std::lower_bound(points.begin(), points.end(), y);
-  densities.insert(densities.begin() + (at - points.begin()), pdf(y));
-  points.insert(at, y);
   std::vector<double> probabilities(points.size());
   for (std::size_t g = 0; g < points.size(); ++g) probabilities[g] = cdf(points[g]);
   double sum = 0.0;

@@ -66,6 +66,9 @@ class TransformedScalarMixture {
   double to_y(const Prepared& part, double t) const;
   /// Points of y on which grid-based queries work, increasing, with the density at each.
   void grid(std::vector<double>& points, std::vector<double>& densities) const;
+  /// The grid with the point y in it (added where it is not a grid point): y's index.
+  std::size_t grid_through(double y, std::vector<double>& points,
+                           std::vector<double>& densities) const;
   /// The superlevel set {p ≥ threshold} read off the grid, its crossings refined by bisection
   /// of the density where `refine`.
   std::vector<Interval> superlevel_set(const std::vector<double>& points,
