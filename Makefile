@@ -14,6 +14,21 @@ WERROR := $(if $(CI),ON,OFF)
 PYTHON ?= /usr/bin/python3
 VENV := build/venv
 
+# OpenBLAS 0.3.21 (Debian 12) does not know some recent Intel models (a virtual machine's
+# "Intel Xeon Processor" with AVX-512) and falls back to its Prescott (SSE2) kernels, whose
+# dsymv_L (Eigen's tridiagonalisation calls it) reads past the end of its matrix, an over-read of
+# the GotoBLAS kernels that OpenBLAS fixed for zsymv only (its pull requests 3455 and 3567):
+# under the sanitizers' allocator the read can cross into an unmapped page (LsceTest, one CI run
+# in three on such a machine). Where the variable is unset and the CPU has AVX2, the kernels are
+# named after its features, as OpenBLAS does for the models it knows.
+ifeq ($(origin OPENBLAS_CORETYPE),undefined)
+  OPENBLAS_CORETYPE := $(shell grep -qw avx512f /proc/cpuinfo 2>/dev/null && echo SkylakeX || \
+    (grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo Haswell))
+endif
+ifneq ($(OPENBLAS_CORETYPE),)
+  export OPENBLAS_CORETYPE
+endif
+
 deps:
 	@bash scripts/install_deps.sh
 
