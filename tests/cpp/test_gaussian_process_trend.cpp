@@ -169,7 +169,6 @@ TEST(GaussianProcessTrendTest, ReducedBasisGivesTheSubsetOfRegressorsPosterior) 
   // Σ = (σ⁻² K_Un K_nU + K_UU)⁻¹, μ = σ⁻² k*ᵀ Σ K_Un ρ,
   // v = σ_f² − k*ᵀ K_UU⁻¹ k* + k*ᵀ Σ k*.
   // K_UU carries the fit's jitter 10⁻⁸ σ_f² on its diagonal.
-
   const long double noise = output.noise_variance;
   LongMatrix k_uu =
       ard_kernel<long double>(basis, basis, output.length_scales, output.signal_variance);
