@@ -30,6 +30,18 @@ inline int resolve_threads(int requested) {
   return requested > 0 ? requested : omp_get_max_threads();
 }
 
+/// Sets the calling thread's OpenMP thread count (so its BLAS) to one for its lifetime.
+class OneNestedThread {
+ public:
+  OneNestedThread() : saved_(omp_get_max_threads()) { omp_set_num_threads(1); }
+  ~OneNestedThread() { omp_set_num_threads(saved_); }
+  OneNestedThread(const OneNestedThread&) = delete;
+  OneNestedThread& operator=(const OneNestedThread&) = delete;
+
+ private:
+  int saved_;
+};
+
 /// Calls task(i) for i = 0 … count − 1 on `threads` OpenMP threads, in any order.
 ///
 /// Inside a task, nested parallelism is set to one thread, so the BLAS behind Eigen's products
@@ -37,8 +49,18 @@ inline int resolve_threads(int requested) {
 /// tasks that write only their own outputs, results are then independent of the thread count.
 /// The first exception a task throws is rethrown here once all tasks have stopped (an
 /// exception must not escape an OpenMP region).
+///
+/// One task, or one thread, runs on the calling thread without a parallel region (still with
+/// one BLAS thread): a region wakes its threads and waits for them at its end, which costs tens
+/// of microseconds when they sleep between regions (OMP_WAIT_POLICY=PASSIVE) — more than a
+/// small task, and GSKD at N = 10⁴ opens tens of thousands of one-task regions.
 template <class Task>
 void parallel_for(int threads, Index count, Task&& task) {
+  if (threads <= 1 || count <= 1) {
+    const OneNestedThread one_thread;
+    for (Index i = 0; i < count; ++i) task(i);
+    return;
+  }
   std::exception_ptr failure;
   std::mutex failure_mutex;
 #pragma omp parallel num_threads(threads)
