@@ -18,7 +18,9 @@ from ._validation import (
     as_probabilities,
     as_samples,
     check_features,
+    default_feature_names,
     output_names,
+    restored_feature_names,
     seed_of,
 )
 
@@ -111,8 +113,8 @@ class ConditionalDensityEstimator(BaseEstimator):
             engine_arguments["comm"] = processes
         model = self._fit_model(X_samples, Y_samples, **engine_arguments)
         names = getattr(self, "feature_names_in_", None)
-        model.x_names = list(names) if names is not None else [
-            f"x{k}" for k in range(X_samples.shape[1])]
+        model.x_names = list(names) if names is not None else default_feature_names(
+            X_samples.shape[1])
         model.y_names = output_names(Y, Y_samples.shape[1])
         self._set_fitted(model)
         for message in model.warnings:
@@ -140,9 +142,10 @@ class ConditionalDensityEstimator(BaseEstimator):
         parameters = estimator.get_params()
         estimator.set_params(**{name: value for name, value in chosen.items()
                                 if name in parameters})
-        # Variable names stay in model_.x_names: setting feature_names_in_ would make every
-        # query with a plain array warn about missing names.
         estimator.n_features_in_ = model.input_dim
+        names = restored_feature_names(model.x_names)
+        if names is not None:
+            estimator.feature_names_in_ = names
         estimator._set_fitted(model)
         return estimator
 

@@ -16,7 +16,14 @@ from ._conditional import CdensWarning, cv_results_from_table
 from ._distributed import agree, engine_comm, min_samples
 from ._methods import engine_options, report_names
 from ._parameters import add_parameters
-from ._validation import as_probabilities, as_samples, check_features, seed_of
+from ._validation import (
+    as_probabilities,
+    as_samples,
+    check_features,
+    default_feature_names,
+    restored_feature_names,
+    seed_of,
+)
 
 
 class DensityEstimator(BaseEstimator):
@@ -54,8 +61,8 @@ class DensityEstimator(BaseEstimator):
         X_samples = agree(comm, checked_samples)
         model = self._fit_model(X_samples, comm=engine_comm(comm, self._method))
         names = getattr(self, "feature_names_in_", None)
-        model.names = list(names) if names is not None else [
-            f"x{k}" for k in range(X_samples.shape[1])]
+        model.names = list(names) if names is not None else default_feature_names(
+            X_samples.shape[1])
         self._set_fitted(model)
         for message in model.warnings:
             warnings.warn(message, CdensWarning, stacklevel=2)
@@ -86,6 +93,9 @@ class DensityEstimator(BaseEstimator):
             name: int(value) if isinstance(parameters[name], int) else value
             for name, value in chosen.items() if name in parameters})
         estimator.n_features_in_ = model.dimension
+        names = restored_feature_names(model.names)
+        if names is not None:
+            estimator.feature_names_in_ = names
         estimator._set_fitted(model)
         return estimator
 

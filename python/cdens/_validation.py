@@ -25,6 +25,21 @@ except ImportError:  # scikit-learn < 1.6 keeps them as estimator methods
         estimator._check_feature_names(X, reset=reset)
 
 
+def default_feature_names(count):
+    """The names a fit gives inputs passed without names (an array): x0, x1, …"""
+    return [f"x{k}" for k in range(count)]
+
+
+def restored_feature_names(names):
+    """feature_names_in_ of an estimator read from a model file: the file's input names where
+    the fit had them (a CSV header, DataFrame columns), so that a DataFrame with its columns in
+    another order is refused as after the fit; None where the fit made up x0, x1, …"""
+    names = list(names)
+    if names == default_feature_names(len(names)):
+        return None
+    return np.asarray(names, dtype=object)
+
+
 _EXACT_INTEGER_LIMIT = 2**53  # every integer of smaller magnitude is exactly a float64
 
 

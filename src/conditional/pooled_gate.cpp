@@ -1,5 +1,6 @@
 #include "cdens/conditional/pooled_gate.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -79,6 +80,17 @@ Vector PooledGate::log_marginal_weights() const {
     first += marginal.size();
   }
   return weights;
+}
+
+std::vector<Index> PooledGate::discrete_inputs() const {
+  std::vector<Index> discrete;
+  for (const auto& member : members_) {
+    const std::vector<Index> own = member->discrete_inputs();
+    discrete.insert(discrete.end(), own.begin(), own.end());
+  }
+  std::sort(discrete.begin(), discrete.end());
+  discrete.erase(std::unique(discrete.begin(), discrete.end()), discrete.end());
+  return discrete;
 }
 
 nlohmann::json PooledGate::to_json() const {

@@ -10,6 +10,7 @@
 #include "cdens/conditional/linear_gaussian.hpp"
 #include "cdens/conditional/marginal_mixing.hpp"
 #include "cdens/conditional/product_kernel_gate.hpp"
+#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
@@ -27,8 +28,8 @@
 namespace cdens {
 namespace {
 
-void validate(const ProductKernelCdeOptions& options, const ColumnKernels& kernels,
-              Index input_dim) {
+void validate(const ProductKernelCdeOptions& options, const ColumnKernels& kernels, Index input_dim,
+              const std::vector<std::string>& names) {
   const auto dimension = static_cast<Index>(kernels.size());
   if (!options.bandwidths.empty()) {
     require_positive_values(options.bandwidths, "bandwidths");
@@ -39,9 +40,15 @@ void validate(const ProductKernelCdeOptions& options, const ColumnKernels& kerne
     }
     for (Index d = 0; d < dimension; ++d) {
       const ColumnKernel& kernel = kernels[static_cast<std::size_t>(d)];
+      const double value = options.bandwidths[static_cast<std::size_t>(d)];
+      const std::string name = column_name(d, input_dim, names);
       if (kernel.is_discrete()) {
-        kernel.require_smoothing(options.bandwidths[static_cast<std::size_t>(d)],
-                                 dimension_name(d, input_dim));
+        kernel.require_smoothing(value, name);
+      } else if (!(value >= kNarrowestKernelWidth && value <= kWidestKernelWidth)) {
+        throw InvalidArgument("the bandwidth of continuous column " + name + " must lie in [" +
+                              format_number(kNarrowestKernelWidth) + ", " +
+                              format_number(kWidestKernelWidth) + "], got " + format_number(value) +
+                              kKernelWidthRangeReason);
       }
     }
   }
@@ -222,7 +229,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
     require_training_pairs(x, y);
     const ColumnKernels kernels =
         declared_column_kernels(x, y, options.discrete, options.ordered, context.column_names);
-    validate(options, kernels, input_dim);
+    validate(options, kernels, input_dim, context.column_names);
     const StandardizedPairs data = standardize_continuous_columns(x, y, kernels, context);
     const ColumnKernels input_kernels(kernels.begin(), kernels.begin() + input_dim);
     const ColumnKernels output_kernels(kernels.begin() + input_dim, kernels.end());

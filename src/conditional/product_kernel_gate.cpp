@@ -3,6 +3,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/samples.hpp"
@@ -37,6 +38,14 @@ ProductKernelGate::ProductKernelGate(Matrix centers_x, Vector bandwidths, Column
   for (Index d = 0; d < centers_x_.rows(); ++d) {
     const ColumnKernel& kernel = kernels_[static_cast<std::size_t>(d)];
     if (!kernel.is_discrete()) {
+      // The fit's own range (a model file may hold anything): a narrower kernel overflows
+      // ‖x − u‖²/h² and the queries would be NaN.
+      if (!(bandwidths_(d) >= kNarrowestKernelWidth && bandwidths_(d) <= kWidestKernelWidth)) {
+        throw InvalidArgument("the kernel gate's bandwidth of input x" + std::to_string(d) +
+                              " must lie in [" + format_number(kNarrowestKernelWidth) + ", " +
+                              format_number(kWidestKernelWidth) + "], got " +
+                              format_number(bandwidths_(d)));
+      }
       continuous_rows_.push_back(d);
       continue;
     }
@@ -98,6 +107,14 @@ void ProductKernelGate::mix_with_equal_weights(Eigen::Ref<Matrix> out) const {
 }
 
 Vector ProductKernelGate::log_marginal_weights() const { return Vector::Zero(n_components()); }
+
+std::vector<Index> ProductKernelGate::discrete_inputs() const {
+  std::vector<Index> discrete;
+  for (Index d = 0; d < input_dim(); ++d) {
+    if (kernels_[static_cast<std::size_t>(d)].is_discrete()) discrete.push_back(d);
+  }
+  return discrete;
+}
 
 nlohmann::json ProductKernelGate::to_json() const {
   nlohmann::json document = {{"centers_x", matrix_to_json(centers_x_)},

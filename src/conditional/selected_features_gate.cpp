@@ -21,6 +21,15 @@ void SelectedFeaturesGate::log_weights(const MatrixView& x, Eigen::Ref<Matrix> o
   inner_->log_weights(selected, out);
 }
 
+std::vector<Index> SelectedFeaturesGate::discrete_inputs() const {
+  std::vector<Index> discrete;
+  for (const Index d : inner_->discrete_inputs()) {
+    discrete.push_back(features_[static_cast<std::size_t>(d)]);
+  }
+  std::sort(discrete.begin(), discrete.end());
+  return discrete;
+}
+
 nlohmann::json SelectedFeaturesGate::to_json() const {
   nlohmann::json inner = inner_->to_json();
   inner["kind"] = inner_->kind();

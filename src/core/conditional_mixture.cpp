@@ -8,6 +8,7 @@
 #include <tuple>
 #include <utility>
 
+#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/rng.hpp"
@@ -29,6 +30,11 @@ namespace {
 constexpr Index kQueryBlock = 256;
 
 Index block_count(Index m) { return (m + kQueryBlock - 1) / kQueryBlock; }
+
+// The largest standard deviation of an output: the variances of its components and of the
+// mixture (up to about 10⁴ times its own in standardised units) stay below the largest double,
+// 1.8·10³⁰⁸. Data scaled by 10²⁰⁰ fitted, scored, then predicted non-finite variances.
+constexpr double kLargestOutputScale = 1e152;
 
 /// The trend of a file written before output trends had a kind: "trend" is A (μ = A z) and
 /// "scale_trend" Γ, which widened the components without moving their centres. Only the
@@ -58,6 +64,21 @@ std::shared_ptr<const OutputTrend> legacy_linear_trend(const nlohmann::json& doc
 
 }  // namespace
 
+void require_answerable_output_scales(const Standardizer& y_scaling,
+                                      const std::vector<std::string>& names) {
+  for (Index d = 0; d < y_scaling.dimension(); ++d) {
+    if (y_scaling.scale()(d) > kLargestOutputScale) {
+      const std::string name = d < static_cast<Index>(names.size())
+                                   ? names[static_cast<std::size_t>(d)]
+                                   : "y" + std::to_string(d);
+      throw InvalidArgument(
+          "output " + name + " has a standard deviation of " + format_number(y_scaling.scale()(d)) +
+          ": its variances would overflow (the largest answered is " +
+          format_number(kLargestOutputScale) + "); divide it by a power of ten before fitting");
+    }
+  }
+}
+
 ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
                                        std::shared_ptr<const ConditionalGate> gate, Matrix centers,
                                        Matrix scales, std::shared_ptr<const OutputTrend> trend,
@@ -80,6 +101,13 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
   if (!gate_) throw InvalidArgument("conditional mixture without a gate");
   if (gate_->input_dim() != x_scaling_.dimension()) {
     throw InvalidArgument("gate input dimension differs from the input standardiser");
+  }
+  require_answerable_output_scales(y_scaling_);
+  for (const Index d : gate_->discrete_inputs()) {
+    if (x_scaling_.mean()(d) != 0.0 || x_scaling_.scale()(d) != 1.0) {
+      throw InvalidArgument("conditional mixture: discrete input x" + std::to_string(d) +
+                            " must not be standardised (its kernel works on its levels)");
+    }
   }
   if (centers_.rows() != y_scaling_.dimension() || scales_.rows() != centers_.rows() ||
       scales_.cols() != centers_.cols() || gate_->n_components() != centers_.cols() ||

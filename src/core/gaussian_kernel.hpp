@@ -8,6 +8,13 @@ namespace cdens {
 /// log(2π): the log normalising constant of a Gaussian is −½ (d log(2π) + Σ log σ²).
 inline constexpr double kLog2Pi = 1.83787706640934548356;
 
+/// The widths (standardised units) a fit accepts for a Gaussian kernel: wider or narrower
+/// ones under- or overflow exp(−d²/2σ²) and the densities.
+inline constexpr double kNarrowestKernelWidth = 1e-8;
+inline constexpr double kWidestKernelWidth = 1e8;
+inline constexpr const char* kKernelWidthRangeReason =
+    ": wider or narrower kernels under- or overflow exp(−d²/2σ²) and the densities";
+
 /// D_ij = ‖a_i − b_j‖² for the columns a_i of `a` (d × m) and b_j of `b` (d × k), as the
 /// m × k matrix ‖a_i‖² + ‖b_j‖² − 2 a_iᵀb_j (one GEMM); tiny negatives from cancellation are
 /// clamped to 0.

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "core/gaussian_kernel.hpp"
+
 namespace cdens::registry_internal {
 OptionInfo option(std::string name, OptionType type, std::string doc, std::string cli_flag,
                   std::string python_name) {
@@ -32,10 +34,9 @@ OptionInfo positive(OptionInfo info) {
 }
 
 OptionInfo kernel_widths(OptionInfo info) {
-  info.minimum = 1e-8;
-  info.maximum = 1e8;
-  info.range_reason =
-      ": wider or narrower kernels under- or overflow exp(−d²/2σ²) and the densities";
+  info.minimum = kNarrowestKernelWidth;
+  info.maximum = kWidestKernelWidth;
+  info.range_reason = kKernelWidthRangeReason;
   return info;
 }
 
@@ -65,9 +66,11 @@ OptionInfo lambda_grid() {
 }
 
 OptionInfo epsilon_grid() {
-  return kernel_widths(
-      grid("epsilons", "Candidate radii ε of ε-KDE's input ball ‖x_i − x‖ ≤ ε (standardised units)",
-           "--epsilon", "epsilon", "epsilon"));
+  // A radius, not a kernel width: any positive radius gives a ball (a tiny one holds the query's
+  // own pair or none, a huge one every pair); nothing is exponentiated.
+  return positive(grid("epsilons",
+                       "Candidate radii ε of ε-KDE's input ball ‖x_i − x‖ ≤ ε (standardised units)",
+                       "--epsilon", "epsilon", "epsilon"));
 }
 
 OptionInfo width_grid() {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/standardizer.hpp"
 #include "methods/constant_inputs.hpp"
 #include "methods/method_entries.hpp"
 
@@ -129,6 +131,12 @@ ConditionalModel fit_method(const MethodEntry& method, const MatrixView& x, cons
   }
   if (context.communicator.size() > 1 && !method.distributed) {
     throw InvalidArgument(not_distributed_message(method));
+  }
+  // A y too widely spread for its variance to be answered is refused before any fit, by name
+  // (every model would refuse it, as y0). On many processes a rank sees its shard only.
+  if (context.communicator.size() == 1) {
+    const std::vector<std::string> y_names = context.pair_names(x.rows(), y.rows()).second;
+    require_answerable_output_scales(Standardizer::fit(y, "y", y_names), y_names);
   }
   // A constant input is ignored (its model wraps the fit on the others). On many processes a
   // rank sees its shard only, so the standardiser's global check refuses it there; PRESS's model

@@ -61,3 +61,39 @@ def test_the_version_is_the_same_everywhere(cli):
     assert cdens.__version__ == version
     assert importlib.metadata.version("cdens") == version
     assert run(cli, "--version").strip() == f"cdens {version}"
+
+
+def test_a_loaded_model_keeps_its_input_names_and_refuses_reordered_columns(cli, tmp_path):
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({"a": rng.normal(size=80), "b": rng.normal(size=80)})
+    y = frame["a"] - 0.5 * frame["b"] + 0.3 * rng.normal(size=80)
+    fitted = cdens.KernelCDE().fit(frame, y)
+    fitted.save(tmp_path / "python.json")
+    csv = tmp_path / "data.csv"
+    frame.assign(y=y).to_csv(csv, index=False)
+    run(cli, "fit", str(csv), "--method", "kcde", "--x", "a,b", "--y", "y", "--out",
+        str(tmp_path / "cli.json"))
+    for path in ("python.json", "cli.json"):
+        loaded = cdens.load(tmp_path / path)
+        assert list(loaded.feature_names_in_) == ["a", "b"]
+        np.testing.assert_array_equal(loaded.log_pdf(frame, y), fitted.log_pdf(frame, y))
+        # The columns swapped would be scored silently against the wrong inputs.
+        with pytest.raises(ValueError, match="feature names"):
+            loaded.log_pdf(frame[["b", "a"]], y)
+
+
+def test_a_model_fitted_on_arrays_loads_without_input_names(tmp_path):
+    x = np.linspace(0.0, 1.0, 50).reshape(-1, 1)
+    cdens.KernelCDE().fit(x, 2.0 * x[:, 0]).save(tmp_path / "arrays.json")
+    cdens.ParzenWindow().fit(x).save(tmp_path / "density.json")
+    for path in ("arrays.json", "density.json"):
+        assert not hasattr(cdens.load(tmp_path / path), "feature_names_in_")
+
+
+def test_a_loaded_density_keeps_its_names(tmp_path):
+    frame = pd.DataFrame({"u": np.linspace(0.0, 1.0, 40), "v": np.cos(np.arange(40.0))})
+    cdens.ParzenWindow().fit(frame).save(tmp_path / "density.json")
+    loaded = cdens.load(tmp_path / "density.json")
+    assert list(loaded.feature_names_in_) == ["u", "v"]
+    with pytest.raises(ValueError, match="feature names"):
+        loaded.score_samples(frame[["v", "u"]])

@@ -225,12 +225,31 @@ def hostile_options(corpus):
     fit("seed 2^64-1", ["--seed", "18446744073709551615"], [], "ok")
     fit("holdout 1.5", ["--holdout", "1.5"], ["--holdout"])
     fit("option of another method", ["--epsilon", "0.3"], ["--epsilon", "does not apply"])
+    # ε is a ball's radius, not a kernel width: any positive radius is a model, zero is not.
+    fit("epsilon radius 0", ["--epsilon", "0"], ["--epsilon", "greater than 0"], method="ekde")
+    fit("epsilon radius 1e-12", ["--epsilon", "1e-12"], [], "ok", method="ekde")
     fit("unknown method", [], ["unknown method|lscdx"], method="lscdx")
     fit("unknown option", ["--sigmaa", "1"], ["sigmaa"])
     fit("bandwidth bounds reversed", ["--bandwidth-bounds", "2,1"],
         ["--bandwidth-bounds", "lower bound"], method="kcde")
     fit("bandwidth bounds 1e-300", ["--bandwidth-bounds", "1e-300,1"],
         ["--bandwidth-bounds", "must lie in"], method="kcde")
+    # KCDE's --bandwidth holds a Gaussian width per continuous column and a λ per discrete one:
+    # each is checked against its own range, and the message names the column.
+    header, rows = faithful_rows()
+    corpus.write("grouped.csv", "\n".join(
+        [header + ",group"] + [f"{row},{k % 3}" for k, row in enumerate(rows[:60])]) + "\n")
+    for name, bandwidths, names in [
+            ("kcde lambda of a discrete column above its range", "0.5,2,0.3",
+             ["λ of unordered column group", "0.6666666667"]),
+            ("kcde width of a continuous column 1e-9", "1e-9,0.2,0.3",
+             ["bandwidth of continuous column waiting", "1e-08"])]:
+        corpus.add(cls, name, ["fit", "grouped.csv", "--method", "kcde", "--x", "waiting,group",
+                               "--y", "eruptions", "--discrete", "group", "--bandwidth",
+                               bandwidths], "error", names)
+    corpus.add(cls, "kcde lambda 1e-9 of a discrete column", [
+        "fit", "grouped.csv", "--method", "kcde", "--x", "waiting,group", "--y", "eruptions",
+        "--discrete", "group", "--bandwidth", "0.5,1e-9,0.3"], "ok")
     fit("auto candidate listed twice", ["--candidates", "kcde,linear,kcde:trend=none"],
         ["kcde:trend=none", "is the same as 'kcde'"], method="auto")
     fit("auto candidate option set twice", ["--candidates", "kcde:trend=linear:trend=none"],
@@ -278,12 +297,18 @@ def extreme_scales(corpus):
     for factor in [1e-300, 1e-150, 1e-14, 1e14, 1e150, 1e250, 1e300]:
         path = scaled_csv(corpus, f"scaled_{factor:g}.csv", factor)
         for method in ["lscde", "kcde"]:
-            corpus.add(cls, f"{method} fit ×{factor:g}", ["fit", path, "--x", "waiting", "--y",
-                                                        "eruptions", "--method", method,
-                                                        "--out", f"scaled_{method}_{factor:g}.json"],
-                       "ok")
+            fit = ["fit", path, "--x", "waiting", "--y", "eruptions", "--method", method,
+                   "--out", f"scaled_{method}_{factor:g}.json"]
+            if factor > 1e152:
+                # The output's variance (standard deviation 1.1 × factor) would overflow.
+                corpus.add(cls, f"{method} fit ×{factor:g}", fit, "error",
+                           ["output eruptions", "standard deviation", "divide it"])
+                continue
+            corpus.add(cls, f"{method} fit ×{factor:g}", fit, "ok")
             corpus.add(cls, f"{method} score ×{factor:g}",
                        ["score", f"scaled_{method}_{factor:g}.json", path], "ok")
+            corpus.add(cls, f"{method} predict ×{factor:g}",
+                       ["predict", f"scaled_{method}_{factor:g}.json", path], "ok")
         corpus.add(cls, f"density fit ×{factor:g}", ["fit", path, "--method", "parzen"], "ok")
 
 
@@ -342,6 +367,30 @@ def corrupted_models(corpus):
         query=("predict", "small.csv"))
     model("huge number", good_text.replace('"sigma":', '"sigma": 1e999, "s":', 1), [],
           query=("predict", "small.csv"))
+    # A KCDE file must keep the fit's ranges: an input bandwidth of 1e-300 overflowed every
+    # query into NaN, a discrete input standardised after the fit silently moved its levels.
+    with open(corpus.path("kcde.json")) as handle:
+        kcde_text = handle.read()
+    kcde = json.loads(kcde_text)
+    kcde["model"]["gate"]["bandwidths"][0] = 1e-300
+    path = corpus.write("model_kcde_bandwidth_1e-300.json", json.dumps(kcde))
+    corpus.add(cls, "kcde input bandwidth 1e-300", ["score", path, "small.csv"], "error",
+               ["model_kcde_bandwidth_1e-300.json", "bandwidth of input x0", "1e-08"])
+    header, rows = faithful_rows()
+    corpus.write("grouped_model.csv", "\n".join(
+        [header + ",group"] + [f"{row},{k % 3}" for k, row in enumerate(rows[:60])]) + "\n")
+    result = corpus.run_cli(["fit", "grouped_model.csv", "--method", "kcde", "--x",
+                             "waiting,group", "--y", "eruptions", "--discrete", "group", "--out",
+                             "kcde_discrete.json"])
+    if result.returncode != 0:
+        sys.exit(f"cannot fit the discrete-input model of the corpus: {result.stderr}")
+    with open(corpus.path("kcde_discrete.json")) as handle:
+        kcde_discrete = json.load(handle)
+    kcde_discrete["model"]["x_scaling"]["scale"][1] = 2.0
+    path = corpus.write("model_discrete_input_scaled.json", json.dumps(kcde_discrete))
+    corpus.add(cls, "kcde discrete input standardised", ["score", path, "grouped_model.csv"],
+               "error", ["model_discrete_input_scaled.json", "discrete input x1",
+                         "not be standardised"])
     # Bytes flipped at random places of a good file: any refusal must name the file, and a
     # file that still reads must answer with finite numbers.
     rng = random.Random(23)

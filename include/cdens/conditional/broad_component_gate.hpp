@@ -20,6 +20,7 @@ class BroadComponentGate final : public ConditionalGate {
   std::string kind() const override { return "broad_component"; }
   Index input_dim() const override { return inner_->input_dim(); }
   Index n_components() const override { return inner_->n_components() + 1; }
+  std::vector<Index> discrete_inputs() const override { return inner_->discrete_inputs(); }
   /// log((1 − δ) π_k(x)) for the inner components, log δ for the last; where every inner weight
   /// is zero, the inner components share 1 − δ equally.
   void log_weights(const MatrixView& x, Eigen::Ref<Matrix> out) const override;

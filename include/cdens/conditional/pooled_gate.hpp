@@ -26,6 +26,8 @@ class PooledGate final : public ConditionalGate {
   /// weights, as its own mixture would.
   void log_weights(const MatrixView& x, Eigen::Ref<Matrix> out) const override;
   Vector log_marginal_weights() const override;
+  /// Every input some member treats as discrete.
+  std::vector<Index> discrete_inputs() const override;
   /// {"weights": [a_c], "members": [{"kind", parameters}]}.
   nlohmann::json to_json() const override;
   static std::shared_ptr<const PooledGate> from_json(const nlohmann::json& document,

@@ -40,6 +40,7 @@ class ProductKernelGate final : public ConditionalGate {
   void log_weights(const MatrixView& x, Eigen::Ref<Matrix> out) const override;
   /// Equal weights: the fallback is the kernel density estimate of y.
   Vector log_marginal_weights() const override;
+  std::vector<Index> discrete_inputs() const override;
   /// {"centers_x": u (d_x × K), "bandwidths": h (λ for a discrete input)} and, when an input is
   /// discrete, "input_kernels" (ColumnKernel::to_json of each input); "marginal_weight" when
   /// ε > 0 (files without it have ε = 0).

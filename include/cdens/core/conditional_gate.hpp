@@ -8,6 +8,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cdens/core/types.hpp"
 
@@ -41,6 +42,10 @@ class ConditionalGate {
 
   /// The gate's parameters for the model file; `kind()` is stored beside them.
   virtual nlohmann::json to_json() const = 0;
+
+  /// The inputs (rows of x) whose kernels work on the recorded values themselves (discrete
+  /// levels): the mixture must pass them to the gate unstandardised. None by default.
+  virtual std::vector<Index> discrete_inputs() const { return {}; }
 
   /// For a Gaussian-kernel gate, its centres and width: queries of a mixture whose components
   /// share their widths then sum the kernels with the kernel-sum engine. Nothing otherwise.

@@ -54,6 +54,12 @@ class ScalarMixture;
 class TransformedScalarMixture;
 }  // namespace detail
 
+/// Throws InvalidArgument where an output's standard deviation (its scale in `y_scaling`) exceeds
+/// 10¹⁵²: variances in its units would overflow the largest double. `names` name the outputs
+/// (y0, y1, … when empty). Every conditional mixture checks it; a fit may check it first.
+void require_answerable_output_scales(const Standardizer& y_scaling,
+                                      const std::vector<std::string>& names = {});
+
 /// The components of one trend group: from `first_component` to the next group's first (or the
 /// last component), moved and widened by `trend` (null: none), in the variable t = T(y) of
 /// `transform` (null: y's standardisation).
