@@ -1171,7 +1171,7 @@ ConditionalModel example_model() {
   table.loss = "kl";
   table.best = 1;
   report.cross_validation = table;
-  return ConditionalModel{scalar_case().mixture, {"speed", "load"}, {"power"}, report};
+  return ConditionalModel{scalar_case().mixture, {"speed", "load"}, {"power"}, report, {}};
 }
 
 TEST(ConditionalMixtureTest, ModelFileRoundTripIsBitIdentical) {
