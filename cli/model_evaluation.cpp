@@ -25,6 +25,7 @@
 #include "model_files.hpp"
 #include "output_files.hpp"
 #include "seed_option.hpp"
+#include "table_cells.hpp"
 
 extern char** environ;
 
@@ -188,8 +189,12 @@ EvaluatedModel evaluate_model_file(const std::string& path, const CsvTable& tabl
               evaluate_density(model.mixture, data.values, options, progress)};
   } else {
     const ConditionalModel& model = *file.conditional;
-    const ColumnSelection x = choose_columns(table, arguments.x_columns, "--x", model.x_names);
-    const ColumnSelection y = choose_columns(table, arguments.y_columns, "--y", model.y_names);
+    // Each model codes the labels of its own variables (compare reads one table for several).
+    std::optional<CsvTable> coded;
+    if (!model.labels.empty()) code_model_labels(coded.emplace(table), model);
+    const CsvTable& rows = coded ? *coded : table;
+    const ColumnSelection x = choose_columns(rows, arguments.x_columns, "--x", model.x_names);
+    const ColumnSelection y = choose_columns(rows, arguments.y_columns, "--y", model.y_names);
     require_disjoint(x, y);
     result = {"conditional p(y|x) by " + model.report.method, y.names,
               evaluate_model(model.mixture, x.values, y.values, options, progress)};
