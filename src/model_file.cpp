@@ -166,7 +166,7 @@ std::string model_file_shape(const nlohmann::json& document) {
 
 nlohmann::json density_model_to_json(const DensityModel& model) {
   return {{"format", "cdens-model"},
-          {"version", kModelFileVersion},
+          {"version", kUnlabelledModelFileVersion},
           {"shape", kDensityShape},
           {"method", model.report.method},
           {"variables", {{"x", model.names}}},
