@@ -620,6 +620,12 @@ def labels_and_missing_values(corpus):
                ["left out 2 of 40 rows"],
                check=lambda stdout, _workdir: None if len(stdout.splitlines()) == 39
                else "expected 38 rows")
+    corpus.add(cls, "missing values dropped by evaluate",
+               ["evaluate", "lscde.json", "missing.csv", "--missing", "drop"], "ok",
+               ["left out 2 of 40 rows", "n: 38"])
+    corpus.add(cls, "missing values dropped by compare",
+               ["compare", "lscde.json", "kcde.json", "missing.csv", "--missing", "drop"], "ok",
+               ["left out 2 of 40 rows", "n: 38"])
     corpus.add(cls, "every row missing", FIT[:1] + ["all_missing.csv"] + FIT[1:] +
                ["--missing", "drop"], "error", ["every row has a missing value"])
     corpus.add(cls, "unknown missing policy", FIT[:1] + ["missing.csv"] + FIT[1:] +
