@@ -176,3 +176,31 @@ def test_command_line_and_python_agree_on_a_file_of_words(shells, cli, tmp_path)
     modes = [line.split(",")[-1] for line in predicted[1:]]
     assert modes == list(fitted.predict(X))
     assert [line.split(",")[1] for line in predicted[1:]] == list(shells["sex"])
+
+
+def test_density_fit_drops_missing_rows(faithful):
+    waiting, eruptions = faithful
+    X = np.column_stack([waiting[:, 0], eruptions])
+    holed = X.copy()
+    holed[[4, 9], 1] = np.nan
+    with pytest.warns(CdensWarning, match=r"left out 2 of 272 rows with a missing value \(rows 4, 9\)"):
+        dropped = cdens.ParzenWindow().fit(holed, missing="drop")
+    keep = np.setdiff1d(np.arange(len(X)), [4, 9])
+    np.testing.assert_array_equal(dropped.score_samples(X[keep]),
+                                  cdens.ParzenWindow().fit(X[keep]).score_samples(X[keep]))
+    with pytest.raises(ValueError):
+        cdens.ParzenWindow().fit(holed)
+
+
+def test_levels_beyond_2_to_the_53_are_refused_by_both(cli, tmp_path):
+    ids = np.array([2**53 + 1, 2**53 + 3, 2**53 + 5] * 10, dtype=np.int64)
+    y = np.arange(30, dtype=float) % 7
+    with pytest.raises(ValueError, match=r"beyond 2\*\*53"):
+        cdens.KernelCDE(discrete=[0]).fit(ids.reshape(-1, 1), y)
+    data = tmp_path / "ids.csv"
+    data.write_text("id,y\n" + "".join(f"{i},{v!r}\n" for i, v in zip(ids, y)))
+    refused = subprocess.run([cli, "fit", str(data), "--method", "kcde", "--x", "id", "--y", "y",
+                              "--discrete", "id"], capture_output=True, text=True)
+    assert refused.returncode == 2
+    errors = [line for line in refused.stderr.splitlines() if line.startswith("cdens: error:")]
+    assert len(errors) == 1 and "ids.csv:2:1" in errors[0] and "2^53" in errors[0]
