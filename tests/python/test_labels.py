@@ -204,3 +204,24 @@ def test_levels_beyond_2_to_the_53_are_refused_by_both(cli, tmp_path):
     assert refused.returncode == 2
     errors = [line for line in refused.stderr.splitlines() if line.startswith("cdens: error:")]
     assert len(errors) == 1 and "ids.csv:2:1" in errors[0] and "2^53" in errors[0]
+
+
+def test_ordered_word_output_has_quantiles_in_labels(shells, cli, tmp_path):
+    X = shells["length"].reshape(-1, 1)
+    words = cdens.KernelCDE(ordered={1: SIZES}, random_state=0).fit(X, shells["size"])
+    codes = cdens.KernelCDE(ordered=[1], random_state=0).fit(X, shells["size_code"].astype(float))
+    quantiles = words.predict_quantiles(X, [0.1, 0.5, 0.9])
+    np.testing.assert_array_equal(
+        quantiles, np.array(SIZES, dtype=object)[codes.predict_quantiles(X, [0.1, 0.5, 0.9])
+                                                 .astype(int)])
+    data = tmp_path / "sizes.csv"
+    data.write_text("length,size\n" + "".join(
+        f"{length!r},{size}\n" for length, size in zip(shells["length"], shells["size"])))
+    model = tmp_path / "sizes.json"
+    subprocess.run([cli, "fit", str(data), "--method", "kcde", "--x", "length", "--y", "size",
+                    "--ordered", "size", "--levels", "size=S,M,L", "--out", str(model)],
+                   capture_output=True, text=True, check=True)
+    lines = subprocess.run([cli, "predict", str(model), str(data), "--q", "0.1,0.5,0.9"],
+                           capture_output=True, text=True, check=True).stdout.splitlines()
+    assert lines[0] == "length,log_density,mode,q0.1,q0.5,q0.9"
+    assert [line.split(",")[3:] for line in lines[1:]] == quantiles.tolist()
