@@ -432,9 +432,12 @@ void add_fit_command(CLI::App& parent, const std::optional<DeprecatedGroup>& gro
             {F::regression});
   }
   command->add_option("--out", arguments->out_path, "Write the model to this JSON file");
-  serving(command->add_option("--levels", arguments->levels,
-                              "NAME=A,B,C: the labels of a discrete column in their order (needed "
-                              "for words in an --ordered column; repeat for more columns)"),
+  // One NAME=… per --levels, so that a following positional argument stays the data file.
+  serving(command
+              ->add_option("--levels", arguments->levels,
+                           "NAME=A,B,C: the labels of a discrete column in their order (needed "
+                           "for words in an --ordered column; repeat for more columns)")
+              ->allow_extra_args(false),
           {F::conditional});
   add_missing_option(*command, arguments->drop_missing);
   command->add_flag("--no-header", arguments->no_header,

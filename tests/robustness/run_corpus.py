@@ -570,6 +570,9 @@ def labels_and_missing_values(corpus):
     corpus.add(cls, "label outside the stated levels",
                kcde + ["--x", "band", "--y", "waiting", "--ordered", "band", "--levels", "band=S,M"],
                "error", [r"labelled\.csv:\d+:4", "label 'L'", "S,M"])
+    corpus.add(cls, "levels before the data file",
+               ["fit", "--levels", "band=S,M,L", "labelled.csv", "--method", "kcde", "--x", "band",
+                "--y", "waiting", "--ordered", "band"], "ok", ["labels_band: S,M,L"])
     corpus.add(cls, "levels of an undeclared column",
                kcde + ["--x", "band", "--y", "waiting", "--discrete", "band", "--levels",
                        "kind=short,long"], "error", ["'kind'", "neither --discrete nor --ordered"])
