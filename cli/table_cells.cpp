@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iostream>
 #include <set>
+#include <unordered_map>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/text.hpp"
@@ -122,15 +123,18 @@ void code_labels(CsvTable& table, Index column, const ColumnLabels& labels,
   const std::vector<const CsvTextCell*> words = words_of_column(table, column);
   const std::vector<bool> missing = missing_rows(table, {column});
   const std::string& name = table.column_names[static_cast<std::size_t>(column)];
+  std::unordered_map<std::string, Index> codes;
+  for (std::size_t k = 0; k < labels.size(); ++k) codes.emplace(labels[k], static_cast<Index>(k));
   for (Index j = 0; j < table.values.cols(); ++j) {
     if (missing[static_cast<std::size_t>(j)]) continue;
     const std::string label = label_of_cell(table, j, column, words);
-    const auto found = std::find(labels.begin(), labels.end(), label);
-    if (found == labels.end() && !unknown_is_outside) {
+    const auto found = codes.find(label);
+    if (found == codes.end() && !unknown_is_outside) {
       throw ParseError(csv_cell_position(table, j, column) + ": label '" + label + "' of column '" +
                        name + "' is not one of its levels (" + join(labels, ",") + ")");
     }
-    table.values(column, j) = static_cast<double>(found - labels.begin());
+    table.values(column, j) = static_cast<double>(
+        found == codes.end() ? static_cast<Index>(labels.size()) : found->second);
   }
   // Its words are codes now; its missing cells stay for drop_rows_with_missing to see.
   table.text_cells.erase(std::remove_if(table.text_cells.begin(), table.text_cells.end(),
