@@ -121,6 +121,11 @@ class ConditionalDensityEstimator(BaseEstimator):
         y_names = output_names(Y, len(columns_of(Y, "Y")))
         X, Y, unordered, ordered_positions, labels = code_fit(X, Y, x_names, y_names, discrete,
                                                                ordered)
+        if (unordered or ordered_positions) and "discrete" not in self.get_params():
+            names = [(x_names + y_names)[d] for d in sorted(unordered + ordered_positions)]
+            raise ValueError(f"{type(self).__name__} smooths every column as continuous, and "
+                             f"{', '.join(map(repr, names))} are discrete (words or pandas "
+                             "categories): fit KernelCDE or AutoCDE, which take discrete columns")
         self.declared_columns_ = {name: positions for name, positions in
                                   (("discrete", unordered), ("ordered", ordered_positions))
                                   if positions}

@@ -96,6 +96,9 @@ def test_pandas_categories_are_discrete_without_a_declaration(shells):
     y = shells["length"] * 3
     fitted = cdens.KernelCDE(random_state=0).fit(frame, y)
     assert fitted.input_kinds_ == ["continuous", "unordered", "ordered"]
+    with pytest.raises(ValueError, match="LSCDE smooths every column as continuous, and 'sex', "
+                                         "'size' are discrete"):
+        cdens.LSCDE().fit(frame, y)
     assert fitted.model_.labels == {"sex": ["F", "I", "M"], "size": SIZES}
     stated = cdens.KernelCDE(discrete=[1], ordered={2: SIZES}, random_state=0).fit(
         words_X(shells), y)
