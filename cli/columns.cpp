@@ -6,17 +6,20 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/text.hpp"
+#include "table_cells.hpp"
 
 namespace cdens::cli {
 
 CsvTable load_table(const std::string& path, bool no_header) {
   CsvFormat format;
   format.has_header = !no_header;
+  format.keep_text = true;  // choose_columns refuses the text cells of the columns it chooses
   return read_csv(path, format);
 }
 
 ColumnSelection choose_columns(const CsvTable& table, const std::vector<std::string>& specs) {
   const std::vector<Index> positions = resolve_columns(table, specs);
+  refuse_text_cells(table, positions);
   ColumnSelection selection;
   for (Index position : positions) {
     selection.names.push_back(table.column_names[static_cast<std::size_t>(position)]);
@@ -28,8 +31,13 @@ ColumnSelection choose_columns(const CsvTable& table, const std::vector<std::str
 ColumnSelection choose_columns(const CsvTable& table, const std::string& option_text,
                                const std::string& option_name,
                                const std::vector<std::string>& fallback) {
-  return choose_columns(table,
-                        option_text.empty() ? fallback : split_list(option_text, ',', option_name));
+  return choose_columns(table, column_specs(option_text, option_name, fallback));
+}
+
+std::vector<std::string> column_specs(const std::string& option_text,
+                                      const std::string& option_name,
+                                      const std::vector<std::string>& fallback) {
+  return option_text.empty() ? fallback : split_list(option_text, ',', option_name);
 }
 
 void require_disjoint(const ColumnSelection& x, const ColumnSelection& y) {

@@ -11,7 +11,8 @@
 
 namespace cdens::cli {
 
-/// Reads a numeric CSV file whose first line names the columns unless `no_header`.
+/// Reads a CSV file whose first line names the columns unless `no_header`, keeping the cells
+/// that hold no number as text (labels, missing values: table_cells.hpp).
 CsvTable load_table(const std::string& path, bool no_header);
 
 /// Columns chosen from a table together with their names in the table.
@@ -20,7 +21,8 @@ struct ColumnSelection {
   Matrix values;  ///< names.size() × number of rows
 };
 
-/// The columns named (or numbered, 0-based) by `specs`; InvalidArgument for an unknown column.
+/// The columns named (or numbered, 0-based) by `specs`; InvalidArgument for an unknown column,
+/// ParseError at a cell of them that holds no number (refuse_text_cells).
 ColumnSelection choose_columns(const CsvTable& table, const std::vector<std::string>& specs);
 
 /// The columns of a comma-separated option such as --x, or `fallback` (usually the model's
@@ -28,6 +30,11 @@ ColumnSelection choose_columns(const CsvTable& table, const std::vector<std::str
 ColumnSelection choose_columns(const CsvTable& table, const std::string& option_text,
                                const std::string& option_name,
                                const std::vector<std::string>& fallback);
+
+/// The column specifications that choose_columns with the same arguments takes.
+std::vector<std::string> column_specs(const std::string& option_text,
+                                      const std::string& option_name,
+                                      const std::vector<std::string>& fallback);
 
 /// InvalidArgument if a column is chosen both as an x and as a y column.
 void require_disjoint(const ColumnSelection& x, const ColumnSelection& y);

@@ -90,7 +90,8 @@ void run_compare(const CompareArguments& arguments) {
   require_writable_reports(arguments.evaluation);
   const std::vector<std::string> models(arguments.paths.begin(), arguments.paths.end() - 1);
   const std::string& data_path = arguments.paths.back();
-  const CsvTable table = load_table(data_path, arguments.evaluation.no_header);
+  CsvTable table = load_table(data_path, arguments.evaluation.no_header);
+  drop_rows_missing_for_models(table, models, arguments.evaluation);
   std::vector<ModelEvaluation> evaluations;
   std::vector<std::string> y_names;
   for (const auto& path : models) {

@@ -78,7 +78,8 @@ void run_evaluate(const EvaluateArguments& arguments) {
     throw InvalidArgument(
         "--plot draws the calibration, which needs the central or hpd scores in --scores");
   }
-  const CsvTable table = load_table(arguments.data_path, arguments.evaluation.no_header);
+  CsvTable table = load_table(arguments.data_path, arguments.evaluation.no_header);
+  drop_rows_missing_for_models(table, {arguments.model_path}, arguments.evaluation);
   const EvaluatedModel model =
       evaluate_model_file(arguments.model_path, table, arguments.evaluation);
   const ModelEvaluation& evaluation = model.evaluation;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -33,6 +34,7 @@
 #include "output_files.hpp"
 #include "processes.hpp"
 #include "seed_option.hpp"
+#include "table_cells.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -51,6 +53,8 @@ struct FitArguments {
   std::string test_path;
   std::string out_path;
   bool no_header = false;
+  std::vector<std::string> levels;  // --levels NAME=A,B,C: the labels of a column, in order
+  bool drop_missing = false;        // --missing drop
 };
 
 /// The options given on the command line, with what the method chose.
@@ -136,6 +140,62 @@ void require_inputs_and_outputs(const FitArguments& arguments) {
   if (arguments.y_columns.empty()) throw InvalidArgument("--y is required");
 }
 
+/// The stated labels of --levels NAME=A,B,C, by column name; InvalidArgument for a malformed
+/// item or a column stated twice.
+std::map<std::string, ColumnLabels> stated_levels(const std::vector<std::string>& items) {
+  std::map<std::string, ColumnLabels> stated;
+  for (const std::string& item : items) {
+    const auto equals = item.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      throw InvalidArgument("--levels takes NAME=LABEL,LABEL,…, got '" + item + "'");
+    }
+    const std::string name = item.substr(0, equals);
+    ColumnLabels labels = split_list(item.substr(equals + 1), ',', "--levels " + name);
+    ColumnLabels sorted = labels;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+      throw InvalidArgument("--levels " + name + " lists a label twice");
+    }
+    if (!stated.emplace(name, std::move(labels)).second) {
+      throw InvalidArgument("--levels states column '" + name + "' twice");
+    }
+  }
+  return stated;
+}
+
+/// Codes the labels of the declared discrete columns (`declared`: positions among `used`, the
+/// --x then --y columns) in `table` and returns them by column name; a declared column of
+/// numbers keeps its values, which must be exact integers' doubles. --levels (`level_items`)
+/// may state the labels of a declared column only.
+std::map<std::string, ColumnLabels> code_declared_columns(
+    CsvTable& table, const std::vector<Index>& used, const OptionValues& declared,
+    const std::vector<std::string>& level_items) {
+  std::map<std::string, ColumnLabels> stated = stated_levels(level_items);
+  std::map<std::string, ColumnLabels> labels;
+  for (const auto& [option, value] : declared) {
+    for (const std::int64_t position : std::get<std::vector<std::int64_t>>(value)) {
+      const Index column = used[static_cast<std::size_t>(position)];
+      const std::string& name = table.column_names[static_cast<std::size_t>(column)];
+      const auto given = stated.find(name);
+      const ColumnLabels column_labels =
+          labels_of_column(table, column, option == "ordered",
+                           given == stated.end() ? ColumnLabels{} : given->second);
+      if (given != stated.end()) stated.erase(given);
+      if (column_labels.empty()) {
+        refuse_inexact_levels(table, column);
+        continue;
+      }
+      code_labels(table, column, column_labels, false);
+      labels[name] = column_labels;
+    }
+  }
+  if (!stated.empty()) {
+    throw InvalidArgument("--levels names column '" + stated.begin()->first +
+                          "', which is declared neither --discrete nor --ordered");
+  }
+  return labels;
+}
+
 void fit_conditional(const FitRequest& request) {
   const FitArguments& arguments = request.arguments;
   const MethodEntry& method = request.method;
@@ -144,23 +204,31 @@ void fit_conditional(const FitRequest& request) {
   }
   require_inputs_and_outputs(arguments);
   CsvTable table = load_training_table(arguments.data_path, arguments.no_header);
-  ColumnSelection x = choose_columns(table, split_list(arguments.x_columns, ',', "--x"));
-  ColumnSelection y = choose_columns(table, split_list(arguments.y_columns, ',', "--y"));
-  require_disjoint(x, y);
+  const std::vector<std::string> x_specs = split_list(arguments.x_columns, ',', "--x");
+  const std::vector<std::string> y_specs = split_list(arguments.y_columns, ',', "--y");
+  std::vector<Index> used = resolve_columns(table, x_specs);
+  for (const Index column : resolve_columns(table, y_specs)) used.push_back(column);
   // Column options (--discrete, --ordered) name CSV columns; the method takes their positions
   // among the inputs, then the outputs.
-  std::vector<std::string> column_names = x.names;
-  column_names.insert(column_names.end(), y.names.begin(), y.names.end());
-  OptionValues options = request.options;
-  options.merge(request.flags.column_values_for(method, [&](const std::string& column) {
-    const std::string name = choose_columns(table, {column}).names.front();
-    const auto found = std::find(column_names.begin(), column_names.end(), name);
-    if (found == column_names.end()) {
+  OptionValues declared = request.flags.column_values_for(method, [&](const std::string& column) {
+    const Index position = resolve_columns(table, {column}).front();
+    const auto found = std::find(used.begin(), used.end(), position);
+    if (found == used.end()) {
       throw InvalidArgument("column '" + column + "' is declared discrete or ordered but is " +
                             "neither an --x nor a --y column");
     }
-    return static_cast<std::int64_t>(found - column_names.begin());
-  }));
+    return static_cast<std::int64_t>(found - used.begin());
+  });
+  std::map<std::string, ColumnLabels> labels =
+      code_declared_columns(table, used, declared, arguments.levels);
+  if (arguments.drop_missing) drop_rows_with_missing(table, used);
+  ColumnSelection x = choose_columns(table, x_specs);
+  ColumnSelection y = choose_columns(table, y_specs);
+  require_disjoint(x, y);
+  std::vector<std::string> column_names = x.names;
+  column_names.insert(column_names.end(), y.names.begin(), y.names.end());
+  OptionValues options = request.options;
+  options.merge(declared);
   // From here on the rows live in x and y only.
   table.values.resize(0, 0);
   Matrix unlabeled_x(x.values.rows(), 0);
@@ -178,6 +246,7 @@ void fit_conditional(const FitRequest& request) {
   });
   model.x_names = x.names;
   model.y_names = y.names;
+  model.labels = std::move(labels);
 
   std::ostringstream out;
   out << "method: " << model.report.method << '\n'
@@ -209,8 +278,12 @@ void fit_conditional(const FitRequest& request) {
 void fit_density(const FitRequest& request) {
   const FitArguments& arguments = request.arguments;
   ColumnSelection x = [&] {
-    const CsvTable table = load_training_table(arguments.data_path, arguments.no_header);
-    return choose_columns(table, arguments.columns, "--columns", table.column_names);
+    CsvTable table = load_training_table(arguments.data_path, arguments.no_header);
+    const std::vector<std::string> specs = arguments.columns.empty()
+                                               ? table.column_names
+                                               : split_list(arguments.columns, ',', "--columns");
+    drop_rows_with_missing_if(arguments.drop_missing, table, {specs});
+    return choose_columns(table, specs);
   }();
   const std::optional<HoldoutSplit> split = requested_split(request, x.values.cols());
   const SplitRows rows = split_rows(std::move(x.values), split);
@@ -250,8 +323,11 @@ void fit_regression(const FitRequest& request) {
   const PressRegressionOptions press_options = press_option_table().build(request.options);
   require_inputs_and_outputs(arguments);
   CsvTable table = load_training_table(arguments.data_path, arguments.no_header);
-  const ColumnSelection x = choose_columns(table, split_list(arguments.x_columns, ',', "--x"));
-  const ColumnSelection y = choose_columns(table, split_list(arguments.y_columns, ',', "--y"));
+  const std::vector<std::string> x_specs = split_list(arguments.x_columns, ',', "--x");
+  const std::vector<std::string> y_specs = split_list(arguments.y_columns, ',', "--y");
+  drop_rows_with_missing_if(arguments.drop_missing, table, {x_specs, y_specs});
+  const ColumnSelection x = choose_columns(table, x_specs);
+  const ColumnSelection y = choose_columns(table, y_specs);
   // From here on the rows live in x and y only.
   table.values.resize(0, 0);
   if (y.names.size() != 1) throw InvalidArgument("--y names one output column for PRESS");
@@ -276,7 +352,8 @@ void fit_regression(const FitRequest& request) {
   print_values(out, "state_means", states.state_means);
   print_values(out, "state_sizes", states.state_sizes);
   if (!arguments.test_path.empty()) {
-    const CsvTable test = load_table(arguments.test_path, arguments.no_header);
+    CsvTable test = load_table(arguments.test_path, arguments.no_header);
+    drop_rows_with_missing_if(arguments.drop_missing, test, {x.names, y.names});
     const Matrix test_x = choose_columns(test, x.names).values;
     const Vector test_y = choose_columns(test, y.names).values.row(0).transpose();
     const Vector residuals = test_y - press_predict(model.mixture, test_x);
@@ -355,6 +432,14 @@ void add_fit_command(CLI::App& parent, const std::optional<DeprecatedGroup>& gro
             {F::regression});
   }
   command->add_option("--out", arguments->out_path, "Write the model to this JSON file");
+  // One NAME=… per --levels, so that a following positional argument stays the data file.
+  serving(command
+              ->add_option("--levels", arguments->levels,
+                           "NAME=A,B,C: the labels of a discrete column in their order (needed "
+                           "for words in an --ordered column; repeat for more columns)")
+              ->allow_extra_args(false),
+          {F::conditional});
+  add_missing_option(*command, arguments->drop_missing);
   command->add_flag("--no-header", arguments->no_header,
                     "The CSV files have no header line; columns are numbered 0, 1, …");
   command->callback([arguments, flags, holdout, family_options, group] {

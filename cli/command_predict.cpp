@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,6 +22,7 @@
 #include "commands.hpp"
 #include "model_kinds.hpp"
 #include "output_files.hpp"
+#include "table_cells.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -33,10 +35,12 @@ struct PredictArguments {
   std::string quantiles = "0.05,0.5,0.95";
   std::string out_path;
   bool no_header = false;
+  bool drop_missing = false;   // --missing drop
   bool state_weights = false;  // PRESS models: the table of state weights
 };
 
-/// Output columns gathered one at a time, each a row of `values` (one entry per input row).
+/// Output columns gathered one at a time, each a row of `values` (one entry per input row), at
+/// most `column_count` of them.
 class OutputColumns {
  public:
   OutputColumns(Index column_count, Index row_count) : values_(column_count, row_count) {}
@@ -46,7 +50,7 @@ class OutputColumns {
     values_.row(next_++) = values;
   }
   const std::vector<std::string>& names() const { return names_; }
-  const Matrix& values() const { return values_; }
+  Matrix values() const { return values_.topRows(next_); }
 
  private:
   std::vector<std::string> names_;
@@ -58,7 +62,9 @@ class OutputColumns {
 void predict_states(const PredictArguments& arguments, const ConditionalModel& model) {
   const std::vector<double> probabilities = parse_number_list(arguments.quantiles, "--q");
   require_open_unit_interval(probabilities, "--q");
-  const CsvTable table = load_table(arguments.data_path, arguments.no_header);
+  CsvTable table = load_table(arguments.data_path, arguments.no_header);
+  drop_rows_with_missing_if(arguments.drop_missing, table,
+                            {column_specs(arguments.x_columns, "--x", model.x_names)});
   const ColumnSelection x = choose_columns(table, arguments.x_columns, "--x", model.x_names);
 
   const Matrix weights = press_state_weights(model.mixture, x.values);
@@ -101,6 +107,34 @@ void warn_of_zero_densities(const std::string& source, const ConditionalMixture&
             << '\n';
 }
 
+/// The most probable level of a one-dimensional discrete y at each x (the lowest of ties).
+Vector most_probable_levels(const ConditionalMixture& model, const Matrix& x) {
+  const std::vector<double>& levels = model.output_kernels().front().levels();
+  Vector best = Vector::Constant(x.cols(), -INFINITY);
+  Vector modes = Vector::Constant(x.cols(), levels.front());
+  for (const double level : levels) {
+    const Vector log_mass = model.log_pdf(x, Matrix::Constant(1, x.cols(), level));
+    for (Index j = 0; j < x.cols(); ++j) {
+      if (log_mass(j) > best(j)) {
+        best(j) = log_mass(j);
+        modes(j) = level;
+      }
+    }
+  }
+  return modes;
+}
+
+/// The model's labels, and those of its one-dimensional y for the columns `levels_of_y` (the
+/// mode and quantiles: levels of y) where y is labelled.
+std::map<std::string, ColumnLabels> labels_of_outputs(const ConditionalModel& model,
+                                                      const std::vector<std::string>& levels_of_y) {
+  std::map<std::string, ColumnLabels> labels = model.labels;
+  const auto output = model.labels.find(model.y_names.front());
+  if (output == model.labels.end()) return labels;
+  for (const std::string& name : levels_of_y) labels[name] = output->second;
+  return labels;
+}
+
 void predict_distribution(const PredictArguments& arguments, const ConditionalModel& model,
                           bool quantiles_requested) {
   const Index output_dim = model.mixture.output_dim();
@@ -111,14 +145,25 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
                           std::to_string(output_dim));
   }
 
-  const CsvTable table = load_table(arguments.data_path, arguments.no_header);
-  const ColumnSelection x = choose_columns(table, arguments.x_columns, "--x", model.x_names);
+  CsvTable table = load_table(arguments.data_path, arguments.no_header);
+  code_model_labels(table, model);
   // The outputs are optional: without them there is simply no log-density to report.
+  const std::vector<std::string> y_specs =
+      !arguments.y_columns.empty()              ? split_list(arguments.y_columns, ',', "--y")
+      : has_named_columns(table, model.y_names) ? model.y_names
+                                                : std::vector<std::string>{};
+  drop_rows_with_missing_if(arguments.drop_missing, table,
+                            {column_specs(arguments.x_columns, "--x", model.x_names), y_specs});
+  const ColumnSelection x = choose_columns(table, arguments.x_columns, "--x", model.x_names);
   std::optional<Matrix> y;
-  if (!arguments.y_columns.empty()) {
-    y = choose_columns(table, arguments.y_columns, "--y", {}).values;
-  } else if (has_named_columns(table, model.y_names)) {
-    y = choose_columns(table, model.y_names).values;
+  if (!y_specs.empty()) y = choose_columns(table, y_specs).values;
+  const bool labelled_output = output_dim == 1 && model.labels.count(model.y_names.front()) > 0;
+  // Quantiles of an unordered y would follow the order of its labels' codes, which means nothing.
+  const bool labelled_unordered =
+      labelled_output && model.mixture.output_kernels().front().kind() == ColumnKind::unordered;
+  if (labelled_unordered && quantiles_requested) {
+    throw InvalidArgument("--q needs an ordered y; '" + model.y_names.front() +
+                          "' is unordered (its mode is written instead)");
   }
 
   const Matrix mean = model.mixture.mean(x.values);
@@ -134,12 +179,22 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
     warn_of_zero_densities(table.source, model.mixture, *y, log_density);
     output.add("log_density", log_density.transpose());
   }
+  std::vector<std::string> levels_of_y;  // the columns that hold levels of a labelled y
   if (output_dim == 1) {
-    output.add("mean", mean.row(0));
-    output.add("variance", covariance.row(0));
-    const Matrix quantiles = model.mixture.quantiles(x.values, probabilities);
-    for (std::size_t r = 0; r < probabilities.size(); ++r) {
-      output.add("q" + format_number(probabilities[r]), quantiles.row(static_cast<Index>(r)));
+    if (labelled_output) {
+      // The labels of y name its levels; a mean or a variance of their codes means nothing.
+      output.add("mode", most_probable_levels(model.mixture, x.values).transpose());
+      levels_of_y.push_back("mode");
+    } else {
+      output.add("mean", mean.row(0));
+      output.add("variance", covariance.row(0));
+    }
+    const Matrix quantiles = labelled_unordered ? Matrix(0, x.values.cols())
+                                                : model.mixture.quantiles(x.values, probabilities);
+    for (Index r = 0; r < quantiles.rows(); ++r) {
+      const std::string name = "q" + format_number(probabilities[static_cast<std::size_t>(r)]);
+      output.add(name, quantiles.row(r));
+      levels_of_y.push_back(name);
     }
   } else {
     for (Index d = 0; d < output_dim; ++d) {
@@ -151,7 +206,8 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
                  covariance.row(d * output_dim + d));
     }
   }
-  write_table(arguments.out_path, output.names(), output.values(), "log_density");
+  write_table(arguments.out_path, output.names(), output.values(), "log_density",
+              labels_of_names(output.names(), labels_of_outputs(model, levels_of_y)));
 }
 
 }  // namespace
@@ -179,6 +235,7 @@ void add_predict_command(CLI::App& parent, const std::optional<DeprecatedGroup>&
           ->capture_default_str();
   command->add_option("--out", arguments->out_path, "Write the CSV here instead of stdout");
   command->add_flag("--no-header", arguments->no_header, "The CSV file has no header line");
+  add_missing_option(*command, arguments->drop_missing);
   CLI::Option* state_weights = nullptr;
   if (!group) {
     state_weights = command->add_flag(

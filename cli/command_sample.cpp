@@ -14,6 +14,7 @@
 #include "model_kinds.hpp"
 #include "output_files.hpp"
 #include "seed_option.hpp"
+#include "table_cells.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -48,7 +49,7 @@ void sample_conditional(const SampleArguments& arguments, const ConditionalModel
   rows.bottomRows(draws.rows()) = draws;
   std::vector<std::string> names = model.x_names;
   names.insert(names.end(), model.y_names.begin(), model.y_names.end());
-  write_table(arguments.out_path, names, rows);
+  write_table(arguments.out_path, names, rows, "", labels_of_names(names, model.labels));
 }
 
 void sample_density(const SampleArguments& arguments, const DensityModel& model) {

@@ -13,6 +13,7 @@
 #include "kernel_sum_tolerance.hpp"
 #include "model_kinds.hpp"
 #include "output_files.hpp"
+#include "table_cells.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -25,6 +26,7 @@ struct ScoreArguments {
   std::string columns;    // density models; empty: the model's variable names
   std::string out_path;   // density models: log p(x) of every row
   bool no_header = false;
+  bool drop_missing = false;
   double tolerance = DensityQuery{}.log_tolerance;  // density models: of the kernel sums
 };
 
@@ -97,12 +99,23 @@ void add_score_command(CLI::App& parent, const std::optional<DeprecatedGroup>& g
       {add_kernel_sum_tolerance(*command, arguments->tolerance), {F::density}},
   };
   command->add_flag("--no-header", arguments->no_header, "The CSV file has no header line");
+  add_missing_option(*command, arguments->drop_missing);
   command->callback([arguments, family_options, group] {
     if (group) warn_deprecated_group(*group, "score", "cdens score");
     const ModelFile file = load_model_for("score", arguments->model_path, family_options);
-    const CsvTable table = load_table(arguments->data_path, arguments->no_header);
-    if (file.density) return score_density(*arguments, *file.density, table);
-    score_conditional(*arguments, *file.conditional, table);
+    CsvTable table = load_table(arguments->data_path, arguments->no_header);
+    if (file.density) {
+      drop_rows_with_missing_if(
+          arguments->drop_missing, table,
+          {column_specs(arguments->columns, "--columns", file.density->names)});
+      return score_density(*arguments, *file.density, table);
+    }
+    const ConditionalModel& model = *file.conditional;
+    code_model_labels(table, model);
+    drop_rows_with_missing_if(arguments->drop_missing, table,
+                              {column_specs(arguments->x_columns, "--x", model.x_names),
+                               column_specs(arguments->y_columns, "--y", model.y_names)});
+    score_conditional(*arguments, model, table);
   });
 }
 

@@ -5,6 +5,7 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/text.hpp"
 #include "columns.hpp"
+#include "table_cells.hpp"
 
 namespace cdens::cli {
 
@@ -24,7 +25,9 @@ Matrix read_input_points(const ConditionalModel& model, const InputPointOptions&
     throw InvalidArgument("give the x points with exactly one of --x-values and --x-file");
   }
   if (!options.file.empty()) {
-    return choose_columns(load_table(options.file, false), model.x_names).values;
+    CsvTable table = load_table(options.file, false);
+    code_model_labels(table, model);
+    return choose_columns(table, model.x_names).values;
   }
   const Index dimension = model.mixture.input_dim();
   // For a one-dimensional x a comma separates points; otherwise it separates coordinates.

@@ -25,6 +25,7 @@
 #include "model_files.hpp"
 #include "output_files.hpp"
 #include "seed_option.hpp"
+#include "table_cells.hpp"
 
 extern char** environ;
 
@@ -137,6 +138,7 @@ void add_evaluation_options(CLI::App& command, EvaluationArguments& arguments) {
                      "Draw the figure to this PNG file (needs the cdens Python package)");
   command.add_option("--json", arguments.json_path,
                      "Write the whole report, per-pair values included, to this JSON file");
+  add_missing_option(command, arguments.drop_missing);
 }
 
 std::string format_table_number(double value) {
@@ -188,8 +190,12 @@ EvaluatedModel evaluate_model_file(const std::string& path, const CsvTable& tabl
               evaluate_density(model.mixture, data.values, options, progress)};
   } else {
     const ConditionalModel& model = *file.conditional;
-    const ColumnSelection x = choose_columns(table, arguments.x_columns, "--x", model.x_names);
-    const ColumnSelection y = choose_columns(table, arguments.y_columns, "--y", model.y_names);
+    // Each model codes the labels of its own variables (compare reads one table for several).
+    std::optional<CsvTable> coded;
+    if (!model.labels.empty()) code_model_labels(coded.emplace(table), model);
+    const CsvTable& rows = coded ? *coded : table;
+    const ColumnSelection x = choose_columns(rows, arguments.x_columns, "--x", model.x_names);
+    const ColumnSelection y = choose_columns(rows, arguments.y_columns, "--y", model.y_names);
     require_disjoint(x, y);
     result = {"conditional p(y|x) by " + model.report.method, y.names,
               evaluate_model(model.mixture, x.values, y.values, options, progress)};
@@ -203,6 +209,22 @@ EvaluatedModel evaluate_model_file(const std::string& path, const CsvTable& tabl
               << describe_exclusions(evaluation.excluded) << '\n';
   }
   return result;
+}
+
+void drop_rows_missing_for_models(CsvTable& table, const std::vector<std::string>& paths,
+                                  const EvaluationArguments& arguments) {
+  if (!arguments.drop_missing) return;
+  std::vector<std::vector<std::string>> columns;
+  for (const std::string& path : paths) {
+    const ModelFile file = load_model_file(path);
+    if (file.density) {
+      columns.push_back(column_specs(arguments.y_columns, "--y", file.density->names));
+      continue;
+    }
+    columns.push_back(column_specs(arguments.x_columns, "--x", file.conditional->x_names));
+    columns.push_back(column_specs(arguments.y_columns, "--y", file.conditional->y_names));
+  }
+  drop_rows_with_missing_if(true, table, columns);
 }
 
 void print_score_table(std::ostream& out, const ModelEvaluation& evaluation) {

@@ -30,10 +30,11 @@ struct EvaluationArguments {
   std::string scores;  // empty: every score that applies
   std::string plot_path;
   std::string json_path;
+  bool drop_missing = false;  // --missing drop
 };
 
-/// Adds --x, --y, --no-header, --pinball, --levels, --bins, --draws, --seed, --scores, --plot and
-/// --json.
+/// Adds --x, --y, --no-header, --pinball, --levels, --bins, --draws, --seed, --scores, --plot,
+/// --json and --missing.
 void add_evaluation_options(CLI::App& command, EvaluationArguments& arguments);
 
 /// The options of the evaluation library from the command's arguments.
@@ -56,6 +57,11 @@ void require_writable_reports(const EvaluationArguments& arguments);
 /// for every pair left out because a score of it is not finite.
 EvaluatedModel evaluate_model_file(const std::string& path, const CsvTable& table,
                                    const EvaluationArguments& arguments);
+
+/// With --missing drop, leaves out the rows of `table` with a missing value in a column that
+/// any model of `paths` reads, so that every model is scored on the same pairs.
+void drop_rows_missing_for_models(CsvTable& table, const std::vector<std::string>& paths,
+                                  const EvaluationArguments& arguments);
 
 /// "excluded: …" when an evaluation left pairs out, else nothing.
 void print_exclusions(std::ostream& out, const std::vector<Index>& pairs, Index pairs_given);

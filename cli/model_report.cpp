@@ -159,6 +159,9 @@ void print_variables(std::ostream& out, const std::vector<std::string>& x_names,
 }
 
 void print_output_kinds(std::ostream& out, const ConditionalModel& model) {
+  for (const auto& [name, labels] : model.labels) {
+    out << "labels_" << name << ": " << join(labels, ",") << '\n';
+  }
   const ColumnKernels& kernels = model.mixture.output_kernels();
   std::vector<std::string> kinds;
   std::vector<std::string> continuous;

@@ -16,9 +16,10 @@ namespace cdens::cli {
 void print_variables(std::ostream& out, const std::vector<std::string>& x_names,
                      const std::vector<std::string>& y_names);
 
-/// What the model's scores are, "scores: log density" (every output continuous), "log
-/// probability mass" (every output discrete) or a product of both, and for discrete outputs the
-/// kind of every output ("output_kinds: continuous,ordered").
+/// The labels of every labelled variable ("labels_sex: F,I,M"), what the model's scores are,
+/// "scores: log density" (every output continuous), "log probability mass" (every output
+/// discrete) or a product of both, and for discrete outputs the kind of every output
+/// ("output_kinds: continuous,ordered").
 void print_output_kinds(std::ostream& out, const ConditionalModel& model);
 
 /// The cross-validation table. Two hyper-parameters are shown as a matrix (rows: the first,

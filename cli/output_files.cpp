@@ -47,7 +47,8 @@ void require_writable_file(const std::string& path, const std::string& option) {
 }
 
 void write_table(const std::string& path, const std::vector<std::string>& names,
-                 const MatrixView& columns, const std::string& minus_infinity_column) {
+                 const MatrixView& columns, const std::string& minus_infinity_column,
+                 const std::vector<std::vector<std::string>>& labels) {
   for (Index j = 0; j < columns.cols(); ++j) {
     for (Index i = 0; i < columns.rows(); ++i) {
       const bool allowed = columns(i, j) == -INFINITY && !minus_infinity_column.empty() &&
@@ -61,11 +62,11 @@ void write_table(const std::string& path, const std::vector<std::string>& names,
   }
   if (path.empty()) {
     // main() checks standard output once the command is done, for every command alike.
-    write_csv(std::cout, names, columns);
+    write_csv(std::cout, names, columns, labels);
     return;
   }
   std::ostringstream text;
-  write_csv(text, names, columns);
+  write_csv(text, names, columns, labels);
   write_file_atomically(path, text.str());
 }
 

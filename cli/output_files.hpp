@@ -20,9 +20,10 @@ void require_writable_file(const std::string& path, const std::string& option);
 /// Writes a CSV table (one column of `columns` per row of the file) to standard output when
 /// `path` is empty, else atomically to `path`. Refuses to write a non-finite number, except −∞
 /// in the column named `minus_infinity_column` (a log-density of a value the model gives
-/// probability 0).
+/// probability 0). Rows of `columns` with labels (write_csv's `labels`) are written as labels.
 void write_table(const std::string& path, const std::vector<std::string>& names,
-                 const MatrixView& columns, const std::string& minus_infinity_column = "");
+                 const MatrixView& columns, const std::string& minus_infinity_column = "",
+                 const std::vector<std::vector<std::string>>& labels = {});
 
 /// After a successful fit: writes the model to `path` atomically when one was given (only now is
 /// an existing file replaced) and says in `out` where it went, or that it was not saved.

@@ -1,5 +1,6 @@
 #include "cdens/model_file.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
@@ -27,11 +28,13 @@ std::shared_ptr<const ConditionalGate> read_builtin_gate(const std::string& kind
 }
 
 nlohmann::json conditional_model_to_json(const ConditionalModel& model) {
+  nlohmann::json variables = {{"x", model.x_names}, {"y", model.y_names}};
+  if (!model.labels.empty()) variables["labels"] = model.labels;
   return {{"format", "cdens-model"},
-          {"version", kModelFileVersion},
+          {"version", model.labels.empty() ? kUnlabelledModelFileVersion : kModelFileVersion},
           {"shape", kConditionalShape},
           {"method", model.report.method},
-          {"variables", {{"x", model.x_names}, {"y", model.y_names}}},
+          {"variables", variables},
           {"model", model.mixture.to_json()},
           {"fit", model.report.to_json()}};
 }
@@ -72,6 +75,46 @@ std::string checked_shape(const nlohmann::json& document, const std::string& exp
   return shape;
 }
 
+/// The labels of a model file's variables: an object of lists of distinct strings, each of a
+/// discrete variable whose levels are codes of its labels; ModelFormatError otherwise.
+std::map<std::string, ColumnLabels> read_labels(const nlohmann::json& document,
+                                                const ConditionalMixture& mixture,
+                                                const std::vector<std::string>& x_names,
+                                                const std::vector<std::string>& y_names) {
+  if (!document.is_object()) throw ModelFormatError("the variables' labels are not an object");
+  std::map<std::string, ColumnLabels> labels;
+  for (const auto& [name, list] : document.items()) {
+    // An input's kernel is the gate's own (of some gates only); an output's is the mixture's.
+    const bool is_input = std::find(x_names.begin(), x_names.end(), name) != x_names.end();
+    const auto y_found = std::find(y_names.begin(), y_names.end(), name);
+    const ColumnKernel* output_kernel =
+        y_found == y_names.end() || mixture.output_kernels().empty()
+            ? nullptr
+            : &mixture.output_kernels()[static_cast<std::size_t>(y_found - y_names.begin())];
+    if (!is_input && (output_kernel == nullptr || !output_kernel->is_discrete())) {
+      throw ModelFormatError("labels are given for '" + name +
+                             "', which is no discrete variable of the model");
+    }
+    if (!list.is_array() || !std::all_of(list.begin(), list.end(),
+                                         [](const auto& label) { return label.is_string(); })) {
+      throw ModelFormatError("the labels of '" + name + "' are not a list of strings");
+    }
+    ColumnLabels column = list.get<ColumnLabels>();
+    ColumnLabels sorted = column;
+    std::sort(sorted.begin(), sorted.end());
+    const double codes = static_cast<double>(column.size());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end() ||
+        (output_kernel != nullptr &&
+         std::any_of(output_kernel->levels().begin(), output_kernel->levels().end(),
+                     [&](double level) { return level >= codes; }))) {
+      throw ModelFormatError("the labels of '" + name +
+                             "' repeat or do not name every level of the model");
+    }
+    labels[name] = std::move(column);
+  }
+  return labels;
+}
+
 ConditionalModel read_conditional_model(const nlohmann::json& document) {
   checked_shape(document, kConditionalShape);
   ConditionalMixture mixture =
@@ -83,8 +126,11 @@ ConditionalModel read_conditional_model(const nlohmann::json& document) {
       static_cast<Index>(y_names.size()) != mixture.output_dim()) {
     throw ModelFormatError("the variable names do not match the model's dimensions");
   }
+  std::map<std::string, ColumnLabels> labels;
+  if (variables.contains("labels"))
+    labels = read_labels(variables["labels"], mixture, x_names, y_names);
   return {std::move(mixture), std::move(x_names), std::move(y_names),
-          FitReport::from_json(json_member(document, "fit"))};
+          FitReport::from_json(json_member(document, "fit")), std::move(labels)};
 }
 
 DensityModel read_density_model(const nlohmann::json& document) {
@@ -120,7 +166,7 @@ std::string model_file_shape(const nlohmann::json& document) {
 
 nlohmann::json density_model_to_json(const DensityModel& model) {
   return {{"format", "cdens-model"},
-          {"version", kModelFileVersion},
+          {"version", kUnlabelledModelFileVersion},
           {"shape", kDensityShape},
           {"method", model.report.method},
           {"variables", {{"x", model.names}}},

@@ -6,11 +6,16 @@
 //   {"format": "cdens-model", "version": 1, "shape": "conditional_mixture", "method": "lscde",
 //    "variables": {"x": [...], "y": [...]}, "model": {...}, "fit": {...}}
 //
+// A model with labelled discrete columns (words such as "M", "F", "I" coded 0, 1, 2 for the
+// fit) adds them to its variables, {"labels": {"sex": ["F", "I", "M"]}}, and is version 2, so
+// that a cdens that cannot name the levels refuses the file instead of answering in codes.
+//
 // or, for an unconditional density (DESIGN.md's second shape),
 //
 //   {"format": "cdens-model", "version": 1, "shape": "gaussian_mixture", "method": "gmm",
 //    "variables": {"x": [...]}, "model": {...}, "fit": {...}}
 
+#include <map>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
@@ -24,7 +29,12 @@
 namespace cdens {
 
 /// Current version of the model file format; files of a newer version are refused.
-inline constexpr int kModelFileVersion = 1;
+inline constexpr int kModelFileVersion = 2;
+/// The version of a file without labels, which earlier readers read as well.
+inline constexpr int kUnlabelledModelFileVersion = 1;
+
+/// The labels of a discrete column's codes: labels[k] is the name of code k.
+using ColumnLabels = std::vector<std::string>;
 
 /// A fitted conditional density model with the names of its variables.
 struct ConditionalModel {
@@ -32,6 +42,8 @@ struct ConditionalModel {
   std::vector<std::string> x_names;
   std::vector<std::string> y_names;
   FitReport report;
+  /// The labels of the variables (by name) whose values were words, coded 0, 1, … for the fit.
+  std::map<std::string, ColumnLabels> labels;
 };
 
 /// A fitted unconditional density model with the names of its variables.
@@ -45,7 +57,7 @@ struct DensityModel {
 /// without variable names yet.
 template <class Fit>
 ConditionalModel unnamed_model(Fit fit) {
-  return {std::move(fit.model), {}, {}, std::move(fit.report)};
+  return {std::move(fit.model), {}, {}, std::move(fit.report), {}};
 }
 
 /// The density model of a DensityFit, without variable names yet.

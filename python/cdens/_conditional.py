@@ -13,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import _core
 from ._distributed import agree, engine_comm, min_samples
 from ._methods import engine_options, report_names
+from ._labels import code_fit, drop_missing_rows, code_query, columns_of, needs_coding
 from ._parameters import add_parameters
 from ._validation import (
     as_probabilities,
@@ -27,6 +28,17 @@ from ._validation import (
 
 class CdensWarning(UserWarning):
     """A fit finished but something about it deserves attention (grid edge, empty model)."""
+
+
+def rows_kept(missing, *arrays):
+    """The arrays of a fit as given (missing="error": the checks refuse a missing value) or
+    without the rows that have one (missing="drop", with a CdensWarning that counts them)."""
+    if not (isinstance(missing, str) and missing in ("error", "drop")):
+        raise ValueError(f'missing must be "error" or "drop", got {missing!r}')
+    if missing == "error":
+        return arrays
+    return drop_missing_rows(lambda message: warnings.warn(message, CdensWarning, stacklevel=6),
+                             *arrays)
 
 
 def cv_results_from_table(table, parameter_names):
@@ -75,7 +87,10 @@ class ConditionalDensityEstimator(BaseEstimator):
 
     def _engine_options(self):
         selectors = [parameter.name for parameter in self._extra_parameters]
-        return engine_options(self, self._method_name(), selectors)
+        options = engine_options(self, self._method_name(), selectors)
+        # Columns declared by name, by a stated order or as pandas categories: their positions.
+        options.update(getattr(self, "declared_columns_", None) or {})
+        return options
 
     def _fit_model(self, X, Y, **engine_arguments):
         """The engine's fitted model; engine_arguments are the fit's inputs beyond X and Y."""
@@ -83,31 +98,60 @@ class ConditionalDensityEstimator(BaseEstimator):
 
     # -- fitting -----------------------------------------------------------------------------
 
-    def fit(self, X, Y, comm=None):
+    def fit(self, X, Y, comm=None, missing="error"):
         """Fits p(y|x) to the rows of X (n, d_x) and Y (n, d_y) or (n,); returns self.
 
         comm: an mpi4py communicator (``MPI.COMM_WORLD``) in a script run under ``mpirun``,
         each process passing its own rows; every process gets the model of all of them. The
-        methods of docs/distributed.md run so; the others refuse more than one process."""
-        return self._fit(X, Y, comm=comm)
+        methods of docs/distributed.md run so; the others refuse more than one process.
 
-    def _fit(self, X, Y, comm=None, **engine_arguments):
+        missing: "error" (a missing value, NaN, None or a text such as "NA", is refused) or
+        "drop" (the rows with one are left out, with a warning that counts them)."""
+        return self._fit(X, Y, comm=comm, missing=missing)
+
+    def _coded_pairs(self, X, Y):
+        """X and Y with the labels of their discrete columns coded (cdens._labels), recording
+        the declared positions for the engine and returning the labels by variable name."""
+        self.declared_columns_ = None
+        discrete, ordered = getattr(self, "discrete", None), getattr(self, "ordered", None)
+        by_name = any(isinstance(spec, str) for spec_list in (discrete, ordered)
+                      if spec_list is not None and not isinstance(spec_list, dict)
+                      for spec in np.atleast_1d(np.asarray(spec_list, object)))
+        if not (needs_coding(X) or needs_coding(Y) or by_name or isinstance(ordered, dict)):
+            return X, Y, {}
+        x_names = output_names(X, len(columns_of(X, "X")), prefix="x")
+        y_names = output_names(Y, len(columns_of(Y, "Y")))
+        X, Y, unordered, ordered_positions, labels = code_fit(X, Y, x_names, y_names, discrete,
+                                                               ordered)
+        if (unordered or ordered_positions) and "discrete" not in self.get_params():
+            names = [(x_names + y_names)[d] for d in sorted(unordered + ordered_positions)]
+            raise ValueError(f"{type(self).__name__} smooths every column as continuous, and "
+                             f"{', '.join(map(repr, names))} are discrete (words or pandas "
+                             "categories): fit KernelCDE or AutoCDE, which take discrete columns")
+        self.declared_columns_ = {name: positions for name, positions in
+                                  (("discrete", unordered), ("ordered", ordered_positions))
+                                  if positions}
+        return X, Y, labels
+
+    def _fit(self, X, Y, comm=None, missing="error", **engine_arguments):
         def checked_pairs():
             if Y is None:
                 raise ValueError(f"{type(self).__name__} requires y to be passed, but the target "
                                  "y is None")
+            X_rows, Y_rows = rows_kept(missing, X, Y)
             fewest = min_samples(comm, 2)
-            X_samples = as_samples(X, "X", min_samples=fewest)
-            check_features(self, X, reset=True)
-            Y_samples = as_samples(Y, "Y", allow_1d=True, min_samples=fewest)
+            X_coded, Y_coded, labels = self._coded_pairs(X_rows, Y_rows)
+            X_samples = as_samples(X_coded, "X", min_samples=fewest)
+            check_features(self, X_rows, reset=True)
+            Y_samples = as_samples(Y_coded, "Y", allow_1d=True, min_samples=fewest)
             if X_samples.shape[0] != Y_samples.shape[0]:
                 raise ValueError(
                     f"X and Y have different numbers of samples: {X_samples.shape[0]} and "
                     f"{Y_samples.shape[0]}"
                 )
-            return X_samples, Y_samples
+            return X_samples, Y_samples, labels
 
-        X_samples, Y_samples = agree(comm, checked_pairs)
+        X_samples, Y_samples, labels = agree(comm, checked_pairs)
         processes = engine_comm(comm, self._method_name())
         if processes is not None:
             engine_arguments["comm"] = processes
@@ -116,6 +160,7 @@ class ConditionalDensityEstimator(BaseEstimator):
         model.x_names = list(names) if names is not None else default_feature_names(
             X_samples.shape[1])
         model.y_names = output_names(Y, Y_samples.shape[1])
+        model.labels = labels
         self._set_fitted(model)
         for message in model.warnings:
             warnings.warn(message, CdensWarning, stacklevel=3)
@@ -153,13 +198,16 @@ class ConditionalDensityEstimator(BaseEstimator):
 
     def _inputs(self, X):
         check_is_fitted(self, "model_")
-        X_samples = as_samples(X, "X")
+        X_samples = as_samples(
+            code_query(X, self.model_.x_names, self.model_.labels, False, "X"), "X")
         check_features(self, X, reset=False)
         return X_samples
 
     def _pairs(self, X, Y):
         X_samples = self._inputs(X)
-        Y_samples = as_samples(Y, "Y", allow_1d=self.n_outputs_ == 1)
+        # A label of y the model never saw is no level: probability 0, as for a number.
+        Y_coded = code_query(Y, self.model_.y_names, self.model_.labels, True, "Y")
+        Y_samples = as_samples(Y_coded, "Y", allow_1d=self.n_outputs_ == 1)
         if Y_samples.shape[1] != self.n_outputs_:
             raise ValueError(
                 f"Y has {Y_samples.shape[1]} columns but the model was fitted on "
@@ -171,6 +219,13 @@ class ConditionalDensityEstimator(BaseEstimator):
                 f"{Y_samples.shape[0]}"
             )
         return X_samples, Y_samples
+
+    def _output_labels(self):
+        """The labels of a one-dimensional labelled y, else None."""
+        if self.n_outputs_ != 1:
+            return None
+        labels = self.model_.labels.get(self.model_.y_names[0])
+        return None if labels is None else np.asarray(labels, dtype=object)
 
     def _scalar_output(self, query):
         if self.n_outputs_ != 1:
@@ -212,11 +267,22 @@ class ConditionalDensityEstimator(BaseEstimator):
             raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
         draws = self.model_.sample(X_samples, int(n_samples), seed_of(random_state))
         draws = draws.reshape(X_samples.shape[0], int(n_samples), self.n_outputs_)
+        labels = self._output_labels()
+        if labels is not None:
+            return labels[draws[:, :, 0].astype(np.int64)]
         return draws[:, :, 0] if self.n_outputs_ == 1 else draws
 
     def predict(self, X):
-        """Conditional mean E[y | x]: shape (n,) for one-dimensional y, (n, d_y) otherwise."""
+        """Conditional mean E[y | x]: shape (n,) for one-dimensional y, (n, d_y) otherwise. For
+        a y of labels, the most probable label (the first of ties)."""
         X_samples = self._inputs(X)
+        labels = self._output_labels()
+        if labels is not None:
+            codes = np.arange(len(labels), dtype=np.float64)
+            log_masses = np.column_stack([
+                self.model_.log_pdf(X_samples, np.full((X_samples.shape[0], 1), code))
+                for code in codes])
+            return labels[np.argmax(log_masses, axis=1)]
         mean = self.model_.mean(X_samples)
         return mean[:, 0] if self.n_outputs_ == 1 else mean
 
@@ -242,6 +308,12 @@ class ConditionalDensityEstimator(BaseEstimator):
         self._scalar_output("predict_quantiles")
         levels = as_probabilities(q, "q")
         values = self.model_.quantiles(X_samples, levels)
+        labels = self._output_labels()
+        if labels is not None:
+            if self.model_.output_kinds[0] != "ordered":
+                raise ValueError(f"predict_quantiles needs an ordered y; "
+                                 f"{self.model_.y_names[0]!r} is unordered")
+            values = labels[values.astype(np.int64)]
         return values[:, 0] if np.ndim(q) == 0 else values
 
     def predict_interval(self, X, coverage=0.9):

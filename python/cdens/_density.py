@@ -12,7 +12,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
-from ._conditional import CdensWarning, cv_results_from_table
+from ._conditional import CdensWarning, cv_results_from_table, rows_kept
 from ._distributed import agree, engine_comm, min_samples
 from ._methods import engine_options, report_names
 from ._parameters import add_parameters
@@ -48,14 +48,16 @@ class DensityEstimator(BaseEstimator):
 
     # -- fitting -----------------------------------------------------------------------------
 
-    def fit(self, X, y=None, comm=None):
+    def fit(self, X, y=None, comm=None, missing="error"):
         """Fits p(x) to the rows of X (n, d); y is ignored (scikit-learn's API). Returns self.
 
-        comm: an mpi4py communicator, each process passing its own rows, as for the conditional
-        estimators (docs/distributed.md says which methods run so)."""
+        comm: an mpi4py communicator, each process passing its own rows, and missing ("error"
+        or "drop"), as for the conditional estimators (docs/distributed.md says which methods
+        run on many processes)."""
         def checked_samples():
-            X_samples = as_samples(X, "X", min_samples=min_samples(comm, 2))
-            check_features(self, X, reset=True)
+            (X_rows,) = rows_kept(missing, X)
+            X_samples = as_samples(X_rows, "X", min_samples=min_samples(comm, 2))
+            check_features(self, X_rows, reset=True)
             return X_samples
 
         X_samples = agree(comm, checked_samples)

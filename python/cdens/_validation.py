@@ -131,12 +131,12 @@ def threads_of(n_jobs):
     return int(n_jobs)
 
 
-def output_names(Y, count):
-    """Column names of a pandas output, else y0, y1, ..."""
+def output_names(Y, count, prefix="y"):
+    """Column names of a pandas output (or input, prefix "x"), else y0, y1, ..."""
     name = getattr(Y, "name", None)
     if count == 1 and isinstance(name, str):
         return [name]
     columns = getattr(Y, "columns", None)
     if columns is not None and all(isinstance(column, str) for column in columns):
         return list(columns)
-    return [f"y{k}" for k in range(count)]
+    return [f"{prefix}{k}" for k in range(count)]

@@ -30,11 +30,11 @@ class LSCDE(ConditionalDensityEstimator):
 
     _method = "lscde"
 
-    def fit(self, X, Y, X_unlabeled=None, comm=None):
+    def fit(self, X, Y, X_unlabeled=None, comm=None, missing="error"):
         """Fits p(y|x) to the rows of X (n, d_x) and Y (n, d_y) or (n,). X_unlabeled, inputs
         without outputs, join the basis matrix H (semi-supervised LSCDE, paper section 2.7).
         comm: an mpi4py communicator, each process passing its own rows (and unlabelled
-        inputs), as for every conditional estimator."""
+        inputs), and missing ("error" or "drop"), as for every conditional estimator."""
         def unlabeled_inputs():
             if X_unlabeled is None:
                 return None
@@ -46,4 +46,5 @@ class LSCDE(ConditionalDensityEstimator):
                                  f"{features}")
             return unlabeled
 
-        return self._fit(X, Y, comm=comm, X_unlabeled=agree(comm, unlabeled_inputs))
+        return self._fit(X, Y, comm=comm, missing=missing,
+                         X_unlabeled=agree(comm, unlabeled_inputs))

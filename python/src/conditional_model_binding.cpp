@@ -129,6 +129,9 @@ void bind_conditional_model(py::module_& module) {
           "z, shape (m, d_x).")
       .def_readwrite("x_names", &ConditionalModel::x_names)
       .def_readwrite("y_names", &ConditionalModel::y_names)
+      .def_readwrite("labels", &ConditionalModel::labels,
+                     "The labels of the discrete variables that hold words, by name: labels[k] "
+                     "is the name of code k (empty when every value is a number).")
       .def("log_pdf", pair_query(&ConditionalMixture::log_pdf), py::arg("X"), py::arg("Y"),
            "log p(y_j | x_j) in the user's units, shape (m,).")
       .def("cdf", pair_query(&ConditionalMixture::cdf), py::arg("X"), py::arg("Y"),

@@ -113,6 +113,24 @@ std::vector<std::string> undeclared_discrete_warnings(const MatrixView& x, const
   return warnings;
 }
 
+std::vector<std::string> many_levels_warnings(const ColumnKernels& kernels, Index n,
+                                              Index input_dim,
+                                              const std::vector<std::string>& names) {
+  std::vector<std::string> warnings;
+  for (std::size_t d = 0; d < kernels.size(); ++d) {
+    const ColumnKernel& kernel = kernels[d];
+    if (!kernel.is_discrete() || 2 * kernel.n_levels() <= n) continue;
+    const auto position = static_cast<Index>(d);
+    warnings.push_back("column " + column_name(position, input_dim, names) + " is declared " +
+                       to_string(kernel.kind()) + " discrete but has " +
+                       std::to_string(kernel.n_levels()) + " levels in " + std::to_string(n) +
+                       " rows (more than half): most levels are seen once" +
+                       (position >= input_dim ? ", so a new value of it has probability 0" : "") +
+                       "; is it continuous?");
+  }
+  return warnings;
+}
+
 StandardizedPairs standardize_continuous_columns(const MatrixView& x, const MatrixView& y,
                                                  const ColumnKernels& kernels,
                                                  const FitContext& context) {

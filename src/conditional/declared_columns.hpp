@@ -36,6 +36,13 @@ std::vector<std::string> undeclared_discrete_warnings(const MatrixView& x, const
                                                       const ColumnKernels& kernels,
                                                       const std::vector<std::string>& names = {});
 
+/// A warning for every discrete column of `kernels` with more levels than half the `n` rows:
+/// most of its levels are then seen once or never again, so that a new value of such an output
+/// scores −∞ (docs/methods/kcde.md, "Mixed data": a continuous column declared discrete).
+std::vector<std::string> many_levels_warnings(const ColumnKernels& kernels, Index n,
+                                              Index input_dim,
+                                              const std::vector<std::string>& names = {});
+
 /// The pairs standardised as standardize_pairs does, except that discrete columns keep their
 /// raw values (mean 0, scale 1), so that their levels stay exact.
 StandardizedPairs standardize_continuous_columns(const MatrixView& x, const MatrixView& y,

@@ -265,6 +265,10 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
     }
 
     report.warnings = undeclared_discrete_warnings(x, y, kernels, context.column_names);
+    for (std::string& warning :
+         many_levels_warnings(kernels, x.cols(), input_dim, context.column_names)) {
+      report.warnings.push_back(std::move(warning));
+    }
     const bool search = options.bandwidths.empty();
     const Vector output_floors = recording_floors(y, kernels, data.y_scaling, trend.get(),
                                                   options.search.upper, transformed, report);

@@ -8,6 +8,8 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <optional>
 #include <sstream>
 
 #include "cdens/core/error.hpp"
@@ -80,28 +82,36 @@ struct LineFields {
   }
 };
 
+}  // namespace
+
+std::optional<std::string> number_problem(std::string_view cell, double& value) {
+  if (cell.empty()) return "empty cell";
+  // from_chars does not accept a leading '+'; one is fine, "+-1" or "+" alone is not.
+  std::string_view digits = cell.front() == '+' ? cell.substr(1) : cell;
+  if (cell.front() == '+' && (digits.empty() || digits.front() == '+' || digits.front() == '-')) {
+    return "not a number '" + std::string(cell) + "'";
+  }
+  const auto [end, status] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (status != std::errc() || end != digits.data() + digits.size()) {
+    if (status == std::errc::result_out_of_range) {
+      return "number out of range '" + std::string(cell) + "'";
+    }
+    return "not a number '" + std::string(cell) + "'";
+  }
+  if (!std::isfinite(value)) return "non-finite value '" + std::string(cell) + "'";
+  return std::nullopt;
+}
+
+namespace {
+
 /// The number in a cell; a ParseError naming the line, the column and its name otherwise (the
 /// message is built only then: a good cell costs one from_chars).
 double parse_cell(std::string_view cell, const std::string& source, std::size_t line,
                   std::size_t column, const std::string& column_name) {
-  const auto problem = [&](const std::string& what) {
-    fail(source, line, column, what + " in column '" + column_name + "'");
-  };
-  if (cell.empty()) problem("empty cell");
-  // from_chars does not accept a leading '+'; one is fine, "+-1" or "+" alone is not.
-  std::string_view digits = cell.front() == '+' ? cell.substr(1) : cell;
-  if (cell.front() == '+' && (digits.empty() || digits.front() == '+' || digits.front() == '-')) {
-    problem("not a number '" + std::string(cell) + "'");
-  }
   double value = 0.0;
-  const auto [end, status] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (status != std::errc() || end != digits.data() + digits.size()) {
-    if (status == std::errc::result_out_of_range) {
-      problem("number out of range '" + std::string(cell) + "'");
-    }
-    problem("not a number '" + std::string(cell) + "'");
+  if (const auto problem = number_problem(cell, value)) {
+    fail(source, line, column, *problem + " in column '" + column_name + "'");
   }
-  if (!std::isfinite(value)) problem("non-finite value '" + std::string(cell) + "'");
   return value;
 }
 
@@ -144,8 +154,17 @@ class CsvRowReader {
       fail(source_, line_number, std::min(cells.size(), width) + 1, problem.str());
     }
     for (std::size_t c = 0; c < width; ++c) {
-      values_.push_back(parse_cell(cells[c], source_, line_number, c + 1, names_[c]));
+      double value = 0.0;
+      if (format_.keep_text && number_problem(cells[c], value)) {
+        text_cells_.push_back(
+            {static_cast<Index>(rows_), static_cast<Index>(c), std::string(cells[c])});
+        value = std::numeric_limits<double>::quiet_NaN();
+      } else if (!format_.keep_text) {
+        value = parse_cell(cells[c], source_, line_number, c + 1, names_[c]);
+      }
+      values_.push_back(value);
     }
+    if (format_.keep_text) row_lines_.push_back(static_cast<std::int64_t>(line_number));
     ++rows_;
   }
 
@@ -184,6 +203,8 @@ class CsvRowReader {
     table.column_names = names_;
     table.values = Eigen::Map<const Matrix>(values_.data(), static_cast<Index>(names_.size()),
                                             static_cast<Index>(rows_));
+    table.text_cells = text_cells_;
+    table.row_lines = row_lines_;
     return table;
   }
 
@@ -194,6 +215,8 @@ class CsvRowReader {
   bool have_width_ = false;
   std::vector<double> values_;  // row-major while reading
   std::size_t rows_ = 0;
+  std::vector<CsvTextCell> text_cells_;
+  std::vector<std::int64_t> row_lines_;
   LineFields line_fields_;
 };
 
@@ -354,7 +377,10 @@ std::vector<std::string> expand_path_pattern(const std::string& pattern) {
 }
 
 CsvShard read_csv_shards(const std::vector<std::string>& paths, const Communicator& communicator,
-                         const CsvFormat& format) {
+                         const CsvFormat& requested_format) {
+  // Text cells are one file's (their rows are numbered in it): shards refuse them.
+  CsvFormat format = requested_format;
+  format.keep_text = false;
   if (paths.empty()) throw InvalidArgument("no data files were given");
   std::vector<DataFile> files;
   std::vector<Segment> segments;
@@ -441,6 +467,36 @@ Matrix select_columns(const CsvTable& table, const std::vector<Index>& columns) 
   return selected;
 }
 
+namespace {
+
+/// `text` as a CSV cell: as it is, or quoted (quotes doubled) where it holds a delimiter, a
+/// quote or surrounding spaces that reading would trim.
+std::string quoted_cell(const std::string& text) {
+  const bool plain = text.find_first_of(",\"\r\n") == std::string::npos &&
+                     (text.empty() || (text.front() != ' ' && text.back() != ' '));
+  if (plain) return text;
+  std::string quoted = "\"";
+  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+}  // namespace
+
+bool is_missing_text(std::string_view text) {
+  static constexpr std::string_view kMissing[] = {"",    "NA",   "N/A",  "n/a",  "#N/A", "NaN",
+                                                  "nan", "-nan", "NULL", "null", "None", "<NA>"};
+  return std::find(std::begin(kMissing), std::end(kMissing), text) != std::end(kMissing);
+}
+
+std::string csv_cell_position(const CsvTable& table, Index row, Index column) {
+  if (row < static_cast<Index>(table.row_lines.size())) {
+    return table.source + ":" + std::to_string(table.row_lines[static_cast<std::size_t>(row)]) +
+           ":" + std::to_string(column + 1);
+  }
+  return table.source + ": data row " + std::to_string(row + 1) + ", column " +
+         std::to_string(column + 1);
+}
+
 std::string format_number(double value) {
   char buffer[32];
   const auto [end, status] = std::to_chars(buffer, buffer + sizeof(buffer), value);
@@ -448,12 +504,21 @@ std::string format_number(double value) {
 }
 
 void write_csv(std::ostream& output, const std::vector<std::string>& names,
-               const MatrixView& samples) {
+               const MatrixView& samples, const std::vector<std::vector<std::string>>& labels) {
   for (std::size_t c = 0; c < names.size(); ++c) output << (c ? "," : "") << names[c];
   output << '\n';
   for (Index j = 0; j < samples.cols(); ++j) {
     for (Index i = 0; i < samples.rows(); ++i) {
-      output << (i ? "," : "") << format_number(samples(i, j));
+      output << (i ? "," : "");
+      const auto* row_labels =
+          i < static_cast<Index>(labels.size()) ? &labels[static_cast<std::size_t>(i)] : nullptr;
+      const double code = samples(i, j);
+      if (row_labels != nullptr && code >= 0.0 && code < static_cast<double>(row_labels->size()) &&
+          code == std::floor(code)) {
+        output << quoted_cell((*row_labels)[static_cast<std::size_t>(code)]);
+      } else {
+        output << format_number(code);
+      }
     }
     output << '\n';
   }

@@ -303,8 +303,11 @@ ConditionalModel pooled_model(std::vector<ConditionalModel> fitted, const Vector
       report.warnings.push_back(specs[m] + ": " + warning);
     }
   }
-  return ConditionalModel{pool_mixtures(mixtures, weights), std::move(fitted.front().x_names),
-                          std::move(fitted.front().y_names), std::move(report)};
+  return ConditionalModel{pool_mixtures(mixtures, weights),
+                          std::move(fitted.front().x_names),
+                          std::move(fitted.front().y_names),
+                          std::move(report),
+                          {}};
 }
 
 /// A candidate's held-out log-densities, and its fit on every pair where scoring made one.

@@ -109,7 +109,7 @@ std::string fit_fingerprint(const ConditionalMixture& model, const FitReport& re
 ConditionalMixture expect_model_file_round_trip(const ConditionalMixture& model,
                                                 const FitReport& report, const Matrix& x,
                                                 const Matrix& y) {
-  ConditionalModel saved{model, {}, {}, report};
+  ConditionalModel saved{model, {}, {}, report, {}};
   for (Index d = 0; d < model.input_dim(); ++d) saved.x_names.push_back("x" + std::to_string(d));
   for (Index d = 0; d < model.output_dim(); ++d) saved.y_names.push_back("y" + std::to_string(d));
   const std::string path = temporary_path("model.json");

@@ -321,7 +321,7 @@ TEST(CliRoundTrip, InfoDescribesModel) {
   ASSERT_EQ(result.status, 0) << result.err;
   const ConditionalModel model = faithful.load();
   EXPECT_EQ(value_of(result.out, "method"), "lscde");
-  EXPECT_EQ(value_of(result.out, "format_version"), std::to_string(kModelFileVersion));
+  EXPECT_EQ(value_of(result.out, "format_version"), std::to_string(kUnlabelledModelFileVersion));
   EXPECT_EQ(value_of(result.out, "x_variables"), "waiting");
   EXPECT_EQ(value_of(result.out, "y_variables"), "eruptions");
   EXPECT_EQ(value_of(result.out, "d_x"), "1");

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -178,6 +179,51 @@ TEST(CsvTest, NonFiniteCellsReportFileLineAndColumn) {
     const std::string message = parse_error_of("a,b\n1,2\n" + cell + ",3\n");
     EXPECT_NE(message.find("data.csv:3:1"), std::string::npos) << message;
   }
+}
+
+TEST(CsvTest, KeepTextKeepsWordsAndMissingCellsWithTheirPositions) {
+  CsvFormat format;
+  format.keep_text = true;
+  const CsvTable table = parse_text("sex,length\n\nM,0.5\n\"F\",NA\n I ,\n2,nan\n", format);
+  ASSERT_EQ(table.values.cols(), 4);
+  EXPECT_EQ(table.row_lines, (std::vector<std::int64_t>{3, 4, 5, 6}));
+  EXPECT_EQ(table.values(1, 0), 0.5);
+  EXPECT_EQ(table.values(0, 3), 2.0);
+  EXPECT_TRUE(std::isnan(table.values(0, 0)));
+  std::vector<std::string> texts;
+  for (const CsvTextCell& cell : table.text_cells) {
+    texts.push_back(std::to_string(cell.row) + ":" + std::to_string(cell.column) + ":" + cell.text);
+  }
+  EXPECT_EQ(texts,
+            (std::vector<std::string>{"0:0:M", "1:0:F", "1:1:NA", "2:0:I", "2:1:", "3:1:nan"}));
+  EXPECT_EQ(csv_cell_position(table, 2, 1), "data.csv:5:2");
+  // Without keep_text the same file is refused at its first word, as before.
+  EXPECT_NE(parse_error_of("sex,length\n\nM,0.5\n").find("data.csv:3:1"), std::string::npos);
+}
+
+TEST(CsvTest, MissingValueMarkersAreThoseOfRPandasAndSpreadsheets) {
+  for (const std::string text :
+       {"", "NA", "N/A", "n/a", "#N/A", "NaN", "nan", "-nan", "NULL", "null", "None", "<NA>"}) {
+    EXPECT_TRUE(is_missing_text(text)) << text;
+  }
+  for (const std::string text : {"0", "na", "inf", "M", "missing", " NA"}) {
+    EXPECT_FALSE(is_missing_text(text)) << text;
+  }
+}
+
+TEST(CsvTest, WriteCsvWritesLabelsOfCodesQuotedWhereReadingNeedsIt) {
+  Matrix samples(2, 3);
+  samples << 0, 1, 2, 0.5, 1.5, 2.5;
+  std::ostringstream text;
+  write_csv(text, {"kind", "v"}, samples, {{"a", "b,c", "say \"hi\""}, {}});
+  EXPECT_EQ(text.str(), "kind,v\na,0.5\n\"b,c\",1.5\n\"say \"\"hi\"\"\",2.5\n");
+  CsvFormat format;
+  format.keep_text = true;
+  std::istringstream back(text.str());
+  const CsvTable table = parse_csv(back, "written", format);
+  ASSERT_EQ(table.text_cells.size(), 3u);
+  EXPECT_EQ(table.text_cells[1].text, "b,c");
+  EXPECT_EQ(table.text_cells[2].text, "say \"hi\"");
 }
 
 TEST(CsvTest, EmptyAndHeaderOnlyFilesAreErrors) {

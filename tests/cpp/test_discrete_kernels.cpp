@@ -12,6 +12,9 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "cdens/cdens.hpp"
@@ -353,6 +356,58 @@ TEST(DiscreteOutputTest, MixedOutputsIntegrateToOneAndSurviveAModelFile) {
   }
   EXPECT_NEAR(total, 1.0, 1e-6);
   test::expect_model_file_round_trip(fit.model, fit.report, x.leftCols(20), y.leftCols(20));
+}
+
+TEST(DiscreteOutputTest, MoreLevelsThanHalfTheRowsAreWarnedWithTheirCount) {
+  // A continuous y declared discrete: every value is its own level, so a new y scores −∞.
+  const test::PairSample train = ordered_outputs(40, 36);
+  Matrix continuous_y = train.x.row(0) * 2.5;
+  ProductKernelCdeOptions options;
+  options.discrete = {1};
+  FitContext context;
+  context.column_names = {"x", "yield"};
+  const auto warned = [](const FitReport& report, const std::string& text) {
+    return std::any_of(
+        report.warnings.begin(), report.warnings.end(),
+        [&](const std::string& warning) { return warning.find(text) != std::string::npos; });
+  };
+  const ConditionalFit fit = fit_product_kernel_cde(train.x, continuous_y, options, context);
+  EXPECT_TRUE(warned(fit.report,
+                     "column yield is declared unordered discrete but has 40 levels in "
+                     "40 rows (more than half)"));
+  EXPECT_TRUE(warned(fit.report, "a new value of it has probability 0"));
+  // Half the rows or fewer: no warning (ordered_outputs has a few integer levels).
+  const ConditionalFit declared =
+      fit_product_kernel_cde(train.x, train.y, ordered_output_options());
+  EXPECT_FALSE(warned(declared.report, "levels in"));
+}
+
+TEST(DiscreteOutputTest, LabelsSurviveAModelFileAndOnlyTheyMakeItVersionTwo) {
+  const test::PairSample train = ordered_outputs(60, 37);
+  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, ordered_output_options());
+  ConditionalModel model{fit.model, {"x"}, {"grade"}, fit.report, {}};
+  EXPECT_EQ(conditional_model_to_json(model)["version"], 1);
+  const std::vector<double>& levels = fit.model.output_kernels().front().levels();
+  ColumnLabels labels;
+  for (std::size_t k = 0; k <= static_cast<std::size_t>(levels.back()); ++k) {
+    labels.push_back("grade " + std::to_string(k));
+  }
+  model.labels["grade"] = labels;
+  const nlohmann::json document = conditional_model_to_json(model);
+  EXPECT_EQ(document["version"], 2);
+  const ConditionalModel loaded = conditional_model_from_json(document);
+  EXPECT_EQ(loaded.labels, model.labels);
+  EXPECT_EQ(loaded.mixture.log_pdf(train.x, train.y), fit.model.log_pdf(train.x, train.y));
+  // Labels of a continuous or unknown variable, too few for the levels, repeated: refused.
+  for (const auto& [name, bad] : std::vector<std::pair<std::string, nlohmann::json>>{
+           {"nothing", nlohmann::json::array({"a", "b"})},
+           {"grade", nlohmann::json::array({"a"})},
+           {"grade", nlohmann::json::array({"a", "a", "b", "c", "d", "e", "f", "g"})},
+           {"grade", nlohmann::json::array({1, 2})}}) {
+    nlohmann::json broken = document;
+    broken["variables"]["labels"] = {{name, bad}};
+    EXPECT_THROW(conditional_model_from_json(broken), ModelFormatError) << name << bad.dump();
+  }
 }
 
 TEST(DiscreteOutputTest, DeclarationsAreCheckedAndUndeclaredDiscreteColumnsWarned) {

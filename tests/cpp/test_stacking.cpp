@@ -221,7 +221,7 @@ TEST(PooledMixtureTest, SamplesFollowThePoolAndTheModelFileKeepsEveryAnswer) {
     // Five standard errors of a mean of 20,000 draws.
     EXPECT_NEAR(sample_mean, mean(j), 5.0 * spread(j) / std::sqrt(20000.0)) << j;
   }
-  ConditionalModel model{pool, {"a", "b"}, {"y"}, {}};
+  ConditionalModel model{pool, {"a", "b"}, {"y"}, {}, {}};
   model.report.method = "auto";
   const std::string path = test::temporary_path("pool.json");
   save_conditional_model(model, path);

@@ -91,7 +91,10 @@ def test_bad_declarations_are_refused(mixed):
     with pytest.raises(ValueError, match="out of range"):
         cdens.KernelCDE(discrete=[7]).fit(x, y)
     with pytest.raises(ValueError, match="discrete must be a list of column indices"):
-        cdens.KernelCDE(discrete="x1").fit(x, y)
+        cdens.KernelCDE(discrete=1.5).fit(x, y)
+    # A name is a column (x0, x1, … of an array), as the command's --discrete takes them.
+    with pytest.raises(ValueError, match="column 'x9' is none of the columns of X and Y"):
+        cdens.KernelCDE(discrete="x9").fit(x, y)
     with pytest.raises(ValueError, match="column positions from 0 on"):
         cdens.KernelCDE(discrete=[-1]).fit(x, y)
     with pytest.raises(ValueError, match="has only one level"):

@@ -173,7 +173,7 @@ def malformed_files(corpus):
                [r"no_such\.csv", "No such file"])
     corpus.add(cls, "headerless with --no-header", ["fit", "bad_ragged row.csv", "--x", "1",
                                                     "--y", "0", "--no-header"],
-               "error", [r":1:1|not a number"])
+               "error", [r":1:1|not a number|:7:2"])
 
 
 def mutated_files(corpus):
@@ -573,6 +573,117 @@ NUMBER = re.compile(r"(?<![A-Za-z_])(nan|-?inf)(?![A-Za-z_])", re.IGNORECASE)
 NAN = re.compile(r"(?<![A-Za-z_])nan(?![A-Za-z_])", re.IGNORECASE)
 
 
+def labels_and_missing_values(corpus):
+    """Words in a declared discrete column are labels (coded for the fit, named in the model
+    file and in the answers); elsewhere, or outside the stated levels, they are refused at
+    their cell. Missing values are refused at their cell unless --missing drop leaves their
+    rows out with a warning; a declared discrete column is refused where doubles merge levels
+    (2^53) and warned of where it has more levels than half its rows."""
+    cls = "labels and missing values"
+    header, rows = faithful_rows()
+
+    def band(waiting):
+        return "S" if waiting < 65 else "M" if waiting < 80 else "L"
+
+    labelled = ["eruptions,waiting,kind,band"] + [
+        f"{r},{'short' if float(r.split(',')[0]) < 3 else 'long'},{band(float(r.split(',')[1]))}"
+        for r in rows[:80]]
+    corpus.write("labelled.csv", "\n".join(labelled) + "\n")
+    # In the queries: a kind the model never saw in data row 3 (an output), or as an input.
+    corpus.write("new_kind.csv", "\n".join(
+        [labelled[0]] + [line if k != 2 else line.replace("short", "medium").replace("long", "medium")
+                         for k, line in enumerate(labelled[1:21])]) + "\n")
+    missing = [labelled[0]] + [
+        line if k not in (3, 7) else ",".join(["NA" if c == 1 else cell
+                                               for c, cell in enumerate(line.split(","))])
+        for k, line in enumerate(labelled[1:41])]
+    corpus.write("missing.csv", "\n".join(missing) + "\n")
+    corpus.write("all_missing.csv", "eruptions,waiting\n3.6,NA\n1.8,\n")
+    corpus.write("huge_levels.csv", "y,id\n" + "".join(
+        f"{1 + (k % 5) * 0.3},{9007199254740993 + 2 * (k % 3)}\n" for k in range(30)))
+    kcde = ["fit", "labelled.csv", "--method", "kcde"]
+    for name, arguments, model in [
+            ("word output", ["--x", "waiting", "--y", "kind", "--discrete", "kind"], "kind.json"),
+            ("ordered words with stated levels",
+             ["--x", "eruptions,band", "--y", "waiting", "--ordered", "band", "--levels",
+              "band=S,M,L"], "band.json")]:
+        corpus.add(cls, f"fit: {name}", kcde + arguments + ["--out", model], "ok")
+        result = corpus.run_cli(kcde + arguments + ["--out", model])
+        if result.returncode != 0:
+            sys.exit(f"cannot fit the labelled model of the corpus: {result.stderr}")
+    corpus.add(cls, "undeclared word column", kcde + ["--x", "kind", "--y", "waiting"], "error",
+               [r"labelled\.csv:2:3", "'kind'", "declare it discrete"])
+    corpus.add(cls, "ordered words without stated levels",
+               kcde + ["--x", "band", "--y", "waiting", "--ordered", "band"], "error",
+               ["'band'", r"labelled\.csv:\d+:4", "--levels band="])
+    corpus.add(cls, "label outside the stated levels",
+               kcde + ["--x", "band", "--y", "waiting", "--ordered", "band", "--levels", "band=S,M"],
+               "error", [r"labelled\.csv:\d+:4", "label 'L'", "S,M"])
+    corpus.add(cls, "levels before the data file",
+               ["fit", "--levels", "band=S,M,L", "labelled.csv", "--method", "kcde", "--x", "band",
+                "--y", "waiting", "--ordered", "band"], "ok", ["labels_band: S,M,L"])
+    corpus.add(cls, "levels of an undeclared column",
+               kcde + ["--x", "band", "--y", "waiting", "--discrete", "band", "--levels",
+                       "kind=short,long"], "error", ["'kind'", "neither --discrete nor --ordered"])
+    corpus.add(cls, "levels without a name", kcde + ["--x", "band", "--y", "waiting", "--discrete",
+                                                   "band", "--levels", "S,M,L"],
+               "error", ["--levels takes NAME="])
+    corpus.add(cls, "levels listing a label twice",
+               kcde + ["--x", "band", "--y", "waiting", "--ordered", "band", "--levels",
+                       "band=S,M,S,L"], "error", ["lists a label twice"])
+    corpus.add(cls, "discrete levels beyond 2^53",
+               ["fit", "huge_levels.csv", "--method", "kcde", "--x", "id", "--y", "y", "--discrete",
+                "id"], "error", [r"huge_levels\.csv:2:2", "2\\^53", "'id'"])
+    corpus.add(cls, "continuous column declared discrete",
+               ["fit", "small.csv", "--method", "kcde", "--x", "waiting", "--y", "eruptions",
+                "--discrete", "eruptions"], "ok",
+               ["eruptions is declared unordered discrete but has \\d+ levels in 60 rows"])
+    corpus.add(cls, "predict names the labels",
+               ["predict", "kind.json", "labelled.csv"], "ok",
+               check=lambda stdout, _workdir: None if (
+                   stdout.splitlines()[0] == "waiting,log_density,mode"
+                   and {line.split(",")[2] for line in stdout.splitlines()[1:]} <= {"short", "long"})
+               else f"expected the mode as labels: {stdout[:200]}")
+    corpus.add(cls, "sample names the labels",
+               ["sample", "kind.json", "--x-values", "55,80", "--n", "5"], "ok",
+               check=lambda stdout, _workdir: None if (
+                   {line.split(",")[1] for line in stdout.splitlines()[1:]} <= {"short", "long"})
+               else f"expected draws as labels: {stdout[:200]}")
+    corpus.add(cls, "predict with an output label the model never saw",
+               ["predict", "kind.json", "new_kind.csv"], "ok", ["data row 3", "not a level"],
+               infinities_allowed=True,
+               check=lambda stdout, _workdir: None if stdout.count("-inf") == 1
+               else "expected one log_density of -inf")
+    corpus.write("new_band.csv", "\n".join(
+        [labelled[0]] + [line if k != 2 else line[:line.rindex(",")] + ",XL"
+                         for k, line in enumerate(labelled[1:21])]) + "\n")
+    corpus.add(cls, "input label outside the model's levels",
+               ["predict", "band.json", "new_band.csv"], "error",
+               [r"new_band\.csv:4:4", "label 'XL'", "S,M,L"])
+    corpus.add(cls, "missing value by default", FIT[:1] + ["missing.csv"] + FIT[1:], "error",
+               [r"missing\.csv:5:2", "'waiting'", "missing value", "--missing drop"])
+    corpus.add(cls, "missing values dropped", FIT[:1] + ["missing.csv"] + FIT[1:] +
+               ["--missing", "drop"], "ok", ["left out 2 of 40 rows", "lines 5, 9"])
+    corpus.add(cls, "missing values dropped by score",
+               ["score", "lscde.json", "missing.csv", "--missing", "drop"], "ok",
+               ["left out 2 of 40 rows", "n: 38"])
+    corpus.add(cls, "missing values dropped by predict",
+               ["predict", "lscde.json", "missing.csv", "--missing", "drop"], "ok",
+               ["left out 2 of 40 rows"],
+               check=lambda stdout, _workdir: None if len(stdout.splitlines()) == 39
+               else "expected 38 rows")
+    corpus.add(cls, "missing values dropped by evaluate",
+               ["evaluate", "lscde.json", "missing.csv", "--missing", "drop"], "ok",
+               ["left out 2 of 40 rows", "n: 38"])
+    corpus.add(cls, "missing values dropped by compare",
+               ["compare", "lscde.json", "kcde.json", "missing.csv", "--missing", "drop"], "ok",
+               ["left out 2 of 40 rows", "n: 38"])
+    corpus.add(cls, "every row missing", FIT[:1] + ["all_missing.csv"] + FIT[1:] +
+               ["--missing", "drop"], "error", ["every row has a missing value"])
+    corpus.add(cls, "unknown missing policy", FIT[:1] + ["missing.csv"] + FIT[1:] +
+               ["--missing", "zero"], "error", ["--missing"])
+
+
 def judge(corpus, case):
     if case.expect == "signal":
         return judge_signal(corpus, case)
@@ -662,6 +773,7 @@ CLASSES = OrderedDict([
     ("corrupted model files", corrupted_models),
     ("unwritable outputs", unwritable_outputs),
     ("non-finite scores", non_finite_scores),
+    ("labels and missing values", labels_and_missing_values),
     ("grammar", grammar),
     ("signals mid-write", signals_mid_write),
 ])
