@@ -23,8 +23,14 @@
 
 namespace cdens {
 
-/// Current version of the model file format; files of a newer version are refused.
-inline constexpr int kModelFileVersion = 1;
+/// Current version of the model file format; files of a newer version are refused. Version 2
+/// added the row weights of a kernel gate fitted with sample weights ("row_weights"); a model
+/// without them is written as version 1, which earlier releases read.
+inline constexpr int kModelFileVersion = 2;
+
+/// The version a model's document ("model" of the file) needs: the lowest that holds every field
+/// it has.
+int model_file_version(const nlohmann::json& model);
 
 /// A fitted conditional density model with the names of its variables.
 struct ConditionalModel {
