@@ -33,6 +33,7 @@
 #include "output_files.hpp"
 #include "processes.hpp"
 #include "seed_option.hpp"
+#include "weights_column.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -50,6 +51,7 @@ struct FitArguments {
   double holdout_fraction = 0.0;
   std::string test_path;
   std::string out_path;
+  std::string weights_column;  // empty: every row weighs 1
   bool no_header = false;
 };
 
@@ -87,16 +89,18 @@ void report_and_save(std::ostringstream& out, const std::string& out_path, const
 }
 
 /// `fit(context)` with a progress line on standard error when it is a terminal (a progress line
-/// is for a person watching, never for a log file or a pipe).
+/// is for a person watching, never for a log file or a pipe); the context carries the rows'
+/// sample weights (empty: none).
 template <class Fit>
-auto fit_with_progress(const std::vector<std::string>& column_names, const Fit& fit) {
+auto fit_with_progress(const std::vector<std::string>& column_names, const Vector& sample_weights,
+                       const Fit& fit) {
   std::optional<TerminalProgress> terminal_progress;
   // On many processes rank 0 speaks for all.
   if (isatty(STDERR_FILENO) && processes().rank() == 0) terminal_progress.emplace(stderr);
   const FitContext context{
       processes(),
       terminal_progress ? static_cast<Progress&>(*terminal_progress) : silent_progress(),
-      column_names};
+      column_names, sample_weights};
   try {
     return fit(context);
   } catch (...) {
@@ -121,6 +125,30 @@ SplitRows split_rows(Matrix values, const std::optional<HoldoutSplit>& split) {
     return {std::move(values), Matrix(dimension, 0)};
   }
   return {gather_samples(values, split->fit_rows), gather_samples(values, split->held_out_rows)};
+}
+
+/// The sample weights of the rows a fit sees and of the rows --holdout scores it on; both empty
+/// without --weights.
+struct SplitWeights {
+  Vector fit;
+  Vector held_out;
+};
+
+/// The --weights column of `table`, split as the data are.
+SplitWeights weights_of(const FitArguments& arguments, const CsvTable& table,
+                        const std::vector<std::string>& modelled,
+                        const std::optional<HoldoutSplit>& split) {
+  if (arguments.weights_column.empty()) return {};
+  const std::string name = weights_column_name(table, arguments.weights_column);
+  SplitRows rows = split_rows(weights_column(table, name, modelled).transpose(), split);
+  return {rows.fit.row(0).transpose(), rows.held_out.row(0).transpose()};
+}
+
+/// The mean log-likelihood of held-out rows from their log-densities, weighted by the rows'
+/// weights when the fit was.
+double held_out_mean(const Vector& log_densities, const SplitWeights& weights) {
+  if (weights.fit.size() == 0) return log_densities.mean();
+  return weighted_mean(log_densities, weights.held_out);
 }
 
 /// The hold-out split of --holdout over n rows, if it was asked for.
@@ -151,6 +179,8 @@ void fit_conditional(const FitRequest& request) {
   // among the inputs, then the outputs.
   std::vector<std::string> column_names = x.names;
   column_names.insert(column_names.end(), y.names.begin(), y.names.end());
+  const std::optional<HoldoutSplit> split = requested_split(request, table.values.cols());
+  const SplitWeights weights = weights_of(arguments, table, column_names, split);
   OptionValues options = request.options;
   options.merge(request.flags.column_values_for(method, [&](const std::string& column) {
     const std::string name = choose_columns(table, {column}).names.front();
@@ -169,13 +199,13 @@ void fit_conditional(const FitRequest& request) {
         choose_columns(load_training_table(arguments.unlabeled_path, arguments.no_header), x.names)
             .values;
   }
-  const std::optional<HoldoutSplit> split = requested_split(request, x.values.cols());
   const SplitRows x_rows = split_rows(std::move(x.values), split);
   const SplitRows y_rows = split_rows(std::move(y.values), split);
 
-  ConditionalModel model = fit_with_progress(column_names, [&](const FitContext& context) {
-    return fit_method(method, x_rows.fit, y_rows.fit, unlabeled_x, options, context);
-  });
+  ConditionalModel model =
+      fit_with_progress(column_names, weights.fit, [&](const FitContext& context) {
+        return fit_method(method, x_rows.fit, y_rows.fit, unlabeled_x, options, context);
+      });
   model.x_names = x.names;
   model.y_names = y.names;
 
@@ -197,7 +227,8 @@ void fit_conditional(const FitRequest& request) {
   }
   print_feature_selection(out, model);
   if (split) {
-    const double nll = negative_log_likelihood(model.mixture, x_rows.held_out, y_rows.held_out);
+    const double nll =
+        -held_out_mean(model.mixture.log_pdf(x_rows.held_out, y_rows.held_out), weights);
     // Full precision: scripts compare these numbers.
     out << "held_out_n: " << split->held_out_rows.size() << '\n'
         << "held_out_nll: " << format_number(nll) << '\n'
@@ -208,13 +239,23 @@ void fit_conditional(const FitRequest& request) {
 
 void fit_density(const FitRequest& request) {
   const FitArguments& arguments = request.arguments;
+  SplitWeights weights;
+  std::optional<HoldoutSplit> split;
   ColumnSelection x = [&] {
     const CsvTable table = load_training_table(arguments.data_path, arguments.no_header);
-    return choose_columns(table, arguments.columns, "--columns", table.column_names);
+    split = requested_split(request, table.values.cols());
+    // Every column but the weights by default.
+    std::vector<std::string> modelled = table.column_names;
+    if (!arguments.weights_column.empty()) {
+      const std::string name = weights_column_name(table, arguments.weights_column);
+      modelled.erase(std::find(modelled.begin(), modelled.end(), name));
+    }
+    ColumnSelection chosen = choose_columns(table, arguments.columns, "--columns", modelled);
+    weights = weights_of(arguments, table, chosen.names, split);
+    return chosen;
   }();
-  const std::optional<HoldoutSplit> split = requested_split(request, x.values.cols());
   const SplitRows rows = split_rows(std::move(x.values), split);
-  DensityModel model = fit_with_progress(x.names, [&](const FitContext& context) {
+  DensityModel model = fit_with_progress(x.names, weights.fit, [&](const FitContext& context) {
     return fit_method(request.method, rows.fit, request.options, context);
   });
   model.names = x.names;
@@ -227,7 +268,7 @@ void fit_density(const FitRequest& request) {
       << "n_kernels: " << model.mixture.n_components() << '\n';
   print_fit_report(out, model.report);
   if (split) {
-    const double mean_log_likelihood = model.mixture.mean_log_likelihood(rows.held_out);
+    const double mean_log_likelihood = held_out_mean(model.mixture.log_pdf(rows.held_out), weights);
     // Full precision: scripts compare these numbers.
     out << "held_out_n: " << split->held_out_rows.size() << '\n'
         << "held_out_mean_log_likelihood: " << format_number(mean_log_likelihood) << '\n'
@@ -259,10 +300,12 @@ void fit_regression(const FitRequest& request) {
   std::vector<std::string> column_names = x.names;
   column_names.push_back(y.names.front());
 
-  ConditionalModel model = fit_with_progress(column_names, [&](const FitContext& context) {
-    return fit_method(request.method, x.values, y.values, Matrix(x.values.rows(), 0),
-                      request.options, context);
-  });
+  // Sample weights were refused to PRESS before the data were read.
+  ConditionalModel model =
+      fit_with_progress(column_names, Vector(), [&](const FitContext& context) {
+        return fit_method(request.method, x.values, y.values, Matrix(x.values.rows(), 0),
+                          request.options, context);
+      });
   model.x_names = x.names;
   model.y_names = y.names;
   const PressStateSummary states = press_state_summary(model.mixture);
@@ -354,6 +397,10 @@ void add_fit_command(CLI::App& parent, const std::optional<DeprecatedGroup>& gro
                                 "NLL"),
             {F::regression});
   }
+  command->add_option("--weights", arguments->weights_column,
+                      "Column of sample weights, by name or 0-based index: non-negative, not all "
+                      "zero, an integer weight k counting as the row k times; neither an input nor "
+                      "an output (methods that support them: see cdens methods)");
   command->add_option("--out", arguments->out_path, "Write the model to this JSON file");
   command->add_flag("--no-header", arguments->no_header,
                     "The CSV files have no header line; columns are numbered 0, 1, …");
@@ -370,6 +417,12 @@ void add_fit_command(CLI::App& parent, const std::optional<DeprecatedGroup>& gro
       // The held-out rows are a permutation of all rows, which no rank holds.
       if (holdout != nullptr && holdout->count() > 0) {
         throw InvalidArgument("--holdout runs on one process: start the fit without mpirun");
+      }
+    }
+    if (!arguments->weights_column.empty()) {
+      if (!method.sample_weights) throw InvalidArgument(no_sample_weights_message(method));
+      if (processes().size() > 1) {
+        throw InvalidArgument("--weights runs on one process: start the fit without mpirun");
       }
     }
     const FitRequest request{*arguments, method, *flags,
