@@ -12,7 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._distributed import agree, engine_comm, min_samples
-from ._methods import engine_options, report_names
+from ._methods import as_sample_weights, engine_options, report_names
 from ._parameters import add_parameters
 from ._validation import (
     as_probabilities,
@@ -81,15 +81,19 @@ class ConditionalDensityEstimator(BaseEstimator):
 
     # -- fitting -----------------------------------------------------------------------------
 
-    def fit(self, X, Y, comm=None):
+    def fit(self, X, Y, sample_weight=None, comm=None):
         """Fits p(y|x) to the rows of X (n, d_x) and Y (n, d_y) or (n,); returns self.
 
-        comm: an mpi4py communicator (``MPI.COMM_WORLD``) in a script run under ``mpirun``,
-        each process passing its own rows; every process gets the model of all of them. The
-        methods of docs/distributed.md run so; the others refuse more than one process."""
-        return self._fit(X, Y, comm=comm)
+        sample_weight: one non-negative weight per row (n,), not all zero, or None; an integer
+        weight k counts as the row repeated k times and only relative weights matter. The
+        methods whose criterion is a weighted sum take them (``cdens.methods()``, docs/methods);
+        the others refuse them. comm: an mpi4py communicator (``MPI.COMM_WORLD``) in a script
+        run under ``mpirun``, each process passing its own rows; every process gets the model
+        of all of them. The methods of docs/distributed.md run so; the others refuse more than
+        one process."""
+        return self._fit(X, Y, comm=comm, sample_weight=sample_weight)
 
-    def _fit(self, X, Y, comm=None, **engine_arguments):
+    def _fit(self, X, Y, comm=None, sample_weight=None, **engine_arguments):
         def checked_pairs():
             if Y is None:
                 raise ValueError(f"{type(self).__name__} requires y to be passed, but the target "
@@ -103,9 +107,12 @@ class ConditionalDensityEstimator(BaseEstimator):
                     f"X and Y have different numbers of samples: {X_samples.shape[0]} and "
                     f"{Y_samples.shape[0]}"
                 )
-            return X_samples, Y_samples
+            weights = as_sample_weights(sample_weight, X_samples.shape[0], self._method_name())
+            return X_samples, Y_samples, weights
 
-        X_samples, Y_samples = agree(comm, checked_pairs)
+        X_samples, Y_samples, weights = agree(comm, checked_pairs)
+        if weights is not None:
+            engine_arguments["sample_weight"] = weights
         processes = engine_comm(comm, self._method_name())
         if processes is not None:
             engine_arguments["comm"] = processes

@@ -14,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import _core
 from ._conditional import CdensWarning, cv_results_from_table
 from ._distributed import agree, engine_comm, min_samples
-from ._methods import engine_options, report_names
+from ._methods import as_sample_weights, engine_options, report_names
 from ._parameters import add_parameters
 from ._validation import as_probabilities, as_samples, check_features, seed_of
 
@@ -36,23 +36,28 @@ class DensityEstimator(BaseEstimator):
         super().__init_subclass__(**kwargs)
         add_parameters(cls)
 
-    def _fit_model(self, X, comm=None):
-        return _core.fit_density(self._method, X, engine_options(self, self._method), comm=comm)
+    def _fit_model(self, X, comm=None, sample_weight=None):
+        return _core.fit_density(self._method, X, engine_options(self, self._method), comm=comm,
+                                 sample_weight=sample_weight)
 
     # -- fitting -----------------------------------------------------------------------------
 
-    def fit(self, X, y=None, comm=None):
+    def fit(self, X, y=None, sample_weight=None, comm=None):
         """Fits p(x) to the rows of X (n, d); y is ignored (scikit-learn's API). Returns self.
 
+        sample_weight: one non-negative weight per row (n,), not all zero, or None, as for the
+        conditional estimators (Parzen window and GMM take them, the others refuse them).
         comm: an mpi4py communicator, each process passing its own rows, as for the conditional
         estimators (docs/distributed.md says which methods run so)."""
         def checked_samples():
             X_samples = as_samples(X, "X", min_samples=min_samples(comm, 2))
             check_features(self, X, reset=True)
-            return X_samples
+            weights = as_sample_weights(sample_weight, X_samples.shape[0], self._method)
+            return X_samples, weights
 
-        X_samples = agree(comm, checked_samples)
-        model = self._fit_model(X_samples, comm=engine_comm(comm, self._method))
+        X_samples, weights = agree(comm, checked_samples)
+        model = self._fit_model(X_samples, comm=engine_comm(comm, self._method),
+                                sample_weight=weights)
         names = getattr(self, "feature_names_in_", None)
         model.names = list(names) if names is not None else [
             f"x{k}" for k in range(X_samples.shape[1])]
