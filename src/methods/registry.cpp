@@ -62,8 +62,10 @@ struct WeighedRows {
   Vector weights;           ///< theirs; empty where they are all equal (no weights, to the bit)
 };
 
-/// The context's sample weights checked for `method` and n rows; nothing without weights. Only
-/// relative weights matter, so equal ones are dropped and the fit is the unweighted one.
+/// The context's sample weights checked for `method` and n rows, and what the fit should see
+/// instead of the rows and weights given: nothing when they stay as given (no weights, or every
+/// row of its own positive weight). Only relative weights matter, so equal ones are dropped and
+/// the fit is the unweighted one.
 std::optional<WeighedRows> rows_to_weigh(const MethodEntry& method, Index n,
                                          const FitContext& context) {
   if (!context.weighted()) return std::nullopt;
@@ -74,7 +76,10 @@ std::optional<WeighedRows> rows_to_weigh(const MethodEntry& method, Index n,
   validate_sample_weights(context.sample_weights, n, "sample weights");
   WeighedRows weighed{positive_weight_rows(context.sample_weights), Vector()};
   const Vector positive = context.sample_weights(weighed.rows);
-  if ((positive.array() != positive(0)).any()) weighed.weights = positive;
+  const bool equal = (positive.array() == positive(0)).all();
+  // Every row kept with its own weight: the fit as asked.
+  if (!equal && static_cast<Index>(weighed.rows.size()) == n) return std::nullopt;
+  if (!equal) weighed.weights = positive;
   return weighed;
 }
 
