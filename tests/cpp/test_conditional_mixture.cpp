@@ -1219,7 +1219,7 @@ TEST(ConditionalMixtureTest, CorruptedModelFilesAreModelFormatErrors) {
   const std::vector<std::pair<std::string, Edit>> edits = {
       {"format", [](nlohmann::json& d) { d["format"] = "something-else"; }},
       {"no format", [](nlohmann::json& d) { d.erase("format"); }},
-      {"version 2", [](nlohmann::json& d) { d["version"] = 2; }},
+      {"a future version", [](nlohmann::json& d) { d["version"] = kModelFileVersion + 1; }},
       {"version 0", [](nlohmann::json& d) { d["version"] = 0; }},
       {"version -1", [](nlohmann::json& d) { d["version"] = -1; }},
       {"version string", [](nlohmann::json& d) { d["version"] = "1"; }},
