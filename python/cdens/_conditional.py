@@ -81,8 +81,8 @@ class ConditionalDensityEstimator(BaseEstimator):
 
     # -- fitting -----------------------------------------------------------------------------
 
-    def fit(self, X, Y, sample_weight=None, comm=None):
-        """Fits p(y|x) to the rows of X (n, d_x) and Y (n, d_y) or (n,); returns self.
+    def fit(self, X, y, sample_weight=None, comm=None):
+        """Fits p(y|x) to the rows of X (n, d_x) and y (n, d_y) or (n,); returns self.
 
         sample_weight: one non-negative weight per row (n,), not all zero, or None; an integer
         weight k counts as the row repeated k times and only relative weights matter. The
@@ -91,7 +91,7 @@ class ConditionalDensityEstimator(BaseEstimator):
         run under ``mpirun``, each process passing its own rows; every process gets the model
         of all of them. The methods of docs/distributed.md run so; the others refuse more than
         one process."""
-        return self._fit(X, Y, comm=comm, sample_weight=sample_weight)
+        return self._fit(X, y, comm=comm, sample_weight=sample_weight)
 
     def _fit(self, X, Y, comm=None, sample_weight=None, **engine_arguments):
         def checked_pairs():

@@ -30,8 +30,8 @@ class LSCDE(ConditionalDensityEstimator):
 
     _method = "lscde"
 
-    def fit(self, X, Y, X_unlabeled=None, comm=None, sample_weight=None):
-        """Fits p(y|x) to the rows of X (n, d_x) and Y (n, d_y) or (n,). X_unlabeled, inputs
+    def fit(self, X, y, X_unlabeled=None, comm=None, sample_weight=None):
+        """Fits p(y|x) to the rows of X (n, d_x) and y (n, d_y) or (n,). X_unlabeled, inputs
         without outputs, join the basis matrix H (semi-supervised LSCDE, paper section 2.7).
         comm (an mpi4py communicator, each process passing its own rows and unlabelled inputs)
         as for every conditional estimator; sample_weight is refused (LSCDE does not take sample
@@ -47,5 +47,5 @@ class LSCDE(ConditionalDensityEstimator):
                                  f"{features}")
             return unlabeled
 
-        return self._fit(X, Y, comm=comm, sample_weight=sample_weight,
+        return self._fit(X, y, comm=comm, sample_weight=sample_weight,
                          X_unlabeled=agree(comm, unlabeled_inputs))
