@@ -639,7 +639,7 @@ def sample_weights(corpus):
     corpus.add(cls, "weights beside a text cell",
                ["fit", corpus.write("weights_text.csv", header + ",w\n" +
                                     "\n".join(f"{row},1" for row in body[:5]) + "\n3.6,79,x\n"),
-                "--x", "waiting", "--y", "eruptions", "--weights", "w"],
+                "--x", "waiting", "--y", "eruptions", "--method", "kcde", "--weights", "w"],
                "error", [r"weights_text\.csv:7:3", "not a number"])
     corpus.add(cls, "weights under a non-weighted kcde option",
                ["fit", good, "--x", "waiting", "--y", "eruptions", "--method", "kcde",
