@@ -48,11 +48,12 @@ void validate_options(const ParzenOptions& options) {
 }
 
 /// One width per dimension by the leave-one-out likelihood (BandwidthLikelihood of all
-/// dimensions, no conditioning ones): the model, its choice recorded in `report`.
+/// dimensions, no conditioning ones, weighted by the sample weights unless they are empty): the
+/// model, its choice recorded in `report`.
 GaussianMixture per_dimension_model(Standardizer scaling, const Matrix& z, int threads,
-                                    FitReport& report) {
+                                    const Vector& weights, FitReport& report) {
   const Index n = z.cols();
-  const BandwidthLikelihood likelihood(z, 0, {}, threads);
+  const BandwidthLikelihood likelihood(z, 0, {}, threads, {}, weights);
   const BandwidthSearchResult found = maximize_bandwidth_likelihood(likelihood, likelihood);
   for (Index d = 0; d < z.rows(); ++d) {
     report.hyperparameters["width_" + std::to_string(d)] = found.bandwidths(d);
@@ -62,8 +63,11 @@ GaussianMixture per_dimension_model(Standardizer scaling, const Matrix& z, int t
   report.statistics["n_train"] = static_cast<double>(n);
   report.statistics["n_kernels"] = static_cast<double>(n);
   report.statistics["dimension"] = static_cast<double>(z.rows());
-  return GaussianMixture(std::move(scaling), Vector::Constant(n, 1.0 / static_cast<double>(n)), z,
-                         found.bandwidths.replicate(1, n));
+  return GaussianMixture(std::move(scaling),
+                         weights.size() > 0
+                             ? Vector(weights / weights.sum())
+                             : Vector(Vector::Constant(n, 1.0 / static_cast<double>(n))),
+                         z, found.bandwidths.replicate(1, n));
 }
 
 /// The per-sample terms of parzen_criterion for sample i of weight c_i, from the squared
@@ -189,11 +193,7 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
     const Index n = z.cols();
     const Vector& weights = context.sample_weights;
     if (options.per_dimension) {
-      if (context.weighted()) {
-        throw InvalidArgument(
-            "per-dimension Parzen widths do not support sample weights; use one width");
-      }
-      return per_dimension_model(std::move(scaling), z, options.threads, report);
+      return per_dimension_model(std::move(scaling), z, options.threads, weights, report);
     }
 
     report.statistics["n_train"] = static_cast<double>(n);

@@ -278,12 +278,31 @@ TEST(ParzenSampleWeights, CriteriaAreTheWeightedLeaveOneOutOnes) {
   }
 }
 
-TEST(ParzenSampleWeights, PerDimensionWidthsRefuseWeights) {
+TEST(ParzenSampleWeights, PerDimensionWidthsMaximiseTheWeightedLeaveOneOutLikelihood) {
   Rng rng(9);
+  Matrix x = test::normal_matrix(2, 40, rng);
+  x.row(1) *= 3.0;
+  const Vector weights = integer_weights(40);
   ParzenOptions options;
   options.per_dimension = true;
-  EXPECT_THROW(fit_parzen(test::normal_matrix(2, 30, rng), options, weighted(integer_weights(30))),
-               InvalidArgument);
+  options.standardize = false;
+  const DensityFit fit = fit_parzen(x, options, weighted(weights));
+  const Vector widths = (Vector(2) << fit.report.hyperparameters.at("width_0"),
+                         fit.report.hyperparameters.at("width_1"))
+                            .finished();
+  const Vector terms = test::explicit_leave_one_out(x, 0, ColumnKernels(2), widths, weights);
+  EXPECT_NEAR(fit.report.statistics.at("loo_nll"), terms.dot(weights) / weights.sum(), 1e-9);
+  // A maximum: each width moved by 1% lowers the weighted likelihood.
+  for (Index d = 0; d < 2; ++d) {
+    for (const double factor : {0.99, 1.01}) {
+      Vector moved = widths;
+      moved(d) *= factor;
+      const Vector moved_terms =
+          test::explicit_leave_one_out(x, 0, ColumnKernels(2), moved, weights);
+      EXPECT_GT(moved_terms.dot(weights), terms.dot(weights));
+    }
+  }
+  EXPECT_NEAR(fit.model.weights()(2) / fit.model.weights()(0), 3.0, 1e-12);
 }
 
 TEST(ParzenSampleWeights, ChosenWidthIgnoresTheScaleOfTheWeights) {

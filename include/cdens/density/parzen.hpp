@@ -78,7 +78,7 @@ Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
 /// "width_1", … and the report holds the leave-one-out NLL at them ("loo_nll", the user's units)
 /// instead of a CV table.
 /// With context.sample_weights c: β_k = c_k / Σc, the standardisation and the criterion
-/// weighted (parzen_criterion); per_dimension refuses them (InvalidArgument).
+/// weighted (parzen_criterion; with per_dimension, BandwidthLikelihood's weighted criterion).
 DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options = {},
                       const FitContext& context = {});
 
