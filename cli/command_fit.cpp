@@ -35,6 +35,7 @@
 #include "processes.hpp"
 #include "seed_option.hpp"
 #include "table_cells.hpp"
+#include "weights_column.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -52,6 +53,7 @@ struct FitArguments {
   double holdout_fraction = 0.0;
   std::string test_path;
   std::string out_path;
+  std::string weights_column;  // empty: every row weighs 1
   bool no_header = false;
   std::vector<std::string> levels;  // --levels NAME=A,B,C: the labels of a column, in order
   bool drop_missing = false;        // --missing drop
@@ -91,16 +93,18 @@ void report_and_save(std::ostringstream& out, const std::string& out_path, const
 }
 
 /// `fit(context)` with a progress line on standard error when it is a terminal (a progress line
-/// is for a person watching, never for a log file or a pipe).
+/// is for a person watching, never for a log file or a pipe); the context carries the rows'
+/// sample weights (empty: none).
 template <class Fit>
-auto fit_with_progress(const std::vector<std::string>& column_names, const Fit& fit) {
+auto fit_with_progress(const std::vector<std::string>& column_names, const Vector& sample_weights,
+                       const Fit& fit) {
   std::optional<TerminalProgress> terminal_progress;
   // On many processes rank 0 speaks for all.
   if (isatty(STDERR_FILENO) && processes().rank() == 0) terminal_progress.emplace(stderr);
   const FitContext context{
       processes(),
       terminal_progress ? static_cast<Progress&>(*terminal_progress) : silent_progress(),
-      column_names};
+      column_names, sample_weights};
   try {
     return fit(context);
   } catch (...) {
@@ -125,6 +129,40 @@ SplitRows split_rows(Matrix values, const std::optional<HoldoutSplit>& split) {
     return {std::move(values), Matrix(dimension, 0)};
   }
   return {gather_samples(values, split->fit_rows), gather_samples(values, split->held_out_rows)};
+}
+
+/// The sample weights of the rows a fit sees and of the rows --holdout scores it on; both empty
+/// without --weights.
+struct SplitWeights {
+  Vector fit;
+  Vector held_out;
+};
+
+/// The --weights column of `table`, split as the data are.
+/// `columns` and, when --weights is given, the weights column: what --missing drop reads.
+std::vector<Index> with_weights_column(const FitArguments& arguments, const CsvTable& table,
+                                       std::vector<Index> columns) {
+  if (!arguments.weights_column.empty()) {
+    columns.push_back(
+        resolve_columns(table, {weights_column_name(table, arguments.weights_column)}).front());
+  }
+  return columns;
+}
+
+SplitWeights weights_of(const FitArguments& arguments, const CsvTable& table,
+                        const std::vector<std::string>& modelled,
+                        const std::optional<HoldoutSplit>& split) {
+  if (arguments.weights_column.empty()) return {};
+  const std::string name = weights_column_name(table, arguments.weights_column);
+  SplitRows rows = split_rows(weights_column(table, name, modelled).transpose(), split);
+  return {rows.fit.row(0).transpose(), rows.held_out.row(0).transpose()};
+}
+
+/// The mean log-likelihood of held-out rows from their log-densities, weighted by the rows'
+/// weights when the fit was.
+double held_out_mean(const Vector& log_densities, const SplitWeights& weights) {
+  if (weights.fit.size() == 0) return log_densities.mean();
+  return weighted_mean(log_densities, weights.held_out);
 }
 
 /// The hold-out split of --holdout over n rows, if it was asked for.
@@ -221,12 +259,15 @@ void fit_conditional(const FitRequest& request) {
   });
   std::map<std::string, ColumnLabels> labels =
       code_declared_columns(table, used, declared, arguments.levels);
-  if (arguments.drop_missing) drop_rows_with_missing(table, used);
+  if (arguments.drop_missing)
+    drop_rows_with_missing(table, with_weights_column(arguments, table, used));
   ColumnSelection x = choose_columns(table, x_specs);
   ColumnSelection y = choose_columns(table, y_specs);
   require_disjoint(x, y);
   std::vector<std::string> column_names = x.names;
   column_names.insert(column_names.end(), y.names.begin(), y.names.end());
+  const std::optional<HoldoutSplit> split = requested_split(request, table.values.cols());
+  const SplitWeights weights = weights_of(arguments, table, column_names, split);
   OptionValues options = request.options;
   options.merge(declared);
   // From here on the rows live in x and y only.
@@ -237,13 +278,13 @@ void fit_conditional(const FitRequest& request) {
         choose_columns(load_training_table(arguments.unlabeled_path, arguments.no_header), x.names)
             .values;
   }
-  const std::optional<HoldoutSplit> split = requested_split(request, x.values.cols());
   const SplitRows x_rows = split_rows(std::move(x.values), split);
   const SplitRows y_rows = split_rows(std::move(y.values), split);
 
-  ConditionalModel model = fit_with_progress(column_names, [&](const FitContext& context) {
-    return fit_method(method, x_rows.fit, y_rows.fit, unlabeled_x, options, context);
-  });
+  ConditionalModel model =
+      fit_with_progress(column_names, weights.fit, [&](const FitContext& context) {
+        return fit_method(method, x_rows.fit, y_rows.fit, unlabeled_x, options, context);
+      });
   model.x_names = x.names;
   model.y_names = y.names;
   model.labels = std::move(labels);
@@ -266,7 +307,8 @@ void fit_conditional(const FitRequest& request) {
   }
   print_feature_selection(out, model);
   if (split) {
-    const double nll = negative_log_likelihood(model.mixture, x_rows.held_out, y_rows.held_out);
+    const double nll =
+        -held_out_mean(model.mixture.log_pdf(x_rows.held_out, y_rows.held_out), weights);
     // Full precision: scripts compare these numbers.
     out << "held_out_n: " << split->held_out_rows.size() << '\n'
         << "held_out_nll: " << format_number(nll) << '\n'
@@ -277,17 +319,28 @@ void fit_conditional(const FitRequest& request) {
 
 void fit_density(const FitRequest& request) {
   const FitArguments& arguments = request.arguments;
+  SplitWeights weights;
+  std::optional<HoldoutSplit> split;
   ColumnSelection x = [&] {
     CsvTable table = load_training_table(arguments.data_path, arguments.no_header);
-    const std::vector<std::string> specs = arguments.columns.empty()
-                                               ? table.column_names
-                                               : split_list(arguments.columns, ',', "--columns");
-    drop_rows_with_missing_if(arguments.drop_missing, table, {specs});
-    return choose_columns(table, specs);
+    // Every column but the weights by default.
+    std::vector<std::string> modelled = table.column_names;
+    if (!arguments.weights_column.empty()) {
+      const std::string name = weights_column_name(table, arguments.weights_column);
+      modelled.erase(std::find(modelled.begin(), modelled.end(), name));
+    }
+    const std::vector<std::string> specs = column_specs(arguments.columns, "--columns", modelled);
+    if (arguments.drop_missing) {
+      drop_rows_with_missing(table,
+                             with_weights_column(arguments, table, resolve_columns(table, specs)));
+    }
+    split = requested_split(request, table.values.cols());
+    ColumnSelection chosen = choose_columns(table, specs);
+    weights = weights_of(arguments, table, chosen.names, split);
+    return chosen;
   }();
-  const std::optional<HoldoutSplit> split = requested_split(request, x.values.cols());
   const SplitRows rows = split_rows(std::move(x.values), split);
-  DensityModel model = fit_with_progress(x.names, [&](const FitContext& context) {
+  DensityModel model = fit_with_progress(x.names, weights.fit, [&](const FitContext& context) {
     return fit_method(request.method, rows.fit, request.options, context);
   });
   model.names = x.names;
@@ -300,7 +353,7 @@ void fit_density(const FitRequest& request) {
       << "n_kernels: " << model.mixture.n_components() << '\n';
   print_fit_report(out, model.report);
   if (split) {
-    const double mean_log_likelihood = model.mixture.mean_log_likelihood(rows.held_out);
+    const double mean_log_likelihood = held_out_mean(model.mixture.log_pdf(rows.held_out), weights);
     // Full precision: scripts compare these numbers.
     out << "held_out_n: " << split->held_out_rows.size() << '\n'
         << "held_out_mean_log_likelihood: " << format_number(mean_log_likelihood) << '\n'
@@ -335,10 +388,12 @@ void fit_regression(const FitRequest& request) {
   std::vector<std::string> column_names = x.names;
   column_names.push_back(y.names.front());
 
-  ConditionalModel model = fit_with_progress(column_names, [&](const FitContext& context) {
-    return fit_method(request.method, x.values, y.values, Matrix(x.values.rows(), 0),
-                      request.options, context);
-  });
+  // Sample weights were refused to PRESS before the data were read.
+  ConditionalModel model =
+      fit_with_progress(column_names, Vector(), [&](const FitContext& context) {
+        return fit_method(request.method, x.values, y.values, Matrix(x.values.rows(), 0),
+                          request.options, context);
+      });
   model.x_names = x.names;
   model.y_names = y.names;
   const PressStateSummary states = press_state_summary(model.mixture);
@@ -431,6 +486,10 @@ void add_fit_command(CLI::App& parent, const std::optional<DeprecatedGroup>& gro
                                 "NLL"),
             {F::regression});
   }
+  command->add_option("--weights", arguments->weights_column,
+                      "Column of sample weights, by name or 0-based index: non-negative, not all "
+                      "zero, an integer weight k counting as the row k times; neither an input nor "
+                      "an output (methods that support them: see cdens methods)");
   command->add_option("--out", arguments->out_path, "Write the model to this JSON file");
   // One NAME=… per --levels, so that a following positional argument stays the data file.
   serving(command
@@ -455,6 +514,12 @@ void add_fit_command(CLI::App& parent, const std::optional<DeprecatedGroup>& gro
       // The held-out rows are a permutation of all rows, which no rank holds.
       if (holdout != nullptr && holdout->count() > 0) {
         throw InvalidArgument("--holdout runs on one process: start the fit without mpirun");
+      }
+    }
+    if (!arguments->weights_column.empty()) {
+      if (!method.sample_weights) throw InvalidArgument(no_sample_weights_message(method));
+      if (processes().size() > 1) {
+        throw InvalidArgument("--weights runs on one process: start the fit without mpirun");
       }
     }
     const FitRequest request{*arguments, method, *flags,

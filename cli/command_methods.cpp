@@ -32,7 +32,8 @@ void describe_method(std::ostream& out, const std::string& name) {
       << "command: cdens fit --method " << method->name << '\n'
       << "family: " << to_string(method->family) << '\n'
       << "python: cdens." << method->python_class << '\n'
-      << "model_shape: " << model_shape(method->family) << '\n';
+      << "model_shape: " << model_shape(method->family) << '\n'
+      << "sample_weights: " << (method->sample_weights ? "yes (--weights COLUMN)" : "no") << '\n';
   for (const OptionInfo& option : method->options) {
     out << "option " << option.name << '\n'
         << "  flag: " << (option.cli_flag.empty() ? "-" : option.cli_flag) << '\n'

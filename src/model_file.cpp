@@ -27,15 +27,39 @@ std::shared_ptr<const ConditionalGate> read_builtin_gate(const std::string& kind
   throw ModelFormatError("unknown gate kind '" + kind + "' (written by a newer cdens?)");
 }
 
+namespace {
+
+/// Whether `document` has the field `name` at any depth.
+bool has_field(const nlohmann::json& document, const std::string& name) {
+  if (document.is_object()) {
+    if (document.contains(name)) return true;
+    for (const auto& item : document.items()) {
+      if (has_field(item.value(), name)) return true;
+    }
+  } else if (document.is_array()) {
+    for (const auto& item : document) {
+      if (has_field(item, name)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+int model_file_version(const nlohmann::json& model) {
+  return has_field(model, "row_weights") ? kModelFileVersion : kUnlabelledModelFileVersion;
+}
+
 nlohmann::json conditional_model_to_json(const ConditionalModel& model) {
+  nlohmann::json parameters = model.mixture.to_json();
   nlohmann::json variables = {{"x", model.x_names}, {"y", model.y_names}};
   if (!model.labels.empty()) variables["labels"] = model.labels;
   return {{"format", "cdens-model"},
-          {"version", model.labels.empty() ? kUnlabelledModelFileVersion : kModelFileVersion},
+          {"version", model.labels.empty() ? model_file_version(parameters) : kModelFileVersion},
           {"shape", kConditionalShape},
           {"method", model.report.method},
           {"variables", variables},
-          {"model", model.mixture.to_json()},
+          {"model", std::move(parameters)},
           {"fit", model.report.to_json()}};
 }
 
@@ -165,12 +189,14 @@ std::string model_file_shape(const nlohmann::json& document) {
 }
 
 nlohmann::json density_model_to_json(const DensityModel& model) {
+  nlohmann::json parameters = model.mixture.to_json();
+  const int version = model_file_version(parameters);
   return {{"format", "cdens-model"},
-          {"version", kUnlabelledModelFileVersion},
+          {"version", version},
           {"shape", kDensityShape},
           {"method", model.report.method},
           {"variables", {{"x", model.names}}},
-          {"model", model.mixture.to_json()},
+          {"model", std::move(parameters)},
           {"fit", model.report.to_json()}};
 }
 

@@ -41,6 +41,7 @@
 #include "cdens/core/output_trend.hpp"
 #include "cdens/core/progress.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/sample_weights.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/sampling_plan.hpp"
 #include "cdens/core/standardizer.hpp"

@@ -28,13 +28,20 @@
 
 namespace cdens {
 
-/// Current version of the model file format; files of a newer version are refused.
+/// Current version of the model file format; files of a newer version are refused. Version 2
+/// added the labels of discrete variables ("variables": {"labels": …}) and the row weights of a
+/// kernel gate fitted with sample weights ("row_weights"); a file with neither is written as
+/// version 1, which earlier releases read.
 inline constexpr int kModelFileVersion = 2;
-/// The version of a file without labels, which earlier readers read as well.
+/// The version of a file without labels or row weights, which earlier readers read as well.
 inline constexpr int kUnlabelledModelFileVersion = 1;
 
 /// The labels of a discrete column's codes: labels[k] is the name of code k.
 using ColumnLabels = std::vector<std::string>;
+
+/// The version a model's document ("model" of the file) needs: the lowest that holds every field
+/// it has (labels aside, which are among the variables).
+int model_file_version(const nlohmann::json& model);
 
 /// A fitted conditional density model with the names of its variables.
 struct ConditionalModel {

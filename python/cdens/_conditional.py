@@ -12,8 +12,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._distributed import agree, engine_comm, min_samples
-from ._methods import engine_options, report_names
-from ._labels import code_fit, drop_missing_rows, code_query, columns_of, needs_coding
+from ._labels import code_fit, code_query, columns_of, drop_missing_rows, needs_coding
+from ._methods import as_sample_weights, engine_options, report_names
 from ._parameters import add_parameters
 from ._validation import (
     as_probabilities,
@@ -98,16 +98,21 @@ class ConditionalDensityEstimator(BaseEstimator):
 
     # -- fitting -----------------------------------------------------------------------------
 
-    def fit(self, X, Y, comm=None, missing="error"):
-        """Fits p(y|x) to the rows of X (n, d_x) and Y (n, d_y) or (n,); returns self.
+    def fit(self, X, y, sample_weight=None, comm=None, missing="error"):
+        """Fits p(y|x) to the rows of X (n, d_x) and y (n, d_y) or (n,); returns self.
 
-        comm: an mpi4py communicator (``MPI.COMM_WORLD``) in a script run under ``mpirun``,
-        each process passing its own rows; every process gets the model of all of them. The
-        methods of docs/distributed.md run so; the others refuse more than one process.
+        sample_weight: one non-negative weight per row (n,), not all zero, or None; an integer
+        weight k counts as the row repeated k times and only relative weights matter. The
+        methods whose criterion is a weighted sum take them (``cdens.methods()``, docs/methods);
+        the others refuse them. comm: an mpi4py communicator (``MPI.COMM_WORLD``) in a script
+        run under ``mpirun``, each process passing its own rows; every process gets the model
+        of all of them. The methods of docs/distributed.md run so; the others refuse more than
+        one process.
 
         missing: "error" (a missing value, NaN, None or a text such as "NA", is refused) or
-        "drop" (the rows with one are left out, with a warning that counts them)."""
-        return self._fit(X, Y, comm=comm, missing=missing)
+        "drop" (the rows with one are left out, with their weights, and a warning counts
+        them)."""
+        return self._fit(X, y, comm=comm, sample_weight=sample_weight, missing=missing)
 
     def _coded_pairs(self, X, Y):
         """X and Y with the labels of their discrete columns coded (cdens._labels), recording
@@ -133,12 +138,19 @@ class ConditionalDensityEstimator(BaseEstimator):
                                   if positions}
         return X, Y, labels
 
-    def _fit(self, X, Y, comm=None, missing="error", **engine_arguments):
+    def _fit(self, X, Y, comm=None, missing="error", sample_weight=None, **engine_arguments):
         def checked_pairs():
             if Y is None:
                 raise ValueError(f"{type(self).__name__} requires y to be passed, but the target "
                                  "y is None")
-            X_rows, Y_rows = rows_kept(missing, X, Y)
+            weights = None if sample_weight is None else as_sample_weights(
+                sample_weight, len(X), self._method_name())
+            if weights is None:
+                X_rows, Y_rows = rows_kept(missing, X, Y)
+            elif missing == "drop" and weights.shape[0] != len(X):
+                raise ValueError(f"sample_weight has {weights.shape[0]} values for {len(X)} rows")
+            else:
+                X_rows, Y_rows, weights = rows_kept(missing, X, Y, weights)
             fewest = min_samples(comm, 2)
             X_coded, Y_coded, labels = self._coded_pairs(X_rows, Y_rows)
             X_samples = as_samples(X_coded, "X", min_samples=fewest)
@@ -149,9 +161,11 @@ class ConditionalDensityEstimator(BaseEstimator):
                     f"X and Y have different numbers of samples: {X_samples.shape[0]} and "
                     f"{Y_samples.shape[0]}"
                 )
-            return X_samples, Y_samples, labels
+            return X_samples, Y_samples, weights, labels
 
-        X_samples, Y_samples, labels = agree(comm, checked_pairs)
+        X_samples, Y_samples, weights, labels = agree(comm, checked_pairs)
+        if weights is not None:
+            engine_arguments["sample_weight"] = weights
         processes = engine_comm(comm, self._method_name())
         if processes is not None:
             engine_arguments["comm"] = processes

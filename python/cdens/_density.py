@@ -14,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import _core
 from ._conditional import CdensWarning, cv_results_from_table, rows_kept
 from ._distributed import agree, engine_comm, min_samples
-from ._methods import engine_options, report_names
+from ._methods import as_sample_weights, engine_options, report_names
 from ._parameters import add_parameters
 from ._validation import (
     as_probabilities,
@@ -43,25 +43,36 @@ class DensityEstimator(BaseEstimator):
         super().__init_subclass__(**kwargs)
         add_parameters(cls)
 
-    def _fit_model(self, X, comm=None):
-        return _core.fit_density(self._method, X, engine_options(self, self._method), comm=comm)
+    def _fit_model(self, X, comm=None, sample_weight=None):
+        return _core.fit_density(self._method, X, engine_options(self, self._method), comm=comm,
+                                 sample_weight=sample_weight)
 
     # -- fitting -----------------------------------------------------------------------------
 
-    def fit(self, X, y=None, comm=None, missing="error"):
+    def fit(self, X, y=None, sample_weight=None, comm=None, missing="error"):
         """Fits p(x) to the rows of X (n, d); y is ignored (scikit-learn's API). Returns self.
 
+        sample_weight: one non-negative weight per row (n,), not all zero, or None, as for the
+        conditional estimators (Parzen window and GMM take them, the others refuse them).
         comm: an mpi4py communicator, each process passing its own rows, and missing ("error"
         or "drop"), as for the conditional estimators (docs/distributed.md says which methods
         run on many processes)."""
         def checked_samples():
-            (X_rows,) = rows_kept(missing, X)
+            weights = None if sample_weight is None else as_sample_weights(
+                sample_weight, len(X), self._method)
+            if weights is None:
+                (X_rows,) = rows_kept(missing, X)
+            elif missing == "drop" and weights.shape[0] != len(X):
+                raise ValueError(f"sample_weight has {weights.shape[0]} values for {len(X)} rows")
+            else:
+                X_rows, weights = rows_kept(missing, X, weights)
             X_samples = as_samples(X_rows, "X", min_samples=min_samples(comm, 2))
             check_features(self, X_rows, reset=True)
-            return X_samples
+            return X_samples, weights
 
-        X_samples = agree(comm, checked_samples)
-        model = self._fit_model(X_samples, comm=engine_comm(comm, self._method))
+        X_samples, weights = agree(comm, checked_samples)
+        model = self._fit_model(X_samples, comm=engine_comm(comm, self._method),
+                                sample_weight=weights)
         names = getattr(self, "feature_names_in_", None)
         model.names = list(names) if names is not None else default_feature_names(
             X_samples.shape[1])

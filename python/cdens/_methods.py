@@ -7,6 +7,8 @@ import functools
 import inspect
 import warnings
 
+import numpy as np
+
 from . import _core
 from ._validation import seed_of, threads_of
 
@@ -96,3 +98,22 @@ def _is_default(value, default):
         return type(value) is type(default) and bool(value == default)
     except (TypeError, ValueError):  # an array compares element by element
         return False
+
+
+def as_sample_weights(sample_weight, n_samples, method_name):
+    """The engine's sample weights: None, or a 1-D float64 array of n_samples weights (a number
+    weighs every row alike). ValueError naming the method when it takes none; the engine refuses
+    negative, non-finite or all-zero weights and a wrong length, naming the row."""
+    if sample_weight is None:
+        return None
+    if not method(method_name)["sample_weights"]:
+        raise ValueError(_core.no_sample_weights_message(method_name))
+    try:
+        weights = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"sample_weight must be numbers: {error}") from error
+    if weights.ndim == 0:
+        weights = np.full(n_samples, float(weights))
+    if weights.ndim != 1:
+        raise ValueError(f"sample_weight must be 1-D, got an array of shape {weights.shape}")
+    return np.ascontiguousarray(weights)

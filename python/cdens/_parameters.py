@@ -13,6 +13,8 @@ scikit-learn's get_params, set_params and clone expect.
 """
 
 import collections
+import functools
+import inspect
 import keyword
 import re
 import textwrap
@@ -170,3 +172,26 @@ def add_parameters(estimator_class):
                         "come from the option tables (and _extra_parameters)")
     estimator_class.__init__ = generated_init(estimator_class, parameters)
     estimator_class.__doc__ = with_parameters_section(estimator_class.__doc__, parameters)
+    if not _takes_sample_weights(estimator_class):
+        estimator_class.fit = _fit_without_sample_weight(estimator_class.fit)
+
+
+def _takes_sample_weights(estimator_class):
+    """Whether every method of estimator_class supports sample weights (the registry says)."""
+    return all(entry["sample_weights"] for entry in methods().values()
+               if entry["python_class"] == estimator_class.__name__)
+
+
+def _fit_without_sample_weight(fit):
+    """fit of a class whose methods take no sample weights: its signature without
+    ``sample_weight``, so that scikit-learn's has_fit_parameter tells the truth and meta-estimators
+    pass none; a sample_weight given all the same is refused by the fit, naming the method."""
+    @functools.wraps(fit)
+    def declared_fit(self, *args, **kwargs):
+        return fit(self, *args, **kwargs)
+
+    signature = inspect.signature(fit)
+    declared_fit.__signature__ = signature.replace(parameters=[
+        parameter for parameter in signature.parameters.values()
+        if parameter.name != "sample_weight"])
+    return declared_fit

@@ -30,11 +30,12 @@ class LSCDE(ConditionalDensityEstimator):
 
     _method = "lscde"
 
-    def fit(self, X, Y, X_unlabeled=None, comm=None, missing="error"):
-        """Fits p(y|x) to the rows of X (n, d_x) and Y (n, d_y) or (n,). X_unlabeled, inputs
+    def fit(self, X, y, X_unlabeled=None, comm=None, sample_weight=None, missing="error"):
+        """Fits p(y|x) to the rows of X (n, d_x) and y (n, d_y) or (n,). X_unlabeled, inputs
         without outputs, join the basis matrix H (semi-supervised LSCDE, paper section 2.7).
-        comm: an mpi4py communicator, each process passing its own rows (and unlabelled
-        inputs), and missing ("error" or "drop"), as for every conditional estimator."""
+        comm (an mpi4py communicator, each process passing its own rows and unlabelled inputs)
+        and missing ("error" or "drop") as for every conditional estimator; sample_weight is
+        refused (LSCDE does not take sample weights yet)."""
         def unlabeled_inputs():
             if X_unlabeled is None:
                 return None
@@ -46,5 +47,5 @@ class LSCDE(ConditionalDensityEstimator):
                                  f"{features}")
             return unlabeled
 
-        return self._fit(X, Y, comm=comm, missing=missing,
+        return self._fit(X, y, comm=comm, sample_weight=sample_weight, missing=missing,
                          X_unlabeled=agree(comm, unlabeled_inputs))

@@ -46,10 +46,10 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
 
     _method = "press"
 
-    def fit(self, X, y, comm=None, missing="error"):
+    def fit(self, X, y, sample_weight=None, comm=None, missing="error"):
         """Fits PRESS to the rows of X (n, d) and the outputs y (n,); returns self. comm and
         missing as for every conditional estimator (PRESS runs on one process: several are
-        refused)."""
+        refused); sample_weight is refused (PRESS's criterion is no weighted sum here)."""
         if y is not None and hasattr(y, "__len__"):
             shape = np.asarray(y).shape
             if len(shape) == 2 and shape[1] == 1:
@@ -57,7 +57,7 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
                     y = column_or_1d(y, warn=True)
                 except (ValueError, TypeError) as error:
                     raise type(error)(f"y: {error}") from error
-        return self._fit(X, y, comm=comm, missing=missing)
+        return self._fit(X, y, comm=comm, sample_weight=sample_weight, missing=missing)
 
     def _fit_model(self, X, Y):
         if Y.shape[1] != 1:

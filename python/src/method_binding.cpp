@@ -53,6 +53,7 @@ py::dict method_to_dict(const MethodEntry& method) {
   entry["python_class"] = method.python_class;
   entry["takes_unlabeled_inputs"] = method.takes_unlabeled_inputs;
   entry["distributed"] = method.distributed;
+  entry["sample_weights"] = method.sample_weights;
   py::list options;
   for (const OptionInfo& option : method.options) options.append(option_to_dict(option));
   entry["options"] = options;
@@ -170,9 +171,17 @@ OptionValues values_of(const MethodEntry& method, const py::dict& options) {
   return values;
 }
 
+/// The sample weights of a fit from sample_weight (None: empty, every row weighs 1).
+Vector sample_weights_of(const std::optional<py::array>& sample_weight) {
+  if (!sample_weight) return Vector();
+  const std::vector<double> weights = numbers_of(*sample_weight, "sample_weight");
+  return Eigen::Map<const Vector>(weights.data(), static_cast<Index>(weights.size()));
+}
+
 ConditionalModel fit_binding(const std::string& name, const py::array& x, const py::array& y,
                              const py::dict& options, const std::optional<py::array>& unlabeled,
-                             const py::object& comm) {
+                             const py::object& comm,
+                             const std::optional<py::array>& sample_weight) {
   const MethodEntry* method = method_named(name);
   if (method == nullptr) throw InvalidArgument("unknown method '" + name + "'");
   const OptionValues values = values_of(*method, options);
@@ -182,18 +191,25 @@ ConditionalModel fit_binding(const std::string& name, const py::array& x, const 
   const MatrixView unlabeled_x =
       unlabeled ? MatrixView(samples_of(*unlabeled, "X_unlabeled")) : MatrixView(no_unlabeled);
   const std::unique_ptr<Communicator> processes = communicator_of(comm);
-  const FitContext context{processes ? *processes : local_communicator()};
+  const FitContext context{processes ? *processes : local_communicator(),
+                           silent_progress(),
+                           {},
+                           sample_weights_of(sample_weight)};
   return without_gil([&] { return fit_method(*method, xs, ys, unlabeled_x, values, context); });
 }
 
 DensityModel fit_density_binding(const std::string& name, const py::array& x,
-                                 const py::dict& options, const py::object& comm) {
+                                 const py::dict& options, const py::object& comm,
+                                 const std::optional<py::array>& sample_weight) {
   const MethodEntry* method = method_named(name);
   if (method == nullptr) throw InvalidArgument("unknown method '" + name + "'");
   const OptionValues values = values_of(*method, options);
   const auto xs = samples_of(x, "X");
   const std::unique_ptr<Communicator> processes = communicator_of(comm);
-  const FitContext context{processes ? *processes : local_communicator()};
+  const FitContext context{processes ? *processes : local_communicator(),
+                           silent_progress(),
+                           {},
+                           sample_weights_of(sample_weight)};
   return without_gil([&] { return fit_method(*method, xs, values, context); });
 }
 
@@ -244,17 +260,24 @@ void bind_methods(py::module_& module) {
       "Every method: name, family, model shape, Python class and its options (name, type, doc, "
       "CLI flag, Python name, default, ...).");
   module.def(
+      "no_sample_weights_message",
+      [](const std::string& name) { return no_sample_weights_message(find_method(name)); },
+      py::arg("method"), "Why a method refuses sample weights, and which methods take them.");
+  module.def(
       "not_distributed_message",
       [](const std::string& name) { return not_distributed_message(find_method(name)); },
       py::arg("method"), "Why a method refuses to run on more than one process.");
   module.def("fit", &fit_binding, py::arg("method"), py::arg("X"), py::arg("Y"), py::arg("options"),
              py::arg("X_unlabeled") = py::none(), py::arg("comm") = py::none(),
+             py::arg("sample_weight") = py::none(),
              "Fits a conditional or regression method; options maps option names (not Python "
              "names) to values, the rest keep their defaults. comm: an mpi4py communicator whose "
-             "processes each pass their own rows (methods with 'distributed'), or None.");
+             "processes each pass their own rows (methods with 'distributed'), or None. "
+             "sample_weight: one weight per row (methods with 'sample_weights'), or None.");
   module.def("fit_density", &fit_density_binding, py::arg("method"), py::arg("X"),
              py::arg("options"), py::arg("comm") = py::none(),
-             "Fits a density method (options and comm as for fit).");
+             py::arg("sample_weight") = py::none(),
+             "Fits a density method (options, comm and sample_weight as for fit).");
   module.def("fit_reduced_cde", &fit_reduced_cde_binding, py::arg("method"), py::arg("X"),
              py::arg("Y"), py::arg("options"),
              "LSCE or LSMI with LSCDE or epsilon-KDE on z = Wx: (model, traces).");

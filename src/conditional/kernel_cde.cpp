@@ -24,8 +24,9 @@ StandardizedPairs standardize_pairs(const MatrixView& x, const MatrixView& y,
         "the kernel estimators keep every training pair and run on a single process");
   }
   const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
-  StandardizedPairs pairs{
-      Standardizer::fit(x, "x", x_names), Standardizer::fit(y, "y", y_names), {}};
+  StandardizedPairs pairs{Standardizer::fit(x, context.sample_weights, "x", x_names),
+                          Standardizer::fit(y, context.sample_weights, "y", y_names),
+                          {}};
   pairs.samples = {pairs.x_scaling.transform(x), pairs.y_scaling.transform(y)};
   return pairs;
 }

@@ -34,11 +34,20 @@ struct LeastSquares {
   Vector leverages;
 };
 
-LeastSquares least_squares(const StandardizedSamples& pairs, const Matrix& design) {
+/// With sample weights c (empty: all 1), weighted least squares: least squares on the rows scaled
+/// by √c_i, whose hat matrix has the leverages h_ii = c_i u_iᵀ (Uᵀ C U)⁻¹ u_i; the residuals are
+/// those of the unscaled rows.
+LeastSquares least_squares(const StandardizedSamples& pairs, const Matrix& design,
+                           const Vector& weights) {
   const Index n = design.rows();
-  const Eigen::ColPivHouseholderQR<Matrix> qr(design);
+  const bool weighted = weights.size() > 0;
+  const Vector root = weights.cwiseSqrt();
+  const Eigen::ColPivHouseholderQR<Matrix> qr(weighted ? Matrix(root.asDiagonal() * design)
+                                                       : design);
   LeastSquares fit;
-  fit.coefficients = qr.solve(pairs.t.transpose()).transpose();
+  fit.coefficients = (weighted ? Matrix(qr.solve(Matrix(root.asDiagonal() * pairs.t.transpose())))
+                               : Matrix(qr.solve(pairs.t.transpose())))
+                         .transpose();
   fit.residuals = pairs.t - fit.coefficients * design.transpose();
   // h_ii = ‖row i of Q₁‖² over the rank r columns of the thin Q.
   const Matrix thin_q = qr.householderQ() * Matrix::Identity(n, qr.rank());
@@ -47,19 +56,26 @@ LeastSquares least_squares(const StandardizedSamples& pairs, const Matrix& desig
 }
 
 /// −log p_{−i}(t_id | z_i) of the constant-variance model from its least-squares fit, per output
-/// (rows) and pair (columns); +∞ at a pair of leverage 1.
-Matrix constant_variance_loo_terms(const LeastSquares& fit) {
+/// (rows) and pair (columns); +∞ at a pair of leverage 1. With sample weights c (empty: all 1),
+/// p_{−i} is the weighted fit without pair i and all its weight.
+Matrix constant_variance_loo_terms(const LeastSquares& fit, const Vector& weights) {
   const Index n = fit.residuals.cols();
-  const Vector residual_sums = fit.residuals.rowwise().squaredNorm();
+  const bool weighted = weights.size() > 0;
+  const Vector residual_sums = weighted ? Vector(fit.residuals.array().square().matrix() * weights)
+                                        : Vector(fit.residuals.rowwise().squaredNorm());
+  const double total_weight = weighted ? weights.sum() : static_cast<double>(n);
   Matrix terms = Matrix::Constant(fit.residuals.rows(), n, INFINITY);
   for (Index i = 0; i < n; ++i) {
     const double kept = 1.0 - fit.leverages(i);
     if (!(kept > 1e-10)) continue;
+    const double weight = weighted ? weights(i) : 1.0;
     for (Index d = 0; d < fit.residuals.rows(); ++d) {
-      // Without pair i: its prediction error is e_i / (1 − h_ii) and the residual sum of squares
-      // of the other n − 1 pairs drops by e_i² / (1 − h_ii) (the PRESS identities).
+      // Without pair i: its prediction error is e_i / (1 − h_ii) and the (weighted) residual sum
+      // of squares of the other pairs drops by c_i e_i² / (1 − h_ii) (the PRESS identities, of
+      // weighted least squares with c_i), over a total weight of Σc − c_i (n − 1 unweighted).
       const double error = fit.residuals(d, i) / kept;
-      const double variance = (residual_sums(d) - fit.residuals(d, i) * error) / (n - 1.0);
+      const double variance =
+          (residual_sums(d) - weight * fit.residuals(d, i) * error) / (total_weight - weight);
       if (variance > 0.0) {
         terms(d, i) = 0.5 * (kLog2Pi + std::log(variance) + error * error / variance);
       }
@@ -81,23 +97,34 @@ struct LinearFit {
   std::vector<std::string> warnings;
 };
 
-LinearFit fit_linear(const StandardizedSamples& pairs, LinearVariance variance) {
+/// The c-weighted mean of each row of `terms` (the plain mean without sample weights).
+Vector row_means(const Matrix& terms, const Vector& weights) {
+  if (weights.size() == 0) return terms.rowwise().mean();
+  return terms * weights / weights.sum();
+}
+
+LinearFit fit_linear(const StandardizedSamples& pairs, LinearVariance variance,
+                     const Vector& weights) {
   const Matrix design = design_of(pairs);
-  const LeastSquares least = least_squares(pairs, design);
+  const LeastSquares least = least_squares(pairs, design, weights);
   const Index n = design.rows();
   const Index d_y = pairs.t.rows();
   LinearFit fit;
   fit.coefficients = least.coefficients;
-  fit.scales = (least.residuals.rowwise().squaredNorm() / static_cast<double>(n)).cwiseSqrt();
+  // The maximum-likelihood variance: Σc e² / Σc (the mean square unweighted).
+  fit.scales = (weights.size() > 0
+                    ? Vector(least.residuals.array().square().matrix() * weights / weights.sum())
+                    : Vector(least.residuals.rowwise().squaredNorm() / static_cast<double>(n)))
+                   .cwiseSqrt();
   fit.scale_trend = Matrix::Zero(d_y, pairs.z.rows());
-  fit.chosen_terms = constant_variance_loo_terms(least);
-  fit.constant_loo = fit.chosen_terms.rowwise().mean();
+  fit.chosen_terms = constant_variance_loo_terms(least, weights);
+  fit.constant_loo = row_means(fit.chosen_terms, weights);
   fit.log_linear_loo = Vector::Constant(d_y, INFINITY);
   fit.chosen_loo = fit.constant_loo;
   for (Index d = 0; d < d_y; ++d) {
     if (variance != LinearVariance::constant) {
       const detail::LogLinearVarianceFit spread =
-          detail::fit_log_linear_variance(design, pairs.t.row(d).transpose());
+          detail::fit_log_linear_variance(design, pairs.t.row(d).transpose(), weights);
       fit.log_linear_loo(d) = spread.loo_nll;
       if (variance == LinearVariance::log_linear && !spread.problem.empty()) {
         throw DataError("output " + std::to_string(d) + ": " + spread.problem +
@@ -147,19 +174,19 @@ LinearVariance parse_linear_variance(const std::string& name) {
   throw InvalidArgument("unknown variance '" + name + "' (constant, log_linear or auto)");
 }
 
-Matrix least_squares_coefficients(const StandardizedSamples& pairs) {
-  return least_squares(pairs, design_of(pairs)).coefficients;
+Matrix least_squares_coefficients(const StandardizedSamples& pairs, const Vector& weights) {
+  return least_squares(pairs, design_of(pairs), weights).coefficients;
 }
 
-double linear_gaussian_loo_nll(const StandardizedSamples& pairs) {
-  return fit_linear(pairs, LinearVariance::automatic).chosen_loo.sum();
+double linear_gaussian_loo_nll(const StandardizedSamples& pairs, const Vector& weights) {
+  return fit_linear(pairs, LinearVariance::automatic, weights).chosen_loo.sum();
 }
 
 ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
                                    const LinearGaussianOptions& options,
                                    const FitContext& context) {
   if (options.y_transform != OutputTransformChoice::none) {
-    return fit_on_transformed_output(x, y, options.y_transform,
+    return fit_on_transformed_output(x, y, options.y_transform, context,
                                      [&](const MatrixView& transformed, const OutputTransform&) {
                                        LinearGaussianOptions inner = options;
                                        inner.y_transform = OutputTransformChoice::none;
@@ -174,7 +201,7 @@ ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
           "the linear-Gaussian fit needs at least d_x + 3 = " + std::to_string(input_dim + 3) +
           " pairs of x and y, got " + std::to_string(data.samples.z.cols()));
     }
-    const LinearFit fit = fit_linear(data.samples, options.variance);
+    const LinearFit fit = fit_linear(data.samples, options.variance, context.sample_weights);
     report.warnings = fit.warnings;
     const double log_jacobian = data.y_scaling.log_jacobian();
     const auto record = [&](const char* name, const Vector& loo) {

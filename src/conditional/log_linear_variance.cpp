@@ -22,6 +22,27 @@ constexpr double kLargestScaleRatio = 1e3;
 /// pair of high leverage moves the fit far), 5·10⁻⁴ at n = 240 and 1–3·10⁻⁴ at n = 480.
 constexpr Index kLargestRefitCount = 500;
 
+/// The pairs: the design (rows u_iᵀ), the outputs and the pairs' sample weights c_i (empty: every
+/// pair weighs 1). The likelihood is Σ_i c_i ℓ_i; with c_i = 1 it is the paper's Σ_i ℓ_i and
+/// every sum below is computed as it was before sample weights (to the bit).
+struct Pairs {
+  const Matrix& design;
+  const VectorView& t;
+  const Eigen::ArrayXd& weights;
+
+  bool weighted() const { return weights.size() > 0; }
+  /// c ∘ values, or values.
+  Eigen::ArrayXd weigh(const Eigen::ArrayXd& values) const {
+    return weighted() ? Eigen::ArrayXd(values * weights) : values;
+  }
+  /// Σ c_i v_i / Σ c_i.
+  double mean(const Eigen::ArrayXd& values) const {
+    return weighted() ? (values * weights).sum() / weights.sum() : values.mean();
+  }
+  /// The sample weight of pair i.
+  double weight(Index i) const { return weighted() ? weights(i) : 1.0; }
+};
+
 /// θ = (β, γ) stacked; the per-pair quantities at θ.
 struct PairTerms {
   Eigen::ArrayXd log_scale;  ///< η_i = γᵀu_i
@@ -29,11 +50,11 @@ struct PairTerms {
   Eigen::ArrayXd precision;  ///< w_i = exp(−2 η_i)
 };
 
-PairTerms terms_at(const Matrix& design, const VectorView& t, const Vector& theta) {
-  const Index p = design.cols();
+PairTerms terms_at(const Pairs& pairs, const Vector& theta) {
+  const Index p = pairs.design.cols();
   PairTerms terms;
-  terms.log_scale = (design * theta.tail(p)).array();
-  terms.residual = (t - design * theta.head(p)).array();
+  terms.log_scale = (pairs.design * theta.tail(p)).array();
+  terms.residual = (pairs.t - pairs.design * theta.head(p)).array();
   terms.precision = (-2.0 * terms.log_scale).exp();
   return terms;
 }
@@ -43,20 +64,22 @@ Eigen::ArrayXd pair_nll(const PairTerms& terms) {
   return 0.5 * kLog2Pi + terms.log_scale + 0.5 * terms.residual.square() * terms.precision;
 }
 
-/// Σ_i ∇ℓ_i = (−Σ r_i w_i u_i, Σ (1 − r_i² w_i) u_i).
-Vector gradient(const Matrix& design, const PairTerms& terms) {
-  const Index p = design.cols();
+/// Σ_i c_i ∇ℓ_i = (−Σ c_i r_i w_i u_i, Σ c_i (1 − r_i² w_i) u_i).
+Vector gradient(const Pairs& pairs, const PairTerms& terms) {
+  const Index p = pairs.design.cols();
   Vector g(2 * p);
-  g.head(p) = -design.transpose() * (terms.residual * terms.precision).matrix();
-  g.tail(p) = design.transpose() * (1.0 - terms.residual.square() * terms.precision).matrix();
+  g.head(p) = -pairs.design.transpose() * pairs.weigh(terms.residual * terms.precision).matrix();
+  g.tail(p) = pairs.design.transpose() *
+              pairs.weigh(1.0 - terms.residual.square() * terms.precision).matrix();
   return g;
 }
 
-/// Σ_i ∇²ℓ_i: blocks Σ w u uᵀ, Σ 2 r w u uᵀ and Σ 2 r² w u uᵀ.
-Matrix hessian(const Matrix& design, const PairTerms& terms) {
-  const Index p = design.cols();
+/// Σ_i c_i ∇²ℓ_i: blocks Σ c w u uᵀ, Σ 2 c r w u uᵀ and Σ 2 c r² w u uᵀ.
+Matrix hessian(const Pairs& pairs, const PairTerms& terms) {
+  const Index p = pairs.design.cols();
   const auto weighted = [&](const Eigen::ArrayXd& weights) {
-    return Matrix(design.transpose() * weights.matrix().asDiagonal() * design);
+    return Matrix(pairs.design.transpose() * pairs.weigh(weights).matrix().asDiagonal() *
+                  pairs.design);
   };
   Matrix h(2 * p, 2 * p);
   h.topLeftCorner(p, p) = weighted(terms.precision);
@@ -66,13 +89,18 @@ Matrix hessian(const Matrix& design, const PairTerms& terms) {
   return h;
 }
 
-/// The expected Hessian (Fisher information): Σ w u uᵀ and 2 Σ u uᵀ, no cross block. Positive
-/// definite wherever the design has full rank, so it stands in where the Hessian is not.
-Matrix fisher_information(const Matrix& design, const PairTerms& terms) {
+/// The expected Hessian (Fisher information): Σ c w u uᵀ and 2 Σ c u uᵀ, no cross block.
+/// Positive definite wherever the design has full rank, so it stands in where the Hessian is not.
+Matrix fisher_information(const Pairs& pairs, const PairTerms& terms) {
+  const Matrix& design = pairs.design;
   const Index p = design.cols();
   Matrix f = Matrix::Zero(2 * p, 2 * p);
-  f.topLeftCorner(p, p) = design.transpose() * terms.precision.matrix().asDiagonal() * design;
-  f.bottomRightCorner(p, p) = 2.0 * design.transpose() * design;
+  f.topLeftCorner(p, p) =
+      design.transpose() * pairs.weigh(terms.precision).matrix().asDiagonal() * design;
+  f.bottomRightCorner(p, p) =
+      pairs.weighted()
+          ? Matrix(2.0 * design.transpose() * pairs.weights.matrix().asDiagonal() * design)
+          : Matrix(2.0 * design.transpose() * design);
   return f;
 }
 
@@ -87,19 +115,19 @@ Vector newton_step(const Matrix& h, const Fisher& fisher, const Vector& g) {
 
 /// Newton steps with step halving from theta (overwritten) until a step gains less than
 /// kConvergence per pair; whether it converged within kMaxNewtonSteps.
-bool maximize_likelihood(const Matrix& design, const VectorView& t, Vector& theta) {
-  PairTerms terms = terms_at(design, t, theta);
-  double nll = pair_nll(terms).mean();
+bool maximize_likelihood(const Pairs& pairs, Vector& theta) {
+  PairTerms terms = terms_at(pairs, theta);
+  double nll = pairs.mean(pair_nll(terms));
   for (int step = 0; step < kMaxNewtonSteps; ++step) {
     const Vector direction = newton_step(
-        hessian(design, terms), [&] { return fisher_information(design, terms); },
-        gradient(design, terms));
+        hessian(pairs, terms), [&] { return fisher_information(pairs, terms); },
+        gradient(pairs, terms));
     bool improved = false;
     double length = 1.0;
     for (int halving = 0; halving < kMaxHalvings && !improved; ++halving, length *= 0.5) {
       const Vector candidate = theta + length * direction;
-      PairTerms candidate_terms = terms_at(design, t, candidate);
-      const double candidate_nll = pair_nll(candidate_terms).mean();
+      PairTerms candidate_terms = terms_at(pairs, candidate);
+      const double candidate_nll = pairs.mean(pair_nll(candidate_terms));
       if (candidate_nll < nll) {
         improved = true;
         const bool converged = nll - candidate_nll < kConvergence;
@@ -122,10 +150,11 @@ double pair_nll_at(const Vector& u, double t, const Vector& theta) {
   return 0.5 * kLog2Pi + log_scale + 0.5 * residual * residual * std::exp(-2.0 * log_scale);
 }
 
-/// −log p_{−i}(t_i | z_i) of every pair, each θ_{−i} refitted without pair i from the full fit
-/// θ̂.
-Vector refitted_leave_one_out_terms(const Matrix& design, const VectorView& t,
-                                    const Vector& theta) {
+/// −log p_{−i}(t_i | z_i) of every pair, each θ_{−i} refitted without pair i (all its weight)
+/// from the full fit θ̂.
+Vector refitted_leave_one_out_terms(const Pairs& pairs, const Vector& theta) {
+  const Matrix& design = pairs.design;
+  const VectorView& t = pairs.t;
   const Index n = design.rows();
   Vector terms(n);
   for (Index i = 0; i < n; ++i) {
@@ -133,26 +162,34 @@ Vector refitted_leave_one_out_terms(const Matrix& design, const VectorView& t,
     Vector t_without(n - 1);
     design_without << design.topRows(i), design.bottomRows(n - 1 - i);
     t_without << t.head(i), t.tail(n - 1 - i);
+    Eigen::ArrayXd weights_without(pairs.weighted() ? n - 1 : 0);
+    if (pairs.weighted()) {
+      weights_without << pairs.weights.head(i), pairs.weights.tail(n - 1 - i);
+    }
+    const VectorView t_view(t_without);
     Vector theta_without = theta;
-    maximize_likelihood(design_without, t_without, theta_without);
+    maximize_likelihood({design_without, t_view, weights_without}, theta_without);
     terms(i) = pair_nll_at(design.row(i).transpose(), t(i), theta_without);
   }
   return terms;
 }
 
 /// The same with θ_{−i} one Newton step from θ̂ on the likelihood without pair i:
-/// θ_{−i} = θ̂ − (H − H_i)⁻¹ (g − g_i), whose error is of the order of the squared step.
-Vector one_step_leave_one_out_terms(const Matrix& design, const VectorView& t, const Vector& theta,
+/// θ_{−i} = θ̂ − (H − c_i H_i)⁻¹ (g − c_i g_i), whose error is of the order of the squared step.
+Vector one_step_leave_one_out_terms(const Pairs& pairs, const Vector& theta,
                                     const PairTerms& terms) {
+  const Matrix& design = pairs.design;
   const Index n = design.rows();
   const Index p = design.cols();
-  const Matrix h = hessian(design, terms);
-  const Matrix fisher = fisher_information(design, terms);
-  const Vector g = gradient(design, terms);
+  const Matrix h = hessian(pairs, terms);
+  const Matrix fisher = fisher_information(pairs, terms);
+  const Vector g = gradient(pairs, terms);
   Vector loo_terms(n);
   for (Index i = 0; i < n; ++i) {
     const Vector u = design.row(i).transpose();
-    const Matrix outer = u * u.transpose();
+    // c_i u uᵀ: exactly u uᵀ for unweighted pairs.
+    const Matrix outer =
+        pairs.weighted() ? Matrix(pairs.weight(i) * u * u.transpose()) : Matrix(u * u.transpose());
     const double r = terms.residual(i);
     const double w = terms.precision(i);
     Matrix h_without = h;
@@ -167,37 +204,50 @@ Vector one_step_leave_one_out_terms(const Matrix& design, const VectorView& t, c
       return f;
     };
     Vector g_without = g;
-    g_without.head(p) += r * w * u;
-    g_without.tail(p) -= (1.0 - r * r * w) * u;
-    loo_terms(i) = pair_nll_at(u, t(i), theta + newton_step(h_without, fisher_without, g_without));
+    const Vector weighted_u = pairs.weighted() ? Vector(pairs.weight(i) * u) : u;
+    g_without.head(p) += r * w * weighted_u;
+    g_without.tail(p) -= (1.0 - r * r * w) * weighted_u;
+    loo_terms(i) =
+        pair_nll_at(u, pairs.t(i), theta + newton_step(h_without, fisher_without, g_without));
   }
   return loo_terms;
 }
 
 }  // namespace
 
-LogLinearVarianceFit fit_log_linear_variance(const Matrix& design, const VectorView& t) {
+LogLinearVarianceFit fit_log_linear_variance(const Matrix& design, const VectorView& t,
+                                             const Vector& sample_weights) {
   const Index n = design.rows();
   const Index p = design.cols();
+  const Eigen::ArrayXd weights = sample_weights.array();
+  const Pairs pairs{design, t, weights};
   LogLinearVarianceFit fit;
   fit.loo_nll = INFINITY;
   // Start at the constant-variance fit: least squares and the ML scale of its residuals, so
-  // every accepted step is a model at least as likely as that one.
+  // every accepted step is a model at least as likely as that one (weighted: the weighted least
+  // squares on the rows scaled by √c_i).
   Vector theta = Vector::Zero(2 * p);
-  theta.head(p) = design.colPivHouseholderQr().solve(t);
-  const double constant_log_scale =
-      0.5 * std::log((t - design * theta.head(p)).squaredNorm() / static_cast<double>(n));
+  double constant_log_scale = 0.0;
+  if (pairs.weighted()) {
+    const Vector root = weights.sqrt().matrix();
+    theta.head(p) = (root.asDiagonal() * design).colPivHouseholderQr().solve(root.cwiseProduct(t));
+    constant_log_scale = 0.5 * std::log(pairs.mean((t - design * theta.head(p)).array().square()));
+  } else {
+    theta.head(p) = design.colPivHouseholderQr().solve(t);
+    constant_log_scale =
+        0.5 * std::log((t - design * theta.head(p)).squaredNorm() / static_cast<double>(n));
+  }
   if (!std::isfinite(constant_log_scale)) {
     fit.problem = "the outputs are an exact linear function of the inputs";
     return fit;
   }
   theta(p) = constant_log_scale;
-  if (!maximize_likelihood(design, t, theta)) {
+  if (!maximize_likelihood(pairs, theta)) {
     fit.problem = "the log-linear variance fit did not converge in " +
                   std::to_string(kMaxNewtonSteps) + " Newton steps";
     return fit;
   }
-  const PairTerms terms = terms_at(design, t, theta);
+  const PairTerms terms = terms_at(pairs, theta);
   if ((terms.log_scale - constant_log_scale).abs().maxCoeff() > std::log(kLargestScaleRatio)) {
     fit.problem =
         "the fitted spread at some training pairs is more than 1000 times below or above the "
@@ -206,9 +256,9 @@ LogLinearVarianceFit fit_log_linear_variance(const Matrix& design, const VectorV
   }
   fit.location = theta.head(p);
   fit.log_scale = theta.tail(p);
-  fit.loo_terms = n <= kLargestRefitCount ? refitted_leave_one_out_terms(design, t, theta)
-                                          : one_step_leave_one_out_terms(design, t, theta, terms);
-  fit.loo_nll = fit.loo_terms.mean();
+  fit.loo_terms = n <= kLargestRefitCount ? refitted_leave_one_out_terms(pairs, theta)
+                                          : one_step_leave_one_out_terms(pairs, theta, terms);
+  fit.loo_nll = pairs.mean(fit.loo_terms.array());
   return fit;
 }
 

@@ -18,7 +18,7 @@ struct LogLinearVarianceFit {
   /// −log p_{−i}(t_i | z_i) of every pair in standardised units; empty where the fit is
   /// degenerate.
   Vector loo_terms;
-  /// Their mean; +∞ where the fit is degenerate.
+  /// Their mean (weighted by the sample weights); +∞ where the fit is degenerate.
   double loo_nll = 0.0;
   /// Why the fit is not usable (empty when it is): no convergence, or a spread that collapses
   /// onto some pairs (ties in t among pairs with similar inputs make the likelihood unbounded).
@@ -27,7 +27,10 @@ struct LogLinearVarianceFit {
 
 /// Fits the model by Newton steps with step halving from the constant-variance least-squares
 /// fit. `design` is n × (1 + d_x) with rows u_iᵀ (a leading column of ones), `t` holds the n
-/// outputs.
-LogLinearVarianceFit fit_log_linear_variance(const Matrix& design, const VectorView& t);
+/// outputs. With sample weights c (n positive numbers; empty: all 1) the likelihood is
+/// Σ c_i log p(t_i | z_i), the leave-one-out terms drop pair i with all its weight and
+/// `loo_nll` is their c-weighted mean.
+LogLinearVarianceFit fit_log_linear_variance(const Matrix& design, const VectorView& t,
+                                             const Vector& sample_weights = Vector());
 
 }  // namespace cdens::detail

@@ -26,7 +26,7 @@ std::string to_string(MarginalMixing mixing) {
 }
 
 double best_mixing_weight(const VectorView& log_conditional, const VectorView& log_marginal,
-                          double minimum) {
+                          double minimum, const Vector& weights) {
   if (log_conditional.size() != log_marginal.size() || log_conditional.size() == 0) {
     throw InvalidArgument("marginal mixing needs as many marginal as conditional log densities");
   }
@@ -36,10 +36,16 @@ double best_mixing_weight(const VectorView& log_conditional, const VectorView& l
   if (!(minimum >= 0.0 && minimum <= 1.0)) {
     throw InvalidArgument("the smallest marginal weight must lie in [0, 1]");
   }
+  if (weights.size() > 0 && weights.size() != log_conditional.size()) {
+    throw InvalidArgument("marginal mixing needs one sample weight per log density");
+  }
   const Vector gaps = log_marginal - log_conditional;
   const auto slope = [&](double weight) {
     double sum = 0.0;
-    for (Index i = 0; i < gaps.size(); ++i) sum += derivative_term(gaps(i), weight);
+    for (Index i = 0; i < gaps.size(); ++i) {
+      sum += weights.size() > 0 ? weights(i) * derivative_term(gaps(i), weight)
+                                : derivative_term(gaps(i), weight);
+    }
     return sum;
   };
   // The slope falls from ε = minimum to ε = 1; the maximum is at an end where it keeps its sign.
@@ -67,8 +73,10 @@ Vector mixed_log_densities(const VectorView& log_conditional, const VectorView& 
 }
 
 double mixed_negative_log_likelihood(const VectorView& log_conditional,
-                                     const VectorView& log_marginal, double weight) {
-  return -mixed_log_densities(log_conditional, log_marginal, weight).mean();
+                                     const VectorView& log_marginal, double weight,
+                                     const Vector& weights) {
+  const Vector mixed = mixed_log_densities(log_conditional, log_marginal, weight);
+  return weights.size() > 0 ? -mixed.dot(weights) / weights.sum() : -mixed.mean();
 }
 
 }  // namespace cdens

@@ -78,9 +78,13 @@ double yeo_johnson_profile_lambda(const MatrixView& x, const VectorView& v) {
 
 ConditionalFit fit_on_transformed_output(
     const MatrixView& x, const MatrixView& y, OutputTransformChoice choice,
+    const FitContext& context,
     const std::function<ConditionalFit(const MatrixView& transformed, const OutputTransform& base)>&
         fit) {
   const std::string name = "y_transform = " + to_string(choice);
+  if (context.weighted()) {
+    throw InvalidArgument(name + " does not support sample weights; use y_transform = none");
+  }
   if (y.rows() != 1) {
     throw InvalidArgument(
         name + " needs a one-dimensional y; the data have d_y = " + std::to_string(y.rows()));

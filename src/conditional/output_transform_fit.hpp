@@ -6,6 +6,7 @@
 
 #include <functional>
 
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/output_transform.hpp"
 #include "cdens/core/types.hpp"
@@ -24,9 +25,11 @@ double yeo_johnson_profile_lambda(const MatrixView& x, const VectorView& v);
 /// transform, y's standardisation is that of y itself (so the model pools with untransformed
 /// ones), the leave-one-out log-densities and NLLs of the report gain the Jacobian, and the
 /// report holds "output_transform_lambda" (0 for log). InvalidArgument for d_y ≠ 1 or, with log,
-/// an output that is not positive.
+/// an output that is not positive; also for sample weights in `context` (the transform's profile
+/// likelihood and the Jacobian's mean are not weighted).
 ConditionalFit fit_on_transformed_output(
     const MatrixView& x, const MatrixView& y, OutputTransformChoice choice,
+    const FitContext& context,
     const std::function<ConditionalFit(const MatrixView& transformed, const OutputTransform& base)>&
         fit);
 

@@ -79,8 +79,14 @@ std::vector<Index> held_out_pairs(Index n, Index count, std::uint64_t seed, std:
   return chosen;
 }
 
-/// The mean of `values` over the held-out pairs (all where `held_out` is empty).
-double mean_over(const Vector& values, const std::vector<Index>& held_out) {
+/// The mean of `values` over the held-out pairs (all where `held_out` is empty), weighted by the
+/// pairs' sample weights when there are any.
+double mean_over(const Vector& values, const std::vector<Index>& held_out, const Vector& weights) {
+  if (weights.size() > 0) {
+    const Vector held_weights = held_out.empty() ? weights : Vector(weights(held_out));
+    const Vector held_values = held_out.empty() ? values : Vector(values(held_out));
+    return held_values.dot(held_weights) / held_weights.sum();
+  }
   if (held_out.empty()) return values.mean();
   double sum = 0.0;
   for (const Index i : held_out) sum += values(i);
@@ -145,9 +151,10 @@ Vector recording_floors(const MatrixView& y, const ColumnKernels& kernels,
 
 /// The leave-one-out comparison with the linear-Gaussian model: its NLL in the report, and a
 /// warning where it beats the kernel estimate.
-void compare_with_linear_gaussian(const StandardizedPairs& data, FitReport& report) {
+void compare_with_linear_gaussian(const StandardizedPairs& data, const Vector& weights,
+                                  FitReport& report) {
   if (data.samples.z.cols() < data.samples.z.rows() + 3) return;
-  const double linear = linear_gaussian_loo_nll(data.samples);
+  const double linear = linear_gaussian_loo_nll(data.samples, weights);
   if (!std::isfinite(linear)) return;
   const double linear_user = linear - data.y_scaling.log_jacobian();
   report.statistics["linear_loo_nll"] = linear_user;
@@ -171,18 +178,21 @@ struct MarginalChoice {
 /// ε of marginal_mixing.hpp: the leave-one-out log densities of the estimate (the terms
 /// −log p̂_{−i} of its criterion over the `held_out` pairs, empty: all) and of its marginal
 /// counterpart (the kernel density of `outputs` over the same pairs, at the output bandwidths)
-/// mixed as well as they can be, with ε ≥ 1/n.
+/// mixed as well as they can be, with ε ≥ 1/n. With sample weights (empty: none) the marginal
+/// counterpart weighs its kernels by them, the mean is weighted and n is Kish's effective size.
 MarginalChoice choose_marginal_weight(const Vector& conditional_terms, const Matrix& outputs,
                                       const ColumnKernels& output_kernels,
                                       const std::vector<Index>& held_out, const Vector& bandwidths,
-                                      int threads) {
+                                      int threads, const Vector& weights) {
   const Vector log_conditional = -conditional_terms;
-  const BandwidthLikelihood marginal(outputs, 0, held_out, threads, output_kernels);
+  const BandwidthLikelihood marginal(outputs, 0, held_out, threads, output_kernels, weights);
   const Vector log_marginal =
       -marginal.negative_log_likelihoods(marginal.parameters_of(bandwidths.tail(outputs.rows())));
-  const double weight =
-      best_mixing_weight(log_conditional, log_marginal, 1.0 / static_cast<double>(outputs.cols()));
-  return {weight, mixed_negative_log_likelihood(log_conditional, log_marginal, weight),
+  const Vector held_weights = marginal.held_out_weights();
+  const double weight = best_mixing_weight(log_conditional, log_marginal,
+                                           1.0 / marginal.effective_samples(), held_weights);
+  return {weight,
+          mixed_negative_log_likelihood(log_conditional, log_marginal, weight, held_weights),
           mixed_log_densities(log_conditional, log_marginal, weight)};
 }
 
@@ -234,6 +244,12 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
     const ColumnKernels input_kernels(kernels.begin(), kernels.begin() + input_dim);
     const ColumnKernels output_kernels(kernels.begin() + input_dim, kernels.end());
     const Index n = data.samples.z.cols();
+    const Vector& weights = context.sample_weights;
+    if (context.weighted() && options.trend == KernelTrend::gaussian_process) {
+      throw InvalidArgument(
+          "trend = gp does not support sample weights (its Gaussian-process fit is unweighted); "
+          "use trend = none or linear");
+    }
     // The outputs the kernels are centred on: y itself, its residuals around the line, or the
     // standardised leave-one-out residuals of the Gaussian-process trend, whose log-scales are
     // the Jacobian of each pair's residual.
@@ -245,7 +261,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
                             " needs at least d_x + 3 pairs");
     }
     if (options.trend == KernelTrend::linear) {
-      const Matrix slopes = least_squares_coefficients(data.samples).rightCols(input_dim);
+      const Matrix slopes = least_squares_coefficients(data.samples, weights).rightCols(input_dim);
       outputs -= slopes * data.samples.z;
       trend = std::make_shared<const LinearTrend>(Vector::Zero(y.rows()), slopes);
     } else if (options.trend == KernelTrend::gaussian_process) {
@@ -281,7 +297,9 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
             : held_out_pairs(n, options.subsample_held_out, options.search.seed,
                              random_stream::kSubsampledHeldOut);
     std::optional<BandwidthLikelihood> likelihood;
-    if (search || mix) likelihood.emplace(stacked, input_dim, held_out, options.threads, kernels);
+    if (search || mix) {
+      likelihood.emplace(stacked, input_dim, held_out, options.threads, kernels, weights);
+    }
     Vector bandwidths(dimension);
     Vector conditional_terms;  // −log p̂_{−i} at the bandwidths
     if (!search) {
@@ -292,7 +310,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
         screening.emplace(stacked, input_dim,
                           held_out_pairs(n, options.screening_held_out, options.search.seed,
                                          random_stream::kScreeningHeldOut),
-                          options.threads, kernels);
+                          options.threads, kernels, weights);
       }
       context.progress.begin("leave-one-out likelihood search", 1);
       const BandwidthSearchResult found = maximize_bandwidth_likelihood(
@@ -302,7 +320,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
       bandwidths = found.bandwidths;
       conditional_terms = found.negative_log_likelihoods;
       report.statistics["loo_nll"] = found.mean_negative_log_likelihood +
-                                     mean_over(residual_log_scales, held_out) -
+                                     mean_over(residual_log_scales, held_out, weights) -
                                      data.y_scaling.log_jacobian();
       report.statistics["evaluations"] = found.evaluations;
       report.statistics["starts"] = found.starts;
@@ -333,14 +351,16 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
         conditional_terms =
             likelihood->negative_log_likelihoods(likelihood->parameters_of(bandwidths));
       }
-      const MarginalChoice choice = choose_marginal_weight(
-          conditional_terms, outputs, output_kernels, held_out, bandwidths, options.threads);
+      const MarginalChoice choice =
+          choose_marginal_weight(conditional_terms, outputs, output_kernels, held_out, bandwidths,
+                                 options.threads, weights);
       marginal_weight = choice.weight;
       log_kernel_terms = choice.log_mixed;
       report.hyperparameters["marginal_weight"] = marginal_weight;
       if (search) {
         report.statistics["loo_nll_unmixed"] = report.statistics.at("loo_nll");
-        report.statistics["loo_nll"] = choice.mixed_nll + mean_over(residual_log_scales, held_out) -
+        report.statistics["loo_nll"] = choice.mixed_nll +
+                                       mean_over(residual_log_scales, held_out, weights) -
                                        data.y_scaling.log_jacobian();
       }
     }
@@ -363,7 +383,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
       if (search) {
         report.statistics["loo_nll"] =
             mixed_negative_log_likelihood(log_kernel_terms, log_process, process_weight) +
-            mean_over(residual_log_scales, held_out) - data.y_scaling.log_jacobian();
+            mean_over(residual_log_scales, held_out, weights) - data.y_scaling.log_jacobian();
       }
       log_kernel_terms = mixed_log_densities(log_kernel_terms, log_process, process_weight);
     }
@@ -377,7 +397,9 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
           held_out, (log_kernel_terms - log_scales).array() + data.y_scaling.log_jacobian()};
     }
     // A probability mass of a discrete y is not comparable with a Gaussian density of it.
-    if (search && !any_discrete(output_kernels)) compare_with_linear_gaussian(data, report);
+    if (search && !any_discrete(output_kernels)) {
+      compare_with_linear_gaussian(data, weights, report);
+    }
     for (Index d = 0; d < dimension; ++d) {
       const bool discrete = kernels[static_cast<std::size_t>(d)].is_discrete();
       report.hyperparameters[(discrete ? "lambda_" : "bandwidth_") + dimension_name(d, input_dim)] =
@@ -392,7 +414,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
     const Vector output_bandwidths = bandwidths.tail(y.rows());
     Matrix scales = output_bandwidths.replicate(1, n);
     std::shared_ptr<const ConditionalGate> gate = std::make_shared<const ProductKernelGate>(
-        data.samples.z, bandwidths.head(input_dim), input_kernels, marginal_weight);
+        data.samples.z, bandwidths.head(input_dim), input_kernels, marginal_weight, weights);
     if (process_weight > 0.0) {
       // The process's component: N(e; 0, I) behind weight δ.
       outputs.conservativeResize(Eigen::NoChange, n + 1);
@@ -415,7 +437,7 @@ ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
   if (options.y_transform == OutputTransformChoice::none) {
     return fit_kernels(x, y, options, context, nullptr);
   }
-  return fit_on_transformed_output(x, y, options.y_transform,
+  return fit_on_transformed_output(x, y, options.y_transform, context,
                                    [&](const MatrixView& transformed, const OutputTransform& base) {
                                      const TransformedOutput output{base, y};
                                      return fit_kernels(x, transformed, options, context, &output);

@@ -12,11 +12,12 @@
 
 namespace cdens {
 ProductKernelGate::ProductKernelGate(Matrix centers_x, Vector bandwidths, ColumnKernels kernels,
-                                     double marginal_weight)
+                                     double marginal_weight, Vector row_weights)
     : centers_x_(std::move(centers_x)),
       bandwidths_(std::move(bandwidths)),
       kernels_(std::move(kernels)),
-      marginal_weight_(marginal_weight) {
+      marginal_weight_(marginal_weight),
+      row_weights_(std::move(row_weights)) {
   if (centers_x_.cols() == 0 || centers_x_.rows() == 0) {
     throw InvalidArgument("a kernel gate needs at least one centre of dimension at least 1");
   }
@@ -29,6 +30,13 @@ ProductKernelGate::ProductKernelGate(Matrix centers_x, Vector bandwidths, Column
   }
   if (!(marginal_weight_ >= 0.0 && marginal_weight_ <= 1.0)) {
     throw InvalidArgument("the kernel gate's marginal weight must lie in [0, 1]");
+  }
+  if (row_weights_.size() > 0) {
+    if (row_weights_.size() != centers_x_.cols() || !row_weights_.allFinite() ||
+        (row_weights_.array() <= 0.0).any()) {
+      throw InvalidArgument("the kernel gate needs one finite positive weight per centre");
+    }
+    log_row_weights_ = row_weights_.array().log();
   }
   if (kernels_.empty()) kernels_.resize(static_cast<std::size_t>(centers_x_.rows()));
   if (static_cast<Index>(kernels_.size()) != centers_x_.rows()) {
@@ -86,27 +94,38 @@ void ProductKernelGate::log_weights(const MatrixView& x, Eigen::Ref<Matrix> out)
       }
     }
   }
-  if (marginal_weight_ > 0.0) mix_with_equal_weights(out);
+  if (row_weights_.size() > 0) out.colwise() += log_row_weights_;
+  if (marginal_weight_ > 0.0) mix_with_marginal_weights(out);
 }
 
-void ProductKernelGate::mix_with_equal_weights(Eigen::Ref<Matrix> out) const {
+void ProductKernelGate::mix_with_marginal_weights(Eigen::Ref<Matrix> out) const {
   const double keep = std::log1p(-marginal_weight_);
+  const double log_count = std::log(static_cast<double>(n_components()));
+  // log of ε times the normalised marginal weights: ε / K, or ε c_k / Σc with row weights.
   const double equal = std::log(marginal_weight_ / static_cast<double>(n_components()));
+  const Vector normalized_marginal =
+      row_weights_.size() > 0 ? Vector(log_row_weights_.array() - log_sum_exp(log_row_weights_))
+                              : Vector(Vector::Constant(n_components(), -log_count));
+  const double log_marginal_weight = std::log(marginal_weight_);
   for (Index j = 0; j < out.cols(); ++j) {
     const double normaliser = log_sum_exp(out.col(j));
-    // Where every kernel weight is zero the normalised weights are the equal ones (the
+    // Where every kernel weight is zero the normalised weights are the marginal ones (the
     // mixture's fallback), and so are the mixed ones.
     if (normaliser == -INFINITY) {
-      out.col(j).setConstant(-std::log(static_cast<double>(n_components())));
+      out.col(j) = normalized_marginal;
       continue;
     }
     for (Index k = 0; k < out.rows(); ++k) {
-      out(k, j) = log_add_exp(keep + (out(k, j) - normaliser), equal);
+      const double marginal =
+          row_weights_.size() > 0 ? log_marginal_weight + normalized_marginal(k) : equal;
+      out(k, j) = log_add_exp(keep + (out(k, j) - normaliser), marginal);
     }
   }
 }
 
-Vector ProductKernelGate::log_marginal_weights() const { return Vector::Zero(n_components()); }
+Vector ProductKernelGate::log_marginal_weights() const {
+  return row_weights_.size() > 0 ? log_row_weights_ : Vector::Zero(n_components());
+}
 
 std::vector<Index> ProductKernelGate::discrete_inputs() const {
   std::vector<Index> discrete;
@@ -125,6 +144,7 @@ nlohmann::json ProductKernelGate::to_json() const {
       document["input_kernels"].push_back(kernel.to_json());
   }
   if (marginal_weight_ > 0.0) document["marginal_weight"] = marginal_weight_;
+  if (row_weights_.size() > 0) document["row_weights"] = vector_to_json(row_weights_);
   return document;
 }
 
@@ -139,7 +159,10 @@ std::shared_ptr<const ProductKernelGate> ProductKernelGate::from_json(
   return std::make_shared<const ProductKernelGate>(
       matrix_from_json(json_member(document, "centers_x"), "gate centres"),
       vector_from_json(json_member(document, "bandwidths"), "gate bandwidths"), std::move(kernels),
-      document.contains("marginal_weight") ? document["marginal_weight"].get<double>() : 0.0);
+      document.contains("marginal_weight") ? document["marginal_weight"].get<double>() : 0.0,
+      document.contains("row_weights")
+          ? vector_from_json(document["row_weights"], "gate row weights")
+          : Vector());
 }
 
 }  // namespace cdens

@@ -8,11 +8,13 @@ namespace cdens {
 
 /// The leave-one-out NLL of the default linear-Gaussian model (each output's spread chosen) on
 /// standardised pairs, in standardised units (+∞ where neither spread gives one: a pair with
-/// leverage 1, so that the model without it is not determined).
-double linear_gaussian_loo_nll(const StandardizedSamples& pairs);
+/// leverage 1, so that the model without it is not determined). With sample weights (one per
+/// pair; empty: none) the fit and its criterion are weighted as fit_linear_gaussian's.
+double linear_gaussian_loo_nll(const StandardizedSamples& pairs, const Vector& weights = Vector());
 
 /// Least squares t ≈ a + A z on standardised pairs: (a, A) as the columns of a d_y × (1 + d_x)
-/// matrix.
-Matrix least_squares_coefficients(const StandardizedSamples& pairs);
+/// matrix; weighted least squares with sample weights (empty: none).
+Matrix least_squares_coefficients(const StandardizedSamples& pairs,
+                                  const Vector& weights = Vector());
 
 }  // namespace cdens

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/sample_weights.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"
@@ -53,6 +54,8 @@ struct BandwidthLikelihood::Evaluation {
   std::vector<Matrix> derivatives;
   /// Whether each dimension is discrete.
   std::vector<bool> discrete;
+  /// −2 log c_j of every sample j, the start of its squared distance (empty: no sample weights).
+  Vector log_weight_offsets;
 };
 
 namespace {
@@ -65,7 +68,11 @@ void fill_distances(const Evaluation& evaluation, Index c, Index i, Index start,
                     bool scores, Chunk& chunk) {
   const Matrix& scaled = evaluation.scaled;
   auto joint = chunk.joint.head(length);
-  joint.setZero();
+  if (evaluation.log_weight_offsets.size() > 0) {
+    joint = evaluation.log_weight_offsets.segment(start, length).array();
+  } else {
+    joint.setZero();
+  }
   for (Index d = 0; d < scaled.cols(); ++d) {
     if (c > 0 && d == c) chunk.conditioning.head(length) = joint;
     auto squared = chunk.squared.col(d).head(length).array();
@@ -153,14 +160,15 @@ void add_to_columns(const Chunk& chunk, const std::vector<bool>& discrete, Index
 
 /// −log p̂_{−i} (without the bandwidths' normalising constants) and its gradient from the
 /// record of sample i, whose sums are relative to exp(−½ joint_shift) and
-/// exp(−½ conditioning_shift). An output dimension's normalising constant log h_d adds 1 to its
-/// derivative, a discrete output's (a probability mass) nothing.
-void finish_row(const double* record, const std::vector<bool>& discrete, Index n, Index k, Index c,
-                double joint_shift, double conditioning_shift, double& term, Matrix* gradient_rows,
-                Index row) {
+/// exp(−½ conditioning_shift); `log_others` is log Σ_{j≠i} c_j, a density's normalising sum. An
+/// output dimension's normalising constant log h_d adds 1 to its derivative, a discrete output's
+/// (a probability mass) nothing.
+void finish_row(const double* record, const std::vector<bool>& discrete, double log_others, Index k,
+                Index c, double joint_shift, double conditioning_shift, double& term,
+                Matrix* gradient_rows, Index row) {
   const double joint_log_sum = -0.5 * joint_shift + std::log(record[0]);
-  const double conditioning_log_sum = c > 0 ? -0.5 * conditioning_shift + std::log(record[1])
-                                            : std::log(static_cast<double>(n - 1));
+  const double conditioning_log_sum =
+      c > 0 ? -0.5 * conditioning_shift + std::log(record[1]) : log_others;
   term = conditioning_log_sum - joint_log_sum;
   if (gradient_rows == nullptr) return;
   for (Index d = 0; d < k; ++d) {
@@ -178,14 +186,21 @@ void finish_row(const double* record, const std::vector<bool>& discrete, Index n
 
 BandwidthLikelihood::BandwidthLikelihood(const MatrixView& samples, Index conditioning_dimensions,
                                          std::vector<Index> held_out, int threads,
-                                         ColumnKernels kernels)
+                                         ColumnKernels kernels, Vector sample_weights)
     : samples_(samples.transpose()),
       conditioning_dimensions_(conditioning_dimensions),
       kernels_(std::move(kernels)),
       held_out_(std::move(held_out)),
+      sample_weights_(std::move(sample_weights)),
       threads_(resolve_threads(threads)) {
   if (samples_.rows() < 2) {
     throw InvalidArgument("leave-one-out likelihood needs at least 2 samples");
+  }
+  if (sample_weights_.size() > 0) {
+    validate_sample_weights(sample_weights_, samples_.rows(), "leave-one-out sample weights");
+    if ((sample_weights_.array() == 0.0).any()) {
+      throw InvalidArgument("leave-one-out sample weights must be positive");
+    }
   }
   if (conditioning_dimensions_ < 0 || conditioning_dimensions_ >= samples_.cols()) {
     throw InvalidArgument("the conditioning dimensions must leave at least one dimension");
@@ -217,6 +232,27 @@ BandwidthLikelihood::BandwidthLikelihood(const MatrixView& samples, Index condit
   }
 }
 
+double BandwidthLikelihood::effective_samples() const {
+  return sample_weights_.size() > 0 ? effective_sample_size(sample_weights_)
+                                    : static_cast<double>(samples_.rows());
+}
+
+Vector BandwidthLikelihood::held_out_weights() const {
+  if (sample_weights_.size() == 0) return Vector();
+  return sample_weights_(held_out_);
+}
+
+double BandwidthLikelihood::log_others_weight(Index i) const {
+  if (sample_weights_.size() == 0) return std::log(static_cast<double>(samples_.rows() - 1));
+  return std::log(sample_weights_.sum() - sample_weights_(i));
+}
+
+Vector BandwidthLikelihood::held_out_mean(const Matrix& values) const {
+  if (sample_weights_.size() == 0) return values.colwise().mean().transpose();
+  const Vector weights = held_out_weights();
+  return values.transpose() * weights / weights.sum();
+}
+
 void BandwidthLikelihood::evaluate_relative_to_largest(const Evaluation& evaluation, Index i,
                                                        double& term, Matrix* gradient_rows,
                                                        Index row) const {
@@ -242,8 +278,8 @@ void BandwidthLikelihood::evaluate_relative_to_largest(const Evaluation& evaluat
     to_kernel_values(chunk, c, length, joint_smallest, conditioning_smallest);
     add_to_row(chunk, evaluation.discrete, c, length, gradient_rows != nullptr, record.data());
   }
-  finish_row(record.data(), evaluation.discrete, n, k, c, joint_smallest, conditioning_smallest,
-             term, gradient_rows, row);
+  finish_row(record.data(), evaluation.discrete, log_others_weight(i), k, c, joint_smallest,
+             conditioning_smallest, term, gradient_rows, row);
 }
 
 void BandwidthLikelihood::evaluate_held_out(const Evaluation& evaluation, double* terms,
@@ -273,8 +309,10 @@ void BandwidthLikelihood::evaluate_held_out(const Evaluation& evaluation, double
     }
     for (Index r = first; r < last; ++r) {
       const double* record = records.data() + static_cast<std::size_t>(r - first) * width;
+      const Index i = held_out_[static_cast<std::size_t>(r)];
       if (record[0] >= std::exp(kPlainFloor)) {
-        finish_row(record, evaluation.discrete, n, k, c, 0.0, 0.0, terms[r], gradient_rows, r);
+        finish_row(record, evaluation.discrete, log_others_weight(i), k, c, 0.0, 0.0, terms[r],
+                   gradient_rows, r);
       } else {
         evaluate_relative_to_largest(evaluation, held_out_[static_cast<std::size_t>(r)], terms[r],
                                      gradient_rows, r);
@@ -327,8 +365,8 @@ void BandwidthLikelihood::evaluate_every_pair(const Evaluation& evaluation, doub
   parallel_for(threads_, (n + kHeldOutBlock - 1) / kHeldOutBlock, [&](Index b) {
     for (Index i = b * kHeldOutBlock; i < std::min(n, (b + 1) * kHeldOutBlock); ++i) {
       if (rows(0, i) >= std::exp(kPlainFloor)) {
-        finish_row(rows.col(i).data(), evaluation.discrete, n, k, c, 0.0, 0.0, terms[i],
-                   gradient_rows, i);
+        finish_row(rows.col(i).data(), evaluation.discrete, log_others_weight(i), k, c, 0.0, 0.0,
+                   terms[i], gradient_rows, i);
       } else {
         evaluate_relative_to_largest(evaluation, i, terms[i], gradient_rows, i);
       }
@@ -367,12 +405,15 @@ Vector BandwidthLikelihood::evaluate(const VectorView& parameters, Matrix* gradi
     if (gradient_rows != nullptr) evaluation.derivatives[position] = table.derivatives.transpose();
   }
   evaluation.scaled = samples_ * inverse.asDiagonal();
+  if (sample_weights_.size() > 0) {
+    evaluation.log_weight_offsets = -2.0 * sample_weights_.array().log().matrix();
+  }
   const Index m = n_held_out();
   Vector terms(m);
   if (gradient_rows != nullptr) gradient_rows->resize(m, k);
   // An ordered output's kernel is divided by a sum that depends on the centre: no longer
   // symmetric, so every held-out sample is then taken against all others.
-  if (every_sample_held_out_ && symmetric_) {
+  if (every_sample_held_out_ && symmetric_ && sample_weights_.size() == 0) {
     evaluate_every_pair(evaluation, terms.data(), gradient_rows);
   } else {
     evaluate_held_out(evaluation, terms.data(), gradient_rows);
@@ -389,8 +430,8 @@ double BandwidthLikelihood::mean_negative_log_likelihood(const VectorView& param
                                                          Vector* gradient, Vector* terms) const {
   Matrix gradient_rows;
   Vector values = evaluate(parameters, gradient != nullptr ? &gradient_rows : nullptr);
-  if (gradient != nullptr) *gradient = gradient_rows.colwise().mean().transpose();
-  const double mean = values.mean();
+  if (gradient != nullptr) *gradient = held_out_mean(gradient_rows);
+  const double mean = sample_weights_.size() == 0 ? values.mean() : held_out_mean(values)(0);
   if (terms != nullptr) *terms = std::move(values);
   return mean;
 }

@@ -20,6 +20,13 @@
 //   ∂/∂θ_d of −log Σ_j K_h = −Σ_j w^A_ij (z_id − z_jd)² / h_d², and likewise for the x-sum,
 // so every derivative comes from the same kernel values as the criterion.
 //
+// Sample weights c_j (sample_weights.hpp) weigh each sample's kernel in both sums, and the
+// criterion is the c-weighted mean of the held-out terms; p̂_{−i} leaves sample i out with all
+// its weight (for a density, log(n − 1) becomes log Σ_{j≠i} c_j). The factor c_j enters each
+// kernel value as exp(−½ (q_ij − 2 log c_j)), so the sums, their moments and the shift of a sum
+// taken relative to its largest term need nothing else; the sums are then no longer symmetric
+// in (i, j), so every held-out sample is taken against all others.
+//
 // Discrete columns (column_kernel.hpp) enter the product as their kernel L_d(z_id, z_jd; λ_d)
 // over level indices, with θ_d the logit of λ_d / λ_max: the pair's factor of the sums is
 // exp(Σ_d log L_d), its derivative Σ_j w_ij ∂ log L_d / ∂θ_d. An output's discrete kernel is a
@@ -44,17 +51,23 @@ class BandwidthLikelihood {
   /// `threads` threads in blocks that depend on the data only, so results do not depend on the
   /// thread count. InvalidArgument for n < 2, c ≥ k, a held-out index out of range, or kernels
   /// that do not fit the samples.
+  /// `sample_weights`: one positive weight per sample, or empty (every sample weighs 1).
   BandwidthLikelihood(const MatrixView& samples, Index conditioning_dimensions,
-                      std::vector<Index> held_out, int threads, ColumnKernels kernels = {});
+                      std::vector<Index> held_out, int threads, ColumnKernels kernels = {},
+                      Vector sample_weights = {});
 
   Index dimension() const { return samples_.cols(); }
   Index n_samples() const { return samples_.rows(); }
   Index n_held_out() const { return static_cast<Index>(held_out_.size()); }
+  /// n, or Kish's effective size (Σc)² / Σc² of the sample weights: the n of a rule of thumb.
+  double effective_samples() const;
+  /// The sample weights of the held-out samples, in the order of `held_out` (empty: all 1).
+  Vector held_out_weights() const;
   Index conditioning_dimensions() const { return conditioning_dimensions_; }
   /// The kernel of every dimension (continuous ones included).
   const ColumnKernels& kernels() const { return kernels_; }
 
-  /// The mean over held-out samples of −log p̂_{−i} (standardised units) at the parameters θ:
+  /// The (c-weighted) mean over held-out samples of −log p̂_{−i} (standardised units) at θ:
   /// h = exp(θ_d) for a continuous dimension, λ = λ_max σ(θ_d) for a discrete one; and its
   /// gradient in θ when `gradient` is not null, and the terms −log p̂_{−i} of the held-out
   /// samples when `terms` is not null.
@@ -84,6 +97,11 @@ class BandwidthLikelihood {
   /// term: for a sample whose plain kernel sums would underflow.
   void evaluate_relative_to_largest(const Evaluation& evaluation, Index i, double& term,
                                     Matrix* gradient_rows, Index row) const;
+  /// log Σ_{j≠i} c_j: the density's normalising sum (log(n − 1) without sample weights).
+  double log_others_weight(Index i) const;
+  /// The c-weighted mean of the rows of `values` (one per held-out sample); the plain mean
+  /// without sample weights.
+  Vector held_out_mean(const Matrix& values) const;
 
   /// n × k: one column per dimension, contiguous over samples; a discrete dimension's column
   /// holds level indices.
@@ -93,6 +111,8 @@ class BandwidthLikelihood {
   /// Every kernel is symmetric in (i, j) (no ordered output), so each pair can be visited once.
   bool symmetric_ = true;
   std::vector<Index> held_out_;
+  /// c_j, or empty.
+  Vector sample_weights_;
   bool every_sample_held_out_;
   int threads_;
 };

@@ -98,8 +98,8 @@ double run_lbfgs(const BandwidthLikelihood& likelihood, const std::vector<double
 
 }  // namespace
 
-double normal_reference_bandwidth(Index n_samples, Index dimension) {
-  return 1.06 * std::pow(static_cast<double>(n_samples), -1.0 / (4.0 + dimension));
+double normal_reference_bandwidth(double n_samples, Index dimension) {
+  return 1.06 * std::pow(n_samples, -1.0 / (4.0 + dimension));
 }
 
 BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& criterion,
@@ -122,7 +122,7 @@ BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& c
   std::vector<double> lower(static_cast<std::size_t>(k), std::log(options.lower));
   std::vector<double> upper(static_cast<std::size_t>(k), std::log(options.upper));
   const double log_reference = std::clamp(
-      std::log(normal_reference_bandwidth(criterion.n_samples(), k)), lower[0], upper[0]);
+      std::log(normal_reference_bandwidth(criterion.effective_samples(), k)), lower[0], upper[0]);
   Vector reference = Vector::Constant(k, log_reference);
   for (Index d = 0; d < k; ++d) {
     if (!criterion.kernels()[static_cast<std::size_t>(d)].is_discrete()) {

@@ -8,6 +8,7 @@
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "cdens/core/sample_weights.hpp"
 #include "cdens/core/validate.hpp"
 
 namespace cdens {
@@ -30,6 +31,18 @@ Standardizer Standardizer::fit(const MatrixView& data, std::string_view what,
 
 Standardizer Standardizer::fit(const MatrixView& data, const Communicator& communicator,
                                std::string_view what, const std::vector<std::string>& names) {
+  return fit_rows(data, communicator, Vector(), what, names);
+}
+
+Standardizer Standardizer::fit(const MatrixView& data, const Vector& weights, std::string_view what,
+                               const std::vector<std::string>& names) {
+  return fit_rows(data, local_communicator(), weights, what, names);
+}
+
+Standardizer Standardizer::fit_rows(const MatrixView& data, const Communicator& communicator,
+                                    const Vector& weights, std::string_view what,
+                                    const std::vector<std::string>& names) {
+  const bool weighted = weights.size() > 0;
   const Index d = data.rows();
   const std::int64_t n = communicator.sum_counts(data.cols());
   agree_on_errors(communicator, [&] {
@@ -58,13 +71,25 @@ Standardizer Standardizer::fit(const MatrixView& data, const Communicator& commu
     return data.row(i) / extremes[static_cast<std::size_t>(3 * i + 2)];
   };
   Vector sums(d);
-  for (Index i = 0; i < d; ++i) sums(i) = scaled_row(i).sum();
+  for (Index i = 0; i < d; ++i) {
+    sums(i) = weighted ? scaled_row(i).dot(weights) : scaled_row(i).sum();
+  }
   communicator.allreduce_sum(sums.data(), static_cast<std::size_t>(d));
-  const Vector scaled_mean = sums / static_cast<double>(n);
+  const double total_weight = weighted ? weights.sum() : static_cast<double>(n);
+  const Vector scaled_mean = sums / total_weight;
   Vector squares(d);
-  for (Index i = 0; i < d; ++i)
-    squares(i) = (scaled_row(i).array() - scaled_mean(i)).square().sum();
+  for (Index i = 0; i < d; ++i) {
+    if (weighted) {
+      const Eigen::RowVectorXd row = scaled_row(i);
+      squares(i) = ((row.array() - scaled_mean(i)).square() * weights.transpose().array()).sum();
+    } else {
+      squares(i) = (scaled_row(i).array() - scaled_mean(i)).square().sum();
+    }
+  }
   communicator.allreduce_sum(squares.data(), static_cast<std::size_t>(d));
+  // Bessel's n − 1, weighted: Σw (n_e − 1) / n_e with Kish's effective size n_e.
+  const double divisor = weighted ? total_weight * (1.0 - 1.0 / effective_sample_size(weights))
+                                  : static_cast<double>(n - 1);
   Vector mean(d);
   Vector scale(d);
   for (Index i = 0; i < d; ++i) {
@@ -73,7 +98,7 @@ Standardizer Standardizer::fit(const MatrixView& data, const Communicator& commu
     const bool constant = largest == -extremes[static_cast<std::size_t>(3 * i + 1)];
     if (!constant) {
       mean(i) = scaled_mean(i) * magnitude;
-      scale(i) = std::sqrt(squares(i) / static_cast<double>(n - 1)) * magnitude;
+      scale(i) = std::sqrt(squares(i) / divisor) * magnitude;
     }
     // Only a column whose values are all equal is constant; a spread too small to be a normal
     // double (values differing in their last bits around 1e−300) cannot be divided by safely.

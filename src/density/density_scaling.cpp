@@ -16,7 +16,10 @@ Standardizer sharded_density_scaling(const MatrixView& x, bool standardize,
   require_equal_on_every_rank(context.communicator, {static_cast<double>(x.rows())},
                               "the dimensions of x");
   // Refuses empty, non-finite and constant data on every rank, naming a constant column.
-  Standardizer fitted = Standardizer::fit(x, context.communicator, "x", context.column_names);
+  // Sample weights come on one process only (fit_method refuses them on more).
+  Standardizer fitted =
+      context.weighted() ? Standardizer::fit(x, context.sample_weights, "x", context.column_names)
+                         : Standardizer::fit(x, context.communicator, "x", context.column_names);
   return standardize ? fitted : Standardizer::identity(x.rows());
 }
 

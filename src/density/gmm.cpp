@@ -43,7 +43,7 @@ EmRun em_from(const EmSamples& samples, Vector weights, Matrix centers, Matrix v
   double current = sums.log_likelihood;
   run.log_likelihood.push_back(current);
   for (int iteration = 0; iteration < options.max_iterations; ++iteration) {
-    maximization(sums, samples.n, options.variance_floor, weights, centers, variances);
+    maximization(sums, samples.total_weight(), options.variance_floor, weights, centers, variances);
     sums = expectation(samples, weights, centers, variances);
     const double next = sums.log_likelihood;
     run.log_likelihood.push_back(next);
@@ -113,7 +113,9 @@ DensityFit fit_gmm(const MatrixView& x, const GmmOptions& options, const FitCont
     // Restart r: its start, drawn from stream r, and EM from it, on `run_threads` threads.
     const auto run_restart = [&](Index r, int run_threads) {
       Rng rng(options.seed, random_stream::indexed(r));
-      const EmSamples samples{z, by_dimension, n, communicator, run_threads};
+      const EmSamples samples{z,           by_dimension,
+                              n,           communicator,
+                              run_threads, context.weighted() ? &context.sample_weights : nullptr};
       Vector weights;
       Matrix centers, variances;
       if (options.initialization == GmmInitialization::box) {

@@ -71,22 +71,33 @@ void kmeans_plus_plus_start(const EmSamples& samples, const GmmOptions& options,
   const auto uniform_index = [n](double u) {
     return std::min(static_cast<Index>(u * static_cast<double>(n)), n - 1);
   };
+  // With sample weights c_k every draw is proportional to c_k times its probability unweighted
+  // (weighted k-means++): a row of weight k draws as k copies of it would.
+  const Vector* sample_weights = samples.sample_weights;
+  const auto weighted = [&](const Vector& values) {
+    return sample_weights != nullptr ? Vector(values.cwiseProduct(*sample_weights)) : values;
+  };
   centers.resize(z.rows(), k_count);
-  centers.col(0) = sample_at(uniform_index(rng.uniform()));
+  const double first_u = rng.uniform();
+  centers.col(0) = sample_at(
+      sample_weights != nullptr
+          ? draw_proportionally(*sample_weights, first_u, first_sample, communicator).value()
+          : uniform_index(first_u));
   Vector nearest = squared_distances(z, centers.col(0)).col(0);
   for (Index l = 1; l < k_count; ++l) {
     // A sample with probability proportional to its squared distance to the nearest centre;
     // uniform when every sample sits on a centre.
     const double u = rng.uniform();
-    const std::optional<Index> drawn = draw_proportionally(nearest, u, first_sample, communicator);
+    const std::optional<Index> drawn =
+        draw_proportionally(weighted(nearest), u, first_sample, communicator);
     centers.col(l) = sample_at(drawn ? *drawn : uniform_index(u));
     nearest = nearest.cwiseMin(squared_distances(z, centers.col(l)).col(0));
   }
   weights.resize(k_count);
   variances.resize(z.rows(), k_count);
   variances.setConstant(1.0);
-  maximization(nearest_center_moments(samples, centers), n, options.variance_floor, weights,
-               centers, variances);
+  maximization(nearest_center_moments(samples, centers), samples.total_weight(),
+               options.variance_floor, weights, centers, variances);
 }
 
 void box_start(Index dimension, const GmmOptions& options, Rng& rng, Vector& weights,

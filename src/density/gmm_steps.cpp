@@ -69,7 +69,9 @@ void log_joint_densities(const MatrixView& samples, const Vector& log_weights,
 /// r_kl = e^(a_kl − m_k) / Σ_l e^(a_kl − m_k). Responsibilities below e^kLogSmallestNormal are
 /// set to 0 (see exp_flushing_below). Returns Σ_k log p̂(z_k) = Σ_k m_k + log Σ_l e^(a_kl − m_k).
 /// Column by column: Eigen vectorises exp of a column, not of a broadcast (colwise) expression.
-double normalize_to_responsibilities(Eigen::ArrayXXd& terms) {
+/// With the block's sample weights c_k (null: 1 each), r_kl is taken times c_k and the sum is
+/// Σ_k c_k log p̂(z_k).
+double normalize_to_responsibilities(Eigen::ArrayXXd& terms, const double* sample_weights) {
   const Index k_count = terms.cols();
   // Some weight is positive, so every m_k is finite.
   Eigen::ArrayXd largest = terms.col(0);
@@ -85,7 +87,10 @@ double normalize_to_responsibilities(Eigen::ArrayXXd& terms) {
     terms.col(l) *= inverse;
     terms.col(l) = (terms.col(l) < smallest).select(0.0, terms.col(l));
   }
-  return (largest + total.log()).sum();
+  if (sample_weights == nullptr) return (largest + total.log()).sum();
+  const Eigen::Map<const Eigen::ArrayXd> weights(sample_weights, terms.rows());
+  terms.colwise() *= weights;
+  return ((largest + total.log()) * weights).sum();
 }
 
 /// Σ_k r_kl [1; z_k − c_l; (z_k − c_l)²] over a block of samples by dimension: the columns of
@@ -119,9 +124,9 @@ Matrix responsibility_moments(const MatrixView& samples, const Eigen::ArrayXXd& 
 }
 
 /// The moments around `centers` of the responsibilities that `responsibilities` gives each block,
-/// over every rank's samples. responsibilities(block, r) is given a block of this rank's samples
-/// by dimension (w × d), writes their responsibilities into r (w × N_K) and returns their
-/// Σ_k log p̂(z_k).
+/// over every rank's samples. responsibilities(block, c, r) is given a block of this rank's
+/// samples by dimension (w × d) and their sample weights c (null: 1 each), writes their
+/// responsibilities times c into r (w × N_K) and returns their Σ_k c_k log p̂(z_k).
 template <class Responsibilities>
 EmSums summed_moments(const EmSamples& samples, const Matrix& centers,
                       Responsibilities&& responsibilities) {
@@ -134,7 +139,9 @@ EmSums summed_moments(const EmSamples& samples, const Matrix& centers,
         samples.by_dimension.middleRows(start, std::min(kSampleBlock, local_count - start));
     Eigen::ArrayXXd r;
     EmSums& sums = partial[static_cast<std::size_t>(block)];
-    sums.log_likelihood = responsibilities(block_samples, r);
+    const double* block_weights =
+        samples.sample_weights != nullptr ? samples.sample_weights->data() + start : nullptr;
+    sums.log_likelihood = responsibilities(block_samples, block_weights, r);
     sums.moments = responsibility_moments(block_samples, r, centers);
   });
   EmSums total{Matrix::Zero(2 * samples.by_dimension.cols() + 1, centers.cols()), 0.0};
@@ -145,7 +152,7 @@ EmSums summed_moments(const EmSamples& samples, const Matrix& centers,
   samples.communicator.allreduce_sum(total.moments.data(),
                                      static_cast<std::size_t>(total.moments.size()));
   samples.communicator.allreduce_sum(&total.log_likelihood, 1);
-  total.log_likelihood /= static_cast<double>(samples.n);
+  total.log_likelihood /= samples.total_weight();
   return total;
 }
 
@@ -154,33 +161,37 @@ EmSums summed_moments(const EmSamples& samples, const Matrix& centers,
 EmSums expectation(const EmSamples& samples, const Vector& weights, const Matrix& centers,
                    const Matrix& variances) {
   const Vector log_weights = weights.array().log();
-  return summed_moments(samples, centers, [&](const MatrixView& block, Eigen::ArrayXXd& r) {
-    log_joint_densities(block, log_weights, centers, variances, r);
-    return normalize_to_responsibilities(r);
-  });
+  return summed_moments(
+      samples, centers,
+      [&](const MatrixView& block, const double* block_weights, Eigen::ArrayXXd& r) {
+        log_joint_densities(block, log_weights, centers, variances, r);
+        return normalize_to_responsibilities(r, block_weights);
+      });
 }
 
 EmSums nearest_center_moments(const EmSamples& samples, const Matrix& centers) {
   const Matrix unit = Matrix::Ones(centers.rows(), centers.cols());
-  return summed_moments(samples, centers, [&](const MatrixView& block, Eigen::ArrayXXd& r) {
-    Eigen::ArrayXXd distances;
-    weighted_squared_distances(block, centers, unit, distances);
-    r = Eigen::ArrayXXd::Zero(distances.rows(), distances.cols());
-    for (Index k = 0; k < distances.rows(); ++k) {
-      Index nearest = 0;
-      distances.row(k).minCoeff(&nearest);
-      r(k, nearest) = 1.0;
-    }
-    return 0.0;
-  });
+  return summed_moments(
+      samples, centers,
+      [&](const MatrixView& block, const double* block_weights, Eigen::ArrayXXd& r) {
+        Eigen::ArrayXXd distances;
+        weighted_squared_distances(block, centers, unit, distances);
+        r = Eigen::ArrayXXd::Zero(distances.rows(), distances.cols());
+        for (Index k = 0; k < distances.rows(); ++k) {
+          Index nearest = 0;
+          distances.row(k).minCoeff(&nearest);
+          r(k, nearest) = block_weights != nullptr ? block_weights[k] : 1.0;
+        }
+        return 0.0;
+      });
 }
 
-void maximization(const EmSums& sums, Index n, double floor, Vector& weights, Matrix& centers,
-                  Matrix& variances) {
+void maximization(const EmSums& sums, double total_weight, double floor, Vector& weights,
+                  Matrix& centers, Matrix& variances) {
   const Index d = centers.rows();
   for (Index l = 0; l < centers.cols(); ++l) {
     const double mass = sums.moments(0, l);
-    weights(l) = mass / static_cast<double>(n);  // eq. (6)
+    weights(l) = mass / total_weight;  // eq. (6)
     if (!(mass > 0.0)) continue;
     // Eq. (7) as the step from the centre the moments are taken around:
     // c'_l = c_l + Σ_k r_kl (z_k − c_l) / N_l.

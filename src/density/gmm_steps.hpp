@@ -21,6 +21,14 @@ struct EmSamples {
   Index n;  ///< N, the samples of every rank
   const Communicator& communicator;
   int threads;  ///< OpenMP threads over blocks of this rank's samples
+  /// The samples' sample weights c_k (one process only), or null: every sample weighs 1. EM then
+  /// maximises Σ_k c_k log p̂(z_k): every responsibility r_kl is taken times c_k in the moments.
+  const Vector* sample_weights = nullptr;
+
+  /// Σ_k c_k, or N.
+  double total_weight() const {
+    return sample_weights != nullptr ? sample_weights->sum() : static_cast<double>(n);
+  }
 };
 
 /// What one pass over the samples gives the M-step (eqs. 6–8), summed over every rank's samples:
@@ -29,7 +37,8 @@ struct EmSums {
   /// Column l: Σ_k r_kl [1; z_k − c_l; (z_k − c_l)²], (2d + 1) × N_K — N_l, then the first and
   /// the second moments around c_l, dimension by dimension.
   Matrix moments;
-  /// (1/N) Σ_k log p̂(z_k) of the parameters of the E-step; 0 for hard responsibilities.
+  /// (1/N) Σ_k log p̂(z_k) of the parameters of the E-step (Σ_k c_k log p̂(z_k) / Σ_k c_k with
+  /// sample weights); 0 for hard responsibilities.
   double log_likelihood = 0.0;
 };
 
@@ -42,10 +51,11 @@ EmSums expectation(const EmSamples& samples, const Vector& weights, const Matrix
 /// equally near ones), over every rank's samples: the k-means++ start's M-step.
 EmSums nearest_center_moments(const EmSamples& samples, const Matrix& centers);
 
-/// M-step (eqs. 6–8) of N samples from the moments around `centers`: new weights, centres and
-/// variances, every variance floored at `floor`. A component whose total responsibility is zero
-/// keeps its centre and variances with weight 0.
-void maximization(const EmSums& sums, Index n, double floor, Vector& weights, Matrix& centers,
-                  Matrix& variances);
+/// M-step (eqs. 6–8) of samples of total weight `total_weight` (N without sample weights) from
+/// the moments around `centers`: new weights, centres and variances, every variance floored at
+/// `floor`. A component whose total responsibility is zero keeps its centre and variances with
+/// weight 0.
+void maximization(const EmSums& sums, double total_weight, double floor, Vector& weights,
+                  Matrix& centers, Matrix& variances);
 
 }  // namespace cdens

@@ -5,6 +5,7 @@
 
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/error.hpp"
+#include "cdens/core/sample_weights.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/validate.hpp"
 #include "core/bandwidth_search.hpp"
@@ -47,11 +48,12 @@ void validate_options(const ParzenOptions& options) {
 }
 
 /// One width per dimension by the leave-one-out likelihood (BandwidthLikelihood of all
-/// dimensions, no conditioning ones): the model, its choice recorded in `report`.
+/// dimensions, no conditioning ones, weighted by the sample weights unless they are empty): the
+/// model, its choice recorded in `report`.
 GaussianMixture per_dimension_model(Standardizer scaling, const Matrix& z, int threads,
-                                    FitReport& report) {
+                                    const Vector& weights, FitReport& report) {
   const Index n = z.cols();
-  const BandwidthLikelihood likelihood(z, 0, {}, threads);
+  const BandwidthLikelihood likelihood(z, 0, {}, threads, {}, weights);
   const BandwidthSearchResult found = maximize_bandwidth_likelihood(likelihood, likelihood);
   for (Index d = 0; d < z.rows(); ++d) {
     report.hyperparameters["width_" + std::to_string(d)] = found.bandwidths(d);
@@ -61,8 +63,42 @@ GaussianMixture per_dimension_model(Standardizer scaling, const Matrix& z, int t
   report.statistics["n_train"] = static_cast<double>(n);
   report.statistics["n_kernels"] = static_cast<double>(n);
   report.statistics["dimension"] = static_cast<double>(z.rows());
-  return GaussianMixture(std::move(scaling), Vector::Constant(n, 1.0 / static_cast<double>(n)), z,
-                         found.bandwidths.replicate(1, n));
+  return GaussianMixture(std::move(scaling),
+                         weights.size() > 0
+                             ? Vector(weights / weights.sum())
+                             : Vector(Vector::Constant(n, 1.0 / static_cast<double>(n))),
+                         z, found.bandwidths.replicate(1, n));
+}
+
+/// The per-sample terms of parzen_criterion for sample i of weight c_i, from the squared
+/// distances d_ij to every sample (d_ii = +∞), the log-weights, the weight Σ_{j≠i} c_j of the
+/// others and the total weight, for every width: the criterion is Σ_i c_i term_i / Σ c. With
+/// p̂_{−i}(z) = Σ_{j≠i} c_j G_γ(z, z_j) / Σ_{j≠i} c_j — sample i left out with all its weight —
+/// the likelihood's term is −log p̂_{−i}(z_i) and the least-squares one
+/// Σ_j β_j G_{√2γ}(z_i, z_j) − 2 p̂_{−i}(z_i) with β_j = c_j / Σc (eqs. 14 and 17 weighted;
+/// with every c_j = 1 both are the unweighted terms).
+void weighted_terms(const Vector& distances, const Vector& log_weights, const Vector& weights,
+                    double others_weight, double total_weight, const std::vector<double>& widths,
+                    ParzenCriterion criterion, double dimension, Eigen::Ref<Vector> terms) {
+  for (std::size_t w = 0; w < widths.size(); ++w) {
+    const double gamma = widths[w];
+    const double scale = 0.5 / (gamma * gamma);
+    const Index k = static_cast<Index>(w);
+    const double log_cross_norm = -0.5 * dimension * (kLog2Pi + 2.0 * std::log(gamma));
+    const double log_leave_one_out = log_sum_exp((log_weights - scale * distances).eval()) -
+                                     std::log(others_weight) + log_cross_norm;
+    if (criterion == ParzenCriterion::leave_one_out_likelihood) {
+      terms(k) = -log_leave_one_out;
+      continue;
+    }
+    // The j = i term of the ∫ p̂² sum is exp(0) at d_ii = 0, which `distances` holds as +∞.
+    const Eigen::ArrayXd square_kernels = (-0.5 * scale * distances.array()).exp();
+    const double self_weight = total_weight - others_weight;
+    const double square_sum = (square_kernels * weights.array()).sum() + self_weight;
+    const double square_norm =
+        std::exp(-0.5 * dimension * (kLog2Pi + std::log(2.0 * gamma * gamma)));
+    terms(k) = square_norm * square_sum / total_weight - 2.0 * std::exp(log_leave_one_out);
+  }
 }
 
 }  // namespace
@@ -81,10 +117,15 @@ ParzenCriterion parse_parzen_criterion(const std::string& name) {
 }
 
 Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
-                        ParzenCriterion criterion, int threads, Matrix* per_sample) {
+                        ParzenCriterion criterion, int threads, Matrix* per_sample,
+                        const Vector& weights) {
   require_positive_values(widths, "Parzen widths");
   const Index n = z.cols();
   if (n < 2) throw InvalidArgument("leave-one-out needs at least 2 samples");
+  const bool weighted = weights.size() > 0;
+  if (weighted) validate_sample_weights(weights, n, "Parzen sample weights");
+  const double total_weight = weighted ? weights.sum() : 0.0;
+  const Vector log_weights = weights.array().log().matrix();
   const Index w_count = static_cast<Index>(widths.size());
   const double dimension = static_cast<double>(z.rows());
   const double n_d = static_cast<double>(n);
@@ -104,7 +145,10 @@ Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
       const Index i = start + c;
       column = distances.col(c);
       column(i) = INFINITY;  // leave z_i out of p̂_{−i}
-      if (criterion == ParzenCriterion::leave_one_out_likelihood) {
+      if (weighted) {
+        weighted_terms(column, log_weights, weights, total_weight - weights(i), total_weight,
+                       widths, criterion, dimension, terms.col(i));
+      } else if (criterion == ParzenCriterion::leave_one_out_likelihood) {
         // log p̂_{−i}(z_i) = log Σ_{j≠i} exp(−d_ij / 2γ²) − log(N − 1) − (d/2) log(2πγ²).
         log_sum_exp_scaled(column, exponent_scales, log_sums);
         for (Index w = 0; w < w_count; ++w) {
@@ -134,7 +178,8 @@ Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
       }
     }
   });
-  Vector result = terms.rowwise().mean();
+  Vector result =
+      weighted ? Vector(terms * weights / total_weight) : Vector(terms.rowwise().mean());
   if (per_sample != nullptr) *per_sample = std::move(terms);
   return result;
 }
@@ -146,19 +191,27 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
     Standardizer scaling = density_scaling(x, options.standardize, context);
     const Matrix z = scaling.transform(x);
     const Index n = z.cols();
+    const Vector& weights = context.sample_weights;
     if (options.per_dimension) {
-      return per_dimension_model(std::move(scaling), z, options.threads, report);
+      return per_dimension_model(std::move(scaling), z, options.threads, weights, report);
     }
 
     report.statistics["n_train"] = static_cast<double>(n);
     report.statistics["n_kernels"] = static_cast<double>(n);
     report.statistics["dimension"] = static_cast<double>(z.rows());
-    // The model of width γ; called once, at either return.
+    // The model of width γ; called once, at either return. β_k = c_k / Σc with sample weights.
     const auto model_of_width = [&](double gamma) {
       report.hyperparameters["width"] = gamma;
-      return GaussianMixture(std::move(scaling), Vector::Constant(n, 1.0 / static_cast<double>(n)),
+      return GaussianMixture(std::move(scaling),
+                             context.weighted()
+                                 ? Vector(weights / weights.sum())
+                                 : Vector(Vector::Constant(n, 1.0 / static_cast<double>(n))),
                              z, Matrix::Constant(z.rows(), n, gamma));
     };
+    // The standard error of a criterion from its per-sample terms: of their mean, or of their
+    // weighted mean with Kish's effective size.
+    const double effective_n =
+        context.weighted() ? effective_sample_size(weights) : static_cast<double>(n);
     // One fixed width: nothing to choose, so no O(n²) criterion is computed (issue 24).
     if (options.widths.size() == 1) return model_of_width(options.widths[0]);
 
@@ -168,14 +221,17 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
     std::vector<double> errors;
     const auto score = [&](const std::vector<double>& widths) {
       Matrix terms;
-      const Vector values = parzen_criterion(z, widths, options.criterion, options.threads, &terms);
+      const Vector values =
+          parzen_criterion(z, widths, options.criterion, options.threads, &terms, weights);
       for (std::size_t w = 0; w < widths.size(); ++w) {
         const auto row = terms.row(static_cast<Index>(w)).array();
         const double spread =
-            std::sqrt((row - values(static_cast<Index>(w))).square().sum() / (n - 1.0));
+            context.weighted()
+                ? weighted_standard_deviation(row.transpose().matrix(), weights)
+                : std::sqrt((row - values(static_cast<Index>(w))).square().sum() / (n - 1.0));
         scored.push_back(widths[w]);
         losses.push_back(values(static_cast<Index>(w)));
-        errors.push_back(spread / std::sqrt(static_cast<double>(n)));
+        errors.push_back(spread / std::sqrt(effective_n));
       }
       return values;
     };

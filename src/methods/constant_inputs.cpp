@@ -109,7 +109,8 @@ ConditionalModel fit_without_constant_inputs(const MethodEntry& method, const Ma
     kept_names.insert(kept_names.end(), context.column_names.begin() + input_dim,
                       context.column_names.end());
   }
-  const FitContext on_kept{context.communicator, context.progress, kept_names};
+  const FitContext on_kept{context.communicator, context.progress, kept_names,
+                           context.sample_weights};
   ConditionalModel model = method.fit_conditional(
       x(kept, Eigen::all), y,
       unlabeled_x.cols() > 0 ? Matrix(unlabeled_x(kept, Eigen::all)) : Matrix(kept.size(), 0),

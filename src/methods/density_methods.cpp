@@ -216,6 +216,7 @@ MethodEntry parzen_method() {
   MethodEntry entry = density_method("parzen", "Parzen window with a cross-validated width",
                                      "ParzenWindow", parzen_option_table(), &fit_parzen);
   entry.deprecated_names = {"pw"};
+  entry.sample_weights = true;
   return entry;
 }
 
@@ -223,6 +224,7 @@ MethodEntry gmm_method() {
   MethodEntry entry = density_method("gmm", "diagonal Gaussian mixture fitted by EM", "GMM",
                                      gmm_option_table(), &fit_gmm);
   entry.distributed = true;
+  entry.sample_weights = true;
   return entry;
 }
 

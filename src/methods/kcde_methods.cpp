@@ -133,20 +133,23 @@ const OptionTable<LinearGaussianOptions>& linear_gaussian_option_table() {
 namespace registry_internal {
 
 MethodEntry product_kernel_cde_method() {
-  return conditional_method("kcde",
-                            "kernel CDE with one bandwidth per dimension by leave-one-out "
-                            "likelihood",
-                            "KernelCDE", product_kernel_cde_option_table(), &fit_product_kernel_cde,
-                            {gate_kind<ProductKernelGate>("product_kernel"),
-                             wrapping_gate_kind<BroadComponentGate>("broad_component")});
+  MethodEntry entry = conditional_method(
+      "kcde", "kernel CDE with one bandwidth per dimension by leave-one-out likelihood",
+      "KernelCDE", product_kernel_cde_option_table(), &fit_product_kernel_cde,
+      {gate_kind<ProductKernelGate>("product_kernel"),
+       wrapping_gate_kind<BroadComponentGate>("broad_component")});
+  entry.sample_weights = true;
+  return entry;
 }
 
 MethodEntry linear_gaussian_method() {
-  return conditional_method("linear",
-                            "linear-Gaussian baseline y | x ~ N(a + A x, diag s(x)²), s constant "
-                            "or log-linear in x",
-                            "LinearGaussianCDE", linear_gaussian_option_table(),
-                            &fit_linear_gaussian, {gate_kind<ConstantGate>("constant")});
+  MethodEntry entry = conditional_method(
+      "linear",
+      "linear-Gaussian baseline y | x ~ N(a + A x, diag s(x)²), s constant or log-linear in x",
+      "LinearGaussianCDE", linear_gaussian_option_table(), &fit_linear_gaussian,
+      {gate_kind<ConstantGate>("constant")});
+  entry.sample_weights = true;
+  return entry;
 }
 
 }  // namespace registry_internal

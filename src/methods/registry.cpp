@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 
 #include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/error.hpp"
+#include "cdens/core/sample_weights.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/validate.hpp"
 #include "methods/constant_inputs.hpp"
 #include "methods/method_entries.hpp"
 
@@ -54,7 +58,47 @@ const MethodEntry& find_among(const std::vector<const MethodEntry*>& candidates,
   throw InvalidArgument("unknown " + kind + "method '" + name + "' (known methods: " + known + ")");
 }
 
+/// The rows a weighted fit sees and their weights.
+struct WeighedRows {
+  std::vector<Index> rows;  ///< the rows of positive weight
+  Vector weights;           ///< theirs; empty where they are all equal (no weights, to the bit)
+};
+
+/// The context's sample weights checked for `method` and n rows, and what the fit should see
+/// instead of the rows and weights given: nothing when they stay as given (no weights, or every
+/// row of its own positive weight). Only relative weights matter, so equal ones are dropped and
+/// the fit is the unweighted one.
+std::optional<WeighedRows> rows_to_weigh(const MethodEntry& method, Index n,
+                                         const FitContext& context) {
+  if (!context.weighted()) return std::nullopt;
+  if (!method.sample_weights) throw InvalidArgument(no_sample_weights_message(method));
+  if (context.communicator.size() > 1) {
+    throw InvalidArgument("sample weights are supported on one process only");
+  }
+  validate_sample_weights(context.sample_weights, n, "sample weights");
+  WeighedRows weighed{positive_weight_rows(context.sample_weights), Vector()};
+  const Vector positive = context.sample_weights(weighed.rows);
+  const bool equal = (positive.array() == positive(0)).all();
+  // Every row kept with its own weight: the fit as asked.
+  if (!equal && static_cast<Index>(weighed.rows.size()) == n) return std::nullopt;
+  if (!equal) weighed.weights = positive;
+  return weighed;
+}
+
+/// The context with `weights` in place of its sample weights.
+FitContext with_weights(const FitContext& context, Vector weights) {
+  return {context.communicator, context.progress, context.column_names, std::move(weights)};
+}
+
 }  // namespace
+
+std::string no_sample_weights_message(const MethodEntry& method) {
+  std::string supported;
+  for (const MethodEntry& entry : methods()) {
+    if (entry.sample_weights) supported += (supported.empty() ? "" : ", ") + entry.name;
+  }
+  return method.name + " does not support sample weights; supported: " + supported;
+}
 
 std::string to_string(MethodFamily family) {
   switch (family) {
@@ -132,6 +176,12 @@ ConditionalModel fit_method(const MethodEntry& method, const MatrixView& x, cons
   if (context.communicator.size() > 1 && !method.distributed) {
     throw InvalidArgument(not_distributed_message(method));
   }
+  if (context.weighted()) require_same_samples(x, "x", y, "y");
+  // A row of weight 0 is a row the fit never sees.
+  if (const auto weighed = rows_to_weigh(method, x.cols(), context)) {
+    return fit_method(method, x(Eigen::all, weighed->rows), y(Eigen::all, weighed->rows),
+                      unlabeled_x, options, with_weights(context, weighed->weights));
+  }
   // A y too widely spread for its variance to be answered is refused before any fit, by name
   // (every model would refuse it, as y0). On many processes a rank sees its shard only.
   if (context.communicator.size() == 1) {
@@ -157,6 +207,10 @@ DensityModel fit_method(const MethodEntry& method, const MatrixView& x, const Op
   }
   if (context.communicator.size() > 1 && !method.distributed) {
     throw InvalidArgument(not_distributed_message(method));
+  }
+  if (const auto weighed = rows_to_weigh(method, x.cols(), context)) {
+    return fit_method(method, x(Eigen::all, weighed->rows), options,
+                      with_weights(context, weighed->weights));
   }
   return method.fit_density(x, options, context);
 }

@@ -152,7 +152,7 @@ double ordered_kernel(double a, double b, double lambda) {
 }
 
 Vector explicit_leave_one_out(const Matrix& z, Index c, const ColumnKernels& kernels,
-                              const Vector& smoothing) {
+                              const Vector& smoothing, const Vector& weights) {
   const Index n = z.cols();
   Vector result(n);
   for (Index i = 0; i < n; ++i) {
@@ -160,7 +160,7 @@ Vector explicit_leave_one_out(const Matrix& z, Index c, const ColumnKernels& ker
     double conditioning = 0.0;
     for (Index j = 0; j < n; ++j) {
       if (j == i) continue;
-      double x_part = 1.0;
+      double x_part = weights.size() > 0 ? weights(j) : 1.0;
       double y_part = 1.0;
       for (Index d = 0; d < z.rows(); ++d) {
         const double value = kernel_value(kernels[static_cast<std::size_t>(d)], z(d, i), z(d, j),
@@ -170,7 +170,7 @@ Vector explicit_leave_one_out(const Matrix& z, Index c, const ColumnKernels& ker
       joint += x_part * y_part;
       conditioning += x_part;
     }
-    result(i) = -std::log(joint / (c > 0 ? conditioning : static_cast<double>(n - 1)));
+    result(i) = -std::log(joint / conditioning);
   }
   return result;
 }

@@ -137,8 +137,10 @@ double ordered_kernel(double a, double b, double lambda);
 /// −log p̂_{−i} of every sample of z (k × n, the first c rows conditioning) by explicit
 /// leave-one-out sums of the kernels written out: Gaussian exp(−½ u²) for a continuous input
 /// (divided by √(2π) h for an output), the discrete kernels for a discrete one (for an output, a
-/// probability mass over its levels), with bandwidths or λ `smoothing`.
+/// probability mass over its levels), with bandwidths or λ `smoothing`. With sample weights (one
+/// per sample; empty: all 1) every kernel of sample j counts c_j times, and a density's
+/// normaliser n − 1 is Σ_{j≠i} c_j.
 Vector explicit_leave_one_out(const Matrix& z, Index c, const ColumnKernels& kernels,
-                              const Vector& smoothing);
+                              const Vector& smoothing, const Vector& weights = Vector());
 
 }  // namespace cdens::test

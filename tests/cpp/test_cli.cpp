@@ -321,6 +321,7 @@ TEST(CliRoundTrip, InfoDescribesModel) {
   ASSERT_EQ(result.status, 0) << result.err;
   const ConditionalModel model = faithful.load();
   EXPECT_EQ(value_of(result.out, "method"), "lscde");
+  // A model without labels or row weights is written in the first version of the format.
   EXPECT_EQ(value_of(result.out, "format_version"), std::to_string(kUnlabelledModelFileVersion));
   EXPECT_EQ(value_of(result.out, "x_variables"), "waiting");
   EXPECT_EQ(value_of(result.out, "y_variables"), "eruptions");

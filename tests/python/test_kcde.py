@@ -78,8 +78,11 @@ def test_refuses_bandwidths_of_the_wrong_count(two_inputs):
     x, y = two_inputs
     with pytest.raises(ValueError, match="bandwidths: 2 values given, the data have 3"):
         cdens.KernelCDE(bandwidth=[0.3, 0.4]).fit(x, y)
-    with pytest.raises(ValueError, match="bandwidth must lie in"):
+    with pytest.raises(ValueError, match="bandwidth must be greater than 0"):
         cdens.KernelCDE(bandwidth=[0.3, -1.0, 0.4]).fit(x, y)
+    # A continuous column's width has its own range, and the refusal names the column.
+    with pytest.raises(ValueError, match="bandwidth of continuous column x1 must lie in"):
+        cdens.KernelCDE(bandwidth=[0.3, 1e-9, 0.4]).fit(x, y)
 
 
 @pytest.fixture(scope="module")

@@ -765,6 +765,53 @@ def judge_signal(corpus, case):
     return None
 
 
+def sample_weights(corpus):
+    """`fit --weights COLUMN`: bad weights are refused naming the column and the data row; the
+    methods without weights refuse them naming the supported ones."""
+    cls = "sample weights"
+    header, rows = faithful_rows()
+    body = rows[:40]
+
+    def weights_file(name, weights):
+        lines = [header + ",w"] + [f"{row},{weight}" for row, weight in zip(body, weights)]
+        return corpus.write(f"weights_{name}.csv", "\n".join(lines) + "\n")
+
+    good = weights_file("good", [1 + i % 3 for i in range(len(body))])
+
+    def fit(name, path, extra, expect, names, method="kcde"):
+        corpus.add(cls, name, ["fit", path, "--x", "waiting", "--y", "eruptions", "--method",
+                               method, "--weights", "w", *extra], expect, names)
+
+    fit("negative weight", weights_file("negative", [1] * 5 + [-2] + [1] * 34), [], "error",
+        ["--weights column 'w'", "data row 6", "-2", "non-negative"])
+    fit("all weights zero", weights_file("zero", [0] * 40), [], "error",
+        ["--weights column 'w'", "every weight is zero"])
+    fit("unsupported method", good, [], "error",
+        ["nwcde does not support sample weights", "supported: .*kcde"], method="nwcde")
+    fit("unknown weights column", good, [], "error", ["unknown column 'v'"])
+    corpus.cases[-1].args[corpus.cases[-1].args.index("w")] = "v"
+    corpus.add(cls, "weights column is an input",
+               ["fit", good, "--x", "waiting,w", "--y", "eruptions", "--method", "linear",
+                "--weights", "w"], "error", ["'w'", "also a modelled column"])
+    corpus.add(cls, "weights column named as a density column",
+               ["fit", good, "--method", "gmm", "--columns", "waiting,w", "--weights", "w"],
+               "error", ["'w'", "also a modelled column"])
+    corpus.add(cls, "weights beside a text cell",
+               ["fit", corpus.write("weights_text.csv", header + ",w\n" +
+                                    "\n".join(f"{row},1" for row in body[:5]) + "\n3.6,79,x\n"),
+                "--x", "waiting", "--y", "eruptions", "--method", "kcde", "--weights", "w"],
+               "error", [r"weights_text\.csv:7:3", "not a number"])
+    corpus.add(cls, "weights under a non-weighted kcde option",
+               ["fit", good, "--x", "waiting", "--y", "eruptions", "--method", "kcde",
+                "--trend", "gp", "--weights", "w"], "error", ["trend = gp", "sample weights"])
+    # Answers: every supported method, and the density's columns are all but the weights.
+    for method in ["kcde", "linear"]:
+        fit(f"{method} with weights", good, ["--holdout", "0.25"], "ok", [], method=method)
+    for method in ["parzen", "gmm"]:
+        corpus.add(cls, f"{method} with weights", ["fit", good, "--method", method, "--weights",
+                                                    "w"], "ok", [])
+
+
 CLASSES = OrderedDict([
     ("malformed CSV files", malformed_files),
     ("mutated CSV files", mutated_files),
@@ -776,6 +823,7 @@ CLASSES = OrderedDict([
     ("labels and missing values", labels_and_missing_values),
     ("grammar", grammar),
     ("signals mid-write", signals_mid_write),
+    ("sample weights", sample_weights),
 ])
 
 

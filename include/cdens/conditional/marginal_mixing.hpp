@@ -33,16 +33,19 @@ std::string to_string(MarginalMixing mixing);
 /// the leave-one-out log densities of the estimate (`log_conditional`) and b those of its
 /// marginal counterpart (`log_marginal`), both finite and of the same length ≥ 1. The mean is
 /// concave in ε, so its derivative is bisected; InvalidArgument for lengths that differ,
-/// non-finite values or a minimum outside [0, 1].
+/// non-finite values or a minimum outside [0, 1]. With sample weights c (one per log density;
+/// empty: all 1) the mean is the c-weighted one.
 double best_mixing_weight(const VectorView& log_conditional, const VectorView& log_marginal,
-                          double minimum);
+                          double minimum, const Vector& weights = Vector());
 
 /// log((1 − ε) exp(a_i) + ε exp(b_i)) for every i: the mixture's leave-one-out log densities.
 Vector mixed_log_densities(const VectorView& log_conditional, const VectorView& log_marginal,
                            double weight);
 
-/// The mean over i of −log((1 − ε) exp(a_i) + ε exp(b_i)): the leave-one-out NLL of the mixture.
+/// The mean over i of −log((1 − ε) exp(a_i) + ε exp(b_i)): the leave-one-out NLL of the mixture
+/// (the c-weighted mean with sample weights c, empty: all 1).
 double mixed_negative_log_likelihood(const VectorView& log_conditional,
-                                     const VectorView& log_marginal, double weight);
+                                     const VectorView& log_marginal, double weight,
+                                     const Vector& weights = Vector());
 
 }  // namespace cdens

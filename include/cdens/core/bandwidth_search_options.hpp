@@ -33,7 +33,8 @@ struct BandwidthSearchOptions {
 };
 
 /// The normal-reference bandwidth 1.06 n^(−1/(4 + k)) of standardised data in k dimensions (the
-/// start of the search; the rule of thumb of np and statsmodels).
-double normal_reference_bandwidth(Index n_samples, Index dimension);
+/// start of the search; the rule of thumb of np and statsmodels). With sample weights n is Kish's
+/// effective size (BandwidthLikelihood::effective_samples).
+double normal_reference_bandwidth(double n_samples, Index dimension);
 
 }  // namespace cdens

@@ -18,6 +18,11 @@ struct FitContext {
   /// The names of the columns of (x, y), inputs first, for messages about a column (the CSV
   /// header on the command line); empty: "x0", …, "y0", ….
   std::vector<std::string> column_names = {};
+  /// The rows' sample weights (sample_weights.hpp), all positive; empty: every row weighs 1.
+  /// fit_method (registry.hpp) validates them, drops the rows of weight 0 and passes them only to
+  /// the methods that support them (MethodEntry::sample_weights); a fit function of another
+  /// method called directly ignores them.
+  Vector sample_weights = {};
 
   /// column_names split into the names of x's rows and of y's, for the standardisers that
   /// refuse a constant column; two empty lists unless it names exactly x_rows + y_rows columns.
@@ -26,7 +31,9 @@ struct FitContext {
   /// This context without column names: for a fit inside a fit on columns derived from the
   /// named ones (LSCE's projections z = Wx, a subset of the inputs), which the names would
   /// mislabel.
-  FitContext without_column_names() const { return {communicator, progress, {}}; }
+  FitContext without_column_names() const { return {communicator, progress, {}, sample_weights}; }
+  /// Whether the rows carry sample weights.
+  bool weighted() const { return sample_weights.size() > 0; }
 };
 
 }  // namespace cdens

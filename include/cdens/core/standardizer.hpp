@@ -26,6 +26,14 @@ class Standardizer {
   static Standardizer fit(const MatrixView& data, const Communicator& communicator,
                           std::string_view what, const std::vector<std::string>& names = {});
 
+  /// As fit(data, what, names) for rows with positive sample weights w (one per column of
+  /// `data`; empty: fit(data, what, names)): the weighted mean Σw x / Σw and the standard
+  /// deviation sqrt(Σw (x − mean)² / Σw · n_e / (n_e − 1)) with Kish's effective size
+  /// n_e = (Σw)² / Σw² in place of n, so that scaling every weight changes nothing and equal
+  /// weights give the unweighted standardiser. On one process only.
+  static Standardizer fit(const MatrixView& data, const Vector& weights, std::string_view what,
+                          const std::vector<std::string>& names = {});
+
   /// The identity map in `dimension` dimensions.
   static Standardizer identity(Index dimension);
 
@@ -51,6 +59,11 @@ class Standardizer {
   static Standardizer from_json(const nlohmann::json& document);
 
  private:
+  /// The fits above: empty `weights` for unweighted rows.
+  static Standardizer fit_rows(const MatrixView& data, const Communicator& communicator,
+                               const Vector& weights, std::string_view what,
+                               const std::vector<std::string>& names);
+
   Vector mean_;
   Vector scale_;
 };

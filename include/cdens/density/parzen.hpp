@@ -61,8 +61,12 @@ struct ParzenOptions {
 /// (|widths| × N) when it is not null: the criterion is the row mean of those terms. Exact
 /// leave-one-out (the self term left out of p̂_{−i}), computed in blocks of samples so that the
 /// result does not depend on `threads`. Throws InvalidArgument for N < 2 or non-positive widths.
+/// With sample weights c (one positive number per sample; empty: all 1) the criterion is
+/// Σ_i c_i term_i / Σc, where p̂_{−i} leaves sample i out with all its weight and weighs the
+/// others by c_j (docs/methods/parzen.md, "Sample weights").
 Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
-                        ParzenCriterion criterion, int threads = 0, Matrix* per_sample = nullptr);
+                        ParzenCriterion criterion, int threads = 0, Matrix* per_sample = nullptr,
+                        const Vector& weights = Vector());
 
 /// Fits the Parzen window to the samples x (d × N, the user's units): standardises x, selects γ
 /// by options.criterion, and returns β = 1/N, c_k = z_k, γ_k = γ in every dimension. With one
@@ -73,6 +77,8 @@ Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
 /// the refinement's evaluations. With per_dimension, the hyper-parameters are "width_0",
 /// "width_1", … and the report holds the leave-one-out NLL at them ("loo_nll", the user's units)
 /// instead of a CV table.
+/// With context.sample_weights c: β_k = c_k / Σc, the standardisation and the criterion
+/// weighted (parzen_criterion; with per_dimension, BandwidthLikelihood's weighted criterion).
 DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options = {},
                       const FitContext& context = {});
 

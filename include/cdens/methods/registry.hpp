@@ -69,6 +69,9 @@ struct MethodEntry {
   /// Whether the fit runs on rows spread over many processes (FitContext::communicator, each
   /// rank passing its own rows); fit_method refuses more than one process to the others.
   bool distributed = false;
+  /// Whether the fit honours FitContext::sample_weights (weighted criteria, docs/methods/*.md);
+  /// fit_method refuses sample weights to the others.
+  bool sample_weights = false;
   /// The fit: fit_conditional for the conditional and regression families, fit_density for
   /// density methods.
   ConditionalMethodFit fit_conditional;
@@ -96,15 +99,21 @@ const MethodEntry* method_named(const std::string& name);
 
 /// Fits a conditional or regression method: its fit_conditional, after refusing unlabelled
 /// inputs (unlabeled_x with columns) to a method that takes none, and more than one process to
-/// a method that is not distributed.
+/// a method that is not distributed. With context.sample_weights: refuses them to a method that
+/// does not support them, on more than one process, and unless validate_sample_weights accepts
+/// them (one per row of x); the rows of weight 0 are dropped before the fit sees them, and equal
+/// weights are no weights (the unweighted fit, to the bit).
 ConditionalModel fit_method(const MethodEntry& method, const MatrixView& x, const MatrixView& y,
                             const MatrixView& unlabeled_x, const OptionValues& options,
                             const FitContext& context = {});
 
 /// Fits a density method: its fit_density, after refusing more than one process to a method that
-/// is not distributed.
+/// is not distributed; sample weights as for the conditional fit_method.
 DensityModel fit_method(const MethodEntry& method, const MatrixView& x, const OptionValues& options,
                         const FitContext& context = {});
+
+/// Why `method` refuses sample weights, and which methods take them.
+std::string no_sample_weights_message(const MethodEntry& method);
 
 /// Why `method` refuses to run on more than one process, and which methods do run there.
 std::string not_distributed_message(const MethodEntry& method);
