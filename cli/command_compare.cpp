@@ -68,14 +68,15 @@ void print_comparison(std::ostream& out, const ModelComparison& comparison) {
     }
     out << '\n';
   }
-  out << "differences: mean of (b − a) over the pairs ± paired standard error, z = mean / "
-         "standard error, shares of pairs each model wins\n";
+  out << "improvements: mean improvement of b over a (a's loss minus b's; for the "
+         "log-likelihood b's minus a's: > 0, b is better) over the pairs ± paired standard error, "
+         "z = mean / standard error, shares of pairs each model wins\n";
   for (const auto& difference : comparison.differences) {
     const auto& a = comparison.models[static_cast<std::size_t>(difference.first)];
     const auto& b = comparison.models[static_cast<std::size_t>(difference.second)];
     const double z =
         difference.standard_error > 0.0 ? difference.mean / difference.standard_error : 0.0;
-    out << "  " << std::left << std::setw(kName) << difference.score << std::right << b << " − "
+    out << "  " << std::left << std::setw(kName) << difference.score << std::right << b << " over "
         << a << ": " << format_table_number(difference.mean) << " ± "
         << format_table_number(difference.standard_error) << ", z = " << format_table_number(z)
         << "; " << a << " wins " << format_table_number(difference.first_wins) << ", " << b

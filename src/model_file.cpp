@@ -108,8 +108,14 @@ std::map<std::string, ColumnLabels> read_labels(const nlohmann::json& document,
   if (!document.is_object()) throw ModelFormatError("the variables' labels are not an object");
   std::map<std::string, ColumnLabels> labels;
   for (const auto& [name, list] : document.items()) {
-    // An input's kernel is the gate's own (of some gates only); an output's is the mixture's.
-    const bool is_input = std::find(x_names.begin(), x_names.end(), name) != x_names.end();
+    // An input's kernel is the gate's own (the gate says which inputs are discrete); an
+    // output's is the mixture's.
+    const auto x_found = std::find(x_names.begin(), x_names.end(), name);
+    const std::vector<Index> discrete_inputs = mixture.gate().discrete_inputs();
+    const bool is_input =
+        x_found != x_names.end() &&
+        std::find(discrete_inputs.begin(), discrete_inputs.end(),
+                  static_cast<Index>(x_found - x_names.begin())) != discrete_inputs.end();
     const auto y_found = std::find(y_names.begin(), y_names.end(), name);
     const ColumnKernel* output_kernel =
         y_found == y_names.end() || mixture.output_kernels().empty()

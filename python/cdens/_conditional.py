@@ -22,6 +22,7 @@ from ._validation import (
     default_feature_names,
     output_names,
     restored_feature_names,
+    row_count,
     seed_of,
 )
 
@@ -144,11 +145,12 @@ class ConditionalDensityEstimator(BaseEstimator):
                 raise ValueError(f"{type(self).__name__} requires y to be passed, but the target "
                                  "y is None")
             weights = None if sample_weight is None else as_sample_weights(
-                sample_weight, len(X), self._method_name())
+                sample_weight, row_count(X), self._method_name())
             if weights is None:
                 X_rows, Y_rows = rows_kept(missing, X, Y)
-            elif missing == "drop" and weights.shape[0] != len(X):
-                raise ValueError(f"sample_weight has {weights.shape[0]} values for {len(X)} rows")
+            elif missing == "drop" and weights.shape[0] != row_count(X):
+                raise ValueError(
+                    f"sample_weight has {weights.shape[0]} values for {row_count(X)} rows")
             else:
                 X_rows, Y_rows, weights = rows_kept(missing, X, Y, weights)
             fewest = min_samples(comm, 2)

@@ -22,6 +22,7 @@ from ._validation import (
     check_features,
     default_feature_names,
     restored_feature_names,
+    row_count,
     seed_of,
 )
 
@@ -59,11 +60,12 @@ class DensityEstimator(BaseEstimator):
         run on many processes)."""
         def checked_samples():
             weights = None if sample_weight is None else as_sample_weights(
-                sample_weight, len(X), self._method)
+                sample_weight, row_count(X), self._method)
             if weights is None:
                 (X_rows,) = rows_kept(missing, X)
-            elif missing == "drop" and weights.shape[0] != len(X):
-                raise ValueError(f"sample_weight has {weights.shape[0]} values for {len(X)} rows")
+            elif missing == "drop" and weights.shape[0] != row_count(X):
+                raise ValueError(
+                    f"sample_weight has {weights.shape[0]} values for {row_count(X)} rows")
             else:
                 X_rows, weights = rows_kept(missing, X, weights)
             X_samples = as_samples(X_rows, "X", min_samples=min_samples(comm, 2))

@@ -25,6 +25,15 @@ except ImportError:  # scikit-learn < 1.6 keeps them as estimator methods
         estimator._check_feature_names(X, reset=reset)
 
 
+def row_count(values):
+    """The number of rows of an array-like (lists, arrays, frames, objects with __array__); 0
+    for a scalar, which the checks of the samples then refuse."""
+    if hasattr(values, "__len__"):
+        return len(values)
+    shape = np.asarray(values).shape  # array-likes that only convert (__array__)
+    return shape[0] if shape else 0
+
+
 def default_feature_names(count):
     """The names a fit gives inputs passed without names (an array): x0, x1, …"""
     return [f"x{k}" for k in range(count)]

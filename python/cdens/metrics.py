@@ -184,7 +184,9 @@ def compare(models, X, Y=None, *, names=None, pinball_levels=DEFAULT_PINBALL_LEV
     """Two or more models on the same data: the report ``cdens compare --json`` writes, as a
     dict with ``models``, ``scores`` (the proper scores all share), ``means``,
     ``standard_errors`` and ``best_shares`` (scores x models) and ``differences`` (every pair of
-    models on every score: mean of second - first, its paired standard error, shares won).
+    models on every score: the mean improvement of the second over the first (the first's loss
+    minus the second's; for the log-likelihood the second's minus the first's: > 0, the second
+    is better), its paired standard error, shares won).
     ``scores`` selects the scores as in ``evaluate``. The models are compared on the pairs every
     one of them scores: ``excluded`` lists the rows some model left out."""
     models = list(models)

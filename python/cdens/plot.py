@@ -372,9 +372,8 @@ def comparison(report, *, title=None):
                                 layout="constrained", squeeze=False)
     for ax, score in zip(axes.flat, scores):
         differences = [d for d in report["differences"] if d["score"] == score]
-        sign = 1.0 if score == "log_likelihood" else -1.0
         positions = np.arange(len(differences))[::-1]
-        gains = sign * np.array([d["mean"] for d in differences])
+        gains = np.array([d["mean"] for d in differences])
         errors = 1.96 * np.array([d["standard_error"] for d in differences])
         ax.errorbar(gains, positions, xerr=errors, fmt="o", color="C0", capsize=4)
         ax.axvline(0.0, color="0.5", linestyle="--", linewidth=0.8)

@@ -31,11 +31,13 @@ void require_finite_summary(const detail::MeanAndError& summary, const std::stri
 
 PairedDifference paired_difference(const ScoreColumn& a, const ScoreColumn& b, Index first,
                                    Index second) {
-  const Vector difference = b.values - a.values;
-  const detail::MeanAndError summary = detail::mean_and_standard_error(difference);
-  require_finite_summary(summary, "the difference in " + a.name);
   const Vector loss_a = as_loss(a);
   const Vector loss_b = as_loss(b);
+  // The improvement of b over a: positive where b is better, for a loss as for the
+  // log-likelihood.
+  const Vector improvement = loss_a - loss_b;
+  const detail::MeanAndError summary = detail::mean_and_standard_error(improvement);
+  require_finite_summary(summary, "the difference in " + a.name);
   return {a.name,
           first,
           second,

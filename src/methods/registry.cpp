@@ -186,7 +186,13 @@ ConditionalModel fit_method(const MethodEntry& method, const MatrixView& x, cons
   // (every model would refuse it, as y0). On many processes a rank sees its shard only.
   if (context.communicator.size() == 1) {
     const std::vector<std::string> y_names = context.pair_names(x.rows(), y.rows()).second;
-    require_answerable_output_scales(Standardizer::fit(y, "y", y_names), y_names);
+    std::optional<Standardizer> y_scaling;
+    try {
+      y_scaling = Standardizer::fit(y, "y", y_names);
+    } catch (const DataError&) {
+      // A constant y or too few rows: the method's own refusal says what it needs.
+    }
+    if (y_scaling) require_answerable_output_scales(*y_scaling, y_names);
   }
   // A constant input is ignored (its model wraps the fit on the others). On many processes a
   // rank sees its shard only, so the standardiser's global check refuses it there; PRESS's model

@@ -195,7 +195,7 @@ TEST(EpsilonKdeTest, ModelFileRoundTripIsBitIdentical) {
 TEST(EpsilonKdeTest, CorruptedGatesInModelFilesAreModelFormatErrors) {
   const test::PairSample train = test::sine_sample(10, 1, 12);
   const ConditionalFit fit = fit_epsilon_kde(train.x, train.y, single(0.5, 0.3));
-  const nlohmann::json good = conditional_model_to_json({fit.model, {"x"}, {"y"}, fit.report});
+  const nlohmann::json good = conditional_model_to_json({fit.model, {"x"}, {"y"}, fit.report, {}});
   EXPECT_NO_THROW(conditional_model_from_json(good));
   const auto corrupted = [&](const std::function<void(nlohmann::json&)>& change) {
     nlohmann::json document = good;

@@ -390,16 +390,17 @@ TEST(EvaluationComparison, DifferencesStandardErrorsAndWinsByHand) {
   b.scores.push_back({"central_width_0.9", false, false, crps_b, 2.625, 0.8});
   const ModelComparison comparison = compare_evaluations({a, b}, {"a", "b"});
   ASSERT_EQ(comparison.scores, (std::vector<std::string>{"crps", "log_likelihood"}));
-  // Differences b − a: 0.5, −1, 0, 1; mean 0.125, sd √(1.5625 + … ) by hand.
-  const Vector difference = crps_b - crps_a;
+  // Improvements of b over a, a's loss minus b's: −0.5, 1, 0, −1; mean −0.125, by hand.
+  const Vector difference = crps_a - crps_b;
   const double mean = difference.mean();
   const double sd = std::sqrt((difference.array() - mean).square().sum() / 3.0);
   const PairedDifference& first = comparison.differences[0];
-  EXPECT_NEAR(first.mean, 0.125, 1e-15);
+  EXPECT_NEAR(first.mean, -0.125, 1e-15);
   EXPECT_NEAR(first.standard_error, sd / 2.0, 1e-15);
   EXPECT_DOUBLE_EQ(first.first_wins, 0.5);    // pairs 1 and 4
   EXPECT_DOUBLE_EQ(first.second_wins, 0.25);  // pair 2; pair 3 is a tie
-  // The log-likelihood is higher-is-better: the same pairs are won by the same models.
+  // The log-likelihood is higher-is-better: the same pairs are won by the same models, and the
+  // improvement has the same sign (b's log-likelihood minus a's).
   EXPECT_DOUBLE_EQ(comparison.differences[1].first_wins, 0.5);
   EXPECT_NEAR(comparison.differences[1].mean, -0.125, 1e-15);
   // Best shares: a wins 2 pairs, b 1, the tie is split.

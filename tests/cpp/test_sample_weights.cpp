@@ -469,10 +469,10 @@ TEST(KcdeSampleWeights, RowWeightsSurviveTheModelFileAsVersionTwo) {
       fit_product_kernel_cde(data.x, data.y, options, weighted(integer_weights(30)));
   const test::PairSample query = test::sine_sample(10, 2, 21);
   test::expect_model_file_round_trip(fit.model, fit.report, query.x, query.y);
-  const nlohmann::json document = conditional_model_to_json({fit.model, {}, {}, fit.report});
+  const nlohmann::json document = conditional_model_to_json({fit.model, {}, {}, fit.report, {}});
   EXPECT_EQ(document["version"], 2);
   const ConditionalFit plain = fit_product_kernel_cde(data.x, data.y, options);
-  EXPECT_EQ(conditional_model_to_json({plain.model, {}, {}, plain.report})["version"], 1);
+  EXPECT_EQ(conditional_model_to_json({plain.model, {}, {}, plain.report, {}})["version"], 1);
 }
 
 }  // namespace

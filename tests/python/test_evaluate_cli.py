@@ -75,7 +75,7 @@ def test_compare_reports_paired_differences_and_draws_them(cli, held_out, model_
     result = run(cli, "compare", *model_files, data, "--levels", "0.9", "--json",
                  str(report_path), "--plot", str(plot_path))
     assert result.returncode == 0, result.stderr
-    assert "linear − lscde" in result.stdout
+    assert "linear over lscde" in result.stdout
     with open(report_path, encoding="utf-8") as file:
         report = json.load(file)
     assert report["models"] == ["lscde", "linear"] and report["n"] == len(y)

@@ -124,8 +124,9 @@ def test_compare_gives_paired_standard_errors_and_wins(faithful):
     first = metrics.crps(lscde, x[200:], y[200:])
     second = metrics.crps(linear, x[200:], y[200:])
     crps_row = [d for d in report["differences"] if d["score"] == "crps"][0]
-    assert crps_row["mean"] == pytest.approx(np.mean(second - first), rel=1e-12)
-    assert crps_row["standard_error"] == pytest.approx(stats.sem(second - first), rel=1e-12)
+    # The improvement of the second over the first: the first's loss minus the second's.
+    assert crps_row["mean"] == pytest.approx(np.mean(first - second), rel=1e-12)
+    assert crps_row["standard_error"] == pytest.approx(stats.sem(first - second), rel=1e-12)
     assert crps_row["first_wins"] == pytest.approx(np.mean(first < second))
     np.testing.assert_allclose(report["best_shares"].sum(axis=1), 1.0)
     with pytest.raises(ValueError, match="at least two models"):

@@ -386,6 +386,13 @@ def corrupted_models(corpus):
         sys.exit(f"cannot fit the discrete-input model of the corpus: {result.stderr}")
     with open(corpus.path("kcde_discrete.json")) as handle:
         kcde_discrete = json.load(handle)
+    labelled = json.loads(json.dumps(kcde_discrete))
+    labelled["version"] = 2
+    labelled["variables"]["labels"] = {"waiting": ["short", "long"]}
+    path = corpus.write("model_labels_of_a_continuous_input.json", json.dumps(labelled))
+    corpus.add(cls, "labels of a continuous input", ["score", path, "grouped_model.csv"], "error",
+               ["model_labels_of_a_continuous_input.json", "'waiting'",
+                "no discrete variable"])
     kcde_discrete["model"]["x_scaling"]["scale"][1] = 2.0
     path = corpus.write("model_discrete_input_scaled.json", json.dumps(kcde_discrete))
     corpus.add(cls, "kcde discrete input standardised", ["score", path, "grouped_model.csv"],

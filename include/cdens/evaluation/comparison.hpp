@@ -18,8 +18,9 @@ struct PairedDifference {
   std::string score;
   Index first = 0;   ///< a, an index into the models
   Index second = 0;  ///< b
-  /// Mean of s_b − s_a over the pairs, in the score's own orientation (for the log-likelihood a
-  /// positive difference favours b, for a loss a negative one does), and its standard error.
+  /// Mean over the pairs of the improvement of b over a — the loss of a minus that of b; for the
+  /// log-likelihood, b's minus a's — so that a positive mean favours b on every score; and its
+  /// standard error.
   double mean = 0.0;
   double standard_error = 0.0;
   double first_wins = 0.0;   ///< share of pairs on which a scores strictly better
