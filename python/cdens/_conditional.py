@@ -42,6 +42,18 @@ def rows_kept(missing, *arrays):
                              *arrays)
 
 
+def rows_and_weights_kept(missing, sample_weight, method_name, *arrays):
+    """rows_kept of the arrays of a fit, then their sample weights (None where none are given):
+    a row left out for a missing value takes its weight with it."""
+    if sample_weight is None:
+        return (*rows_kept(missing, *arrays), None)
+    rows = row_count(arrays[0])
+    weights = as_sample_weights(sample_weight, rows, method_name)
+    if missing == "drop" and weights.shape[0] != rows:
+        raise ValueError(f"sample_weight has {weights.shape[0]} values for {rows} rows")
+    return rows_kept(missing, *arrays, weights)
+
+
 def cv_results_from_table(table, parameter_names):
     """The engine's CV table in scikit-learn's cv_results_ layout (scores = -loss)."""
     if table is None:
@@ -144,15 +156,8 @@ class ConditionalDensityEstimator(BaseEstimator):
             if Y is None:
                 raise ValueError(f"{type(self).__name__} requires y to be passed, but the target "
                                  "y is None")
-            weights = None if sample_weight is None else as_sample_weights(
-                sample_weight, row_count(X), self._method_name())
-            if weights is None:
-                X_rows, Y_rows = rows_kept(missing, X, Y)
-            elif missing == "drop" and weights.shape[0] != row_count(X):
-                raise ValueError(
-                    f"sample_weight has {weights.shape[0]} values for {row_count(X)} rows")
-            else:
-                X_rows, Y_rows, weights = rows_kept(missing, X, Y, weights)
+            X_rows, Y_rows, weights = rows_and_weights_kept(missing, sample_weight,
+                                                            self._method_name(), X, Y)
             fewest = min_samples(comm, 2)
             X_coded, Y_coded, labels = self._coded_pairs(X_rows, Y_rows)
             X_samples = as_samples(X_coded, "X", min_samples=fewest)

@@ -12,9 +12,9 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
-from ._conditional import CdensWarning, cv_results_from_table, rows_kept
+from ._conditional import CdensWarning, cv_results_from_table, rows_and_weights_kept
 from ._distributed import agree, engine_comm, min_samples
-from ._methods import as_sample_weights, engine_options, report_names
+from ._methods import engine_options, report_names
 from ._parameters import add_parameters
 from ._validation import (
     as_probabilities,
@@ -22,7 +22,6 @@ from ._validation import (
     check_features,
     default_feature_names,
     restored_feature_names,
-    row_count,
     seed_of,
 )
 
@@ -59,15 +58,7 @@ class DensityEstimator(BaseEstimator):
         or "drop"), as for the conditional estimators (docs/distributed.md says which methods
         run on many processes)."""
         def checked_samples():
-            weights = None if sample_weight is None else as_sample_weights(
-                sample_weight, row_count(X), self._method)
-            if weights is None:
-                (X_rows,) = rows_kept(missing, X)
-            elif missing == "drop" and weights.shape[0] != row_count(X):
-                raise ValueError(
-                    f"sample_weight has {weights.shape[0]} values for {row_count(X)} rows")
-            else:
-                X_rows, weights = rows_kept(missing, X, weights)
+            X_rows, weights = rows_and_weights_kept(missing, sample_weight, self._method, X)
             X_samples = as_samples(X_rows, "X", min_samples=min_samples(comm, 2))
             check_features(self, X_rows, reset=True)
             return X_samples, weights

@@ -10,7 +10,6 @@
 #include "cdens/conditional/linear_gaussian.hpp"
 #include "cdens/conditional/marginal_mixing.hpp"
 #include "cdens/conditional/product_kernel_gate.hpp"
-#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
@@ -44,11 +43,8 @@ void validate(const ProductKernelCdeOptions& options, const ColumnKernels& kerne
       const std::string name = column_name(d, input_dim, names);
       if (kernel.is_discrete()) {
         kernel.require_smoothing(value, name);
-      } else if (!(value >= kNarrowestKernelWidth && value <= kWidestKernelWidth)) {
-        throw InvalidArgument("the bandwidth of continuous column " + name + " must lie in [" +
-                              format_number(kNarrowestKernelWidth) + ", " +
-                              format_number(kWidestKernelWidth) + "], got " + format_number(value) +
-                              kKernelWidthRangeReason);
+      } else {
+        require_kernel_width(value, "the bandwidth of continuous column " + name);
       }
     }
   }

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/samples.hpp"
@@ -48,12 +47,8 @@ ProductKernelGate::ProductKernelGate(Matrix centers_x, Vector bandwidths, Column
     if (!kernel.is_discrete()) {
       // The fit's own range (a model file may hold anything): a narrower kernel overflows
       // ‖x − u‖²/h² and the queries would be NaN.
-      if (!(bandwidths_(d) >= kNarrowestKernelWidth && bandwidths_(d) <= kWidestKernelWidth)) {
-        throw InvalidArgument("the kernel gate's bandwidth of input x" + std::to_string(d) +
-                              " must lie in [" + format_number(kNarrowestKernelWidth) + ", " +
-                              format_number(kWidestKernelWidth) + "], got " +
-                              format_number(bandwidths_(d)));
-      }
+      require_kernel_width(bandwidths_(d),
+                           "the kernel gate's bandwidth of input x" + std::to_string(d));
       continuous_rows_.push_back(d);
       continue;
     }

@@ -1,10 +1,19 @@
 #include "core/gaussian_kernel.hpp"
 
+#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/validate.hpp"
 #include "core/log_space.hpp"
 
 namespace cdens {
+
+void require_kernel_width(double width, const std::string& what) {
+  if (!(width >= kNarrowestKernelWidth && width <= kWidestKernelWidth)) {
+    throw InvalidArgument(what + " must lie in [" + format_number(kNarrowestKernelWidth) + ", " +
+                          format_number(kWidestKernelWidth) + "], got " + format_number(width) +
+                          kKernelWidthRangeReason);
+  }
+}
 
 void squared_distances(const MatrixView& a, const MatrixView& b, Eigen::Ref<Matrix> out) {
   if (a.rows() != b.rows()) throw InvalidArgument("squared_distances: dimensions differ");

@@ -1,6 +1,8 @@
 #pragma once
 // Squared distances and Gaussian kernel blocks computed through one matrix product.
 
+#include <string>
+
 #include "cdens/core/types.hpp"
 
 namespace cdens {
@@ -14,6 +16,10 @@ inline constexpr double kNarrowestKernelWidth = 1e-8;
 inline constexpr double kWidestKernelWidth = 1e8;
 inline constexpr const char* kKernelWidthRangeReason =
     ": wider or narrower kernels under- or overflow exp(−d²/2σ²) and the densities";
+
+/// InvalidArgument unless `width` lies in [kNarrowestKernelWidth, kWidestKernelWidth]; `what`
+/// names it in the message ("the bandwidth of continuous column waiting").
+void require_kernel_width(double width, const std::string& what);
 
 /// D_ij = ‖a_i − b_j‖² for the columns a_i of `a` (d × m) and b_j of `b` (d × k), as the
 /// m × k matrix ‖a_i‖² + ‖b_j‖² − 2 a_iᵀb_j (one GEMM); tiny negatives from cancellation are

@@ -73,6 +73,19 @@ Vector sample_scale(const Matrix& data) {
   return ((data.colwise() - mean).rowwise().squaredNorm() / (data.cols() - 1.0)).cwiseSqrt();
 }
 
+Vector central_differences(const std::function<double(const Vector&)>& f, const Vector& theta,
+                           double step) {
+  Vector differences(theta.size());
+  for (Index k = 0; k < theta.size(); ++k) {
+    Vector up = theta;
+    Vector down = theta;
+    up(k) += step;
+    down(k) -= step;
+    differences(k) = (f(up) - f(down)) / (2.0 * step);
+  }
+  return differences;
+}
+
 double gaussian_density(const Vector& y, const Vector& mean, double sigma) {
   constexpr double kPi = 3.14159265358979323846;
   return std::exp(-(y - mean).squaredNorm() / (2 * sigma * sigma)) /

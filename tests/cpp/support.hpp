@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,11 @@ void expect_rejects_bad_training_pairs(const Fit& fit) {
 /// Per-dimension sample standard deviation (divisor n − 1) of the columns of `data`, written here
 /// rather than taken from Standardizer.
 Vector sample_scale(const Matrix& data);
+
+/// The central differences (f(θ + s e_k) − f(θ − s e_k)) / 2s of `f` at `theta`, every k: the
+/// reference a gradient is checked against.
+Vector central_differences(const std::function<double(const Vector&)>& f, const Vector& theta,
+                           double step);
 
 /// N(y; mean, σ² I) for vectors.
 double gaussian_density(const Vector& y, const Vector& mean, double sigma);

@@ -212,15 +212,11 @@ TEST(DiscreteLikelihoodTest, GradientMatchesCentralDifferences) {
           kernels);
       Vector gradient;
       likelihood.mean_negative_log_likelihood(theta, &gradient);
+      const Vector differences = test::central_differences(
+          [&](const Vector& at) { return likelihood.mean_negative_log_likelihood(at); }, theta,
+          1e-5);
       for (Index d = 0; d < z.rows(); ++d) {
-        const double step = 1e-5;
-        Vector up = theta, down = theta;
-        up(d) += step;
-        down(d) -= step;
-        const double difference = (likelihood.mean_negative_log_likelihood(up) -
-                                   likelihood.mean_negative_log_likelihood(down)) /
-                                  (2 * step);
-        EXPECT_NEAR(gradient(d), difference, 1e-7)
+        EXPECT_NEAR(gradient(d), differences(d), 1e-7)
             << "c = " << c << (subset ? ", held-out subset" : "") << ", dimension " << d;
       }
     }

@@ -384,17 +384,9 @@ TEST(KcdeSampleWeights, GradientIsTheWeightedCriterionsDerivative) {
   const Vector theta = (Vector(2) << std::log(0.6), std::log(0.4)).finished();
   Vector gradient;
   likelihood.mean_negative_log_likelihood(theta, &gradient);
-  for (Index d = 0; d < 2; ++d) {
-    const double step = 1e-6;
-    Vector up = theta;
-    Vector down = theta;
-    up(d) += step;
-    down(d) -= step;
-    const double difference = (likelihood.mean_negative_log_likelihood(up) -
-                               likelihood.mean_negative_log_likelihood(down)) /
-                              (2.0 * step);
-    EXPECT_NEAR(gradient(d), difference, 1e-6);
-  }
+  const Vector differences = test::central_differences(
+      [&](const Vector& at) { return likelihood.mean_negative_log_likelihood(at); }, theta, 1e-6);
+  for (Index d = 0; d < 2; ++d) EXPECT_NEAR(gradient(d), differences(d), 1e-6);
 }
 
 TEST(KcdeSampleWeights, IntegerWeightsEqualTheRowsRepeatedAtEqualBandwidths) {
