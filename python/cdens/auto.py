@@ -13,8 +13,10 @@ class AutoCDE(ConditionalDensityEstimator):
     CLI's ``--method auto``. With ``validation="loo"`` a candidate is fitted once and scored by
     its fit's own leave-one-out log-densities where it has them (KCDE, the line), by K-fold
     refits otherwise; ``validation="kfold"`` refits every candidate; the default, ``"auto"``,
-    is "kfold" up to 1,000 pairs and "loo" beyond. Every candidate is scored on the same pairs, so the table gives each one's difference from the one of the
-    largest weight with its paired standard error. See docs/methods/auto.md.
+    is "kfold" up to 1,000 pairs and "loo" beyond. Every candidate is scored on the same pairs,
+    so the table gives each one's difference from the one of the largest weight with its paired
+    standard error. ``fit(X, y, sample_weight=w)`` weighs every fit, held-out score and the
+    stacking; candidates that take no weights are listed as not run. See docs/methods/auto.md.
 
     Attributes
     ----------

@@ -33,9 +33,10 @@ class LSCDE(ConditionalDensityEstimator):
     def fit(self, X, y, X_unlabeled=None, comm=None, sample_weight=None, missing="error"):
         """Fits p(y|x) to the rows of X (n, d_x) and y (n, d_y) or (n,). X_unlabeled, inputs
         without outputs, join the basis matrix H (semi-supervised LSCDE, paper section 2.7).
-        comm (an mpi4py communicator, each process passing its own rows and unlabelled inputs)
-        and missing ("error" or "drop") as for every conditional estimator; sample_weight is
-        refused (LSCDE does not take sample weights yet)."""
+        comm (an mpi4py communicator, each process passing its own rows and unlabelled inputs),
+        sample_weight and missing ("error" or "drop") as for every conditional estimator; sample
+        weights make H and h weighted means, the cross-validation losses weighted means per fold
+        (on one process, without X_unlabeled)."""
         def unlabeled_inputs():
             if X_unlabeled is None:
                 return None

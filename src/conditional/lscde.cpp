@@ -6,6 +6,7 @@
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/sample_weights.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
 #include "conditional/lscde_gate.hpp"
@@ -23,23 +24,24 @@ void allreduce(LscdeSums& sums, const Communicator& communicator) {
   communicator.allreduce_sum(sums.input_gram.data(),
                              static_cast<std::size_t>(sums.input_gram.size()));
   communicator.allreduce_sum(sums.joint.data(), static_cast<std::size_t>(sums.joint.size()));
-  double counts[2] = {static_cast<double>(sums.n_inputs), static_cast<double>(sums.n_pairs)};
-  communicator.allreduce_sum(counts, 2);
-  sums.n_inputs = static_cast<Index>(counts[0]);
-  sums.n_pairs = static_cast<Index>(counts[1]);
+  double weights[2] = {sums.input_weight, sums.pair_weight};
+  communicator.allreduce_sum(weights, 2);
+  sums.input_weight = weights[0];
+  sums.pair_weight = weights[1];
 }
 
 /// This rank's standardised training data and the basis centres drawn from every rank's.
 struct Prepared {
   ShardedPairs pairs;
   Matrix z_unlabeled;  ///< standardised unlabelled x, d_x × n'
+  Vector weights;      ///< the pairs' sample weights (empty: each weighs 1)
 };
 
 /// The sums of `sums` over the basis functions at `positions` only (rows and columns of the
 /// gram, entries of the joint sums).
 LscdeSums restricted_sums(const LscdeSums& sums, const std::vector<Index>& positions) {
-  return {sums.input_gram(positions, positions), sums.joint(positions), sums.n_inputs,
-          sums.n_pairs};
+  return {sums.input_gram(positions, positions), sums.joint(positions), sums.input_weight,
+          sums.pair_weight};
 }
 
 /// The whole σ × λ grid by K-fold cross-validation (§2.5): for each σ, one pass over the rows
@@ -60,12 +62,15 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
     fold_begin.push_back(static_cast<Index>(order.size()));
   }
   // The pairs of a labelled block, kRowChunk at a time in `order` (a copy of all rows regrouped
-  // by fold would add 8 (d_x + d_y) bytes per row): visit(z, t) for each chunk.
+  // by fold would add 8 (d_x + d_y) bytes per row): visit(z, t, weights) for each chunk, the
+  // weights empty when the pairs weigh 1.
+  const bool weighted = data.weights.size() > 0;
   const auto for_each_chunk_of = [&](const SampleBlock& block, const auto& visit) {
     for_each_row_chunk(block.size, [&](Index begin, Index size) {
       const auto first = order.begin() + block.begin + begin;
       const std::vector<Index> rows(first, first + size);
-      visit(gather_samples(data.pairs.z, rows), gather_samples(data.pairs.t, rows));
+      visit(gather_samples(data.pairs.z, rows), gather_samples(data.pairs.t, rows),
+            weighted ? Vector(data.weights(rows)) : Vector());
     });
   };
 
@@ -118,8 +123,9 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
         sums = lscde_input_sums(data.z_unlabeled.middleCols(block.begin, block.size), basis);
       } else {
         sums = LscdeSums::zero(basis.size());
-        for_each_chunk_of(
-            block, [&](const Matrix& z, const Matrix& t) { sums += lscde_pair_sums(z, t, basis); });
+        for_each_chunk_of(block, [&](const Matrix& z, const Matrix& t, const Vector& weights) {
+          sums += lscde_pair_sums(z, t, basis, weights);
+        });
       }
       context.progress.advance();
     });
@@ -160,9 +166,9 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
     const auto fold_task = static_cast<std::size_t>(s * fold_count + block.fold);
     Vector& losses = block_losses[static_cast<std::size_t>(task)];
     losses = Vector::Zero(lambda_count);
-    for_each_chunk_of(block, [&](const Matrix& z, const Matrix& t) {
+    for_each_chunk_of(block, [&](const Matrix& z, const Matrix& t, const Vector& weights) {
       losses += lscde_held_out_loss_sums(z, t, fold_bases[fold_task], overlaps[fold_task],
-                                         alphas[fold_task], options.cv_loss);
+                                         alphas[fold_task], options.cv_loss, weights);
     });
     context.progress.advance();
   });
@@ -178,9 +184,17 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
     }
   }
   context.communicator.allreduce_sum(fold_loss.data(), static_cast<std::size_t>(fold_loss.size()));
-  for (int k = 0; k < fold_count; ++k) {
-    fold_loss.col(k) /= static_cast<double>(draws.fold_sizes[static_cast<std::size_t>(k)]);
+  // Each fold's mean loss: over its pairs (every rank's), or its pairs' weights (one process).
+  std::vector<double> fold_weights(draws.fold_sizes.begin(), draws.fold_sizes.end());
+  if (weighted) {
+    std::fill(fold_weights.begin(), fold_weights.end(), 0.0);
+    for (std::size_t i = 0; i < draws.local_folds.size(); ++i) {
+      fold_weights[static_cast<std::size_t>(draws.local_folds[i])] +=
+          data.weights(static_cast<Index>(i));
+    }
   }
+  for (int k = 0; k < fold_count; ++k)
+    fold_loss.col(k) /= fold_weights[static_cast<std::size_t>(k)];
 
   return make_cv_table({"sigma", "lambda"}, product_grid(options.sigmas, options.lambdas),
                        fold_loss, to_string(options.cv_loss));
@@ -188,8 +202,20 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
 
 /// The losses above are in standardised units; report them in the user's units.
 void validate(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
-              const LscdeOptions& options, const Communicator& communicator) {
+              const LscdeOptions& options, const FitContext& context) {
+  const Communicator& communicator = context.communicator;
   require_training_shard(x, y, communicator);
+  if (context.weighted()) {
+    validate_sample_weights(context.sample_weights, x.cols(), "LSCDE sample weights");
+    // Unlabelled inputs have no weight on the pairs' scale, and the weighted standardisation is
+    // that of one process's rows.
+    if (unlabeled_x.cols() > 0) {
+      throw InvalidArgument("LSCDE takes sample weights without unlabelled inputs only");
+    }
+    if (communicator.size() > 1) {
+      throw InvalidArgument("LSCDE takes sample weights on one process only");
+    }
+  }
   if (unlabeled_x.cols() > 0) {
     require_dimension(unlabeled_x, x.rows(), "unlabelled x");
     require_finite(unlabeled_x, "unlabelled x");
@@ -216,15 +242,17 @@ ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixV
     const Communicator& communicator = context.communicator;
     int threads = 0;
     agree_on_errors(communicator, [&] {
-      validate(x, y, unlabeled_x, options, communicator);
+      validate(x, y, unlabeled_x, options, context);
       threads = resolve_threads(options.threads);
     });
     // §2.6: b = min(100, n) centres chosen at random from the training pairs; folds when there
     // is more than one (σ, λ) to choose from.
     const bool cross_validates = options.sigmas.size() * options.lambdas.size() > 1;
-    Prepared data{prepare_sharded_pairs(x, y, options.n_centers,
-                                        cross_validates ? options.folds : 0, options.seed, context),
-                  {}};
+    Prepared data{
+        prepare_sharded_pairs(x, y, options.n_centers, cross_validates ? options.folds : 0,
+                              options.seed, context.sample_weights, context),
+        {},
+        context.sample_weights};
     const Standardizer& x_scaling = data.pairs.x_scaling;
     const Standardizer& y_scaling = data.pairs.y_scaling;
     const ShardedSamplingPlan& draws = data.pairs.plan;
@@ -252,7 +280,8 @@ ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixV
 
     const LscdeBasis basis{data.pairs.candidates_x.leftCols(draws.center_count),
                            data.pairs.candidates_y.leftCols(draws.center_count), sigma};
-    LscdeSums sums = lscde_sums(data.pairs.z, data.pairs.t, data.z_unlabeled, basis, threads);
+    LscdeSums sums =
+        lscde_sums(data.pairs.z, data.pairs.t, data.z_unlabeled, basis, threads, data.weights);
     allreduce(sums, communicator);
     Vector alpha;
     // One task: the BLAS inside runs single-threaded, as in cross-validation, so α̂ is the same
@@ -270,7 +299,8 @@ ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixV
 
     report.hyperparameters = {{"sigma", sigma}, {"lambda", lambda}};
     report.statistics["n_train"] = static_cast<double>(data.pairs.n);
-    report.statistics["n_unlabeled"] = static_cast<double>(sums.n_inputs - sums.n_pairs);
+    report.statistics["n_unlabeled"] =
+        static_cast<double>(communicator.sum_counts(data.z_unlabeled.cols()));
     report.statistics["n_basis"] = static_cast<double>(basis.size());
     report.statistics["n_active_basis"] = static_cast<double>(active);
     return make_lscde_mixture(x_scaling, y_scaling, basis, alpha);

@@ -17,24 +17,32 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-/// The statistics of the inputs x (columns), and of the pairs (x, y) unless y is null, added
-/// chunk by chunk in row order.
-LscdeSums chunked_sums(const MatrixView& x, const MatrixView* y, const LscdeBasis& basis) {
+/// The statistics of the inputs x (columns), and of the pairs (x, y) unless y is null, each
+/// weighing its entry of `weights` (empty: 1), added chunk by chunk in row order.
+LscdeSums chunked_sums(const MatrixView& x, const MatrixView* y, const LscdeBasis& basis,
+                       const Vector& weights) {
+  const bool weighted = weights.size() > 0;
   LscdeSums sums = LscdeSums::zero(basis.size());
   for_each_row_chunk(x.cols(), [&](Index begin, Index size) {
-    const Matrix phi_x =
-        lscde_basis_factors(x.middleCols(begin, size), basis.centers_x, basis.sigma);
+    Matrix phi_x = lscde_basis_factors(x.middleCols(begin, size), basis.centers_x, basis.sigma);
+    Matrix phi_y;
+    if (y != nullptr) {
+      phi_y = lscde_basis_factors(y->middleCols(begin, size), basis.centers_y, basis.sigma);
+    }
+    if (weighted) {
+      // Σ_i w_i φ_x φ_xᵀ is the gram of the rows √w_i φ_x(x_i); the joint sum takes √w_i from
+      // each factor.
+      const Vector root = weights.segment(begin, size).cwiseSqrt();
+      phi_x = root.asDiagonal() * phi_x;
+      if (y != nullptr) phi_y = root.asDiagonal() * phi_y;
+    }
     // Half the flops of a GEMM: the lower triangle only, mirrored once all chunks are in.
     sums.input_gram.selfadjointView<Eigen::Lower>().rankUpdate(phi_x.transpose());
-    if (y != nullptr) {
-      const Matrix phi_y =
-          lscde_basis_factors(y->middleCols(begin, size), basis.centers_y, basis.sigma);
-      sums.joint += phi_x.cwiseProduct(phi_y).colwise().sum().transpose();
-    }
+    if (y != nullptr) sums.joint += phi_x.cwiseProduct(phi_y).colwise().sum().transpose();
   });
   sums.input_gram.triangularView<Eigen::StrictlyUpper>() = sums.input_gram.transpose().eval();
-  sums.n_inputs = x.cols();
-  sums.n_pairs = y != nullptr ? x.cols() : 0;
+  sums.input_weight = weighted ? weights.sum() : static_cast<double>(x.cols());
+  sums.pair_weight = y != nullptr ? sums.input_weight : 0.0;
   return sums;
 }
 
@@ -54,23 +62,24 @@ Matrix gram_of_rows(const Matrix& phi) {
 }
 
 LscdeSums LscdeSums::zero(Index basis_size) {
-  return {Matrix::Zero(basis_size, basis_size), Vector::Zero(basis_size), 0, 0};
+  return {Matrix::Zero(basis_size, basis_size), Vector::Zero(basis_size), 0.0, 0.0};
 }
 
 LscdeSums& LscdeSums::operator+=(const LscdeSums& other) {
   input_gram += other.input_gram;
   joint += other.joint;
-  n_inputs += other.n_inputs;
-  n_pairs += other.n_pairs;
+  input_weight += other.input_weight;
+  pair_weight += other.pair_weight;
   return *this;
 }
 
-LscdeSums lscde_pair_sums(const MatrixView& x, const MatrixView& y, const LscdeBasis& basis) {
-  return chunked_sums(x, &y, basis);
+LscdeSums lscde_pair_sums(const MatrixView& x, const MatrixView& y, const LscdeBasis& basis,
+                          const Vector& weights) {
+  return chunked_sums(x, &y, basis, weights);
 }
 
 LscdeSums lscde_input_sums(const MatrixView& x, const LscdeBasis& basis) {
-  return chunked_sums(x, nullptr, basis);
+  return chunked_sums(x, nullptr, basis, Vector());
 }
 
 void append_sample_blocks(int fold, Index begin, Index end, std::vector<SampleBlock>& blocks) {
@@ -84,22 +93,24 @@ void append_sample_blocks(int fold, Index begin, Index end, std::vector<SampleBl
 }
 
 LscdeSums lscde_block_sums(const SampleBlock& block, const MatrixView& x, const MatrixView& y,
-                           const MatrixView& unlabeled_x, const LscdeBasis& basis) {
+                           const Vector& weights, const MatrixView& unlabeled_x,
+                           const LscdeBasis& basis) {
   if (block.fold < 0)
     return lscde_input_sums(unlabeled_x.middleCols(block.begin, block.size), basis);
-  return lscde_pair_sums(x.middleCols(block.begin, block.size),
-                         y.middleCols(block.begin, block.size), basis);
+  return lscde_pair_sums(
+      x.middleCols(block.begin, block.size), y.middleCols(block.begin, block.size), basis,
+      weights.size() > 0 ? Vector(weights.segment(block.begin, block.size)) : Vector());
 }
 
 LscdeSums lscde_sums(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
-                     const LscdeBasis& basis, int threads) {
+                     const LscdeBasis& basis, int threads, const Vector& weights) {
   std::vector<SampleBlock> blocks;
   append_sample_blocks(0, 0, x.cols(), blocks);
   append_sample_blocks(-1, 0, unlabeled_x.cols(), blocks);
   std::vector<LscdeSums> block_sums(blocks.size());
   parallel_for(threads, static_cast<Index>(blocks.size()), [&](Index b) {
     block_sums[static_cast<std::size_t>(b)] =
-        lscde_block_sums(blocks[static_cast<std::size_t>(b)], x, y, unlabeled_x, basis);
+        lscde_block_sums(blocks[static_cast<std::size_t>(b)], x, y, weights, unlabeled_x, basis);
   });
   LscdeSums total = LscdeSums::zero(basis.size());
   for (const auto& sums : block_sums) total += sums;
@@ -107,25 +118,24 @@ LscdeSums lscde_sums(const MatrixView& x, const MatrixView& y, const MatrixView&
 }
 
 Matrix lscde_output_coupling(const Matrix& output_overlap, const LscdeBasis& basis,
-                             Index n_inputs) {
-  if (n_inputs == 0) throw InvalidArgument("LSCDE needs at least one input");
+                             double input_weight) {
+  if (input_weight == 0.0) throw InvalidArgument("LSCDE needs at least one input");
   const double output_dim = static_cast<double>(basis.centers_y.rows());
   // Φ̄ of §2.6: the y-integral of two Gaussians of width σ gives (√π σ)^{d_y} K_v.
-  const double scale =
-      std::pow(std::sqrt(kPi) * basis.sigma, output_dim) / static_cast<double>(n_inputs);
+  const double scale = std::pow(std::sqrt(kPi) * basis.sigma, output_dim) / input_weight;
   return scale * output_overlap;
 }
 
 Matrix lscde_h_matrix(const LscdeSums& sums, const Matrix& output_overlap,
                       const LscdeBasis& basis) {
-  return sums.input_gram.cwiseProduct(lscde_output_coupling(output_overlap, basis, sums.n_inputs));
+  return sums.input_gram.cwiseProduct(
+      lscde_output_coupling(output_overlap, basis, sums.input_weight));
 }
 
 LscdeSystem lscde_system(const LscdeSums& sums, const Matrix& output_overlap,
                          const LscdeBasis& basis) {
-  if (sums.n_pairs == 0) throw InvalidArgument("LSCDE needs at least one training pair");
-  return {lscde_h_matrix(sums, output_overlap, basis),
-          sums.joint / static_cast<double>(sums.n_pairs)};
+  if (sums.pair_weight == 0.0) throw InvalidArgument("LSCDE needs at least one training pair");
+  return {lscde_h_matrix(sums, output_overlap, basis), sums.joint / sums.pair_weight};
 }
 
 LscdeLambdaPath::LscdeLambdaPath(const LscdeSystem& system) {
@@ -178,7 +188,8 @@ Matrix LscdeLambdaPath::coefficients(const std::vector<double>& lambdas) const {
 }
 
 Vector lscde_held_out_loss_sums(const MatrixView& x, const MatrixView& y, const LscdeBasis& basis,
-                                const Matrix& output_overlap, const Matrix& alphas, CvLoss loss) {
+                                const Matrix& output_overlap, const Matrix& alphas, CvLoss loss,
+                                const Vector& weights) {
   const Index m = x.cols();
   const Index count = alphas.cols();
   const double output_dim = static_cast<double>(y.rows());
@@ -197,15 +208,20 @@ Vector lscde_held_out_loss_sums(const MatrixView& x, const MatrixView& y, const 
   const auto fallback = [&](Index j, const std::vector<Index>& rows) {
     const ConditionalMixture mixture = make_lscde_mixture(
         Standardizer::identity(x.rows()), Standardizer::identity(y.rows()), basis, alphas.col(j));
-    return static_cast<double>(rows.size()) *
-           held_out_loss(loss, mixture, gather_samples(x, rows), gather_samples(y, rows));
+    const Matrix x_rows = gather_samples(x, rows);
+    const Matrix y_rows = gather_samples(y, rows);
+    if (weights.size() == 0) {
+      return static_cast<double>(rows.size()) * held_out_loss(loss, mixture, x_rows, y_rows);
+    }
+    return weights(rows).dot(held_out_pair_losses(loss, mixture, x_rows, y_rows));
   };
   std::vector<Index> all_rows(static_cast<std::size_t>(m));
   for (Index i = 0; i < m; ++i) all_rows[static_cast<std::size_t>(i)] = i;
 
   Vector sums = Vector::Zero(count);
   if (loss == CvLoss::kl) {
-    sums = static_cast<double>(m) * log_output_integral - log_ratio_sums(joints, inputs).array();
+    const double total_weight = weights.size() > 0 ? weights.sum() : static_cast<double>(m);
+    sums = total_weight * log_output_integral - log_ratio_sums(joints, inputs, weights).array();
     // Every coefficient rounded to zero: the model is its marginal fallback.
     for (Index j = 0; j < count; ++j) {
       if (!positive[static_cast<std::size_t>(j)]) sums(j) = fallback(j, all_rows);
@@ -229,7 +245,8 @@ Vector lscde_held_out_loss_sums(const MatrixView& x, const MatrixView& y, const 
             std::exp(joints.shift()(i) - inputs.shift()(i) - log_output_integral) *
             joints.shifted()(i, j) / denominator;
         const double square_integral = overlap_scale * quadratic(i) / (denominator * denominator);
-        sums(j) += 0.5 * square_integral - density;
+        const double pair_loss = 0.5 * square_integral - density;
+        sums(j) += weights.size() > 0 ? weights(i) * pair_loss : pair_loss;
       } else {
         exact_rows.push_back(i);
       }

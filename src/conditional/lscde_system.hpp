@@ -7,6 +7,12 @@
 //   Ĥ = (1/n) Σ_i Φ̄(x_i) = (√π σ)^{d_y} / n · (ΦᵀΦ ∘ K_v)      (eq. 4; ΦᵀΦ is one GEMM)
 //   ĥ = (1/n) Σ_i φ(x_i, y_i)
 // and α̃ = (Ĥ + λI)⁻¹ ĥ (eq. 6), α̂ = max(0, α̃) (eq. 7).
+//
+// Departure (sample weights, not in the paper): with weights w_i the empirical means become
+// weighted means, Ĥ = Σ_i w_i Φ̄(x_i) / Σ_i w_i and ĥ = Σ_i w_i φ(x_i, y_i) / Σ_i w_i, the
+// estimate of the same population quantities under a weighted sample; the held-out losses of
+// cross-validation are weighted means alike. Integer weights equal repeated rows; w_i = 1 is the
+// paper's estimator to the bit (a product by 1 is exact).
 
 #include <algorithm>
 #include <cstddef>
@@ -20,10 +26,10 @@ namespace cdens {
 /// Sums over samples of the statistics behind Ĥ and ĥ. Sums, not means, so that blocks of rows
 /// (threads) and shards of rows (MPI ranks) add up.
 struct LscdeSums {
-  Matrix input_gram;  ///< Σ_i φ_x(x_i) φ_x(x_i)ᵀ over inputs (labelled and unlabelled), b × b
-  Vector joint;       ///< Σ_i φ(x_i, y_i) over labelled pairs, b
-  Index n_inputs = 0;
-  Index n_pairs = 0;
+  Matrix input_gram;  ///< Σ_i w_i φ_x(x_i) φ_x(x_i)ᵀ over inputs (labelled and unlabelled), b × b
+  Vector joint;       ///< Σ_i w_i φ(x_i, y_i) over labelled pairs, b
+  double input_weight = 0.0;  ///< Σ_i w_i over the inputs: their count when unweighted
+  double pair_weight = 0.0;   ///< Σ_i w_i over the labelled pairs
 
   static LscdeSums zero(Index basis_size);
   LscdeSums& operator+=(const LscdeSums& other);
@@ -49,8 +55,10 @@ void for_each_row_chunk(Index rows, Visit&& visit) {
 /// ΦᵀΦ for a factor matrix Φ with one row per sample (a symmetric rank-m update).
 Matrix gram_of_rows(const Matrix& phi);
 
-/// Statistics of the labelled pairs (x_i, y_i) (columns of x and y), kRowChunk pairs at a time.
-LscdeSums lscde_pair_sums(const MatrixView& x, const MatrixView& y, const LscdeBasis& basis);
+/// Statistics of the labelled pairs (x_i, y_i) (columns of x and y), kRowChunk pairs at a time,
+/// each weighing its entry of `weights` (empty: 1).
+LscdeSums lscde_pair_sums(const MatrixView& x, const MatrixView& y, const LscdeBasis& basis,
+                          const Vector& weights = Vector());
 
 /// Statistics of unlabelled inputs (semi-supervised Ĥ, §2.7): they enter the gram only.
 LscdeSums lscde_input_sums(const MatrixView& x, const LscdeBasis& basis);
@@ -68,14 +76,17 @@ struct SampleBlock {
 /// small; the split depends on the data size only, never on the thread count.
 void append_sample_blocks(int fold, Index begin, Index end, std::vector<SampleBlock>& blocks);
 
-/// Statistics of one block: pairs (x, y) for a labelled block, inputs of `unlabeled_x` else.
+/// Statistics of one block: pairs (x, y) for a labelled block, with their `weights` (empty: 1),
+/// inputs of `unlabeled_x` else.
 LscdeSums lscde_block_sums(const SampleBlock& block, const MatrixView& x, const MatrixView& y,
-                           const MatrixView& unlabeled_x, const LscdeBasis& basis);
+                           const Vector& weights, const MatrixView& unlabeled_x,
+                           const LscdeBasis& basis);
 
-/// Statistics of all pairs and unlabelled inputs, block by block on `threads` threads and added
-/// in block order, so the result does not depend on the thread count.
+/// Statistics of all pairs (weighing `weights`, empty: 1) and unlabelled inputs, block by block
+/// on `threads` threads and added in block order, so the result does not depend on the thread
+/// count.
 LscdeSums lscde_sums(const MatrixView& x, const MatrixView& y, const MatrixView& unlabeled_x,
-                     const LscdeBasis& basis, int threads);
+                     const LscdeBasis& basis, int threads, const Vector& weights = Vector());
 
 /// Ĥ and ĥ.
 struct LscdeSystem {
@@ -83,14 +94,16 @@ struct LscdeSystem {
   Vector h_vector;  ///< ĥ, b
 };
 
-/// The b × b matrix C with Ĥ = input_gram ∘ C: C = (√π σ)^{d_y} / n_inputs · K_v (§2.6). It does
-/// not depend on the inputs, which LSCE uses when it differentiates Ĥ with respect to them.
-Matrix lscde_output_coupling(const Matrix& output_overlap, const LscdeBasis& basis, Index n_inputs);
+/// The b × b matrix C with Ĥ = input_gram ∘ C: C = (√π σ)^{d_y} / input_weight · K_v (§2.6),
+/// input_weight the inputs' count or total weight. It does not depend on the inputs, which LSCE
+/// uses when it differentiates Ĥ with respect to them.
+Matrix lscde_output_coupling(const Matrix& output_overlap, const LscdeBasis& basis,
+                             double input_weight);
 
-/// Ĥ = (√π σ)^{d_y} / n_inputs · (input_gram ∘ K_v); needs only the inputs' statistics.
+/// Ĥ = (√π σ)^{d_y} / input_weight · (input_gram ∘ K_v); needs only the inputs' statistics.
 Matrix lscde_h_matrix(const LscdeSums& sums, const Matrix& output_overlap, const LscdeBasis& basis);
 
-/// Ĥ as above and ĥ = joint / n_pairs.
+/// Ĥ as above and ĥ = joint / pair_weight.
 LscdeSystem lscde_system(const LscdeSums& sums, const Matrix& output_overlap,
                          const LscdeBasis& basis);
 
@@ -124,12 +137,14 @@ inline constexpr std::size_t kCholeskySolveLimit = 15;
 /// otherwise. Both give the same solutions to rounding error (tested).
 Matrix lscde_solutions(const LscdeSystem& system, const std::vector<double>& lambdas);
 
-/// Σ_i of the held-out loss of p̂ with coefficients alphas.col(j), for every column j, over the
-/// pairs (x_i, y_i) — in standardised units (no Jacobian). For `kl` this is −Σ log p̂(y_i|x_i),
+/// Σ_i w_i of the held-out loss of p̂ with coefficients alphas.col(j), for every column j, over
+/// the pairs (x_i, y_i) with weights w_i (empty `weights`: 1) — in standardised units (no
+/// Jacobian). For `kl` this is −Σ log p̂(y_i|x_i),
 /// for `sq` Σ [½ ∫ p̂(y|x_i)² dy − p̂(y_i|x_i)]. One GEMM per block handles every λ; entries
 /// whose terms underflow are recomputed in log space through the conditional mixture, so the
 /// result equals scoring make_lscde_mixture(…) pair by pair.
 Vector lscde_held_out_loss_sums(const MatrixView& x, const MatrixView& y, const LscdeBasis& basis,
-                                const Matrix& output_overlap, const Matrix& alphas, CvLoss loss);
+                                const Matrix& output_overlap, const Matrix& alphas, CvLoss loss,
+                                const Vector& weights = Vector());
 
 }  // namespace cdens

@@ -150,8 +150,9 @@ ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOp
     });
     // Centres and folds are drawn as LSCDE draws them (§3: B = min(100, N) random pairs).
     const bool cross_validates = options.sigmas.size() * options.lambdas.size() > 1;
-    ShardedPairs sharded = prepare_sharded_pairs(
-        x, y, options.n_centers, cross_validates ? options.folds : 0, options.seed, context);
+    ShardedPairs sharded =
+        prepare_sharded_pairs(x, y, options.n_centers, cross_validates ? options.folds : 0,
+                              options.seed, Vector(), context);
     const Standardizer& x_scaling = sharded.x_scaling;
     const Standardizer& y_scaling = sharded.y_scaling;
     const ShardedSamplingPlan& draws = sharded.plan;

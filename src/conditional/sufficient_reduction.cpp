@@ -33,7 +33,7 @@ Matrix coupling_matrix(ReductionCriterion criterion, const Matrix& psi, const Ma
   const auto n = psi.rows();
   if (criterion == ReductionCriterion::sce) {
     const LscdeBasis basis{Matrix(0, centers_y.cols()), centers_y, sigma};
-    return lscde_output_coupling(output_overlap(basis), basis, n);
+    return lscde_output_coupling(output_overlap(basis), basis, static_cast<double>(n));
   }
   return gram_of_rows(psi) / (static_cast<double>(n) * static_cast<double>(n));
 }

@@ -38,6 +38,13 @@ double held_out_loss(CvLoss loss, const ConditionalMixture& model, const MatrixV
   return loss == CvLoss::kl ? negative_log_likelihood(model, x, y) : squared_loss(model, x, y);
 }
 
+Vector held_out_pair_losses(CvLoss loss, const ConditionalMixture& model, const MatrixView& x,
+                            const MatrixView& y) {
+  const Vector log_densities = model.log_pdf(x, y);
+  if (loss == CvLoss::kl) return -log_densities;
+  return 0.5 * model.squared_norm(x) - log_densities.array().exp().matrix();
+}
+
 double l1_test_error(const GaussianMixture& model, const MatrixView& x_test,
                      const VectorView& true_density) {
   if (x_test.cols() == 0) throw InvalidArgument("the L1 test error needs test points");

@@ -108,14 +108,20 @@ Matrix gather_global_samples(const MatrixView& local, Index first_sample,
 }
 
 ShardedPairs prepare_sharded_pairs(const MatrixView& x, const MatrixView& y, Index n_centers,
-                                   int folds, std::uint64_t seed, const FitContext& context) {
+                                   int folds, std::uint64_t seed, const Vector& sample_weights,
+                                   const FitContext& context) {
   const Communicator& communicator = context.communicator;
   require_equal_on_every_rank(communicator,
                               {static_cast<double>(x.rows()), static_cast<double>(y.rows())},
                               "the dimensions of x and y");
   const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
-  ShardedPairs pairs{Standardizer::fit(x, communicator, "x", x_names),
-                     Standardizer::fit(y, communicator, "y", y_names),
+  const auto scaling = [&](const MatrixView& data, std::string_view what,
+                           const std::vector<std::string>& names) {
+    return sample_weights.size() > 0 ? Standardizer::fit(data, sample_weights, what, names)
+                                     : Standardizer::fit(data, communicator, what, names);
+  };
+  ShardedPairs pairs{scaling(x, "x", x_names),
+                     scaling(y, "y", y_names),
                      communicator.sum_counts(x.cols()),
                      {},
                      {},

@@ -65,8 +65,10 @@ struct ShardedPairs {
 /// Prepares this rank's pairs (x, y) after the estimator has validated them: InvalidArgument on
 /// every rank unless all pass the same dimensions, then the global standardisers, and the plan
 /// of draw_sharded_sampling_plan(…, n_centers, folds, seed) over context.communicator. A
-/// constant column is named by context.column_names. Every rank must call it.
+/// constant column is named by context.column_names. With `sample_weights` (one process only,
+/// validated by the caller) the standardisers are the weighted ones. Every rank must call it.
 ShardedPairs prepare_sharded_pairs(const MatrixView& x, const MatrixView& y, Index n_centers,
-                                   int folds, std::uint64_t seed, const FitContext& context);
+                                   int folds, std::uint64_t seed, const Vector& sample_weights,
+                                   const FitContext& context);
 
 }  // namespace cdens

@@ -21,7 +21,8 @@ double WeightedSums::log_sum(Index i, Index j) const {
   return log_sum_exp(terms);
 }
 
-Vector log_ratio_sums(const WeightedSums& numerators, const WeightedSums& denominators) {
+Vector log_ratio_sums(const WeightedSums& numerators, const WeightedSums& denominators,
+                      const Vector& row_weights) {
   const Matrix& top = numerators.shifted();
   const Matrix& bottom = denominators.shifted();
   const std::vector<bool> positive = has_positive_coefficient(numerators.alphas());
@@ -29,12 +30,11 @@ Vector log_ratio_sums(const WeightedSums& numerators, const WeightedSums& denomi
   for (Index j = 0; j < top.cols(); ++j) {
     if (!positive[static_cast<std::size_t>(j)]) continue;
     for (Index i = 0; i < top.rows(); ++i) {
-      if (top(i, j) > 0.0 && bottom(i, j) > 0.0) {
-        sums(j) +=
-            numerators.shift()(i) - denominators.shift()(i) + std::log(top(i, j) / bottom(i, j));
-      } else {
-        sums(j) += numerators.log_sum(i, j) - denominators.log_sum(i, j);
-      }
+      const double log_ratio =
+          top(i, j) > 0.0 && bottom(i, j) > 0.0
+              ? numerators.shift()(i) - denominators.shift()(i) + std::log(top(i, j) / bottom(i, j))
+              : numerators.log_sum(i, j) - denominators.log_sum(i, j);
+      sums(j) += row_weights.size() > 0 ? row_weights(i) * log_ratio : log_ratio;
     }
   }
   return sums;

@@ -39,10 +39,12 @@ class WeightedSums {
   Matrix shifted_;
 };
 
-/// Σ_i [log Σ_l α_lj e^{N_il} − log Σ_l α_lj e^{D_il}] over the rows of `numerators` (N) and
-/// `denominators` (D), sums over the same coefficients, for every column j that has a positive
-/// coefficient; the entries of the other columns are left 0 for the caller's fallback.
-Vector log_ratio_sums(const WeightedSums& numerators, const WeightedSums& denominators);
+/// Σ_i r_i [log Σ_l α_lj e^{N_il} − log Σ_l α_lj e^{D_il}] over the rows of `numerators` (N)
+/// and `denominators` (D), sums over the same coefficients, with row weights r_i
+/// (`row_weights`, empty: 1), for every column j that has a positive coefficient; the entries of
+/// the other columns are left 0 for the caller's fallback.
+Vector log_ratio_sums(const WeightedSums& numerators, const WeightedSums& denominators,
+                      const Vector& row_weights = Vector());
 
 /// Whether α_j has a positive entry, for every column j.
 std::vector<bool> has_positive_coefficient(const Matrix& alphas);

@@ -38,6 +38,7 @@ MethodEntry lscde_method() {
   entry.options = lscde_option_table().describe();
   entry.takes_unlabeled_inputs = true;
   entry.distributed = true;
+  entry.sample_weights = true;
   entry.fit_conditional = [](const MatrixView& x, const MatrixView& y,
                              const MatrixView& unlabeled_x, const OptionValues& values,
                              const FitContext& context) {

@@ -132,6 +132,12 @@ bool sets_choice(const Candidate& candidate, const char* name) {
   return value != candidate.values.end() && std::get<std::string>(value->second) != "none";
 }
 
+/// Whether the candidate sets the choice option `name` to `value`.
+bool chooses(const Candidate& candidate, const char* name, const char* value) {
+  const auto found = candidate.values.find(name);
+  return found != candidate.values.end() && std::get<std::string>(found->second) == value;
+}
+
 void validate(const MethodSelectionOptions& options, Index n) {
   if (options.folds < 2) throw InvalidArgument("folds must be at least 2");
   if (options.folds > n) {
@@ -141,12 +147,22 @@ void validate(const MethodSelectionOptions& options, Index n) {
   if (!(options.time_budget > 0.0)) throw InvalidArgument("time_budget must be positive");
 }
 
-/// Mean and standard error (standard deviation / √n) of `values`.
-std::pair<double, double> mean_and_standard_error(const Vector& values) {
-  const auto n = static_cast<double>(values.size());
-  const double mean = values.mean();
-  const double variance = (values.array() - mean).square().sum() / std::max(n - 1.0, 1.0);
-  return {mean, std::sqrt(variance / n)};
+/// Mean and standard error (standard deviation / √n) of `values`; with sample `weights` (one
+/// per value, positive; empty: unweighted) the weighted mean, and the weighted standard deviation
+/// over √n_e with Kish's effective size n_e = (Σw)² / Σw², as the weighted standardiser.
+std::pair<double, double> mean_and_standard_error(const Vector& values, const Vector& weights) {
+  if (weights.size() == 0) {
+    const auto n = static_cast<double>(values.size());
+    const double mean = values.mean();
+    const double variance = (values.array() - mean).square().sum() / std::max(n - 1.0, 1.0);
+    return {mean, std::sqrt(variance / n)};
+  }
+  const double total = weights.sum();
+  const double mean = weights.dot(values) / total;
+  const double effective = total * total / weights.squaredNorm();
+  const double variance = weights.dot((values.array() - mean).square().matrix()) / total *
+                          effective / std::max(effective - 1.0, 1e-300);
+  return {mean, std::sqrt(variance / effective)};
 }
 
 }  // namespace
@@ -268,12 +284,13 @@ struct Stack {
   double mean_nll = NAN;
 };
 
-Stack stack_candidates(const std::vector<std::size_t>& pool, const std::vector<Vector>& pair_nll) {
+Stack stack_candidates(const std::vector<std::size_t>& pool, const std::vector<Vector>& pair_nll,
+                       const Vector& pair_weights) {
   Matrix log_densities(pair_nll[pool.front()].size(), static_cast<Index>(pool.size()));
   for (std::size_t s = 0; s < pool.size(); ++s) {
     log_densities.col(static_cast<Index>(s)) = -pair_nll[pool[s]];
   }
-  const StackingWeights stacked = stacking_weights(log_densities);
+  const StackingWeights stacked = stacking_weights(log_densities, pair_weights);
   Stack result;
   std::vector<double> kept;
   for (std::size_t s = 0; s < pool.size(); ++s) {
@@ -355,7 +372,15 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   const std::vector<Candidate> candidates = parse_candidates(chosen_options);
   const KFold folds = draw_folds(n, options.folds, options.seed);
   const Matrix no_inputs(x.rows(), 0);
-  const FitContext quiet{context.communicator, silent_progress(), context.column_names};
+  // The candidates' scoring fits report no progress of their own; with sample weights, each fit
+  // weighs its training pairs and each held-out pair counts by its weight.
+  const Vector& weights = context.sample_weights;
+  const auto quiet = [&](const std::vector<Index>& rows) {
+    return FitContext{context.communicator, silent_progress(), context.column_names,
+                      context.weighted() ? Vector(weights(rows)) : Vector()};
+  };
+  std::vector<Index> all_pairs(static_cast<std::size_t>(n));
+  for (Index i = 0; i < n; ++i) all_pairs[static_cast<std::size_t>(i)] = i;
   const bool leave_one_out =
       options.validation == CandidateValidation::leave_one_out ||
       (options.validation == CandidateValidation::automatic && n > kLargestKFoldScoring);
@@ -384,8 +409,15 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
     const bool any_scored = std::any_of(scores.begin(), scores.end(),
                                         [](const auto& scored) { return scored.has_value(); });
     const auto candidate_started = Clock::now();
-    if (discrete_output &&
-        typed_option(*candidate.method, "discrete", OptionType::columns) == nullptr) {
+    if (context.weighted() && !candidate.method->sample_weights) {
+      score.status = "not run: it does not support sample weights";
+    } else if (context.weighted() &&
+               (sets_choice(candidate, "y_transform") || chooses(candidate, "trend", "gp"))) {
+      score.status =
+          "not run: a Gaussian-process trend and an output transform take no sample "
+          "weights";
+    } else if (discrete_output &&
+               typed_option(*candidate.method, "discrete", OptionType::columns) == nullptr) {
       score.status = "not run: it models densities, and a discrete y is scored by masses";
     } else if (discrete_output && sets_choice(candidate, "trend")) {
       score.status = "not run: a trend moves a continuous y, and this y is discrete";
@@ -402,7 +434,8 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
         // Leave-one-out: the fit on every pair first; its own leave-one-out terms are the
         // scores where its selection computes them, K-fold refits otherwise.
         if (leave_one_out) {
-          scored.full_fit = fit_method(*candidate.method, x, y, no_inputs, candidate.values, quiet);
+          scored.full_fit =
+              fit_method(*candidate.method, x, y, no_inputs, candidate.values, quiet(all_pairs));
           if (auto spikes = narrower_than_recording(scored.full_fit->mixture, steps)) {
             score.status = std::move(*spikes);
           } else if (scored.full_fit->report.held_out) {
@@ -420,7 +453,7 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
             const std::vector<Index>& test = folds.test(k);
             const ConditionalModel model =
                 fit_method(*candidate.method, x(Eigen::all, train), y(Eigen::all, train), no_inputs,
-                           candidate.values, quiet);
+                           candidate.values, quiet(train));
             if (auto spikes = narrower_than_recording(model.mixture, steps)) {
               score.status = std::move(*spikes);
               break;
@@ -472,8 +505,7 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   // The pairs every scored candidate has a held-out score of: all, or the subsample KCDE's
   // criterion holds out beyond its exact_limit (the same pairs for every KCDE candidate of one
   // seed).
-  std::vector<Index> common(static_cast<std::size_t>(n));
-  for (Index i = 0; i < n; ++i) common[static_cast<std::size_t>(i)] = i;
+  std::vector<Index> common = all_pairs;
   for (const std::size_t c : scored) {
     const std::vector<Index>& pairs = scores[c]->held_out.pairs;
     if (pairs.empty()) continue;
@@ -487,13 +519,15 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
         "the candidates' leave-one-out scores share no pair (their held-out subsamples differ): "
         "use validation = kfold");
   }
+  const Vector common_weights = context.weighted() ? Vector(weights(common)) : Vector();
   std::vector<Vector> pair_nll(candidates.size());
   for (const std::size_t c : scored) {
     const HeldOutLogDensities& held_out = scores[c]->held_out;
     const std::vector<Index> positions = positions_of(common, held_out.pairs);
     pair_nll[c] = -held_out.log_densities(positions);
     CandidateScore& score = selection.candidates[c];
-    std::tie(score.mean_nll, score.standard_error) = mean_and_standard_error(pair_nll[c]);
+    std::tie(score.mean_nll, score.standard_error) =
+        mean_and_standard_error(pair_nll[c], common_weights);
     if (selection.chosen < 0 ||
         score.mean_nll < selection.candidates[std::size_t(selection.chosen)].mean_nll) {
       selection.chosen = static_cast<Index>(c);
@@ -512,7 +546,8 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   std::vector<std::string> notes;
   Stack stack;
   for (;;) {
-    stack = pool.size() > 1 ? stack_candidates(pool, pair_nll) : Stack{pool, Vector::Ones(1), NAN};
+    stack = pool.size() > 1 ? stack_candidates(pool, pair_nll, common_weights)
+                            : Stack{pool, Vector::Ones(1), NAN};
     Index largest = 0;
     stack.weights.maxCoeff(&largest);
     const std::size_t top = stack.members[static_cast<std::size_t>(largest)];
@@ -553,7 +588,7 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   const auto chosen = static_cast<std::size_t>(selection.chosen);
   for (const std::size_t c : scored) {
     selection.candidates[c].difference_standard_error =
-        mean_and_standard_error(pair_nll[c] - pair_nll[chosen]).second;
+        mean_and_standard_error(pair_nll[c] - pair_nll[chosen], common_weights).second;
   }
   ConditionalModel model = pooled_model(std::move(members), stack.weights, specs, n);
   model.report.held_out.reset();  // a member's own, not the pool's
@@ -573,6 +608,7 @@ MethodEntry auto_method() {
   entry.summary = "the candidate method with the smallest cross-validated NLL within a time budget";
   entry.python_class = "AutoCDE";
   entry.options = method_selection_option_table().describe();
+  entry.sample_weights = true;
   entry.fit_conditional = [](const MatrixView& x, const MatrixView& y, const MatrixView&,
                              const OptionValues& values, const FitContext& context) {
     return fit_selected_method(x, y, method_selection_option_table().build(values), context);

@@ -1,6 +1,7 @@
 #include "methods/stacking_weights.hpp"
 
 #include <cmath>
+#include <string>
 
 #include "cdens/core/error.hpp"
 
@@ -10,11 +11,16 @@ namespace {
 constexpr int kMaxIterations = 20000;
 constexpr double kTolerance = 1e-12;
 
+/// Σ_i s_i v_i with the pairs' shares s (sum 1; empty: equal shares, the plain mean).
+double mean_over_pairs(const Vector& values, const Vector& shares) {
+  return shares.size() > 0 ? shares.dot(values) : values.mean();
+}
+
 /// EM for the weights of the columns where `active` holds, from equal weights: the
-/// responsibilities r_ic ∝ a_c p_ic, then a_c = mean_i r_ic, until the objective gains less
-/// than kTolerance.
+/// responsibilities r_ic ∝ a_c p_ic, then a_c = Σ_i s_i r_ic (the pairs' shares s; empty:
+/// the mean), until the objective gains less than kTolerance.
 StackingWeights maximise(const Matrix& densities, const std::vector<bool>& active,
-                         double log_offset) {
+                         double log_offset, const Vector& shares) {
   const Index n = densities.rows();
   const Index c_count = densities.cols();
   Vector weights = Vector::Zero(c_count);
@@ -26,29 +32,39 @@ StackingWeights maximise(const Matrix& densities, const std::vector<bool>& activ
   StackingWeights result{weights, -INFINITY, 0};
   for (; result.iterations < kMaxIterations; ++result.iterations) {
     const Vector pooled = densities * weights;  // Σ_c a_c p_ic, each p scaled by e^{−offset_i}
-    const double score = pooled.array().log().mean() + log_offset;
+    const double score = mean_over_pairs(pooled.array().log().matrix(), shares) + log_offset;
     const bool converged = score - result.mean_log_score < kTolerance;
     result.weights = weights;
     result.mean_log_score = score;
     if (converged) break;
-    weights = weights.cwiseProduct(densities.transpose() * pooled.cwiseInverse()) /
-              static_cast<double>(n);
+    weights =
+        shares.size() > 0
+            ? Vector(weights.cwiseProduct(densities.transpose() * shares.cwiseQuotient(pooled)))
+            : Vector(weights.cwiseProduct(densities.transpose() * pooled.cwiseInverse()) /
+                     static_cast<double>(n));
   }
   return result;
 }
 
 }  // namespace
 
-StackingWeights stacking_weights(const Matrix& log_densities) {
+StackingWeights stacking_weights(const Matrix& log_densities, const Vector& pair_weights) {
   if (log_densities.size() == 0 || !log_densities.allFinite()) {
     throw InvalidArgument("stacking needs finite held-out log-densities of at least one pair");
   }
+  if (pair_weights.size() > 0 && pair_weights.size() != log_densities.rows()) {
+    throw InvalidArgument("stacking got " + std::to_string(pair_weights.size()) +
+                          " pair weights for " + std::to_string(log_densities.rows()) + " pairs");
+  }
+  const Vector shares =
+      pair_weights.size() > 0 ? Vector(pair_weights / pair_weights.sum()) : Vector();
   // p_ic e^{−max_c L_ic}: each pair's largest density is 1, so nothing under- or overflows; the
   // pair's offset returns in the objective.
   const Vector offsets = log_densities.rowwise().maxCoeff();
   const Matrix densities = (log_densities.colwise() - offsets).array().exp();
   std::vector<bool> active(static_cast<std::size_t>(log_densities.cols()), true);
-  StackingWeights result = maximise(densities, active, offsets.mean());
+  const double log_offset = mean_over_pairs(offsets, shares);
+  StackingWeights result = maximise(densities, active, log_offset, shares);
   Index best = 0;
   result.weights.maxCoeff(&best);
   bool pruned = false;
@@ -60,7 +76,7 @@ StackingWeights stacking_weights(const Matrix& log_densities) {
   }
   if (pruned) {
     const int first_iterations = result.iterations;
-    result = maximise(densities, active, offsets.mean());
+    result = maximise(densities, active, log_offset, shares);
     result.iterations += first_iterations;
   }
   return result;

@@ -21,7 +21,10 @@ struct StackingWeights {
 constexpr double kStackingPruneBelow = 0.01;
 
 /// The stacking weights of the candidates whose held-out log-densities are the columns of
-/// `log_densities` (n × C, finite). InvalidArgument for an empty or non-finite matrix.
-StackingWeights stacking_weights(const Matrix& log_densities);
+/// `log_densities` (n × C, finite), each pair counted by its sample weight in `pair_weights`
+/// (positive; empty: equally) — the objective is then the weighted mean log score.
+/// InvalidArgument for an empty or non-finite matrix.
+StackingWeights stacking_weights(const Matrix& log_densities,
+                                 const Vector& pair_weights = Vector());
 
 }  // namespace cdens

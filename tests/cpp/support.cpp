@@ -73,6 +73,24 @@ Vector sample_scale(const Matrix& data) {
   return ((data.colwise() - mean).rowwise().squaredNorm() / (data.cols() - 1.0)).cwiseSqrt();
 }
 
+Vector integer_weights(Index n) {
+  Vector weights(n);
+  for (Index i = 0; i < n; ++i) weights(i) = static_cast<double>(1 + i % 3);
+  return weights;
+}
+
+Matrix repeated_columns(const Matrix& data, const Vector& weights) {
+  std::vector<Index> columns;
+  for (Index i = 0; i < weights.size(); ++i) {
+    for (int k = 0; k < static_cast<int>(weights(i)); ++k) columns.push_back(i);
+  }
+  return data(Eigen::all, columns);
+}
+
+FitContext weighted_context(const Vector& weights) {
+  return {local_communicator(), silent_progress(), {}, weights};
+}
+
 Vector central_differences(const std::function<double(const Vector&)>& f, const Vector& theta,
                            double step) {
   Vector differences(theta.size());

@@ -14,6 +14,7 @@
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/error.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/types.hpp"
@@ -89,6 +90,16 @@ void expect_rejects_bad_training_pairs(const Fit& fit) {
 /// Per-dimension sample standard deviation (divisor n − 1) of the columns of `data`, written here
 /// rather than taken from Standardizer.
 Vector sample_scale(const Matrix& data);
+
+/// 1, 2, 3, 1, 2, 3, …: n integer sample weights.
+Vector integer_weights(Index n);
+
+/// The columns of `data` each repeated as often as its integer weight says: what integer sample
+/// weights must be equivalent to.
+Matrix repeated_columns(const Matrix& data, const Vector& weights);
+
+/// A fit context on one process carrying sample `weights`.
+FitContext weighted_context(const Vector& weights);
 
 /// The central differences (f(θ + s e_k) − f(θ − s e_k)) / 2s of `f` at `theta`, every k: the
 /// reference a gradient is checked against.

@@ -188,14 +188,19 @@ TEST(LscdeGateTest, MixtureEqualsEquationEightInUserUnits) {
 }
 
 /// The fast held-out scoring must equal scoring the mixture pair by pair — including small σ,
-/// where most terms underflow, and a column of coefficients that are all zero.
-void expect_loss_sums_match_pairwise_scoring(CvLoss loss, double sigma) {
+/// where most terms underflow, and a column of coefficients that are all zero — and, with
+/// integer sample weights, scoring every pair as often as its weight says.
+void expect_loss_sums_match_pairwise_scoring(CvLoss loss, double sigma, bool weighted) {
   Rng rng(7);
   const LscdeBasis basis = random_basis(3, 1, 25, sigma, rng);
-  const Matrix x = test::normal_matrix(3, 60, rng), y = test::normal_matrix(1, 60, rng);
+  const Matrix pairs_x = test::normal_matrix(3, 60, rng), pairs_y = test::normal_matrix(1, 60, rng);
   Matrix alphas = Matrix::Random(25, 4).cwiseMax(0.0);
   alphas.col(3).setZero();
-  const Vector sums = lscde_held_out_loss_sums(x, y, basis, output_overlap(basis), alphas, loss);
+  const Vector weights = weighted ? test::integer_weights(60) : Vector();
+  const Vector sums = lscde_held_out_loss_sums(pairs_x, pairs_y, basis, output_overlap(basis),
+                                               alphas, loss, weights);
+  const Matrix x = weighted ? test::repeated_columns(pairs_x, weights) : pairs_x;
+  const Matrix y = weighted ? test::repeated_columns(pairs_y, weights) : pairs_y;
   for (Index j = 0; j < 4; ++j) {
     const ConditionalMixture model = make_lscde_mixture(
         Standardizer::identity(3), Standardizer::identity(1), basis, alphas.col(j));
@@ -211,13 +216,35 @@ void expect_loss_sums_match_pairwise_scoring(CvLoss loss, double sigma) {
 }
 
 TEST(LscdeSystemTest, HeldOutKlSumsMatchPairwiseScoring) {
-  for (double sigma : {0.01, 0.1, 1.0, 5.0})
-    expect_loss_sums_match_pairwise_scoring(CvLoss::kl, sigma);
+  for (double sigma : {0.01, 0.1, 1.0, 5.0}) {
+    expect_loss_sums_match_pairwise_scoring(CvLoss::kl, sigma, false);
+    expect_loss_sums_match_pairwise_scoring(CvLoss::kl, sigma, true);
+  }
 }
 
 TEST(LscdeSystemTest, HeldOutSqSumsMatchPairwiseScoring) {
-  for (double sigma : {0.01, 0.1, 1.0, 5.0})
-    expect_loss_sums_match_pairwise_scoring(CvLoss::sq, sigma);
+  for (double sigma : {0.01, 0.1, 1.0, 5.0}) {
+    expect_loss_sums_match_pairwise_scoring(CvLoss::sq, sigma, false);
+    expect_loss_sums_match_pairwise_scoring(CvLoss::sq, sigma, true);
+  }
+}
+
+TEST(LscdeSystemTest, WeightedSumsEqualTheSumsOfPairsRepeated) {
+  // 1,500 pairs: the weights must follow the pairs across row chunks and blocks.
+  Rng rng(12);
+  const LscdeBasis basis = random_basis(2, 1, 30, 0.8, rng);
+  const Matrix x = test::normal_matrix(2, 1500, rng), y = test::normal_matrix(1, 1500, rng);
+  const Vector weights = test::integer_weights(1500);
+  const Matrix no_inputs(2, 0);
+  const LscdeSums weighted = lscde_sums(x, y, no_inputs, basis, 2, weights);
+  const LscdeSums repeated = lscde_sums(test::repeated_columns(x, weights),
+                                        test::repeated_columns(y, weights), no_inputs, basis, 2);
+  EXPECT_EQ(weighted.input_weight, repeated.input_weight);
+  EXPECT_EQ(weighted.pair_weight, repeated.pair_weight);
+  EXPECT_LT((weighted.input_gram - repeated.input_gram).cwiseAbs().maxCoeff(),
+            1e-12 * repeated.input_gram.cwiseAbs().maxCoeff());
+  EXPECT_LT((weighted.joint - repeated.joint).cwiseAbs().maxCoeff(),
+            1e-12 * repeated.joint.cwiseAbs().maxCoeff());
 }
 
 struct Sample {
@@ -232,8 +259,11 @@ Sample regression_sample(Index n, Index dx, std::uint64_t seed) {
 }
 
 /// Cross-validation redone by hand: same draws (same seed), and for every fold and (σ, λ) a model
-/// fitted on the other folds, with centres taken from them only (§2.5), and scored on this one.
-void expect_cv_matches_explicit_loop(CvLoss loss, Index n_centers) {
+/// fitted on the other folds, with centres taken from them only (§2.5), and scored on this one;
+/// with sample `weights` (empty: none) the standardisation, the sums and each fold's mean loss
+/// are weighted.
+void expect_cv_matches_explicit_loop(CvLoss loss, Index n_centers,
+                                     const Vector& weights = Vector()) {
   const Sample data = regression_sample(45, 2, 8);
   LscdeOptions options;
   options.sigmas = {0.05, 0.3, 1.0};
@@ -242,12 +272,14 @@ void expect_cv_matches_explicit_loop(CvLoss loss, Index n_centers) {
   options.n_centers = n_centers;
   options.cv_loss = loss;
   options.seed = 11;
-  const ConditionalFit fit = fit_lscde(data.x, data.y, options);
+  const ConditionalFit fit = fit_lscde(data.x, data.y, options, test::weighted_context(weights));
   ASSERT_TRUE(fit.report.cross_validation.has_value());
   const CvTable& table = *fit.report.cross_validation;
 
-  const Standardizer x_scaling = Standardizer::fit(data.x, "x");
-  const Standardizer y_scaling = Standardizer::fit(data.y, "y");
+  const bool weighted = weights.size() > 0;
+  const Vector pair_weights = weighted ? weights : Vector(Vector::Ones(45));
+  const Standardizer x_scaling = Standardizer::fit(data.x, weights, "x");
+  const Standardizer y_scaling = Standardizer::fit(data.y, weights, "y");
   const Matrix z = x_scaling.transform(data.x), t = y_scaling.transform(data.y);
   Rng rng(options.seed);
   std::vector<Index> order;
@@ -273,14 +305,22 @@ void expect_cv_matches_explicit_loop(CvLoss loss, Index n_centers) {
         const LscdeBasis basis{gather_samples(z, centers), gather_samples(t, centers),
                                options.sigmas[s]};
         const LscdeSystem system =
-            lscde_system(lscde_pair_sums(gather_samples(z, train), gather_samples(t, train), basis),
+            lscde_system(lscde_pair_sums(gather_samples(z, train), gather_samples(t, train), basis,
+                                         weighted ? Vector(weights(train)) : Vector()),
                          output_overlap(basis), basis);
         // The solver itself is checked against a direct solve in LambdaPathMatchesDirectSolve.
         const Vector alpha = LscdeLambdaPath(system).coefficients({options.lambdas[l]}).col(0);
         const ConditionalMixture model = make_lscde_mixture(x_scaling, y_scaling, basis, alpha);
-        mean += held_out_loss(loss, model, gather_samples(data.x, folds.test(k)),
-                              gather_samples(data.y, folds.test(k))) /
-                options.folds;
+        // Per pair: −log p̂(y_i|x_i), or ½ ∫ p̂(y|x_i)² dy − p̂(y_i|x_i); the fold's weighted mean.
+        const std::vector<Index>& test_pairs = folds.test(k);
+        const Matrix x_test = gather_samples(data.x, test_pairs);
+        const Vector log_density = model.log_pdf(x_test, gather_samples(data.y, test_pairs));
+        const Vector pair_loss =
+            loss == CvLoss::kl
+                ? Vector(-log_density)
+                : Vector(0.5 * model.squared_norm(x_test) - log_density.array().exp().matrix());
+        const Vector test_weights = pair_weights(test_pairs);
+        mean += test_weights.dot(pair_loss) / test_weights.sum() / options.folds;
       }
       const Index row = static_cast<Index>(s * options.lambdas.size() + l);
       // Both sides add the same terms in different orders. At σ = 0.05 on 45 points a held-out
@@ -308,6 +348,36 @@ TEST(LscdeFitTest, SqCrossValidationMatchesExplicitLoop) {
 
 TEST(LscdeFitTest, CrossValidationWithRandomCentresMatchesExplicitLoop) {
   expect_cv_matches_explicit_loop(CvLoss::kl, 12);
+}
+
+TEST(LscdeFitTest, WeightedCrossValidationMatchesExplicitLoop) {
+  const Vector weights = test::integer_weights(45) + Vector::LinSpaced(45, 0.0, 0.7);
+  expect_cv_matches_explicit_loop(CvLoss::kl, 100, weights);
+  expect_cv_matches_explicit_loop(CvLoss::sq, 12, weights);
+}
+
+TEST(LscdeFitTest, ScalingEveryWeightChangesNothing) {
+  const Sample data = regression_sample(60, 2, 13);
+  const Vector weights = test::integer_weights(60) + Vector::LinSpaced(60, 0.0, 0.4);
+  LscdeOptions options;
+  options.sigmas = {0.3, 1.0};
+  options.lambdas = {0.01, 0.1};
+  const ConditionalFit fit = fit_lscde(data.x, data.y, options, test::weighted_context(weights));
+  const ConditionalFit scaled =
+      fit_lscde(data.x, data.y, options, test::weighted_context(0.013 * weights));
+  EXPECT_EQ(fit.report.hyperparameters, scaled.report.hyperparameters);
+  const Vector expected = fit.model.log_pdf(data.x, data.y);
+  EXPECT_LT((scaled.model.log_pdf(data.x, data.y) - expected).cwiseAbs().maxCoeff(), 1e-9);
+}
+
+TEST(LscdeFitTest, WeightsAreRefusedWithUnlabelledInputsAndOfTheWrongCount) {
+  const Sample data = regression_sample(30, 1, 14);
+  Rng rng(1);
+  const Matrix unlabeled = test::normal_matrix(1, 10, rng);
+  EXPECT_THROW(fit_lscde(data.x, data.y, unlabeled, {}, test::weighted_context(Vector::Ones(30))),
+               InvalidArgument);
+  EXPECT_THROW(fit_lscde(data.x, data.y, {}, test::weighted_context(Vector::Ones(29))),
+               InvalidArgument);
 }
 
 TEST(LscdeFitTest, AllPairsBecomeCentresInDataOrderWhenCentresOutnumberSamples) {

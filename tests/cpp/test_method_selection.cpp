@@ -27,9 +27,11 @@ test::PairSample curved_sample(Index n, std::uint64_t seed) {
 }
 
 /// Every pair's held-out NLL under the candidate `method` with `values`, fitted on the other
-/// folds of KFold(n, folds, Rng(seed)): the table's definition written out.
+/// folds of KFold(n, folds, Rng(seed)) with their sample `weights` (empty: none): the table's
+/// definition written out.
 Vector explicit_fold_nll(const test::PairSample& sample, const std::string& method,
-                         const OptionValues& values, int folds, std::uint64_t seed) {
+                         const OptionValues& values, int folds, std::uint64_t seed,
+                         const Vector& weights = Vector()) {
   Rng rng(seed);
   const KFold split(sample.x.cols(), folds, rng);
   const MethodEntry& entry = find_method(method, MethodFamily::conditional);
@@ -40,11 +42,23 @@ Vector explicit_fold_nll(const test::PairSample& sample, const std::string& meth
     const Matrix train_x = sample.x(Eigen::all, train), train_y = sample.y(Eigen::all, train);
     const Matrix test_x = sample.x(Eigen::all, test), test_y = sample.y(Eigen::all, test);
     const ConditionalModel model =
-        fit_method(entry, train_x, train_y, Matrix(2, 0), values, FitContext{});
+        fit_method(entry, train_x, train_y, Matrix(2, 0), values,
+                   test::weighted_context(weights.size() > 0 ? Vector(weights(train)) : Vector()));
     const Vector log_pdf = model.mixture.log_pdf(test_x, test_y);
     for (std::size_t j = 0; j < test.size(); ++j) nll(test[j]) = -log_pdf(Index(j));
   }
   return nll;
+}
+
+/// auto's options for `candidates` scored by 4-fold refits drawn with `seed`, on one thread.
+MethodSelectionOptions four_fold_options(const std::string& candidates, std::uint64_t seed) {
+  MethodSelectionOptions options;
+  options.candidates = candidates;
+  options.validation = CandidateValidation::kfold;
+  options.folds = 4;
+  options.seed = seed;
+  options.threads = 1;
+  return options;
 }
 
 /// `values` with auto's seed and one thread, as auto passes them to its candidates.
@@ -114,12 +128,8 @@ TEST(MethodSelection, StackingPoolsTheCandidatesWithTheWeightsOfTheBestHeldOutLo
   // Kernels around a Gaussian-process trend, kernels on y and LSCDE: each is the better one on
   // some pairs, so the best pool mixes them.
   const test::PairSample sample = curved_sample(200, 12);
-  MethodSelectionOptions options;
-  options.candidates = "kcde:trend=gp:n_restarts=0, kcde:n_restarts=0, lscde";
-  options.validation = CandidateValidation::kfold;
-  options.folds = 4;
-  options.seed = 3;
-  options.threads = 1;
+  MethodSelectionOptions options =
+      four_fold_options("kcde:trend=gp:n_restarts=0, kcde:n_restarts=0, lscde", 3);
   const ConditionalModel model = fit_selected_method(sample.x, sample.y, options);
   const MethodSelection& table = *model.report.method_selection;
   const std::vector<std::pair<std::string, OptionValues>> candidates = {
@@ -153,6 +163,36 @@ TEST(MethodSelection, StackingPoolsTheCandidatesWithTheWeightsOfTheBestHeldOutLo
   const FitReport read = FitReport::from_json(model.report.to_json());
   EXPECT_EQ(read.method_selection->candidates[1].weight, table.candidates[1].weight);
   EXPECT_EQ(read.method_selection->pooled_mean_nll, table.pooled_mean_nll);
+}
+
+TEST(MethodSelection, SampleWeightsWeighTheFitsTheScoresAndTheStack) {
+  const test::PairSample sample = curved_sample(160, 21);
+  const Vector weights = test::integer_weights(160) + Vector::LinSpaced(160, 0.0, 0.5);
+  MethodSelectionOptions options = four_fold_options("linear, lscde, nwcde", 7);
+  const ConditionalModel model =
+      fit_selected_method(sample.x, sample.y, options, test::weighted_context(weights));
+  const MethodSelection& table = *model.report.method_selection;
+  EXPECT_EQ(table.candidates[2].status, "not run: it does not support sample weights");
+  Matrix log_densities(160, 2);
+  log_densities.col(0) = -explicit_fold_nll(sample, "linear", {}, 4, 7, weights);
+  log_densities.col(1) = -explicit_fold_nll(sample, "lscde", with_seed({}, 7), 4, 7, weights);
+  const StackingWeights expected = stacking_weights(log_densities, weights);
+  for (Index c = 0; c < 2; ++c) {
+    const CandidateScore& score = table.candidates[static_cast<std::size_t>(c)];
+    EXPECT_NEAR(score.mean_nll, -weights.dot(log_densities.col(c)) / weights.sum(), 1e-12)
+        << score.candidate;
+    EXPECT_NEAR(score.weight, expected.weights(c), 1e-10) << score.candidate;
+  }
+  // The paired standard error: the weighted spread of the differences over Kish's n_e.
+  const Vector difference = log_densities.col(1) - log_densities.col(0);
+  const Index other = table.chosen == 0 ? 1 : 0;
+  const Vector signed_difference = table.chosen == 0 ? Vector(-difference) : difference;
+  const double mean = weights.dot(signed_difference) / weights.sum();
+  const double effective = weights.sum() * weights.sum() / weights.squaredNorm();
+  const double spread = weights.dot((signed_difference.array() - mean).square().matrix()) /
+                        weights.sum() * effective / (effective - 1.0);
+  EXPECT_NEAR(table.candidates[static_cast<std::size_t>(other)].difference_standard_error,
+              std::sqrt(spread / effective), 1e-12);
 }
 
 TEST(MethodSelection, LeaveOneOutStacksTheFitsOwnTermsAndScoresTheOthersByFolds) {

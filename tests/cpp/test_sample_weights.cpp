@@ -15,27 +15,6 @@
 namespace cdens {
 namespace {
 
-/// 1, 2, 3, 1, 2, 3, …: n integer weights.
-Vector integer_weights(Index n) {
-  Vector weights(n);
-  for (Index i = 0; i < n; ++i) weights(i) = static_cast<double>(1 + i % 3);
-  return weights;
-}
-
-/// The columns of `data` each repeated as often as its integer weight says.
-Matrix repeated(const Matrix& data, const Vector& weights) {
-  std::vector<Index> rows;
-  for (Index i = 0; i < weights.size(); ++i) {
-    for (int k = 0; k < static_cast<int>(weights(i)); ++k) rows.push_back(i);
-  }
-  return data(Eigen::all, rows);
-}
-
-/// A context carrying `weights`.
-FitContext weighted(const Vector& weights) {
-  return {local_communicator(), silent_progress(), {}, weights};
-}
-
 /// Expects log_pdf of two conditional models to agree within `tolerance` at `x`, `y`.
 void expect_same_densities(const ConditionalMixture& a, const ConditionalMixture& b,
                            const Matrix& x, const Matrix& y, double tolerance) {
@@ -71,7 +50,7 @@ TEST(SampleWeights, RefusesWeightsThatAreNotNonNegativeFiniteNumbers) {
 
 TEST(SampleWeights, KishEffectiveSizeIgnoresScale) {
   EXPECT_DOUBLE_EQ(effective_sample_size(Vector::Constant(5, 3.0)), 5.0);
-  const Vector weights = integer_weights(6);
+  const Vector weights = test::integer_weights(6);
   EXPECT_NEAR(effective_sample_size(weights), effective_sample_size(0.01 * weights), 1e-12);
   EXPECT_NEAR(effective_sample_size(weights), 144.0 / 28.0, 1e-12);
 }
@@ -83,7 +62,7 @@ TEST(SampleWeights, WeightedStandardizerIsTheUnweightedOneForEqualWeights) {
   EXPECT_LT((plain.mean() - equal.mean()).cwiseAbs().maxCoeff(), 1e-12);
   EXPECT_LT((plain.scale() - equal.scale()).cwiseAbs().maxCoeff(), 1e-12);
   // The weighted mean, and a spread with Kish's n_e in Bessel's correction.
-  const Vector weights = integer_weights(40);
+  const Vector weights = test::integer_weights(40);
   const Standardizer fitted = Standardizer::fit(data.x, weights, "x");
   const Vector mean = data.x * weights / weights.sum();
   const double n_e = effective_sample_size(weights);
@@ -98,18 +77,22 @@ TEST(SampleWeights, WeightedStandardizerIsTheUnweightedOneForEqualWeights) {
 TEST(SampleWeights, MethodsWithoutWeightsRefuseThemNamingTheSupportedOnes) {
   const test::PairSample data = test::sine_sample(30, 1, 4);
   const std::string message = test::message_of<InvalidArgument>([&] {
-    fit_method(find_method("nwcde"), data.x, data.y, Matrix(1, 0), {}, weighted(Vector::Ones(30)));
+    fit_method(find_method("nwcde"), data.x, data.y, Matrix(1, 0), {},
+               test::weighted_context(Vector::Ones(30)));
   });
-  EXPECT_EQ(message, "nwcde does not support sample weights; supported: gmm, kcde, linear, parzen");
-  EXPECT_THROW(fit_method(find_method("rsde"), data.x, {}, weighted(Vector::Ones(30))),
-               InvalidArgument);
+  EXPECT_EQ(
+      message,
+      "nwcde does not support sample weights; supported: auto, gmm, kcde, linear, lscde, parzen");
+  EXPECT_THROW(
+      fit_method(find_method("rsde"), data.x, {}, test::weighted_context(Vector::Ones(30))),
+      InvalidArgument);
 }
 
 TEST(SampleWeights, RegistryRefusesBadWeightsBeforeTheFit) {
   const test::PairSample data = test::sine_sample(30, 1, 4);
   const MethodEntry& linear = find_method("linear");
   const auto fit = [&](const Vector& weights) {
-    return fit_method(linear, data.x, data.y, Matrix(1, 0), {}, weighted(weights));
+    return fit_method(linear, data.x, data.y, Matrix(1, 0), {}, test::weighted_context(weights));
   };
   EXPECT_EQ(test::message_of<InvalidArgument>([&] { fit(Vector::Ones(29)); }),
             "sample weights has 29 weights for 30 rows");
@@ -126,7 +109,7 @@ TEST(SampleWeights, RegistryRefusesBadWeightsBeforeTheFit) {
 
 TEST(SampleWeights, RowsOfWeightZeroAreRowsTheFitNeverSees) {
   const test::PairSample data = test::sine_sample(40, 2, 5);
-  Vector weights = integer_weights(40);
+  Vector weights = test::integer_weights(40);
   std::vector<Index> kept;
   for (Index i = 0; i < 40; ++i) {
     if (i % 5 == 0) {
@@ -141,10 +124,10 @@ TEST(SampleWeights, RowsOfWeightZeroAreRowsTheFitNeverSees) {
        std::vector<std::pair<std::string, OptionValues>>{{"linear", {}}, {"kcde", kcde_options}}) {
     const MethodEntry& method = find_method(name);
     const ConditionalModel with_zeros =
-        fit_method(method, data.x, data.y, Matrix(2, 0), options, weighted(weights));
+        fit_method(method, data.x, data.y, Matrix(2, 0), options, test::weighted_context(weights));
     const ConditionalModel dropped =
         fit_method(method, data.x(Eigen::all, kept), data.y(Eigen::all, kept), Matrix(2, 0),
-                   options, weighted(weights(kept)));
+                   options, test::weighted_context(weights(kept)));
     EXPECT_EQ(test::fit_fingerprint(with_zeros.mixture, with_zeros.report),
               test::fit_fingerprint(dropped.mixture, dropped.report))
         << name;
@@ -168,14 +151,14 @@ test::PairSample linear_sample(Index n, std::uint64_t seed) {
 TEST(LinearSampleWeights, IntegerWeightsEqualTheRowsRepeated) {
   const test::PairSample data = linear_sample(60, 1);
   const test::PairSample query = linear_sample(20, 2);
-  const Vector weights = integer_weights(60);
+  const Vector weights = test::integer_weights(60);
   for (const LinearVariance variance : {LinearVariance::constant, LinearVariance::log_linear}) {
     LinearGaussianOptions options;
     options.variance = variance;
     const ConditionalFit with_weights =
-        fit_linear_gaussian(data.x, data.y, options, weighted(weights));
-    const ConditionalFit with_rows =
-        fit_linear_gaussian(repeated(data.x, weights), repeated(data.y, weights), options);
+        fit_linear_gaussian(data.x, data.y, options, test::weighted_context(weights));
+    const ConditionalFit with_rows = fit_linear_gaussian(
+        test::repeated_columns(data.x, weights), test::repeated_columns(data.y, weights), options);
     expect_same_densities(with_weights.model, with_rows.model, query.x, query.y, 1e-8);
   }
 }
@@ -183,9 +166,11 @@ TEST(LinearSampleWeights, IntegerWeightsEqualTheRowsRepeated) {
 TEST(LinearSampleWeights, ScalingEveryWeightChangesNothing) {
   const test::PairSample data = linear_sample(50, 3);
   const test::PairSample query = linear_sample(20, 4);
-  const Vector weights = integer_weights(50);
-  const ConditionalFit fit = fit_linear_gaussian(data.x, data.y, {}, weighted(weights));
-  const ConditionalFit scaled = fit_linear_gaussian(data.x, data.y, {}, weighted(0.013 * weights));
+  const Vector weights = test::integer_weights(50);
+  const ConditionalFit fit =
+      fit_linear_gaussian(data.x, data.y, {}, test::weighted_context(weights));
+  const ConditionalFit scaled =
+      fit_linear_gaussian(data.x, data.y, {}, test::weighted_context(0.013 * weights));
   expect_same_densities(fit.model, scaled.model, query.x, query.y, 1e-9);
   EXPECT_NEAR(fit.report.statistics.at("loo_nll"), scaled.report.statistics.at("loo_nll"), 1e-9);
 }
@@ -194,7 +179,7 @@ TEST(LinearSampleWeights, LeaveOneOutDropsARowWithAllItsWeight) {
   // Σ_i c_i log p_{−i}(y_i | x_i) / Σc, p_{−i} the weighted fit without row i: refitted here.
   const Index n = 40;
   const test::PairSample data = linear_sample(n, 5);
-  const Vector weights = integer_weights(n);
+  const Vector weights = test::integer_weights(n);
   for (const auto& [variance, statistic] : std::vector<std::pair<LinearVariance, std::string>>{
            {LinearVariance::constant, "loo_nll_constant_variance"},
            {LinearVariance::log_linear, "loo_nll_log_linear_variance"}}) {
@@ -208,10 +193,11 @@ TEST(LinearSampleWeights, LeaveOneOutDropsARowWithAllItsWeight) {
       }
       const ConditionalFit without =
           fit_linear_gaussian(data.x(Eigen::all, others), data.y(Eigen::all, others), options,
-                              weighted(weights(others)));
+                              test::weighted_context(weights(others)));
       total -= weights(i) * without.model.log_pdf(data.x.col(i), data.y.col(i))(0);
     }
-    const ConditionalFit fit = fit_linear_gaussian(data.x, data.y, options, weighted(weights));
+    const ConditionalFit fit =
+        fit_linear_gaussian(data.x, data.y, options, test::weighted_context(weights));
     // The log-linear spread's refits stop at a tolerance of 1e-12 per pair in the mean NLL.
     EXPECT_NEAR(fit.report.statistics.at(statistic), total / weights.sum(), 1e-6) << statistic;
   }
@@ -221,7 +207,8 @@ TEST(LinearSampleWeights, OutputTransformsRefuseWeights) {
   const test::PairSample data = linear_sample(30, 6);
   LinearGaussianOptions options;
   options.y_transform = OutputTransformChoice::yeo_johnson;
-  EXPECT_THROW(fit_linear_gaussian(data.x, data.y, options, weighted(integer_weights(30))),
+  EXPECT_THROW(fit_linear_gaussian(data.x, data.y, options,
+                                   test::weighted_context(test::integer_weights(30))),
                InvalidArgument);
 }
 
@@ -232,12 +219,12 @@ TEST(ParzenSampleWeights, IntegerWeightsEqualTheRowsRepeated) {
   Rng rng(7);
   const Matrix x = test::normal_matrix(2, 50, rng);
   const Matrix query = test::normal_matrix(2, 20, rng);
-  const Vector weights = integer_weights(50);
+  const Vector weights = test::integer_weights(50);
   ParzenOptions options;
   options.widths = {0.4};
   options.standardize = false;  // the standardisation's n − 1 is Kish's with weights
-  const DensityFit with_weights = fit_parzen(x, options, weighted(weights));
-  const DensityFit with_rows = fit_parzen(repeated(x, weights), options);
+  const DensityFit with_weights = fit_parzen(x, options, test::weighted_context(weights));
+  const DensityFit with_rows = fit_parzen(test::repeated_columns(x, weights), options);
   expect_same_densities(with_weights.model, with_rows.model, query, 1e-10);
 }
 
@@ -245,7 +232,7 @@ TEST(ParzenSampleWeights, CriteriaAreTheWeightedLeaveOneOutOnes) {
   Rng rng(8);
   const Index n = 30;
   const Matrix z = test::normal_matrix(2, n, rng);
-  const Vector c = integer_weights(n) + Vector::LinSpaced(n, 0.0, 0.5);
+  const Vector c = test::integer_weights(n) + Vector::LinSpaced(n, 0.0, 0.5);
   const std::vector<double> widths = {0.3, 0.8};
   const double total = c.sum();
   for (const ParzenCriterion criterion :
@@ -282,11 +269,11 @@ TEST(ParzenSampleWeights, PerDimensionWidthsMaximiseTheWeightedLeaveOneOutLikeli
   Rng rng(9);
   Matrix x = test::normal_matrix(2, 40, rng);
   x.row(1) *= 3.0;
-  const Vector weights = integer_weights(40);
+  const Vector weights = test::integer_weights(40);
   ParzenOptions options;
   options.per_dimension = true;
   options.standardize = false;
-  const DensityFit fit = fit_parzen(x, options, weighted(weights));
+  const DensityFit fit = fit_parzen(x, options, test::weighted_context(weights));
   const Vector widths = (Vector(2) << fit.report.hyperparameters.at("width_0"),
                          fit.report.hyperparameters.at("width_1"))
                             .finished();
@@ -308,9 +295,9 @@ TEST(ParzenSampleWeights, PerDimensionWidthsMaximiseTheWeightedLeaveOneOutLikeli
 TEST(ParzenSampleWeights, ChosenWidthIgnoresTheScaleOfTheWeights) {
   Rng rng(10);
   const Matrix x = test::normal_matrix(1, 60, rng);
-  const Vector weights = integer_weights(60);
-  const DensityFit fit = fit_parzen(x, {}, weighted(weights));
-  const DensityFit scaled = fit_parzen(x, {}, weighted(1e-3 * weights));
+  const Vector weights = test::integer_weights(60);
+  const DensityFit fit = fit_parzen(x, {}, test::weighted_context(weights));
+  const DensityFit scaled = fit_parzen(x, {}, test::weighted_context(1e-3 * weights));
   EXPECT_NEAR(fit.report.hyperparameters.at("width"), scaled.report.hyperparameters.at("width"),
               1e-9);
   EXPECT_NEAR(fit.model.weights().sum(), 1.0, 1e-12);
@@ -324,7 +311,7 @@ TEST(GmmSampleWeights, WeightedEmEqualsEmOnTheRowsRepeated) {
   Matrix x = test::normal_matrix(2, 80, rng);
   x.rightCols(40).array() += 3.0;
   const Matrix query = test::normal_matrix(2, 20, rng);
-  const Vector weights = integer_weights(80);
+  const Vector weights = test::integer_weights(80);
   GmmOptions options;
   options.n_components = 2;
   options.initialization = GmmInitialization::box;  // no draw of rows: the same start
@@ -332,10 +319,10 @@ TEST(GmmSampleWeights, WeightedEmEqualsEmOnTheRowsRepeated) {
   options.box_upper = 4.0;
   options.standardize = false;
   options.max_iterations = 50;
-  const DensityFit with_weights = fit_gmm(x, options, weighted(weights));
-  const DensityFit with_rows = fit_gmm(repeated(x, weights), options);
+  const DensityFit with_weights = fit_gmm(x, options, test::weighted_context(weights));
+  const DensityFit with_rows = fit_gmm(test::repeated_columns(x, weights), options);
   expect_same_densities(with_weights.model, with_rows.model, query, 1e-9);
-  const DensityFit scaled = fit_gmm(x, options, weighted(4.5 * weights));
+  const DensityFit scaled = fit_gmm(x, options, test::weighted_context(4.5 * weights));
   expect_same_densities(with_weights.model, scaled.model, query, 1e-9);
 }
 
@@ -348,7 +335,7 @@ TEST(GmmSampleWeights, KMeansPlusPlusStartFitsTheWeightedData) {
   weights.tail(50).setConstant(9.0);
   GmmOptions options;
   options.n_components = 2;
-  const DensityFit fit = fit_gmm(x, options, weighted(weights));
+  const DensityFit fit = fit_gmm(x, options, test::weighted_context(weights));
   const Index right = fit.model.centers()(0, 0) > fit.model.centers()(0, 1) ? 0 : 1;
   EXPECT_NEAR(fit.model.weights()(right), 0.9, 0.02);
 }
@@ -359,7 +346,7 @@ TEST(KcdeSampleWeights, CriterionIsTheWeightedLeaveOneOutLikelihood) {
   Rng rng(13);
   const Index n = 40;
   const Matrix z = test::normal_matrix(3, n, rng);
-  const Vector weights = integer_weights(n) + Vector::LinSpaced(n, 0.1, 0.9);
+  const Vector weights = test::integer_weights(n) + Vector::LinSpaced(n, 0.1, 0.9);
   const Vector h = (Vector(3) << 0.5, 0.8, 0.4).finished();
   for (const Index c : {Index{0}, Index{2}}) {
     const Vector expected = test::explicit_leave_one_out(z, c, ColumnKernels(3), h, weights);
@@ -380,7 +367,7 @@ TEST(KcdeSampleWeights, CriterionIsTheWeightedLeaveOneOutLikelihood) {
 TEST(KcdeSampleWeights, GradientIsTheWeightedCriterionsDerivative) {
   Rng rng(14);
   const Matrix z = test::normal_matrix(2, 30, rng);
-  const BandwidthLikelihood likelihood(z, 1, {}, 1, {}, integer_weights(30));
+  const BandwidthLikelihood likelihood(z, 1, {}, 1, {}, test::integer_weights(30));
   const Vector theta = (Vector(2) << std::log(0.6), std::log(0.4)).finished();
   Vector gradient;
   likelihood.mean_negative_log_likelihood(theta, &gradient);
@@ -395,9 +382,9 @@ TEST(KcdeSampleWeights, IntegerWeightsEqualTheRowsRepeatedAtEqualBandwidths) {
   // repeated rows' bandwidths are converted to describe the same kernels in the user's units.
   const test::PairSample data = test::sine_sample(40, 2, 15);
   const test::PairSample query = test::sine_sample(20, 2, 16);
-  const Vector weights = integer_weights(40);
-  const Matrix x_rows = repeated(data.x, weights);
-  const Matrix y_rows = repeated(data.y, weights);
+  const Vector weights = test::integer_weights(40);
+  const Matrix x_rows = test::repeated_columns(data.x, weights);
+  const Matrix y_rows = test::repeated_columns(data.y, weights);
   const Vector user_bandwidths = (Vector(3) << 0.5, 0.7, 0.3).finished();
   Matrix joint(3, 40);
   joint << data.x, data.y;
@@ -415,7 +402,7 @@ TEST(KcdeSampleWeights, IntegerWeightsEqualTheRowsRepeatedAtEqualBandwidths) {
     };
     options.bandwidths = in_units_of(weighted_scale);
     const ConditionalFit with_weights =
-        fit_product_kernel_cde(data.x, data.y, options, weighted(weights));
+        fit_product_kernel_cde(data.x, data.y, options, test::weighted_context(weights));
     options.bandwidths = in_units_of(repeated_scale);
     const ConditionalFit with_rows = fit_product_kernel_cde(x_rows, y_rows, options);
     expect_same_densities(with_weights.model, with_rows.model, query.x, query.y, 1e-10);
@@ -425,17 +412,18 @@ TEST(KcdeSampleWeights, IntegerWeightsEqualTheRowsRepeatedAtEqualBandwidths) {
 TEST(KcdeSampleWeights, SearchAndMixingIgnoreTheScaleOfTheWeights) {
   const test::PairSample data = test::sine_sample(60, 1, 17);
   const test::PairSample query = test::sine_sample(20, 1, 18);
-  const Vector weights = integer_weights(60);
+  const Vector weights = test::integer_weights(60);
   ProductKernelCdeOptions options;
   options.search.restarts = 1;
-  const ConditionalFit fit = fit_product_kernel_cde(data.x, data.y, options, weighted(weights));
+  const ConditionalFit fit =
+      fit_product_kernel_cde(data.x, data.y, options, test::weighted_context(weights));
   const ConditionalFit scaled =
-      fit_product_kernel_cde(data.x, data.y, options, weighted(250.0 * weights));
+      fit_product_kernel_cde(data.x, data.y, options, test::weighted_context(250.0 * weights));
   expect_same_densities(fit.model, scaled.model, query.x, query.y, 1e-6);
   EXPECT_NEAR(fit.report.statistics.at("loo_nll"), scaled.report.statistics.at("loo_nll"), 1e-6);
   // Equal weights are no weights, up to rounding.
-  const ConditionalFit equal =
-      fit_product_kernel_cde(data.x, data.y, options, weighted(Vector::Constant(60, 2.0)));
+  const ConditionalFit equal = fit_product_kernel_cde(
+      data.x, data.y, options, test::weighted_context(Vector::Constant(60, 2.0)));
   const ConditionalFit plain = fit_product_kernel_cde(data.x, data.y, options);
   expect_same_densities(equal.model, plain.model, query.x, query.y, 1e-6);
 }
@@ -444,11 +432,13 @@ TEST(KcdeSampleWeights, GaussianProcessTrendAndOutputTransformsRefuseWeights) {
   const test::PairSample data = test::sine_sample(30, 1, 19);
   ProductKernelCdeOptions options;
   options.trend = KernelTrend::gaussian_process;
-  EXPECT_THROW(fit_product_kernel_cde(data.x, data.y, options, weighted(integer_weights(30))),
+  EXPECT_THROW(fit_product_kernel_cde(data.x, data.y, options,
+                                      test::weighted_context(test::integer_weights(30))),
                InvalidArgument);
   options.trend = KernelTrend::none;
   options.y_transform = OutputTransformChoice::yeo_johnson;
-  EXPECT_THROW(fit_product_kernel_cde(data.x, data.y, options, weighted(integer_weights(30))),
+  EXPECT_THROW(fit_product_kernel_cde(data.x, data.y, options,
+                                      test::weighted_context(test::integer_weights(30))),
                InvalidArgument);
 }
 
@@ -457,8 +447,8 @@ TEST(KcdeSampleWeights, RowWeightsSurviveTheModelFileAsVersionTwo) {
   ProductKernelCdeOptions options;
   options.bandwidths = {0.5, 0.7, 0.3};
   options.marginal_mixing = MarginalMixing::none;
-  const ConditionalFit fit =
-      fit_product_kernel_cde(data.x, data.y, options, weighted(integer_weights(30)));
+  const ConditionalFit fit = fit_product_kernel_cde(
+      data.x, data.y, options, test::weighted_context(test::integer_weights(30)));
   const test::PairSample query = test::sine_sample(10, 2, 21);
   test::expect_model_file_round_trip(fit.model, fit.report, query.x, query.y);
   const nlohmann::json document = conditional_model_to_json({fit.model, {}, {}, fit.report, {}});

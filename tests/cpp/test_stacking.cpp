@@ -68,6 +68,18 @@ TEST(StackingWeightsTest, MaximiseTheMeanLogScoreOverTheSimplexAsABruteForceGrid
   EXPECT_GT(stacked.weights.minCoeff(), 0.1);
 }
 
+TEST(StackingWeightsTest, PairWeightsCountAsRepeatedPairs) {
+  const Matrix scores = complementary_scores();
+  const Vector weights = test::integer_weights(scores.rows());
+  const StackingWeights weighted = stacking_weights(scores, weights);
+  const Matrix repeated = test::repeated_columns(scores.transpose(), weights).transpose();
+  const StackingWeights expected = stacking_weights(repeated);
+  EXPECT_LT((weighted.weights - expected.weights).cwiseAbs().maxCoeff(), 1e-9);
+  EXPECT_NEAR(weighted.mean_log_score, expected.mean_log_score, 1e-12);
+  EXPECT_NEAR(weighted.mean_log_score, mean_log_score(repeated, weighted.weights), 1e-12);
+  EXPECT_THROW(stacking_weights(scores, Vector::Ones(3)), InvalidArgument);
+}
+
 TEST(StackingWeightsTest, ADominantCandidateTakesEveryWeightAndSmallOnesArePruned) {
   Matrix scores = complementary_scores();
   // Candidate 0 better than the others on every pair: the pool is candidate 0 alone.

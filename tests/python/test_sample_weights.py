@@ -6,14 +6,16 @@ import subprocess
 
 import numpy as np
 import pytest
+from sklearn.base import clone
 from sklearn.utils.validation import has_fit_parameter
 
 import cdens
 from cdens._density import DensityEstimator
 
-SUPPORTED = [cdens.KernelCDE, cdens.LinearGaussianCDE, cdens.ParzenWindow, cdens.GMM]
-UNSUPPORTED = [cdens.LSCDE, cdens.EpsilonKDE, cdens.NWCDE, cdens.RKDE, cdens.AutoCDE, cdens.LSCE,
-               cdens.SACDE, cdens.PRESSRegressor, cdens.RSDE, cdens.SKD, cdens.GSKD]
+SUPPORTED = [cdens.KernelCDE, cdens.LSCDE, cdens.AutoCDE, cdens.LinearGaussianCDE,
+             cdens.ParzenWindow, cdens.GMM]
+UNSUPPORTED = [cdens.EpsilonKDE, cdens.NWCDE, cdens.RKDE, cdens.LSCE, cdens.SACDE,
+               cdens.PRESSRegressor, cdens.RSDE, cdens.SKD, cdens.GSKD]
 
 
 def integer_weights(n):
@@ -39,8 +41,8 @@ def test_supported_estimators_declare_sample_weight(estimator_class):
 def test_other_estimators_declare_none_and_refuse_it_naming_the_method(estimator_class, pairs):
     x, y = pairs
     assert not has_fit_parameter(estimator_class(), "sample_weight")
-    with pytest.raises(ValueError, match="does not support sample weights; supported: gmm, kcde, "
-                                         "linear, parzen"):
+    with pytest.raises(ValueError, match="does not support sample weights; supported: auto, gmm, "
+                                         "kcde, linear, lscde, parzen"):
         if issubclass(estimator_class, DensityEstimator):
             estimator_class().fit(x, sample_weight=np.ones(len(x)))
         else:
@@ -69,8 +71,10 @@ def test_density_integer_weights_equal_the_rows_repeated(estimator, pairs):
     np.testing.assert_allclose(with_weights, with_rows, rtol=0, atol=1e-8)
 
 
-@pytest.mark.parametrize("estimator", [cdens.KernelCDE(random_state=0),
-                                       cdens.LinearGaussianCDE(), cdens.ParzenWindow()])
+@pytest.mark.parametrize("estimator", [
+    cdens.KernelCDE(random_state=0), cdens.LSCDE(random_state=0),
+    cdens.AutoCDE(candidates="linear,lscde,kcde", random_state=0), cdens.LinearGaussianCDE(),
+    cdens.ParzenWindow()])
 def test_zero_weights_are_dropped_rows_and_equal_weights_no_weights(estimator, pairs):
     x, y = pairs
     density = isinstance(estimator, cdens.ParzenWindow)
@@ -87,12 +91,26 @@ def test_zero_weights_are_dropped_rows_and_equal_weights_no_weights(estimator, p
     np.testing.assert_array_equal(equal, query(estimator.fit(*data)))
 
 
-def test_kernel_cde_ignores_the_scale_of_the_weights(pairs):
+@pytest.mark.parametrize("estimator", [
+    cdens.KernelCDE(random_state=0), cdens.LSCDE(random_state=0),
+    cdens.AutoCDE(candidates="linear,lscde,kcde", random_state=0)])
+def test_the_scale_of_the_weights_changes_nothing(estimator, pairs):
     x, y = pairs
     weights = integer_weights(len(x))
-    fit = cdens.KernelCDE(random_state=0).fit(x, y, sample_weight=weights)
-    scaled = cdens.KernelCDE(random_state=0).fit(x, y, sample_weight=weights / 1000.0)
-    np.testing.assert_allclose(fit.log_pdf(x, y), scaled.log_pdf(x, y), rtol=0, atol=1e-6)
+    fit = clone(estimator).fit(x, y, sample_weight=weights).log_pdf(x, y)
+    scaled = clone(estimator).fit(x, y, sample_weight=weights / 1000.0).log_pdf(x, y)
+    np.testing.assert_allclose(fit, scaled, rtol=0, atol=1e-6)
+
+
+def test_weighted_auto_lists_the_candidates_without_weights_as_not_run(pairs):
+    x, y = pairs
+    fit = cdens.AutoCDE(candidates="linear,nwcde,kcde:trend=gp", random_state=0).fit(
+        x, y, sample_weight=integer_weights(len(x)))
+    status = dict(zip(fit.selection_["candidate"], fit.selection_["status"]))
+    assert status == {"linear": "scored",
+                      "nwcde": "not run: it does not support sample weights",
+                      "kcde:trend=gp": "not run: a Gaussian-process trend and an output "
+                                       "transform take no sample weights"}
 
 
 @pytest.mark.parametrize("weights, message", [

@@ -812,8 +812,10 @@ def sample_weights(corpus):
                ["fit", good, "--x", "waiting", "--y", "eruptions", "--method", "kcde",
                 "--trend", "gp", "--weights", "w"], "error", ["trend = gp", "sample weights"])
     # Answers: every supported method, and the density's columns are all but the weights.
-    for method in ["kcde", "linear"]:
+    for method in ["kcde", "linear", "lscde"]:
         fit(f"{method} with weights", good, ["--holdout", "0.25"], "ok", [], method=method)
+    fit("auto with weights", good, ["--candidates", "linear,lscde,kcde:trend=gp"], "ok", [],
+        method="auto")
     for method in ["parzen", "gmm"]:
         corpus.add(cls, f"{method} with weights", ["fit", good, "--method", method, "--weights",
                                                     "w"], "ok", [])

@@ -35,6 +35,10 @@ double squared_loss(const ConditionalMixture& model, const MatrixView& x, const 
 double held_out_loss(CvLoss loss, const ConditionalMixture& model, const MatrixView& x,
                      const MatrixView& y);
 
+/// The terms of held_out_loss, one per pair: −log p̂(y_i|x_i), or ½ ∫ p̂(y|x_i)² dy − p̂(y_i|x_i).
+Vector held_out_pair_losses(CvLoss loss, const ConditionalMixture& model, const MatrixView& x,
+                            const MatrixView& y);
+
 // -- unconditional densities p(x) -------------------------------------------------------------
 
 /// The L1 test error of eq. (47): (1/N_test) Σ_k |p(x_k) − p̂(x_k)| over the test points x_test
