@@ -71,16 +71,14 @@ test-cpp: deps
 	@cmake --build build/sanitize -j $(JOBS)
 	@cd build/sanitize && ctest --output-on-failure -j $(JOBS)
 
-# Fits on many processes: a build with CDENS_WITH_MPI=ON of the library, the command and the MPI
-# tests only, which mpirun runs on 1, 2, 3 and 4 processes (tests/mpi). -O1 as the sanitiser
-# build: the tests fit small data sets, and the compile takes half the time of -O2. On 2 cores
-# without ccache the build took 630 s and the tests 25 s; with ccache warm, under a minute.
-test-mpi: deps
-	@cmake -S . -B build/mpi -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG" -DCDENS_WITH_MPI=ON -DCDENS_NATIVE=OFF \
-	  -DCDENS_BUILD_TESTS=ON -DCDENS_WERROR=$(WERROR) >/dev/null
-	@cmake --build build/mpi -j $(JOBS) --target cdens_mpi_tests
-	@cd build/mpi && ctest --output-on-failure -L mpi
+# Fits on many processes: the MPI tests (tests/mpi), which mpirun runs on 1, 2, 3 and 4
+# processes, over MPI variants of the library and the command linked from the release build's
+# objects (CDENS_MPI_TESTS: only the MPI session, the tests and the links are compiled here).
+# Their own -O1 build of the whole library took 630 s on 2 cores without ccache.
+test-mpi: release
+	@cmake -S . -B build/release -DCDENS_MPI_TESTS=ON >/dev/null
+	@cmake --build build/release -j $(JOBS) --target cdens_mpi_tests
+	@cd build/release && ctest --output-on-failure -L mpi
 
 test-python: python
 	@CDENS_CLI=build/release/cdens MPLBACKEND=Agg OMP_WAIT_POLICY=PASSIVE \

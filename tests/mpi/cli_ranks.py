@@ -4,7 +4,7 @@ process), whether the data are one CSV file or shard files; a bad row in one sha
 rank with one message naming the file, line and column; methods and verbs that do not run on
 many processes refuse.
 
-    python3 tests/mpi/cli_ranks.py --cli build/mpi/cdens --mpiexec mpiexec
+    python3 tests/mpi/cli_ranks.py --cli build/release/cdens_mpi --mpiexec mpiexec
 """
 
 import argparse
