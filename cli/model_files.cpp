@@ -24,7 +24,7 @@ const std::string& ModelFile::method() const {
 }
 
 ModelFile load_model_file(const std::string& path) {
-  const nlohmann::json document = read_json_file(path);
+  const nlohmann::json document = read_model_document(path);
   try {
     ModelFile file;
     file.path = path;

@@ -211,19 +211,19 @@ DensityModel density_model_from_json(const nlohmann::json& document) {
 }
 
 void save_density_model(const DensityModel& model, const std::string& path) {
-  write_file_atomically(path, density_model_to_json(model).dump(1) + "\n");
+  write_model_document(path, density_model_to_json(model));
 }
 
 DensityModel load_density_model(const std::string& path) {
-  return density_model_from_json(read_json_file(path));
+  return density_model_from_json(read_model_document(path));
 }
 
 void save_conditional_model(const ConditionalModel& model, const std::string& path) {
-  write_file_atomically(path, conditional_model_to_json(model).dump(1) + "\n");
+  write_model_document(path, conditional_model_to_json(model));
 }
 
 ConditionalModel load_conditional_model(const std::string& path) {
-  return conditional_model_from_json(read_json_file(path));
+  return conditional_model_from_json(read_model_document(path));
 }
 
 }  // namespace cdens

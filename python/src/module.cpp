@@ -5,6 +5,9 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "cdens/core/error.hpp"
+#include "cdens/core/json_io.hpp"
+#include "cdens/methods/registry.hpp"
+#include "cdens/model_file.hpp"
 
 namespace py = pybind11;
 
@@ -22,6 +25,17 @@ void register_exceptions() {
   });
 }
 
+/// The model of a file in either encoding, read once: a DensityModel for the shape of the
+/// density methods, a ConditionalModel otherwise (its reader says what is wrong with a file that
+/// is neither).
+py::object load_model_file(const std::string& path) {
+  const nlohmann::json document = read_model_document(path);
+  if (model_file_shape(document) == model_shape(MethodFamily::density)) {
+    return py::cast(density_model_from_json(document));
+  }
+  return py::cast(conditional_model_from_json(document));
+}
+
 }  // namespace cdens::python
 
 PYBIND11_MODULE(_core, module) {
@@ -35,6 +49,8 @@ PYBIND11_MODULE(_core, module) {
   cdens::python::bind_density_model(module);
   cdens::python::bind_press(module);
   cdens::python::bind_evaluation(module);
+  module.def("load_model_file", &cdens::python::load_model_file, py::arg("path"),
+             "The ConditionalModel or DensityModel of a model file written by the CLI or save().");
   module.def(
       "buffer_address",
       [](const py::array& array) {

@@ -4,16 +4,114 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <sstream>
+#include <iterator>
 
 #include "cdens/core/error.hpp"
 #include "core/input_file.hpp"
 
 namespace cdens {
+namespace {
+
+/// The self-describing CBOR tag 55799 (RFC 8949 §3.4.6): the first bytes of a binary model file.
+constexpr std::uint8_t kCborMagic[] = {0xd9, 0xd9, 0xf7};
+
+/// Nesting of objects and arrays a binary model file may have: far more than any model needs
+/// (a pool of kernel gates is about ten deep), and few enough that CBOR's recursive reader
+/// cannot exhaust the stack on a hostile file.
+constexpr int kMaximumNesting = 200;
+
+/// The JSON library's document builder, refusing a document nested deeper than kMaximumNesting
+/// before its reader recurses further.
+class NestingLimitedBuilder : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
+ public:
+  using Builder = nlohmann::detail::json_sax_dom_parser<nlohmann::json>;
+  explicit NestingLimitedBuilder(nlohmann::json& result) : Builder(result) {}
+
+  bool start_object(std::size_t size) { return enter() && Builder::start_object(size); }
+  bool start_array(std::size_t size) { return enter() && Builder::start_array(size); }
+  bool end_object() { return leave() && Builder::end_object(); }
+  bool end_array() { return leave() && Builder::end_array(); }
+
+ private:
+  bool enter() {
+    if (++depth_ > kMaximumNesting) {
+      throw ModelFormatError("nested more than " + std::to_string(kMaximumNesting) + " deep");
+    }
+    return true;
+  }
+  bool leave() {
+    --depth_;
+    return true;
+  }
+  int depth_ = 0;
+};
+
+/// Whether `value` is a non-empty array of floating-point numbers only.
+bool is_float_array(const nlohmann::json& value) {
+  return value.is_array() && !value.empty() &&
+         std::all_of(value.begin(), value.end(),
+                     [](const nlohmann::json& item) { return item.is_number_float(); });
+}
+
+/// The numbers in the float arrays of `document`, at any depth.
+Index float_array_numbers(const nlohmann::json& document) {
+  if (is_float_array(document)) return static_cast<Index>(document.size());
+  Index count = 0;
+  if (document.is_structured()) {
+    for (const auto& item : document) count += float_array_numbers(item);
+  }
+  return count;
+}
+
+/// `document` with every float array replaced by the byte string of its numbers as
+/// little-endian IEEE doubles (independent of the host's byte order).
+void encode_float_arrays(nlohmann::json& document) {
+  if (is_float_array(document)) {
+    nlohmann::json::binary_t bytes;
+    bytes.reserve(document.size() * sizeof(double));
+    for (const auto& item : document) {
+      const double number = item.get<double>();
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &number, sizeof bits);
+      for (int shift = 0; shift < 64; shift += 8) {
+        bytes.push_back(static_cast<std::uint8_t>(bits >> shift));
+      }
+    }
+    document = nlohmann::json::binary(std::move(bytes));
+    return;
+  }
+  if (document.is_structured()) {
+    for (auto& item : document) encode_float_arrays(item);
+  }
+}
+
+/// The numbers of a float array, from its list (JSON text) or its byte string (binary file).
+std::vector<double> doubles_from_json(const nlohmann::json& value, std::string_view what) {
+  if (!value.is_binary()) return value.get<std::vector<double>>();
+  const auto& bytes = value.get_binary();
+  if (bytes.size() % sizeof(double) != 0) {
+    throw ModelFormatError(std::string(what) + ": a byte string of " +
+                           std::to_string(bytes.size()) + " bytes is no list of 8-byte doubles");
+  }
+  std::vector<double> numbers(bytes.size() / sizeof(double));
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    std::uint64_t bits = 0;
+    for (int b = 0; b < 8; ++b) {
+      bits |= static_cast<std::uint64_t>(bytes[i * sizeof(double) + static_cast<std::size_t>(b)])
+              << (8 * b);
+    }
+    std::memcpy(&numbers[i], &bits, sizeof bits);
+  }
+  return numbers;
+}
+
+}  // namespace
 
 nlohmann::json matrix_to_json(const MatrixView& matrix) {
   return {{"rows", matrix.rows()},
@@ -25,7 +123,7 @@ Matrix matrix_from_json(const nlohmann::json& document, std::string_view what) {
   try {
     const Index rows = json_integer(document.at("rows"), std::string(what) + " rows", 0);
     const Index cols = json_integer(document.at("cols"), std::string(what) + " cols", 0);
-    const auto data = document.at("data").get<std::vector<double>>();
+    const std::vector<double> data = doubles_from_json(document.at("data"), what);
     // Compare by division: rows · cols may overflow.
     const bool sizes_agree = rows >= 0 && cols >= 0 &&
                              (cols == 0 ? data.empty()
@@ -47,7 +145,7 @@ nlohmann::json vector_to_json(const VectorView& vector) {
 
 Vector vector_from_json(const nlohmann::json& document, std::string_view what) {
   try {
-    const auto data = document.get<std::vector<double>>();
+    const std::vector<double> data = doubles_from_json(document, what);
     return Eigen::Map<const Vector>(data.data(), static_cast<Index>(data.size()));
   } catch (const nlohmann::json::exception& error) {
     throw ModelFormatError(std::string(what) + ": " + error.what());
@@ -126,11 +224,49 @@ nlohmann::json parse_json_text(const std::string& text, std::string_view what) {
   }
 }
 
-nlohmann::json read_json_file(const std::string& path) {
+nlohmann::json parse_model_document(const std::string& bytes, std::string_view what) {
+  const std::size_t magic = sizeof kCborMagic;
+  if (bytes.size() < magic || std::memcmp(bytes.data(), kCborMagic, magic) != 0) {
+    return parse_json_text(bytes, what);
+  }
+  nlohmann::json document;
+  NestingLimitedBuilder builder(document);
+  try {
+    nlohmann::json::sax_parse(bytes.begin() + static_cast<std::ptrdiff_t>(magic), bytes.end(),
+                              &builder, nlohmann::json::input_format_t::cbor);
+  } catch (const nlohmann::json::exception& error) {
+    throw ModelFormatError(std::string(what) +
+                           " is not a valid binary model file: " + error.what());
+  } catch (const ModelFormatError& error) {
+    throw ModelFormatError(std::string(what) +
+                           " is not a valid binary model file: " + error.what());
+  }
+  return document;
+}
+
+nlohmann::json read_model_document(const std::string& path) {
   std::ifstream file = open_input_file(path);
-  std::ostringstream contents;
-  contents << file.rdbuf();
-  return parse_json_text(contents.str(), path);
+  // Read in one piece of the file's size: a stream buffer grown by doubling and copied out would
+  // hold a large model's bytes up to three times over.
+  file.seekg(0, std::ios::end);
+  const std::streamoff size = file.tellg();
+  file.seekg(0, std::ios::beg);
+  std::string bytes(size > 0 ? static_cast<std::size_t>(size) : 0, '\0');
+  if (!file.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
+    throw IoError("cannot read " + path);
+  }
+  return parse_model_document(bytes, path);
+}
+
+void write_model_document(const std::string& path, nlohmann::json document, Index binary_from) {
+  if (float_array_numbers(document) < binary_from) {
+    write_file_atomically(path, document.dump(1) + "\n");
+    return;
+  }
+  encode_float_arrays(document);
+  std::string bytes(std::begin(kCborMagic), std::end(kCborMagic));
+  nlohmann::json::to_cbor(document, bytes);
+  write_file_atomically(path, bytes);
 }
 
 }  // namespace cdens

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "cdens/conditional/product_kernel_cde.hpp"
@@ -71,6 +73,11 @@ ConditionalFit small_kernel_fit() {
 Vector sample_scale(const Matrix& data) {
   const Vector mean = data.rowwise().mean();
   return ((data.colwise() - mean).rowwise().squaredNorm() / (data.cols() - 1.0)).cwiseSqrt();
+}
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
 }
 
 Vector integer_weights(Index n) {

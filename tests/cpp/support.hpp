@@ -91,6 +91,9 @@ void expect_rejects_bad_training_pairs(const Fit& fit) {
 /// rather than taken from Standardizer.
 Vector sample_scale(const Matrix& data);
 
+/// Every byte of the file at `path` (empty if it cannot be read).
+std::string file_bytes(const std::string& path);
+
 /// 1, 2, 3, 1, 2, 3, …: n integer sample weights.
 Vector integer_weights(Index n);
 

@@ -1,4 +1,5 @@
-// Tests of core/json_io.hpp: atomic file replacement, Eigen matrices as JSON, checked access.
+// Tests of core/json_io.hpp: atomic file replacement, Eigen matrices as JSON, checked access,
+// the binary encoding of model documents (byte order, hostile files).
 
 #include <gtest/gtest.h>
 
@@ -47,27 +48,22 @@ std::set<std::string> listing(const fs::path& directory) {
   return names;
 }
 
-std::string read_all(const fs::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-}
-
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 TEST(JsonIoTest, WriteFileAtomicallyCreatesAndReplacesLeavingNoTemporaryFiles) {
   TemporaryDirectory directory;
   const fs::path target = directory.path() / "model.json";
   write_file_atomically(target.string(), "first version, rather long\n");
-  EXPECT_EQ(read_all(target), "first version, rather long\n");
+  EXPECT_EQ(test::file_bytes(target), "first version, rather long\n");
   write_file_atomically(target.string(), "second");
   // Replaced, not overwritten in place: nothing of the longer old content remains.
-  EXPECT_EQ(read_all(target), "second");
+  EXPECT_EQ(test::file_bytes(target), "second");
   write_file_atomically(target.string(), "");
-  EXPECT_EQ(read_all(target), "");
+  EXPECT_EQ(test::file_bytes(target), "");
   std::string big(300000, 'x');
   for (std::size_t i = 0; i < big.size(); i += 97) big[i] = static_cast<char>('a' + i % 26);
   write_file_atomically(target.string(), big);
-  EXPECT_EQ(read_all(target), big);
+  EXPECT_EQ(test::file_bytes(target), big);
   EXPECT_EQ(listing(directory.path()), std::set<std::string>{"model.json"});
 }
 
@@ -80,7 +76,7 @@ TEST(JsonIoTest, WriteFileAtomicallyIntoMissingDirectoryTouchesNothing) {
   EXPECT_NE(message.find(target.string()), std::string::npos) << message;
   EXPECT_FALSE(fs::exists(directory.path() / "missing"));
   EXPECT_EQ(listing(directory.path()), std::set<std::string>{"keep.txt"});
-  EXPECT_EQ(read_all(directory.path() / "keep.txt"), "keep");
+  EXPECT_EQ(test::file_bytes(directory.path() / "keep.txt"), "keep");
 }
 
 TEST(JsonIoTest, FailedReplacementLeavesTheOldContentAndNoTemporaryFile) {
@@ -92,32 +88,32 @@ TEST(JsonIoTest, FailedReplacementLeavesTheOldContentAndNoTemporaryFile) {
   EXPECT_THROW(write_file_atomically(target.string(), "new"), IoError);
   EXPECT_EQ(listing(directory.path()), std::set<std::string>{"occupied"});
   EXPECT_EQ(listing(target), std::set<std::string>{"inside.txt"});
-  EXPECT_EQ(read_all(target / "inside.txt"), "old");
+  EXPECT_EQ(test::file_bytes(target / "inside.txt"), "old");
 }
 
-TEST(JsonIoTest, ReadJsonFile) {
+TEST(JsonIoTest, ReadModelDocumentOfJsonText) {
   TemporaryDirectory directory;
   const fs::path path = directory.path() / "doc.json";
   write_file_atomically(path.string(), R"({"a": [1, 2.5], "b": "text"})");
-  const nlohmann::json document = read_json_file(path.string());
+  const nlohmann::json document = read_model_document(path.string());
   EXPECT_EQ(document.at("a").at(1).get<double>(), 2.5);
   EXPECT_EQ(document.at("b").get<std::string>(), "text");
 
-  EXPECT_THROW(read_json_file((directory.path() / "absent.json").string()), IoError);
+  EXPECT_THROW(read_model_document((directory.path() / "absent.json").string()), IoError);
   write_file_atomically(path.string(), "{\"a\": [1, 2");
-  std::string message = message_of<ModelFormatError>([&] { read_json_file(path.string()); });
+  std::string message = message_of<ModelFormatError>([&] { read_model_document(path.string()); });
   EXPECT_NE(message.find(path.string()), std::string::npos) << message;
   write_file_atomically(path.string(), "");
-  EXPECT_THROW(read_json_file(path.string()), ModelFormatError);
+  EXPECT_THROW(read_model_document(path.string()), ModelFormatError);
 }
 
-TEST(JsonIoTest, ReadJsonFileWithOverflowingNumberIsModelFormatError) {
+TEST(JsonIoTest, OverflowingNumberInJsonTextIsModelFormatError) {
   // 1e999 is JSON syntax but no double: nlohmann throws out_of_range (not parse_error), which
   // must still come out as ModelFormatError.
   TemporaryDirectory directory;
   const fs::path path = directory.path() / "doc.json";
   write_file_atomically(path.string(), R"({"a": [1e999]})");
-  EXPECT_THROW(read_json_file(path.string()), ModelFormatError);
+  EXPECT_THROW(read_model_document(path.string()), ModelFormatError);
 }
 
 TEST(JsonIoTest, MatrixJsonIsColumnMajorAndRoundTripsExactly) {
@@ -210,6 +206,40 @@ TEST(JsonIoTest, JsonMemberNamesTheMissingKey) {
   message = message_of<ModelFormatError>([&] { json_member(nlohmann::json::array({1}), "key"); });
   EXPECT_NE(message.find("key"), std::string::npos) << message;
   EXPECT_THROW(json_member(nlohmann::json(3.5), "key"), ModelFormatError);
+}
+
+TEST(JsonIoTest, BinaryDocumentHoldsDoublesAsLittleEndianBytes) {
+  TemporaryDirectory directory;
+  const std::string path = (directory.path() / "one_array").string();
+  write_model_document(path, nlohmann::json{{"v", std::vector<double>{1.0, -2.5}}}, 0);
+  // The tag, a map of one pair, the key "v", a byte string of 16 bytes, then 1.0 and -2.5.
+  const std::string expected = std::string("\xd9\xd9\xf7\xa1\x61v\x50", 7) +
+                               std::string("\x00\x00\x00\x00\x00\x00\xf0\x3f", 8) +
+                               std::string("\x00\x00\x00\x00\x00\x00\x04\xc0", 8);
+  EXPECT_EQ(test::file_bytes(path), expected);
+  EXPECT_EQ(vector_from_json(read_model_document(path).at("v"), "v"),
+            Vector::LinSpaced(2, 1.0, -2.5));
+}
+
+TEST(JsonIoTest, HostileBinaryDocumentsAreRefusedWithAMessage) {
+  const std::string tag = "\xd9\xd9\xf7";
+  // Truncated: a map that promises one pair and ends.
+  EXPECT_NE(message_of<ModelFormatError>([&] {
+              parse_model_document(tag + "\xa1", "m.bin");
+            }).find("m.bin is not a valid binary model file"),
+            std::string::npos);
+  // Arrays nested a hundred thousand deep: refused before the reader's recursion goes deep.
+  EXPECT_NE(message_of<ModelFormatError>([&] {
+              parse_model_document(tag + std::string(100000, '\x81') + "\x01", "deep.bin");
+            }).find("nested more than"),
+            std::string::npos);
+  // A byte string of 7 bytes where doubles are expected.
+  const nlohmann::json odd = {
+      {"rows", 1}, {"cols", 1}, {"data", nlohmann::json::binary({1, 2, 3, 4, 5, 6, 7})}};
+  EXPECT_NE(message_of<ModelFormatError>([&] {
+              matrix_from_json(odd, "centres");
+            }).find("centres: a byte string of 7 bytes"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -192,7 +192,7 @@ struct WrittenBefore {
 WrittenBefore written_before() {
   const std::string directory = std::string(CDENS_TEST_DATA_DIR) + "/models_ed836a3/";
   WrittenBefore written;
-  written.expected = read_json_file(directory + "expected.json");
+  written.expected = read_model_document(directory + "expected.json");
   written.rows = read_csv(directory + "crabs60.csv").values;
   return written;
 }
@@ -202,7 +202,7 @@ TEST(RegistryTest, ModelFilesWrittenBeforeTheRegistryLoadAndPredictAsBefore) {
   const std::string directory = std::string(CDENS_TEST_DATA_DIR) + "/models_ed836a3/";
   for (const auto& [name, expected] : written.expected.items()) {
     SCOPED_TRACE(name);
-    const nlohmann::json file = read_json_file(directory + name + ".json");
+    const nlohmann::json file = read_model_document(directory + name + ".json");
     Vector log_pdf;
     if (model_file_shape(file) == "gaussian_mixture") {
       log_pdf = density_model_from_json(file).mixture.log_pdf(written.rows.topRows(2));

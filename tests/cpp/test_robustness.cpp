@@ -102,7 +102,7 @@ TEST(InputFileTest, ADirectoryIsNamedAsADirectory) {
   const std::string directory = std::filesystem::temp_directory_path().string();
   std::string message = message_of<IoError>([&] { open_input_file(directory); });
   EXPECT_NE(message.find("is a directory"), std::string::npos) << message;
-  message = message_of<IoError>([&] { read_json_file(directory); });
+  message = message_of<IoError>([&] { read_model_document(directory); });
   EXPECT_NE(message.find("is a directory"), std::string::npos) << message;
   message = message_of<IoError>([] { open_input_file("/no/such/file.csv"); });
   EXPECT_NE(message.find("No such file"), std::string::npos) << message;

@@ -1,4 +1,5 @@
-// libFuzzer harness of the model-file reader: any bytes must end in a model or in a cdens::Error
+// libFuzzer harness of the model-file reader (both encodings: JSON text, and CBOR after the
+// binary file's tag): any bytes must end in a model or in a cdens::Error
 // (or the JSON library's own exception for a field of the wrong type, which the command turns
 // into a message naming the file). A model that loads is queried once at the origin: its answer
 // must not crash and its log-density must not be NaN.
@@ -32,7 +33,7 @@ void query_density(const cdens::DensityModel& model) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
-    const nlohmann::json document = cdens::parse_json_text(text, "fuzz.json");
+    const nlohmann::json document = cdens::parse_model_document(text, "fuzz.json");
     try {
       query_conditional(cdens::conditional_model_from_json(document));
     } catch (const cdens::Error&) {

@@ -1,6 +1,7 @@
 """The package and the cdens command agree: same data and seed give the same model, and model
 files travel both ways."""
 
+import json
 import subprocess
 
 import numpy as np
@@ -99,3 +100,38 @@ def test_a_loaded_density_keeps_its_names(tmp_path):
     assert list(loaded.feature_names_in_) == ["u", "v"]
     with pytest.raises(ValueError, match="feature names"):
         loaded.score_samples(frame[["v", "u"]])
+
+
+def float_array_numbers(document):
+    """The numbers in the lists of floats of a JSON document, at any depth."""
+    if isinstance(document, list) and document and all(isinstance(v, float) for v in document):
+        return len(document)
+    items = document.values() if isinstance(document, dict) else (
+        document if isinstance(document, list) else [])
+    return sum(float_array_numbers(item) for item in items)
+
+
+def test_a_large_model_travels_in_the_binary_encoding(cli, tmp_path):
+    # A Parzen window keeps its 2 x n centres (with their widths and weights): more than the 2^20
+    # numbers beyond which a model file is written in the binary encoding (CBOR, doubles as
+    # bytes), 8 bytes per number against about 20 as text.
+    rng = np.random.default_rng(3)
+    n = 2**19 + 5000
+    data = pd.DataFrame(rng.normal(size=(n, 2)), columns=["a", "b"])
+    fitted = cdens.ParzenWindow(bandwidth=[0.3]).fit(data)
+    path = tmp_path / "large.model"
+    fitted.save(path)
+    assert path.read_bytes()[:3] == b"\xd9\xd9\xf7"
+    numbers = float_array_numbers(json.loads(fitted.model_.to_json()))
+    assert path.stat().st_size < 8 * numbers + 10_000
+    loaded = cdens.load(path)
+    queries = pd.DataFrame(rng.normal(size=(50, 2)), columns=["a", "b"])
+    np.testing.assert_array_equal(loaded.score_samples(queries), fitted.score_samples(queries))
+    assert list(loaded.feature_names_in_) == ["a", "b"]
+    # The command reads it as well.
+    query_path = tmp_path / "queries.csv"
+    queries.to_csv(query_path, index=False)
+    rows_path = tmp_path / "log_p.csv"
+    run(cli, "score", str(path), str(query_path), "--tolerance", "0", "--out", str(rows_path))
+    np.testing.assert_allclose(pd.read_csv(rows_path).iloc[:, -1], fitted.score_samples(queries),
+                               rtol=1e-12)

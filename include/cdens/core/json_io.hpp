@@ -1,6 +1,14 @@
 #pragma once
-// JSON building blocks for model files: Eigen matrices as JSON, checked member access, and
-// atomic file replacement so an interrupted write never destroys an existing model.
+// JSON building blocks for model files: Eigen matrices as JSON, checked member access, the two
+// encodings of a model file, and atomic file replacement so an interrupted write never destroys
+// an existing model.
+//
+// A model file is one JSON document. Up to kBinaryModelFileNumbers numbers in its arrays it is
+// written as JSON text; beyond, as CBOR (RFC 8949, prefixed by its self-describing tag
+// 0xd9d9f7) in which every array of floating-point numbers is a byte string of little-endian
+// IEEE doubles: a KCDE model of 10⁷ rows is then 8 bytes per number on disk and in memory,
+// where its text took about 20 and parsing it a JSON node of 16 per number. Readers take both,
+// whatever the size.
 
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -12,11 +20,12 @@
 
 namespace cdens {
 
-/// {"rows": r, "cols": c, "data": [column-major values]}; doubles round-trip exactly.
+/// {"rows": r, "cols": c, "data": [column-major values]}; doubles round-trip exactly. The reader
+/// takes "data" as a list of numbers or as the byte string of a binary model file.
 nlohmann::json matrix_to_json(const MatrixView& matrix);
 Matrix matrix_from_json(const nlohmann::json& document, std::string_view what);
 
-/// A plain JSON array.
+/// A plain JSON array (the reader takes a binary model file's byte string too).
 nlohmann::json vector_to_json(const VectorView& vector);
 Vector vector_from_json(const nlohmann::json& document, std::string_view what);
 
@@ -42,7 +51,20 @@ void write_file_atomically(const std::string& path, const std::string& contents)
 /// Parses JSON text; ModelFormatError naming `what` (a path, "model text") if it is not JSON.
 nlohmann::json parse_json_text(const std::string& text, std::string_view what);
 
-/// Parses a JSON file; IoError if unreadable, ModelFormatError if not JSON.
-nlohmann::json read_json_file(const std::string& path);
+/// Numbers in a model document's arrays beyond which it is written in the binary encoding.
+inline constexpr Index kBinaryModelFileNumbers = Index{1} << 20;
+
+/// The bytes of a model file in either encoding (the CBOR tag first: binary; otherwise JSON
+/// text); ModelFormatError naming `what` if they are neither.
+nlohmann::json parse_model_document(const std::string& bytes, std::string_view what);
+
+/// Reads a model file in either encoding; IoError if unreadable, ModelFormatError if it is not
+/// a model document.
+nlohmann::json read_model_document(const std::string& path);
+
+/// Writes `document` atomically to `path`: as JSON text when its arrays hold fewer than
+/// `binary_from` numbers, in the binary encoding otherwise.
+void write_model_document(const std::string& path, nlohmann::json document,
+                          Index binary_from = kBinaryModelFileNumbers);
 
 }  // namespace cdens
