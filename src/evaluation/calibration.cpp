@@ -115,17 +115,13 @@ Vector randomized_over_levels(const ConditionalMixture& model, const MatrixView&
   return values;
 }
 
-bool has_discrete_scalar_output(const ConditionalMixture& model) {
-  return model.output_dim() == 1 && model.output_kernels().front().is_discrete();
-}
-
 }  // namespace
 
 Vector pit_values(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y,
                   std::uint64_t seed) {
   require_same_samples(x, "x", y, "y");
   require_nonempty(y, "the evaluation data");
-  if (!has_discrete_scalar_output(model)) return model.cdf(x, y);
+  if (!detail::has_discrete_scalar_output(model)) return model.cdf(x, y);
   detail::require_discrete_scalar_output(model, "the PIT", true);
   return randomized_over_levels(model, x, y, seed, random_stream::randomized_pit,
                                 [](const detail::LevelDistribution& forecast, double value) {
@@ -137,7 +133,7 @@ HighestDensityValues highest_density_values(const ConditionalMixture& model, con
                                             const MatrixView& y, Index draws, std::uint64_t seed) {
   require_same_samples(x, "x", y, "y");
   require_nonempty(y, "the evaluation data");
-  if (has_discrete_scalar_output(model)) {
+  if (detail::has_discrete_scalar_output(model)) {
     // Ranked as the highest-probability sets rank the levels: h_i ≤ α only where y_i is in the
     // set of level α.
     return {randomized_over_levels(model, x, y, seed, random_stream::randomized_hpd,

@@ -12,6 +12,7 @@
 #include "cdens/evaluation/discrete_scores.hpp"
 #include "cdens/evaluation/scores.hpp"
 #include "conditional/constant_gate.hpp"
+#include "evaluation/level_forecasts.hpp"
 #include "evaluation/score_selection.hpp"
 #include "evaluation/summary.hpp"
 
@@ -116,15 +117,13 @@ void add_highest_density_regions(RawEvaluation& raw, const ConditionalMixture& m
   raw.values.push_back(raw_row("hpd", values, Role::hpd));
 }
 
-bool has_discrete_scalar_output(const ConditionalMixture& model) {
-  return model.output_dim() == 1 && model.output_kernels().front().is_discrete();
-}
-
+/// The quantities `selection` asks for, those of a one-dimensional discrete y (sets of levels,
+/// randomised values) or of a continuous one.
 RawEvaluation raw_evaluation(const ConditionalMixture& model, const MatrixView& x,
                              const MatrixView& y, const EvaluationOptions& options,
                              const detail::ScoreSelection& selection, Progress& progress) {
   const bool scalar = model.output_dim() == 1;
-  const bool discrete = has_discrete_scalar_output(model);
+  const bool discrete = detail::has_discrete_scalar_output(model);
   const std::vector<double>& levels = options.interval_levels;
   RawEvaluation raw;
   auto& values = raw.values;
@@ -141,8 +140,9 @@ RawEvaluation raw_evaluation(const ConditionalMixture& model, const MatrixView& 
     pinball.role = Role::loss;
     values.push_back(std::move(pinball));
   }
-  if (selection.cde_loss)
+  if (selection.cde_loss) {
     values.push_back(raw_row("cde_loss", cde_losses(model, x, y), Role::loss));
+  }
   if (selection.brier) values.push_back(raw_row("brier", brier_scores(model, x, y), Role::loss));
   if (selection.energy_score) {
     EnergyScores scores = energy_scores(model, x, y, options.draws, options.seed);
@@ -163,9 +163,11 @@ RawEvaluation raw_evaluation(const ConditionalMixture& model, const MatrixView& 
     if (scalar && !discrete) {
       add_highest_density_regions(raw, model, x, y, levels, progress);
     } else {
-      if (discrete)
+      if (discrete) {
         add_level_sets(raw, "hpd_", levels, highest_probability_sets(model, x, y, levels));
-      // Exact for a discrete y, from draws (one random stream per pair) for d_y > 1.
+      }
+      // Exact and randomised for a discrete y; from draws (one random stream per pair) for
+      // d_y > 1.
       HighestDensityValues hpd = highest_density_values(model, x, y, options.draws, options.seed);
       raw.hpd_draws = hpd.draws;
       values.push_back(raw_row("hpd", hpd.values, Role::hpd));
@@ -267,7 +269,7 @@ ModelEvaluation evaluate_model(const ConditionalMixture& model, const MatrixView
   const Index n = y.cols();
   const bool discrete = any_discrete(model.output_kernels());
   // Sets of levels carry their own coverage; the randomised values give only the curve.
-  const bool coverage_from_values = !has_discrete_scalar_output(model);
+  const bool coverage_from_values = !detail::has_discrete_scalar_output(model);
   const RawEvaluation raw = raw_evaluation(model, x, y, options, selection, progress);
 
   ModelEvaluation evaluation;

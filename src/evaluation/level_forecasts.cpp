@@ -4,6 +4,10 @@
 
 namespace cdens::detail {
 
+bool has_discrete_scalar_output(const ConditionalMixture& model) {
+  return model.output_dim() == 1 && model.output_kernels().front().is_discrete();
+}
+
 const ColumnKernel& require_discrete_scalar_output(const ConditionalMixture& model,
                                                    const std::string& query, bool ordered) {
   const ColumnKernels& kernels = model.output_kernels();

@@ -13,6 +13,9 @@
 
 namespace cdens::detail {
 
+/// Whether y is one discrete output.
+bool has_discrete_scalar_output(const ConditionalMixture& model);
+
 /// The kernel of a one-dimensional discrete y; InvalidArgument naming `query` otherwise (and,
 /// when `ordered`, unless its levels are ordered).
 const ColumnKernel& require_discrete_scalar_output(const ConditionalMixture& model,
