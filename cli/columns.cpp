@@ -1,6 +1,7 @@
 #include "columns.hpp"
 
 #include <algorithm>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,25 @@ std::vector<std::string> column_specs(const std::string& option_text,
                                       const std::string& option_name,
                                       const std::vector<std::string>& fallback) {
   return option_text.empty() ? fallback : split_list(option_text, ',', option_name);
+}
+
+void warn_renamed_columns(const std::string& model_path, bool no_header,
+                          const std::vector<std::vector<std::string>>& chosen,
+                          const std::vector<std::vector<std::string>>& variables) {
+  if (no_header) return;
+  std::string renamed;
+  for (std::size_t g = 0; g < chosen.size() && g < variables.size(); ++g) {
+    // A group of another size is refused later, by the dimension check.
+    for (std::size_t d = 0; d < chosen[g].size() && d < variables[g].size(); ++d) {
+      if (chosen[g][d] == variables[g][d]) continue;
+      renamed += (renamed.empty() ? "" : ", ") + std::string("column '") + chosen[g][d] +
+                 "' read as " + variables[g][d];
+    }
+  }
+  if (renamed.empty()) return;
+  std::cerr << "cdens: warning: " << model_path
+            << ": the columns given are named otherwise than the model's variables: " << renamed
+            << '\n';
 }
 
 void require_disjoint(const ColumnSelection& x, const ColumnSelection& y) {

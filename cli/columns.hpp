@@ -36,6 +36,16 @@ std::vector<std::string> column_specs(const std::string& option_text,
                                       const std::string& option_name,
                                       const std::vector<std::string>& fallback);
 
+/// Warns once on standard error, naming `model_path`, where columns chosen for a model's
+/// variables are named otherwise than the variables they are read as (x and y swapped by
+/// --x y --y x, say): "column 'y' read as x, column 'x' read as y". `chosen` and `variables`
+/// give the names group by group: the x columns and the y columns (a density model's columns).
+/// No error: a user may rename columns on purpose. A table without a header names no column
+/// and is not checked.
+void warn_renamed_columns(const std::string& model_path, bool no_header,
+                          const std::vector<std::vector<std::string>>& chosen,
+                          const std::vector<std::vector<std::string>>& variables);
+
 /// InvalidArgument if a column is chosen both as an x and as a y column.
 void require_disjoint(const ColumnSelection& x, const ColumnSelection& y);
 

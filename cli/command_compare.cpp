@@ -104,6 +104,7 @@ void run_compare(const CompareArguments& arguments) {
     }
     y_names = model.y_names;
     std::cout << "model: " << path << " (" << model.description << ")\n";
+    print_discrete_outputs(std::cout, model.y_names, model.evaluation, false);
     evaluations.push_back(std::move(model.evaluation));
   }
   const ModelComparison comparison = compare_evaluations(evaluations, model_labels(models));

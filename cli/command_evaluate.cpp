@@ -29,7 +29,12 @@ struct EvaluateArguments {
 
 void print_calibration(std::ostream& out, const ModelEvaluation& evaluation) {
   if (evaluation.calibration.empty()) return;  // neither central nor hpd was asked for
-  out << "calibration: uniform on (0, 1) for a calibrated model; Kolmogorov-Smirnov test\n";
+  const bool randomized = evaluation.calibration.front().randomized;
+  out << "calibration: "
+      << (randomized ? "randomised over the probability of y's level (a discrete y; the "
+                       "uniform draws from --seed), "
+                     : "")
+      << "uniform on (0, 1) for a calibrated model; Kolmogorov-Smirnov test\n";
   for (const auto& check : evaluation.calibration) {
     out << "  " << check.name << ": D = " << format_table_number(check.test.statistic)
         << ", p = " << format_table_number(check.test.p_value) << '\n';
@@ -53,8 +58,12 @@ void print_calibration(std::ostream& out, const ModelEvaluation& evaluation) {
     out << '\n';
   }
   const CoverageCurve& curve = evaluation.coverage;
-  out << "coverage: share of pairs inside the interval of each level (band: 95% of a calibrated "
-         "model)\n  "
+  out << (randomized && evaluation.output_dim == 1
+              ? "coverage: share of pairs whose randomised value lies in the interval of each "
+                "level (|pit - 1/2| <= level/2, hpd <= level; the sets' own coverage is among the "
+                "scores; band: 95% of a calibrated model)\n  "
+              : "coverage: share of pairs inside the interval of each level (band: 95% of a "
+                "calibrated model)\n  ")
       << std::setw(7) << "level" << std::setw(10) << (curve.central.size() ? "central" : "")
       << std::setw(10) << (curve.highest_density.size() ? "hpd" : "") << std::setw(20) << "band"
       << '\n';
@@ -84,8 +93,9 @@ void run_evaluate(const EvaluateArguments& arguments) {
       evaluate_model_file(arguments.model_path, table, arguments.evaluation);
   const ModelEvaluation& evaluation = model.evaluation;
   std::cout << "model: " << arguments.model_path << " (" << model.description << ")\n"
-            << "y: " << join(model.y_names, ",") << '\n'
-            << "n: " << evaluation.n << '\n';
+            << "y: " << join(model.y_names, ",") << '\n';
+  print_discrete_outputs(std::cout, model.y_names, evaluation, true);
+  std::cout << "n: " << evaluation.n << '\n';
   std::vector<Index> excluded;
   for (const auto& pair : evaluation.excluded) excluded.push_back(pair.pair);
   print_exclusions(std::cout, excluded, evaluation.pairs_given);
@@ -104,8 +114,9 @@ void add_evaluate_command(CLI::App& app) {
   auto arguments = std::make_shared<EvaluateArguments>();
   CLI::App* command = app.add_subcommand(
       "evaluate",
-      "Scores (log-likelihood, CRPS, pinball, CDE loss, energy score), intervals and "
-      "calibration of a model on labelled data");
+      "Scores (log-likelihood, CRPS, pinball, CDE loss, energy score; for a discrete y the "
+      "ranked probability and Brier scores), intervals and calibration of a model on labelled "
+      "data");
   command->add_option("model", arguments->model_path, "Model file (conditional or density)")
       ->required();
   command->add_option("data", arguments->data_path, "CSV file with the model's columns")

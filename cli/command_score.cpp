@@ -32,8 +32,14 @@ struct ScoreArguments {
 
 void score_conditional(const ScoreArguments& arguments, const ConditionalModel& model,
                        const CsvTable& table) {
-  const Matrix x = choose_columns(table, arguments.x_columns, "--x", model.x_names).values;
-  const Matrix y = choose_columns(table, arguments.y_columns, "--y", model.y_names).values;
+  const ColumnSelection x_columns =
+      choose_columns(table, arguments.x_columns, "--x", model.x_names);
+  const ColumnSelection y_columns =
+      choose_columns(table, arguments.y_columns, "--y", model.y_names);
+  warn_renamed_columns(arguments.model_path, arguments.no_header,
+                       {x_columns.names, y_columns.names}, {model.x_names, model.y_names});
+  const Matrix& x = x_columns.values;
+  const Matrix& y = y_columns.values;
   const double mean_log_likelihood = cdens::mean_log_likelihood(model.mixture, x, y);
   // Full precision: scripts compare these numbers.
   std::cout << "n: " << x.cols() << '\n';
@@ -55,7 +61,10 @@ void score_conditional(const ScoreArguments& arguments, const ConditionalModel& 
 
 void score_density(const ScoreArguments& arguments, const DensityModel& model,
                    const CsvTable& table) {
-  const Matrix x = choose_columns(table, arguments.columns, "--columns", model.names).values;
+  const ColumnSelection columns =
+      choose_columns(table, arguments.columns, "--columns", model.names);
+  warn_renamed_columns(arguments.model_path, arguments.no_header, {columns.names}, {model.names});
+  const Matrix& x = columns.values;
   DensityQuery query;
   query.log_tolerance = arguments.tolerance;
   const Vector log_densities = model.mixture.log_pdf(x, query);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -129,7 +130,9 @@ void add_evaluation_options(CLI::App& command, EvaluationArguments& arguments) {
       .add_option("--draws", arguments.draws,
                   "Draws per pair for the energy score and the HPD values when d_y > 1 (even)")
       ->capture_default_str();
-  add_seed_option(command, arguments.seed, "Seed of those draws (default 0)");
+  add_seed_option(command, arguments.seed,
+                  "Seed of those draws and of the randomised PIT and HPD values of a discrete y "
+                  "(default 0)");
   command.add_option("--scores", arguments.scores,
                      "Scores to compute, of " + join(evaluation_score_names(), ",") +
                          " (central: central intervals and PIT; hpd: highest-density regions "
@@ -186,6 +189,7 @@ EvaluatedModel evaluate_model_file(const std::string& path, const CsvTable& tabl
       throw InvalidArgument(path + " is a density model p(x): it has no inputs for --x");
     }
     const ColumnSelection data = choose_columns(table, arguments.y_columns, "--y", model.names);
+    warn_renamed_columns(path, arguments.no_header, {data.names}, {model.names});
     result = {"density p(x) by " + model.report.method, data.names,
               evaluate_density(model.mixture, data.values, options, progress)};
   } else {
@@ -197,6 +201,8 @@ EvaluatedModel evaluate_model_file(const std::string& path, const CsvTable& tabl
     const ColumnSelection x = choose_columns(rows, arguments.x_columns, "--x", model.x_names);
     const ColumnSelection y = choose_columns(rows, arguments.y_columns, "--y", model.y_names);
     require_disjoint(x, y);
+    warn_renamed_columns(path, arguments.no_header, {x.names, y.names},
+                         {model.x_names, model.y_names});
     result = {"conditional p(y|x) by " + model.report.method, y.names,
               evaluate_model(model.mixture, x.values, y.values, options, progress)};
   }
@@ -227,9 +233,37 @@ void drop_rows_missing_for_models(CsvTable& table, const std::vector<std::string
   drop_rows_with_missing_if(true, table, columns);
 }
 
+void print_discrete_outputs(std::ostream& out, const std::vector<std::string>& y_names,
+                            const ModelEvaluation& evaluation, bool left_out) {
+  const auto& kinds = evaluation.output_kinds;
+  if (std::all_of(kinds.begin(), kinds.end(),
+                  [](const std::string& kind) { return kind == "continuous"; })) {
+    return;
+  }
+  out << "discrete y:";
+  bool continuous = false;
+  for (std::size_t d = 0; d < kinds.size(); ++d) {
+    out << (d == 0 ? " " : ", ") << (d < y_names.size() ? y_names[d] : "y" + std::to_string(d))
+        << ' ' << kinds[d];
+    if (kinds[d] != "continuous") out << " (" << evaluation.output_levels[d] << " levels)";
+    continuous = continuous || kinds[d] == "continuous";
+  }
+  out << (continuous ? "; log_likelihood is the log of a probability in the discrete outputs "
+                       "times a density in the continuous ones\n"
+                     : "; log_likelihood is log P(y|x), a log-probability\n");
+  if (!left_out || evaluation.not_applicable.empty()) return;
+  out << "not applicable to this y, left out:\n";
+  for (const auto& score : evaluation.not_applicable) {
+    out << "  " << std::left << std::setw(14) << score.score << std::right << score.reason << '\n';
+  }
+}
+
 void print_score_table(std::ostream& out, const ModelEvaluation& evaluation) {
+  const bool sets = evaluation.output_dim == 1 && !evaluation.output_kinds.empty() &&
+                    evaluation.output_kinds.front() != "continuous";
   out << "scores: mean ± standard error over the pairs (log_likelihood: higher is better; "
-         "widths and coverages describe; every other score is a loss)\n";
+      << (sets ? "sizes, masses and coverages of the sets of levels" : "widths and coverages")
+      << " describe; every other score is a loss)\n";
   for (const auto& column : evaluation.scores) {
     out << "  " << std::left << std::setw(24) << column.name << std::right << std::setw(12)
         << format_table_number(column.mean) << " ± " << format_table_number(column.standard_error)

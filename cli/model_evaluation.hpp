@@ -69,6 +69,11 @@ void print_exclusions(std::ostream& out, const std::vector<Index>& pairs, Index 
 /// A number of a report table: 4 significant digits.
 std::string format_table_number(double value);
 
+/// For a model with a discrete output, what y is and what its log-likelihood means, and with
+/// `left_out` the scores that do not apply to it with why; nothing for a continuous y.
+void print_discrete_outputs(std::ostream& out, const std::vector<std::string>& y_names,
+                            const ModelEvaluation& evaluation, bool left_out);
+
 /// One line per score: name, mean ± standard error.
 void print_score_table(std::ostream& out, const ModelEvaluation& evaluation);
 

@@ -13,10 +13,19 @@ Per-pair scores (lower is better except the log-likelihood):
   (Gneiting & Raftery 2007; Grimit et al. 2006), one-dimensional y;
 * ``pinball_loss`` -- quantile losses at given levels, one-dimensional y;
 * ``cde_loss`` -- int p(y|x_i)^2 dy - 2 p(y_i|x_i) (Izbicki & Lee 2017), any d_y;
-* ``energy_score`` -- E||X - y|| - E||X - X'||/2 from draws, with its Monte-Carlo error, any d_y.
+* ``energy_score`` -- E||X - y|| - E||X - X'||/2 from draws, with its Monte-Carlo error, any
+  continuous d_y.
+
+A discrete y (KernelCDE with the output in ``discrete=`` or ``ordered=``) is a probability mass
+function over its levels: ``log_likelihood`` is then log P(y_i|x_i), and its scores are
+
+* ``rps`` -- the ranked probability score sum_k (F(l_k|x_i) - 1{y_i <= l_k})^2 over the levels
+  (an ordered y; the CRPS of the mass function where the levels are consecutive integers);
+* ``brier_score`` -- sum_l (p(l|x_i) - 1{y_i = l})^2 over the levels (any discrete y).
 
 Calibration: ``pit`` (one-dimensional y) and ``hpd_values`` (any d_y) are uniform for a
-calibrated model; ``uniformity_test`` is the Kolmogorov-Smirnov test of that. ``evaluate``
+calibrated model (for a discrete y randomised over the probability of y's own level, with
+``random_state``); ``uniformity_test`` is the Kolmogorov-Smirnov test of that. ``evaluate``
 gathers everything, ``compare`` compares models on the same data (paired standard errors,
 shares of pairs won); ``cdens.plot.calibration`` and ``cdens.plot.comparison`` draw them. Both
 leave out, with a warning naming the rows, every pair with a score that is not finite (a y far
@@ -78,6 +87,18 @@ def crps(model, X, Y=None):
     return _core.crps(*_engine_arguments(model, X, Y))
 
 
+def rps(model, X, Y):
+    """Ranked probability score per pair, shape (n,): sum_k (F(l_k|x_i) - 1{y_i <= l_k})^2 over
+    the levels l_1 < ... < l_c of an ordered discrete y."""
+    return _core.ranked_probability_scores(*_engine_arguments(model, X, Y))
+
+
+def brier_score(model, X, Y):
+    """Brier score per pair, shape (n,): sum_l (p(l|x_i) - 1{y_i = l})^2 over the levels of a
+    discrete y (their combinations for several discrete outputs)."""
+    return _core.brier_scores(*_engine_arguments(model, X, Y))
+
+
 def pinball_loss(model, X, Y=None, levels=DEFAULT_PINBALL_LEVELS):
     """Pinball losses rho_tau(y_i - q_tau(x_i)) of the model's quantiles, shape (n, len(levels))
     (1-D y)."""
@@ -97,14 +118,17 @@ def energy_score(model, X, Y=None, n_draws=1000, random_state=0):
                                seed_of(random_state))
 
 
-def pit(model, X, Y=None):
-    """PIT values F(y_i|x_i), shape (n,) (1-D y): uniform for a calibrated model."""
-    return _core.pit(*_engine_arguments(model, X, Y))
+def pit(model, X, Y=None, random_state=0):
+    """PIT values F(y_i|x_i), shape (n,) (1-D y): uniform for a calibrated model. For an ordered
+    discrete y the randomised PIT P(Y < y_i|x_i) + V_i P(Y = y_i|x_i), V_i ~ U(0, 1) drawn from
+    random_state."""
+    return _core.pit(*_engine_arguments(model, X, Y), seed_of(random_state))
 
 
 def hpd_values(model, X, Y=None, n_draws=1000, random_state=0):
-    """HPD values P(p(Y|x_i) >= p(y_i|x_i)), shape (n,): exact for 1-D y, a randomised rank among
-    n_draws draws otherwise; uniform for a calibrated model."""
+    """HPD values P(p(Y|x_i) >= p(y_i|x_i)), shape (n,): exact for 1-D y (for a discrete y the
+    probability of the levels more probable than y_i plus V_i P(Y = y_i|x_i), V_i ~ U(0, 1)), a
+    randomised rank among n_draws draws otherwise; uniform for a calibrated model."""
     return _core.highest_density_values(*_engine_arguments(model, X, Y), int(n_draws),
                                         seed_of(random_state))
 
@@ -170,8 +194,14 @@ def evaluate(model, X, Y=None, *, pinball_levels=DEFAULT_PINBALL_LEVELS,
     ``coverage`` the coverage curve with its binomial band.
 
     ``scores`` selects what to compute (default: everything that applies), by the names in
-    ``SCORE_NAMES``: log_likelihood, crps, pinball, cde_loss, energy_score, central (central
-    intervals and PIT values) and hpd (highest-density regions and HPD values, the slowest).
+    ``SCORE_NAMES``: log_likelihood, crps, rps, pinball, cde_loss, brier, energy_score, central
+    (central intervals and PIT values) and hpd (highest-density regions and HPD values, the
+    slowest). A name that does not apply to the model's y is refused naming those that do;
+    ``not_applicable`` lists them with the reason, ``output_kinds`` says what y is. For a
+    discrete y the intervals are sets of levels (``hpd_size_0.9``: how many levels,
+    ``hpd_mass_0.9``: their probability, ``hpd_coverage_0.9``: whether y is in the set) and the
+    calibration values are randomised (``calibration["pit"]["randomized"]``), from
+    ``random_state``.
     A pair with a score that is not finite is left out with a RuntimeWarning; ``excluded`` names
     it (``pair``: its 0-based row, ``score``, ``value``) and ``pairs`` gives the rows scored."""
     report = _evaluation(model, X, Y, pinball_levels, interval_levels, bins, n_draws,

@@ -285,9 +285,15 @@ def _state_colors(count, cmap):
 _CHECK_TITLES = {"pit": "PIT values", "hpd": "HPD values"}
 
 
+def _randomized(evaluation, check):
+    """Whether the report's values of `check` are randomised (a discrete y)."""
+    return bool(evaluation["calibration"][check].get("randomized", False))
+
+
 def calibration_histogram(evaluation, check="pit", *, ax=None):
     """Histogram of the PIT (``check="pit"``) or HPD values of an evaluation report, with the
-    band in which a calibrated model's count falls with 95 % probability in each bin."""
+    band in which a calibrated model's count falls with 95 % probability in each bin (for a
+    discrete y the randomised values, uniform for a calibrated model as well)."""
     checks = evaluation["calibration"]
     if check not in checks:
         raise ValueError(f"the evaluation has no {check} values (it has {sorted(checks)})")
@@ -304,34 +310,67 @@ def calibration_histogram(evaluation, check="pit", *, ax=None):
         ax.axhline(bound, color="C1", linewidth=0.9, zorder=3)
     ax.axhline(counts.sum() / counts.size, color="C1", linestyle="--", linewidth=0.9, zorder=3)
     ax.set_xlim(0.0, 1.0)
-    ax.set_xlabel(_CHECK_TITLES[check].rstrip("s").lower())
+    name = ("randomised " if _randomized(evaluation, check) else "") + _CHECK_TITLES[check]
+    ax.set_xlabel(name.rstrip("s").lower())
     ax.set_ylabel("pairs per bin")
-    ax.set_title(f"{_CHECK_TITLES[check]}: KS D = {checks[check]['statistic']:.3f}, "
+    ax.set_title(f"{name}: KS D = {checks[check]['statistic']:.3f}, "
                  f"p = {checks[check]['p_value']:.3g}", fontsize="medium")
     ax.legend(fontsize="small", loc="lower center")
     return ax
 
 
+def _level_sets(evaluation, prefix):
+    """(mean probability, mean coverage, its standard error) of the sets of levels of a discrete
+    y named prefix_mass_* and prefix_coverage_*, one per interval level; None without them."""
+    scores = {score["name"]: score for score in evaluation["scores"]}
+    masses = [name for name in scores if name.startswith(f"{prefix}_mass_")]
+    if not masses:
+        return None
+    coverages = [scores[name.replace("_mass_", "_coverage_")] for name in masses]
+    return (np.array([scores[name]["mean"] for name in masses]),
+            np.array([c["mean"] for c in coverages]),
+            np.array([c["standard_error"] for c in coverages]))
+
+
 def coverage_curve(evaluation, *, ax=None):
     """Observed share of pairs inside the central and highest-density intervals against the
-    nominal level, over the binomial 95 % band of a calibrated model."""
+    nominal level, over the binomial 95 % band of a calibrated model. For a discrete y the
+    curves are those of the randomised PIT and HPD values, and the sets of levels scored
+    (``--levels``) are added as points: the share of pairs inside each set against the set's
+    mean probability, which a calibrated model's sets match (95 % intervals)."""
     coverage = evaluation["coverage"]
     levels = np.asarray(coverage["levels"], dtype=float)
+    randomized = any(_randomized(evaluation, check) for check in evaluation["calibration"])
     ax = _axes(ax)
     ax.fill_between(levels, coverage["band_lower"], coverage["band_upper"], color="C1",
                     alpha=0.25, label="95% band if calibrated")
     ax.plot([0, 1], [0, 1], color="0.5", linestyle="--", linewidth=0.8)
-    if "central" in coverage:
-        ax.plot(levels, coverage["central"], marker="o", markersize=3, label="central interval")
-    if "hpd" in coverage:
-        ax.plot(levels, coverage["hpd"], marker="s", markersize=3, label="highest-density region")
+    drew_sets = False
+    for key, marker, label, sets_label, color in (
+            ("central", "o", "central interval", "central sets", "C0"),
+            ("hpd", "s", "highest-density region", "most probable sets", "C1")):
+        if key not in coverage:
+            continue
+        ax.plot(levels, coverage[key], marker=marker, markersize=3, color=color,
+                label=f"{label} (randomised)" if randomized else label)
+        sets = _level_sets(evaluation, key)
+        if sets is not None:
+            drew_sets = True
+            mass, share, error = sets
+            ax.errorbar(mass, share, yerr=1.96 * error, fmt=marker, markersize=7, capsize=3,
+                        color=color, markerfacecolor="none", label=sets_label)
     ax.set_xlim(0.0, 1.0)
     ax.set_ylim(0.0, 1.0)
     ax.set_aspect("equal")
-    ax.set_xlabel("nominal level")
+    ax.set_xlabel("nominal level (sets of levels: their mean probability)" if drew_sets
+                  else "nominal level")
     ax.set_ylabel("observed coverage")
     ax.set_title(f"coverage on {int(evaluation['n'])} pairs", fontsize="medium")
-    ax.legend(fontsize="small", loc="upper left")
+    # The sets' points lie near the diagonal's top: their legend goes below it.
+    if randomized:
+        ax.legend(fontsize="x-small", loc="lower right")
+    else:
+        ax.legend(fontsize="small", loc="upper left")
     return ax
 
 

@@ -14,6 +14,7 @@
 #include "cdens/core/error.hpp"
 #include "cdens/evaluation/calibration.hpp"
 #include "cdens/evaluation/comparison.hpp"
+#include "cdens/evaluation/discrete_scores.hpp"
 #include "cdens/evaluation/evaluation.hpp"
 #include "cdens/evaluation/scores.hpp"
 #include "cdens/model_file.hpp"
@@ -75,6 +76,11 @@ void bind_evaluation(py::module_& module) {
              "CRPS per pair, closed form of the Gaussian mixture (one-dimensional y).");
   module.def("cde_losses", pair_score(&cde_losses), py::arg("model"), py::arg("X"),
              py::arg("Y") = py::none(), "∫p̂(y|x_i)² dy − 2 p̂(y_i|x_i) per pair.");
+  module.def("ranked_probability_scores", pair_score(&ranked_probability_scores), py::arg("model"),
+             py::arg("X"), py::arg("Y"),
+             "Ranked probability score per pair (one ordered discrete y).");
+  module.def("brier_scores", pair_score(&brier_scores), py::arg("model"), py::arg("X"),
+             py::arg("Y"), "Brier score per pair (a y whose every output is discrete).");
   module.def(
       "pinball_losses",
       [](const py::object& model, const py::array& x, const py::object& y,
@@ -107,14 +113,17 @@ void bind_evaluation(py::module_& module) {
         }));
       },
       py::arg("model"), py::arg("X"), py::arg("Y"), py::arg("draws"), py::arg("seed"),
-      "HPD values per pair: exact for one-dimensional y, from `draws` draws otherwise.");
+      "HPD values per pair: exact for one-dimensional y (randomised for a discrete one), from "
+      "`draws` draws otherwise.");
   module.def(
       "pit",
-      [](const py::object& model, const py::array& x, const py::object& y) {
+      [](const py::object& model, const py::array& x, const py::object& y, std::uint64_t seed) {
         QueryPairs pairs = pairs_of(model, x, y);
-        return vector_to_numpy(without_gil([&] { return pairs.mixture.cdf(pairs.x, pairs.y); }));
+        return vector_to_numpy(
+            without_gil([&] { return pit_values(pairs.mixture, pairs.x, pairs.y, seed); }));
       },
-      py::arg("model"), py::arg("X"), py::arg("Y") = py::none(), "PIT values (1-D y).");
+      py::arg("model"), py::arg("X"), py::arg("Y"), py::arg("seed"),
+      "PIT values (1-D y; randomised for an ordered discrete y).");
   module.def(
       "evaluate",
       [](const py::object& model, const py::array& x, const py::object& y,

@@ -869,6 +869,10 @@ Vector ConditionalMixture::highest_density_probability(const MatrixView& x,
   const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
   Vector result(t.cols());
   parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
+    if (!discrete_.empty()) {
+      result(j) = level_distribution(pi.col(j)).highest_density_probability(t(0, j));
+      return;
+    }
     result(j) = has_transform_
                     ? transformed_mixture(pi.col(j), maps, j).highest_density_probability(y(0, j))
                     : scalar_mixture(pi.col(j), maps, j).highest_density_probability(t(0, j));

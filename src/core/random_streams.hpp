@@ -42,9 +42,14 @@ inline constexpr std::uint64_t subspace_start(Index dz, Index start) {
 }
 /// Restart r of EM (GMM), stage r of GSKD's RWBS, column r of ConditionalMixture::sample.
 inline constexpr std::uint64_t indexed(Index r) { return static_cast<std::uint64_t>(r); }
-/// Pair j's uniform draw of the randomised PIT (calibration), apart from every sample's stream.
-inline constexpr std::uint64_t randomized_pit(Index j) {
+/// Pair j's uniform draw of its randomised HPD value (calibration: the rank among draws, or a
+/// discrete y's level), apart from every sample's stream.
+inline constexpr std::uint64_t randomized_hpd(Index j) {
   return static_cast<std::uint64_t>(j) + (std::uint64_t{1} << 62);
+}
+/// Pair j's uniform draw of the randomised PIT of a discrete y, apart from those above.
+inline constexpr std::uint64_t randomized_pit(Index j) {
+  return static_cast<std::uint64_t>(j) + (std::uint64_t{3} << 61);
 }
 
 }  // namespace cdens::random_stream

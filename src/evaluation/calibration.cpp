@@ -9,6 +9,7 @@
 #include "cdens/core/validate.hpp"
 #include "core/random_streams.hpp"
 #include "evaluation/draw_blocks.hpp"
+#include "evaluation/level_forecasts.hpp"
 
 namespace cdens {
 namespace {
@@ -81,22 +82,66 @@ Vector sampled_highest_density_values(const ConditionalMixture& model, const Mat
     const Vector log_density = model.log_pdf(repeated, sample);
     for (Index b = 0; b < count; ++b) {
       const Index j = first + b;
-      const auto above =
-          (log_density.segment(b * draws, draws).array() >= observed(j)).cast<double>().sum();
-      // The uniform draw uses a stream of its own per pair, apart from the sample's.
-      Rng rng(seed, random_stream::randomized_pit(j));
-      values(j) = (above + rng.uniform()) / static_cast<double>(draws + 1);
+      const auto drawn = log_density.segment(b * draws, draws).array();
+      const double above = (drawn > observed(j)).cast<double>().sum();
+      const double ties = (drawn == observed(j)).cast<double>().sum();
+      // The uniform draw uses a stream of its own per pair, apart from the sample's. Scaled by
+      // ties + 1 it is a uniform integer in 0 … ties (y's place among the draws as probable as
+      // it) plus a uniform fraction.
+      Rng rng(seed, random_stream::randomized_hpd(j));
+      values(j) = (above + (ties + 1.0) * rng.uniform()) / static_cast<double>(draws + 1);
     }
   });
   return values;
 }
 
+/// below(p̂_i, y_i) + V_i p̂(y_i|x_i) for every pair of a one-dimensional discrete y, V_i ~
+/// Uniform(0, 1) from the stream stream(i) of `seed`: a step of height p̂(y_i|x_i) at y_i, where
+/// below is the probability under it, randomised over the step.
+template <class Below>
+Vector randomized_over_levels(const ConditionalMixture& model, const MatrixView& x,
+                              const MatrixView& y, std::uint64_t seed,
+                              std::uint64_t (*stream)(Index), Below below) {
+  require_dimension(y, 1, "y");
+  require_finite(y, "y");
+  const std::vector<detail::LevelDistribution> forecasts = detail::level_forecasts(model, x);
+  Vector values(y.cols());
+  for (Index j = 0; j < y.cols(); ++j) {
+    const detail::LevelDistribution& forecast = forecasts[static_cast<std::size_t>(j)];
+    Rng rng(seed, stream(j));
+    values(j) =
+        std::min(1.0, below(forecast, y(0, j)) + rng.uniform() * forecast.probability(y(0, j)));
+  }
+  return values;
+}
+
 }  // namespace
+
+Vector pit_values(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y,
+                  std::uint64_t seed) {
+  require_same_samples(x, "x", y, "y");
+  require_nonempty(y, "the evaluation data");
+  if (!detail::has_discrete_scalar_output(model)) return model.cdf(x, y);
+  detail::require_discrete_scalar_output(model, "the PIT", true);
+  return randomized_over_levels(model, x, y, seed, random_stream::randomized_pit,
+                                [](const detail::LevelDistribution& forecast, double value) {
+                                  return forecast.probability_below(value);
+                                });
+}
 
 HighestDensityValues highest_density_values(const ConditionalMixture& model, const MatrixView& x,
                                             const MatrixView& y, Index draws, std::uint64_t seed) {
   require_same_samples(x, "x", y, "y");
   require_nonempty(y, "the evaluation data");
+  if (detail::has_discrete_scalar_output(model)) {
+    // Ranked as the highest-probability sets rank the levels: h_i ≤ α only where y_i is in the
+    // set of level α.
+    return {randomized_over_levels(model, x, y, seed, random_stream::randomized_hpd,
+                                   [](const detail::LevelDistribution& forecast, double value) {
+                                     return forecast.probability_ranked_before(value);
+                                   }),
+            0};
+  }
   if (model.output_dim() == 1) return {model.highest_density_probability(x, y), 0};
   if (draws < 1) {
     throw InvalidArgument("HPD values of a " + std::to_string(model.output_dim()) +

@@ -9,8 +9,11 @@
 #include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/validate.hpp"
+#include "cdens/evaluation/discrete_scores.hpp"
 #include "cdens/evaluation/scores.hpp"
 #include "conditional/constant_gate.hpp"
+#include "evaluation/level_forecasts.hpp"
+#include "evaluation/score_selection.hpp"
 #include "evaluation/summary.hpp"
 
 namespace cdens {
@@ -32,58 +35,7 @@ void summarize(ScoreColumn& column) {
   }
 }
 
-/// What EvaluationOptions::scores asks for.
-struct ScoreSelection {
-  bool log_likelihood = false;
-  bool crps = false;
-  bool pinball = false;
-  bool cde_loss = false;
-  bool energy_score = false;
-  bool central = false;
-  bool hpd = false;
-};
-
-ScoreSelection select_scores(const std::vector<std::string>& names, Index output_dim) {
-  const bool scalar = output_dim == 1;
-  if (names.empty()) return {true, scalar, scalar, true, !scalar, scalar, true};
-  ScoreSelection selection;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    const std::string& name = names[i];
-    if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(i), name) !=
-        names.begin() + static_cast<std::ptrdiff_t>(i)) {
-      throw InvalidArgument("the score '" + name + "' is asked for twice");
-    }
-    const bool needs_scalar = name == "crps" || name == "pinball" || name == "central";
-    if (needs_scalar && !scalar) {
-      throw InvalidArgument("the score '" + name + "' needs a one-dimensional y; this model has " +
-                            "d_y = " + std::to_string(output_dim));
-    }
-    if (name == "energy_score" && scalar) {
-      throw InvalidArgument(
-          "the energy score is for a y of several dimensions (for one it is the CRPS: ask for "
-          "crps)");
-    }
-    bool* flag = name == "log_likelihood" ? &selection.log_likelihood
-                 : name == "crps"         ? &selection.crps
-                 : name == "pinball"      ? &selection.pinball
-                 : name == "cde_loss"     ? &selection.cde_loss
-                 : name == "energy_score" ? &selection.energy_score
-                 : name == "central"      ? &selection.central
-                 : name == "hpd"          ? &selection.hpd
-                                          : nullptr;
-    if (flag == nullptr) {
-      std::string known;
-      for (const auto& known_name : evaluation_score_names()) {
-        known += (known.empty() ? "" : ", ") + known_name;
-      }
-      throw InvalidArgument("unknown score '" + name + "' (known: " + known + ")");
-    }
-    *flag = true;
-  }
-  return selection;
-}
-
-void require_options(const EvaluationOptions& options, const ScoreSelection& selection) {
+void require_options(const EvaluationOptions& options, const detail::ScoreSelection& selection) {
   if (selection.pinball) require_open_unit_interval(options.pinball_levels, "pinball levels");
   if (selection.central || selection.hpd) {
     require_open_unit_interval(options.interval_levels, "interval levels");
@@ -95,35 +47,146 @@ void require_options(const EvaluationOptions& options, const ScoreSelection& sel
   }
 }
 
+/// What a per-pair quantity is in the report.
+enum class Role {
+  loss,         ///< a proper score, lower is better
+  gain,         ///< a proper score, higher is better (the log-likelihood)
+  description,  ///< widths, sizes, masses, coverage indicators: they describe, not compare
+  pit,          ///< the PIT values: calibration, and the central coverage of a continuous y
+  hpd,          ///< the HPD values: calibration, and the highest-density coverage
+};
+
 /// A per-pair quantity over every pair given, before the pairs with non-finite values are left
 /// out: one row of `values` per column, named by prefix + level where there are levels.
 struct RawValues {
-  std::string name;
   std::vector<std::string> row_names;
   Matrix values;  ///< rows × pairs
+  Role role = Role::loss;
 };
 
-RawValues raw_row(std::string name, const Vector& values) {
-  return {name, {name}, values.transpose()};
+RawValues raw_row(const std::string& name, const Vector& values, Role role) {
+  return {{name}, values.transpose(), role};
+}
+
+std::vector<std::string> level_names(const std::string& prefix, const std::vector<double>& levels) {
+  std::vector<std::string> names;
+  for (double level : levels) names.push_back(prefix + format_number(level));
+  return names;
 }
 
 RawValues raw_levels(const std::string& prefix, const std::vector<double>& levels, Matrix values) {
-  std::vector<std::string> names;
-  for (double level : levels) names.push_back(prefix + format_number(level));
-  return {prefix, std::move(names), std::move(values)};
+  return {level_names(prefix, levels), std::move(values), Role::description};
+}
+
+/// Every per-pair quantity asked for, over every pair given, in the order of the report.
+struct RawEvaluation {
+  std::vector<RawValues> values;
+  Vector energy_errors;  ///< Monte-Carlo standard error of every pair's energy score
+  Index energy_draws = 0;
+  Index hpd_draws = 0;
+};
+
+/// The sizes, masses and coverage of the sets of levels of a discrete y, named prefix +
+/// size_α, mass_α and coverage_α.
+void add_level_sets(RawEvaluation& raw, const std::string& prefix,
+                    const std::vector<double>& levels, LevelSets sets) {
+  raw.values.push_back(raw_levels(prefix + "size_", levels, std::move(sets.sizes)));
+  raw.values.push_back(raw_levels(prefix + "mass_", levels, std::move(sets.masses)));
+  raw.values.push_back(raw_levels(prefix + "coverage_", levels, std::move(sets.inside)));
+}
+
+/// The HPD values and highest-density widths of a one-dimensional continuous y, the slow part
+/// (a search per pair and level): in blocks, with progress.
+void add_highest_density_regions(RawEvaluation& raw, const ConditionalMixture& model,
+                                 const MatrixView& x, const MatrixView& y,
+                                 const std::vector<double>& levels, Progress& progress) {
+  const Index n = y.cols();
+  Vector values(n);
+  Matrix widths(static_cast<Index>(levels.size()), n);
+  progress.begin("evaluate: highest-density regions", n);
+  for (Index first = 0; first < n; first += kProgressBlock) {
+    const Index count = std::min(kProgressBlock, n - first);
+    values.segment(first, count) =
+        model.highest_density_probability(x.middleCols(first, count), y.middleCols(first, count));
+    widths.middleCols(first, count) =
+        highest_density_widths(model, x.middleCols(first, count), levels);
+    progress.advance(count);
+  }
+  progress.end();
+  raw.values.push_back(raw_levels("hpd_width_", levels, std::move(widths)));
+  raw.values.push_back(raw_row("hpd", values, Role::hpd));
+}
+
+/// The quantities `selection` asks for, those of a one-dimensional discrete y (sets of levels,
+/// randomised values) or of a continuous one.
+RawEvaluation raw_evaluation(const ConditionalMixture& model, const MatrixView& x,
+                             const MatrixView& y, const EvaluationOptions& options,
+                             const detail::ScoreSelection& selection, Progress& progress) {
+  const bool scalar = model.output_dim() == 1;
+  const bool discrete = detail::has_discrete_scalar_output(model);
+  const std::vector<double>& levels = options.interval_levels;
+  RawEvaluation raw;
+  auto& values = raw.values;
+  if (selection.log_likelihood) {
+    values.push_back(raw_row("log_likelihood", model.log_pdf(x, y), Role::gain));
+  }
+  if (selection.crps) values.push_back(raw_row("crps", crps(model, x, y), Role::loss));
+  if (selection.rps) {
+    values.push_back(raw_row("rps", ranked_probability_scores(model, x, y), Role::loss));
+  }
+  if (selection.pinball) {
+    RawValues pinball = raw_levels("pinball_", options.pinball_levels,
+                                   pinball_losses(model, x, y, options.pinball_levels));
+    pinball.role = Role::loss;
+    values.push_back(std::move(pinball));
+  }
+  if (selection.cde_loss) {
+    values.push_back(raw_row("cde_loss", cde_losses(model, x, y), Role::loss));
+  }
+  if (selection.brier) values.push_back(raw_row("brier", brier_scores(model, x, y), Role::loss));
+  if (selection.energy_score) {
+    EnergyScores scores = energy_scores(model, x, y, options.draws, options.seed);
+    raw.energy_draws = scores.draws;
+    raw.energy_errors = std::move(scores.standard_errors);
+    values.push_back(raw_row("energy_score", scores.values, Role::loss));
+  }
+  if (selection.central) {
+    if (discrete) {
+      add_level_sets(raw, "central_", levels, central_level_sets(model, x, y, levels));
+    } else {
+      values.push_back(
+          raw_levels("central_width_", levels, central_interval_widths(model, x, levels)));
+    }
+    values.push_back(raw_row("pit", pit_values(model, x, y, options.seed), Role::pit));
+  }
+  if (selection.hpd) {
+    if (scalar && !discrete) {
+      add_highest_density_regions(raw, model, x, y, levels, progress);
+    } else {
+      if (discrete) {
+        add_level_sets(raw, "hpd_", levels, highest_probability_sets(model, x, y, levels));
+      }
+      // Exact and randomised for a discrete y; from draws (one random stream per pair) for
+      // d_y > 1.
+      HighestDensityValues hpd = highest_density_values(model, x, y, options.draws, options.seed);
+      raw.hpd_draws = hpd.draws;
+      values.push_back(raw_row("hpd", hpd.values, Role::hpd));
+    }
+  }
+  return raw;
 }
 
 /// Pairs whose values are all finite, and the first non-finite value of every other pair.
-std::vector<Index> finite_pairs(const std::vector<const RawValues*>& raw, Index n,
+std::vector<Index> finite_pairs(const std::vector<RawValues>& raw, Index n,
                                 std::vector<ExcludedPair>& excluded) {
   std::vector<Index> kept;
   for (Index j = 0; j < n; ++j) {
     bool finite = true;
-    for (const RawValues* quantity : raw) {
-      for (Index r = 0; finite && r < quantity->values.rows(); ++r) {
-        if (!std::isfinite(quantity->values(r, j))) {
+    for (const RawValues& quantity : raw) {
+      for (Index r = 0; finite && r < quantity.values.rows(); ++r) {
+        if (!std::isfinite(quantity.values(r, j))) {
           excluded.push_back(
-              {j, quantity->row_names[static_cast<std::size_t>(r)], quantity->values(r, j)});
+              {j, quantity.row_names[static_cast<std::size_t>(r)], quantity.values(r, j)});
           finite = false;
         }
       }
@@ -153,25 +216,23 @@ void add_kept_columns(ModelEvaluation& evaluation, const std::vector<std::string
 }
 
 /// Appends the score columns of a quantity (one per row), on the kept pairs.
-void add_columns(ModelEvaluation& evaluation, const RawValues& raw, bool proper,
-                 bool higher_is_better) {
-  add_kept_columns(evaluation, raw.row_names, proper, higher_is_better,
+void add_columns(ModelEvaluation& evaluation, const RawValues& raw) {
+  add_kept_columns(evaluation, raw.row_names, raw.role != Role::description, raw.role == Role::gain,
                    kept_columns(raw.values, evaluation.pairs));
 }
 
 /// Appends the coverage indicators of the kept pairs, one column per level.
 void add_coverage_columns(ModelEvaluation& evaluation, const std::string& prefix,
                           const std::vector<double>& levels, const Matrix& inside) {
-  add_kept_columns(evaluation, raw_levels(prefix, levels, Matrix()).row_names, false, false,
-                   inside);
+  add_kept_columns(evaluation, level_names(prefix, levels), false, false, inside);
 }
 
-UniformityCheck check_uniformity(std::string name, Vector values,
+UniformityCheck check_uniformity(std::string name, bool randomized, Vector values,
                                  const EvaluationOptions& options) {
   const UniformityTest test = uniformity_test(values);
   UniformHistogram histogram =
       uniform_histogram(values, options.histogram_bins, options.band_level);
-  return {std::move(name), std::move(values), test, std::move(histogram)};
+  return {std::move(name), randomized, std::move(values), test, std::move(histogram)};
 }
 
 nlohmann::json vector_json(const Vector& values) {
@@ -181,8 +242,9 @@ nlohmann::json vector_json(const Vector& values) {
 }  // namespace
 
 const std::vector<std::string>& evaluation_score_names() {
-  static const std::vector<std::string> names{"log_likelihood", "crps",    "pinball", "cde_loss",
-                                              "energy_score",   "central", "hpd"};
+  static const std::vector<std::string> names{"log_likelihood", "crps",     "rps",
+                                              "pinball",        "cde_loss", "brier",
+                                              "energy_score",   "central",  "hpd"};
   return names;
 }
 
@@ -202,80 +264,23 @@ ModelEvaluation evaluate_model(const ConditionalMixture& model, const MatrixView
                     std::to_string(y.cols()));
   }
   require_dimension(y, model.output_dim(), "y");
-  const ScoreSelection selection = select_scores(options.scores, model.output_dim());
+  const detail::ScoreSelection selection = detail::select_scores(options.scores, model);
   require_options(options, selection);
   const Index n = y.cols();
-  const bool scalar = model.output_dim() == 1;
-
-  // Every per-pair value over every pair given, in the order of the report.
-  std::vector<RawValues> raw;
-  raw.reserve(9);
-  const auto add = [&](RawValues values) { return &raw.emplace_back(std::move(values)); };
-  const RawValues* log_likelihood = nullptr;
-  const RawValues* crps_values = nullptr;
-  const RawValues* pinball = nullptr;
-  const RawValues* cde = nullptr;
-  const RawValues* energy = nullptr;
-  const RawValues* central_widths = nullptr;
-  const RawValues* pit = nullptr;
-  const RawValues* hpd_widths = nullptr;
-  const RawValues* hpd = nullptr;
-  Vector energy_errors;
-  if (selection.log_likelihood)
-    log_likelihood = add(raw_row("log_likelihood", model.log_pdf(x, y)));
-  if (selection.crps) crps_values = add(raw_row("crps", crps(model, x, y)));
-  if (selection.pinball) {
-    pinball = add(raw_levels("pinball_", options.pinball_levels,
-                             pinball_losses(model, x, y, options.pinball_levels)));
-  }
-  if (selection.cde_loss) cde = add(raw_row("cde_loss", cde_losses(model, x, y)));
-  Index energy_draws = 0;
-  if (selection.energy_score) {
-    EnergyScores scores = energy_scores(model, x, y, options.draws, options.seed);
-    energy_draws = scores.draws;
-    energy_errors = std::move(scores.standard_errors);
-    energy = add(raw_row("energy_score", scores.values));
-  }
-  if (selection.central) {
-    central_widths = add(raw_levels("central_width_", options.interval_levels,
-                                    central_interval_widths(model, x, options.interval_levels)));
-    pit = add(raw_row("pit", model.cdf(x, y)));
-  }
-  Index hpd_draws = 0;
-  if (selection.hpd) {
-    Vector values;
-    Matrix widths;
-    if (scalar) {
-      // The slow part (a search per pair and level): in blocks, with progress.
-      values.resize(n);
-      widths.resize(static_cast<Index>(options.interval_levels.size()), n);
-      progress.begin("evaluate: highest-density regions", n);
-      for (Index first = 0; first < n; first += kProgressBlock) {
-        const Index count = std::min(kProgressBlock, n - first);
-        values.segment(first, count) = model.highest_density_probability(
-            x.middleCols(first, count), y.middleCols(first, count));
-        widths.middleCols(first, count) =
-            highest_density_widths(model, x.middleCols(first, count), options.interval_levels);
-        progress.advance(count);
-      }
-      progress.end();
-    } else {
-      // Sampled, with one random stream per pair of all the pairs.
-      const HighestDensityValues sampled =
-          highest_density_values(model, x, y, options.draws, options.seed);
-      values = sampled.values;
-      hpd_draws = sampled.draws;
-    }
-    if (scalar) hpd_widths = add(raw_levels("hpd_width_", options.interval_levels, widths));
-    hpd = add(raw_row("hpd", values));
-  }
+  const bool discrete = any_discrete(model.output_kernels());
+  // Sets of levels carry their own coverage; the randomised values give only the curve.
+  const bool coverage_from_values = !detail::has_discrete_scalar_output(model);
+  const RawEvaluation raw = raw_evaluation(model, x, y, options, selection, progress);
 
   ModelEvaluation evaluation;
   evaluation.pairs_given = n;
   evaluation.output_dim = model.output_dim();
-  std::vector<const RawValues*> all;
-  for (const RawValues& values : raw) all.push_back(&values);
-  evaluation.pairs = finite_pairs(all, n, evaluation.excluded);
+  for (const ColumnKernel& kernel : model.output_kernels()) {
+    evaluation.output_kinds.push_back(to_string(kernel.kind()));
+    evaluation.output_levels.push_back(kernel.n_levels());
+  }
+  evaluation.not_applicable = detail::inapplicable_scores(model);
+  evaluation.pairs = finite_pairs(raw.values, n, evaluation.excluded);
   evaluation.n = static_cast<Index>(evaluation.pairs.size());
   if (evaluation.n < 2) {
     const ExcludedPair& first = evaluation.excluded.front();
@@ -284,42 +289,37 @@ ModelEvaluation evaluate_model(const ConditionalMixture& model, const MatrixView
                     std::to_string(first.pair + 1) + ": " + first.score + " = " +
                     format_number(first.value) + ")");
   }
-  const auto kept_vector = [&](const RawValues* values) {
-    return Vector(kept_columns(values->values, evaluation.pairs).row(0).transpose());
-  };
-
-  if (log_likelihood != nullptr) add_columns(evaluation, *log_likelihood, true, true);
-  if (crps_values != nullptr) add_columns(evaluation, *crps_values, true, false);
-  if (pinball != nullptr) add_columns(evaluation, *pinball, true, false);
-  if (cde != nullptr) add_columns(evaluation, *cde, true, false);
-  if (energy != nullptr) {
-    evaluation.energy_draws = energy_draws;
-    const Vector errors = kept_columns(energy_errors.transpose(), evaluation.pairs).row(0);
-    evaluation.energy_monte_carlo_error =
-        std::sqrt(errors.squaredNorm()) / static_cast<double>(evaluation.n);
-    add_columns(evaluation, *energy, true, false);
-  }
   Vector pit_values;
   Vector hpd_values;
-  if (central_widths != nullptr) {
-    pit_values = kept_vector(pit);
-    add_columns(evaluation, *central_widths, false, false);
-    add_coverage_columns(evaluation, "central_coverage_", options.interval_levels,
-                         central_coverage(pit_values, options.interval_levels));
+  for (const RawValues& values : raw.values) {
+    if (values.role == Role::pit) {
+      pit_values = kept_columns(values.values, evaluation.pairs).row(0).transpose();
+      if (coverage_from_values) {
+        add_coverage_columns(evaluation, "central_coverage_", options.interval_levels,
+                             central_coverage(pit_values, options.interval_levels));
+      }
+    } else if (values.role == Role::hpd) {
+      hpd_values = kept_columns(values.values, evaluation.pairs).row(0).transpose();
+      if (coverage_from_values) {
+        add_coverage_columns(evaluation, "hpd_coverage_", options.interval_levels,
+                             highest_density_coverage(hpd_values, options.interval_levels));
+      }
+    } else {
+      add_columns(evaluation, values);
+    }
   }
-  if (hpd != nullptr) {
-    hpd_values = kept_vector(hpd);
-    evaluation.hpd_draws = hpd_draws;
-    if (hpd_widths != nullptr) add_columns(evaluation, *hpd_widths, false, false);
-    add_coverage_columns(evaluation, "hpd_coverage_", options.interval_levels,
-                         highest_density_coverage(hpd_values, options.interval_levels));
+  if (raw.energy_draws > 0) {
+    evaluation.energy_draws = raw.energy_draws;
+    const Vector errors = kept_columns(raw.energy_errors.transpose(), evaluation.pairs).row(0);
+    evaluation.energy_monte_carlo_error =
+        std::sqrt(errors.squaredNorm()) / static_cast<double>(evaluation.n);
   }
-
+  evaluation.hpd_draws = raw.hpd_draws;
   if (pit_values.size() != 0) {
-    evaluation.calibration.push_back(check_uniformity("pit", pit_values, options));
+    evaluation.calibration.push_back(check_uniformity("pit", discrete, pit_values, options));
   }
   if (hpd_values.size() != 0) {
-    evaluation.calibration.push_back(check_uniformity("hpd", hpd_values, options));
+    evaluation.calibration.push_back(check_uniformity("hpd", discrete, hpd_values, options));
   }
   if (pit_values.size() != 0 || hpd_values.size() != 0) {
     evaluation.coverage =
@@ -368,7 +368,8 @@ nlohmann::json evaluation_to_json(const ModelEvaluation& evaluation) {
   }
   nlohmann::json calibration = nlohmann::json::object();
   for (const auto& check : evaluation.calibration) {
-    calibration[check.name] = {{"values", vector_json(check.values)},
+    calibration[check.name] = {{"randomized", check.randomized},
+                               {"values", vector_json(check.values)},
                                {"statistic", check.test.statistic},
                                {"p_value", check.test.p_value},
                                {"histogram",
@@ -383,11 +384,18 @@ nlohmann::json evaluation_to_json(const ModelEvaluation& evaluation) {
     excluded.push_back(
         {{"pair", pair.pair}, {"score", pair.score}, {"value", format_number(pair.value)}});
   }
+  nlohmann::json not_applicable = nlohmann::json::array();
+  for (const auto& score : evaluation.not_applicable) {
+    not_applicable.push_back({{"score", score.score}, {"reason", score.reason}});
+  }
   nlohmann::json document = {{"n", evaluation.n},
                              {"pairs_given", evaluation.pairs_given},
                              {"pairs", evaluation.pairs},
                              {"excluded", excluded},
                              {"output_dim", evaluation.output_dim},
+                             {"output_kinds", evaluation.output_kinds},
+                             {"output_levels", evaluation.output_levels},
+                             {"not_applicable", not_applicable},
                              {"scores", scores},
                              {"energy_draws", evaluation.energy_draws},
                              {"energy_monte_carlo_error", evaluation.energy_monte_carlo_error},

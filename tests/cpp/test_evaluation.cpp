@@ -517,7 +517,7 @@ TEST(EvaluationNonFinite, HugeFiniteScoresGetFiniteMeansAndStandardErrors) {
   EXPECT_NEAR(column.standard_error / 1e299, standard_error, 1e-12 * standard_error);
 }
 
-/// Pairs of integer y (levels −2 … 2) and a KCDE of them with y declared ordered: a probability
+/// Pairs of integer y (levels 7 … 9) and a KCDE of them with y declared ordered: a probability
 /// mass function, which gives a y between the levels probability 0.
 struct DiscreteModel {
   ConditionalMixture model;
@@ -537,21 +537,31 @@ TEST(EvaluationNonFinite, ModelsAreComparedOnThePairsEveryOneScored) {
   const DiscreteModel discrete = ordered_output_model();
   const Matrix x = discrete.data.x.leftCols(10);
   Matrix y = discrete.data.y.leftCols(10);
-  y(0, 6) += 0.5;  // none of the levels: log-likelihood −∞ under the mass function only
-  const ConditionalMixture linear = fit_linear_gaussian(discrete.data.x, discrete.data.y).model;
+  // A level above all of the first model's: log-likelihood −∞ under its mass function only; a
+  // second model fitted with one more pair at that level gives it a probability.
+  const double extra_level = discrete.data.y.maxCoeff() + 1.0;
+  y(0, 6) = extra_level;
+  test::PairSample wider = discrete.data;
+  wider.x.conservativeResize(Eigen::NoChange, wider.x.cols() + 1);
+  wider.y.conservativeResize(Eigen::NoChange, wider.y.cols() + 1);
+  wider.x(0, wider.x.cols() - 1) = x(0, 6);
+  wider.y(0, wider.y.cols() - 1) = extra_level;
+  ProductKernelCdeOptions wider_options;
+  wider_options.ordered = {1};
+  const ConditionalMixture second = fit_product_kernel_cde(wider.x, wider.y, wider_options).model;
   EvaluationOptions options;
-  options.scores = {"log_likelihood", "cde_loss"};
+  options.scores = {"log_likelihood", "brier"};
   const ModelEvaluation a = evaluate_model(discrete.model, x, y, options);
-  const ModelEvaluation b = evaluate_model(linear, x, y, options);
+  const ModelEvaluation b = evaluate_model(second, x, y, options);
   ASSERT_EQ(a.excluded.size(), 1u);
   ASSERT_TRUE(b.excluded.empty());
-  const ModelComparison comparison = compare_evaluations({a, b}, {"kcde", "linear"});
+  const ModelComparison comparison = compare_evaluations({a, b}, {"kcde", "wider"});
   EXPECT_EQ(comparison.n, 9);
   EXPECT_EQ(comparison.excluded, (std::vector<Index>{6}));
   const ModelComparison expected = compare_evaluations(
       {evaluate_model(discrete.model, without_column(x, 6), without_column(y, 6), options),
-       evaluate_model(linear, without_column(x, 6), without_column(y, 6), options)},
-      {"kcde", "linear"});
+       evaluate_model(second, without_column(x, 6), without_column(y, 6), options)},
+      {"kcde", "wider"});
   EXPECT_TRUE(comparison.means.isApprox(expected.means, 1e-12));
   EXPECT_TRUE(comparison.standard_errors.isApprox(expected.standard_errors, 1e-12));
   EXPECT_TRUE(comparison.best_shares.isApprox(expected.best_shares, 1e-12));

@@ -821,6 +821,40 @@ def sample_weights(corpus):
                                                     "w"], "ok", [])
 
 
+def evaluation_of_discrete_outputs(corpus):
+    """A discrete y is evaluated with its own scores (the RPS, the Brier score, sets of levels)
+    and a score that does not apply to it is refused naming those that do; models of a discrete
+    and of a continuous y are not compared; columns read under other names than the model's
+    variables (x and y swapped, renamed) are answered with a warning naming each pair."""
+    cls = "evaluation of discrete outputs"
+    header, rows = faithful_rows()
+    # waiting holds integers: an ordered y over the levels of the first 60 rows.
+    for name, extra in [("ordered.json", ["--method", "kcde", "--ordered", "waiting"]),
+                        ("waiting_linear.json", ["--method", "linear"])]:
+        result = corpus.run_cli(["fit", "small.csv", "--x", "eruptions", "--y", "waiting",
+                                 *extra, "--out", name])
+        if result.returncode != 0:
+            sys.exit(f"cannot fit the models of discrete outputs of the corpus: {result.stderr}")
+    corpus.add(cls, "evaluate an ordered y", ["evaluate", "ordered.json", "small.csv"], "ok",
+               ["discrete y: waiting ordered", "rps", "brier", "hpd_size_0.9",
+                "not applicable to this y"])
+    corpus.add(cls, "crps of an ordered y",
+               ["evaluate", "ordered.json", "small.csv", "--scores", "crps"], "error",
+               ["'crps' does not apply", "ranked probability score", "log_likelihood, rps"])
+    corpus.add(cls, "compare a discrete and a continuous y",
+               ["compare", "ordered.json", "waiting_linear.json", "small.csv"], "error",
+               ["ordered in ordered", "continuous in waiting_linear", "log-probability"])
+    corpus.add(cls, "evaluate with x and y swapped",
+               ["evaluate", "kcde.json", "small.csv", "--x", "eruptions", "--y", "waiting"],
+               "ok", ["warning: kcde.json", "column 'eruptions' read as waiting",
+                      "column 'waiting' read as eruptions"])
+    corpus.write("renamed.csv", "\n".join(["e,w"] + rows[:30]) + "\n")
+    corpus.add(cls, "score with renamed columns",
+               ["score", "kcde.json", "renamed.csv", "--x", "w", "--y", "e"], "ok",
+               ["warning: kcde.json", "column 'w' read as waiting",
+                "column 'e' read as eruptions"])
+
+
 CLASSES = OrderedDict([
     ("malformed CSV files", malformed_files),
     ("mutated CSV files", mutated_files),
@@ -829,6 +863,7 @@ CLASSES = OrderedDict([
     ("corrupted model files", corrupted_models),
     ("unwritable outputs", unwritable_outputs),
     ("non-finite scores", non_finite_scores),
+    ("evaluation of discrete outputs", evaluation_of_discrete_outputs),
     ("labels and missing values", labels_and_missing_values),
     ("grammar", grammar),
     ("signals mid-write", signals_mid_write),

@@ -142,7 +142,9 @@ class ConditionalMixture {
   std::vector<HighestDensityRegion> highest_density_regions(const MatrixView& x,
                                                             double coverage) const;
   /// P(p(Y | x_j) ≥ p(y_j | x_j)) for Y ~ p(·|x_j): the probability of the smallest
-  /// highest-density region that holds y_j (uniform on (0, 1) for a calibrated model); y is 1 × m.
+  /// highest-density region that holds y_j (uniform on (0, 1) for a calibrated model; for a
+  /// discrete y the mass of the levels at least as probable as y_j, which is not: the
+  /// evaluation randomises it, calibration.hpp); y is 1 × m.
   Vector highest_density_probability(const MatrixView& x, const MatrixView& y) const;
 
   /// Every component of a one-dimensional Gaussian y at the inputs x, in y's units: its

@@ -3,7 +3,10 @@
 // PIT values u_i = F̂(y_i|x_i) (one-dimensional y) and the HPD values h_i = P(p̂(Y|x_i) ≥
 // p̂(y_i|x_i)) (any d_y; the HPD coverage values of cdetools) are uniform on
 // (0, 1); their histogram, the coverage curve (nominal level α against the share of pairs inside
-// the α-interval) and a uniformity test show how far they are from it.
+// the α-interval) and a uniformity test show how far they are from it. A discrete y puts a jump
+// of p̂(y_i|x_i) into F̂ and into the HPD value at y_i: both are then randomised by a uniform
+// draw V_i over the jump, which makes them exactly uniform again for a calibrated model
+// (Brockwell 2007; Czado, Gneiting & Held 2009).
 
 #include <cstdint>
 #include <vector>
@@ -16,14 +19,24 @@ namespace cdens {
 /// HPD values per pair and how they were computed.
 struct HighestDensityValues {
   Vector values;
-  /// 0 when exact (one-dimensional y: ConditionalMixture::highest_density_probability), else the
-  /// draws per pair of the Monte-Carlo estimate (count + U) / (draws + 1), where count is the
-  /// number of draws X_r of p̂(·|x_i) with p̂(X_r|x_i) ≥ p̂(y_i|x_i) and U ~ Uniform(0, 1): a
-  /// randomised rank, exactly uniform when y_i is a draw of p̂(·|x_i).
+  /// 0 when exact (one-dimensional y: ConditionalMixture::highest_density_probability; for a
+  /// discrete y the randomised P̂(levels ranked before y_i) + V_i p̂(y_i|x_i), the levels ranked
+  /// as the highest-probability sets rank them), else the draws per pair of the Monte-Carlo
+  /// estimate (above + (ties + 1) U) / (draws + 1), where above counts the draws X_r of p̂(·|x_i)
+  /// with p̂(X_r|x_i) > p̂(y_i|x_i), ties those with p̂(X_r|x_i) = p̂(y_i|x_i) (a discrete output
+  /// makes them likely) and U ~ Uniform(0, 1): a randomised rank with ties broken at random,
+  /// exactly uniform when y_i is a draw of p̂(·|x_i).
   Index draws = 0;
 };
 HighestDensityValues highest_density_values(const ConditionalMixture& model, const MatrixView& x,
                                             const MatrixView& y, Index draws, std::uint64_t seed);
+
+/// PIT values of a one-dimensional y: F̂(y_i|x_i) for a continuous y; for an ordered discrete y
+/// the randomised PIT u_i = F̂(y_i⁻|x_i) + V_i p̂(y_i|x_i), with F̂(y⁻) = P̂(Y < y) and V_i ~
+/// Uniform(0, 1) drawn from `seed`, a stream per pair. InvalidArgument for an unordered y (its
+/// levels have no order) or d_y > 1.
+Vector pit_values(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y,
+                  std::uint64_t seed);
 
 /// The Kolmogorov–Smirnov test of values against Uniform(0, 1): D = sup_u |F_n(u) − u| and its
 /// p-value from Kolmogorov's limiting distribution at (√n + 0.12 + 0.11/√n) D (Stephens 1970,

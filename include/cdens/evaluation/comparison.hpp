@@ -48,7 +48,9 @@ struct ModelComparison {
 
 /// Compares evaluations of the same pairs (the same number given) on the pairs that every one
 /// scored; `names` label them. InvalidArgument for fewer than two models, names that do not
-/// match, or evaluations of different data sizes; DataError when fewer than two pairs remain.
+/// match, evaluations of different data sizes, or an output that is continuous in one model and
+/// discrete in another (a log-density and a log-probability are on no common scale); DataError
+/// when fewer than two pairs remain.
 ModelComparison compare_evaluations(const std::vector<ModelEvaluation>& evaluations,
                                     const std::vector<std::string>& names);
 

@@ -6,6 +6,14 @@
 // Density models p(x) are evaluated as the conditional mixture they are with an empty x
 // (density_as_conditional): every score of a conditional model applies to them, those of a
 // one-dimensional y (CRPS, pinball, central intervals, PIT) when d = 1.
+//
+// A discrete y (KCDE with the output declared discrete or ordered: p̂ is a probability mass
+// function over the output's levels) has its own scores (discrete_scores.hpp): the
+// log-likelihood is a log-probability, the ranked probability score (an ordered y) and the Brier
+// score take the places of the CRPS and the CDE loss, sets of levels those of intervals, and the
+// PIT (an ordered y) and HPD values are randomised over the probability of y's own level so that
+// they stay uniform for a calibrated model. ModelEvaluation::not_applicable says what was left
+// out and why.
 
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
@@ -33,17 +41,25 @@ struct EvaluationOptions {
   double band_level = 0.95;
   /// Draws of p̂(·|x_i) per pair for the energy score and the HPD values when d_y > 1 (even).
   Index draws = 1000;
-  /// Seed of those draws.
+  /// Seed of those draws and of the uniform draws of the randomised PIT and HPD values of a
+  /// discrete y.
   std::uint64_t seed = 0;
   /// The scores to compute, by the names of evaluation_score_names() (empty: every one that
   /// applies to the model's y). "central" is the central intervals' widths and coverage with the
-  /// PIT values, "hpd" the highest-density regions' widths and coverage with the HPD values.
+  /// PIT values, "hpd" the highest-density regions' widths and coverage with the HPD values (for
+  /// a discrete y: sets of levels, their sizes, probabilities and coverage).
   std::vector<std::string> scores;
 };
 
-/// The names EvaluationOptions::scores takes: log_likelihood, crps, pinball, cde_loss,
-/// energy_score, central, hpd.
+/// The names EvaluationOptions::scores takes: log_likelihood, crps, rps, pinball, cde_loss,
+/// brier, energy_score, central, hpd.
 const std::vector<std::string>& evaluation_score_names();
+
+/// A score of evaluation_score_names() that does not apply to a model's y, and why.
+struct InapplicableScore {
+  std::string score;
+  std::string reason;
+};
 
 /// A pair left out of an evaluation because one of its scores is not finite (a y far beyond
 /// every component has log-likelihood −∞; averaging it would make every mean NaN or infinite).
@@ -68,6 +84,8 @@ struct ScoreColumn {
 /// The PIT or the HPD values with their uniformity test and histogram.
 struct UniformityCheck {
   std::string name;  ///< "pit" or "hpd"
+  /// Whether the values are randomised over the probability of y's own level (a discrete y).
+  bool randomized = false;
   Vector values;
   UniformityTest test;
   UniformHistogram histogram;
@@ -83,19 +101,31 @@ struct ModelEvaluation {
   /// The pairs left out, in order: a pair is scored only if every one of its values is finite.
   std::vector<ExcludedPair> excluded;
   Index output_dim = 0;
-  /// log_likelihood, crps, pinball_τ, cde_loss, energy_score, then central_width_α,
-  /// central_coverage_α, hpd_width_α, hpd_coverage_α: each where it applies (d_y = 1 for crps,
-  /// pinball, central and hpd widths; energy_score for d_y > 1).
+  /// The kind of every output: "continuous", "ordered" or "unordered" (to_string(ColumnKind)).
+  std::vector<std::string> output_kinds;
+  /// The number of levels of every output (0 for a continuous one).
+  std::vector<Index> output_levels;
+  /// The scores that do not apply to this y, with why (none of them is computed).
+  std::vector<InapplicableScore> not_applicable;
+  /// log_likelihood, crps, rps, pinball_τ, cde_loss, brier, energy_score, then
+  /// central_width_α, central_coverage_α, hpd_width_α, hpd_coverage_α: each where it applies
+  /// (d_y = 1 for crps, pinball, central and hpd widths; energy_score for a continuous
+  /// d_y > 1). A one-dimensional discrete y has rps (ordered) and brier in place of crps,
+  /// pinball and cde_loss, and sets of levels in place of intervals: central_size_α,
+  /// central_mass_α, central_coverage_α (ordered), hpd_size_α, hpd_mass_α, hpd_coverage_α
+  /// (discrete_scores.hpp: the number of levels in the set, its probability, whether y is in it).
   std::vector<ScoreColumn> scores;
   /// Draws per pair behind the energy score (d_y > 1; 0 otherwise) and the Monte-Carlo standard
   /// error of its mean, √(Σ se_i²) / n.
   Index energy_draws = 0;
   double energy_monte_carlo_error = 0.0;
-  /// pit (d_y = 1; with "central") and hpd (with "hpd").
+  /// pit (d_y = 1; with "central") and hpd (with "hpd"); randomised for a discrete y.
   std::vector<UniformityCheck> calibration;
   /// Draws per pair behind the HPD values (0: exact).
   Index hpd_draws = 0;
-  /// Empty (no levels) when neither "central" nor "hpd" was computed.
+  /// Empty (no levels) when neither "central" nor "hpd" was computed. For a discrete y, the
+  /// share of pairs whose randomised PIT or HPD value falls in the α-interval (|u − ½| ≤ α/2,
+  /// h ≤ α): α for a calibrated model, where the sets of levels themselves cover their mass.
   CoverageCurve coverage;
 
   /// The score of that name; InvalidArgument if there is none.
