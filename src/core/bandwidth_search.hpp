@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "cdens/core/bandwidth_search_options.hpp"
+#include "cdens/core/progress.hpp"
 #include "core/bandwidth_likelihood.hpp"
 
 namespace cdens {
@@ -29,10 +30,12 @@ struct BandwidthSearchResult {
 /// best end point on `criterion`. Pass the criterion twice to search on it alone. `floors` (empty,
 /// or one per dimension) raises the lower bound of a continuous dimension's bandwidth above
 /// `options.lower` (the recording resolution of an output, product_kernel_cde.cpp); it must stay
-/// below `options.upper`. InvalidArgument for bad options.
+/// below `options.upper`. Every L-BFGS run (the starts, then the polish) is a step of `progress`.
+/// InvalidArgument for bad options.
 BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& criterion,
                                                     const BandwidthLikelihood& screening,
                                                     const BandwidthSearchOptions& options = {},
-                                                    const Vector& floors = Vector());
+                                                    const Vector& floors = Vector(),
+                                                    Progress& progress = silent_progress());
 
 }  // namespace cdens

@@ -231,7 +231,10 @@ ModelEvaluation evaluate_model(const ConditionalMixture& model, const MatrixView
   if (selection.cde_loss) cde = add(raw_row("cde_loss", cde_losses(model, x, y)));
   Index energy_draws = 0;
   if (selection.energy_score) {
-    EnergyScores scores = energy_scores(model, x, y, options.draws, options.seed);
+    // Draws for every pair: with the highest-density regions the slow part.
+    progress.begin("energy score", n);
+    EnergyScores scores = energy_scores(model, x, y, options.draws, options.seed, progress);
+    progress.end();
     energy_draws = scores.draws;
     energy_errors = std::move(scores.standard_errors);
     energy = add(raw_row("energy_score", scores.values));
@@ -249,7 +252,7 @@ ModelEvaluation evaluate_model(const ConditionalMixture& model, const MatrixView
       // The slow part (a search per pair and level): in blocks, with progress.
       values.resize(n);
       widths.resize(static_cast<Index>(options.interval_levels.size()), n);
-      progress.begin("evaluate: highest-density regions", n);
+      progress.begin("highest-density regions", n);
       for (Index first = 0; first < n; first += kProgressBlock) {
         const Index count = std::min(kProgressBlock, n - first);
         values.segment(first, count) = model.highest_density_probability(
@@ -261,8 +264,10 @@ ModelEvaluation evaluate_model(const ConditionalMixture& model, const MatrixView
       progress.end();
     } else {
       // Sampled, with one random stream per pair of all the pairs.
+      progress.begin("HPD values by sampling", n);
       const HighestDensityValues sampled =
-          highest_density_values(model, x, y, options.draws, options.seed);
+          highest_density_values(model, x, y, options.draws, options.seed, progress);
+      progress.end();
       values = sampled.values;
       hpd_draws = sampled.draws;
     }

@@ -342,6 +342,8 @@ def corrupted_models(corpus):
           ["'cdens predict' does not apply", "a density model p\\(x\\)"],
           query=("predict", "small.csv"))
     model("unknown shape", altered(lambda d: d.update(shape="tree")), ["shape"])
+    model("parameter choice as a number", altered(
+        lambda d: d["fit"].update(parameter_choice=3)), ["parameter_choice is no text"])
     model("missing model", altered(lambda d: d.pop("model")), ["model"])
     model("zeroed coefficients", altered(
         lambda d: d["model"]["gate"].update(

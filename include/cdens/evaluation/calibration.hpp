@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/progress.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
@@ -19,11 +20,13 @@ struct HighestDensityValues {
   /// 0 when exact (one-dimensional y: ConditionalMixture::highest_density_probability), else the
   /// draws per pair of the Monte-Carlo estimate (count + U) / (draws + 1), where count is the
   /// number of draws X_r of p̂(·|x_i) with p̂(X_r|x_i) ≥ p̂(y_i|x_i) and U ~ Uniform(0, 1): a
-  /// randomised rank, exactly uniform when y_i is a draw of p̂(·|x_i).
+  /// randomised rank, exactly uniform when y_i is a draw of p̂(·|x_i). `progress` counts the
+  /// pairs of the Monte-Carlo estimate.
   Index draws = 0;
 };
 HighestDensityValues highest_density_values(const ConditionalMixture& model, const MatrixView& x,
-                                            const MatrixView& y, Index draws, std::uint64_t seed);
+                                            const MatrixView& y, Index draws, std::uint64_t seed,
+                                            Progress& progress = silent_progress());
 
 /// The Kolmogorov–Smirnov test of values against Uniform(0, 1): D = sup_u |F_n(u) − u| and its
 /// p-value from Kolmogorov's limiting distribution at (√n + 0.12 + 0.11/√n) D (Stephens 1970,
