@@ -18,15 +18,17 @@ class SilentProgress final : public Progress {
 /// second would slow the fit it reports on.
 constexpr std::chrono::milliseconds kRedrawInterval(100);
 
-std::string format_rate(Index done, double elapsed_seconds) {
+/// Three significant digits, whole numbers from 100 on (1310, not 1.31e+03).
+std::string format_figure(double value) {
   char text[48];
-  const double per_second = static_cast<double>(done) / elapsed_seconds;
-  if (per_second >= 1.0) {
-    std::snprintf(text, sizeof(text), "%.3g/s", per_second);
-  } else {
-    std::snprintf(text, sizeof(text), "%.3g s/step", 1.0 / per_second);
-  }
+  std::snprintf(text, sizeof(text), value >= 100.0 ? "%.0f" : "%.3g", value);
   return text;
+}
+
+std::string format_rate(Index done, double elapsed_seconds) {
+  const double per_second = static_cast<double>(done) / elapsed_seconds;
+  if (per_second >= 1.0) return format_figure(per_second) + "/s";
+  return format_figure(1.0 / per_second) + " s/step";
 }
 
 }  // namespace

@@ -30,6 +30,11 @@ TEST(ProgressLine, TellsStepsShareRateAndTimeLeft) {
             "slow: 1000/1500 (66%), 5.4 s/step, 45:00 left");
 }
 
+TEST(ProgressLine, LargeRatesAreWholeNumbers) {
+  EXPECT_EQ(progress_line("pairs", 1310, 2620, 1.0), "pairs: 1310/2620 (50%), 1310/s, 0:01 left");
+  EXPECT_EQ(progress_line("starts", 1, 3, 250.0), "starts: 1/3 (33%), 250 s/step, 8:20 left");
+}
+
 TEST(ProgressLine, WithoutATotalTellsTheElapsedTime) {
   EXPECT_EQ(progress_line("EM iterations", 0, 0, 0.0), "EM iterations: 0");
   EXPECT_EQ(progress_line("EM iterations", 150, 0, 3.0), "EM iterations: 150, 50/s, 0:03 elapsed");
