@@ -16,8 +16,41 @@
 namespace cdens {
 namespace {
 
-/// Pairs per block of the highest-density queries, between two reports of progress.
+/// Pairs per block of the scores that take time per pair (the closed forms over pairs of
+/// components, the searches of quantiles and regions), between two reports of progress.
 constexpr Index kProgressBlock = 32;
+
+/// The values of `score(x block, y block)` — one column per pair — for every pair, a block of
+/// pairs at a time, each block a step of `progress` in a stage called `label`. Every pair's value
+/// depends on that pair alone, so the blocks change nothing.
+template <class Score>
+Matrix in_pair_blocks(const std::string& label, const MatrixView& x, const MatrixView& y,
+                      Progress& progress, const Score& score) {
+  const Index n = y.cols();
+  Matrix values;
+  progress.begin(label, n);
+  for (Index first = 0; first < n; first += kProgressBlock) {
+    const Index count = std::min(kProgressBlock, n - first);
+    const Matrix block = score(x.middleCols(first, count), y.middleCols(first, count));
+    if (first == 0) values.resize(block.rows(), n);
+    values.middleCols(first, count) = block;
+    progress.advance(count);
+  }
+  progress.end();
+  return values;
+}
+
+/// `compute()` as a stage of one step called `label`: a score whose closed form is one pass over
+/// all pairs (a K × K matrix of the components' overlaps, then one product for every pair), so
+/// that blocks of pairs would repeat its costly part; the line still says what runs.
+template <class Compute>
+Vector in_one_step(const std::string& label, Progress& progress, const Compute& compute) {
+  progress.begin(label, 1);
+  Vector values = compute();
+  progress.advance();
+  progress.end();
+  return values;
+}
 
 /// Sets the mean and standard error of a score's values; DataError where they do not fit in a
 /// double.
@@ -223,12 +256,25 @@ ModelEvaluation evaluate_model(const ConditionalMixture& model, const MatrixView
   Vector energy_errors;
   if (selection.log_likelihood)
     log_likelihood = add(raw_row("log_likelihood", model.log_pdf(x, y)));
-  if (selection.crps) crps_values = add(raw_row("crps", crps(model, x, y)));
+  // Each score that takes time is a stage of its own (a KCDE of 3,000 components on 850 pairs:
+  // CRPS 3.3 s, CDE loss 3.4 s, highest-density regions 2 s): CRPS and the CDE loss through the
+  // components' overlaps, the others by a search per pair and level, in blocks of pairs.
+  if (selection.crps) {
+    crps_values =
+        add(raw_row("crps", in_one_step("CRPS", progress, [&] { return crps(model, x, y); })));
+  }
   if (selection.pinball) {
     pinball = add(raw_levels("pinball_", options.pinball_levels,
-                             pinball_losses(model, x, y, options.pinball_levels)));
+                             in_pair_blocks("pinball losses", x, y, progress,
+                                            [&](const MatrixView& xs, const MatrixView& ys) {
+                                              return pinball_losses(model, xs, ys,
+                                                                    options.pinball_levels);
+                                            })));
   }
-  if (selection.cde_loss) cde = add(raw_row("cde_loss", cde_losses(model, x, y)));
+  if (selection.cde_loss) {
+    cde = add(raw_row("cde_loss",
+                      in_one_step("CDE loss", progress, [&] { return cde_losses(model, x, y); })));
+  }
   Index energy_draws = 0;
   if (selection.energy_score) {
     // Draws for every pair: with the highest-density regions the slow part.
@@ -241,7 +287,11 @@ ModelEvaluation evaluate_model(const ConditionalMixture& model, const MatrixView
   }
   if (selection.central) {
     central_widths = add(raw_levels("central_width_", options.interval_levels,
-                                    central_interval_widths(model, x, options.interval_levels)));
+                                    in_pair_blocks("central intervals", x, y, progress,
+                                                   [&](const MatrixView& xs, const MatrixView&) {
+                                                     return central_interval_widths(
+                                                         model, xs, options.interval_levels);
+                                                   })));
     pit = add(raw_row("pit", model.cdf(x, y)));
   }
   Index hpd_draws = 0;
@@ -249,19 +299,18 @@ ModelEvaluation evaluate_model(const ConditionalMixture& model, const MatrixView
     Vector values;
     Matrix widths;
     if (scalar) {
-      // The slow part (a search per pair and level): in blocks, with progress.
-      values.resize(n);
-      widths.resize(static_cast<Index>(options.interval_levels.size()), n);
-      progress.begin("highest-density regions", n);
-      for (Index first = 0; first < n; first += kProgressBlock) {
-        const Index count = std::min(kProgressBlock, n - first);
-        values.segment(first, count) = model.highest_density_probability(
-            x.middleCols(first, count), y.middleCols(first, count));
-        widths.middleCols(first, count) =
-            highest_density_widths(model, x.middleCols(first, count), options.interval_levels);
-        progress.advance(count);
-      }
-      progress.end();
+      // Row 0: the HPD value of each pair; then the widths of its regions, one row per level.
+      const auto levels = static_cast<Index>(options.interval_levels.size());
+      const Matrix regions = in_pair_blocks(
+          "highest-density regions", x, y, progress,
+          [&](const MatrixView& xs, const MatrixView& ys) {
+            Matrix block(1 + levels, xs.cols());
+            block.row(0) = model.highest_density_probability(xs, ys).transpose();
+            block.bottomRows(levels) = highest_density_widths(model, xs, options.interval_levels);
+            return block;
+          });
+      values = regions.row(0).transpose();
+      widths = regions.bottomRows(levels);
     } else {
       // Sampled, with one random stream per pair of all the pairs.
       progress.begin("HPD values by sampling", n);

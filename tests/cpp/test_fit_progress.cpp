@@ -194,10 +194,14 @@ TEST(EvaluationProgress, TheDrawsOfEveryPairAreCounted) {
   options.draws = 100;
   RecordingProgress progress;
   evaluate_density(fit.model, points, options, progress);
-  ASSERT_EQ(progress.stages.size(), 2u);
-  EXPECT_EQ(progress.stages[0].label, "energy score");
-  EXPECT_EQ(progress.stages[1].label, "HPD values by sampling");
-  EXPECT_EQ(progress.stages[0].total, 300);
+  // The CDE loss is one closed form over all pairs: one step.
+  ASSERT_EQ(progress.stages.size(), 3u);
+  EXPECT_EQ(progress.stages[0].label, "CDE loss");
+  EXPECT_EQ(progress.stages[0].total, 1);
+  EXPECT_EQ(progress.stages[1].label, "energy score");
+  EXPECT_EQ(progress.stages[2].label, "HPD values by sampling");
+  EXPECT_EQ(progress.stages[1].total, 300);
+  EXPECT_EQ(progress.stages[2].total, 300);
   expect_complete(progress.stages);
 }
 
