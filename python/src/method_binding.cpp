@@ -192,7 +192,8 @@ ConditionalModel fit_binding(const std::string& name, const py::array& x, const 
   const MatrixView unlabeled_x =
       unlabeled ? MatrixView(samples_of(*unlabeled, "X_unlabeled")) : MatrixView(no_unlabeled);
   const std::unique_ptr<Communicator> processes = communicator_of(comm);
-  PythonProgress shown(verbose);
+  // Under mpirun rank 0 speaks for all, as the command does.
+  PythonProgress shown(processes && processes->rank() > 0 ? 0 : verbose);
   const FitContext context{processes ? *processes : local_communicator(),
                            shown.progress(),
                            {},
@@ -208,7 +209,8 @@ DensityModel fit_density_binding(const std::string& name, const py::array& x,
   const OptionValues values = values_of(*method, options);
   const auto xs = samples_of(x, "X");
   const std::unique_ptr<Communicator> processes = communicator_of(comm);
-  PythonProgress shown(verbose);
+  // Under mpirun rank 0 speaks for all, as the command does.
+  PythonProgress shown(processes && processes->rank() > 0 ? 0 : verbose);
   const FitContext context{processes ? *processes : local_communicator(),
                            shown.progress(),
                            {},

@@ -320,14 +320,11 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
       report.statistics["evaluations"] = found.evaluations;
       report.statistics["starts"] = found.starts;
       report.statistics["held_out"] = static_cast<double>(likelihood->n_held_out());
-      report.parameter_choice =
-          "leave-one-out likelihood of the bandwidths, maximised by L-BFGS (" +
-          std::to_string(found.evaluations) + " evaluations from " + std::to_string(found.starts) +
-          " starts" +
-          (held_out.empty()
-               ? std::string()
-               : ", over a subsample of " + std::to_string(held_out.size()) + " held-out pairs") +
-          "): a search, not a grid, so no table";
+      report.parameter_choice = describe_bandwidth_search(
+          found, "the bandwidths",
+          held_out.empty()
+              ? std::string()
+              : "over a subsample of " + std::to_string(held_out.size()) + " held-out pairs");
       for (Index d = 0; d < dimension; ++d) {
         // λ of a discrete column may take any value of its interval: 0 counts equal values only.
         if (kernels[static_cast<std::size_t>(d)].is_discrete()) continue;

@@ -98,6 +98,14 @@ double run_lbfgs(const BandwidthLikelihood& likelihood, const std::vector<double
 
 }  // namespace
 
+std::string describe_bandwidth_search(const BandwidthSearchResult& found, const std::string& what,
+                                      const std::string& detail) {
+  return "leave-one-out likelihood of " + what + ", maximised by L-BFGS (" +
+         std::to_string(found.evaluations) + " evaluations from " + std::to_string(found.starts) +
+         " starts" + (detail.empty() ? std::string() : ", " + detail) +
+         "): a search, not a grid, so no table";
+}
+
 double normal_reference_bandwidth(double n_samples, Index dimension) {
   return 1.06 * std::pow(n_samples, -1.0 / (4.0 + dimension));
 }

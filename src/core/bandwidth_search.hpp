@@ -8,6 +8,7 @@
 // restarts cost a fraction of a full search at large n.
 
 #include <cstdint>
+#include <string>
 
 #include "cdens/core/bandwidth_search_options.hpp"
 #include "cdens/core/progress.hpp"
@@ -37,5 +38,11 @@ BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& c
                                                     const BandwidthSearchOptions& options = {},
                                                     const Vector& floors = Vector(),
                                                     Progress& progress = silent_progress());
+
+/// What the search did, for FitReport::parameter_choice: "leave-one-out likelihood of <what>,
+/// maximised by L-BFGS (E evaluations from S starts[, detail]): a search, not a grid, so no
+/// table".
+std::string describe_bandwidth_search(const BandwidthSearchResult& found, const std::string& what,
+                                      const std::string& detail = {});
 
 }  // namespace cdens

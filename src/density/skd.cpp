@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/progress.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
 #include "cdens/density/parzen.hpp"
@@ -117,8 +118,9 @@ DensityFit fit_skd(const MatrixView& x, const SkdOptions& options, const FitCont
     const Matrix z = scaling.transform(x);
     if (z.cols() < 2) throw DataError("SKD needs at least 2 samples");
 
-    const double target_width =
-        parzen_target_width(x, options.target_width, options.standardize, options.threads);
+    PrefixedProgress target_progress(context.progress, "Parzen target width, ");
+    const double target_width = parzen_target_width(x, options.target_width, options.standardize,
+                                                    options.threads, target_progress);
     const double width = choose_width_by_held_out_ise(
         z, options.widths, options.folds, options.seed, options.threads,
         [&](const Matrix& train, double w) {

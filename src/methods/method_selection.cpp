@@ -356,7 +356,8 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   const std::vector<Candidate> candidates = parse_candidates(chosen_options);
   const KFold folds = draw_folds(n, options.folds, options.seed);
   const Matrix no_inputs(x.rows(), 0);
-  const FitContext quiet{context.communicator, silent_progress(), context.column_names};
+  // The candidates' own stages are not shown: each candidate is a stage of the selection.
+  const FitContext quiet = context.reporting_to(silent_progress());
   const bool leave_one_out =
       options.validation == CandidateValidation::leave_one_out ||
       (options.validation == CandidateValidation::automatic && n > kLargestKFoldScoring);
@@ -533,10 +534,8 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
         // The refit's own stages, named as its candidate.
         PrefixedProgress refitting(context.progress,
                                    "refit of " + candidates[c].spec + " on every pair: ");
-        const FitContext refit{context.communicator, refitting, context.column_names,
-                               context.sample_weights};
-        refitted.emplace(
-            c, fit_method(*candidates[c].method, x, y, no_inputs, candidates[c].values, refit));
+        refitted.emplace(c, fit_method(*candidates[c].method, x, y, no_inputs, candidates[c].values,
+                                       context.reporting_to(refitting)));
       }
     }
     std::vector<std::size_t> apart;

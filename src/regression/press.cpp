@@ -270,9 +270,7 @@ PressSelection select_press_states(const MatrixView& x, const MatrixView& y, Ind
     // Each J's starts are a stage of their own, named by the J.
     PrefixedProgress progress(
         context.progress, "J = " + std::to_string(j) + " of " + std::to_string(max_states) + ", ");
-    const FitContext per_state_context{context.communicator, progress, context.column_names,
-                                       context.sample_weights};
-    selection.fits.push_back(fit_press(x, y, per_state, per_state_context));
+    selection.fits.push_back(fit_press(x, y, per_state, context.reporting_to(progress)));
     aic.candidates(j - 1, 0) = static_cast<double>(j);
     aic.mean_loss(j - 1) = selection.fits.back().aic;
     dof.mean_loss(j - 1) = selection.fits.back().degrees_of_freedom;

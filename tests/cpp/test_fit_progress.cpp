@@ -83,6 +83,47 @@ TEST(FitProgress, GmmCountsEveryEmIteration) {
   EXPECT_EQ(restarts.stages.at(0).label, "EM iterations of 3 starts");
 }
 
+TEST(FitProgress, ParzenCountsItsGridsSamplesAndItsRefinementsPasses) {
+  Rng rng(6);
+  const Matrix x = test::normal_matrix(1, 300, rng);
+  RecordingProgress progress;
+  const DensityFit fit = fit_parzen(x, {}, recording(progress));
+  ASSERT_EQ(progress.stages.size(), 2u);
+  const int grid = ParzenOptions{}.search_points;
+  EXPECT_EQ(progress.stages[0].label, "width grid of " + std::to_string(grid) + ", samples");
+  EXPECT_EQ(progress.stages[0].total, 300);
+  EXPECT_EQ(progress.stages[1].label, "width refinement, golden-section passes");
+  expect_complete(progress.stages);
+  // Every pass scored one width of the table, after the grid's.
+  EXPECT_EQ(fit.report.cross_validation->candidates.rows(), grid + progress.stages[1].steps);
+
+  ParzenOptions per_dimension;
+  per_dimension.per_dimension = true;
+  const DensityFit widths = fit_parzen(x, per_dimension);
+  EXPECT_FALSE(widths.report.cross_validation);
+  EXPECT_EQ(
+      widths.report.parameter_choice.rfind(
+          "leave-one-out likelihood of the widths, one per dimension, maximised by L-BFGS (", 0),
+      0u)
+      << widths.report.parameter_choice;
+}
+
+TEST(FitProgress, GskdNamesTheStagesOfItsTargetHoldOutAndConstruction) {
+  Rng rng(7);
+  const Matrix x = test::normal_matrix(1, 80, rng);
+  RecordingProgress progress;
+  fit_gskd(x, {}, recording(progress));
+  std::vector<std::string> labels;
+  for (const auto& stage : progress.stages) labels.push_back(stage.label);
+  ASSERT_EQ(labels.size(), 4u);
+  EXPECT_EQ(labels[0].rfind("Parzen target width, width grid of", 0), 0u) << labels[0];
+  EXPECT_EQ(labels[1], "Parzen target width, width refinement, golden-section passes");
+  EXPECT_EQ(labels[2], "hold-out of variance_upper and stages, constructions");
+  EXPECT_EQ(labels[3].rfind("kernel construction, stages (at most ", 0), 0u) << labels[3];
+  EXPECT_GE(progress.stages[3].steps, 1);
+  expect_complete(progress.stages);
+}
+
 TEST(FitProgress, KcdeCountsTheRunsOfItsBandwidthSearch) {
   const test::PairSample data = test::sine_sample(120, 2, 5);
   ProductKernelCdeOptions options;
