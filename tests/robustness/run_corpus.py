@@ -257,6 +257,10 @@ def hostile_options(corpus):
     corpus.add(cls, "variance bounds reversed",
                ["fit", "small.csv", "--method", "gskd", "--variance-bounds", "5,0.1"],
                "error", ["--variance-bounds", "lower bound"])
+    # A bound of 1e300 times the data's variance underflowed the kernels into weights of 1e130.
+    corpus.add(cls, "variance upper grid 1e300",
+               ["fit", "small.csv", "--method", "gskd", "--variance-upper-grid", "0.25,1e300"],
+               "error", ["--variance-upper-grid", "must lie in"])
     corpus.add(cls, "box reversed",
                ["fit", "small.csv", "--method", "gmm", "--box", "3,-3"],
                "error", ["--box", "lower bound"])
