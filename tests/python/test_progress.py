@@ -161,3 +161,15 @@ def test_verbose_evaluate_and_compare_name_their_stages(faithful, model_files, c
     err = capsys.readouterr().err
     assert "compare, model 1 of 2 (lscde): highest-density regions: 272/272 in" in err
     assert "compare, model 2 of 2 (linear): highest-density regions: 272/272 in" in err
+
+
+def test_predict_shows_its_row_queries_and_quiet_silences_them(cli, model_files, tmp_path):
+    command = [cli, "predict", model_files[0], FAITHFUL, "--x", "waiting",
+               "--out", str(tmp_path / "predictions.csv")]
+    status, _, terminal = run_on_terminal(command)
+    assert status == 0, terminal
+    for stage in ("means", "variances", "quantiles"):
+        assert f"\rpredict: {stage}: 0/272 (0%)" in terminal
+    assert terminal.rsplit("\r", 1)[-1].strip() == ""
+    status, _, terminal = run_on_terminal(command + ["--quiet"])
+    assert status == 0 and terminal == ""
