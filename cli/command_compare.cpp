@@ -15,6 +15,7 @@
 #include "cdens/core/text.hpp"
 #include "cdens/evaluation/comparison.hpp"
 #include "columns.hpp"
+#include "command_progress.hpp"
 #include "commands.hpp"
 #include "model_evaluation.hpp"
 
@@ -95,8 +96,13 @@ void run_compare(const CompareArguments& arguments) {
   drop_rows_missing_for_models(table, models, arguments.evaluation);
   std::vector<ModelEvaluation> evaluations;
   std::vector<std::string> y_names;
+  CommandProgress shown(arguments.evaluation.quiet);
   for (const auto& path : models) {
-    EvaluatedModel model = evaluate_model_file(path, table, arguments.evaluation);
+    PrefixedProgress evaluating(
+        shown.progress(), "compare, model " + std::to_string(evaluations.size() + 1) + " of " +
+                              std::to_string(models.size()) + " (" +
+                              std::filesystem::path(path).filename().string() + "): ");
+    EvaluatedModel model = evaluate_model_file(path, table, arguments.evaluation, evaluating);
     if (!evaluations.empty() && model.y_names != y_names) {
       throw InvalidArgument(path + " models " + join(model.y_names, ",") + " but " +
                             models.front() + " models " + join(y_names, ",") +
@@ -105,6 +111,8 @@ void run_compare(const CompareArguments& arguments) {
     y_names = model.y_names;
     std::cout << "model: " << path << " (" << model.description << ")\n";
     print_discrete_outputs(std::cout, model.y_names, model.evaluation, false);
+    // Flushed now, so that no report text is pending while the next model's progress line shows.
+    std::cout.flush();
     evaluations.push_back(std::move(model.evaluation));
   }
   const ModelComparison comparison = compare_evaluations(evaluations, model_labels(models));

@@ -15,6 +15,7 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/text.hpp"
 #include "columns.hpp"
+#include "command_progress.hpp"
 #include "commands.hpp"
 #include "model_evaluation.hpp"
 
@@ -89,8 +90,10 @@ void run_evaluate(const EvaluateArguments& arguments) {
   }
   CsvTable table = load_table(arguments.data_path, arguments.evaluation.no_header);
   drop_rows_missing_for_models(table, {arguments.model_path}, arguments.evaluation);
+  CommandProgress shown(arguments.evaluation.quiet);
+  PrefixedProgress evaluating(shown.progress(), "evaluate: ");
   const EvaluatedModel model =
-      evaluate_model_file(arguments.model_path, table, arguments.evaluation);
+      evaluate_model_file(arguments.model_path, table, arguments.evaluation, evaluating);
   const ModelEvaluation& evaluation = model.evaluation;
   std::cout << "model: " << arguments.model_path << " (" << model.description << ")\n"
             << "y: " << join(model.y_names, ",") << '\n';

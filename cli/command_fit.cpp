@@ -2,8 +2,6 @@
 // density p(y|x) (--x, --y), a density p(x) (--columns) or a PRESS regression (--x, --y) — prints
 // what the fit found and optionally saves the model. The registry says which family a method is.
 
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -18,7 +16,6 @@
 #include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/metrics.hpp"
-#include "cdens/core/progress.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/standardizer.hpp"
@@ -27,6 +24,7 @@
 #include "cdens/methods/registry.hpp"
 #include "cdens/regression/press.hpp"
 #include "columns.hpp"
+#include "command_progress.hpp"
 #include "commands.hpp"
 #include "method_flags.hpp"
 #include "model_kinds.hpp"
@@ -57,6 +55,7 @@ struct FitArguments {
   bool no_header = false;
   std::vector<std::string> levels;  // --levels NAME=A,B,C: the labels of a column, in order
   bool drop_missing = false;        // --missing drop
+  bool quiet = false;               // --quiet: no progress line
 };
 
 /// The options given on the command line, with what the method chose.
@@ -92,27 +91,13 @@ void report_and_save(std::ostringstream& out, const std::string& out_path, const
   });
 }
 
-/// `fit(context)` with a progress line on standard error when it is a terminal (a progress line
-/// is for a person watching, never for a log file or a pipe); the context carries the rows'
-/// sample weights (empty: none).
+/// `fit(context)` with a progress line on standard error (command_progress.hpp); the context
+/// carries the rows' sample weights (empty: none).
 template <class Fit>
-auto fit_with_progress(const std::vector<std::string>& column_names, const Vector& sample_weights,
-                       const Fit& fit) {
-  std::optional<TerminalProgress> terminal_progress;
-  // On many processes rank 0 speaks for all.
-  if (isatty(STDERR_FILENO) && processes().rank() == 0) terminal_progress.emplace(stderr);
-  const FitContext context{
-      processes(),
-      terminal_progress ? static_cast<Progress&>(*terminal_progress) : silent_progress(),
-      column_names, sample_weights};
-  try {
-    return fit(context);
-  } catch (...) {
-    // A fit that fails inside a stage never ends it; clear the progress line so that the error
-    // message starts on a clean line.
-    if (terminal_progress) terminal_progress->end();
-    throw;
-  }
+auto fit_with_progress(const FitArguments& arguments, const std::vector<std::string>& column_names,
+                       const Vector& sample_weights, const Fit& fit) {
+  CommandProgress shown(arguments.quiet);
+  return fit(FitContext{processes(), shown.progress(), column_names, sample_weights});
 }
 
 /// The rows a fit sees and, with --holdout, the rows it is scored on.
@@ -282,7 +267,7 @@ void fit_conditional(const FitRequest& request) {
   const SplitRows y_rows = split_rows(std::move(y.values), split);
 
   ConditionalModel model =
-      fit_with_progress(column_names, weights.fit, [&](const FitContext& context) {
+      fit_with_progress(arguments, column_names, weights.fit, [&](const FitContext& context) {
         return fit_method(method, x_rows.fit, y_rows.fit, unlabeled_x, options, context);
       });
   model.x_names = x.names;
@@ -340,9 +325,10 @@ void fit_density(const FitRequest& request) {
     return chosen;
   }();
   const SplitRows rows = split_rows(std::move(x.values), split);
-  DensityModel model = fit_with_progress(x.names, weights.fit, [&](const FitContext& context) {
-    return fit_method(request.method, rows.fit, request.options, context);
-  });
+  DensityModel model =
+      fit_with_progress(arguments, x.names, weights.fit, [&](const FitContext& context) {
+        return fit_method(request.method, rows.fit, request.options, context);
+      });
   model.names = x.names;
 
   std::ostringstream out;
@@ -390,7 +376,7 @@ void fit_regression(const FitRequest& request) {
 
   // Sample weights were refused to PRESS before the data were read.
   ConditionalModel model =
-      fit_with_progress(column_names, Vector(), [&](const FitContext& context) {
+      fit_with_progress(arguments, column_names, Vector(), [&](const FitContext& context) {
         return fit_method(request.method, x.values, y.values, Matrix(x.values.rows(), 0),
                           request.options, context);
       });
@@ -501,6 +487,7 @@ void add_fit_command(CLI::App& parent, const std::optional<DeprecatedGroup>& gro
   add_missing_option(*command, arguments->drop_missing);
   command->add_flag("--no-header", arguments->no_header,
                     "The CSV files have no header line; columns are numbered 0, 1, …");
+  add_quiet_flag(*command, arguments->quiet);
   command->callback([arguments, flags, holdout, family_options, group] {
     // Everything that can be checked without the data is checked before reading it.
     const MethodEntry& method = method_from_flag(

@@ -4,6 +4,7 @@
 // (eq. 18), quantiles and the state weights w_j(x).
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -19,6 +20,7 @@
 #include "cdens/regression/press_gate.hpp"
 #include "cdens/regression/press_smoother.hpp"
 #include "columns.hpp"
+#include "command_progress.hpp"
 #include "commands.hpp"
 #include "model_kinds.hpp"
 #include "output_files.hpp"
@@ -37,7 +39,29 @@ struct PredictArguments {
   bool no_header = false;
   bool drop_missing = false;   // --missing drop
   bool state_weights = false;  // PRESS models: the table of state weights
+  bool quiet = false;          // --quiet: no progress line
 };
+
+/// `query(x block)` (a matrix with a column per row of the block) for every row of x, a block of
+/// rows at a time, each block a step of `progress` in a stage called `label`: the queries of
+/// predict that search per row (quantiles, moments of a transformed y) take seconds per thousand
+/// rows. Every row's answer depends on that row alone, so the blocks change nothing.
+template <class Query>
+Matrix by_row_blocks(const std::string& label, const Matrix& x, Progress& progress,
+                     const Query& query) {
+  constexpr Index kRowsPerBlock = 1024;
+  Matrix result;
+  progress.begin(label, x.cols());
+  for (Index first = 0; first < x.cols(); first += kRowsPerBlock) {
+    const Index count = std::min(kRowsPerBlock, x.cols() - first);
+    const Matrix block = query(x.middleCols(first, count));
+    if (first == 0) result.resize(block.rows(), x.cols());
+    result.middleCols(first, count) = block;
+    progress.advance(count);
+  }
+  progress.end();
+  return result;
+}
 
 /// Output columns gathered one at a time, each a row of `values` (one entry per input row), at
 /// most `column_count` of them.
@@ -59,7 +83,8 @@ class OutputColumns {
 };
 
 /// The PRESS table: x, the point prediction, the state's entropy, quantiles and w1 … wJ.
-void predict_states(const PredictArguments& arguments, const ConditionalModel& model) {
+void predict_states(const PredictArguments& arguments, const ConditionalModel& model,
+                    Progress& progress) {
   const std::vector<double> probabilities = parse_number_list(arguments.quantiles, "--q");
   require_open_unit_interval(probabilities, "--q");
   CsvTable table = load_table(arguments.data_path, arguments.no_header);
@@ -68,7 +93,9 @@ void predict_states(const PredictArguments& arguments, const ConditionalModel& m
   const ColumnSelection x = choose_columns(table, arguments.x_columns, "--x", model.x_names);
 
   const Matrix weights = press_state_weights(model.mixture, x.values);
-  const Matrix quantiles = model.mixture.quantiles(x.values, probabilities);
+  const Matrix quantiles = by_row_blocks(
+      "predict: quantiles", x.values, progress,
+      [&](const Matrix& rows) { return model.mixture.quantiles(rows, probabilities); });
   std::vector<std::string> names = x.names;
   names.insert(names.end(), {"prediction", "entropy"});
   for (double p : probabilities) names.push_back("q" + format_number(p));
@@ -136,7 +163,7 @@ std::map<std::string, ColumnLabels> labels_of_outputs(const ConditionalModel& mo
 }
 
 void predict_distribution(const PredictArguments& arguments, const ConditionalModel& model,
-                          bool quantiles_requested) {
+                          bool quantiles_requested, Progress& progress) {
   const Index output_dim = model.mixture.output_dim();
   const std::vector<double> probabilities = parse_number_list(arguments.quantiles, "--q");
   require_open_unit_interval(probabilities, "--q");
@@ -166,8 +193,11 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
                           "' is unordered (its mode is written instead)");
   }
 
-  const Matrix mean = model.mixture.mean(x.values);
-  const Matrix covariance = model.mixture.covariance(x.values);
+  const Matrix mean = by_row_blocks("predict: means", x.values, progress,
+                                    [&](const Matrix& rows) { return model.mixture.mean(rows); });
+  const Matrix covariance =
+      by_row_blocks("predict: variances", x.values, progress,
+                    [&](const Matrix& rows) { return model.mixture.covariance(rows); });
   const auto quantile_count = output_dim == 1 ? static_cast<Index>(probabilities.size()) : 0;
   const Index column_count = x.values.rows() + (y ? 1 : 0) + 2 * output_dim + quantile_count;
   OutputColumns output(column_count, x.values.cols());
@@ -189,8 +219,12 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
       output.add("mean", mean.row(0));
       output.add("variance", covariance.row(0));
     }
-    const Matrix quantiles = labelled_unordered ? Matrix(0, x.values.cols())
-                                                : model.mixture.quantiles(x.values, probabilities);
+    const Matrix quantiles =
+        labelled_unordered
+            ? Matrix(0, x.values.cols())
+            : by_row_blocks("predict: quantiles", x.values, progress, [&](const Matrix& rows) {
+                return model.mixture.quantiles(rows, probabilities);
+              });
     for (Index r = 0; r < quantiles.rows(); ++r) {
       const std::string name = "q" + format_number(probabilities[static_cast<std::size_t>(r)]);
       output.add(name, quantiles.row(r));
@@ -236,6 +270,7 @@ void add_predict_command(CLI::App& parent, const std::optional<DeprecatedGroup>&
   command->add_option("--out", arguments->out_path, "Write the CSV here instead of stdout");
   command->add_flag("--no-header", arguments->no_header, "The CSV file has no header line");
   add_missing_option(*command, arguments->drop_missing);
+  add_quiet_flag(*command, arguments->quiet);
   CLI::Option* state_weights = nullptr;
   if (!group) {
     state_weights = command->add_flag(
@@ -246,8 +281,10 @@ void add_predict_command(CLI::App& parent, const std::optional<DeprecatedGroup>&
   command->callback([arguments, outputs, quantiles, state_weights, group] {
     if (group) warn_deprecated_group(*group, "predict", "cdens predict --state-weights");
     const ModelFile file = load_model_for("predict", arguments->model_path);
+    CommandProgress shown(arguments->quiet);
     if (!arguments->state_weights) {
-      return predict_distribution(*arguments, *file.conditional, quantiles->count() > 0);
+      return predict_distribution(*arguments, *file.conditional, quantiles->count() > 0,
+                                  shown.progress());
     }
     if (file.kind != MethodFamily::regression) {
       throw InvalidArgument(
@@ -258,7 +295,7 @@ void add_predict_command(CLI::App& parent, const std::optional<DeprecatedGroup>&
     if (outputs != nullptr && outputs->count() > 0) {
       throw InvalidArgument("option --y does not apply with --state-weights");
     }
-    predict_states(*arguments, *file.conditional);
+    predict_states(*arguments, *file.conditional, shown.progress());
   });
 }
 

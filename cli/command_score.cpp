@@ -59,6 +59,19 @@ void score_conditional(const ScoreArguments& arguments, const ConditionalModel& 
             << std::flush;
 }
 
+/// What the kernel-sum path a density query took (DensityQuery::path) did, in a user's words.
+std::string kernel_sum_description(const std::string& path) {
+  if (path == "exact") return "every kernel of every sample summed, no approximation";
+  if (path == "tree") {
+    return "a k-d tree skipped the far kernels, each log-density within --tolerance of the "
+           "exact one";
+  }
+  if (path == "binned") return "kernels binned on a grid and summed by FFT, within --tolerance";
+  // "components": a mixture whose kernels differ in width, not a Parzen window.
+  return "the mixture's kernels differ in width, so each sample's density summed every "
+         "component exactly, no approximation (--tolerance applies to Parzen windows only)";
+}
+
 void score_density(const ScoreArguments& arguments, const DensityModel& model,
                    const CsvTable& table) {
   const ColumnSelection columns =
@@ -77,7 +90,7 @@ void score_density(const ScoreArguments& arguments, const DensityModel& model,
             << "mean_log_likelihood: " << format_number(mean_log_likelihood) << '\n'
             << "total_log_likelihood: " << format_number(log_densities.sum()) << '\n'
             << "nll: " << format_number(-mean_log_likelihood) << '\n'
-            << "kernel_sums: " << query.path << '\n'
+            << "kernel_sums: " << query.path << " (" << kernel_sum_description(query.path) << ")\n"
             << std::flush;
 }
 

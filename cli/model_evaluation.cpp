@@ -19,10 +19,10 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
-#include "cdens/core/progress.hpp"
 #include "cdens/core/text.hpp"
 #include "cdens/model_file.hpp"
 #include "columns.hpp"
+#include "command_progress.hpp"
 #include "model_files.hpp"
 #include "output_files.hpp"
 #include "seed_option.hpp"
@@ -142,6 +142,7 @@ void add_evaluation_options(CLI::App& command, EvaluationArguments& arguments) {
   command.add_option("--json", arguments.json_path,
                      "Write the whole report, per-pair values included, to this JSON file");
   add_missing_option(command, arguments.drop_missing);
+  add_quiet_flag(command, arguments.quiet);
 }
 
 std::string format_table_number(double value) {
@@ -174,14 +175,9 @@ void print_exclusions(std::ostream& out, const std::vector<Index>& pairs, Index 
 }
 
 EvaluatedModel evaluate_model_file(const std::string& path, const CsvTable& table,
-                                   const EvaluationArguments& arguments) {
+                                   const EvaluationArguments& arguments, Progress& progress) {
   const EvaluationOptions options = evaluation_options(arguments);
   const ModelFile file = load_model_file(path);
-  // A progress line is for a person watching, never for a log file or a pipe.
-  std::optional<TerminalProgress> terminal_progress;
-  if (isatty(STDERR_FILENO)) terminal_progress.emplace(stderr);
-  Progress& progress =
-      terminal_progress ? static_cast<Progress&>(*terminal_progress) : silent_progress();
   EvaluatedModel result;
   if (file.density) {
     const DensityModel& model = *file.density;

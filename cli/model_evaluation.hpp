@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cdens/core/csv.hpp"
+#include "cdens/core/progress.hpp"
 #include "cdens/evaluation/evaluation.hpp"
 
 namespace CLI {
@@ -31,10 +32,11 @@ struct EvaluationArguments {
   std::string plot_path;
   std::string json_path;
   bool drop_missing = false;  // --missing drop
+  bool quiet = false;         // --quiet: no progress line
 };
 
 /// Adds --x, --y, --no-header, --pinball, --levels, --bins, --draws, --seed, --scores, --plot,
-/// --json and --missing.
+/// --json, --missing and --quiet.
 void add_evaluation_options(CLI::App& command, EvaluationArguments& arguments);
 
 /// The options of the evaluation library from the command's arguments.
@@ -53,10 +55,10 @@ void require_writable_reports(const EvaluationArguments& arguments);
 
 /// Reads the model file at `path` (conditional or density) and evaluates it on the table's
 /// columns: the model's variables unless --x/--y name others (density models: --y names the
-/// columns of x). A progress line goes to standard error when it is a terminal, and a warning
-/// for every pair left out because a score of it is not finite.
+/// columns of x), reporting its slow stages to `progress`. A warning goes to standard error for
+/// every pair left out because a score of it is not finite.
 EvaluatedModel evaluate_model_file(const std::string& path, const CsvTable& table,
-                                   const EvaluationArguments& arguments);
+                                   const EvaluationArguments& arguments, Progress& progress);
 
 /// With --missing drop, leaves out the rows of `table` with a missing value in a column that
 /// any model of `paths` reads, so that every model is scored on the same pairs.

@@ -137,7 +137,8 @@ void print_method_selection(std::ostream& out, const MethodSelection& selection)
           << std::setw(kWidth) << (score.validation.empty() ? "kfold" : score.validation)
           << (static_cast<Index>(c) == selection.chosen ? " *" : "");
     } else {
-      out << "  " << score.status << " (" << format_short(score.seconds) << " s)";
+      out << "  " << score.status;
+      if (score.ran()) out << " (after " << format_short(score.seconds) << " s)";
     }
     out << '\n';
   }
@@ -145,7 +146,8 @@ void print_method_selection(std::ostream& out, const MethodSelection& selection)
     out << "pooled_mean_nll: " << format_loss(selection.pooled_mean_nll)
         << " (the pool's held-out NLL, its weights chosen on the same scores)\n";
   }
-  out << "time_budget: " << format_short(selection.time_budget) << '\n';
+  out << "time_budget: " << format_short(selection.time_budget)
+      << " s (no candidate starts after it is used up; the first always runs)\n";
 }
 
 }  // namespace
@@ -214,6 +216,8 @@ void print_fit_report(std::ostream& out, const FitReport& report) {
   if (report.method_selection) print_method_selection(out, *report.method_selection);
   if (report.cross_validation) {
     print_cv_table(out, *report.cross_validation);
+  } else if (!report.parameter_choice.empty()) {
+    out << "cross-validation: " << report.parameter_choice << '\n';
   } else {
     out << "cross-validation: none (a single candidate)\n";
   }

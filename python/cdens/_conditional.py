@@ -24,6 +24,7 @@ from ._validation import (
     restored_feature_names,
     row_count,
     seed_of,
+    verbosity_of,
 )
 
 
@@ -107,7 +108,8 @@ class ConditionalDensityEstimator(BaseEstimator):
 
     def _fit_model(self, X, Y, **engine_arguments):
         """The engine's fitted model; engine_arguments are the fit's inputs beyond X and Y."""
-        return _core.fit(self._method_name(), X, Y, self._engine_options(), **engine_arguments)
+        return _core.fit(self._method_name(), X, Y, self._engine_options(),
+                         verbose=verbosity_of(self.verbose), **engine_arguments)
 
     # -- fitting -----------------------------------------------------------------------------
 

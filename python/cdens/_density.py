@@ -23,6 +23,7 @@ from ._validation import (
     default_feature_names,
     restored_feature_names,
     seed_of,
+    verbosity_of,
 )
 
 
@@ -45,7 +46,7 @@ class DensityEstimator(BaseEstimator):
 
     def _fit_model(self, X, comm=None, sample_weight=None):
         return _core.fit_density(self._method, X, engine_options(self, self._method), comm=comm,
-                                 sample_weight=sample_weight)
+                                 sample_weight=sample_weight, verbose=verbosity_of(self.verbose))
 
     # -- fitting -----------------------------------------------------------------------------
 

@@ -15,6 +15,10 @@ from ._validation import seed_of, threads_of
 # The default of a parameter whose old spelling is deprecated (scikit-learn's idiom).
 DEPRECATED = "deprecated"
 
+# The parameter of every estimator that is no option of the engine's tables: how much the fit
+# tells while it runs (scikit-learn's convention; cdens._parameters adds it to every class).
+VERBOSE = "verbose"
+
 
 @functools.lru_cache(maxsize=None)
 def _registry():
@@ -51,9 +55,9 @@ def engine_options(estimator, method_name, selectors=()):
     option at the engine's default where that is its meaning, random_state becomes the seed
     and n_jobs the thread count. A parameter the method does not take (a class that serves
     several methods has the parameters of all) must be left at its default; `selectors` are the
-    parameters that chose the method itself."""
+    parameters that chose the method itself, and ``verbose`` goes to the fit, not its options."""
     parameters = estimator.get_params(deep=False)
-    used = set(selectors)
+    used = set(selectors) | {VERBOSE}
     values = {}
     for option in method(method_name)["options"]:
         name = option["python_name"]

@@ -5,7 +5,8 @@ Each class whose name a method of the registry gives as its ``python_class`` get
 order, a class serving several methods taking the union), each defaulting to the table's
 default as Python spells it, and the entries of the "Parameters" section of its docstring from
 the table's docs. The class declares only what is no option, in ``_extra_parameters``: the
-parameters that choose among its methods (``estimator``). A new row in a method's table is a
+parameters that choose among its methods (``estimator``). Every class ends with ``verbose``,
+which is no option either: it asks the fit for its progress. A new row in a method's table is a
 new parameter of its class without any edit here or in the class.
 
 The ``__init__`` is a plain function with explicit parameters that stores them unchanged, as
@@ -19,7 +20,7 @@ import keyword
 import re
 import textwrap
 
-from ._methods import DEPRECATED, methods
+from ._methods import DEPRECATED, VERBOSE, methods
 
 Parameter = collections.namedtuple("Parameter", "name default type doc")
 Parameter.__doc__ = """A parameter of an estimator class: its name, default, type as the
@@ -38,6 +39,14 @@ _TYPE_NAMES = {
     "columns": "list of int",
 }
 
+# Every estimator's last parameter (scikit-learn's verbose convention).
+_VERBOSE_PARAMETER = Parameter(
+    VERBOSE, 0, "int",
+    "0: the fit is silent. 1: its progress on sys.stderr (shown by a terminal and by Jupyter): "
+    "each stage of counted steps (cross-validation fits, restarts, search runs, iterations) as a "
+    "line with the steps done, their rate and the time left where the count is known, kept "
+    "with its time when the stage ends.")
+
 # What Python's spelling of a seed, thread count or list of columns adds to the table's doc
 # (scikit-learn's random_state and n_jobs conventions; columns as indices, not CSV names).
 _PYTHON_CONVENTIONS = {
@@ -50,8 +59,8 @@ _PYTHON_CONVENTIONS = {
 
 def class_parameters(estimator_class):
     """The Parameters of estimator_class: its `_extra_parameters`, then the options of its
-    methods in table order, then the deprecated spellings (default DEPRECATED); [] for a class
-    no method names."""
+    methods in table order, then ``verbose``, then the deprecated spellings (default DEPRECATED);
+    [] for a class no method names."""
     entries = [entry for entry in methods().values()
                if entry["python_class"] == estimator_class.__name__]
     if not entries:
@@ -67,6 +76,7 @@ def class_parameters(estimator_class):
             parameter = parameter._replace(
                 doc=f"{parameter.doc} Only for {which}{' and '.join(taken_by)}.")
         parameters.append(parameter)
+    parameters.append(_VERBOSE_PARAMETER)
     parameters += [Parameter(old, DEPRECATED, None, None)
                    for option in options for old in option["deprecated_python_names"]]
     names = [parameter.name for parameter in parameters]

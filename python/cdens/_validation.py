@@ -131,6 +131,16 @@ def seed_of(random_state):
     return int(state.randint(np.iinfo(np.int32).max))
 
 
+def verbosity_of(verbose):
+    """The engine's verbosity, 0 (silent) or 1 (progress on sys.stderr), from a non-negative
+    integer: a bool counts as 0 or 1, as in scikit-learn, and a larger number says no more than
+    1 (the engine has no more detail to give)."""
+    if not isinstance(verbose, numbers.Integral) or verbose < 0:
+        raise ValueError(f"verbose must be a non-negative integer (0: silent, 1: progress), "
+                         f"got {verbose!r}")
+    return 1 if verbose > 0 else 0
+
+
 def threads_of(n_jobs):
     """OpenMP threads: None or -1 use every core (0 tells the engine), k > 0 uses k."""
     if n_jobs is None or n_jobs == -1:

@@ -5,7 +5,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import _core
 from ._conditional import ConditionalDensityEstimator, cv_results_from_table
 from ._parameters import Parameter
-from ._validation import as_samples
+from ._validation import as_samples, verbosity_of
 
 
 class _ReducedConditionalDensity(ConditionalDensityEstimator):
@@ -35,7 +35,8 @@ class _ReducedConditionalDensity(ConditionalDensityEstimator):
         return f"lsmi-{self.estimator}"
 
     def _fit_model(self, X, Y):
-        model, traces = _core.fit_reduced_cde(self._method_name(), X, Y, self._engine_options())
+        model, traces = _core.fit_reduced_cde(self._method_name(), X, Y, self._engine_options(),
+                                              verbose=verbosity_of(self.verbose))
         self.traces_ = list(traces)
         return model
 

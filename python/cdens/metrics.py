@@ -46,7 +46,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import _core
 from ._density import DensityEstimator
 from ._files import load
-from ._validation import as_probabilities, seed_of
+from ._validation import as_probabilities, seed_of, verbosity_of
 
 DEFAULT_PINBALL_LEVELS = (0.1, 0.5, 0.9)
 DEFAULT_INTERVAL_LEVELS = (0.5, 0.9)
@@ -169,11 +169,13 @@ def _score_names(scores):
 
 
 def _evaluation(model, X, Y, pinball_levels, interval_levels, bins, n_draws, random_state,
-                scores, label):
+                scores, label, verbose, stage):
+    """The engine's evaluation; `label` starts its warning, `stage` its progress lines."""
     report = _core.evaluate(*_engine_arguments(model, X, Y),
                             as_probabilities(pinball_levels, "pinball_levels"),
                             as_probabilities(interval_levels, "interval_levels"), int(bins),
-                            int(n_draws), seed_of(random_state), _score_names(scores))
+                            int(n_draws), seed_of(random_state), _score_names(scores),
+                            verbose=verbosity_of(verbose), label=stage)
     excluded = json.loads(report.to_json())["excluded"]
     if excluded:
         shown = ", ".join(f"{pair['pair']} ({pair['score']} {pair['value']})"
@@ -186,7 +188,7 @@ def _evaluation(model, X, Y, pinball_levels, interval_levels, bins, n_draws, ran
 
 def evaluate(model, X, Y=None, *, pinball_levels=DEFAULT_PINBALL_LEVELS,
              interval_levels=DEFAULT_INTERVAL_LEVELS, bins=10, n_draws=1000, random_state=0,
-             scores=None):
+             scores=None, verbose=0):
     """Every score, interval width and coverage, and the calibration of `model` on (X, Y): the
     report ``cdens evaluate --json`` writes, as a dict. ``scores`` lists per score its name,
     ``values`` per pair, ``mean`` and ``standard_error``; ``calibration`` holds ``pit`` (1-D y)
@@ -203,14 +205,17 @@ def evaluate(model, X, Y=None, *, pinball_levels=DEFAULT_PINBALL_LEVELS,
     calibration values are randomised (``calibration["pit"]["randomized"]``), from
     ``random_state``.
     A pair with a score that is not finite is left out with a RuntimeWarning; ``excluded`` names
-    it (``pair``: its 0-based row, ``score``, ``value``) and ``pairs`` gives the rows scored."""
+    it (``pair``: its 0-based row, ``score``, ``value``) and ``pairs`` gives the rows scored.
+    ``verbose=1`` writes the progress of the slow stages (highest-density regions, draws) to
+    sys.stderr, as the estimators' fits do."""
     report = _evaluation(model, X, Y, pinball_levels, interval_levels, bins, n_draws,
-                         random_state, scores, "")
+                         random_state, scores, "", verbose, "evaluate: ")
     return _as_arrays(json.loads(report.to_json()))
 
 
 def compare(models, X, Y=None, *, names=None, pinball_levels=DEFAULT_PINBALL_LEVELS,
-            interval_levels=DEFAULT_INTERVAL_LEVELS, n_draws=1000, random_state=0, scores=None):
+            interval_levels=DEFAULT_INTERVAL_LEVELS, n_draws=1000, random_state=0, scores=None,
+            verbose=0):
     """Two or more models on the same data: the report ``cdens compare --json`` writes, as a
     dict with ``models``, ``scores`` (the proper scores all share), ``means``,
     ``standard_errors`` and ``best_shares`` (scores x models) and ``differences`` (every pair of
@@ -218,7 +223,8 @@ def compare(models, X, Y=None, *, names=None, pinball_levels=DEFAULT_PINBALL_LEV
     minus the second's; for the log-likelihood the second's minus the first's: > 0, the second
     is better), its paired standard error, shares won).
     ``scores`` selects the scores as in ``evaluate``. The models are compared on the pairs every
-    one of them scores: ``excluded`` lists the rows some model left out."""
+    one of them scores: ``excluded`` lists the rows some model left out. ``verbose=1`` writes
+    the progress of each model's evaluation to sys.stderr, naming the model."""
     models = list(models)
     if len(models) < 2:
         raise ValueError(f"a comparison needs at least two models, got {len(models)}")
@@ -228,8 +234,9 @@ def compare(models, X, Y=None, *, names=None, pinball_levels=DEFAULT_PINBALL_LEV
     if len(set(names)) != len(names):
         names = [f"{name} ({k + 1})" for k, name in enumerate(names)]
     evaluations = [_evaluation(model, X, Y, pinball_levels, interval_levels, 10, n_draws,
-                               random_state, scores, f"{name}: ")
-                   for model, name in zip(models, names)]
+                               random_state, scores, f"{name}: ", verbose,
+                               f"compare, model {k + 1} of {len(models)} ({name}): ")
+                   for k, (model, name) in enumerate(zip(models, names))]
     return _as_arrays(json.loads(_core.compare(evaluations, list(names))))
 
 

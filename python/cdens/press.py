@@ -6,6 +6,7 @@ from sklearn.utils.validation import column_or_1d
 
 from . import _core
 from ._conditional import ConditionalDensityEstimator
+from ._validation import verbosity_of
 
 
 class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
@@ -62,7 +63,8 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
     def _fit_model(self, X, Y):
         if Y.shape[1] != 1:
             raise ValueError(f"PRESSRegressor needs one output; y has {Y.shape[1]} columns")
-        model, training = _core.fit_press(X, Y, self._engine_options())
+        model, training = _core.fit_press(X, Y, self._engine_options(),
+                                          verbose=verbosity_of(self.verbose))
         self.training_weights_ = training["weights"]
         self.training_entropy_ = training["entropies"]
         self.smoother_diagonal_ = training["smoother_diagonal"]

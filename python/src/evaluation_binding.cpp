@@ -18,6 +18,7 @@
 #include "cdens/evaluation/evaluation.hpp"
 #include "cdens/evaluation/scores.hpp"
 #include "cdens/model_file.hpp"
+#include "python_progress.hpp"
 
 namespace py = pybind11;
 
@@ -128,16 +129,22 @@ void bind_evaluation(py::module_& module) {
       "evaluate",
       [](const py::object& model, const py::array& x, const py::object& y,
          const std::vector<double>& pinball_levels, const std::vector<double>& interval_levels,
-         Index bins, Index draws, std::uint64_t seed, std::vector<std::string> scores) {
+         Index bins, Index draws, std::uint64_t seed, std::vector<std::string> scores, long verbose,
+         const std::string& label) {
         QueryPairs pairs = pairs_of(model, x, y);
         const EvaluationOptions options =
             options_of(pinball_levels, interval_levels, bins, draws, seed, std::move(scores));
-        return without_gil(
-            [&] { return evaluate_model(pairs.mixture, pairs.x, pairs.y, options); });
+        PythonProgress shown(verbose, label);
+        return without_gil([&] {
+          return evaluate_model(pairs.mixture, pairs.x, pairs.y, options, shown.progress());
+        });
       },
       py::arg("model"), py::arg("X"), py::arg("Y"), py::arg("pinball_levels"),
       py::arg("interval_levels"), py::arg("bins"), py::arg("draws"), py::arg("seed"),
-      py::arg("scores") = std::vector<std::string>());
+      py::arg("scores") = std::vector<std::string>(), py::arg("verbose") = 0,
+      py::arg("label") = std::string(),
+      "Every score of the model on the pairs; verbose 1: the progress of its slow stages on "
+      "sys.stderr, each label starting with `label`.");
   module.def("evaluation_score_names", &evaluation_score_names,
              "The names evaluate's scores take.");
   module.def(

@@ -16,6 +16,7 @@
 #include "cdens/methods/option_tables.hpp"
 #include "cdens/methods/registry.hpp"
 #include "python_communicator.hpp"
+#include "python_progress.hpp"
 
 namespace py = pybind11;
 
@@ -180,8 +181,8 @@ Vector sample_weights_of(const std::optional<py::array>& sample_weight) {
 
 ConditionalModel fit_binding(const std::string& name, const py::array& x, const py::array& y,
                              const py::dict& options, const std::optional<py::array>& unlabeled,
-                             const py::object& comm,
-                             const std::optional<py::array>& sample_weight) {
+                             const py::object& comm, const std::optional<py::array>& sample_weight,
+                             long verbose) {
   const MethodEntry* method = method_named(name);
   if (method == nullptr) throw InvalidArgument("unknown method '" + name + "'");
   const OptionValues values = values_of(*method, options);
@@ -191,8 +192,10 @@ ConditionalModel fit_binding(const std::string& name, const py::array& x, const 
   const MatrixView unlabeled_x =
       unlabeled ? MatrixView(samples_of(*unlabeled, "X_unlabeled")) : MatrixView(no_unlabeled);
   const std::unique_ptr<Communicator> processes = communicator_of(comm);
+  // Under mpirun rank 0 speaks for all, as the command does.
+  PythonProgress shown(processes && processes->rank() > 0 ? 0 : verbose);
   const FitContext context{processes ? *processes : local_communicator(),
-                           silent_progress(),
+                           shown.progress(),
                            {},
                            sample_weights_of(sample_weight)};
   return without_gil([&] { return fit_method(*method, xs, ys, unlabeled_x, values, context); });
@@ -200,14 +203,16 @@ ConditionalModel fit_binding(const std::string& name, const py::array& x, const 
 
 DensityModel fit_density_binding(const std::string& name, const py::array& x,
                                  const py::dict& options, const py::object& comm,
-                                 const std::optional<py::array>& sample_weight) {
+                                 const std::optional<py::array>& sample_weight, long verbose) {
   const MethodEntry* method = method_named(name);
   if (method == nullptr) throw InvalidArgument("unknown method '" + name + "'");
   const OptionValues values = values_of(*method, options);
   const auto xs = samples_of(x, "X");
   const std::unique_ptr<Communicator> processes = communicator_of(comm);
+  // Under mpirun rank 0 speaks for all, as the command does.
+  PythonProgress shown(processes && processes->rank() > 0 ? 0 : verbose);
   const FitContext context{processes ? *processes : local_communicator(),
-                           silent_progress(),
+                           shown.progress(),
                            {},
                            sample_weights_of(sample_weight)};
   return without_gil([&] { return fit_method(*method, xs, values, context); });
@@ -216,13 +221,15 @@ DensityModel fit_density_binding(const std::string& name, const py::array& x,
 /// (model, traces): LSCE or an LSMI method; traces holds J after each update of W for every
 /// start of the chosen d_z.
 py::tuple fit_reduced_cde_binding(const std::string& name, const py::array& x, const py::array& y,
-                                  const py::dict& options) {
+                                  const py::dict& options, long verbose) {
   const ReducedCdeMethod method = parse_reduced_cde_method(name);
   const MethodEntry& entry = *method_named(name);
   const ReducedCdeOptions built = reduced_cde_option_table(method).build(values_of(entry, options));
   const auto xs = samples_of(x, "X");
   const auto ys = samples_of(y, "Y");
-  ReducedCdeFit fit = without_gil([&] { return fit_reduced_cde(xs, ys, method, built); });
+  PythonProgress shown(verbose);
+  const FitContext context{local_communicator(), shown.progress()};
+  ReducedCdeFit fit = without_gil([&] { return fit_reduced_cde(xs, ys, method, built, context); });
   py::list traces;
   for (const auto& trace : fit.traces) {
     traces.append(vector_to_numpy(
@@ -233,12 +240,15 @@ py::tuple fit_reduced_cde_binding(const std::string& name, const py::array& x, c
 
 /// (model, training arrays) of a PRESS fit: the state weights W (n, J), ŷ, s_ii and η_i of the
 /// training inputs, which a model file does not keep.
-py::tuple fit_press_binding(const py::array& x, const py::array& y, const py::dict& options) {
+py::tuple fit_press_binding(const py::array& x, const py::array& y, const py::dict& options,
+                            long verbose) {
   const PressRegressionOptions built =
       press_option_table().build(values_of(*method_named("press"), options));
   const auto xs = samples_of(x, "X");
   const auto ys = samples_of(y, "Y");
-  PressFit fit = without_gil([&] { return fit_press_regression(xs, ys, built); });
+  PythonProgress shown(verbose);
+  const FitContext context{local_communicator(), shown.progress()};
+  PressFit fit = without_gil([&] { return fit_press_regression(xs, ys, built, context); });
   py::dict training;
   training["weights"] = samples_to_numpy(std::move(fit.training_weights));
   training["fitted"] = vector_to_numpy(std::move(fit.fitted));
@@ -269,20 +279,21 @@ void bind_methods(py::module_& module) {
       py::arg("method"), "Why a method refuses to run on more than one process.");
   module.def("fit", &fit_binding, py::arg("method"), py::arg("X"), py::arg("Y"), py::arg("options"),
              py::arg("X_unlabeled") = py::none(), py::arg("comm") = py::none(),
-             py::arg("sample_weight") = py::none(),
+             py::arg("sample_weight") = py::none(), py::arg("verbose") = 0,
              "Fits a conditional or regression method; options maps option names (not Python "
              "names) to values, the rest keep their defaults. comm: an mpi4py communicator whose "
              "processes each pass their own rows (methods with 'distributed'), or None. "
-             "sample_weight: one weight per row (methods with 'sample_weights'), or None.");
+             "sample_weight: one weight per row (methods with 'sample_weights'), or None. "
+             "verbose: 1 writes the fit's progress to sys.stderr, 0 nothing.");
   module.def("fit_density", &fit_density_binding, py::arg("method"), py::arg("X"),
              py::arg("options"), py::arg("comm") = py::none(),
-             py::arg("sample_weight") = py::none(),
-             "Fits a density method (options, comm and sample_weight as for fit).");
+             py::arg("sample_weight") = py::none(), py::arg("verbose") = 0,
+             "Fits a density method (options, comm, sample_weight and verbose as for fit).");
   module.def("fit_reduced_cde", &fit_reduced_cde_binding, py::arg("method"), py::arg("X"),
-             py::arg("Y"), py::arg("options"),
+             py::arg("Y"), py::arg("options"), py::arg("verbose") = 0,
              "LSCE or LSMI with LSCDE or epsilon-KDE on z = Wx: (model, traces).");
   module.def("fit_press", &fit_press_binding, py::arg("X"), py::arg("Y"), py::arg("options"),
-             "PRESS (Goerg 2017): (model, training arrays).");
+             py::arg("verbose") = 0, "PRESS (Goerg 2017): (model, training arrays).");
 }
 
 }  // namespace cdens::python

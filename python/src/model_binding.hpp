@@ -30,8 +30,8 @@ pybind11::object method_selection_to_dict(const MethodSelection& selection);
 /// A highest-density region as (intervals of shape (k, 2), density threshold).
 pybind11::tuple region_to_tuple(const HighestDensityRegion& region);
 
-/// method, hyperparameters, statistics, cross_validation, auxiliary_cross_validation,
-/// fit_seconds and warnings, read from `Model::report`.
+/// method, hyperparameters, statistics, cross_validation, parameter_choice,
+/// auxiliary_cross_validation, fit_seconds and warnings, read from `Model::report`.
 template <class Model>
 void add_report_properties(pybind11::class_<Model>& model_class) {
   model_class.def_property_readonly("method", [](const Model& m) { return m.report.method; })
@@ -42,6 +42,14 @@ void add_report_properties(pybind11::class_<Model>& model_class) {
                              [](const Model& m) -> pybind11::object {
                                if (!m.report.cross_validation) return pybind11::none();
                                return cv_table_to_dict(*m.report.cross_validation);
+                             })
+      .def_property_readonly("parameter_choice",
+                             [](const Model& m) -> pybind11::object {
+                               // How a fit without a CV table chose its hyper-parameters (KCDE's
+                               // search, GMM's given n_components); None for a grid method given a
+                               // single candidate.
+                               if (m.report.parameter_choice.empty()) return pybind11::none();
+                               return pybind11::str(m.report.parameter_choice);
                              })
       .def_property_readonly(
           "auxiliary_cross_validation",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <optional>
+#include <string>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/standardizer.hpp"
@@ -65,6 +66,10 @@ ConditionalFit fit_forward_selection(const MatrixView& x, const MatrixView& y, c
     std::vector<double> step_nll;
     while (!remaining.empty()) {
       std::vector<std::optional<Candidate>> candidates(remaining.size());
+      // A round per added feature; how many rounds the selection makes is not known ahead.
+      context.progress.begin("forward selection, feature " + std::to_string(selected.size() + 1) +
+                                 " of at most " + std::to_string(features) + ": candidate fits",
+                             static_cast<Index>(remaining.size()));
       parallel_for(threads, static_cast<Index>(remaining.size()), [&](Index c) {
         std::vector<Index> set = selected;
         set.push_back(remaining[static_cast<std::size_t>(c)]);
@@ -72,7 +77,9 @@ ConditionalFit fit_forward_selection(const MatrixView& x, const MatrixView& y, c
         ConditionalFit result = fit(x(set, Eigen::all), y);
         const double nll = cross_validated_nll(result.report);
         candidates[static_cast<std::size_t>(c)] = Candidate{set, std::move(result), nll};
+        context.progress.advance();
       });
+      context.progress.end();
       std::size_t winner = 0;
       double worst = -std::numeric_limits<double>::infinity();
       for (std::size_t c = 0; c < candidates.size(); ++c) {

@@ -15,8 +15,9 @@ ConditionalFit select_around(const MatrixView& x, const MatrixView& y, const Opt
   ForwardSelectionOptions selection;
   selection.method = method;
   selection.threads = options.threads;
-  // The candidates' fits see a subset of the inputs, which the names would mislabel.
-  const FitContext subset_context = context.without_column_names();
+  // The candidates' fits see a subset of the inputs, which the names would mislabel; they run
+  // side by side, so their own stages would overwrite one another: the selection reports them.
+  const FitContext subset_context = context.for_derived_columns(silent_progress());
   return fit_forward_selection(
       x, y,
       [&](const MatrixView& subset_x, const MatrixView& subset_y) {

@@ -214,6 +214,12 @@ ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
         (log_jacobian - fit.chosen_terms.colwise().sum().array()).matrix().transpose();
     if (log_densities.allFinite()) report.held_out = HeldOutLogDensities{{}, log_densities};
     report.statistics["log_linear_outputs"] = static_cast<double>(fit.log_linear_outputs);
+    report.parameter_choice =
+        options.variance == LinearVariance::automatic
+            ? "the variance of each output, constant or log-linear in x, by leave-one-out "
+              "likelihood (loo_nll_constant_variance, loo_nll_log_linear_variance)"
+            : "none: the variance is given (" + to_string(options.variance) +
+                  "); the line is least squares";
     report.statistics["n_train"] = static_cast<double>(data.samples.z.cols());
     // One component at 0 of width s; the line and the log-linear spread are the trend.
     return ConditionalMixture(data.x_scaling, data.y_scaling,

@@ -137,11 +137,14 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
     report.auxiliary_cross_validation["reduction"] = result.best.cross_validation;
     const Matrix z = w * x_standard;
     FitReport second;
+    // The estimator's own stages, named as the fit on z (without the names of the columns of x).
+    PrefixedProgress on_z(context.progress, "estimator on z = Wx, ");
+    const FitContext z_context = context.for_derived_columns(on_z);
     if (uses_epsilon_kde(method)) {
       EpsilonKdeOptions ekde = options.epsilon_kde;
       ekde.seed = options.reduction.seed;
       ekde.threads = options.reduction.threads;
-      ConditionalFit fit = fit_epsilon_kde(z, y, ekde, context.without_column_names());
+      ConditionalFit fit = fit_epsilon_kde(z, y, ekde, z_context);
       model = project_inputs(x_scaling, w, fit.model);
       second = std::move(fit.report);
     } else {
@@ -154,7 +157,7 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
       lscde.cv_loss = options.lscde_cv_loss;
       lscde.seed = options.reduction.seed;
       lscde.threads = options.reduction.threads;
-      ConditionalFit fit = fit_lscde(z, y, lscde, context.without_column_names());
+      ConditionalFit fit = fit_lscde(z, y, lscde, z_context);
       model = project_inputs(x_scaling, w, fit.model);
       second = std::move(fit.report);
     }

@@ -300,6 +300,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
     Vector conditional_terms;  // −log p̂_{−i} at the bandwidths
     if (!search) {
       bandwidths = Eigen::Map<const Vector>(options.bandwidths.data(), dimension);
+      report.parameter_choice = "none: the bandwidths are given";
     } else {
       std::optional<BandwidthLikelihood> screening;
       if (options.screening_held_out < likelihood->n_held_out()) {
@@ -308,11 +309,9 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
                                          random_stream::kScreeningHeldOut),
                           options.threads, kernels, weights);
       }
-      context.progress.begin("leave-one-out likelihood search", 1);
-      const BandwidthSearchResult found = maximize_bandwidth_likelihood(
-          *likelihood, screening ? *screening : *likelihood, options.search, output_floors);
-      context.progress.advance();
-      context.progress.end();
+      const BandwidthSearchResult found =
+          maximize_bandwidth_likelihood(*likelihood, screening ? *screening : *likelihood,
+                                        options.search, output_floors, context.progress);
       bandwidths = found.bandwidths;
       conditional_terms = found.negative_log_likelihoods;
       report.statistics["loo_nll"] = found.mean_negative_log_likelihood +
@@ -321,6 +320,11 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
       report.statistics["evaluations"] = found.evaluations;
       report.statistics["starts"] = found.starts;
       report.statistics["held_out"] = static_cast<double>(likelihood->n_held_out());
+      report.parameter_choice = describe_bandwidth_search(
+          found, "the bandwidths",
+          held_out.empty()
+              ? std::string()
+              : "over a subsample of " + std::to_string(held_out.size()) + " held-out pairs");
       for (Index d = 0; d < dimension; ++d) {
         // λ of a discrete column may take any value of its interval: 0 counts equal values only.
         if (kernels[static_cast<std::size_t>(d)].is_discrete()) continue;
@@ -353,6 +357,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
       marginal_weight = choice.weight;
       log_kernel_terms = choice.log_mixed;
       report.hyperparameters["marginal_weight"] = marginal_weight;
+      report.parameter_choice += "; marginal_weight by the same leave-one-out likelihood";
       if (search) {
         report.statistics["loo_nll_unmixed"] = report.statistics.at("loo_nll");
         report.statistics["loo_nll"] = choice.mixed_nll +

@@ -30,13 +30,16 @@ LscdeOptions SaLscdeOptions::paper_estimation_options() {
 ConditionalFit fit_sa_lscde(const MatrixView& x, const MatrixView& y, const SaLscdeOptions& options,
                             const FitContext& context) {
   return timed_fit<ConditionalMixture>("salscde", [&](FitReport& report) {
-    ConditionalFit selection = fit_sacde(x, y, options.selection, context);
+    // Two fits of cross-validated grids: each stage named by its fit.
+    PrefixedProgress selecting(context.progress, "SA-CDE selection, ");
+    ConditionalFit selection = fit_sacde(x, y, options.selection, context.reporting_to(selecting));
     FeatureSelection kept = *selection.report.feature_selection;
     std::vector<Index> features = kept.selected;
     if (features.empty()) features.push_back(first_entering_feature(*kept.path));
     // The selected inputs only: the names of all of them would mislabel these.
-    ConditionalFit estimate =
-        fit_lscde(x(features, Eigen::all), y, options.estimation, context.without_column_names());
+    PrefixedProgress estimating(context.progress, "LSCDE on the selected features, ");
+    ConditionalFit estimate = fit_lscde(x(features, Eigen::all), y, options.estimation,
+                                        context.for_derived_columns(estimating));
 
     report = std::move(estimate.report);
     report.hyperparameters["selection_sigma"] = selection.report.hyperparameters.at("sigma");

@@ -98,6 +98,14 @@ double run_lbfgs(const BandwidthLikelihood& likelihood, const std::vector<double
 
 }  // namespace
 
+std::string describe_bandwidth_search(const BandwidthSearchResult& found, const std::string& what,
+                                      const std::string& detail) {
+  return "leave-one-out likelihood of " + what + ", maximised by L-BFGS (" +
+         std::to_string(found.evaluations) + " evaluations from " + std::to_string(found.starts) +
+         " starts" + (detail.empty() ? std::string() : ", " + detail) +
+         "): a search, not a grid, so no table";
+}
+
 double normal_reference_bandwidth(double n_samples, Index dimension) {
   return 1.06 * std::pow(n_samples, -1.0 / (4.0 + dimension));
 }
@@ -105,7 +113,7 @@ double normal_reference_bandwidth(double n_samples, Index dimension) {
 BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& criterion,
                                                     const BandwidthLikelihood& screening,
                                                     const BandwidthSearchOptions& options,
-                                                    const Vector& floors) {
+                                                    const Vector& floors, Progress& progress) {
   validate(options);
   const Index k = criterion.dimension();
   if (screening.dimension() != k || screening.n_samples() != criterion.n_samples()) {
@@ -142,6 +150,9 @@ BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& c
   Vector best_terms;
   double best_value = HUGE_VAL;
   Rng rng(options.seed, random_stream::kBandwidthStarts);
+  const bool screened = &screening != &criterion;
+  // The number of evaluations of a run is the optimiser's business: the runs are the steps.
+  progress.begin("bandwidth search, L-BFGS runs", options.restarts + 1 + (screened ? 1 : 0));
   for (int start = 0; start <= options.restarts; ++start) {
     Vector theta = reference;
     if (start > 0) {
@@ -151,23 +162,25 @@ BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& c
                               lower[position], upper[position]);
       }
     }
-    const bool screened = &screening != &criterion;
     Vector terms;
     const double value =
         run_lbfgs(screening, lower, upper, options,
                   screened ? options.screening_relative_tolerance : options.relative_tolerance,
                   theta, terms, result.evaluations);
     ++result.starts;
+    progress.advance();
     if (value < best_value) {
       best_value = value;
       best = theta;
       best_terms = std::move(terms);
     }
   }
-  if (&screening != &criterion) {
+  if (screened) {
     best_value = run_lbfgs(criterion, lower, upper, options, options.relative_tolerance, best,
                            best_terms, result.evaluations);
+    progress.advance();
   }
+  progress.end();
   if (!std::isfinite(best_value)) {
     throw DataError("the leave-one-out likelihood is not finite at any bandwidth tried");
   }

@@ -8,8 +8,10 @@
 // restarts cost a fraction of a full search at large n.
 
 #include <cstdint>
+#include <string>
 
 #include "cdens/core/bandwidth_search_options.hpp"
+#include "cdens/core/progress.hpp"
 #include "core/bandwidth_likelihood.hpp"
 
 namespace cdens {
@@ -29,10 +31,18 @@ struct BandwidthSearchResult {
 /// best end point on `criterion`. Pass the criterion twice to search on it alone. `floors` (empty,
 /// or one per dimension) raises the lower bound of a continuous dimension's bandwidth above
 /// `options.lower` (the recording resolution of an output, product_kernel_cde.cpp); it must stay
-/// below `options.upper`. InvalidArgument for bad options.
+/// below `options.upper`. Every L-BFGS run (the starts, then the polish) is a step of `progress`.
+/// InvalidArgument for bad options.
 BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& criterion,
                                                     const BandwidthLikelihood& screening,
                                                     const BandwidthSearchOptions& options = {},
-                                                    const Vector& floors = Vector());
+                                                    const Vector& floors = Vector(),
+                                                    Progress& progress = silent_progress());
+
+/// What the search did, for FitReport::parameter_choice: "leave-one-out likelihood of <what>,
+/// maximised by L-BFGS (E evaluations from S starts[, detail]): a search, not a grid, so no
+/// table".
+std::string describe_bandwidth_search(const BandwidthSearchResult& found, const std::string& what,
+                                      const std::string& detail = {});
 
 }  // namespace cdens

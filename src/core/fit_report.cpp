@@ -130,6 +130,7 @@ nlohmann::json FitReport::to_json() const {
                              {"fit_seconds", fit_seconds},
                              {"warnings", warnings}};
   if (cross_validation) document["cross_validation"] = cross_validation->to_json();
+  if (!parameter_choice.empty()) document["parameter_choice"] = parameter_choice;
   if (feature_selection) document["feature_selection"] = feature_selection->to_json();
   if (method_selection) document["method_selection"] = method_selection->to_json();
   // Written only when present, so that files of fits without one stay as they were.
@@ -153,6 +154,11 @@ FitReport FitReport::from_json(const nlohmann::json& document) {
   }
   if (document.contains("cross_validation")) {
     report.cross_validation = CvTable::from_json(document["cross_validation"]);
+  }
+  if (document.contains("parameter_choice")) {
+    const auto& choice = document["parameter_choice"];
+    if (!choice.is_string()) throw ModelFormatError("fit report: parameter_choice is no text");
+    report.parameter_choice = choice.get<std::string>();
   }
   if (document.contains("feature_selection")) {
     report.feature_selection = FeatureSelection::from_json(document["feature_selection"]);

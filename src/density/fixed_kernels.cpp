@@ -40,7 +40,8 @@ Vector parzen_at_samples(const MatrixView& z, double width, int threads) {
 
 double choose_width_by_held_out_ise(const MatrixView& z, const std::vector<double>& widths,
                                     int folds, std::uint64_t seed, int threads,
-                                    const FixedWidthFit& fit, FitReport& report) {
+                                    const FixedWidthFit& fit, FitReport& report,
+                                    Progress& progress) {
   require_positive_values(widths, "widths");
   if (widths.size() == 1) return widths.front();
   const Index n = z.cols();
@@ -52,13 +53,16 @@ double choose_width_by_held_out_ise(const MatrixView& z, const std::vector<doubl
   const Index w_count = static_cast<Index>(widths.size());
   Matrix fold_loss(w_count, split.n_folds());
   // One task per (width, fold); each writes only its own entry.
+  progress.begin("width cross-validation, fold fits", w_count * split.n_folds());
   parallel_for(resolve_threads(threads), w_count * split.n_folds(), [&](Index task) {
     const Index w = task / split.n_folds();
     const int k = static_cast<int>(task % split.n_folds());
     const GaussianMixture model =
         fit(gather_samples(z, split.train(k)), widths[static_cast<std::size_t>(w)]);
     fold_loss(w, k) = held_out_ise(model, gather_samples(z, split.test(k)));
+    progress.advance();
   });
+  progress.end();
   const Matrix candidates = Eigen::Map<const Vector>(widths.data(), w_count);
   const CvTable& table = keep_cross_validation(
       report, make_cv_table({"width"}, candidates, fold_loss, "ise"), {widths});

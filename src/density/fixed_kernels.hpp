@@ -34,9 +34,11 @@ using FixedWidthFit = std::function<GaussianMixture(const Matrix& train, double 
 /// The kernel width: the only one of `widths`, or the one of smallest held-out ISE under K-fold
 /// cross-validation on z, its table (loss "ise", in the working units) kept in `report`. Every
 /// (width, fold) pair is fitted on the other folds and scored by held_out_ise on its fold (one
-/// task each on `threads` threads; the table does not depend on the thread count).
+/// task each on `threads` threads; the table does not depend on the thread count), each a step
+/// of `progress`.
 double choose_width_by_held_out_ise(const MatrixView& z, const std::vector<double>& widths,
                                     int folds, std::uint64_t seed, int threads,
-                                    const FixedWidthFit& fit, FitReport& report);
+                                    const FixedWidthFit& fit, FitReport& report,
+                                    Progress& progress);
 
 }  // namespace cdens

@@ -1,8 +1,10 @@
 #include "cdens/density/gmm.hpp"
 
 #include <cmath>
+#include <string>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/progress.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/validate.hpp"
 #include "core/fit_skeleton.hpp"
@@ -35,9 +37,10 @@ void validate_options(const GmmOptions& options, Index n) {
 }
 
 /// EM (eqs. 5–8) on `samples` from the given start, every iteration one pass over the samples
-/// (the E-step of the current parameters and the sums of the M-step after it).
+/// (the E-step of the current parameters and the sums of the M-step after it), each advancing
+/// `progress` by one.
 EmRun em_from(const EmSamples& samples, Vector weights, Matrix centers, Matrix variances,
-              const GmmOptions& options) {
+              const GmmOptions& options, Progress& progress) {
   EmRun run;
   EmSums sums = expectation(samples, weights, centers, variances);
   double current = sums.log_likelihood;
@@ -48,6 +51,7 @@ EmRun em_from(const EmSamples& samples, Vector weights, Matrix centers, Matrix v
     const double next = sums.log_likelihood;
     run.log_likelihood.push_back(next);
     ++run.iterations;
+    progress.advance();
     // The likelihood is summed over the ranks, the same bits on every rank: all stop together.
     const bool small_step = next - current < options.tolerance;
     current = next;
@@ -81,7 +85,8 @@ EmRun run_em(const MatrixView& z, Vector weights, Matrix centers, Matrix varianc
   });
   const Matrix by_dimension = z.transpose();
   return em_from({z, by_dimension, communicator.sum_counts(z.cols()), communicator, threads},
-                 std::move(weights), std::move(centers), std::move(variances), options);
+                 std::move(weights), std::move(centers), std::move(variances), options,
+                 silent_progress());
 }
 
 std::string to_string(GmmInitialization initialization) {
@@ -123,9 +128,15 @@ DensityFit fit_gmm(const MatrixView& x, const GmmOptions& options, const FitCont
       } else {
         kmeans_plus_plus_start(samples, options, rng, weights, centers, variances);
       }
-      runs[static_cast<std::size_t>(r)] =
-          em_from(samples, std::move(weights), std::move(centers), std::move(variances), options);
+      runs[static_cast<std::size_t>(r)] = em_from(samples, std::move(weights), std::move(centers),
+                                                  std::move(variances), options, context.progress);
     };
+    // EM stops where the likelihood levels off, so the count of iterations is not known ahead:
+    // the line tells how many were made and how fast.
+    context.progress.begin(options.n_init > 1
+                               ? "EM iterations of " + std::to_string(options.n_init) + " starts"
+                               : std::string("EM iterations"),
+                           0);
     if (communicator.size() == 1 && options.n_init >= threads) {
       // As many restarts as threads or more: the restarts in parallel, each on one thread.
       parallel_for(threads, options.n_init, [&](Index r) { run_restart(r, 1); });
@@ -136,6 +147,7 @@ DensityFit fit_gmm(const MatrixView& x, const GmmOptions& options, const FitCont
       // adds its block sums in block order, so the runs do not depend on the choice.
       for (Index r = 0; r < options.n_init; ++r) run_restart(r, threads);
     }
+    context.progress.end();
     // The final likelihoods are the same on every rank, and so is the choice.
     std::size_t best = 0;
     for (std::size_t r = 1; r < runs.size(); ++r) {
@@ -150,10 +162,17 @@ DensityFit fit_gmm(const MatrixView& x, const GmmOptions& options, const FitCont
     report.hyperparameters["variance_floor"] = options.variance_floor;
     report.statistics["n_train"] = static_cast<double>(n);
     report.statistics["dimension"] = static_cast<double>(z.rows());
-    report.statistics["log_likelihood"] = run.log_likelihood.back();
+    // In the data's units, as every score of the model is (EM's is of the standardised data).
+    report.statistics["mean_log_likelihood"] = run.log_likelihood.back() + scaling.log_jacobian();
     report.statistics["iterations"] = run.iterations;
     report.statistics["converged"] = run.converged ? 1.0 : 0.0;
     report.statistics["best_restart"] = static_cast<double>(best);
+    report.parameter_choice =
+        "none: n_components = " + std::to_string(options.n_components) +
+        " is given, not selected (compare the held-out scores of fits with several); EM from " +
+        (options.n_init > 1
+             ? std::to_string(options.n_init) + " starts, the one of the largest likelihood kept"
+             : std::string("one start"));
     if (!run.converged) {
       report.warnings.push_back("EM stopped at max_iterations before reaching the tolerance");
     }

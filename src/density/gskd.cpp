@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/progress.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
 #include "cdens/density/parzen.hpp"
@@ -72,8 +74,9 @@ DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options, const FitCo
     const Index n = z.cols();
     if (n < 2) throw DataError("GSKD needs at least 2 samples");
 
-    const double target_width =
-        parzen_target_width(x, options.target_width, options.standardize, options.threads);
+    PrefixedProgress target_progress(context.progress, "Parzen target width, ");
+    const double target_width = parzen_target_width(x, options.target_width, options.standardize,
+                                                    options.threads, target_progress);
     RwbsOptions rwbs = gskd_paper_rwbs(m);
     if (options.population > 0) rwbs.population = options.population;
     if (options.generations > 0) rwbs.generations = options.generations;
@@ -97,10 +100,11 @@ DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options, const FitCo
       // construction below uses all n. Up to the limit the hold-out is the one on every sample.
       const std::vector<Index> subsample =
           gskd_holdout_subsample(n, options.holdout_subsample, options.seed);
-      GskdHoldoutChoice choice = subsample.empty()
-                                     ? choose_gskd_stages(z, target_width, options, rwbs, threads)
-                                     : choose_gskd_stages(gather_samples(z, subsample),
-                                                          target_width, options, rwbs, threads);
+      GskdHoldoutChoice choice =
+          subsample.empty()
+              ? choose_gskd_stages(z, target_width, options, rwbs, threads, context.progress)
+              : choose_gskd_stages(gather_samples(z, subsample), target_width, options, rwbs,
+                                   threads, context.progress);
       report.statistics["holdout_samples"] =
           static_cast<double>(subsample.empty() ? n : static_cast<Index>(subsample.size()));
       variance_upper = choice.variance_upper;
@@ -112,9 +116,14 @@ DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options, const FitCo
     GskdConstruction construction(z, parzen_at_samples(z, target_width, threads),
                                   gskd_box(z, target_width, options.variance_lower, variance_upper),
                                   rwbs, options.regularization, threads);
+    // A stage may add no kernel (eq. 38), so the count is an upper bound only.
+    context.progress.begin(
+        "kernel construction, stages (at most " + std::to_string(stage_limit) + ")", 0);
     while (static_cast<Index>(construction.kernels().size()) < stage_limit &&
            construction.add_stage().added) {
+      context.progress.advance();
     }
+    context.progress.end();
     const Index k_count = static_cast<Index>(construction.kernels().size());
     const MnqpResult mnqp =
         gskd_weights(z, construction.target(), construction.kernels(), options.mnqp);

@@ -24,7 +24,7 @@ std::vector<Index> gskd_holdout_subsample(Index n, Index limit, std::uint64_t se
 
 GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, double target_width,
                                      const GskdOptions& options, const RwbsOptions& rwbs,
-                                     int threads) {
+                                     int threads, Progress& progress) {
   Rng rng(options.seed, random_stream::kOuterFolds);
   const KFold folds(z.cols(), options.folds, rng);
   const std::vector<double>& bounds = options.variance_upper_candidates;
@@ -43,6 +43,7 @@ GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, double target_width,
   // `threads`.
   std::vector<std::vector<double>> traces(static_cast<std::size_t>(bound_count * fold_count));
   std::vector<Index> evaluations(traces.size(), 0);
+  progress.begin("hold-out of variance_upper and stages, constructions", bound_count * fold_count);
   parallel_for(threads, bound_count * fold_count, [&](Index task) {
     const Index c = task / fold_count;
     const auto k = static_cast<int>(task % fold_count);
@@ -69,7 +70,9 @@ GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, double target_width,
       }
     }
     evaluations[static_cast<std::size_t>(task)] = construction.evaluations();
+    progress.advance();
   });
+  progress.end();
   Index longest = 1;
   for (const auto& trace : traces) longest = std::max(longest, static_cast<Index>(trace.size()));
   Matrix candidates(bound_count * longest, 2);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cdens/core/cross_validation.hpp"
+#include "cdens/core/progress.hpp"
 #include "cdens/density/gskd.hpp"
 
 namespace cdens {
@@ -28,8 +29,9 @@ std::vector<Index> gskd_holdout_subsample(Index n, Index limit, std::uint64_t se
 /// after every stage by held_out_ise (eq. 16 up to ∫p², over the fold) of its MNQP-weighted
 /// mixture; a fold whose construction stopped (eq. 38, patience, max_kernels) keeps its last
 /// score for the later stage counts. The row is taken from the table by options.stage_rule.
+/// Every (fold, bound) construction is a step of `progress`.
 GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, double target_width,
                                      const GskdOptions& options, const RwbsOptions& rwbs,
-                                     int threads);
+                                     int threads, Progress& progress = silent_progress());
 
 }  // namespace cdens

@@ -52,9 +52,10 @@ void simplex_update(const Vector& c, const VectorView& v, Vector& beta) {
   for (const Index i : active) beta(i) = c(i) * std::max(0.0, v(i) + h);  // eq. (44)
 }
 
-/// Runs updates from `beta` until the largest change is at most the tolerance.
+/// Runs updates from `beta` until the largest change is at most the tolerance, each a step of
+/// `progress`.
 void iterate(const MatrixView& b, const VectorView& v, const MnqpOptions& options, Vector& beta,
-             MnqpResult& result, bool record) {
+             MnqpResult& result, bool record, Progress& progress) {
   Vector next(beta.size());
   Vector c(beta.size());
   if (record) result.objective_history.push_back(mnqp_objective(b, v, beta));
@@ -67,6 +68,7 @@ void iterate(const MatrixView& b, const VectorView& v, const MnqpOptions& option
     const double change = (next - beta).cwiseAbs().maxCoeff();
     beta.swap(next);
     ++result.iterations;
+    progress.advance();
     if (record) result.objective_history.push_back(mnqp_objective(b, v, beta));
     if (change <= options.tolerance) {
       result.converged = true;
@@ -82,7 +84,8 @@ double mnqp_objective(const MatrixView& b, const VectorView& v, const VectorView
   return 0.5 * beta.dot(b * beta) - v.dot(beta);
 }
 
-MnqpResult solve_mnqp(const MatrixView& b, const VectorView& v, const MnqpOptions& options) {
+MnqpResult solve_mnqp(const MatrixView& b, const VectorView& v, const MnqpOptions& options,
+                      Progress& progress) {
   validate(b, v);
   if (options.max_iterations < 1) throw InvalidArgument("MNQP: max_iterations must be ≥ 1");
   if (!(options.tolerance >= 0.0) || !std::isfinite(options.tolerance)) {
@@ -94,7 +97,10 @@ MnqpResult solve_mnqp(const MatrixView& b, const VectorView& v, const MnqpOption
   const Index n = v.size();
   MnqpResult result;
   Vector beta = Vector::Constant(n, 1.0 / static_cast<double>(n));  // β^[0] = 1/N_K (§III-B)
-  iterate(b, v, options, beta, result, options.record_objective);
+  // The updates stop at the tolerance, so their count is not known ahead.
+  progress.begin("MNQP updates (at most " + std::to_string(options.max_iterations) + " a solve)",
+                 0);
+  iterate(b, v, options, beta, result, options.record_objective, progress);
 
   // Remove the kernels whose weights were driven to (near) zero, then re-solve the rest so that
   // the kept weights are optimal for the smaller model and still sum to one; repeat while a
@@ -117,13 +123,14 @@ MnqpResult solve_mnqp(const MatrixView& b, const VectorView& v, const MnqpOption
     sub /= sub.sum();
     const Matrix sub_b = b(kept, kept);
     const Vector sub_v = v(kept);
-    iterate(sub_b, sub_v, options, sub, result, false);
+    iterate(sub_b, sub_v, options, sub, result, false, progress);
     result.converged = result.converged && converged_before;
     beta.setZero();
     // An element loop: GCC 12 warns (-Wfree-nonheap-object, a false positive) on the indexed
     // assignment beta(kept) = sub in optimised builds.
     for (std::size_t k = 0; k < kept.size(); ++k) beta(kept[k]) = sub(static_cast<Index>(k));
   }
+  progress.end();
   result.weights = beta;
   result.kept = kept;
   result.objective = mnqp_objective(b, v, beta);

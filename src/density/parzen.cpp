@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/error.hpp"
+#include "cdens/core/progress.hpp"
 #include "cdens/core/sample_weights.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/validate.hpp"
@@ -51,10 +53,12 @@ void validate_options(const ParzenOptions& options) {
 /// dimensions, no conditioning ones, weighted by the sample weights unless they are empty): the
 /// model, its choice recorded in `report`.
 GaussianMixture per_dimension_model(Standardizer scaling, const Matrix& z, int threads,
-                                    const Vector& weights, FitReport& report) {
+                                    const Vector& weights, FitReport& report, Progress& progress) {
   const Index n = z.cols();
   const BandwidthLikelihood likelihood(z, 0, {}, threads, {}, weights);
-  const BandwidthSearchResult found = maximize_bandwidth_likelihood(likelihood, likelihood);
+  const BandwidthSearchResult found =
+      maximize_bandwidth_likelihood(likelihood, likelihood, {}, Vector(), progress);
+  report.parameter_choice = describe_bandwidth_search(found, "the widths, one per dimension");
   for (Index d = 0; d < z.rows(); ++d) {
     report.hyperparameters["width_" + std::to_string(d)] = found.bandwidths(d);
   }
@@ -116,9 +120,12 @@ ParzenCriterion parse_parzen_criterion(const std::string& name) {
                         name + "'");
 }
 
-Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
-                        ParzenCriterion criterion, int threads, Matrix* per_sample,
-                        const Vector& weights) {
+namespace {
+
+/// parzen_criterion, each block of samples done advancing `progress` by its samples.
+Vector criterion_with_progress(const MatrixView& z, const std::vector<double>& widths,
+                               ParzenCriterion criterion, int threads, Matrix* per_sample,
+                               const Vector& weights, Progress& progress) {
   require_positive_values(widths, "Parzen widths");
   const Index n = z.cols();
   if (n < 2) throw InvalidArgument("leave-one-out needs at least 2 samples");
@@ -177,11 +184,29 @@ Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
         }
       }
     }
+    progress.advance(size);
   });
   Vector result =
       weighted ? Vector(terms * weights / total_weight) : Vector(terms.rowwise().mean());
   if (per_sample != nullptr) *per_sample = std::move(terms);
   return result;
+}
+
+/// The golden-section steps that shrink a bracket of `span` (in log γ) below `tolerance`, each
+/// one evaluation of the criterion: the loop of fit_parzen, counted ahead for its progress.
+int golden_section_steps(double span, double tolerance, double ratio) {
+  int steps = 0;
+  for (; span > tolerance; span *= ratio) ++steps;
+  return steps;
+}
+
+}  // namespace
+
+Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
+                        ParzenCriterion criterion, int threads, Matrix* per_sample,
+                        const Vector& weights) {
+  return criterion_with_progress(z, widths, criterion, threads, per_sample, weights,
+                                 silent_progress());
 }
 
 DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
@@ -193,7 +218,8 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
     const Index n = z.cols();
     const Vector& weights = context.sample_weights;
     if (options.per_dimension) {
-      return per_dimension_model(std::move(scaling), z, options.threads, weights, report);
+      return per_dimension_model(std::move(scaling), z, options.threads, weights, report,
+                                 context.progress);
     }
 
     report.statistics["n_train"] = static_cast<double>(n);
@@ -219,10 +245,10 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
     std::vector<double> scored;
     std::vector<double> losses;
     std::vector<double> errors;
-    const auto score = [&](const std::vector<double>& widths) {
+    const auto score = [&](const std::vector<double>& widths, Progress& progress) {
       Matrix terms;
-      const Vector values =
-          parzen_criterion(z, widths, options.criterion, options.threads, &terms, weights);
+      const Vector values = criterion_with_progress(z, widths, options.criterion, options.threads,
+                                                    &terms, weights, progress);
       for (std::size_t w = 0; w < widths.size(); ++w) {
         const auto row = terms.row(static_cast<Index>(w)).array();
         const double spread =
@@ -240,7 +266,10 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
     const std::vector<double> grid =
         search ? log_spaced(options.search_lower, options.search_upper, options.search_points)
                : options.widths;
-    const Vector grid_values = score(grid);
+    // One pass over every pair of samples scores the whole grid: its steps are the samples.
+    context.progress.begin("width grid of " + std::to_string(grid.size()) + ", samples", n);
+    const Vector grid_values = score(grid, context.progress);
+    context.progress.end();
     const Index grid_best = best_candidate(grid_values);
     if (grid_best < 0) {
       throw DataError("the Parzen criterion is not finite for any candidate width");
@@ -248,11 +277,18 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
     if (search) {
       // Golden-section search on log γ between the neighbours of the best grid point; the
       // criterion is smooth in γ and, between neighbours of a grid minimum, close to unimodal.
-      const auto at = [&](double log_gamma) { return score({std::exp(log_gamma)})(0); };
+      // Each evaluation a pass over every pair of samples: the steps of the stage.
+      const auto at = [&](double log_gamma) {
+        const double value = score({std::exp(log_gamma)}, silent_progress())(0);
+        context.progress.advance();
+        return value;
+      };
       const std::size_t b = static_cast<std::size_t>(grid_best);
       double low = std::log(grid[b > 0 ? b - 1 : b]);
       double high = std::log(grid[std::min(b + 1, grid.size() - 1)]);
       const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
+      context.progress.begin("width refinement, golden-section passes",
+                             2 + golden_section_steps(high - low, options.refine_tolerance, ratio));
       double left = high - ratio * (high - low);
       double right = low + ratio * (high - low);
       double f_left = at(left);
@@ -272,6 +308,7 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
           f_right = at(right);
         }
       }
+      context.progress.end();
     }
 
     CvTable table;
@@ -292,12 +329,14 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
   });
 }
 
-double parzen_target_width(const MatrixView& x, double requested, bool standardize, int threads) {
+double parzen_target_width(const MatrixView& x, double requested, bool standardize, int threads,
+                           Progress& progress) {
   if (requested > 0.0) return requested;
   ParzenOptions options;
   options.standardize = standardize;
   options.threads = threads;
-  return fit_parzen(x, options).report.hyperparameters.at("width");
+  return fit_parzen(x, options, {local_communicator(), progress})
+      .report.hyperparameters.at("width");
 }
 
 }  // namespace cdens

@@ -14,9 +14,9 @@ namespace {
 
 /// RSDE on z at width γ: the kept kernels' weights, centres and widths, identity scaling.
 GaussianMixture solve(const MatrixView& z, double width, const MnqpOptions& mnqp,
-                      MnqpResult* result = nullptr) {
+                      MnqpResult* result = nullptr, Progress& progress = silent_progress()) {
   const RsdeProblem problem = rsde_problem(z, width);
-  MnqpResult solved = solve_mnqp(problem.g, problem.parzen, mnqp);
+  MnqpResult solved = solve_mnqp(problem.g, problem.parzen, mnqp, progress);
   GaussianMixture model(Standardizer::identity(z.rows()), solved.weights(solved.kept),
                         gather_samples(z, solved.kept),
                         Matrix::Constant(z.rows(), static_cast<Index>(solved.kept.size()), width));
@@ -43,10 +43,11 @@ DensityFit fit_rsde(const MatrixView& x, const RsdeOptions& options, const FitCo
 
     const double width = choose_width_by_held_out_ise(
         z, options.widths, options.folds, options.seed, options.threads,
-        [&](const Matrix& train, double w) { return solve(train, w, options.mnqp); }, report);
+        [&](const Matrix& train, double w) { return solve(train, w, options.mnqp); }, report,
+        context.progress);
 
     MnqpResult solved;
-    const GaussianMixture fitted = solve(z, width, options.mnqp, &solved);
+    const GaussianMixture fitted = solve(z, width, options.mnqp, &solved, context.progress);
     report.hyperparameters["width"] = width;
     report.statistics["n_train"] = static_cast<double>(n);
     report.statistics["dimension"] = static_cast<double>(z.rows());

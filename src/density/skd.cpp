@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/progress.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
 #include "cdens/density/parzen.hpp"
@@ -61,14 +62,14 @@ struct SkdSolution {
 };
 
 SkdSolution solve(const MatrixView& z, const Vector& target, double width,
-                  const SkdOptions& options) {
+                  const SkdOptions& options, Progress& progress = silent_progress()) {
   SkdSelection selection = select_skd_kernels(z, target, width, options);
   const Matrix centers = gather_samples(z, selection.selected);
   const Matrix phi = isotropic_kernel_columns(z, centers, width);
   // Eq. (39): B = ΦᵀΦ, v = Φᵀt over the selected kernels.
   const Matrix b = phi.transpose() * phi;
   const Vector v = phi.transpose() * target;
-  MnqpResult mnqp = solve_mnqp(b, v, options.mnqp);
+  MnqpResult mnqp = solve_mnqp(b, v, options.mnqp, progress);
   GaussianMixture model(Standardizer::identity(z.rows()), mnqp.weights(mnqp.kept),
                         gather_samples(centers, mnqp.kept),
                         Matrix::Constant(z.rows(), static_cast<Index>(mnqp.kept.size()), width));
@@ -117,16 +118,18 @@ DensityFit fit_skd(const MatrixView& x, const SkdOptions& options, const FitCont
     const Matrix z = scaling.transform(x);
     if (z.cols() < 2) throw DataError("SKD needs at least 2 samples");
 
-    const double target_width =
-        parzen_target_width(x, options.target_width, options.standardize, options.threads);
+    PrefixedProgress target_progress(context.progress, "Parzen target width, ");
+    const double target_width = parzen_target_width(x, options.target_width, options.standardize,
+                                                    options.threads, target_progress);
     const double width = choose_width_by_held_out_ise(
         z, options.widths, options.folds, options.seed, options.threads,
         [&](const Matrix& train, double w) {
           return solve(train, parzen_at_samples(train, target_width), w, options).model;
         },
-        report);
+        report, context.progress);
 
-    const SkdSolution solution = solve(z, parzen_at_samples(z, target_width), width, options);
+    const SkdSolution solution =
+        solve(z, parzen_at_samples(z, target_width), width, options, context.progress);
     report.hyperparameters["width"] = width;
     report.hyperparameters["target_width"] = target_width;
     report.statistics["n_train"] = static_cast<double>(z.cols());

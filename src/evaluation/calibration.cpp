@@ -70,28 +70,30 @@ void require_unit_values(const Vector& values, const char* what) {
 
 /// HPD values by Monte Carlo for any d_y (HighestDensityValues::draws).
 Vector sampled_highest_density_values(const ConditionalMixture& model, const MatrixView& x,
-                                      const MatrixView& y, Index draws, std::uint64_t seed) {
+                                      const MatrixView& y, Index draws, std::uint64_t seed,
+                                      Progress& progress) {
   const Vector observed = model.log_pdf(x, y);
   Vector values(x.cols());
-  detail::for_each_draw_block(model, x, draws, seed, [&](Index first, const Matrix& sample) {
-    const Index count = sample.cols() / draws;
-    Matrix repeated(x.rows(), sample.cols());
-    for (Index b = 0; b < count; ++b) {
-      repeated.middleCols(b * draws, draws).colwise() = x.col(first + b);
-    }
-    const Vector log_density = model.log_pdf(repeated, sample);
-    for (Index b = 0; b < count; ++b) {
-      const Index j = first + b;
-      const auto drawn = log_density.segment(b * draws, draws).array();
-      const double above = (drawn > observed(j)).cast<double>().sum();
-      const double ties = (drawn == observed(j)).cast<double>().sum();
-      // The uniform draw uses a stream of its own per pair, apart from the sample's. Scaled by
-      // ties + 1 it is a uniform integer in 0 … ties (y's place among the draws as probable as
-      // it) plus a uniform fraction.
-      Rng rng(seed, random_stream::randomized_hpd(j));
-      values(j) = (above + (ties + 1.0) * rng.uniform()) / static_cast<double>(draws + 1);
-    }
-  });
+  detail::for_each_draw_block(
+      model, x, draws, seed, progress, [&](Index first, const Matrix& sample) {
+        const Index count = sample.cols() / draws;
+        Matrix repeated(x.rows(), sample.cols());
+        for (Index b = 0; b < count; ++b) {
+          repeated.middleCols(b * draws, draws).colwise() = x.col(first + b);
+        }
+        const Vector log_density = model.log_pdf(repeated, sample);
+        for (Index b = 0; b < count; ++b) {
+          const Index j = first + b;
+          const auto drawn = log_density.segment(b * draws, draws).array();
+          const double above = (drawn > observed(j)).cast<double>().sum();
+          const double ties = (drawn == observed(j)).cast<double>().sum();
+          // The uniform draw uses a stream of its own per pair, apart from the sample's. Scaled by
+          // ties + 1 it is a uniform integer in 0 … ties (y's place among the draws as probable as
+          // it) plus a uniform fraction.
+          Rng rng(seed, random_stream::randomized_hpd(j));
+          values(j) = (above + (ties + 1.0) * rng.uniform()) / static_cast<double>(draws + 1);
+        }
+      });
   return values;
 }
 
@@ -130,7 +132,8 @@ Vector pit_values(const ConditionalMixture& model, const MatrixView& x, const Ma
 }
 
 HighestDensityValues highest_density_values(const ConditionalMixture& model, const MatrixView& x,
-                                            const MatrixView& y, Index draws, std::uint64_t seed) {
+                                            const MatrixView& y, Index draws, std::uint64_t seed,
+                                            Progress& progress) {
   require_same_samples(x, "x", y, "y");
   require_nonempty(y, "the evaluation data");
   if (detail::has_discrete_scalar_output(model)) {
@@ -149,7 +152,7 @@ HighestDensityValues highest_density_values(const ConditionalMixture& model, con
   }
   require_dimension(y, model.output_dim(), "y");
   require_finite(y, "y");
-  return {sampled_highest_density_values(model, x, y, draws, seed), draws};
+  return {sampled_highest_density_values(model, x, y, draws, seed, progress), draws};
 }
 
 UniformityTest uniformity_test(const Vector& values) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/progress.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens::detail {
@@ -14,10 +15,10 @@ namespace cdens::detail {
 /// Calls visit(first, sample) for consecutive blocks of the columns of x, where `sample`
 /// (d_y × (count · draws)) holds `draws` draws for each of the block's pairs first … first +
 /// count − 1, the pair's draws side by side. Block b draws with a seed derived from (seed, b), so
-/// the result depends on the seed alone.
+/// the result depends on the seed alone. Each block done advances `progress` by its pairs.
 template <class Visit>
 void for_each_draw_block(const ConditionalMixture& model, const MatrixView& x, Index draws,
-                         std::uint64_t seed, Visit&& visit) {
+                         std::uint64_t seed, Progress& progress, Visit&& visit) {
   constexpr Index kColumnsPerBlock = Index{1} << 18;
   const Index pairs_per_block = std::max<Index>(1, kColumnsPerBlock / draws);
   for (Index first = 0, block = 0; first < x.cols(); first += pairs_per_block, ++block) {
@@ -26,6 +27,7 @@ void for_each_draw_block(const ConditionalMixture& model, const MatrixView& x, I
     const std::uint64_t block_seed =
         seed + 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(block + 1);
     visit(first, model.sample(x.middleCols(first, count), draws, block_seed));
+    progress.advance(count);
   }
 }
 

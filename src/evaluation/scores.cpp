@@ -133,7 +133,8 @@ Vector cde_losses(const ConditionalMixture& model, const MatrixView& x, const Ma
 }
 
 EnergyScores energy_scores(const ConditionalMixture& model, const MatrixView& x,
-                           const MatrixView& y, Index draws, std::uint64_t seed) {
+                           const MatrixView& y, Index draws, std::uint64_t seed,
+                           Progress& progress) {
   require_pairs(x, y);
   if (draws < 4 || draws % 2 != 0) {
     throw InvalidArgument(
@@ -143,21 +144,22 @@ EnergyScores energy_scores(const ConditionalMixture& model, const MatrixView& x,
   require_dimension(y, model.output_dim(), "y");
   const Index couples = draws / 2;
   EnergyScores scores{Vector(y.cols()), Vector(y.cols()), draws};
-  detail::for_each_draw_block(model, x, draws, seed, [&](Index first, const Matrix& sample) {
-    for (Index b = 0; b * draws < sample.cols(); ++b) {
-      const Index j = first + b;
-      Vector terms(couples);
-      for (Index r = 0; r < couples; ++r) {
-        const auto draw = sample.col(b * draws + r);
-        const auto partner = sample.col(b * draws + couples + r);
-        terms(r) = (draw - y.col(j)).norm() - 0.5 * (draw - partner).norm();
-      }
-      scores.values(j) = terms.mean();
-      const double variance =
-          (terms.array() - terms.mean()).square().sum() / static_cast<double>(couples - 1);
-      scores.standard_errors(j) = std::sqrt(variance / static_cast<double>(couples));
-    }
-  });
+  detail::for_each_draw_block(
+      model, x, draws, seed, progress, [&](Index first, const Matrix& sample) {
+        for (Index b = 0; b * draws < sample.cols(); ++b) {
+          const Index j = first + b;
+          Vector terms(couples);
+          for (Index r = 0; r < couples; ++r) {
+            const auto draw = sample.col(b * draws + r);
+            const auto partner = sample.col(b * draws + couples + r);
+            terms(r) = (draw - y.col(j)).norm() - 0.5 * (draw - partner).norm();
+          }
+          scores.values(j) = terms.mean();
+          const double variance =
+              (terms.array() - terms.mean()).square().sum() / static_cast<double>(couples - 1);
+          scores.standard_errors(j) = std::sqrt(variance / static_cast<double>(couples));
+        }
+      });
   return scores;
 }
 

@@ -19,6 +19,17 @@ OptionInfo target_width_option() {
                          "target_width");
 }
 
+/// GSKD's bounds of the kernel variances, multiples of a variance of the data: positive and at
+/// most a million (a bound of 1e300 let the kernels' normalising constants underflow into
+/// weights that summed to 1e130).
+OptionInfo variance_multiples(OptionInfo info) {
+  info = registry_internal::in_range(std::move(info), 0.0, 1e6, true);
+  info.range_reason =
+      ": a kernel a thousand times wider than the data is flat on them, and a far wider one's "
+      "normalising constant underflows";
+  return info;
+}
+
 }  // namespace
 
 const OptionTable<ParzenOptions>& parzen_option_table() {
@@ -157,10 +168,11 @@ const OptionTable<GskdOptions>& gskd_option_table() {
                  "up to 2-D, 400 above)",
                  &GskdOptions::iterations);
     rows.add(
-        option("variance_bounds", OptionType::real_pair,
-               "The box of every kernel variance: at least the first number times the Parzen "
-               "target's variance, at most the second times the dimension's sample variance",
-               "--variance-bounds", "variance_bounds"),
+        variance_multiples(
+            option("variance_bounds", OptionType::real_pair,
+                   "The box of every kernel variance: at least the first number times the Parzen "
+                   "target's variance, at most the second times the dimension's sample variance",
+                   "--variance-bounds", "variance_bounds")),
         [](const GskdOptions& options) {
           return OptionValue(std::vector<double>{options.variance_lower, options.variance_upper});
         },
@@ -178,11 +190,11 @@ const OptionTable<GskdOptions>& gskd_option_table() {
                            "--stopping", "stopping"),
                     &GskdOptions::stopping, {GskdStopping::holdout, GskdStopping::paper},
                     [](GskdStopping stopping) { return to_string(stopping); });
-    rows.add(positive(none_by_default(option("variance_upper_grid", OptionType::real_list,
-                                             "stopping=holdout: candidate upper bounds of the "
-                                             "kernel variances, times each dimension's sample "
-                                             "variance",
-                                             "--variance-upper-grid", "variance_upper_grid"))),
+    rows.add(variance_multiples(none_by_default(option(
+                 "variance_upper_grid", OptionType::real_list,
+                 "stopping=holdout: candidate upper bounds of the kernel variances, times each "
+                 "dimension's sample variance",
+                 "--variance-upper-grid", "variance_upper_grid"))),
              &GskdOptions::variance_upper_candidates);
     rows.add_choice(option("stage_rule", OptionType::choice,
                            "stopping=holdout: how the stage count is taken from the hold-out "

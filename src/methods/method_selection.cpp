@@ -11,6 +11,7 @@
 #include "cdens/conditional/pooled_gate.hpp"
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/error.hpp"
+#include "cdens/core/progress.hpp"
 #include "cdens/core/sampling_plan.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/text.hpp"
@@ -372,12 +373,14 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   const std::vector<Candidate> candidates = parse_candidates(chosen_options);
   const KFold folds = draw_folds(n, options.folds, options.seed);
   const Matrix no_inputs(x.rows(), 0);
-  // The candidates' scoring fits report no progress of their own; with sample weights, each fit
-  // weighs its training pairs and each held-out pair counts by its weight.
+  // The candidates' own stages are not shown: each candidate is a stage of the selection. With
+  // sample weights, each fit weighs its training pairs and each held-out pair counts by its
+  // weight.
   const Vector& weights = context.sample_weights;
   const auto quiet = [&](const std::vector<Index>& rows) {
-    return FitContext{context.communicator, silent_progress(), context.column_names,
-                      context.weighted() ? Vector(weights(rows)) : Vector()};
+    FitContext part = context.reporting_to(silent_progress());
+    part.sample_weights = context.weighted() ? Vector(weights(rows)) : Vector();
+    return part;
   };
   std::vector<Index> all_pairs(static_cast<std::size_t>(n));
   for (Index i = 0; i < n; ++i) all_pairs[static_cast<std::size_t>(i)] = i;
@@ -400,10 +403,11 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   selection.time_budget = options.time_budget;
   selection.validation = leave_one_out ? "loo" : "kfold";
   std::vector<std::optional<CandidateScores>> scores(candidates.size());
-  context.progress.begin("scoring the candidates", static_cast<Index>(candidates.size()) *
-                                                       (leave_one_out ? 1 : options.folds));
   for (std::size_t c = 0; c < candidates.size(); ++c) {
     const Candidate& candidate = candidates[c];
+    // A stage per candidate, named: their fits differ too much in cost for one line's time left.
+    const std::string stage = "candidate " + std::to_string(c + 1) + " of " +
+                              std::to_string(candidates.size()) + " (" + candidate.spec + "): ";
     CandidateScore score;
     score.candidate = candidate.spec;
     const bool any_scored = std::any_of(scores.begin(), scores.end(),
@@ -427,13 +431,16 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
       score.status = "not run: a transform maps a one-dimensional y";
 
     } else if (any_scored && seconds_since(started) >= options.time_budget) {
-      score.status = "not run: the time budget was spent";
+      score.status = "not run: the candidates before it used up the time budget (" +
+                     format_short(seconds_since(started)) + " s of " +
+                     format_short(options.time_budget) + " s)";
     } else {
       CandidateScores scored;
       try {
         // Leave-one-out: the fit on every pair first; its own leave-one-out terms are the
         // scores where its selection computes them, K-fold refits otherwise.
         if (leave_one_out) {
+          context.progress.begin(stage + "fit on every pair", 1);
           scored.full_fit =
               fit_method(*candidate.method, x, y, no_inputs, candidate.values, quiet(all_pairs));
           if (auto spikes = narrower_than_recording(scored.full_fit->mixture, steps)) {
@@ -444,9 +451,11 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
             score.validation = "loo";
           }
           context.progress.advance();
+          context.progress.end();
         }
         if (score.status.empty() && score.validation.empty()) {
           score.validation = "kfold";
+          context.progress.begin(stage + "fold fits", options.folds);
           scored.held_out.log_densities.resize(n);
           for (int k = 0; k < options.folds; ++k) {
             const std::vector<Index> train = folds.train(k);
@@ -462,17 +471,19 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
             for (std::size_t j = 0; j < test.size(); ++j) {
               scored.held_out.log_densities(test[j]) = log_pdf(Index(j));
             }
-            if (!leave_one_out) context.progress.advance();
+            context.progress.advance();
             const double projected = seconds_since(candidate_started) * options.folds / (k + 1);
             if (any_scored && k + 1 < options.folds &&
                 seconds_since(started) + projected - seconds_since(candidate_started) >
                     options.time_budget) {
-              score.status = "stopped: its " + std::to_string(options.folds) +
-                             " folds would take about " + std::to_string(projected) +
-                             " s, beyond the time budget";
+              score.status = "stopped after " + std::to_string(k + 1) + " of " +
+                             std::to_string(options.folds) + " folds: all would take about " +
+                             format_short(projected) + " s, beyond the time budget of " +
+                             format_short(options.time_budget) + " s";
               break;
             }
           }
+          context.progress.end();
         }
         if (score.status.empty()) score.status = "scored";
       } catch (const Error& error) {
@@ -490,7 +501,6 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
     score.seconds = seconds_since(candidate_started);
     selection.candidates.push_back(std::move(score));
   }
-  context.progress.end();
   std::vector<std::size_t> scored;
   for (std::size_t c = 0; c < candidates.size(); ++c) {
     if (scores[c]) scored.push_back(c);
@@ -557,8 +567,11 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
         refitted.emplace(c, std::move(*scores[c]->full_fit));
         scores[c]->full_fit.reset();
       } else {
-        refitted.emplace(
-            c, fit_method(*candidates[c].method, x, y, no_inputs, candidates[c].values, context));
+        // The refit's own stages, named as its candidate.
+        PrefixedProgress refitting(context.progress,
+                                   "refit of " + candidates[c].spec + " on every pair: ");
+        refitted.emplace(c, fit_method(*candidates[c].method, x, y, no_inputs, candidates[c].values,
+                                       context.reporting_to(refitting)));
       }
     }
     std::vector<std::size_t> apart;

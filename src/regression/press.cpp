@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/progress.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/standardizer.hpp"
@@ -235,6 +236,15 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
   out.statistics["training_mse"] = fit.training_mse;
   out.statistics["aic"] = fit.aic;
   out.statistics["parameters"] = parameters;
+  // The AIC table of select_press_states replaces this when J is chosen.
+  out.parameter_choice =
+      "none: n_states = " + std::to_string(j_count) + " is given (max_states chooses it by AIC)" +
+      (j_count > 1 ? "; the states' coefficients minimise the PRESS criterion from " +
+                         std::to_string(options.restarts) + " random starts, the start of the " +
+                         (holdout_rows.empty() ? std::string("smallest criterion")
+                                               : std::string("smallest hold-out MSE")) +
+                         " kept"
+                   : std::string());
   if (j_count > 1 && fit.degrees_of_freedom < 0.5 * static_cast<double>(j_count)) {
     out.warnings.push_back(
         "the estimated degrees of freedom nu = " + std::to_string(fit.degrees_of_freedom) +
@@ -257,7 +267,10 @@ PressSelection select_press_states(const MatrixView& x, const MatrixView& y, Ind
   dof.loss = "degrees_of_freedom";
   for (Index j = 1; j <= max_states; ++j) {
     per_state.n_states = j;
-    selection.fits.push_back(fit_press(x, y, per_state, context));
+    // Each J's starts are a stage of their own, named by the J.
+    PrefixedProgress progress(
+        context.progress, "J = " + std::to_string(j) + " of " + std::to_string(max_states) + ", ");
+    selection.fits.push_back(fit_press(x, y, per_state, context.reporting_to(progress)));
     aic.candidates(j - 1, 0) = static_cast<double>(j);
     aic.mean_loss(j - 1) = selection.fits.back().aic;
     dof.mean_loss(j - 1) = selection.fits.back().degrees_of_freedom;
@@ -268,6 +281,7 @@ PressSelection select_press_states(const MatrixView& x, const MatrixView& y, Ind
   selection.best = aic.best;
   FitReport& report = selection.fits[static_cast<std::size_t>(selection.best)].report;
   report.cross_validation = aic;
+  report.parameter_choice.clear();
   report.auxiliary_cross_validation["degrees_of_freedom"] = dof;
   report.fit_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -165,8 +165,14 @@ TEST(ConditionalFitContext, NamesGoToTheColumnsTheyNameOnly) {
   // A fit of one of the inputs (a candidate of forward selection) gets no names.
   const auto [subset_names, output_names] = named.pair_names(1, 1);
   EXPECT_TRUE(subset_names.empty() && output_names.empty());
-  EXPECT_TRUE(named.without_column_names().column_names.empty());
-  EXPECT_EQ(&named.without_column_names().communicator, &named.communicator);
+  // A fit on derived columns gets no names either, and reports to the progress it is given.
+  PrefixedProgress part(silent_progress(), "part: ");
+  EXPECT_TRUE(named.for_derived_columns(part).column_names.empty());
+  EXPECT_EQ(&named.for_derived_columns(part).communicator, &named.communicator);
+  EXPECT_EQ(&named.for_derived_columns(part).progress, &part);
+  // A fit on the same columns keeps them.
+  EXPECT_EQ(named.reporting_to(part).column_names, named.column_names);
+  EXPECT_EQ(&named.reporting_to(part).progress, &part);
 }
 
 }  // namespace

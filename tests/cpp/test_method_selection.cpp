@@ -268,7 +268,17 @@ TEST(MethodSelection, TheFirstCandidateAlwaysRunsAndTheBudgetSkipsTheRest) {
   const MethodSelection& table = *model.report.method_selection;
   EXPECT_TRUE(table.candidates[0].scored());
   EXPECT_FALSE(table.candidates[1].scored());
-  EXPECT_NE(table.candidates[1].status.find("time budget"), std::string::npos);
+  // The status names the budget and the time the candidates before it took, which ran.
+  const std::string& status = table.candidates[1].status;
+  const std::string expected = "not run: the candidates before it used up the time budget (";
+  EXPECT_EQ(status.substr(0, expected.size()), expected) << status;
+  const std::string end = " s of 1e-09 s)";
+  EXPECT_EQ(status.substr(status.size() - end.size()), end) << status;
+  const double used = std::stod(status.substr(expected.size()));
+  EXPECT_GE(used, table.candidates[0].seconds);
+  EXPECT_LE(used, model.report.fit_seconds);
+  EXPECT_FALSE(table.candidates[1].ran());
+  EXPECT_TRUE(table.candidates[0].ran());
   EXPECT_TRUE(std::isnan(table.candidates[1].mean_nll));
   EXPECT_EQ(model.report.method, "linear");
 }

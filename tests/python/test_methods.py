@@ -14,7 +14,7 @@ import pytest
 import cdens
 from cdens import _core
 from cdens._conditional import ConditionalDensityEstimator
-from cdens._methods import DEPRECATED, methods
+from cdens._methods import DEPRECATED, VERBOSE, methods
 from cdens._parameters import Parameter
 
 from conftest import REPO
@@ -62,7 +62,8 @@ def test_every_python_default_is_the_engines(class_name, entries):
 @pytest.mark.parametrize("class_name, entries", classes_and_methods())
 def test_every_python_parameter_is_an_option_of_the_class_methods(class_name, entries):
     estimator_class = getattr(cdens, class_name)
-    spelled = {parameter.name for parameter in estimator_class._extra_parameters}
+    # verbose is every class's and no option: it asks the fit for its progress.
+    spelled = {parameter.name for parameter in estimator_class._extra_parameters} | {VERBOSE}
     for entry in entries:
         for option in entry["options"]:
             spelled.add(option["python_name"])
@@ -79,6 +80,7 @@ def test_what_scikit_learn_sees_is_the_tables_and_the_declared_extras(class_name
             for name in [option["python_name"], *option["deprecated_python_names"]]:
                 if name and name not in expected:
                     expected.append(name)
+    expected.append(VERBOSE)
     estimator = estimator_class()
     assert sorted(estimator.get_params(deep=False)) == sorted(expected)
     assert sorted(estimator_class._get_param_names()) == sorted(expected)
@@ -134,7 +136,7 @@ def test_a_new_row_of_a_table_is_a_parameter_with_its_default_and_doc(monkeypatc
 
     defaults = init_defaults(WithNewOption)
     assert list(defaults) == ["flavour", "sigma", "n_centers", "random_state", "n_jobs",
-                              "max_neighbours"]
+                              "max_neighbours", "verbose"]
     assert defaults["max_neighbours"] == 7 and defaults["flavour"] == "mild"
     assert WithNewOption(max_neighbours=3).get_params()["max_neighbours"] == 3
     doc = inspect.cleandoc(WithNewOption.__doc__)

@@ -257,6 +257,10 @@ def hostile_options(corpus):
     corpus.add(cls, "variance bounds reversed",
                ["fit", "small.csv", "--method", "gskd", "--variance-bounds", "5,0.1"],
                "error", ["--variance-bounds", "lower bound"])
+    # A bound of 1e300 times the data's variance underflowed the kernels into weights of 1e130.
+    corpus.add(cls, "variance upper grid 1e300",
+               ["fit", "small.csv", "--method", "gskd", "--variance-upper-grid", "0.25,1e300"],
+               "error", ["--variance-upper-grid", "must lie in"])
     corpus.add(cls, "box reversed",
                ["fit", "small.csv", "--method", "gmm", "--box", "3,-3"],
                "error", ["--box", "lower bound"])
@@ -342,6 +346,8 @@ def corrupted_models(corpus):
           ["'cdens predict' does not apply", "a density model p\\(x\\)"],
           query=("predict", "small.csv"))
     model("unknown shape", altered(lambda d: d.update(shape="tree")), ["shape"])
+    model("parameter choice as a number", altered(
+        lambda d: d["fit"].update(parameter_choice=3)), ["parameter_choice is no text"])
     model("missing model", altered(lambda d: d.pop("model")), ["model"])
     model("zeroed coefficients", altered(
         lambda d: d["model"]["gate"].update(

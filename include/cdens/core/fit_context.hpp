@@ -28,10 +28,19 @@ struct FitContext {
   /// refuse a constant column; two empty lists unless it names exactly x_rows + y_rows columns.
   std::pair<std::vector<std::string>, std::vector<std::string>> pair_names(Index x_rows,
                                                                            Index y_rows) const;
-  /// This context without column names: for a fit inside a fit on columns derived from the
-  /// named ones (LSCE's projections z = Wx, a subset of the inputs), which the names would
-  /// mislabel.
-  FitContext without_column_names() const { return {communicator, progress, {}, sample_weights}; }
+  /// This context reporting to `part_progress`: for a fit inside a fit on the same columns (a
+  /// candidate of auto, one J of PRESS's AIC choice), its stages named as its part of the whole
+  /// (PrefixedProgress) or not shown (silent_progress()).
+  FitContext reporting_to(Progress& part_progress) const {
+    return {communicator, part_progress, column_names, sample_weights};
+  }
+  /// This context without column names and reporting to `part_progress`: for a fit inside a fit
+  /// on columns derived from the named ones (LSCE's projections z = Wx, a subset of the inputs),
+  /// which the names would mislabel, whose stages are named as its part of the whole
+  /// (PrefixedProgress) or not shown (silent_progress(): fits that run side by side).
+  FitContext for_derived_columns(Progress& part_progress) const {
+    return {communicator, part_progress, {}, sample_weights};
+  }
   /// Whether the rows carry sample weights.
   bool weighted() const { return sample_weights.size() > 0; }
 };

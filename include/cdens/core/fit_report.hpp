@@ -41,8 +41,10 @@ struct CandidateScore {
   double standard_error = NAN;  ///< standard deviation of the pairs' NLLs / √n
   /// Paired standard error of its mean NLL minus the chosen candidate's (0 for that one).
   double difference_standard_error = NAN;
-  double seconds = 0.0;  ///< wall time of its fold fits
-  /// "scored", or why it was not: the time budget, or the error its fit raised.
+  double seconds = 0.0;  ///< wall time of its fits (about 0 for one not run)
+  /// "scored", or why it was not: "not run: …" (the time budget was used up before it, or it
+  /// does not apply), "stopped …" (the budget ran out during its folds), "failed: …" (the error
+  /// its fit raised).
   std::string status;
   /// Its weight in the fitted model, the linear pool of the candidates (stacking): 0 for one
   /// not in the pool, 1 for the only one.
@@ -52,6 +54,8 @@ struct CandidateScore {
   std::string validation;
 
   bool scored() const { return status == "scored"; }
+  /// Whether its fits ran at all, so that `seconds` means something.
+  bool ran() const { return status.rfind("not run", 0) != 0; }
 };
 
 /// The table of a choice among methods: every candidate, the chosen one (smallest mean NLL).
@@ -88,6 +92,10 @@ struct FitReport {
   std::map<std::string, double> hyperparameters;  ///< the chosen values, e.g. sigma, lambda
   std::map<std::string, double> statistics;       ///< sizes and counts, e.g. n_train, n_basis
   std::optional<CvTable> cross_validation;        ///< absent when nothing was selected by CV
+  /// How a fit without a cross-validation table chose its hyper-parameters, in words: a search
+  /// that leaves no grid (KCDE's leave-one-out likelihood), or nothing chosen (GMM's given
+  /// n_components). Empty: a grid method given a single candidate.
+  std::string parameter_choice;
   /// Further tables of a fit that selects several things by separate cross-validations, by name
   /// (RKDE: "marginal_kde"); `cross_validation` holds the one that selects the model's widths.
   std::map<std::string, CvTable> auxiliary_cross_validation;

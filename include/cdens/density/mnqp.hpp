@@ -10,6 +10,7 @@
 
 #include <vector>
 
+#include "cdens/core/progress.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
@@ -54,7 +55,8 @@ double mnqp_objective(const MatrixView& b, const VectorView& v, const VectorView
 /// separable problem); this coincides with (43)–(44) whenever all v_i + h > 0, and a weight set
 /// to zero stays zero (its kernel is removed). Throws InvalidArgument for a B that is not
 /// square and symmetric with non-negative finite entries and a positive diagonal, or a v of the
-/// wrong length or not finite.
-MnqpResult solve_mnqp(const MatrixView& b, const VectorView& v, const MnqpOptions& options = {});
+/// wrong length or not finite. Every update is a step of `progress`.
+MnqpResult solve_mnqp(const MatrixView& b, const VectorView& v, const MnqpOptions& options = {},
+                      Progress& progress = silent_progress());
 
 }  // namespace cdens

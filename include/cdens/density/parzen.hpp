@@ -12,6 +12,7 @@
 #include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
+#include "cdens/core/progress.hpp"
 
 namespace cdens {
 
@@ -83,7 +84,9 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options = {},
                       const FitContext& context = {});
 
 /// The width γ_Parz of the Parzen target of SKD and GSKD (Chen, Hong & Harris 2010, eq. 23):
-/// `requested` when positive, else the width fit_parzen chooses with its default criterion.
-double parzen_target_width(const MatrixView& x, double requested, bool standardize, int threads);
+/// `requested` when positive, else the width fit_parzen chooses with its default criterion,
+/// reporting its stages to `progress`.
+double parzen_target_width(const MatrixView& x, double requested, bool standardize, int threads,
+                           Progress& progress = silent_progress());
 
 }  // namespace cdens

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/progress.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
@@ -25,11 +26,13 @@ struct HighestDensityValues {
   /// estimate (above + (ties + 1) U) / (draws + 1), where above counts the draws X_r of p̂(·|x_i)
   /// with p̂(X_r|x_i) > p̂(y_i|x_i), ties those with p̂(X_r|x_i) = p̂(y_i|x_i) (a discrete output
   /// makes them likely) and U ~ Uniform(0, 1): a randomised rank with ties broken at random,
-  /// exactly uniform when y_i is a draw of p̂(·|x_i).
+  /// exactly uniform when y_i is a draw of p̂(·|x_i). `progress` counts the pairs of the
+  /// Monte-Carlo estimate.
   Index draws = 0;
 };
 HighestDensityValues highest_density_values(const ConditionalMixture& model, const MatrixView& x,
-                                            const MatrixView& y, Index draws, std::uint64_t seed);
+                                            const MatrixView& y, Index draws, std::uint64_t seed,
+                                            Progress& progress = silent_progress());
 
 /// PIT values of a one-dimensional y: F̂(y_i|x_i) for a continuous y; for an ordered discrete y
 /// the randomised PIT u_i = F̂(y_i⁻|x_i) + V_i p̂(y_i|x_i), with F̂(y⁻) = P̂(Y < y) and V_i ~

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/progress.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
@@ -37,14 +38,15 @@ Vector cde_losses(const ConditionalMixture& model, const MatrixView& x, const Ma
 /// equal to the CRPS for d_y = 1) estimated from `draws` draws of p̂(·|x_i) per pair
 /// (even, ≥ 4): with the draws taken as draws/2 independent couples (X_r, X′_r), the terms
 /// T_r = ‖X_r − y_i‖ − ½ ‖X_r − X′_r‖ are independent with mean ES, so their average is unbiased
-/// and its Monte-Carlo standard error is sd(T)/√(draws/2).
+/// and its Monte-Carlo standard error is sd(T)/√(draws/2). `progress` counts the pairs.
 struct EnergyScores {
   Vector values;           ///< per pair
   Vector standard_errors;  ///< Monte-Carlo standard error of each value
   Index draws = 0;         ///< draws of p̂(·|x_i) per pair
 };
 EnergyScores energy_scores(const ConditionalMixture& model, const MatrixView& x,
-                           const MatrixView& y, Index draws, std::uint64_t seed);
+                           const MatrixView& y, Index draws, std::uint64_t seed,
+                           Progress& progress = silent_progress());
 
 /// Widths of the central intervals [q_{(1−α)/2}, q_{(1+α)/2}] of one-dimensional y: row r for
 /// level levels[r], one column per input. Whether y_i lies inside is central_coverage of its PIT.
