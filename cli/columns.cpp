@@ -49,7 +49,8 @@ void warn_renamed_columns(const std::string& model_path, bool no_header,
   for (std::size_t g = 0; g < chosen.size() && g < variables.size(); ++g) {
     // A group of another size is refused later, by the dimension check.
     for (std::size_t d = 0; d < chosen[g].size() && d < variables[g].size(); ++d) {
-      if (chosen[g][d] == variables[g][d]) continue;
+      const std::string placeholder = (g == 0 ? "x" : "y") + std::to_string(d);
+      if (chosen[g][d] == variables[g][d] || variables[g][d] == placeholder) continue;
       renamed += (renamed.empty() ? "" : ", ") + std::string("column '") + chosen[g][d] +
                  "' read as " + variables[g][d];
     }

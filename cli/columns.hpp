@@ -41,7 +41,8 @@ std::vector<std::string> column_specs(const std::string& option_text,
 /// --x y --y x, say): "column 'y' read as x, column 'x' read as y". `chosen` and `variables`
 /// give the names group by group: the x columns and the y columns (a density model's columns).
 /// No error: a user may rename columns on purpose. A table without a header names no column
-/// and is not checked.
+/// and is not checked, nor is a variable of a model fitted on unnamed arrays (named x0, x1, …
+/// and y0, … by its place: any column may be it).
 void warn_renamed_columns(const std::string& model_path, bool no_header,
                           const std::vector<std::vector<std::string>>& chosen,
                           const std::vector<std::vector<std::string>>& variables);

@@ -83,3 +83,13 @@ def test_density_columns_and_headerless_files(cli, files, tmp_path):
     result = run(cli, "score", files["kcde"], str(headerless), "--no-header", "--x", "1", "--y",
                  "0")
     assert warnings_of(result) == []
+
+
+def test_a_model_fitted_on_unnamed_arrays_takes_any_column_without_a_warning(cli, files, faithful,
+                                                                             tmp_path):
+    import cdens
+    x, y = faithful
+    path = str(tmp_path / "arrays.json")
+    cdens.LinearGaussianCDE().fit(x, y).save(path)  # variables x0 and y0
+    result = run(cli, "score", path, files["renamed"], "--x", "w", "--y", "e")
+    assert warnings_of(result) == []
