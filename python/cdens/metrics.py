@@ -44,6 +44,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
+from ._conditional import rows_kept
 from ._density import DensityEstimator
 from ._files import load
 from ._validation import as_probabilities, seed_of, verbosity_of
@@ -186,9 +187,18 @@ def _evaluation(model, X, Y, pinball_levels, interval_levels, bins, n_draws, ran
     return report
 
 
+def _pairs_kept(missing, X, Y):
+    """X and Y as given (missing="error": a missing value is refused) or without the rows with
+    a missing value in either (missing="drop", with a CdensWarning that counts them), as
+    ``cdens evaluate --missing drop``."""
+    if Y is None:
+        return rows_kept(missing, X)[0], None
+    return tuple(rows_kept(missing, X, Y))
+
+
 def evaluate(model, X, Y=None, *, pinball_levels=DEFAULT_PINBALL_LEVELS,
              interval_levels=DEFAULT_INTERVAL_LEVELS, bins=10, n_draws=1000, random_state=0,
-             scores=None, verbose=0):
+             scores=None, verbose=0, missing="error"):
     """Every score, interval width and coverage, and the calibration of `model` on (X, Y): the
     report ``cdens evaluate --json`` writes, as a dict. ``scores`` lists per score its name,
     ``values`` per pair, ``mean`` and ``standard_error``; ``calibration`` holds ``pit`` (1-D y)
@@ -207,7 +217,9 @@ def evaluate(model, X, Y=None, *, pinball_levels=DEFAULT_PINBALL_LEVELS,
     A pair with a score that is not finite is left out with a RuntimeWarning; ``excluded`` names
     it (``pair``: its 0-based row, ``score``, ``value``) and ``pairs`` gives the rows scored.
     ``verbose=1`` writes the progress of the slow stages (highest-density regions, draws) to
-    sys.stderr, as the estimators' fits do."""
+    sys.stderr, as the estimators' fits do. ``missing="drop"`` leaves out the rows with a missing
+    value in X or Y (NaN, None, "NA", …) with a CdensWarning; the default refuses them."""
+    X, Y = _pairs_kept(missing, X, Y)
     report = _evaluation(model, X, Y, pinball_levels, interval_levels, bins, n_draws,
                          random_state, scores, "", verbose, "evaluate: ")
     return _as_arrays(json.loads(report.to_json()))
@@ -215,7 +227,7 @@ def evaluate(model, X, Y=None, *, pinball_levels=DEFAULT_PINBALL_LEVELS,
 
 def compare(models, X, Y=None, *, names=None, pinball_levels=DEFAULT_PINBALL_LEVELS,
             interval_levels=DEFAULT_INTERVAL_LEVELS, n_draws=1000, random_state=0, scores=None,
-            verbose=0):
+            verbose=0, missing="error"):
     """Two or more models on the same data: the report ``cdens compare --json`` writes, as a
     dict with ``models``, ``scores`` (the proper scores all share), ``means``,
     ``standard_errors`` and ``best_shares`` (scores x models) and ``differences`` (every pair of
@@ -224,7 +236,9 @@ def compare(models, X, Y=None, *, names=None, pinball_levels=DEFAULT_PINBALL_LEV
     is better), its paired standard error, shares won).
     ``scores`` selects the scores as in ``evaluate``. The models are compared on the pairs every
     one of them scores: ``excluded`` lists the rows some model left out. ``verbose=1`` writes
-    the progress of each model's evaluation to sys.stderr, naming the model."""
+    the progress of each model's evaluation to sys.stderr, naming the model. ``missing`` as in
+    ``evaluate``: every model is scored on the same rows."""
+    X, Y = _pairs_kept(missing, X, Y)
     models = list(models)
     if len(models) < 2:
         raise ValueError(f"a comparison needs at least two models, got {len(models)}")

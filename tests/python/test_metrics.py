@@ -219,3 +219,24 @@ def test_scores_selects_what_is_computed(fitted):
         metrics.evaluate(model, x, y, scores=["crsp"])
     with pytest.raises(ValueError, match="non-empty list"):
         metrics.evaluate(model, x, y, scores=[])
+
+
+def test_evaluate_and_compare_leave_out_rows_with_a_missing_value_when_asked(faithful):
+    x, y = faithful
+    x, y = x[:120], y[:120]
+    fitted = [cdens.LinearGaussianCDE().fit(x, y),
+              cdens.KernelCDE(bandwidth=[0.3, 0.3]).fit(x, y)]
+    holed = y.astype(float).copy()
+    holed[[3, 50]] = np.nan
+    kept = ~np.isnan(holed)
+    with pytest.raises(ValueError):
+        metrics.evaluate(fitted[0], x, holed, scores=["log_likelihood", "crps"])
+    with pytest.warns(cdens.CdensWarning, match="left out 2 of 120 rows"):
+        dropped = metrics.evaluate(fitted[0], x, holed, scores=["log_likelihood", "crps"],
+                                   missing="drop")
+    clean = metrics.evaluate(fitted[0], x[kept], y[kept], scores=["log_likelihood", "crps"])
+    assert dropped["scores"][0]["mean"] == clean["scores"][0]["mean"]
+    with pytest.warns(cdens.CdensWarning, match="left out 2 of 120 rows"):
+        compared = metrics.compare(fitted, x, holed, scores=["log_likelihood"], missing="drop")
+    clean = metrics.compare(fitted, x[kept], y[kept], scores=["log_likelihood"])
+    np.testing.assert_array_equal(compared["means"], clean["means"])
