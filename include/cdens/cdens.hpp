@@ -57,6 +57,7 @@
 #include "cdens/density/skd.hpp"
 #include "cdens/evaluation/calibration.hpp"
 #include "cdens/evaluation/comparison.hpp"
+#include "cdens/evaluation/discrete_scores.hpp"
 #include "cdens/evaluation/evaluation.hpp"
 #include "cdens/evaluation/scores.hpp"
 #include "cdens/methods/method_selection.hpp"
