@@ -143,7 +143,8 @@ def expect_same_model_on_every_rank_count(runner, name, fit, stem="data"):
     from STEM.csv and from its shard files STEM-part-*.csv: the report once, n over every rank, the
     model file equal to the single-process one (to the bit on one process)."""
     method = fit[fit.index("--method") + 1]
-    alone = runner.run(["fit", runner.path(f"{stem}.csv")] + fit + ["--out", runner.path("alone.json")])
+    alone = runner.run(["fit", runner.path(f"{stem}.csv")] + fit
+                       + ["--out", runner.path("alone.json")])
     check(alone.returncode == 0, alone.stderr)
     with open(runner.path("alone.json")) as file:
         single = json.load(file)
@@ -237,7 +238,10 @@ def main():
               "--y-transform", "yeo_johnson"],
              "cdens: error: y_transform = yeo_johnson runs on one process: "),
             (["fit", runner.path("huge.csv"), "--method", "kcde", "--x", "x0,c", "--y", "y",
-              "--discrete", "c"], "' is declared discrete but holds 9007199254740992, at or beyond"),
+              "--discrete", "c"],
+             "' is declared discrete but holds 9007199254740992, at or beyond"),
+            (["fit", runner.path("data.csv"), "--method", "auto", "--x", "x0", "--y", "y"],
+             "cdens: error: method auto runs on one process only: its K-fold refits"),
             (["fit", runner.path("data.csv"), "--method", "parzen"],
              "cdens: error: method parzen runs on one process only"),
             (["fit", runner.path("data.csv"), "--x", "x0", "--y", "y", "--holdout", "0.2"],
