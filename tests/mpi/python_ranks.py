@@ -124,8 +124,32 @@ def main():
         largest = max(largest, model_difference(single, shared))
         check(model_difference(single, shared) <= RANK_TOLERANCE, "semi-supervised LSCDE")
 
-    # A non-finite value in the last process's rows.
+        # A discrete input of words: every process codes the labels of its own rows, the same
+        # three here, which is the single process's coding.
+        tercile = np.digitize(x[:, 1], np.quantile(x[:, 1], [1 / 3, 2 / 3]))
+        x_words = np.column_stack([x[:, 0], np.array(["low", "mid", "high"])[tercile]])
+        x_words = x_words.astype(object)
+        x_words[:, 0] = x[:, 0]
+        single = fitted_alone(lambda: cdens.KernelCDE(discrete=[1], random_state=4), directory,
+                              "words-alone", x_words, y)
+        for layout in ("equal", "first_empty"):
+            rows = my_rows(len(y), layout)
+            shared = model_document(cdens.KernelCDE(discrete=[1], random_state=4).fit(
+                x_words[rows], y[rows], comm=COMM), directory, "words")
+            largest = max(largest, expect_same_kcde(shared, single, f"words, {layout}"))
+
+    # The labels of one process's rows lack one of the others': refused on every process.
     rows = my_rows(len(y), "equal")
+    if COMM.Get_size() > 1:
+        lacking = x_words[rows].copy()
+        if COMM.Get_rank() == COMM.Get_size() - 1:
+            lacking[lacking[:, 1] == "high", 1] = "mid"
+        message = same_error_everywhere(
+            lambda: cdens.KernelCDE(discrete=[1]).fit(lacking, y[rows], comm=COMM))
+        check(message.startswith("the labels of discrete column 'x1' differ between the "
+                                 "processes"), message)
+
+    # A non-finite value in the last process's rows.
     bad_x = x[rows].copy()
     if COMM.Get_rank() == COMM.Get_size() - 1:
         bad_x[-1, 1] = np.nan
