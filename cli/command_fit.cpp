@@ -242,8 +242,11 @@ void fit_conditional(const FitRequest& request) {
     }
     return static_cast<std::int64_t>(found - used.begin());
   });
-  std::map<std::string, ColumnLabels> labels =
-      code_declared_columns(table, used, declared, arguments.levels);
+  std::map<std::string, ColumnLabels> labels;
+  // Under mpirun a process holds numbers only (read_csv_shards refuses words), but a level too
+  // large to be exact may be in one process's rows only.
+  agree_on_errors(processes(),
+                  [&] { labels = code_declared_columns(table, used, declared, arguments.levels); });
   if (arguments.drop_missing)
     drop_rows_with_missing(table, with_weights_column(arguments, table, used));
   ColumnSelection x = choose_columns(table, x_specs);

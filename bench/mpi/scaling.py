@@ -1,7 +1,8 @@
-"""LSCDE and GMM on many processes: wall time and each rank's peak memory of `cdens fit` on a
+"""LSCDE, KCDE and GMM on many processes: wall time and each rank's peak memory of `cdens fit` on a
 generated CSV (five standard normal inputs and one output) at 1, 2 and 4 ranks, beside the fit on
 one process without mpirun, and the bytes rank 0 sent and received (the command's
-bytes_between_processes) beside the scaling model of docs/distributed.md. LSCDE fits p(y|x) with d_x = 5; GMM the density of the five inputs (d = 5).
+bytes_between_processes) beside the scaling model of docs/distributed.md. LSCDE and KCDE fit
+p(y|x) with d_x = 5; GMM the density of the five inputs (d = 5).
 A benchmark, not a test: run it on an otherwise idle machine.
 
     python3 bench/mpi/scaling.py --cli build/mpi-release/cdens --rows 1000000 --ranks 1,2,4 \
@@ -88,6 +89,18 @@ def lscde_fit():
             "whatever n")
 
 
+def kcde_fit():
+    """The same for KCDE with its defaults: beyond 20,000 rows the criterion holds out 2,000 pairs
+    (300 for the screened starts), each against every row."""
+    width = 2 + 2 * INPUTS + 1  # per held-out pair: two sums and their moments
+    return (["--method", "kcde", "--x", ",".join(f"x{d}" for d in range(INPUTS)), "--y", "y"],
+            f"KCDE, d_x = {INPUTS}, defaults (2,000 held-out pairs, 300 for the screened starts)",
+            f"{8 * width * 2000 / 1e3:.0f} kB per evaluation of the criterion "
+            f"({width} doubles per held-out pair; {8 * width * 300 / 1e3:.0f} kB on the screening "
+            "one), whatever n, and the model's rows gathered on every rank at the end "
+            f"(n (d_x + d_y) doubles)")
+
+
 def gmm_fit():
     """The same for GMM on the five inputs."""
     k, d = GMM_COMPONENTS, INPUTS
@@ -113,7 +126,7 @@ def main():
     threads = {} if options.threads == 0 else {"OMP_NUM_THREADS": str(options.threads)}
     environment = dict(os.environ, OMP_WAIT_POLICY="PASSIVE", OMPI_ALLOW_RUN_AS_ROOT="1",
                        OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", **threads)
-    fits = {"lscde": lscde_fit, "gmm": gmm_fit}
+    fits = {"lscde": lscde_fit, "kcde": kcde_fit, "gmm": gmm_fit}
     launches = [("1, without mpirun", [])] + [
         (str(ranks), [options.mpiexec, "-n", str(ranks), "--oversubscribe"])
         for ranks in [int(r) for r in options.ranks.split(",") if r]]

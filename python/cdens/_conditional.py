@@ -11,7 +11,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
-from ._distributed import agree, engine_comm, min_samples
+from ._distributed import agree, engine_comm, min_samples, require_same_labels
 from ._labels import code_fit, code_query, columns_of, drop_missing_rows, needs_coding
 from ._methods import as_sample_weights, engine_options, report_names
 from ._parameters import add_parameters
@@ -176,6 +176,7 @@ class ConditionalDensityEstimator(BaseEstimator):
         if weights is not None:
             engine_arguments["sample_weight"] = weights
         processes = engine_comm(comm, self._method_name())
+        require_same_labels(processes, labels, X_samples.shape[0])
         if processes is not None:
             engine_arguments["comm"] = processes
         model = self._fit_model(X_samples, Y_samples, **engine_arguments)

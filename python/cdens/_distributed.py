@@ -57,6 +57,23 @@ def agree(comm, step):
     return result
 
 
+def require_same_labels(comm, labels, rows):
+    """ValueError, on every process of comm alike, unless every process that holds rows coded
+    its discrete columns with the same labels (`labels`: this process's, by column name; `rows`:
+    its row count). Each process codes the labels of its own rows, sorted: a label missing from
+    one process's rows would give the others' labels other codes there, and the model would mix
+    them up. Nothing to check without comm or on one process."""
+    if comm is None or size_of(comm) == 1:
+        return
+    coded = [every for every, held in comm.allgather((labels, rows)) if held > 0]
+    for name in sorted(set().union(*coded)):
+        if len({tuple(every[name]) if name in every else None for every in coded}) > 1:
+            raise ValueError(f"the labels of discrete column {name!r} differ between the "
+                             "processes (each codes the labels of its own rows): give every "
+                             "process the same categories (a pandas Categorical with the same "
+                             "categories), or code the column as integers")
+
+
 def _shareable(error):
     """error, or a ValueError with its type and message when it cannot be pickled."""
     try:

@@ -6,6 +6,7 @@
 
 #include "cdens/core/error.hpp"
 #include "conditional/kernel_cde_engine.hpp"
+#include "core/samples_of_ranks.hpp"
 
 namespace cdens {
 namespace {
@@ -49,7 +50,8 @@ std::string dimension_name(Index d, Index input_dim) {
 ColumnKernels declared_column_kernels(const MatrixView& x, const MatrixView& y,
                                       const std::vector<Index>& unordered,
                                       const std::vector<Index>& ordered,
-                                      const std::vector<std::string>& names) {
+                                      const std::vector<std::string>& names,
+                                      const Communicator& communicator) {
   const Index dimension = x.rows() + y.rows();
   const auto name_of = [&](Index d) { return column_name(d, x.rows(), names); };
   ColumnKernels kernels(static_cast<std::size_t>(dimension));
@@ -65,8 +67,14 @@ ColumnKernels declared_column_kernels(const MatrixView& x, const MatrixView& y,
       if (!declared.insert(d).second) {
         throw InvalidArgument("column " + name_of(d) + " is declared discrete more than once");
       }
+      const Vector values = column_of(x, y, d);
       kernels[static_cast<std::size_t>(d)] =
-          ColumnKernel::of_values(kind, column_of(x, y, d), name_of(d));
+          communicator.size() == 1
+              ? ColumnKernel::of_values(kind, values, name_of(d))
+              : ColumnKernel(
+                    kind,
+                    *distinct_values_of_ranks(values, static_cast<std::size_t>(-1), communicator),
+                    name_of(d));
     }
   }
   return kernels;
@@ -95,10 +103,21 @@ bool has_few_integer_levels(const VectorView& values) {
 
 std::vector<std::string> undeclared_discrete_warnings(const MatrixView& x, const MatrixView& y,
                                                       const ColumnKernels& kernels,
-                                                      const std::vector<std::string>& names) {
+                                                      const std::vector<std::string>& names,
+                                                      const Communicator& communicator) {
+  // Whether a column looks discrete depends on its distinct values only, and a rank with more
+  // than looks_discrete allows makes the column continuous.
+  const auto looks_discrete_on_every_rank = [&](const Vector& values) {
+    if (communicator.size() == 1) return looks_discrete(values);
+    const auto distinct =
+        distinct_values_of_ranks(values, std::max(kFewValues, kFewIntegers), communicator);
+    return distinct && looks_discrete(Eigen::Map<const Vector>(
+                           distinct->data(), static_cast<Index>(distinct->size())));
+  };
   std::vector<std::string> warnings;
   for (Index d = 0; d < x.rows() + y.rows(); ++d) {
-    if (kernels[static_cast<std::size_t>(d)].is_discrete() || !looks_discrete(column_of(x, y, d))) {
+    if (kernels[static_cast<std::size_t>(d)].is_discrete() ||
+        !looks_discrete_on_every_rank(column_of(x, y, d))) {
       continue;
     }
     const std::string name = column_name(d, x.rows(), names);
@@ -134,7 +153,8 @@ std::vector<std::string> many_levels_warnings(const ColumnKernels& kernels, Inde
 StandardizedPairs standardize_continuous_columns(const MatrixView& x, const MatrixView& y,
                                                  const ColumnKernels& kernels,
                                                  const FitContext& context) {
-  StandardizedPairs pairs = standardize_pairs(x, y, context);
+  StandardizedPairs pairs = context.communicator.size() == 1 ? standardize_pairs(x, y, context)
+                                                             : standardize_shard(x, y, context);
   if (!any_discrete(kernels)) return pairs;
   pairs.x_scaling = keeping_discrete_raw(pairs.x_scaling, kernels, 0);
   pairs.y_scaling = keeping_discrete_raw(pairs.y_scaling, kernels, x.rows());

@@ -16,11 +16,14 @@ namespace cdens {
 /// in `unordered`, ordered for those in `ordered`, with the distinct values of the column as
 /// levels, continuous otherwise. InvalidArgument naming the column (`names`, d_x + d_y of them,
 /// or "x0", "y1", … when empty) for a position out of range, a column declared twice, a discrete
-/// column with one level or an ordered one with a non-integer value.
+/// column with one level or an ordered one with a non-integer value. On several ranks of
+/// `communicator` (x and y this rank's pairs) the levels are the values of every rank's, and the
+/// call is collective.
 ColumnKernels declared_column_kernels(const MatrixView& x, const MatrixView& y,
                                       const std::vector<Index>& unordered,
                                       const std::vector<Index>& ordered,
-                                      const std::vector<std::string>& names = {});
+                                      const std::vector<std::string>& names,
+                                      const Communicator& communicator);
 
 /// Whether a column looks discrete: at most 10 distinct values, or integers only with at most
 /// 20 distinct values.
@@ -31,10 +34,13 @@ bool looks_discrete(const VectorView& values);
 bool has_few_integer_levels(const VectorView& values);
 
 /// A warning for every continuous column of `kernels` that looks discrete, naming it as
-/// declared_column_kernels does and saying how to declare it.
+/// declared_column_kernels does and saying how to declare it. On several ranks of
+/// `communicator` a column looks discrete by the values of every rank's pairs (a collective
+/// call).
 std::vector<std::string> undeclared_discrete_warnings(const MatrixView& x, const MatrixView& y,
                                                       const ColumnKernels& kernels,
-                                                      const std::vector<std::string>& names = {});
+                                                      const std::vector<std::string>& names,
+                                                      const Communicator& communicator);
 
 /// A warning for every discrete column of `kernels` with more levels than half the `n` rows:
 /// most of its levels are then seen once or never again, so that a new value of such an output
@@ -43,8 +49,9 @@ std::vector<std::string> many_levels_warnings(const ColumnKernels& kernels, Inde
                                               Index input_dim,
                                               const std::vector<std::string>& names = {});
 
-/// The pairs standardised as standardize_pairs does, except that discrete columns keep their
-/// raw values (mean 0, scale 1), so that their levels stay exact.
+/// The pairs standardised as standardize_pairs does (as standardize_shard does on several ranks
+/// of context.communicator), except that discrete columns keep their raw values (mean 0, scale
+/// 1), so that their levels stay exact.
 StandardizedPairs standardize_continuous_columns(const MatrixView& x, const MatrixView& y,
                                                  const ColumnKernels& kernels,
                                                  const FitContext& context);

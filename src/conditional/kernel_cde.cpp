@@ -23,10 +23,29 @@ StandardizedPairs standardize_pairs(const MatrixView& x, const MatrixView& y,
     throw InvalidArgument(
         "the kernel estimators keep every training pair and run on a single process");
   }
+  return standardize_shard(x, y, context);
+}
+
+StandardizedPairs standardize_shard(const MatrixView& x, const MatrixView& y,
+                                    const FitContext& context) {
+  const Communicator& communicator = context.communicator;
+  agree_on_errors(communicator, [&] {
+    require_training_shard(x, y, communicator);
+    if (communicator.size() > 1 && context.weighted()) {
+      throw InvalidArgument(
+          "sample weights run on one process: the weighted standardisation is one process's");
+    }
+  });
+  require_equal_on_every_rank(communicator,
+                              {static_cast<double>(x.rows()), static_cast<double>(y.rows())},
+                              "the dimensions of x and y");
   const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
-  StandardizedPairs pairs{Standardizer::fit(x, context.sample_weights, "x", x_names),
-                          Standardizer::fit(y, context.sample_weights, "y", y_names),
-                          {}};
+  const auto scaling = [&](const MatrixView& data, std::string_view what,
+                           const std::vector<std::string>& names) {
+    return context.weighted() ? Standardizer::fit(data, context.sample_weights, what, names)
+                              : Standardizer::fit(data, communicator, what, names);
+  };
+  StandardizedPairs pairs{scaling(x, "x", x_names), scaling(y, "y", y_names), {}};
   pairs.samples = {pairs.x_scaling.transform(x), pairs.y_scaling.transform(y)};
   return pairs;
 }

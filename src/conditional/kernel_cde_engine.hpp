@@ -38,6 +38,15 @@ struct StandardizedPairs {
 StandardizedPairs standardize_pairs(const MatrixView& x, const MatrixView& y,
                                     const FitContext& context);
 
+/// This rank's pairs (any number, none included) standardised by the standardisation of every
+/// rank's pairs (Standardizer::fit over context.communicator; the weighted one with
+/// context.sample_weights, on one process only): for a kernel estimator whose pairs are spread
+/// over the ranks (KCDE). InvalidArgument on every rank for bad pairs on any, for dimensions that
+/// differ between the ranks, and for sample weights on several ranks; a constant column is a
+/// DataError.
+StandardizedPairs standardize_shard(const MatrixView& x, const MatrixView& y,
+                                    const FitContext& context);
+
 /// The pairs with the listed indices, in that order.
 StandardizedSamples gather_pairs(const StandardizedSamples& pairs,
                                  const std::vector<Index>& indices);

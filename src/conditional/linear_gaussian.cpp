@@ -11,6 +11,7 @@
 #include "conditional/standardized_linear_fit.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
+#include "core/samples_of_ranks.hpp"
 
 namespace cdens {
 namespace {
@@ -36,9 +37,34 @@ struct LeastSquares {
 
 /// With sample weights c (empty: all 1), weighted least squares: least squares on the rows scaled
 /// by √c_i, whose hat matrix has the leverages h_ii = c_i u_iᵀ (Uᵀ C U)⁻¹ u_i; the residuals are
-/// those of the unscaled rows.
+/// those of the unscaled rows. On several ranks (this rank's pairs, unweighted) the normal
+/// equations UᵀU B = Uᵀ T summed over the ranks, with the pseudo-inverse for a design of lower
+/// rank: the same fit up to rounding (UᵀU of standardised inputs is well conditioned unless two
+/// inputs are nearly collinear, where its rounding is the square of QR's).
 LeastSquares least_squares(const StandardizedSamples& pairs, const Matrix& design,
-                           const Vector& weights) {
+                           const Vector& weights, const Communicator& communicator) {
+  if (communicator.size() > 1) {
+    // A rank that holds no pairs asks BLAS for no product of no rows (its GEMV refuses the
+    // leading dimension 0).
+    const bool holds_pairs = design.rows() > 0;
+    Matrix gram = Matrix::Zero(design.cols(), design.cols());
+    Matrix moments = Matrix::Zero(design.cols(), pairs.t.rows());
+    if (holds_pairs) {
+      gram = design.transpose() * design;
+      moments = design.transpose() * pairs.t.transpose();
+    }
+    communicator.allreduce_sum(gram.data(), static_cast<std::size_t>(gram.size()));
+    communicator.allreduce_sum(moments.data(), static_cast<std::size_t>(moments.size()));
+    const Eigen::CompleteOrthogonalDecomposition<Matrix> factor(gram);
+    LeastSquares fit;
+    fit.coefficients = factor.solve(moments).transpose();
+    fit.residuals = pairs.t;
+    if (holds_pairs) fit.residuals -= fit.coefficients * design.transpose();
+    fit.leverages =
+        holds_pairs ? Vector((design * factor.pseudoInverse()).cwiseProduct(design).rowwise().sum())
+                    : Vector();
+    return fit;
+  }
   const Index n = design.rows();
   const bool weighted = weights.size() > 0;
   const Vector root = weights.cwiseSqrt();
@@ -57,13 +83,17 @@ LeastSquares least_squares(const StandardizedSamples& pairs, const Matrix& desig
 
 /// −log p_{−i}(t_id | z_i) of the constant-variance model from its least-squares fit, per output
 /// (rows) and pair (columns); +∞ at a pair of leverage 1. With sample weights c (empty: all 1),
-/// p_{−i} is the weighted fit without pair i and all its weight.
-Matrix constant_variance_loo_terms(const LeastSquares& fit, const Vector& weights) {
+/// p_{−i} is the weighted fit without pair i and all its weight. On several ranks, this rank's
+/// pairs, with the residual sums of every rank's.
+Matrix constant_variance_loo_terms(const LeastSquares& fit, const Vector& weights,
+                                   const Communicator& communicator) {
   const Index n = fit.residuals.cols();
   const bool weighted = weights.size() > 0;
-  const Vector residual_sums = weighted ? Vector(fit.residuals.array().square().matrix() * weights)
-                                        : Vector(fit.residuals.rowwise().squaredNorm());
-  const double total_weight = weighted ? weights.sum() : static_cast<double>(n);
+  Vector residual_sums = weighted ? Vector(fit.residuals.array().square().matrix() * weights)
+                                  : Vector(fit.residuals.rowwise().squaredNorm());
+  double total_weight = weighted ? weights.sum() : static_cast<double>(n);
+  communicator.allreduce_sum(residual_sums.data(), static_cast<std::size_t>(residual_sums.size()));
+  communicator.allreduce_sum(&total_weight, 1);
   Matrix terms = Matrix::Constant(fit.residuals.rows(), n, INFINITY);
   for (Index i = 0; i < n; ++i) {
     const double kept = 1.0 - fit.leverages(i);
@@ -97,34 +127,50 @@ struct LinearFit {
   std::vector<std::string> warnings;
 };
 
-/// The c-weighted mean of each row of `terms` (the plain mean without sample weights).
-Vector row_means(const Matrix& terms, const Vector& weights) {
-  if (weights.size() == 0) return terms.rowwise().mean();
-  return terms * weights / weights.sum();
+/// The c-weighted mean of each row of `terms` (the plain mean without sample weights); on several
+/// ranks, over every rank's columns.
+Vector row_means(const Matrix& terms, const Vector& weights, const Communicator& communicator) {
+  if (communicator.size() == 1) {
+    if (weights.size() == 0) return terms.rowwise().mean();
+    return terms * weights / weights.sum();
+  }
+  Vector sums(terms.rows() + 1);
+  sums.head(terms.rows()) = weights.size() == 0 ? Vector(terms.rowwise().sum()) : terms * weights;
+  sums(terms.rows()) = weights.size() == 0 ? static_cast<double>(terms.cols()) : weights.sum();
+  communicator.allreduce_sum(sums.data(), static_cast<std::size_t>(sums.size()));
+  return sums.head(terms.rows()) / sums(terms.rows());
 }
 
+/// The maximum-likelihood variance of each output around the line: Σc e² / Σc (the mean square
+/// unweighted), over every rank's residuals.
+Vector residual_variances(const Matrix& residuals, const Vector& weights,
+                          const Communicator& communicator) {
+  if (communicator.size() == 1 && weights.size() == 0) {
+    return residuals.rowwise().squaredNorm() / static_cast<double>(residuals.cols());
+  }
+  return row_means(residuals.array().square().matrix(), weights, communicator);
+}
+
+/// The linear-Gaussian fit of standardised pairs; on several ranks of `communicator` of this
+/// rank's pairs, every sum over the pairs summed over the ranks (the leave-one-out terms are this
+/// rank's pairs').
 LinearFit fit_linear(const StandardizedSamples& pairs, LinearVariance variance,
-                     const Vector& weights) {
+                     const Vector& weights, const Communicator& communicator) {
   const Matrix design = design_of(pairs);
-  const LeastSquares least = least_squares(pairs, design, weights);
-  const Index n = design.rows();
+  const LeastSquares least = least_squares(pairs, design, weights, communicator);
   const Index d_y = pairs.t.rows();
   LinearFit fit;
   fit.coefficients = least.coefficients;
-  // The maximum-likelihood variance: Σc e² / Σc (the mean square unweighted).
-  fit.scales = (weights.size() > 0
-                    ? Vector(least.residuals.array().square().matrix() * weights / weights.sum())
-                    : Vector(least.residuals.rowwise().squaredNorm() / static_cast<double>(n)))
-                   .cwiseSqrt();
+  fit.scales = residual_variances(least.residuals, weights, communicator).cwiseSqrt();
   fit.scale_trend = Matrix::Zero(d_y, pairs.z.rows());
-  fit.chosen_terms = constant_variance_loo_terms(least, weights);
-  fit.constant_loo = row_means(fit.chosen_terms, weights);
+  fit.chosen_terms = constant_variance_loo_terms(least, weights, communicator);
+  fit.constant_loo = row_means(fit.chosen_terms, weights, communicator);
   fit.log_linear_loo = Vector::Constant(d_y, INFINITY);
   fit.chosen_loo = fit.constant_loo;
   for (Index d = 0; d < d_y; ++d) {
     if (variance != LinearVariance::constant) {
-      const detail::LogLinearVarianceFit spread =
-          detail::fit_log_linear_variance(design, pairs.t.row(d).transpose(), weights);
+      const detail::LogLinearVarianceFit spread = detail::fit_log_linear_variance(
+          design, pairs.t.row(d).transpose(), weights, communicator);
       fit.log_linear_loo(d) = spread.loo_nll;
       if (variance == LinearVariance::log_linear && !spread.problem.empty()) {
         throw DataError("output " + std::to_string(d) + ": " + spread.problem +
@@ -174,12 +220,22 @@ LinearVariance parse_linear_variance(const std::string& name) {
   throw InvalidArgument("unknown variance '" + name + "' (constant, log_linear or auto)");
 }
 
-Matrix least_squares_coefficients(const StandardizedSamples& pairs, const Vector& weights) {
-  return least_squares(pairs, design_of(pairs), weights).coefficients;
+Matrix least_squares_coefficients(const StandardizedSamples& pairs, const Vector& weights,
+                                  const Communicator& communicator) {
+  return least_squares(pairs, design_of(pairs), weights, communicator).coefficients;
 }
 
-double linear_gaussian_loo_nll(const StandardizedSamples& pairs, const Vector& weights) {
-  return fit_linear(pairs, LinearVariance::automatic, weights).chosen_loo.sum();
+double linear_gaussian_loo_nll(const StandardizedSamples& pairs, const Vector& weights,
+                               const Communicator& communicator) {
+  // Few pairs: the log-linear spread refits without each pair in turn, which needs them all;
+  // every rank takes every pair.
+  if (communicator.size() > 1 &&
+      !detail::one_step_leave_one_out(communicator.sum_counts(pairs.z.cols()))) {
+    const StandardizedSamples every{gather_every_sample(pairs.z, communicator),
+                                    gather_every_sample(pairs.t, communicator)};
+    return linear_gaussian_loo_nll(every, weights, local_communicator());
+  }
+  return fit_linear(pairs, LinearVariance::automatic, weights, communicator).chosen_loo.sum();
 }
 
 ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
@@ -201,7 +257,8 @@ ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
           "the linear-Gaussian fit needs at least d_x + 3 = " + std::to_string(input_dim + 3) +
           " pairs of x and y, got " + std::to_string(data.samples.z.cols()));
     }
-    const LinearFit fit = fit_linear(data.samples, options.variance, context.sample_weights);
+    const LinearFit fit =
+        fit_linear(data.samples, options.variance, context.sample_weights, local_communicator());
     report.warnings = fit.warnings;
     const double log_jacobian = data.y_scaling.log_jacobian();
     const auto record = [&](const char* name, const Vector& loo) {

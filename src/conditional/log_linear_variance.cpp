@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/gaussian_kernel.hpp"
+#include "core/samples_of_ranks.hpp"
 
 namespace cdens::detail {
 namespace {
@@ -24,20 +25,36 @@ constexpr Index kLargestRefitCount = 500;
 
 /// The pairs: the design (rows u_iᵀ), the outputs and the pairs' sample weights c_i (empty: every
 /// pair weighs 1). The likelihood is Σ_i c_i ℓ_i; with c_i = 1 it is the paper's Σ_i ℓ_i and
-/// every sum below is computed as it was before sample weights (to the bit).
+/// every sum below is computed as it was before sample weights (to the bit). On several ranks of
+/// `communicator` they are this rank's pairs, and every sum over the pairs (the means, the
+/// gradient, the Hessian and the Fisher information) is summed over the ranks, so every rank
+/// takes the same Newton steps.
 struct Pairs {
   const Matrix& design;
   const VectorView& t;
   const Eigen::ArrayXd& weights;
+  const Communicator& communicator;
 
   bool weighted() const { return weights.size() > 0; }
   /// c ∘ values, or values.
   Eigen::ArrayXd weigh(const Eigen::ArrayXd& values) const {
     return weighted() ? Eigen::ArrayXd(values * weights) : values;
   }
-  /// Σ c_i v_i / Σ c_i.
+  /// Σ c_i v_i / Σ c_i over every rank's pairs.
   double mean(const Eigen::ArrayXd& values) const {
-    return weighted() ? (values * weights).sum() / weights.sum() : values.mean();
+    if (communicator.size() == 1) {
+      return weighted() ? (values * weights).sum() / weights.sum() : values.mean();
+    }
+    double sums[2] = {weigh(values).sum(),
+                      weighted() ? weights.sum() : static_cast<double>(values.size())};
+    communicator.allreduce_sum(sums, 2);
+    return sums[0] / sums[1];
+  }
+  /// `local` summed over the ranks.
+  template <class Sum>
+  Sum summed(Sum local) const {
+    communicator.allreduce_sum(local.data(), static_cast<std::size_t>(local.size()));
+    return local;
   }
   /// The sample weight of pair i.
   double weight(Index i) const { return weighted() ? weights(i) : 1.0; }
@@ -50,11 +67,22 @@ struct PairTerms {
   Eigen::ArrayXd precision;  ///< w_i = exp(−2 η_i)
 };
 
+/// design · v; a rank that holds no pairs does not ask BLAS for a product of no rows (its GEMV
+/// refuses the leading dimension 0).
+Vector times(const Matrix& design, const VectorView& v) {
+  return design.rows() == 0 ? Vector() : Vector(design * v);
+}
+
+/// designᵀ · v, likewise.
+Vector transposed_times(const Matrix& design, const VectorView& v) {
+  return design.rows() == 0 ? Vector(Vector::Zero(design.cols())) : Vector(design.transpose() * v);
+}
+
 PairTerms terms_at(const Pairs& pairs, const Vector& theta) {
   const Index p = pairs.design.cols();
   PairTerms terms;
-  terms.log_scale = (pairs.design * theta.tail(p)).array();
-  terms.residual = (pairs.t - pairs.design * theta.head(p)).array();
+  terms.log_scale = times(pairs.design, theta.tail(p)).array();
+  terms.residual = (pairs.t - times(pairs.design, theta.head(p))).array();
   terms.precision = (-2.0 * terms.log_scale).exp();
   return terms;
 }
@@ -68,10 +96,11 @@ Eigen::ArrayXd pair_nll(const PairTerms& terms) {
 Vector gradient(const Pairs& pairs, const PairTerms& terms) {
   const Index p = pairs.design.cols();
   Vector g(2 * p);
-  g.head(p) = -pairs.design.transpose() * pairs.weigh(terms.residual * terms.precision).matrix();
-  g.tail(p) = pairs.design.transpose() *
-              pairs.weigh(1.0 - terms.residual.square() * terms.precision).matrix();
-  return g;
+  g.head(p) =
+      -transposed_times(pairs.design, pairs.weigh(terms.residual * terms.precision).matrix());
+  g.tail(p) = transposed_times(
+      pairs.design, pairs.weigh(1.0 - terms.residual.square() * terms.precision).matrix());
+  return pairs.summed(std::move(g));
 }
 
 /// Σ_i c_i ∇²ℓ_i: blocks Σ c w u uᵀ, Σ 2 c r w u uᵀ and Σ 2 c r² w u uᵀ.
@@ -86,7 +115,7 @@ Matrix hessian(const Pairs& pairs, const PairTerms& terms) {
   h.topRightCorner(p, p) = weighted(2.0 * terms.residual * terms.precision);
   h.bottomLeftCorner(p, p) = h.topRightCorner(p, p);
   h.bottomRightCorner(p, p) = weighted(2.0 * terms.residual.square() * terms.precision);
-  return h;
+  return pairs.summed(std::move(h));
 }
 
 /// The expected Hessian (Fisher information): Σ c w u uᵀ and 2 Σ c u uᵀ, no cross block.
@@ -101,7 +130,7 @@ Matrix fisher_information(const Pairs& pairs, const PairTerms& terms) {
       pairs.weighted()
           ? Matrix(2.0 * design.transpose() * pairs.weights.matrix().asDiagonal() * design)
           : Matrix(2.0 * design.transpose() * design);
-  return f;
+  return pairs.summed(std::move(f));
 }
 
 /// The Newton step −H⁻¹g, with the Fisher information (formed by `fisher` only when needed) in
@@ -119,9 +148,11 @@ bool maximize_likelihood(const Pairs& pairs, Vector& theta) {
   PairTerms terms = terms_at(pairs, theta);
   double nll = pairs.mean(pair_nll(terms));
   for (int step = 0; step < kMaxNewtonSteps; ++step) {
+    // Each sum is a collective call on several ranks: made in the same order on every rank.
+    const Matrix h = hessian(pairs, terms);
+    const Vector g = gradient(pairs, terms);
     const Vector direction = newton_step(
-        hessian(pairs, terms), [&] { return fisher_information(pairs, terms); },
-        gradient(pairs, terms));
+        h, [&] { return fisher_information(pairs, terms); }, g);
     bool improved = false;
     double length = 1.0;
     for (int halving = 0; halving < kMaxHalvings && !improved; ++halving, length *= 0.5) {
@@ -168,7 +199,8 @@ Vector refitted_leave_one_out_terms(const Pairs& pairs, const Vector& theta) {
     }
     const VectorView t_view(t_without);
     Vector theta_without = theta;
-    maximize_likelihood({design_without, t_view, weights_without}, theta_without);
+    maximize_likelihood({design_without, t_view, weights_without, local_communicator()},
+                        theta_without);
     terms(i) = pair_nll_at(design.row(i).transpose(), t(i), theta_without);
   }
   return terms;
@@ -213,22 +245,58 @@ Vector one_step_leave_one_out_terms(const Pairs& pairs, const Vector& theta,
   return loo_terms;
 }
 
+/// On several ranks with few pairs: every rank fits every pair (gathered), and keeps the
+/// leave-one-out terms of its own.
+LogLinearVarianceFit fit_on_every_pair(const Matrix& design, const VectorView& t,
+                                       const Vector& sample_weights,
+                                       const Communicator& communicator) {
+  const bool weighted = sample_weights.size() > 0;
+  Matrix columns(design.cols() + 1 + (weighted ? 1 : 0), design.rows());
+  columns.topRows(design.cols()) = design.transpose();
+  columns.row(design.cols()) = t.transpose();
+  if (weighted) columns.bottomRows(1) = sample_weights.transpose();
+  const Matrix every = gather_every_sample(columns, communicator);
+  const Vector every_weights = weighted ? Vector(every.bottomRows(1).transpose()) : Vector();
+  LogLinearVarianceFit fit = fit_log_linear_variance(every.topRows(design.cols()).transpose(),
+                                                     every.row(design.cols()).transpose(),
+                                                     every_weights, local_communicator());
+  if (fit.loo_terms.size() > 0) {
+    const Index first = communicator.sum_counts_below(design.rows());
+    fit.loo_terms = Vector(fit.loo_terms.segment(first, design.rows()));
+  }
+  return fit;
+}
+
 }  // namespace
 
+bool one_step_leave_one_out(Index n) { return n > kLargestRefitCount; }
+
 LogLinearVarianceFit fit_log_linear_variance(const Matrix& design, const VectorView& t,
-                                             const Vector& sample_weights) {
-  const Index n = design.rows();
+                                             const Vector& sample_weights,
+                                             const Communicator& communicator) {
+  const Index n = communicator.sum_counts(design.rows());
   const Index p = design.cols();
+  if (communicator.size() > 1 && !one_step_leave_one_out(n)) {
+    return fit_on_every_pair(design, t, sample_weights, communicator);
+  }
   const Eigen::ArrayXd weights = sample_weights.array();
-  const Pairs pairs{design, t, weights};
+  const Pairs pairs{design, t, weights, communicator};
   LogLinearVarianceFit fit;
   fit.loo_nll = INFINITY;
   // Start at the constant-variance fit: least squares and the ML scale of its residuals, so
   // every accepted step is a model at least as likely as that one (weighted: the weighted least
-  // squares on the rows scaled by √c_i).
+  // squares on the rows scaled by √c_i; on several ranks the normal equations of every rank's).
   Vector theta = Vector::Zero(2 * p);
   double constant_log_scale = 0.0;
-  if (pairs.weighted()) {
+  if (communicator.size() > 1) {
+    const Matrix weighted_design =
+        pairs.weigh(Eigen::ArrayXd::Ones(design.rows())).matrix().asDiagonal() * design;
+    const Matrix gram = pairs.summed(Matrix(weighted_design.transpose() * design));
+    const Vector moments = pairs.summed(transposed_times(weighted_design, t));
+    theta.head(p) = Eigen::CompleteOrthogonalDecomposition<Matrix>(gram).solve(moments);
+    constant_log_scale =
+        0.5 * std::log(pairs.mean((t - times(design, theta.head(p))).array().square()));
+  } else if (pairs.weighted()) {
     const Vector root = weights.sqrt().matrix();
     theta.head(p) = (root.asDiagonal() * design).colPivHouseholderQr().solve(root.cwiseProduct(t));
     constant_log_scale = 0.5 * std::log(pairs.mean((t - design * theta.head(p)).array().square()));
@@ -248,7 +316,10 @@ LogLinearVarianceFit fit_log_linear_variance(const Matrix& design, const VectorV
     return fit;
   }
   const PairTerms terms = terms_at(pairs, theta);
-  if ((terms.log_scale - constant_log_scale).abs().maxCoeff() > std::log(kLargestScaleRatio)) {
+  double largest_ratio =
+      design.rows() > 0 ? (terms.log_scale - constant_log_scale).abs().maxCoeff() : 0.0;
+  communicator.allreduce_max(&largest_ratio, 1);
+  if (largest_ratio > std::log(kLargestScaleRatio)) {
     fit.problem =
         "the fitted spread at some training pairs is more than 1000 times below or above the "
         "constant one: it collapses onto pairs with tied outputs";
@@ -256,8 +327,8 @@ LogLinearVarianceFit fit_log_linear_variance(const Matrix& design, const VectorV
   }
   fit.location = theta.head(p);
   fit.log_scale = theta.tail(p);
-  fit.loo_terms = n <= kLargestRefitCount ? refitted_leave_one_out_terms(pairs, theta)
-                                          : one_step_leave_one_out_terms(pairs, theta, terms);
+  fit.loo_terms = one_step_leave_one_out(n) ? one_step_leave_one_out_terms(pairs, theta, terms)
+                                            : refitted_leave_one_out_terms(pairs, theta);
   fit.loo_nll = pairs.mean(fit.loo_terms.array());
   return fit;
 }

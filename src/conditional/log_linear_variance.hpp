@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens::detail {
@@ -29,8 +30,15 @@ struct LogLinearVarianceFit {
 /// fit. `design` is n × (1 + d_x) with rows u_iᵀ (a leading column of ones), `t` holds the n
 /// outputs. With sample weights c (n positive numbers; empty: all 1) the likelihood is
 /// Σ c_i log p(t_i | z_i), the leave-one-out terms drop pair i with all its weight and
-/// `loo_nll` is their c-weighted mean.
-LogLinearVarianceFit fit_log_linear_variance(const Matrix& design, const VectorView& t,
-                                             const Vector& sample_weights = Vector());
+/// `loo_nll` is their c-weighted mean. On several ranks of `communicator`, `design`, `t` and the
+/// weights are this rank's pairs and the fit is that of every rank's (the same on every rank; a
+/// collective call); `loo_terms` are this rank's pairs'.
+LogLinearVarianceFit fit_log_linear_variance(
+    const Matrix& design, const VectorView& t, const Vector& sample_weights = Vector(),
+    const Communicator& communicator = local_communicator());
+
+/// Whether the leave-one-out terms of n pairs are one Newton step from the full fit (else each
+/// is refitted without its pair, which needs every pair on one process).
+bool one_step_leave_one_out(Index n);
 
 }  // namespace cdens::detail

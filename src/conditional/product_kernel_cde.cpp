@@ -22,6 +22,7 @@
 #include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/random_streams.hpp"
+#include "core/samples_of_ranks.hpp"
 #include "core/tied_outputs.hpp"
 
 namespace cdens {
@@ -66,13 +67,22 @@ void validate(const ProductKernelCdeOptions& options, const ColumnKernels& kerne
 }
 
 /// The held-out pairs of a criterion: all, or `count` of them drawn from random stream `stream`
-/// of `seed`.
-std::vector<Index> held_out_pairs(Index n, Index count, std::uint64_t seed, std::uint64_t stream) {
+/// of `seed` — global indices of the n pairs of every rank, drawn on rank 0 (a permutation of
+/// all n) and sent to the others.
+std::vector<Index> held_out_pairs(Index n, Index count, std::uint64_t seed, std::uint64_t stream,
+                                  const Communicator& communicator) {
   if (n <= count) return {};
-  Rng rng(seed, stream);
-  std::vector<Index> chosen = choose_centers(n, count, rng);
-  std::sort(chosen.begin(), chosen.end());
-  return chosen;
+  std::vector<double> drawn(static_cast<std::size_t>(count));
+  std::vector<Index> chosen;
+  if (communicator.rank() == 0) {
+    Rng rng(seed, stream);
+    chosen = choose_centers(n, count, rng);
+    std::sort(chosen.begin(), chosen.end());
+    std::copy(chosen.begin(), chosen.end(), drawn.begin());
+  }
+  if (communicator.size() == 1) return chosen;
+  communicator.broadcast(drawn.data(), drawn.size(), 0);
+  return std::vector<Index>(drawn.begin(), drawn.end());
 }
 
 /// The mean of `values` over the held-out pairs (all where `held_out` is empty), weighted by the
@@ -118,10 +128,12 @@ struct TransformedOutput {
 /// its noise spread σ_n, so around a Gaussian-process trend the floor in e is Δ_t / (2 σ_n). Where
 /// y is B(y′) for an output transform of the recorded y′, the grid is that of y′, and a kernel of
 /// B-width w spans w / B′(y′) in y′: the floor is Δ / 2 times the largest B′ over the training
-/// outputs. The step of each gridded output goes into the report.
+/// outputs. The step of each gridded output goes into the report. On several ranks (no transform)
+/// the grid is that of every rank's outputs.
 Vector recording_floors(const MatrixView& y, const ColumnKernels& kernels,
                         const Standardizer& y_scaling, const OutputTrend* trend, double upper,
-                        const TransformedOutput* transformed, FitReport& report) {
+                        const TransformedOutput* transformed, const Communicator& communicator,
+                        FitReport& report) {
   const Index input_dim = static_cast<Index>(kernels.size()) - y.rows();
   Vector floors = Vector::Zero(static_cast<Index>(kernels.size()));
   const auto* process = dynamic_cast<const GaussianProcessTrend*>(trend);
@@ -135,7 +147,7 @@ Vector recording_floors(const MatrixView& y, const ColumnKernels& kernels,
         largest_slope = std::max(largest_slope, std::exp(transformed->base.log_derivative(value)));
       }
     }
-    const double step = recording_step(recorded);
+    const double step = recording_step(recorded, communicator);
     if (step == 0.0) continue;
     report.hyperparameters["recording_step_" + dimension_name(input_dim + d, input_dim)] = step;
     double floor = narrowest_width_on_grid(step) * largest_slope / y_scaling.scale()(d);
@@ -146,11 +158,11 @@ Vector recording_floors(const MatrixView& y, const ColumnKernels& kernels,
 }
 
 /// The leave-one-out comparison with the linear-Gaussian model: its NLL in the report, and a
-/// warning where it beats the kernel estimate.
+/// warning where it beats the kernel estimate. On several ranks, of every rank's pairs.
 void compare_with_linear_gaussian(const StandardizedPairs& data, const Vector& weights,
-                                  FitReport& report) {
-  if (data.samples.z.cols() < data.samples.z.rows() + 3) return;
-  const double linear = linear_gaussian_loo_nll(data.samples, weights);
+                                  const Communicator& communicator, FitReport& report) {
+  if (communicator.sum_counts(data.samples.z.cols()) < data.samples.z.rows() + 3) return;
+  const double linear = linear_gaussian_loo_nll(data.samples, weights, communicator);
   if (!std::isfinite(linear)) return;
   const double linear_user = linear - data.y_scaling.log_jacobian();
   report.statistics["linear_loo_nll"] = linear_user;
@@ -176,12 +188,15 @@ struct MarginalChoice {
 /// counterpart (the kernel density of `outputs` over the same pairs, at the output bandwidths)
 /// mixed as well as they can be, with ε ≥ 1/n. With sample weights (empty: none) the marginal
 /// counterpart weighs its kernels by them, the mean is weighted and n is Kish's effective size.
+/// On several ranks `outputs` are this rank's and the marginal's sums run over every rank's.
 MarginalChoice choose_marginal_weight(const Vector& conditional_terms, const Matrix& outputs,
                                       const ColumnKernels& output_kernels,
                                       const std::vector<Index>& held_out, const Vector& bandwidths,
-                                      int threads, const Vector& weights) {
+                                      int threads, const Vector& weights,
+                                      const Communicator& communicator) {
   const Vector log_conditional = -conditional_terms;
-  const BandwidthLikelihood marginal(outputs, 0, held_out, threads, output_kernels, weights);
+  const BandwidthLikelihood marginal(outputs, 0, held_out, threads, output_kernels, weights,
+                                     communicator);
   const Vector log_marginal =
       -marginal.negative_log_likelihoods(marginal.parameters_of(bandwidths.tail(outputs.rows())));
   const Vector held_weights = marginal.held_out_weights();
@@ -225,21 +240,47 @@ KernelTrend parse_kernel_trend(const std::string& name) {
 
 namespace {
 
+/// InvalidArgument for the options whose fit needs every pair on one process (the same on every
+/// rank: the options are).
+void refuse_on_several_ranks(const ProductKernelCdeOptions& options) {
+  if (options.trend == KernelTrend::gaussian_process) {
+    throw InvalidArgument(
+        "trend = gp runs on one process: the Gaussian-process trend solves on a basis drawn from "
+        "every pair and gives each pair its leave-one-out residual from all the others "
+        "(docs/distributed.md); use trend = none or linear, or fit on one process");
+  }
+  if (options.y_transform != OutputTransformChoice::none) {
+    throw InvalidArgument(
+        "y_transform = " + to_string(options.y_transform) +
+        " runs on one process: the transform is chosen by the profile likelihood of a "
+        "least-squares fit to every output at once (docs/distributed.md); fit on one process");
+  }
+}
+
 /// The fit of (x, y), where y is B(y′) of the recorded outputs y′ when `transformed` is given.
 ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
                            const ProductKernelCdeOptions& options, const FitContext& context,
                            const TransformedOutput* transformed) {
   return timed_fit<ConditionalMixture>("kcde", [&](FitReport& report) {
+    // Each rank passes its own pairs; what decides the model — the standardisation, the levels
+    // of discrete columns, the held-out pairs, the bandwidths — is computed over every rank's, so
+    // any number of ranks fits the same model (docs/distributed.md).
+    const Communicator& communicator = context.communicator;
+    const bool sharded = communicator.size() > 1;
     const Index input_dim = x.rows();
     const Index dimension = x.rows() + y.rows();
-    require_training_pairs(x, y);
-    const ColumnKernels kernels =
-        declared_column_kernels(x, y, options.discrete, options.ordered, context.column_names);
+    agree_on_errors(communicator, [&] { require_training_shard(x, y, communicator); });
+    require_equal_on_every_rank(communicator,
+                                {static_cast<double>(x.rows()), static_cast<double>(y.rows())},
+                                "the dimensions of x and y");
+    const ColumnKernels kernels = declared_column_kernels(x, y, options.discrete, options.ordered,
+                                                          context.column_names, communicator);
     validate(options, kernels, input_dim, context.column_names);
     const StandardizedPairs data = standardize_continuous_columns(x, y, kernels, context);
     const ColumnKernels input_kernels(kernels.begin(), kernels.begin() + input_dim);
     const ColumnKernels output_kernels(kernels.begin() + input_dim, kernels.end());
-    const Index n = data.samples.z.cols();
+    const Index local_n = data.samples.z.cols();
+    const Index n = communicator.sum_counts(local_n);
     const Vector& weights = context.sample_weights;
     if (context.weighted() && options.trend == KernelTrend::gaussian_process) {
       throw InvalidArgument(
@@ -251,13 +292,14 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
     // the Jacobian of each pair's residual.
     std::shared_ptr<const OutputTrend> trend;
     Matrix outputs = data.samples.t;
-    Vector residual_log_scales = Vector::Zero(n);
+    Vector residual_log_scales = Vector::Zero(local_n);
     if (options.trend != KernelTrend::none && n < input_dim + 3) {
       throw InvalidArgument("trend = " + to_string(options.trend) +
                             " needs at least d_x + 3 pairs");
     }
     if (options.trend == KernelTrend::linear) {
-      const Matrix slopes = least_squares_coefficients(data.samples, weights).rightCols(input_dim);
+      const Matrix slopes =
+          least_squares_coefficients(data.samples, weights, communicator).rightCols(input_dim);
       outputs -= slopes * data.samples.z;
       trend = std::make_shared<const LinearTrend>(Vector::Zero(y.rows()), slopes);
     } else if (options.trend == KernelTrend::gaussian_process) {
@@ -276,25 +318,33 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
       trend = std::move(fitted.trend);
     }
 
-    report.warnings = undeclared_discrete_warnings(x, y, kernels, context.column_names);
-    for (std::string& warning :
-         many_levels_warnings(kernels, x.cols(), input_dim, context.column_names)) {
+    report.warnings =
+        undeclared_discrete_warnings(x, y, kernels, context.column_names, communicator);
+    for (std::string& warning : many_levels_warnings(kernels, n, input_dim, context.column_names)) {
       report.warnings.push_back(std::move(warning));
     }
     const bool search = options.bandwidths.empty();
-    const Vector output_floors = recording_floors(y, kernels, data.y_scaling, trend.get(),
-                                                  options.search.upper, transformed, report);
+    const Vector output_floors =
+        recording_floors(y, kernels, data.y_scaling, trend.get(), options.search.upper, transformed,
+                         communicator, report);
     const bool mix = options.marginal_mixing == MarginalMixing::loo;
-    Matrix stacked(dimension, n);
+    Matrix stacked(dimension, local_n);
     stacked << data.samples.z, outputs;
+    // On several ranks exact leave-one-out holds out every pair too: each rank's pairs are taken
+    // against every pair (sent to all ranks; n is at most exact_limit).
     const std::vector<Index> held_out =
         n <= options.exact_limit
             ? std::vector<Index>{}
             : held_out_pairs(n, options.subsample_held_out, options.search.seed,
-                             random_stream::kSubsampledHeldOut);
+                             random_stream::kSubsampledHeldOut, communicator);
+    // The mean Jacobian of the held-out residuals: 0 but around the Gaussian-process trend.
+    const double residual_jacobian = options.trend == KernelTrend::gaussian_process
+                                         ? mean_over(residual_log_scales, held_out, weights)
+                                         : 0.0;
     std::optional<BandwidthLikelihood> likelihood;
     if (search || mix) {
-      likelihood.emplace(stacked, input_dim, held_out, options.threads, kernels, weights);
+      likelihood.emplace(stacked, input_dim, held_out, options.threads, kernels, weights,
+                         communicator);
     }
     Vector bandwidths(dimension);
     Vector conditional_terms;  // −log p̂_{−i} at the bandwidths
@@ -306,17 +356,16 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
       if (options.screening_held_out < likelihood->n_held_out()) {
         screening.emplace(stacked, input_dim,
                           held_out_pairs(n, options.screening_held_out, options.search.seed,
-                                         random_stream::kScreeningHeldOut),
-                          options.threads, kernels, weights);
+                                         random_stream::kScreeningHeldOut, communicator),
+                          options.threads, kernels, weights, communicator);
       }
       const BandwidthSearchResult found =
           maximize_bandwidth_likelihood(*likelihood, screening ? *screening : *likelihood,
                                         options.search, output_floors, context.progress);
       bandwidths = found.bandwidths;
       conditional_terms = found.negative_log_likelihoods;
-      report.statistics["loo_nll"] = found.mean_negative_log_likelihood +
-                                     mean_over(residual_log_scales, held_out, weights) -
-                                     data.y_scaling.log_jacobian();
+      report.statistics["loo_nll"] =
+          found.mean_negative_log_likelihood + residual_jacobian - data.y_scaling.log_jacobian();
       report.statistics["evaluations"] = found.evaluations;
       report.statistics["starts"] = found.starts;
       report.statistics["held_out"] = static_cast<double>(likelihood->n_held_out());
@@ -353,16 +402,15 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
       }
       const MarginalChoice choice =
           choose_marginal_weight(conditional_terms, outputs, output_kernels, held_out, bandwidths,
-                                 options.threads, weights);
+                                 options.threads, weights, communicator);
       marginal_weight = choice.weight;
       log_kernel_terms = choice.log_mixed;
       report.hyperparameters["marginal_weight"] = marginal_weight;
       report.parameter_choice += "; marginal_weight by the same leave-one-out likelihood";
       if (search) {
         report.statistics["loo_nll_unmixed"] = report.statistics.at("loo_nll");
-        report.statistics["loo_nll"] = choice.mixed_nll +
-                                       mean_over(residual_log_scales, held_out, weights) -
-                                       data.y_scaling.log_jacobian();
+        report.statistics["loo_nll"] =
+            choice.mixed_nll + residual_jacobian - data.y_scaling.log_jacobian();
       }
     }
     // Around the Gaussian-process trend, the process's own predictive Gaussian N(e; 0, I) joins as
@@ -384,7 +432,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
       if (search) {
         report.statistics["loo_nll"] =
             mixed_negative_log_likelihood(log_kernel_terms, log_process, process_weight) +
-            mean_over(residual_log_scales, held_out, weights) - data.y_scaling.log_jacobian();
+            residual_jacobian - data.y_scaling.log_jacobian();
       }
       log_kernel_terms = mixed_log_densities(log_kernel_terms, log_process, process_weight);
     }
@@ -392,14 +440,17 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
     // what auto stacks its candidates on.
     if (log_kernel_terms.size() == 0) log_kernel_terms = -conditional_terms;
     if (log_kernel_terms.size() != 0) {
-      const Vector log_scales =
-          held_out.empty() ? residual_log_scales : Vector(residual_log_scales(held_out));
+      // The residuals' log-scales: 0 but around the Gaussian-process trend (one process only).
+      Vector log_scales = Vector::Zero(log_kernel_terms.size());
+      if (options.trend == KernelTrend::gaussian_process) {
+        log_scales = held_out.empty() ? residual_log_scales : Vector(residual_log_scales(held_out));
+      }
       report.held_out = HeldOutLogDensities{
           held_out, (log_kernel_terms - log_scales).array() + data.y_scaling.log_jacobian()};
     }
     // A probability mass of a discrete y is not comparable with a Gaussian density of it.
     if (search && !any_discrete(output_kernels)) {
-      compare_with_linear_gaussian(data, weights, report);
+      compare_with_linear_gaussian(data, weights, communicator, report);
     }
     for (Index d = 0; d < dimension; ++d) {
       const bool discrete = kernels[static_cast<std::size_t>(d)].is_discrete();
@@ -412,10 +463,13 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
       report.statistics["gaussian_process_trend"] = 1.0;
     }
 
+    // The model keeps every pair: each rank receives every rank's (docs/distributed.md).
+    if (sharded) outputs = gather_every_sample(outputs, communicator);
     const Vector output_bandwidths = bandwidths.tail(y.rows());
     Matrix scales = output_bandwidths.replicate(1, n);
     std::shared_ptr<const ConditionalGate> gate = std::make_shared<const ProductKernelGate>(
-        data.samples.z, bandwidths.head(input_dim), input_kernels, marginal_weight, weights);
+        gather_every_sample(data.samples.z, communicator), bandwidths.head(input_dim),
+        input_kernels, marginal_weight, weights);
     if (process_weight > 0.0) {
       // The process's component: N(e; 0, I) behind weight δ.
       outputs.conservativeResize(Eigen::NoChange, n + 1);
@@ -435,6 +489,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
 ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
                                       const ProductKernelCdeOptions& options,
                                       const FitContext& context) {
+  if (context.communicator.size() > 1) refuse_on_several_ranks(options);
   if (options.y_transform == OutputTransformChoice::none) {
     return fit_kernels(x, y, options, context, nullptr);
   }

@@ -9,6 +9,7 @@
 #include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"
+#include "core/sharded_sampling_plan.hpp"
 
 namespace cdens {
 namespace {
@@ -45,8 +46,11 @@ Index record_size(Index k, Index c) { return 2 + k + c; }
 }  // namespace
 
 struct BandwidthLikelihood::Evaluation {
-  /// n × k: continuous columns divided by their bandwidths, discrete ones level indices.
+  /// n_r × k, this rank's samples: continuous columns divided by their bandwidths, discrete ones
+  /// level indices.
   Matrix scaled;
+  /// m × k, the held-out samples likewise; on one process empty (they are rows of `scaled`).
+  Matrix scaled_held_out;
   /// For a discrete dimension d: −2 log L_d(a | b) at (b, a), so that the values of one held-out
   /// level a are contiguous (column a); empty for a continuous one.
   std::vector<Matrix> twice_negative_log;
@@ -60,12 +64,13 @@ struct BandwidthLikelihood::Evaluation {
 
 namespace {
 
-/// The squared distances of the chunk [start, start + length) from sample i (and, with
-/// `scores`, the derivatives of discrete dimensions); the sample itself is at infinite distance
-/// (its kernel value is zero).
+/// The squared distances of the chunk [start, start + length) of this rank's samples from the
+/// held-out sample in row `point` of `points` (and, with `scores`, the derivatives of discrete
+/// dimensions); the held-out sample itself, this rank's sample `self` (−1: another rank's), is at
+/// infinite distance (its kernel value is zero).
 template <class Evaluation>
-void fill_distances(const Evaluation& evaluation, Index c, Index i, Index start, Index length,
-                    bool scores, Chunk& chunk) {
+void fill_distances(const Evaluation& evaluation, Index c, const Matrix& points, Index point,
+                    Index self, Index start, Index length, bool scores, Chunk& chunk) {
   const Matrix& scaled = evaluation.scaled;
   auto joint = chunk.joint.head(length);
   if (evaluation.log_weight_offsets.size() > 0) {
@@ -78,10 +83,10 @@ void fill_distances(const Evaluation& evaluation, Index c, Index i, Index start,
     auto squared = chunk.squared.col(d).head(length).array();
     const Matrix& table = evaluation.twice_negative_log[static_cast<std::size_t>(d)];
     if (table.size() == 0) {
-      squared = (scaled.col(d).segment(start, length).array() - scaled(i, d)).square();
+      squared = (scaled.col(d).segment(start, length).array() - points(point, d)).square();
     } else {
-      // Level indices: a gather from the table column of sample i's level.
-      const auto level = static_cast<Index>(scaled(i, d));
+      // Level indices: a gather from the table column of the held-out sample's level.
+      const auto level = static_cast<Index>(points(point, d));
       const double* values = table.col(level).data();
       const double* derivatives =
           scores ? evaluation.derivatives[static_cast<std::size_t>(d)].col(level).data() : nullptr;
@@ -94,9 +99,9 @@ void fill_distances(const Evaluation& evaluation, Index c, Index i, Index start,
     }
     joint += squared;
   }
-  if (i >= start && i < start + length) {
-    chunk.joint(i - start) = INFINITY;
-    chunk.conditioning(i - start) = INFINITY;
+  if (self >= start && self < start + length) {
+    chunk.joint(self - start) = INFINITY;
+    chunk.conditioning(self - start) = INFINITY;
   }
 }
 
@@ -186,21 +191,18 @@ void finish_row(const double* record, const std::vector<bool>& discrete, double 
 
 BandwidthLikelihood::BandwidthLikelihood(const MatrixView& samples, Index conditioning_dimensions,
                                          std::vector<Index> held_out, int threads,
-                                         ColumnKernels kernels, Vector sample_weights)
+                                         ColumnKernels kernels, Vector sample_weights,
+                                         const Communicator& communicator)
     : samples_(samples.transpose()),
       conditioning_dimensions_(conditioning_dimensions),
       kernels_(std::move(kernels)),
       held_out_(std::move(held_out)),
       sample_weights_(std::move(sample_weights)),
-      threads_(resolve_threads(threads)) {
-  if (samples_.rows() < 2) {
+      n_samples_(communicator.sum_counts(samples.cols())),
+      threads_(resolve_threads(threads)),
+      communicator_(communicator) {
+  if (n_samples_ < 2) {
     throw InvalidArgument("leave-one-out likelihood needs at least 2 samples");
-  }
-  if (sample_weights_.size() > 0) {
-    validate_sample_weights(sample_weights_, samples_.rows(), "leave-one-out sample weights");
-    if ((sample_weights_.array() == 0.0).any()) {
-      throw InvalidArgument("leave-one-out sample weights must be positive");
-    }
   }
   if (conditioning_dimensions_ < 0 || conditioning_dimensions_ >= samples_.cols()) {
     throw InvalidArgument("the conditioning dimensions must leave at least one dimension");
@@ -209,86 +211,168 @@ BandwidthLikelihood::BandwidthLikelihood(const MatrixView& samples, Index condit
   if (static_cast<Index>(kernels_.size()) != samples_.cols()) {
     throw InvalidArgument("the leave-one-out likelihood needs one kernel per dimension");
   }
-  for (Index d = 0; d < samples_.cols(); ++d) {
-    const ColumnKernel& kernel = kernels_[static_cast<std::size_t>(d)];
-    if (!kernel.is_discrete()) continue;
-    for (Index i = 0; i < samples_.rows(); ++i) {
-      const Index level = kernel.level_index(samples_(i, d));
-      if (level < 0) {
-        throw InvalidArgument("a sample of discrete dimension " + std::to_string(d) +
-                              " is none of its kernel's levels");
+  // What only this rank's samples can show fails on every rank.
+  agree_on_errors(communicator_, [&] {
+    if (sample_weights_.size() > 0) {
+      validate_sample_weights(sample_weights_, samples_.rows(), "leave-one-out sample weights");
+      if ((sample_weights_.array() == 0.0).any()) {
+        throw InvalidArgument("leave-one-out sample weights must be positive");
       }
-      samples_(i, d) = static_cast<double>(level);
     }
-    if (kernel.kind() == ColumnKind::ordered && d >= conditioning_dimensions_) symmetric_ = false;
+    for (Index d = 0; d < samples_.cols(); ++d) {
+      const ColumnKernel& kernel = kernels_[static_cast<std::size_t>(d)];
+      if (!kernel.is_discrete()) continue;
+      for (Index i = 0; i < samples_.rows(); ++i) {
+        const Index level = kernel.level_index(samples_(i, d));
+        if (level < 0) {
+          throw InvalidArgument("a sample of discrete dimension " + std::to_string(d) +
+                                " is none of its kernel's levels");
+        }
+        samples_(i, d) = static_cast<double>(level);
+      }
+    }
+  });
+  for (Index d = conditioning_dimensions_; d < samples_.cols(); ++d) {
+    if (kernels_[static_cast<std::size_t>(d)].kind() == ColumnKind::ordered) symmetric_ = false;
+  }
+  // Whether any rank has sample weights: a rank without samples passes none.
+  double weighted = sample_weights_.size() > 0 ? 1.0 : 0.0;
+  communicator_.allreduce_max(&weighted, 1);
+  if (weighted > 0.0) {
+    double totals[2] = {sample_weights_.sum(), sample_weights_.squaredNorm()};
+    communicator_.allreduce_sum(totals, 2);
+    total_weight_ = totals[0];
+    total_squared_weight_ = totals[1];
   }
   every_sample_held_out_ = held_out_.empty();
   if (every_sample_held_out_) {
-    held_out_.resize(static_cast<std::size_t>(samples_.rows()));
+    held_out_.resize(static_cast<std::size_t>(n_samples_));
     std::iota(held_out_.begin(), held_out_.end(), Index{0});
   }
   for (const Index i : held_out_) {
-    if (i < 0 || i >= samples_.rows()) throw InvalidArgument("held-out sample out of range");
+    if (i < 0 || i >= n_samples_) throw InvalidArgument("held-out sample out of range");
   }
+  const Index first = communicator_.sum_counts_below(samples_.rows());
+  for (const Index i : held_out_) {
+    held_out_rows_.push_back(i >= first && i < first + samples_.rows() ? i - first : -1);
+  }
+  if (communicator_.size() == 1) {
+    if (weighted > 0.0) held_out_weights_ = sample_weights_(held_out_);
+    return;
+  }
+  // Every rank receives the held-out samples (and their weights) from the ranks that hold them.
+  Matrix local(samples_.cols() + (weighted > 0.0 ? 1 : 0), samples_.rows());
+  local.topRows(samples_.cols()) = samples_.transpose();
+  if (weighted > 0.0) local.bottomRows(1) = sample_weights_.transpose();
+  const Matrix gathered = gather_global_samples(local, first, held_out_, communicator_);
+  held_out_samples_ = gathered.topRows(samples_.cols()).transpose();
+  if (weighted > 0.0) held_out_weights_ = gathered.bottomRows(1).transpose();
 }
 
 double BandwidthLikelihood::effective_samples() const {
-  return sample_weights_.size() > 0 ? effective_sample_size(sample_weights_)
-                                    : static_cast<double>(samples_.rows());
+  return held_out_weights_.size() > 0 ? total_weight_ * total_weight_ / total_squared_weight_
+                                      : static_cast<double>(n_samples_);
 }
 
-Vector BandwidthLikelihood::held_out_weights() const {
-  if (sample_weights_.size() == 0) return Vector();
-  return sample_weights_(held_out_);
-}
+Vector BandwidthLikelihood::held_out_weights() const { return held_out_weights_; }
 
-double BandwidthLikelihood::log_others_weight(Index i) const {
-  if (sample_weights_.size() == 0) return std::log(static_cast<double>(samples_.rows() - 1));
-  return std::log(sample_weights_.sum() - sample_weights_(i));
+double BandwidthLikelihood::log_others_weight(Index r) const {
+  if (held_out_weights_.size() == 0) return std::log(static_cast<double>(n_samples_ - 1));
+  return std::log(total_weight_ - held_out_weights_(r));
 }
 
 Vector BandwidthLikelihood::held_out_mean(const Matrix& values) const {
-  if (sample_weights_.size() == 0) return values.colwise().mean().transpose();
-  const Vector weights = held_out_weights();
-  return values.transpose() * weights / weights.sum();
+  if (held_out_weights_.size() == 0) return values.colwise().mean().transpose();
+  return values.transpose() * held_out_weights_ / held_out_weights_.sum();
 }
 
-void BandwidthLikelihood::evaluate_relative_to_largest(const Evaluation& evaluation, Index i,
-                                                       double& term, Matrix* gradient_rows,
-                                                       Index row) const {
+std::pair<const Matrix*, Index> BandwidthLikelihood::held_out_point(const Evaluation& evaluation,
+                                                                    Index r) const {
+  if (communicator_.size() == 1) {
+    return {&evaluation.scaled, held_out_[static_cast<std::size_t>(r)]};
+  }
+  return {&evaluation.scaled_held_out, r};
+}
+
+void BandwidthLikelihood::evaluate_relative_to_largest(const Evaluation& evaluation,
+                                                       const std::vector<Index>& rows,
+                                                       double* terms, Matrix* gradient_rows) const {
+  if (rows.empty()) return;  // the same on every rank: the records were summed
   const Index n = evaluation.scaled.rows();
   const Index k = evaluation.scaled.cols();
   const Index c = conditioning_dimensions_;
-  Chunk chunk(k);
-  double joint_smallest = INFINITY;
-  double conditioning_smallest = INFINITY;
-  for (Index start = 0; start < n; start += kChunk) {
-    const Index length = std::min(kChunk, n - start);
-    fill_distances(evaluation, c, i, start, length, gradient_rows != nullptr, chunk);
-    joint_smallest = std::min(joint_smallest, chunk.joint.head(length).minCoeff());
-    if (c > 0) {
-      conditioning_smallest =
-          std::min(conditioning_smallest, chunk.conditioning.head(length).minCoeff());
+  const auto count = static_cast<Index>(rows.size());
+  const bool moments = gradient_rows != nullptr;
+  // The negated smallest squared distances of each sum over this rank's samples, then over all.
+  Matrix largest = Matrix::Constant(2, count, -INFINITY);
+  parallel_for(threads_, count, [&](Index q) {
+    const Index r = rows[static_cast<std::size_t>(q)];
+    const auto [points, point] = held_out_point(evaluation, r);
+    Chunk chunk(k);
+    double joint_smallest = INFINITY;
+    double conditioning_smallest = INFINITY;
+    for (Index start = 0; start < n; start += kChunk) {
+      const Index length = std::min(kChunk, n - start);
+      fill_distances(evaluation, c, *points, point, held_out_rows_[static_cast<std::size_t>(r)],
+                     start, length, moments, chunk);
+      joint_smallest = std::min(joint_smallest, chunk.joint.head(length).minCoeff());
+      if (c > 0) {
+        conditioning_smallest =
+            std::min(conditioning_smallest, chunk.conditioning.head(length).minCoeff());
+      }
     }
-  }
-  std::vector<double> record(static_cast<std::size_t>(record_size(k, c)), 0.0);
-  for (Index start = 0; start < n; start += kChunk) {
-    const Index length = std::min(kChunk, n - start);
-    fill_distances(evaluation, c, i, start, length, gradient_rows != nullptr, chunk);
-    to_kernel_values(chunk, c, length, joint_smallest, conditioning_smallest);
-    add_to_row(chunk, evaluation.discrete, c, length, gradient_rows != nullptr, record.data());
-  }
-  finish_row(record.data(), evaluation.discrete, log_others_weight(i), k, c, joint_smallest,
-             conditioning_smallest, term, gradient_rows, row);
+    largest(0, q) = -joint_smallest;
+    largest(1, q) = -conditioning_smallest;
+  });
+  communicator_.allreduce_max(largest.data(), static_cast<std::size_t>(largest.size()));
+  const Matrix shifts = -largest;
+  Matrix records = Matrix::Zero(record_size(k, c), count);
+  parallel_for(threads_, count, [&](Index q) {
+    const Index r = rows[static_cast<std::size_t>(q)];
+    const auto [points, point] = held_out_point(evaluation, r);
+    Chunk chunk(k);
+    for (Index start = 0; start < n; start += kChunk) {
+      const Index length = std::min(kChunk, n - start);
+      fill_distances(evaluation, c, *points, point, held_out_rows_[static_cast<std::size_t>(r)],
+                     start, length, moments, chunk);
+      to_kernel_values(chunk, c, length, shifts(0, q), shifts(1, q));
+      add_to_row(chunk, evaluation.discrete, c, length, moments, records.col(q).data());
+    }
+  });
+  communicator_.allreduce_sum(records.data(), static_cast<std::size_t>(records.size()));
+  parallel_for(threads_, count, [&](Index q) {
+    const Index r = rows[static_cast<std::size_t>(q)];
+    finish_row(records.col(q).data(), evaluation.discrete, log_others_weight(r), k, c, shifts(0, q),
+               shifts(1, q), terms[r], gradient_rows, r);
+  });
 }
 
-void BandwidthLikelihood::evaluate_held_out(const Evaluation& evaluation, double* terms,
-                                            Matrix* gradient_rows) const {
+void BandwidthLikelihood::finish_records(const Evaluation& evaluation, const Matrix& records,
+                                         double* terms, Matrix* gradient_rows) const {
+  const Index k = evaluation.scaled.cols();
+  const Index c = conditioning_dimensions_;
+  const Index m = n_held_out();
+  parallel_for(threads_, (m + kHeldOutBlock - 1) / kHeldOutBlock, [&](Index b) {
+    for (Index r = b * kHeldOutBlock; r < std::min(m, (b + 1) * kHeldOutBlock); ++r) {
+      if (records(0, r) >= std::exp(kPlainFloor)) {
+        finish_row(records.col(r).data(), evaluation.discrete, log_others_weight(r), k, c, 0.0, 0.0,
+                   terms[r], gradient_rows, r);
+      }
+    }
+  });
+  std::vector<Index> underflowed;
+  for (Index r = 0; r < m; ++r) {
+    if (!(records(0, r) >= std::exp(kPlainFloor))) underflowed.push_back(r);
+  }
+  evaluate_relative_to_largest(evaluation, underflowed, terms, gradient_rows);
+}
+
+Matrix BandwidthLikelihood::held_out_records(const Evaluation& evaluation, bool moments) const {
   const Index n = evaluation.scaled.rows();
   const Index k = evaluation.scaled.cols();
   const Index c = conditioning_dimensions_;
   const Index m = n_held_out();
-  const auto width = static_cast<std::size_t>(record_size(k, c));
+  Matrix records = Matrix::Zero(record_size(k, c), m);
   parallel_for(threads_, (m + kHeldOutBlock - 1) / kHeldOutBlock, [&](Index b) {
     const Index first = b * kHeldOutBlock;
     const Index last = std::min(m, first + kHeldOutBlock);
@@ -296,33 +380,22 @@ void BandwidthLikelihood::evaluate_held_out(const Evaluation& evaluation, double
     // The block's held-out samples meet each chunk of reference samples in turn, so a chunk is
     // read from memory once per block rather than once per held-out sample (at large n the
     // samples outgrow the caches).
-    std::vector<double> records(static_cast<std::size_t>(last - first) * width, 0.0);
     for (Index start = 0; start < n; start += kChunk) {
       const Index length = std::min(kChunk, n - start);
       for (Index r = first; r < last; ++r) {
-        fill_distances(evaluation, c, held_out_[static_cast<std::size_t>(r)], start, length,
-                       gradient_rows != nullptr, chunk);
+        const auto [points, point] = held_out_point(evaluation, r);
+        fill_distances(evaluation, c, *points, point, held_out_rows_[static_cast<std::size_t>(r)],
+                       start, length, moments, chunk);
         to_kernel_values(chunk, c, length, 0.0, 0.0);
-        add_to_row(chunk, evaluation.discrete, c, length, gradient_rows != nullptr,
-                   records.data() + static_cast<std::size_t>(r - first) * width);
-      }
-    }
-    for (Index r = first; r < last; ++r) {
-      const double* record = records.data() + static_cast<std::size_t>(r - first) * width;
-      const Index i = held_out_[static_cast<std::size_t>(r)];
-      if (record[0] >= std::exp(kPlainFloor)) {
-        finish_row(record, evaluation.discrete, log_others_weight(i), k, c, 0.0, 0.0, terms[r],
-                   gradient_rows, r);
-      } else {
-        evaluate_relative_to_largest(evaluation, held_out_[static_cast<std::size_t>(r)], terms[r],
-                                     gradient_rows, r);
+        add_to_row(chunk, evaluation.discrete, c, length, moments, records.col(r).data());
       }
     }
   });
+  communicator_.allreduce_sum(records.data(), static_cast<std::size_t>(records.size()));
+  return records;
 }
 
-void BandwidthLikelihood::evaluate_every_pair(const Evaluation& evaluation, double* terms,
-                                              Matrix* gradient_rows) const {
+Matrix BandwidthLikelihood::every_pair_records(const Evaluation& evaluation, bool moments) const {
   // Each unordered pair {i, j} is visited once, from the smaller index: its kernel values go to
   // the record of i (row side) and of j (column side). Task b owns the rows [begin_b, end_b) and
   // keeps the column sides of every j ≥ begin_b in a buffer of its own; the buffers are added
@@ -331,7 +404,6 @@ void BandwidthLikelihood::evaluate_every_pair(const Evaluation& evaluation, doub
   const Index k = evaluation.scaled.cols();
   const Index c = conditioning_dimensions_;
   const Index width = record_size(k, c);
-  const bool moments = gradient_rows != nullptr;
   const Index tasks = std::min<Index>(64, n);
   // Rows per task shrink along the triangle so that tasks cost about the same.
   std::vector<Index> begins(static_cast<std::size_t>(tasks) + 1);
@@ -351,7 +423,7 @@ void BandwidthLikelihood::evaluate_every_pair(const Evaluation& evaluation, doub
     for (Index i = begin; i < end; ++i) {
       for (Index start = i + 1; start < n; start += kChunk) {
         const Index length = std::min(kChunk, n - start);
-        fill_distances(evaluation, c, i, start, length, gradient_rows != nullptr, chunk);
+        fill_distances(evaluation, c, evaluation.scaled, i, i, start, length, moments, chunk);
         to_kernel_values(chunk, c, length, 0.0, 0.0);
         add_to_row(chunk, evaluation.discrete, c, length, moments, rows.col(i).data());
         add_to_columns(chunk, evaluation.discrete, c, length, moments, column_side, start - begin);
@@ -362,16 +434,7 @@ void BandwidthLikelihood::evaluate_every_pair(const Evaluation& evaluation, doub
     const Index begin = begins[static_cast<std::size_t>(b)];
     rows.rightCols(n - begin) += columns[static_cast<std::size_t>(b)].transpose();
   }
-  parallel_for(threads_, (n + kHeldOutBlock - 1) / kHeldOutBlock, [&](Index b) {
-    for (Index i = b * kHeldOutBlock; i < std::min(n, (b + 1) * kHeldOutBlock); ++i) {
-      if (rows(0, i) >= std::exp(kPlainFloor)) {
-        finish_row(rows.col(i).data(), evaluation.discrete, log_others_weight(i), k, c, 0.0, 0.0,
-                   terms[i], gradient_rows, i);
-      } else {
-        evaluate_relative_to_largest(evaluation, i, terms[i], gradient_rows, i);
-      }
-    }
-  });
+  return rows;
 }
 
 Vector BandwidthLikelihood::evaluate(const VectorView& parameters, Matrix* gradient_rows) const {
@@ -405,6 +468,9 @@ Vector BandwidthLikelihood::evaluate(const VectorView& parameters, Matrix* gradi
     if (gradient_rows != nullptr) evaluation.derivatives[position] = table.derivatives.transpose();
   }
   evaluation.scaled = samples_ * inverse.asDiagonal();
+  if (held_out_samples_.size() > 0) {
+    evaluation.scaled_held_out = held_out_samples_ * inverse.asDiagonal();
+  }
   if (sample_weights_.size() > 0) {
     evaluation.log_weight_offsets = -2.0 * sample_weights_.array().log().matrix();
   }
@@ -412,12 +478,15 @@ Vector BandwidthLikelihood::evaluate(const VectorView& parameters, Matrix* gradi
   Vector terms(m);
   if (gradient_rows != nullptr) gradient_rows->resize(m, k);
   // An ordered output's kernel is divided by a sum that depends on the centre: no longer
-  // symmetric, so every held-out sample is then taken against all others.
-  if (every_sample_held_out_ && symmetric_ && sample_weights_.size() == 0) {
-    evaluate_every_pair(evaluation, terms.data(), gradient_rows);
-  } else {
-    evaluate_held_out(evaluation, terms.data(), gradient_rows);
-  }
+  // symmetric, so every held-out sample is then taken against all others; so it is where the
+  // samples are spread over several ranks.
+  const bool moments = gradient_rows != nullptr;
+  const bool pairwise = every_sample_held_out_ && symmetric_ && held_out_weights_.size() == 0 &&
+                        communicator_.size() == 1;
+  finish_records(
+      evaluation,
+      pairwise ? every_pair_records(evaluation, moments) : held_out_records(evaluation, moments),
+      terms.data(), gradient_rows);
   terms.array() += output_log_bandwidths + 0.5 * static_cast<double>(continuous_outputs) * kLog2Pi;
   return terms;
 }
@@ -431,7 +500,7 @@ double BandwidthLikelihood::mean_negative_log_likelihood(const VectorView& param
   Matrix gradient_rows;
   Vector values = evaluate(parameters, gradient != nullptr ? &gradient_rows : nullptr);
   if (gradient != nullptr) *gradient = held_out_mean(gradient_rows);
-  const double mean = sample_weights_.size() == 0 ? values.mean() : held_out_mean(values)(0);
+  const double mean = held_out_weights_.size() == 0 ? values.mean() : held_out_mean(values)(0);
   if (terms != nullptr) *terms = std::move(values);
   return mean;
 }

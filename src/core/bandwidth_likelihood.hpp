@@ -34,9 +34,19 @@
 // divided by its sum over the levels: a factor that depends on the centre z_j only, which makes
 // the joint kernel asymmetric in (i, j).
 
+// On several processes (a Communicator of K ranks) each rank holds a shard of the samples; the
+// held-out samples are drawn by global index and their values sent to every rank (a subsample is
+// small). A held-out sample's sums — Σ_j K_h, Σ_j K_{h_x} and their moments — are sums over the
+// samples j, so each rank adds up its shard and the ranks add their records: every rank then
+// holds the same bits of every term and gradient, and an optimiser fed by them takes the same
+// steps on every rank. A sum that underflows is taken relative to its largest term over all ranks
+// (a maximum over the ranks, then the sums again).
+
+#include <utility>
 #include <vector>
 
 #include "cdens/core/column_kernel.hpp"
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
@@ -52,12 +62,19 @@ class BandwidthLikelihood {
   /// thread count. InvalidArgument for n < 2, c ≥ k, a held-out index out of range, or kernels
   /// that do not fit the samples.
   /// `sample_weights`: one positive weight per sample, or empty (every sample weighs 1).
+  /// On several ranks of `communicator`, `samples` and `sample_weights` are this rank's shard,
+  /// whose first sample has the global index of the samples of the ranks below it, and `held_out`
+  /// holds global indices (the same on every rank); n counts every rank's samples. Constructing
+  /// and evaluating are then collective calls: every rank makes them in the same order. On one
+  /// process the criterion is the single-process one, to the bit.
   BandwidthLikelihood(const MatrixView& samples, Index conditioning_dimensions,
                       std::vector<Index> held_out, int threads, ColumnKernels kernels = {},
-                      Vector sample_weights = {});
+                      Vector sample_weights = {},
+                      const Communicator& communicator = local_communicator());
 
   Index dimension() const { return samples_.cols(); }
-  Index n_samples() const { return samples_.rows(); }
+  /// n: the samples of every rank.
+  Index n_samples() const { return n_samples_; }
   Index n_held_out() const { return static_cast<Index>(held_out_.size()); }
   /// n, or Kish's effective size (Σc)² / Σc² of the sample weights: the n of a rule of thumb.
   double effective_samples() const;
@@ -87,34 +104,54 @@ class BandwidthLikelihood {
   Vector evaluate(const VectorView& parameters, Matrix* gradient_rows) const;
   /// What one evaluation needs: the scaled samples and the discrete dimensions' tables.
   struct Evaluation;
-  /// The terms (without the bandwidths' normalising constants) and gradient rows when every
-  /// sample is held out: each pair's kernel values computed once for both of its samples.
-  void evaluate_every_pair(const Evaluation& evaluation, double* terms,
-                           Matrix* gradient_rows) const;
-  /// The same for a subset of held-out samples, each against all samples.
-  void evaluate_held_out(const Evaluation& evaluation, double* terms, Matrix* gradient_rows) const;
-  /// The term and gradient row `row` of sample i with both sums taken relative to their largest
-  /// term: for a sample whose plain kernel sums would underflow.
-  void evaluate_relative_to_largest(const Evaluation& evaluation, Index i, double& term,
-                                    Matrix* gradient_rows, Index row) const;
-  /// log Σ_{j≠i} c_j: the density's normalising sum (log(n − 1) without sample weights).
-  double log_others_weight(Index i) const;
+  /// The records (the sums of finish_row, one column per held-out sample) when every sample is
+  /// held out on one process: each pair's kernel values computed once for both of its samples.
+  Matrix every_pair_records(const Evaluation& evaluation, bool moments) const;
+  /// The records of the held-out samples, each against this rank's samples.
+  Matrix held_out_records(const Evaluation& evaluation, bool moments) const;
+  /// The terms (without the bandwidths' normalising constants) and gradient rows from the
+  /// records summed over the ranks; the held-out samples whose plain kernel sums underflow are
+  /// taken again relative to their largest term. A collective call.
+  void finish_records(const Evaluation& evaluation, const Matrix& records, double* terms,
+                      Matrix* gradient_rows) const;
+  /// The terms and gradient rows of the held-out samples at positions `rows` with both sums taken
+  /// relative to their largest term over every rank's samples. A collective call.
+  void evaluate_relative_to_largest(const Evaluation& evaluation, const std::vector<Index>& rows,
+                                    double* terms, Matrix* gradient_rows) const;
+  /// The held-out sample at position r as a row of the scaled samples: the matrix and row.
+  std::pair<const Matrix*, Index> held_out_point(const Evaluation& evaluation, Index r) const;
+  /// log Σ_{j≠i} c_j of the held-out sample at position r: the density's normalising sum
+  /// (log(n − 1) without sample weights).
+  double log_others_weight(Index r) const;
   /// The c-weighted mean of the rows of `values` (one per held-out sample); the plain mean
   /// without sample weights.
   Vector held_out_mean(const Matrix& values) const;
 
-  /// n × k: one column per dimension, contiguous over samples; a discrete dimension's column
-  /// holds level indices.
+  /// n_r × k, this rank's samples: one column per dimension, contiguous over samples; a discrete
+  /// dimension's column holds level indices.
   Matrix samples_;
   Index conditioning_dimensions_;
   ColumnKernels kernels_;
   /// Every kernel is symmetric in (i, j) (no ordered output), so each pair can be visited once.
   bool symmetric_ = true;
+  /// Global indices of the held-out samples.
   std::vector<Index> held_out_;
-  /// c_j, or empty.
+  /// Their position among this rank's samples, −1 where another rank holds them.
+  std::vector<Index> held_out_rows_;
+  /// m × k, the held-out samples as samples_ holds them; on one process empty (they are rows of
+  /// samples_).
+  Matrix held_out_samples_;
+  /// c_j of this rank's samples, or empty.
   Vector sample_weights_;
+  /// The held-out samples' weights c_i, or empty.
+  Vector held_out_weights_;
+  Index n_samples_ = 0;
+  /// Σ c_j and Σ c_j² over every rank (with sample weights).
+  double total_weight_ = 0.0;
+  double total_squared_weight_ = 0.0;
   bool every_sample_held_out_;
   int threads_;
+  const Communicator& communicator_;
 };
 
 }  // namespace cdens

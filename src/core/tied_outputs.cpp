@@ -23,6 +23,31 @@ double common_step(double a, double b, double tolerance) {
   return 0.0;
 }
 
+/// The distinct values, increasing.
+std::vector<double> sorted_distinct(const VectorView& values) {
+  std::vector<double> sorted(values.data(), values.data() + values.size());
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  return sorted;
+}
+
+/// The differences between consecutive values of `sorted`.
+std::vector<double> consecutive_gaps(const std::vector<double>& sorted) {
+  std::vector<double> gaps;
+  for (std::size_t i = 1; i < sorted.size(); ++i) gaps.push_back(sorted[i] - sorted[i - 1]);
+  return gaps;
+}
+
+/// The common step (common_step) of `start` and every one of `gaps` in turn, 0 once there is
+/// none.
+double common_step_of(const std::vector<double>& gaps, double start, double tolerance) {
+  double step = start;
+  for (std::size_t i = 0; i < gaps.size() && step > 0.0; ++i) {
+    step = common_step(std::max(step, gaps[i]), std::min(step, gaps[i]), tolerance);
+  }
+  return step;
+}
+
 }  // namespace
 
 std::vector<OutputTies> output_ties(const MatrixView& y) {
@@ -45,21 +70,42 @@ std::vector<OutputTies> output_ties(const MatrixView& y) {
 
 double recording_step(const VectorView& values) {
   if (!values.allFinite()) return 0.0;
-  std::vector<double> sorted(values.data(), values.data() + values.size());
-  std::sort(sorted.begin(), sorted.end());
-  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  const std::vector<double> sorted = sorted_distinct(values);
   if (sorted.size() < 2) return 0.0;
   const double range = sorted.back() - sorted.front();
-  double smallest_gap = range;
-  for (std::size_t i = 1; i < sorted.size(); ++i) {
-    smallest_gap = std::min(smallest_gap, sorted[i] - sorted[i - 1]);
+  const std::vector<double> gaps = consecutive_gaps(sorted);
+  const double smallest_gap = std::min(range, *std::min_element(gaps.begin(), gaps.end()));
+  const double step = common_step_of(gaps, smallest_gap, 1e-6 * smallest_gap);
+  return step >= 1e-6 * range ? step : 0.0;
+}
+
+double recording_step(const VectorView& values, const Communicator& communicator) {
+  if (communicator.size() == 1) return recording_step(values);
+  // Every difference between two values is a whole multiple of Δ exactly when, on each rank, the
+  // gaps between its consecutive values and the distance of its smallest value from the smallest
+  // of all ranks are: each rank takes the common step of its own, then of the ranks' steps.
+  const std::vector<double> sorted = sorted_distinct(values);
+  double extremes[3] = {values.allFinite() ? 0.0 : 1.0, -INFINITY, -INFINITY};
+  if (!sorted.empty()) {
+    extremes[1] = sorted.back();
+    extremes[2] = -sorted.front();
   }
+  communicator.allreduce_max(extremes, 3);
+  const double range = extremes[1] + extremes[2];
+  if (extremes[0] > 0.0 || !(range > 0.0)) return 0.0;
+  std::vector<double> gaps = consecutive_gaps(sorted);
+  if (!sorted.empty() && sorted.front() + extremes[2] > 0.0) {
+    gaps.push_back(sorted.front() + extremes[2]);
+  }
+  double negated_smallest = -range;
+  for (const double gap : gaps) negated_smallest = std::max(negated_smallest, -gap);
+  communicator.allreduce_max(&negated_smallest, 1);
+  const double smallest_gap = -negated_smallest;
   const double tolerance = 1e-6 * smallest_gap;
-  double step = smallest_gap;
-  for (std::size_t i = 1; i < sorted.size() && step > 0.0; ++i) {
-    step = common_step(std::max(step, sorted[i] - sorted[i - 1]),
-                       std::min(step, sorted[i] - sorted[i - 1]), tolerance);
-  }
+  const std::vector<double> steps =
+      communicator.gather_all({common_step_of(gaps, smallest_gap, tolerance)});
+  if (std::find(steps.begin(), steps.end(), 0.0) != steps.end()) return 0.0;
+  const double step = common_step_of(steps, smallest_gap, tolerance);
   return step >= 1e-6 * range ? step : 0.0;
 }
 

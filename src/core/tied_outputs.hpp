@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
@@ -32,6 +33,13 @@ bool is_tied(const OutputTies& ties, Index n);
 /// than a millionth of the values' range: continuous measurements, fewer than two distinct
 /// values, or a non-finite value.
 double recording_step(const VectorView& values);
+
+/// The recording step of the values of every rank (`values`: this rank's share), on every rank:
+/// the largest Δ of which each rank's gaps between its consecutive values, and the distance of
+/// its smallest value from the smallest of all, are whole multiples, within 10⁻⁶ of the smallest
+/// gap — Δ of all the values for a grid; on one process recording_step(values). A collective
+/// call.
+double recording_step(const VectorView& values, const Communicator& communicator);
 
 /// The narrowest kernel (a standard deviation) that the estimators allow on a grid of step Δ:
 /// Δ / 2. A comb of Gaussians of that spread at every grid point is flat within 1.5 %

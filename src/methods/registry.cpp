@@ -158,10 +158,10 @@ std::string not_distributed_message(const MethodEntry& method) {
   for (const MethodEntry& entry : methods()) {
     if (entry.distributed) distributed += (distributed.empty() ? "" : ", ") + entry.name;
   }
-  return "method " + method.name +
-         " runs on one process only: its fit needs every row in one place (docs/distributed.md); "
-         "methods that run on many processes: " +
-         distributed;
+  return "method " + method.name + " runs on one process only: " +
+         (method.single_process_reason.empty() ? "its fit needs every row in one place"
+                                               : method.single_process_reason) +
+         " (docs/distributed.md); methods that run on many processes: " + distributed;
 }
 
 ConditionalModel fit_method(const MethodEntry& method, const MatrixView& x, const MatrixView& y,

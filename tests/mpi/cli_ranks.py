@@ -1,8 +1,8 @@
 """`cdens fit` under mpirun on 1, 2, 3 and 4 processes against the single-process fit of the same
-data: the model files of LSCDE and GMM agree within the stated tolerance (exactly on one
+data: the model files of LSCDE, KCDE and GMM agree within the stated tolerance (exactly on one
 process), whether the data are one CSV file or shard files; a bad row in one shard stops every
-rank with one message naming the file, line and column; methods and verbs that do not run on
-many processes refuse.
+rank with one message naming the file, line and column; methods, options and verbs that do not
+run on many processes refuse.
 
     python3 tests/mpi/cli_ranks.py --cli build/release/cdens_mpi --mpiexec mpiexec
 """
@@ -20,6 +20,12 @@ import tempfile
 
 # The tolerance of tests/mpi/test_lscde_ranks.cpp (kRankTolerance), where it is explained.
 RANK_TOLERANCE = 1e-9
+# What KCDE's bandwidth search decides (kSearchTolerance of tests/mpi/test_kcde_ranks.cpp, where
+# it is explained): the bandwidths agree to the accuracy the criterion determines them.
+SEARCH_TOLERANCE = 1e-4
+# Those parts of a KCDE model document: (parent, key).
+SEARCHED = [("model/gate", "bandwidths"), ("model/gate", "marginal_weight"), ("model", "scales"),
+            ("fit", "hyperparameters"), ("fit", "statistics")]
 
 
 def relative_difference(a, b, magnitude):
@@ -48,6 +54,38 @@ def model_difference(a, b, path=""):
                     for i, (u, v) in enumerate(zip(a, b))], default=0.0)
     assert a == b, f"{path}: {a!r} against {b!r}"
     return 0.0
+
+
+def searched_part(document):
+    """The parts of a KCDE model document its bandwidth search decides, moved out of
+    `document` into the dictionary returned."""
+    searched = {}
+    for parent, key in SEARCHED:
+        holder = document
+        for step in parent.split("/"):
+            holder = holder[step]
+        if key in holder:
+            searched[f"{parent}/{key}"] = holder.pop(key)
+    return searched
+
+
+def kcde_differences(a, b):
+    """The largest relative differences between two KCDE model documents: of what the search
+    does not decide, of what it decides, and of the criterion at its end (loo_nll)."""
+    a, b = json.loads(json.dumps(a)), json.loads(json.dumps(b))
+    searched_a, searched_b = searched_part(a), searched_part(b)
+    return (model_difference(a, b), model_difference(searched_a, searched_b),
+            model_difference(searched_a["fit/statistics"]["loo_nll"],
+                             searched_b["fit/statistics"]["loo_nll"]))
+
+
+def expect_same_kcde(a, b, name):
+    """KCDE's documents a and b agree: what the search decides within SEARCH_TOLERANCE, the
+    criterion at its end and the rest within RANK_TOLERANCE. Returns the largest difference."""
+    rest, searched, criterion = kcde_differences(a, b)
+    check(rest <= RANK_TOLERANCE and criterion <= RANK_TOLERANCE and searched <= SEARCH_TOLERANCE,
+          f"{name}: differences {rest}, {searched} (searched), {criterion} (criterion)")
+    return max(rest, searched, criterion)
 
 
 class Runner:
@@ -88,22 +126,30 @@ def generated_rows(n, seed):
     return rows
 
 
+def write_shards(runner, stem, header, rows):
+    """STEM.csv, and the same rows in three shard files of unequal size."""
+    write_csv(runner.path(f"{stem}.csv"), header, rows)
+    for part, (begin, end) in enumerate([(0, 200), (200, 1100), (1100, len(rows))]):
+        write_csv(runner.path(f"{stem}-part-{part}.csv"), header, rows[begin:end])
+
+
 def check(condition, message):
     if not condition:
         raise AssertionError(message)
 
 
-def expect_same_model_on_every_rank_count(runner, name, fit):
-    """`cdens fit` with the arguments `fit` on data.csv alone, then under mpirun on 1-4 processes
-    from data.csv and from the shard files: the report once, n over every rank, the model file
-    equal to the single-process one (to the bit on one process)."""
+def expect_same_model_on_every_rank_count(runner, name, fit, stem="data"):
+    """`cdens fit` with the arguments `fit` on STEM.csv alone, then under mpirun on 1-4 processes
+    from STEM.csv and from its shard files STEM-part-*.csv: the report once, n over every rank, the
+    model file equal to the single-process one (to the bit on one process)."""
     method = fit[fit.index("--method") + 1]
-    alone = runner.run(["fit", runner.path("data.csv")] + fit + ["--out", runner.path("alone.json")])
+    alone = runner.run(["fit", runner.path(f"{stem}.csv")] + fit
+                       + ["--out", runner.path("alone.json")])
     check(alone.returncode == 0, alone.stderr)
     with open(runner.path("alone.json")) as file:
         single = json.load(file)
     for ranks in (1, 2, 3, 4):
-        for data in ("data.csv", "part-*.csv"):
+        for data in (f"{stem}.csv", f"{stem}-part-*.csv"):
             model_path = runner.path(f"ranks{ranks}.json")
             result = runner.run(["fit", runner.path(data)] + fit + ["--out", model_path], ranks)
             check(result.returncode == 0, f"{name}, {ranks} ranks, {data}: {result.stderr}")
@@ -114,12 +160,16 @@ def expect_same_model_on_every_rank_count(runner, name, fit):
             sent = re.findall(r"^bytes_between_processes: (\d+)$", result.stdout, re.M)
             check(len(sent) == (ranks > 1) and all(int(b) > 0 for b in sent), result.stdout)
             with open(model_path) as file:
-                difference = model_difference(json.load(file), single)
+                model = json.load(file)
+            if method == "kcde":
+                difference = expect_same_kcde(model, single, f"{name}, {ranks} ranks")
+            else:
+                difference = model_difference(model, single)
+                check(difference <= RANK_TOLERANCE, f"{name}, {ranks} ranks: {difference}")
             print(f"{name}, {ranks} ranks, {data}: largest relative difference from the "
                   f"single-process model {difference:.3g}")
             if ranks == 1:
                 check(difference == 0.0, f"{name}: one rank must fit the single-process model")
-            check(difference <= RANK_TOLERANCE, f"{name}, {ranks} ranks: {difference}")
             os.remove(model_path)
 
 
@@ -132,18 +182,33 @@ def main():
         runner = Runner(options.cli, options.mpiexec, directory)
         header = ["x0", "x1", "x2", "y"]
         rows = generated_rows(1500, 7)
-        write_csv(runner.path("data.csv"), header, rows)
-        # The same rows in three shard files of unequal size.
-        for part, (begin, end) in enumerate([(0, 200), (200, 1100), (1100, 1500)]):
-            write_csv(runner.path(f"part-{part}.csv"), header, rows[begin:end])
+        write_shards(runner, "data", header, rows)
         fits = {
             "lscde": ["--method", "lscde", "--x", "x0,x1,x2", "--y", "y", "--seed", "4"],
+            "kcde": ["--method", "kcde", "--x", "x0,x1,x2", "--y", "y", "--seed", "4"],
+            "kcde --trend linear": ["--method", "kcde", "--x", "x0,x1", "--y", "y", "--trend",
+                                    "linear", "--exact-limit", "600", "--subsample-held-out",
+                                    "300", "--seed", "2"],
             "gmm": ["--method", "gmm", "--components", "3", "--n-init", "3", "--seed", "4"],
             "gmm --init box": ["--method", "gmm", "--init", "box", "--components", "4",
                                "--n-init", "2", "--columns", "x0,x2,y", "--seed", "2"],
         }
         for name, fit in fits.items():
             expect_same_model_on_every_rank_count(runner, name, fit)
+
+        # A categorical input coded 0, 1, 2: its levels are those of every process's rows.
+        def tercile(x1):
+            return 0 if x1 < -0.43 else (2 if x1 > 0.43 else 1)
+
+        coded = [[r[0], tercile((r[1] + 3) * 100), r[3]] for r in rows]
+        write_shards(runner, "coded", ["x0", "c", "y"], coded)
+        expect_same_model_on_every_rank_count(
+            runner, "kcde, a categorical input",
+            ["--method", "kcde", "--x", "x0,c", "--y", "y", "--discrete", "c", "--seed", "3"],
+            "coded")
+        # A level beyond 2^53 in the second process's rows only.
+        coded[1200][1] = 2 ** 53
+        write_csv(runner.path("huge.csv"), ["x0", "c", "y"], coded)
 
         # A bad cell in the middle shard: line 1 is its header, row 500 of it is line 502.
         bad_rows = [list(r) for r in rows[200:1100]]
@@ -167,8 +232,16 @@ def main():
             check(not os.path.exists(model_path), "no model file after a failed fit")
 
         refusals = [
-            (["fit", runner.path("data.csv"), "--method", "kcde", "--x", "x0", "--y", "y"],
-             "cdens: error: method kcde runs on one process only"),
+            (["fit", runner.path("data.csv"), "--method", "kcde", "--x", "x0", "--y", "y",
+              "--trend", "gp"], "cdens: error: trend = gp runs on one process: "),
+            (["fit", runner.path("data.csv"), "--method", "kcde", "--x", "x0", "--y", "y",
+              "--y-transform", "yeo_johnson"],
+             "cdens: error: y_transform = yeo_johnson runs on one process: "),
+            (["fit", runner.path("huge.csv"), "--method", "kcde", "--x", "x0,c", "--y", "y",
+              "--discrete", "c"],
+             "' is declared discrete but holds 9007199254740992, at or beyond"),
+            (["fit", runner.path("data.csv"), "--method", "auto", "--x", "x0", "--y", "y"],
+             "cdens: error: method auto runs on one process only: its K-fold refits"),
             (["fit", runner.path("data.csv"), "--method", "parzen"],
              "cdens: error: method parzen runs on one process only"),
             (["fit", runner.path("data.csv"), "--x", "x0", "--y", "y", "--holdout", "0.2"],
@@ -178,7 +251,7 @@ def main():
         for arguments, message in refusals:
             result = runner.run(arguments, 2)
             errors = [line for line in result.stderr.splitlines() if "cdens: error:" in line]
-            check(result.returncode == 2 and len(errors) == 1 and errors[0].startswith(message),
+            check(result.returncode == 2 and len(errors) == 1 and message in errors[0],
                   f"{arguments}: status {result.returncode}, {result.stderr}")
     print("cdens fit under mpirun: the same model on 1-4 processes; bad rows and refusals "
           "reported once")

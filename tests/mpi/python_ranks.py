@@ -17,7 +17,7 @@ import numpy as np
 from mpi4py import MPI
 
 import cdens
-from cli_ranks import RANK_TOLERANCE, check, model_difference
+from cli_ranks import RANK_TOLERANCE, check, expect_same_kcde, model_difference
 
 COMM = MPI.COMM_WORLD
 
@@ -83,6 +83,7 @@ def main():
         "salscde": lambda: cdens.SALSCDE(sigma=[0.5, 1.0], n_centers=40, cv=3, random_state=4),
         "fw-lscde": lambda: cdens.ForwardSelectionCDE(sigma=[0.5, 1.0], regularization=[0.01, 0.1],
                                                       n_centers=40, cv=3, random_state=4),
+        "kcde": lambda: cdens.KernelCDE(random_state=4),
     }
     largest = 0.0
     with tempfile.TemporaryDirectory() as directory:
@@ -91,10 +92,13 @@ def main():
             for layout in ("equal", "first_empty"):
                 rows = my_rows(len(y), layout)
                 shared = model_document(make().fit(x[rows], y[rows], comm=COMM), directory, name)
-                difference = model_difference(single, shared)
+                if name == "kcde":
+                    difference = expect_same_kcde(shared, single, f"{name}, {layout}")
+                else:
+                    difference = model_difference(single, shared)
+                    check(difference <= RANK_TOLERANCE, f"{name}, {layout}: {difference}")
                 if COMM.Get_size() == 1:
                     check(difference == 0.0, f"{name}: one process differs by {difference}")
-                check(difference <= RANK_TOLERANCE, f"{name}, {layout}: {difference}")
                 largest = max(largest, difference)
 
         # A density: GMM of the inputs, two k-means++ starts.
@@ -120,23 +124,47 @@ def main():
         largest = max(largest, model_difference(single, shared))
         check(model_difference(single, shared) <= RANK_TOLERANCE, "semi-supervised LSCDE")
 
-    # A non-finite value in the last process's rows.
+        # A discrete input of words: every process codes the labels of its own rows, the same
+        # three here, which is the single process's coding.
+        tercile = np.digitize(x[:, 1], np.quantile(x[:, 1], [1 / 3, 2 / 3]))
+        x_words = np.column_stack([x[:, 0], np.array(["low", "mid", "high"])[tercile]])
+        x_words = x_words.astype(object)
+        x_words[:, 0] = x[:, 0]
+        single = fitted_alone(lambda: cdens.KernelCDE(discrete=[1], random_state=4), directory,
+                              "words-alone", x_words, y)
+        for layout in ("equal", "first_empty"):
+            rows = my_rows(len(y), layout)
+            shared = model_document(cdens.KernelCDE(discrete=[1], random_state=4).fit(
+                x_words[rows], y[rows], comm=COMM), directory, "words")
+            largest = max(largest, expect_same_kcde(shared, single, f"words, {layout}"))
+
+    # The labels of one process's rows lack one of the others': refused on every process.
     rows = my_rows(len(y), "equal")
+    if COMM.Get_size() > 1:
+        lacking = x_words[rows].copy()
+        if COMM.Get_rank() == COMM.Get_size() - 1:
+            lacking[lacking[:, 1] == "high", 1] = "mid"
+        message = same_error_everywhere(
+            lambda: cdens.KernelCDE(discrete=[1]).fit(lacking, y[rows], comm=COMM))
+        check(message.startswith("the labels of discrete column 'x1' differ between the "
+                                 "processes"), message)
+
+    # A non-finite value in the last process's rows.
     bad_x = x[rows].copy()
     if COMM.Get_rank() == COMM.Get_size() - 1:
         bad_x[-1, 1] = np.nan
     message = same_error_everywhere(lambda: cdens.LSCDE().fit(bad_x, y[rows], comm=COMM))
     check("X" in message and "NaN" in message, message)
 
-    # Methods that need every row in one place refuse several processes.
+    # Methods and options that need every row in one place refuse several processes.
     if COMM.Get_size() > 1:
         message = same_error_everywhere(
-            lambda: cdens.KernelCDE().fit(x[rows], y[rows], comm=COMM))
-        check(message.startswith("method kcde runs on one process only"), message)
+            lambda: cdens.KernelCDE(trend="gp").fit(x[rows], y[rows], comm=COMM))
+        check(message.startswith("trend = gp runs on one process"), message)
         message = same_error_everywhere(lambda: cdens.ParzenWindow().fit(x[rows], comm=COMM))
         check(message.startswith("method parzen runs on one process only"), message)
     else:
-        cdens.KernelCDE().fit(x, y, comm=COMM)
+        cdens.KernelCDE(trend="gp").fit(x, y, comm=COMM)
 
     if COMM.Get_rank() == 0:
         print(f"python under mpirun, {COMM.Get_size()} processes: the same models "

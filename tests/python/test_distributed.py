@@ -28,8 +28,10 @@ def pairs(n=240, seed=2):
 @pytest.mark.parametrize("make", [
     lambda: cdens.LSCDE(random_state=1),
     lambda: cdens.SACDE(sigma=[0.5, 1.0], n_centers=30, cv=3, random_state=1),
-    lambda: cdens.KernelCDE(random_state=1),  # one process only: a comm of one is no obstacle
-], ids=["lscde", "sacde", "kcde"])
+    lambda: cdens.KernelCDE(random_state=1),
+    # One process only: a comm of one process is no obstacle.
+    lambda: cdens.KernelCDE(trend="gp", random_state=1),
+], ids=["lscde", "sacde", "kcde", "kcde-gp"])
 def test_a_communicator_of_one_process_fits_the_model_of_a_fit_alone(make):
     x, y = pairs()
     with warnings.catch_warnings():
@@ -56,8 +58,8 @@ def test_comm_must_be_an_mpi4py_communicator(estimator):
 def test_the_registry_says_which_methods_run_distributed():
     distributed = {name for name, entry in cdens._methods.methods().items()
                    if entry["distributed"]}
-    assert {"lscde", "sacde", "salscde", "fw-lscde", "gmm"} <= distributed
-    assert not {"kcde", "parzen", "fw-ekde", "fw-nwcde"} & distributed
+    assert {"lscde", "sacde", "salscde", "fw-lscde", "gmm", "kcde"} <= distributed
+    assert not {"parzen", "fw-ekde", "fw-nwcde", "auto"} & distributed
 
 
 @pytest.mark.parametrize("processes", [1, 2, 3, 4])

@@ -69,6 +69,9 @@ struct MethodEntry {
   /// Whether the fit runs on rows spread over many processes (FitContext::communicator, each
   /// rank passing its own rows); fit_method refuses more than one process to the others.
   bool distributed = false;
+  /// Why a method that is not distributed needs one process, for its refusal of several
+  /// (not_distributed_message); empty: its fit needs every row in one place.
+  std::string single_process_reason;
   /// Whether the fit honours FitContext::sample_weights (weighted criteria, docs/methods/*.md);
   /// fit_method refuses sample weights to the others.
   bool sample_weights = false;

@@ -1,0 +1,279 @@
+// KCDE on K ranks, each holding a shard of the pairs, against the single-process fit of all the
+// pairs with the same seed: the same standardisation, levels, held-out pairs and recording grid,
+// and a leave-one-out criterion whose kernel sums each rank adds up over its shard before the
+// ranks add theirs — so the same criterion up to the order of summation, the same search, and the
+// same model. On one rank the fit is the single-process fit to the bit.
+//
+// Tolerances. The criterion's terms are logarithms of kernel sums added in another order: a few
+// units in the last place of each sum; 1e-12 (absolute, in nats, or relative beyond 1) leaves a
+// factor of about 100 for sums of many terms. The model: what the search does not decide — the
+// standardisation, the rows, the levels, the line — is a sum in another order too, and within
+// kRankTolerance (1e-9) as for LSCDE. The search (L-BFGS) is fed numbers that differ in their last
+// places on different rank counts and ends where the criterion changes by less than 1e-5
+// relative: its bandwidths agree to the accuracy the criterion determines them. In a direction
+// the criterion hardly sees (an irrelevant input whose bandwidth heads for the upper bound) the
+// rounding moves the end point most: kSearchTolerance = 1e-4 relative on the bandwidths and what
+// follows from them (the output kernels' widths, the marginal weight, the report's numbers),
+// measured at most 4.1e-6; the criterion at the end (the report's loo_nll) agrees within
+// kRankTolerance, since it is stationary there.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "cdens/conditional/product_kernel_cde.hpp"
+#include "cdens/core/samples.hpp"
+#include "cdens/model_file.hpp"
+#include "core/bandwidth_likelihood.hpp"
+#include "mpi_support.hpp"
+#include "support.hpp"
+
+namespace cdens {
+namespace {
+
+using testing_mpi::rows_of_rank;
+using testing_mpi::shardings;
+using testing_mpi::world;
+
+constexpr double kCriterionTolerance = 1e-12;
+constexpr double kSearchTolerance = 1e-4;
+
+/// The parts of a KCDE model document the bandwidth search decides — the input and output
+/// bandwidths, the marginal weight, the report's numbers — moved out of `document` into the
+/// document returned.
+nlohmann::json searched_part(nlohmann::json& document) {
+  nlohmann::json searched;
+  for (const auto& [parent, key] :
+       {std::pair{"/model/gate", "bandwidths"}, std::pair{"/model/gate", "marginal_weight"},
+        std::pair{"/model", "scales"}, std::pair{"/fit", "hyperparameters"},
+        std::pair{"/fit", "statistics"}}) {
+    nlohmann::json& holder = document[nlohmann::json::json_pointer(parent)];
+    if (!holder.contains(key)) continue;
+    searched[std::string(parent) + "/" + key] = std::move(holder[key]);
+    holder.erase(key);
+  }
+  return searched;
+}
+
+/// KCDE with `options` on every sharding of `pairs` against the single-process fit of all of
+/// them: equal on one rank; on more, what the search decides within kSearchTolerance, the
+/// criterion at its end and the rest of the model within kRankTolerance. Rank 0 prints the
+/// largest differences.
+void expect_same_kcde_on_every_sharding(const test::PairSample& pairs,
+                                        const ProductKernelCdeOptions& options,
+                                        const std::string& name) {
+  const auto model = [&](const std::vector<Index>& rows, const FitContext& context) {
+    return conditional_model_to_json(unnamed_model(fit_product_kernel_cde(
+        gather_samples(pairs.x, rows), gather_samples(pairs.y, rows), options, context)));
+  };
+  std::vector<Index> every_row(static_cast<std::size_t>(pairs.x.cols()));
+  std::iota(every_row.begin(), every_row.end(), Index{0});
+  nlohmann::json single = model(every_row, FitContext{local_communicator()});
+  const nlohmann::json single_searched = searched_part(single);
+  for (const auto& cut : shardings(pairs.x.cols())) {
+    nlohmann::json sharded = model(rows_of_rank(cut), FitContext{world()});
+    const nlohmann::json sharded_searched = searched_part(sharded);
+    const double rest = testing_mpi::model_difference(sharded, single);
+    const double searched = testing_mpi::model_difference(sharded_searched, single_searched);
+    const double criterion =
+        testing_mpi::model_difference(sharded_searched["/fit/statistics"]["loo_nll"],
+                                      single_searched["/fit/statistics"]["loo_nll"]);
+    if (world().size() == 1) {
+      EXPECT_EQ(rest + searched, 0.0) << name << ": one rank must fit the single-process model";
+    }
+    EXPECT_LE(rest, testing_mpi::kRankTolerance) << name;
+    EXPECT_LE(criterion, testing_mpi::kRankTolerance) << name;
+    EXPECT_LE(searched, kSearchTolerance) << name;
+    if (world().rank() == 0) {
+      std::cout << "[ ranks " << world().size() << " ] " << name
+                << ": largest relative difference from the single-process model " << rest
+                << ", of what the search decides " << searched << ", of the criterion there "
+                << criterion << std::endl;
+    }
+  }
+}
+
+/// The largest difference between the entries of a and b, relative beyond magnitude 1.
+double largest_difference(const Matrix& a, const Matrix& b) {
+  EXPECT_EQ(a.rows(), b.rows());
+  EXPECT_EQ(a.cols(), b.cols());
+  return ((a - b).array().abs() / a.array().abs().max(b.array().abs()).max(1.0)).maxCoeff();
+}
+
+/// The criterion of the samples z (k × n, the first c conditioning) with `kernels`, held out as
+/// listed, on every sharding of z against the single-process criterion, at several θ: the terms,
+/// the mean and its gradient equal on one rank and within kCriterionTolerance on more.
+void expect_same_criterion(const Matrix& z, Index c, const std::vector<Index>& held_out,
+                           const ColumnKernels& kernels, const std::vector<Vector>& thetas,
+                           const std::string& name) {
+  const BandwidthLikelihood single(z, c, held_out, 1, kernels);
+  for (const auto& cut : shardings(z.cols())) {
+    const BandwidthLikelihood sharded(gather_samples(z, rows_of_rank(cut)), c, held_out, 1, kernels,
+                                      Vector(), world());
+    EXPECT_EQ(sharded.n_samples(), z.cols());
+    EXPECT_EQ(sharded.n_held_out(), single.n_held_out());
+    double largest = 0.0;
+    for (const Vector& theta : thetas) {
+      Vector single_gradient;
+      Vector single_terms;
+      const double single_mean =
+          single.mean_negative_log_likelihood(theta, &single_gradient, &single_terms);
+      Vector gradient;
+      Vector terms;
+      const double mean = sharded.mean_negative_log_likelihood(theta, &gradient, &terms);
+      ASSERT_TRUE(terms.allFinite() && gradient.allFinite()) << name;
+      largest = std::max(
+          {largest, largest_difference(terms, single_terms),
+           largest_difference(gradient, single_gradient),
+           largest_difference(Vector::Constant(1, mean), Vector::Constant(1, single_mean))});
+      if (world().size() == 1) {
+        EXPECT_EQ(terms, single_terms) << name;
+        EXPECT_EQ(gradient, single_gradient) << name;
+        EXPECT_EQ(mean, single_mean) << name;
+      }
+    }
+    EXPECT_LE(largest, kCriterionTolerance) << name;
+    if (world().rank() == 0) {
+      std::cout << "[ ranks " << world().size() << " ] " << name
+                << ": largest difference of the criterion from one process " << largest
+                << std::endl;
+    }
+  }
+}
+
+/// Standard normal samples, k × n.
+Matrix normal_samples(Index k, Index n, std::uint64_t seed) {
+  Rng rng(seed);
+  return test::normal_matrix(k, n, rng);
+}
+
+TEST(KcdeRanks, TheCriterionIsTheSingleProcessOneOnAnyNumberOfRanks) {
+  const Matrix z = normal_samples(3, 240, 4);
+  const std::vector<Vector> thetas = {Vector::Constant(3, -1.0), Vector{{-0.3, 1.5, -2.0}},
+                                      Vector{{-2.5, -0.5, 0.4}}};
+  expect_same_criterion(z, 2, {}, {}, thetas, "every pair held out");
+  std::vector<Index> some;
+  for (Index i = 3; i < z.cols(); i += 7) some.push_back(i);
+  expect_same_criterion(z, 2, some, {}, thetas, "34 held-out pairs");
+  expect_same_criterion(z, 0, some, {}, thetas, "a density");
+}
+
+TEST(KcdeRanks, TheCriterionOfDiscreteColumns) {
+  // x0 continuous, x1 unordered with 3 levels, y ordered on 0 … 4 (its kernel depends on the
+  // centre, so every held-out pair is taken against all others on one process too).
+  Rng rng(8);
+  Matrix z(3, 200);
+  for (Index i = 0; i < z.cols(); ++i) {
+    z(0, i) = rng.normal();
+    z(1, i) = std::floor(3.0 * rng.uniform());
+    z(2, i) = std::clamp(std::round(z(1, i) + z(0, i) + rng.normal()), 0.0, 4.0);
+  }
+  const ColumnKernels kernels = {ColumnKernel(), ColumnKernel(ColumnKind::unordered, {0, 1, 2}),
+                                 ColumnKernel(ColumnKind::ordered, {0, 1, 2, 3, 4})};
+  expect_same_criterion(z, 2, {}, kernels, {Vector{{-0.5, 0.0, 0.0}}, Vector{{0.3, -2.0, 1.5}}},
+                        "an unordered input and an ordered output");
+}
+
+TEST(KcdeRanks, APairFarFromEveryOtherIsTakenRelativeToItsNearest) {
+  // The last pair lies 60 standard deviations out: at these bandwidths its kernel sums underflow
+  // and are taken again relative to their largest term over every rank.
+  Matrix z = normal_samples(2, 120, 5);
+  z(0, z.cols() - 1) = 60.0;
+  expect_same_criterion(z, 1, {}, {}, {Vector{{-1.5, -1.0}}}, "a far pair");
+  expect_same_criterion(z, 1, {3, 50, z.cols() - 1}, {}, {Vector{{-1.5, -1.0}}},
+                        "a far pair held out");
+}
+
+TEST(KcdeRanks, TheSameSeedFitsTheSameModelOnAnyNumberOfRanks) {
+  // 300 pairs: exact leave-one-out, marginal mixing, the linear-Gaussian comparison of few pairs
+  // (refitted without each, every rank taking every pair).
+  ProductKernelCdeOptions options;
+  options.search.seed = 3;
+  expect_same_kcde_on_every_sharding(test::sine_sample(300, 3, 21), options,
+                                     "KCDE 300 pairs, exact");
+}
+
+TEST(KcdeRanks, ASubsampledCriterionWithScreenedStarts) {
+  ProductKernelCdeOptions options;
+  options.search.seed = 9;
+  options.exact_limit = 400;
+  options.subsample_held_out = 150;
+  options.screening_held_out = 60;
+  options.marginal_mixing = MarginalMixing::none;
+  expect_same_kcde_on_every_sharding(test::sine_sample(900, 2, 5), options,
+                                     "KCDE 900 pairs, 150 held out");
+}
+
+TEST(KcdeRanks, TheLinearTrend) {
+  // 700 pairs: the line and the linear-Gaussian comparison from the normal equations and
+  // Newton steps summed over the ranks.
+  ProductKernelCdeOptions options;
+  options.search.seed = 1;
+  options.trend = KernelTrend::linear;
+  options.exact_limit = 300;
+  options.subsample_held_out = 200;
+  test::PairSample pairs = test::sine_sample(700, 2, 13);
+  pairs.y.row(0) += 0.8 * pairs.x.row(1);
+  expect_same_kcde_on_every_sharding(pairs, options, "KCDE 700 pairs, linear trend");
+}
+
+TEST(KcdeRanks, DiscreteColumnsAndAGriddedOutput) {
+  // x1 is a category, y is recorded to 0.05: the levels and the recording step are those of
+  // every rank's pairs.
+  test::PairSample pairs = test::sine_sample(400, 2, 17);
+  Rng rng(3);
+  for (Index i = 0; i < pairs.x.cols(); ++i) {
+    pairs.x(1, i) = std::floor(4.0 * rng.uniform());
+    pairs.y(0, i) = std::round((pairs.y(0, i) + 0.1 * pairs.x(1, i)) / 0.05) * 0.05;
+  }
+  ProductKernelCdeOptions options;
+  options.search.seed = 4;
+  options.discrete = {1};
+  expect_same_kcde_on_every_sharding(pairs, options,
+                                     "KCDE 400 pairs, a categorical input, y on a grid");
+  // An ordered output of integer levels.
+  test::PairSample counts = test::sine_sample(300, 1, 2);
+  counts.y = (counts.y.array() * 4.0).round().matrix();
+  ProductKernelCdeOptions ordered;
+  ordered.search.seed = 2;
+  ordered.ordered = {1};
+  expect_same_kcde_on_every_sharding(counts, ordered, "KCDE 300 pairs, an ordered output");
+}
+
+TEST(KcdeRanks, WhatNeedsEveryPairOnOneProcessRefusesSeveralRanks) {
+  const test::PairSample pairs = test::sine_sample(60, 2, 1);
+  const std::vector<Index> rows = rows_of_rank(shardings(60).front());
+  const Matrix x = gather_samples(pairs.x, rows);
+  const Matrix y = gather_samples(pairs.y, rows);
+  ProductKernelCdeOptions gp;
+  gp.trend = KernelTrend::gaussian_process;
+  ProductKernelCdeOptions transformed;
+  transformed.y_transform = OutputTransformChoice::yeo_johnson;
+  for (const auto& [options, start] :
+       {std::pair{gp, std::string("trend = gp runs on one process: ")},
+        std::pair{transformed, std::string("y_transform = yeo_johnson runs on one process: ")}}) {
+    if (world().size() == 1) {
+      EXPECT_NO_THROW(fit_product_kernel_cde(x, y, options, FitContext{world()}));
+    } else {
+      const std::string message = test::message_of<InvalidArgument>(
+          [&] { fit_product_kernel_cde(x, y, options, FitContext{world()}); });
+      EXPECT_EQ(message.substr(0, start.size()), start);
+    }
+  }
+}
+
+TEST(KcdeRanks, ABadValueOnOneRankFailsOnEveryRank) {
+  test::PairSample pairs = test::sine_sample(40, 2, 1);
+  pairs.x(1, 39) = NAN;  // on the last rank
+  const std::vector<Index> rows = rows_of_rank(shardings(40).front());
+  // The same error on every rank (its sample index is the failing rank's own).
+  const std::string message = test::message_of<DataError>([&] {
+    fit_product_kernel_cde(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows), {},
+                           FitContext{world()});
+  });
+  EXPECT_EQ(message.substr(0, 36), "x contains a non-finite value (nan) ") << message;
+}
+
+}  // namespace
+}  // namespace cdens
