@@ -41,6 +41,13 @@ Vector BroadComponentGate::log_marginal_weights() const {
   return weights;
 }
 
+std::optional<GaussianKernelCenters> BroadComponentGate::gaussian_kernel() const {
+  std::optional<GaussianKernelCenters> kernel = inner_->gaussian_kernel();
+  if (!kernel || kernel->broad_weight > 0.0) return std::nullopt;
+  kernel->broad_weight = weight_;
+  return kernel;
+}
+
 nlohmann::json BroadComponentGate::to_json() const {
   nlohmann::json inner = inner_->to_json();
   inner["kind"] = inner_->kind();

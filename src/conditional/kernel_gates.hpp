@@ -88,7 +88,8 @@ class GaussianKernelGate final : public DistanceGate {
   /// The kernel width σ, in standardised input units.
   double sigma() const { return width(); }
   std::optional<GaussianKernelCenters> gaussian_kernel() const override {
-    return GaussianKernelCenters{&centers_x(), width()};
+    return GaussianKernelCenters{&centers_x(), Vector::Constant(input_dim(), 1.0 / width()),
+                                 nullptr, 0.0, 0.0};
   }
 };
 

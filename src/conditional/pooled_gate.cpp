@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/error.hpp"
@@ -40,7 +41,13 @@ PooledGate::PooledGate(std::vector<std::shared_ptr<const ConditionalGate>> membe
   if (!(weights.array() > 0.0).all() || !weights.allFinite()) {
     throw InvalidArgument("pooled gate: the weights must be finite and positive");
   }
-  weights_ = weights / weights.sum();
+  // Weights that sum to one up to rounding are kept as they are: dividing by a sum of 1 − 1 ulp
+  // moves their last bits, and a pool read back from its file (whose weights are normalised)
+  // must be the pool that was written, to the bit.
+  const double total = weights.sum();
+  const double rounding =
+      4.0 * std::numeric_limits<double>::epsilon() * static_cast<double>(weights.size());
+  weights_ = std::abs(total - 1.0) <= rounding ? weights : Vector(weights / total);
   for (const auto& member : members_) {
     if (!member || member->input_dim() != members_.front()->input_dim()) {
       throw InvalidArgument("pooled gate: the member gates must share the input dimension");

@@ -122,6 +122,13 @@ Vector ProductKernelGate::log_marginal_weights() const {
   return row_weights_.size() > 0 ? log_row_weights_ : Vector::Zero(n_components());
 }
 
+std::optional<GaussianKernelCenters> ProductKernelGate::gaussian_kernel() const {
+  if (static_cast<Index>(continuous_rows_.size()) != input_dim()) return std::nullopt;
+  return GaussianKernelCenters{&centers_x_, bandwidths_.cwiseInverse(),
+                               row_weights_.size() > 0 ? &row_weights_ : nullptr, marginal_weight_,
+                               0.0};
+}
+
 std::vector<Index> ProductKernelGate::discrete_inputs() const {
   std::vector<Index> discrete;
   for (Index d = 0; d < input_dim(); ++d) {

@@ -395,35 +395,87 @@ Matrix ConditionalMixture::component_probabilities(const MatrixView& x) const {
   return probabilities;
 }
 
+bool ConditionalMixture::queries_by_kernel_sums(const GaussianKernelCenters& kernel) const {
+  const Index kernels = kernel.centers->cols();
+  return kernels + (kernel.broad_weight > 0.0 ? 1 : 0) == n_components() && groups_.size() == 1 &&
+         !has_transform_ && discrete_.empty() &&
+         (gaussian_scales_.leftCols(kernels).colwise() - gaussian_scales_.col(0))
+                 .cwiseAbs()
+                 .maxCoeff() == 0.0;
+}
+
+Vector ConditionalMixture::kernel_sum_log_pdf(const GaussianKernelCenters& kernel,
+                                              const MatrixView& z, const MatrixView& t) const {
+  // A Gaussian-kernel gate (widths h, row weights c, marginal weight ε) and components of one
+  // width s (NW-CDE, RKDE, KCDE with continuous inputs). In the residual e = (t − μ(z)) / f(z) of
+  // the trend (e = t without one), with Σ_c the sum over components weighted by c_k,
+  //
+  //   log p(t | z) = log[(1 − ε) e^{J − I} + ε e^{M} / Σ_k c_k] + log N-normaliser − Σ log f(z),
+  //   J = log Σ_c e^{−½‖(z − u_k)/h‖² − ½‖(e − v_k)/s‖²},  I = log Σ_c e^{−½‖(z − u_k)/h‖²},
+  //   M = log Σ_c e^{−½‖(e − v_k)/s‖²},
+  //
+  // sums of the kernel-sum engine, each within a third of 1e−6 in log (J − I within two thirds,
+  // a convex combination keeps the relative error of its terms), so the log-density is within
+  // 1e−6 of the exact one. A broad last component of weight δ mixes in as
+  // log[(1 − δ) p_kernels + δ N(e; v_B, diag s_B²)], exact.
+  const Index d_x = z.rows();
+  const Index d_y = t.rows();
+  const Index kernels = kernel.centers->cols();
+  Matrix residuals = t;
+  Vector log_factor_norms = Vector::Zero(z.cols());
+  if (const OutputTrend* trend = groups_.front().trend.get()) {
+    residuals -= trend->location(z);
+    if (trend->has_scale()) {
+      const Matrix factors = trend->scale(z);
+      residuals.array() /= factors.array();
+      log_factor_norms = -factors.array().log().colwise().sum().transpose();
+    }
+  }
+  const auto inverse_scales = gaussian_scales_.col(0).cwiseInverse().asDiagonal();
+  Matrix joint_points(d_x + d_y, kernels);
+  joint_points << kernel.inverse_widths.asDiagonal() * *kernel.centers,
+      inverse_scales * gaussian_centers_.leftCols(kernels);
+  Matrix joint_queries(d_x + d_y, z.cols());
+  joint_queries << kernel.inverse_widths.asDiagonal() * z, inverse_scales * residuals;
+  const Vector weights = kernel.row_weights ? *kernel.row_weights : Vector(Vector::Ones(kernels));
+  KernelSumOptions third_tolerance;
+  third_tolerance.log_tolerance = 1e-6 / 3.0;
+  const auto log_sums = [&](Index first_row, Index rows) {
+    return gaussian_kernel_log_sums(joint_points.middleRows(first_row, rows), weights,
+                                    joint_queries.middleRows(first_row, rows), third_tolerance)
+        .log_sums;
+  };
+  Vector result = log_sums(0, d_x + d_y) - log_sums(0, d_x);
+  if (kernel.marginal_weight > 0.0) {
+    const Vector marginal = log_sums(d_x, d_y).array() - std::log(weights.sum());
+    const double keep = std::log1p(-kernel.marginal_weight);
+    const double mixed = std::log(kernel.marginal_weight);
+    for (Index j = 0; j < result.size(); ++j) {
+      result(j) = log_add_exp(keep + result(j), mixed + marginal(j));
+    }
+  }
+  result.array() += component_log_norms_(0);
+  if (kernel.broad_weight > 0.0) {
+    const Index broad = kernels;
+    const double keep = std::log1p(-kernel.broad_weight);
+    const double log_broad = std::log(kernel.broad_weight) + component_log_norms_(broad);
+    for (Index j = 0; j < result.size(); ++j) {
+      const double mahalanobis = ((residuals.col(j) - gaussian_centers_.col(broad)).array() /
+                                  gaussian_scales_.col(broad).array())
+                                     .square()
+                                     .sum();
+      result(j) = log_add_exp(keep + result(j), log_broad - 0.5 * mahalanobis);
+    }
+  }
+  return result.array() + log_factor_norms.array() + y_scaling_.log_jacobian();
+}
+
 Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) const {
   const Matrix z = x_scaling_.transform_query(x, "x");
   const Matrix t = standardized_outputs(y, x.cols());
-  const std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel();
-  if (kernel && kernel->centers->cols() == n_components() && !has_trend_ && !has_transform_ &&
-      discrete_.empty() &&
-      (gaussian_scales_.colwise() - gaussian_scales_.col(0)).cwiseAbs().maxCoeff() == 0.0) {
-    // A Gaussian-kernel gate and components of one width s (NW-CDE, RKDE):
-    //   log p(t | z) = log Σ_k e^{−‖z − u_k‖²/2σ² − ‖(t − v_k)/s‖²/2} − log Σ_k e^{−‖z − u_k‖²/2σ²}
-    //                  + log N-normaliser,
-    // two sums of the kernel-sum engine, each within 0.5e−6 in log, so the log-density is within
-    // 1e−6 of the exact one.
-    const Index d_x = z.rows();
-    const Index d_y = t.rows();
-    const double inverse_sigma = 1.0 / kernel->sigma;
-    const auto inverse_scales = gaussian_scales_.col(0).cwiseInverse().asDiagonal();
-    Matrix joint_points(d_x + d_y, n_components());
-    joint_points << *kernel->centers * inverse_sigma, inverse_scales * gaussian_centers_;
-    Matrix joint_queries(d_x + d_y, z.cols());
-    joint_queries << z * inverse_sigma, inverse_scales * t;
-    const Vector ones = Vector::Ones(n_components());
-    KernelSumOptions half_tolerance;
-    half_tolerance.log_tolerance = 0.5e-6;
-    const Vector joint =
-        gaussian_kernel_log_sums(joint_points, ones, joint_queries, half_tolerance).log_sums;
-    const Vector input = gaussian_kernel_log_sums(joint_points.topRows(d_x), ones,
-                                                  joint_queries.topRows(d_x), half_tolerance)
-                             .log_sums;
-    return (joint - input).array() + component_log_norms_(0) + y_scaling_.log_jacobian();
+  if (const std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel();
+      kernel && queries_by_kernel_sums(*kernel)) {
+    return kernel_sum_log_pdf(*kernel, z, t);
   }
   // A trend needs Gaussian outputs only, so with one the Gaussian rows are all of t.
   const Matrix gaussian_t = gather_rows(t, gaussian_rows_);

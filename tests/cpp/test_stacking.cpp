@@ -244,6 +244,24 @@ TEST(PooledMixtureTest, SamplesFollowThePoolAndTheModelFileKeepsEveryAnswer) {
   EXPECT_EQ(loaded.mixture.quantiles(x, {0.1, 0.9}), pool.quantiles(x, {0.1, 0.9}));
 }
 
+TEST(PooledMixtureTest, NormalisedWeightsAreKeptToTheBit) {
+  const Members members = fitted_members();
+  std::vector<std::shared_ptr<const ConditionalGate>> gates;
+  for (const ConditionalFit& fit : members.fits) gates.push_back(fit.model.shared_gate());
+  // Weights whose sum is 1 − 1 ulp: dividing by it moves their last bits (the pool of an auto
+  // fit read back from its file scored 9e−16 off the pool written).
+  const Vector weights = (Vector(4) << 0.9695427683923015, 0.030457231607698664 * 0.5,
+                          0.030457231607698664 * 0.25, 0.030457231607698664 * 0.25)
+                             .finished();
+  const PooledGate pooled(gates, weights);
+  EXPECT_EQ(pooled.weights(), weights);
+  EXPECT_EQ(PooledGate(gates, pooled.weights()).weights(), pooled.weights());
+  // Weights of another scale are normalised.
+  const PooledGate scaled(gates, 8.0 * weights);
+  EXPECT_NEAR(scaled.weights().sum(), 1.0, 1e-15);
+  EXPECT_NEAR((scaled.weights() - weights).cwiseAbs().maxCoeff(), 0.0, 1e-15);
+}
+
 TEST(PooledMixtureTest, MembersOfOtherDataAreRefused) {
   const Members members = fitted_members();
   const test::PairSample other = test::sine_sample(90, 2, 32);

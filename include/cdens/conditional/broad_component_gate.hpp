@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 
 #include "cdens/core/conditional_gate.hpp"
 
@@ -25,6 +26,9 @@ class BroadComponentGate final : public ConditionalGate {
   /// is zero, the inner components share 1 − δ equally.
   void log_weights(const MatrixView& x, Eigen::Ref<Matrix> out) const override;
   Vector log_marginal_weights() const override;
+  /// The inner gate's Gaussian kernel with δ as its broad weight; nothing where the inner gate
+  /// has none.
+  std::optional<GaussianKernelCenters> gaussian_kernel() const override;
   /// {"weight", "inner": {"kind", "parameters"}}.
   nlohmann::json to_json() const override;
   static std::shared_ptr<const BroadComponentGate> from_json(const nlohmann::json& document,

@@ -16,7 +16,7 @@ namespace cdens {
 class PooledGate final : public ConditionalGate {
  public:
   /// The members' gates (of one input dimension) and their weights a_c > 0 (any scale: they
-  /// are normalised to sum to one).
+  /// are normalised to sum to one; weights that do already, up to rounding, are kept to the bit).
   PooledGate(std::vector<std::shared_ptr<const ConditionalGate>> members, const Vector& weights);
 
   std::string kind() const override { return "pooled"; }

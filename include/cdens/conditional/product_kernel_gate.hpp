@@ -18,6 +18,7 @@
 
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,8 @@ class ProductKernelGate final : public ConditionalGate {
   /// Equal weights (log c_k with row weights): the fallback is the kernel density estimate of y.
   Vector log_marginal_weights() const override;
   std::vector<Index> discrete_inputs() const override;
+  /// The kernels, widths, row weights and ε when every input is continuous; nothing otherwise.
+  std::optional<GaussianKernelCenters> gaussian_kernel() const override;
   /// {"centers_x": u (d_x × K), "bandwidths": h (λ for a discrete input)} and, when an input is
   /// discrete, "input_kernels" (ColumnKernel::to_json of each input); "marginal_weight" when
   /// ε > 0 (files without it have ε = 0); "row_weights" c when given (model file version 2).

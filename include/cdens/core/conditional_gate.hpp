@@ -14,11 +14,22 @@
 
 namespace cdens {
 
-/// The centres u_k (d_x × K, standardised) and width σ of a gate whose log-weights are
-/// −‖x − u_k‖² / 2σ², a Gaussian kernel (NW-CDE, RKDE).
+/// A gate whose weights are Gaussian kernels with one width per input dimension, possibly mixed
+/// with its marginal weights:
+///
+///   w̃_k(x) = (1 − ε) c_k K(x, u_k) / Σ_l c_l K(x, u_l) + ε c_k / Σ_l c_l,
+///   K(x, u_k) = exp(−½ Σ_d (x_d − u_kd)² / h_d²),
+///
+/// with row weights c_k (1 when `row_weights` is null) — NW-CDE and RKDE (one h, ε = 0) and KCDE
+/// with continuous inputs. Its centres u_k are d_x × K, standardised. With a broad weight δ > 0
+/// the gate has one more component, the last, of constant weight δ, and the kernel weights above
+/// take 1 − δ (KCDE around its Gaussian-process trend, broad_component_gate.hpp).
 struct GaussianKernelCenters {
   const Matrix* centers = nullptr;
-  double sigma = 0.0;
+  Vector inverse_widths;                ///< 1 / h_d
+  const Vector* row_weights = nullptr;  ///< c_k, or null
+  double marginal_weight = 0.0;         ///< ε
+  double broad_weight = 0.0;            ///< δ
 };
 
 class ConditionalGate {
@@ -47,8 +58,9 @@ class ConditionalGate {
   /// levels): the mixture must pass them to the gate unstandardised. None by default.
   virtual std::vector<Index> discrete_inputs() const { return {}; }
 
-  /// For a Gaussian-kernel gate, its centres and width: queries of a mixture whose components
-  /// share their widths then sum the kernels with the kernel-sum engine. Nothing otherwise.
+  /// For a Gaussian-kernel gate, its centres, widths and mixing: queries of a mixture whose
+  /// components share their widths then sum the kernels with the kernel-sum engine. Nothing
+  /// otherwise.
   virtual std::optional<GaussianKernelCenters> gaussian_kernel() const { return std::nullopt; }
 };
 

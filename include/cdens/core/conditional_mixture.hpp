@@ -228,6 +228,12 @@ class ConditionalMixture {
   /// transform: the untransformed groups as one part, each transformed group as its own.
   detail::TransformedScalarMixture transformed_mixture(const VectorView& pi, const GroupMaps& maps,
                                                        Index j) const;
+  /// Whether log_pdf may sum the kernels of `kernel`'s gate with the kernel-sum engine: one trend
+  /// group, no output transform, Gaussian outputs, every component of the same widths.
+  bool queries_by_kernel_sums(const GaussianKernelCenters& kernel) const;
+  /// log p(y|x) at standardised inputs z and outputs t by the kernel-sum engine, within 1e−6.
+  Vector kernel_sum_log_pdf(const GaussianKernelCenters& kernel, const MatrixView& z,
+                            const MatrixView& t) const;
   /// Merges the components of a one-dimensional Gaussian y by trend group, centre and scale.
   void prepare_merged_components();
   /// The trend of the only group (InvalidArgument naming `query` for a pooled model).
