@@ -11,7 +11,8 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
-from ._distributed import agree, engine_comm, min_samples, require_same_labels
+from ._dask import fits_dask_collections
+from ._distributed import agree, engine_comm, min_samples, processes_of, require_same_labels
 from ._labels import code_fit, code_query, columns_of, drop_missing_rows, needs_coding
 from ._methods import as_sample_weights, engine_options, report_names
 from ._parameters import add_parameters
@@ -113,6 +114,7 @@ class ConditionalDensityEstimator(BaseEstimator):
 
     # -- fitting -----------------------------------------------------------------------------
 
+    @fits_dask_collections
     def fit(self, X, y, sample_weight=None, comm=None, missing="error"):
         """Fits p(y|x) to the rows of X (n, d_x) and y (n, d_y) or (n,); returns self.
 
@@ -122,7 +124,8 @@ class ConditionalDensityEstimator(BaseEstimator):
         the others refuse them. comm: an mpi4py communicator (``MPI.COMM_WORLD``) in a script
         run under ``mpirun``, each process passing its own rows; every process gets the model
         of all of them. The methods of docs/distributed.md run so; the others refuse more than
-        one process.
+        one process. X, y and sample_weight may be dask collections (arrays, dataframes or
+        series partitioned alike): the workers of the current distributed client fit them so.
 
         missing: "error" (a missing value, NaN, None or a text such as "NA", is refused) or
         "drop" (the rows with one are left out, with their weights, and a warning counts
@@ -154,6 +157,11 @@ class ConditionalDensityEstimator(BaseEstimator):
         return X, Y, labels
 
     def _fit(self, X, Y, comm=None, missing="error", sample_weight=None, **engine_arguments):
+        with processes_of(comm) as processes:
+            return self._fit_on(processes, X, Y, missing, sample_weight, engine_arguments)
+
+    def _fit_on(self, comm, X, Y, missing, sample_weight, engine_arguments):
+        """_fit on the processes of comm (a collective, or None)."""
         def checked_pairs():
             if Y is None:
                 raise ValueError(f"{type(self).__name__} requires y to be passed, but the target "
@@ -175,10 +183,10 @@ class ConditionalDensityEstimator(BaseEstimator):
         X_samples, Y_samples, weights, labels = agree(comm, checked_pairs)
         if weights is not None:
             engine_arguments["sample_weight"] = weights
-        processes = engine_comm(comm, self._method_name())
-        require_same_labels(processes, labels, X_samples.shape[0])
-        if processes is not None:
-            engine_arguments["comm"] = processes
+        shared = engine_comm(comm, self._method_name())
+        require_same_labels(shared, labels, X_samples.shape[0])
+        if shared is not None:
+            engine_arguments["comm"] = shared
         model = self._fit_model(X_samples, Y_samples, **engine_arguments)
         names = getattr(self, "feature_names_in_", None)
         model.x_names = list(names) if names is not None else default_feature_names(
@@ -187,7 +195,7 @@ class ConditionalDensityEstimator(BaseEstimator):
         model.labels = labels
         self._set_fitted(model)
         for message in model.warnings:
-            warnings.warn(message, CdensWarning, stacklevel=3)
+            warnings.warn(message, CdensWarning, stacklevel=5)
         return self
 
     def _set_fitted(self, model):
