@@ -152,7 +152,7 @@ class SocketCollective:
 
     def gather_to_root(self, value):
         if self.rank != 0:
-            _send(self._peers[0], value)
+            _send(self._peers[0], value, 0)
             return None
         return [value] + [_receive(connection, rank) for rank, connection
                           in enumerate(self._peers, start=1)]
@@ -162,8 +162,8 @@ class SocketCollective:
             return _receive(self._peers[0], 0)
         if len(parts) != self.size:
             raise ValueError(f"scatter_from_root: {len(parts)} parts for {self.size} processes")
-        for connection, part in zip(self._peers, parts[1:]):
-            _send(connection, part)
+        for rank, (connection, part) in enumerate(zip(self._peers, parts[1:]), start=1):
+            _send(connection, part, rank)
         return parts[0]
 
     # -- the protocol ---------------------------------------------------------------------------
@@ -208,7 +208,7 @@ def _handshake_rank(connection, token, size, timeout):
     connection.settimeout(timeout)
     try:
         greeting = _exactly(connection, len(token) + 4)
-    except (OSError, PeerLost):
+    except PeerLost:
         return None
     rank = struct.unpack("!I", greeting[len(token):])[0]
     if not hmac.compare_digest(greeting[:len(token)], token) or not 1 <= rank < size:
@@ -216,9 +216,12 @@ def _handshake_rank(connection, token, size, timeout):
     return rank
 
 
-def _send(connection, value):
+def _send(connection, value, rank):
     payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    connection.sendall(_LENGTH.pack(len(payload)) + payload)
+    try:
+        connection.sendall(_LENGTH.pack(len(payload)) + payload)
+    except OSError as error:
+        raise _lost(rank, error) from None
 
 
 def _receive(connection, rank):
@@ -232,10 +235,18 @@ def _exactly(connection, count, rank=None):
     view = memoryview(buffer)
     received = 0
     while received < count:
-        got = connection.recv_into(view[received:])
+        try:
+            got = connection.recv_into(view[received:])
+        except OSError as error:  # reset by the peer
+            raise _lost(rank, error) from None
         if got == 0:
-            who = "a process" if rank is None else f"rank {rank}"
-            raise PeerLost(f"{who} of the fit closed its connection (its task failed or its "
-                           "worker stopped)")
+            raise _lost(rank, None)
         received += got
     return bytes(buffer)
+
+
+def _lost(rank, error):
+    who = "a process" if rank is None else f"rank {rank}"
+    cause = "" if error is None else f" ({error})"
+    return PeerLost(f"{who} of the fit closed its connection{cause}: its task failed or its "
+                    "worker stopped")
