@@ -75,21 +75,35 @@ def agree(comm, step):
     return result
 
 
-def require_same_labels(comm, labels, rows):
-    """ValueError, on every process of comm alike, unless every process that holds rows coded
-    its discrete columns with the same labels (`labels`: this process's, by column name; `rows`:
-    its row count). Each process codes the labels of its own rows, sorted: a label missing from
-    one process's rows would give the others' labels other codes there, and the model would mix
-    them up. Nothing to check without comm or on one process."""
+def agree_on_labels(comm, labels, ordered, rows):
+    """The labels of the discrete columns, the same on every process of comm: `labels` are this
+    process's (by column name), coded from its own rows; `ordered`, the names of its ordered
+    columns; `rows`, its row count. An unordered column's labels are the sorted labels of every
+    process's rows — those one process holding all rows codes (cdens._labels) — so a label
+    missing from some process's rows is no obstacle; an ordered column's (stated, or its pandas
+    categories) must be the same on every process holding rows. ValueError on every process
+    alike for those that differ, or a column of labels on some processes and numbers on others.
+    Without comm, or on one process, `labels` as they are."""
     if size_of(comm) == 1:
-        return
-    coded = [every for every, held in comm.allgather((labels, rows)) if held > 0]
-    for name in sorted(set().union(*coded)):
-        if len({tuple(every[name]) if name in every else None for every in coded}) > 1:
-            raise ValueError(f"the labels of discrete column {name!r} differ between the "
-                             "processes (each codes the labels of its own rows): give every "
-                             "process the same categories (a pandas Categorical with the same "
-                             "categories), or code the column as integers")
+        return labels
+    coded = [(every, every_ordered) for every, every_ordered, held
+             in comm.allgather((labels, ordered, rows)) if held > 0]
+    agreed = {}
+    for name in sorted(set().union(*(every for every, _ in coded))):
+        lists = [every.get(name) for every, _ in coded]
+        if any(labels_of is None for labels_of in lists):
+            raise ValueError(f"discrete column {name!r} holds labels on some processes and "
+                             "numbers only on others: give it the same kind of values on every "
+                             "process (or code it as integers)")
+        if any(name in every_ordered for _, every_ordered in coded):
+            if len({tuple(labels_of) for labels_of in lists}) > 1:
+                raise ValueError(f"the labels of ordered column {name!r} differ between the "
+                                 "processes: state them (ordered={{{name!r}: [...]}}) or give every "
+                                 "process a pandas Categorical with the same categories")
+            agreed[name] = lists[0]
+        else:
+            agreed[name] = sorted(set().union(*lists))
+    return agreed
 
 
 def _shareable(error):

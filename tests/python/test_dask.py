@@ -35,9 +35,11 @@ SIZES = [130, 0, 45, 70, 55]
 
 @pytest.fixture(scope="module")
 def client():
+    # The default client: the workers' tasks use it too (a client of their own would outlive the
+    # cluster of threads and log its failures to reconnect).
     with distributed.LocalCluster(n_workers=4, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster, \
-            distributed.Client(cluster, set_as_default=False) as client, client.as_current():
+            distributed.Client(cluster) as client:
         yield client
 
 
@@ -220,3 +222,44 @@ def test_partitions_of_x_and_y_must_agree(client):
                           dd.from_pandas(pd.Series(y), npartitions=2))
     with pytest.raises(ValueError, match="y is no dask collection while X is"):
         cdens.LSCDE().fit(da.from_array(x, chunks=60), y)
+
+
+def test_sample_weights_and_unlabelled_inputs_may_be_dask_collections(client, tmp_path):
+    x, y = generated()
+    weights = np.random.default_rng(5).uniform(0.5, 2.0, size=len(y))
+    unlabeled = generated(n=120, seed=8)[0]
+    make = ESTIMATORS["gmm"][0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cdens.CdensWarning)
+        # The engine takes sample weights on one process only: rows on one worker.
+        alone = make().fit(x, sample_weight=weights)
+        shared = make().fit(placed(client, x, [1], "array"),
+                            sample_weight=placed(client, weights, [1], "array"))
+        np.testing.assert_array_equal(shared.score_samples(x), alone.score_samples(x))
+        with pytest.raises(ValueError, match="sample weights are supported on one process only"):
+            make().fit(placed(client, x, [0, 1], "array"),
+                       sample_weight=placed(client, weights, [0, 1], "array"))
+        alone = cdens.LSCDE(random_state=4, n_jobs=1).fit(x, y, X_unlabeled=unlabeled)
+        shared = cdens.LSCDE(random_state=4, n_jobs=1).fit(
+            placed(client, x, [3, 2], "array"), placed(client, y, [3, 2], "array"),
+            X_unlabeled=da.from_array(unlabeled, chunks=50))
+    assert model_difference(document(alone, tmp_path / "a.json"),
+                            document(shared, tmp_path / "s.json")) <= RANK_TOLERANCE
+
+
+def test_a_discrete_column_of_words_in_a_dask_dataframe_lacking_a_label_in_a_partition(client, tmp_path):
+    x, y = generated()
+    tercile = np.digitize(x[:, 1], np.quantile(x[:, 1], [1 / 3, 2 / 3]))
+    frame = pd.DataFrame({"waiting": x[:, 0], "size": np.array(["low", "mid", "high"])[tercile]})
+    # The last two partitions (the last rank's) lack a label: every rank codes the labels of all
+    # rows all the same.
+    frame.loc[175:, "size"] = frame.loc[175:, "size"].replace("high", "mid")
+    make = lambda: cdens.KernelCDE(discrete=["size"], random_state=4, n_jobs=1)  # noqa: E731
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cdens.CdensWarning)
+        alone = make().fit(frame, y)
+        shared = make().fit(placed(client, frame, [2, 3, 0], "frame"),
+                            placed(client, pd.Series(y), [2, 3, 0], "frame"))
+    assert shared.model_.labels == {"size": ["high", "low", "mid"]}
+    expect_same_kcde(document(shared, tmp_path / "s.json"), document(alone, tmp_path / "a.json"),
+                     "words")
