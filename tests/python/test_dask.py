@@ -110,6 +110,18 @@ def expect_same(name, shared, alone):
         assert difference <= RANK_TOLERANCE, f"{name}: {difference}"
 
 
+def test_without_a_distributed_client_the_rows_are_computed_here(fitted_alone, tmp_path):
+    # The first test of the module: no client exists yet.
+    with pytest.raises(ValueError, match="No clients found"):
+        distributed.default_client()
+    x, y = generated()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cdens.CdensWarning)
+        estimator = cdens.LSCDE(random_state=4, n_jobs=1).fit(da.from_array(x, chunks=70),
+                                                              da.from_array(y, chunks=70))
+    assert model_difference(fitted_alone["lscde"], document(estimator, tmp_path / "s.json")) == 0
+
+
 @pytest.mark.parametrize("name", list(ESTIMATORS))
 @pytest.mark.parametrize("workers", [[0], [1, 0], [2, 0, 1], [3, 2, 1, 0]],
                          ids=["1-worker", "2-workers", "3-workers", "4-workers"])
