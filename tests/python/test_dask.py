@@ -1,9 +1,11 @@
 """Fits from dask collections on a LocalCluster: LSCDE, KCDE and GMM fitted from a dask array or
-dataframe whose partitions lie on 1-4 workers (uneven, some empty, a rank without rows) give the
-model of one process fitted to all rows, within the tolerances of the MPI tests
-(tests/mpi/cli_ranks.py); an error in one partition reaches the client as the ValueError of one
-process; methods that do not run distributed refuse rows on several workers, and fit rows on
-one.
+dataframe whose partitions lie on 1-4 workers (uneven, some empty, a rank without rows, a label
+missing from one rank's rows) give the model of one process fitted to all rows, within the
+tolerances of the MPI tests (tests/mpi/cli_ranks.py), as do sample weights and unlabelled inputs
+given as dask collections, and collections fitted without a distributed client; an error in one
+partition reaches the client as the ValueError of one process; methods that do not run
+distributed refuse rows on several workers, and fit rows on one; partitions of X and y that do
+not match are refused.
 
 One cluster of four workers (threads of this process: it starts in about a second, where four
 worker processes take several) serves every test; a test places each partition on the worker it
