@@ -2,7 +2,8 @@
 dataframe whose partitions lie on 1-4 workers (uneven, some empty, a rank without rows, a label
 missing from one rank's rows) give the model of one process fitted to all rows, within the
 tolerances of the MPI tests (tests/mpi/cli_ranks.py), as do sample weights and unlabelled inputs
-given as dask collections, and collections fitted without a distributed client; an error in one
+given as dask collections, rows left out for missing values, and collections fitted without a
+distributed client; an error in one
 partition reaches the client as the ValueError of one process; methods that do not run
 distributed refuse rows on several workers, and fit rows on one; partitions of X and y that do
 not match are refused.
@@ -277,3 +278,17 @@ def test_a_discrete_column_of_words_in_a_dask_dataframe_lacking_a_label_in_a_par
     assert shared.model_.labels == {"size": ["high", "low", "mid"]}
     expect_same_kcde(document(shared, tmp_path / "s.json"), document(alone, tmp_path / "a.json"),
                      "words")
+
+
+def test_missing_drop_leaves_out_the_same_rows_as_one_process(client, tmp_path):
+    x, y = generated()
+    x_missing = np.vstack([x[:100], [[np.nan, 1.0]], x[100:200], [[2.0, np.nan]], x[200:]])[:300]
+    y_missing = np.concatenate([y[:100], [0.0], y[100:200], [0.0], y[200:]])[:300]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cdens.CdensWarning)
+        alone = cdens.LSCDE(random_state=4, n_jobs=1).fit(x_missing, y_missing, missing="drop")
+        shared = cdens.LSCDE(random_state=4, n_jobs=1).fit(
+            placed(client, x_missing, [0, 1, 2], "array"),
+            placed(client, y_missing, [0, 1, 2], "array"), missing="drop")
+    assert model_difference(document(alone, tmp_path / "a.json"),
+                            document(shared, tmp_path / "s.json")) <= RANK_TOLERANCE
