@@ -3,13 +3,12 @@ dataframe whose partitions lie on 1-4 workers (uneven, some empty, a rank withou
 missing from one rank's rows) give the model of one process fitted to all rows, within the
 tolerances of the MPI tests (tests/mpi/cli_ranks.py), as do sample weights and unlabelled inputs
 given as dask collections, rows left out for missing values, and collections fitted without a
-distributed client; an error in one
-partition reaches the client as the ValueError of one process; methods that do not run
-distributed refuse rows on several workers, and fit rows on one; partitions of X and y that do
-not match are refused.
+distributed client; an error in one partition reaches the client as the ValueError of one
+process; methods that do not run distributed refuse rows on several workers, and fit rows on
+one; partitions of X and y that do not match are refused.
 
-One cluster of four workers (threads of this process: it starts in about a second, where four
-worker processes take several) serves every test; a test places each partition on the worker it
+One cluster of four workers (threads of this process: it starts in 0.3 s, where four worker
+processes took 6 s here, bench/mpi/dask_fits.py) serves every test; a test places each partition on the worker it
 names by scattering it there."""
 
 import json
