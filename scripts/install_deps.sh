@@ -22,6 +22,7 @@ packages=(
   python3-statsmodels    # the conditional KDE peer of bench/peers/cde
   python3-hypothesis     # property-based tests of the Python API (tests/robustness)
   python3-mpi4py         # fits from Python under mpirun
+  python3-dask python3-distributed  # fits from dask collections on a Dask cluster
 )
 
 missing=()

@@ -11,8 +11,9 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
-from ._distributed import agree, engine_comm, min_samples, require_same_labels
-from ._labels import code_fit, code_query, columns_of, drop_missing_rows, needs_coding
+from ._dask import fits_dask_collections
+from ._distributed import agree, agree_on_labels, engine_comm, min_samples, processes_of
+from ._labels import code_fit, code_query, columns_of, drop_missing_rows, needs_coding, recoded
 from ._methods import as_sample_weights, engine_options, report_names
 from ._parameters import add_parameters
 from ._validation import (
@@ -113,6 +114,7 @@ class ConditionalDensityEstimator(BaseEstimator):
 
     # -- fitting -----------------------------------------------------------------------------
 
+    @fits_dask_collections
     def fit(self, X, y, sample_weight=None, comm=None, missing="error"):
         """Fits p(y|x) to the rows of X (n, d_x) and y (n, d_y) or (n,); returns self.
 
@@ -122,7 +124,8 @@ class ConditionalDensityEstimator(BaseEstimator):
         the others refuse them. comm: an mpi4py communicator (``MPI.COMM_WORLD``) in a script
         run under ``mpirun``, each process passing its own rows; every process gets the model
         of all of them. The methods of docs/distributed.md run so; the others refuse more than
-        one process.
+        one process. X, y and sample_weight may be dask collections (arrays, dataframes or
+        series partitioned alike): the workers of the current distributed client fit them so.
 
         missing: "error" (a missing value, NaN, None or a text such as "NA", is refused) or
         "drop" (the rows with one are left out, with their weights, and a warning counts
@@ -131,14 +134,15 @@ class ConditionalDensityEstimator(BaseEstimator):
 
     def _coded_pairs(self, X, Y):
         """X and Y with the labels of their discrete columns coded (cdens._labels), recording
-        the declared positions for the engine and returning the labels by variable name."""
+        the declared positions for the engine, the labels by variable name, and the names of
+        X's then Y's columns (None where nothing is coded)."""
         self.declared_columns_ = None
         discrete, ordered = getattr(self, "discrete", None), getattr(self, "ordered", None)
         by_name = any(isinstance(spec, str) for spec_list in (discrete, ordered)
                       if spec_list is not None and not isinstance(spec_list, dict)
                       for spec in np.atleast_1d(np.asarray(spec_list, object)))
         if not (needs_coding(X) or needs_coding(Y) or by_name or isinstance(ordered, dict)):
-            return X, Y, {}
+            return X, Y, {}, None
         x_names = output_names(X, len(columns_of(X, "X")), prefix="x")
         y_names = output_names(Y, len(columns_of(Y, "Y")))
         X, Y, unordered, ordered_positions, labels = code_fit(X, Y, x_names, y_names, discrete,
@@ -151,9 +155,14 @@ class ConditionalDensityEstimator(BaseEstimator):
         self.declared_columns_ = {name: positions for name, positions in
                                   (("discrete", unordered), ("ordered", ordered_positions))
                                   if positions}
-        return X, Y, labels
+        return X, Y, labels, x_names + y_names
 
     def _fit(self, X, Y, comm=None, missing="error", sample_weight=None, **engine_arguments):
+        with processes_of(comm) as processes:
+            return self._fit_on(processes, X, Y, missing, sample_weight, engine_arguments)
+
+    def _fit_on(self, comm, X, Y, missing, sample_weight, engine_arguments):
+        """_fit on the processes of comm (a collective, or None)."""
         def checked_pairs():
             if Y is None:
                 raise ValueError(f"{type(self).__name__} requires y to be passed, but the target "
@@ -161,7 +170,7 @@ class ConditionalDensityEstimator(BaseEstimator):
             X_rows, Y_rows, weights = rows_and_weights_kept(missing, sample_weight,
                                                             self._method_name(), X, Y)
             fewest = min_samples(comm, 2)
-            X_coded, Y_coded, labels = self._coded_pairs(X_rows, Y_rows)
+            X_coded, Y_coded, labels, names = self._coded_pairs(X_rows, Y_rows)
             X_samples = as_samples(X_coded, "X", min_samples=fewest)
             check_features(self, X_rows, reset=True)
             Y_samples = as_samples(Y_coded, "Y", allow_1d=True, min_samples=fewest)
@@ -170,15 +179,19 @@ class ConditionalDensityEstimator(BaseEstimator):
                     f"X and Y have different numbers of samples: {X_samples.shape[0]} and "
                     f"{Y_samples.shape[0]}"
                 )
-            return X_samples, Y_samples, weights, labels
+            return X_samples, Y_samples, weights, labels, names
 
-        X_samples, Y_samples, weights, labels = agree(comm, checked_pairs)
+        X_samples, Y_samples, weights, labels, names = agree(comm, checked_pairs)
         if weights is not None:
             engine_arguments["sample_weight"] = weights
-        processes = engine_comm(comm, self._method_name())
-        require_same_labels(processes, labels, X_samples.shape[0])
-        if processes is not None:
-            engine_arguments["comm"] = processes
+        shared = engine_comm(comm, self._method_name())
+        ordered = [names[position] for position in
+                   (self.declared_columns_ or {}).get("ordered", [])]
+        agreed = agree_on_labels(shared, labels, ordered, X_samples.shape[0])
+        X_samples, Y_samples = recoded(X_samples, Y_samples, names, labels, agreed)
+        labels = agreed
+        if shared is not None:
+            engine_arguments["comm"] = shared
         model = self._fit_model(X_samples, Y_samples, **engine_arguments)
         names = getattr(self, "feature_names_in_", None)
         model.x_names = list(names) if names is not None else default_feature_names(
@@ -187,7 +200,7 @@ class ConditionalDensityEstimator(BaseEstimator):
         model.labels = labels
         self._set_fitted(model)
         for message in model.warnings:
-            warnings.warn(message, CdensWarning, stacklevel=3)
+            warnings.warn(message, CdensWarning, stacklevel=5)
         return self
 
     def _set_fitted(self, model):

@@ -13,7 +13,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._conditional import CdensWarning, cv_results_from_table, rows_and_weights_kept
-from ._distributed import agree, engine_comm, min_samples
+from ._dask import fits_dask_collections
+from ._distributed import agree, engine_comm, min_samples, processes_of
 from ._methods import engine_options, report_names
 from ._parameters import add_parameters
 from ._validation import (
@@ -50,14 +51,20 @@ class DensityEstimator(BaseEstimator):
 
     # -- fitting -----------------------------------------------------------------------------
 
+    @fits_dask_collections
     def fit(self, X, y=None, sample_weight=None, comm=None, missing="error"):
         """Fits p(x) to the rows of X (n, d); y is ignored (scikit-learn's API). Returns self.
 
         sample_weight: one non-negative weight per row (n,), not all zero, or None, as for the
         conditional estimators (Parzen window and GMM take them, the others refuse them).
-        comm: an mpi4py communicator, each process passing its own rows, and missing ("error"
-        or "drop"), as for the conditional estimators (docs/distributed.md says which methods
-        run on many processes)."""
+        comm: an mpi4py communicator, each process passing its own rows, dask collections as X
+        and sample_weight, and missing ("error" or "drop"), as for the conditional estimators
+        (docs/distributed.md says which methods run on many processes)."""
+        with processes_of(comm) as processes:
+            return self._fit_on(processes, X, sample_weight, missing)
+
+    def _fit_on(self, comm, X, sample_weight, missing):
+        """fit on the processes of comm (a collective, or None)."""
         def checked_samples():
             X_rows, weights = rows_and_weights_kept(missing, sample_weight, self._method, X)
             X_samples = as_samples(X_rows, "X", min_samples=min_samples(comm, 2))
@@ -72,7 +79,7 @@ class DensityEstimator(BaseEstimator):
             X_samples.shape[1])
         self._set_fitted(model)
         for message in model.warnings:
-            warnings.warn(message, CdensWarning, stacklevel=2)
+            warnings.warn(message, CdensWarning, stacklevel=4)
         return self
 
     def _set_fitted(self, model):

@@ -1,22 +1,40 @@
 """Fits from the rows of many processes: ``fit(X, Y, comm=MPI.COMM_WORLD)`` in a script run under
-``mpirun -n K``, each process passing its own rows (mpi4py, python3-mpi4py). The engine sums the
-statistics of the methods that run distributed over the processes through ``comm``, and every
-process gets the same model (docs/distributed.md).
+``mpirun -n K``, each process passing its own rows (mpi4py, python3-mpi4py), or the tasks of a
+fit on a Dask cluster (cdens._dask). The engine sums the statistics of the methods that run
+distributed over the processes through a collective of cdens._collectives, and every process
+gets the same model (docs/distributed.md). The functions below take that collective (None: the
+process alone).
 """
 
+import contextlib
 import pickle
 
 from . import _core
+from ._collectives import MpiCollective, SocketCollective, is_mpi_communicator
 from ._methods import method
 
 
-def size_of(comm):
-    """The number of processes of an mpi4py communicator; TypeError for anything else."""
-    try:
-        return int(comm.Get_size())
-    except AttributeError:
+@contextlib.contextmanager
+def processes_of(comm):
+    """The collective of a fit's `comm`: None for None; for an mpi4py communicator an
+    MpiCollective over its duplicate, freed at the end; a collective (a Dask task's, or one
+    already made by an outer fit) as it is. TypeError for anything else."""
+    if comm is None or isinstance(comm, (MpiCollective, SocketCollective)):
+        yield comm
+        return
+    if not is_mpi_communicator(comm):
         raise TypeError(f"comm must be an mpi4py communicator (such as MPI.COMM_WORLD), got "
-                        f"{comm!r}") from None
+                        f"{comm!r}")
+    collective = MpiCollective(comm)
+    try:
+        yield collective
+    finally:
+        collective.close()
+
+
+def size_of(comm):
+    """The number of processes of a collective (1 for None)."""
+    return 1 if comm is None else comm.size
 
 
 def engine_comm(comm, method_name):
@@ -37,14 +55,14 @@ def engine_comm(comm, method_name):
 def min_samples(comm, alone):
     """The fewest rows one process may pass: `alone` for a fit on one process; none on one of
     several (the engine checks the rows of all of them)."""
-    return alone if comm is None or size_of(comm) == 1 else 0
+    return alone if size_of(comm) == 1 else 0
 
 
 def agree(comm, step):
     """step() on every process of comm: if it raised anywhere, every process raises the error of
     the lowest failing one, so that none waits in the fit's collective calls for a process that
     stopped. Without comm, or with one process, step() alone."""
-    if comm is None or size_of(comm) == 1:
+    if size_of(comm) == 1:
         return step()
     try:
         result, error = step(), None
@@ -53,25 +71,39 @@ def agree(comm, step):
     errors = comm.allgather(None if error is None else _shareable(error))
     failing = [rank for rank, shared in enumerate(errors) if shared is not None]
     if failing:
-        raise error if failing[0] == comm.Get_rank() else errors[failing[0]]
+        raise error if failing[0] == comm.rank else errors[failing[0]]
     return result
 
 
-def require_same_labels(comm, labels, rows):
-    """ValueError, on every process of comm alike, unless every process that holds rows coded
-    its discrete columns with the same labels (`labels`: this process's, by column name; `rows`:
-    its row count). Each process codes the labels of its own rows, sorted: a label missing from
-    one process's rows would give the others' labels other codes there, and the model would mix
-    them up. Nothing to check without comm or on one process."""
-    if comm is None or size_of(comm) == 1:
-        return
-    coded = [every for every, held in comm.allgather((labels, rows)) if held > 0]
-    for name in sorted(set().union(*coded)):
-        if len({tuple(every[name]) if name in every else None for every in coded}) > 1:
-            raise ValueError(f"the labels of discrete column {name!r} differ between the "
-                             "processes (each codes the labels of its own rows): give every "
-                             "process the same categories (a pandas Categorical with the same "
-                             "categories), or code the column as integers")
+def agree_on_labels(comm, labels, ordered, rows):
+    """The labels of the discrete columns, the same on every process of comm: `labels` are this
+    process's (by column name), coded from its own rows; `ordered`, the names of its ordered
+    columns; `rows`, its row count. An unordered column's labels are the sorted labels of every
+    process's rows — those one process holding all rows codes (cdens._labels) — so a label
+    missing from some process's rows is no obstacle; an ordered column's (stated, or its pandas
+    categories) must be the same on every process holding rows. ValueError on every process
+    alike for those that differ, or a column of labels on some processes and numbers on others.
+    Without comm, or on one process, `labels` as they are."""
+    if size_of(comm) == 1:
+        return labels
+    coded = [(every, every_ordered) for every, every_ordered, held
+             in comm.allgather((labels, ordered, rows)) if held > 0]
+    agreed = {}
+    for name in sorted(set().union(*(every for every, _ in coded))):
+        lists = [every.get(name) for every, _ in coded]
+        if any(labels_of is None for labels_of in lists):
+            raise ValueError(f"discrete column {name!r} holds labels on some processes and "
+                             "numbers only on others: give it the same kind of values on every "
+                             "process (or code it as integers)")
+        if any(name in every_ordered for _, every_ordered in coded):
+            if len({tuple(labels_of) for labels_of in lists}) > 1:
+                raise ValueError(f"the labels of ordered column {name!r} differ between the "
+                                 "processes: state them (ordered={{{name!r}: [...]}}) or give every "
+                                 "process a pandas Categorical with the same categories")
+            agreed[name] = lists[0]
+        else:
+            agreed[name] = sorted(set().union(*lists))
+    return agreed
 
 
 def _shareable(error):

@@ -213,6 +213,23 @@ def code_query(values, names, labels, unknown_is_outside, count_name):
     return np.column_stack(coded)
 
 
+def recoded(X, Y, names, labels, agreed):
+    """X and Y coded with `labels` (by variable name; `names`, those of X's then Y's columns),
+    coded with the `agreed` labels instead: each code k becomes the position of labels[k] in
+    agreed. X and Y as they are where nothing changes."""
+    changed = [name for name, own in labels.items() if agreed[name] != own]
+    if not changed:
+        return X, Y
+    X, Y = X.copy(), Y.copy()
+    for name in changed:
+        position = names.index(name)
+        values, column = (X, position) if position < X.shape[1] else (Y, position - X.shape[1])
+        codes = np.array([agreed[name].index(label) for label in labels[name]], dtype=float)
+        known = ~np.isnan(values[:, column])
+        values[known, column] = codes[values[known, column].astype(np.int64)]
+    return X, Y
+
+
 def drop_missing_rows(warn, *arrays):
     """The arrays (X, Y) without the rows that have a missing value in any; `warn(message)`
     says how many, naming the first rows (0-based)."""

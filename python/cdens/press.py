@@ -6,6 +6,7 @@ from sklearn.utils.validation import column_or_1d
 
 from . import _core
 from ._conditional import ConditionalDensityEstimator
+from ._dask import fits_dask_collections
 from ._validation import verbosity_of
 
 
@@ -47,6 +48,7 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
 
     _method = "press"
 
+    @fits_dask_collections
     def fit(self, X, y, sample_weight=None, comm=None, missing="error"):
         """Fits PRESS to the rows of X (n, d) and the outputs y (n,); returns self. comm and
         missing as for every conditional estimator (PRESS runs on one process: several are

@@ -281,8 +281,9 @@ void bind_methods(py::module_& module) {
              py::arg("X_unlabeled") = py::none(), py::arg("comm") = py::none(),
              py::arg("sample_weight") = py::none(), py::arg("verbose") = 0,
              "Fits a conditional or regression method; options maps option names (not Python "
-             "names) to values, the rest keep their defaults. comm: an mpi4py communicator whose "
-             "processes each pass their own rows (methods with 'distributed'), or None. "
+             "names) to values, the rest keep their defaults. comm: a collective of "
+             "cdens._collectives (an mpi4py adapter or a Dask fit's sockets) whose processes "
+             "each pass their own rows (methods with 'distributed'), or None. "
              "sample_weight: one weight per row (methods with 'sample_weights'), or None. "
              "verbose: 1 writes the fit's progress to sys.stderr, 0 nothing.");
   module.def("fit_density", &fit_density_binding, py::arg("method"), py::arg("X"),

@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 
 #include <algorithm>
+#include <numeric>
 #include <string>
 
 #include "cdens/core/error.hpp"
@@ -18,7 +19,7 @@ py::array_t<double> view_of(double* data, std::size_t count) {
   return py::array_t<double>({static_cast<py::ssize_t>(count)}, data, caller_owns);
 }
 
-/// Runs one collective call; a Python error in it (mpi4py's) becomes a cdens Error.
+/// Runs one collective call; a Python error in it (of the transport) becomes a cdens Error.
 template <typename Call>
 auto collective(const char* what, Call&& call) {
   try {
@@ -30,72 +31,78 @@ auto collective(const char* what, Call&& call) {
 
 }  // namespace
 
-PythonCommunicator::PythonCommunicator(const py::object& comm) {
-  for (const char* method : {"Dup", "Get_rank", "Get_size", "Reduce", "Bcast"}) {
-    if (!py::hasattr(comm, method)) {
-      throw py::type_error("comm must be an mpi4py communicator (such as MPI.COMM_WORLD), got " +
-                           py::repr(comm).cast<std::string>());
+PythonCommunicator::PythonCommunicator(py::object collective) : collective_(std::move(collective)) {
+  for (const char* member : {"rank", "size", "sum", "max", "broadcast", "allgather",
+                             "gather_to_root", "scatter_from_root"}) {
+    if (!py::hasattr(collective_, member)) {
+      throw py::type_error(
+          "comm must be a collective of cdens._collectives (the fit makes one "
+          "of an mpi4py communicator), got " +
+          py::repr(collective_).cast<std::string>());
     }
   }
-  mpi_ = py::module_::import("mpi4py.MPI");
-  comm_ = collective("duplication of the communicator", [&] { return comm.attr("Dup")(); });
-  rank_ = comm_.attr("Get_rank")().cast<int>();
-  size_ = comm_.attr("Get_size")().cast<int>();
+  rank_ = collective_.attr("rank").cast<int>();
+  size_ = collective_.attr("size").cast<int>();
 }
 
-PythonCommunicator::~PythonCommunicator() {
+template <typename Call>
+void PythonCommunicator::replace_by(const char* what, double* data, std::size_t count,
+                                    Call&& result) const {
   py::gil_scoped_acquire gil;
-  try {
-    comm_.attr("Free")();
-  } catch (py::error_already_set& error) {
-    error.discard_as_unraisable("cdens: freeing the fit's communicator");
+  const auto values = collective(what, [&] {
+    return py::array_t<double, py::array::c_style | py::array::forcecast>(
+        std::forward<Call>(result)(view_of(data, count)));
+  });
+  if (static_cast<std::size_t>(values.size()) != count) {
+    throw Error(std::string("the ") + what + " between processes returned " +
+                std::to_string(values.size()) + " values for " + std::to_string(count));
   }
+  std::copy(values.data(), values.data() + count, data);
 }
 
 void PythonCommunicator::allreduce_sum(double* data, std::size_t count) const {
-  py::gil_scoped_acquire gil;
-  // A reduction to rank 0, then a broadcast of its result: the same bits on every rank, as the
-  // MPI communicator of the command line gives (src/core/mpi_session.cpp says why).
-  py::array_t<double> total(static_cast<py::ssize_t>(count));
-  collective("sum", [&] {
-    comm_.attr("Reduce")(view_of(data, count), total, mpi_.attr("SUM"), 0);
-    comm_.attr("Bcast")(total, 0);
-  });
-  std::copy(total.data(), total.data() + count, data);
+  replace_by("sum", data, count,
+             [&](const py::array_t<double>& view) { return collective_.attr("sum")(view); });
 }
 
 void PythonCommunicator::allreduce_max(double* data, std::size_t count) const {
-  py::gil_scoped_acquire gil;
-  py::array_t<double> largest(static_cast<py::ssize_t>(count));
-  collective("maximum",
-             [&] { comm_.attr("Allreduce")(view_of(data, count), largest, mpi_.attr("MAX")); });
-  std::copy(largest.data(), largest.data() + count, data);
+  replace_by("maximum", data, count,
+             [&](const py::array_t<double>& view) { return collective_.attr("max")(view); });
 }
 
 void PythonCommunicator::broadcast(double* data, std::size_t count, int root) const {
-  py::gil_scoped_acquire gil;
-  collective("broadcast", [&] { comm_.attr("Bcast")(view_of(data, count), root); });
-}
-
-std::int64_t PythonCommunicator::sum_counts(std::int64_t value) const {
-  py::gil_scoped_acquire gil;
-  return collective("count", [&] {
-    return comm_.attr("allreduce")(py::int_(value), mpi_.attr("SUM")).cast<std::int64_t>();
+  replace_by("broadcast", data, count, [&](const py::array_t<double>& view) {
+    return collective_.attr("broadcast")(view, root);
   });
 }
 
-std::int64_t PythonCommunicator::sum_counts_below(std::int64_t value) const {
+std::vector<std::int64_t> PythonCommunicator::all_counts(std::int64_t value) const {
   py::gil_scoped_acquire gil;
-  const py::object below =
-      collective("count", [&] { return comm_.attr("exscan")(py::int_(value), mpi_.attr("SUM")); });
-  // MPI leaves rank 0's exclusive scan undefined; mpi4py gives None.
-  return rank_ == 0 || below.is_none() ? 0 : below.cast<std::int64_t>();
+  const py::list counts =
+      collective("count", [&] { return py::list(collective_.attr("allgather")(value)); });
+  std::vector<std::int64_t> all;
+  for (const py::handle count : counts) all.push_back(count.cast<std::int64_t>());
+  if (all.size() != static_cast<std::size_t>(size_)) {
+    throw Error("the count between processes returned " + std::to_string(all.size()) +
+                " values for " + std::to_string(size_) + " processes");
+  }
+  return all;
+}
+
+std::int64_t PythonCommunicator::sum_counts(std::int64_t value) const {
+  const std::vector<std::int64_t> all = all_counts(value);
+  return std::accumulate(all.begin(), all.end(), std::int64_t{0});
+}
+
+std::int64_t PythonCommunicator::sum_counts_below(std::int64_t value) const {
+  const std::vector<std::int64_t> all = all_counts(value);
+  return std::accumulate(all.begin(), all.begin() + rank_, std::int64_t{0});
 }
 
 std::vector<double> PythonCommunicator::gather_all(const std::vector<double>& local) const {
   py::gil_scoped_acquire gil;
   const py::list parts = collective("gather", [&] {
-    return py::list(comm_.attr("allgather")(
+    return py::list(collective_.attr("allgather")(
         py::array_t<double>(static_cast<py::ssize_t>(local.size()), local.data())));
   });
   std::vector<double> all;
@@ -110,7 +117,7 @@ std::vector<std::int32_t> PythonCommunicator::scatter_from_root(
     const std::vector<std::int32_t>& root_values, std::int64_t local_count) const {
   py::gil_scoped_acquire gil;
   const py::object counts =
-      collective("gather", [&] { return comm_.attr("gather")(py::int_(local_count), 0); });
+      collective("gather", [&] { return collective_.attr("gather_to_root")(local_count); });
   py::object parts = py::none();
   if (rank_ == 0) {
     py::list split;
@@ -128,8 +135,9 @@ std::vector<std::int32_t> PythonCommunicator::scatter_from_root(
     }
     parts = split;
   }
-  const auto mine = collective(
-      "scatter", [&] { return comm_.attr("scatter")(parts, 0).cast<py::array_t<std::int32_t>>(); });
+  const auto mine = collective("scatter", [&] {
+    return collective_.attr("scatter_from_root")(parts).cast<py::array_t<std::int32_t>>();
+  });
   return {mine.data(), mine.data() + mine.size()};
 }
 
@@ -138,8 +146,8 @@ std::optional<RankError> PythonCommunicator::first_error(
   py::gil_scoped_acquire gil;
   const py::object mine =
       local ? py::object(py::make_tuple(local->type, local->message)) : py::object(py::none());
-  const py::list errors =
-      collective("exchange of errors", [&] { return py::list(comm_.attr("allgather")(mine)); });
+  const py::list errors = collective("exchange of errors",
+                                     [&] { return py::list(collective_.attr("allgather")(mine)); });
   for (const py::handle error : errors) {
     if (!error.is_none()) {
       const auto pair = error.cast<py::tuple>();
@@ -149,9 +157,9 @@ std::optional<RankError> PythonCommunicator::first_error(
   return std::nullopt;
 }
 
-std::unique_ptr<Communicator> communicator_of(const py::object& comm) {
-  if (comm.is_none()) return nullptr;
-  return std::make_unique<PythonCommunicator>(comm);
+std::unique_ptr<Communicator> communicator_of(const py::object& collective) {
+  if (collective.is_none()) return nullptr;
+  return std::make_unique<PythonCommunicator>(collective);
 }
 
 }  // namespace cdens::python

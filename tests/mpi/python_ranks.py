@@ -138,15 +138,25 @@ def main():
                 x_words[rows], y[rows], comm=COMM), directory, "words")
             largest = max(largest, expect_same_kcde(shared, single, f"words, {layout}"))
 
-    # The labels of one process's rows lack one of the others': refused on every process.
+        # The last process's rows lack a label the others have: every process codes the labels
+        # of all rows, as one process holding them does.
+        lacking = x_words.copy()
+        last = slice(len(y) * (COMM.Get_size() - 1) // COMM.Get_size(), len(y))
+        lacking[last][lacking[last][:, 1] == "high", 1] = "mid"
+        single = fitted_alone(lambda: cdens.KernelCDE(discrete=[1], random_state=4), directory,
+                              "lacking-alone", lacking, y)
+        rows = my_rows(len(y), "equal")
+        shared = model_document(cdens.KernelCDE(discrete=[1], random_state=4).fit(
+            lacking[rows], y[rows], comm=COMM), directory, "lacking")
+        largest = max(largest, expect_same_kcde(shared, single, "a label lacking on one process"))
+
+    # An ordered column whose stated labels differ between the processes: refused on every one.
     rows = my_rows(len(y), "equal")
     if COMM.Get_size() > 1:
-        lacking = x_words[rows].copy()
-        if COMM.Get_rank() == COMM.Get_size() - 1:
-            lacking[lacking[:, 1] == "high", 1] = "mid"
-        message = same_error_everywhere(
-            lambda: cdens.KernelCDE(discrete=[1]).fit(lacking, y[rows], comm=COMM))
-        check(message.startswith("the labels of discrete column 'x1' differ between the "
+        stated = ["low", "mid", "high"] if COMM.Get_rank() == 0 else ["high", "mid", "low"]
+        message = same_error_everywhere(lambda: cdens.KernelCDE(ordered={1: stated}).fit(
+            x_words[rows], y[rows], comm=COMM))
+        check(message.startswith("the labels of ordered column 'x1' differ between the "
                                  "processes"), message)
 
     # A non-finite value in the last process's rows.
