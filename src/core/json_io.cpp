@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -27,11 +28,18 @@ constexpr std::uint8_t kCborMagic[] = {0xd9, 0xd9, 0xf7};
 constexpr int kMaximumNesting = 200;
 
 /// The JSON library's document builder, refusing a document nested deeper than kMaximumNesting
-/// before its reader recurses further.
+/// before its reader recurses further. A non-finite float (CBOR can hold one, JSON text cannot)
+/// becomes null, as the JSON text of the same document writes it: a binary file reads as its text
+/// would, and a reader that needs a number refuses it (a fuzzed Parzen file with an infinite
+/// scale scored NaN).
 class NestingLimitedBuilder : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
  public:
   using Builder = nlohmann::detail::json_sax_dom_parser<nlohmann::json>;
   explicit NestingLimitedBuilder(nlohmann::json& result) : Builder(result) {}
+
+  bool number_float(double value, const std::string& text) {
+    return std::isfinite(value) ? Builder::number_float(value, text) : Builder::null();
+  }
 
   bool start_object(std::size_t size) { return enter() && Builder::start_object(size); }
   bool start_array(std::size_t size) { return enter() && Builder::start_array(size); }
@@ -107,6 +115,11 @@ std::vector<double> doubles_from_json(const nlohmann::json& value, std::string_v
               << (8 * b);
     }
     std::memcpy(&numbers[i], &bits, sizeof bits);
+    // The writer makes byte strings of finite numbers only (JSON text has no other).
+    if (!std::isfinite(numbers[i])) {
+      throw ModelFormatError(std::string(what) + ": number " + std::to_string(i) +
+                             " of its byte string is not finite");
+    }
   }
   return numbers;
 }

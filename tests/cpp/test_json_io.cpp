@@ -240,6 +240,18 @@ TEST(JsonIoTest, HostileBinaryDocumentsAreRefusedWithAMessage) {
               matrix_from_json(odd, "centres");
             }).find("centres: a byte string of 7 bytes"),
             std::string::npos);
+  // An infinite double in a byte string (8 bytes: +inf, little-endian).
+  const nlohmann::json infinite = {
+      {"rows", 1}, {"cols", 1}, {"data", nlohmann::json::binary({0, 0, 0, 0, 0, 0, 0xf0, 0x7f})}};
+  EXPECT_NE(message_of<ModelFormatError>([&] {
+              matrix_from_json(infinite, "scales");
+            }).find("scales: number 0 of its byte string is not finite"),
+            std::string::npos);
+  // A CBOR float of +inf (f9 7c 00, half precision) reads as the null of its JSON text, which a
+  // reader that needs a number refuses.
+  const nlohmann::json document =
+      parse_model_document(tag + std::string("\xa1\x61s\xf9\x7c\x00", 6), "inf.bin");
+  EXPECT_TRUE(document.at("s").is_null());
 }
 
 }  // namespace
