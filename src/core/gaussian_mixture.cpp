@@ -99,9 +99,12 @@ Vector GaussianMixture::log_pdf(const MatrixView& x, DensityQuery& query) const 
     const auto points = z.middleCols(start, width);
     Matrix joint(k_count, width);  // log β_l + log N(z_j; c_l, diag γ_l²)
     for (Index l = 0; l < k_count; ++l) {
+      // ((z − c) / γ)², not (z − c)² / γ²: in a model file whose widths and centres are far
+      // apart in scale, (z − c)² overflowed while 1/γ² underflowed to 0, and ∞ · 0 scored NaN (a
+      // fuzzed Parzen file); the quotient first keeps each term finite or +∞.
       const Eigen::ArrayXd mahalanobis =
-          ((points.colwise() - centers_.col(l)).array().square().colwise() *
-           inverse_variances_.col(l).array())
+          ((points.colwise() - centers_.col(l)).array().colwise() / scales_.col(l).array())
+              .square()
               .colwise()
               .sum()
               .transpose();
