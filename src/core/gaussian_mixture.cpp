@@ -61,7 +61,6 @@ GaussianMixture::GaussianMixture(Standardizer x_scaling, Vector weights, Matrix 
   log_weights_ = weights_.array().log();  // log 0 = −∞ leaves a component out of the sum
   component_log_norms_ =
       -scales_.array().log().colwise().sum().transpose() - 0.5 * dimension() * kLog2Pi;
-  inverse_variances_ = scales_.array().square().inverse();
   shared_widths_ = (scales_.colwise() - scales_.col(0)).cwiseAbs().maxCoeff() == 0.0;
   if (shared_widths_) kernel_sum_cache_ = std::make_shared<KernelSumCache>();
 }

@@ -101,7 +101,6 @@ class GaussianMixture {
   Matrix scales_;
   Vector log_weights_;          ///< log β_l (−∞ for a zero weight)
   Vector component_log_norms_;  ///< −Σ_d log γ_ld − (d/2) log 2π
-  Matrix inverse_variances_;    ///< 1 / γ_l²
   /// Every component has the same widths (Parzen window, SKD): log_pdf is then one kernel sum
   /// in coordinates divided by those widths, and goes through the kernel-sum engine.
   bool shared_widths_ = false;
