@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 MAKEFLAGS += --no-print-directory
 WERROR := $(if $(CI),ON,OFF)
 
-.PHONY: deps run test format-check test-cpp test-mpi test-python test-install test-robustness test-fuzz fuzz \
+.PHONY: deps run test format-check lint-python test-cpp test-mpi test-python test-install test-robustness test-fuzz fuzz \
   fuzz-build \
   python bench bench-papers bench-peers release clean
 
@@ -54,11 +54,15 @@ run: release python
 # Every test: the C++ sources' layout (clang-format), the C++ suite built with AddressSanitizer
 # and UndefinedBehaviorSanitizer (generic x86-64 code, so every warning stays an error), then the
 # Python suite against the package installed the README's way.
-test: format-check test-cpp test-mpi test-python test-install test-robustness test-fuzz
+test: format-check lint-python test-cpp test-mpi test-python test-install test-robustness test-fuzz
 
 # Every C++ source as .clang-format lays it out.
 format-check: deps
 	@clang-format --dry-run -Werror $$(git ls-files '*.cpp' '*.hpp')
+
+# The Python sources (package, tests, benchmarks, scripts) against flake8 (.flake8).
+lint-python: deps
+	@$(PYTHON) -m flake8 python tests bench scripts examples
 
 # -O1 with line tables only (-g1: sanitizer reports keep file and line): the compile of an
 # Eigen-heavy file takes half the time of -O2 -g (conditional_mixture.cpp 40.7 s -> 20.4 s,

@@ -7,6 +7,7 @@ packages=(
   g++ make cmake
   ccache                 # compiler cache: rebuilds of unchanged sources are replayed
   clang-format           # make test checks the layout of the C++ sources
+  flake8                 # make test lints the Python sources
   clang libclang-rt-14-dev libomp-dev  # libFuzzer harnesses of the readers (make fuzz)
   libeigen3-dev          # matrices, eigendecompositions, FFT (binned kernel sums)
   libopenblas-openmp-dev # BLAS behind Eigen's products; the OpenMP build nests inside our threads

@@ -1,5 +1,6 @@
-"""Part of the main job: draws the Old Faithful fit the cdens command saved (out/faithful_lscde.json)
-as a heat map of p(eruptions | waiting) with the data on top, through the Python package."""
+"""Part of the main job: draws the Old Faithful fit the cdens command saved
+(out/faithful_lscde.json) as a heat map of p(eruptions | waiting) with the data on top, through
+the Python package."""
 
 import sys
 

@@ -158,5 +158,6 @@ def main():
                     print(f"\nThe scaling model's sums: {summed}.")
                 print()
 
+
 if __name__ == "__main__":
     main()

@@ -66,7 +66,7 @@ def main():
         theirs, pandas_rows = pandas_seconds(path, args.repetitions)
         ours, cdens_rows = cdens_seconds(args.bench, path, args.repetitions)
         assert pandas_rows == cdens_rows == args.rows
-        print(f"| rows × columns | file MiB | cdens s | pandas s | pandas / cdens |")
+        print("| rows × columns | file MiB | cdens s | pandas s | pandas / cdens |")
         print("| ---: | ---: | ---: | ---: | ---: |")
         print(f"| {args.rows} × 10 | {size:.0f} | {ours:.3f} | {theirs:.3f} | "
               f"{theirs / ours:.2f} |")

@@ -39,6 +39,7 @@ from .skd import SKD
 
 __version__ = _core.__version__
 
-__all__ = ["LSCDE", "AutoCDE", "KernelCDE", "LinearGaussianCDE", "EpsilonKDE", "NWCDE", "RKDE", "SACDE", "SALSCDE", "ForwardSelectionCDE",
-           "LSCE", "LSMI", "ParzenWindow", "GMM", "RSDE", "SKD", "GSKD", "PRESSRegressor",
+__all__ = ["LSCDE", "AutoCDE", "KernelCDE", "LinearGaussianCDE", "EpsilonKDE", "NWCDE", "RKDE",
+           "SACDE", "SALSCDE", "ForwardSelectionCDE", "LSCE", "LSMI", "ParzenWindow", "GMM",
+           "RSDE", "SKD", "GSKD", "PRESSRegressor",
            "CdensWarning", "ConditionalDensityEstimator", "DensityEstimator", "load"]

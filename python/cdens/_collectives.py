@@ -10,11 +10,11 @@ cdens._distributed call these members and nothing else:
 - ``gather_to_root(value)``: that list on rank 0, None on the others;
 - ``scatter_from_root(parts)``: rank 0's list (ignored elsewhere), each process its entry.
 
-MpiCollective speaks it over a duplicate of an mpi4py communicator (``fit(..., comm=MPI.COMM_WORLD)``
-under ``mpirun``); SocketCollective over TCP connections between the tasks of a fit on a Dask
-cluster (cdens._dask), every process connected to rank 0, which does every reduction in rank
-order and sends the result back. Every member is a collective call: every process calls it, in
-the same order.
+MpiCollective speaks it over a duplicate of an mpi4py communicator
+(``fit(..., comm=MPI.COMM_WORLD)`` under ``mpirun``); SocketCollective over TCP connections
+between the tasks of a fit on a Dask cluster (cdens._dask), every process connected to rank 0,
+which does every reduction in rank order and sends the result back. Every member is a collective
+call: every process calls it, in the same order.
 """
 
 import hmac

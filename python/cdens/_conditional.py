@@ -145,8 +145,8 @@ class ConditionalDensityEstimator(BaseEstimator):
             return X, Y, {}, None
         x_names = output_names(X, len(columns_of(X, "X")), prefix="x")
         y_names = output_names(Y, len(columns_of(Y, "Y")))
-        X, Y, unordered, ordered_positions, labels = code_fit(X, Y, x_names, y_names, discrete,
-                                                               ordered)
+        X, Y, unordered, ordered_positions, labels = code_fit(
+            X, Y, x_names, y_names, discrete, ordered)
         if (unordered or ordered_positions) and "discrete" not in self.get_params():
             names = [(x_names + y_names)[d] for d in sorted(unordered + ordered_positions)]
             raise ValueError(f"{type(self).__name__} smooths every column as continuous, and "

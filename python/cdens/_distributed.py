@@ -98,8 +98,8 @@ def agree_on_labels(comm, labels, ordered, rows):
         if any(name in every_ordered for _, every_ordered in coded):
             if len({tuple(labels_of) for labels_of in lists}) > 1:
                 raise ValueError(f"the labels of ordered column {name!r} differ between the "
-                                 "processes: state them (ordered={{{name!r}: [...]}}) or give every "
-                                 "process a pandas Categorical with the same categories")
+                                 "processes: state them (ordered={{{name!r}: [...]}}) or give "
+                                 "every process a pandas Categorical with the same categories")
             agreed[name] = lists[0]
         else:
             agreed[name] = sorted(set().union(*lists))

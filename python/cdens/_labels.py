@@ -109,8 +109,8 @@ def declared_positions(discrete, ordered, names):
             stated[_position(spec, names, "ordered")] = [label_text(label) for label in labels]
         ordered_positions = list(stated)
     else:
-        ordered_positions = [] if ordered is None else [
-            _position(spec, names, "ordered") for spec in np.atleast_1d(np.asarray(ordered, object))]
+        specs = [] if ordered is None else np.atleast_1d(np.asarray(ordered, object))
+        ordered_positions = [_position(spec, names, "ordered") for spec in specs]
     return unordered, ordered_positions, stated
 
 
@@ -209,7 +209,8 @@ def code_query(values, names, labels, unknown_is_outside, count_name):
     if len(columns) != len(names) or not len(columns[0][0]):
         return values  # the checks of the query name the mismatch
     coded = [code_column(column, labels[name], name, unknown_is_outside) if name in labels
-             else _numbers(column, name, count_name) for (column, _, _), name in zip(columns, names)]
+             else _numbers(column, name, count_name)
+             for (column, _, _), name in zip(columns, names)]
     return np.column_stack(coded)
 
 
@@ -243,8 +244,8 @@ def drop_missing_rows(warn, *arrays):
     rows = np.flatnonzero(missing)
     if rows.size == missing.size:
         raise ValueError("every row has a missing value")
-    shown = ", ".join(map(str, rows[:10])) + (f" and {rows.size - 10} more" if rows.size > 10
-                                               else "")
+    more = f" and {rows.size - 10} more" if rows.size > 10 else ""
+    shown = ", ".join(map(str, rows[:10])) + more
     warn(f"left out {rows.size} of {missing.size} rows with a missing value (rows {shown})")
     return tuple(_take(values, ~missing) for values in arrays)
 

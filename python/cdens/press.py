@@ -103,4 +103,3 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
 
     def _more_tags(self):
         return {"requires_y": True}
-

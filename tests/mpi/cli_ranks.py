@@ -225,7 +225,8 @@ def main():
                     "column 'x1'")
         for (name, fit), ranks in itertools.product(fits.items(), (1, 3, 4)):
             model_path = runner.path("bad.json")
-            result = runner.run(["fit", runner.path("bad-*.csv")] + fit + ["--out", model_path], ranks)
+            command = ["fit", runner.path("bad-*.csv")] + fit + ["--out", model_path]
+            result = runner.run(command, ranks)
             check(result.returncode == 2, f"{name}, {ranks} ranks: status {result.returncode}")
             errors = [line for line in result.stderr.splitlines() if "cdens: error:" in line]
             check(errors == [expected], f"{name}, {ranks} ranks: {result.stderr}")

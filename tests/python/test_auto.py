@@ -1,6 +1,6 @@
 """AutoCDE (--method auto): the table against each candidate's K-fold scores computed here with
-scikit-learn's own cross-validation loop and against the fits' own leave-one-out NLLs, the refit of the chosen candidate, lists and strings
-of candidates, model files, the CLI and bad input."""
+scikit-learn's own cross-validation loop and against the fits' own leave-one-out NLLs, the refit
+of the chosen candidate, lists and strings of candidates, model files, the CLI and bad input."""
 
 import json
 import subprocess
@@ -16,7 +16,8 @@ from conftest import REPO
 
 def engine_folds(n, folds, seed):
     """The folds of the engine's KFold(n, folds, Rng(seed)): LSCDE's draws with every pair a
-    centre (so no permutation is drawn before the folds), as cdens._core.sampling_plan gives them."""
+    centre (so no permutation is drawn before the folds), as cdens._core.sampling_plan gives
+    them."""
     _, fold_of = _core.sampling_plan(n, n_centers=n, folds=folds, seed=seed)
     return np.asarray(fold_of)
 

@@ -8,8 +8,8 @@ process; methods that do not run distributed refuse rows on several workers, and
 one; partitions of X and y that do not match are refused.
 
 One cluster of four workers (threads of this process: it starts in 0.3 s, where four worker
-processes took 6 s here, bench/mpi/dask_fits.py) serves every test; a test places each partition on the worker it
-names by scattering it there."""
+processes took 6 s here, bench/mpi/dask_fits.py) serves every test; a test places each
+partition on the worker it names by scattering it there."""
 
 import json
 import sys
@@ -210,8 +210,8 @@ def test_a_nan_in_one_partition_raises_the_valueerror_of_one_process(client):
     (lambda: cdens.AutoCDE(random_state=1, n_jobs=1), "method auto runs on one process only"),
     (lambda: cdens.NWCDE(n_jobs=1), "method nwcde runs on one process only"),
 ], ids=["auto", "nwcde"])
-def test_methods_that_need_every_row_in_one_place_refuse_several_workers(client, make,
-                                                                          message):
+def test_methods_that_need_every_row_in_one_place_refuse_several_workers(
+        client, make, message):
     x, y = generated(n=120)
     with pytest.raises(ValueError, match=message):
         make().fit(da.from_array(x, chunks=60), da.from_array(y, chunks=60))
@@ -261,7 +261,8 @@ def test_sample_weights_and_unlabelled_inputs_may_be_dask_collections(client, tm
                             document(shared, tmp_path / "s.json")) <= RANK_TOLERANCE
 
 
-def test_a_discrete_column_of_words_in_a_dask_dataframe_lacking_a_label_in_a_partition(client, tmp_path):
+def test_a_discrete_column_of_words_in_a_dask_dataframe_lacking_a_label_in_a_partition(
+        client, tmp_path):
     x, y = generated()
     tercile = np.digitize(x[:, 1], np.quantile(x[:, 1], [1 / 3, 2 / 3]))
     frame = pd.DataFrame({"waiting": x[:, 0], "size": np.array(["low", "mid", "high"])[tercile]})

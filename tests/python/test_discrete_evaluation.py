@@ -55,8 +55,8 @@ def masses(model, X, levels):
 
 @pytest.fixture(scope="module")
 def ordered_model(grades):
-    return cdens.KernelCDE(ordered=[1], bandwidth=[0.6, 0.4]).fit(grades["x"][:300],
-                                                                 grades["y"][:300])
+    estimator = cdens.KernelCDE(ordered=[1], bandwidth=[0.6, 0.4])
+    return estimator.fit(grades["x"][:300], grades["y"][:300])
 
 
 def test_scores_are_the_sums_over_the_mass_function(ordered_model, grades):

@@ -10,6 +10,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import cdens
 
+
 # No check is skipped. The estimators carry no classifier/regressor tag, so scikit-learn runs its
 # generic checks (parameters, cloning, pickling, dtypes, NaN/inf refusal, n_features_in_,
 # idempotent fits, ...), and every one of them applies to a conditional density estimator. The

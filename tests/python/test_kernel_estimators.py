@@ -11,8 +11,8 @@ import cdens
 def standardised(values):
     """(values - mean) / sample standard deviation per column, as the engine standardises."""
     values = np.asarray(values, dtype=float).reshape(len(values), -1)
-    return (values - values.mean(axis=0)) / values.std(axis=0, ddof=1), values.std(axis=0,
-                                                                                    ddof=1)
+    scale = values.std(axis=0, ddof=1)
+    return (values - values.mean(axis=0)) / scale, scale
 
 
 def kernel_estimate(weights, t_train, t_query, sigma, y_scale):

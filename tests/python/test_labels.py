@@ -3,7 +3,6 @@ a model fitted on labels is the model of their codes, keeps them through its fil
 them, and agrees with the command on the same CSV file (docs/python.md, "Labels")."""
 
 import subprocess
-import warnings
 
 import numpy as np
 import pytest
@@ -36,7 +35,8 @@ def words_X(shells):
 
 
 def codes_X(shells):
-    return np.column_stack([shells["length"], shells["sex_code"], shells["size_code"]]).astype(float)
+    columns = [shells["length"], shells["sex_code"], shells["size_code"]]
+    return np.column_stack(columns).astype(float)
 
 
 def test_words_give_the_model_of_their_codes(shells):
@@ -146,7 +146,8 @@ def test_missing_rows_are_dropped_with_a_count(shells):
         dropped = cdens.KernelCDE(**options).fit(X, y, missing="drop")
     keep = np.setdiff1d(np.arange(150), [3, 10, 20, 30, 40])
     clean = cdens.KernelCDE(**options).fit(X[keep], y[keep])
-    np.testing.assert_array_equal(dropped.log_pdf(X[keep], y[keep]), clean.log_pdf(X[keep], y[keep]))
+    np.testing.assert_array_equal(dropped.log_pdf(X[keep], y[keep]),
+                                  clean.log_pdf(X[keep], y[keep]))
     with pytest.raises(ValueError, match='missing must be "error" or "drop"'):
         cdens.KernelCDE(**options).fit(X, y, missing="zero")
     numeric = shells["length"].reshape(-1, 1).copy()
@@ -186,7 +187,8 @@ def test_density_fit_drops_missing_rows(faithful):
     X = np.column_stack([waiting[:, 0], eruptions])
     holed = X.copy()
     holed[[4, 9], 1] = np.nan
-    with pytest.warns(CdensWarning, match=r"left out 2 of 272 rows with a missing value \(rows 4, 9\)"):
+    message = r"left out 2 of 272 rows with a missing value \(rows 4, 9\)"
+    with pytest.warns(CdensWarning, match=message):
         dropped = cdens.ParzenWindow().fit(holed, missing="drop")
     keep = np.setdiff1d(np.arange(len(X)), [4, 9])
     np.testing.assert_array_equal(dropped.score_samples(X[keep]),

@@ -16,7 +16,6 @@ Usage: run_corpus.py --cli build/release/cdens [--class NAME] [--verbose]
 
 import argparse
 import json
-import math
 import os
 import random
 import re
@@ -349,10 +348,13 @@ def corrupted_models(corpus):
     model("parameter choice as a number", altered(
         lambda d: d["fit"].update(parameter_choice=3)), ["parameter_choice is no text"])
     model("missing model", altered(lambda d: d.pop("model")), ["model"])
-    model("zeroed coefficients", altered(
-        lambda d: d["model"]["gate"].update(
-            alpha=[0.0] * len(d["model"]["gate"]["alpha"]))),
-        ["all zero"], query=("predict", "small.csv"))
+
+    def zero_coefficients(document):
+        gate = document["model"]["gate"]
+        gate.update(alpha=[0.0] * len(gate["alpha"]))
+
+    model("zeroed coefficients", altered(zero_coefficients), ["all zero"],
+          query=("predict", "small.csv"))
     model("negative coefficient", altered(
         lambda d: d["model"]["gate"]["alpha"].__setitem__(0, -1.0)),
         ["non-negative"], query=("predict", "small.csv"))
@@ -482,8 +484,8 @@ def non_finite_scores(corpus):
     # eruptions (the y of lscde.json and kcde.json) of 1e300 in data row 3, or in every row
     far = [row if k != 2 else "1e300," + row.split(",")[1] for k, row in enumerate(rows[:40])]
     corpus.write("far.csv", "\n".join([header] + far) + "\n")
-    corpus.write("all_far.csv", "\n".join([header] + ["1e300," + r.split(",")[1]
-                                                        for r in rows[:5]]) + "\n")
+    all_far = ["1e300," + r.split(",")[1] for r in rows[:5]]
+    corpus.write("all_far.csv", "\n".join([header] + all_far) + "\n")
     corpus.add(cls, "evaluate with a y of 1e300", ["evaluate", "lscde.json", "far.csv"], "ok",
                ["excluded: 1 of 40 pairs", "data row 3 \\(log_likelihood -inf\\)"])
     corpus.add(cls, "compare with a y of 1e300",
@@ -518,7 +520,8 @@ def grammar(corpus):
     press_fit = ["small.csv", "--x", "waiting", "--y", "eruptions", "--states", "2",
                  "--restarts", "1", "--max-evaluations", "50"]
     for name, args in [
-            ("density fit", ["density", "fit", "small.csv", "--method", "gmm", "--components", "2"]),
+            ("density fit",
+             ["density", "fit", "small.csv", "--method", "gmm", "--components", "2"]),
             ("density fit by default", ["density", "fit", "small.csv", "--width", "0.3"]),
             ("density score", ["density", "score", "density.json", "small.csv"]),
             ("density grid", ["density", "grid", "density.json", "--grid", "1:6:5", "--grid",
@@ -604,7 +607,8 @@ def labels_and_missing_values(corpus):
     corpus.write("labelled.csv", "\n".join(labelled) + "\n")
     # In the queries: a kind the model never saw in data row 3 (an output), or as an input.
     corpus.write("new_kind.csv", "\n".join(
-        [labelled[0]] + [line if k != 2 else line.replace("short", "medium").replace("long", "medium")
+        [labelled[0]] + [line if k != 2 else
+                         line.replace("short", "medium").replace("long", "medium")
                          for k, line in enumerate(labelled[1:21])]) + "\n")
     missing = [labelled[0]] + [
         line if k not in (3, 7) else ",".join(["NA" if c == 1 else cell
@@ -630,7 +634,8 @@ def labels_and_missing_values(corpus):
                kcde + ["--x", "band", "--y", "waiting", "--ordered", "band"], "error",
                ["'band'", r"labelled\.csv:\d+:4", "--levels band="])
     corpus.add(cls, "label outside the stated levels",
-               kcde + ["--x", "band", "--y", "waiting", "--ordered", "band", "--levels", "band=S,M"],
+               kcde + ["--x", "band", "--y", "waiting", "--ordered", "band",
+                       "--levels", "band=S,M"],
                "error", [r"labelled\.csv:\d+:4", "label 'L'", "S,M"])
     corpus.add(cls, "levels before the data file",
                ["fit", "--levels", "band=S,M,L", "labelled.csv", "--method", "kcde", "--x", "band",
@@ -638,8 +643,8 @@ def labels_and_missing_values(corpus):
     corpus.add(cls, "levels of an undeclared column",
                kcde + ["--x", "band", "--y", "waiting", "--discrete", "band", "--levels",
                        "kind=short,long"], "error", ["'kind'", "neither --discrete nor --ordered"])
-    corpus.add(cls, "levels without a name", kcde + ["--x", "band", "--y", "waiting", "--discrete",
-                                                   "band", "--levels", "S,M,L"],
+    corpus.add(cls, "levels without a name",
+               kcde + ["--x", "band", "--y", "waiting", "--discrete", "band", "--levels", "S,M,L"],
                "error", ["--levels takes NAME="])
     corpus.add(cls, "levels listing a label twice",
                kcde + ["--x", "band", "--y", "waiting", "--ordered", "band", "--levels",
@@ -655,7 +660,8 @@ def labels_and_missing_values(corpus):
                ["predict", "kind.json", "labelled.csv"], "ok",
                check=lambda stdout, _workdir: None if (
                    stdout.splitlines()[0] == "waiting,log_density,mode"
-                   and {line.split(",")[2] for line in stdout.splitlines()[1:]} <= {"short", "long"})
+                   and {line.split(",")[2] for line in stdout.splitlines()[1:]}
+                   <= {"short", "long"})
                else f"expected the mode as labels: {stdout[:200]}")
     corpus.add(cls, "sample names the labels",
                ["sample", "kind.json", "--x-values", "55,80", "--n", "5"], "ok",
@@ -823,8 +829,8 @@ def sample_weights(corpus):
     fit("auto with weights", good, ["--candidates", "linear,lscde,kcde:trend=gp"], "ok", [],
         method="auto")
     for method in ["parzen", "gmm"]:
-        corpus.add(cls, f"{method} with weights", ["fit", good, "--method", method, "--weights",
-                                                    "w"], "ok", [])
+        corpus.add(cls, f"{method} with weights",
+                   ["fit", good, "--method", method, "--weights", "w"], "ok", [])
 
 
 def evaluation_of_discrete_outputs(corpus):

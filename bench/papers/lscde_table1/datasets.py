@@ -63,7 +63,8 @@ DATASETS = (
     ),
     Dataset(
         "highway", "highway.csv",
-        Pairing(("adt", "trks", "lane", "acpt", "sigs", "itg", "slim", "len", "lwid", "shld", "hwy"), ("rate",)),
+        Pairing(("adt", "trks", "lane", "acpt", "sigs", "itg", "slim", "len", "lwid", "shld",
+                 "hwy"), ("rate",)),
         (19, 11),
         results((1.71, 0.41), (2.24, 0.64), (7.41, 1.22), (5.69, 1.69), (15.30, 0.76)),
         "alr3 response rate (accident rate) on the 11 other columns; measured 1.28 ± 0.42.",
@@ -74,9 +75,11 @@ DATASETS = (
         "alr3: daughter's height on mother's height; measured 1.29 ± 0.03.",
     ),
     Dataset(
-        "sniffer", "sniffer.csv", Pairing(("tank_temp", "gas_temp", "tank_pres", "gas_pres"), ("y",)), (62, 4),
+        "sniffer", "sniffer.csv",
+        Pairing(("tank_temp", "gas_temp", "tank_pres", "gas_pres"), ("y",)), (62, 4),
         results((0.69, 0.16), (0.96, 0.15), (0.72, 0.09), (0.68, 0.21), (26.80, 0.58)),
-        "alr3 response y (escaping vapour) on the four temperatures and pressures; measured 0.63 ± 0.41.",
+        "alr3 response y (escaping vapour) on the four temperatures and pressures; measured "
+        "0.63 ± 0.41.",
     ),
     Dataset(
         "snowgeese", "snowgeese.csv", Pairing(("obs1", "obs2"), ("photo",)), (22, 2),
@@ -95,7 +98,8 @@ DATASETS = (
         (Pairing(("plot", "tree", "species", "height"), ("dbh",)),),
     ),
     Dataset(
-        "birthwt", "birthwt.csv", Pairing(("age", "lwt", "race", "smoke", "ptl", "ht", "ui"), ("bwt",)), (94, 7),
+        "birthwt", "birthwt.csv",
+        Pairing(("age", "lwt", "race", "smoke", "ptl", "ht", "ui"), ("bwt",)), (94, 7),
         results((1.43, 0.01), (1.48, 0.01), (1.46, 0.01), (1.58, 0.05), (15.95, 0.53)),
         "MASS: birth weight bwt; low (bwt < 2500 g) is excluded as a function of y. d_X = 7 "
         "leaves out one of the eight risk factors, and the NLL cannot tell which: dropping "
@@ -159,7 +163,8 @@ DATASETS = (
     ),
     Dataset(
         "BostonHousing", "boston_housing.csv",
-        Pairing(("crim", "zn", "indus", "chas", "nox", "rm", "age", "dis", "rad", "tax", "ptratio", "b", "lstat"), ("medv",)),
+        Pairing(("crim", "zn", "indus", "chas", "nox", "rm", "age", "dis", "rad", "tax",
+                 "ptratio", "b", "lstat"), ("medv",)),
         (253, 13),
         results((0.82, 0.05), (1.03, 0.05), (0.68, 0.06), (0.48, 0.10), (17.81, 0.25)),
         "mlbench response medv on the 13 others; measured 0.92 ± 0.17, above the paper. "
@@ -190,10 +195,12 @@ DATASETS = (
     ),
     Dataset(
         "BigMac2003", "bigmac2003.csv",
-        Pairing(("bread", "rice", "food_index", "bus", "apt", "teach_gi", "teach_ni", "tax_rate", "teach_hours"), ("big_mac",)),
+        Pairing(("bread", "rice", "food_index", "bus", "apt", "teach_gi", "teach_ni", "tax_rate",
+                 "teach_hours"), ("big_mac",)),
         (34, 9),
         results((1.32, 0.11), (1.29, 0.14), (2.64, 0.84), (1.35, 0.26), (13.34, 0.52)),
-        "alr3 response BigMac (minutes of labour per Big Mac) on the 9 others; measured 1.26 ± 0.24.",
+        "alr3 response BigMac (minutes of labour per Big Mac) on the 9 others; measured "
+        "1.26 ± 0.24.",
     ),
     Dataset(
         "UN3", "un3.csv", Pairing(UN3[1:], ("modern_c",)), (62, 6),
@@ -204,7 +211,9 @@ DATASETS = (
         tuple(Pairing(tuple(c for c in UN3 if c != y), (y,)) for y in UN3[1:]),
     ),
     Dataset(
-        "cpus", "cpus.csv", Pairing(("syct", "mmin", "mmax", "cach", "chmin", "chmax", "estperf"), ("perf",)), (104, 7),
+        "cpus", "cpus.csv",
+        Pairing(("syct", "mmin", "mmax", "cach", "chmin", "chmax", "estperf"), ("perf",)),
+        (104, 7),
         results((1.04, 0.07), (1.01, 0.10), (-2.14, 0.13), None, (15.16, 0.72)),
         "MASS response perf (published performance) on the six characteristics and estperf; "
         "measured 0.85 ± 0.44. The reverse roles of perf and estperf give 1.17 ± 1.11.",

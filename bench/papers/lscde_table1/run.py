@@ -147,7 +147,8 @@ def load_columns(dataset, pairing):
     missing = [c for c in pairing.x + pairing.y if c not in header]
     if missing:
         raise ValueError(f"{dataset.file}: no column {missing[0]}")
-    return (values[:, [header.index(c) for c in pairing.x]], values[:, [header.index(c) for c in pairing.y]])
+    return (values[:, [header.index(c) for c in pairing.x]],
+            values[:, [header.index(c) for c in pairing.y]])
 
 
 def describe(pairing):
@@ -164,7 +165,8 @@ def table_row(dataset, pairing, names, n_train, d_x, outcome):
     nll = {name: outcome[name].nll for name in names}
     bold = protocol.bold_methods(nll)
     row = [dataset.name, f"({n_train}, {d_x}) / {dataset.paper_n_dx}", describe(pairing)]
-    row += [protocol.format_cell(*protocol.mean_std(nll[name]), bold=name in bold) for name in names]
+    row += [protocol.format_cell(*protocol.mean_std(nll[name]), bold=name in bold)
+            for name in names]
     for name in names:
         method = ESTIMATORS[name].paper_method
         if method is None:
@@ -174,7 +176,8 @@ def table_row(dataset, pairing, names, n_train, d_x, outcome):
             row += ["n/a", "n/a"]
             continue
         mean = np.mean(nll[name])
-        row += [protocol.format_cell(*paper), "yes" if protocol.within_paper(mean, *paper) else "NO"]
+        within = protocol.within_paper(mean, *paper)
+        row += [protocol.format_cell(*paper), "yes" if within else "NO"]
     return row
 
 
@@ -209,7 +212,8 @@ def head_to_head(names, outcomes):
         for outcome in outcomes:
             ours, theirs = outcome[name].nll, outcome[first].nll
             lower += ours.mean() < theirs.mean()
-            if (ours - theirs).any() and stats.ttest_rel(ours, theirs).pvalue < protocol.SIGNIFICANCE:
+            if ((ours - theirs).any()
+                    and stats.ttest_rel(ours, theirs).pvalue < protocol.SIGNIFICANCE):
                 better += ours.mean() < theirs.mean()
                 worse += ours.mean() > theirs.mean()
         lines.append(f"{name} against {first}: lower mean NLL on {lower} of {len(outcomes)} "
@@ -266,19 +270,26 @@ def calibration_header(names, outcome):
 
 def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help=f"{QUICK_RUNS} runs on {', '.join(QUICK_DATASETS)}")
-    parser.add_argument("--runs", type=int, help=f"runs per dataset (default {FULL_RUNS}, {QUICK_RUNS} with --quick)")
-    parser.add_argument("--datasets", help="comma list of Table 1 names (default: all, or the quick set)")
-    parser.add_argument("--estimators", default="lscde-numpy", help=f"comma list of {', '.join(ESTIMATORS)}")
-    parser.add_argument("--alternatives", action="store_true", help="also score every alternative pairing tried")
-    parser.add_argument("--csv", help="write every run (dataset, pairing, estimator, run, nll, crps, coverage_90, seconds) here")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"{QUICK_RUNS} runs on {', '.join(QUICK_DATASETS)}")
+    parser.add_argument("--runs", type=int,
+                        help=f"runs per dataset (default {FULL_RUNS}, {QUICK_RUNS} with --quick)")
+    parser.add_argument("--datasets",
+                        help="comma list of Table 1 names (default: all, or the quick set)")
+    parser.add_argument("--estimators", default="lscde-numpy",
+                        help=f"comma list of {', '.join(ESTIMATORS)}")
+    parser.add_argument("--alternatives", action="store_true",
+                        help="also score every alternative pairing tried")
+    parser.add_argument("--csv", help="write every run (dataset, pairing, estimator, run, nll, "
+                                      "crps, coverage_90, seconds) here")
     args = parser.parse_args()
     names = args.estimators.split(",")
     unknown = [name for name in names if name not in ESTIMATORS]
     if unknown:
         parser.error(f"unknown estimator {unknown[0]}; registered: {', '.join(ESTIMATORS)}")
     by_name = {d.name: d for d in DATASETS}
-    chosen = args.datasets.split(",") if args.datasets else (QUICK_DATASETS if args.quick else list(by_name))
+    default = QUICK_DATASETS if args.quick else list(by_name)
+    chosen = args.datasets.split(",") if args.datasets else default
     unknown = [name for name in chosen if name not in by_name]
     if unknown:
         parser.error(f"unknown dataset {unknown[0]}; Table 1 has: {', '.join(by_name)}")
@@ -314,7 +325,8 @@ def main():
                                     outcome[name].seconds[run]))
     columns = header(names)
     rows.append(time_row(names, seconds))
-    print(f"Table 1 of Sugiyama et al. (2010): test NLL, standardised units, mean ± std over {runs} runs\n")
+    print("Table 1 of Sugiyama et al. (2010): test NLL, standardised units, mean ± std over "
+          f"{runs} runs\n")
     print(protocol.markdown_table(columns, rows))
     for line in head_to_head(names, main_outcomes):
         print(f"\n{line}")

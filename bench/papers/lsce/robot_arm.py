@@ -15,10 +15,10 @@ mass at the end of a massless rod (masses and lengths below, loosely a human upp
 the manipulator dynamics M(q) q'' + C(q, q') q' + g(q) = tau; one control step lasts 0.05 s and is
 integrated with 2 ms steps of linearly implicit Euler in the PD terms (the stiff gains and the
 small inertia of distal links make explicit Euler unstable):
-(M + dt Kd + dt^2 Kp) q'_new = M q' + dt (Kp (a - q) - C q' - g), q_new = q + dt q'_new. The 9 joints of a humanoid upper body do not
-form one planar chain; the chain keeps what matters for transition estimation — coupled nonlinear
-dynamics, stiff and soft PD gains, bimodal actuation noise — and is documented as such in
-docs/benchmarks.md.
+(M + dt Kd + dt^2 Kp) q'_new = M q' + dt (Kp (a - q) - C q' - g), q_new = q + dt q'_new.
+The 9 joints of a humanoid upper body do not form one planar chain; the chain keeps what matters
+for transition estimation — coupled nonlinear dynamics, stiff and soft PD gains, bimodal
+actuation noise — and is documented as such in docs/benchmarks.md.
 """
 
 import numpy as np

@@ -20,8 +20,8 @@ artificial sets' in the units of their generator. The paper's UCI numbers are 3-
 negative than ours in standardised units even for plain LSCDE, which fits y rescaled to [0, 1]
 (max - min of the whole dataset) far better; the tables therefore also print our errors in
 those units (error x prod_d range_d / sd_d, the Jacobian of the change of units) — a
-hypothesis about the paper's units, see docs/benchmarks.md. LSCE/ε-KDE and LSMI/ε-KDE apply ε-KDE to the
-projection found by LSCE and LSMI in the same run, which is what cdens's lsce-ekde and
+hypothesis about the paper's units, see docs/benchmarks.md. LSCE/ε-KDE and LSMI/ε-KDE apply
+ε-KDE to the projection found by LSCE and LSMI in the same run, which is what cdens's lsce-ekde and
 lsmi-ekde methods compute with the same seed.
 """
 
@@ -267,8 +267,8 @@ def table_rows(name, X, Y, n, runs, restarts, rows, split_seed, lsce_only=False)
             dims[k].append(chosen[k])
         seconds.append(lsce_seconds)
         # Standardised units to units of y rescaled to [0, 1] over the whole dataset.
-        factors.append(float(np.prod((Y.max(axis=0) - Y.min(axis=0)) / Y[train].std(axis=0,
-                                                                                   ddof=1))))
+        ranges = Y.max(axis=0) - Y.min(axis=0)
+        factors.append(float(np.prod(ranges / Y[train].std(axis=0, ddof=1))))
         rows.append({"part": name, "run": run, **result, "dz_LSCE": chosen["LSCE"],
                      "dz_LSCE_paper": chosen["LSCE(paper)"], "dz_LSMI": chosen.get("LSMI", ""),
                      "lsce_seconds": lsce_seconds, "range_factor": factors[-1]})

@@ -55,7 +55,8 @@ def gauss_laplace_2d_sample(n, rng):
 
 # -- eqs. (55)-(61): three Gaussians in 6-D and 10-D -----------------------------------------------
 def three_gaussians(dimension):
-    """Means 1, -1, 0 and diagonal covariances diag{1, 2, 1, 2, ...}, diag{2, 1, 2, 1, ...} (twice)."""
+    """Means 1, -1, 0 and diagonal covariances diag{1, 2, 1, 2, ...}, diag{2, 1, 2, 1, ...}
+    (twice)."""
     means = np.array([np.full(dimension, 1.0), np.full(dimension, -1.0), np.zeros(dimension)])
     first = np.tile([1.0, 2.0], dimension // 2)
     second = np.tile([2.0, 1.0], dimension // 2)

@@ -114,7 +114,8 @@ def selection_experiment(args, grid):
     print(f"## Toy data 1, N = {n}: features SA-CDE keeps at the CV choice\n")
     print("lambda: our one-standard-error rule (the default); lambda_min: the paper's rule, the "
           "CV minimum (same fit, read off the path)\n")
-    print("| seed | sigma | lambda | kept | ||alpha_d|| (x1 ... x6) | lambda_min | kept at lambda_min |")
+    print("| seed | sigma | lambda | kept | ||alpha_d|| (x1 ... x6) | lambda_min "
+          "| kept at lambda_min |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     exact = {"1se": 0, "min": 0}
     for seed in seeds:

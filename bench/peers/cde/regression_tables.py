@@ -173,7 +173,8 @@ def main():
             if seed < args.peer_splits and args.limit > 0 and None not in peer:
                 peer.append(statsmodels_peer.fit_and_score_within(
                     x[train], y[train].reshape(-1, 1), x[test], y[test].reshape(-1, 1), args.limit))
-        cells = [f"{np.mean(nll[name]):.3f} ± {np.std(nll[name]):.3f} ({np.mean(seconds[name]):.2g} s)"
+        cells = [f"{np.mean(nll[name]):.3f} ± {np.std(nll[name]):.3f} "
+                 f"({np.mean(seconds[name]):.2g} s)"
                  for name in names]
         print(f"| {title} | ({len(y) // 2}, {x.shape[1]}) | " + " | ".join(cells) +
               f" | {peer_cell(peer, nll, args.limit)} |", flush=True)

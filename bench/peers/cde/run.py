@@ -1,7 +1,8 @@
 """Peers in one run: cdens's LSCDE and KCDE (per-dimension bandwidths by leave-one-out
-likelihood, the estimator statsmodels' cv_ml computes), the plain numpy LSCDE of the paper (lscde_numpy.py, every
-lambda solved directly) and statsmodels' KDEMultivariateConditional(bw='cv_ml'), fitted on the
-same training sets and scored by test NLL on the same test sets.
+likelihood, the estimator statsmodels' cv_ml computes), the plain numpy LSCDE of the paper
+(lscde_numpy.py, every lambda solved directly) and statsmodels'
+KDEMultivariateConditional(bw='cv_ml'), fitted on the same training sets and scored by test NLL on
+the same test sets.
 
     build/venv/bin/python bench/peers/cde/run.py                    # n = 300 ... 10,000
     build/venv/bin/python bench/peers/cde/run.py --sizes 300,1000 --dims 1

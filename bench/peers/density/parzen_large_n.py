@@ -73,7 +73,8 @@ def two_dimensional(n, m):
         return estimator.score_samples(queries)
 
     reference, sklearn_seconds = timed(sklearn_work)
-    print("| implementation | path | fit + log-densities | vs scikit-learn | max abs. diff. log p |")
+    print("| implementation | path | fit + log-densities | vs scikit-learn "
+          "| max abs. diff. log p |")
     print("| --- | --- | --- | --- | --- |")
     print(f"| scikit-learn KernelDensity (rtol=0, atol=0) | tree, exact | {sklearn_seconds:.3g} s "
           f"| 1 | 0 |")

@@ -131,8 +131,8 @@ def main():
     headline = None
     for name in args.sets.split(","):
         x, y, splits = load(name)
-        count = len(splits["train"]) if args.splits == 0 else min(args.splits,
-                                                                   len(splits["train"]))
+        available = len(splits["train"])
+        count = available if args.splits == 0 else min(args.splits, available)
         for spec in specs:
             rows = [run_split(spec, x, y, np.array(splits["train"][s]),
                               np.array(splits["test"][s]), s) for s in range(count)]
