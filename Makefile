@@ -108,6 +108,8 @@ test-python: python
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/peers/density/parzen_large_n.py --quick
 	@echo "KCDE log-densities at scale, quick mode:"
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/scale/kcde_queries.py --quick
+	@echo "Loading a large KCDE model file, quick mode:"
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/scale/model_file_memory.py --quick
 	@echo "UCI regression benchmark (../shared/data/uci), quick mode:"
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/peers/uci/run.py --quick
 
