@@ -47,8 +47,10 @@ std::string defaults_text(const NamedGroups& defaults) {
 std::string flag_help(const std::vector<std::pair<const MethodEntry*, const OptionInfo*>>& uses) {
   std::vector<std::pair<std::string, NamedGroups>> meanings;
   for (const auto& [method, option] : uses) {
+    // A structured binding cannot be captured in C++17 (clang refuses, GCC allows).
+    const std::string& doc = option->doc;
     auto meaning = std::find_if(meanings.begin(), meanings.end(),
-                                [&](const auto& entry) { return entry.first == option->doc; });
+                                [&](const auto& entry) { return entry.first == doc; });
     if (meaning == meanings.end()) {
       meanings.push_back({option->doc, {}});
       meaning = meanings.end() - 1;

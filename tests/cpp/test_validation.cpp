@@ -44,9 +44,10 @@ TEST(ValidationTest, RequireFiniteNamesArgumentSampleAndDimension) {
 
 TEST(ValidationTest, RequireNonemptyIsDataErrorNamingTheArgument) {
   EXPECT_NO_THROW(require_nonempty(Matrix::Zero(1, 1), "x"));
-  for (const auto& [rows, cols] : {std::pair<Index, Index>{0, 3}, {3, 0}, {0, 0}}) {
+  for (const auto& shape : {std::pair<Index, Index>{0, 3}, {3, 0}, {0, 0}}) {
+    const Matrix empty(shape.first, shape.second);
     const std::string message =
-        message_of<DataError>([&] { require_nonempty(Matrix(rows, cols), "training outputs"); });
+        message_of<DataError>([&] { require_nonempty(empty, "training outputs"); });
     EXPECT_TRUE(contains(message, "training outputs")) << message;
   }
 }
