@@ -7,6 +7,7 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/methods/registry.hpp"
+#include "core/json_reading.hpp"
 
 namespace cdens {
 namespace {
@@ -173,25 +174,14 @@ DensityModel read_density_model(const nlohmann::json& document) {
   return {std::move(mixture), std::move(names), FitReport::from_json(json_member(document, "fit"))};
 }
 
-/// `read(document)`, with a field of the wrong type or a number out of range reported as an
-/// invalid model file.
-template <class Read>
-auto reading_model(const Read& read, const nlohmann::json& document) {
-  try {
-    return read(document);
-  } catch (const nlohmann::json::exception& error) {
-    throw ModelFormatError(std::string("malformed model file: ") + error.what());
-  }
-}
-
 }  // namespace
 
 ConditionalModel conditional_model_from_json(const nlohmann::json& document) {
-  return reading_model(read_conditional_model, document);
+  return reading_json("malformed model file", [&] { return read_conditional_model(document); });
 }
 
 std::string model_file_shape(const nlohmann::json& document) {
-  return reading_model([](const nlohmann::json& d) { return checked_shape(d, ""); }, document);
+  return reading_json("malformed model file", [&] { return checked_shape(document, ""); });
 }
 
 nlohmann::json density_model_to_json(const DensityModel& model) {
@@ -207,7 +197,7 @@ nlohmann::json density_model_to_json(const DensityModel& model) {
 }
 
 DensityModel density_model_from_json(const nlohmann::json& document) {
-  return reading_model(read_density_model, document);
+  return reading_json("malformed model file", [&] { return read_density_model(document); });
 }
 
 void save_density_model(const DensityModel& model, const std::string& path) {

@@ -5,6 +5,7 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "core/json_reading.hpp"
 #include "core/log_space.hpp"
 
 namespace cdens {
@@ -56,17 +57,13 @@ nlohmann::json BroadComponentGate::to_json() const {
 
 std::shared_ptr<const BroadComponentGate> BroadComponentGate::from_json(
     const nlohmann::json& document, const GateReader& read_gate) {
-  try {
+  return reading_model_part("broad-component gate", [&] {
     const auto& inner = json_member(document, "inner");
     const auto& weight = json_member(document, "weight");
     if (!weight.is_number()) throw ModelFormatError("broad-component gate: weight is not a number");
     return std::make_shared<const BroadComponentGate>(
         read_gate(json_member(inner, "kind").get<std::string>(), inner), weight.get<double>());
-  } catch (const nlohmann::json::exception& error) {
-    throw ModelFormatError(std::string("broad-component gate: ") + error.what());
-  } catch (const InvalidArgument& error) {
-    throw ModelFormatError(error.what());
-  }
+  });
 }
 
 }  // namespace cdens

@@ -6,25 +6,18 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
-#include "cdens/core/validate.hpp"
 #include "conditional/constant_gate.hpp"
+#include "conditional/gate_coefficients.hpp"
+#include "core/json_reading.hpp"
 
 namespace cdens {
 
 LscdeGate::LscdeGate(Matrix centers_x, Vector alpha, double sigma)
     : centers_x_(std::move(centers_x)), alpha_(std::move(alpha)), sigma_(sigma) {
-  require_positive(sigma_, "LSCDE width sigma");
   if (centers_x_.cols() != alpha_.size() || alpha_.size() == 0) {
     throw InvalidArgument("LSCDE gate: centres and coefficients disagree in number");
   }
-  if (!alpha_.allFinite() || (alpha_.array() < 0.0).any()) {
-    throw InvalidArgument("LSCDE coefficients must be finite and non-negative");
-  }
-  // All zero would weight no component anywhere; the fit writes that model with a constant
-  // gate, so here it can only be a damaged file, which must not pass as a constant density.
-  if (!(alpha_.array() > 0.0).any()) {
-    throw InvalidArgument("LSCDE coefficients are all zero: no component carries weight");
-  }
+  require_gate_coefficients(centers_x_, alpha_, sigma_, "LSCDE");
 }
 
 void LscdeGate::log_weights(const MatrixView& x, Eigen::Ref<Matrix> out) const {
@@ -32,10 +25,7 @@ void LscdeGate::log_weights(const MatrixView& x, Eigen::Ref<Matrix> out) const {
   out.colwise() += alpha_.array().log().matrix();
 }
 
-Vector LscdeGate::log_marginal_weights() const {
-  if ((alpha_.array() > 0.0).any()) return alpha_.array().log();
-  return Vector::Zero(alpha_.size());
-}
+Vector LscdeGate::log_marginal_weights() const { return alpha_.array().log(); }
 
 nlohmann::json LscdeGate::to_json() const {
   return {{"centers_x", matrix_to_json(centers_x_)},
@@ -46,14 +36,12 @@ nlohmann::json LscdeGate::to_json() const {
 std::shared_ptr<const LscdeGate> LscdeGate::from_json(const nlohmann::json& document) {
   const auto& sigma = json_member(document, "sigma");
   if (!sigma.is_number()) throw ModelFormatError("LSCDE gate: sigma is not a number");
-  try {
+  return reading_model_part("LSCDE gate", [&] {
     return std::make_shared<const LscdeGate>(
         matrix_from_json(json_member(document, "centers_x"), "LSCDE centres"),
         vector_from_json(json_member(document, "alpha"), "LSCDE coefficients"),
         sigma.get<double>());
-  } catch (const InvalidArgument& error) {
-    throw ModelFormatError(std::string("LSCDE gate: ") + error.what());
-  }
+  });
 }
 
 ConditionalMixture make_lscde_mixture(const Standardizer& x_scaling, const Standardizer& y_scaling,

@@ -9,13 +9,12 @@
 #include "cdens/core/samples.hpp"
 #include "conditional/lscde_gate.hpp"
 #include "core/log_space.hpp"
+#include "core/math_constants.hpp"
 #include "core/parallel.hpp"
 #include "core/weighted_sums.hpp"
 
 namespace cdens {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 /// The statistics of the inputs x (columns), and of the pairs (x, y) unless y is null, each
 /// weighing its entry of `weights` (empty: 1), added chunk by chunk in row order.

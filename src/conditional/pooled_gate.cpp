@@ -7,6 +7,7 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "core/json_reading.hpp"
 #include "core/log_space.hpp"
 
 namespace cdens {
@@ -112,7 +113,7 @@ nlohmann::json PooledGate::to_json() const {
 
 std::shared_ptr<const PooledGate> PooledGate::from_json(const nlohmann::json& document,
                                                         const GateReader& read_gate) {
-  try {
+  return reading_model_part("pooled gate", [&] {
     const auto& list = json_member(document, "members");
     if (!list.is_array()) throw ModelFormatError("pooled gate: members is not a list");
     std::vector<std::shared_ptr<const ConditionalGate>> members;
@@ -121,11 +122,7 @@ std::shared_ptr<const PooledGate> PooledGate::from_json(const nlohmann::json& do
     }
     return std::make_shared<const PooledGate>(
         std::move(members), vector_from_json(json_member(document, "weights"), "pool weights"));
-  } catch (const nlohmann::json::exception& error) {
-    throw ModelFormatError(std::string("pooled gate: ") + error.what());
-  } catch (const InvalidArgument& error) {
-    throw ModelFormatError(error.what());
-  }
+  });
 }
 
 bool can_pool(const ConditionalMixture& a, const ConditionalMixture& b) {

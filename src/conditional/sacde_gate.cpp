@@ -6,26 +6,19 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
-#include "cdens/core/validate.hpp"
 #include "conditional/constant_gate.hpp"
+#include "conditional/gate_coefficients.hpp"
+#include "core/json_reading.hpp"
 
 namespace cdens {
 
 SaCdeGate::SaCdeGate(Matrix centers_x, Matrix alpha, double sigma)
     : centers_x_(std::move(centers_x)), alpha_(std::move(alpha)), sigma_(sigma) {
-  require_positive(sigma_, "SA-CDE width sigma");
   if (centers_x_.rows() != alpha_.rows() || centers_x_.cols() != alpha_.cols() ||
       alpha_.size() == 0) {
     throw InvalidArgument("SA-CDE gate: centres and coefficients disagree in shape");
   }
-  if (!centers_x_.allFinite()) throw InvalidArgument("SA-CDE centres must be finite");
-  if (!alpha_.allFinite() || (alpha_.array() < 0.0).any()) {
-    throw InvalidArgument("SA-CDE coefficients must be finite and non-negative");
-  }
-  // As for LSCDE: the fit writes an all-zero model with a constant gate.
-  if (!(alpha_.array() > 0.0).any()) {
-    throw InvalidArgument("SA-CDE coefficients are all zero: no component carries weight");
-  }
+  require_gate_coefficients(centers_x_, alpha_, sigma_, "SA-CDE");
 }
 
 void SaCdeGate::log_weights(const MatrixView& x, Eigen::Ref<Matrix> out) const {
@@ -55,9 +48,8 @@ void SaCdeGate::log_weights(const MatrixView& x, Eigen::Ref<Matrix> out) const {
 }
 
 Vector SaCdeGate::log_marginal_weights() const {
-  const Vector totals = alpha_.colwise().sum().transpose();
-  if ((totals.array() > 0.0).any()) return totals.array().log();
-  return Vector::Zero(totals.size());
+  // Some total is positive: the constructor refuses coefficients that are all zero.
+  return alpha_.colwise().sum().transpose().array().log();
 }
 
 nlohmann::json SaCdeGate::to_json() const {
@@ -69,14 +61,12 @@ nlohmann::json SaCdeGate::to_json() const {
 std::shared_ptr<const SaCdeGate> SaCdeGate::from_json(const nlohmann::json& document) {
   const auto& sigma = json_member(document, "sigma");
   if (!sigma.is_number()) throw ModelFormatError("SA-CDE gate: sigma is not a number");
-  try {
+  return reading_model_part("", [&] {
     return std::make_shared<const SaCdeGate>(
         matrix_from_json(json_member(document, "centers_x"), "SA-CDE centres"),
         matrix_from_json(json_member(document, "alpha"), "SA-CDE coefficients"),
         sigma.get<double>());
-  } catch (const InvalidArgument& error) {
-    throw ModelFormatError(error.what());
-  }
+  });
 }
 
 ConditionalMixture make_sacde_mixture(const Standardizer& x_scaling, const Standardizer& y_scaling,

@@ -10,12 +10,11 @@
 #include "conditional/lscde_basis.hpp"
 #include "conditional/sacde_gate.hpp"
 #include "core/log_space.hpp"
+#include "core/math_constants.hpp"
 #include "core/weighted_sums.hpp"
 
 namespace cdens {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 /// KKT violations below this fraction of λ count as satisfied when the active set is checked:
 /// the inner solution is only accurate to the solver's relative tolerance.

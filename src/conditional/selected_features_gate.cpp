@@ -5,6 +5,7 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "core/json_reading.hpp"
 #include "core/selected_features.hpp"
 
 namespace cdens {
@@ -38,17 +39,13 @@ nlohmann::json SelectedFeaturesGate::to_json() const {
 
 std::shared_ptr<const SelectedFeaturesGate> SelectedFeaturesGate::from_json(
     const nlohmann::json& document, const GateReader& read_gate) {
-  try {
+  return reading_model_part("selected-features gate", [&] {
     const auto& inner = json_member(document, "inner");
     return std::make_shared<const SelectedFeaturesGate>(
         json_integer(json_member(document, "input_dim"), "selected-features gate: input_dim", 1),
         json_integers(json_member(document, "features"), "selected-features gate: features", 0),
         read_gate(json_member(inner, "kind").get<std::string>(), inner));
-  } catch (const nlohmann::json::exception& error) {
-    throw ModelFormatError(std::string("selected-features gate: ") + error.what());
-  } catch (const InvalidArgument& error) {
-    throw ModelFormatError(error.what());
-  }
+  });
 }
 
 ConditionalMixture model_on_all_features(const ConditionalMixture& inner,

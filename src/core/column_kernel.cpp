@@ -7,6 +7,7 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "core/json_reading.hpp"
 #include "core/log_space.hpp"
 
 namespace cdens {
@@ -188,12 +189,10 @@ ColumnKernel ColumnKernel::from_json(const nlohmann::json& document) {
   const ColumnKind parsed = parse_column_kind(kind.get<std::string>());
   if (parsed == ColumnKind::continuous) return ColumnKernel();
   const Vector levels = vector_from_json(json_member(document, "levels"), "column levels");
-  try {
+  return reading_model_part("", [&] {
     return ColumnKernel(parsed, std::vector<double>(levels.data(), levels.data() + levels.size()),
                         "of the model file");
-  } catch (const InvalidArgument& error) {
-    throw ModelFormatError(error.what());
-  }
+  });
 }
 
 bool any_discrete(const ColumnKernels& kernels) {

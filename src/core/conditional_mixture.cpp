@@ -15,6 +15,7 @@
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
 #include "core/gaussian_kernel.hpp"
+#include "core/json_reading.hpp"
 #include "core/kernel_sums.hpp"
 #include "core/level_distribution.hpp"
 #include "core/log_space.hpp"
@@ -978,7 +979,7 @@ ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
     if (!list.is_array()) throw ModelFormatError("the model's output_kernels is not a list");
     for (const auto& kernel : list) output_kernels.push_back(ColumnKernel::from_json(kernel));
   }
-  try {
+  return reading_model_part("inconsistent model", [&] {
     Matrix centers = matrix_from_json(json_member(document, "centers"), "centres");
     std::vector<TrendGroup> groups;
     if (document.contains("trend_groups")) {
@@ -1014,9 +1015,7 @@ ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
                               read_gate(kind.get<std::string>(), gate), std::move(centers),
                               matrix_from_json(json_member(document, "scales"), "scales"),
                               std::move(groups), std::move(output_kernels));
-  } catch (const InvalidArgument& error) {
-    throw ModelFormatError(std::string("inconsistent model: ") + error.what());
-  }
+  });
 }
 
 }  // namespace cdens

@@ -6,6 +6,7 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "core/json_reading.hpp"
 #include "core/parallel.hpp"
 
 namespace cdens {
@@ -206,14 +207,12 @@ nlohmann::json CvTable::to_json() const {
 
 CvTable CvTable::from_json(const nlohmann::json& document) {
   CvTable table;
-  try {
+  reading_json("cross-validation table", [&] {
     table.parameter_names =
         json_member(document, "parameter_names").get<std::vector<std::string>>();
     table.loss = json_member(document, "loss").get<std::string>();
     table.best = json_integer(json_member(document, "best"), "cross-validation table: best", -1);
-  } catch (const nlohmann::json::exception& error) {
-    throw ModelFormatError(std::string("cross-validation table: ") + error.what());
-  }
+  });
   table.candidates = matrix_from_json(json_member(document, "candidates"), "CV candidates");
   table.mean_loss = vector_from_json(json_member(document, "mean_loss"), "CV mean loss");
   table.standard_error = vector_from_json(json_member(document, "standard_error"), "CV error");

@@ -7,6 +7,7 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "core/json_reading.hpp"
 
 namespace cdens {
 
@@ -22,7 +23,7 @@ nlohmann::json FeatureSelection::to_json() const {
 
 FeatureSelection FeatureSelection::from_json(const nlohmann::json& document) {
   FeatureSelection selection;
-  try {
+  reading_json("feature selection", [&] {
     selection.selected = json_integers(json_member(document, "selected"), "selected features", 0);
     selection.importances =
         vector_from_json(json_member(document, "importances"), "feature importances");
@@ -33,9 +34,7 @@ FeatureSelection FeatureSelection::from_json(const nlohmann::json& document) {
                              matrix_from_json(json_member(path, "group_norms"), "path group norms"),
                              json_member(path, "chosen_lambda").get<double>()};
     }
-  } catch (const nlohmann::json::exception& error) {
-    throw ModelFormatError(std::string("feature selection: ") + error.what());
-  }
+  });
   for (const Index feature : selection.selected) {
     if (feature < 0 || feature >= selection.importances.size()) {
       throw ModelFormatError("feature selection: a selected feature is out of range");
@@ -80,7 +79,7 @@ nlohmann::json MethodSelection::to_json() const {
 
 MethodSelection MethodSelection::from_json(const nlohmann::json& document) {
   MethodSelection selection;
-  try {
+  reading_json("method selection", [&] {
     for (const auto& row : json_member(document, "candidates")) {
       CandidateScore score;
       score.candidate = json_member(row, "candidate").get<std::string>();
@@ -113,9 +112,7 @@ MethodSelection MethodSelection::from_json(const nlohmann::json& document) {
       selection.scored_pairs =
           json_integer(json_member(document, "scored_pairs"), "method selection: scored_pairs", 0);
     }
-  } catch (const nlohmann::json::exception& error) {
-    throw ModelFormatError(std::string("method selection: ") + error.what());
-  }
+  });
   if (selection.chosen < 0 || selection.chosen >= static_cast<Index>(selection.candidates.size()) ||
       !selection.candidates[static_cast<std::size_t>(selection.chosen)].scored()) {
     throw ModelFormatError("method selection: the chosen candidate is not a scored row");
@@ -142,16 +139,14 @@ nlohmann::json FitReport::to_json() const {
 
 FitReport FitReport::from_json(const nlohmann::json& document) {
   FitReport report;
-  try {
+  reading_json("fit report", [&] {
     report.method = json_member(document, "method").get<std::string>();
     report.hyperparameters =
         json_member(document, "hyperparameters").get<std::map<std::string, double>>();
     report.statistics = json_member(document, "statistics").get<std::map<std::string, double>>();
     report.fit_seconds = json_member(document, "fit_seconds").get<double>();
     report.warnings = json_member(document, "warnings").get<std::vector<std::string>>();
-  } catch (const nlohmann::json::exception& error) {
-    throw ModelFormatError(std::string("fit report: ") + error.what());
-  }
+  });
   if (document.contains("cross_validation")) {
     report.cross_validation = CvTable::from_json(document["cross_validation"]);
   }

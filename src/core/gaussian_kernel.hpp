@@ -4,11 +4,9 @@
 #include <string>
 
 #include "cdens/core/types.hpp"
+#include "core/math_constants.hpp"
 
 namespace cdens {
-
-/// log(2π): the log normalising constant of a Gaussian is −½ (d log(2π) + Σ log σ²).
-inline constexpr double kLog2Pi = 1.83787706640934548356;
 
 /// The widths (standardised units) a fit accepts for a Gaussian kernel: wider or narrower
 /// ones under- or overflow exp(−d²/2σ²) and the densities.

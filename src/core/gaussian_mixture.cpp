@@ -12,6 +12,7 @@
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/validate.hpp"
 #include "core/gaussian_kernel.hpp"
+#include "core/json_reading.hpp"
 #include "core/kernel_sum_reference.hpp"
 #include "core/kernel_sums.hpp"
 #include "core/log_space.hpp"
@@ -217,14 +218,12 @@ nlohmann::json GaussianMixture::to_json() const {
 }
 
 GaussianMixture GaussianMixture::from_json(const nlohmann::json& document) {
-  try {
+  return reading_model_part("inconsistent Gaussian mixture", [&] {
     return GaussianMixture(Standardizer::from_json(json_member(document, "scaling")),
                            vector_from_json(json_member(document, "weights"), "weights"),
                            matrix_from_json(json_member(document, "centers"), "centres"),
                            matrix_from_json(json_member(document, "widths"), "widths"));
-  } catch (const InvalidArgument& error) {
-    throw ModelFormatError(std::string("inconsistent Gaussian mixture: ") + error.what());
-  }
+  });
 }
 
 }  // namespace cdens

@@ -15,6 +15,7 @@
 
 #include "cdens/core/error.hpp"
 #include "core/input_file.hpp"
+#include "core/json_reading.hpp"
 
 namespace cdens {
 namespace {
@@ -133,7 +134,7 @@ nlohmann::json matrix_to_json(const MatrixView& matrix) {
 }
 
 Matrix matrix_from_json(const nlohmann::json& document, std::string_view what) {
-  try {
+  return reading_json(what, [&]() -> Matrix {
     const Index rows = json_integer(document.at("rows"), std::string(what) + " rows", 0);
     const Index cols = json_integer(document.at("cols"), std::string(what) + " cols", 0);
     const std::vector<double> data = doubles_from_json(document.at("data"), what);
@@ -147,9 +148,7 @@ Matrix matrix_from_json(const nlohmann::json& document, std::string_view what) {
       throw ModelFormatError(std::string(what) + ": size does not match rows × cols");
     }
     return Eigen::Map<const Matrix>(data.data(), rows, cols);
-  } catch (const nlohmann::json::exception& error) {
-    throw ModelFormatError(std::string(what) + ": " + error.what());
-  }
+  });
 }
 
 nlohmann::json vector_to_json(const VectorView& vector) {
@@ -157,12 +156,10 @@ nlohmann::json vector_to_json(const VectorView& vector) {
 }
 
 Vector vector_from_json(const nlohmann::json& document, std::string_view what) {
-  try {
+  return reading_json(what, [&]() -> Vector {
     const std::vector<double> data = doubles_from_json(document, what);
     return Eigen::Map<const Vector>(data.data(), static_cast<Index>(data.size()));
-  } catch (const nlohmann::json::exception& error) {
-    throw ModelFormatError(std::string(what) + ": " + error.what());
-  }
+  });
 }
 
 Index json_integer(const nlohmann::json& value, std::string_view what, Index minimum,

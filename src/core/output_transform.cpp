@@ -5,6 +5,7 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "core/json_reading.hpp"
 
 namespace cdens {
 namespace {
@@ -117,21 +118,22 @@ nlohmann::json OutputTransform::to_json() const {
 
 std::shared_ptr<const OutputTransform> OutputTransform::from_json(const nlohmann::json& document) {
   const auto& kind = json_member(document, "kind");
-  try {
-    if (kind == "log") {
-      return std::make_shared<const OutputTransform>(
-          log(json_number(document, "mean"), json_number(document, "scale")));
-    }
-    if (kind == "yeo_johnson") {
-      return std::make_shared<const OutputTransform>(
-          yeo_johnson(json_number(document, "lambda"), json_number(document, "location"),
-                      json_number(document, "spread"), json_number(document, "mean"),
-                      json_number(document, "scale")));
-    }
-  } catch (const InvalidArgument& error) {
-    throw ModelFormatError(std::string("output transform: ") + error.what());
-  }
-  throw ModelFormatError("unknown output transform kind " + kind.dump());
+  auto transform =
+      reading_model_part("output transform", [&]() -> std::shared_ptr<const OutputTransform> {
+        if (kind == "log") {
+          return std::make_shared<const OutputTransform>(
+              log(json_number(document, "mean"), json_number(document, "scale")));
+        }
+        if (kind == "yeo_johnson") {
+          return std::make_shared<const OutputTransform>(
+              yeo_johnson(json_number(document, "lambda"), json_number(document, "location"),
+                          json_number(document, "spread"), json_number(document, "mean"),
+                          json_number(document, "scale")));
+        }
+        return nullptr;
+      });
+  if (!transform) throw ModelFormatError("unknown output transform kind " + kind.dump());
+  return transform;
 }
 
 }  // namespace cdens

@@ -7,6 +7,7 @@
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/validate.hpp"
 #include "core/gaussian_kernel.hpp"
+#include "core/json_reading.hpp"
 #include "core/selected_features.hpp"
 
 namespace cdens {
@@ -197,14 +198,17 @@ std::shared_ptr<const SelectedFeaturesTrend> SelectedFeaturesTrend::from_json(
 std::shared_ptr<const OutputTrend> output_trend_from_json(const nlohmann::json& document) {
   const auto& kind = json_member(document, "kind");
   if (!kind.is_string()) throw ModelFormatError("the trend's kind is not a string");
-  try {
-    if (kind == "linear") return LinearTrend::from_json(document);
-    if (kind == "gaussian_process") return GaussianProcessTrend::from_json(document);
-    if (kind == "selected_features") return SelectedFeaturesTrend::from_json(document);
-  } catch (const InvalidArgument& error) {
-    throw ModelFormatError(std::string("inconsistent trend: ") + error.what());
+  auto trend =
+      reading_model_part("inconsistent trend", [&]() -> std::shared_ptr<const OutputTrend> {
+        if (kind == "linear") return LinearTrend::from_json(document);
+        if (kind == "gaussian_process") return GaussianProcessTrend::from_json(document);
+        if (kind == "selected_features") return SelectedFeaturesTrend::from_json(document);
+        return nullptr;
+      });
+  if (!trend) {
+    throw ModelFormatError("unknown trend kind " + kind.dump() + " (written by a newer cdens?)");
   }
-  throw ModelFormatError("unknown trend kind " + kind.dump() + " (written by a newer cdens?)");
+  return trend;
 }
 
 }  // namespace cdens

@@ -7,14 +7,13 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/validate.hpp"
+#include "core/math_constants.hpp"
 #include "core/random_streams.hpp"
 #include "evaluation/draw_blocks.hpp"
 #include "evaluation/level_forecasts.hpp"
 
 namespace cdens {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 /// Kolmogorov's limiting survival function Q(λ) = P(√n D > λ): the alternating series
 /// 2 Σ (−1)^{k−1} exp(−2 k² λ²) for λ ≥ 1.18 and 1 − (√(2π)/λ) Σ exp(−(2k − 1)² π² / (8 λ²))
