@@ -9,6 +9,20 @@
 #include "methods/method_entries.hpp"
 
 namespace cdens {
+namespace {
+
+/// InvalidArgument naming the grids `names` unless their `candidates` (the product of their
+/// sizes) are more than one: the selection compares feature sets by the wrapped estimator's
+/// cross-validated NLL, which a single candidate does not compute.
+void require_several_candidates(std::size_t candidates, const std::string& names) {
+  if (candidates < 2) {
+    throw InvalidArgument("options " + names +
+                          ": forward selection compares feature sets by the estimator's "
+                          "cross-validated NLL, so the grids need more than one candidate in all");
+  }
+}
+
+}  // namespace
 
 const OptionTable<ForwardSelectionLscdeOptions>& fw_lscde_option_table() {
   using namespace registry_internal;
@@ -21,6 +35,10 @@ const OptionTable<ForwardSelectionLscdeOptions>& fw_lscde_option_table() {
     rows.add(folds_option(), &Options::estimator, &LscdeOptions::folds);
     rows.add(seed_option(), &Options::estimator, &LscdeOptions::seed);
     rows.add(threads_option(), &Options::threads);
+    rows.add_rule([](const Options& options) {
+      require_several_candidates(options.estimator.sigmas.size() * options.estimator.lambdas.size(),
+                                 "sigmas, lambdas");
+    });
     return rows;
   }();
   return table;
@@ -36,6 +54,10 @@ const OptionTable<ForwardSelectionEpsilonKdeOptions>& fw_epsilon_kde_option_tabl
     rows.add(folds_option(), &Options::estimator, &EpsilonKdeOptions::folds);
     rows.add(seed_option(), &Options::estimator, &EpsilonKdeOptions::seed);
     rows.add(threads_option(), &Options::threads);
+    rows.add_rule([](const Options& options) {
+      require_several_candidates(
+          options.estimator.epsilons.size() * options.estimator.sigmas.size(), "epsilons, sigmas");
+    });
     return rows;
   }();
   return table;
@@ -54,6 +76,9 @@ const OptionTable<ForwardSelectionNadarayaWatsonCdeOptions>& fw_nadaraya_watson_
     rows.add(std::move(centers), &Options::estimator, &NadarayaWatsonCdeOptions::n_centers);
     rows.add(seed_option(), &Options::estimator, &NadarayaWatsonCdeOptions::seed);
     rows.add(threads_option(), &Options::threads);
+    rows.add_rule([](const Options& options) {
+      require_several_candidates(options.estimator.sigmas.size(), "sigmas");
+    });
     return rows;
   }();
   return table;

@@ -17,9 +17,9 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
   using Options = ProductKernelCdeOptions;
   static const OptionTable<Options> table = [] {
     OptionTable<Options> rows;
-    // A kernel width here; the fit checks each value against its column's own range (a Gaussian
-    // width, or the λ of a discrete column, at most 1) and names the column.
-    OptionInfo bandwidths = none_by_default(kernel_widths(
+    // Positive here; the fit checks each value against its column's own range (a Gaussian
+    // width, or the λ of a discrete column) and names the column.
+    OptionInfo bandwidths = none_by_default(positive(
         option("bandwidths", OptionType::real_list,
                "Fixed bandwidths (standardised units), one per input then one per output "
                "(lambda for a discrete column); by default chosen by leave-one-out likelihood",

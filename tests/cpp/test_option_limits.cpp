@@ -145,21 +145,27 @@ TEST(OptionLimitsTest, ValuesJustOutsideADeclaredRangeAreRefusedAndItsEndsAccept
       if (!has_minimum && !has_maximum) continue;
       ++ranges;
       // A pair's lower end is its first number's, its upper end its second's, so an ordered
-      // pair stays ordered.
+      // pair stays ordered. A per-column list (KCDE's bandwidths) has, within the table's range,
+      // each column's own (a Gaussian width, a discrete column's λ), which the fit checks naming
+      // the column: the table's ends are not every column's, so only values outside are tried.
       if (has_minimum) {
         expect_refused(method, option,
                        holding(method, option, below_minimum(option), true, columns),
                        "below the minimum");
-        expect_accepted(method, option,
-                        holding(method, option, lowest_inside(option), true, columns),
-                        "at the minimum");
+        if (!option.per_column) {
+          expect_accepted(method, option,
+                          holding(method, option, lowest_inside(option), true, columns),
+                          "at the minimum");
+        }
       }
       if (has_maximum) {
         expect_refused(method, option,
                        holding(method, option, above_maximum(option), false, columns),
                        "above the maximum");
-        expect_accepted(method, option, holding(method, option, option.maximum, false, columns),
-                        "at the maximum");
+        if (!option.per_column) {
+          expect_accepted(method, option, holding(method, option, option.maximum, false, columns),
+                          "at the maximum");
+        }
       }
     }
   }
