@@ -5,6 +5,7 @@ parameters through it, and ``cdens.load`` finds the class of a model file's meth
 
 import functools
 import inspect
+import re
 import warnings
 
 import numpy as np
@@ -36,6 +37,42 @@ def method(name):
         return _registry()[name]
     except KeyError:
         raise ValueError(f"unknown method {name!r} (known: {', '.join(_registry())})") from None
+
+
+def method_of(estimator):
+    """The name of the registry's method an estimator fits (its class's, or the one its
+    parameters choose among the class's methods)."""
+    chooses = getattr(estimator, "_method_name", None)
+    return chooses() if chooses is not None else estimator._method
+
+
+def cheap_estimator(name):
+    """An unfitted estimator of method `name` with the registry's test options (short grids,
+    few centres and candidates: a fit of a few dozen rows in milliseconds) and random_state=0,
+    as the conformance tests fit every method. The parameter that chooses among a class's
+    methods (LSCE's ``estimator``) is set to the value that chooses this one."""
+    import cdens
+
+    entry = method(name)
+    estimator_class = getattr(cdens, entry["python_class"])
+    rows = {option["name"]: option for option in entry["options"]}
+    parameters = {}
+    for option_name, value in entry["test_options"].items():
+        option = rows[option_name]
+        # A name list is a list of strings in Python, comma-separated text in the engine.
+        parameters[option["python_name"]] = (value.split(",") if option["type"] == "name_list"
+                                             else value)
+    if "random_state" in inspect.signature(estimator_class.__init__).parameters:
+        parameters["random_state"] = 0
+    for extra in estimator_class._extra_parameters:
+        # Its type spells its values as numpydoc does: {"lscde", "ekde"}.
+        for choice in re.findall(r'"([^"]+)"', extra.type or ""):
+            if method_of(estimator_class(**{extra.name: choice})) == name:
+                parameters[extra.name] = choice
+    estimator = estimator_class(**parameters)
+    if method_of(estimator) != name:
+        raise ValueError(f"no parameter of {estimator_class.__name__} chooses method {name!r}")
+    return estimator
 
 
 def report_names(estimator_class, method_name):

@@ -55,6 +55,11 @@ py::dict method_to_dict(const MethodEntry& method) {
   entry["takes_unlabeled_inputs"] = method.takes_unlabeled_inputs;
   entry["distributed"] = method.distributed;
   entry["sample_weights"] = method.sample_weights;
+  entry["multi_output"] = method.multi_output;
+  py::dict test_options;
+  for (const auto& [name, value] : method.test_options)
+    test_options[py::str(name)] = value_to_python(value);
+  entry["test_options"] = test_options;
   py::list options;
   for (const OptionInfo& option : method.options) options.append(option_to_dict(option));
   entry["options"] = options;

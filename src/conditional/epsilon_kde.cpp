@@ -9,6 +9,7 @@
 #include "cdens/core/samples.hpp"
 #include "cdens/core/sampling_plan.hpp"
 #include "cdens/core/validate.hpp"
+#include "cdens/methods/option_tables.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "core/fit_skeleton.hpp"
@@ -99,12 +100,6 @@ Matrix ball_losses(const StandardizedSamples& training, const StandardizedSample
   return losses;
 }
 
-void validate(const EpsilonKdeOptions& options) {
-  require_positive_values(options.epsilons, "epsilon candidates");
-  require_positive_values(options.sigmas, "sigma candidates");
-  if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
-}
-
 }  // namespace
 
 std::vector<double> epsilon_kde_paper_radii() {
@@ -116,7 +111,7 @@ std::vector<double> epsilon_kde_paper_radii() {
 ConditionalFit fit_epsilon_kde(const MatrixView& x, const MatrixView& y,
                                const EpsilonKdeOptions& options, const FitContext& context) {
   return timed_fit<ConditionalMixture>("ekde", [&](FitReport& report) {
-    validate(options);
+    epsilon_kde_option_table().validate(options);
     const StandardizedPairs data = standardize_pairs(x, y, context);
     const int threads = resolve_threads(options.threads);
 

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "cdens/methods/option_tables.hpp"
+
 namespace cdens {
 namespace {
 
@@ -31,6 +33,7 @@ ConditionalFit select_around(const MatrixView& x, const MatrixView& y, const Opt
 ConditionalFit fit_forward_selection_lscde(const MatrixView& x, const MatrixView& y,
                                            const ForwardSelectionLscdeOptions& options,
                                            const FitContext& context) {
+  fw_lscde_option_table().validate(options);
   return select_around(
       x, y, options, "fw-lscde",
       [](const MatrixView& sx, const MatrixView& sy, const LscdeOptions& o, const FitContext& c) {
@@ -42,12 +45,14 @@ ConditionalFit fit_forward_selection_lscde(const MatrixView& x, const MatrixView
 ConditionalFit fit_forward_selection_epsilon_kde(const MatrixView& x, const MatrixView& y,
                                                  const ForwardSelectionEpsilonKdeOptions& options,
                                                  const FitContext& context) {
+  fw_epsilon_kde_option_table().validate(options);
   return select_around(x, y, options, "fw-ekde", &fit_epsilon_kde, context);
 }
 
 ConditionalFit fit_forward_selection_nadaraya_watson_cde(
     const MatrixView& x, const MatrixView& y,
     const ForwardSelectionNadarayaWatsonCdeOptions& options, const FitContext& context) {
+  fw_nadaraya_watson_cde_option_table().validate(options);
   return select_around(x, y, options, "fw-nwcde", &fit_nadaraya_watson_cde, context);
 }
 

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cdens/core/error.hpp"
+#include "cdens/methods/option_tables.hpp"
 #include "conditional/constant_gate.hpp"
 #include "conditional/log_linear_variance.hpp"
 #include "conditional/output_transform_fit.hpp"
@@ -241,6 +242,7 @@ double linear_gaussian_loo_nll(const StandardizedSamples& pairs, const Vector& w
 ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
                                    const LinearGaussianOptions& options,
                                    const FitContext& context) {
+  linear_gaussian_option_table().validate(options);
   if (options.y_transform != OutputTransformChoice::none) {
     return fit_on_transformed_output(x, y, options.y_transform, context,
                                      [&](const MatrixView& transformed, const OutputTransform&) {

@@ -9,6 +9,7 @@
 #include "cdens/core/sample_weights.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
+#include "cdens/methods/option_tables.hpp"
 #include "conditional/lscde_gate.hpp"
 #include "conditional/lscde_system.hpp"
 #include "core/fit_skeleton.hpp"
@@ -220,9 +221,7 @@ void validate(const MatrixView& x, const MatrixView& y, const MatrixView& unlabe
     require_dimension(unlabeled_x, x.rows(), "unlabelled x");
     require_finite(unlabeled_x, "unlabelled x");
   }
-  require_positive_values(options.sigmas, "sigma candidates");
-  require_positive_values(options.lambdas, "lambda candidates");
-  if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
+  lscde_option_table().validate(options);
 }
 
 }  // namespace

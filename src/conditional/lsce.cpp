@@ -9,6 +9,7 @@
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
+#include "cdens/methods/option_tables.hpp"
 #include "conditional/lscde_gate.hpp"
 #include "conditional/lscde_system.hpp"
 #include "conditional/reduced_cde_dimension.hpp"
@@ -233,9 +234,10 @@ DimensionTables cross_validate_dimension(const MatrixView& x, const MatrixView& 
 ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedCdeMethod method,
                               const ReducedCdeOptions& options, const FitContext& context) {
   const auto started = std::chrono::steady_clock::now();
+  reduced_cde_option_table(method).validate(options);
   require_training_pairs(x, y);
   require_single_process(context);
-  if (options.reduction.dz < 0 || options.reduction.dz > x.rows()) {
+  if (options.reduction.dz > x.rows()) {
     throw InvalidArgument("d_z must lie in 1 … d_x = " + std::to_string(x.rows()) +
                           " (or 0 to choose it by cross-validation), got " +
                           std::to_string(options.reduction.dz));

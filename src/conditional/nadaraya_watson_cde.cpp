@@ -6,6 +6,7 @@
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
+#include "cdens/methods/option_tables.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "core/fit_skeleton.hpp"
@@ -14,12 +15,6 @@
 
 namespace cdens {
 namespace {
-
-void validate(const NadarayaWatsonCdeOptions& options) {
-  require_positive_values(options.sigmas, "sigma candidates");
-  if (options.n_centers < 1) throw InvalidArgument("the number of centres must be at least 1");
-  if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
-}
 
 /// Leave-one-out NLL of every σ (S × B): for centre b,
 ///   −log p̂_{−b}(v_b | u_b) = −log Σ_{c≠b} exp(−(‖u_b−u_c‖² + ‖v_b−v_c‖²)/2σ²)
@@ -46,7 +41,7 @@ ConditionalFit fit_nadaraya_watson_cde(const MatrixView& x, const MatrixView& y,
                                        const NadarayaWatsonCdeOptions& options,
                                        const FitContext& context) {
   return timed_fit<ConditionalMixture>("nwcde", [&](FitReport& report) {
-    validate(options);
+    nadaraya_watson_cde_option_table().validate(options);
     const StandardizedPairs data = standardize_pairs(x, y, context);
     const int threads = resolve_threads(options.threads);
     // SA-CDE §3: B = min(100, N) centres chosen at random from the training samples.

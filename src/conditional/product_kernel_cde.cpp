@@ -14,6 +14,7 @@
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
+#include "cdens/methods/option_tables.hpp"
 #include "conditional/declared_columns.hpp"
 #include "conditional/gaussian_process_regression.hpp"
 #include "conditional/output_transform_fit.hpp"
@@ -28,11 +29,12 @@
 namespace cdens {
 namespace {
 
-void validate(const ProductKernelCdeOptions& options, const ColumnKernels& kernels, Index input_dim,
-              const std::vector<std::string>& names) {
+/// InvalidArgument unless the options suit the columns (the table's rules are checked before):
+/// one fixed bandwidth per column within its kernel's range, continuous outputs for a trend.
+void validate_for_columns(const ProductKernelCdeOptions& options, const ColumnKernels& kernels,
+                          Index input_dim, const std::vector<std::string>& names) {
   const auto dimension = static_cast<Index>(kernels.size());
   if (!options.bandwidths.empty()) {
-    require_positive_values(options.bandwidths, "bandwidths");
     if (static_cast<Index>(options.bandwidths.size()) != dimension) {
       throw InvalidArgument("bandwidths: " + std::to_string(options.bandwidths.size()) +
                             " values given, the data have " + std::to_string(dimension) +
@@ -55,15 +57,6 @@ void validate(const ProductKernelCdeOptions& options, const ColumnKernels& kerne
                             dimension_name(d, input_dim) + " is declared discrete");
     }
   }
-  if (options.exact_limit < 2) throw InvalidArgument("exact_limit must be at least 2");
-  if (options.trend_basis < 2) throw InvalidArgument("trend_basis must be at least 2");
-  if (options.subsample_held_out < 1) {
-    throw InvalidArgument("subsample_held_out must be at least 1");
-  }
-  if (options.screening_held_out < 1) {
-    throw InvalidArgument("screening_held_out must be at least 1");
-  }
-  if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
 }
 
 /// The held-out pairs of a criterion: all, or `count` of them drawn from random stream `stream`
@@ -275,7 +268,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
                                 "the dimensions of x and y");
     const ColumnKernels kernels = declared_column_kernels(x, y, options.discrete, options.ordered,
                                                           context.column_names, communicator);
-    validate(options, kernels, input_dim, context.column_names);
+    validate_for_columns(options, kernels, input_dim, context.column_names);
     const StandardizedPairs data = standardize_continuous_columns(x, y, kernels, context);
     const ColumnKernels input_kernels(kernels.begin(), kernels.begin() + input_dim);
     const ColumnKernels output_kernels(kernels.begin() + input_dim, kernels.end());
@@ -489,6 +482,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
 ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
                                       const ProductKernelCdeOptions& options,
                                       const FitContext& context) {
+  product_kernel_cde_option_table().validate(options);
   if (context.communicator.size() > 1) refuse_on_several_ranks(options);
   if (options.y_transform == OutputTransformChoice::none) {
     return fit_kernels(x, y, options, context, nullptr);

@@ -6,6 +6,7 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/sampling_plan.hpp"
 #include "cdens/core/validate.hpp"
+#include "cdens/methods/option_tables.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "core/fit_skeleton.hpp"
@@ -15,11 +16,6 @@
 
 namespace cdens {
 namespace {
-
-void validate(const RkdeOptions& options) {
-  require_positive_values(options.sigmas, "sigma candidates");
-  if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
-}
 
 /// Held-out NLL of the joint KDE (rows 0 … S − 1) and of the marginal KDE (rows S … 2S − 1) for
 /// every width, from the kernel log-sums against the fold's training part (n' pairs):
@@ -67,7 +63,7 @@ double mean_log_ratio_mass(const MatrixView& z, double sigma_joint, double sigma
 ConditionalFit fit_rkde(const MatrixView& x, const MatrixView& y, const RkdeOptions& options,
                         const FitContext& context) {
   return timed_fit<ConditionalMixture>("rkde", [&](FitReport& report) {
-    validate(options);
+    rkde_option_table().validate(options);
     const StandardizedPairs data = standardize_pairs(x, y, context);
     const int threads = resolve_threads(options.threads);
 

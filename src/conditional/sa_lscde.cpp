@@ -1,6 +1,7 @@
 #include "cdens/conditional/sa_lscde.hpp"
 
 #include "cdens/core/standardizer.hpp"
+#include "cdens/methods/option_tables.hpp"
 #include "conditional/selected_features_gate.hpp"
 #include "core/fit_skeleton.hpp"
 
@@ -29,6 +30,7 @@ LscdeOptions SaLscdeOptions::paper_estimation_options() {
 
 ConditionalFit fit_sa_lscde(const MatrixView& x, const MatrixView& y, const SaLscdeOptions& options,
                             const FitContext& context) {
+  sa_lscde_option_table().validate(options);
   return timed_fit<ConditionalMixture>("salscde", [&](FitReport& report) {
     // Two fits of cross-validated grids: each stage named by its fit.
     PrefixedProgress selecting(context.progress, "SA-CDE selection, ");

@@ -9,6 +9,7 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
+#include "cdens/methods/option_tables.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/sacde_gate.hpp"
 #include "conditional/sacde_system.hpp"
@@ -23,21 +24,6 @@ std::string to_string(SaCdeLambdaRule rule) {
 }
 
 namespace {
-
-void validate(const SaCdeOptions& options) {
-  require_positive_values(options.sigmas, "sigma candidates");
-  require_positive_values(options.lambdas, "lambda candidates");
-  if (options.n_centers < 1)
-    throw InvalidArgument("the number of basis centres must be at least 1");
-  if (!(options.solver.tolerance > 0.0) || !(options.solver.kkt_tolerance > 0.0) ||
-      options.solver.max_iterations < 1 || options.solver.block_iterations < 1 ||
-      options.solver.extrapolation_interval < 0) {
-    throw InvalidArgument(
-        "the solver needs positive tolerances, at least one iteration and a non-negative "
-        "extrapolation interval");
-  }
-  if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
-}
 
 /// This rank's standardised pairs and the plan's candidate centres, from every rank's pairs.
 struct Prepared {
@@ -144,7 +130,7 @@ ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOp
     const Communicator& communicator = context.communicator;
     int threads = 0;
     agree_on_errors(communicator, [&] {
-      validate(options);
+      sacde_option_table().validate(options);
       require_training_shard(x, y, communicator);
       threads = resolve_threads(options.threads);
     });

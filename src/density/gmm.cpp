@@ -7,6 +7,7 @@
 #include "cdens/core/progress.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/validate.hpp"
+#include "cdens/methods/option_tables.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"
@@ -17,22 +18,12 @@
 namespace cdens {
 namespace {
 
-void validate_options(const GmmOptions& options, Index n) {
-  if (options.n_components < 1) throw InvalidArgument("GMM n_components must be at least 1");
+/// InvalidArgument unless there are at least as many samples as components (the table's rules
+/// are checked before).
+void require_samples_for_components(const GmmOptions& options, Index n) {
   if (options.n_components > n) {
     throw InvalidArgument("GMM n_components (" + std::to_string(options.n_components) +
                           ") exceeds the number of samples (" + std::to_string(n) + ")");
-  }
-  if (options.n_init < 1) throw InvalidArgument("GMM n_init must be at least 1");
-  require_positive(options.variance_floor, "GMM variance_floor");
-  require_positive(options.tolerance, "GMM tolerance");
-  if (options.max_iterations < 0) throw InvalidArgument("GMM max_iterations must be ≥ 0");
-  if (options.initialization == GmmInitialization::box) {
-    if (!(std::isfinite(options.box_lower) && std::isfinite(options.box_upper) &&
-          options.box_lower < options.box_upper)) {
-      throw InvalidArgument("GMM box: box_lower must be finite and smaller than box_upper");
-    }
-    require_positive(options.initial_variance, "GMM initial_variance");
   }
 }
 
@@ -101,6 +92,7 @@ GmmInitialization parse_gmm_initialization(const std::string& name) {
 }
 
 DensityFit fit_gmm(const MatrixView& x, const GmmOptions& options, const FitContext& context) {
+  gmm_option_table().validate(options);
   return timed_fit<GaussianMixture>("gmm", [&](FitReport& report) {
     // Each rank passes its own rows; what decides the model — the standardisation, the starts,
     // every EM step's sums, the choice among the restarts — is global, so any number of ranks
@@ -108,7 +100,7 @@ DensityFit fit_gmm(const MatrixView& x, const GmmOptions& options, const FitCont
     const Communicator& communicator = context.communicator;
     Standardizer scaling = sharded_density_scaling(x, options.standardize, context);
     const Index n = communicator.sum_counts(x.cols());
-    validate_options(options, n);
+    require_samples_for_components(options, n);
     const Matrix z = scaling.transform(x);
     int threads = 0;
     agree_on_errors(communicator, [&] { threads = resolve_threads(options.threads); });

@@ -10,6 +10,7 @@
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
 #include "cdens/density/parzen.hpp"
+#include "cdens/methods/option_tables.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
 #include "density/density_scaling.hpp"
@@ -18,38 +19,6 @@
 #include "density/gskd_holdout.hpp"
 
 namespace cdens {
-namespace {
-
-void validate_options(const GskdOptions& options) {
-  if (options.target_width != 0.0) require_positive(options.target_width, "GSKD target_width");
-  if (!(options.regularization >= 0.0) || !std::isfinite(options.regularization)) {
-    throw InvalidArgument("GSKD regularization must be finite and non-negative");
-  }
-  if (options.population < 0 || options.generations < 0 || options.iterations < 0) {
-    throw InvalidArgument(
-        "GSKD population, generations and iterations must be ≥ 0 (0: the "
-        "paper's settings)");
-  }
-  require_positive(options.variance_lower, "GSKD variance_lower");
-  require_positive(options.variance_upper, "GSKD variance_upper");
-  if (options.max_kernels < 1) throw InvalidArgument("GSKD max_kernels must be at least 1");
-  if (options.stopping == GskdStopping::holdout) {
-    if (options.variance_upper_candidates.empty()) {
-      throw InvalidArgument("GSKD needs at least one candidate upper variance bound");
-    }
-    require_positive_values(options.variance_upper_candidates, "GSKD variance upper candidates");
-    if (options.folds < 2) throw InvalidArgument("GSKD hold-out needs at least 2 folds");
-    if (options.patience < 1) throw InvalidArgument("GSKD patience must be at least 1");
-    if (options.holdout_subsample != 0 && options.holdout_subsample < 2 * options.folds) {
-      throw InvalidArgument(
-          "GSKD holdout_subsample must be 0 (every sample) or at least 2 per "
-          "fold, " +
-          std::to_string(2 * options.folds) + " for " + std::to_string(options.folds) + " folds");
-    }
-  }
-}
-
-}  // namespace
 
 std::string to_string(GskdStopping stopping) {
   return stopping == GskdStopping::holdout ? "holdout" : "paper";
@@ -67,7 +36,7 @@ RwbsOptions gskd_paper_rwbs(Index dimension) {
 
 DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options, const FitContext& context) {
   return timed_fit<GaussianMixture>("gskd", [&](FitReport& report) {
-    validate_options(options);
+    gskd_option_table().validate(options);
     Standardizer scaling = density_scaling(x, options.standardize, context);
     const Matrix z = scaling.transform(x);
     const Index m = z.rows();

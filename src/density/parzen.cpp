@@ -10,6 +10,7 @@
 #include "cdens/core/sample_weights.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/validate.hpp"
+#include "cdens/methods/option_tables.hpp"
 #include "core/bandwidth_search.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
@@ -23,31 +24,6 @@ namespace {
 
 // Samples are scored in blocks of this many, one block per task, whatever the thread count.
 constexpr Index kSampleBlock = 256;
-
-void validate_options(const ParzenOptions& options) {
-  if (!options.widths.empty()) require_positive_values(options.widths, "Parzen widths");
-  require_positive(options.search_lower, "Parzen search_lower");
-  require_positive(options.search_upper, "Parzen search_upper");
-  if (!(options.search_lower < options.search_upper)) {
-    throw InvalidArgument("Parzen search_lower must be smaller than search_upper");
-  }
-  if (options.search_points < 2) {
-    throw InvalidArgument("Parzen search_points must be at least 2");
-  }
-  require_positive(options.refine_tolerance, "Parzen refine_tolerance");
-  if (options.per_dimension) {
-    if (options.criterion != ParzenCriterion::leave_one_out_likelihood) {
-      throw InvalidArgument(
-          "per-dimension Parzen widths are chosen by the leave-one-out likelihood; the "
-          "least_squares criterion takes one width (per_dimension, criterion)");
-    }
-    if (!options.widths.empty()) {
-      throw InvalidArgument(
-          "per-dimension Parzen widths are searched; a width grid is for one width "
-          "(per_dimension; bandwidth in Python, --width on the command line)");
-    }
-  }
-}
 
 /// One width per dimension by the leave-one-out likelihood (BandwidthLikelihood of all
 /// dimensions, no conditioning ones, weighted by the sample weights unless they are empty): the
@@ -212,7 +188,7 @@ Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
 DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
                       const FitContext& context) {
   return timed_fit<GaussianMixture>("parzen", [&](FitReport& report) {
-    validate_options(options);
+    parzen_option_table().validate(options);
     Standardizer scaling = density_scaling(x, options.standardize, context);
     const Matrix z = scaling.transform(x);
     const Index n = z.cols();

@@ -5,6 +5,7 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
+#include "cdens/methods/option_tables.hpp"
 #include "core/fit_skeleton.hpp"
 #include "density/density_scaling.hpp"
 #include "density/fixed_kernels.hpp"
@@ -36,7 +37,7 @@ RsdeProblem rsde_problem(const MatrixView& z, double width) {
 
 DensityFit fit_rsde(const MatrixView& x, const RsdeOptions& options, const FitContext& context) {
   return timed_fit<GaussianMixture>("rsde", [&](FitReport& report) {
-    require_positive_values(options.widths, "RSDE widths");
+    rsde_option_table().validate(options);
     Standardizer scaling = density_scaling(x, options.standardize, context);
     const Matrix z = scaling.transform(x);
     const Index n = z.cols();

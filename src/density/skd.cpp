@@ -10,6 +10,7 @@
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
 #include "cdens/density/parzen.hpp"
+#include "cdens/methods/option_tables.hpp"
 #include "core/fit_skeleton.hpp"
 #include "density/density_scaling.hpp"
 #include "density/fixed_kernels.hpp"
@@ -21,16 +22,6 @@ namespace {
 // A λ_j whose kernel has g_j = 0 would be infinite; this large value switches it off instead
 // (g_j ≈ 0, η and J unchanged, so the kernel is never selected again).
 constexpr double kLargestRegularization = 1e300;
-
-void validate_options(const SkdOptions& options) {
-  if (options.target_width != 0.0) require_positive(options.target_width, "SKD target_width");
-  require_positive_values(options.widths, "SKD widths");
-  require_positive(options.initial_regularization, "SKD initial_regularization");
-  if (options.regularization_passes < 1) {
-    throw InvalidArgument("SKD regularization_passes must be at least 1");
-  }
-  if (options.max_kernels < 1) throw InvalidArgument("SKD max_kernels must be at least 1");
-}
 
 /// The evidence update of the local regularisers after a selection pass (Chen et al. 2004,
 /// the paper's [30]): γ_i = w_iᵀw_i / (λ_i + w_iᵀw_i), γ = Σ γ_i and
@@ -113,7 +104,7 @@ SkdSelection select_skd_kernels(const MatrixView& z, const Vector& target, doubl
 
 DensityFit fit_skd(const MatrixView& x, const SkdOptions& options, const FitContext& context) {
   return timed_fit<GaussianMixture>("skd", [&](FitReport& report) {
-    validate_options(options);
+    skd_option_table().validate(options);
     Standardizer scaling = density_scaling(x, options.standardize, context);
     const Matrix z = scaling.transform(x);
     if (z.cols() < 2) throw DataError("SKD needs at least 2 samples");

@@ -2,21 +2,39 @@
 // SKD and GSKD.
 
 #include "cdens/methods/option_tables.hpp"
+#include "core/gaussian_kernel.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
 
 namespace cdens {
 namespace {
 
-/// γ_Parz of the Parzen target of SKD and GSKD (eq. 23).
+/// γ_Parz of the Parzen target of SKD and GSKD (eq. 23): at least 10⁻⁴, where a target of
+/// spikes on the samples left the weights of both fits unnormalised (measured on 60 samples in
+/// 2-D: 10⁻⁶ gave weights summing to 1 + 4·10⁻⁷, 10⁻⁸ to 1.034).
 OptionInfo target_width_option() {
   using namespace registry_internal;
-  return none_by_default(kernel_widths(option("target_width", OptionType::real,
-                                              "Width of the Parzen target (standardised units); by "
-                                              "default the Parzen window's leave-one-out "
-                                              "likelihood choice",
-                                              "--target-width", "target_bandwidth")),
-                         "target_width");
+  OptionInfo info = none_by_default(in_range(option("target_width", OptionType::real,
+                                                    "Width of the Parzen target (standardised "
+                                                    "units); by default the Parzen window's "
+                                                    "leave-one-out likelihood choice",
+                                                    "--target-width", "target_bandwidth"),
+                                             1e-4, kWidestKernelWidth),
+                                    "target_width");
+  info.range_reason = ": a narrower target is a spike on every sample, which the fit cannot match";
+  return info;
+}
+
+/// SKD's candidate widths: within [10⁻², 10³] (standardised units), where the selection finds a
+/// kernel and the weights stay normalised (measured on 60 samples in 2-D: 10⁻³ left every
+/// candidate column refused, 10⁴ gave weights off 1 by rounding, 10⁸ no kernel).
+OptionInfo skd_width_grid() {
+  using namespace registry_internal;
+  OptionInfo info = in_range(width_grid(), 1e-2, 1e3);
+  info.range_reason =
+      ": a narrower kernel leaves no column for the selection to add, a wider one weights that "
+      "do not sum to 1";
+  return info;
 }
 
 /// GSKD's bounds of the kernel variances, multiples of a variance of the data: positive and at
@@ -59,6 +77,39 @@ const OptionTable<ParzenOptions>& parzen_option_table() {
              &ParzenOptions::per_dimension);
     rows.add(standardize_option(), &ParzenOptions::standardize);
     rows.add(threads_option(), &ParzenOptions::threads);
+    // The search's settings: C++ only.
+    OptionInfo search_bounds = kernel_widths(
+        option("search_bounds", OptionType::real_pair,
+               "Without a grid of widths: the interval [lower, upper] of the search's widths, "
+               "evenly spaced in log",
+               "", ""));
+    search_bounds.ordered = true;
+    add_pair(rows, std::move(search_bounds), &ParzenOptions::search_lower,
+             &ParzenOptions::search_upper);
+    rows.add(in_range(option("search_points", OptionType::integer,
+                             "Without a grid of widths: the widths the search scores before "
+                             "refining the best",
+                             "", ""),
+                      2),
+             &ParzenOptions::search_points);
+    rows.add(positive(option("refine_tolerance", OptionType::real,
+                             "The golden-section refinement stops when its bracket is narrower "
+                             "than this, relative to the width",
+                             "", "")),
+             &ParzenOptions::refine_tolerance);
+    rows.add_rule([](const ParzenOptions& options) {
+      if (!options.per_dimension) return;
+      if (options.criterion != ParzenCriterion::leave_one_out_likelihood) {
+        throw InvalidArgument(
+            "per-dimension Parzen widths are chosen by the leave-one-out likelihood; the "
+            "least_squares criterion takes one width (per_dimension, criterion)");
+      }
+      if (!options.widths.empty()) {
+        throw InvalidArgument(
+            "per-dimension Parzen widths are searched; a width grid is for one width "
+            "(per_dimension; bandwidth in Python, --width on the command line)");
+      }
+    });
     return rows;
   }();
   return table;
@@ -96,16 +147,10 @@ const OptionTable<GmmOptions>& gmm_option_table() {
                              "--max-iter", "max_iter"),
                       0),
              &GmmOptions::max_iterations);
-    rows.add(
-        option("box", OptionType::real_pair, "The box [a, b] of the box start", "--box", "box"),
-        [](const GmmOptions& options) {
-          return OptionValue(std::vector<double>{options.box_lower, options.box_upper});
-        },
-        [](GmmOptions& options, const OptionValue& value) {
-          const auto& bounds = std::get<std::vector<double>>(value);
-          options.box_lower = bounds[0];
-          options.box_upper = bounds[1];
-        });
+    OptionInfo box =
+        option("box", OptionType::real_pair, "The box [a, b] of the box start", "--box", "box");
+    box.ordered = true;
+    add_pair(rows, std::move(box), &GmmOptions::box_lower, &GmmOptions::box_upper);
     rows.add(positive(option("initial_variance", OptionType::real,
                              "γ²_ini, every variance of the box start", "--initial-variance",
                              "initial_variance")),
@@ -136,12 +181,24 @@ const OptionTable<SkdOptions>& skd_option_table() {
   using namespace registry_internal;
   static const OptionTable<SkdOptions> table = [] {
     OptionTable<SkdOptions> rows;
-    rows.add(width_grid(), &SkdOptions::widths);
+    rows.add(skd_width_grid(), &SkdOptions::widths);
     rows.add(target_width_option(), &SkdOptions::target_width);
     rows.add(folds_option(), &SkdOptions::folds);
     rows.add(standardize_option(), &SkdOptions::standardize);
     rows.add(seed_option(), &SkdOptions::seed);
     rows.add(threads_option(), &SkdOptions::threads);
+    // The selection's settings: C++ only.
+    rows.add(positive(option("initial_regularization", OptionType::real,
+                             "Initial value of every local regulariser λ_j", "", "")),
+             &SkdOptions::initial_regularization);
+    rows.add(in_range(option("regularization_passes", OptionType::integer,
+                             "Selection passes with the regularisers updated in between, at most",
+                             "", ""),
+                      1),
+             &SkdOptions::regularization_passes);
+    rows.add(
+        in_range(option("max_kernels", OptionType::integer, "Kernels selected at most", "", ""), 1),
+        &SkdOptions::max_kernels);
     return rows;
   }();
   return table;
@@ -152,35 +209,30 @@ const OptionTable<GskdOptions>& gskd_option_table() {
   static const OptionTable<GskdOptions> table = [] {
     OptionTable<GskdOptions> rows;
     rows.add(target_width_option(), &GskdOptions::target_width);
-    const auto rwbs_setting = [&rows](std::string name, std::string doc, int GskdOptions::*field) {
-      rows.add(
-          none_by_default(option(name, OptionType::integer, std::move(doc), "--" + name, name)),
-          field);
+    // RWBS needs P_S ≥ 2 and N_G ≥ 1 (rwbs.cpp); 0 stands for the paper's setting.
+    const auto rwbs_setting = [&rows](std::string name, std::string doc, int minimum,
+                                      int GskdOptions::*field) {
+      rows.add(none_by_default(in_range(
+                   option(name, OptionType::integer, std::move(doc), "--" + name, name), minimum)),
+               field);
     };
     rwbs_setting("population",
                  "RWBS population P_S; by default the paper's (10 in 1-D, 20 in 2-D, "
                  "40 above)",
-                 &GskdOptions::population);
-    rwbs_setting("generations", "RWBS generations N_G; by default the paper's 10",
+                 2, &GskdOptions::population);
+    rwbs_setting("generations", "RWBS generations N_G; by default the paper's 10", 1,
                  &GskdOptions::generations);
     rwbs_setting("iterations",
                  "RWBS iterations M_I per generation; by default the paper's (200 "
                  "up to 2-D, 400 above)",
-                 &GskdOptions::iterations);
-    rows.add(
-        variance_multiples(
-            option("variance_bounds", OptionType::real_pair,
-                   "The box of every kernel variance: at least the first number times the Parzen "
-                   "target's variance, at most the second times the dimension's sample variance",
-                   "--variance-bounds", "variance_bounds")),
-        [](const GskdOptions& options) {
-          return OptionValue(std::vector<double>{options.variance_lower, options.variance_upper});
-        },
-        [](GskdOptions& options, const OptionValue& value) {
-          const auto& bounds = std::get<std::vector<double>>(value);
-          options.variance_lower = bounds[0];
-          options.variance_upper = bounds[1];
-        });
+                 0, &GskdOptions::iterations);
+    add_pair(rows,
+             variance_multiples(option(
+                 "variance_bounds", OptionType::real_pair,
+                 "The box of every kernel variance: at least the first number times the Parzen "
+                 "target's variance, at most the second times the dimension's sample variance",
+                 "--variance-bounds", "variance_bounds")),
+             &GskdOptions::variance_lower, &GskdOptions::variance_upper);
     rows.add_choice(option("stopping", OptionType::choice,
                            "When the construction stops: holdout (stage count and upper variance "
                            "bound by K-fold hold-out of the integrated squared error, a "
@@ -190,12 +242,18 @@ const OptionTable<GskdOptions>& gskd_option_table() {
                            "--stopping", "stopping"),
                     &GskdOptions::stopping, {GskdStopping::holdout, GskdStopping::paper},
                     [](GskdStopping stopping) { return to_string(stopping); });
-    rows.add(variance_multiples(none_by_default(option(
-                 "variance_upper_grid", OptionType::real_list,
-                 "stopping=holdout: candidate upper bounds of the kernel variances, times each "
-                 "dimension's sample variance",
-                 "--variance-upper-grid", "variance_upper_grid"))),
-             &GskdOptions::variance_upper_candidates);
+    // An upper bound below a hundredth of the variance left RWBS no admissible kernel (10⁻⁶),
+    // no kernel (10⁻⁴) or weights summing to 1.5·10⁵ (10⁻³), measured on 60 samples in 2-D.
+    OptionInfo upper_grid = in_range(
+        none_by_default(option("variance_upper_grid", OptionType::real_list,
+                               "stopping=holdout: candidate upper bounds of the kernel variances, "
+                               "times each dimension's sample variance",
+                               "--variance-upper-grid", "variance_upper_grid")),
+        1e-2, 1e6);
+    upper_grid.range_reason =
+        ": a kernel a thousand times wider than the data is flat on them, and one far narrower "
+        "than them leaves the construction no admissible kernel";
+    rows.add(std::move(upper_grid), &GskdOptions::variance_upper_candidates);
     rows.add_choice(option("stage_rule", OptionType::choice,
                            "stopping=holdout: how the stage count is taken from the hold-out "
                            "table: min (the minimum) or 1se (at the best bound, the fewest "
@@ -217,6 +275,29 @@ const OptionTable<GskdOptions>& gskd_option_table() {
     rows.add(standardize_option(), &GskdOptions::standardize);
     rows.add(seed_option(), &GskdOptions::seed);
     rows.add(threads_option(), &GskdOptions::threads);
+    // The construction's settings: C++ only.
+    rows.add(in_range(option("regularization", OptionType::real,
+                             "λ of eqs. (36), (65); 0 or a very small value (§III-A)", "", ""),
+                      0),
+             &GskdOptions::regularization);
+    rows.add(
+        in_range(option("max_kernels", OptionType::integer, "Kernels constructed at most", "", ""),
+                 1),
+        &GskdOptions::max_kernels);
+    rows.add(in_range(option("patience", OptionType::integer,
+                             "stopping=holdout: a fold's construction stops once this many "
+                             "stages in a row have not lowered its held-out error",
+                             "", ""),
+                      1),
+             &GskdOptions::patience);
+    rows.add_rule([](const GskdOptions& options) {
+      if (options.stopping == GskdStopping::holdout && options.holdout_subsample != 0 &&
+          options.holdout_subsample < 2 * options.folds) {
+        throw InvalidArgument(
+            "option holdout_subsample must be 0 (every sample) or at least 2 per fold, " +
+            std::to_string(2 * options.folds) + " for " + std::to_string(options.folds) + " folds");
+      }
+    });
     return rows;
   }();
   return table;
@@ -229,6 +310,7 @@ MethodEntry parzen_method() {
                                      "ParzenWindow", parzen_option_table(), &fit_parzen);
   entry.deprecated_names = {"pw"};
   entry.sample_weights = true;
+  entry.test_options = {{"widths", std::vector<double>{0.2, 0.4, 0.8}}};
   return entry;
 }
 
@@ -237,22 +319,37 @@ MethodEntry gmm_method() {
                                      gmm_option_table(), &fit_gmm);
   entry.distributed = true;
   entry.sample_weights = true;
+  entry.test_options = {{"n_components", std::int64_t{2}},
+                        {"n_init", std::int64_t{1}},
+                        {"max_iterations", std::int64_t{50}}};
   return entry;
 }
 
 MethodEntry rsde_method() {
-  return density_method("rsde", "reduced set density estimator", "RSDE", rsde_option_table(),
-                        &fit_rsde);
+  MethodEntry entry = density_method("rsde", "reduced set density estimator", "RSDE",
+                                     rsde_option_table(), &fit_rsde);
+  entry.test_options = {{"widths", std::vector<double>{0.3, 0.6}}, {"folds", std::int64_t{2}}};
+  return entry;
 }
 
 MethodEntry skd_method() {
-  return density_method("skd", "sparse kernel density estimator, fixed kernels", "SKD",
-                        skd_option_table(), &fit_skd);
+  MethodEntry entry = density_method("skd", "sparse kernel density estimator, fixed kernels", "SKD",
+                                     skd_option_table(), &fit_skd);
+  entry.test_options = {
+      {"widths", std::vector<double>{0.3, 0.6}}, {"target_width", 0.3}, {"folds", std::int64_t{2}}};
+  return entry;
 }
 
 MethodEntry gskd_method() {
-  return density_method("gskd", "sparse kernel density estimator, tunable kernels", "GSKD",
-                        gskd_option_table(), &fit_gskd);
+  MethodEntry entry = density_method("gskd", "sparse kernel density estimator, tunable kernels",
+                                     "GSKD", gskd_option_table(), &fit_gskd);
+  entry.test_options = {{"target_width", 0.3},
+                        {"population", std::int64_t{4}},
+                        {"generations", std::int64_t{2}},
+                        {"iterations", std::int64_t{20}},
+                        {"variance_upper_grid", std::vector<double>{1.0}},
+                        {"folds", std::int64_t{2}}};
+  return entry;
 }
 
 }  // namespace registry_internal

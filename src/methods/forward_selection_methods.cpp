@@ -9,6 +9,20 @@
 #include "methods/method_entries.hpp"
 
 namespace cdens {
+namespace {
+
+/// InvalidArgument naming the grids `names` unless their `candidates` (the product of their
+/// sizes) are more than one: the selection compares feature sets by the wrapped estimator's
+/// cross-validated NLL, which a single candidate does not compute.
+void require_several_candidates(std::size_t candidates, const std::string& names) {
+  if (candidates < 2) {
+    throw InvalidArgument("options " + names +
+                          ": forward selection compares feature sets by the estimator's "
+                          "cross-validated NLL, so the grids need more than one candidate in all");
+  }
+}
+
+}  // namespace
 
 const OptionTable<ForwardSelectionLscdeOptions>& fw_lscde_option_table() {
   using namespace registry_internal;
@@ -21,6 +35,10 @@ const OptionTable<ForwardSelectionLscdeOptions>& fw_lscde_option_table() {
     rows.add(folds_option(), &Options::estimator, &LscdeOptions::folds);
     rows.add(seed_option(), &Options::estimator, &LscdeOptions::seed);
     rows.add(threads_option(), &Options::threads);
+    rows.add_rule([](const Options& options) {
+      require_several_candidates(options.estimator.sigmas.size() * options.estimator.lambdas.size(),
+                                 "sigmas, lambdas");
+    });
     return rows;
   }();
   return table;
@@ -36,6 +54,10 @@ const OptionTable<ForwardSelectionEpsilonKdeOptions>& fw_epsilon_kde_option_tabl
     rows.add(folds_option(), &Options::estimator, &EpsilonKdeOptions::folds);
     rows.add(seed_option(), &Options::estimator, &EpsilonKdeOptions::seed);
     rows.add(threads_option(), &Options::threads);
+    rows.add_rule([](const Options& options) {
+      require_several_candidates(
+          options.estimator.epsilons.size() * options.estimator.sigmas.size(), "epsilons, sigmas");
+    });
     return rows;
   }();
   return table;
@@ -47,9 +69,16 @@ const OptionTable<ForwardSelectionNadarayaWatsonCdeOptions>& fw_nadaraya_watson_
   static const OptionTable<Options> table = [] {
     OptionTable<Options> rows;
     rows.add(sigma_grid(), &Options::estimator, &NadarayaWatsonCdeOptions::sigmas);
-    rows.add(n_centers_option(), &Options::estimator, &NadarayaWatsonCdeOptions::n_centers);
+    // The selection compares candidates by NW-CDE's leave-one-out choice of σ, which leaves each
+    // centre out of the others: two at least.
+    OptionInfo centers = in_range(n_centers_option(), 2);
+    centers.range_reason = ": NW-CDE chooses sigma by leaving each centre out of the others";
+    rows.add(std::move(centers), &Options::estimator, &NadarayaWatsonCdeOptions::n_centers);
     rows.add(seed_option(), &Options::estimator, &NadarayaWatsonCdeOptions::seed);
     rows.add(threads_option(), &Options::threads);
+    rows.add_rule([](const Options& options) {
+      require_several_candidates(options.estimator.sigmas.size(), "sigmas");
+    });
     return rows;
   }();
   return table;
@@ -72,15 +101,24 @@ std::vector<MethodEntry> forward_selection_methods() {
                                          selection_gates(gate_kind<LscdeGate>("lscde")));
   // Every candidate's LSCDE fit sums over the ranks' rows.
   lscde.distributed = true;
-  return {
-      std::move(lscde),
+  lscde.test_options = {{"sigmas", std::vector<double>{0.5, 1.0}},
+                        {"lambdas", std::vector<double>{0.1}},
+                        {"n_centers", std::int64_t{20}},
+                        {"folds", std::int64_t{2}}};
+  MethodEntry epsilon_kde =
       conditional_method("fw-ekde", "forward feature selection around ε-KDE", "ForwardSelectionCDE",
                          fw_epsilon_kde_option_table(), &fit_forward_selection_epsilon_kde,
-                         selection_gates(gate_kind<EpsilonBallGate>("epsilon_ball"))),
-      conditional_method("fw-nwcde", "forward feature selection around NW-CDE",
-                         "ForwardSelectionCDE", fw_nadaraya_watson_cde_option_table(),
-                         &fit_forward_selection_nadaraya_watson_cde,
-                         selection_gates(gate_kind<GaussianKernelGate>("gaussian_kernel")))};
+                         selection_gates(gate_kind<EpsilonBallGate>("epsilon_ball")));
+  epsilon_kde.test_options = {{"epsilons", std::vector<double>{0.5, 1.0}},
+                              {"sigmas", std::vector<double>{0.3}},
+                              {"folds", std::int64_t{2}}};
+  MethodEntry nadaraya_watson = conditional_method(
+      "fw-nwcde", "forward feature selection around NW-CDE", "ForwardSelectionCDE",
+      fw_nadaraya_watson_cde_option_table(), &fit_forward_selection_nadaraya_watson_cde,
+      selection_gates(gate_kind<GaussianKernelGate>("gaussian_kernel")));
+  nadaraya_watson.test_options = {{"sigmas", std::vector<double>{0.5, 1.0}},
+                                  {"n_centers", std::int64_t{20}}};
+  return {std::move(lscde), std::move(epsilon_kde), std::move(nadaraya_watson)};
 }
 
 }  // namespace registry_internal

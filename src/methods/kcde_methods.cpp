@@ -84,19 +84,13 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
                              "--restarts", "n_restarts"),
                       0),
              &Options::search, &BandwidthSearchOptions::restarts);
-    rows.add(
-        kernel_widths(
-            option("bandwidth_bounds", OptionType::real_pair,
-                   "The box [lower, upper] of every bandwidth in the search (standardised units)",
-                   "--bandwidth-bounds", "bandwidth_bounds")),
-        [](const Options& options) {
-          return OptionValue(std::vector<double>{options.search.lower, options.search.upper});
-        },
-        [](Options& options, const OptionValue& value) {
-          const auto& bounds = std::get<std::vector<double>>(value);
-          options.search.lower = bounds[0];
-          options.search.upper = bounds[1];
-        });
+    OptionInfo bandwidth_bounds = kernel_widths(
+        option("bandwidth_bounds", OptionType::real_pair,
+               "The box [lower, upper] of every bandwidth in the search (standardised units)",
+               "--bandwidth-bounds", "bandwidth_bounds"));
+    bandwidth_bounds.ordered = true;
+    add_pair(rows, std::move(bandwidth_bounds), &Options::search, &BandwidthSearchOptions::lower,
+             &BandwidthSearchOptions::upper);
     rows.add(
         in_range(option("max_evaluations", OptionType::integer,
                         "Criterion evaluations per start at most", "--max-evaluations", "max_iter"),
@@ -142,6 +136,7 @@ MethodEntry product_kernel_cde_method() {
   // Its criterion's kernel sums are sums over the rows; trend = gp and y_transform refuse
   // several ranks from the fit, naming why (docs/distributed.md).
   entry.distributed = true;
+  entry.test_options = {{"restarts", std::int64_t{0}}, {"max_evaluations", std::int64_t{50}}};
   return entry;
 }
 

@@ -39,6 +39,10 @@ MethodEntry lscde_method() {
   entry.takes_unlabeled_inputs = true;
   entry.distributed = true;
   entry.sample_weights = true;
+  entry.test_options = {{"sigmas", std::vector<double>{0.3, 1.0}},
+                        {"lambdas", std::vector<double>{0.1}},
+                        {"n_centers", std::int64_t{30}},
+                        {"folds", std::int64_t{2}}};
   entry.fit_conditional = [](const MatrixView& x, const MatrixView& y,
                              const MatrixView& unlabeled_x, const OptionValues& values,
                              const FitContext& context) {

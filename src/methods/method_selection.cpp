@@ -15,6 +15,7 @@
 #include "cdens/core/sampling_plan.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/text.hpp"
+#include "cdens/core/validate.hpp"
 #include "cdens/methods/option_tables.hpp"
 #include "cdens/methods/registry.hpp"
 #include "conditional/declared_columns.hpp"
@@ -139,13 +140,12 @@ bool chooses(const Candidate& candidate, const char* name, const char* value) {
   return found != candidate.values.end() && std::get<std::string>(found->second) == value;
 }
 
-void validate(const MethodSelectionOptions& options, Index n) {
-  if (options.folds < 2) throw InvalidArgument("folds must be at least 2");
+/// InvalidArgument unless every fold can hold a pair (the table's rules are checked before).
+void require_pairs_for_folds(const MethodSelectionOptions& options, Index n) {
   if (options.folds > n) {
     throw InvalidArgument("folds (" + std::to_string(options.folds) + ") exceed the " +
                           std::to_string(n) + " pairs");
   }
-  if (!(options.time_budget > 0.0)) throw InvalidArgument("time_budget must be positive");
 }
 
 /// Mean and standard error (standard deviation / √n) of `values`; with sample `weights` (one
@@ -351,12 +351,17 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
                                      const FitContext& context) {
   const auto started = Clock::now();
   const Index n = x.cols();
-  validate(options, n);
+  method_selection_option_table().validate(options);
+  // The candidates' folds index x and y alike: pairs of one length (a y shorter than x was read
+  // past its end), none of them empty or non-finite.
+  require_training_pairs(x, y);
   // Every candidate standardises x and y and would fail on a constant column: refused here, the
-  // column is named once rather than in every candidate's failure.
+  // column is named once rather than in every candidate's failure (and no pairs at all as the
+  // data error it is, before the folds are compared with them).
   const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
   Standardizer::fit(x, "x", x_names);
   Standardizer::fit(y, "y", y_names);
+  require_pairs_for_folds(options, n);
   // A y of few integer levels, undeclared: by default a mass function over its levels, so no
   // candidate wins by spikes of a density on the levels (docs/methods/auto.md).
   MethodSelectionOptions chosen_options = options;
@@ -631,6 +636,8 @@ MethodEntry auto_method() {
     return fit_selected_method(x, y, method_selection_option_table().build(values), context);
   };
   entry.gates = {wrapping_gate_kind<PooledGate>("pooled")};
+  entry.test_options = {{"candidates", std::string("linear,kcde:n_restarts=0:max_iter=50")},
+                        {"folds", std::int64_t{2}}};
   return entry;
 }
 

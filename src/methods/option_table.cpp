@@ -96,8 +96,7 @@ bool fits_type(const OptionValue& value, OptionType type) {
   return false;
 }
 
-void check_value(const OptionInfo& option, const OptionValue& value, const std::string& spelling) {
-  const bool is_threads = option.type == OptionType::threads;
+void check_form(const OptionInfo& option, const OptionValue& value, const std::string& spelling) {
   static const std::map<OptionType, std::string> expected = {
       {OptionType::boolean, "true or false"},
       {OptionType::integer, "an integer"},
@@ -140,27 +139,6 @@ void check_value(const OptionInfo& option, const OptionValue& value, const std::
       throw InvalidArgument(spelling + " must be one of " + choices + ", not '" + text + "'");
     }
   }
-  // The declared range, for every number the value holds (an integer counts as one).
-  std::vector<double> numbers;
-  if (const auto* number = std::get_if<double>(&value)) numbers.push_back(*number);
-  if (const auto* integer = std::get_if<std::int64_t>(&value); integer && !is_threads) {
-    numbers.push_back(static_cast<double>(*integer));
-  }
-  if (const auto* list = std::get_if<std::vector<double>>(&value)) numbers = *list;
-  for (const double number : numbers) {
-    if (number > option.minimum || (number == option.minimum && !option.exclusive_minimum)) {
-      if (number <= option.maximum) continue;
-    }
-    throw InvalidArgument(spelling + " " + describe_range(option) + ", got " +
-                          format_number(number) + option.range_reason);
-  }
-  if (option.type == OptionType::real_pair) {
-    const auto& pair = std::get<std::vector<double>>(value);
-    if (!(pair[0] <= pair[1])) {
-      throw InvalidArgument(spelling + ": the lower bound " + format_number(pair[0]) +
-                            " must not exceed the upper bound " + format_number(pair[1]));
-    }
-  }
   if (stands_for_default(option)) {
     // 0 is how the engine stores "the method's choice"; a user who types it means something
     // else, and taking it silently as the default would hide that.
@@ -180,6 +158,35 @@ void check_value(const OptionInfo& option, const OptionValue& value, const std::
                             option.doc + ")");
     }
   }
+  if (option.type == OptionType::name_list) {
+    split_list(std::get<std::string>(value), ',', spelling);  // no empty name
+  }
+}
+
+void check_value(const OptionInfo& option, const OptionValue& value, const std::string& spelling) {
+  check_form(option, value, spelling);
+  // The declared range, for every number the value holds (an integer counts as one).
+  std::vector<double> numbers;
+  if (const auto* number = std::get_if<double>(&value)) numbers.push_back(*number);
+  if (const auto* integer = std::get_if<std::int64_t>(&value);
+      integer && option.type != OptionType::threads) {
+    numbers.push_back(static_cast<double>(*integer));
+  }
+  if (const auto* list = std::get_if<std::vector<double>>(&value)) numbers = *list;
+  for (const double number : numbers) {
+    if (number > option.minimum || (number == option.minimum && !option.exclusive_minimum)) {
+      if (number <= option.maximum) continue;
+    }
+    throw InvalidArgument(spelling + " " + describe_range(option) + ", got " +
+                          format_number(number) + option.range_reason);
+  }
+  if (option.type == OptionType::real_pair && option.ordered) {
+    const auto& pair = std::get<std::vector<double>>(value);
+    if (!(pair[0] < pair[1])) {
+      throw InvalidArgument(spelling + ": the lower bound " + format_number(pair[0]) +
+                            " must be smaller than the upper bound " + format_number(pair[1]));
+    }
+  }
   if (option.type == OptionType::threads) {
     const auto threads = std::get<std::int64_t>(value);
     if (threads < 0) throw InvalidArgument(spelling + " must not be negative");
@@ -187,9 +194,6 @@ void check_value(const OptionInfo& option, const OptionValue& value, const std::
       throw InvalidArgument(spelling + " must be at most " + std::to_string(thread_limit()) +
                             " (8 per processor of this machine), not " + std::to_string(threads));
     }
-  }
-  if (option.type == OptionType::name_list) {
-    split_list(std::get<std::string>(value), ',', spelling);  // no empty name
   }
 }
 

@@ -76,7 +76,7 @@ const OptionTable<PressRegressionOptions>& press_option_table() {
         in_range(option("patience", OptionType::integer,
                         "Stop once the hold-out MSE has not improved for this many evaluations",
                         "--patience", "patience"),
-                 0),
+                 1),
         &Options::press, &PressOptions::patience);
     rows.add(
         in_range(option("max_evaluations", OptionType::integer,
@@ -84,10 +84,11 @@ const OptionTable<PressRegressionOptions>& press_option_table() {
                  1),
         &Options::press, &PressOptions::max_evaluations);
     rows.add(
-        positive(option("relative_tolerance", OptionType::real,
+        in_range(option("relative_tolerance", OptionType::real,
                         "L-BFGS (not Adam) stops when the objective changes by less than this, "
-                        "relatively",
-                        "--tol", "tol")),
+                        "relatively; 0 runs to the evaluation limit",
+                        "--tol", "tol"),
+                 0),
         &Options::press, &PressOptions::relative_tolerance);
     rows.add(in_range(option("restarts", OptionType::integer,
                              "Random starts; the one with the smallest hold-out MSE is kept",
@@ -110,6 +111,13 @@ const OptionTable<PressRegressionOptions>& press_option_table() {
              &Options::press, &PressOptions::single_precision);
     rows.add(seed_option(), &Options::press, &PressOptions::seed);
     rows.add(threads_option(), &Options::press, &PressOptions::threads);
+    rows.add_rule([](const Options& options) {
+      if (options.max_states > 0 && options.press.n_states > 0) {
+        throw InvalidArgument(
+            "give either n_states or max_states, not both (--states, --max-states on the "
+            "command line)");
+      }
+    });
     return rows;
   }();
   return table;
@@ -122,6 +130,10 @@ MethodEntry press_method() {
                                          "PRESSRegressor", press_option_table(),
                                          &fit_press_regression, {gate_kind<PressGate>("press")});
   entry.family = MethodFamily::regression;
+  entry.multi_output = false;
+  entry.test_options = {{"n_states", std::int64_t{3}},
+                        {"restarts", std::int64_t{1}},
+                        {"max_evaluations", std::int64_t{100}}};
   return entry;
 }
 

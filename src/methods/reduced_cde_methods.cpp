@@ -96,15 +96,25 @@ MethodEntry reduced_cde_method(ReducedCdeMethod method, std::string summary,
                                std::string python_class) {
   const bool on_epsilon_kde =
       method == ReducedCdeMethod::lsce_ekde || method == ReducedCdeMethod::lsmi_ekde;
-  return conditional_method(to_string(method), std::move(summary), std::move(python_class),
-                            reduced_cde_option_table(method),
-                            [method](const MatrixView& x, const MatrixView& y,
-                                     const ReducedCdeOptions& options, const FitContext& context) {
-                              return fit_reduced_cde(x, y, method, options, context);
-                            },
-                            {wrapping_gate_kind<ProjectedGate>("projected"),
-                             on_epsilon_kde ? gate_kind<EpsilonBallGate>("epsilon_ball")
-                                            : gate_kind<LscdeGate>("lscde")});
+  MethodEntry entry =
+      conditional_method(to_string(method), std::move(summary), std::move(python_class),
+                         reduced_cde_option_table(method),
+                         [method](const MatrixView& x, const MatrixView& y,
+                                  const ReducedCdeOptions& options, const FitContext& context) {
+                           return fit_reduced_cde(x, y, method, options, context);
+                         },
+                         {wrapping_gate_kind<ProjectedGate>("projected"),
+                          on_epsilon_kde ? gate_kind<EpsilonBallGate>("epsilon_ball")
+                                         : gate_kind<LscdeGate>("lscde")});
+  entry.test_options = {{"dz", std::int64_t{1}},
+                        {"restarts", std::int64_t{1}},
+                        {"max_iterations", std::int64_t{5}},
+                        {"sigmas", std::vector<double>{0.5}},
+                        {"lambdas", std::vector<double>{0.1}},
+                        {"n_centers", std::int64_t{20}},
+                        {"folds", std::int64_t{2}}};
+  if (on_epsilon_kde) entry.test_options["epsilons"] = std::vector<double>{0.5};
+  return entry;
 }
 
 }  // namespace

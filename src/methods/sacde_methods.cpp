@@ -33,6 +33,24 @@ const OptionTable<SaCdeOptions>& sacde_option_table() {
              &SaCdeOptions::solver, &GroupLassoOptions::kkt_tolerance);
     rows.add(seed_option(), &SaCdeOptions::seed);
     rows.add(threads_option(), &SaCdeOptions::threads);
+    // The solver's other settings: C++ only.
+    rows.add(positive(option("solver_tolerance", OptionType::real,
+                             "A block's FISTA stops when the coefficients change by less than "
+                             "this, relatively",
+                             "", "")),
+             &SaCdeOptions::solver, &GroupLassoOptions::tolerance);
+    rows.add(in_range(option("solver_max_iterations", OptionType::integer,
+                             "Sweeps of one solve at most", "", ""),
+                      1),
+             &SaCdeOptions::solver, &GroupLassoOptions::max_iterations);
+    rows.add(in_range(option("block_iterations", OptionType::integer,
+                             "FISTA iterations on one block per visit", "", ""),
+                      1),
+             &SaCdeOptions::solver, &GroupLassoOptions::block_iterations);
+    rows.add(in_range(option("extrapolation_interval", OptionType::integer,
+                             "Sweeps between extrapolation steps; 0 turns them off", "", ""),
+                      0),
+             &SaCdeOptions::solver, &GroupLassoOptions::extrapolation_interval);
     return rows;
   }();
   return table;
@@ -81,6 +99,10 @@ MethodEntry sacde_method() {
       conditional_method("sacde", "sparse additive conditional density estimation", "SACDE",
                          sacde_option_table(), &fit_sacde, {gate_kind<SaCdeGate>("sacde")});
   entry.distributed = true;
+  entry.test_options = {{"sigmas", std::vector<double>{0.5, 1.0}},
+                        {"lambdas", std::vector<double>{0.1}},
+                        {"n_centers", std::int64_t{30}},
+                        {"folds", std::int64_t{2}}};
   return entry;
 }
 
@@ -92,6 +114,10 @@ MethodEntry sa_lscde_method() {
                           gate_kind<LscdeGate>("lscde")});
   // Both stages sum over the ranks' rows.
   entry.distributed = true;
+  entry.test_options = {{"sigmas", std::vector<double>{0.5, 1.0}},
+                        {"lambdas", std::vector<double>{0.1}},
+                        {"n_centers", std::int64_t{30}},
+                        {"folds", std::int64_t{2}}};
   return entry;
 }
 

@@ -12,6 +12,7 @@
 #include "cdens/core/samples.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/validate.hpp"
+#include "cdens/methods/option_tables.hpp"
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"
 #include "regression/press_design_products.hpp"
@@ -24,29 +25,6 @@ namespace {
 // the restarts run one after the other and the blocks of each evaluation in parallel. Both do
 // the same arithmetic, so the choice does not change the result.
 constexpr Index kParallelRestartLimit = 8192;
-
-void validate_options(const PressOptions& options) {
-  if (options.n_states < 0) throw InvalidArgument("the number of PRESS states must be >= 0");
-  if (!(options.holdout_fraction >= 0.0 && options.holdout_fraction < 1.0)) {
-    throw InvalidArgument("the PRESS hold-out fraction must lie in [0, 1)");
-  }
-  if (options.patience < 1) throw InvalidArgument("the PRESS patience must be at least 1");
-  if (options.max_evaluations < 1) {
-    throw InvalidArgument("the PRESS evaluation limit must be at least 1");
-  }
-  if (options.restarts < 1) throw InvalidArgument("PRESS needs at least one start");
-  if (!(options.relative_tolerance >= 0.0)) {
-    throw InvalidArgument("the PRESS tolerance must be >= 0");
-  }
-  require_positive(options.init_scale, "PRESS init_scale");
-  require_positive(options.learning_rate, "PRESS learning_rate");
-  if (!(options.smoothness_weight >= 0.0) || !std::isfinite(options.smoothness_weight)) {
-    throw InvalidArgument("the PRESS smoothness weight mu must be finite and >= 0");
-  }
-  if (!(options.lasso_weight >= 0.0) || !std::isfinite(options.lasso_weight)) {
-    throw InvalidArgument("the PRESS LASSO weight lambda must be finite and >= 0");
-  }
-}
 
 Index default_states(Index n) {
   return std::max<Index>(2, std::lround(std::log(static_cast<double>(n))));
@@ -74,7 +52,9 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
     throw InvalidArgument("PRESS regresses one output; y has " + std::to_string(y.rows()) +
                           " dimensions");
   }
-  validate_options(options);
+  PressRegressionOptions one_count;
+  one_count.press = options;
+  press_option_table().validate(one_count);
   const Index n = x.cols();
   const Index q = x.rows() + 1;
   const Index j_count = options.n_states > 0 ? options.n_states : default_states(n);
@@ -294,13 +274,8 @@ PressSelection select_press_states(const MatrixView& x, const MatrixView& y, Ind
 
 PressFit fit_press_regression(const MatrixView& x, const MatrixView& y,
                               const PressRegressionOptions& options, const FitContext& context) {
-  if (options.max_states < 0) throw InvalidArgument("max_states must not be negative");
+  press_option_table().validate(options);
   if (options.max_states == 0) return fit_press(x, y, options.press, context);
-  if (options.press.n_states > 0) {
-    throw InvalidArgument(
-        "give either n_states or max_states, not both (--states, --max-states on the command "
-        "line)");
-  }
   PressSelection selection = select_press_states(x, y, options.max_states, options.press, context);
   return std::move(selection.fits[static_cast<std::size_t>(selection.best)]);
 }

@@ -195,7 +195,7 @@ TEST(NadarayaWatsonCdeTest, RejectsBadInputAndOptions) {
   options.n_centers = 0;
   EXPECT_NE(test::message_of<InvalidArgument>([&] {
               fit_nadaraya_watson_cde(data.x, data.y, options);
-            }).find("centres"),
+            }).find("option n_centers must be at least 1"),
             std::string::npos);
   options = {};
   options.n_centers = 1;  // leave-one-out needs two centres

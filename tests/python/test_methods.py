@@ -98,7 +98,9 @@ def test_every_parameter_of_the_hand_written_classes_keeps_its_default():
     # generated from the option tables: each is still there with the same default (same repr:
     # same type and value; tuples where they were tuples).
     before = json.loads((REPO / "tests" / "data" / "parameters_369a849.json").read_text())
-    assert set(before) == {entry["python_class"] for entry in methods().values()}
+    # Every class of 369a849 is still registered; a class registered since has no earlier
+    # parameters to keep.
+    assert set(before) <= {entry["python_class"] for entry in methods().values()}
     for class_name, parameters in before.items():
         defaults = init_defaults(getattr(cdens, class_name))
         for name, default in parameters.items():

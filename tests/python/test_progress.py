@@ -84,13 +84,15 @@ def test_nothing_on_a_pipe_nor_with_quiet(cli):
 
 
 def test_the_line_is_erased_before_an_error_message(cli):
-    # Forward selection around a fit of one candidate fails inside its stage of candidate fits.
+    # auto's candidates of forward selection around one (σ, λ) each, which its rule refuses: each
+    # fails inside its stage of fold fits, and no candidate is left.
     status, _, terminal = run_on_terminal(
-        [cli, "fit", FAITHFUL, "--method", "fw-lscde", "--x", "waiting", "--y", "eruptions",
-         "--sigma", "0.3", "--lambda", "0.1"])
+        [cli, "fit", FAITHFUL, "--method", "auto", "--x", "waiting", "--y", "eruptions",
+         "--candidates", "fw-lscde:sigmas=0.3:lambdas=0.1,fw-ekde:sigmas=0.3:epsilons=0.5"])
     assert status == 2
-    assert "\rforward selection, feature 1 of at most 1: candidate fits: 0/1 (0%)" in terminal
-    assert re.search(r"\r +\rcdens: error: forward selection needs", terminal), repr(terminal)
+    assert "\rcandidate 1 of 2 (fw-lscde:sigmas=0.3:lambdas=0.1): fold fits: 0/5 (0%)" in terminal
+    assert re.search(r"\r +\rcdens: error: no candidate could be scored", terminal), \
+        repr(terminal)
 
 
 def test_evaluate_and_compare_show_their_slow_stages(cli, model_files):

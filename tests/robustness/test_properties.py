@@ -11,6 +11,7 @@ The examples are derandomised (the same on every run) and few per test, so that 
 well under a minute; tests/robustness/README.md explains the choice of strategies.
 """
 
+import functools
 import re
 import warnings
 
@@ -20,35 +21,27 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cdens
-from cdens._methods import DEPRECATED
+from cdens._methods import DEPRECATED, cheap_estimator, method_of, methods
 
 SETTINGS = settings(derandomize=True, max_examples=80, deadline=None, database=None,
                     suppress_health_check=list(HealthCheck))
 
-# Cheap settings of every estimator: a handful of candidates, so that an example costs
-# milliseconds. The properties do not depend on them.
-CONDITIONAL = {
-    "LSCDE": lambda: cdens.LSCDE(sigma=[0.3, 1.0], regularization=[0.1], n_centers=20, cv=2,
-                                 random_state=0),
-    "KernelCDE": lambda: cdens.KernelCDE(n_restarts=0, max_iter=20, random_state=0),
-    "EpsilonKDE": lambda: cdens.EpsilonKDE(epsilon=[0.5, 1.0], sigma=[0.3], cv=2, random_state=0),
-    "NWCDE": lambda: cdens.NWCDE(sigma=[0.3, 1.0], random_state=0),
-    "RKDE": lambda: cdens.RKDE(sigma=[0.3, 1.0], random_state=0),
-    "SACDE": lambda: cdens.SACDE(sigma=[0.5], regularization=[0.1], n_centers=20, cv=2,
-                                 random_state=0),
-    "LSCE": lambda: cdens.LSCE(n_components=1, n_restarts=1, max_iter=5, sigma=[0.5],
-                               regularization=[0.1], n_centers=20, cv=2, random_state=0),
-    "LinearGaussianCDE": lambda: cdens.LinearGaussianCDE(),
-    "PRESSRegressor": lambda: cdens.PRESSRegressor(n_states=2, max_iter=50, n_restarts=1,
-                                                   random_state=0),
-}
-DENSITY = {
-    "ParzenWindow": lambda: cdens.ParzenWindow(bandwidth=[0.3, 1.0]),
-    "GMM": lambda: cdens.GMM(n_components=2, max_iter=50, random_state=0),
-    "RSDE": lambda: cdens.RSDE(bandwidth=[0.5], cv=2, random_state=0),
-    "SKD": lambda: cdens.SKD(bandwidth=[0.5], cv=2, random_state=0),
-    "GSKD": lambda: cdens.GSKD(population=4, generations=2, iterations=5, random_state=0),
-}
+
+# Every estimator class of the registry, each with the cheap test options of its default method
+# (the registry's test_options: a handful of candidates, so that an example costs milliseconds).
+# The properties do not depend on them.
+def _classes(density):
+    chosen = {}
+    for _, entry in sorted(methods().items()):
+        if (entry["family"] == "density") != density or entry["python_class"] in chosen:
+            continue
+        default_method = method_of(getattr(cdens, entry["python_class"])())
+        chosen[entry["python_class"]] = functools.partial(cheap_estimator, default_method)
+    return chosen
+
+
+CONDITIONAL = _classes(density=False)
+DENSITY = _classes(density=True)
 
 DTYPES = [np.float64, np.float32, np.float16, np.int64, np.int32, np.uint8, np.bool_,
           np.complex128, np.longdouble, object]

@@ -3,7 +3,9 @@
 // method's Options struct, its type, its documentation, its spelling on the command line and in
 // Python, and its default, read from `Options{}`. The `cdens` command registers its flags and
 // prints their defaults from these tables; the Python estimator classes build their options
-// through them. A new option of a method is one row in its table and its use in the fit.
+// through them. A new option of a method is one row in its table and its use in the fit. Every
+// fit validates its options through its table (OptionTable::validate), as the front ends do
+// value by value (check_value): one rule and one message for every caller.
 
 #include <cstdint>
 #include <functional>
@@ -75,6 +77,9 @@ struct OptionInfo {
   /// The minimum itself is outside the range (a rate or a tolerance must be positive).
   bool exclusive_minimum = false;
   std::string range_reason;
+  /// A real_pair whose first number must be smaller than its second (a box [lower, upper]);
+  /// otherwise its two numbers are independent (GSKD's multiples of two different variances).
+  bool ordered = false;
   /// A real_list of one value per input, then per output (KCDE's fixed bandwidths): its values
   /// follow the columns when a fit drops some (constant inputs).
   bool per_column = false;
@@ -103,10 +108,14 @@ OptionValue parse_option_text(const OptionInfo& option, const std::string& text,
 std::string describe_default(const OptionInfo& option);
 
 /// InvalidArgument naming the option as `spelling` (its name, CLI flag or Python name) unless
-/// `value` suits its type: finite numbers, an integer within the range of an int, a choice
-/// among its choices, numbers within the declared range, a pair whose first number is not the
-/// larger, a positive number where 0
-/// stands for the default (stands_for_default; `option.default_value` must be filled in).
+/// `value` has the option's form: its type, finite numbers, an integer within the range of an
+/// int, a choice among its choices, a positive number where 0 stands for the default
+/// (stands_for_default; `option.default_value` must be filled in). What a field of the
+/// option's type can hold safely; the range is check_value's.
+void check_form(const OptionInfo& option, const OptionValue& value, const std::string& spelling);
+
+/// check_form, then the rule of the option's values: numbers within the declared range, an
+/// ordered pair's first number smaller than its second, a thread count this machine allows.
 void check_value(const OptionInfo& option, const OptionValue& value, const std::string& spelling);
 
 /// The OptionValue of a field: bool, double, std::vector<double>, std::string and std::uint64_t
@@ -202,6 +211,13 @@ class OptionTable {
     return *this;
   }
 
+  /// A rule over several options (a choice that needs another's value, a count bounded by
+  /// another): `check(options)` throws InvalidArgument naming them when it does not hold.
+  OptionTable& add_rule(std::function<void(const Options&)> check) {
+    rules_.push_back(std::move(check));
+    return *this;
+  }
+
   /// Every row's description with its default taken from `Options{}`.
   std::vector<OptionInfo> describe() const {
     const Options defaults{};
@@ -214,7 +230,9 @@ class OptionTable {
   }
 
   /// `Options{}` with the given values set. InvalidArgument naming the option for a name that is
-  /// not in the table, a value of the wrong type or a choice that is not one of its choices.
+  /// not in the table or a value not of its form (check_form: the wrong type, a choice that is
+  /// not one of its choices). Whether the values are within their ranges is the fit's to check
+  /// (validate), as it is for options set in C++.
   Options build(const OptionValues& values) const {
     for (const auto& [name, value] : values) find(name);
     Options options{};
@@ -223,10 +241,26 @@ class OptionTable {
       if (given == values.end()) continue;
       OptionInfo info = row.info;
       info.default_value = row.get(options);
-      check_value(info, given->second, "option " + row.info.name);
+      check_form(info, given->second, "option " + row.info.name);
       row.set(options, given->second);
     }
     return options;
+  }
+
+  /// InvalidArgument naming the option unless every row's value is its default (`Options{}`'s,
+  /// valid by construction: 0 where 0 stands for the method's choice, an empty grid where none
+  /// means a search) or passes check_value, and every rule holds. Every fit of the method calls
+  /// it first, so a C++ caller, the command and Python meet the same rule and message.
+  void validate(const Options& options) const {
+    const Options defaults{};
+    for (const Row& row : rows_) {
+      OptionInfo info = row.info;
+      info.default_value = row.get(defaults);
+      const OptionValue value = row.get(options);
+      if (value == info.default_value) continue;
+      check_value(info, value, "option " + row.info.name);
+    }
+    for (const auto& rule : rules_) rule(options);
   }
 
  private:
@@ -263,6 +297,7 @@ class OptionTable {
   }
 
   std::vector<Row> rows_;
+  std::vector<std::function<void(const Options&)>> rules_;
 };
 
 }  // namespace cdens

@@ -75,6 +75,12 @@ struct MethodEntry {
   /// Whether the fit honours FitContext::sample_weights (weighted criteria, docs/methods/*.md);
   /// fit_method refuses sample weights to the others.
   bool sample_weights = false;
+  /// Whether y may have several dimensions (PRESS regresses one output).
+  bool multi_output = true;
+  /// Options that make a fit cheap — short grids, few centres and candidates, few iterations —
+  /// on a few dozen pairs: the conformance suite (tests/cpp/test_conformance.cpp,
+  /// tests/python/test_conformance.py) fits every method with them.
+  OptionValues test_options;
   /// The fit: fit_conditional for the conditional and regression families, fit_density for
   /// density methods.
   ConditionalMethodFit fit_conditional;
