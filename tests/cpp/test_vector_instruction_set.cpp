@@ -156,8 +156,12 @@ TEST_F(VectorInstructionSetTest, EveryCopyTheCpuRunsSumsKernelsAsTheBaselineCopy
         for (const auto& [path, sums] : got) {
           SCOPED_TRACE(name + " copy, " + path + " path");
           const Vector& baseline = expected.at(path);
-          EXPECT_LT(((sums - baseline).array() / baseline.array().abs().max(1.0)).abs().maxCoeff(),
-                    1e-11);
+          const double difference =
+              ((sums - baseline).array() / baseline.array().abs().max(1.0)).abs().maxCoeff();
+          EXPECT_LT(difference, 1e-11);
+          // Two million exponentials summed 2 or 4 or 8 at a time round differently somewhere: sums
+          // equal to the bit would mean that the baseline copy ran again.
+          EXPECT_GT(difference, 0.0);
         }
       });
 }
