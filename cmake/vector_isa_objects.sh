@@ -7,7 +7,8 @@
 #     library templates instantiated with ISA's instructions) can stand in for another copy's: the
 #     linker keeps one definition of a template instantiation and would otherwise hand an AVX-512
 #     copy to code that runs on any x86-64. Typeinfo, the same for every copy, keeps its name
-#     (weak); local symbols are renamed too, for profiles and tests/isa/baseline_code_check.sh. FUNCTIONS.txt lists the global functions the copy defines, by their own names.
+#     (weak); local symbols are renamed too, for profiles and tests/isa/baseline_code_check.sh.
+#     FUNCTIONS.txt lists the global functions the copy defines, by their own names.
 #   vector_isa_objects.sh trampolines OUTPUT.cpp ISA FUNCTIONS.txt [ISA FUNCTIONS.txt]...
 #     Writes, for every function of the first list, a function of its name that jumps to the
 #     copy of the ISA chosen at load (cdens_vector_isa_index, src/core/vector_instruction_set.cpp

@@ -95,10 +95,13 @@ std::map<std::string, Vector> kernel_sums_by_path() {
   return sums;
 }
 
-/// The copies this CPU runs besides the baseline copy.
+/// The copies this CPU runs besides the baseline copy of a portable build.
 std::vector<std::string> wider_copies_this_cpu_runs() {
+  const std::vector<std::string> compiled = compiled_vector_instruction_sets();
+  // A one-copy build: "native" or "baseline" alone.
+  if (compiled.size() == 1) return {};
   std::vector<std::string> wider;
-  for (const std::string& name : compiled_vector_instruction_sets()) {
+  for (const std::string& name : compiled) {
     if (name != "baseline" && cpu_runs_vector_instruction_set(name)) wider.push_back(name);
   }
   return wider;
