@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "cdens/core/error.hpp"
+#include "cdens/core/text.hpp"
 #include "core/vector_dispatch.hpp"
 
 // The copy the dispatched functions jump to (the trampolines that cmake/vector_isa_objects.sh
@@ -18,17 +19,8 @@ namespace {
 // CDENS_VECTOR_COPIES (set by CMakeLists.txt): the copies, narrowest first and separated by
 // commas, in the order of the trampolines' tables.
 const std::vector<std::string>& copies() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> list{""};
-    for (const char* c = CDENS_VECTOR_COPIES; *c != '\0'; ++c) {
-      if (*c == ',') {
-        list.emplace_back();
-      } else {
-        list.back() += *c;
-      }
-    }
-    return list;
-  }();
+  static const std::vector<std::string> names =
+      split_list(CDENS_VECTOR_COPIES, ',', "the copies of the vector loops");
   return names;
 }
 
@@ -40,18 +32,12 @@ int position_of(const std::string& name) {
   return -1;
 }
 
-std::string copy_list() {
-  std::string list;
-  for (const std::string& name : copies()) list += (list.empty() ? "" : ", ") + name;
-  return list;
-}
-
 std::string runnable_list() {
-  std::string list;
+  std::vector<std::string> runnable;
   for (const std::string& name : copies()) {
-    if (cpu_runs_vector_instruction_set(name)) list += (list.empty() ? "" : ", ") + name;
+    if (cpu_runs_vector_instruction_set(name)) runnable.push_back(name);
   }
-  return list;
+  return join(runnable, ", ");
 }
 
 /// The copy to run: CDENS_ISA's, else the widest the CPU runs; and why CDENS_ISA was refused.
@@ -73,7 +59,7 @@ Choice choose_at_load() {
   const int index = position_of(name);
   if (index < 0) {
     return {0, "CDENS_ISA=" + name + " names no copy of this build's vector loops: it has " +
-                   copy_list() + " (unset CDENS_ISA to run the widest this CPU can)"};
+                   join(copies(), ", ") + " (unset CDENS_ISA to run the widest this CPU can)"};
   }
   if (!cpu_runs_vector_instruction_set(name)) {
     return {0, "CDENS_ISA=" + name + ": this CPU cannot run that copy of the vector loops; it " +
@@ -117,7 +103,7 @@ void use_vector_instruction_set(const std::string& name) {
   const int index = position_of(name);
   if (index < 0) {
     throw InvalidArgument("no copy of the vector loops is named " + name + ": this build has " +
-                          copy_list());
+                          join(copies(), ", "));
   }
   if (!cpu_runs_vector_instruction_set(name)) {
     throw InvalidArgument("this CPU cannot run the " + name + " copy of the vector loops");
