@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cdens/core/mpi_session.hpp"
+#include "cdens/core/vector_instruction_set.hpp"
 #include "commands.hpp"
 #include "processes.hpp"
 
@@ -101,7 +102,11 @@ void refuse_many_processes_except_fit(CLI::App& command, const std::string& name
 Outcome run_command(int argc, char** argv) {
   try {
     CLI::App app{"cdens: density and conditional density estimation from CSV files", "cdens"};
-    app.set_version_flag("--version", std::string("cdens ") + CDENS_VERSION);
+    // The copy of the vector loops the library chose (a CDENS_ISA it cannot honour is refused
+    // here, before any subcommand).
+    app.set_version_flag("--version",
+                         std::string("cdens ") + CDENS_VERSION +
+                             " (vector instructions: " + cdens::vector_instruction_set() + ")");
     app.require_subcommand(1);
     cdens::cli::add_fit_command(app);
     cdens::cli::add_score_command(app);

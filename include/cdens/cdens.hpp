@@ -48,6 +48,7 @@
 #include "cdens/core/text.hpp"
 #include "cdens/core/types.hpp"
 #include "cdens/core/validate.hpp"
+#include "cdens/core/vector_instruction_set.hpp"
 #include "cdens/density/gmm.hpp"
 #include "cdens/density/gskd.hpp"
 #include "cdens/density/mnqp.hpp"

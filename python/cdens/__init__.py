@@ -39,7 +39,21 @@ from .skd import SKD
 
 __version__ = _core.__version__
 
+
+def vector_instruction_set():
+    """The copy of the C++ hot loops that runs: "avx512", "avx2" or "baseline" in a portable
+    build (pip install), which compiles all three and chooses the widest the CPU has when it
+    loads, unless the environment variable CDENS_ISA names one; "native" in a build for this
+    machine's CPU (CDENS_NATIVE)."""
+    return _core.vector_instruction_set()
+
+
+# A CDENS_ISA that names a copy the build lacks or the CPU cannot run is refused here, at import
+# (ValueError), rather than silently running another copy.
+vector_instruction_set()
+
 __all__ = ["LSCDE", "AutoCDE", "KernelCDE", "LinearGaussianCDE", "EpsilonKDE", "NWCDE", "RKDE",
            "SACDE", "SALSCDE", "ForwardSelectionCDE", "LSCE", "LSMI", "ParzenWindow", "GMM",
            "RSDE", "SKD", "GSKD", "PRESSRegressor",
-           "CdensWarning", "ConditionalDensityEstimator", "DensityEstimator", "load"]
+           "CdensWarning", "ConditionalDensityEstimator", "DensityEstimator", "load",
+           "vector_instruction_set"]

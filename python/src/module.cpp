@@ -6,6 +6,7 @@
 #include "bindings.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
+#include "cdens/core/vector_instruction_set.hpp"
 #include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
 
@@ -49,6 +50,8 @@ PYBIND11_MODULE(_core, module) {
   cdens::python::bind_density_model(module);
   cdens::python::bind_press(module);
   cdens::python::bind_evaluation(module);
+  module.def("vector_instruction_set", &cdens::vector_instruction_set,
+             "The copy of the vector loops that runs (cdens.vector_instruction_set).");
   module.def("load_model_file", &cdens::python::load_model_file, py::arg("path"),
              "The ConditionalModel or DensityModel of a model file written by the CLI or save().");
   module.def(

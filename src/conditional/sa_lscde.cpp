@@ -35,7 +35,9 @@ ConditionalFit fit_sa_lscde(const MatrixView& x, const MatrixView& y, const SaLs
     // Two fits of cross-validated grids: each stage named by its fit.
     PrefixedProgress selecting(context.progress, "SA-CDE selection, ");
     ConditionalFit selection = fit_sacde(x, y, options.selection, context.reporting_to(selecting));
-    FeatureSelection kept = *selection.report.feature_selection;
+    // Taken from the selection's report, not copied: GCC 12 at -O3 warns that a copy's optional
+    // path "may be used uninitialized" when it is moved into the report below.
+    FeatureSelection& kept = *selection.report.feature_selection;
     std::vector<Index> features = kept.selected;
     if (features.empty()) features.push_back(first_entering_feature(*kept.path));
     // The selected inputs only: the names of all of them would mislabel these.

@@ -22,6 +22,7 @@
 #include "cdens/core/csv.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/vector_instruction_set.hpp"
 #include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
 #include "support.hpp"
@@ -528,7 +529,7 @@ TEST(CliHelp, HelpAndVersionExitZero) {
   EXPECT_NE(fit_help.out.find("--sigma"), std::string::npos);
   const CliResult version = run_cli({"--version"});
   EXPECT_EQ(version.status, 0);
-  EXPECT_EQ(version.out, "cdens 0.1.0\n");
+  EXPECT_EQ(version.out, "cdens 0.1.0 (vector instructions: " + vector_instruction_set() + ")\n");
 }
 
 // Bad input. Every case must exit with status 2 and one `cdens: error:` line.
