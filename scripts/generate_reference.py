@@ -67,8 +67,20 @@ def cell(text):
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
+def library_only_rows(class_name):
+    """The option rows of the class's methods that only C++ callers set (no Python name), each
+    once, in table order."""
+    rows = {}
+    for entry in methods().values():
+        if entry["python_class"] == class_name:
+            for row in entry["options"]:
+                if not row["python_name"]:
+                    rows.setdefault(row["name"], row)
+    return list(rows.values())
+
+
 def options_table(class_name, estimator_class):
-    """The Markdown table of the class's parameters."""
+    """The Markdown table of the class's parameters, then of the options only C++ callers set."""
     rows = option_rows(class_name)
     lines = ["| Python | command line | C++ field | default | meaning |",
              "| --- | --- | --- | --- | --- |"]
@@ -83,6 +95,10 @@ def options_table(class_name, estimator_class):
             default += " (Python: None, a fresh seed at every fit)"
         lines.append(f"| `{parameter.name}` | {flag} | {field} | {cell(default)} | "
                      f"{cell(parameter.doc)} |")
+    for row in library_only_rows(class_name):
+        flag = f"`{row['cli_flag']}`" if row["cli_flag"] else "—"
+        lines.append(f"| — | {flag} | `{row['name']}` | {cell(row['default_text'])} | "
+                     f"{cell(row['doc'].rstrip('.') + '.')} |")
     return "\n".join(lines) + "\n"
 
 
