@@ -135,5 +135,6 @@ def main():
               f"| {ratio['fit', 'portable, baseline copy']:.3f} "
               f"| {ratio['cpu', 'portable, baseline copy']:.3f} |")
 
+
 if __name__ == "__main__":
     main()
