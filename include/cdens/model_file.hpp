@@ -10,7 +10,7 @@
 // fit) adds them to its variables, {"labels": {"sex": ["F", "I", "M"]}}, and is version 2, so
 // that a cdens that cannot name the levels refuses the file instead of answering in codes.
 //
-// or, for an unconditional density (DESIGN.md's second shape),
+// or, for an unconditional density (docs/design.md's second shape),
 //
 //   {"format": "cdens-model", "version": 1, "shape": "gaussian_mixture", "method": "gmm",
 //    "variables": {"x": [...]}, "model": {...}, "fit": {...}}

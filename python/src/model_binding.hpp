@@ -1,5 +1,5 @@
 #pragma once
-// What the two fitted-model classes of the Python module share (DESIGN.md's two shapes): the
+// What the two fitted-model classes of the Python module share (docs/design.md's two shapes): the
 // fit-report properties and the model-file methods, defined once for any model struct with a
 // `report` member.
 

@@ -1,6 +1,6 @@
 #pragma once
 // Inputs that carry no information: a conditional fit ignores an input that is constant on the
-// rows it sees (DESIGN.md, "Errors and bad input"), so that a table with a constant column, or a
+// rows it sees (docs/design.md, "Data"), so that a table with a constant column, or a
 // cross-validation fold in which a rare indicator is constant, still fits. The method is fitted
 // on the other inputs and its model wrapped as a model of all of them (model_on_all_features):
 // the model file records the inputs it uses, the report names the ignored ones.

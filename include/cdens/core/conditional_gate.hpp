@@ -1,7 +1,7 @@
 #pragma once
 // The part of a conditional mixture that each estimator supplies: the unnormalised weights
-// w_k(x) ≥ 0 of the components (DESIGN.md, "one idea"). Everything else — densities, sampling,
-// moments, quantiles, scores — is written once in ConditionalMixture.
+// w_k(x) ≥ 0 of the components (docs/design.md, "Two fitted shapes"). Everything else — densities,
+// sampling, moments, quantiles, scores — is written once in ConditionalMixture.
 
 #include <functional>
 #include <memory>

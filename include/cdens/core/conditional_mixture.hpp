@@ -1,5 +1,5 @@
 #pragma once
-// The conditional mixture, the fitted shape of every conditional estimator (DESIGN.md):
+// The conditional mixture, the fitted shape of every conditional estimator (docs/design.md):
 //
 //   p(y|x) = Σ_k w_k(x) N(e; c_k, diag s_k²) / (Σ_k w_k(x) Π_d f_d(z)),   e = (t − μ(z)) / f(z),
 //

@@ -1,5 +1,5 @@
 #pragma once
-// The diagonal Gaussian mixture, the fitted shape of every unconditional estimator (DESIGN.md;
+// The diagonal Gaussian mixture, the fitted shape of every unconditional estimator (docs/design.md;
 // Chen, Hong & Harris 2010, eqs. 1–4):
 //
 //   p(z) = Σ_l β_l N(z; c_l, diag γ_l²),   β_l ≥ 0,  Σ_l β_l = 1,

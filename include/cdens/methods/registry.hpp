@@ -20,8 +20,8 @@ namespace cdens {
 
 /// What a method fits: a conditional density p(y|x), a density p(x) or a regression (PRESS).
 /// The family fixes the model shape: a density method's model is a Gaussian mixture, every other
-/// a conditional mixture (DESIGN.md); `cdens fit --method M` fits any of them, and the commands
-/// that query a model file dispatch on the family of the method that fitted it.
+/// a conditional mixture (docs/design.md); `cdens fit --method M` fits any of them, and the
+/// commands that query a model file dispatch on the family of the method that fitted it.
 enum class MethodFamily { conditional, density, regression };
 
 /// "conditional", "density", "regression".

@@ -47,7 +47,7 @@ struct PressOptions {
   int restarts = 5;
   /// Standard deviation of the random starting coefficients (standardised inputs).
   double init_scale = 1.0;
-  /// Standardise x before fitting (DESIGN.md); false keeps x as given, which allows constant
+  /// Standardise x before fitting (docs/design.md); false keeps x as given, which allows constant
   /// columns (MNIST's empty border pixels) and puts LASSO on the raw scale.
   bool standardize_inputs = true;
   /// Run the objective's two products and the hold-out's on a single-precision copy of the
