@@ -6,7 +6,7 @@ MAKEFLAGS += --no-print-directory
 WERROR := $(if $(CI),ON,OFF)
 
 .PHONY: deps run test format-check lint-python test-cpp test-mpi test-python test-install test-robustness test-fuzz fuzz \
-  fuzz-build \
+  sanitize-build \
   python bench bench-papers bench-peers release clean
 
 # Debian's interpreter (the package's dependencies are Debian's python3-* packages), and a
@@ -51,9 +51,10 @@ python: release
 run: release python
 	@bash scripts/main_job.sh build/release/cdens $(VENV)/bin/python
 
-# Every test: the C++ sources' layout (clang-format), the C++ suite built with AddressSanitizer
-# and UndefinedBehaviorSanitizer (generic x86-64 code, so every warning stays an error), then the
-# Python suite against the package installed the README's way.
+# Every test: the C++ sources' layout (clang-format), the Python sources' lint, the C++ suite
+# built with AddressSanitizer and UndefinedBehaviorSanitizer (generic x86-64 code, so every warning
+# stays an error), then the Python suite against the package installed the README's way, and
+# the readers' fuzzers from the sanitizer build.
 test: format-check lint-python test-cpp test-mpi test-python test-install test-robustness test-fuzz
 
 # Every C++ source as .clang-format lays it out.
@@ -64,15 +65,21 @@ format-check: deps
 lint-python: deps
 	@$(PYTHON) -m flake8 python tests bench scripts examples
 
-# -O1 with line tables only (-g1: sanitizer reports keep file and line): the compile of an
-# Eigen-heavy file takes half the time of -O2 -g (conditional_mixture.cpp 40.7 s -> 20.4 s,
-# product_kernel_cde.cpp 11.3 s -> 5.9 s with ASan + UBSan); parsing is 2.5 s of the 11.3, so
-# precompiled headers would not help.
-test-cpp: deps
-	@cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCDENS_SANITIZE=ON \
-	  -DCDENS_NATIVE=OFF -DCDENS_BUILD_TESTS=ON -DCDENS_WERROR=$(WERROR) >/dev/null
+# The C++ suite and the fuzzers of the readers share one build: clang, AddressSanitizer and
+# UndefinedBehaviorSanitizer, the library instrumented for libFuzzer's coverage
+# (-fsanitize=fuzzer-no-link; only the harnesses link libFuzzer itself). Two builds of the
+# library (gcc for the tests, clang for the fuzzers) took 13 + 6 minutes of a fresh make test.
+# -O1 with line tables only: the compile of an Eigen-heavy file takes half the time of -O2 -g
+# (conditional_mixture.cpp 40.7 s -> 20.4 s with the sanitizers), and at -O1 clang does not
+# vectorise, so it would warn at every `omp simd` loop it leaves scalar (-Wno-pass-failed).
+sanitize-build: deps
+	@cmake -S . -B build/sanitize -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG -Wno-pass-failed" \
+	  -DCDENS_SANITIZE=ON -DCDENS_FUZZ=ON -DCDENS_NATIVE=OFF -DCDENS_BUILD_TESTS=ON \
+	  -DCDENS_WERROR=$(WERROR) >/dev/null
 	@cmake --build build/sanitize -j $(JOBS)
+
+test-cpp: sanitize-build
 	@cd build/sanitize && ctest --output-on-failure -j $(JOBS)
 
 # Fits on many processes: the MPI tests (tests/mpi), which mpirun runs on 1, 2, 3 and 4
@@ -135,22 +142,14 @@ test-robustness: python
 	@CDENS_CLI=build/release/cdens OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python -m pytest -q \
 	  -p no:cacheprovider tests/robustness
 
-# libFuzzer harnesses of the CSV and model-file readers (clang, ASan, UBSan): FUZZ_SECONDS per
-# harness in make test, half an hour each in make fuzz. -O1 with line tables only: the library
-# compiled in 8 minutes of CPU instead of 11 with -O2 -g, and the readers need no more speed.
-# At -O1 clang does not vectorise, so it would warn at every `omp simd` loop it leaves scalar.
+# libFuzzer harnesses of the CSV and model-file readers (tests/fuzz), from the sanitizer build:
+# FUZZ_SECONDS per harness in make test, half an hour each in make fuzz.
 FUZZ_SECONDS ?= 25
-fuzz-build: deps
-	@cmake -S . -B build/fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Fuzz \
-	  -DCMAKE_CXX_FLAGS_FUZZ="-O1 -gline-tables-only -Wno-pass-failed" \
-	  -DCDENS_FUZZ=ON -DCDENS_SANITIZE=ON -DCDENS_NATIVE=OFF -DCDENS_WERROR=OFF >/dev/null
-	@cmake --build build/fuzz -j $(JOBS) --target fuzz_csv fuzz_model_file
+test-fuzz: sanitize-build
+	@bash tests/fuzz/run.sh build/sanitize $(FUZZ_SECONDS)
 
-test-fuzz: fuzz-build
-	@bash tests/fuzz/run.sh build/fuzz $(FUZZ_SECONDS)
-
-fuzz: fuzz-build
-	@bash tests/fuzz/run.sh build/fuzz 1800
+fuzz: sanitize-build
+	@bash tests/fuzz/run.sh build/sanitize 1800
 
 # The paper reproductions in full (bench/papers, docs/benchmarks.md); results go to out/.
 TABLE1_ESTIMATORS := lscde,ekde,rkde,lscde-numpy

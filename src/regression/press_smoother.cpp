@@ -39,6 +39,9 @@ PressOptimizer parse_press_optimizer(const std::string& name) {
 
 Matrix press_design(const MatrixView& x) {
   Matrix design(x.rows() + 1, x.cols());
+  // No samples (no held-out part): an empty matrix has no storage, and a block of it below row
+  // 0 would offset a null pointer.
+  if (x.cols() == 0) return design;
   design.row(0).setOnes();
   design.bottomRows(x.rows()) = x;
   return design;
