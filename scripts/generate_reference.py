@@ -52,31 +52,24 @@ def estimator_classes():
     return {name: getattr(cdens, name) for name in names}
 
 
-def option_rows(class_name):
-    """The option rows of the class's methods, by Python name (the first method's row)."""
+def class_rows(class_name):
+    """The option rows of the class's methods, each once (by its Python name, or by its C++ name
+    where only C++ callers set it: the first method's row), in table order."""
     rows = {}
     for entry in methods().values():
         if entry["python_class"] == class_name:
             for row in entry["options"]:
-                if row["python_name"]:
-                    rows.setdefault(row["python_name"], row)
+                rows.setdefault(row["python_name"] or ("", row["name"]), row)
     return rows
+
+
+def option_rows(class_name):
+    """The class's option rows with a Python name, by that name."""
+    return {key: row for key, row in class_rows(class_name).items() if isinstance(key, str)}
 
 
 def cell(text):
     return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def library_only_rows(class_name):
-    """The option rows of the class's methods that only C++ callers set (no Python name), each
-    once, in table order."""
-    rows = {}
-    for entry in methods().values():
-        if entry["python_class"] == class_name:
-            for row in entry["options"]:
-                if not row["python_name"]:
-                    rows.setdefault(row["name"], row)
-    return list(rows.values())
 
 
 def options_table(class_name, estimator_class):
@@ -95,7 +88,8 @@ def options_table(class_name, estimator_class):
             default += " (Python: None, a fresh seed at every fit)"
         lines.append(f"| `{parameter.name}` | {flag} | {field} | {cell(default)} | "
                      f"{cell(parameter.doc)} |")
-    for row in library_only_rows(class_name):
+    library_only = [row for row in class_rows(class_name).values() if not row["python_name"]]
+    for row in library_only:
         flag = f"`{row['cli_flag']}`" if row["cli_flag"] else "—"
         lines.append(f"| — | {flag} | `{row['name']}` | {cell(row['default_text'])} | "
                      f"{cell(row['doc'].rstrip('.') + '.')} |")
