@@ -166,23 +166,22 @@ Vector OfrCandidatePool::scores(const OfrLoo& model, const Vector& lambdas) cons
   if (static_cast<Index>(alphas_.size()) != model.n_terms()) {
     throw InvalidArgument("OFR: the candidate pool does not follow this model");
   }
-  // Eqs. (65)–(68) for every column at once: the columns are already orthogonal to the model.
+  // Eqs. (65)–(68) column by column (the columns are already orthogonal to the model), as
+  // expressions over one column at a time: no N × M temporaries, whose allocation and first
+  // touch per call cost more than the arithmetic.
   const Eigen::ArrayXd norm2 = columns_.colwise().squaredNorm().transpose().array();
   const Eigen::ArrayXd denominator = norm2 + lambdas.array();
   const Eigen::ArrayXd g = (columns_.transpose() * model.target()).array() / denominator;
-  const Eigen::ArrayXXd weighting =
-      (-(columns_.array().square().rowwise() / denominator.transpose())).colwise() +
-      model.loo_weights().array();
-  const Eigen::ArrayXXd loo =
-      ((-(columns_.array().rowwise() * g.transpose())).colwise() + model.residuals().array()) /
-      weighting;
-  const Eigen::ArrayXd mse = loo.square().colwise().mean().transpose();
-  const Eigen::ArrayXd smallest_weighting = weighting.colwise().minCoeff().transpose();
+  const auto loo_weights = model.loo_weights().array();
+  const auto residuals = model.residuals().array();
   Vector result(size());
   for (Index j = 0; j < size(); ++j) {
+    const auto column = columns_.col(j).array();
+    const auto weighting = loo_weights - column.square() / denominator(j);
+    const double mse = ((residuals - column * g(j)) / weighting).square().mean();
     const bool usable = available(j) && norm2(j) > kSpanTolerance * original_norm2_(j) &&
-                        smallest_weighting(j) > 0.0 && std::isfinite(mse(j));
-    result(j) = usable ? mse(j) : std::numeric_limits<double>::infinity();
+                        weighting.minCoeff() > 0.0 && std::isfinite(mse);
+    result(j) = usable ? mse : std::numeric_limits<double>::infinity();
   }
   return result;
 }

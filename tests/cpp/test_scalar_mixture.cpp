@@ -54,28 +54,36 @@ class BruteForce {
     const double low = (parts.centers.array() - 12.0 * parts.scales.array()).minCoeff();
     const double high = (parts.centers.array() + 12.0 * parts.scales.array()).maxCoeff();
     grid_ = Vector::LinSpaced(points, low, high);
-    densities_.resize(points);
-    for (Index g = 0; g < points; ++g) densities_(g) = parts.pdf(grid_(g));
+    // Parts::pdf at every grid point, the same terms summed component by component in arrays.
+    densities_ = Vector::Zero(points);
+    for (Index k = 0; k < parts.weights.size(); ++k) {
+      const Eigen::ArrayXd z = (grid_.array() - parts.centers(k)) / parts.scales(k);
+      densities_.array() +=
+          parts.weights(k) * kInverseSqrt2Pi / parts.scales(k) * (-0.5 * z.square()).exp();
+    }
   }
 
   /// The set {pdf ≥ f}; with `point` (where pdf = f) among the grid's points, so that its own
   /// interval is found however narrow.
   std::vector<Interval> superlevel_set(double f, double point = NAN) const {
-    std::vector<double> grid(grid_.data(), grid_.data() + grid_.size());
-    std::vector<double> densities(densities_.data(), densities_.data() + densities_.size());
-    if (!std::isnan(point)) {
-      const auto at = std::lower_bound(grid.begin(), grid.end(), point) - grid.begin();
-      grid.insert(grid.begin() + at, point);
-      densities.insert(densities.begin() + at, f);
-    }
+    // The grid's points in order, `point` inserted at index `at` when given.
+    const Index points = grid_.size();
+    const Index at =
+        std::isnan(point)
+            ? points + 1
+            : std::lower_bound(grid_.data(), grid_.data() + points, point) - grid_.data();
+    const Index n = std::isnan(point) ? points : points + 1;
+    const auto grid = [&](Index g) { return g < at ? grid_(g) : g == at ? point : grid_(g - 1); };
+    const auto density = [&](Index g) {
+      return g < at ? densities_(g) : g == at ? f : densities_(g - 1);
+    };
     std::vector<Interval> set;
-    const std::size_t n = grid.size();
-    for (std::size_t g = 0; g < n; ++g) {
-      if (densities[g] < f) continue;
-      const std::size_t first = g;
-      while (g + 1 < n && densities[g + 1] >= f) ++g;
-      const double lower = first > 0 ? bisect(grid[first - 1], grid[first], f) : grid[first];
-      const double upper = g + 1 < n ? bisect(grid[g + 1], grid[g], f) : grid[g];
+    for (Index g = 0; g < n; ++g) {
+      if (density(g) < f) continue;
+      const Index first = g;
+      while (g + 1 < n && density(g + 1) >= f) ++g;
+      const double lower = first > 0 ? bisect(grid(first - 1), grid(first), f) : grid(first);
+      const double upper = g + 1 < n ? bisect(grid(g + 1), grid(g), f) : grid(g);
       set.push_back({lower, upper});
     }
     return set;
@@ -99,7 +107,7 @@ class BruteForce {
   double threshold_of(double coverage) const {
     double low = 0.0;
     double high = densities_.maxCoeff();
-    for (int iteration = 0; iteration < 200; ++iteration) {
+    while (high - low > 1e-14 * high) {
       const double middle = 0.5 * (low + high);
       (probability_above(middle) >= coverage ? low : high) = middle;
     }
