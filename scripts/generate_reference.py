@@ -3,7 +3,8 @@
 * in docs/methods/*.md, each table between the markers
   ``<!-- BEGIN options of CLASS ... -->`` and ``<!-- END options of CLASS -->``: the options of the
   Python class CLASS (the union over its methods, as its ``__init__`` takes them) with their
-  Python name, command-line flag, C++ field, default and meaning, from the option rows;
+  Python name, command-line flag, C++ field, default and meaning, from the option rows; a class
+  without a table gets a new page docs/methods/METHOD.md holding its summary and its table;
 * python/cdens/MODULE.pyi for every module of an estimator class: the module's public classes and
   functions, each estimator's ``__init__`` with its parameters, types and defaults (the package
   generates that ``__init__`` at import, which editors and type checkers cannot see).
@@ -112,10 +113,23 @@ def documented_pages(classes):
         pages[path] = BLOCK.sub(regenerated, text)
     for name in classes:
         places = seen.get(name, [])
-        if len(places) != 1:
+        if not places:
+            pages.update(new_page(name, classes[name]))
+        elif len(places) > 1:
             raise SystemExit(f"the options of {name} must have one table in docs/methods "
                              f"(<!-- BEGIN options of {name} -->); found {len(places)}")
     return pages
+
+
+def new_page(class_name, estimator_class):
+    """The page of a class that has none yet: docs/methods/METHOD.md with its summary and its
+    option table, for the method's author to add what the method is and where it comes from."""
+    entry = next(entry for entry in methods().values() if entry["python_class"] == class_name)
+    marker = f"options of {class_name}: generated from the registry by {GENERATOR}"
+    text = (f"# {class_name} (`{entry['name']}`)\n\n{entry['summary'][:1].upper()}"
+            f"{entry['summary'][1:]}.\n\n## Options\n\n<!-- BEGIN {marker} -->\n"
+            f"{options_table(class_name, estimator_class)}<!-- END options of {class_name} -->\n")
+    return {DOCS / f"{entry['name']}.md": text}
 
 
 def annotation_of(parameter, row):

@@ -36,6 +36,7 @@ from .rkde import RKDE
 from .rsde import RSDE
 from .sacde import SACDE, SALSCDE, ForwardSelectionCDE
 from .skd import SKD
+from . import registered
 
 __version__ = _core.__version__
 
@@ -57,3 +58,6 @@ __all__ = ["LSCDE", "AutoCDE", "KernelCDE", "LinearGaussianCDE", "EpsilonKDE", "
            "RSDE", "SKD", "GSKD", "PRESSRegressor",
            "CdensWarning", "ConditionalDensityEstimator", "DensityEstimator", "load",
            "vector_instruction_set"]
+
+# A registered method without a class written above gets one made from its registry entry.
+__all__ += registered.define_classes(globals())
