@@ -10,7 +10,9 @@
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/fit_context.hpp"
+#include "cdens/core/samples.hpp"
 #include "cdens/core/types.hpp"
+#include "cdens/model_file.hpp"
 #include "support.hpp"
 
 namespace cdens::testing_mpi {
@@ -66,6 +68,21 @@ using ShardModel =
 /// difference.
 void expect_same_model_on_every_sharding(Index n, const ShardModel& fit, const std::string& name,
                                          double tolerance = kRankTolerance);
+
+/// Fits `fit(x, y, context)` — any fit of pairs with a `model` and a `report` — on every sharding
+/// of `pairs` and compares each model with the single-process fit, as
+/// expect_same_model_on_every_sharding.
+template <typename PairFit>
+void expect_same_pair_model(const test::PairSample& pairs, const PairFit& fit,
+                            const std::string& name, double tolerance = kRankTolerance) {
+  expect_same_model_on_every_sharding(
+      pairs.x.cols(),
+      [&](const std::vector<Index>& rows, const FitContext& context) {
+        return conditional_model_to_json(unnamed_model(
+            fit(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows), context)));
+      },
+      name, tolerance);
+}
 
 /// A conditional fit of one rank's pairs and unlabelled inputs.
 using ShardFit =

@@ -16,7 +16,6 @@
 namespace cdens {
 namespace {
 
-using testing_mpi::expect_same_model_on_every_sharding;
 using testing_mpi::rows_of_rank;
 using testing_mpi::shardings;
 using testing_mpi::world;
@@ -105,11 +104,10 @@ constexpr double kPressTolerance = 1e-6;
 /// Compares fit_press with `options` on every sharding of the pairs with the single-process fit.
 void expect_press_rank_count_does_not_matter(const test::PairSample& pairs,
                                              const PressOptions& options, const std::string& name) {
-  expect_same_model_on_every_sharding(
-      pairs.x.cols(),
-      [&](const std::vector<Index>& rows, const FitContext& context) {
-        return conditional_model_to_json(unnamed_model(fit_press(
-            gather_samples(pairs.x, rows), gather_samples(pairs.y, rows), options, context)));
+  testing_mpi::expect_same_pair_model(
+      pairs,
+      [&](const MatrixView& x, const MatrixView& y, const FitContext& context) {
+        return fit_press(x, y, options, context);
       },
       name, kPressTolerance);
 }
