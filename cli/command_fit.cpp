@@ -389,7 +389,7 @@ void fit_regression(const FitRequest& request) {
 
   std::ostringstream out;
   out << "method: " << model.report.method << '\n'
-      << "n: " << x.values.cols() << '\n'
+      << "n: " << processes().sum_counts(x.values.cols()) << '\n'
       << "criterion: " << to_string(press_options.press.criterion) << '\n';
   print_variables(out, model.x_names, model.y_names);
   print_fit_report(out, model.report);

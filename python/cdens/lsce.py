@@ -34,9 +34,9 @@ class _ReducedConditionalDensity(ConditionalDensityEstimator):
             return "lsce" if self.estimator == "lscde" else "lsce-ekde"
         return f"lsmi-{self.estimator}"
 
-    def _fit_model(self, X, Y):
+    def _fit_model(self, X, Y, comm=None):
         model, traces = _core.fit_reduced_cde(self._method_name(), X, Y, self._engine_options(),
-                                              verbose=verbosity_of(self.verbose))
+                                              comm=comm, verbose=verbosity_of(self.verbose))
         self.traces_ = list(traces)
         return model
 

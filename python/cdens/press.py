@@ -51,8 +51,9 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
     @fits_dask_collections
     def fit(self, X, y, sample_weight=None, comm=None, missing="error"):
         """Fits PRESS to the rows of X (n, d) and the outputs y (n,); returns self. comm and
-        missing as for every conditional estimator (PRESS runs on one process: several are
-        refused); sample_weight is refused (PRESS's criterion is no weighted sum here)."""
+        missing as for every conditional estimator (under comm, training_weights_,
+        training_entropy_ and smoother_diagonal_ are this process's rows'); sample_weight is
+        refused (PRESS's criterion is no weighted sum here)."""
         if y is not None and hasattr(y, "__len__"):
             shape = np.asarray(y).shape
             if len(shape) == 2 and shape[1] == 1:
@@ -62,10 +63,10 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
                     raise type(error)(f"y: {error}") from error
         return self._fit(X, y, comm=comm, sample_weight=sample_weight, missing=missing)
 
-    def _fit_model(self, X, Y):
+    def _fit_model(self, X, Y, comm=None):
         if Y.shape[1] != 1:
             raise ValueError(f"PRESSRegressor needs one output; y has {Y.shape[1]} columns")
-        model, training = _core.fit_press(X, Y, self._engine_options(),
+        model, training = _core.fit_press(X, Y, self._engine_options(), comm=comm,
                                           verbose=verbosity_of(self.verbose))
         self.training_weights_ = training["weights"]
         self.training_entropy_ = training["entropies"]

@@ -184,6 +184,27 @@ Vector sample_weights_of(const std::optional<py::array>& sample_weight) {
   return Eigen::Map<const Vector>(weights.data(), static_cast<Index>(weights.size()));
 }
 
+/// The processes of a fit's `comm` (None: this process alone) and its progress, which under
+/// mpirun rank 0 alone shows, as the command does.
+class FitProcesses {
+ public:
+  FitProcesses(const py::object& comm, long verbose)
+      : processes_(communicator_of(comm)),
+        shown_(processes_ && processes_->rank() > 0 ? 0 : verbose) {}
+
+  /// The context of a fit on these processes, with the rows' sample weights (empty: none).
+  FitContext context(Vector sample_weights = {}) {
+    return {processes_ ? *processes_ : local_communicator(),
+            shown_.progress(),
+            {},
+            std::move(sample_weights)};
+  }
+
+ private:
+  std::unique_ptr<Communicator> processes_;
+  PythonProgress shown_;
+};
+
 ConditionalModel fit_binding(const std::string& name, const py::array& x, const py::array& y,
                              const py::dict& options, const std::optional<py::array>& unlabeled,
                              const py::object& comm, const std::optional<py::array>& sample_weight,
@@ -196,13 +217,8 @@ ConditionalModel fit_binding(const std::string& name, const py::array& x, const 
   const Matrix no_unlabeled(xs.rows(), 0);
   const MatrixView unlabeled_x =
       unlabeled ? MatrixView(samples_of(*unlabeled, "X_unlabeled")) : MatrixView(no_unlabeled);
-  const std::unique_ptr<Communicator> processes = communicator_of(comm);
-  // Under mpirun rank 0 speaks for all, as the command does.
-  PythonProgress shown(processes && processes->rank() > 0 ? 0 : verbose);
-  const FitContext context{processes ? *processes : local_communicator(),
-                           shown.progress(),
-                           {},
-                           sample_weights_of(sample_weight)};
+  FitProcesses processes(comm, verbose);
+  const FitContext context = processes.context(sample_weights_of(sample_weight));
   return without_gil([&] { return fit_method(*method, xs, ys, unlabeled_x, values, context); });
 }
 
@@ -213,27 +229,22 @@ DensityModel fit_density_binding(const std::string& name, const py::array& x,
   if (method == nullptr) throw InvalidArgument("unknown method '" + name + "'");
   const OptionValues values = values_of(*method, options);
   const auto xs = samples_of(x, "X");
-  const std::unique_ptr<Communicator> processes = communicator_of(comm);
-  // Under mpirun rank 0 speaks for all, as the command does.
-  PythonProgress shown(processes && processes->rank() > 0 ? 0 : verbose);
-  const FitContext context{processes ? *processes : local_communicator(),
-                           shown.progress(),
-                           {},
-                           sample_weights_of(sample_weight)};
+  FitProcesses processes(comm, verbose);
+  const FitContext context = processes.context(sample_weights_of(sample_weight));
   return without_gil([&] { return fit_method(*method, xs, values, context); });
 }
 
 /// (model, traces): LSCE or an LSMI method; traces holds J after each update of W for every
-/// start of the chosen d_z.
+/// start of the chosen d_z. comm as for fit_binding.
 py::tuple fit_reduced_cde_binding(const std::string& name, const py::array& x, const py::array& y,
-                                  const py::dict& options, long verbose) {
+                                  const py::dict& options, const py::object& comm, long verbose) {
   const ReducedCdeMethod method = parse_reduced_cde_method(name);
   const MethodEntry& entry = *method_named(name);
   const ReducedCdeOptions built = reduced_cde_option_table(method).build(values_of(entry, options));
   const auto xs = samples_of(x, "X");
   const auto ys = samples_of(y, "Y");
-  PythonProgress shown(verbose);
-  const FitContext context{local_communicator(), shown.progress()};
+  FitProcesses processes(comm, verbose);
+  const FitContext context = processes.context();
   ReducedCdeFit fit = without_gil([&] { return fit_reduced_cde(xs, ys, method, built, context); });
   py::list traces;
   for (const auto& trace : fit.traces) {
@@ -244,15 +255,16 @@ py::tuple fit_reduced_cde_binding(const std::string& name, const py::array& x, c
 }
 
 /// (model, training arrays) of a PRESS fit: the state weights W (n, J), ŷ, s_ii and η_i of the
-/// training inputs, which a model file does not keep.
+/// training inputs (this process's rows under comm), which a model file does not keep. comm as
+/// for fit_binding.
 py::tuple fit_press_binding(const py::array& x, const py::array& y, const py::dict& options,
-                            long verbose) {
+                            const py::object& comm, long verbose) {
   const PressRegressionOptions built =
       press_option_table().build(values_of(*method_named("press"), options));
   const auto xs = samples_of(x, "X");
   const auto ys = samples_of(y, "Y");
-  PythonProgress shown(verbose);
-  const FitContext context{local_communicator(), shown.progress()};
+  FitProcesses processes(comm, verbose);
+  const FitContext context = processes.context();
   PressFit fit = without_gil([&] { return fit_press_regression(xs, ys, built, context); });
   py::dict training;
   training["weights"] = samples_to_numpy(std::move(fit.training_weights));
@@ -296,10 +308,12 @@ void bind_methods(py::module_& module) {
              py::arg("sample_weight") = py::none(), py::arg("verbose") = 0,
              "Fits a density method (options, comm, sample_weight and verbose as for fit).");
   module.def("fit_reduced_cde", &fit_reduced_cde_binding, py::arg("method"), py::arg("X"),
-             py::arg("Y"), py::arg("options"), py::arg("verbose") = 0,
-             "LSCE or LSMI with LSCDE or epsilon-KDE on z = Wx: (model, traces).");
+             py::arg("Y"), py::arg("options"), py::arg("comm") = py::none(), py::arg("verbose") = 0,
+             "LSCE or LSMI with LSCDE or epsilon-KDE on z = Wx: (model, traces); comm as for fit.");
   module.def("fit_press", &fit_press_binding, py::arg("X"), py::arg("Y"), py::arg("options"),
-             py::arg("verbose") = 0, "PRESS (Goerg 2017): (model, training arrays).");
+             py::arg("comm") = py::none(), py::arg("verbose") = 0,
+             "PRESS (Goerg 2017): (model, training arrays of this process's rows); comm as for "
+             "fit.");
 }
 
 }  // namespace cdens::python

@@ -252,15 +252,19 @@ ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
                                      });
   }
   return timed_fit<ConditionalMixture>("linear", [&](FitReport& report) {
-    const StandardizedPairs data = standardize_pairs(x, y, context);
+    // Each rank passes its own pairs (docs/distributed.md): the standardisation, the normal
+    // equations and the log-linear spreads' Newton sums are those of every rank's.
+    const Communicator& communicator = context.communicator;
+    const StandardizedPairs data = standardize_shard(x, y, context);
     const Index input_dim = x.rows();
-    if (data.samples.z.cols() < input_dim + 3) {
+    const Index n = communicator.sum_counts(data.samples.z.cols());
+    if (n < input_dim + 3) {
       throw InvalidArgument(
           "the linear-Gaussian fit needs at least d_x + 3 = " + std::to_string(input_dim + 3) +
-          " pairs of x and y, got " + std::to_string(data.samples.z.cols()));
+          " pairs of x and y, got " + std::to_string(n));
     }
     const LinearFit fit =
-        fit_linear(data.samples, options.variance, context.sample_weights, local_communicator());
+        fit_linear(data.samples, options.variance, context.sample_weights, communicator);
     report.warnings = fit.warnings;
     const double log_jacobian = data.y_scaling.log_jacobian();
     const auto record = [&](const char* name, const Vector& loo) {
@@ -279,7 +283,7 @@ ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
               "likelihood (loo_nll_constant_variance, loo_nll_log_linear_variance)"
             : "none: the variance is given (" + to_string(options.variance) +
                   "); the line is least squares";
-    report.statistics["n_train"] = static_cast<double>(data.samples.z.cols());
+    report.statistics["n_train"] = static_cast<double>(n);
     // One component at 0 of width s; the line and the log-linear spread are the trend.
     return ConditionalMixture(data.x_scaling, data.y_scaling,
                               std::make_shared<const ConstantGate>(input_dim, Vector::Zero(1)),

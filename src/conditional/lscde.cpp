@@ -20,17 +20,6 @@
 namespace cdens {
 namespace {
 
-/// Sums the statistics of every rank (a no-op on one process).
-void allreduce(LscdeSums& sums, const Communicator& communicator) {
-  communicator.allreduce_sum(sums.input_gram.data(),
-                             static_cast<std::size_t>(sums.input_gram.size()));
-  communicator.allreduce_sum(sums.joint.data(), static_cast<std::size_t>(sums.joint.size()));
-  double weights[2] = {sums.input_weight, sums.pair_weight};
-  communicator.allreduce_sum(weights, 2);
-  sums.input_weight = weights[0];
-  sums.pair_weight = weights[1];
-}
-
 /// This rank's standardised training data and the basis centres drawn from every rank's.
 struct Prepared {
   ShardedPairs pairs;
@@ -137,7 +126,7 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
           block_sums[static_cast<std::size_t>(task)];
     }
   }
-  for (auto& sums : fold_sums) allreduce(sums, context.communicator);
+  for (auto& sums : fold_sums) allreduce_sums(sums, context.communicator);
 
   // Per (σ, fold): the training system on the fold's centres, its eigendecomposition and α̂ for
   // every λ.
@@ -281,7 +270,7 @@ ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixV
                            data.pairs.candidates_y.leftCols(draws.center_count), sigma};
     LscdeSums sums =
         lscde_sums(data.pairs.z, data.pairs.t, data.z_unlabeled, basis, threads, data.weights);
-    allreduce(sums, communicator);
+    allreduce_sums(sums, communicator);
     Vector alpha;
     // One task: the BLAS inside runs single-threaded, as in cross-validation, so α̂ is the same
     // whatever the thread count.

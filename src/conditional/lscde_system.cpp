@@ -56,6 +56,9 @@ Matrix lscde_basis_factors(const MatrixView& points, const MatrixView& centers, 
 Matrix gram_of_rows(const Matrix& phi) {
   // Half the flops of a GEMM.
   Matrix gram = Matrix::Zero(phi.cols(), phi.cols());
+  // No rows (a rank without any, docs/distributed.md): BLAS's rank update refuses a leading
+  // dimension of 0.
+  if (phi.rows() == 0) return gram;
   gram.selfadjointView<Eigen::Lower>().rankUpdate(phi.transpose());
   return gram.selfadjointView<Eigen::Lower>();
 }
@@ -253,6 +256,16 @@ Vector lscde_held_out_loss_sums(const MatrixView& x, const MatrixView& y, const 
     if (!exact_rows.empty()) sums(j) += fallback(j, exact_rows);
   }
   return sums;
+}
+
+void allreduce_sums(LscdeSums& sums, const Communicator& communicator) {
+  communicator.allreduce_sum(sums.input_gram.data(),
+                             static_cast<std::size_t>(sums.input_gram.size()));
+  communicator.allreduce_sum(sums.joint.data(), static_cast<std::size_t>(sums.joint.size()));
+  double weights[2] = {sums.input_weight, sums.pair_weight};
+  communicator.allreduce_sum(weights, 2);
+  sums.input_weight = weights[0];
+  sums.pair_weight = weights[1];
 }
 
 }  // namespace cdens

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/metrics.hpp"
 #include "conditional/lscde_basis.hpp"
 
@@ -59,6 +60,10 @@ Matrix gram_of_rows(const Matrix& phi);
 /// each weighing its entry of `weights` (empty: 1).
 LscdeSums lscde_pair_sums(const MatrixView& x, const MatrixView& y, const LscdeBasis& basis,
                           const Vector& weights = Vector());
+
+/// Replaces `sums`, this rank's statistics, by those of every rank (a collective call; a no-op
+/// on one process).
+void allreduce_sums(LscdeSums& sums, const Communicator& communicator);
 
 /// Statistics of unlabelled inputs (semi-supervised Ĥ, §2.7): they enter the gram only.
 LscdeSums lscde_input_sums(const MatrixView& x, const LscdeBasis& basis);

@@ -1,6 +1,8 @@
 #include "cdens/conditional/lsce.hpp"
 
 #include <chrono>
+#include <cstdint>
+#include <limits>
 #include <optional>
 
 #include "cdens/conditional/projected_gate.hpp"
@@ -15,6 +17,7 @@
 #include "conditional/reduced_cde_dimension.hpp"
 #include "conditional/sufficient_reduction.hpp"
 #include "core/random_streams.hpp"
+#include "core/sharded_sampling_plan.hpp"
 #include "core/tied_outputs.hpp"
 
 namespace cdens {
@@ -33,13 +36,6 @@ bool uses_smi(ReducedCdeMethod method) {
   return method == ReducedCdeMethod::lsmi_lscde || method == ReducedCdeMethod::lsmi_ekde;
 }
 
-/// The searches, folds and restarts of LSCE and LSMI are not distributed over processes.
-void require_single_process(const FitContext& context) {
-  if (context.communicator.size() > 1) {
-    throw InvalidArgument("LSCE and LSMI run on a single process");
-  }
-}
-
 /// The model is the LSCDE inside the search (§2.6), not an estimator fitted on z afterwards.
 bool uses_search_model(ReducedCdeMethod method, const ReducedCdeOptions& options) {
   return method == ReducedCdeMethod::lsce && options.lsce_final_model == LsceFinalModel::paper;
@@ -49,16 +45,36 @@ bool uses_epsilon_kde(ReducedCdeMethod method) {
   return method == ReducedCdeMethod::lsce_ekde || method == ReducedCdeMethod::lsmi_ekde;
 }
 
+/// The ε-KDE on z chooses its bandwidths by leave-one-out over all pairs, on one process
+/// (docs/distributed.md); the search for W and the LSCDE on z run on many.
+void require_distributed_estimator(ReducedCdeMethod method, const FitContext& context) {
+  if (context.communicator.size() > 1 && uses_epsilon_kde(method)) {
+    throw InvalidArgument(to_string(method) +
+                          " runs on one process only: its e-KDE on z = Wx chooses its bandwidths "
+                          "by leave-one-out over all pairs (docs/distributed.md); lsce and "
+                          "lsmi-lscde run on many");
+  }
+}
+
 /// The rows of W along which z = W x̄ varies over the training pairs. A constant z dimension
 /// arises only where W = I (d_z = d_x) and x̄ has a column constant over these pairs, which
 /// happens in a fold of the d_z cross-validation (a rare category, a rain gauge reading 0 in
 /// every month of the fold): it carries no information on these pairs and the estimator on z,
-/// which standardises z, could not use it.
-Matrix rows_varying_over(const Matrix& w, const Matrix& x_standard) {
+/// which standardises z, could not use it. x_standard is this rank's pairs; the range of z is
+/// that of every rank's (a collective call).
+Matrix rows_varying_over(const Matrix& w, const Matrix& x_standard,
+                         const Communicator& communicator) {
   const Matrix z = w * x_standard;
+  // The largest z and the largest −z of every row, over every rank's pairs.
+  Vector extremes = Vector::Constant(2 * z.rows(), -std::numeric_limits<double>::infinity());
+  if (z.cols() > 0) {
+    extremes.head(z.rows()) = z.rowwise().maxCoeff();
+    extremes.tail(z.rows()) = -z.rowwise().minCoeff();
+  }
+  communicator.allreduce_max(extremes.data(), static_cast<std::size_t>(extremes.size()));
   std::vector<Index> varying;
   for (Index r = 0; r < z.rows(); ++r) {
-    if (z.row(r).maxCoeff() > z.row(r).minCoeff()) varying.push_back(r);
+    if (extremes(r) > -extremes(z.rows() + r)) varying.push_back(r);
   }
   if (varying.empty()) throw DataError("every projected input z = W x is constant");
   Matrix kept(static_cast<Index>(varying.size()), w.cols());
@@ -69,14 +85,16 @@ Matrix rows_varying_over(const Matrix& w, const Matrix& x_standard) {
 }
 
 /// The LSCDE that LSCE fitted on z = W x̄ (§2.6): α̂ at the chosen σ, λ, rounded as eq. (10).
+/// x and y are this rank's pairs; their sums are added over the ranks (a collective call).
 ConditionalMixture lsce_model(const Standardizer& x_scaling, const Standardizer& y_scaling,
-                              const Matrix& x, const Matrix& y, const ReductionResult& result) {
+                              const Matrix& x, const Matrix& y, const ReductionResult& result,
+                              const Communicator& communicator) {
   const Matrix& w = result.best.w;
   const Matrix z = w * x;
-  const LscdeBasis basis{gather_samples(z, result.draws.centers),
-                         gather_samples(y, result.draws.centers), result.best.sigma};
-  const LscdeSystem system =
-      lscde_system(lscde_pair_sums(z, y, basis), output_overlap(basis), basis);
+  const LscdeBasis basis{w * result.centers_x, result.centers_y, result.best.sigma};
+  LscdeSums sums = lscde_pair_sums(z, y, basis);
+  allreduce_sums(sums, communicator);
+  const LscdeSystem system = lscde_system(sums, output_overlap(basis), basis);
   const Vector alpha = LscdeLambdaPath(system).coefficients({result.best.lambda}).col(0);
   return project_inputs(
       x_scaling, w, make_lscde_mixture(Standardizer::identity(w.rows()), y_scaling, basis, alpha));
@@ -107,8 +125,11 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
                                const Standardizer& x_scaling, const Standardizer& y_scaling,
                                ReducedCdeMethod method, const ReducedCdeOptions& options,
                                const FitContext& context) {
-  require_training_pairs(x, y);
-  require_single_process(context);
+  const Communicator& communicator = context.communicator;
+  agree_on_errors(communicator, [&] {
+    require_training_shard(x, y, communicator);
+    require_distributed_estimator(method, context);
+  });
   const Matrix x_standard = x_scaling.transform(x);
   const Matrix y_standard = y_scaling.transform(y);
   const ReductionCriterion criterion =
@@ -118,19 +139,24 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
   // The paper's LSCE model is the LSCDE inside the search, on z = W x̄ as it is; the estimators
   // fitted afterwards standardise z again and are fitted along its varying dimensions only.
   const bool search_model = uses_search_model(method, options);
-  const Matrix w = search_model ? result.best.w : rows_varying_over(result.best.w, x_standard);
+  const Matrix w =
+      search_model ? result.best.w : rows_varying_over(result.best.w, x_standard, communicator);
 
   FitReport report;
   report.method = to_string(method);
   report.hyperparameters["d_z"] = static_cast<double>(w.rows());
   std::optional<ConditionalMixture> model;
   if (search_model) {
-    model = lsce_model(x_scaling, y_scaling, x_standard, y_standard, result);
+    model = lsce_model(x_scaling, y_scaling, x_standard, y_standard, result, communicator);
     report.hyperparameters["sigma"] = result.best.sigma;
     report.hyperparameters["lambda"] = result.best.lambda;
     report.cross_validation = result.best.cross_validation;
-    if (auto spikes = spike_warning(y_standard, result.best.sigma, options.reduction.sigmas)) {
-      report.warnings.push_back(std::move(*spikes));
+    // The ties of the outputs need all of them at once (a sort); on many ranks the warning is
+    // not given, as for LSCDE.
+    if (communicator.size() == 1) {
+      if (auto spikes = spike_warning(y_standard, result.best.sigma, options.reduction.sigmas)) {
+        report.warnings.push_back(std::move(*spikes));
+      }
     }
   } else {
     report.hyperparameters["reduction_sigma"] = result.best.sigma;
@@ -166,8 +192,8 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
     report.cross_validation = std::move(second.cross_validation);
     report.warnings = std::move(second.warnings);
   }
-  report.statistics["n_train"] = static_cast<double>(x.cols());
-  report.statistics["n_basis"] = static_cast<double>(result.draws.centers.size());
+  report.statistics["n_train"] = static_cast<double>(communicator.sum_counts(x.cols()));
+  report.statistics["n_basis"] = static_cast<double>(result.centers_x.cols());
   report.statistics["restarts"] = static_cast<double>(result.runs.size());
   report.statistics["updates"] = static_cast<double>(result.best.updates);
   ReducedCdeFit fit{std::move(*model), std::move(report), w, {}};
@@ -180,39 +206,55 @@ CvLoss dimension_loss(ReducedCdeMethod method, const ReducedCdeOptions& options)
   return refit ? options.lsce_dz_loss : CvLoss::sq;
 }
 
-KFold dimension_folds(Index n, const ReducedCdeOptions& options) {
-  Rng rng(options.reduction.seed, random_stream::kOuterFolds);
-  return KFold(n, options.reduction.folds, rng);
+/// The mean of `loss` over every rank's held-out pairs (this rank's x, y; `count` of all ranks):
+/// each rank adds its pairs' terms (a collective call).
+double held_out_mean(CvLoss loss, const ConditionalMixture& model, const Matrix& x, const Matrix& y,
+                     Index count, const Communicator& communicator) {
+  double sum = x.cols() > 0 ? held_out_pair_losses(loss, model, x, y).sum() : 0.0;
+  communicator.allreduce_sum(&sum, 1);
+  return sum / static_cast<double>(count);
 }
 
 DimensionTables cross_validate_dimension(const MatrixView& x, const MatrixView& y,
                                          ReducedCdeMethod method, const ReducedCdeOptions& options,
                                          const FitContext& context) {
-  require_training_pairs(x, y);
-  require_single_process(context);
+  const Communicator& communicator = context.communicator;
+  agree_on_errors(communicator, [&] {
+    require_training_shard(x, y, communicator);
+    require_distributed_estimator(method, context);
+  });
   const Index dx = x.rows();
-  const KFold folds = dimension_folds(x.cols(), options);
+  const int fold_count = options.reduction.folds;
+  const std::vector<std::int32_t> fold_of = draw_sharded_fold_labels(
+      x.cols(), fold_count, options.reduction.seed, random_stream::kOuterFolds, communicator);
   // Every fold is standardised as the whole sample is: a column that is constant within a
   // fold (a rare category, a rain gauge that reads 0 in most months) stays usable.
   const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
-  const Standardizer x_scaling = Standardizer::fit(x, "x", x_names);
-  const Standardizer y_scaling = Standardizer::fit(y, "y", y_names);
+  const Standardizer x_scaling = Standardizer::fit(x, communicator, "x", x_names);
+  const Standardizer y_scaling = Standardizer::fit(y, communicator, "y", y_names);
   // One set of fold fits, scored by both losses (evaluating a fit costs little beside it).
-  Matrix fold_sq(dx, folds.n_folds());
-  Matrix fold_kl(dx, folds.n_folds());
-  context.progress.begin("d_z cross-validation", dx * folds.n_folds());
-  for (int k = 0; k < folds.n_folds(); ++k) {
-    const std::vector<Index> training = folds.train(k);
+  Matrix fold_sq(dx, fold_count);
+  Matrix fold_kl(dx, fold_count);
+  context.progress.begin("d_z cross-validation", dx * fold_count);
+  for (int k = 0; k < fold_count; ++k) {
+    std::vector<Index> training;
+    std::vector<Index> held_out;
+    for (std::size_t i = 0; i < fold_of.size(); ++i) {
+      (fold_of[i] == k ? held_out : training).push_back(static_cast<Index>(i));
+    }
     const Matrix x_training = gather_samples(x, training), y_training = gather_samples(y, training);
-    const Matrix x_held_out = gather_samples(x, folds.test(k));
-    const Matrix y_held_out = gather_samples(y, folds.test(k));
+    const Matrix x_held_out = gather_samples(x, held_out);
+    const Matrix y_held_out = gather_samples(y, held_out);
+    const Index held_out_count = communicator.sum_counts(x_held_out.cols());
     for (Index dz = 1; dz <= dx; ++dz) {
       ReducedCdeOptions fold_options = options;
       fold_options.reduction.dz = dz;
-      const ReducedCdeFit fit =
-          fit_at_dimension(x_training, y_training, x_scaling, y_scaling, method, fold_options);
-      fold_sq(dz - 1, k) = squared_loss(fit.model, x_held_out, y_held_out);
-      fold_kl(dz - 1, k) = negative_log_likelihood(fit.model, x_held_out, y_held_out);
+      const ReducedCdeFit fit = fit_at_dimension(x_training, y_training, x_scaling, y_scaling,
+                                                 method, fold_options, FitContext{communicator});
+      fold_sq(dz - 1, k) = held_out_mean(CvLoss::sq, fit.model, x_held_out, y_held_out,
+                                         held_out_count, communicator);
+      fold_kl(dz - 1, k) = held_out_mean(CvLoss::kl, fit.model, x_held_out, y_held_out,
+                                         held_out_count, communicator);
       context.progress.advance();
     }
   }
@@ -234,14 +276,22 @@ DimensionTables cross_validate_dimension(const MatrixView& x, const MatrixView& 
 ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedCdeMethod method,
                               const ReducedCdeOptions& options, const FitContext& context) {
   const auto started = std::chrono::steady_clock::now();
-  reduced_cde_option_table(method).validate(options);
-  require_training_pairs(x, y);
-  require_single_process(context);
-  if (options.reduction.dz > x.rows()) {
-    throw InvalidArgument("d_z must lie in 1 … d_x = " + std::to_string(x.rows()) +
-                          " (or 0 to choose it by cross-validation), got " +
-                          std::to_string(options.reduction.dz));
-  }
+  // Each rank passes its own pairs; the standardisation, centres and folds are those of every
+  // rank's, so any number of ranks fits the same model (docs/distributed.md).
+  const Communicator& communicator = context.communicator;
+  agree_on_errors(communicator, [&] {
+    reduced_cde_option_table(method).validate(options);
+    require_training_shard(x, y, communicator);
+    require_distributed_estimator(method, context);
+    if (options.reduction.dz > x.rows()) {
+      throw InvalidArgument("d_z must lie in 1 … d_x = " + std::to_string(x.rows()) +
+                            " (or 0 to choose it by cross-validation), got " +
+                            std::to_string(options.reduction.dz));
+    }
+  });
+  require_equal_on_every_rank(communicator,
+                              {static_cast<double>(x.rows()), static_cast<double>(y.rows())},
+                              "the dimensions of x and y");
   std::optional<DimensionTables> dimension_tables;
   ReducedCdeOptions chosen = options;
   if (options.reduction.dz == 0) {
@@ -250,8 +300,9 @@ ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedC
     chosen.reduction.dz = static_cast<Index>(table.candidates(table.best, 0));
   }
   const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
-  ReducedCdeFit fit = fit_at_dimension(x, y, Standardizer::fit(x, "x", x_names),
-                                       Standardizer::fit(y, "y", y_names), method, chosen, context);
+  ReducedCdeFit fit =
+      fit_at_dimension(x, y, Standardizer::fit(x, communicator, "x", x_names),
+                       Standardizer::fit(y, communicator, "y", y_names), method, chosen, context);
   if (dimension_tables) {
     auto& tables = fit.report.auxiliary_cross_validation;
     tables["d_z_" + dimension_tables->other.loss] = std::move(dimension_tables->other);

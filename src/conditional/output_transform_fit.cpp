@@ -82,6 +82,12 @@ ConditionalFit fit_on_transformed_output(
     const std::function<ConditionalFit(const MatrixView& transformed, const OutputTransform& base)>&
         fit) {
   const std::string name = "y_transform = " + to_string(choice);
+  if (context.communicator.size() > 1) {
+    throw InvalidArgument(name +
+                          " runs on one process: the transform is chosen from every output at "
+                          "once (docs/distributed.md); fit with y_transform = none or on one "
+                          "process");
+  }
   if (context.weighted()) {
     throw InvalidArgument(name + " does not support sample weights; use y_transform = none");
   }

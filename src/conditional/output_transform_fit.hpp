@@ -26,7 +26,8 @@ double yeo_johnson_profile_lambda(const MatrixView& x, const VectorView& v);
 /// ones), the leave-one-out log-densities and NLLs of the report gain the Jacobian, and the
 /// report holds "output_transform_lambda" (0 for log). InvalidArgument for d_y ≠ 1 or, with log,
 /// an output that is not positive; also for sample weights in `context` (the transform's profile
-/// likelihood and the Jacobian's mean are not weighted).
+/// likelihood and the Jacobian's mean are not weighted) and for several ranks in its
+/// communicator (the transform is chosen from every output at once).
 ConditionalFit fit_on_transformed_output(
     const MatrixView& x, const MatrixView& y, OutputTransformChoice choice,
     const FitContext& context,

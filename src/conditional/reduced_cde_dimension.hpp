@@ -15,9 +15,6 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
                                ReducedCdeMethod method, const ReducedCdeOptions& options,
                                const FitContext& context = {});
 
-/// The K folds (K = options.reduction.folds) of the cross-validation of d_z over n pairs.
-KFold dimension_folds(Index n, const ReducedCdeOptions& options);
-
 /// The d_z tables of cross_validate_dimension: one set of fold fits scored two ways.
 struct DimensionTables {
   CvTable chosen;  ///< loss dimension_loss(method, options); its best row is the chosen d_z
@@ -26,11 +23,15 @@ struct DimensionTables {
 
 /// d_z by K-fold cross-validation of the whole method (§3.3: "we chose it by cross-validation";
 /// Table 2 reports a different d_z for each estimator on z, so what is validated is the final
-/// conditional density): for every d_z in 1 … d_x and fold k of dimension_folds, `method` is fitted
+/// conditional density): for every d_z in 1 … d_x and fold k — K = options.reduction.folds folds
+/// of draw_fold_labels from the stream random_stream::kOuterFolds of the seed — `method` is fitted
 /// to the other folds — W, σ, λ and the estimator on z, with x and y standardised as the whole
 /// sample (fit_at_dimension) — and scored on fold k, in the user's units, by the SQ criterion of
 /// §3.2, ½ ∫ p̂(y|x)² dy − p̂(y|x), and by the negative log-likelihood −log p̂(y|x). The table of
-/// dimension_loss decides; the best row is the chosen d_z.
+/// dimension_loss decides; the best row is the chosen d_z. With several ranks in
+/// context.communicator, each passes its own pairs: the folds are those of every rank's pairs
+/// (draw_sharded_fold_labels), each fold fit runs on every rank and the held-out losses are
+/// summed over the ranks.
 DimensionTables cross_validate_dimension(const MatrixView& x, const MatrixView& y,
                                          ReducedCdeMethod method, const ReducedCdeOptions& options,
                                          const FitContext& context = {});

@@ -27,20 +27,33 @@ double criterion_offset(ReductionCriterion criterion) {
   return criterion == ReductionCriterion::smi ? 0.5 : 0.0;
 }
 
-/// C of Ĥ = (ΦᵀΦ) ∘ C for n inputs with output factors Ψ (n × b).
-Matrix coupling_matrix(ReductionCriterion criterion, const Matrix& psi, const Matrix& centers_y,
-                       double sigma) {
-  const auto n = psi.rows();
+/// C of Ĥ = (ΦᵀΦ) ∘ C for the n inputs of every rank, this rank's with output factors Ψ
+/// (n_r × b); LSMI's ΨᵀΨ is summed over the ranks (a collective call).
+Matrix coupling_matrix(ReductionCriterion criterion, const Matrix& psi, Index n,
+                       const Matrix& centers_y, double sigma, const Communicator& communicator) {
   if (criterion == ReductionCriterion::sce) {
     const LscdeBasis basis{Matrix(0, centers_y.cols()), centers_y, sigma};
     return lscde_output_coupling(output_overlap(basis), basis, static_cast<double>(n));
   }
-  return gram_of_rows(psi) / (static_cast<double>(n) * static_cast<double>(n));
+  Matrix gram = gram_of_rows(psi);
+  communicator.allreduce_sum(gram.data(), static_cast<std::size_t>(gram.size()));
+  return gram / (static_cast<double>(n) * static_cast<double>(n));
 }
 
-/// ĥ = (1/n) Σ_i Φ_i ∘ Ψ_i.
-Vector joint_mean(const Matrix& phi, const Matrix& psi) {
-  return phi.cwiseProduct(psi).colwise().mean().transpose();
+/// ΦᵀΦ and Σ_i Φ_i ∘ Ψ_i over every rank's rows (this rank's factors Φ and Ψ, n_r × b): the
+/// statistics of Ĥ and ĥ, in one collective call.
+struct BasisSums {
+  Matrix gram;
+  Vector joint;
+};
+
+BasisSums basis_sums(const Matrix& phi, const Matrix& psi, const Communicator& communicator) {
+  const Index b = phi.cols();
+  Matrix sums(b, b + 1);
+  sums.leftCols(b) = gram_of_rows(phi);
+  sums.col(b) = phi.cwiseProduct(psi).colwise().sum().transpose();
+  communicator.allreduce_sum(sums.data(), static_cast<std::size_t>(sums.size()));
+  return {sums.leftCols(b), sums.col(b)};
 }
 
 }  // namespace
@@ -51,14 +64,17 @@ std::string to_string(ReductionCriterion criterion) {
 
 ReductionObjective::ReductionObjective(ReductionCriterion criterion, const Matrix& x,
                                        const Matrix& y, const Matrix& centers_x,
-                                       const Matrix& centers_y, double sigma, double lambda)
+                                       const Matrix& centers_y, double sigma, double lambda,
+                                       const Communicator& communicator)
     : x_(x),
       centers_x_(centers_x),
+      communicator_(&communicator),
+      n_(communicator.sum_counts(x.cols())),
       sigma_(sigma),
       lambda_(lambda),
       offset_(criterion_offset(criterion)),
       psi_(lscde_basis_factors(y, centers_y, sigma)),
-      coupling_(coupling_matrix(criterion, psi_, centers_y, sigma)) {
+      coupling_(coupling_matrix(criterion, psi_, n_, centers_y, sigma, communicator)) {
   require_positive(sigma, "sigma");
   require_positive(lambda, "lambda");
 }
@@ -68,8 +84,9 @@ ReductionObjective::Solution ReductionObjective::solve(const Matrix& w) const {
   solution.w = w;
   const Matrix z = w * x_;
   solution.phi = lscde_basis_factors(z, w * centers_x_, sigma_);
-  solution.h_matrix = gram_of_rows(solution.phi).cwiseProduct(coupling_);
-  solution.h_vector = joint_mean(solution.phi, psi_);
+  const BasisSums sums = basis_sums(solution.phi, psi_, *communicator_);
+  solution.h_matrix = sums.gram.cwiseProduct(coupling_);
+  solution.h_vector = sums.joint / static_cast<double>(n_);
   Matrix regularized = solution.h_matrix;
   regularized.diagonal().array() += lambda_;
   solution.regularized.compute(regularized);
@@ -88,40 +105,55 @@ Vector ReductionObjective::coefficients(const Matrix& w) const { return solve(w)
 
 Matrix ReductionObjective::gradient(const Solution& s) const {
   const Vector beta = s.regularized.solve(s.h_matrix * s.alpha);
-  const Index n = x_.cols();
   // M = (α̂ (3/2 α̂ − β̂)ᵀ) ∘ C; only M + Mᵀ enters.
   const Matrix m = (s.alpha * (1.5 * s.alpha - beta).transpose()).cwiseProduct(coupling_);
-  const Vector joint_weights = (beta - 2.0 * s.alpha) / static_cast<double>(n);
+  const Vector joint_weights = (beta - 2.0 * s.alpha) / static_cast<double>(n_);
   Matrix t = s.phi * (m + m.transpose()) + psi_ * joint_weights.asDiagonal();
   t = t.cwiseProduct(s.phi) * (-1.0 / (sigma_ * sigma_));
-  // S = X diag(T1) Xᵀ − X T X̃ᵀ − (X T X̃ᵀ)ᵀ + X̃ diag(Tᵀ1) X̃ᵀ.
+  // S = X diag(T1) Xᵀ − X T X̃ᵀ − (X T X̃ᵀ)ᵀ + X̃ diag(Tᵀ1) X̃ᵀ: a sum over rows i, this rank's
+  // part added to the others'.
   const Vector row_sums = t.rowwise().sum();
   const Vector column_sums = t.colwise().sum().transpose();
   const Matrix cross = x_ * t * centers_x_.transpose();
-  const Matrix s_matrix = x_ * row_sums.asDiagonal() * x_.transpose() - cross - cross.transpose() +
-                          centers_x_ * column_sums.asDiagonal() * centers_x_.transpose();
+  Matrix s_matrix = x_ * row_sums.asDiagonal() * x_.transpose() - cross - cross.transpose() +
+                    centers_x_ * column_sums.asDiagonal() * centers_x_.transpose();
+  communicator_->allreduce_sum(s_matrix.data(), static_cast<std::size_t>(s_matrix.size()));
   return s.w * s_matrix;
 }
 
 ReductionFolds::ReductionFolds(ReductionCriterion criterion, const Matrix& y,
-                               const SamplingPlan& draws, std::vector<double> sigmas,
-                               std::vector<double> lambdas)
-    : criterion_(criterion), sigmas_(std::move(sigmas)), lambdas_(std::move(lambdas)) {
-  if (!draws.folds) throw InvalidArgument("cross-validation needs folds");
-  const KFold& folds = *draws.folds;
-  const auto part = [&](std::vector<Index> rows, const Matrix& centers_y) {
-    Part result{std::move(rows), {}, {}};
+                               const ShardedSamplingPlan& plan, const Matrix& candidates_x,
+                               const Matrix& candidates_y, std::vector<double> sigmas,
+                               std::vector<double> lambdas, const Communicator& communicator)
+    : communicator_(&communicator),
+      criterion_(criterion),
+      sigmas_(std::move(sigmas)),
+      lambdas_(std::move(lambdas)) {
+  if (plan.fold_count() == 0) throw InvalidArgument("cross-validation needs folds");
+  const Index n = communicator.sum_counts(y.cols());
+  const auto part = [&](std::vector<Index> rows, Index count, const Matrix& centers_y) {
+    Part result{std::move(rows), count, {}, {}};
     const Matrix y_part = gather_samples(y, result.rows);
     for (double sigma : sigmas_) {
       result.psi.push_back(lscde_basis_factors(y_part, centers_y, sigma));
-      result.coupling.push_back(coupling_matrix(criterion_, result.psi.back(), centers_y, sigma));
+      result.coupling.push_back(
+          coupling_matrix(criterion_, result.psi.back(), count, centers_y, sigma, communicator));
     }
     return result;
   };
-  for (int k = 0; k < folds.n_folds(); ++k) {
-    const auto& centers = draws.fold_centers[static_cast<std::size_t>(k)];
-    const Matrix centers_y = gather_samples(y, centers);
-    folds_.push_back({centers, part(folds.train(k), centers_y), part(folds.test(k), centers_y)});
+  for (int k = 0; k < plan.fold_count(); ++k) {
+    const auto& positions = plan.fold_centers[static_cast<std::size_t>(k)];
+    const Matrix centers_y = gather_samples(candidates_y, positions);
+    std::vector<Index> training;
+    std::vector<Index> held_out;
+    for (std::size_t i = 0; i < plan.local_folds.size(); ++i) {
+      (plan.local_folds[i] == k ? held_out : training).push_back(static_cast<Index>(i));
+    }
+    const Index fold_size = plan.fold_sizes[static_cast<std::size_t>(k)];
+    Part training_part = part(std::move(training), n - fold_size, centers_y);
+    Part held_out_part = part(std::move(held_out), fold_size, centers_y);
+    folds_.push_back({gather_samples(candidates_x, positions), std::move(training_part),
+                      std::move(held_out_part)});
   }
 }
 
@@ -139,20 +171,24 @@ CvTable ReductionFolds::cross_validate(const Matrix& x, const Matrix& w,
                    static_cast<Index>(folds_.size()));
   for (std::size_t k = 0; k < folds_.size(); ++k) {
     const Fold& fold = folds_[k];
-    const Matrix centers_z = gather_samples(z, fold.centers);
+    const Matrix centers_z = w * fold.centers_x;
     const Matrix z_train = gather_samples(z, fold.training.rows);
     const Matrix z_test = gather_samples(z, fold.held_out.rows);
+    const auto training_count = static_cast<double>(fold.training.count);
+    const auto held_out_count = static_cast<double>(fold.held_out.count);
     for (std::size_t c = 0; c < sigmas.size(); ++c) {
       const auto s = static_cast<std::size_t>(sigma_indices[c]);
       const Matrix phi = lscde_basis_factors(z_train, centers_z, sigmas[c]);
-      const LscdeSystem system{gram_of_rows(phi).cwiseProduct(fold.training.coupling[s]),
-                               joint_mean(phi, fold.training.psi[s])};
+      const BasisSums training = basis_sums(phi, fold.training.psi[s], *communicator_);
+      const LscdeSystem system{training.gram.cwiseProduct(fold.training.coupling[s]),
+                               training.joint / training_count};
       const Matrix alphas = lscde_solutions(system, lambdas);
       // J of each α̂(λ) on the held-out fold: ½ αᵀĤ_test α − ĥ_testᵀα + c₀.
       const Matrix phi_test = lscde_basis_factors(z_test, centers_z, sigmas[c]);
-      const Matrix h_test = gram_of_rows(phi_test).cwiseProduct(fold.held_out.coupling[s]);
+      const BasisSums held_out = basis_sums(phi_test, fold.held_out.psi[s], *communicator_);
+      const Matrix h_test = held_out.gram.cwiseProduct(fold.held_out.coupling[s]);
       const Vector quadratic = (h_test * alphas).cwiseProduct(alphas).colwise().sum().transpose();
-      const Vector linear = alphas.transpose() * joint_mean(phi_test, fold.held_out.psi[s]);
+      const Vector linear = alphas.transpose() * (held_out.joint / held_out_count);
       fold_loss.block(static_cast<Index>(c) * lambda_count, static_cast<Index>(k), lambda_count,
                       1) = (0.5 * quadratic - linear).array() + offset;
     }
@@ -199,10 +235,9 @@ GridChoice choose_on_full_grid(const ReductionFolds& folds, const Matrix& x, con
 }
 
 ReductionRun search_subspace(ReductionCriterion criterion, const Matrix& x, const Matrix& y,
-                             const SamplingPlan& draws, const ReductionFolds& folds,
-                             const ReductionOptions& options, Matrix start, GridChoice around) {
-  const Matrix centers_x = gather_samples(x, draws.centers);
-  const Matrix centers_y = gather_samples(y, draws.centers);
+                             const Matrix& centers_x, const Matrix& centers_y,
+                             const ReductionFolds& folds, const ReductionOptions& options,
+                             Matrix start, GridChoice around, const Communicator& communicator) {
   ReductionRun run;
   run.w = std::move(start);
   const auto validate_near = [&](const Matrix& w, const GridChoice& current) {
@@ -215,7 +250,7 @@ ReductionRun search_subspace(ReductionCriterion criterion, const Matrix& x, cons
     return std::make_unique<ReductionObjective>(
         criterion, x, y, centers_x, centers_y,
         folds.sigmas()[static_cast<std::size_t>(choice.sigma)],
-        folds.lambdas()[static_cast<std::size_t>(choice.lambda)]);
+        folds.lambdas()[static_cast<std::size_t>(choice.lambda)], communicator);
   };
   GridChoice choice = validate_near(run.w, around);
   // The whole Grassmann manifold is one point when d_z = d_x.
@@ -279,8 +314,9 @@ ReductionRun search_subspace(ReductionCriterion criterion, const Matrix& x, cons
 
 namespace {
 
-void validate(const Matrix& x, const Matrix& y, const ReductionOptions& options) {
-  require_training_pairs(x, y);
+void validate(const Matrix& x, const Matrix& y, const ReductionOptions& options,
+              const Communicator& communicator) {
+  require_training_shard(x, y, communicator);
   require_positive_values(options.sigmas, "sigma candidates");
   require_positive_values(options.lambdas, "lambda candidates");
   if (options.dz < 1 || options.dz > x.rows()) {
@@ -303,17 +339,28 @@ double score_of(const ReductionRun& run) {
 
 ReductionResult reduce_dimension(ReductionCriterion criterion, const Matrix& x, const Matrix& y,
                                  const ReductionOptions& options, const FitContext& context) {
-  validate(x, y, options);
+  const Communicator& communicator = context.communicator;
+  agree_on_errors(communicator, [&] { validate(x, y, options, communicator); });
   const Index dx = x.rows();
-  // Folds even for a single (σ, λ): the search cross-validates J to rank starts.
+  // Folds even for a single (σ, λ): the search cross-validates J to rank starts. The plan is the
+  // single process's for every rank's rows (sharded_sampling_plan.hpp).
+  const ShardedSamplingPlan plan = draw_sharded_sampling_plan(
+      x.cols(), options.n_centers, options.folds, options.seed, communicator);
+  const Index first_row = communicator.sum_counts_below(x.cols());
+  const Matrix candidates_x =
+      gather_global_samples(x, first_row, plan.candidate_order, communicator);
+  const Matrix candidates_y =
+      gather_global_samples(y, first_row, plan.candidate_order, communicator);
   ReductionResult result;
-  result.draws = draw_sampling_plan(x.cols(), options.n_centers, options.folds, options.seed);
+  result.centers_x = candidates_x.leftCols(plan.center_count);
+  result.centers_y = candidates_y.leftCols(plan.center_count);
 
   // One task per start; d_z = d_x has a single point and so a single start. Each start's W comes
   // from its own random stream, keyed by (d_z, start), never by the thread.
   const Index dz = options.dz;
   const int starts = dz == dx ? 1 : options.restarts;
-  const ReductionFolds folds(criterion, y, result.draws, options.sigmas, options.lambdas);
+  const ReductionFolds folds(criterion, y, plan, candidates_x, candidates_y, options.sigmas,
+                             options.lambdas, communicator);
   result.runs.resize(static_cast<std::size_t>(starts));
   context.progress.begin("subspace search", starts);
   const auto start_of = [&](Index r) {
@@ -321,9 +368,12 @@ ReductionResult reduce_dimension(ReductionCriterion criterion, const Matrix& x, 
     return dz == dx ? Matrix(Matrix::Identity(dx, dx)) : random_orthonormal_rows(dz, dx, rng);
   };
   const GridChoice around = choose_on_full_grid(folds, x, start_of(0));
-  parallel_for(resolve_threads(options.threads), starts, [&](Index r) {
+  // On many ranks every evaluation is a collective call: the starts take turns.
+  const int start_threads = communicator.size() == 1 ? resolve_threads(options.threads) : 1;
+  parallel_for(start_threads, starts, [&](Index r) {
     result.runs[static_cast<std::size_t>(r)] =
-        search_subspace(criterion, x, y, result.draws, folds, options, start_of(r), around);
+        search_subspace(criterion, x, y, result.centers_x, result.centers_y, folds, options,
+                        start_of(r), around, communicator);
     context.progress.advance();
   });
   context.progress.end();

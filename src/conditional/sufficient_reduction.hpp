@@ -28,6 +28,11 @@
 // σ and λ are chosen by K-fold cross-validation of J (§2.4) at the start and every 5 updates
 // (§2.5); each start runs until J stops falling, from 20 random orthonormal W (best kept). The
 // search is for one d_z; fit_reduced_cde (lsce.hpp) chooses d_z when it is not given.
+//
+// On many processes (a Communicator, docs/distributed.md) each rank holds its own rows and every
+// rank the same centres; ΦᵀΦ, Σ_i Φ_i ∘ Ψ_i (and LSMI's ΨᵀΨ), the per-row sums of S and those
+// of every fold's training and held-out parts are added over the ranks, so every rank solves the
+// same system and takes the same steps.
 
 #include <Eigen/Cholesky>
 #include <cstdint>
@@ -35,23 +40,28 @@
 
 #include "cdens/conditional/lscde.hpp"
 #include "cdens/conditional/reduction_options.hpp"
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/fit_context.hpp"
 #include "cdens/core/types.hpp"
+#include "core/sharded_sampling_plan.hpp"
 
 namespace cdens {
 
 /// J and its gradient at fixed σ and λ on standardised data (x: d_x × n, y: d_y × n), with the
-/// centres x̃_k, ỹ_k (columns of centers_x, centers_y).
+/// centres x̃_k, ỹ_k (columns of centers_x, centers_y). With several ranks in `communicator`, x
+/// and y are this rank's rows (the centres the same on every rank), and construction, solve and
+/// gradient are collective calls that give every rank the values of all rows.
 class ReductionObjective {
  public:
   ReductionObjective(ReductionCriterion criterion, const Matrix& x, const Matrix& y,
-                     const Matrix& centers_x, const Matrix& centers_y, double sigma, double lambda);
+                     const Matrix& centers_x, const Matrix& centers_y, double sigma, double lambda,
+                     const Communicator& communicator = local_communicator());
 
   /// What J at one W is computed from; the gradient at the same W reuses it.
   struct Solution {
     Matrix w;                        ///< W
-    Matrix phi;                      ///< Φ, n × b
+    Matrix phi;                      ///< Φ, n × b (this rank's rows)
     Matrix h_matrix;                 ///< Ĥ
     Vector h_vector;                 ///< ĥ
     Eigen::LLT<Matrix> regularized;  ///< Ĥ + λI
@@ -71,6 +81,8 @@ class ReductionObjective {
  private:
   Matrix x_;
   Matrix centers_x_;
+  const Communicator* communicator_;
+  Index n_;  ///< every rank's rows
   double sigma_;
   double lambda_;
   double offset_;
@@ -83,30 +95,38 @@ class ReductionObjective {
 /// couplings C of both parts. Built once and shared by every start.
 class ReductionFolds {
  public:
-  /// `draws` must have folds; y is standardised, d_y × n.
-  ReductionFolds(ReductionCriterion criterion, const Matrix& y, const SamplingPlan& draws,
-                 std::vector<double> sigmas, std::vector<double> lambdas);
+  /// `plan` must have folds; y is this rank's standardised outputs (d_y × n_r, the rows of
+  /// plan.local_folds), candidates_x and candidates_y the standardised rows of
+  /// plan.candidate_order. With several ranks in `communicator`, construction and
+  /// cross_validate are collective calls.
+  ReductionFolds(ReductionCriterion criterion, const Matrix& y, const ShardedSamplingPlan& plan,
+                 const Matrix& candidates_x, const Matrix& candidates_y, std::vector<double> sigmas,
+                 std::vector<double> lambdas,
+                 const Communicator& communicator = local_communicator());
 
   const std::vector<double>& sigmas() const { return sigmas_; }
   const std::vector<double>& lambdas() const { return lambdas_; }
 
   /// K-fold cross-validation of J (§2.4) at W over the candidates sigmas()[s] × lambdas()[l]
   /// for s in `sigma_indices` and l in `lambda_indices`: the estimator of fold k is built
-  /// without fold k, centres included (draw_sampling_plan), and scored by J on fold k.
+  /// without fold k, centres included (draw_sampling_plan), and scored by J on fold k. x is this
+  /// rank's rows.
   CvTable cross_validate(const Matrix& x, const Matrix& w, const std::vector<Index>& sigma_indices,
                          const std::vector<Index>& lambda_indices) const;
 
  private:
   struct Part {
-    std::vector<Index> rows;
-    std::vector<Matrix> psi;       ///< Ψ of the part's rows for each σ
+    std::vector<Index> rows;       ///< this rank's rows of the part
+    Index count = 0;               ///< the part's rows on every rank
+    std::vector<Matrix> psi;       ///< Ψ of this rank's rows for each σ
     std::vector<Matrix> coupling;  ///< C of the part for each σ
   };
   struct Fold {
-    std::vector<Index> centers;
+    Matrix centers_x;
     Part training;
     Part held_out;
   };
+  const Communicator* communicator_;
   ReductionCriterion criterion_;
   std::vector<double> sigmas_;
   std::vector<double> lambdas_;
@@ -138,22 +158,29 @@ GridChoice choose_on_full_grid(const ReductionFolds& folds, const Matrix& x, con
 /// The search from `start` (rows orthonormal): line searches along geodesics, σ and λ
 /// re-chosen every options.cv_interval updates, until J stops falling under the latest σ, λ.
 /// Every cross-validation looks at the grid neighbours of the current choice only (one step in σ
-/// and in λ; see docs/methods/lsce.md), the first one, at `start`, at those of `around`.
+/// and in λ; see docs/methods/lsce.md), the first one, at `start`, at those of `around`. x and y
+/// are this rank's rows, the centres (standardised) every rank's same; a collective call.
 ReductionRun search_subspace(ReductionCriterion criterion, const Matrix& x, const Matrix& y,
-                             const SamplingPlan& draws, const ReductionFolds& folds,
-                             const ReductionOptions& options, Matrix start, GridChoice around);
+                             const Matrix& centers_x, const Matrix& centers_y,
+                             const ReductionFolds& folds, const ReductionOptions& options,
+                             Matrix start, GridChoice around,
+                             const Communicator& communicator = local_communicator());
 
 /// The result of the whole search.
 struct ReductionResult {
   ReductionRun best;               ///< the start with the smallest cross-validated J
   std::vector<ReductionRun> runs;  ///< every start
-  SamplingPlan draws;              ///< centres and folds
+  Matrix centers_x;                ///< the standardised centres x̃_k, ỹ_k of the plan's b
+  Matrix centers_y;
 };
 
 /// Runs the search on standardised data from each start in parallel (d_z = options.dz, which must
 /// lie in 1 … d_x; d_z = d_x has the single point W = I and so a single start) and keeps the
 /// start with the smallest cross-validated J. The whole σ × λ grid is cross-validated once, at the
-/// first start; every start begins from that choice.
+/// first start; every start begins from that choice. With several ranks in context.communicator,
+/// x and y are this rank's rows (any number, even none): the centres and folds are drawn for
+/// every rank's rows as one process draws them (sharded_sampling_plan.hpp), and the starts take
+/// turns, each evaluation a collective call.
 ReductionResult reduce_dimension(ReductionCriterion criterion, const Matrix& x, const Matrix& y,
                                  const ReductionOptions& options, const FitContext& context = {});
 

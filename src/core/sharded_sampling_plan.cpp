@@ -88,6 +88,20 @@ ShardedSamplingPlan draw_sharded_sampling_plan(Index local_rows, Index n_centers
   return plan;
 }
 
+std::vector<std::int32_t> draw_sharded_fold_labels(Index local_rows, int folds, std::uint64_t seed,
+                                                   std::uint64_t stream,
+                                                   const Communicator& communicator) {
+  const Index n = communicator.sum_counts(local_rows);
+  std::vector<std::int32_t> every;
+  agree_on_errors(communicator, [&] {
+    if (communicator.rank() == 0) {
+      Rng rng(seed, stream);
+      every = draw_fold_labels(n, folds, rng);
+    }
+  });
+  return communicator.scatter_from_root(every, local_rows);
+}
+
 Matrix gather_global_samples(const MatrixView& local, Index first_sample,
                              const std::vector<Index>& samples, const Communicator& communicator) {
   // Each rank sends (position, values…) for the samples it holds.

@@ -42,6 +42,13 @@ ShardedSamplingPlan draw_sharded_sampling_plan(Index local_rows, Index n_centers
                                                std::uint64_t seed,
                                                const Communicator& communicator);
 
+/// The fold of each of this rank's `local_rows` rows among the K = `folds` folds that
+/// draw_fold_labels draws for the n rows of every rank from Rng(seed, stream) — one process's
+/// folds — drawn by rank 0 and sent to each rank. Errors of the draw are thrown on every rank.
+std::vector<std::int32_t> draw_sharded_fold_labels(Index local_rows, int folds, std::uint64_t seed,
+                                                   std::uint64_t stream,
+                                                   const Communicator& communicator);
+
 /// The columns of a matrix of samples spread over the ranks (`local`, this rank's, whose first
 /// column is global sample `first_sample`) at the global indices `samples`, in that order, on
 /// every rank. On one rank, gather_samples(local, samples).

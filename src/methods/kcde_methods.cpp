@@ -147,6 +147,9 @@ MethodEntry linear_gaussian_method() {
       "LinearGaussianCDE", linear_gaussian_option_table(), &fit_linear_gaussian,
       {gate_kind<ConstantGate>("constant")});
   entry.sample_weights = true;
+  // Normal equations and Newton sums over the rows; y_transform refuses several ranks
+  // (docs/distributed.md).
+  entry.distributed = true;
   return entry;
 }
 

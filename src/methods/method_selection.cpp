@@ -630,7 +630,7 @@ MethodEntry auto_method() {
   entry.single_process_reason =
       "its K-fold refits take the rows of K - 1 folds and score the held-out fold by rows, its "
       "stacking weights are fitted to every row's held-out density, and its default candidates "
-      "include linear and kcde's trend = gp and y_transform, which run on one process";
+      "include kcde's trend = gp and y_transform, which run on one process";
   entry.fit_conditional = [](const MatrixView& x, const MatrixView& y, const MatrixView&,
                              const OptionValues& values, const FitContext& context) {
     return fit_selected_method(x, y, method_selection_option_table().build(values), context);

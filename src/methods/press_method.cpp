@@ -131,6 +131,8 @@ MethodEntry press_method() {
                                          &fit_press_regression, {gate_kind<PressGate>("press")});
   entry.family = MethodFamily::regression;
   entry.multi_output = false;
+  // The criterion and its gradient are sums over the rows (docs/distributed.md).
+  entry.distributed = true;
   entry.test_options = {{"n_states", std::int64_t{3}},
                         {"restarts", std::int64_t{1}},
                         {"max_evaluations", std::int64_t{100}}};

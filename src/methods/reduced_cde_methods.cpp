@@ -114,6 +114,12 @@ MethodEntry reduced_cde_method(ReducedCdeMethod method, std::string summary,
                         {"n_centers", std::int64_t{20}},
                         {"folds", std::int64_t{2}}};
   if (on_epsilon_kde) entry.test_options["epsilons"] = std::vector<double>{0.5};
+  // The search's sums over rows and the LSCDE on z run on many ranks (docs/distributed.md).
+  entry.distributed = !on_epsilon_kde;
+  if (on_epsilon_kde) {
+    entry.single_process_reason =
+        "its e-KDE on z = Wx chooses its bandwidths by leave-one-out over all pairs";
+  }
   return entry;
 }
 

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <utility>
 
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/progress.hpp"
 #include "cdens/core/rng.hpp"
@@ -30,11 +31,29 @@ Index default_states(Index n) {
   return std::max<Index>(2, std::lround(std::log(static_cast<double>(n))));
 }
 
-/// Mean squared error of the predictions Wᵀ ȳ of `design` against t.
+/// Mean squared error of the predictions Wᵀ ȳ of `design` against t, over the `count` held-out
+/// samples of every rank (a collective call; each rank passes its own).
 double holdout_mse(const Matrix& coefficients, const Vector& state_means,
-                   const PressDesignProducts& design, const Vector& t, int threads) {
+                   const PressDesignProducts& design, const Vector& t, Index count, int threads,
+                   const Communicator& communicator) {
   const Matrix weights = design.state_weights(coefficients, threads);
-  return (t - weights.transpose() * state_means).squaredNorm() / static_cast<double>(t.size());
+  double squares = (t - weights.transpose() * state_means).squaredNorm();
+  communicator.allreduce_sum(&squares, 1);
+  return squares / static_cast<double>(count);
+}
+
+/// Whether each of this rank's samples is held out (1) or fitted (0): the first round(f · n)
+/// samples of a seeded permutation of every rank's n are held out (§5's 80/20 split). Rank 0
+/// draws the permutation as one process does and sends each rank its samples' flags.
+std::vector<std::int32_t> holdout_flags(Index local_rows, Index n, Index held, std::uint64_t seed,
+                                        const Communicator& communicator) {
+  std::vector<std::int32_t> every;
+  if (communicator.rank() == 0) {
+    every.assign(static_cast<std::size_t>(n), 0);
+    const std::vector<Index> order = Rng(seed, random_stream::kPressHoldOut).permutation(n);
+    for (Index k = 0; k < held; ++k) every[static_cast<std::size_t>(order[k])] = 1;
+  }
+  return communicator.scatter_from_root(every, local_rows);
 }
 
 struct StartResult {
@@ -47,15 +66,25 @@ struct StartResult {
 PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions& options,
                    const FitContext& context) {
   const auto started = std::chrono::steady_clock::now();
-  require_training_pairs(x, y);
-  if (y.rows() != 1) {
-    throw InvalidArgument("PRESS regresses one output; y has " + std::to_string(y.rows()) +
-                          " dimensions");
-  }
-  PressRegressionOptions one_count;
-  one_count.press = options;
-  press_option_table().validate(one_count);
-  const Index n = x.cols();
+  // Each rank passes its own rows; what decides the model — the standardisation, the hold-out
+  // split, the starts — is that of every rank's rows, so any number of ranks fits the same model
+  // (docs/distributed.md).
+  const Communicator& communicator = context.communicator;
+  agree_on_errors(communicator, [&] {
+    require_training_shard(x, y, communicator);
+    if (y.rows() != 1) {
+      throw InvalidArgument("PRESS regresses one output; y has " + std::to_string(y.rows()) +
+                            " dimensions");
+    }
+    PressRegressionOptions one_count;
+    one_count.press = options;
+    press_option_table().validate(one_count);
+  });
+  require_equal_on_every_rank(communicator,
+                              {static_cast<double>(x.rows()), static_cast<double>(y.rows())},
+                              "the dimensions of x and y");
+  const Index n = communicator.sum_counts(x.cols());
+  if (n == 0) throw DataError("x has no samples on any process");
   const Index q = x.rows() + 1;
   const Index j_count = options.n_states > 0 ? options.n_states : default_states(n);
   if (options.smoothness_weight > 0.0 &&
@@ -66,34 +95,40 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
         std::to_string(j_count) + "]");
   }
   const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
-  const Standardizer x_scaling = options.standardize_inputs ? Standardizer::fit(x, "x", x_names)
-                                                            : Standardizer::identity(x.rows());
-  const Standardizer y_scaling = Standardizer::fit(y, "y", y_names);
+  const Standardizer x_scaling = options.standardize_inputs
+                                     ? Standardizer::fit(x, communicator, "x", x_names)
+                                     : Standardizer::identity(x.rows());
+  const Standardizer y_scaling = Standardizer::fit(y, communicator, "y", y_names);
   const Matrix z = x_scaling.transform(x);
   const Vector t = y_scaling.transform(y).row(0).transpose();
 
   // The 80/20 split of §5: the first round(f · n) samples of a seeded permutation are held out.
-  std::vector<Index> fit_rows(static_cast<std::size_t>(n));
-  std::iota(fit_rows.begin(), fit_rows.end(), Index{0});
-  std::vector<Index> holdout_rows;
-  if (options.holdout_fraction > 0.0) {
-    const std::vector<Index> order = Rng(options.seed, random_stream::kPressHoldOut).permutation(n);
-    const auto held =
-        static_cast<std::size_t>(std::lround(options.holdout_fraction * static_cast<double>(n)));
-    holdout_rows.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(held));
-    fit_rows.assign(order.begin() + static_cast<std::ptrdiff_t>(held), order.end());
-    std::sort(holdout_rows.begin(), holdout_rows.end());
-    std::sort(fit_rows.begin(), fit_rows.end());
-    if (holdout_rows.empty()) {
-      throw InvalidArgument("the hold-out fraction (holdout_fraction, --holdout-fraction) " +
-                            std::to_string(options.holdout_fraction) + " of " + std::to_string(n) +
-                            " samples of x holds out none; give 0 to train on all");
-    }
+  const Index held =
+      options.holdout_fraction > 0.0
+          ? static_cast<Index>(std::lround(options.holdout_fraction * static_cast<double>(n)))
+          : 0;
+  if (options.holdout_fraction > 0.0 && held == 0) {
+    throw InvalidArgument("the hold-out fraction (holdout_fraction, --holdout-fraction) " +
+                          std::to_string(options.holdout_fraction) + " of " + std::to_string(n) +
+                          " samples of x holds out none; give 0 to train on all");
   }
-  if (static_cast<Index>(fit_rows.size()) <= j_count) {
+  if (n - held <= j_count) {
     throw InvalidArgument("PRESS with J = " + std::to_string(j_count) + " states needs more than " +
                           std::to_string(j_count) + " fitting samples of x; there are " +
-                          std::to_string(fit_rows.size()));
+                          std::to_string(n - held));
+  }
+  // This rank's held-out and fitting samples, each in increasing order.
+  std::vector<Index> fit_rows;
+  std::vector<Index> holdout_rows;
+  if (held > 0) {
+    const std::vector<std::int32_t> flags =
+        holdout_flags(x.cols(), n, held, options.seed, communicator);
+    for (Index i = 0; i < x.cols(); ++i) {
+      (flags[static_cast<std::size_t>(i)] != 0 ? holdout_rows : fit_rows).push_back(i);
+    }
+  } else {
+    fit_rows.resize(static_cast<std::size_t>(x.cols()));
+    std::iota(fit_rows.begin(), fit_rows.end(), Index{0});
   }
 
   Matrix coefficients = Matrix::Zero(q, j_count);
@@ -105,24 +140,26 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
     for (std::size_t i = 0; i < fit_rows.size(); ++i) fit_t(static_cast<Index>(i)) = t(fit_rows[i]);
     // The held-out samples in the fitting samples' precision and storage rule.
     const PressDesignProducts holdout_design(press_design(gather_samples(z, holdout_rows)),
-                                             options.single_precision);
+                                             options.single_precision, communicator);
     Vector holdout_t(static_cast<Index>(holdout_rows.size()));
     for (std::size_t i = 0; i < holdout_rows.size(); ++i) {
       holdout_t(static_cast<Index>(i)) = t(holdout_rows[i]);
     }
     const int threads = resolve_threads(options.threads);
-    const bool parallel_starts = fit_t.size() <= kParallelRestartLimit && options.restarts > 1;
+    // On many ranks every evaluation is a collective call: the starts take turns.
+    const bool parallel_starts =
+        communicator.size() == 1 && fit_t.size() <= kParallelRestartLimit && options.restarts > 1;
     const int objective_threads = parallel_starts ? 1 : threads;
     const PressObjective objective(press_design(gather_samples(z, fit_rows)), fit_t,
                                    options.criterion,
                                    {options.smoothness_weight, options.target_dof},
-                                   objective_threads, options.single_precision);
+                                   objective_threads, options.single_precision, communicator);
     const PressParametrization parametrization(q, j_count, options.lasso_weight);
     const detail::PressHoldoutScore score = [&](const Matrix& b, const PressEvaluation& training,
                                                 double value) {
-      return holdout_rows.empty() ? value
-                                  : holdout_mse(b, training.state_means, holdout_design, holdout_t,
-                                                objective_threads);
+      return held == 0 ? value
+                       : holdout_mse(b, training.state_means, holdout_design, holdout_t, held,
+                                     objective_threads, communicator);
     };
     const detail::PressOptimizerSettings settings{options.optimizer, options.learning_rate,
                                                   options.patience, options.max_evaluations,
@@ -158,7 +195,7 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
       evaluations += start.optimization.evaluations;
       stopped_early += start.optimization.stopped_early ? 1 : 0;
     }
-    if (!holdout_rows.empty()) {
+    if (held > 0) {
       report.statistics["holdout_mse"] =
           starts[best].optimization.score * y_scaling.scale()(0) * y_scaling.scale()(0);
     }
@@ -175,7 +212,7 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
   // States of every training sample, ordered by increasing ȳ⁽ʲ⁾ (§4).
   const Matrix design = press_design(z);
   Matrix weights = press_state_weights(coefficients, design);
-  const PressSmoothing unordered = press_smoothing(weights, t);
+  const PressSmoothing unordered = press_smoothing(weights, t, communicator);
   std::vector<Index> order(static_cast<std::size_t>(j_count));
   std::iota(order.begin(), order.end(), Index{0});
   std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) {
@@ -183,11 +220,12 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
   });
   coefficients = Matrix(coefficients(Eigen::all, order));
   weights = Matrix(weights(order, Eigen::all));
-  const PressSmoothing smoothing = press_smoothing(weights, t);
+  const PressSmoothing smoothing = press_smoothing(weights, t, communicator);
 
   const double y_mean = y_scaling.mean()(0);
   const double y_scale = y_scaling.scale()(0);
-  ConditionalMixture model = make_press_mixture(x_scaling, y_scaling, coefficients, weights, t);
+  ConditionalMixture model =
+      make_press_mixture(x_scaling, y_scaling, coefficients, weights, t, communicator);
   PressStateSummary summary = press_state_summary(model);
   PressFit fit{std::move(model),
                std::move(report),
@@ -201,15 +239,17 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
                press_state_entropies(weights),
                0.0,
                0.0};
-  fit.training_mse = (y.row(0).transpose() - fit.fitted).squaredNorm() / static_cast<double>(n);
+  fit.training_mse = (y.row(0).transpose() - fit.fitted).squaredNorm();
+  communicator.allreduce_sum(&fit.training_mse, 1);
+  fit.training_mse /= static_cast<double>(n);
   const auto parameters = static_cast<double>((j_count - 1) * q);
   fit.aic = static_cast<double>(n) * std::log(fit.training_mse) + 2.0 * parameters;  // eq. (37)
 
   FitReport& out = fit.report;
   out.hyperparameters["n_states"] = static_cast<double>(j_count);
   out.statistics["n_train"] = static_cast<double>(n);
-  out.statistics["n_fit"] = static_cast<double>(fit_rows.size());
-  out.statistics["n_holdout"] = static_cast<double>(holdout_rows.size());
+  out.statistics["n_fit"] = static_cast<double>(n - held);
+  out.statistics["n_holdout"] = static_cast<double>(held);
   out.statistics["restarts"] = options.restarts;
   out.statistics["evaluations"] = evaluations;
   out.statistics["degrees_of_freedom"] = fit.degrees_of_freedom;
@@ -221,8 +261,8 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
       "none: n_states = " + std::to_string(j_count) + " is given (max_states chooses it by AIC)" +
       (j_count > 1 ? "; the states' coefficients minimise the PRESS criterion from " +
                          std::to_string(options.restarts) + " random starts, the start of the " +
-                         (holdout_rows.empty() ? std::string("smallest criterion")
-                                               : std::string("smallest hold-out MSE")) +
+                         (held == 0 ? std::string("smallest criterion")
+                                    : std::string("smallest hold-out MSE")) +
                          " kept"
                    : std::string());
   if (j_count > 1 && fit.degrees_of_freedom < 0.5 * static_cast<double>(j_count)) {

@@ -1,6 +1,7 @@
 #include "regression/press_design_products.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 #include <type_traits>
@@ -59,9 +60,14 @@ constexpr bool is_sparse = std::is_base_of_v<Eigen::SparseMatrixBase<Stored>, St
 
 }  // namespace
 
-PressDesignProducts::PressDesignProducts(const MatrixView& design, bool single_precision) {
-  const auto nonzeros = static_cast<double>((design.array() != 0.0).count());
-  const bool sparse = nonzeros <= kSparseNonzeroShare * static_cast<double>(design.size());
+PressDesignProducts::PressDesignProducts(const MatrixView& design, bool single_precision,
+                                         const Communicator& communicator) {
+  // The share of nonzero entries over every rank's samples, so that every rank keeps the same
+  // storage.
+  std::array<double, 2> entries{static_cast<double>((design.array() != 0.0).count()),
+                                static_cast<double>(design.size())};
+  communicator.allreduce_sum(entries.data(), entries.size());
+  const bool sparse = entries[0] <= kSparseNonzeroShare * entries[1];
   if (sparse && single_precision) {
     design_ = Sparse<float>(design.cast<float>().sparseView());
   } else if (sparse) {
@@ -165,6 +171,8 @@ Matrix PressDesignProducts::state_weights(const MatrixView& coefficients, int th
 Matrix PressDesignProducts::gradient(Index states, const BlockDLogits& block_d_logits,
                                      int threads) const {
   const Index n = samples();
+  // A rank without samples (docs/distributed.md) adds nothing to the gradient.
+  if (n == 0) return Matrix::Zero(dim(), states);
   std::vector<Matrix> partial(static_cast<std::size_t>(block_count(n)));
   parallel_for(threads, block_count(n), [&](Index block) {
     const Index start = block * kSampleBlock;

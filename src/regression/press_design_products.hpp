@@ -16,6 +16,7 @@
 #include <functional>
 #include <variant>
 
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
@@ -24,8 +25,10 @@ enum class PressDesignStorage { dense, sparse };
 
 class PressDesignProducts {
  public:
-  /// Keeps `design` ((d + 1) × n), sparse where the rule above says so.
-  PressDesignProducts(const MatrixView& design, bool single_precision);
+  /// Keeps `design` ((d + 1) × n), sparse where the rule above says so. With samples spread over
+  /// the ranks of `communicator` (a collective call), the rule counts every rank's entries.
+  PressDesignProducts(const MatrixView& design, bool single_precision,
+                      const Communicator& communicator = local_communicator());
 
   Index dim() const;
   Index samples() const;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
@@ -73,15 +74,22 @@ std::shared_ptr<const PressGate> PressGate::from_json(const nlohmann::json& docu
       sizes.col(0));
 }
 
-Vector press_state_bandwidths(const MatrixView& weights, const VectorView& y) {
-  const PressSmoothing smoothing = press_smoothing(weights, y);
-  Vector widths(weights.rows());
+Vector press_state_bandwidths(const MatrixView& weights, const VectorView& y,
+                              const Communicator& communicator) {
+  const PressSmoothing smoothing = press_smoothing(weights, y, communicator);
+  // Σ_i W_ji (y_i − ȳ⁽ʲ⁾)² and Σ_i W_ji² of every state, over every rank's samples.
+  Matrix sums(weights.rows(), 2);
   for (Index j = 0; j < weights.rows(); ++j) {
     const auto w = weights.row(j).transpose().array();
+    sums(j, 0) = (w * (y.array() - smoothing.state_means(j)).square()).sum();
+    sums(j, 1) = w.square().sum();
+  }
+  communicator.allreduce_sum(sums.data(), static_cast<std::size_t>(sums.size()));
+  Vector widths(weights.rows());
+  for (Index j = 0; j < weights.rows(); ++j) {
     const double size = smoothing.state_sizes(j);
-    const double variance =
-        (w * (y.array() - smoothing.state_means(j)).square()).sum() / std::max(size, 1e-300);
-    const double effective_size = size * size / std::max(w.square().sum(), 1e-300);
+    const double variance = sums(j, 0) / std::max(size, 1e-300);
+    const double effective_size = size * size / std::max(sums(j, 1), 1e-300);
     widths(j) =
         std::max(kSmallestBandwidth, 1.06 * std::sqrt(variance) * std::pow(effective_size, -0.2));
   }
@@ -90,26 +98,44 @@ Vector press_state_bandwidths(const MatrixView& weights, const VectorView& y) {
 
 ConditionalMixture make_press_mixture(const Standardizer& x_scaling, const Standardizer& y_scaling,
                                       const MatrixView& coefficients, const MatrixView& weights,
-                                      const VectorView& y) {
-  // Distinct outputs in increasing order, and the component each sample adds to.
-  std::map<double, Index> position;
-  for (Index i = 0; i < y.size(); ++i) position.emplace(y(i), 0);
-  Vector outputs(static_cast<Index>(position.size()));
-  Index next = 0;
-  for (auto& entry : position) {
-    outputs(next) = entry.first;
-    entry.second = next++;
-  }
-  const PressSmoothing smoothing = press_smoothing(weights, y);
+                                      const VectorView& y, const Communicator& communicator) {
   const Index j_count = weights.rows();
-  const Index k_count = outputs.size();
-  Matrix output_weights = Matrix::Zero(j_count, k_count);
-  for (Index i = 0; i < y.size(); ++i) output_weights.col(position.at(y(i))) += weights.col(i);
+  // This rank's distinct outputs and the summed weights W_ji of the samples at each, as records
+  // (v_k, Σ W_1i, …, Σ W_Ji); then every rank's, the weights of an output that several ranks
+  // hold added in rank order.
+  std::map<double, Vector> local;
+  for (Index i = 0; i < y.size(); ++i) {
+    auto [entry, inserted] = local.try_emplace(y(i), Vector::Zero(j_count));
+    entry->second += weights.col(i);
+  }
+  std::vector<double> records;
+  records.reserve(local.size() * static_cast<std::size_t>(j_count + 1));
+  for (const auto& [output, summed] : local) {
+    records.push_back(output);
+    records.insert(records.end(), summed.data(), summed.data() + j_count);
+  }
+  records = communicator.gather_all(records);
+  std::map<double, Vector> every;
+  const auto record_size = static_cast<std::size_t>(j_count + 1);
+  for (std::size_t r = 0; r < records.size(); r += record_size) {
+    auto [entry, inserted] = every.try_emplace(records[r], Vector::Zero(j_count));
+    entry->second += Eigen::Map<const Vector>(records.data() + r + 1, j_count);
+  }
+  // Distinct outputs in increasing order.
+  const auto k_count = static_cast<Index>(every.size());
+  Vector outputs(k_count);
+  Matrix output_weights(j_count, k_count);
+  Index next = 0;
+  for (const auto& [output, summed] : every) {
+    outputs(next) = output;
+    output_weights.col(next++) = summed;
+  }
+  const PressSmoothing smoothing = press_smoothing(weights, y, communicator);
   // A state whose size underflowed to zero keeps a tiny positive size and an even spread, so
   // that the gate stays valid; its weight w_j(x) is then negligible everywhere.
   Vector sizes = smoothing.state_sizes.cwiseMax(1e-300);
   output_weights = sizes.cwiseInverse().asDiagonal() * output_weights;
-  const Vector bandwidths = press_state_bandwidths(weights, y);
+  const Vector bandwidths = press_state_bandwidths(weights, y, communicator);
 
   Matrix centers(1, j_count * k_count);
   Matrix scales(1, j_count * k_count);

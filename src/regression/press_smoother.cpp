@@ -1,5 +1,6 @@
 #include "cdens/regression/press_smoother.hpp"
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -57,22 +58,30 @@ Matrix press_state_weights(const MatrixView& coefficients, const MatrixView& des
   return PressDesignProducts(design, false).state_weights(coefficients, resolve_threads(threads));
 }
 
-PressSmoothing press_smoothing(const MatrixView& weights, const VectorView& y) {
+PressSmoothing press_smoothing(const MatrixView& weights, const VectorView& y,
+                               const Communicator& communicator) {
   if (weights.cols() != y.size()) {
     throw InvalidArgument("PRESS smoothing: " + std::to_string(weights.cols()) +
                           " state weight columns but " + std::to_string(y.size()) + " outputs");
   }
+  const Index j_count = weights.rows();
+  // σ_j and Σ_i W_ji y_i over every rank's samples, in one call.
+  Matrix state_sums(j_count, 2);
+  state_sums.col(0) = weights.rowwise().sum();
+  state_sums.col(1) = weights * y;
+  communicator.allreduce_sum(state_sums.data(), static_cast<std::size_t>(state_sums.size()));
   PressSmoothing result;
-  result.state_sizes = weights.rowwise().sum();
+  result.state_sizes = state_sums.col(0);
   // A state no sample belongs to (σ_j underflowed to 0) contributes nothing: its mean is taken
   // as 0 and its 1/σ_j as 0 rather than NaN.
   const Vector inverse_sizes =
       result.state_sizes.unaryExpr([](double size) { return size > 0.0 ? 1.0 / size : 0.0; });
-  result.state_means = (weights * y).cwiseProduct(inverse_sizes);
+  result.state_means = state_sums.col(1).cwiseProduct(inverse_sizes);
   result.fitted = weights.transpose() * result.state_means;
   const Matrix squared = weights.array().square();
   result.smoother_diagonal = squared.transpose() * inverse_sizes;
   result.degrees_of_freedom = result.smoother_diagonal.sum();
+  communicator.allreduce_sum(&result.degrees_of_freedom, 1);
   return result;
 }
 
@@ -84,9 +93,12 @@ Vector press_state_entropies(const MatrixView& weights) {
 }
 
 PressObjective::PressObjective(const MatrixView& design, Vector y, PressCriterion criterion,
-                               PressSmoothnessPenalty penalty, int threads, bool single_precision)
-    : design_(std::make_shared<const PressDesignProducts>(design, single_precision)),
+                               PressSmoothnessPenalty penalty, int threads, bool single_precision,
+                               const Communicator& communicator)
+    : design_(std::make_shared<const PressDesignProducts>(design, single_precision, communicator)),
       y_(std::move(y)),
+      communicator_(&communicator),
+      total_samples_(communicator.sum_counts(y_.size())),
       criterion_(criterion),
       penalty_(penalty),
       threads_(resolve_threads(threads)) {
@@ -94,7 +106,7 @@ PressObjective::PressObjective(const MatrixView& design, Vector y, PressCriterio
     throw InvalidArgument("PRESS objective: the design has " + std::to_string(design.cols()) +
                           " samples but y has " + std::to_string(y_.size()));
   }
-  if (y_.size() < 2) throw InvalidArgument("PRESS needs at least 2 training samples");
+  if (total_samples_ < 2) throw InvalidArgument("PRESS needs at least 2 training samples");
   if (!(penalty_.weight >= 0.0) || !std::isfinite(penalty_.weight) ||
       !std::isfinite(penalty_.target_dof)) {
     throw InvalidArgument("the smoothness penalty needs a finite weight mu >= 0 and target nu");
@@ -108,15 +120,34 @@ bool PressObjective::sparse_design() const {
 }
 
 PressEvaluation PressObjective::evaluate(const MatrixView& coefficients, Matrix* gradient) const {
-  const Index n = n_samples();
-  const auto count = static_cast<double>(n);
+  const Communicator& communicator = *communicator_;
+  const Index n = y_.size();  // this rank's samples
+  const auto count = static_cast<double>(n_samples());
   const Matrix weights = design_->state_weights(coefficients, threads_);
-  const PressSmoothing smoothing = press_smoothing(weights, y_);
+  const PressSmoothing smoothing = press_smoothing(weights, y_, communicator);
   const Vector residuals = y_ - smoothing.fitted;
   const double nu = smoothing.degrees_of_freedom;
+  // A LOOCV is finite when every s_ii < 1, on every rank.
+  if (criterion_ == PressCriterion::loocv) {
+    double largest_diagonal =
+        n > 0 ? smoothing.smoother_diagonal.maxCoeff() : -std::numeric_limits<double>::infinity();
+    communicator.allreduce_max(&largest_diagonal, 1);
+    if (!(largest_diagonal < 1.0)) {
+      PressEvaluation infinite;
+      infinite.criterion = infinite.value = std::numeric_limits<double>::infinity();
+      if (gradient) gradient->setZero(coefficients.rows(), coefficients.cols());
+      return infinite;
+    }
+  }
+  const Vector remainder = (1.0 - smoothing.smoother_diagonal.array()).matrix();
+  const Eigen::ArrayXd loo = residuals.array() / remainder.array();  // eq. (31)
+  // Σ_i u_i² and, for LOOCV, Σ_i (u_i / (1 − s_ii))² over every rank's samples.
+  std::array<double, 2> squares{residuals.squaredNorm(),
+                                criterion_ == PressCriterion::loocv ? loo.square().sum() : 0.0};
+  communicator.allreduce_sum(squares.data(), squares.size());
 
   PressEvaluation result;
-  result.mse = residuals.squaredNorm() / count;
+  result.mse = squares[0] / count;
   result.degrees_of_freedom = nu;
   result.state_means = smoothing.state_means;
 
@@ -131,14 +162,7 @@ PressEvaluation PressObjective::evaluate(const MatrixView& coefficients, Matrix*
       r = -2.0 / count * residuals;
       break;
     case PressCriterion::loocv: {
-      const Vector remainder = (1.0 - smoothing.smoother_diagonal.array()).matrix();
-      if (remainder.minCoeff() <= 0.0) {
-        result.criterion = result.value = std::numeric_limits<double>::infinity();
-        if (gradient) gradient->setZero(coefficients.rows(), coefficients.cols());
-        return result;
-      }
-      const Eigen::ArrayXd loo = residuals.array() / remainder.array();  // eq. (31)
-      result.criterion = loo.square().sum() / count;                     // eq. (32)
+      result.criterion = squares[1] / count;  // eq. (32)
       r = (-2.0 / count * loo / remainder.array()).matrix();
       t = (2.0 / count * loo.square() / remainder.array()).matrix();
       break;
@@ -166,8 +190,13 @@ PressEvaluation PressObjective::evaluate(const MatrixView& coefficients, Matrix*
   const Vector& means = smoothing.state_means;
   const Vector inverse_sizes =
       sizes.unaryExpr([](double size) { return size > 0.0 ? 1.0 / size : 0.0; });
-  const Vector c = (weights * r).cwiseProduct(inverse_sizes);
-  const Vector e = (weights.array().square().matrix() * t).cwiseProduct(inverse_sizes.cwiseAbs2());
+  // Σ_k r_k W_jk and Σ_k t_k W_jk² over every rank's samples.
+  Matrix gradient_sums(coefficients.cols(), 2);
+  gradient_sums.col(0) = weights * r;
+  gradient_sums.col(1) = weights.array().square().matrix() * t;
+  communicator.allreduce_sum(gradient_sums.data(), static_cast<std::size_t>(gradient_sums.size()));
+  const Vector c = gradient_sums.col(0).cwiseProduct(inverse_sizes);
+  const Vector e = gradient_sums.col(1).cwiseProduct(inverse_sizes.cwiseAbs2());
   const Vector offset = c.cwiseProduct(means) + e;
   // ∂F/∂W (J × n) and through the softmax of every column, one block of samples at a time.
   const auto block_d_logits = [&](Index start, Eigen::Ref<Matrix> d_logits) {
@@ -181,6 +210,7 @@ PressEvaluation PressObjective::evaluate(const MatrixView& coefficients, Matrix*
     d_logits = w.cwiseProduct((d_logits.rowwise() - column_means).matrix());
   };
   *gradient = design_->gradient(coefficients.cols(), block_d_logits, threads_);
+  communicator.allreduce_sum(gradient->data(), static_cast<std::size_t>(gradient->size()));
   return result;
 }
 

@@ -14,6 +14,7 @@
 #include "conditional/grassmann.hpp"
 #include "conditional/reduced_cde_dimension.hpp"
 #include "conditional/sufficient_reduction.hpp"
+#include "core/random_streams.hpp"
 #include "support.hpp"
 
 namespace cdens {
@@ -137,7 +138,11 @@ TEST_P(ObjectiveTest, CrossValidationMatchesExplicitRefits) {
   const SamplingPlan draws = draw_sampling_plan(40, 15, LscdeOptions{}.folds, 9);
   const std::vector<double> sigmas = {0.3, 1.0};
   const std::vector<double> lambdas = {0.01, 0.5};
-  const ReductionFolds folds(GetParam(), y, draws, sigmas, lambdas);
+  // The library's plan of one process (the draws of draw_sampling_plan) and its candidates.
+  const ShardedSamplingPlan plan =
+      draw_sharded_sampling_plan(40, 15, LscdeOptions{}.folds, 9, local_communicator());
+  const ReductionFolds folds(GetParam(), y, plan, gather_samples(x, plan.candidate_order),
+                             gather_samples(y, plan.candidate_order), sigmas, lambdas);
   const Matrix w = random_orthonormal_rows(2, 3, rng);
   const CvTable table = folds.cross_validate(x, w, {0, 1}, {0, 1});
   ASSERT_EQ(table.mean_loss.size(), 4);
@@ -355,7 +360,8 @@ TEST(LsceTest, DimensionTableMatchesExplicitRefitsWithoutEachFold) {
     options.lsce_dz_loss = c.dz_loss;
     EXPECT_EQ(dimension_loss(c.method, options), c.expected);
     const DimensionTables tables = cross_validate_dimension(data.x, data.y, c.method, options);
-    const KFold folds = dimension_folds(60, options);
+    Rng fold_rng(options.reduction.seed, random_stream::kOuterFolds);
+    const KFold folds(60, options.reduction.folds, fold_rng);
     const CvTable& sq = c.expected == CvLoss::sq ? tables.chosen : tables.other;
     const CvTable& kl = c.expected == CvLoss::sq ? tables.other : tables.chosen;
     EXPECT_EQ(sq.loss, "sq");
@@ -461,22 +467,31 @@ TEST(LsceTest, RejectsBadInputAndOptions) {
   EXPECT_EQ(parse_reduced_cde_method("lsmi-lscde"), ReducedCdeMethod::lsmi_lscde);
 }
 
-/// Claims two ranks; LSCE and LSMI must refuse it at every entry point.
-TEST(LsceTest, RefusesMoreThanOneProcessAtEveryEntryPoint) {
+/// Claims two ranks; the methods whose estimator on z is ε-KDE (one process only) must refuse
+/// it at every entry point, before any collective call.
+TEST(LsceTest, TheEpsilonKdeMethodsRefuseMoreThanOneProcessAtEveryEntryPoint) {
   const test::PairSample data = set_b(30, 3, 16);
   const test::TwoRankCommunicator two_ranks;
   const FitContext context{two_ranks};
   const ReducedCdeOptions options = quick_options(1, 1);
   const Standardizer x_scaling = Standardizer::fit(data.x, "x");
   const Standardizer y_scaling = Standardizer::fit(data.y, "y");
-  EXPECT_THROW(fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options, context),
-               InvalidArgument);
-  EXPECT_THROW(fit_at_dimension(data.x, data.y, x_scaling, y_scaling, ReducedCdeMethod::lsce,
-                                options, context),
-               InvalidArgument);
-  EXPECT_THROW(
-      cross_validate_dimension(data.x, data.y, ReducedCdeMethod::lsmi_lscde, options, context),
-      InvalidArgument);
+  for (const ReducedCdeMethod method : {ReducedCdeMethod::lsce_ekde, ReducedCdeMethod::lsmi_ekde}) {
+    const std::string refusal =
+        to_string(method) +
+        " runs on one process only: its e-KDE on z = Wx chooses its bandwidths by leave-one-out "
+        "over all pairs (docs/distributed.md); lsce and lsmi-lscde run on many";
+    EXPECT_EQ(test::message_of<InvalidArgument>(
+                  [&] { fit_reduced_cde(data.x, data.y, method, options, context); }),
+              refusal);
+    EXPECT_EQ(test::message_of<InvalidArgument>([&] {
+                fit_at_dimension(data.x, data.y, x_scaling, y_scaling, method, options, context);
+              }),
+              refusal);
+    EXPECT_EQ(test::message_of<InvalidArgument>(
+                  [&] { cross_validate_dimension(data.x, data.y, method, options, context); }),
+              refusal);
+  }
 }
 
 }  // namespace

@@ -113,21 +113,26 @@ std::vector<std::function<Index(int)>> shardings(Index n) {
           }};
 }
 
-void expect_same_model_on_every_sharding(Index n, const ShardModel& fit, const std::string& name) {
+void expect_difference_within(double difference, double tolerance, const std::string& name) {
+  if (world().size() == 1) {
+    EXPECT_EQ(difference, 0.0) << name << ": one rank must compute what one process does";
+  }
+  EXPECT_LE(difference, tolerance) << name;
+  if (world().rank() == 0) {
+    std::cout << "[ ranks " << world().size() << " ] " << name
+              << ": largest relative difference from the single process " << difference
+              << std::endl;
+  }
+}
+
+void expect_same_model_on_every_sharding(Index n, const ShardModel& fit, const std::string& name,
+                                         double tolerance) {
   std::vector<Index> every_row(static_cast<std::size_t>(n));
   std::iota(every_row.begin(), every_row.end(), Index{0});
   const nlohmann::json single = fit(every_row, FitContext{local_communicator()});
   for (const auto& cut : shardings(n)) {
-    const double difference = model_difference(fit(rows_of_rank(cut), FitContext{world()}), single);
-    if (world().size() == 1) {
-      EXPECT_EQ(difference, 0.0) << name << ": one rank must fit the single-process model";
-    }
-    EXPECT_LE(difference, kRankTolerance) << name;
-    if (world().rank() == 0) {
-      std::cout << "[ ranks " << world().size() << " ] " << name
-                << ": largest relative difference from the single-process model " << difference
-                << std::endl;
-    }
+    expect_difference_within(model_difference(fit(rows_of_rank(cut), FitContext{world()}), single),
+                             tolerance, name);
   }
 }
 

@@ -10,7 +10,9 @@
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/fit_context.hpp"
+#include "cdens/core/samples.hpp"
 #include "cdens/core/types.hpp"
+#include "cdens/model_file.hpp"
 #include "support.hpp"
 
 namespace cdens::testing_mpi {
@@ -45,6 +47,10 @@ double model_difference(const nlohmann::json& a, const nlohmann::json& b,
 /// (a different centre or fold moves the numbers by far more than 1e-6).
 inline constexpr double kRankTolerance = 1e-9;
 
+/// Checks the difference of what every rank computed from the single process's: none on one
+/// rank, at most `tolerance` on more. Rank 0 prints it.
+void expect_difference_within(double difference, double tolerance, const std::string& name);
+
 /// This rank's rows when rank r holds the rows from cut(r) to cut(r + 1).
 std::vector<Index> rows_of_rank(const std::function<Index(int)>& cut);
 
@@ -58,9 +64,25 @@ using ShardModel =
     std::function<nlohmann::json(const std::vector<Index>& rows, const FitContext& context)>;
 
 /// Fits on every sharding of n rows and compares each model with the single-process fit of all
-/// of them: equal on one rank, within kRankTolerance on more. Rank 0 prints the largest
+/// of them: equal on one rank, within `tolerance` on more. Rank 0 prints the largest
 /// difference.
-void expect_same_model_on_every_sharding(Index n, const ShardModel& fit, const std::string& name);
+void expect_same_model_on_every_sharding(Index n, const ShardModel& fit, const std::string& name,
+                                         double tolerance = kRankTolerance);
+
+/// Fits `fit(x, y, context)` — any fit of pairs with a `model` and a `report` — on every sharding
+/// of `pairs` and compares each model with the single-process fit, as
+/// expect_same_model_on_every_sharding.
+template <typename PairFit>
+void expect_same_pair_model(const test::PairSample& pairs, const PairFit& fit,
+                            const std::string& name, double tolerance = kRankTolerance) {
+  expect_same_model_on_every_sharding(
+      pairs.x.cols(),
+      [&](const std::vector<Index>& rows, const FitContext& context) {
+        return conditional_model_to_json(unnamed_model(
+            fit(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows), context)));
+      },
+      name, tolerance);
+}
 
 /// A conditional fit of one rank's pairs and unlabelled inputs.
 using ShardFit =

@@ -1,11 +1,11 @@
-"""Fits from dask collections on a LocalCluster: LSCDE, KCDE and GMM fitted from a dask array or
-dataframe whose partitions lie on 1-4 workers (uneven, some empty, a rank without rows, a label
-missing from one rank's rows) give the model of one process fitted to all rows, within the
+"""Fits from dask collections on a LocalCluster: LSCDE, KCDE, GMM, PRESS and LSCE fitted from a dask
+array or dataframe whose partitions lie on 1-4 workers (uneven, some empty, a rank without rows, a
+label missing from one rank's rows) give the model of one process fitted to all rows, within the
 tolerances of the MPI tests (tests/mpi/cli_ranks.py), as do sample weights and unlabelled inputs
 given as dask collections, rows left out for missing values, and collections fitted without a
-distributed client; an error in one partition reaches the client as the ValueError of one
-process; methods that do not run distributed refuse rows on several workers, and fit rows on
-one; partitions of X and y that do not match are refused.
+distributed client; an error in one partition reaches the client as the ValueError of one process;
+methods that do not run distributed refuse rows on several workers, and fit rows on one; partitions
+of X and y that do not match are refused.
 
 One cluster of four workers (threads of this process: it starts in 0.3 s, where four worker
 processes took 6 s here, bench/mpi/dask_fits.py) serves every test; a test places each
@@ -28,7 +28,8 @@ dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
 
 sys.path.insert(0, str(REPO / "tests" / "mpi"))
-from cli_ranks import RANK_TOLERANCE, expect_same_kcde, model_difference  # noqa: E402
+from cli_ranks import (RANK_TOLERANCE, expect_same_kcde, model_difference,  # noqa: E402
+                       same_model_difference)
 
 # Partitions of 300 rows, uneven, one empty; with the workers named for each partition below,
 # the runs of equal rows leave a rank without rows where the first partition is large.
@@ -89,6 +90,11 @@ ESTIMATORS = {
     "lscde": (lambda: cdens.LSCDE(random_state=4, n_jobs=1), True),
     "kcde": (lambda: cdens.KernelCDE(random_state=4, n_jobs=1), True),
     "gmm": (lambda: cdens.GMM(n_components=3, n_init=2, random_state=4, n_jobs=1), False),
+    "press": (lambda: cdens.PRESSRegressor(n_states=3, n_restarts=2, max_iter=200,
+                                           learning_rate=0.02, random_state=4, n_jobs=1), True),
+    "lsce": (lambda: cdens.LSCE(n_components=1, n_restarts=2, max_iter=8, sigma=[0.3, 1.0],
+                                regularization=[0.1, 1.0], n_centers=30, cv=3, random_state=4,
+                                n_jobs=1), True),
 }
 
 
@@ -108,8 +114,7 @@ def expect_same(name, shared, alone):
     if name == "kcde":
         expect_same_kcde(shared, alone, name)
     else:
-        difference = model_difference(alone, shared)
-        assert difference <= RANK_TOLERANCE, f"{name}: {difference}"
+        same_model_difference(name, alone, shared, name)
 
 
 def test_without_a_distributed_client_the_rows_are_computed_here(fitted_alone, tmp_path):

@@ -58,8 +58,9 @@ def test_comm_must_be_an_mpi4py_communicator(estimator):
 def test_the_registry_says_which_methods_run_distributed():
     distributed = {name for name, entry in cdens._methods.methods().items()
                    if entry["distributed"]}
-    assert {"lscde", "sacde", "salscde", "fw-lscde", "gmm", "kcde"} <= distributed
-    assert not {"parzen", "fw-ekde", "fw-nwcde", "auto"} & distributed
+    assert {"lscde", "sacde", "salscde", "fw-lscde", "gmm", "kcde", "press", "lsce", "lsmi-lscde",
+            "linear"} <= distributed
+    assert not {"parzen", "fw-ekde", "fw-nwcde", "auto", "lsce-ekde", "lsmi-ekde"} & distributed
 
 
 @pytest.mark.parametrize("processes", [1, 2, 3, 4])

@@ -43,6 +43,8 @@ struct LinearGaussianOptions {
 /// the number of outputs with a log-linear spread ("log_linear_outputs"). An output that is an
 /// exact linear function of x gets a residual scale of 1e-10 of its standard deviation and a
 /// warning. variance = log_linear throws DataError where that fit is degenerate (it names why).
+/// With several ranks in context.communicator each passes its own pairs (any number, even none)
+/// and every rank gets the model of all of them; y_transform is refused there.
 ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
                                    const LinearGaussianOptions& options = {},
                                    const FitContext& context = {});

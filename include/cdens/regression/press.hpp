@@ -59,7 +59,9 @@ struct PressOptions {
   int threads = 0;
 };
 
-/// A fitted PRESS model, the states of the training data and what the fit found.
+/// A fitted PRESS model, the states of the training data and what the fit found. On many
+/// processes the per-sample members (training_weights, fitted, smoother_diagonal, entropies)
+/// are this rank's samples'; everything else is every rank's.
 struct PressFit {
   /// The predictive distribution (eq. 25); its mean is the point prediction of eq. (20).
   ConditionalMixture model;
@@ -77,7 +79,9 @@ struct PressFit {
   double aic = 0;                 ///< N log MSE + 2 (J − 1)(d + 1) (eq. 37)
 };
 
-/// Fits logistic PRESS to inputs x (d × n) and outputs y (1 × n).
+/// Fits logistic PRESS to inputs x (d × n) and outputs y (1 × n). With several ranks in
+/// context.communicator each passes its own samples (any number, even none) and every rank gets
+/// the model of all of them (docs/distributed.md).
 PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions& options = {},
                    const FitContext& context = {});
 

@@ -13,6 +13,7 @@
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_gate.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 
@@ -52,14 +53,20 @@ class PressGate final : public ConditionalGate {
 
 /// The per-state kernel widths h_j (standardised output units): the normal-reference rule
 /// 1.06 · sd_j · n_j^(−1/5) with the state's weighted standard deviation sd_j and its effective
-/// sample size n_j = σ_j² / Σ_i W_ji² (Kish), at least 1e−3.
-Vector press_state_bandwidths(const MatrixView& weights, const VectorView& y);
+/// sample size n_j = σ_j² / Σ_i W_ji² (Kish), at least 1e−3. With samples spread over the ranks
+/// of `communicator`, each passes its columns of W and its y, and the sums are over every rank's
+/// (a collective call).
+Vector press_state_bandwidths(const MatrixView& weights, const VectorView& y,
+                              const Communicator& communicator = local_communicator());
 
 /// The predictive distribution of states W (J × n) over standardised training outputs y (n),
-/// for coefficients B on standardised inputs.
+/// for coefficients B on standardised inputs. With samples spread over the ranks of
+/// `communicator` (a collective call), each passes its columns of W and its y; every rank
+/// receives every rank's distinct outputs with their summed weights, and gets the model of all.
 ConditionalMixture make_press_mixture(const Standardizer& x_scaling, const Standardizer& y_scaling,
                                       const MatrixView& coefficients, const MatrixView& weights,
-                                      const VectorView& y);
+                                      const VectorView& y,
+                                      const Communicator& communicator = local_communicator());
 
 /// The PressGate of a PRESS model; InvalidArgument naming the model's kind otherwise.
 const PressGate& press_gate_of(const ConditionalMixture& model);

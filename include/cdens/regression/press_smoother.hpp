@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
@@ -57,7 +58,9 @@ Matrix press_state_weights(const MatrixView& coefficients, const MatrixView& des
 Matrix press_log_state_weights(const MatrixView& coefficients, const MatrixView& design,
                                int threads = 0);
 
-/// What the smoother of state weights W (J × n) does to y (n), in O(nJ).
+/// What the smoother of state weights W (J × n) does to y (n), in O(nJ). With samples spread over
+/// the ranks of a communicator (each rank passing its columns of W and its y), the sums over
+/// samples are over every rank's; the per-sample values are this rank's.
 struct PressSmoothing {
   Vector state_sizes;         ///< σ_j = Σ_i W_ji (eq. 17)
   Vector state_means;         ///< ȳ⁽ʲ⁾ = Σ_i W_ji y_i / σ_j (eqs. 20, 23)
@@ -65,7 +68,9 @@ struct PressSmoothing {
   Vector smoother_diagonal;   ///< s_ii = Σ_j W_ji² / σ_j (eq. 33)
   double degrees_of_freedom;  ///< ν = tr S = Σ_j ‖W_j‖² / σ_j (eq. 35)
 };
-PressSmoothing press_smoothing(const MatrixView& weights, const VectorView& y);
+/// A collective call of `communicator`.
+PressSmoothing press_smoothing(const MatrixView& weights, const VectorView& y,
+                               const Communicator& communicator = local_communicator());
 
 /// Shannon entropy η_i = −Σ_j W_ji log₂ W_ji of every column (eq. 18), 0 log 0 = 0.
 Vector press_state_entropies(const MatrixView& weights);
@@ -90,11 +95,16 @@ class PressObjective {
   /// when at most half its entries are nonzero. `single_precision` keeps it in float and runs
   /// the two products in single precision (half their memory traffic, for large n·d such as
   /// MNIST); everything else stays double.
+  /// With a `communicator` of several ranks, `design` and `y` are this rank's samples, and every
+  /// evaluation is a collective call whose value and gradient are those of every rank's samples
+  /// (the same bits on every rank).
   PressObjective(const MatrixView& design, Vector y, PressCriterion criterion,
                  PressSmoothnessPenalty penalty = {}, int threads = 0,
-                 bool single_precision = false);
+                 bool single_precision = false,
+                 const Communicator& communicator = local_communicator());
 
-  Index n_samples() const { return y_.size(); }
+  /// The samples of every rank.
+  Index n_samples() const { return total_samples_; }
   Index design_dim() const;
   /// Whether the design is kept in sparse storage.
   bool sparse_design() const;
@@ -106,6 +116,8 @@ class PressObjective {
  private:
   std::shared_ptr<const PressDesignProducts> design_;
   Vector y_;
+  const Communicator* communicator_;
+  Index total_samples_;
   PressCriterion criterion_;
   PressSmoothnessPenalty penalty_;
   int threads_;
