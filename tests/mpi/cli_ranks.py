@@ -189,8 +189,8 @@ def main():
             "kcde --trend linear": ["--method", "kcde", "--x", "x0,x1", "--y", "y", "--trend",
                                     "linear", "--exact-limit", "600", "--subsample-held-out",
                                     "300", "--seed", "2"],
-            "gmm": ["--method", "gmm", "--components", "3", "--n-init", "3", "--seed", "4"],
-            "gmm --init box": ["--method", "gmm", "--init", "box", "--components", "4",
+            "gmm": ["--method", "gmm", "--n-components", "3", "--n-init", "3", "--seed", "4"],
+            "gmm --init box": ["--method", "gmm", "--init", "box", "--n-components", "4",
                                "--n-init", "2", "--columns", "x0,x2,y", "--seed", "2"],
         }
         for name, fit in fits.items():
