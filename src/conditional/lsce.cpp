@@ -238,7 +238,7 @@ ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedC
   require_training_pairs(x, y);
   require_single_process(context);
   if (options.reduction.dz > x.rows()) {
-    throw InvalidArgument("d_z must lie in 1 … d_x = " + std::to_string(x.rows()) +
+    throw InvalidArgument("n_components (d_z) must lie in 1 … d_x = " + std::to_string(x.rows()) +
                           " (or 0 to choose it by cross-validation), got " +
                           std::to_string(options.reduction.dz));
   }
