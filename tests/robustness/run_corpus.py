@@ -211,7 +211,7 @@ def hostile_options(corpus):
     fit("sigma negative", ["--sigma", "-1"], ["--sigma"])
     fit("sigma nan", ["--sigma", "nan"], ["--sigma"])
     fit("sigma list with a hole", ["--sigma", "0.1,,1"], ["--sigma", "empty item"])
-    fit("lambda negative", ["--regularization", "-1"], ["lambda"])
+    fit("lambda negative", ["--regularization", "-1"], ["--regularization"])
     fit("folds 2.5", ["--folds", "2.5"], ["--folds", "not an integer"])
     fit("folds 0", ["--folds", "0"], ["fold"])
     fit("folds 1", ["--folds", "1"], ["fold"])
