@@ -412,69 +412,51 @@ void fit_regression(const FitRequest& request) {
 
 }  // namespace
 
-void add_fit_command(CLI::App& parent, const std::optional<DeprecatedGroup>& group) {
+void add_fit_command(CLI::App& app) {
   using F = MethodFamily;
-  // Under a deprecated group the group's methods, the first by default (`cdens density fit`
-  // fitted parzen, `cdens regress fit` press); else every method, lscde by default.
-  const std::vector<const MethodEntry*> fitted = group ? methods_of(group->family) : [] {
-    std::vector<const MethodEntry*> every;
-    for (const MethodEntry& method : methods()) every.push_back(&method);
-    return every;
-  }();
-  const std::string default_method =
-      group ? (group->family == F::density ? "parzen" : fitted.front()->name) : "lscde";
+  std::vector<const MethodEntry*> fitted;
+  for (const MethodEntry& method : methods()) fitted.push_back(&method);
+  const std::string default_method = "lscde";
   auto arguments = std::make_shared<FitArguments>();
   arguments->method = default_method;
-  CLI::App* command = parent.add_subcommand(
+  CLI::App* command = app.add_subcommand(
       "fit", "Fit a model: a conditional density p(y|x), a density p(x) or a PRESS regression");
   command
       ->add_option("data", arguments->data_path,
                    "CSV file with the training data, or a pattern of files with the same header "
                    "('part-*.csv', rows in file order); under mpirun each process reads its share")
       ->required();
-  if (fitted.size() > 1) {
-    command->add_option("--method", arguments->method, method_flag_help(fitted, default_method));
-  }
+  command->add_option("--method", arguments->method, method_flag_help(fitted, default_method));
   std::vector<FamilyOption> family_options;
   const auto serving = [&](CLI::Option* option, std::vector<MethodFamily> families) {
     family_options.push_back({option, std::move(families)});
   };
-  if (!group || group->family != F::density) {
-    serving(command->add_option("--x", arguments->x_columns,
-                                "Input columns, by name or 0-based index: a,b (p(y|x), PRESS)"),
-            {F::conditional, F::regression});
-    serving(command->add_option("--y", arguments->y_columns,
-                                "Output columns, by name or 0-based index (p(y|x); PRESS: one)"),
-            {F::conditional, F::regression});
-  }
-  if (!group || group->family == F::density) {
-    serving(command->add_option(
-                "--columns", arguments->columns,
-                "Density p(x): columns to model, by name or 0-based index: a,b (default: all)"),
-            {F::density});
-  }
+  serving(command->add_option("--x", arguments->x_columns,
+                              "Input columns, by name or 0-based index: a,b (p(y|x), PRESS)"),
+          {F::conditional, F::regression});
+  serving(command->add_option("--y", arguments->y_columns,
+                              "Output columns, by name or 0-based index (p(y|x); PRESS: one)"),
+          {F::conditional, F::regression});
+  serving(command->add_option(
+              "--columns", arguments->columns,
+              "Density p(x): columns to model, by name or 0-based index: a,b (default: all)"),
+          {F::density});
   auto flags = std::make_shared<MethodFlags>(*command, fitted);
   add_seed_option(*command, arguments->seed,
                   "Seed of centres, starts, folds and --holdout (default 0)");
   command->add_option("--threads", arguments->threads, "OpenMP threads, 0 for the default");
-  if (!group) {
-    serving(command->add_option(
-                "--unlabeled", arguments->unlabeled_path,
-                "lscde: CSV file of extra inputs without outputs (same x column names)"),
-            {F::conditional});
-  }
-  CLI::Option* holdout = nullptr;
-  if (!group || group->family == F::density) {
-    holdout = command->add_option("--holdout", arguments->holdout_fraction,
-                                  "Fraction of rows to hold out and score the fit on, in (0, 1)");
-    serving(holdout, {F::conditional, F::density});
-  }
-  if (!group || group->family == F::regression) {
-    serving(command->add_option("--test", arguments->test_path,
-                                "PRESS: CSV file with the same columns: report test MSE, MAD and "
-                                "NLL"),
-            {F::regression});
-  }
+  serving(
+      command->add_option("--unlabeled", arguments->unlabeled_path,
+                          "lscde: CSV file of extra inputs without outputs (same x column names)"),
+      {F::conditional});
+  CLI::Option* holdout =
+      command->add_option("--holdout", arguments->holdout_fraction,
+                          "Fraction of rows to hold out and score the fit on, in (0, 1)");
+  serving(holdout, {F::conditional, F::density});
+  serving(command->add_option("--test", arguments->test_path,
+                              "PRESS: CSV file with the same columns: report test MSE, MAD and "
+                              "NLL"),
+          {F::regression});
   command->add_option("--weights", arguments->weights_column,
                       "Column of sample weights, by name or 0-based index: non-negative, not all "
                       "zero, an integer weight k counting as the row k times; neither an input nor "
@@ -491,18 +473,16 @@ void add_fit_command(CLI::App& parent, const std::optional<DeprecatedGroup>& gro
   command->add_flag("--no-header", arguments->no_header,
                     "The CSV files have no header line; columns are numbered 0, 1, …");
   add_quiet_flag(*command, arguments->quiet);
-  command->callback([arguments, flags, holdout, family_options, group] {
+  command->callback([arguments, flags, holdout, family_options] {
     // Everything that can be checked without the data is checked before reading it.
-    const MethodEntry& method = method_from_flag(
-        arguments->method, group ? std::optional<MethodFamily>(group->family) : std::nullopt);
-    if (group) warn_deprecated_group(*group, "fit", "cdens fit --method " + method.name);
+    const MethodEntry& method = find_method(arguments->method);
     refuse_options_of_other_families(
         family_options, method.family,
         "--method " + method.name + ", which fits " + describe_kind(method.family));
     if (processes().size() > 1) {
       if (!method.distributed) throw InvalidArgument(not_distributed_message(method));
       // The held-out rows are a permutation of all rows, which no rank holds.
-      if (holdout != nullptr && holdout->count() > 0) {
+      if (holdout->count() > 0) {
         throw InvalidArgument("--holdout runs on one process: start the fit without mpirun");
       }
     }
@@ -514,7 +494,7 @@ void add_fit_command(CLI::App& parent, const std::optional<DeprecatedGroup>& gro
     }
     const FitRequest request{*arguments, method, *flags,
                              flags->values_for(method, arguments->seed, arguments->threads),
-                             holdout != nullptr && holdout->count() > 0};
+                             holdout->count() > 0};
     switch (method.family) {
       case MethodFamily::conditional:
         return fit_conditional(request);

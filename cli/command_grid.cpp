@@ -147,10 +147,10 @@ CLI::Option* add_axis_option(CLI::App& command, const std::string& flag,
 
 }  // namespace
 
-void add_grid_command(CLI::App& parent, const std::optional<DeprecatedGroup>& group) {
+void add_grid_command(CLI::App& app) {
   using F = MethodFamily;
   auto arguments = std::make_shared<GridArguments>();
-  CLI::App* command = parent.add_subcommand(
+  CLI::App* command = app.add_subcommand(
       "grid", "Density on a regular grid: p(y|x) per x point (long-format CSV) or p(x)");
   command->add_option("model", arguments->model_path, "Model file written by cdens fit")
       ->required();
@@ -169,8 +169,7 @@ void add_grid_command(CLI::App& parent, const std::optional<DeprecatedGroup>& gr
       {add_kernel_sum_tolerance(*command, arguments->tolerance), {F::density}},
   };
   command->add_option("--out", arguments->out_path, "Write the CSV here instead of stdout");
-  command->callback([arguments, family_options, group] {
-    if (group) warn_deprecated_group(*group, "grid", "cdens grid");
+  command->callback([arguments, family_options] {
     const ModelFile file = load_model_for("grid", arguments->model_path, family_options);
     if (file.density) return grid_density(*arguments, *file.density);
     grid_conditional(*arguments, *file.conditional);

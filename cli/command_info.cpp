@@ -45,12 +45,11 @@ void describe_density(std::ostream& out, const DensityModel& model) {
 
 }  // namespace
 
-void add_info_command(CLI::App& parent, const std::optional<DeprecatedGroup>& group) {
+void add_info_command(CLI::App& app) {
   auto model_path = std::make_shared<std::string>();
-  CLI::App* command = parent.add_subcommand("info", "Describe a model file");
+  CLI::App* command = app.add_subcommand("info", "Describe a model file");
   command->add_option("model", *model_path, "Model file written by cdens fit")->required();
-  command->callback([model_path, group] {
-    if (group) warn_deprecated_group(*group, "info", "cdens info");
+  command->callback([model_path] {
     const ModelFile file = load_model_for("info", *model_path);
     std::ostringstream out;
     if (file.density) {

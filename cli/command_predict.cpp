@@ -246,22 +246,17 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
 
 }  // namespace
 
-void add_predict_command(CLI::App& parent, const std::optional<DeprecatedGroup>& group) {
+void add_predict_command(CLI::App& app) {
   auto arguments = std::make_shared<PredictArguments>();
-  // `cdens regress predict` printed the PRESS table.
-  arguments->state_weights = group.has_value();
-  CLI::App* command = parent.add_subcommand(
+  CLI::App* command = app.add_subcommand(
       "predict", "Conditional mean, variance, quantiles and log-density for each row");
   command->add_option("model", arguments->model_path, "Model file written by cdens fit")
       ->required();
   command->add_option("data", arguments->data_path, "CSV file with the x columns")->required();
   command->add_option("--x", arguments->x_columns, "Input columns (default: the model's names)");
-  CLI::Option* outputs = nullptr;
-  if (!group) {
-    outputs = command->add_option(
-        "--y", arguments->y_columns,
-        "Output columns for log_density (default: the model's names, if present)");
-  }
+  CLI::Option* outputs = command->add_option(
+      "--y", arguments->y_columns,
+      "Output columns for log_density (default: the model's names, if present)");
   CLI::Option* quantiles =
       command
           ->add_option("--q", arguments->quantiles,
@@ -271,15 +266,11 @@ void add_predict_command(CLI::App& parent, const std::optional<DeprecatedGroup>&
   command->add_flag("--no-header", arguments->no_header, "The CSV file has no header line");
   add_missing_option(*command, arguments->drop_missing);
   add_quiet_flag(*command, arguments->quiet);
-  CLI::Option* state_weights = nullptr;
-  if (!group) {
-    state_weights = command->add_flag(
-        "--state-weights", arguments->state_weights,
-        "PRESS models: the point prediction, the entropy of its state, quantiles and the state "
-        "weights w1 … wJ instead of mean and variance");
-  }
-  command->callback([arguments, outputs, quantiles, state_weights, group] {
-    if (group) warn_deprecated_group(*group, "predict", "cdens predict --state-weights");
+  CLI::Option* state_weights = command->add_flag(
+      "--state-weights", arguments->state_weights,
+      "PRESS models: the point prediction, the entropy of its state, quantiles and the state "
+      "weights w1 … wJ instead of mean and variance");
+  command->callback([arguments, outputs, quantiles, state_weights] {
     const ModelFile file = load_model_for("predict", arguments->model_path);
     CommandProgress shown(arguments->quiet);
     if (!arguments->state_weights) {
@@ -287,12 +278,11 @@ void add_predict_command(CLI::App& parent, const std::optional<DeprecatedGroup>&
                                   shown.progress());
     }
     if (file.kind != MethodFamily::regression) {
-      throw InvalidArgument(
-          (group ? "'cdens regress predict'" : "option " + state_weights->get_name()) +
-          " applies to PRESS models; " + file.path + " is not a PRESS model but " +
-          describe_kind(file.kind) + " fitted by " + file.method());
+      throw InvalidArgument("option " + state_weights->get_name() + " applies to PRESS models; " +
+                            file.path + " is not a PRESS model but " + describe_kind(file.kind) +
+                            " fitted by " + file.method());
     }
-    if (outputs != nullptr && outputs->count() > 0) {
+    if (outputs->count() > 0) {
       throw InvalidArgument("option --y does not apply with --state-weights");
     }
     predict_states(*arguments, *file.conditional, shown.progress());

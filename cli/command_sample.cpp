@@ -60,10 +60,10 @@ void sample_density(const SampleArguments& arguments, const DensityModel& model)
 
 }  // namespace
 
-void add_sample_command(CLI::App& parent, const std::optional<DeprecatedGroup>& group) {
+void add_sample_command(CLI::App& app) {
   using F = MethodFamily;
   auto arguments = std::make_shared<SampleArguments>();
-  CLI::App* command = parent.add_subcommand(
+  CLI::App* command = app.add_subcommand(
       "sample", "Draw from the model: y from p(y|x) for each x point, or x from p(x)");
   command->add_option("model", arguments->model_path, "Model file written by cdens fit")
       ->required();
@@ -76,8 +76,7 @@ void add_sample_command(CLI::App& parent, const std::optional<DeprecatedGroup>& 
       ->required();
   add_seed_option(*command, arguments->seed, "Seed of the draws (default 0)");
   command->add_option("--out", arguments->out_path, "Write the CSV here instead of stdout");
-  command->callback([arguments, family_options, group] {
-    if (group) warn_deprecated_group(*group, "sample", "cdens sample");
+  command->callback([arguments, family_options] {
     const ModelFile file = load_model_for("sample", arguments->model_path, family_options);
     if (file.density) return sample_density(*arguments, *file.density);
     sample_conditional(*arguments, *file.conditional);

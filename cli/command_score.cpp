@@ -96,11 +96,10 @@ void score_density(const ScoreArguments& arguments, const DensityModel& model,
 
 }  // namespace
 
-void add_score_command(CLI::App& parent, const std::optional<DeprecatedGroup>& group) {
+void add_score_command(CLI::App& app) {
   using F = MethodFamily;
   auto arguments = std::make_shared<ScoreArguments>();
-  CLI::App* command =
-      parent.add_subcommand("score", "Mean log-likelihood and NLL of a model on data");
+  CLI::App* command = app.add_subcommand("score", "Mean log-likelihood and NLL of a model on data");
   command->add_option("model", arguments->model_path, "Model file written by cdens fit")
       ->required();
   command->add_option("data", arguments->data_path, "CSV file with the model's columns")
@@ -122,8 +121,7 @@ void add_score_command(CLI::App& parent, const std::optional<DeprecatedGroup>& g
   };
   command->add_flag("--no-header", arguments->no_header, "The CSV file has no header line");
   add_missing_option(*command, arguments->drop_missing);
-  command->callback([arguments, family_options, group] {
-    if (group) warn_deprecated_group(*group, "score", "cdens score");
+  command->callback([arguments, family_options] {
     const ModelFile file = load_model_for("score", arguments->model_path, family_options);
     CsvTable table = load_table(arguments->data_path, arguments->no_header);
     if (file.density) {

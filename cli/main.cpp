@@ -51,14 +51,12 @@ const CLI::App& innermost_command(const CLI::App& app) {
   return *command;
 }
 
-/// CLI11 answers both `cdens` and `cdens fitt` (or `cdens density` and `cdens density fitt`)
-/// with "A subcommand is required"; say which subcommands exist and, for a misspelt one, what
-/// was typed: the first word after the name of the command that needs one.
+/// CLI11 answers both `cdens` and `cdens fitt` with "A subcommand is required"; say which
+/// subcommands exist and, for a misspelt one, what was typed: the first word after the name of
+/// the command that needs one.
 std::string missing_subcommand_message(const CLI::App& command, int argc, char** argv) {
   std::string known;
-  // The deprecated groups (`density`, `regress`) are hidden: their group is empty.
-  for (const CLI::App* sub :
-       command.get_subcommands([](const CLI::App* sub) { return !sub->get_group().empty(); })) {
+  for (const CLI::App* sub : command.get_subcommands([](const CLI::App*) { return true; })) {
     known += (known.empty() ? "" : ", ") + sub->get_name();
   }
   int first = 1;
@@ -88,7 +86,7 @@ void wait_passively_unless_told_otherwise(char** argv) {
 }
 
 /// Only `fit` runs on many processes: every other verb of `command` (`cdens score`, `cdens
-/// density grid`, …) is refused there before it reads anything.
+/// grid`, …) is refused there before it reads anything.
 void refuse_many_processes_except_fit(CLI::App& command, const std::string& name) {
   const std::vector<CLI::App*> verbs = command.get_subcommands([](CLI::App*) { return true; });
   if (verbs.empty() && command.get_name() != "fit") {
@@ -118,8 +116,6 @@ Outcome run_command(int argc, char** argv) {
     cdens::cli::add_info_command(app);
     cdens::cli::add_features_command(app);
     cdens::cli::add_methods_command(app);
-    cdens::cli::add_density_command(app);
-    cdens::cli::add_regress_command(app);
     refuse_many_processes_except_fit(app, "cdens");
     try {
       // The chosen subcommand runs inside parse(), from its callback.

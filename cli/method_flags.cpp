@@ -9,7 +9,6 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/text.hpp"
-#include "deprecation.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -77,66 +76,35 @@ std::string flag_help(const std::vector<std::pair<const MethodEntry*, const Opti
   return help;
 }
 
-/// "; for this method's NAME use --NEW" when `spelling` is an earlier spelling of one of the
-/// method's options that now means something else (PRESS's --lambda).
-std::string earlier_meaning(const MethodEntry& method, const std::string& spelling) {
-  for (const OptionInfo& option : method.options) {
-    const auto& old = option.deprecated_cli_flags;
-    if (std::find(old.begin(), old.end(), spelling) != old.end()) {
-      return "; for this method's " + option.name + " use " + option.cli_flag;
-    }
-  }
-  return "";
-}
-
 }  // namespace
 
 MethodFlags::MethodFlags(CLI::App& command, const std::vector<const MethodEntry*>& methods) {
   // Every spelling with the methods and options that use it, in order of first use.
   std::vector<std::string> spellings;
-  const auto note = [&spellings](const std::string& spelling) {
-    if (std::find(spellings.begin(), spellings.end(), spelling) == spellings.end()) {
-      spellings.push_back(spelling);
-    }
-  };
   std::map<std::string, std::vector<std::pair<const MethodEntry*, const OptionInfo*>>> uses;
-  std::map<std::string, std::string> preferred_of;
   for (const MethodEntry* method : methods) {
     for (const OptionInfo& option : method->options) {
       if (option.cli_flag.empty() || is_command_wide(option)) continue;
-      note(option.cli_flag);
+      if (uses.count(option.cli_flag) == 0) spellings.push_back(option.cli_flag);
       uses[option.cli_flag].push_back({method, &option});
-      for (const std::string& old_spelling : option.deprecated_cli_flags) {
-        note(old_spelling);
-        preferred_of[old_spelling] = option.cli_flag;
-      }
     }
   }
-  // A current spelling keeps its meaning where it is also an earlier spelling of another option.
-  for (const auto& [spelling, method_uses] : uses) preferred_of.erase(spelling);
   for (const std::string& spelling : spellings) {
     auto flag = std::make_unique<Flag>();
     flag->spelling = spelling;
-    const bool deprecated = preferred_of.count(spelling) > 0;
-    if (deprecated) flag->preferred = preferred_of.at(spelling);
-    const auto& described = uses.at(deprecated ? flag->preferred : spelling);
-    const std::string help = deprecated ? "Deprecated: " + flag->preferred : flag_help(described);
+    const auto& described = uses.at(spelling);
     if (described.front().second->type == OptionType::boolean) {
-      flag->option = command.add_flag(spelling, flag->switched, help);
+      flag->option = command.add_flag(spelling, flag->switched, flag_help(described));
     } else {
-      flag->option = command.add_option(spelling, flag->text, help);
+      flag->option = command.add_option(spelling, flag->text, flag_help(described));
     }
-    // A deprecated spelling still works but no longer shows in --help.
-    if (deprecated) flag->option->group("");
     flags_.push_back(std::move(flag));
   }
 }
 
 const MethodFlags::Flag* MethodFlags::given(const OptionInfo& option) const {
   for (const auto& flag : flags_) {
-    if (flag->option->count() == 0) continue;
-    const std::string& current = flag->preferred.empty() ? flag->spelling : flag->preferred;
-    if (current == option.cli_flag) return flag.get();
+    if (flag->option->count() > 0 && flag->spelling == option.cli_flag) return flag.get();
   }
   return nullptr;
 }
@@ -148,12 +116,10 @@ OptionValues MethodFlags::values_for(const MethodEntry& method, std::uint64_t se
     if (!option.cli_flag.empty() && !is_command_wide(option)) accepted.push_back(option.cli_flag);
   }
   for (const auto& flag : flags_) {
-    const std::string& current = flag->preferred.empty() ? flag->spelling : flag->preferred;
     if (flag->option->count() > 0 &&
-        std::find(accepted.begin(), accepted.end(), current) == accepted.end()) {
+        std::find(accepted.begin(), accepted.end(), flag->spelling) == accepted.end()) {
       throw InvalidArgument("option " + flag->spelling + " does not apply to --method " +
-                            method.name + " (its options: " + join(accepted, ", ") +
-                            earlier_meaning(method, flag->spelling) + ")");
+                            method.name + " (its options: " + join(accepted, ", ") + ")");
     }
   }
   OptionValues values;
@@ -166,7 +132,6 @@ OptionValues MethodFlags::values_for(const MethodEntry& method, std::uint64_t se
     } else if (option.type == OptionType::columns) {
       continue;
     } else if (const Flag* flag = given(option)) {
-      if (!flag->preferred.empty()) warn_deprecated(flag->spelling, flag->preferred);
       // A switch sets the option to the opposite of its default.
       values[option.name] = option.type == OptionType::boolean
                                 ? OptionValue(!std::get<bool>(option.default_value))
@@ -191,13 +156,6 @@ OptionValues MethodFlags::column_values_for(
     }
   }
   return values;
-}
-
-const MethodEntry& method_from_flag(const std::string& name,
-                                    const std::optional<MethodFamily>& family) {
-  const MethodEntry& method = family ? find_method(name, *family) : find_method(name);
-  if (method.name != name) warn_deprecated("--method " + name, "--method " + method.name);
-  return method;
 }
 
 std::string method_flag_help(const std::vector<const MethodEntry*>& methods,

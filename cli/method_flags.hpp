@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,15 +21,13 @@ namespace cdens::cli {
 
 class MethodFlags {
  public:
-  /// Adds the flags of every one of `methods` to `command`. An earlier spelling that is the
-  /// current spelling of another of them (PRESS's `--lambda`, now the λ grid of every method)
-  /// keeps its current meaning here.
+  /// Adds the flags of every one of `methods` to `command`.
   MethodFlags(CLI::App& command, const std::vector<const MethodEntry*>& methods);
 
   /// The option values given on the command line for `method`, with `seed` and `threads` for the
   /// options of those types. InvalidArgument naming the flag for a value that does not parse or
-  /// a flag `method` does not take; a deprecated spelling is accepted with a warning on stderr.
-  /// Column options are left out: they need the data (column_values_for).
+  /// a flag `method` does not take. Column options are left out: they need the data
+  /// (column_values_for).
   OptionValues values_for(const MethodEntry& method, std::uint64_t seed, int threads) const;
 
   /// The column options given for `method` (values_for has checked that it takes them), each
@@ -42,23 +39,17 @@ class MethodFlags {
 
  private:
   struct Flag {
-    std::string spelling;   ///< as registered ("--sigma")
-    std::string preferred;  ///< the current spelling when this one is deprecated, else ""
+    std::string spelling;  ///< as registered ("--sigma")
     CLI::Option* option = nullptr;
     std::string text;       ///< the value as typed (options with a value)
     bool switched = false;  ///< a boolean switch was given
   };
 
-  /// The flag given for `option` (its spelling or a deprecated one), or nullptr.
+  /// The flag given for `option`, or nullptr.
   const Flag* given(const OptionInfo& option) const;
 
   std::vector<std::unique_ptr<Flag>> flags_;
 };
-
-/// The method `--method NAME` names, in `family` when one is given, else of any family; a
-/// deprecated name is accepted with a warning.
-const MethodEntry& method_from_flag(const std::string& name,
-                                    const std::optional<MethodFamily>& family);
 
 /// "Estimator: a, b, c (default NAME)" for the --method flag of a command.
 std::string method_flag_help(const std::vector<const MethodEntry*>& methods,

@@ -3,7 +3,7 @@
 * in docs/methods/*.md, each table between the markers
   ``<!-- BEGIN options of CLASS ... -->`` and ``<!-- END options of CLASS -->``: the options of the
   Python class CLASS (the union over its methods, as its ``__init__`` takes them) with their
-  Python name, command-line flag, C++ field, default and meaning, from the option rows; a class
+  Python name, command-line flag, option name, default and meaning, from the option rows; a class
   without a table gets a new page docs/methods/METHOD.md holding its summary and its table;
 * python/cdens/MODULE.pyi for every module of an estimator class: the module's public classes and
   functions, each estimator's ``__init__`` with its parameters, types and defaults (the package
@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 import cdens
-from cdens._methods import DEPRECATED, methods
+from cdens._methods import methods
 from cdens._parameters import class_parameters
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,11 +76,9 @@ def cell(text):
 def options_table(class_name, estimator_class):
     """The Markdown table of the class's parameters, then of the options only C++ callers set."""
     rows = option_rows(class_name)
-    lines = ["| Python | command line | C++ field | default | meaning |",
+    lines = ["| Python | command line | option | default | meaning |",
              "| --- | --- | --- | --- | --- |"]
     for parameter in class_parameters(estimator_class):
-        if parameter.doc is None:  # an earlier spelling
-            continue
         row = rows.get(parameter.name)
         flag = f"`{row['cli_flag']}`" if row and row["cli_flag"] else "—"
         field = f"`{row['name']}`" if row else "—"
@@ -164,8 +162,6 @@ def init_stub(estimator_class):
     rows = option_rows(estimator_class.__name__)
     parts = ["self"]
     for parameter in class_parameters(estimator_class):
-        if parameter.default is DEPRECATED:
-            continue
         extra_choices = re.fullmatch(r"\{(.*)\}", parameter.type or "")
         if parameter.name in rows:
             annotation = annotation_of(parameter, rows[parameter.name])

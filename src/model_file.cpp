@@ -69,7 +69,7 @@ namespace {
 /// What each shape is called in a message, and the command that works with it.
 std::string shape_description(const std::string& shape) {
   if (shape == kConditionalShape) return "a conditional density model (p(y|x))";
-  if (shape == kDensityShape) return "an unconditional density model (cdens density ...)";
+  if (shape == kDensityShape) return "an unconditional density model";
   return "a model of shape '" + shape + "'";
 }
 

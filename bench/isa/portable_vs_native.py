@@ -29,7 +29,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 FITS = {  # name: arguments of `cdens fit` after the data file
     "KCDE": ["--x", "x1,x2", "--y", "y", "--method", "kcde"],
     "LSCDE": ["--x", "x1,x2", "--y", "y", "--method", "lscde"],
-    "GMM": ["--method", "gmm", "--components", "10", "--n-init", "10", "--tol", "1e-10"],
+    "GMM": ["--method", "gmm", "--n-components", "10", "--n-init", "10", "--tol", "1e-10"],
     "Parzen": ["--method", "parzen"],
 }
 

@@ -106,7 +106,7 @@ def gmm_fit():
     k, d = GMM_COMPONENTS, INPUTS
     per_iteration = 8 * (k * (2 * d + 1) + 1)
     return (["--method", "gmm", "--columns", ",".join(f"x{d}" for d in range(INPUTS)),
-             "--components", str(k), "--max-iter", str(GMM_ITERATIONS), "--tol", "1e-300"],
+             "--n-components", str(k), "--max-iter", str(GMM_ITERATIONS), "--tol", "1e-300"],
             f"GMM, d = {d}, {k} components, k-means++ start, {GMM_ITERATIONS} EM iterations",
             f"{per_iteration} bytes per EM iteration (K (2d + 1) + 1 doubles), "
             f"{per_iteration * GMM_ITERATIONS / 1e3:.0f} kB per fit, plus the k-means++ draws "

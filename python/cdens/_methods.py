@@ -6,15 +6,11 @@ parameters through it, and ``cdens.load`` finds the class of a model file's meth
 import functools
 import inspect
 import re
-import warnings
 
 import numpy as np
 
 from . import _core
 from ._validation import seed_of, threads_of
-
-# The default of a parameter whose old spelling is deprecated (scikit-learn's idiom).
-DEPRECATED = "deprecated"
 
 # The parameter of every estimator that is no option of the engine's tables: how much the fit
 # tells while it runs (scikit-learn's convention; cdens._parameters adds it to every class).
@@ -102,13 +98,6 @@ def engine_options(estimator, method_name, selectors=()):
             continue
         used.add(name)
         value = parameters[name]
-        for old_name in option["deprecated_python_names"]:
-            used.add(old_name)
-            old_value = parameters.get(old_name, DEPRECATED)
-            if not (isinstance(old_value, str) and old_value == DEPRECATED):
-                warnings.warn(f"{type(estimator).__name__}: {old_name} is deprecated and will be "
-                              f"removed; use {name}", FutureWarning, stacklevel=4)
-                value = old_value
         if option["type"] == "seed":
             values[option["name"]] = seed_of(value)
         elif option["type"] == "threads":

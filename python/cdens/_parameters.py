@@ -20,7 +20,7 @@ import keyword
 import re
 import textwrap
 
-from ._methods import DEPRECATED, VERBOSE, methods
+from ._methods import VERBOSE, methods
 
 Parameter = collections.namedtuple("Parameter", "name default type doc")
 Parameter.__doc__ = """A parameter of an estimator class: its name, default, type as the
@@ -59,8 +59,7 @@ _PYTHON_CONVENTIONS = {
 
 def class_parameters(estimator_class):
     """The Parameters of estimator_class: its `_extra_parameters`, then the options of its
-    methods in table order, then ``verbose``, then the deprecated spellings (default DEPRECATED);
-    [] for a class no method names."""
+    methods in table order, then ``verbose``; [] for a class no method names."""
     entries = [entry for entry in methods().values()
                if entry["python_class"] == estimator_class.__name__]
     if not entries:
@@ -77,8 +76,6 @@ def class_parameters(estimator_class):
                 doc=f"{parameter.doc} Only for {which}{' and '.join(taken_by)}.")
         parameters.append(parameter)
     parameters.append(_VERBOSE_PARAMETER)
-    parameters += [Parameter(old, DEPRECATED, None, None)
-                   for option in options for old in option["deprecated_python_names"]]
     names = [parameter.name for parameter in parameters]
     for name in names:
         if not name.isidentifier() or keyword.iskeyword(name) or names.count(name) > 1:
@@ -127,8 +124,6 @@ def _parameter_of(option):
         doc += f" None: {option['default_text']}."
     if kind in _PYTHON_CONVENTIONS:
         doc += " " + _PYTHON_CONVENTIONS[kind]
-    for old_name in option["deprecated_python_names"]:
-        doc += f" (``{old_name}``, its earlier name, still works with a FutureWarning.)"
     return Parameter(option["python_name"], default, type_name, doc)
 
 
@@ -148,11 +143,9 @@ def generated_init(estimator_class, parameters):
 
 
 def parameters_section(parameters, indent="    "):
-    """The numpydoc "Parameters" section of `parameters` (deprecated spellings left out)."""
+    """The numpydoc "Parameters" section of `parameters`."""
     lines = ["Parameters", "----------"]
     for parameter in parameters:
-        if parameter.doc is None:
-            continue
         lines.append(f"{parameter.name} : {parameter.type}, default={parameter.default!r}")
         lines += textwrap.wrap(parameter.doc, width=92, initial_indent="    ",
                                subsequent_indent="    ", break_on_hyphens=False)

@@ -17,7 +17,7 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
         learning_rate: float = ...,
         smoothness_weight: float = ...,
         target_dof: float | None = ...,
-        lasso: float = ...,
+        lasso_weight: float = ...,
         holdout_fraction: float = ...,
         patience: int = ...,
         max_iter: int = ...,

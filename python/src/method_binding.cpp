@@ -37,8 +37,6 @@ py::dict option_to_dict(const OptionInfo& option) {
   row["choices"] = option.choices;
   row["none_is_default"] = option.none_is_default;
   row["report_name"] = option.report_name;
-  row["deprecated_cli_flags"] = option.deprecated_cli_flags;
-  row["deprecated_python_names"] = option.deprecated_python_names;
   row["default"] = value_to_python(option.default_value);
   row["default_text"] = describe_default(option);
   return row;
@@ -47,7 +45,6 @@ py::dict option_to_dict(const OptionInfo& option) {
 py::dict method_to_dict(const MethodEntry& method) {
   py::dict entry;
   entry["name"] = method.name;
-  entry["deprecated_names"] = method.deprecated_names;
   entry["family"] = to_string(method.family);
   entry["shape"] = model_shape(method.family);
   entry["summary"] = method.summary;

@@ -284,7 +284,7 @@ ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedC
     require_training_shard(x, y, communicator);
     require_distributed_estimator(method, context);
     if (options.reduction.dz > x.rows()) {
-      throw InvalidArgument("d_z must lie in 1 … d_x = " + std::to_string(x.rows()) +
+      throw InvalidArgument("n_components (d_z) must lie in 1 … d_x = " + std::to_string(x.rows()) +
                             " (or 0 to choose it by cross-validation), got " +
                             std::to_string(options.reduction.dz));
     }

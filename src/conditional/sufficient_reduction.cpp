@@ -320,8 +320,8 @@ void validate(const Matrix& x, const Matrix& y, const ReductionOptions& options,
   require_positive_values(options.sigmas, "sigma candidates");
   require_positive_values(options.lambdas, "lambda candidates");
   if (options.dz < 1 || options.dz > x.rows()) {
-    throw InvalidArgument("d_z must lie in 1 … d_x = " + std::to_string(x.rows()) + ", got " +
-                          std::to_string(options.dz));
+    throw InvalidArgument("n_components (d_z) must lie in 1 … d_x = " + std::to_string(x.rows()) +
+                          ", got " + std::to_string(options.dz));
   }
   if (options.restarts < 1) throw InvalidArgument("the number of restarts must be at least 1");
   if (options.cv_interval < 1) throw InvalidArgument("the CV interval must be at least 1");

@@ -5,14 +5,16 @@
 #include "core/gaussian_kernel.hpp"
 
 namespace cdens::registry_internal {
-OptionInfo option(std::string name, OptionType type, std::string doc, std::string cli_flag,
-                  std::string python_name) {
+OptionInfo option(std::string name, OptionType type, std::string doc) {
   OptionInfo info;
   info.name = std::move(name);
   info.type = type;
   info.doc = std::move(doc);
-  info.cli_flag = std::move(cli_flag);
-  info.python_name = std::move(python_name);
+  return info;
+}
+
+OptionInfo library_only(OptionInfo info) {
+  info.offered = false;
   return info;
 }
 
@@ -43,10 +45,8 @@ OptionInfo kernel_widths(OptionInfo info) {
 namespace {
 
 /// A grid whose default is the method's (a paper's) and whose chosen value the report holds.
-OptionInfo grid(std::string name, std::string doc, std::string cli_flag, std::string python_name,
-                std::string report_name) {
-  return none_by_default(option(std::move(name), OptionType::real_list, std::move(doc),
-                                std::move(cli_flag), std::move(python_name)),
+OptionInfo grid(std::string name, std::string doc, std::string report_name) {
+  return none_by_default(option(std::move(name), OptionType::real_list, std::move(doc)),
                          std::move(report_name));
 }
 
@@ -54,69 +54,62 @@ OptionInfo grid(std::string name, std::string doc, std::string cli_flag, std::st
 
 OptionInfo sigma_grid() {
   return kernel_widths(
-      grid("sigmas",
+      grid("sigma",
            "Candidate kernel widths σ (standardised units); more than one candidate turns on "
            "cross-validation",
-           "--sigma", "sigma", "sigma"));
+           "sigma"));
 }
 
 OptionInfo lambda_grid() {
-  return positive(grid("lambdas", "Candidate regularisation parameters λ", "--lambda",
-                       "regularization", "lambda"));
+  return positive(grid("regularization", "Candidate regularisation parameters λ", "lambda"));
 }
 
 OptionInfo epsilon_grid() {
   // A radius, not a kernel width: any positive radius gives a ball (a tiny one holds the query's
   // own pair or none, a huge one every pair); nothing is exponentiated.
-  return positive(grid("epsilons",
+  return positive(grid("epsilon",
                        "Candidate radii ε of ε-KDE's input ball ‖x_i − x‖ ≤ ε (standardised units)",
-                       "--epsilon", "epsilon", "epsilon"));
+                       "epsilon"));
 }
 
 OptionInfo width_grid() {
   return kernel_widths(
-      grid("widths", "Candidate kernel widths (standardised units), compared by cross-validation",
-           "--width", "bandwidth", "width"));
+      grid("bandwidth",
+           "Candidate kernel widths (standardised units), compared by cross-validation", "width"));
 }
 
 OptionInfo n_centers_option() {
   return in_range(option("n_centers", OptionType::integer,
                          "Number of kernel or basis centres drawn from the training pairs (all "
-                         "pairs when at least n)",
-                         "--n-centers", "n_centers"),
+                         "pairs when at least n)"),
                   1);
 }
 
 OptionInfo folds_option() {
-  return in_range(option("folds", OptionType::integer, "Cross-validation folds K", "--folds", "cv"),
-                  2);
+  return in_range(option("folds", OptionType::integer, "Cross-validation folds K"), 2);
 }
 
 OptionInfo seed_option() {
-  return option("seed", OptionType::seed, "Seed of the random choices (centres, folds, starts)",
-                "--seed", "random_state");
+  return option("seed", OptionType::seed, "Seed of the random choices (centres, folds, starts)");
 }
 
 OptionInfo threads_option() {
   return option("threads", OptionType::threads,
                 "OpenMP threads, by default OpenMP's (usually one per core); the result does not "
-                "depend on it",
-                "--threads", "n_jobs");
+                "depend on it");
 }
 
 OptionInfo standardize_option() {
   return option(
       "standardize", OptionType::boolean,
-      "Work on standardised data; off takes widths in the units of the data (the paper's setting)",
-      "", "standardize");
+      "Work on standardised data; off takes widths in the units of the data (the paper's setting)");
 }
 
 OptionInfo output_transform_option() {
   return option("y_transform", OptionType::choice,
                 "Fit the output as it is (none), its logarithm (log, positive outputs) or its "
                 "Yeo–Johnson transform with λ by the linear model's profile likelihood "
-                "(yeo_johnson); densities, quantiles and draws stay in y's units",
-                "--y-transform", "y_transform");
+                "(yeo_johnson); densities, quantiles and draws stay in y's units");
 }
 
 const std::vector<OutputTransformChoice>& output_transform_choices() {
@@ -126,7 +119,7 @@ const std::vector<OutputTransformChoice>& output_transform_choices() {
 }
 
 OptionInfo declared_columns_option(const std::string& name, std::string doc) {
-  return none_by_default(option(name, OptionType::columns, std::move(doc), "--" + name, name));
+  return none_by_default(option(name, OptionType::columns, std::move(doc)));
 }
 
 }  // namespace cdens::registry_internal

@@ -11,10 +11,12 @@
 
 namespace cdens::registry_internal {
 
-/// A row with no more than its name, type, documentation and spellings (empty: not offered by
-/// that front end).
-OptionInfo option(std::string name, OptionType type, std::string doc, std::string cli_flag,
-                  std::string python_name);
+/// A row with no more than its name, type and documentation, offered by the command and Python
+/// under the spellings derived from its name.
+OptionInfo option(std::string name, OptionType type, std::string doc);
+
+/// `info` as a setting only C++ callers change: no flag, no Python parameter.
+OptionInfo library_only(OptionInfo info);
 
 /// `info` with none_is_default set (its default is the method's choice, or an "off": Python
 /// spells it None) and the report's name for the value chosen.
@@ -64,33 +66,33 @@ void add_pair(OptionTable<Options>& rows, OptionInfo info, Member Options::*memb
       });
 }
 
-/// Candidate widths σ ("sigmas"; --sigma; Python sigma; reported as "sigma").
+/// Candidate widths σ ("sigma").
 OptionInfo sigma_grid();
-/// Candidate regularisation parameters λ ("lambdas"; --lambda; Python regularization).
+/// Candidate regularisation parameters λ ("regularization": Python has no `lambda`).
 OptionInfo lambda_grid();
-/// Candidate radii ε of ε-KDE ("epsilons"; --epsilon; Python epsilon).
+/// Candidate radii ε of ε-KDE ("epsilon").
 OptionInfo epsilon_grid();
-/// Candidate kernel widths of a density estimator ("widths"; --width; Python bandwidth).
+/// Candidate kernel widths of a density estimator ("bandwidth").
 OptionInfo width_grid();
-/// Number of kernel or basis centres ("n_centers"; --n-centers; Python n_centers).
+/// Number of kernel or basis centres ("n_centers").
 OptionInfo n_centers_option();
-/// K of K-fold cross-validation ("folds"; --folds; Python cv).
+/// K of K-fold cross-validation ("folds"; Python cv).
 OptionInfo folds_option();
-/// The seed ("seed"; --seed; Python random_state).
+/// The seed ("seed"; Python random_state).
 OptionInfo seed_option();
-/// OpenMP threads ("threads"; --threads; Python n_jobs).
+/// OpenMP threads ("threads"; Python n_jobs).
 OptionInfo threads_option();
-/// Whether to standardise the data first ("standardize"; Python standardize; no flag).
+/// Whether to standardise the data first ("standardize"; --no-standardize turns it off).
 OptionInfo standardize_option();
 
-/// The output transform of a one-dimensional y ("y_transform"; --y-transform; Python y_transform:
-/// scikit-learn reserves `transform` for a method).
+/// The output transform of a one-dimensional y ("y_transform": scikit-learn reserves `transform`
+/// for a method).
 OptionInfo output_transform_option();
 /// Its values, in the order the table lists them.
 const std::vector<OutputTransformChoice>& output_transform_choices();
 
-/// A list of declared discrete columns, `discrete` or `ordered`: flag --NAME, Python NAME, none by
-/// default; `doc` says what the method does with them.
+/// A list of declared discrete columns, `discrete` or `ordered`, none by default; `doc` says what
+/// the method does with them.
 OptionInfo declared_columns_option(const std::string& name, std::string doc);
 
 }  // namespace cdens::registry_internal

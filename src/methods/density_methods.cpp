@@ -14,11 +14,10 @@ namespace {
 /// 2-D: 10⁻⁶ gave weights summing to 1 + 4·10⁻⁷, 10⁻⁸ to 1.034).
 OptionInfo target_width_option() {
   using namespace registry_internal;
-  OptionInfo info = none_by_default(in_range(option("target_width", OptionType::real,
+  OptionInfo info = none_by_default(in_range(option("target_bandwidth", OptionType::real,
                                                     "Width of the Parzen target (standardised "
                                                     "units); by default the Parzen window's "
-                                                    "leave-one-out likelihood choice",
-                                                    "--target-width", "target_bandwidth"),
+                                                    "leave-one-out likelihood choice"),
                                              1e-4, kWidestKernelWidth),
                                     "target_width");
   info.range_reason = ": a narrower target is a spike on every sample, which the fit cannot match";
@@ -56,46 +55,42 @@ const OptionTable<ParzenOptions>& parzen_option_table() {
     OptionTable<ParzenOptions> rows;
     // Unlike the other density methods' grids, the default is no grid but a search.
     rows.add(none_by_default(
-                 kernel_widths(option("widths", OptionType::real_list,
+                 kernel_widths(option("bandwidth", OptionType::real_list,
                                       "Candidate widths (standardised units), a plain grid search; "
                                       "by default a search of 25 widths in 0.01 … 3 whose best is "
-                                      "refined by golden section",
-                                      "--width", "bandwidth")),
+                                      "refined by golden section")),
                  "width"),
              &ParzenOptions::widths);
     rows.add_choice(option("criterion", OptionType::choice,
-                           "Width criterion: loo_likelihood or least_squares (leave-one-out ISE)",
-                           "--criterion", "criterion"),
+                           "Width criterion: loo_likelihood or least_squares (leave-one-out ISE)"),
                     &ParzenOptions::criterion,
                     {ParzenCriterion::leave_one_out_likelihood, ParzenCriterion::least_squares},
                     [](ParzenCriterion criterion) { return to_string(criterion); });
     rows.add(option("per_dimension", OptionType::boolean,
                     "One width per dimension, all chosen by the leave-one-out likelihood "
                     "(L-BFGS on the log-widths), which needs the loo_likelihood criterion and "
-                    "no grid of widths; off: the paper's single width",
-                    "--per-dimension", "per_dimension"),
+                    "no grid of widths; off: the paper's single width"),
              &ParzenOptions::per_dimension);
     rows.add(standardize_option(), &ParzenOptions::standardize);
     rows.add(threads_option(), &ParzenOptions::threads);
     // The search's settings: C++ only.
-    OptionInfo search_bounds = kernel_widths(
+    OptionInfo search_bounds = kernel_widths(library_only(
         option("search_bounds", OptionType::real_pair,
                "Without a grid of widths: the interval [lower, upper] of the search's widths, "
-               "evenly spaced in log",
-               "", ""));
+               "evenly spaced in log")));
     search_bounds.ordered = true;
     add_pair(rows, std::move(search_bounds), &ParzenOptions::search_lower,
              &ParzenOptions::search_upper);
-    rows.add(in_range(option("search_points", OptionType::integer,
-                             "Without a grid of widths: the widths the search scores before "
-                             "refining the best",
-                             "", ""),
+    rows.add(in_range(library_only(
+                          option("search_points", OptionType::integer,
+                                 "Without a grid of widths: the widths the search scores before "
+                                 "refining the best")),
                       2),
              &ParzenOptions::search_points);
-    rows.add(positive(option("refine_tolerance", OptionType::real,
-                             "The golden-section refinement stops when its bracket is narrower "
-                             "than this, relative to the width",
-                             "", "")),
+    rows.add(positive(library_only(
+                 option("refine_tolerance", OptionType::real,
+                        "The golden-section refinement stops when its bracket is narrower "
+                        "than this, relative to the width"))),
              &ParzenOptions::refine_tolerance);
     rows.add_rule([](const ParzenOptions& options) {
       if (!options.per_dimension) return;
@@ -107,7 +102,7 @@ const OptionTable<ParzenOptions>& parzen_option_table() {
       if (!options.widths.empty()) {
         throw InvalidArgument(
             "per-dimension Parzen widths are searched; a width grid is for one width "
-            "(per_dimension; bandwidth in Python, --width on the command line)");
+            "(per_dimension, bandwidth)");
       }
     });
     return rows;
@@ -119,41 +114,33 @@ const OptionTable<GmmOptions>& gmm_option_table() {
   using namespace registry_internal;
   static const OptionTable<GmmOptions> table = [] {
     OptionTable<GmmOptions> rows;
-    rows.add(in_range(option("n_components", OptionType::integer, "Number of mixture components",
-                             "--components", "n_components"),
-                      1),
-             &GmmOptions::n_components);
-    rows.add_choice(option("initialization", OptionType::choice,
+    rows.add(
+        in_range(option("n_components", OptionType::integer, "Number of mixture components"), 1),
+        &GmmOptions::n_components);
+    rows.add_choice(option("init", OptionType::choice,
                            "Start of EM: kmeans++ seeding, or box (the paper's: centres uniform "
-                           "in the box, equal weights, every variance the initial variance)",
-                           "--init", "init"),
+                           "in the box, equal weights, every variance the initial variance)"),
                     &GmmOptions::initialization,
                     {GmmInitialization::kmeans_plus_plus, GmmInitialization::box},
                     [](GmmInitialization initialization) { return to_string(initialization); });
-    rows.add(in_range(option("n_init", OptionType::integer,
-                             "EM runs from different starts; the one of largest likelihood is kept",
-                             "--n-init", "n_init"),
-                      1),
-             &GmmOptions::n_init);
     rows.add(
-        positive(option("variance_floor", OptionType::real, "Lower bound γ²_min on every variance",
-                        "--variance-floor", "variance_floor")),
-        &GmmOptions::variance_floor);
-    rows.add(positive(option("tolerance", OptionType::real,
-                             "EM stops when the mean log-likelihood rises by less than this",
-                             "--tol", "tol")),
+        in_range(option("n_init", OptionType::integer,
+                        "EM runs from different starts; the one of largest likelihood is kept"),
+                 1),
+        &GmmOptions::n_init);
+    rows.add(positive(option("variance_floor", OptionType::real,
+                             "Lower bound γ²_min on every variance")),
+             &GmmOptions::variance_floor);
+    rows.add(positive(option("tol", OptionType::real,
+                             "EM stops when the mean log-likelihood rises by less than this")),
              &GmmOptions::tolerance);
-    rows.add(in_range(option("max_iterations", OptionType::integer, "EM iterations at most",
-                             "--max-iter", "max_iter"),
-                      0),
+    rows.add(in_range(option("max_iter", OptionType::integer, "EM iterations at most"), 0),
              &GmmOptions::max_iterations);
-    OptionInfo box =
-        option("box", OptionType::real_pair, "The box [a, b] of the box start", "--box", "box");
+    OptionInfo box = option("box", OptionType::real_pair, "The box [a, b] of the box start");
     box.ordered = true;
     add_pair(rows, std::move(box), &GmmOptions::box_lower, &GmmOptions::box_upper);
     rows.add(positive(option("initial_variance", OptionType::real,
-                             "γ²_ini, every variance of the box start", "--initial-variance",
-                             "initial_variance")),
+                             "γ²_ini, every variance of the box start")),
              &GmmOptions::initial_variance);
     rows.add(standardize_option(), &GmmOptions::standardize);
     rows.add(seed_option(), &GmmOptions::seed);
@@ -188,17 +175,18 @@ const OptionTable<SkdOptions>& skd_option_table() {
     rows.add(seed_option(), &SkdOptions::seed);
     rows.add(threads_option(), &SkdOptions::threads);
     // The selection's settings: C++ only.
-    rows.add(positive(option("initial_regularization", OptionType::real,
-                             "Initial value of every local regulariser λ_j", "", "")),
+    rows.add(positive(library_only(option("initial_regularization", OptionType::real,
+                                          "Initial value of every local regulariser λ_j"))),
              &SkdOptions::initial_regularization);
-    rows.add(in_range(option("regularization_passes", OptionType::integer,
-                             "Selection passes with the regularisers updated in between, at most",
-                             "", ""),
+    rows.add(in_range(library_only(option(
+                          "regularization_passes", OptionType::integer,
+                          "Selection passes with the regularisers updated in between, at most")),
                       1),
              &SkdOptions::regularization_passes);
-    rows.add(
-        in_range(option("max_kernels", OptionType::integer, "Kernels selected at most", "", ""), 1),
-        &SkdOptions::max_kernels);
+    rows.add(in_range(library_only(
+                          option("max_kernels", OptionType::integer, "Kernels selected at most")),
+                      1),
+             &SkdOptions::max_kernels);
     return rows;
   }();
   return table;
@@ -212,9 +200,9 @@ const OptionTable<GskdOptions>& gskd_option_table() {
     // RWBS needs P_S ≥ 2 and N_G ≥ 1 (rwbs.cpp); 0 stands for the paper's setting.
     const auto rwbs_setting = [&rows](std::string name, std::string doc, int minimum,
                                       int GskdOptions::*field) {
-      rows.add(none_by_default(in_range(
-                   option(name, OptionType::integer, std::move(doc), "--" + name, name), minimum)),
-               field);
+      rows.add(
+          none_by_default(in_range(option(name, OptionType::integer, std::move(doc)), minimum)),
+          field);
     };
     rwbs_setting("population",
                  "RWBS population P_S; by default the paper's (10 in 1-D, 20 in 2-D, "
@@ -230,16 +218,14 @@ const OptionTable<GskdOptions>& gskd_option_table() {
              variance_multiples(option(
                  "variance_bounds", OptionType::real_pair,
                  "The box of every kernel variance: at least the first number times the Parzen "
-                 "target's variance, at most the second times the dimension's sample variance",
-                 "--variance-bounds", "variance_bounds")),
+                 "target's variance, at most the second times the dimension's sample variance")),
              &GskdOptions::variance_lower, &GskdOptions::variance_upper);
     rows.add_choice(option("stopping", OptionType::choice,
                            "When the construction stops: holdout (stage count and upper variance "
                            "bound by K-fold hold-out of the integrated squared error, a "
                            "departure from the paper, whose eq. (38) rarely stops on its "
                            "noise-free Parzen target) or paper (eq. 38, J_{n+1} ≥ J_n, upper "
-                           "bound from variance_bounds)",
-                           "--stopping", "stopping"),
+                           "bound from variance_bounds)"),
                     &GskdOptions::stopping, {GskdStopping::holdout, GskdStopping::paper},
                     [](GskdStopping stopping) { return to_string(stopping); });
     // An upper bound below a hundredth of the variance left RWBS no admissible kernel (10⁻⁶),
@@ -247,8 +233,7 @@ const OptionTable<GskdOptions>& gskd_option_table() {
     OptionInfo upper_grid = in_range(
         none_by_default(option("variance_upper_grid", OptionType::real_list,
                                "stopping=holdout: candidate upper bounds of the kernel variances, "
-                               "times each dimension's sample variance",
-                               "--variance-upper-grid", "variance_upper_grid")),
+                               "times each dimension's sample variance")),
         1e-2, 1e6);
     upper_grid.range_reason =
         ": a kernel a thousand times wider than the data is flat on them, and one far narrower "
@@ -258,8 +243,7 @@ const OptionTable<GskdOptions>& gskd_option_table() {
                            "stopping=holdout: how the stage count is taken from the hold-out "
                            "table: min (the minimum) or 1se (at the best bound, the fewest "
                            "stages within one standard error of the minimum: about half the "
-                           "kernels, at a higher L1 error in 1-D and 2-D)",
-                           "--stage-rule", "stage_rule"),
+                           "kernels, at a higher L1 error in 1-D and 2-D)"),
                     &GskdOptions::stage_rule,
                     {GskdStageRule::minimum, GskdStageRule::one_standard_error},
                     [](GskdStageRule rule) { return to_string(rule); });
@@ -267,8 +251,7 @@ const OptionTable<GskdOptions>& gskd_option_table() {
                              "stopping=holdout: above this many samples the hold-out runs on a "
                              "random subsample of this size and only the final construction on "
                              "all of them (a departure for large N); 0: the hold-out on every "
-                             "sample",
-                             "--holdout-subsample", "holdout_subsample"),
+                             "sample"),
                       0),
              &GskdOptions::holdout_subsample);
     rows.add(folds_option(), &GskdOptions::folds);
@@ -276,20 +259,21 @@ const OptionTable<GskdOptions>& gskd_option_table() {
     rows.add(seed_option(), &GskdOptions::seed);
     rows.add(threads_option(), &GskdOptions::threads);
     // The construction's settings: C++ only.
-    rows.add(in_range(option("regularization", OptionType::real,
-                             "λ of eqs. (36), (65); 0 or a very small value (§III-A)", "", ""),
-                      0),
-             &GskdOptions::regularization);
     rows.add(
-        in_range(option("max_kernels", OptionType::integer, "Kernels constructed at most", "", ""),
-                 1),
-        &GskdOptions::max_kernels);
-    rows.add(in_range(option("patience", OptionType::integer,
-                             "stopping=holdout: a fold's construction stops once this many "
-                             "stages in a row have not lowered its held-out error",
-                             "", ""),
+        in_range(library_only(option("regularization", OptionType::real,
+                                     "λ of eqs. (36), (65); 0 or a very small value (§III-A)")),
+                 0),
+        &GskdOptions::regularization);
+    rows.add(in_range(library_only(option("max_kernels", OptionType::integer,
+                                          "Kernels constructed at most")),
                       1),
-             &GskdOptions::patience);
+             &GskdOptions::max_kernels);
+    rows.add(
+        in_range(library_only(option("patience", OptionType::integer,
+                                     "stopping=holdout: a fold's construction stops once this many "
+                                     "stages in a row have not lowered its held-out error")),
+                 1),
+        &GskdOptions::patience);
     rows.add_rule([](const GskdOptions& options) {
       if (options.stopping == GskdStopping::holdout && options.holdout_subsample != 0 &&
           options.holdout_subsample < 2 * options.folds) {
@@ -308,9 +292,8 @@ namespace registry_internal {
 MethodEntry parzen_method() {
   MethodEntry entry = density_method("parzen", "Parzen window with a cross-validated width",
                                      "ParzenWindow", parzen_option_table(), &fit_parzen);
-  entry.deprecated_names = {"pw"};
   entry.sample_weights = true;
-  entry.test_options = {{"widths", std::vector<double>{0.2, 0.4, 0.8}}};
+  entry.test_options = {{"bandwidth", std::vector<double>{0.2, 0.4, 0.8}}};
   return entry;
 }
 
@@ -321,29 +304,30 @@ MethodEntry gmm_method() {
   entry.sample_weights = true;
   entry.test_options = {{"n_components", std::int64_t{2}},
                         {"n_init", std::int64_t{1}},
-                        {"max_iterations", std::int64_t{50}}};
+                        {"max_iter", std::int64_t{50}}};
   return entry;
 }
 
 MethodEntry rsde_method() {
   MethodEntry entry = density_method("rsde", "reduced set density estimator", "RSDE",
                                      rsde_option_table(), &fit_rsde);
-  entry.test_options = {{"widths", std::vector<double>{0.3, 0.6}}, {"folds", std::int64_t{2}}};
+  entry.test_options = {{"bandwidth", std::vector<double>{0.3, 0.6}}, {"folds", std::int64_t{2}}};
   return entry;
 }
 
 MethodEntry skd_method() {
   MethodEntry entry = density_method("skd", "sparse kernel density estimator, fixed kernels", "SKD",
                                      skd_option_table(), &fit_skd);
-  entry.test_options = {
-      {"widths", std::vector<double>{0.3, 0.6}}, {"target_width", 0.3}, {"folds", std::int64_t{2}}};
+  entry.test_options = {{"bandwidth", std::vector<double>{0.3, 0.6}},
+                        {"target_bandwidth", 0.3},
+                        {"folds", std::int64_t{2}}};
   return entry;
 }
 
 MethodEntry gskd_method() {
   MethodEntry entry = density_method("gskd", "sparse kernel density estimator, tunable kernels",
                                      "GSKD", gskd_option_table(), &fit_gskd);
-  entry.test_options = {{"target_width", 0.3},
+  entry.test_options = {{"target_bandwidth", 0.3},
                         {"population", std::int64_t{4}},
                         {"generations", std::int64_t{2}},
                         {"iterations", std::int64_t{20}},

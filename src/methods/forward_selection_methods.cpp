@@ -37,7 +37,7 @@ const OptionTable<ForwardSelectionLscdeOptions>& fw_lscde_option_table() {
     rows.add(threads_option(), &Options::threads);
     rows.add_rule([](const Options& options) {
       require_several_candidates(options.estimator.sigmas.size() * options.estimator.lambdas.size(),
-                                 "sigmas, lambdas");
+                                 "sigma, regularization");
     });
     return rows;
   }();
@@ -56,7 +56,7 @@ const OptionTable<ForwardSelectionEpsilonKdeOptions>& fw_epsilon_kde_option_tabl
     rows.add(threads_option(), &Options::threads);
     rows.add_rule([](const Options& options) {
       require_several_candidates(
-          options.estimator.epsilons.size() * options.estimator.sigmas.size(), "epsilons, sigmas");
+          options.estimator.epsilons.size() * options.estimator.sigmas.size(), "epsilon, sigma");
     });
     return rows;
   }();
@@ -77,7 +77,7 @@ const OptionTable<ForwardSelectionNadarayaWatsonCdeOptions>& fw_nadaraya_watson_
     rows.add(seed_option(), &Options::estimator, &NadarayaWatsonCdeOptions::seed);
     rows.add(threads_option(), &Options::threads);
     rows.add_rule([](const Options& options) {
-      require_several_candidates(options.estimator.sigmas.size(), "sigmas");
+      require_several_candidates(options.estimator.sigmas.size(), "sigma");
     });
     return rows;
   }();
@@ -101,22 +101,22 @@ std::vector<MethodEntry> forward_selection_methods() {
                                          selection_gates(gate_kind<LscdeGate>("lscde")));
   // Every candidate's LSCDE fit sums over the ranks' rows.
   lscde.distributed = true;
-  lscde.test_options = {{"sigmas", std::vector<double>{0.5, 1.0}},
-                        {"lambdas", std::vector<double>{0.1}},
+  lscde.test_options = {{"sigma", std::vector<double>{0.5, 1.0}},
+                        {"regularization", std::vector<double>{0.1}},
                         {"n_centers", std::int64_t{20}},
                         {"folds", std::int64_t{2}}};
   MethodEntry epsilon_kde =
       conditional_method("fw-ekde", "forward feature selection around ε-KDE", "ForwardSelectionCDE",
                          fw_epsilon_kde_option_table(), &fit_forward_selection_epsilon_kde,
                          selection_gates(gate_kind<EpsilonBallGate>("epsilon_ball")));
-  epsilon_kde.test_options = {{"epsilons", std::vector<double>{0.5, 1.0}},
-                              {"sigmas", std::vector<double>{0.3}},
+  epsilon_kde.test_options = {{"epsilon", std::vector<double>{0.5, 1.0}},
+                              {"sigma", std::vector<double>{0.3}},
                               {"folds", std::int64_t{2}}};
   MethodEntry nadaraya_watson = conditional_method(
       "fw-nwcde", "forward feature selection around NW-CDE", "ForwardSelectionCDE",
       fw_nadaraya_watson_cde_option_table(), &fit_forward_selection_nadaraya_watson_cde,
       selection_gates(gate_kind<GaussianKernelGate>("gaussian_kernel")));
-  nadaraya_watson.test_options = {{"sigmas", std::vector<double>{0.5, 1.0}},
+  nadaraya_watson.test_options = {{"sigma", std::vector<double>{0.5, 1.0}},
                                   {"n_centers", std::int64_t{20}}};
   return {std::move(lscde), std::move(epsilon_kde), std::move(nadaraya_watson)};
 }

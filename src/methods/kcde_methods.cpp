@@ -20,10 +20,9 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
     // Positive here; the fit checks each value against its column's own range (a Gaussian
     // width, or the λ of a discrete column) and names the column.
     OptionInfo bandwidths = none_by_default(positive(
-        option("bandwidths", OptionType::real_list,
+        option("bandwidth", OptionType::real_list,
                "Fixed bandwidths (standardised units), one per input then one per output "
-               "(lambda for a discrete column); by default chosen by leave-one-out likelihood",
-               "--bandwidth", "bandwidth")));
+               "(lambda for a discrete column); by default chosen by leave-one-out likelihood")));
     bandwidths.per_column = true;
     rows.add(std::move(bandwidths), &Options::bandwidths);
     rows.add(declared_columns_option("discrete",
@@ -38,8 +37,7 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
                            "Centre the output kernels on the outputs (none), on their "
                            "residuals around a least-squares line (linear), or on the "
                            "standardised leave-one-out residuals of a Gaussian-process mean with "
-                           "one length scale per input, scaled by its predictive spread (gp)",
-                           "--trend", "trend"),
+                           "one length scale per input, scaled by its predictive spread (gp)"),
                     &Options::trend,
                     {KernelTrend::none, KernelTrend::linear, KernelTrend::gaussian_process},
                     [](KernelTrend trend) { return to_string(trend); });
@@ -47,53 +45,45 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
                     [](OutputTransformChoice choice) { return to_string(choice); });
     rows.add(in_range(option("trend_basis", OptionType::integer,
                              "With trend gp: the pairs of the process's basis and marginal "
-                             "likelihood, all up to this many, else a random subset",
-                             "--trend-basis", "trend_basis"),
+                             "likelihood, all up to this many, else a random subset"),
                       2),
              &Options::trend_basis);
     rows.add_choice(option("marginal_mixing", OptionType::choice,
                            "Mix the estimate with its marginal counterpart (the same kernels of y "
                            "with equal weights), the weight by leave-one-out likelihood (loo), or "
-                           "not (none: the estimator of Hall, Racine & Li as written)",
-                           "--marginal-mixing", "marginal_mixing"),
+                           "not (none: the estimator of Hall, Racine & Li as written)"),
                     &Options::marginal_mixing, {MarginalMixing::loo, MarginalMixing::none},
                     [](MarginalMixing mixing) { return to_string(mixing); });
     rows.add(
         in_range(
             option("exact_limit", OptionType::integer,
-                   "Up to this many pairs the criterion is exact leave-one-out over every pair",
-                   "--exact-limit", "exact_limit"),
+                   "Up to this many pairs the criterion is exact leave-one-out over every pair"),
             0),
         &Options::exact_limit);
     rows.add(
         in_range(option("subsample_held_out", OptionType::integer,
                         "Beyond exact_limit, the criterion averages over this many random pairs, "
-                        "each predicted from all others",
-                        "--subsample-held-out", "subsample_held_out"),
+                        "each predicted from all others"),
                  1),
         &Options::subsample_held_out);
     rows.add(
         in_range(option("screening_held_out", OptionType::integer,
                         "The random starts run on the criterion over this many held-out pairs; the "
-                        "best is then polished on the full criterion",
-                        "--screening-held-out", "screening_held_out"),
+                        "best is then polished on the full criterion"),
                  1),
         &Options::screening_held_out);
-    rows.add(in_range(option("restarts", OptionType::integer,
-                             "Random starts of the search besides the normal-reference one",
-                             "--restarts", "n_restarts"),
+    rows.add(in_range(option("n_restarts", OptionType::integer,
+                             "Random starts of the search besides the normal-reference one"),
                       0),
              &Options::search, &BandwidthSearchOptions::restarts);
     OptionInfo bandwidth_bounds = kernel_widths(
         option("bandwidth_bounds", OptionType::real_pair,
-               "The box [lower, upper] of every bandwidth in the search (standardised units)",
-               "--bandwidth-bounds", "bandwidth_bounds"));
+               "The box [lower, upper] of every bandwidth in the search (standardised units)"));
     bandwidth_bounds.ordered = true;
     add_pair(rows, std::move(bandwidth_bounds), &Options::search, &BandwidthSearchOptions::lower,
              &BandwidthSearchOptions::upper);
     rows.add(
-        in_range(option("max_evaluations", OptionType::integer,
-                        "Criterion evaluations per start at most", "--max-evaluations", "max_iter"),
+        in_range(option("max_iter", OptionType::integer, "Criterion evaluations per start at most"),
                  1),
         &Options::search, &BandwidthSearchOptions::max_evaluations);
     rows.add(seed_option(), &Options::search, &BandwidthSearchOptions::seed);
@@ -112,8 +102,7 @@ const OptionTable<LinearGaussianOptions>& linear_gaussian_option_table() {
         option("variance", OptionType::choice,
                "Each output's spread: the same at every x (constant), log-linear in "
                "x (log_linear), or per output the one with the lower leave-one-out "
-               "NLL (auto)",
-               "--variance", "variance"),
+               "NLL (auto)"),
         &Options::variance,
         {LinearVariance::constant, LinearVariance::log_linear, LinearVariance::automatic},
         [](LinearVariance variance) { return to_string(variance); });
@@ -136,7 +125,7 @@ MethodEntry product_kernel_cde_method() {
   // Its criterion's kernel sums are sums over the rows; trend = gp and y_transform refuse
   // several ranks from the fit, naming why (docs/distributed.md).
   entry.distributed = true;
-  entry.test_options = {{"restarts", std::int64_t{0}}, {"max_evaluations", std::int64_t{50}}};
+  entry.test_options = {{"n_restarts", std::int64_t{0}}, {"max_iter", std::int64_t{50}}};
   return entry;
 }
 

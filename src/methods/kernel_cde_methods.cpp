@@ -54,8 +54,8 @@ MethodEntry epsilon_kde_method() {
   MethodEntry entry = conditional_method("ekde", "ε-neighbour kernel density estimation",
                                          "EpsilonKDE", epsilon_kde_option_table(), &fit_epsilon_kde,
                                          {gate_kind<EpsilonBallGate>("epsilon_ball")});
-  entry.test_options = {{"epsilons", std::vector<double>{0.5, 1.0}},
-                        {"sigmas", std::vector<double>{0.3}},
+  entry.test_options = {{"epsilon", std::vector<double>{0.5, 1.0}},
+                        {"sigma", std::vector<double>{0.3}},
                         {"folds", std::int64_t{2}}};
   return entry;
 }
@@ -65,7 +65,7 @@ MethodEntry nadaraya_watson_cde_method() {
       conditional_method("nwcde", "Nadaraya-Watson conditional density estimation", "NWCDE",
                          nadaraya_watson_cde_option_table(), &fit_nadaraya_watson_cde,
                          {gate_kind<GaussianKernelGate>("gaussian_kernel")});
-  entry.test_options = {{"sigmas", std::vector<double>{0.3, 1.0}}, {"n_centers", std::int64_t{30}}};
+  entry.test_options = {{"sigma", std::vector<double>{0.3, 1.0}}, {"n_centers", std::int64_t{30}}};
   return entry;
 }
 
@@ -73,7 +73,7 @@ MethodEntry rkde_method() {
   MethodEntry entry = conditional_method("rkde", "ratio of kernel density estimates p(x, y)/p(x)",
                                          "RKDE", rkde_option_table(), &fit_rkde,
                                          {gate_kind<GaussianKernelGate>("gaussian_kernel")});
-  entry.test_options = {{"sigmas", std::vector<double>{0.3, 1.0}}, {"folds", std::int64_t{2}}};
+  entry.test_options = {{"sigma", std::vector<double>{0.3, 1.0}}, {"folds", std::int64_t{2}}};
   return entry;
 }
 

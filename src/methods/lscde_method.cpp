@@ -17,8 +17,7 @@ const OptionTable<LscdeOptions>& lscde_option_table() {
     rows.add(folds_option(), &LscdeOptions::folds);
     rows.add_choice(option("cv_loss", OptionType::choice,
                            "Cross-validation loss: kl (held-out negative log-likelihood) or sq "
-                           "(the paper's squared loss)",
-                           "--cv-loss", "cv_loss"),
+                           "(the paper's squared loss)"),
                     &LscdeOptions::cv_loss, {CvLoss::kl, CvLoss::sq},
                     [](CvLoss loss) { return to_string(loss); });
     rows.add(seed_option(), &LscdeOptions::seed);
@@ -39,8 +38,8 @@ MethodEntry lscde_method() {
   entry.takes_unlabeled_inputs = true;
   entry.distributed = true;
   entry.sample_weights = true;
-  entry.test_options = {{"sigmas", std::vector<double>{0.3, 1.0}},
-                        {"lambdas", std::vector<double>{0.1}},
+  entry.test_options = {{"sigma", std::vector<double>{0.3, 1.0}},
+                        {"regularization", std::vector<double>{0.1}},
                         {"n_centers", std::int64_t{30}},
                         {"folds", std::int64_t{2}}};
   entry.fit_conditional = [](const MatrixView& x, const MatrixView& y,

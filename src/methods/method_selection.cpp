@@ -195,8 +195,7 @@ const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
     OptionTable<Options> rows;
     rows.add(option("candidates", OptionType::name_list,
                     "The conditional methods to choose among, cheapest first, each optionally "
-                    "with option settings (kcde:trend=linear)",
-                    "--candidates", "candidates"),
+                    "with option settings (kcde:trend=linear)"),
              &Options::candidates);
     rows.add(declared_columns_option("discrete",
                                      "Unordered discrete columns, passed to the candidates that "
@@ -211,15 +210,13 @@ const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
     rows.add_choice(option("integer_output", OptionType::choice,
                            "An undeclared y of at most 20 integer levels gets a probability mass "
                            "function over its levels (pmf: declared ordered) or a density "
-                           "(density, which can spike on the levels)",
-                           "--integer-output", "integer_output"),
+                           "(density, which can spike on the levels)"),
                     &Options::integer_output, {IntegerOutput::pmf, IntegerOutput::density},
                     [](IntegerOutput choice) { return to_string(choice); });
     rows.add_choice(option("combine", OptionType::choice,
                            "stacking: the linear pool of the candidates with the weights of the "
                            "best held-out log score (weights below 0.01 dropped); "
-                           "selection: the candidate of the smallest held-out NLL",
-                           "--combine", "combine"),
+                           "selection: the candidate of the smallest held-out NLL"),
                     &Options::combine,
                     {CandidateCombination::stacking, CandidateCombination::selection},
                     [](CandidateCombination choice) { return to_string(choice); });
@@ -228,8 +225,7 @@ const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
                            "and scored by its own leave-one-out log-densities where its fit "
                            "computes them (kcde, linear), by K-fold refits otherwise; kfold, "
                            "every candidate refitted on K - 1 folds; auto, kfold up to 1,000 "
-                           "pairs and loo beyond",
-                           "--validation", "validation"),
+                           "pairs and loo beyond"),
                     &Options::validation,
                     {CandidateValidation::automatic, CandidateValidation::leave_one_out,
                      CandidateValidation::kfold},
@@ -239,8 +235,7 @@ const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
         positive(option("time_budget", OptionType::real,
                         "Seconds for scoring the candidates: once one is scored, a later one is "
                         "not started when the budget is spent and is stopped after its first "
-                        "fold when its folds would overrun; the final refit is not counted",
-                        "--time-budget", "time_budget")),
+                        "fold when its folds would overrun; the final refit is not counted")),
         &Options::time_budget);
     rows.add(seed_option(), &Options::seed);
     rows.add(threads_option(), &Options::threads);

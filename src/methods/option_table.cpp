@@ -36,6 +36,24 @@ std::string describe_range(const OptionInfo& option) {
 
 }  // namespace
 
+const std::map<std::string, std::string>& python_conventions() {
+  static const std::map<std::string, std::string> names = {
+      {"folds", "cv"}, {"seed", "random_state"}, {"threads", "n_jobs"}};
+  return names;
+}
+
+std::string python_name_of(const std::string& name) {
+  const auto convention = python_conventions().find(name);
+  return convention == python_conventions().end() ? name : convention->second;
+}
+
+std::string cli_flag_of(const OptionInfo& option) {
+  std::string kebab = option.name;
+  std::replace(kebab.begin(), kebab.end(), '_', '-');
+  const auto* flag = std::get_if<bool>(&option.default_value);
+  return (option.type == OptionType::boolean && flag && *flag ? "--no-" : "--") + kebab;
+}
+
 bool stands_for_default(const OptionInfo& option) {
   if (!option.none_is_default) return false;
   if (const auto* integer = std::get_if<std::int64_t>(&option.default_value)) return *integer == 0;

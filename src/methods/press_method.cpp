@@ -15,107 +15,85 @@ const OptionTable<PressRegressionOptions>& press_option_table() {
     rows.add(
         none_by_default(in_range(option("n_states", OptionType::integer,
                                         "Number of predictive states J; by default round(log n), "
-                                        "at least 2 (the paper's starting point)",
-                                        "--states", "n_states"),
+                                        "at least 2 (the paper's starting point)"),
                                  0),
                         "n_states"),
         &Options::press, &PressOptions::n_states);
     rows.add(none_by_default(in_range(option("max_states", OptionType::integer,
                                              "Fit J = 1 … this and keep the smallest AIC (eq. 37), "
                                              "with the number of states left at its default; by "
-                                             "default one J is fitted",
-                                             "--max-states", "max_states"),
+                                             "default one J is fitted"),
                                       0)),
              &Options::max_states);
     rows.add_choice(option("criterion", OptionType::choice,
                            "Training criterion: in-sample mse, closed-form loocv or gcv (the "
-                           "paper's §5)",
-                           "--criterion", "criterion"),
+                           "paper's §5)"),
                     &Options::press, &PressOptions::criterion,
                     {PressCriterion::gcv, PressCriterion::loocv, PressCriterion::mse},
                     [](PressCriterion criterion) { return to_string(criterion); });
     rows.add_choice(option("optimizer", OptionType::choice,
-                           "Optimiser of θ: adam (the paper's gradient path) or lbfgs",
-                           "--optimizer", "optimizer"),
+                           "Optimiser of θ: adam (the paper's gradient path) or lbfgs"),
                     &Options::press, &PressOptions::optimizer,
                     {PressOptimizer::adam, PressOptimizer::lbfgs},
                     [](PressOptimizer optimizer) { return to_string(optimizer); });
-    rows.add(positive(option("learning_rate", OptionType::real, "Adam's step size",
-                             "--learning-rate", "learning_rate")),
+    rows.add(positive(option("learning_rate", OptionType::real, "Adam's step size")),
              &Options::press, &PressOptions::learning_rate);
     rows.add(
         in_range(
             option("smoothness_weight", OptionType::real,
-                   "Weight μ of the smoothness penalty μ (ν_smooth − ν)² (eq. 36); 0 turns it off",
-                   "--mu", "smoothness_weight"),
+                   "Weight μ of the smoothness penalty μ (ν_smooth − ν)² (eq. 36); 0 turns it off"),
             0),
         &Options::press, &PressOptions::smoothness_weight);
     rows.add(none_by_default(
                  in_range(option("target_dof", OptionType::real,
                                  "Target degrees of freedom ν_smooth of eq. (36), in [1, J]; "
-                                 "needed when μ > 0",
-                                 "--nu-smooth", "target_dof"),
+                                 "needed when μ > 0"),
                           0)),
              &Options::press, &PressOptions::target_dof);
-    OptionInfo lasso =
-        in_range(option("lasso_weight", OptionType::real,
-                        "Weight λ of the LASSO penalty on the coefficients of x (eq. 38)",
-                        "--lasso-weight", "lasso"),
-                 0);
-    // `cdens regress fit` took the weight as --lambda (the λ grid of every other method) and
-    // then as --lasso; `cdens fit --method press` keeps --lambda for the grid (MethodFlags).
-    lasso.deprecated_cli_flags = {"--lambda", "--lasso"};
-    rows.add(std::move(lasso), &Options::press, &PressOptions::lasso_weight);
+    rows.add(in_range(option("lasso_weight", OptionType::real,
+                             "Weight λ of the LASSO penalty on the coefficients of x (eq. 38)"),
+                      0),
+             &Options::press, &PressOptions::lasso_weight);
     rows.add(in_range(option("holdout_fraction", OptionType::real,
                              "Fraction of the training data held out for early stopping, in "
-                             "[0, 0.99]; 0 trains on everything",
-                             "--holdout-fraction", "holdout_fraction"),
+                             "[0, 0.99]; 0 trains on everything"),
                       0, 0.99),
              &Options::press, &PressOptions::holdout_fraction);
     rows.add(
         in_range(option("patience", OptionType::integer,
-                        "Stop once the hold-out MSE has not improved for this many evaluations",
-                        "--patience", "patience"),
+                        "Stop once the hold-out MSE has not improved for this many evaluations"),
                  1),
         &Options::press, &PressOptions::patience);
     rows.add(
-        in_range(option("max_evaluations", OptionType::integer,
-                        "Objective evaluations per start at most", "--max-evaluations", "max_iter"),
+        in_range(option("max_iter", OptionType::integer, "Objective evaluations per start at most"),
                  1),
         &Options::press, &PressOptions::max_evaluations);
     rows.add(
-        in_range(option("relative_tolerance", OptionType::real,
+        in_range(option("tol", OptionType::real,
                         "L-BFGS (not Adam) stops when the objective changes by less than this, "
-                        "relatively; 0 runs to the evaluation limit",
-                        "--tol", "tol"),
+                        "relatively; 0 runs to the evaluation limit"),
                  0),
         &Options::press, &PressOptions::relative_tolerance);
-    rows.add(in_range(option("restarts", OptionType::integer,
-                             "Random starts; the one with the smallest hold-out MSE is kept",
-                             "--restarts", "n_restarts"),
+    rows.add(in_range(option("n_restarts", OptionType::integer,
+                             "Random starts; the one with the smallest hold-out MSE is kept"),
                       1),
              &Options::press, &PressOptions::restarts);
     rows.add(in_range(option("init_scale", OptionType::real,
-                             "Standard deviation of the random starting coefficients",
-                             "--init-scale", "init_scale"),
+                             "Standard deviation of the random starting coefficients"),
                       0.0, 1e6, true),
              &Options::press, &PressOptions::init_scale);
-    rows.add(option("standardize_inputs", OptionType::boolean,
-                    "Standardise x first; off keeps x as given (constant columns allowed)",
-                    "--raw-inputs", "standardize"),
+    rows.add(option("standardize", OptionType::boolean,
+                    "Standardise x first; off keeps x as given (constant columns allowed)"),
              &Options::press, &PressOptions::standardize_inputs);
     rows.add(option("single_precision", OptionType::boolean,
                     "Multiply the design (fitting and held-out samples) in single precision "
-                    "(half the memory traffic; large data sets)",
-                    "--single-precision", "single_precision"),
+                    "(half the memory traffic; large data sets)"),
              &Options::press, &PressOptions::single_precision);
     rows.add(seed_option(), &Options::press, &PressOptions::seed);
     rows.add(threads_option(), &Options::press, &PressOptions::threads);
     rows.add_rule([](const Options& options) {
       if (options.max_states > 0 && options.press.n_states > 0) {
-        throw InvalidArgument(
-            "give either n_states or max_states, not both (--states, --max-states on the "
-            "command line)");
+        throw InvalidArgument("give either n_states or max_states, not both");
       }
     });
     return rows;
@@ -134,8 +112,8 @@ MethodEntry press_method() {
   // The criterion and its gradient are sums over the rows (docs/distributed.md).
   entry.distributed = true;
   entry.test_options = {{"n_states", std::int64_t{3}},
-                        {"restarts", std::int64_t{1}},
-                        {"max_evaluations", std::int64_t{100}}};
+                        {"n_restarts", std::int64_t{1}},
+                        {"max_iter", std::int64_t{100}}};
   return entry;
 }
 

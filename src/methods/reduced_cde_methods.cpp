@@ -17,28 +17,23 @@ OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii, bool with_final
   using Options = ReducedCdeOptions;
   OptionTable<Options> rows;
   rows.add(none_by_default(
-               in_range(option("dz", OptionType::integer,
+               in_range(option("n_components", OptionType::integer,
                                "Dimension d_z of the projection; by default chosen among 1 … "
                                "d_x by cross-validation of the whole method (W and "
                                "the estimator on z fitted without each fold and "
                                "scored on it: by the SQ criterion, or for lsce's refit by "
                                "dz_loss; about K + 1 times the cost of a fit at one d_z "
-                               "per candidate)",
-                               "--dz", "n_components"),
+                               "per candidate)"),
                         0),
                "d_z"),
            &Options::reduction, &ReductionOptions::dz);
-  OptionInfo restarts =
-      in_range(option("restarts", OptionType::integer,
-                      "Random orthonormal starts of the search for W; the best by "
-                      "cross-validation is kept",
-                      "--restarts", "n_restarts"),
-               1);
-  restarts.deprecated_python_names = {"restarts"};
-  rows.add(std::move(restarts), &Options::reduction, &ReductionOptions::restarts);
-  rows.add(in_range(option("max_iterations", OptionType::integer,
-                           "Updates of W per start at most (the paper: until W converges)",
-                           "--max-iter", "max_iter"),
+  rows.add(in_range(option("n_restarts", OptionType::integer,
+                           "Random orthonormal starts of the search for W; the best by "
+                           "cross-validation is kept"),
+                    1),
+           &Options::reduction, &ReductionOptions::restarts);
+  rows.add(in_range(option("max_iter", OptionType::integer,
+                           "Updates of W per start at most (the paper: until W converges)"),
                     0),
            &Options::reduction, &ReductionOptions::max_iterations);
   rows.add(sigma_grid(), &Options::reduction, &ReductionOptions::sigmas);
@@ -51,16 +46,14 @@ OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii, bool with_final
                            "The model on z = Wx: refit (LSCDE refitted with σ, λ by KL "
                            "cross-validation) or paper (the LSCDE inside the SCE estimate, §2.6, "
                            "whose σ, λ the SCE criterion chose: in many output dimensions it "
-                           "prefers spikes); the d_z cross-validation scores the chosen model",
-                           "--final-model", "final_model"),
+                           "prefers spikes); the d_z cross-validation scores the chosen model"),
                     &Options::lsce_final_model, {LsceFinalModel::refit, LsceFinalModel::paper},
                     [](LsceFinalModel model) { return to_string(model); });
     rows.add_choice(option("dz_loss", OptionType::choice,
                            "final_model=refit: how the d_z cross-validation scores the refitted "
                            "LSCDE on each held-out fold: sq (the SQ criterion of §3.2, as the "
                            "paper's model and LSMI are scored) or kl (its own criterion, the "
-                           "held-out negative log-likelihood that chose its σ and λ)",
-                           "--dz-loss", "dz_loss"),
+                           "held-out negative log-likelihood that chose its σ and λ)"),
                     &Options::lsce_dz_loss, {CvLoss::sq, CvLoss::kl},
                     [](CvLoss loss) { return to_string(loss); });
   }
@@ -106,14 +99,14 @@ MethodEntry reduced_cde_method(ReducedCdeMethod method, std::string summary,
                          {wrapping_gate_kind<ProjectedGate>("projected"),
                           on_epsilon_kde ? gate_kind<EpsilonBallGate>("epsilon_ball")
                                          : gate_kind<LscdeGate>("lscde")});
-  entry.test_options = {{"dz", std::int64_t{1}},
-                        {"restarts", std::int64_t{1}},
-                        {"max_iterations", std::int64_t{5}},
-                        {"sigmas", std::vector<double>{0.5}},
-                        {"lambdas", std::vector<double>{0.1}},
+  entry.test_options = {{"n_components", std::int64_t{1}},
+                        {"n_restarts", std::int64_t{1}},
+                        {"max_iter", std::int64_t{5}},
+                        {"sigma", std::vector<double>{0.5}},
+                        {"regularization", std::vector<double>{0.1}},
                         {"n_centers", std::int64_t{20}},
                         {"folds", std::int64_t{2}}};
-  if (on_epsilon_kde) entry.test_options["epsilons"] = std::vector<double>{0.5};
+  if (on_epsilon_kde) entry.test_options["epsilon"] = std::vector<double>{0.5};
   // The search's sums over rows and the LSCDE on z run on many ranks (docs/distributed.md).
   entry.distributed = !on_epsilon_kde;
   if (on_epsilon_kde) {

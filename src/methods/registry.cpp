@@ -41,18 +41,12 @@ std::vector<MethodEntry> all_methods() {
   return entries;
 }
 
-bool is_called(const MethodEntry& method, const std::string& name) {
-  return method.name == name ||
-         std::find(method.deprecated_names.begin(), method.deprecated_names.end(), name) !=
-             method.deprecated_names.end();
-}
-
-/// The method of `candidates` called `name` or an earlier name; InvalidArgument listing them.
+/// The method of `candidates` called `name`; InvalidArgument listing them.
 const MethodEntry& find_among(const std::vector<const MethodEntry*>& candidates,
                               const std::string& name, const std::string& kind) {
   std::string known;
   for (const MethodEntry* method : candidates) {
-    if (is_called(*method, name)) return *method;
+    if (method->name == name) return *method;
     known += (known.empty() ? "" : ", ") + method->name;
   }
   throw InvalidArgument("unknown " + kind + "method '" + name + "' (known methods: " + known + ")");

@@ -21,34 +21,32 @@ const OptionTable<SaCdeOptions>& sacde_option_table() {
                            "How λ is taken from the cross-validation: min (the paper's: the "
                            "smallest mean held-out NLL) or 1se (ours: the σ of the minimum and "
                            "the largest λ within one standard error of it, the sparsest model "
-                           "the cross-validation cannot tell from the best)",
-                           "--lambda-rule", "lambda_rule"),
+                           "the cross-validation cannot tell from the best)"),
                     &SaCdeOptions::lambda_rule,
                     {SaCdeLambdaRule::one_standard_error, SaCdeLambdaRule::minimum},
                     [](SaCdeLambdaRule rule) { return to_string(rule); });
-    rows.add(positive(option("kkt_tolerance", OptionType::real,
+    rows.add(positive(option("tol", OptionType::real,
                              "Stopping rule of the solver (block-coordinate descent): the largest "
-                             "violation of the KKT conditions of eq. (16), relative to λ",
-                             "--tol", "tol")),
+                             "violation of the KKT conditions of eq. (16), relative to λ")),
              &SaCdeOptions::solver, &GroupLassoOptions::kkt_tolerance);
     rows.add(seed_option(), &SaCdeOptions::seed);
     rows.add(threads_option(), &SaCdeOptions::threads);
     // The solver's other settings: C++ only.
-    rows.add(positive(option("solver_tolerance", OptionType::real,
-                             "A block's FISTA stops when the coefficients change by less than "
-                             "this, relatively",
-                             "", "")),
+    rows.add(positive(library_only(
+                 option("solver_tolerance", OptionType::real,
+                        "A block's FISTA stops when the coefficients change by less than "
+                        "this, relatively"))),
              &SaCdeOptions::solver, &GroupLassoOptions::tolerance);
-    rows.add(in_range(option("solver_max_iterations", OptionType::integer,
-                             "Sweeps of one solve at most", "", ""),
+    rows.add(in_range(library_only(option("solver_max_iterations", OptionType::integer,
+                                          "Sweeps of one solve at most")),
                       1),
              &SaCdeOptions::solver, &GroupLassoOptions::max_iterations);
-    rows.add(in_range(option("block_iterations", OptionType::integer,
-                             "FISTA iterations on one block per visit", "", ""),
+    rows.add(in_range(library_only(option("block_iterations", OptionType::integer,
+                                          "FISTA iterations on one block per visit")),
                       1),
              &SaCdeOptions::solver, &GroupLassoOptions::block_iterations);
-    rows.add(in_range(option("extrapolation_interval", OptionType::integer,
-                             "Sweeps between extrapolation steps; 0 turns them off", "", ""),
+    rows.add(in_range(library_only(option("extrapolation_interval", OptionType::integer,
+                                          "Sweeps between extrapolation steps; 0 turns them off")),
                       0),
              &SaCdeOptions::solver, &GroupLassoOptions::extrapolation_interval);
     return rows;
@@ -99,8 +97,8 @@ MethodEntry sacde_method() {
       conditional_method("sacde", "sparse additive conditional density estimation", "SACDE",
                          sacde_option_table(), &fit_sacde, {gate_kind<SaCdeGate>("sacde")});
   entry.distributed = true;
-  entry.test_options = {{"sigmas", std::vector<double>{0.5, 1.0}},
-                        {"lambdas", std::vector<double>{0.1}},
+  entry.test_options = {{"sigma", std::vector<double>{0.5, 1.0}},
+                        {"regularization", std::vector<double>{0.1}},
                         {"n_centers", std::int64_t{30}},
                         {"folds", std::int64_t{2}}};
   return entry;
@@ -114,8 +112,8 @@ MethodEntry sa_lscde_method() {
                           gate_kind<LscdeGate>("lscde")});
   // Both stages sum over the ranks' rows.
   entry.distributed = true;
-  entry.test_options = {{"sigmas", std::vector<double>{0.5, 1.0}},
-                        {"lambdas", std::vector<double>{0.1}},
+  entry.test_options = {{"sigma", std::vector<double>{0.5, 1.0}},
+                        {"regularization", std::vector<double>{0.1}},
                         {"n_centers", std::int64_t{30}},
                         {"folds", std::int64_t{2}}};
   return entry;

@@ -90,8 +90,8 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
   if (options.smoothness_weight > 0.0 &&
       !(options.target_dof >= 1.0 && options.target_dof <= static_cast<double>(j_count))) {
     throw InvalidArgument(
-        "a smoothness weight mu (smoothness_weight, --mu) above 0 needs the target degrees of "
-        "freedom nu_smooth (target_dof, --nu-smooth) in [1, J = " +
+        "a smoothness weight mu (smoothness_weight) above 0 needs the target degrees of freedom "
+        "nu_smooth (target_dof) in [1, J = " +
         std::to_string(j_count) + "]");
   }
   const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());

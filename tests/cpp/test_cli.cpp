@@ -160,7 +160,7 @@ class FaithfulModel {
   FaithfulModel()
       : file_("faithful_model.json"),
         fit_(run_cli({"fit", kFaithful, "--method", "lscde", "--x", "waiting", "--y", "eruptions",
-                      "--sigma", "0.3", "--lambda", "0.1", "--out", file_.path()})) {
+                      "--sigma", "0.3", "--regularization", "0.1", "--out", file_.path()})) {
     const CsvTable table = read_csv(kFaithful);
     x_ = columns(table, {"waiting"});
     y_ = columns(table, {"eruptions"});
@@ -346,9 +346,9 @@ std::string section(const std::string& text, const std::string& first, const std
 
 TEST(CliFit, CrossValidationTableMarksChosenCell) {
   const TemporaryFile model_file("cv_model.json");
-  const CliResult fit =
-      run_cli({"fit", kFaithful, "--x", "waiting", "--y", "eruptions", "--sigma", "0.2,0.5",
-               "--lambda", "0.1,1", "--folds", "3", "--cv-loss", "kl", "--out", model_file.path()});
+  const CliResult fit = run_cli({"fit", kFaithful, "--x", "waiting", "--y", "eruptions", "--sigma",
+                                 "0.2,0.5", "--regularization", "0.1,1", "--folds", "3",
+                                 "--cv-loss", "kl", "--out", model_file.path()});
   ASSERT_EQ(fit.status, 0) << fit.err;
   const ConditionalModel model = load_conditional_model(model_file.path());
   ASSERT_TRUE(model.report.cross_validation.has_value());
@@ -380,9 +380,9 @@ TEST(CliFit, CrossValidationTableMarksChosenCell) {
 
 TEST(CliFit, HoldoutNllEqualsLibrary) {
   const TemporaryFile model_file("holdout_model.json");
-  const CliResult fit =
-      run_cli({"fit", kFaithful, "--x", "waiting", "--y", "eruptions", "--sigma", "0.3", "--lambda",
-               "0.1", "--holdout", "0.25", "--seed", "4", "--out", model_file.path()});
+  const CliResult fit = run_cli({"fit", kFaithful, "--x", "waiting", "--y", "eruptions", "--sigma",
+                                 "0.3", "--regularization", "0.1", "--holdout", "0.25", "--seed",
+                                 "4", "--out", model_file.path()});
   ASSERT_EQ(fit.status, 0) << fit.err;
 
   // The documented split: the first round(F·n) entries of Rng(seed, 1).permutation(n).
@@ -408,9 +408,9 @@ TEST(CliFit, HoldoutNllEqualsLibrary) {
 TEST(CliFit, UnlabeledInputsReachTheFit) {
   const TemporaryFile unlabeled("unlabeled.csv", "waiting\n48\n52\n61\n77\n83\n90\n");
   const TemporaryFile model_file("semi_model.json");
-  const CliResult fit =
-      run_cli({"fit", kFaithful, "--x", "waiting", "--y", "eruptions", "--sigma", "0.3", "--lambda",
-               "0.1", "--unlabeled", unlabeled.path(), "--out", model_file.path()});
+  const CliResult fit = run_cli({"fit", kFaithful, "--x", "waiting", "--y", "eruptions", "--sigma",
+                                 "0.3", "--regularization", "0.1", "--unlabeled", unlabeled.path(),
+                                 "--out", model_file.path()});
   ASSERT_EQ(fit.status, 0) << fit.err;
   EXPECT_EQ(value_of(fit.out, "n_unlabeled"), "6");
   EXPECT_EQ(load_conditional_model(model_file.path()).report.statistics.at("n_unlabeled"), 6.0);
@@ -422,8 +422,9 @@ TEST(CliFit, NoHeaderNamesColumnsByPosition) {
   contents.erase(0, contents.find('\n') + 1);
   const TemporaryFile data("no_header.csv", contents);
   const TemporaryFile model_file("no_header_model.json");
-  const CliResult fit = run_cli({"fit", data.path(), "--no-header", "--x", "1", "--y", "0",
-                                 "--sigma", "0.3", "--lambda", "0.1", "--out", model_file.path()});
+  const CliResult fit =
+      run_cli({"fit", data.path(), "--no-header", "--x", "1", "--y", "0", "--sigma", "0.3",
+               "--regularization", "0.1", "--out", model_file.path()});
   ASSERT_EQ(fit.status, 0) << fit.err;
   const ConditionalModel model = load_conditional_model(model_file.path());
   EXPECT_EQ(model.x_names, std::vector<std::string>{"1"});
@@ -454,7 +455,7 @@ TEST(CliFit, TwoDimensionalInputsAndOutputs) {
   const TemporaryFile data("two_dimensional.csv", two_dimensional_data());
   const TemporaryFile model_file("two_dimensional_model.json");
   const CliResult fit = run_cli({"fit", data.path(), "--x", "a,b", "--y", "c,d", "--sigma", "0.5",
-                                 "--lambda", "0.1", "--out", model_file.path()});
+                                 "--regularization", "0.1", "--out", model_file.path()});
   ASSERT_EQ(fit.status, 0) << fit.err;
   const ConditionalModel model = load_conditional_model(model_file.path());
   ASSERT_EQ(model.mixture.input_dim(), 2);
@@ -541,8 +542,8 @@ TEST(CliErrors, BadDataFiles) {
   const TemporaryFile constant("constant.csv", "a,b\n1,2\n2,2\n3,2\n4,2\n");
   const TemporaryFile empty("empty.csv", "");
   const auto fit = [](const std::string& path) {
-    return std::vector<std::string>{"fit", path,      "--x", "a",        "--y",
-                                    "b",   "--sigma", "0.3", "--lambda", "0.1"};
+    return std::vector<std::string>{
+        "fit", path, "--x", "a", "--y", "b", "--sigma", "0.3", "--regularization", "0.1"};
   };
   expect_usage_error(fit("/nonexistent/data.csv"), "/nonexistent/data.csv");
   // Line 3, column 2: the first field the short row lacks.
@@ -565,12 +566,13 @@ TEST(CliErrors, BadFitOptions) {
     arguments.insert(arguments.end(), extra.begin(), extra.end());
     return arguments;
   };
-  expect_usage_error(with({"--sigma", "-1", "--lambda", "0.1"}), "sigma");
+  expect_usage_error(with({"--sigma", "-1", "--regularization", "0.1"}), "sigma");
   expect_usage_error(with({"--sigma", "0.3,,1"}), "--sigma");
-  expect_usage_error(with({"--lambda", "abc"}), "--lambda");
-  expect_usage_error(with({"--sigma", "0.2,0.5", "--lambda", "0.1", "--folds", "1"}), "fold");
+  expect_usage_error(with({"--regularization", "abc"}), "--regularization");
+  expect_usage_error(with({"--sigma", "0.2,0.5", "--regularization", "0.1", "--folds", "1"}),
+                     "fold");
   expect_usage_error({"fit", four_rows.path(), "--x", "a", "--y", "b", "--sigma", "0.2,0.5",
-                      "--lambda", "0.1", "--folds", "5"},
+                      "--regularization", "0.1", "--folds", "5"},
                      "fold");
   expect_usage_error(with({"--cv-loss", "foo"}), "foo");
   // `cdens fit` fits a method of any family.
@@ -746,7 +748,8 @@ TEST(CliKernelMethods, OptionsAMethodDoesNotTakeAreErrors) {
     arguments.insert(arguments.end(), extra.begin(), extra.end());
     return arguments;
   };
-  expect_usage_error(fit("ekde", {"--lambda", "0.1"}), "--lambda does not apply to --method ekde");
+  expect_usage_error(fit("ekde", {"--regularization", "0.1"}),
+                     "--regularization does not apply to --method ekde");
   expect_usage_error(fit("ekde", {"--cv-loss", "sq"}), "--cv-loss");
   expect_usage_error(fit("nwcde", {"--folds", "3"}), "--folds");
   expect_usage_error(fit("rkde", {"--n-centers", "10"}), "--n-centers");
@@ -762,8 +765,8 @@ TEST(CliErrors, FailedFitLeavesExistingModelUntouched) {
   const std::string previous = "{\"previous\": \"model\"}\n";
   const TemporaryFile model_file("kept_model.json", previous);
   const TemporaryFile constant("constant_y.csv", "a,b\n1,2\n2,2\n3,2\n4,2\n");
-  expect_usage_error({"fit", constant.path(), "--x", "a", "--y", "b", "--sigma", "0.3", "--lambda",
-                      "0.1", "--out", model_file.path()},
+  expect_usage_error({"fit", constant.path(), "--x", "a", "--y", "b", "--sigma", "0.3",
+                      "--regularization", "0.1", "--out", model_file.path()},
                      "column 'b' is constant");
   EXPECT_EQ(read_text(model_file.path()), previous);
   expect_usage_error({"fit", kFaithful, "--x", "waiting", "--y", "eruptions", "--sigma", "-1",
@@ -799,160 +802,60 @@ TEST(CliErrors, PressRefusesBadInput) {
     arguments.insert(arguments.end(), extra.begin(), extra.end());
     return arguments;
   };
-  expect_usage_error(with({"--states", "3", "--max-states", "5"}), "--max-states");
+  expect_usage_error(with({"--n-states", "3", "--max-states", "5"}), "n_states or max_states");
   expect_usage_error(with({"--criterion", "aic"}), "criterion");
   expect_usage_error(with({"--optimizer", "sgd"}), "--optimizer");
   expect_usage_error(with({"--holdout-fraction", "1.5"}), "--holdout-fraction must lie in");
   expect_usage_error(
       {"fit", kFaithful, "--method", "press", "--x", "waiting", "--y", "waiting,eruptions"},
       "one output");
-  // --lambda is every other method's λ grid; PRESS's LASSO weight is --lasso-weight.
-  expect_usage_error(with({"--lambda", "0.1"}),
-                     "option --lambda does not apply to --method press (its options: ");
-  expect_usage_error(with({"--lambda", "0.1"}),
-                     "for this method's lasso_weight use --lasso-weight");
+  // --regularization is the other methods' λ grid; PRESS's LASSO weight is --lasso-weight.
+  expect_usage_error(with({"--regularization", "0.1"}),
+                     "option --regularization does not apply to --method press (its options: ");
   // A model file of another method is not a PRESS model.
   expect_usage_error({"predict", FaithfulModel::get().path(), kFaithful, "--state-weights"},
                      "is not a PRESS model but a conditional density model p(y|x) fitted by lscde");
 }
 
 // The grammar: `cdens fit --method M` for every family, and verbs that dispatch on the kind of
-// the model file; `cdens density VERB` and `cdens regress VERB` still work for one release.
+// the model file.
 
-/// The output with the lines that depend on the clock (fit_seconds) left out.
-std::string without_timings(const std::string& output) {
-  std::istringstream lines(output);
-  std::string kept;
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("fit_seconds: ", 0) != 0) kept += line + '\n';
-  }
-  return kept;
-}
-
-/// A model file's document without the fit's duration.
-nlohmann::json model_without_timing(const std::string& path) {
-  nlohmann::json document = nlohmann::json::parse(read_text(path));
-  document["fit"].erase("fit_seconds");
-  return document;
-}
-
-/// Runs an earlier spelling and its replacement: both succeed, the earlier one warns on stderr
-/// with exactly `warnings` (one line each), the replacement says nothing there, and both write
-/// the same bytes to stdout (fit timings aside) and, when `model_path` is given, the same model.
-void expect_same_as_replacement(const std::vector<std::string>& old_spelling,
-                                const std::vector<std::string>& new_spelling,
-                                const std::vector<std::string>& warnings,
-                                const std::string& model_path = "") {
-  std::string joined;
-  for (const auto& argument : old_spelling) joined += " " + argument;
-  SCOPED_TRACE("cdens" + joined);
-  const CliResult old_result = run_cli(old_spelling);
-  ASSERT_EQ(old_result.status, 0) << old_result.err;
-  const nlohmann::json old_model =
-      model_path.empty() ? nlohmann::json() : model_without_timing(model_path);
-  const CliResult new_result = run_cli(new_spelling);
-  ASSERT_EQ(new_result.status, 0) << new_result.err;
-  std::string expected_err;
-  for (const auto& warning : warnings) expected_err += "cdens: warning: " + warning + '\n';
-  EXPECT_EQ(old_result.err, expected_err);
-  EXPECT_EQ(new_result.err, "");
-  EXPECT_FALSE(new_result.out.empty());
-  EXPECT_EQ(without_timings(old_result.out), without_timings(new_result.out));
-  if (!model_path.empty()) {
-    EXPECT_EQ(old_model, model_without_timing(model_path));
-  }
-}
-
-TEST(CliGrammar, DensityGroupStillWorksWarnsAndEqualsTheFlatVerbs) {
-  const TemporaryFile model_file("gmm_model.json");
-  const std::string& model = model_file.path();
-  const std::vector<std::string> gmm = {kFaithful, "--method", "gmm",   "--components", "2",
-                                        "--seed",  "3",        "--out", model};
-  std::vector<std::string> old_fit = {"density", "fit"};
-  std::vector<std::string> new_fit = {"fit"};
-  old_fit.insert(old_fit.end(), gmm.begin(), gmm.end());
-  new_fit.insert(new_fit.end(), gmm.begin(), gmm.end());
-  expect_same_as_replacement(
-      old_fit, new_fit,
-      {"'cdens density fit' is deprecated and will be removed; use 'cdens fit --method gmm'"},
-      model);
-  // parzen was the default method of `cdens density fit`.
-  const TemporaryFile parzen_file("parzen_model.json");
-  expect_same_as_replacement(
-      {"density", "fit", kFaithful, "--columns", "eruptions", "--out", parzen_file.path()},
-      {"fit", kFaithful, "--method", "parzen", "--columns", "eruptions", "--out",
-       parzen_file.path()},
-      {"'cdens density fit' is deprecated and will be removed; use 'cdens fit --method parzen'"},
-      parzen_file.path());
-  const auto warning = [](const std::string& verb) {
-    return "'cdens density " + verb + "' is deprecated and will be removed; use 'cdens " + verb +
-           "'";
-  };
-  expect_same_as_replacement({"density", "score", model, kFaithful}, {"score", model, kFaithful},
-                             {warning("score")});
-  expect_same_as_replacement({"density", "grid", model, "--grid", "1:6:7", "--grid", "40:100:5"},
-                             {"grid", model, "--grid", "1:6:7", "--grid", "40:100:5"},
-                             {warning("grid")});
-  expect_same_as_replacement({"density", "sample", model, "--n", "20", "--seed", "4"},
-                             {"sample", model, "--n", "20", "--seed", "4"}, {warning("sample")});
-  expect_same_as_replacement({"density", "info", model}, {"info", model}, {warning("info")});
-  // What the flat verbs print for a density model is the model's.
-  const DensityModel density = load_density_model(model);
-  const CliResult score = run_cli({"score", model, kFaithful});
+TEST(CliGrammar, TheFlatVerbsAnswerForADensityModelAndAPressModel) {
+  const TemporaryFile density_file("flat_gmm.json");
+  ASSERT_EQ(run_cli({"fit", kFaithful, "--method", "gmm", "--n-components", "2", "--seed", "3",
+                     "--out", density_file.path()})
+                .status,
+            0);
+  const DensityModel density = load_density_model(density_file.path());
+  const CliResult score = run_cli({"score", density_file.path(), kFaithful});
   const Matrix x = columns(read_csv(kFaithful), density.names);
   EXPECT_EQ(value_of(score.out, "mean_log_likelihood"),
             format_number(density.mixture.log_pdf(x).mean()));
-}
 
-TEST(CliGrammar, RegressGroupStillWorksWarnsAndEqualsTheFlatVerbs) {
-  const TemporaryFile model_file("press_model.json");
-  const std::string& model = model_file.path();
-  const std::vector<std::string> press = {
-      kFaithful,    "--x", "waiting",           "--y", "eruptions", "--states", "2",
-      "--restarts", "1",   "--max-evaluations", "100", "--out",     model};
-  std::vector<std::string> old_fit = {"regress", "fit"};
-  old_fit.insert(old_fit.end(), press.begin(), press.end());
-  old_fit.insert(old_fit.end(), {"--lambda", "0.01"});
-  std::vector<std::string> new_fit = {"fit", "--method", "press"};
-  new_fit.insert(new_fit.end(), press.begin(), press.end());
-  new_fit.insert(new_fit.end(), {"--lasso-weight", "0.01"});
-  expect_same_as_replacement(
-      old_fit, new_fit,
-      {"'cdens regress fit' is deprecated and will be removed; use 'cdens fit --method press'",
-       "--lambda is deprecated and will be removed; use --lasso-weight"},
-      model);
-  EXPECT_EQ(load_conditional_model(model).report.method, "press");
-  expect_same_as_replacement({"regress", "predict", model, kFaithful, "--q", "0.25,0.75"},
-                             {"predict", model, kFaithful, "--q", "0.25,0.75", "--state-weights"},
-                             {"'cdens regress predict' is deprecated and will be removed; use "
-                              "'cdens predict --state-weights'"});
+  const TemporaryFile press_file("flat_press.json");
+  ASSERT_EQ(run_cli({"fit", kFaithful, "--method", "press", "--x", "waiting", "--y", "eruptions",
+                     "--n-states", "2", "--n-restarts", "1", "--max-iter", "100", "--lasso-weight",
+                     "0.01", "--out", press_file.path()})
+                .status,
+            0);
+  EXPECT_EQ(load_conditional_model(press_file.path()).report.method, "press");
   // Without --state-weights a PRESS model answers `predict` as every conditional model does.
-  const CliResult predict = run_cli({"predict", model, kFaithful});
+  const CliResult predict = run_cli({"predict", press_file.path(), kFaithful});
   ASSERT_EQ(predict.status, 0) << predict.err;
   EXPECT_EQ(parse_output_csv(predict.out).column_names,
             (std::vector<std::string>{"waiting", "log_density", "mean", "variance", "q0.05", "q0.5",
                                       "q0.95"}));
-  // An old script's failure: the warning, then the one error line.
-  const CliResult not_press =
-      run_cli({"regress", "predict", FaithfulModel::get().path(), kFaithful});
-  EXPECT_EQ(not_press.status, 2);
-  EXPECT_EQ(not_press.err.substr(0, not_press.err.find('\n') + 1),
-            "cdens: warning: 'cdens regress predict' is deprecated and will be removed; use "
-            "'cdens predict --state-weights'\n");
-  EXPECT_NE(not_press.err.find("\ncdens: error: 'cdens regress predict' applies to PRESS models; "),
-            std::string::npos)
-      << not_press.err;
 }
 
 TEST(CliGrammar, AVerbOrOptionForAnotherKindOfModelIsRefusedNamingTheKind) {
   const TemporaryFile density_file("kind_gmm.json");
   const TemporaryFile press_file("kind_press.json");
-  ASSERT_EQ(run_cli({"fit", kFaithful, "--method", "gmm", "--components", "2", "--out",
+  ASSERT_EQ(run_cli({"fit", kFaithful, "--method", "gmm", "--n-components", "2", "--out",
                      density_file.path()})
                 .status,
             0);
   ASSERT_EQ(run_cli({"fit", kFaithful, "--method", "press", "--x", "waiting", "--y", "eruptions",
-                     "--states", "2", "--restarts", "1", "--max-evaluations", "50", "--out",
+                     "--n-states", "2", "--n-restarts", "1", "--max-iter", "50", "--out",
                      press_file.path()})
                 .status,
             0);

@@ -56,9 +56,9 @@ TEST(ConstantInputs, DeclaredColumnsAndPerColumnBandwidthsFollowTheKeptInputs) {
   const Matrix full = with_constant_row(x, 1, 1.0);
   const MethodEntry& kcde = find_method("kcde", MethodFamily::conditional);
   const OptionValues declared = {{"ordered", std::vector<std::int64_t>{2}},
-                                 {"bandwidths", std::vector<double>{0.4, 9.0, 0.3, 0.5}}};
+                                 {"bandwidth", std::vector<double>{0.4, 9.0, 0.3, 0.5}}};
   const OptionValues kept = {{"ordered", std::vector<std::int64_t>{1}},
-                             {"bandwidths", std::vector<double>{0.4, 0.3, 0.5}}};
+                             {"bandwidth", std::vector<double>{0.4, 0.3, 0.5}}};
   const ConditionalModel with = fit_method(kcde, full, data.y, Matrix(3, 0), declared);
   const ConditionalModel without = fit_method(kcde, x, data.y, Matrix(2, 0), kept);
   const Matrix queries = with_constant_row(x.leftCols(8), 1, 1.0);

@@ -222,7 +222,7 @@ TEST(KernelSumsTest, AutomaticChoiceIsWithinTolerance) {
 }
 
 /// The points of a grid with `count` nodes per dimension spanning [low, high] in every dimension,
-/// the first dimension varying fastest (the order of `cdens density grid`).
+/// the first dimension varying fastest (the order of `cdens grid`).
 Matrix grid_points(Index d, Index count, double low, double high) {
   Index total = 1;
   for (Index k = 0; k < d; ++k) total *= count;

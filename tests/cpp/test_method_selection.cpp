@@ -98,7 +98,7 @@ TEST(MethodSelection, TableIsTheKFoldNllOfEachCandidateAndTheBestIsRefitted) {
 
   const Vector linear = explicit_fold_nll(sample, "linear", {}, 4, 9);
   const OptionValues kcde_values = {{"trend", std::string("linear")},
-                                    {"restarts", std::int64_t{0}},
+                                    {"n_restarts", std::int64_t{0}},
                                     {"seed", std::uint64_t{9}},
                                     {"threads", std::int64_t{1}}};
   const Vector kcde = explicit_fold_nll(sample, "kcde", kcde_values, 4, 9);
@@ -133,8 +133,8 @@ TEST(MethodSelection, StackingPoolsTheCandidatesWithTheWeightsOfTheBestHeldOutLo
   const ConditionalModel model = fit_selected_method(sample.x, sample.y, options);
   const MethodSelection& table = *model.report.method_selection;
   const std::vector<std::pair<std::string, OptionValues>> candidates = {
-      {"kcde", {{"trend", std::string("gp")}, {"restarts", std::int64_t{0}}}},
-      {"kcde", {{"restarts", std::int64_t{0}}}},
+      {"kcde", {{"trend", std::string("gp")}, {"n_restarts", std::int64_t{0}}}},
+      {"kcde", {{"n_restarts", std::int64_t{0}}}},
       {"lscde", {}}};
   Matrix log_densities(200, 3);
   for (std::size_t c = 0; c < 3; ++c) {
@@ -210,7 +210,7 @@ TEST(MethodSelection, LeaveOneOutStacksTheFitsOwnTermsAndScoresTheOthersByFolds)
   const MethodSelection& table = *model.report.method_selection;
   EXPECT_EQ(table.validation, "loo");
   EXPECT_EQ(table.scored_pairs, 60);
-  const OptionValues kcde_values = with_seed({{"restarts", std::int64_t{0}},
+  const OptionValues kcde_values = with_seed({{"n_restarts", std::int64_t{0}},
                                               {"exact_limit", std::int64_t{100}},
                                               {"subsample_held_out", std::int64_t{60}}},
                                              5);
@@ -287,7 +287,7 @@ TEST(MethodSelection, ACandidateThatFailsIsReportedAndTheOthersStillCompete) {
   const test::PairSample sample = curved_sample(100, 5);
   MethodSelectionOptions options;
   // One bandwidth for data of three dimensions: an error of the fit, not of the list.
-  options.candidates = "kcde:bandwidths=0.5";
+  options.candidates = "kcde:bandwidth=0.5";
   EXPECT_THROW(fit_selected_method(sample.x, sample.y, options), DataError);
   options.candidates = "linear, kcde:bandwidth=0.5";
   const ConditionalModel model = fit_selected_method(sample.x, sample.y, options);
@@ -321,7 +321,7 @@ TEST(MethodSelection, MalformedCandidatesAreRefusedNamingThem) {
   EXPECT_NE(message("kcde,linear,kcde").find("'kcde' is the same as 'kcde'"), std::string::npos);
   // The same settings spelled otherwise: the default written out, the Python name.
   EXPECT_NE(message("kcde,kcde:trend=none").find("is the same as 'kcde'"), std::string::npos);
-  EXPECT_NE(message("kcde:restarts=0,kcde:n_restarts=0").find("is the same as"), std::string::npos);
+  EXPECT_NE(message("lscde:folds=3,lscde:cv=3").find("is the same as"), std::string::npos);
   EXPECT_EQ(message("kcde,kcde:trend=linear"), "no error");
   MethodSelectionOptions options;
   options.folds = 51;

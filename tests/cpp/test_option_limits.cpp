@@ -180,10 +180,10 @@ TEST(OptionLimitsTest, ADirectFitRefusesWhatItsTableRefusesWithTheSameMessage) {
       test::message_of<InvalidArgument>([&] { fit_lscde(data.x, data.y, lscde); });
   const std::string through_registry = test::message_of<InvalidArgument>([&] {
     fit_method(*method_named("lscde"), data.x, data.y, Matrix(1, 0),
-               {{"lambdas", std::vector<double>{0.1, 0.0}}});
+               {{"regularization", std::vector<double>{0.1, 0.0}}});
   });
   EXPECT_EQ(direct, through_registry);
-  EXPECT_NE(direct.find("option lambdas must be greater than 0, got 0"), std::string::npos)
+  EXPECT_NE(direct.find("option regularization must be greater than 0, got 0"), std::string::npos)
       << direct;
 
   // A rule over two options: GSKD's hold-out subsample needs two samples per fold.

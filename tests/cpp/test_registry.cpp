@@ -45,8 +45,6 @@ TEST(RegistryTest, FindsEveryMethodByNameAndFamilyAndRefusesUnknownOnes) {
       "linear", "lscde", "lsce",    "lsce-ekde", "lsmi-ekde", "lsmi-lscde", "nwcde", "parzen",
       "press",  "rkde",  "rsde",    "sacde",     "salscde",   "skd"};
   EXPECT_EQ(names, expected);
-  // The Parzen window's earlier name still finds it.
-  EXPECT_EQ(find_method("pw", MethodFamily::density).name, "parzen");
   const std::string message =
       test::message_of<InvalidArgument>([] { find_method("lscde", MethodFamily::density); });
   EXPECT_NE(message.find("unknown density method 'lscde'"), std::string::npos) << message;
@@ -77,32 +75,61 @@ TEST(RegistryTest, SpellingsAreUniqueWithinAMethodAndAFlagMeansOneTypeWithinACom
   }
 }
 
+// Each option has one name: the command's flag and the Python parameter are spelt from it, and
+// only scikit-learn's three conventions differ in Python.
+TEST(RegistryTest, EveryFlagAndPythonNameIsSpeltFromTheOptionsName) {
+  const std::map<std::string, std::string> scikit_learn = {
+      {"folds", "cv"}, {"seed", "random_state"}, {"threads", "n_jobs"}};
+  for (const MethodEntry& method : methods()) {
+    for (const OptionInfo& option : method.options) {
+      SCOPED_TRACE(method.name + " " + option.name);
+      if (!option.offered) {
+        EXPECT_EQ(option.cli_flag, "");
+        EXPECT_EQ(option.python_name, "");
+        continue;
+      }
+      std::string flag = "--" + option.name;
+      std::replace(flag.begin(), flag.end(), '_', '-');
+      if (option.type == OptionType::boolean && std::get<bool>(option.default_value)) {
+        flag.insert(2, "no-");
+      }
+      EXPECT_EQ(option.cli_flag, flag);
+      const auto convention = scikit_learn.find(option.name);
+      EXPECT_EQ(option.python_name,
+                convention == scikit_learn.end() ? option.name : convention->second);
+    }
+  }
+  EXPECT_EQ(option_of("press", "standardize").cli_flag, "--no-standardize");
+  EXPECT_EQ(option_of("press", "single_precision").cli_flag, "--single-precision");
+  EXPECT_EQ(option_of("lscde", "folds").python_name, "cv");
+}
+
 TEST(RegistryTest, DefaultsAreTheOptionsStructs) {
-  EXPECT_EQ(default_of<std::vector<double>>("lscde", "sigmas"), lscde_paper_grid());
+  EXPECT_EQ(default_of<std::vector<double>>("lscde", "sigma"), lscde_paper_grid());
   EXPECT_EQ(default_of<std::int64_t>("lscde", "n_centers"), LscdeOptions{}.n_centers);
   EXPECT_EQ(default_of<std::string>("lscde", "cv_loss"), "kl");
-  EXPECT_EQ(default_of<std::vector<double>>("ekde", "epsilons"), epsilon_kde_paper_radii());
+  EXPECT_EQ(default_of<std::vector<double>>("ekde", "epsilon"), epsilon_kde_paper_radii());
   // FW-LSCDE and SA-LSCDE take the SA-CDE paper's grid for LSCDE, not LSCDE's own.
-  EXPECT_EQ(default_of<std::vector<double>>("fw-lscde", "sigmas"), sa_cde_width_grid());
-  EXPECT_EQ(default_of<std::vector<double>>("salscde", "lambdas"), sa_cde_width_grid());
-  EXPECT_EQ(default_of<double>("sacde", "kkt_tolerance"), GroupLassoOptions{}.kkt_tolerance);
+  EXPECT_EQ(default_of<std::vector<double>>("fw-lscde", "sigma"), sa_cde_width_grid());
+  EXPECT_EQ(default_of<std::vector<double>>("salscde", "regularization"), sa_cde_width_grid());
+  EXPECT_EQ(default_of<double>("sacde", "tol"), GroupLassoOptions{}.kkt_tolerance);
   EXPECT_EQ(default_of<std::string>("sacde", "lambda_rule"), "1se");
-  EXPECT_EQ(default_of<std::int64_t>("lsce", "restarts"), ReductionOptions{}.restarts);
+  EXPECT_EQ(default_of<std::int64_t>("lsce", "n_restarts"), ReductionOptions{}.restarts);
   EXPECT_EQ(default_of<double>("press", "learning_rate"), PressOptions{}.learning_rate);
-  EXPECT_EQ(default_of<std::int64_t>("press", "max_evaluations"), PressOptions{}.max_evaluations);
-  EXPECT_EQ(default_of<bool>("press", "standardize_inputs"), true);
+  EXPECT_EQ(default_of<std::int64_t>("press", "max_iter"), PressOptions{}.max_evaluations);
+  EXPECT_EQ(default_of<bool>("press", "standardize"), true);
   EXPECT_EQ(default_of<std::vector<double>>("gmm", "box"),
             (std::vector<double>{GmmOptions{}.box_lower, GmmOptions{}.box_upper}));
-  EXPECT_EQ(default_of<std::vector<double>>("rsde", "widths"), RsdeOptions{}.widths);
-  EXPECT_TRUE(default_of<std::vector<double>>("parzen", "widths").empty());
+  EXPECT_EQ(default_of<std::vector<double>>("rsde", "bandwidth"), RsdeOptions{}.widths);
+  EXPECT_TRUE(default_of<std::vector<double>>("parzen", "bandwidth").empty());
   EXPECT_EQ(default_of<std::uint64_t>("gmm", "seed"), 0u);
 }
 
 TEST(RegistryTest, BuildSetsTheNamedFieldsAndNamesTheOptionInItsErrors) {
   const GmmOptions gmm = gmm_option_table().build({{"box", std::vector<double>{-1.0, 2.0}},
                                                    {"n_components", std::int64_t{3}},
-                                                   {"initialization", std::string("box")},
-                                                   {"tolerance", std::int64_t{1}},
+                                                   {"init", std::string("box")},
+                                                   {"tol", std::int64_t{1}},
                                                    {"seed", std::uint64_t{9}}});
   EXPECT_EQ(gmm.box_lower, -1.0);
   EXPECT_EQ(gmm.box_upper, 2.0);
@@ -117,7 +144,7 @@ TEST(RegistryTest, BuildSetsTheNamedFieldsAndNamesTheOptionInItsErrors) {
   EXPECT_EQ(reduced.reduction.folds, 3);
   EXPECT_EQ(reduced.epsilon_kde.folds, 3);  // one K for every cross-validation of the method
   const SaLscdeOptions two_stages =
-      sa_lscde_option_table().build({{"sigmas", std::vector<double>{0.5}}});
+      sa_lscde_option_table().build({{"sigma", std::vector<double>{0.5}}});
   EXPECT_EQ(two_stages.selection.sigmas, std::vector<double>{0.5});
   EXPECT_EQ(two_stages.estimation.sigmas, std::vector<double>{0.5});
 
@@ -126,8 +153,7 @@ TEST(RegistryTest, BuildSetsTheNamedFieldsAndNamesTheOptionInItsErrors) {
   };
   EXPECT_NE(error({{"components", std::int64_t{2}}}).find("unknown option 'components'"),
             std::string::npos);
-  EXPECT_NE(error({{"initialization", std::string("random")}}).find("kmeans++, box"),
-            std::string::npos);
+  EXPECT_NE(error({{"init", std::string("random")}}).find("kmeans++, box"), std::string::npos);
   EXPECT_NE(error({{"box", std::vector<double>{1.0}}}).find("option box must be a pair"),
             std::string::npos);
   EXPECT_NE(error({{"n_init", 2.5}}).find("option n_init must be an integer"), std::string::npos);
@@ -151,8 +177,8 @@ TEST(RegistryTest, AFitThroughTheRegistryEqualsTheDirectFit) {
   lscde.lambdas = {0.1};
   lscde.n_centers = 30;
   lscde.seed = 5;
-  expect_same(registry_fit("lscde", {{"sigmas", std::vector<double>{0.3, 1.0}},
-                                     {"lambdas", std::vector<double>{0.1}},
+  expect_same(registry_fit("lscde", {{"sigma", std::vector<double>{0.3, 1.0}},
+                                     {"regularization", std::vector<double>{0.1}},
                                      {"n_centers", std::int64_t{30}},
                                      {"seed", std::uint64_t{5}}}),
               fit_lscde(data.x, data.y, lscde).model);
@@ -170,7 +196,7 @@ TEST(RegistryTest, AFitThroughTheRegistryEqualsTheDirectFit) {
       [&](const MatrixView& x, const MatrixView& y) { return fit_lscde(x, y, wrapped); },
       selection);
   const ConditionalModel through_registry =
-      registry_fit("fw-lscde", {{"lambdas", std::vector<double>{0.1}},
+      registry_fit("fw-lscde", {{"regularization", std::vector<double>{0.1}},
                                 {"n_centers", std::int64_t{20}},
                                 {"threads", std::int64_t{2}}});
   EXPECT_EQ(through_registry.report.method, "fw-lscde");

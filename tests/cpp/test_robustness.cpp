@@ -49,9 +49,9 @@ TEST(OptionCheckTest, AZeroThatStandsForTheDefaultIsRefusedWhenGiven) {
   const OptionInfo& states = option_of("press", "n_states");
   ASSERT_TRUE(stands_for_default(states));
   const std::string message =
-      message_of<InvalidArgument>([&] { parse_option_text(states, "0", "--states"); });
-  EXPECT_NE(message.find("--states must be positive"), std::string::npos) << message;
-  EXPECT_NO_THROW(parse_option_text(states, "3", "--states"));
+      message_of<InvalidArgument>([&] { parse_option_text(states, "0", "--n-states"); });
+  EXPECT_NE(message.find("--n-states must be positive"), std::string::npos) << message;
+  EXPECT_NO_THROW(parse_option_text(states, "3", "--n-states"));
   // Through the table, as both front ends build options.
   EXPECT_THROW(press_option_table().build({{"n_states", std::int64_t{0}}}), InvalidArgument);
 }
@@ -66,7 +66,7 @@ TEST(OptionCheckTest, APairWhoseLowerBoundExceedsTheUpperIsRefused) {
 }
 
 TEST(OptionCheckTest, WidthsThatBreakTheKernelsAreRefusedNamingThem) {
-  const OptionInfo& sigmas = option_of("lscde", "sigmas");
+  const OptionInfo& sigmas = option_of("lscde", "sigma");
   for (const std::string text : {"1e300", "1e-300", "0.1,1e9", "1e-9"}) {
     const std::string message =
         message_of<InvalidArgument>([&] { parse_option_text(sigmas, text, "--sigma"); });

@@ -119,7 +119,7 @@ TEST(SampleWeights, RowsOfWeightZeroAreRowsTheFitNeverSees) {
     }
   }
   OptionValues kcde_options;
-  kcde_options["bandwidths"] = std::vector<double>{0.4, 0.6, 0.3};
+  kcde_options["bandwidth"] = std::vector<double>{0.4, 0.6, 0.3};
   for (const auto& [name, options] :
        std::vector<std::pair<std::string, OptionValues>>{{"linear", {}}, {"kcde", kcde_options}}) {
     const MethodEntry& method = find_method(name);

@@ -53,7 +53,7 @@ std::map<std::string, FitOutcome> fit_every_method() {
   const Matrix none(2, 0);
   const OptionValues one_thread{{"threads", std::int64_t{1}}};
   OptionValues fixed_bandwidths = one_thread;
-  fixed_bandwidths["bandwidths"] = std::vector<double>{0.3, 0.6, 0.25};
+  fixed_bandwidths["bandwidth"] = std::vector<double>{0.3, 0.6, 0.25};
   std::map<std::string, FitOutcome> outcomes;
   for (const auto& [name, method, options] :
        {std::tuple{"kcde, fixed bandwidths", "kcde", fixed_bandwidths},

@@ -25,7 +25,7 @@ def files(cli, tmp_path_factory):
                                       "--bandwidth", "0.3,0.3"]),
                             ("other", ["--method", "linear", "--x", "waiting", "--y",
                                        "eruptions"]),
-                            ("density", ["--method", "parzen", "--width", "0.3"])]:
+                            ("density", ["--method", "parzen", "--bandwidth", "0.3"])]:
         models[name] = str(directory / f"{name}.json")
         subprocess.run([cli, "fit", str(named), *arguments, "--out", models[name]],
                        capture_output=True, check=True)

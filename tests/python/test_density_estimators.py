@@ -224,10 +224,10 @@ def test_bad_input_is_refused_with_a_clear_message(plane):
 @pytest.mark.parametrize("method, options, estimator", [
     ("parzen", [], cdens.ParzenWindow()),
     ("parzen", ["--per-dimension"], cdens.ParzenWindow(per_dimension=True)),
-    ("gmm", ["--components", "2", "--n-init", "2", "--seed", "4"],
+    ("gmm", ["--n-components", "2", "--n-init", "2", "--seed", "4"],
      cdens.GMM(n_components=2, n_init=2, random_state=4)),
-    ("rsde", ["--width", "0.3"], cdens.RSDE(bandwidth=0.3)),
-    ("skd", ["--width", "0.4", "--target-width", "0.3"],
+    ("rsde", ["--bandwidth", "0.3"], cdens.RSDE(bandwidth=0.3)),
+    ("skd", ["--bandwidth", "0.4", "--target-bandwidth", "0.3"],
      cdens.SKD(bandwidth=0.4, target_bandwidth=0.3)),
     ("gskd", ["--generations", "2", "--iterations", "50", "--seed", "3"],
      cdens.GSKD(generations=2, iterations=50, random_state=3)),
@@ -304,10 +304,10 @@ def test_parzen_queries_honour_their_tolerance_and_say_their_path(cli, tmp_path)
     cdens.ParzenWindow(bandwidth=0.15).fit(X).save(model_file)
     data = tmp_path / "queries.csv"
     np.savetxt(data, queries, delimiter=",", header="x0,x1", comments="", fmt="%.17g")
-    scored = subprocess.run([cli, "density", "score", str(model_file), str(data), "--tolerance",
+    scored = subprocess.run([cli, "score", str(model_file), str(data), "--tolerance",
                              "0.01"], check=True, capture_output=True, text=True).stdout
     assert "kernel_sums: tree" in scored
-    refused = subprocess.run([cli, "density", "score", str(model_file), str(data), "--tolerance",
+    refused = subprocess.run([cli, "score", str(model_file), str(data), "--tolerance",
                               "-1"], capture_output=True, text=True)
     assert refused.returncode == 2
 

@@ -85,7 +85,7 @@ def test_compare_reports_paired_differences_and_draws_them(cli, held_out, model_
 def test_evaluate_takes_density_models(cli, tmp_path):
     path = tmp_path / "gmm.json"
     fitted = subprocess.run([cli, "fit", FAITHFUL, "--method", "gmm", "--columns",
-                             "eruptions", "--components", "2", "--out", str(path)],
+                             "eruptions", "--n-components", "2", "--out", str(path)],
                             capture_output=True, text=True)
     assert fitted.returncode == 0, fitted.stderr
     result = run(cli, "evaluate", str(path), FAITHFUL, "--levels", "0.9")

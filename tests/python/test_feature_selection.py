@@ -107,7 +107,7 @@ def test_cli_fit_equals_python_fit(cli, relevant_first, tmp_path, method, estima
     arguments = [cli, "fit", str(data), "--method", method, "--x", "a,b,c", "--y", "y",
                  "--seed", "4", "--out", str(out)]
     if method != "fw-nwcde":
-        arguments += ["--sigma", "0.3,1.0", "--lambda", "0.01,0.1"]
+        arguments += ["--sigma", "0.3,1.0", "--regularization", "0.01,0.1"]
     printed = subprocess.run(arguments, check=True, capture_output=True, text=True).stdout
     from_cli = cdens.load(out)
     in_python = estimator.fit(x, y)

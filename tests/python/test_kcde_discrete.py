@@ -116,7 +116,7 @@ def test_cli_declares_columns_by_name(cli, tmp_path):
     assert loaded.ordered == [2] and loaded.output_kinds_ == ["ordered"]
     undeclared = subprocess.run(
         [cli, "fit", str(REPO / "data" / "wine_red.csv"), "--method", "kcde", "--x", "alcohol",
-         "--y", "quality", "--restarts", "0"], capture_output=True, text=True, check=True)
+         "--y", "quality", "--n-restarts", "0"], capture_output=True, text=True, check=True)
     assert "scores: log density" in undeclared.stdout
     assert "column quality looks discrete" in undeclared.stdout
     assert "--ordered quality" in undeclared.stdout

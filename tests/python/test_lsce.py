@@ -53,7 +53,7 @@ def test_dimension_is_chosen_by_cross_validation():
 def test_cli_fit_equals_python_fit_and_files_travel_both_ways(cli, tmp_path):
     path = tmp_path / "cli.json"
     subprocess.run([cli, "fit", SNIFFER, "--method", "lsce", "--x", ",".join(INPUTS), "--y", "y",
-                    "--dz", "2", "--restarts", "3", "--seed", "4", "--out", str(path)],
+                    "--n-components", "2", "--n-restarts", "3", "--seed", "4", "--out", str(path)],
                    check=True, capture_output=True)
     data = np.loadtxt(SNIFFER, delimiter=",", skiprows=1)
     x, y = data[:, :4], data[:, 4]

@@ -1,12 +1,11 @@
 """The engine's registry of methods seen from Python: every estimator class takes the options of
-its methods' tables with the engine's defaults, model files written before the registry load and
-predict as they did, and the earlier spellings of renamed options still work with a warning."""
+its methods' tables under their names with the engine's defaults, and model files written before
+the registry load and predict as they did."""
 
 import inspect
 import json
 import re
 import subprocess
-import warnings
 
 import numpy as np
 import pytest
@@ -14,7 +13,7 @@ import pytest
 import cdens
 from cdens import _core
 from cdens._conditional import ConditionalDensityEstimator
-from cdens._methods import DEPRECATED, VERBOSE, methods
+from cdens._methods import VERBOSE, methods
 from cdens._parameters import Parameter
 
 from conftest import REPO
@@ -57,8 +56,6 @@ def test_every_python_default_is_the_engines(class_name, entries):
                 same_type = type(default) is type(option["default"])  # noqa: E721
                 assert default == option["default"] and same_type, (
                     f"{where}: Python {default!r}, engine {option['default']!r}")
-            for old_name in option["deprecated_python_names"]:
-                assert defaults[old_name] == DEPRECATED, where
 
 
 @pytest.mark.parametrize("class_name, entries", classes_and_methods())
@@ -69,8 +66,25 @@ def test_every_python_parameter_is_an_option_of_the_class_methods(class_name, en
     for entry in entries:
         for option in entry["options"]:
             spelled.add(option["python_name"])
-            spelled.update(option["deprecated_python_names"])
     assert set(init_defaults(estimator_class)) <= spelled
+
+
+# scikit-learn's names, the only Python parameters that are not their option's name.
+SCIKIT_LEARN_NAMES = {"folds": "cv", "seed": "random_state", "threads": "n_jobs"}
+
+
+def test_every_flag_and_python_name_is_spelt_from_the_options_name():
+    for entry in methods().values():
+        for option in entry["options"]:
+            where = f"{entry['name']}.{option['name']}"
+            if not option["python_name"]:  # a setting of C++ callers only
+                assert not option["cli_flag"], where
+                continue
+            switch_off = option["type"] == "boolean" and option["default"] is True
+            flag = ("--no-" if switch_off else "--") + option["name"].replace("_", "-")
+            assert option["cli_flag"] == flag, where
+            assert option["python_name"] == SCIKIT_LEARN_NAMES.get(option["name"],
+                                                                   option["name"]), where
 
 
 @pytest.mark.parametrize("class_name, entries", classes_and_methods())
@@ -79,9 +93,9 @@ def test_what_scikit_learn_sees_is_the_tables_and_the_declared_extras(class_name
     expected = [parameter.name for parameter in estimator_class._extra_parameters]
     for entry in entries:
         for option in entry["options"]:
-            for name in [option["python_name"], *option["deprecated_python_names"]]:
-                if name and name not in expected:
-                    expected.append(name)
+            name = option["python_name"]
+            if name and name not in expected:
+                expected.append(name)
     expected.append(VERBOSE)
     estimator = estimator_class()
     assert sorted(estimator.get_params(deep=False)) == sorted(expected)
@@ -91,31 +105,6 @@ def test_what_scikit_learn_sees_is_the_tables_and_the_declared_extras(class_name
     assert estimator_class(**values).get_params(deep=False) == values
     for parameter in estimator_class._extra_parameters:
         assert init_defaults(estimator_class)[parameter.name] == parameter.default
-
-
-def test_every_parameter_of_the_hand_written_classes_keeps_its_default():
-    # The __init__ parameters of every class as written by hand at 369a849, before they were
-    # generated from the option tables: each is still there with the same default (same repr:
-    # same type and value; tuples where they were tuples).
-    before = json.loads((REPO / "tests" / "data" / "parameters_369a849.json").read_text())
-    # Every class of 369a849 is still registered; a class registered since has no earlier
-    # parameters to keep.
-    assert set(before) <= {entry["python_class"] for entry in methods().values()}
-    for class_name, parameters in before.items():
-        defaults = init_defaults(getattr(cdens, class_name))
-        for name, default in parameters.items():
-            assert name in defaults, f"{class_name} lost {name}"
-            expected = CHANGED_DEFAULTS.get((class_name, name), default)
-            assert repr(defaults[name]) == expected, f"{class_name}.{name}"
-
-
-# Defaults changed on purpose since 369a849, each with the page that documents why.
-CHANGED_DEFAULTS = {
-    # docs/methods/auto.md, "Candidates": KCDE around a Gaussian-process trend joined the list,
-    # then the same through a Yeo–Johnson output transform.
-    ("AutoCDE", "candidates"): ("'linear,lscde,kcde:trend=linear,kcde,kcde:trend=gp,"
-                                "kcde:trend=gp:y_transform=yeo_johnson'"),
-}
 
 
 def test_a_new_row_of_a_table_is_a_parameter_with_its_default_and_doc(monkeypatch):
@@ -172,8 +161,7 @@ def test_every_option_is_documented_with_the_tables_doc(class_name, entries):
             taking = [entry["name"] for entry in entries
                       if any(option["python_name"] == name for option in entry["options"])]
             assert ("Only for" in doc) == (0 < len(taking) < len(entries)), f"{class_name}.{name}"
-    assert docs.keys() == {name for name, p in inspect.signature(
-        getattr(cdens, class_name)).parameters.items() if p.default != DEPRECATED}
+    assert docs.keys() == set(inspect.signature(getattr(cdens, class_name)).parameters)
 
 
 def test_a_class_of_the_registry_cannot_write_its_own_init():
@@ -199,23 +187,11 @@ def test_model_files_written_before_the_registry_load_as_before(name):
     np.testing.assert_allclose(values, expected["log_pdf"], rtol=1e-12, atol=1e-12)
     # The parameters a loaded model gets are those it got before, under today's names.
     params = estimator.get_params()
+    renamed = {"restarts": "n_restarts", "lasso": "lasso_weight"}
     for old_name, value in expected["params"].items():
-        new_name = "n_restarts" if old_name == "restarts" else old_name
+        new_name = renamed.get(old_name, old_name)
         got = params[new_name]
         assert (list(got) if isinstance(got, tuple) else got) == value, new_name
-
-
-def test_the_earlier_name_of_n_restarts_still_works_with_a_warning():
-    rng = np.random.default_rng(3)
-    x = rng.normal(size=(40, 2))
-    y = x[:, 0] + 0.3 * rng.normal(size=40)
-    options = dict(n_components=1, sigma=[0.5, 1.0], regularization=[0.1], random_state=2)
-    with pytest.warns(FutureWarning, match="restarts is deprecated"):
-        old = cdens.LSCE(restarts=2, **options).fit(x, y)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", FutureWarning)
-        new = cdens.LSCE(n_restarts=2, **options).fit(x, y)
-    np.testing.assert_array_equal(old.log_pdf(x, y), new.log_pdf(x, y))
 
 
 def test_a_parameter_the_chosen_method_does_not_take_is_refused(faithful):
@@ -230,7 +206,7 @@ def test_forward_selection_takes_the_grids_the_command_takes(cli, tmp_path):
     data = np.loadtxt(WRITTEN_BEFORE / "crabs60.csv", delimiter=",", skiprows=1)
     path = tmp_path / "fw.json"
     subprocess.run([cli, "fit", str(WRITTEN_BEFORE / "crabs60.csv"), "--method", "fw-lscde",
-                    "--x", "fl,rw,cl", "--y", "cw", "--sigma", "0.3,1", "--lambda", "0.1",
+                    "--x", "fl,rw,cl", "--y", "cw", "--sigma", "0.3,1", "--regularization", "0.1",
                     "--n-centers", "20", "--seed", "4", "--out", str(path)],
                    check=True, capture_output=True)
     in_python = cdens.ForwardSelectionCDE(sigma=[0.3, 1.0], regularization=0.1, n_centers=20,
@@ -239,34 +215,6 @@ def test_forward_selection_takes_the_grids_the_command_takes(cli, tmp_path):
     np.testing.assert_array_equal(from_cli.selected_features_, in_python.selected_features_)
     np.testing.assert_array_equal(from_cli.log_pdf(data[:, :3], data[:, 3]),
                                   in_python.log_pdf(data[:, :3], data[:, 3]))
-
-
-PRESS_ON_CRABS = ["--x", "fl,rw", "--y", "cw", "--restarts", "1", "--max-evaluations", "200"]
-
-
-@pytest.mark.parametrize("old, new", [
-    (["density", "fit", "{data}", "--columns", "fl,rw", "--method", "pw"],
-     ["fit", "{data}", "--columns", "fl,rw", "--method", "parzen"]),
-    (["regress", "fit", "{data}", *PRESS_ON_CRABS, "--lambda", "0.01"],
-     ["fit", "{data}", "--method", "press", *PRESS_ON_CRABS, "--lasso-weight", "0.01"]),
-    (["fit", "{data}", "--method", "press", *PRESS_ON_CRABS, "--lasso", "0.01"],
-     ["fit", "{data}", "--method", "press", *PRESS_ON_CRABS, "--lasso-weight", "0.01"]),
-])
-def test_the_commands_earlier_spellings_still_work_with_a_warning(cli, tmp_path, old, new):
-    data = str(WRITTEN_BEFORE / "crabs60.csv")
-    outputs = []
-    for command, name in ((old, "old.json"), (new, "new.json")):
-        arguments = [argument.replace("{data}", data) for argument in command]
-        result = subprocess.run([cli, *arguments, "--out", str(tmp_path / name)],
-                                check=True, capture_output=True, text=True)
-        outputs.append(result)
-    warnings = outputs[0].stderr.splitlines()
-    assert warnings and all(line.startswith("cdens: warning: ") and "is deprecated" in line
-                            for line in warnings)
-    assert outputs[1].stderr == ""
-    old_model = json.loads((tmp_path / "old.json").read_text())
-    new_model = json.loads((tmp_path / "new.json").read_text())
-    assert old_model["model"] == new_model["model"] and old_model["method"] == new_model["method"]
 
 
 def test_the_registry_lists_every_estimator_class_of_the_package():

@@ -87,7 +87,7 @@ def test_cli_fit_and_predict_agree_with_python(cli, mcycle, tmp_path):
     x, y = mcycle
     path = tmp_path / "cli.json"
     subprocess.run([cli, "fit", MCYCLE, "--method", "press", "--x", "times", "--y", "accel",
-                    "--states", "3", "--restarts", "2", "--patience", "50", "--max-evaluations",
+                    "--n-states", "3", "--n-restarts", "2", "--patience", "50", "--max-iter",
                     "300", "--seed", "0", "--out", str(path)], check=True, capture_output=True)
     in_python = cdens.PRESSRegressor(n_states=3, **QUICK).fit(x, y)
     from_cli = cdens.load(path)

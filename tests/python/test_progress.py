@@ -59,7 +59,7 @@ def model_files(faithful, tmp_path_factory):
     return paths
 
 
-GMM_FIT = ["fit", FAITHFUL, "--method", "gmm", "--components", "2", "--n-init", "3"]
+GMM_FIT = ["fit", FAITHFUL, "--method", "gmm", "--n-components", "2", "--n-init", "3"]
 
 
 def test_a_fit_shows_its_stage_on_a_terminal_and_erases_it(cli):
@@ -88,9 +88,10 @@ def test_the_line_is_erased_before_an_error_message(cli):
     # fails inside its stage of fold fits, and no candidate is left.
     status, _, terminal = run_on_terminal(
         [cli, "fit", FAITHFUL, "--method", "auto", "--x", "waiting", "--y", "eruptions",
-         "--candidates", "fw-lscde:sigmas=0.3:lambdas=0.1,fw-ekde:sigmas=0.3:epsilons=0.5"])
+         "--candidates", "fw-lscde:sigma=0.3:regularization=0.1,fw-ekde:sigma=0.3:epsilon=0.5"])
     assert status == 2
-    assert "\rcandidate 1 of 2 (fw-lscde:sigmas=0.3:lambdas=0.1): fold fits: 0/5 (0%)" in terminal
+    assert ("\rcandidate 1 of 2 (fw-lscde:sigma=0.3:regularization=0.1): fold fits: 0/5 (0%)"
+            in terminal)
     assert re.search(r"\r +\rcdens: error: no candidate could be scored", terminal), \
         repr(terminal)
 

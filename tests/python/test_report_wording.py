@@ -30,7 +30,7 @@ def value(report, key):
 
 def test_gmm_says_its_components_are_given_and_its_likelihood_is_in_data_units(cli, tmp_path):
     path = str(tmp_path / "gmm.json")
-    fitted = run(cli, "fit", FAITHFUL, "--method", "gmm", "--components", "2", "--out", path)
+    fitted = run(cli, "fit", FAITHFUL, "--method", "gmm", "--n-components", "2", "--out", path)
     assert value(fitted, "cross-validation") == (
         "none: n_components = 2 is given, not selected (compare the held-out scores of fits "
         "with several); EM from one start")
@@ -58,7 +58,7 @@ def test_kcde_says_it_searched_the_leave_one_out_likelihood(cli, tmp_path):
     assert value(run(cli, "info", path), "cross-validation") == choice
     # A grid method given one candidate still says so.
     single = run(cli, "fit", FAITHFUL, "--method", "lscde", "--x", "waiting", "--y", "eruptions",
-                 "--sigma", "0.3", "--lambda", "0.1")
+                 "--sigma", "0.3", "--regularization", "0.1")
     assert value(single, "cross-validation") == "none (a single candidate)"
 
 

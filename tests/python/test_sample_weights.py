@@ -146,7 +146,7 @@ def test_the_command_equals_the_package(cli, pairs, tmp_path):
         np.testing.assert_array_equal(from_cli.log_pdf(x, y), in_python.log_pdf(x, y))
     out = tmp_path / "gmm.json"
     # A density's columns are all but the weights.
-    subprocess.run([cli, "fit", str(path), "--method", "gmm", "--components", "2", "--weights",
+    subprocess.run([cli, "fit", str(path), "--method", "gmm", "--n-components", "2", "--weights",
                     "w", "--seed", "1", "--out", str(out)], check=True, capture_output=True)
     from_cli = cdens.load(out)
     data = np.column_stack([y, x[:, 0]])

@@ -91,8 +91,8 @@ def prepare(corpus):
     if result.returncode != 0:
         sys.exit(f"cannot fit the density model the corpus starts from: {result.stderr}")
     result = corpus.run_cli(["fit", "small.csv", "--method", "press", "--x", "waiting", "--y",
-                             "eruptions", "--states", "2", "--restarts", "1",
-                             "--max-evaluations", "50", "--out", "press.json"])
+                             "eruptions", "--n-states", "2", "--n-restarts", "1",
+                             "--max-iter", "50", "--out", "press.json"])
     if result.returncode != 0:
         sys.exit(f"cannot fit the PRESS model the corpus starts from: {result.stderr}")
 
@@ -192,7 +192,8 @@ def mutated_files(corpus):
         path = corpus.write(f"mutated_{k}.csv", "".join(chars))
         names = [rf"mutated_{k}\.csv(:\d+:\d+)?|column|x and y"]
         corpus.add(cls, f"mutation {k}", ["fit", path, "--x", "waiting", "--y", "eruptions",
-                                          "--sigma", "0.5", "--lambda", "0.1"], "either", names)
+                                          "--sigma", "0.5", "--regularization", "0.1"],
+                   "either", names)
 
 
 def hostile_options(corpus):
@@ -210,7 +211,7 @@ def hostile_options(corpus):
     fit("sigma negative", ["--sigma", "-1"], ["--sigma"])
     fit("sigma nan", ["--sigma", "nan"], ["--sigma"])
     fit("sigma list with a hole", ["--sigma", "0.1,,1"], ["--sigma", "empty item"])
-    fit("lambda negative", ["--lambda", "-1"], ["lambda"])
+    fit("lambda negative", ["--regularization", "-1"], ["--regularization"])
     fit("folds 2.5", ["--folds", "2.5"], ["--folds", "not an integer"])
     fit("folds 0", ["--folds", "0"], ["fold"])
     fit("folds 1", ["--folds", "1"], ["fold"])
@@ -265,13 +266,13 @@ def hostile_options(corpus):
                ["fit", "small.csv", "--method", "gmm", "--box", "3,-3"],
                "error", ["--box", "lower bound"])
     corpus.add(cls, "n_components 2.5",
-               ["fit", "small.csv", "--method", "gmm", "--components", "2.5"],
-               "error", ["--components", "not an integer"])
+               ["fit", "small.csv", "--method", "gmm", "--n-components", "2.5"],
+               "error", ["--n-components", "not an integer"])
     corpus.add(cls, "density width 1e300",
-               ["fit", "small.csv", "--method", "parzen", "--width", "1e300"],
-               "error", ["--width", "must lie in"])
-    fit("states 0", ["--states", "0"], ["--states", "positive"], method="press")
-    fit("states -2", ["--states", "-2"], ["--states"], method="press")
+               ["fit", "small.csv", "--method", "parzen", "--bandwidth", "1e300"],
+               "error", ["--bandwidth", "must lie in"])
+    fit("states 0", ["--n-states", "0"], ["--n-states", "positive"], method="press")
+    fit("states -2", ["--n-states", "-2"], ["--n-states"], method="press")
     for n, names in [("0", ["--n"]), ("-5", ["--n"]), ("1000000000000", ["--n", "GiB"]),
                      ("2.5", ["--n"]), ("99999999999999999999", ["--n"])]:
         corpus.add(cls, f"sample --n {n}", ["sample", "lscde.json", "--x-values", "70",
@@ -444,10 +445,10 @@ def unwritable_outputs(corpus):
         "score": ["score", "lscde.json", "small.csv"],
         "info": ["info", "lscde.json"],
         "fit": ["fit", "small.csv", "--x", "waiting", "--y", "eruptions", "--sigma", "0.5",
-                "--lambda", "0.1"],
+                "--regularization", "0.1"],
         "density score": ["score", "density.json", "small.csv"],
         "density info": ["info", "density.json"],
-        "density fit": ["fit", "small.csv", "--method", "parzen", "--width", "0.3"],
+        "density fit": ["fit", "small.csv", "--method", "parzen", "--bandwidth", "0.3"],
         "predict": ["predict", "lscde.json", "small.csv"],
         "sample": ["sample", "lscde.json", "--x-values", "70", "--n", "5"],
         "grid": ["grid", "lscde.json", "--x-values", "70", "--y-grid", "1:5:5"],
@@ -514,32 +515,10 @@ def non_finite_scores(corpus):
 
 
 def grammar(corpus):
-    """The spellings of earlier releases (`cdens density VERB`, `cdens regress VERB`, PRESS's
-    --lambda) still answer, with a warning; a verb or an option for another kind of model is
-    refused naming the kind."""
+    """A verb or an option for another kind of model is refused naming the kind."""
     cls = "grammar"
-    press_fit = ["small.csv", "--x", "waiting", "--y", "eruptions", "--states", "2",
-                 "--restarts", "1", "--max-evaluations", "50"]
-    for name, args in [
-            ("density fit",
-             ["density", "fit", "small.csv", "--method", "gmm", "--components", "2"]),
-            ("density fit by default", ["density", "fit", "small.csv", "--width", "0.3"]),
-            ("density score", ["density", "score", "density.json", "small.csv"]),
-            ("density grid", ["density", "grid", "density.json", "--grid", "1:6:5", "--grid",
-                              "40:100:5"]),
-            ("density sample", ["density", "sample", "density.json", "--n", "5"]),
-            ("density info", ["density", "info", "density.json"]),
-            ("regress fit", ["regress", "fit", *press_fit]),
-            ("regress fit --lambda", ["regress", "fit", *press_fit, "--lambda", "0.01"]),
-            ("regress predict", ["regress", "predict", "press.json", "small.csv"])]:
-        corpus.add(cls, f"deprecated {name}", args, "ok")
-    corpus.add(cls, "deprecated regress fit --lambda negative",
-               ["regress", "fit", *press_fit, "--lambda", "-1"], "error", ["lasso_weight|lambda"])
-    corpus.add(cls, "deprecated density fit of a conditional method",
-               ["density", "fit", "small.csv", "--method", "lscde"], "error",
-               ["unknown density method 'lscde'"])
-    corpus.add(cls, "deprecated group without its verb", ["density", "predict", "density.json"],
-               "error", ["predict"])
+    press_fit = ["small.csv", "--x", "waiting", "--y", "eruptions", "--n-states", "2",
+                 "--n-restarts", "1", "--max-iter", "50"]
     for name, args, names in [
             ("predict on a density model", ["predict", "density.json", "small.csv"],
              ["density\\.json, a density model p\\(x\\)", "score, evaluate"]),
@@ -561,8 +540,9 @@ def grammar(corpus):
              ["--columns", "--method lscde"]),
             ("inputs of a density fit", ["fit", "small.csv", "--method", "gmm", "--x", "waiting"],
              ["--x", "density model p\\(x\\)"]),
-            ("lambda of a PRESS fit", ["fit", "--method", "press", *press_fit, "--lambda", "0.1"],
-             ["--lambda", "--lasso-weight"]),
+            ("lambda of a PRESS fit",
+             ["fit", "--method", "press", *press_fit, "--regularization", "0.1"],
+             ["--regularization", "--lasso-weight"]),
             ("inputs of a PRESS fit missing", ["fit", "small.csv", "--method", "press"],
              ["--x"])]:
         corpus.add(cls, name, args, "error", names)

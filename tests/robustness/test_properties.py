@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cdens
-from cdens._methods import DEPRECATED, cheap_estimator, method_of, methods
+from cdens._methods import cheap_estimator, method_of, methods
 
 SETTINGS = settings(derandomize=True, max_examples=80, deadline=None, database=None,
                     suppress_health_check=list(HealthCheck))
@@ -48,8 +48,7 @@ DTYPES = [np.float64, np.float32, np.float16, np.int64, np.int32, np.uint8, np.b
 
 
 def names_parameter(error, *names):
-    """Whether the message of `error` names one of `names` as a word (or its plural, as the
-    engine calls a list option: "bandwidths")."""
+    """Whether the message of `error` names one of `names` as a word (or its plural)."""
     message = str(error)
     return any(re.search(rf"(?<![A-Za-z_]){re.escape(name)}s?(?![A-Za-z_])", message,
                          re.IGNORECASE) for name in names)
@@ -249,9 +248,7 @@ def test_hostile_parameters(name, data):
     estimator = make()
     if not estimator.get_params():
         return  # LinearGaussianCDE has no parameter
-    # A deprecated spelling is refused under its new name.
-    parameters = sorted(name for name, value in estimator.get_params().items()
-                        if not (isinstance(value, str) and value == DEPRECATED))
+    parameters = sorted(estimator.get_params())
     parameter = data.draw(st.sampled_from(parameters), label="parameter")
     value = data.draw(st.sampled_from(HOSTILE), label="value")
     estimator.set_params(**{parameter: value})

@@ -212,7 +212,7 @@ def mnist(args):
     model = None
     for n in sizes:
         model = press(args.quick, n_states=10, smoothness_weight=args.mnist_mu, target_dof=10.0,
-                      lasso=args.mnist_lasso, standardize=False, single_precision=True,
+                      lasso_weight=args.mnist_lasso, standardize=False, single_precision=True,
                       optimizer="adam", learning_rate=0.01, init_scale=0.1,
                       random_state=args.seeds[0])
         if not args.quick:

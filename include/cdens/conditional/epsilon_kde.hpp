@@ -22,16 +22,13 @@ namespace cdens {
 std::vector<double> epsilon_kde_paper_radii();
 
 /// Options of fit_epsilon_kde; the defaults are the SA-CDE paper's experimental set-up (§3, §3.1).
+/// Each option is documented in its row of the method's option table (src/methods/, printed by
+/// `cdens methods NAME`), not here.
 struct EpsilonKdeOptions {
-  /// Candidate radii ε of the input ball (standardised units), compared as ‖x_i − x‖ ≤ ε.
   std::vector<double> epsilons = epsilon_kde_paper_radii();
-  /// Candidate widths σ of the output kernel (standardised units).
   std::vector<double> sigmas = sa_cde_width_grid();
-  /// K of K-fold cross-validation (used when more than one (ε, σ) candidate).
   int folds = 5;
-  /// Seed of the fold split.
   std::uint64_t seed = 0;
-  /// OpenMP threads; 0 uses the OpenMP default. The result does not depend on it.
   int threads = 0;
 };
 

@@ -15,18 +15,24 @@ namespace cdens {
 
 /// FW-LSCDE: LSCDE's options, whose σ and λ candidates default to the SA-CDE paper's twenty
 /// values in [10⁻², 2] (§3) rather than LSCDE's own grid; `threads` are the selection's.
+/// Each option is documented in its row of the method's option table (src/methods/, printed by
+/// `cdens methods NAME`), not here.
 struct ForwardSelectionLscdeOptions {
   LscdeOptions estimator = SaLscdeOptions::paper_estimation_options();
   int threads = 0;
 };
 
 /// FW-eKDE: ε-KDE's options (already the SA-CDE paper's grids); `threads` are the selection's.
+/// Each option is documented in its row of the method's option table (src/methods/, printed by
+/// `cdens methods NAME`), not here.
 struct ForwardSelectionEpsilonKdeOptions {
   EpsilonKdeOptions estimator;
   int threads = 0;
 };
 
 /// FW-NWCDE: NW-CDE's options (already the SA-CDE paper's grid); `threads` are the selection's.
+/// Each option is documented in its row of the method's option table (src/methods/, printed by
+/// `cdens methods NAME`), not here.
 struct ForwardSelectionNadarayaWatsonCdeOptions {
   NadarayaWatsonCdeOptions estimator;
   int threads = 0;

@@ -29,10 +29,10 @@ std::string to_string(LinearVariance variance);
 /// "constant", "log_linear" or "auto"; InvalidArgument naming the choices otherwise.
 LinearVariance parse_linear_variance(const std::string& name);
 
+/// Each option is documented in its row of the method's option table (src/methods/, printed by
+/// `cdens methods NAME`), not here.
 struct LinearGaussianOptions {
   LinearVariance variance = LinearVariance::automatic;
-  /// A monotone map of a one-dimensional y the model describes (output_transform.hpp): with
-  /// `log`, the log-normal regression.
   OutputTransformChoice y_transform = OutputTransformChoice::none;
 };
 

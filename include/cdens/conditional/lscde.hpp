@@ -20,22 +20,15 @@ namespace cdens {
 std::vector<double> lscde_paper_grid();
 
 /// Options of fit_lscde; the defaults are the paper's (§2.6, §4.2).
+/// Each option is documented in its row of the method's option table (src/methods/, printed by
+/// `cdens methods NAME`), not here.
 struct LscdeOptions {
-  /// Candidate widths σ of the Gaussian basis, in standardised units. More than one candidate
-  /// (here or in lambdas) turns on cross-validation.
   std::vector<double> sigmas = lscde_paper_grid();
-  /// Candidate regularisation parameters λ of eq. (5).
   std::vector<double> lambdas = lscde_paper_grid();
-  /// b = min(n_centers, n) basis centres drawn at random from the training pairs; all pairs,
-  /// in data order, when n_centers ≥ n.
   Index n_centers = 100;
-  /// K of K-fold cross-validation (§2.5).
   int folds = 5;
-  /// Criterion of the cross-validation: KL (the paper's choice for Table 1) or SQ.
   CvLoss cv_loss = CvLoss::kl;
-  /// Seed of the centre choice and the fold split.
   std::uint64_t seed = 0;
-  /// OpenMP threads; 0 uses the OpenMP default. The result does not depend on it.
   int threads = 0;
 };
 

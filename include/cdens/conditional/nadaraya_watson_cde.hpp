@@ -17,16 +17,12 @@
 namespace cdens {
 
 /// Options of fit_nadaraya_watson_cde; the defaults are the SA-CDE paper's (§3, §3.1).
+/// Each option is documented in its row of the method's option table (src/methods/, printed by
+/// `cdens methods NAME`), not here.
 struct NadarayaWatsonCdeOptions {
-  /// Candidate widths σ, common to the input and the output kernel (standardised units). More
-  /// than one candidate turns on leave-one-out cross-validation.
   std::vector<double> sigmas = sa_cde_width_grid();
-  /// B = min(n_centers, n) centres drawn at random from the training pairs; all pairs, in data
-  /// order, when n_centers ≥ n.
   Index n_centers = 100;
-  /// Seed of the centre choice.
   std::uint64_t seed = 0;
-  /// OpenMP threads; 0 uses the OpenMP default. The result does not depend on it.
   int threads = 0;
 };
 

@@ -23,17 +23,14 @@
 namespace cdens {
 
 /// Options of fit_rkde.
+/// Each option is documented in its row of the method's option table (src/methods/, printed by
+/// `cdens methods NAME`), not here.
 struct RkdeOptions {
-  /// Candidate widths, in standardised units, for both the joint and the marginal KDE. More than
-  /// one candidate turns on cross-validation.
-  /// Default: the LSCDE paper's §2.6 grid — the paper states no grid for RKDE, and this is the
+  /// The LSCDE paper's §2.6 grid by default: the paper states no grid for RKDE, and this is the
   /// one its experiments use.
   std::vector<double> sigmas = lscde_paper_grid();
-  /// K of K-fold cross-validation; both KDEs are scored on the same folds.
   int folds = 5;
-  /// Seed of the fold split.
   std::uint64_t seed = 0;
-  /// OpenMP threads; 0 uses the OpenMP default. The result does not depend on it.
   int threads = 0;
 };
 

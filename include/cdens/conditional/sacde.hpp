@@ -31,23 +31,16 @@ enum class SaCdeLambdaRule {
 std::string to_string(SaCdeLambdaRule rule);
 
 /// Options of fit_sacde; the defaults are the paper's (§3) except lambda_rule.
+/// Each option is documented in its row of the method's option table (src/methods/, printed by
+/// `cdens methods NAME`), not here.
 struct SaCdeOptions {
-  /// Candidate widths σ (standardised units): twenty values from 10⁻² to 2, evenly spaced in log.
   std::vector<double> sigmas = sa_cde_width_grid();
-  /// Candidate λ of eq. (16): the same twenty values.
   std::vector<double> lambdas = sa_cde_width_grid();
-  /// B = min(n_centers, n) centres drawn at random from the training pairs (shared by y and
-  /// every feature of x); all pairs, in data order, when n_centers ≥ n.
   Index n_centers = 100;
-  /// K of K-fold cross-validation (§2.5); used when there is more than one (σ, λ) candidate.
   int folds = 5;
-  /// How λ is chosen from the cross-validation (σ is always the minimum's).
   SaCdeLambdaRule lambda_rule = SaCdeLambdaRule::one_standard_error;
-  /// Stopping rule of the proximal solver.
   GroupLassoOptions solver;
-  /// Seed of the centre choice and the fold split.
   std::uint64_t seed = 0;
-  /// OpenMP threads; 0 uses the OpenMP default. The result does not depend on it.
   int threads = 0;
 };
 

@@ -1,11 +1,11 @@
 #pragma once
-// One table per method that declares each of its options once: the name of the field in the
-// method's Options struct, its type, its documentation, its spelling on the command line and in
-// Python, and its default, read from `Options{}`. The `cdens` command registers its flags and
-// prints their defaults from these tables; the Python estimator classes build their options
-// through them. A new option of a method is one row in its table and its use in the fit. Every
-// fit validates its options through its table (OptionTable::validate), as the front ends do
-// value by value (check_value): one rule and one message for every caller.
+// One table per method that declares each of its options once: its name (from which the
+// command line's flag and the Python parameter are derived), the field of the method's Options
+// struct it sets, its type, its documentation and its default, read from `Options{}`. The `cdens`
+// command registers its flags and prints their defaults from these tables; the Python estimator
+// classes build their options through them. A new option of a method is one row in its table and
+// its use in the fit. Every fit validates its options through its table (OptionTable::validate), as
+// the front ends do value by value (check_value): one rule and one message for every caller.
 
 #include <cstdint>
 #include <functional>
@@ -52,14 +52,19 @@ using OptionValues = std::map<std::string, OptionValue>;
 
 /// The description of one option, the same for every front end.
 struct OptionInfo {
-  /// The field of the Options struct it sets ("n_centers", "sigmas"): the key of OptionValues.
+  /// The option's one name ("n_centers", "sigma"): the key of OptionValues, the report's name
+  /// of a value it leads to, and the spelling every front end derives its own from
+  /// (cli_flag_of, python_name_of).
   std::string name;
   OptionType type = OptionType::real;
   /// What the option means, in the paper's symbols where it has them.
   std::string doc;
-  /// The flag of the `cdens` command ("--n-centers"); empty: not on the command line.
+  /// Whether the command and Python offer it; false for a setting only C++ callers change.
+  bool offered = true;
+  /// The flag of the `cdens` command and the parameter of the Python estimator class, derived
+  /// from the name by OptionTable::describe (cli_flag_of, python_name_of); empty when not
+  /// offered.
   std::string cli_flag;
-  /// The parameter of the Python estimator class ("n_centers"); empty: not in Python.
   std::string python_name;
   /// The values a choice takes.
   std::vector<std::string> choices;
@@ -83,12 +88,22 @@ struct OptionInfo {
   /// A real_list of one value per input, then per output (KCDE's fixed bandwidths): its values
   /// follow the columns when a fit drops some (constant inputs).
   bool per_column = false;
-  /// Earlier spellings, accepted with a deprecation warning for one release.
-  std::vector<std::string> deprecated_cli_flags;
-  std::vector<std::string> deprecated_python_names;
   /// The default, `Options{}`'s value (filled in by OptionTable::describe).
   OptionValue default_value;
 };
+
+/// The parameter names of scikit-learn's conventions that Python uses in place of an option's
+/// name: {"folds": "cv", "seed": "random_state", "threads": "n_jobs"}. The only exceptions to
+/// "the Python parameter is the option's name".
+const std::map<std::string, std::string>& python_conventions();
+
+/// The Python parameter of the option called `name`: the name, or its python_conventions().
+std::string python_name_of(const std::string& name);
+
+/// The command's flag of `option` (its default filled in): --NAME in kebab case ("n_centers":
+/// --n-centers), and for a boolean whose default is true the switch that turns it off
+/// (--no-standardize).
+std::string cli_flag_of(const OptionInfo& option);
 
 /// Whether the option's default is a 0 that stands for "the method's choice" or "off" (Python
 /// spells it None): a value given explicitly must then be positive.
@@ -218,13 +233,18 @@ class OptionTable {
     return *this;
   }
 
-  /// Every row's description with its default taken from `Options{}`.
+  /// Every row's description with its default taken from `Options{}` and its spellings derived
+  /// from its name.
   std::vector<OptionInfo> describe() const {
     const Options defaults{};
     std::vector<OptionInfo> options;
     for (const Row& row : rows_) {
-      options.push_back(row.info);
-      options.back().default_value = row.get(defaults);
+      OptionInfo& option = options.emplace_back(row.info);
+      option.default_value = row.get(defaults);
+      if (option.offered) {
+        option.cli_flag = cli_flag_of(option);
+        option.python_name = python_name_of(option.name);
+      }
     }
     return options;
   }

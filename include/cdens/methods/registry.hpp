@@ -55,8 +55,6 @@ struct GateKind {
 struct MethodEntry {
   /// The name of `--method`, of the model file's "method" field and of the report.
   std::string name;
-  /// Earlier names, accepted with a deprecation warning for one release ("pw" for "parzen").
-  std::vector<std::string> deprecated_names;
   MethodFamily family = MethodFamily::conditional;
   /// One line for `--help` and the Python description.
   std::string summary;
@@ -95,11 +93,11 @@ const std::vector<MethodEntry>& methods();
 /// The methods of one family, in alphabetical order of name.
 std::vector<const MethodEntry*> methods_of(MethodFamily family);
 
-/// The method called `name` (or an earlier name of it) in `family`. InvalidArgument listing the
+/// The method called `name` in `family`. InvalidArgument listing the
 /// family's methods for an unknown name.
 const MethodEntry& find_method(const std::string& name, MethodFamily family);
 
-/// The method called `name` (or an earlier name of it) of any family. InvalidArgument listing
+/// The method called `name` of any family. InvalidArgument listing
 /// every method for an unknown name.
 const MethodEntry& find_method(const std::string& name);
 
