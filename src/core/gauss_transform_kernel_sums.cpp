@@ -159,26 +159,33 @@ struct BoxAccumulator {
   }
 };
 
-/// Σ_α C_α Π_k ((q_k − c_k)/ρ)^{α_k}.
-double evaluate(const BoxAccumulator& box, const std::vector<double>& centre, const double* query) {
+/// Σ_α C_α Π_k ((q_k − c_k)/ρ)^{α_k} at the queries `indices` (all in the box): the powers of
+/// each dimension as columns, then one GEMM, C times the products of the powers beyond the first.
+Vector evaluate(const BoxAccumulator& box, const std::vector<double>& centre,
+                const MatrixView& queries, const Index* indices, Index count) {
   const Index p = box.order;
-  std::vector<Vector> powers(static_cast<std::size_t>(box.d), Vector(p));
+  std::vector<Matrix> powers(static_cast<std::size_t>(box.d), Matrix(p, count));
   for (Index k = 0; k < box.d; ++k) {
-    const double u = (query[k] - centre[static_cast<std::size_t>(k)]) / box.radius;
-    Vector& to = powers[static_cast<std::size_t>(k)];
-    to(0) = 1.0;
-    for (Index n = 1; n < p; ++n) to(n) = to(n - 1) * u;
-  }
-  if (box.d == 1) return powers[0].dot(box.coefficients.col(0));
-  Vector rest(box.coefficients.cols());
-  for (Index a = 0; a < p; ++a) {
-    if (box.d == 2) {
-      rest(a) = powers[1](a);
-    } else {
-      for (Index b = 0; b < p; ++b) rest(a + p * b) = powers[1](a) * powers[2](b);
+    Matrix& to = powers[static_cast<std::size_t>(k)];
+    for (Index r = 0; r < count; ++r) {
+      const double u = (queries(k, indices[r]) - centre[static_cast<std::size_t>(k)]) / box.radius;
+      to(0, r) = 1.0;
+      for (Index n = 1; n < p; ++n) to(n, r) = to(n - 1, r) * u;
     }
   }
-  return powers[0].dot(box.coefficients * rest);
+  if (box.d == 1) return powers[0].transpose() * box.coefficients.col(0);
+  Matrix rest(box.coefficients.cols(), count);
+  if (box.d == 2) {
+    rest = powers[1];
+  } else {
+    for (Index r = 0; r < count; ++r) {
+      for (Index b = 0; b < p; ++b) {
+        rest.col(r).segment(p * b, p) = powers[1].col(r) * powers[2](b, r);
+      }
+    }
+  }
+  const Matrix inner = box.coefficients * rest;
+  return (powers[0].array() * inner.array()).colwise().sum().transpose();
 }
 
 /// Calls visit(begin, end) for each run of grid columns whose cells lie within `cutoff` of box
@@ -300,6 +307,7 @@ std::optional<GaussTransformPlan> plan_for_side(const KernelSumReference& refere
       plan.box_cell.push_back(cell);
       plan.box_cutoff.push_back(cutoff);
       for (std::size_t r = at; r < end; ++r) plan.query_order.push_back(placed[r].second);
+      plan.expanded_queries += static_cast<Index>(end - at);
     } else {
       for (std::size_t r = at; r < end; ++r) plan.unplaced.push_back(placed[r].second);
     }
@@ -357,9 +365,13 @@ Vector gauss_transform_log_kernel_sums(const GaussTransformPlan& plan,
         box.magnitude;
     const double bound =
         1.01 * (box.truncation_bound + std::exp(-0.5 * cutoff * cutoff) + rounding);
-    for (Index r = plan.box_first[bb]; r < plan.box_first[bb + 1]; ++r) {
+    const Index first = plan.box_first[bb];
+    const Vector box_values =
+        evaluate(box, centre, centred_queries, &plan.query_order[static_cast<std::size_t>(first)],
+                 plan.box_first[bb + 1] - first);
+    for (Index r = first; r < plan.box_first[bb + 1]; ++r) {
       const Index j = plan.query_order[static_cast<std::size_t>(r)];
-      const double value = evaluate(box, centre, centred_queries.col(j).data());
+      const double value = box_values(r - first);
       if (values != nullptr) {
         values->sums(j) = value;
         values->bounds(j) = bound;

@@ -33,8 +33,9 @@ struct GaussTransformPlan {
   std::vector<Index> box_cell;     ///< the grid cell of box b
   std::vector<double> box_cutoff;  ///< g_b: points at least this far from box b are left out
   std::vector<Index> unplaced;     ///< queries outside the grid or in boxes left to other paths
-  double cost = 0.0;        ///< estimated nanoseconds: series, evaluations and unplaced queries
-  double near_pairs = 0.0;  ///< Σ_b m_b N_b: the query–point pairs within the cutoffs
+  double cost = 0.0;           ///< estimated nanoseconds: series, evaluations and unplaced queries
+  double near_pairs = 0.0;     ///< Σ_b m_b N_b: the query–point pairs within the cutoffs
+  Index expanded_queries = 0;  ///< the queries in boxes summed by their series
 };
 
 /// Nanoseconds per unit of work, for the plan's choices (the engine's cost model).

@@ -180,8 +180,10 @@ KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const M
       if (tree_cost < best) sums.path = KernelSumPath::tree;
     }
     // The Gauss transform against what was chosen: for the tree, its near field summed exactly
-    // (a lower estimate of the dual tree, whose blocks overhang the cutoff).
-    if (transform_plan) {
+    // (a lower estimate of the dual tree, whose blocks overhang the cutoff). Its plan costs the
+    // queries it leaves to the tree at that rate too, so it is a candidate only when its series
+    // serve at least half of the queries.
+    if (transform_plan && 2 * transform_plan->expanded_queries >= m) {
       const double rival =
           sums.path == KernelSumPath::tree
               ? transform_plan->near_pairs *

@@ -605,14 +605,19 @@ TEST(GaussTransformTest, ResultDoesNotDependOnThreads) {
 }
 
 TEST(GaussTransformTest, TheEngineChoosesItWhereItIsCheaper) {
-  // 1-D, 200,000 points, 500 per kernel width near the mode: a tree sums thousands of points per
-  // query, a box's series costs tens of nanoseconds per point. In 4-D the transform never applies.
-  const Problem dense = normal_problem(1, 200000, 5000, 0.005, 100);
+  // 1-D, 200,000 points (about 400 per kernel width near the mode) and 50,000 queries (about a
+  // hundred per width): the tree sums thousands of points per query, a box's series costs tens
+  // of nanoseconds per point and serves every query of the box. With few queries per box the
+  // series would not pay; in 4-D the transform never applies.
+  const Problem dense = normal_problem(1, 200000, 50000, 0.005, 100);
   const KernelSums sums = gaussian_kernel_log_sums(dense.points, dense.weights, dense.queries);
   EXPECT_EQ(sums.path, KernelSumPath::gauss_transform);
   const Vector reference =
       brute_force_log_sums(dense.points, dense.weights, dense.queries.leftCols(200));
   EXPECT_LE((sums.log_sums.head(200) - reference).cwiseAbs().maxCoeff(), 1e-6 + 1e-10);
+  const Problem few = normal_problem(1, 200000, 5000, 0.005, 100);
+  EXPECT_EQ(gaussian_kernel_log_sums(few.points, few.weights, few.queries).path,
+            KernelSumPath::tree);
   const Problem four = normal_problem(4, 3000, 2000, 0.3, 101);
   EXPECT_NE(gaussian_kernel_log_sums(four.points, four.weights, four.queries).path,
             KernelSumPath::gauss_transform);
