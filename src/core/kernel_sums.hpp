@@ -5,7 +5,7 @@
 //
 // returned as log S_j. Every Gaussian kernel-sum query with one shared (per-dimension) width is
 // this sum once the coordinates are divided by the widths: the Parzen window's log-density, the
-// kernel sums of ε-KDE, NW-CDE and RKDE. Three paths compute it:
+// kernel sums of ε-KDE, NW-CDE and RKDE. Four paths compute it:
 //
 // * exact: blocks of queries against blocks of points, exponents by one GEMM, Eigen's vectorised
 //   exp, column sums; log space (max-shifted) only for the queries whose sum underflows;
