@@ -239,6 +239,47 @@ double near_points(const CellGrid& grid, const std::vector<Index>& at, double cu
   return grid.count_in(low, high);
 }
 
+/// The points a dual tree of blocks of kKernelSumBlock (256) points sums per query around a box
+/// whose cutoff ball holds about `near` points: blocks of side s = (256 / density)^{1/d} on both
+/// sides widen the ball's radius to about g + s √d (at most n).
+double dual_tree_near_field(const CellGrid& grid, double near, double cutoff, double n) {
+  if (!std::isfinite(cutoff) || near <= 0.0) return n;
+  const double d = static_cast<double>(grid.dimension());
+  const double reach = std::ceil(cutoff / grid.side);
+  const double density = near / std::pow((2.0 * reach + 1.0) * grid.side, d);
+  const double block_side = std::pow(256.0 / density, 1.0 / d);
+  const double radius = cutoff + block_side * std::sqrt(d);
+  const double unit_ball = std::pow(M_PI, 0.5 * d) / std::tgamma(0.5 * d + 1.0);
+  return std::min(n, density * unit_ball * std::pow(radius, d));
+}
+
+/// Σ_i w_i e^{−½‖q − p_i‖²} over the points near a box, term by term (difference form), for the
+/// box's queries: Greengard and Strain's direct regime, for boxes whose series would cost more.
+struct DirectSums {
+  Matrix queries;  // d × m_b
+  Vector sums;
+  Index points = 0;
+  Eigen::ArrayXXd squared;
+  Eigen::ArrayXXd kernels;
+
+  explicit DirectSums(Matrix box_queries)
+      : queries(std::move(box_queries)), sums(Vector::Zero(queries.cols())) {}
+
+  void add(const CellGrid& grid, Index begin, Index end) {
+    const Index count = end - begin;
+    const Index m = queries.cols();
+    squared.setZero(count, m);
+    for (Index k = 0; k < queries.rows(); ++k) {
+      squared += (grid.points.row(k).segment(begin, count).transpose().array().replicate(1, m) -
+                  queries.row(k).array().replicate(count, 1))
+                     .square();
+    }
+    kernels = (-0.5 * squared).exp();
+    sums.noalias() += kernels.matrix().transpose() * grid.weights.segment(begin, count);
+    points += count;
+  }
+};
+
 std::vector<double> centre_of(const CellGrid& grid, const std::vector<Index>& at) {
   std::vector<double> centre(at.size());
   for (std::size_t k = 0; k < at.size(); ++k) {
@@ -268,7 +309,6 @@ std::optional<GaussTransformPlan> plan_for_side(const KernelSumReference& refere
 
   // Queries sorted by cell (stable, so the order within a box is the queries' order).
   const Index m = queries.cols();
-  std::vector<Index> cell_of_query(static_cast<std::size_t>(m));
   std::vector<std::pair<Index, Index>> placed;
   placed.reserve(static_cast<std::size_t>(m));
   for (Index j = 0; j < m; ++j) {
@@ -283,7 +323,7 @@ std::optional<GaussTransformPlan> plan_for_side(const KernelSumReference& refere
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   const double n = static_cast<double>(reference.size());
   plan.cost = static_cast<double>(plan.unplaced.size()) * n * costs.exact_pair;
-  plan.near_pairs = static_cast<double>(plan.unplaced.size()) * n;
+  plan.tree_pairs = static_cast<double>(plan.unplaced.size()) * n;
   for (std::size_t at = 0; at < placed.size();) {
     std::size_t end = at;
     while (end < placed.size() && placed[end].first == placed[at].first) ++end;
@@ -298,17 +338,18 @@ std::optional<GaussTransformPlan> plan_for_side(const KernelSumReference& refere
     const double queries_here = static_cast<double>(end - at);
     const double near = std::isfinite(cutoff) ? near_points(plan.grid, coordinates, cutoff) : n;
     const double expansion = near * pair_cost + queries_here * query_cost;
-    const double direct = queries_here * near * costs.exact_pair;
-    const bool expand = std::isfinite(cutoff) && (!by_cost || expansion < direct);
-    plan.near_pairs += queries_here * near;
-    plan.cost += expand ? expansion : direct;
-    if (expand) {
+    const double direct = queries_here * near * costs.direct_pair;
+    plan.tree_pairs += queries_here * dual_tree_near_field(plan.grid, near, cutoff, n);
+    if (std::isfinite(cutoff)) {
+      const bool series = !by_cost || expansion <= direct;
+      plan.cost += series ? expansion : direct;
       plan.box_first.push_back(static_cast<Index>(plan.query_order.size()));
       plan.box_cell.push_back(cell);
       plan.box_cutoff.push_back(cutoff);
+      plan.box_direct.push_back(series ? 0 : 1);
       for (std::size_t r = at; r < end; ++r) plan.query_order.push_back(placed[r].second);
-      plan.expanded_queries += static_cast<Index>(end - at);
     } else {
+      plan.cost += queries_here * n * costs.exact_pair;
       for (std::size_t r = at; r < end; ++r) plan.unplaced.push_back(placed[r].second);
     }
     at = end;
@@ -353,25 +394,42 @@ Vector gauss_transform_log_kernel_sums(const GaussTransformPlan& plan,
     const std::size_t bb = static_cast<std::size_t>(b);
     const std::vector<Index> at = grid.coordinates(plan.box_cell[bb]);
     const std::vector<double> centre = centre_of(grid, at);
-    BoxAccumulator box(d, plan.order, grid.side);
-    for_each_near_run(grid, at, plan.box_cutoff[bb],
-                      [&](Index begin, Index end) { box.add(grid, centre, begin, end); });
-    // Left out: points at least g away, of weight at most 1. Rounding: every coefficient is a
-    // sum of N terms and the polynomial one of p^d, each term below the magnitude in absolute
-    // value (|q − c| ≤ ρ); the Hermite recurrence adds a few ulps per order.
     const double cutoff = plan.box_cutoff[bb];
-    const double rounding =
-        static_cast<double>(box.points + power(plan.order, d) + 4 * d * plan.order) * epsilon *
-        box.magnitude;
-    const double bound =
-        1.01 * (box.truncation_bound + std::exp(-0.5 * cutoff * cutoff) + rounding);
+    const double left_out = std::exp(-0.5 * cutoff * cutoff);
     const Index first = plan.box_first[bb];
-    const Vector box_values =
-        evaluate(box, centre, centred_queries, &plan.query_order[static_cast<std::size_t>(first)],
-                 plan.box_first[bb + 1] - first);
+    const Index count = plan.box_first[bb + 1] - first;
+    const Index* indices = &plan.query_order[static_cast<std::size_t>(first)];
+    Vector box_values;
+    Vector box_bounds;
+    if (plan.box_direct[bb]) {
+      Matrix box_queries(d, count);
+      for (Index r = 0; r < count; ++r) box_queries.col(r) = centred_queries.col(indices[r]);
+      DirectSums direct(std::move(box_queries));
+      for_each_near_run(grid, at, cutoff,
+                        [&](Index begin, Index end) { direct.add(grid, begin, end); });
+      // Left out: points at least g away, of weight at most 1. Rounding: N non-negative terms,
+      // each exponent's difference form within (d + 2) ε of its g²/2.
+      const double rounding = static_cast<double>(direct.points + 2 * d + 8) * epsilon +
+                              static_cast<double>(d + 2) * epsilon * cutoff * cutoff;
+      box_values = direct.sums;
+      box_bounds = (1.01 * (left_out + rounding * direct.sums.array())).matrix();
+    } else {
+      BoxAccumulator box(d, plan.order, grid.side);
+      for_each_near_run(grid, at, cutoff,
+                        [&](Index begin, Index end) { box.add(grid, centre, begin, end); });
+      // Left out: as above. Rounding: every coefficient is a sum of N terms and the polynomial
+      // one of p^d, each term below the magnitude in absolute value (|q − c| ≤ ρ); the Hermite
+      // recurrence adds a few ulps per order.
+      const double rounding =
+          static_cast<double>(box.points + power(plan.order, d) + 4 * d * plan.order) * epsilon *
+          box.magnitude;
+      box_values = evaluate(box, centre, centred_queries, indices, count);
+      box_bounds = Vector::Constant(count, 1.01 * (box.truncation_bound + left_out + rounding));
+    }
     for (Index r = first; r < plan.box_first[bb + 1]; ++r) {
       const Index j = plan.query_order[static_cast<std::size_t>(r)];
       const double value = box_values(r - first);
+      const double bound = box_bounds(r - first);
       if (values != nullptr) {
         values->sums(j) = value;
         values->bounds(j) = bound;

@@ -26,45 +26,45 @@ namespace cdens {
 struct GaussTransformPlan {
   CellGrid grid;    ///< the points sorted into the boxes' cells
   Index order = 0;  ///< p: the series keeps the orders 0 … p − 1 per dimension
-  /// The boxes summed by their series and their queries: those of box b are
+  /// The boxes this path answers and their queries: those of box b are
   /// query_order[box_first[b] … box_first[b+1]).
   std::vector<Index> query_order;
   std::vector<Index> box_first;
   std::vector<Index> box_cell;     ///< the grid cell of box b
   std::vector<double> box_cutoff;  ///< g_b: points at least this far from box b are left out
-  std::vector<Index> unplaced;     ///< queries outside the grid or in boxes left to other paths
-  double cost = 0.0;           ///< estimated nanoseconds: series, evaluations and unplaced queries
-  double near_pairs = 0.0;     ///< Σ_b m_b N_b: the query–point pairs within the cutoffs
-  Index expanded_queries = 0;  ///< the queries in boxes summed by their series
+  std::vector<char> box_direct;    ///< box b sums its near points term by term, not by series
+  std::vector<Index> unplaced;     ///< queries outside the grid or without a finite cutoff
+  double cost = 0.0;               ///< estimated nanoseconds: series, direct sums, unplaced queries
+  double tree_pairs = 0.0;  ///< estimated query–point pairs a dual tree of blocks would sum
 };
 
 /// Nanoseconds per unit of work, for the plan's choices (the engine's cost model).
 struct GaussTransformCosts {
-  double exact_pair = 1.3;   ///< one kernel value summed exactly (the near field of a tree)
+  double exact_pair = 1.3;   ///< one kernel value summed exactly by GEMM (exact path, tree)
+  double direct_pair = 2.5;  ///< one kernel value of a box's direct sum (differences, exp)
   double exponential = 1.5;  ///< one vectorised exp, per point, box and dimension
   double recurrence = 0.6;   ///< one step of the Hermite recurrence
   double coefficient = 0.3;  ///< one multiply-add into a box's coefficients or a polynomial
 };
 
 /// The plan for the (centred) queries, or nothing when d > 3, the tolerance is zero, or no box
-/// side gives a grid within budget and an order p ≤ 40. With `by_cost`, a box is expanded only
-/// when its series costs less than summing its queries' near fields exactly; otherwise every box
-/// whose cutoff is finite is.
+/// side gives a grid within budget and an order p ≤ 40. With `by_cost`, a box takes its series or
+/// the direct sum of its near points, whichever costs less; otherwise every box takes its series.
 std::optional<GaussTransformPlan> plan_gauss_transform(const KernelSumReference& reference,
                                                        const MatrixView& centred_queries,
                                                        double relative_tolerance,
                                                        const GaussTransformCosts& costs,
                                                        bool by_cost);
 
-/// The transform's value Ŝ_j and its bound B_b (|Ŝ_j − S_j| ≤ B_b) at every query of a box summed
-/// by its series, NaN at the others: what the tests check the bound against.
+/// The path's value Ŝ_j and its bound B_j (|Ŝ_j − S_j| ≤ B_j) at every query of a box it answers,
+/// NaN at the others: what the tests check the bound against.
 struct GaussTransformValues {
   Vector sums;
   Vector bounds;
 };
 
-/// log Σ_i ŵ_i e^{−½‖q̃_j − p̃_i‖²} for the queries of the boxes summed by their series whose
-/// bound holds: |Ŝ_j − S_j| ≤ B_b and B_b ≤ relative_tolerance (Ŝ_j − B_b), so Ŝ_j is within the
+/// log Σ_i ŵ_i e^{−½‖q̃_j − p̃_i‖²} for the queries of the planned boxes whose bound holds:
+/// |Ŝ_j − S_j| ≤ B_j and B_j ≤ relative_tolerance (Ŝ_j − B_j), so Ŝ_j is within the
 /// relative tolerance of S_j. The other queries (unplaced, or whose bound fails) are appended to
 /// `recompute` and their entries left undefined. One task per box: the result does not depend
 /// on `threads`. `values` (if not null) receives Ŝ and B.

@@ -129,10 +129,12 @@ KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const M
         "kernel sums: the binned path needs queries on a regular grid in at most 3 dimensions, a "
         "positive tolerance, and an FFT of at most 4,194,304 cells for that tolerance");
   }
-  // The Gauss transform needs d ≤ 3 and a positive tolerance; by choice, also many queries.
+  // The Gauss transform needs d ≤ 3 and a positive tolerance; by choice, also many queries and
+  // exact sums that would take longer than kPilotThreshold (planning it builds three grids).
   std::optional<GaussTransformPlan> transform_plan;
   const bool forced_transform = sums.path == KernelSumPath::gauss_transform;
-  if (forced_transform || (sums.path == KernelSumPath::automatic && m >= kKernelSumBlock)) {
+  if (forced_transform || (sums.path == KernelSumPath::automatic && m >= kKernelSumBlock &&
+                           exact_cost(n, m, d) > kPilotThreshold)) {
     GaussTransformCosts costs;
     costs.exact_pair = kExactPairCost + kExactPairCostPerDim * static_cast<double>(d);
     transform_plan =
@@ -179,14 +181,12 @@ KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const M
              << " nodes and " << work.points_per_query << " points per query)";
       if (tree_cost < best) sums.path = KernelSumPath::tree;
     }
-    // The Gauss transform against what was chosen: for the tree, its near field summed exactly
-    // (a lower estimate of the dual tree, whose blocks overhang the cutoff). Its plan costs the
-    // queries it leaves to the tree at that rate too, so it is a candidate only when its series
-    // serve at least half of the queries.
-    if (transform_plan && 2 * transform_plan->expanded_queries >= m) {
+    // The Gauss transform (series or direct sums per box) against what was chosen: for the dual
+    // tree, its estimated pairs (the cutoff ball widened by a block's side) summed exactly.
+    if (transform_plan) {
       const double rival =
           sums.path == KernelSumPath::tree
-              ? transform_plan->near_pairs *
+              ? transform_plan->tree_pairs *
                     (kExactPairCost + kExactPairCostPerDim * static_cast<double>(d))
               : best;
       choice << ", Gauss transform cost " << transform_plan->cost * 1e-9 << " s against "
@@ -229,9 +229,12 @@ KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const M
           sums.log_sums(remaining[r]) = rest(static_cast<Index>(r));
         }
       }
+      const auto direct =
+          std::count(transform_plan->box_direct.begin(), transform_plan->box_direct.end(), 1);
       choice << "; Gauss transform, boxes of side " << transform_plan->grid.side << ", order "
-             << transform_plan->order << ", " << transform_plan->box_cell.size()
-             << " boxes; queries recomputed by the tree or exact path: " << remaining.size();
+             << transform_plan->order << ", " << transform_plan->box_cell.size() << " boxes ("
+             << direct << " summed directly); queries recomputed by the tree or exact path: "
+             << remaining.size();
       break;
     }
     default:
