@@ -76,6 +76,13 @@ double sum_lower_bound(const CellGrid& grid, const std::vector<Index>& at) {
   return best;
 }
 
+/// The points within the cutoff of a box, gathered from the grid's runs of cells, their
+/// coordinates relative to the box's centre: one buffer, processed in chunks of kChunk.
+struct NearPoints {
+  Matrix points;  // d × N
+  Vector weights;
+};
+
 /// The per-chunk work of one box: the series' factors and the box's bound.
 struct BoxAccumulator {
   Index d = 0;
@@ -87,7 +94,6 @@ struct BoxAccumulator {
   Matrix coefficients;          // p × p^{d−1}
   double truncation_bound = 0.0;
   double magnitude = 0.0;  // Σ_i w_i Π_k Σ_n |F_k(i, n)|: the scale of the rounding
-  Index points = 0;
 
   BoxAccumulator(Index dimension, Index p, double side)
       : d(dimension),
@@ -97,10 +103,10 @@ struct BoxAccumulator {
         factors(static_cast<std::size_t>(dimension)),
         coefficients(Matrix::Zero(p, power(p, dimension - 1))) {}
 
-  /// Adds the points in columns begin … end − 1 of the grid (at most kChunk).
-  void add(const CellGrid& grid, const std::vector<double>& centre, Index begin, Index end) {
+  /// Adds the gathered points begin … end − 1 (at most kChunk).
+  void add(const NearPoints& near, Index begin, Index end) {
     const Index count = end - begin;
-    const Eigen::ArrayXd w = grid.weights.segment(begin, count).array();
+    const Eigen::ArrayXd w = near.weights.segment(begin, count).array();
     Eigen::ArrayXd absolute_product = w;
     // Per dimension: E_l = e^{−δ_l²/2} bounds the kernel's factor over the box and
     // R_l = K ρ^p/√(p!) e^{−δ_l²/4} the remainder of its series (δ_l: the point's distance from
@@ -112,8 +118,7 @@ struct BoxAccumulator {
     std::vector<Eigen::ArrayXd> remainders(static_cast<std::size_t>(d));
     for (Index k = 0; k < d; ++k) {
       const std::size_t kk = static_cast<std::size_t>(k);
-      const Eigen::ArrayXd v =
-          grid.points.row(k).segment(begin, count).transpose().array() - centre[kk];
+      const Eigen::ArrayXd v = near.points.row(k).segment(begin, count).transpose().array();
       Matrix& f = factors[kk];
       f.resize(count, order);
       f.col(0) = (-0.5 * v.square()).exp().matrix();
@@ -138,7 +143,6 @@ struct BoxAccumulator {
     }
     truncation_bound += (w * error).sum();
     magnitude += absolute_product.sum();
-    points += count;
     // C(n_0, n_1 + p n_2) += Σ_i F_0(i, n_0) w_i F_1(i, n_1) F_2(i, n_2): one GEMM.
     if (d == 1) {
       coefficients.noalias() += factors[0].transpose() * w.matrix();
@@ -210,7 +214,7 @@ void for_each_near_run(const CellGrid& grid, const std::vector<Index>& at, doubl
     const Index high = std::min<Index>(grid.counts[0] - 1, at[0] + row_reach);
     const Index begin = grid.first[static_cast<std::size_t>(base + low)];
     const Index end = grid.first[static_cast<std::size_t>(base + high + 1)];
-    for (Index from = begin; from < end; from += kChunk) visit(from, std::min(end, from + kChunk));
+    if (end > begin) visit(begin, end);
   };
   if (d == 1) {
     row(0, 0.0);
@@ -227,6 +231,24 @@ void for_each_near_run(const CellGrid& grid, const std::vector<Index>& at, doubl
       row(base, squared2 + gap(c1 - at[1]));
     }
   }
+}
+
+/// The points for_each_near_run visits around `at`, relative to `centre`, into `near`.
+void gather_near_points(const CellGrid& grid, const std::vector<Index>& at, double cutoff,
+                        const std::vector<double>& centre, NearPoints* near) {
+  Index total = 0;
+  for_each_near_run(grid, at, cutoff, [&](Index begin, Index end) { total += end - begin; });
+  const Index d = grid.dimension();
+  near->points.resize(d, total);
+  near->weights.resize(total);
+  const Eigen::Map<const Vector> origin(centre.data(), d);
+  Index to = 0;
+  for_each_near_run(grid, at, cutoff, [&](Index begin, Index end) {
+    near->points.middleCols(to, end - begin) =
+        grid.points.middleCols(begin, end - begin).colwise() - origin;
+    near->weights.segment(to, end - begin) = grid.weights.segment(begin, end - begin);
+    to += end - begin;
+  });
 }
 
 /// The number of points for_each_near_run visits around `at` (the cube of cells, an upper
@@ -253,30 +275,29 @@ double dual_tree_near_field(const CellGrid& grid, double near, double cutoff, do
   return std::min(n, density * unit_ball * std::pow(radius, d));
 }
 
-/// Σ_i w_i e^{−½‖q − p_i‖²} over the points near a box, term by term (difference form), for the
-/// box's queries: Greengard and Strain's direct regime, for boxes whose series would cost more.
+/// Σ_i w_i e^{−½‖q − p_i‖²} over the points near a box, term by term, for the box's queries:
+/// Greengard and Strain's direct regime, for boxes whose series would cost more. Exponents in
+/// the GEMM form −½‖p̃‖² − ½‖q̃‖² + p̃ᵀq̃ about the box's centre (so ‖p̃‖ and ‖q̃‖ stay within
+/// the cutoff plus a box), Eigen's vectorised exp, one GEMV per chunk.
 struct DirectSums {
-  Matrix queries;  // d × m_b
+  Matrix queries;                   // d × m_b, relative to the box's centre
+  Eigen::RowVectorXd query_halves;  // −½‖q̃_j‖²
   Vector sums;
-  Index points = 0;
-  Eigen::ArrayXXd squared;
-  Eigen::ArrayXXd kernels;
+  Matrix exponents;
 
   explicit DirectSums(Matrix box_queries)
-      : queries(std::move(box_queries)), sums(Vector::Zero(queries.cols())) {}
+      : queries(std::move(box_queries)),
+        query_halves(-0.5 * queries.colwise().squaredNorm()),
+        sums(Vector::Zero(queries.cols())) {}
 
-  void add(const CellGrid& grid, Index begin, Index end) {
+  void add(const NearPoints& near, Index begin, Index end) {
     const Index count = end - begin;
-    const Index m = queries.cols();
-    squared.setZero(count, m);
-    for (Index k = 0; k < queries.rows(); ++k) {
-      squared += (grid.points.row(k).segment(begin, count).transpose().array().replicate(1, m) -
-                  queries.row(k).array().replicate(count, 1))
-                     .square();
-    }
-    kernels = (-0.5 * squared).exp();
-    sums.noalias() += kernels.matrix().transpose() * grid.weights.segment(begin, count);
-    points += count;
+    const auto points = near.points.middleCols(begin, count);
+    exponents.noalias() = points.transpose() * queries;
+    exponents.colwise() += (-0.5 * points.colwise().squaredNorm()).transpose();
+    exponents.rowwise() += query_halves;
+    exponents = exponents.array().exp().matrix();
+    sums.noalias() += exponents.transpose() * near.weights.segment(begin, count);
   }
 };
 
@@ -337,8 +358,11 @@ std::optional<GaussTransformPlan> plan_for_side(const KernelSumReference& refere
                     : std::numeric_limits<double>::infinity();
     const double queries_here = static_cast<double>(end - at);
     const double near = std::isfinite(cutoff) ? near_points(plan.grid, coordinates, cutoff) : n;
-    const double expansion = near * pair_cost + queries_here * query_cost;
-    const double direct = queries_here * near * costs.direct_pair;
+    // Gathering the near points: a run per row of cells within the cutoff, a copy per point.
+    const double rows = std::pow(2.0 * std::ceil(cutoff / side) + 1.0, static_cast<double>(d - 1));
+    const double gathering = rows * costs.row + near * costs.gather;
+    const double expansion = gathering + near * pair_cost + queries_here * query_cost;
+    const double direct = gathering + queries_here * near * costs.exact_pair;
     plan.tree_pairs += queries_here * dual_tree_near_field(plan.grid, near, cutoff, n);
     if (std::isfinite(cutoff)) {
       const bool series = !by_cost || expansion <= direct;
@@ -401,27 +425,37 @@ Vector gauss_transform_log_kernel_sums(const GaussTransformPlan& plan,
     const Index* indices = &plan.query_order[static_cast<std::size_t>(first)];
     Vector box_values;
     Vector box_bounds;
+    NearPoints near;
+    gather_near_points(grid, at, cutoff, centre, &near);
+    const Index points = near.weights.size();
     if (plan.box_direct[bb]) {
+      const Eigen::Map<const Vector> origin(centre.data(), d);
       Matrix box_queries(d, count);
-      for (Index r = 0; r < count; ++r) box_queries.col(r) = centred_queries.col(indices[r]);
+      for (Index r = 0; r < count; ++r) {
+        box_queries.col(r) = centred_queries.col(indices[r]) - origin;
+      }
       DirectSums direct(std::move(box_queries));
-      for_each_near_run(grid, at, cutoff,
-                        [&](Index begin, Index end) { direct.add(grid, begin, end); });
+      for (Index from = 0; from < points; from += kChunk) {
+        direct.add(near, from, std::min(points, from + kChunk));
+      }
       // Left out: points at least g away, of weight at most 1. Rounding: N non-negative terms,
-      // each exponent's difference form within (d + 2) ε of its g²/2.
-      const double rounding = static_cast<double>(direct.points + 2 * d + 8) * epsilon +
-                              static_cast<double>(d + 2) * epsilon * cutoff * cutoff;
+      // each exponent's GEMM form within (d + 2) ε (‖p̃‖² + ‖q̃‖²) of the exact one, where
+      // ‖p̃‖ ≤ g + L √d and ‖q̃‖ ≤ L √d / 2.
+      const double reach = cutoff + grid.side * std::sqrt(static_cast<double>(d));
+      const double rounding = static_cast<double>(points + 2 * d + 8) * epsilon +
+                              2.0 * static_cast<double>(d + 2) * epsilon * reach * reach;
       box_values = direct.sums;
       box_bounds = (1.01 * (left_out + rounding * direct.sums.array())).matrix();
     } else {
       BoxAccumulator box(d, plan.order, grid.side);
-      for_each_near_run(grid, at, cutoff,
-                        [&](Index begin, Index end) { box.add(grid, centre, begin, end); });
+      for (Index from = 0; from < points; from += kChunk) {
+        box.add(near, from, std::min(points, from + kChunk));
+      }
       // Left out: as above. Rounding: every coefficient is a sum of N terms and the polynomial
       // one of p^d, each term below the magnitude in absolute value (|q − c| ≤ ρ); the Hermite
       // recurrence adds a few ulps per order.
       const double rounding =
-          static_cast<double>(box.points + power(plan.order, d) + 4 * d * plan.order) * epsilon *
+          static_cast<double>(points + power(plan.order, d) + 4 * d * plan.order) * epsilon *
           box.magnitude;
       box_values = evaluate(box, centre, centred_queries, indices, count);
       box_bounds = Vector::Constant(count, 1.01 * (box.truncation_bound + left_out + rounding));

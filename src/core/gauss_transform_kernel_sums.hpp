@@ -41,7 +41,8 @@ struct GaussTransformPlan {
 /// Nanoseconds per unit of work, for the plan's choices (the engine's cost model).
 struct GaussTransformCosts {
   double exact_pair = 1.3;   ///< one kernel value summed exactly by GEMM (exact path, tree)
-  double direct_pair = 2.5;  ///< one kernel value of a box's direct sum (differences, exp)
+  double row = 30.0;         ///< gathering the points of one row of cells near a box
+  double gather = 1.0;       ///< copying one near point into a box's buffer
   double exponential = 1.5;  ///< one vectorised exp, per point, box and dimension
   double recurrence = 0.6;   ///< one step of the Hermite recurrence
   double coefficient = 0.3;  ///< one multiply-add into a box's coefficients or a polynomial
