@@ -56,8 +56,8 @@ Matrix pilot_queries(const Matrix& centred) {
 /// The relative error of a sum whose log is within log_tolerance: 1 − e^−log_tolerance.
 double relative_tolerance_of(double log_tolerance) { return -std::expm1(-log_tolerance); }
 
-/// The sums of the queries that the Gauss transform left (outside its grid, in boxes cheaper
-/// summed directly, or whose bound failed): the dual tree of blocks for many, exact for few.
+/// The sums of the queries that the Gauss transform left (outside its grid, in boxes without a
+/// finite cutoff, or whose bound failed): the dual tree of blocks for many, exact for few.
 Vector remaining_log_sums(const KernelSumReference& reference, const Matrix& centred,
                           const std::vector<Index>& indices, double relative_tolerance,
                           int threads) {

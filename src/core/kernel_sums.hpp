@@ -20,9 +20,9 @@
 //   the error bound exceeds the tolerance are recomputed, by the same convolutions summed directly
 //   or by the exact path;
 // * gauss_transform: for scattered queries in d ≤ 3, the fast Gauss transform (Greengard & Strain
-//   1991): boxes of queries, each with the Taylor series of the points near it, and a computed
-//   bound per box; queries whose bound exceeds the tolerance, or whose boxes are cheaper summed
-//   directly, take the tree or exact path.
+//   1991): boxes of queries, each with the Taylor series of the points near it — or, where the
+//   series would cost more, the direct sum of those points — and a computed bound per box;
+//   queries whose bound exceeds the tolerance take the tree or exact path.
 //
 // The engine chooses the path by an estimate of its cost (docs/methods/kernel_sums.md); every
 // path honours the same tolerance.
