@@ -67,6 +67,10 @@ std::string kernel_sum_description(const std::string& path) {
            "exact one";
   }
   if (path == "binned") return "kernels binned on a grid and summed by FFT, within --tolerance";
+  if (path == "gauss_transform") {
+    return "a fast Gauss transform summed the kernels near each box of samples as one series, "
+           "each log-density within --tolerance of the exact one";
+  }
   // "components": a mixture whose kernels differ in width, not a Parzen window.
   return "the mixture's kernels differ in width, so each sample's density summed every "
          "component exactly, no approximation (--tolerance applies to Parzen windows only)";

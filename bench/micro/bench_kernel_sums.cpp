@@ -3,7 +3,9 @@
 //   * n = m = 20,000 points of a two-cluster mixture in 2-D, width 0.1 (standardised units):
 //     the exact path, the tree path at log tolerance 1e−6 and 1e−3, and the floor of the exact
 //     path — the n·m exponentials alone, by Eigen's vectorised exp over a buffer of one block;
-//   * 1-D, 10⁶ points on a 1,024-point grid (issue 24's binned target), every path that applies.
+//   * 1-D, 10⁶ points on a 1,024-point grid (issue 24's binned target), every path that applies;
+//   * scattered queries, n = m = 100,000, 1-D at width 0.01 and 2-D at 0.1 (hundreds of points
+//     per squared width near the modes): the Gauss transform against the dual tree (issue 35).
 // The cost per kernel value (the engine's cost model uses it) is printed after the table.
 
 #include <benchmark/benchmark.h>
@@ -65,6 +67,18 @@ void BM_Path2D(benchmark::State& state) {
   run_path(state, mixture_points(2, kPairs, 1), mixture_points(2, kPairs, 2),
            static_cast<cdens::KernelSumPath>(state.range(0)),
            std::pow(10.0, -static_cast<double>(state.range(1))));
+}
+
+constexpr Index kScattered = 100000;
+
+/// Arguments: the path (KernelSumPath as a number), the dimension and the width in thousandths;
+/// log tolerance 1e−6.
+void BM_Scattered(benchmark::State& state) {
+  const Index d = state.range(1);
+  const double rescale = kWidth / (1e-3 * static_cast<double>(state.range(2)));
+  run_path(state, mixture_points(d, kScattered, 3) * rescale,
+           mixture_points(d, kScattered, 4) * rescale,
+           static_cast<cdens::KernelSumPath>(state.range(0)), 1e-6);
 }
 
 void BM_ExponentialFloor(benchmark::State& state) {
@@ -151,6 +165,12 @@ BENCHMARK(BM_Path2D)
     ->Args({static_cast<int>(cdens::KernelSumPath::automatic), 6})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ExponentialFloor)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Scattered)
+    ->Args({static_cast<int>(cdens::KernelSumPath::gauss_transform), 1, 10})
+    ->Args({static_cast<int>(cdens::KernelSumPath::tree), 1, 10})
+    ->Args({static_cast<int>(cdens::KernelSumPath::gauss_transform), 2, 100})
+    ->Args({static_cast<int>(cdens::KernelSumPath::tree), 2, 100})
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Grid1D)
     ->Args({static_cast<int>(cdens::KernelSumPath::automatic), 6})
     ->Args({static_cast<int>(cdens::KernelSumPath::automatic), 3})
@@ -169,6 +189,14 @@ int main(int argc, char** argv) {
       const double tree = reporter.seconds(std::string("BM_Path2D/2/") + tolerance);
       std::printf("tree, log tolerance 1e-%s: %.3f s, %.1fx faster than exact\n", tolerance, tree,
                   exact / tree);
+    }
+    for (const char* d_and_width : {"1/10", "2/100"}) {
+      const double transform = reporter.seconds(std::string("BM_Scattered/4/") + d_and_width);
+      const double tree = reporter.seconds(std::string("BM_Scattered/2/") + d_and_width);
+      std::printf(
+          "scattered queries (d/width in thousandths %s), n = m = 100,000: Gauss transform %.3f "
+          "s, tree %.3f s, %.1fx\n",
+          d_and_width, transform, tree, tree / transform);
     }
     const double engine = reporter.seconds("BM_RkdeQueries/1");
     const double components = reporter.seconds("BM_RkdeQueries/0");

@@ -84,7 +84,8 @@ void bind_density_model(py::module_& module) {
           },
           py::arg("X"), py::arg("tolerance") = DensityQuery{}.log_tolerance,
           "(log_pdf(X, tolerance), path): the path is the algorithm the sums took, 'exact', "
-          "'tree' or 'binned' (the kernel-sum engine, for shared widths) or 'components'.")
+          "'tree', 'binned' or 'gauss_transform' (the kernel-sum engine, for shared widths) or "
+          "'components'.")
       .def(
           "cdf",
           [](const DensityModel& m, const py::array& x) {

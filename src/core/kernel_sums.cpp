@@ -13,6 +13,7 @@
 #include "core/block_tree_kernel_sums.hpp"
 #include "core/debug_note.hpp"
 #include "core/exact_kernel_sums.hpp"
+#include "core/gauss_transform_kernel_sums.hpp"
 #include "core/kd_tree.hpp"
 #include "core/kernel_sum_reference.hpp"
 #include "core/parallel.hpp"
@@ -55,6 +56,22 @@ Matrix pilot_queries(const Matrix& centred) {
 /// The relative error of a sum whose log is within log_tolerance: 1 − e^−log_tolerance.
 double relative_tolerance_of(double log_tolerance) { return -std::expm1(-log_tolerance); }
 
+/// The sums of the queries that the Gauss transform left (outside its grid, in boxes without a
+/// finite cutoff, or whose bound failed): the dual tree of blocks for many, exact for few.
+Vector remaining_log_sums(const KernelSumReference& reference, const Matrix& centred,
+                          const std::vector<Index>& indices, double relative_tolerance,
+                          int threads) {
+  Matrix queries(centred.rows(), static_cast<Index>(indices.size()));
+  for (std::size_t r = 0; r < indices.size(); ++r) {
+    queries.col(static_cast<Index>(r)) = centred.col(indices[r]);
+  }
+  if (queries.cols() >= kKernelSumBlock && reference.size() >= 2 * kKernelSumBlock) {
+    const KdTree blocks(reference.points, reference.weights, kKernelSumBlock);
+    return block_tree_log_kernel_sums(blocks, reference, queries, relative_tolerance, threads);
+  }
+  return exact_log_kernel_sums(reference, queries, threads);
+}
+
 }  // namespace
 
 std::string to_string(KernelSumPath path) {
@@ -67,6 +84,8 @@ std::string to_string(KernelSumPath path) {
       return "tree";
     case KernelSumPath::binned:
       return "binned";
+    case KernelSumPath::gauss_transform:
+      return "gauss_transform";
   }
   return "unknown";
 }
@@ -110,6 +129,22 @@ KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const M
         "kernel sums: the binned path needs queries on a regular grid in at most 3 dimensions, a "
         "positive tolerance, and an FFT of at most 4,194,304 cells for that tolerance");
   }
+  // The Gauss transform needs d ≤ 3 and a positive tolerance; by choice, also many queries and
+  // exact sums that would take longer than kPilotThreshold (planning it builds three grids).
+  std::optional<GaussTransformPlan> transform_plan;
+  const bool forced_transform = sums.path == KernelSumPath::gauss_transform;
+  if (forced_transform || (sums.path == KernelSumPath::automatic && m >= kKernelSumBlock &&
+                           exact_cost(n, m, d) > kPilotThreshold)) {
+    GaussTransformCosts costs;
+    costs.exact_pair = kExactPairCost + kExactPairCostPerDim * static_cast<double>(d);
+    transform_plan =
+        plan_gauss_transform(reference, centred, relative_tolerance, costs, !forced_transform);
+  }
+  if (forced_transform && !transform_plan) {
+    throw InvalidArgument(
+        "kernel sums: the Gauss transform path needs at most 3 dimensions, a positive tolerance "
+        "and points spread over at most 8,388,608 boxes");
+  }
   if (sums.path == KernelSumPath::automatic) {
     sums.path = KernelSumPath::exact;
     double best = exact_cost(n, m, d);
@@ -146,6 +181,18 @@ KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const M
              << " nodes and " << work.points_per_query << " points per query)";
       if (tree_cost < best) sums.path = KernelSumPath::tree;
     }
+    // The Gauss transform (series or direct sums per box) against what was chosen: for the dual
+    // tree, its estimated pairs (the cutoff ball widened by a block's side) summed exactly.
+    if (transform_plan) {
+      const double rival =
+          sums.path == KernelSumPath::tree
+              ? transform_plan->tree_pairs *
+                    (kExactPairCost + kExactPairCostPerDim * static_cast<double>(d))
+              : best;
+      choice << ", Gauss transform cost " << transform_plan->cost * 1e-9 << " s against "
+             << rival * 1e-9 << " s";
+      if (transform_plan->cost < rival) sums.path = KernelSumPath::gauss_transform;
+    }
   }
   switch (sums.path) {
     case KernelSumPath::tree:
@@ -169,6 +216,25 @@ KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const M
       choice << "; binned on " << binned_plan->cells << " cells, refinement "
              << binned_plan->refinement[0] << ", grid points recomputed: " << fallbacks.direct
              << " by direct sums, " << fallbacks.exact << " exactly";
+      break;
+    }
+    case KernelSumPath::gauss_transform: {
+      std::vector<Index> remaining;
+      sums.log_sums = gauss_transform_log_kernel_sums(*transform_plan, centred, relative_tolerance,
+                                                      threads, &remaining);
+      if (!remaining.empty()) {
+        const Vector rest =
+            remaining_log_sums(reference, centred, remaining, relative_tolerance, threads);
+        for (std::size_t r = 0; r < remaining.size(); ++r) {
+          sums.log_sums(remaining[r]) = rest(static_cast<Index>(r));
+        }
+      }
+      const auto direct =
+          std::count(transform_plan->box_direct.begin(), transform_plan->box_direct.end(), 1);
+      choice << "; Gauss transform, boxes of side " << transform_plan->grid.side << ", order "
+             << transform_plan->order << ", " << transform_plan->box_cell.size() << " boxes ("
+             << direct << " summed directly); queries recomputed by the tree or exact path: "
+             << remaining.size();
       break;
     }
     default:

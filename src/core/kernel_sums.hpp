@@ -5,7 +5,7 @@
 //
 // returned as log S_j. Every Gaussian kernel-sum query with one shared (per-dimension) width is
 // this sum once the coordinates are divided by the widths: the Parzen window's log-density, the
-// kernel sums of ε-KDE, NW-CDE and RKDE. Three paths compute it:
+// kernel sums of ε-KDE, NW-CDE and RKDE. Four paths compute it:
 //
 // * exact: blocks of queries against blocks of points, exponents by one GEMM, Eigen's vectorised
 //   exp, column sums; log space (max-shifted) only for the queries whose sum underflows;
@@ -18,7 +18,11 @@
 // * binned: for queries on a regular grid in d ≤ 3, linear binning of the points onto a grid and
 //   the convolution with the sampled kernel by FFT (Silverman 1982, Wand 1994); grid points where
 //   the error bound exceeds the tolerance are recomputed, by the same convolutions summed directly
-//   or by the exact path.
+//   or by the exact path;
+// * gauss_transform: for scattered queries in d ≤ 3, the fast Gauss transform (Greengard & Strain
+//   1991): boxes of queries, each with the Taylor series of the points near it — or, where the
+//   series would cost more, the direct sum of those points — and a computed bound per box;
+//   queries whose bound exceeds the tolerance take the tree or exact path.
 //
 // The engine chooses the path by an estimate of its cost (docs/methods/kernel_sums.md); every
 // path honours the same tolerance.
@@ -31,19 +35,20 @@ namespace cdens {
 
 /// The algorithm that computed a set of kernel sums.
 enum class KernelSumPath {
-  automatic,  ///< as an option: let the engine choose by cost
-  exact,      ///< every term, in blocks (no approximation)
-  tree,       ///< k-d tree with bounded pruning
-  binned,     ///< linear binning and FFT convolution on a grid (d ≤ 3)
+  automatic,        ///< as an option: let the engine choose by cost
+  exact,            ///< every term, in blocks (no approximation)
+  tree,             ///< k-d tree with bounded pruning
+  binned,           ///< linear binning and FFT convolution on a grid (d ≤ 3)
+  gauss_transform,  ///< Taylor series about boxes of queries (d ≤ 3), the rest tree or exact
 };
 
-/// "automatic", "exact", "tree" or "binned".
+/// "automatic", "exact", "tree", "binned" or "gauss_transform".
 std::string to_string(KernelSumPath path);
 
 struct KernelSumOptions {
-  /// Every returned log S_j is within this of the exact log-sum (up to rounding): the tree and
-  /// binned paths keep the relative error of S_j below 1 − exp(−log_tolerance). The default
-  /// makes log-densities agree with the exact computation to 1e−6.
+  /// Every returned log S_j is within this of the exact log-sum (up to rounding): the tree,
+  /// binned and Gauss transform paths keep the relative error of S_j below 1 − exp(−log_tolerance).
+  /// The default makes log-densities agree with the exact computation to 1e−6.
   double log_tolerance = 1e-6;
   /// The path to take; automatic chooses by cost.
   KernelSumPath path = KernelSumPath::automatic;

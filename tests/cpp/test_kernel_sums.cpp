@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <optional>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "conditional/kernel_gates.hpp"
 #include "core/binned_kernel_sums.hpp"
 #include "core/exact_kernel_sums.hpp"
+#include "core/gauss_transform_kernel_sums.hpp"
 #include "core/kernel_sum_reference.hpp"
 #include "core/kernel_sums.hpp"
 #include "core/parallel.hpp"
@@ -469,6 +472,181 @@ TEST(KernelSumsTest, GaussianKernelConditionalMixtureMatchesItsFormula) {
                               .array() -
                           std::log(sigma) - 0.5 * std::log(2.0 * M_PI) - std::log(4.0);
   EXPECT_LE((mixture.log_pdf(x, y) - expected).cwiseAbs().maxCoeff(), 1e-6 + 1e-10);
+}
+
+}  // namespace
+}  // namespace cdens
+
+namespace cdens {
+namespace {
+
+// The fast Gauss transform path (core/gauss_transform_kernel_sums.hpp).
+
+/// Points and queries of `problem` prepared as the engine prepares them.
+struct Prepared {
+  KernelSumReference reference;
+  Matrix centred;
+};
+
+Prepared prepared(const Problem& problem) {
+  KernelSumReference reference(problem.points, problem.weights);
+  Matrix centred = reference.centred(problem.queries);
+  return {std::move(reference), std::move(centred)};
+}
+
+/// Points of a standard normal in d dimensions, divided by the width (no clusters).
+Problem normal_problem(Index d, Index n, Index m, double width, std::uint64_t seed) {
+  Rng rng(seed);
+  return {test::normal_matrix(d, n, rng) / width, Vector::Constant(n, 1.0),
+          test::normal_matrix(d, m, rng) * 1.2 / width};
+}
+
+TEST(GaussTransformTest, MatchesBruteForceWithinTheTolerance) {
+  for (Index d = 1; d <= 3; ++d) {
+    for (const double width : {0.03, 0.3}) {
+      for (const double tolerance : {1e-6, 1e-3}) {
+        SCOPED_TRACE(testing::Message()
+                     << "d=" << d << " width=" << width << " tolerance=" << tolerance);
+        Problem clustered = clustered_problem(d, 1500, 400, width, false, 30 + d);
+        for (Index i = 0; i < clustered.weights.size(); i += 5) clustered.weights(i) = 0.0;
+        const Problem normal = normal_problem(d, 1500, 400, width, 40 + d);
+        // The log of a sum within relative ε is within −log(1 − ε) = τ; plus rounding.
+        EXPECT_LE(largest_error(clustered, options_for(KernelSumPath::gauss_transform, tolerance)),
+                  tolerance + 1e-10);
+        EXPECT_LE(largest_error(normal, options_for(KernelSumPath::gauss_transform, tolerance)),
+                  tolerance + 1e-10);
+      }
+    }
+  }
+}
+
+TEST(GaussTransformTest, ItsBoundHoldsAtEveryQueryOfAnExpandedBox) {
+  // The bound B of each box against the actual |Ŝ − S| (long-double brute force), at every query
+  // the transform evaluated — also those it then handed on because B was too large; every box by
+  // its series, then each by its series or its direct sum, whichever the plan finds cheaper.
+  Index direct_boxes = 0;
+  for (Index d = 1; d <= 3; ++d) {
+    for (const double tolerance : {1e-2, 1e-6}) {
+      for (const bool by_cost : {false, true}) {
+        SCOPED_TRACE(testing::Message()
+                     << "d=" << d << " tolerance=" << tolerance << " by_cost=" << by_cost);
+        const Problem problem = clustered_problem(d, 2000, 500, 0.1, true, 50 + d);
+        const Prepared sides = prepared(problem);
+        const std::optional<GaussTransformPlan> plan = plan_gauss_transform(
+            sides.reference, sides.centred, tolerance, GaussTransformCosts{}, by_cost);
+        ASSERT_TRUE(plan.has_value());
+        direct_boxes += std::count(plan->box_direct.begin(), plan->box_direct.end(), 1);
+        std::vector<Index> recompute;
+        GaussTransformValues values;
+        gauss_transform_log_kernel_sums(*plan, sides.centred, tolerance, 2, &recompute, &values);
+        const Vector exact = brute_force_log_sums(problem.points, problem.weights, problem.queries);
+        Index checked = 0;
+        double closest = 0.0;  // the largest error / bound: how tight the bound is
+        for (Index j = 0; j < problem.queries.cols(); ++j) {
+          if (std::isnan(values.bounds(j))) continue;
+          // The reference normalises the weights to sum to 1 (log W subtracted).
+          const double truth = std::exp(exact(j) - sides.reference.log_total);
+          const double error = std::abs(values.sums(j) - truth);
+          EXPECT_LE(error, values.bounds(j)) << "query " << j;
+          closest = std::max(closest, error / values.bounds(j));
+          ++checked;
+        }
+        // Most queries lie in boxes the transform summed, and most of those kept its value.
+        EXPECT_GE(checked, problem.queries.cols() / 2);
+        EXPECT_LE(static_cast<Index>(recompute.size()), problem.queries.cols() / 2);
+        std::cout << "d = " << d << ", tolerance " << tolerance << (by_cost ? ", by cost" : "")
+                  << ": largest error / bound " << closest << ", " << recompute.size() << " of "
+                  << problem.queries.cols() << " queries recomputed\n";
+      }
+    }
+  }
+  EXPECT_GT(direct_boxes, 0);
+}
+
+TEST(GaussTransformTest, BoxesOfOnePointAndOfTenThousand) {
+  for (Index d = 1; d <= 3; ++d) {
+    SCOPED_TRACE(testing::Message() << "d=" << d);
+    // Width 0.002 of a standard normal (0.03 in 3-D, where 0.002 would need more boxes than the
+    // grid allows): boxes of side ≤ 2 widths hold at most a point or two.
+    const Problem sparse = normal_problem(d, 300, 300, d == 3 ? 0.03 : 0.002, 60 + d);
+    EXPECT_LE(largest_error(sparse, options_for(KernelSumPath::gauss_transform)), 1e-6 + 1e-10);
+    // Width 20: all 10⁴ points within a tenth of a width, in one box.
+    const Problem dense = normal_problem(d, 10000, 200, 20.0, 70 + d);
+    EXPECT_LE(largest_error(dense, options_for(KernelSumPath::gauss_transform)), 1e-6 + 1e-10);
+  }
+}
+
+TEST(GaussTransformTest, QueriesFarFromEveryPointAreHandedOn) {
+  for (Index d = 1; d <= 3; ++d) {
+    Problem problem = clustered_problem(d, 800, 300, 0.1, false, 80 + d);
+    // exp(−½ 40²) underflows; 10⁴ and 10⁶ widths lie far outside the grid.
+    problem.queries.col(0).setConstant(40.0 / std::sqrt(static_cast<double>(d)) + 30.0);
+    problem.queries.col(1).setConstant(1e4);
+    problem.queries.col(2).setConstant(-3e3);
+    problem.queries(0, 3) = 1e6;
+    problem.queries.col(4).setConstant(25.0);  // beyond the points, inside the grid's margin
+    const KernelSums sums =
+        gaussian_kernel_log_sums(problem.points, problem.weights, problem.queries,
+                                 options_for(KernelSumPath::gauss_transform));
+    const Vector reference = brute_force_log_sums(problem.points, problem.weights, problem.queries);
+    ASSERT_TRUE(sums.log_sums.allFinite());
+    for (Index j = 0; j < reference.size(); ++j) {
+      EXPECT_NEAR(sums.log_sums(j), reference(j), 1e-6 + 1e-12 * std::abs(reference(j)))
+          << "d=" << d << " query " << j;
+    }
+  }
+}
+
+TEST(GaussTransformTest, ResultDoesNotDependOnThreads) {
+  for (Index d = 1; d <= 3; ++d) {
+    const Problem problem = clustered_problem(d, 3000, 2000, 0.05, false, 90 + d);
+    for (const auto path : {KernelSumPath::gauss_transform, KernelSumPath::automatic}) {
+      const Vector one = gaussian_kernel_log_sums(problem.points, problem.weights, problem.queries,
+                                                  options_for(path, 1e-6, 1))
+                             .log_sums;
+      EXPECT_EQ(gaussian_kernel_log_sums(problem.points, problem.weights, problem.queries,
+                                         options_for(path, 1e-6, 2))
+                    .log_sums,
+                one);
+    }
+    // Boxes by series and boxes by direct sums, as the cost model splits them (the engine plans
+    // the transform only above 20 ms of exact sums, more than this problem).
+    const Prepared sides = prepared(problem);
+    const std::optional<GaussTransformPlan> plan =
+        plan_gauss_transform(sides.reference, sides.centred, 1e-6, GaussTransformCosts{}, true);
+    ASSERT_TRUE(plan.has_value());
+    std::vector<Index> one_left;
+    std::vector<Index> two_left;
+    const Vector one = gauss_transform_log_kernel_sums(*plan, sides.centred, 1e-6, 1, &one_left);
+    const Vector two = gauss_transform_log_kernel_sums(*plan, sides.centred, 1e-6, 2, &two_left);
+    EXPECT_EQ(one_left, two_left);
+    for (Index j = 0; j < one.size(); ++j) {
+      if (!std::isnan(one(j)) || !std::isnan(two(j))) EXPECT_EQ(one(j), two(j)) << j;
+    }
+  }
+}
+
+TEST(GaussTransformTest, TheEngineChoosesItWhereItIsCheaper) {
+  // 1-D, 200,000 points (about 400 per kernel width near the mode) and 50,000 queries (about a
+  // hundred per width): the tree sums thousands of points per query, a box's series costs tens
+  // of nanoseconds per point and serves every query of the box. With few queries per box the
+  // series would not pay; in 4-D the transform never applies.
+  const Problem dense = normal_problem(1, 200000, 50000, 0.005, 100);
+  const KernelSums sums = gaussian_kernel_log_sums(dense.points, dense.weights, dense.queries);
+  EXPECT_EQ(sums.path, KernelSumPath::gauss_transform);
+  const Vector reference =
+      brute_force_log_sums(dense.points, dense.weights, dense.queries.leftCols(200));
+  EXPECT_LE((sums.log_sums.head(200) - reference).cwiseAbs().maxCoeff(), 1e-6 + 1e-10);
+  const Problem few = normal_problem(1, 200000, 5000, 0.005, 100);
+  EXPECT_EQ(gaussian_kernel_log_sums(few.points, few.weights, few.queries).path,
+            KernelSumPath::tree);
+  const Problem four = normal_problem(4, 3000, 2000, 0.3, 101);
+  EXPECT_NE(gaussian_kernel_log_sums(four.points, four.weights, four.queries).path,
+            KernelSumPath::gauss_transform);
+  EXPECT_THROW(gaussian_kernel_log_sums(four.points, four.weights, four.queries,
+                                        options_for(KernelSumPath::gauss_transform)),
+               InvalidArgument);
+  EXPECT_EQ(to_string(KernelSumPath::gauss_transform), "gauss_transform");
 }
 
 }  // namespace

@@ -30,7 +30,8 @@ struct DensityQuery {
   /// Every log-density is within this of the exact one (the kernel-sum engine's tolerance,
   /// docs/methods/kernel_sums.md); 0 asks for exact sums.
   double log_tolerance = 1e-6;
-  /// Set by the query: "exact", "tree" or "binned" (the engine's path), or "components" for a
+  /// Set by the query: "exact", "tree", "binned" or "gauss_transform" (the engine's path), or
+  /// "components" for a
   /// mixture whose widths differ, which is summed component by component.
   std::string path;
 };
