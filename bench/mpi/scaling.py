@@ -140,6 +140,9 @@ def main():
     parser.add_argument("--data-dir", default="",
                         help="keep the generated CSV files here (train_N.csv, test.csv) and reuse "
                         "them; default: a temporary directory")
+    parser.add_argument("--test-rows", type=int, default=1000,
+                        help="rows of the test CSV the models are scored on (a KCDE model of "
+                        "10^7 rows takes a minute for 1,000 of them: every row is a kernel)")
     parser.add_argument("--baseline-rows", type=int, default=0,
                         help="also fit this many rows (1000) and test the memory criterion of "
                         "issue 35: a rank's peak minus its peak on these rows at most a quarter "
@@ -156,9 +159,9 @@ def main():
     thread_note = "all cores" if options.threads == 0 else f"{options.threads} thread(s)"
     with tempfile.TemporaryDirectory() as scratch:
         directory = options.data_dir or scratch
-        test = os.path.join(directory, "test.csv")
+        test = os.path.join(directory, f"test_{options.test_rows}.csv")
         if not os.path.exists(test):
-            write_data(test, 10000, 4)
+            write_data(test, options.test_rows, 4)
         for rows in [int(r) for r in options.rows.split(",")]:
             measure(options, fits, launches, environment, thread_note, directory, scratch, test,
                     rows)

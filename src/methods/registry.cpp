@@ -87,8 +87,7 @@ std::optional<WeighedRows> rows_to_weigh(const MethodEntry& method, Index n,
 
 /// The context with `weights` in place of its sample weights.
 FitContext with_weights(const FitContext& context, Vector weights) {
-  return {context.communicator, context.progress, context.column_names, std::move(weights),
-          context.rows_stay_on_ranks};
+  return {context.communicator, context.progress, context.column_names, std::move(weights)};
 }
 
 }  // namespace
