@@ -8,6 +8,13 @@ A benchmark, not a test: run it on an otherwise idle machine.
     python3 bench/mpi/scaling.py --cli build/mpi-release/cdens --rows 1000000 --ranks 1,2,4 \
         --methods lscde,gmm
 
+KCDE at 10^7 rows with issue 35's memory criterion (the model file written by the ranks; a short
+search, the CSV files kept in /tmp for the next run):
+
+    python3 bench/mpi/scaling.py --cli build/release/cdens_mpi --rows 10000000,1000000 \
+        --methods kcde --kcde-search '--restarts 0 --max-evaluations 2' --data-dir /tmp/cdens \
+        --baseline-rows 1000
+
 With several --rows and no --ranks it measures how one process grows with the rows (issue 24:
 LSCDE at 10^6 rows within 12x its time at 10^5, peak memory within 300 MiB of the data):
 
