@@ -91,13 +91,28 @@ void report_and_save(std::ostringstream& out, const std::string& out_path, const
   });
 }
 
+/// The same for a conditional model each rank holds a part of (FitReport::rows_of_this_rank):
+/// every rank takes part in writing it, and the payload counts the rows sent for the file.
+void report_and_save(std::ostringstream& out, const std::string& out_path,
+                     const ConditionalModel& model) {
+  if (!model.report.rows_of_this_rank) {
+    report_and_save<ConditionalModel>(out, out_path, model);
+    return;
+  }
+  save_fitted_model_of_ranks(out, out_path, model, processes());
+  // Rows sent to rank 0 for the file included.
+  out << "bytes_between_processes: " << bytes_between_processes() << '\n';
+  if (processes().rank() == 0) std::cout << out.str() << std::flush;
+}
+
 /// `fit(context)` with a progress line on standard error (command_progress.hpp); the context
 /// carries the rows' sample weights (empty: none).
 template <class Fit>
 auto fit_with_progress(const FitArguments& arguments, const std::vector<std::string>& column_names,
                        const Vector& sample_weights, const Fit& fit) {
   CommandProgress shown(arguments.quiet);
-  return fit(FitContext{processes(), shown.progress(), column_names, sample_weights});
+  // A KCDE model keeps each rank's own pairs: report_and_save writes it from every rank.
+  return fit(FitContext{processes(), shown.progress(), column_names, sample_weights, true});
 }
 
 /// The rows a fit sees and, with --holdout, the rows it is scored on.

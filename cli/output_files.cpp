@@ -78,4 +78,11 @@ void save_fitted_model(std::ostream& out, const std::string& path, const Density
   save_and_report(out, path, model, &save_density_model);
 }
 
+void save_fitted_model_of_ranks(std::ostream& out, const std::string& path,
+                                const ConditionalModel& model, const Communicator& communicator) {
+  save_and_report(out, path, model, [&](const ConditionalModel& parts, const std::string& file) {
+    save_conditional_model_of_ranks(parts, file, communicator, kBinaryModelFileNumbers);
+  });
+}
+
 }  // namespace cdens::cli

@@ -29,5 +29,9 @@ void write_table(const std::string& path, const std::vector<std::string>& names,
 /// an existing file replaced) and says in `out` where it went, or that it was not saved.
 void save_fitted_model(std::ostream& out, const std::string& path, const ConditionalModel& model);
 void save_fitted_model(std::ostream& out, const std::string& path, const DensityModel& model);
+/// save_fitted_model for a model every rank of `communicator` holds a part of, written by all
+/// of them (save_conditional_model_of_ranks); a collective call.
+void save_fitted_model_of_ranks(std::ostream& out, const std::string& path,
+                                const ConditionalModel& model, const Communicator& communicator);
 
 }  // namespace cdens::cli

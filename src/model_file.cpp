@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
+#include "cdens/conditional/product_kernel_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/methods/registry.hpp"
@@ -210,6 +211,44 @@ DensityModel load_density_model(const std::string& path) {
 
 void save_conditional_model(const ConditionalModel& model, const std::string& path) {
   write_model_document(path, conditional_model_to_json(model));
+}
+
+void save_conditional_model_of_ranks(const ConditionalModel& model, const std::string& path,
+                                     const Communicator& communicator, Index binary_from) {
+  if (!model.report.rows_of_this_rank) {
+    agree_on_errors(communicator, [&] {
+      if (communicator.rank() == 0) {
+        write_model_document(path, conditional_model_to_json(model), binary_from);
+      }
+    });
+    return;
+  }
+  // A model of a kernel gate over the pairs (KCDE's): the gate's inputs, the components' outputs
+  // and widths have a column per pair; everything else is the same on every rank.
+  const ConditionalMixture& mixture = model.mixture;
+  const auto* gate = dynamic_cast<const ProductKernelGate*>(&mixture.gate());
+  agree_on_errors(communicator, [&] {
+    if (gate == nullptr || gate->row_weights().size() > 0 || mixture.trend_groups().size() != 1) {
+      throw InvalidArgument(
+          "a model of the ranks' own pairs is a kernel gate over them without row weights");
+    }
+  });
+  // The document of the model of the rank's first pair, whose columns the writer replaces by
+  // every rank's: the rows never become JSON.
+  const ConditionalModel first_pair{
+      ConditionalMixture(mixture.x_scaling(), mixture.y_scaling(),
+                         std::make_shared<const ProductKernelGate>(
+                             gate->centers_x().leftCols(1), gate->bandwidths(), gate->kernels(),
+                             gate->marginal_weight()),
+                         mixture.centers().leftCols(1), mixture.scales().leftCols(1),
+                         mixture.trend_groups(), mixture.output_kernels()),
+      model.x_names, model.y_names, model.report, model.labels};
+  using Pointer = nlohmann::json::json_pointer;
+  write_model_document_of_ranks(path, conditional_model_to_json(first_pair),
+                                {{Pointer("/model/gate/centers_x"), gate->centers_x()},
+                                 {Pointer("/model/centers"), mixture.centers()},
+                                 {Pointer("/model/scales"), mixture.scales()}},
+                                communicator, binary_from);
 }
 
 ConditionalModel load_conditional_model(const std::string& path) {

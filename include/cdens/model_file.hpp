@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
@@ -82,6 +83,14 @@ ConditionalModel conditional_model_from_json(const nlohmann::json& document);
 
 /// Writes the model file atomically (temporary file, then rename).
 void save_conditional_model(const ConditionalModel& model, const std::string& path);
+/// A collective call: writes on rank 0 the file of the model every rank holds a part of — a
+/// model that keeps its training pairs, each rank its own (FitReport::rows_of_this_rank), written
+/// as the model of every rank's pairs in rank order without gathering them (json_io.hpp,
+/// write_model_document_of_ranks) — or rank 0's model when each rank holds the whole. IoError on
+/// every rank when rank 0 cannot write. `binary_from`: as for write_model_document
+/// (kBinaryModelFileNumbers of json_io.hpp, or 0 for the binary encoding whatever the size).
+void save_conditional_model_of_ranks(const ConditionalModel& model, const std::string& path,
+                                     const Communicator& communicator, Index binary_from);
 /// Reads a model file; IoError or ModelFormatError with the reason.
 ConditionalModel load_conditional_model(const std::string& path);
 

@@ -456,13 +456,20 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
       report.statistics["gaussian_process_trend"] = 1.0;
     }
 
-    // The model keeps every pair: each rank receives every rank's (docs/distributed.md).
-    if (sharded) outputs = gather_every_sample(outputs, communicator);
+    // The model keeps every pair. Each rank keeps its own when the caller writes the model from
+    // the ranks together (a rank without pairs has no model of its own: then, and when the
+    // caller asks for the model of every pair, each rank receives every rank's pairs;
+    // docs/distributed.md, "Memory").
+    const bool keep_own_rows =
+        sharded && context.rows_stay_on_ranks && communicator.sum_counts(local_n == 0 ? 1 : 0) == 0;
+    const Index model_rows = keep_own_rows ? local_n : n;
+    if (sharded && !keep_own_rows) outputs = gather_every_sample(outputs, communicator);
+    report.rows_of_this_rank = keep_own_rows;
     const Vector output_bandwidths = bandwidths.tail(y.rows());
-    Matrix scales = output_bandwidths.replicate(1, n);
+    Matrix scales = output_bandwidths.replicate(1, model_rows);
     std::shared_ptr<const ConditionalGate> gate = std::make_shared<const ProductKernelGate>(
-        gather_every_sample(data.samples.z, communicator), bandwidths.head(input_dim),
-        input_kernels, marginal_weight, weights);
+        keep_own_rows ? data.samples.z : gather_every_sample(data.samples.z, communicator),
+        bandwidths.head(input_dim), input_kernels, marginal_weight, weights);
     if (process_weight > 0.0) {
       // The process's component: N(e; 0, I) behind weight δ.
       outputs.conservativeResize(Eigen::NoChange, n + 1);

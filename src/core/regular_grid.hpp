@@ -1,7 +1,7 @@
 #pragma once
 // Recognising queries that form a regular grid (the binned path of the kernel-sum engine needs
 // one): the columns are the points a + (i_0 Δ_0, …, i_{d−1} Δ_{d−1}), i_k = 0 … G_k − 1, the first
-// dimension varying fastest — the order of `cdens density grid` and of numpy's meshgrid
+// dimension varying fastest — the order of `cdens grid` and of numpy's meshgrid
 // flattened in Fortran order.
 
 #include <optional>

@@ -282,6 +282,10 @@ def main():
             (["fit", runner.path("data.csv"), "--x", "x0", "--y", "y", "--holdout", "0.2"],
              "cdens: error: --holdout runs on one process"),
             (["info", runner.path("alone.json")], "cdens: error: cdens info runs on one process"),
+            # Rank 0 cannot write the model file the ranks write together: every rank fails.
+            (["fit", runner.path("data.csv"), "--method", "kcde", "--x", "x0", "--y", "y",
+              "--out", "/nonexistent-directory/model.json"],
+             "cdens: error: cannot create a temporary file beside /nonexistent-directory/"),
         ]
         for arguments, message in refusals:
             result = runner.run(arguments, 2)

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <numeric>
 
 #include "cdens/core/samples.hpp"
@@ -32,6 +33,11 @@ std::string shared_temporary_path(const std::string& stem) {
 void write_shared_file(const std::string& path, const std::string& text) {
   if (world().rank() == 0) std::ofstream(path, std::ios::binary) << text;
   world().sum_counts(0);  // no rank reads before rank 0 has written
+}
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
 }
 
 Matrix gather_columns(const MatrixView& local) {

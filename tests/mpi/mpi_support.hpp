@@ -27,6 +27,9 @@ std::string shared_temporary_path(const std::string& stem);
 /// Rank 0 writes `text` to `path`; every rank returns once the file is there.
 void write_shared_file(const std::string& path, const std::string& text);
 
+/// The bytes of the file at `path` (empty when there is none).
+std::string file_bytes(const std::string& path);
+
 /// Every rank's columns of `local` (d × n_r), concatenated in rank order: the whole data set.
 Matrix gather_columns(const MatrixView& local);
 

@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 
 #include "cdens/conditional/product_kernel_cde.hpp"
@@ -32,6 +33,7 @@
 namespace cdens {
 namespace {
 
+using testing_mpi::file_bytes;
 using testing_mpi::rows_of_rank;
 using testing_mpi::shardings;
 using testing_mpi::world;
@@ -239,6 +241,60 @@ TEST(KcdeRanks, DiscreteColumnsAndAGriddedOutput) {
   ordered.search.seed = 2;
   ordered.ordered = {1};
   expect_same_kcde_on_every_sharding(counts, ordered, "KCDE 300 pairs, an ordered output");
+}
+
+TEST(KcdeRanks, EachRankKeepsItsOwnPairsAndTheRanksWriteTheModelOfAll) {
+  // A subsampled criterion with marginal mixing and the linear-Gaussian comparison: every step
+  // after the search from sums over the ranks. Each rank's model holds its own pairs only (a fit
+  // that gathered every pair on each rank fails here); the file the ranks write in the binary
+  // encoding is the single-process model within the tolerances of
+  // expect_same_kcde_on_every_sharding, and its log-densities too.
+  ProductKernelCdeOptions options;
+  options.search.seed = 6;
+  options.exact_limit = 300;
+  options.subsample_held_out = 120;
+  options.screening_held_out = 50;
+  const test::PairSample pairs = test::sine_sample(600, 2, 23);
+  // Named, so that the file loads.
+  const auto named = [](ConditionalFit fit) {
+    ConditionalModel model = unnamed_model(std::move(fit));
+    model.x_names = {"x0", "x1"};
+    model.y_names = {"y"};
+    return model;
+  };
+  const ConditionalModel single =
+      named(fit_product_kernel_cde(pairs.x, pairs.y, options, FitContext{}));
+  nlohmann::json single_document = conditional_model_to_json(single);
+  const nlohmann::json single_searched = searched_part(single_document);
+  const test::PairSample queries = test::sine_sample(50, 2, 24);
+  const Vector single_log_pdf = single.mixture.log_pdf(queries.x, queries.y);
+  const std::string path = testing_mpi::shared_temporary_path("kcde_of_ranks");
+  for (const auto& cut : shardings(pairs.x.cols())) {
+    const std::vector<Index> rows = rows_of_rank(cut);
+    const ConditionalModel model = named(
+        fit_product_kernel_cde(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows),
+                               options, FitContext{world(), silent_progress(), {}, {}, true}));
+    // A rank without pairs (the second sharding's rank 0) has no model of its own: then every
+    // rank holds every pair, as a fit without rows_stay_on_ranks.
+    const bool every_rank_has_pairs = world().sum_counts(rows.empty() ? 1 : 0) == 0;
+    const bool own = world().size() > 1 && every_rank_has_pairs;
+    EXPECT_EQ(model.report.rows_of_this_rank, own);
+    EXPECT_EQ(model.mixture.n_components(), own ? static_cast<Index>(rows.size()) : pairs.x.cols());
+    save_conditional_model_of_ranks(model, path, world(), 0);
+    EXPECT_EQ(file_bytes(path).substr(0, 3), "\xd9\xd9\xf7");
+    const ConditionalModel loaded = load_conditional_model(path);
+    nlohmann::json document = conditional_model_to_json(loaded);
+    const nlohmann::json searched = searched_part(document);
+    EXPECT_LE(testing_mpi::model_difference(document, single_document),
+              testing_mpi::kRankTolerance);
+    EXPECT_LE(testing_mpi::model_difference(searched, single_searched), kSearchTolerance);
+    // log p̂ moves with the bandwidths by at most |∂ log p̂ / ∂ log h| ≲ 10 times their relative
+    // difference (a query a few bandwidths from its nearest pairs).
+    EXPECT_LE((loaded.mixture.log_pdf(queries.x, queries.y) - single_log_pdf).cwiseAbs().maxCoeff(),
+              10 * kSearchTolerance);
+    world().sum_counts(0);  // every rank has read before the next write
+  }
+  if (world().rank() == 0) std::remove(path.c_str());
 }
 
 TEST(KcdeRanks, WhatNeedsEveryPairOnOneProcessRefusesSeveralRanks) {

@@ -23,6 +23,11 @@ struct FitContext {
   /// the methods that support them (MethodEntry::sample_weights); a fit function of another
   /// method called directly ignores them.
   Vector sample_weights = {};
+  /// On several ranks, whether a model that keeps its training pairs (KCDE) may keep each rank's
+  /// own instead of gathering every rank's on each (FitReport::rows_of_this_rank says which it
+  /// did): for a caller that writes the model with save_conditional_model_of_ranks, so that no
+  /// rank holds every pair (docs/distributed.md, "Memory"). Ignored on one process.
+  bool rows_stay_on_ranks = false;
 
   /// column_names split into the names of x's rows and of y's, for the standardisers that
   /// refuse a constant column; two empty lists unless it names exactly x_rows + y_rows columns.
@@ -32,14 +37,14 @@ struct FitContext {
   /// candidate of auto, one J of PRESS's AIC choice), its stages named as its part of the whole
   /// (PrefixedProgress) or not shown (silent_progress()).
   FitContext reporting_to(Progress& part_progress) const {
-    return {communicator, part_progress, column_names, sample_weights};
+    return {communicator, part_progress, column_names, sample_weights, rows_stay_on_ranks};
   }
   /// This context without column names and reporting to `part_progress`: for a fit inside a fit
   /// on columns derived from the named ones (LSCE's projections z = Wx, a subset of the inputs),
   /// which the names would mislabel, whose stages are named as its part of the whole
   /// (PrefixedProgress) or not shown (silent_progress(): fits that run side by side).
   FitContext for_derived_columns(Progress& part_progress) const {
-    return {communicator, part_progress, {}, sample_weights};
+    return {communicator, part_progress, {}, sample_weights, rows_stay_on_ranks};
   }
   /// Whether the rows carry sample weights.
   bool weighted() const { return sample_weights.size() > 0; }

@@ -108,6 +108,10 @@ struct FitReport {
   /// The fit's held-out log-densities (auto stacks its candidates on them); kept in memory
   /// only, not written to model files.
   std::optional<HeldOutLogDensities> held_out;
+  /// Whether the model holds this rank's training pairs only, each other rank its own (a fit on
+  /// several ranks with FitContext::rows_stay_on_ranks): such a model is written by every rank
+  /// together (save_conditional_model_of_ranks), not used alone. Kept in memory only.
+  bool rows_of_this_rank = false;
 
   nlohmann::json to_json() const;
   static FitReport from_json(const nlohmann::json& document);

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
@@ -66,5 +67,24 @@ nlohmann::json read_model_document(const std::string& path);
 /// `binary_from` numbers, in the binary encoding otherwise.
 void write_model_document(const std::string& path, nlohmann::json document,
                           Index binary_from = kBinaryModelFileNumbers);
+
+/// A matrix with a column per training pair, of which this rank holds `columns`, at `where` in
+/// a model document (a matrix_to_json object).
+struct ColumnsOfRank {
+  nlohmann::json::json_pointer where;
+  const Matrix& columns;
+};
+
+/// A collective call: writes on rank 0, atomically, `document` (the same on every rank) with
+/// each of `row_matrices` holding every rank's columns in rank order — the file
+/// write_model_document writes of that whole document. In the binary encoding (from
+/// `binary_from` numbers) without holding every rank's columns at once: rank 0 writes its own,
+/// then receives each other rank's a chunk at a time and writes them; in JSON text (fewer
+/// numbers, at most 8 MB of them by default) rank 0 receives them at once. IoError on every
+/// rank when rank 0 cannot write; InvalidArgument on every rank for matrices that disagree.
+void write_model_document_of_ranks(const std::string& path, nlohmann::json document,
+                                   const std::vector<ColumnsOfRank>& row_matrices,
+                                   const Communicator& communicator,
+                                   Index binary_from = kBinaryModelFileNumbers);
 
 }  // namespace cdens
