@@ -40,15 +40,22 @@ TEST(RegistryTest, FindsEveryMethodByNameAndFamilyAndRefusesUnknownOnes) {
     EXPECT_EQ(method.family != MethodFamily::density, static_cast<bool>(method.fit_conditional));
     EXPECT_FALSE(method.python_class.empty()) << method.name;
   }
-  const std::set<std::string> expected = {
+  // The methods of the papers and ours stay registered; a new method needs no edit here.
+  const std::set<std::string> kept = {
       "auto",   "ekde",  "fw-ekde", "fw-lscde",  "fw-nwcde",  "gmm",        "gskd",  "kcde",
       "linear", "lscde", "lsce",    "lsce-ekde", "lsmi-ekde", "lsmi-lscde", "nwcde", "parzen",
       "press",  "rkde",  "rsde",    "sacde",     "salscde",   "skd"};
-  EXPECT_EQ(names, expected);
+  EXPECT_TRUE(std::includes(names.begin(), names.end(), kept.begin(), kept.end()));
+  // An unknown name is refused with the family's methods listed, in the registry's order.
+  std::string density_methods;
+  for (const MethodEntry& method : methods()) {
+    if (method.family != MethodFamily::density) continue;
+    density_methods += (density_methods.empty() ? "" : ", ") + method.name;
+  }
   const std::string message =
       test::message_of<InvalidArgument>([] { find_method("lscde", MethodFamily::density); });
   EXPECT_NE(message.find("unknown density method 'lscde'"), std::string::npos) << message;
-  EXPECT_NE(message.find("gmm, gskd, parzen, rsde, skd"), std::string::npos) << message;
+  EXPECT_NE(message.find("(known methods: " + density_methods + ")"), std::string::npos) << message;
 }
 
 TEST(RegistryTest, SpellingsAreUniqueWithinAMethodAndAFlagMeansOneTypeWithinACommand) {
