@@ -30,6 +30,18 @@ def _padded_range(values, padding=0.1):
     return low - padding * span, high + padding * span
 
 
+def _inputs_of(estimator, rows):
+    """The plot's own input rows (n, d_x) as the estimator was fitted: a frame with its feature
+    names when it has them (a model fitted on named columns, as every model of the command),
+    so that scikit-learn's check of the names is met rather than warned about."""
+    names = getattr(estimator, "feature_names_in_", None)
+    try:
+        import pandas
+    except ImportError:  # the package does not need pandas: then the arrays, and the warning
+        return rows
+    return rows if names is None else pandas.DataFrame(rows, columns=list(names))
+
+
 def _require_scalar_pair(estimator):
     if estimator.n_features_in_ != 1 or estimator.n_outputs_ != 1:
         raise ValueError("this plot needs one-dimensional x and y; the model has "
@@ -50,7 +62,7 @@ def conditional_density_map(estimator, X, Y, *, resolution=200, x_range=None, y_
     y_low, y_high = y_range or _padded_range(y)
     x_grid = np.linspace(x_low, x_high, resolution)
     y_grid = np.linspace(y_low, y_high, resolution)
-    density = estimator.pdf_grid(x_grid.reshape(-1, 1), y_grid)  # (x, y)
+    density = estimator.pdf_grid(_inputs_of(estimator, x_grid.reshape(-1, 1)), y_grid)  # (x, y)
     ax = _axes(ax)
     image = ax.pcolormesh(x_grid, y_grid, density.T, shading="auto", cmap=cmap)
     ax.scatter(x, y, s=8, c="white", edgecolors="black", linewidths=0.4, label="data")
@@ -83,7 +95,8 @@ def projected_density_map(estimator, X, Y, *, resolution=200, z_range=None, y_ra
     y_grid = np.linspace(y_low, y_high, resolution)
     points = np.zeros((resolution, estimator.n_components_))
     points[:, 0] = z_grid
-    density = estimator.pdf_grid(estimator.inverse_transform(points), y_grid)
+    inputs = _inputs_of(estimator, estimator.inverse_transform(points))
+    density = estimator.pdf_grid(inputs, y_grid)
     ax = _axes(ax)
     image = ax.pcolormesh(z_grid, y_grid, density.T, shading="auto", cmap=cmap)
     ax.scatter(z, y, s=8, c="white", edgecolors="black", linewidths=0.4, label="data")

@@ -37,6 +37,22 @@ def test_conditional_density_map(fitted, faithful, tmp_path):
     saved_png(ax, tmp_path / "map.png")
 
 
+def test_a_map_of_a_model_of_named_columns_warns_of_no_feature_names(faithful, tmp_path):
+    # A model of the command (or of a dataframe) knows its inputs' names; the map's own grid of
+    # inputs is passed with them, so scikit-learn has nothing to warn about.
+    import warnings
+
+    import pandas
+
+    x, y = faithful
+    named = cdens.LSCDE(random_state=0).fit(pandas.DataFrame({"waiting": x[:, 0]}), y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ax = cdens.plot.conditional_density_map(named, x, y, resolution=30)
+    assert ax.get_xlabel() == "waiting"
+    saved_png(ax, tmp_path / "named.png")
+
+
 def test_density_curves(fitted, tmp_path):
     grid = np.linspace(1.0, 6.0, 200)
     ax = cdens.plot.density_curves(fitted, [55.0, 70.0, 85.0], grid)
