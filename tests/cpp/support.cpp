@@ -98,6 +98,13 @@ FitContext weighted_context(const Vector& weights) {
   return {local_communicator(), silent_progress(), {}, weights};
 }
 
+double simpson(const Vector& grid, const Vector& f) {
+  const Index last = grid.size() - 1;
+  double total = f(0) + f(last);
+  for (Index g = 1; g < last; ++g) total += (g % 2 == 1 ? 4.0 : 2.0) * f(g);
+  return total * (grid(1) - grid(0)) / 3.0;
+}
+
 Vector central_differences(const std::function<double(const Vector&)>& f, const Vector& theta,
                            double step) {
   Vector differences(theta.size());

@@ -109,6 +109,9 @@ FitContext weighted_context(const Vector& weights);
 Vector central_differences(const std::function<double(const Vector&)>& f, const Vector& theta,
                            double step);
 
+/// ∫ f over an evenly spaced grid of an odd number of points by Simpson's rule (error O(h⁴)).
+double simpson(const Vector& grid, const Vector& f);
+
 /// N(y; mean, σ² I) for vectors.
 double gaussian_density(const Vector& y, const Vector& mean, double sigma);
 

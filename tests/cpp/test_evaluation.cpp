@@ -75,14 +75,6 @@ double trapezoid(const Vector& grid, const Vector& f) {
   return total;
 }
 
-/// ∫ f over an evenly spaced grid of an odd number of points by Simpson's rule (error O(h⁴)).
-double simpson(const Vector& grid, const Vector& f) {
-  const Index last = grid.size() - 1;
-  double total = f(0) + f(last);
-  for (Index g = 1; g < last; ++g) total += (g % 2 == 1 ? 4.0 : 2.0) * f(g);
-  return total * (grid(1) - grid(0)) / 3.0;
-}
-
 TEST(EvaluationScores, CrpsEqualsTheIntegralOfTheSquaredCdfDifference) {
   const TestModel test = sine_model_with_trend();
   const Index count = 5;
@@ -99,7 +91,7 @@ TEST(EvaluationScores, CrpsEqualsTheIntegralOfTheSquaredCdfDifference) {
     const Vector above = Vector::LinSpaced(4001, y(0, j), mean(j) + spread);
     const Vector f_below = cdf_on_grid(test.model, x.col(j), below).array().square();
     const Vector f_above = (1.0 - cdf_on_grid(test.model, x.col(j), above).array()).square();
-    const double integral = simpson(below, f_below) + simpson(above, f_above);
+    const double integral = test::simpson(below, f_below) + test::simpson(above, f_above);
     EXPECT_NEAR(closed_form(j), integral, 1e-6 * (1.0 + integral)) << "pair " << j;
   }
 }
@@ -172,7 +164,7 @@ TEST(EvaluationScores, CdeLossEqualsQuadratureOfTheSquaredDensity) {
   const Matrix density = test.model.pdf_grid(x, grid.transpose());
   const Vector observed = test.model.log_pdf(x, y).array().exp();
   for (Index j = 0; j < count; ++j) {
-    const double integral = simpson(grid, density.col(j).array().square().matrix());
+    const double integral = test::simpson(grid, density.col(j).array().square().matrix());
     EXPECT_NEAR(losses(j), integral - 2.0 * observed(j), 1e-6) << "pair " << j;
   }
 }

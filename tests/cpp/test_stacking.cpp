@@ -132,14 +132,6 @@ ConditionalMixture pool_of(const Members& members) {
   return pool_mixtures(mixtures, members.weights);
 }
 
-/// Simpson's rule for samples f_0 … f_N (N even) at spacing h.
-double simpson(const Eigen::ArrayXd& f, double h) {
-  const Index n = f.size() - 1;
-  double total = f(0) + f(n);
-  for (Index i = 1; i < n; ++i) total += (i % 2 == 1 ? 4.0 : 2.0) * f(i);
-  return h / 3.0 * total;
-}
-
 /// Query inputs inside and beyond the training inputs.
 Matrix query_inputs() {
   const test::PairSample queries = test::sine_sample(9, 2, 77);
@@ -223,9 +215,10 @@ TEST(PooledMixtureTest, IntegralsQuantilesRegionsAndScoresAgreeWithQuadrature) {
     const Index sides = 1000;
     const Vector ends = Vector::LinSpaced(2 * sides + 1, 0.0, 8.2);
     const Vector distribution = pool.cdf(x.col(j).replicate(1, ends.size()), ends.transpose());
-    const Eigen::ArrayXd below = distribution.head(sides + 1).array().square();
-    const Eigen::ArrayXd above = (1.0 - distribution.tail(sides + 1).array()).square();
-    const double integral = simpson(below, ends(1) - ends(0)) + simpson(above, ends(1) - ends(0));
+    const Vector below = distribution.head(sides + 1).array().square().matrix();
+    const Vector above = (1.0 - distribution.tail(sides + 1).array()).square().matrix();
+    const double integral =
+        test::simpson(ends.head(sides + 1), below) + test::simpson(ends.tail(sides + 1), above);
     EXPECT_NEAR(scores(j), integral, 1e-6 * integral) << j;
   }
 }
