@@ -621,7 +621,9 @@ TEST(GaussTransformTest, ResultDoesNotDependOnThreads) {
     const Vector two = gauss_transform_log_kernel_sums(*plan, sides.centred, 1e-6, 2, &two_left);
     EXPECT_EQ(one_left, two_left);
     for (Index j = 0; j < one.size(); ++j) {
-      if (!std::isnan(one(j)) || !std::isnan(two(j))) EXPECT_EQ(one(j), two(j)) << j;
+      if (!std::isnan(one(j)) || !std::isnan(two(j))) {
+        EXPECT_EQ(one(j), two(j)) << j;
+      }
     }
   }
 }
