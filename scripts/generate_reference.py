@@ -25,6 +25,7 @@ from pathlib import Path
 import cdens
 from cdens._methods import methods
 from cdens._parameters import class_parameters
+from cdens.registered import summary_sentence
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "methods"
@@ -124,8 +125,8 @@ def new_page(class_name, estimator_class):
     option table, for the method's author to add what the method is and where it comes from."""
     entry = next(entry for entry in methods().values() if entry["python_class"] == class_name)
     marker = f"options of {class_name}: generated from the registry by {GENERATOR}"
-    text = (f"# {class_name} (`{entry['name']}`)\n\n{entry['summary'][:1].upper()}"
-            f"{entry['summary'][1:]}.\n\n## Options\n\n<!-- BEGIN {marker} -->\n"
+    text = (f"# {class_name} (`{entry['name']}`)\n\n{summary_sentence(entry)}.\n\n"
+            f"## Options\n\n<!-- BEGIN {marker} -->\n"
             f"{options_table(class_name, estimator_class)}<!-- END options of {class_name} -->\n")
     return {DOCS / f"{entry['name']}.md": text}
 

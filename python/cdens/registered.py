@@ -15,6 +15,11 @@ from ._methods import methods
 _BASES = {"density": DensityEstimator, "conditional": ConditionalDensityEstimator}
 
 
+def summary_sentence(entry):
+    """The registry entry's summary as the start of a sentence ("Parzen window with …")."""
+    return entry["summary"][:1].upper() + entry["summary"][1:]
+
+
 def estimator_class(entry):
     """The class of a registry entry (one of ``cdens._methods.methods()``) from the entry alone.
     A method of a family without a generic base (a regressor) must have its class written by
@@ -23,8 +28,7 @@ def estimator_class(entry):
     if base is None:
         raise ImportError(f"method {entry['name']!r} of family {entry['family']!r} names the "
                           f"class {entry['python_class']}, which no module of cdens defines")
-    doc = (f"{entry['summary'][:1].upper()}{entry['summary'][1:]} (method {entry['name']!r}; "
-           f"see docs/methods).")
+    doc = f"{summary_sentence(entry)} (method {entry['name']!r}; see docs/methods)."
     return type(entry["python_class"], (base,),
                 {"_method": entry["name"], "__doc__": doc, "__module__": __name__})
 
