@@ -32,10 +32,6 @@ struct LscdeOptions {
   int threads = 0;
 };
 
-/// The random choices a fit makes from options.seed, for reproducing a fit elsewhere (the
-/// benchmark's numpy reference uses the same centres and folds).
-///
-
 /// Fits LSCDE to the pairs (x_i, y_i): x is d_x × n, y is d_y × n.
 ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const LscdeOptions& options = {},
                          const FitContext& context = {});
