@@ -248,13 +248,12 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
 std::string query_flag_help() {
   std::string help =
       "Comma-separated queries of the model's method, added as columns (a query of k values "
-      "per row as NAME_1 … NAME_k):";
+      "per row as NAME_1 … NAME_k; cdens methods NAME describes them):";
   for (const MethodEntry& method : methods()) {
     if (method.queries.empty()) continue;
-    help += "\n  " + method.name + ":";
-    for (const MethodQuery& query : method.queries) {
-      help += " " + query.result.name + " (" + query.result.doc + ")";
-    }
+    std::vector<std::string> names;
+    for (const MethodQuery& query : method.queries) names.push_back(query.result.name);
+    help += "\n  " + method.name + ": " + join(names, ", ");
   }
   return help;
 }
@@ -264,7 +263,9 @@ std::string query_flag_help() {
 void add_predict_command(CLI::App& app) {
   auto arguments = std::make_shared<PredictArguments>();
   CLI::App* command = app.add_subcommand(
-      "predict", "Conditional mean, variance, quantiles and log-density for each row");
+      "predict",
+      "Conditional mean, variance, quantiles and log-density for each row, and the queries of "
+      "the model's method (--query)");
   command->add_option("model", arguments->model_path, "Model file written by cdens fit")
       ->required();
   command->add_option("data", arguments->data_path, "CSV file with the x columns")->required();

@@ -47,9 +47,9 @@ class DensityEstimator(BaseEstimator):
         add_parameters(cls)
 
     def _fit_model(self, X, comm=None, sample_weight=None):
-        model, extras = _core.fit_density(self._method, X, engine_options(self, self._method),
-                                          comm=comm, sample_weight=sample_weight,
-                                          verbose=verbosity_of(self.verbose))
+        model, extras = _core.fit(self._method, X, None, engine_options(self, self._method),
+                                  comm=comm, sample_weight=sample_weight,
+                                  verbose=verbosity_of(self.verbose))
         set_extras(self, extras)
         return model
 

@@ -247,35 +247,36 @@ const MethodEntry& method_called(const std::string& name) {
   return *method;
 }
 
-py::tuple fit_binding(const std::string& name, const py::array& x, const py::array& y,
-                      const py::dict& options, const std::optional<py::array>& unlabeled,
-                      const py::object& comm, const std::optional<py::array>& sample_weight,
-                      long verbose) {
+/// (model, extras) of a fit of method `name` to X and, for a conditional or regression method,
+/// Y (None for a density method).
+py::tuple fit_binding(const std::string& name, const py::array& x,
+                      const std::optional<py::array>& y, const py::dict& options,
+                      const std::optional<py::array>& unlabeled, const py::object& comm,
+                      const std::optional<py::array>& sample_weight, long verbose) {
   const MethodEntry& method = method_called(name);
+  const bool density = method.family == MethodFamily::density;
+  if (density == y.has_value()) {
+    throw InvalidArgument(
+        "method " + name +
+        (density ? " fits a density p(x): Y must be None" : " fits p(y|x): Y is required"));
+  }
+  if (density && unlabeled) throw InvalidArgument("method " + name + " takes no X_unlabeled");
   const OptionValues values = values_of(method, options);
   const auto xs = samples_of(x, "X");
-  const auto ys = samples_of(y, "Y");
+  FitProcesses processes(comm, verbose);
+  const FitContext context = processes.context(sample_weights_of(sample_weight));
+  if (density) {
+    MethodFit<DensityModel> fit =
+        without_gil([&] { return fit_method_with_extras(method, xs, values, context); });
+    py::dict extras = extras_to_dict(method, std::move(fit.extras));
+    return py::make_tuple(std::move(fit.model), extras);
+  }
+  const auto ys = samples_of(*y, "Y");
   const Matrix no_unlabeled(xs.rows(), 0);
   const MatrixView unlabeled_x =
       unlabeled ? MatrixView(samples_of(*unlabeled, "X_unlabeled")) : MatrixView(no_unlabeled);
-  FitProcesses processes(comm, verbose);
-  const FitContext context = processes.context(sample_weights_of(sample_weight));
   MethodFit<ConditionalModel> fit = without_gil(
       [&] { return fit_method_with_extras(method, xs, ys, unlabeled_x, values, context); });
-  py::dict extras = extras_to_dict(method, std::move(fit.extras));
-  return py::make_tuple(std::move(fit.model), extras);
-}
-
-py::tuple fit_density_binding(const std::string& name, const py::array& x, const py::dict& options,
-                              const py::object& comm, const std::optional<py::array>& sample_weight,
-                              long verbose) {
-  const MethodEntry& method = method_called(name);
-  const OptionValues values = values_of(method, options);
-  const auto xs = samples_of(x, "X");
-  FitProcesses processes(comm, verbose);
-  const FitContext context = processes.context(sample_weights_of(sample_weight));
-  MethodFit<DensityModel> fit =
-      without_gil([&] { return fit_method_with_extras(method, xs, values, context); });
   py::dict extras = extras_to_dict(method, std::move(fit.extras));
   return py::make_tuple(std::move(fit.model), extras);
 }
@@ -314,18 +315,14 @@ void bind_methods(py::module_& module) {
   module.def("fit", &fit_binding, py::arg("method"), py::arg("X"), py::arg("Y"), py::arg("options"),
              py::arg("X_unlabeled") = py::none(), py::arg("comm") = py::none(),
              py::arg("sample_weight") = py::none(), py::arg("verbose") = 0,
-             "Fits a conditional or regression method: (model, extras), extras the method's "
-             "declared arrays by name. options maps option names (not Python names) to values, "
-             "the rest keep their defaults. comm: a collective of cdens._collectives (an mpi4py "
-             "adapter or a Dask fit's sockets) whose processes each pass their own rows (methods "
-             "with 'distributed'), or None. sample_weight: one weight per row (methods with "
+             "Fits any method: (model, extras), extras the method's declared arrays by name. Y: "
+             "the outputs of a conditional or regression method, None for a density method. "
+             "options maps option names (not Python names) to values, the rest keep their "
+             "defaults. comm: a collective of cdens._collectives (an mpi4py adapter or a Dask "
+             "fit's sockets) whose processes each pass their own rows (methods with "
+             "'distributed'), or None. sample_weight: one weight per row (methods with "
              "'sample_weights'), or None. verbose: 1 writes the fit's progress to sys.stderr, 0 "
              "nothing.");
-  module.def("fit_density", &fit_density_binding, py::arg("method"), py::arg("X"),
-             py::arg("options"), py::arg("comm") = py::none(),
-             py::arg("sample_weight") = py::none(), py::arg("verbose") = 0,
-             "Fits a density method: (model, extras) (options, comm, sample_weight and verbose "
-             "as for fit).");
   module.def("query", &query_binding, py::arg("model"), py::arg("name"), py::arg("X"),
              "The answer of the query `name` that the model's method declares, for the rows of "
              "X.");
