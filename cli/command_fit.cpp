@@ -1,6 +1,7 @@
 // cdens fit DATA.csv --method METHOD [options]: fits a method of any family — a conditional
-// density p(y|x) (--x, --y), a density p(x) (--columns) or a PRESS regression (--x, --y) — prints
-// what the fit found and optionally saves the model. The registry says which family a method is.
+// density p(y|x) (--x, --y), a density p(x) (--columns) or a regression (--x, --y) — prints
+// what the fit found and optionally saves the model. The registry says which family a method is
+// and which of its options and extras the report shows.
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -11,7 +12,6 @@
 #include <optional>
 #include <sstream>
 
-#include "cdens/conditional/projected_gate.hpp"
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
@@ -22,7 +22,6 @@
 #include "cdens/core/text.hpp"
 #include "cdens/methods/option_tables.hpp"
 #include "cdens/methods/registry.hpp"
-#include "cdens/regression/press.hpp"
 #include "columns.hpp"
 #include "command_progress.hpp"
 #include "commands.hpp"
@@ -234,6 +233,75 @@ std::map<std::string, ColumnLabels> code_declared_columns(
   return labels;
 }
 
+/// `name: value` of each option the method reports (MethodEntry::reported_options), as given
+/// or its default.
+void print_reported_options(std::ostream& out, const MethodEntry& method,
+                            const OptionValues& options) {
+  for (const std::string& name : method.reported_options) {
+    const auto given = options.find(name);
+    out << name << ": "
+        << (given != options.end() ? describe_value(given->second)
+                                   : describe_default(find_option(method, name)))
+        << '\n';
+  }
+}
+
+/// The extras of a fit that summarise it rather than its rows (no dimension "n", no list), in
+/// full precision: a one-dimensional one as `name: v1,v2,…`, a matrix as one line
+/// `name_row_r: v1 v2 …` per row.
+void print_summary_extras(std::ostream& out, const MethodEntry& method, const FitExtras& extras) {
+  for (const ArrayDeclaration& declared : method.extras) {
+    const auto& shape = declared.shape;
+    if (std::find(shape.begin(), shape.end(), "n") != shape.end() || shape.back() == "*") continue;
+    const Matrix& values = std::get<Matrix>(extras.at(declared.name));
+    if (shape.size() == 1) {
+      out << declared.name << ": ";
+      for (Index j = 0; j < values.rows(); ++j) {
+        out << (j ? "," : "") << format_number(values(j, 0));
+      }
+      out << '\n';
+      continue;
+    }
+    for (Index r = 0; r < values.rows(); ++r) {
+      out << declared.name << "_row_" << r << ":";
+      for (Index c = 0; c < values.cols(); ++c) out << ' ' << format_number(values(r, c));
+      out << '\n';
+    }
+  }
+}
+
+/// --test: the size and mean negative log-likelihood of the rows of the test file and, for a
+/// one-dimensional y, the MSE and MAD of the point prediction (the method's query
+/// point_prediction where it declares one, else the conditional mean).
+void print_test_scores(std::ostream& out, const FitRequest& request,
+                       const ConditionalModel& model) {
+  const FitArguments& arguments = request.arguments;
+  if (model.report.rows_of_this_rank) {
+    throw InvalidArgument(
+        "--test of a model whose rows stay on their processes runs on one "
+        "process: start the fit without mpirun");
+  }
+  CsvTable test = load_table(arguments.test_path, arguments.no_header);
+  code_model_labels(test, model);
+  drop_rows_with_missing_if(arguments.drop_missing, test, {model.x_names, model.y_names});
+  const Matrix test_x = choose_columns(test, model.x_names).values;
+  const Matrix test_y = choose_columns(test, model.y_names).values;
+  const double nll = -model.mixture.log_pdf(test_x, test_y).mean();
+  out << "test_n: " << test_y.cols() << '\n';
+  if (test_y.rows() == 1) {
+    const auto& queries = request.method.queries;
+    const bool declared = std::any_of(queries.begin(), queries.end(), [](const MethodQuery& query) {
+      return query.result.name == "point_prediction";
+    });
+    const Vector prediction = declared ? Vector(answer_query(model, "point_prediction", test_x))
+                                       : Vector(model.mixture.mean(test_x).row(0).transpose());
+    const Vector residuals = test_y.row(0).transpose() - prediction;
+    out << "test_mse: " << format_number(residuals.squaredNorm() / residuals.size()) << '\n'
+        << "test_mad: " << format_number(residuals.cwiseAbs().mean()) << '\n';
+  }
+  out << "test_nll: " << format_number(nll) << '\n';
+}
+
 void fit_conditional(const FitRequest& request) {
   const FitArguments& arguments = request.arguments;
   const MethodEntry& method = request.method;
@@ -266,6 +334,9 @@ void fit_conditional(const FitRequest& request) {
     drop_rows_with_missing(table, with_weights_column(arguments, table, used));
   ColumnSelection x = choose_columns(table, x_specs);
   ColumnSelection y = choose_columns(table, y_specs);
+  if (!method.multi_output && y.names.size() != 1) {
+    throw InvalidArgument("--y names one output column for --method " + method.name);
+  }
   require_disjoint(x, y);
   std::vector<std::string> column_names = x.names;
   column_names.insert(column_names.end(), y.names.begin(), y.names.end());
@@ -284,10 +355,12 @@ void fit_conditional(const FitRequest& request) {
   const SplitRows x_rows = split_rows(std::move(x.values), split);
   const SplitRows y_rows = split_rows(std::move(y.values), split);
 
-  ConditionalModel model =
+  MethodFit<ConditionalModel> fit =
       fit_with_progress(arguments, column_names, weights.fit, [&](const FitContext& context) {
-        return fit_method(method, x_rows.fit, y_rows.fit, unlabeled_x, options, context);
+        return fit_method_with_extras(method, x_rows.fit, y_rows.fit, unlabeled_x, options,
+                                      context);
       });
+  ConditionalModel& model = fit.model;
   model.x_names = x.names;
   model.y_names = y.names;
   model.labels = std::move(labels);
@@ -295,19 +368,11 @@ void fit_conditional(const FitRequest& request) {
   std::ostringstream out;
   out << "method: " << model.report.method << '\n'
       << "n: " << processes().sum_counts(x_rows.fit.cols()) << '\n';
+  print_reported_options(out, method, options);
   print_variables(out, model.x_names, model.y_names);
   print_output_kinds(out, model);
   print_fit_report(out, model.report);
-  if (const auto* projected = dynamic_cast<const ProjectedGate*>(&model.mixture.gate())) {
-    // W acts on the inputs standardised per dimension (docs/methods/lsce.md).
-    for (Index r = 0; r < projected->projection().rows(); ++r) {
-      out << "projection_row_" << r << ":";
-      for (Index c = 0; c < projected->projection().cols(); ++c) {
-        out << ' ' << format_number(projected->projection()(r, c));
-      }
-      out << '\n';
-    }
-  }
+  print_summary_extras(out, method, fit.extras);
   print_feature_selection(out, model);
   if (split) {
     const double nll =
@@ -317,6 +382,7 @@ void fit_conditional(const FitRequest& request) {
         << "held_out_nll: " << format_number(nll) << '\n'
         << "held_out_mean_log_likelihood: " << format_number(-nll) << '\n';
   }
+  if (!arguments.test_path.empty()) print_test_scores(out, request, model);
   report_and_save(out, arguments.out_path, model);
 }
 
@@ -366,65 +432,6 @@ void fit_density(const FitRequest& request) {
   report_and_save(out, arguments.out_path, model);
 }
 
-/// One line `name: v1,v2,…` of full-precision numbers.
-void print_values(std::ostream& out, const std::string& name, const Vector& values) {
-  out << name << ": ";
-  for (Index j = 0; j < values.size(); ++j) out << (j ? "," : "") << format_number(values(j));
-  out << '\n';
-}
-
-/// PRESS: J states (or J = 1 … --max-states by AIC); prints the states and, with --test, the
-/// test MSE, MAD and NLL.
-void fit_regression(const FitRequest& request) {
-  const FitArguments& arguments = request.arguments;
-  const PressRegressionOptions press_options = press_option_table().build(request.options);
-  require_inputs_and_outputs(arguments);
-  CsvTable table = load_training_table(arguments.data_path, arguments.no_header);
-  const std::vector<std::string> x_specs = split_list(arguments.x_columns, ',', "--x");
-  const std::vector<std::string> y_specs = split_list(arguments.y_columns, ',', "--y");
-  drop_rows_with_missing_if(arguments.drop_missing, table, {x_specs, y_specs});
-  const ColumnSelection x = choose_columns(table, x_specs);
-  const ColumnSelection y = choose_columns(table, y_specs);
-  // From here on the rows live in x and y only.
-  table.values.resize(0, 0);
-  if (y.names.size() != 1) throw InvalidArgument("--y names one output column for PRESS");
-  require_disjoint(x, y);
-  std::vector<std::string> column_names = x.names;
-  column_names.push_back(y.names.front());
-
-  // Sample weights were refused to PRESS before the data were read.
-  ConditionalModel model =
-      fit_with_progress(arguments, column_names, Vector(), [&](const FitContext& context) {
-        return fit_method(request.method, x.values, y.values, Matrix(x.values.rows(), 0),
-                          request.options, context);
-      });
-  model.x_names = x.names;
-  model.y_names = y.names;
-  const PressStateSummary states = press_state_summary(model.mixture);
-
-  std::ostringstream out;
-  out << "method: " << model.report.method << '\n'
-      << "n: " << processes().sum_counts(x.values.cols()) << '\n'
-      << "criterion: " << to_string(press_options.press.criterion) << '\n';
-  print_variables(out, model.x_names, model.y_names);
-  print_fit_report(out, model.report);
-  print_values(out, "state_means", states.state_means);
-  print_values(out, "state_sizes", states.state_sizes);
-  if (!arguments.test_path.empty()) {
-    CsvTable test = load_table(arguments.test_path, arguments.no_header);
-    drop_rows_with_missing_if(arguments.drop_missing, test, {x.names, y.names});
-    const Matrix test_x = choose_columns(test, x.names).values;
-    const Vector test_y = choose_columns(test, y.names).values.row(0).transpose();
-    const Vector residuals = test_y - press_predict(model.mixture, test_x);
-    const double nll = -model.mixture.log_pdf(test_x, test_y.transpose()).mean();
-    out << "test_n: " << test_y.size() << '\n'
-        << "test_mse: " << format_number(residuals.squaredNorm() / residuals.size()) << '\n'
-        << "test_mad: " << format_number(residuals.cwiseAbs().mean()) << '\n'
-        << "test_nll: " << format_number(nll) << '\n';
-  }
-  report_and_save(out, arguments.out_path, model);
-}
-
 }  // namespace
 
 void add_fit_command(CLI::App& app) {
@@ -435,7 +442,7 @@ void add_fit_command(CLI::App& app) {
   auto arguments = std::make_shared<FitArguments>();
   arguments->method = default_method;
   CLI::App* command = app.add_subcommand(
-      "fit", "Fit a model: a conditional density p(y|x), a density p(x) or a PRESS regression");
+      "fit", "Fit a model: a conditional density p(y|x), a density p(x) or a regression");
   command
       ->add_option("data", arguments->data_path,
                    "CSV file with the training data, or a pattern of files with the same header "
@@ -447,10 +454,10 @@ void add_fit_command(CLI::App& app) {
     family_options.push_back({option, std::move(families)});
   };
   serving(command->add_option("--x", arguments->x_columns,
-                              "Input columns, by name or 0-based index: a,b (p(y|x), PRESS)"),
+                              "Input columns, by name or 0-based index: a,b (p(y|x), regression)"),
           {F::conditional, F::regression});
   serving(command->add_option("--y", arguments->y_columns,
-                              "Output columns, by name or 0-based index (p(y|x); PRESS: one)"),
+                              "Output columns, by name or 0-based index (p(y|x); regression: one)"),
           {F::conditional, F::regression});
   serving(command->add_option(
               "--columns", arguments->columns,
@@ -469,9 +476,9 @@ void add_fit_command(CLI::App& app) {
                           "Fraction of rows to hold out and score the fit on, in (0, 1)");
   serving(holdout, {F::conditional, F::density});
   serving(command->add_option("--test", arguments->test_path,
-                              "PRESS: CSV file with the same columns: report test MSE, MAD and "
-                              "NLL"),
-          {F::regression});
+                              "CSV file with the --x and --y columns: report the test NLL and, "
+                              "for one output, the MSE and MAD of the point prediction"),
+          {F::conditional, F::regression});
   command->add_option("--weights", arguments->weights_column,
                       "Column of sample weights, by name or 0-based index: non-negative, not all "
                       "zero, an integer weight k counting as the row k times; neither an input nor "
@@ -510,14 +517,8 @@ void add_fit_command(CLI::App& app) {
     const FitRequest request{*arguments, method, *flags,
                              flags->values_for(method, arguments->seed, arguments->threads),
                              holdout->count() > 0};
-    switch (method.family) {
-      case MethodFamily::conditional:
-        return fit_conditional(request);
-      case MethodFamily::density:
-        return fit_density(request);
-      case MethodFamily::regression:
-        return fit_regression(request);
-    }
+    if (method.family == MethodFamily::density) return fit_density(request);
+    fit_conditional(request);
   });
 }
 

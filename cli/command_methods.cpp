@@ -1,6 +1,7 @@
 // cdens methods [NAME]: the registry of methods — every method with its command and summary, or
-// one method's options with their flags, Python names, types, defaults and meanings. The text
-// comes from the option tables, like the flags of the fitting commands.
+// one method's options with their flags, Python names, types, defaults and meanings, and the
+// extras and queries it declares. The text comes from the registry, like the flags of the
+// fitting commands.
 
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -42,6 +43,15 @@ void describe_method(std::ostream& out, const std::string& name) {
     if (!option.choices.empty()) out << " (" << join(option.choices, ", ") << ")";
     out << '\n' << "  default: " << describe_default(option) << '\n';
     out << "  doc: " << option.doc << '\n';
+  }
+  // What the fit returns beside the model (Python's fitted attributes NAME_) and what its
+  // models answer beyond the family's (cdens predict --query NAME, Python's method NAME).
+  for (const ArrayDeclaration& extra : method->extras) {
+    out << "extra " << extra.name << " (" << join(extra.shape, " x ") << "): " << extra.doc << '\n';
+  }
+  for (const MethodQuery& query : method->queries) {
+    out << "query " << query.result.name << " (" << join(query.result.shape, " x ")
+        << "): " << query.result.doc << '\n';
   }
 }
 

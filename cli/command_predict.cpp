@@ -1,7 +1,7 @@
 // cdens predict MODEL.json DATA.csv: per row of the data the conditional mean and variance of y,
-// its quantiles (one-dimensional y) and, where the file holds y, the log-density; for a PRESS
-// model with --state-weights instead the point prediction (eq. 20), the entropy of its state
-// (eq. 18), quantiles and the state weights w_j(x).
+// its quantiles (one-dimensional y) and, where the file holds y, the log-density; with --query
+// the answers of queries the model's method declares (the registry's MethodEntry::queries: PRESS's
+// state weights, LSCE's z = Wx).
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -16,9 +16,7 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/text.hpp"
 #include "cdens/core/validate.hpp"
-#include "cdens/regression/press.hpp"
-#include "cdens/regression/press_gate.hpp"
-#include "cdens/regression/press_smoother.hpp"
+#include "cdens/methods/registry.hpp"
 #include "columns.hpp"
 #include "command_progress.hpp"
 #include "commands.hpp"
@@ -37,9 +35,9 @@ struct PredictArguments {
   std::string quantiles = "0.05,0.5,0.95";
   std::string out_path;
   bool no_header = false;
-  bool drop_missing = false;   // --missing drop
-  bool state_weights = false;  // PRESS models: the table of state weights
-  bool quiet = false;          // --quiet: no progress line
+  std::string queries;        // --query: the method's queries, comma-separated
+  bool drop_missing = false;  // --missing drop
+  bool quiet = false;         // --quiet: no progress line
 };
 
 /// `query(x block)` (a matrix with a column per row of the block) for every row of x, a block of
@@ -81,36 +79,6 @@ class OutputColumns {
   Matrix values_;
   Index next_ = 0;
 };
-
-/// The PRESS table: x, the point prediction, the state's entropy, quantiles and w1 … wJ.
-void predict_states(const PredictArguments& arguments, const ConditionalModel& model,
-                    Progress& progress) {
-  const std::vector<double> probabilities = parse_number_list(arguments.quantiles, "--q");
-  require_open_unit_interval(probabilities, "--q");
-  CsvTable table = load_table(arguments.data_path, arguments.no_header);
-  drop_rows_with_missing_if(arguments.drop_missing, table,
-                            {column_specs(arguments.x_columns, "--x", model.x_names)});
-  const ColumnSelection x = choose_columns(table, arguments.x_columns, "--x", model.x_names);
-
-  const Matrix weights = press_state_weights(model.mixture, x.values);
-  const Matrix quantiles = by_row_blocks(
-      "predict: quantiles", x.values, progress,
-      [&](const Matrix& rows) { return model.mixture.quantiles(rows, probabilities); });
-  std::vector<std::string> names = x.names;
-  names.insert(names.end(), {"prediction", "entropy"});
-  for (double p : probabilities) names.push_back("q" + format_number(p));
-  for (Index j = 0; j < weights.rows(); ++j) names.push_back("w" + std::to_string(j + 1));
-  Matrix columns(static_cast<Index>(names.size()), x.values.cols());
-  Index row = 0;
-  columns.middleRows(row, x.values.rows()) = x.values;
-  row += x.values.rows();
-  columns.row(row++) = press_predict(model.mixture, x.values).transpose();
-  columns.row(row++) = press_state_entropies(weights).transpose();
-  columns.middleRows(row, quantiles.rows()) = quantiles;
-  row += quantiles.rows();
-  columns.middleRows(row, weights.rows()) = weights;
-  write_table(arguments.out_path, names, columns);
-}
 
 /// The rows whose log-density is −∞ (written as -inf) are named in a warning, with the cause
 /// where it is a level of a discrete y that the model never saw.
@@ -162,8 +130,24 @@ std::map<std::string, ColumnLabels> labels_of_outputs(const ConditionalModel& mo
   return labels;
 }
 
+/// The number of dimensions of the query `name` of the method that fitted `model`.
+std::size_t query_shape_rank(const ConditionalModel& model, const std::string& name) {
+  return find_query(*method_named(model.report.method), name).result.shape.size();
+}
+
 void predict_distribution(const PredictArguments& arguments, const ConditionalModel& model,
                           bool quantiles_requested, Progress& progress) {
+  std::vector<std::string> query_names;
+  if (!arguments.queries.empty()) {
+    query_names = split_list(arguments.queries, ',', "--query");
+    // Refused by name before the data are read.
+    const MethodEntry* method = method_named(model.report.method);
+    if (method == nullptr) {
+      throw InvalidArgument("--query: the method '" + model.report.method +
+                            "' of this model declares no queries");
+    }
+    for (const std::string& name : query_names) find_query(*method, name);
+  }
   const Index output_dim = model.mixture.output_dim();
   const std::vector<double> probabilities = parse_number_list(arguments.quantiles, "--q");
   require_open_unit_interval(probabilities, "--q");
@@ -199,7 +183,14 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
       by_row_blocks("predict: variances", x.values, progress,
                     [&](const Matrix& rows) { return model.mixture.covariance(rows); });
   const auto quantile_count = output_dim == 1 ? static_cast<Index>(probabilities.size()) : 0;
-  const Index column_count = x.values.rows() + (y ? 1 : 0) + 2 * output_dim + quantile_count;
+  std::vector<std::pair<std::string, Matrix>> answers;
+  for (const std::string& name : query_names) {
+    answers.emplace_back(name, answer_query(model, name, x.values));
+  }
+  Index answer_columns = 0;
+  for (const auto& answer : answers) answer_columns += answer.second.cols();
+  const Index column_count =
+      x.values.rows() + (y ? 1 : 0) + 2 * output_dim + quantile_count + answer_columns;
   OutputColumns output(column_count, x.values.cols());
   for (Index i = 0; i < x.values.rows(); ++i) {
     output.add(x.names[static_cast<std::size_t>(i)], x.values.row(i));
@@ -240,8 +231,31 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
                  covariance.row(d * output_dim + d));
     }
   }
+  // A query of one value per row is one column of its name, of k values k columns NAME_1 … _k.
+  for (const auto& [name, answer] : answers) {
+    for (Index c = 0; c < answer.cols(); ++c) {
+      output.add(answer.cols() == 1 && query_shape_rank(model, name) == 1
+                     ? name
+                     : name + "_" + std::to_string(c + 1),
+                 answer.col(c).transpose());
+    }
+  }
   write_table(arguments.out_path, output.names(), output.values(), "log_density",
               labels_of_names(output.names(), labels_of_outputs(model, levels_of_y)));
+}
+
+/// The help of --query: the queries of every method that declares some, from the registry.
+std::string query_flag_help() {
+  std::string help =
+      "Comma-separated queries of the model's method, added as columns (a query of k values "
+      "per row as NAME_1 … NAME_k; cdens methods NAME describes them):";
+  for (const MethodEntry& method : methods()) {
+    if (method.queries.empty()) continue;
+    std::vector<std::string> names;
+    for (const MethodQuery& query : method.queries) names.push_back(query.result.name);
+    help += "\n  " + method.name + ": " + join(names, ", ");
+  }
+  return help;
 }
 
 }  // namespace
@@ -249,14 +263,15 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
 void add_predict_command(CLI::App& app) {
   auto arguments = std::make_shared<PredictArguments>();
   CLI::App* command = app.add_subcommand(
-      "predict", "Conditional mean, variance, quantiles and log-density for each row");
+      "predict",
+      "Conditional mean, variance, quantiles and log-density for each row, and the queries of "
+      "the model's method (--query)");
   command->add_option("model", arguments->model_path, "Model file written by cdens fit")
       ->required();
   command->add_option("data", arguments->data_path, "CSV file with the x columns")->required();
   command->add_option("--x", arguments->x_columns, "Input columns (default: the model's names)");
-  CLI::Option* outputs = command->add_option(
-      "--y", arguments->y_columns,
-      "Output columns for log_density (default: the model's names, if present)");
+  command->add_option("--y", arguments->y_columns,
+                      "Output columns for log_density (default: the model's names, if present)");
   CLI::Option* quantiles =
       command
           ->add_option("--q", arguments->quantiles,
@@ -266,26 +281,11 @@ void add_predict_command(CLI::App& app) {
   command->add_flag("--no-header", arguments->no_header, "The CSV file has no header line");
   add_missing_option(*command, arguments->drop_missing);
   add_quiet_flag(*command, arguments->quiet);
-  CLI::Option* state_weights = command->add_flag(
-      "--state-weights", arguments->state_weights,
-      "PRESS models: the point prediction, the entropy of its state, quantiles and the state "
-      "weights w1 … wJ instead of mean and variance");
-  command->callback([arguments, outputs, quantiles, state_weights] {
+  command->add_option("--query", arguments->queries, query_flag_help());
+  command->callback([arguments, quantiles] {
     const ModelFile file = load_model_for("predict", arguments->model_path);
     CommandProgress shown(arguments->quiet);
-    if (!arguments->state_weights) {
-      return predict_distribution(*arguments, *file.conditional, quantiles->count() > 0,
-                                  shown.progress());
-    }
-    if (file.kind != MethodFamily::regression) {
-      throw InvalidArgument("option " + state_weights->get_name() + " applies to PRESS models; " +
-                            file.path + " is not a PRESS model but " + describe_kind(file.kind) +
-                            " fitted by " + file.method());
-    }
-    if (outputs->count() > 0) {
-      throw InvalidArgument("option --y does not apply with --state-weights");
-    }
-    predict_states(*arguments, *file.conditional, shown.progress());
+    predict_distribution(*arguments, *file.conditional, quantiles->count() > 0, shown.progress());
   });
 }
 

@@ -20,8 +20,8 @@ void add_score_command(CLI::App& app);
 void add_evaluate_command(CLI::App& app);
 /// `cdens compare MODEL... DATA`: several models on the same data.
 void add_compare_command(CLI::App& app);
-/// `cdens predict MODEL DATA`: per row the conditional mean, variance and quantiles (PRESS's
-/// state weights with --state-weights).
+/// `cdens predict MODEL DATA`: per row the conditional mean, variance and quantiles, and with
+/// --query the answers of the queries the model's method declares.
 void add_predict_command(CLI::App& app);
 /// `cdens grid MODEL`: the density on a regular grid.
 void add_grid_command(CLI::App& app);

@@ -16,6 +16,7 @@ from ._distributed import agree, agree_on_labels, engine_comm, min_samples, proc
 from ._labels import code_fit, code_query, columns_of, drop_missing_rows, needs_coding, recoded
 from ._methods import as_sample_weights, engine_options, report_names
 from ._parameters import add_parameters
+from ._queries import add_queries, set_extras
 from ._validation import (
     as_probabilities,
     as_samples,
@@ -96,6 +97,7 @@ class ConditionalDensityEstimator(BaseEstimator):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         add_parameters(cls)
+        add_queries(cls)
 
     def _method_name(self):
         return self._method
@@ -108,9 +110,12 @@ class ConditionalDensityEstimator(BaseEstimator):
         return options
 
     def _fit_model(self, X, Y, **engine_arguments):
-        """The engine's fitted model; engine_arguments are the fit's inputs beyond X and Y."""
-        return _core.fit(self._method_name(), X, Y, self._engine_options(),
-                         verbose=verbosity_of(self.verbose), **engine_arguments)
+        """The engine's fitted model; engine_arguments are the fit's inputs beyond X and Y. The
+        extras the method declares become fitted attributes (cdens._queries)."""
+        model, extras = _core.fit(self._method_name(), X, Y, self._engine_options(),
+                                  verbose=verbosity_of(self.verbose), **engine_arguments)
+        set_extras(self, extras)
+        return model
 
     # -- fitting -----------------------------------------------------------------------------
 

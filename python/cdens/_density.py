@@ -17,6 +17,7 @@ from ._dask import fits_dask_collections
 from ._distributed import agree, engine_comm, min_samples, processes_of
 from ._methods import engine_options, report_names
 from ._parameters import add_parameters
+from ._queries import set_extras
 from ._validation import (
     as_probabilities,
     as_samples,
@@ -46,8 +47,11 @@ class DensityEstimator(BaseEstimator):
         add_parameters(cls)
 
     def _fit_model(self, X, comm=None, sample_weight=None):
-        return _core.fit_density(self._method, X, engine_options(self, self._method), comm=comm,
-                                 sample_weight=sample_weight, verbose=verbosity_of(self.verbose))
+        model, extras = _core.fit(self._method, X, None, engine_options(self, self._method),
+                                  comm=comm, sample_weight=sample_weight,
+                                  verbose=verbosity_of(self.verbose))
+        set_extras(self, extras)
+        return model
 
     # -- fitting -----------------------------------------------------------------------------
 

@@ -2,10 +2,9 @@
 
 from sklearn.utils.validation import check_is_fitted
 
-from . import _core
 from ._conditional import ConditionalDensityEstimator, cv_results_from_table
 from ._parameters import Parameter
-from ._validation import as_samples, verbosity_of
+from ._validation import as_samples
 
 
 class _ReducedConditionalDensity(ConditionalDensityEstimator):
@@ -13,8 +12,9 @@ class _ReducedConditionalDensity(ConditionalDensityEstimator):
     orthonormal rows, found by a search over the Grassmann manifold (20 random starts by
     default), with the dimension d_z chosen by cross-validation when ``n_components`` is None.
 
-    W acts on the inputs standardised per dimension: ``transform(X)`` standardises X as the fit
-    did and returns W x. See docs/methods/lsce.md and docs/methods/lsmi.md.
+    W acts on the inputs standardised per dimension: ``transform(X)`` (the registry's query
+    ``transform``, a method of LSCE and LSMI) standardises X as the fit did and returns W x. See
+    docs/methods/lsce.md and docs/methods/lsmi.md.
     """
 
     _criterion = None  # "lsce" or "lsmi"
@@ -34,12 +34,6 @@ class _ReducedConditionalDensity(ConditionalDensityEstimator):
             return "lsce" if self.estimator == "lscde" else "lsce-ekde"
         return f"lsmi-{self.estimator}"
 
-    def _fit_model(self, X, Y, comm=None):
-        model, traces = _core.fit_reduced_cde(self._method_name(), X, Y, self._engine_options(),
-                                              comm=comm, verbose=verbosity_of(self.verbose))
-        self.traces_ = list(traces)
-        return model
-
     def _set_fitted(self, model):
         super()._set_fitted(model)
         self.components_ = model.projection
@@ -55,11 +49,6 @@ class _ReducedConditionalDensity(ConditionalDensityEstimator):
         estimator = super()._from_model(model)
         estimator.estimator = "ekde" if model.method.endswith("ekde") else "lscde"
         return estimator
-
-    def transform(self, X):
-        """z = W x for the rows of X standardised as in the fit: shape (n, n_components_)."""
-        check_is_fitted(self, "model_")
-        return self.model_.project(self._inputs(X))
 
     def inverse_transform(self, Z):
         """The inputs x in the subspace whose projection is z (x standardised = W^T z), for the
@@ -92,6 +81,8 @@ class LSCE(_ReducedConditionalDensity):
         Updates of W the kept start made (at most max_iter).
     traces_ : list of ndarray
         The SCE estimate after each update of W, one array per start (after fit only).
+    projection_ : ndarray of shape (n_components_, n_features_in_)
+        W as the fit returned it (after fit only; components_ also for a loaded model).
     n_components_cv_results_ : dict
         Cross-validated SQ criterion, 1/2 int p(y|x)^2 dy - p(y|x), of each candidate d_z
         (scikit-learn layout, scores = -loss).

@@ -7,7 +7,6 @@ from sklearn.utils.validation import column_or_1d
 from . import _core
 from ._conditional import ConditionalDensityEstimator
 from ._dask import fits_dask_collections
-from ._validation import verbosity_of
 
 
 class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
@@ -39,8 +38,12 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
     aic_ : float
     n_iter_ : int
         Objective evaluations of all starts (0 for J = 1, which has nothing to fit).
-    training_weights_, training_entropy_, smoother_diagonal_ : ndarray
-        W (n, J), eta_i (eq. 18) and s_ii (eq. 33) of the training inputs (after fit only).
+    training_weights_, training_entropy_, smoother_diagonal_, fitted_ : ndarray
+        W (n, J), eta_i (eq. 18), s_ii (eq. 33) and y-hat (eq. 24) of the training inputs (the
+        fit's extras: after fit only).
+
+    Beside ``predict_states``, the queries of the registry are methods: ``state_weights``,
+    ``state_entropy`` (eta(x) in bits, eq. 18) and ``point_prediction`` (eq. 20).
     cv_results_ : dict or None
         With max_states: AIC of every J (scores are minus AIC).
     model_ : cdens._core.ConditionalModel
@@ -63,15 +66,10 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
                     raise type(error)(f"y: {error}") from error
         return self._fit(X, y, comm=comm, sample_weight=sample_weight, missing=missing)
 
-    def _fit_model(self, X, Y, comm=None):
+    def _fit_model(self, X, Y, **engine_arguments):
         if Y.shape[1] != 1:
             raise ValueError(f"PRESSRegressor needs one output; y has {Y.shape[1]} columns")
-        model, training = _core.fit_press(X, Y, self._engine_options(), comm=comm,
-                                          verbose=verbosity_of(self.verbose))
-        self.training_weights_ = training["weights"]
-        self.training_entropy_ = training["entropies"]
-        self.smoother_diagonal_ = training["smoother_diagonal"]
-        return model
+        return super()._fit_model(X, Y, **engine_arguments)
 
     def _set_fitted(self, model):
         super()._set_fitted(model)
@@ -92,15 +90,9 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
         return estimator
 
     def predict_states(self, X):
-        """State weights w(x) of every row of X: shape (n, J), rows on the simplex."""
-        return _core.press_state_weights(self.model_, self._inputs(X))
-
-    def state_entropy(self, X):
-        """Entropy eta(x) = -sum_j w_j log2 w_j of the state of every row (eq. 18), in bits."""
-        weights = self.predict_states(X)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            terms = np.where(weights > 0, -weights * np.log2(weights), 0.0)
-        return terms.sum(axis=1)
+        """State weights w(x) of every row of X: shape (n, J), rows on the simplex (the query
+        ``state_weights``)."""
+        return self.state_weights(X)
 
     def _more_tags(self):
         return {"requires_y": True}

@@ -30,9 +30,12 @@ py::list regions_to_list(const std::vector<HighestDensityRegion>& regions) {
   return result;
 }
 
-/// The projection W of a model whose gate projects its inputs first (LSCE, LSMI), else null.
-const ProjectedGate* projected_gate_of(const ConditionalModel& m) {
-  return dynamic_cast<const ProjectedGate*>(&m.mixture.gate());
+/// The projection W on all inputs of a model whose gate projects its inputs first (LSCE, LSMI);
+/// InvalidArgument for another model.
+Matrix projection_of(const ConditionalModel& m) {
+  Matrix w = input_projection(m.mixture);
+  if (w.rows() == 0) throw InvalidArgument("this model does not project its inputs");
+  return w;
 }
 
 /// The kind ("continuous", "unordered", "ordered") of every kernel of `kernels`.
@@ -98,31 +101,19 @@ void bind_conditional_model(py::module_& module) {
       .def_property_readonly(
           "projection",
           [](const ConditionalModel& m) -> py::object {
-            const ProjectedGate* gate = projected_gate_of(m);
-            if (gate == nullptr) return py::none();
-            return samples_to_numpy(Matrix(gate->projection().transpose()));
+            const Matrix w = input_projection(m.mixture);
+            if (w.rows() == 0) return py::none();
+            return samples_to_numpy(Matrix(w.transpose()));
           },
           "W (d_z, d_x), acting on standardised inputs, or None if the model projects nothing.")
       .def(
-          "project",
-          [](const ConditionalModel& m, const py::array& x) {
-            const ProjectedGate* gate = projected_gate_of(m);
-            if (gate == nullptr) throw InvalidArgument("this model does not project its inputs");
-            const auto xs = samples_of(x, "X");
-            return samples_to_numpy(
-                Matrix(gate->projection() * m.mixture.x_scaling().transform_query(xs, "X")));
-          },
-          py::arg("X"), "z = W x̄ for the standardised inputs x̄, shape (m, d_z).")
-      .def(
           "unproject",
           [](const ConditionalModel& m, const py::array& z) {
-            const ProjectedGate* gate = projected_gate_of(m);
-            if (gate == nullptr) throw InvalidArgument("this model does not project its inputs");
+            const Matrix w = projection_of(m);
             const auto zs = samples_of(z, "Z");
-            require_dimension(zs, gate->projection().rows(), "Z");
+            require_dimension(zs, w.rows(), "Z");
             require_finite(zs, "Z");
-            return samples_to_numpy(
-                m.mixture.x_scaling().inverse_transform(gate->projection().transpose() * zs));
+            return samples_to_numpy(m.mixture.x_scaling().inverse_transform(w.transpose() * zs));
           },
           py::arg("Z"),
           "The inputs x whose standardisation is Wᵀz: the point of the subspace with projection "

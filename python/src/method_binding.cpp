@@ -1,7 +1,7 @@
-// The registry of methods for the Python package: the description of every method and its
-// options (the estimator classes take their defaults and spellings from it) and one fit function
-// that builds a method's options from its table. PRESS and the LSCE/LSMI methods return, beside
-// the model, arrays the model file does not keep; their fits are here too.
+// The registry of methods for the Python package: the description of every method, its options
+// (the estimator classes take their defaults and spellings from it), extras and queries; the fit
+// of every method, which builds its options from its table and returns the model with its
+// extras; and the answer of a method's query.
 
 #include <pybind11/stl.h>
 
@@ -42,6 +42,14 @@ py::dict option_to_dict(const OptionInfo& option) {
   return row;
 }
 
+py::dict array_to_dict(const ArrayDeclaration& array) {
+  py::dict row;
+  row["name"] = array.name;
+  row["shape"] = array.shape;
+  row["doc"] = array.doc;
+  return row;
+}
+
 py::dict method_to_dict(const MethodEntry& method) {
   py::dict entry;
   entry["name"] = method.name;
@@ -60,7 +68,37 @@ py::dict method_to_dict(const MethodEntry& method) {
   py::list options;
   for (const OptionInfo& option : method.options) options.append(option_to_dict(option));
   entry["options"] = options;
+  py::list extras;
+  for (const ArrayDeclaration& extra : method.extras) extras.append(array_to_dict(extra));
+  entry["extras"] = extras;
+  py::list queries;
+  for (const MethodQuery& query : method.queries) queries.append(array_to_dict(query.result));
+  entry["queries"] = queries;
   return entry;
+}
+
+/// A declared array as numpy: shape (rows,) for one dimension, (rows, columns) for two, a list
+/// of 1-D arrays for a list.
+py::object array_to_numpy(ArrayValue value, std::size_t dimensions) {
+  if (auto* list = std::get_if<std::vector<Vector>>(&value)) {
+    py::list arrays;
+    for (Vector& item : *list) arrays.append(vector_to_numpy(std::move(item)));
+    return std::move(arrays);
+  }
+  Matrix& matrix = std::get<Matrix>(value);
+  if (dimensions == 1) return vector_to_numpy(Vector(matrix.col(0)));
+  // samples_to_numpy writes a d × n matrix as (n, d).
+  return samples_to_numpy(Matrix(matrix.transpose()));
+}
+
+/// {name: array} of a fit's extras, as `method` declares them.
+py::dict extras_to_dict(const MethodEntry& method, FitExtras extras) {
+  py::dict arrays;
+  for (const ArrayDeclaration& declared : method.extras) {
+    arrays[py::str(declared.name)] =
+        array_to_numpy(std::move(extras.at(declared.name)), declared.shape.size());
+  }
+  return arrays;
 }
 
 /// A whole number from a Python int, numpy integer or integral float; ValueError naming `name`.
@@ -202,73 +240,56 @@ class FitProcesses {
   PythonProgress shown_;
 };
 
-ConditionalModel fit_binding(const std::string& name, const py::array& x, const py::array& y,
-                             const py::dict& options, const std::optional<py::array>& unlabeled,
-                             const py::object& comm, const std::optional<py::array>& sample_weight,
-                             long verbose) {
+/// The method called `name`; InvalidArgument otherwise.
+const MethodEntry& method_called(const std::string& name) {
   const MethodEntry* method = method_named(name);
   if (method == nullptr) throw InvalidArgument("unknown method '" + name + "'");
-  const OptionValues values = values_of(*method, options);
+  return *method;
+}
+
+/// (model, extras) of a fit of method `name` to X and, for a conditional or regression method,
+/// Y (None for a density method).
+py::tuple fit_binding(const std::string& name, const py::array& x,
+                      const std::optional<py::array>& y, const py::dict& options,
+                      const std::optional<py::array>& unlabeled, const py::object& comm,
+                      const std::optional<py::array>& sample_weight, long verbose) {
+  const MethodEntry& method = method_called(name);
+  const bool density = method.family == MethodFamily::density;
+  if (density == y.has_value()) {
+    throw InvalidArgument(
+        "method " + name +
+        (density ? " fits a density p(x): Y must be None" : " fits p(y|x): Y is required"));
+  }
+  if (density && unlabeled) throw InvalidArgument("method " + name + " takes no X_unlabeled");
+  const OptionValues values = values_of(method, options);
   const auto xs = samples_of(x, "X");
-  const auto ys = samples_of(y, "Y");
+  FitProcesses processes(comm, verbose);
+  const FitContext context = processes.context(sample_weights_of(sample_weight));
+  if (density) {
+    MethodFit<DensityModel> fit =
+        without_gil([&] { return fit_method_with_extras(method, xs, values, context); });
+    py::dict extras = extras_to_dict(method, std::move(fit.extras));
+    return py::make_tuple(std::move(fit.model), extras);
+  }
+  const auto ys = samples_of(*y, "Y");
   const Matrix no_unlabeled(xs.rows(), 0);
   const MatrixView unlabeled_x =
       unlabeled ? MatrixView(samples_of(*unlabeled, "X_unlabeled")) : MatrixView(no_unlabeled);
-  FitProcesses processes(comm, verbose);
-  const FitContext context = processes.context(sample_weights_of(sample_weight));
-  return without_gil([&] { return fit_method(*method, xs, ys, unlabeled_x, values, context); });
+  MethodFit<ConditionalModel> fit = without_gil(
+      [&] { return fit_method_with_extras(method, xs, ys, unlabeled_x, values, context); });
+  py::dict extras = extras_to_dict(method, std::move(fit.extras));
+  return py::make_tuple(std::move(fit.model), extras);
 }
 
-DensityModel fit_density_binding(const std::string& name, const py::array& x,
-                                 const py::dict& options, const py::object& comm,
-                                 const std::optional<py::array>& sample_weight, long verbose) {
-  const MethodEntry* method = method_named(name);
-  if (method == nullptr) throw InvalidArgument("unknown method '" + name + "'");
-  const OptionValues values = values_of(*method, options);
+/// The answer of a model's query (the registry's, of the method that fitted it) for X (n, d_x):
+/// shape (n,) for a one-dimensional answer, (n, k) otherwise.
+py::object query_binding(const ConditionalModel& model, const std::string& name,
+                         const py::array& x) {
   const auto xs = samples_of(x, "X");
-  FitProcesses processes(comm, verbose);
-  const FitContext context = processes.context(sample_weights_of(sample_weight));
-  return without_gil([&] { return fit_method(*method, xs, values, context); });
-}
-
-/// (model, traces): LSCE or an LSMI method; traces holds J after each update of W for every
-/// start of the chosen d_z. comm as for fit_binding.
-py::tuple fit_reduced_cde_binding(const std::string& name, const py::array& x, const py::array& y,
-                                  const py::dict& options, const py::object& comm, long verbose) {
-  const ReducedCdeMethod method = parse_reduced_cde_method(name);
-  const MethodEntry& entry = *method_named(name);
-  const ReducedCdeOptions built = reduced_cde_option_table(method).build(values_of(entry, options));
-  const auto xs = samples_of(x, "X");
-  const auto ys = samples_of(y, "Y");
-  FitProcesses processes(comm, verbose);
-  const FitContext context = processes.context();
-  ReducedCdeFit fit = without_gil([&] { return fit_reduced_cde(xs, ys, method, built, context); });
-  py::list traces;
-  for (const auto& trace : fit.traces) {
-    traces.append(vector_to_numpy(
-        Vector(Eigen::Map<const Vector>(trace.data(), static_cast<Index>(trace.size())))));
-  }
-  return py::make_tuple(unnamed_model(std::move(fit)), traces);
-}
-
-/// (model, training arrays) of a PRESS fit: the state weights W (n, J), ŷ, s_ii and η_i of the
-/// training inputs (this process's rows under comm), which a model file does not keep. comm as
-/// for fit_binding.
-py::tuple fit_press_binding(const py::array& x, const py::array& y, const py::dict& options,
-                            const py::object& comm, long verbose) {
-  const PressRegressionOptions built =
-      press_option_table().build(values_of(*method_named("press"), options));
-  const auto xs = samples_of(x, "X");
-  const auto ys = samples_of(y, "Y");
-  FitProcesses processes(comm, verbose);
-  const FitContext context = processes.context();
-  PressFit fit = without_gil([&] { return fit_press_regression(xs, ys, built, context); });
-  py::dict training;
-  training["weights"] = samples_to_numpy(std::move(fit.training_weights));
-  training["fitted"] = vector_to_numpy(std::move(fit.fitted));
-  training["smoother_diagonal"] = vector_to_numpy(std::move(fit.smoother_diagonal));
-  training["entropies"] = vector_to_numpy(std::move(fit.entropies));
-  return py::make_tuple(unnamed_model(std::move(fit)), training);
+  Matrix answer = without_gil([&] { return answer_query(model, name, xs); });
+  const std::size_t dimensions =
+      find_query(*method_named(model.report.method), name).result.shape.size();
+  return array_to_numpy(std::move(answer), dimensions);
 }
 
 }  // namespace
@@ -294,23 +315,17 @@ void bind_methods(py::module_& module) {
   module.def("fit", &fit_binding, py::arg("method"), py::arg("X"), py::arg("Y"), py::arg("options"),
              py::arg("X_unlabeled") = py::none(), py::arg("comm") = py::none(),
              py::arg("sample_weight") = py::none(), py::arg("verbose") = 0,
-             "Fits a conditional or regression method; options maps option names (not Python "
-             "names) to values, the rest keep their defaults. comm: a collective of "
-             "cdens._collectives (an mpi4py adapter or a Dask fit's sockets) whose processes "
-             "each pass their own rows (methods with 'distributed'), or None. "
-             "sample_weight: one weight per row (methods with 'sample_weights'), or None. "
-             "verbose: 1 writes the fit's progress to sys.stderr, 0 nothing.");
-  module.def("fit_density", &fit_density_binding, py::arg("method"), py::arg("X"),
-             py::arg("options"), py::arg("comm") = py::none(),
-             py::arg("sample_weight") = py::none(), py::arg("verbose") = 0,
-             "Fits a density method (options, comm, sample_weight and verbose as for fit).");
-  module.def("fit_reduced_cde", &fit_reduced_cde_binding, py::arg("method"), py::arg("X"),
-             py::arg("Y"), py::arg("options"), py::arg("comm") = py::none(), py::arg("verbose") = 0,
-             "LSCE or LSMI with LSCDE or epsilon-KDE on z = Wx: (model, traces); comm as for fit.");
-  module.def("fit_press", &fit_press_binding, py::arg("X"), py::arg("Y"), py::arg("options"),
-             py::arg("comm") = py::none(), py::arg("verbose") = 0,
-             "PRESS (Goerg 2017): (model, training arrays of this process's rows); comm as for "
-             "fit.");
+             "Fits any method: (model, extras), extras the method's declared arrays by name. Y: "
+             "the outputs of a conditional or regression method, None for a density method. "
+             "options maps option names (not Python names) to values, the rest keep their "
+             "defaults. comm: a collective of cdens._collectives (an mpi4py adapter or a Dask "
+             "fit's sockets) whose processes each pass their own rows (methods with "
+             "'distributed'), or None. sample_weight: one weight per row (methods with "
+             "'sample_weights'), or None. verbose: 1 writes the fit's progress to sys.stderr, 0 "
+             "nothing.");
+  module.def("query", &query_binding, py::arg("model"), py::arg("name"), py::arg("X"),
+             "The answer of the query `name` that the model's method declares, for the rows of "
+             "X.");
 }
 
 }  // namespace cdens::python

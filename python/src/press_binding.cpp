@@ -1,6 +1,7 @@
-// PRESS regression (Goerg 2017): the queries only PRESS models answer (state weights, the state
-// summary). Its fit is the registry's (method_binding.cpp); everything else about the fitted
-// model is the ConditionalModel's.
+// PRESS regression (Goerg 2017): the summary of a PRESS model's states, which a model read from
+// a file gives too (its coefficients, state means and sizes). Its fit and its queries (state
+// weights, point prediction, state entropy) are the registry's (method_binding.cpp); everything
+// else about the fitted model is the ConditionalModel's.
 
 #include <pybind11/stl.h>
 
@@ -17,14 +18,6 @@ namespace py = pybind11;
 namespace cdens::python {
 
 void bind_press(py::module_& module) {
-  module.def(
-      "press_state_weights",
-      [](const ConditionalModel& model, const py::array& x) {
-        const auto xs = samples_of(x, "X");
-        return samples_to_numpy(
-            without_gil([&] { return press_state_weights(model.mixture, xs); }));
-      },
-      py::arg("model"), py::arg("X"), "State weights w(x) of a PRESS model, shape (n, J).");
   module.def(
       "press_state_summary",
       [](const ConditionalModel& model) {

@@ -5,6 +5,7 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/json_io.hpp"
 #include "cdens/core/validate.hpp"
+#include "conditional/selected_features_gate.hpp"
 
 namespace cdens {
 
@@ -53,6 +54,18 @@ ConditionalMixture project_inputs(const Standardizer& x_scaling, const Matrix& w
   auto gate = std::make_shared<const ProjectedGate>(w, on_z.x_scaling(), on_z.shared_gate());
   return ConditionalMixture(x_scaling, on_z.y_scaling(), std::move(gate), on_z.centers(),
                             on_z.scales());
+}
+
+Matrix input_projection(const ConditionalMixture& model) {
+  const ConditionalGate* gate = &model.gate();
+  const auto* selected = dynamic_cast<const SelectedFeaturesGate*>(gate);
+  if (selected != nullptr) gate = &selected->inner();
+  const auto* projected = dynamic_cast<const ProjectedGate*>(gate);
+  if (projected == nullptr) return Matrix(0, model.input_dim());
+  if (selected == nullptr) return projected->projection();
+  Matrix on_all = Matrix::Zero(projected->projection().rows(), model.input_dim());
+  on_all(Eigen::all, selected->features()) = projected->projection();
+  return on_all;
 }
 
 }  // namespace cdens

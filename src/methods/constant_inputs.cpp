@@ -66,6 +66,21 @@ std::map<std::string, double> at_full_positions(const std::map<std::string, doub
   return moved;
 }
 
+/// The extras of `method` whose last dimension is "d_x", fitted on the inputs `kept`, as arrays
+/// over all `input_dim` inputs: an ignored input's column is 0 (it enters nothing).
+void on_all_inputs(const MethodEntry& method, FitExtras& extras, const std::vector<Index>& kept,
+                   Index input_dim) {
+  for (const ArrayDeclaration& declared : method.extras) {
+    if (declared.shape.size() != 2 || declared.shape.back() != "d_x") continue;
+    const auto found = extras.find(declared.name);
+    if (found == extras.end()) continue;
+    const Matrix& on_kept = std::get<Matrix>(found->second);
+    Matrix on_all = Matrix::Zero(on_kept.rows(), input_dim);
+    on_all(Eigen::all, kept) = on_kept;
+    found->second = std::move(on_all);
+  }
+}
+
 }  // namespace
 
 std::vector<Index> constant_inputs(const MatrixView& x) {
@@ -79,10 +94,12 @@ std::vector<Index> constant_inputs(const MatrixView& x) {
   return constant;
 }
 
-ConditionalModel fit_without_constant_inputs(const MethodEntry& method, const MatrixView& x,
-                                             const MatrixView& y, const MatrixView& unlabeled_x,
-                                             const OptionValues& options, const FitContext& context,
-                                             const std::vector<Index>& constant) {
+MethodFit<ConditionalModel> fit_without_constant_inputs(const MethodEntry& method,
+                                                        const MatrixView& x, const MatrixView& y,
+                                                        const MatrixView& unlabeled_x,
+                                                        const OptionValues& options,
+                                                        const FitContext& context,
+                                                        const std::vector<Index>& constant) {
   const Index input_dim = x.rows();
   std::vector<Index> kept;
   for (Index d = 0; d < input_dim; ++d) {
@@ -111,16 +128,18 @@ ConditionalModel fit_without_constant_inputs(const MethodEntry& method, const Ma
   }
   const FitContext on_kept{context.communicator, context.progress, kept_names,
                            context.sample_weights};
-  ConditionalModel model = method.fit_conditional(
+  MethodFit<ConditionalModel> fit = method.fit_conditional(
       x(kept, Eigen::all), y,
       unlabeled_x.cols() > 0 ? Matrix(unlabeled_x(kept, Eigen::all)) : Matrix(kept.size(), 0),
       follow_kept_columns(method, options, kept, input_dim), on_kept);
   // A dropped input gets the identity scaling about its value: it enters no gate or trend.
   const Standardizer full_scaling(x.col(0), Vector::Ones(input_dim));
+  ConditionalModel& model = fit.model;
   model.mixture = model_on_all_features(model.mixture, kept, full_scaling);
   model.report.hyperparameters = at_full_positions(model.report.hyperparameters, kept);
   model.report.warnings.insert(model.report.warnings.begin(), warnings.begin(), warnings.end());
-  return model;
+  on_all_inputs(method, fit.extras, kept, input_dim);
+  return fit;
 }
 
 }  // namespace cdens

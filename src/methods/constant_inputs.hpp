@@ -17,10 +17,13 @@ std::vector<Index> constant_inputs(const MatrixView& x);
 /// `method` fitted to the pairs without the inputs `constant` (which must leave at least one):
 /// the options that name columns by position (declared discrete columns, per-column values such
 /// as KCDE's fixed bandwidths) follow the kept inputs, the report's per-input hyper-parameters
-/// keep the positions of the full input, and a warning names each ignored input.
-ConditionalModel fit_without_constant_inputs(const MethodEntry& method, const MatrixView& x,
-                                             const MatrixView& y, const MatrixView& unlabeled_x,
-                                             const OptionValues& options, const FitContext& context,
-                                             const std::vector<Index>& constant);
+/// keep the positions of the full input, and a warning names each ignored input. An extra whose
+/// last dimension is "d_x" (LSCE's W) gets a column of zeros for each ignored input.
+MethodFit<ConditionalModel> fit_without_constant_inputs(const MethodEntry& method,
+                                                        const MatrixView& x, const MatrixView& y,
+                                                        const MatrixView& unlabeled_x,
+                                                        const OptionValues& options,
+                                                        const FitContext& context,
+                                                        const std::vector<Index>& constant);
 
 }  // namespace cdens

@@ -45,7 +45,9 @@ MethodEntry lscde_method() {
   entry.fit_conditional = [](const MatrixView& x, const MatrixView& y,
                              const MatrixView& unlabeled_x, const OptionValues& values,
                              const FitContext& context) {
-    return unnamed_model(fit_lscde(x, y, unlabeled_x, lscde_option_table().build(values), context));
+    return MethodFit<ConditionalModel>{
+        unnamed_model(fit_lscde(x, y, unlabeled_x, lscde_option_table().build(values), context)),
+        {}};
   };
   entry.gates = {gate_kind<LscdeGate>("lscde")};
   return entry;

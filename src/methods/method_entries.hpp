@@ -31,20 +31,32 @@ MethodEntry rsde_method();
 MethodEntry skd_method();
 MethodEntry gskd_method();
 
+/// The extras of a method that declares none.
+struct NoExtras {
+  template <class Result>
+  FitExtras operator()(const Result&) const {
+    return {};
+  }
+};
+
 /// The entry of a conditional or regression method whose fit is
-/// `fit(x, y, table.build(values), context)`, returning a model and its report.
-template <class Options, class Fit>
+/// `fit(x, y, table.build(values), context)`, returning a model and its report;
+/// `extras(result)` its declared extras (MethodEntry::extras).
+template <class Options, class Fit, class Extras = NoExtras>
 MethodEntry conditional_method(std::string name, std::string summary, std::string python_class,
                                const OptionTable<Options>& table, Fit fit,
-                               std::vector<GateKind> gates) {
+                               std::vector<GateKind> gates, Extras extras = {}) {
   MethodEntry entry;
   entry.name = std::move(name);
   entry.summary = std::move(summary);
   entry.python_class = std::move(python_class);
   entry.options = table.describe();
-  entry.fit_conditional = [&table, fit](const MatrixView& x, const MatrixView& y, const MatrixView&,
-                                        const OptionValues& values, const FitContext& context) {
-    return unnamed_model(fit(x, y, table.build(values), context));
+  entry.fit_conditional = [&table, fit, extras](const MatrixView& x, const MatrixView& y,
+                                                const MatrixView&, const OptionValues& values,
+                                                const FitContext& context) {
+    auto result = fit(x, y, table.build(values), context);
+    FitExtras declared = extras(result);
+    return MethodFit<ConditionalModel>{unnamed_model(std::move(result)), std::move(declared)};
   };
   entry.gates = std::move(gates);
   return entry;
@@ -62,7 +74,7 @@ MethodEntry density_method(std::string name, std::string summary, std::string py
   entry.options = table.describe();
   entry.fit_density = [&table, fit](const MatrixView& x, const OptionValues& values,
                                     const FitContext& context) {
-    return unnamed_density_model(fit(x, table.build(values), context));
+    return MethodFit<DensityModel>{unnamed_density_model(fit(x, table.build(values), context)), {}};
   };
   return entry;
 }

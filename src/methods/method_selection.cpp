@@ -628,7 +628,8 @@ MethodEntry auto_method() {
       "include kcde's trend = gp and y_transform, which run on one process";
   entry.fit_conditional = [](const MatrixView& x, const MatrixView& y, const MatrixView&,
                              const OptionValues& values, const FitContext& context) {
-    return fit_selected_method(x, y, method_selection_option_table().build(values), context);
+    return MethodFit<ConditionalModel>{
+        fit_selected_method(x, y, method_selection_option_table().build(values), context), {}};
   };
   entry.gates = {wrapping_gate_kind<PooledGate>("pooled")};
   entry.test_options = {{"candidates", std::string("linear,kcde:n_restarts=0:max_iter=50")},

@@ -246,7 +246,10 @@ OptionValue parse_option_text(const OptionInfo& option, const std::string& text,
 }
 
 std::string describe_default(const OptionInfo& option) {
-  const OptionValue& value = option.default_value;
+  return describe_value(option.default_value);
+}
+
+std::string describe_value(const OptionValue& value) {
   if (const auto* flag = std::get_if<bool>(&value)) return *flag ? "true" : "false";
   if (const auto* integer = std::get_if<std::int64_t>(&value)) return std::to_string(*integer);
   if (const auto* seed = std::get_if<std::uint64_t>(&value)) return std::to_string(*seed);

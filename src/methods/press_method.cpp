@@ -1,7 +1,9 @@
 // PRESS's options and registry entry.
 
 #include "cdens/methods/option_tables.hpp"
+#include "cdens/regression/press.hpp"
 #include "cdens/regression/press_gate.hpp"
+#include "cdens/regression/press_smoother.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
 
@@ -102,11 +104,25 @@ const OptionTable<PressRegressionOptions>& press_option_table() {
 }
 
 namespace registry_internal {
+namespace {
+
+/// The arrays of a PRESS fit that its model file does not keep (all over the training rows but
+/// the states' means and sizes, which the command prints).
+FitExtras press_extras(const PressFit& fit) {
+  return {{"training_weights", Matrix(fit.training_weights.transpose())},
+          {"fitted", Matrix(fit.fitted)},
+          {"smoother_diagonal", Matrix(fit.smoother_diagonal)},
+          {"training_entropy", Matrix(fit.entropies)},
+          {"state_means", Matrix(fit.state_means)},
+          {"state_sizes", Matrix(fit.state_sizes)}};
+}
+
+}  // namespace
 
 MethodEntry press_method() {
-  MethodEntry entry = conditional_method("press", "predictive state smoothing (Goerg 2017)",
-                                         "PRESSRegressor", press_option_table(),
-                                         &fit_press_regression, {gate_kind<PressGate>("press")});
+  MethodEntry entry = conditional_method(
+      "press", "predictive state smoothing (Goerg 2017)", "PRESSRegressor", press_option_table(),
+      &fit_press_regression, {gate_kind<PressGate>("press")}, &press_extras);
   entry.family = MethodFamily::regression;
   entry.multi_output = false;
   // The criterion and its gradient are sums over the rows (docs/distributed.md).
@@ -114,6 +130,30 @@ MethodEntry press_method() {
   entry.test_options = {{"n_states", std::int64_t{3}},
                         {"n_restarts", std::int64_t{1}},
                         {"max_iter", std::int64_t{100}}};
+  entry.extras = {
+      {"training_weights",
+       {"n", "n_states"},
+       "State weights W of the training rows (this process's under several), each row on the "
+       "simplex"},
+      {"fitted", {"n"}, "Fitted values y-hat = S y of the training rows (eq. 24)"},
+      {"smoother_diagonal", {"n"}, "Diagonal s_ii of the smoother S (eq. 33)"},
+      {"training_entropy", {"n"}, "Entropy eta_i of each training row's state, in bits (eq. 18)"},
+      {"state_means", {"n_states"}, "The states' mean outputs y-bar_j, increasing (section 4)"},
+      {"state_sizes", {"n_states"}, "The states' sizes sigma_j = sum_i W_ij (eq. 17)"}};
+  entry.queries = {
+      {{"state_weights", {"n", "n_states"}, "State weights w(x) of each row, on the simplex"},
+       [](const ConditionalModel& model, const MatrixView& x) -> Matrix {
+         return press_state_weights(model.mixture, x).transpose();
+       }},
+      {{"point_prediction", {"n"}, "The point prediction sum_j w_j(x) y-bar_j (eq. 20)"},
+       [](const ConditionalModel& model, const MatrixView& x) -> Matrix {
+         return press_predict(model.mixture, x);
+       }},
+      {{"state_entropy", {"n"}, "Entropy eta(x) of each row's state, in bits (eq. 18)"},
+       [](const ConditionalModel& model, const MatrixView& x) -> Matrix {
+         return press_state_entropies(press_state_weights(model.mixture, x));
+       }}};
+  entry.reported_options = {"criterion"};
   return entry;
 }
 

@@ -85,20 +85,47 @@ const OptionTable<ReducedCdeOptions>& reduced_cde_option_table(ReducedCdeMethod 
 namespace registry_internal {
 namespace {
 
+/// The arrays of a reduced fit that its model file does not keep, and W, which the command
+/// prints.
+FitExtras reduced_cde_extras(const ReducedCdeFit& fit) {
+  std::vector<Vector> traces;
+  for (const std::vector<double>& trace : fit.traces) {
+    traces.emplace_back(Eigen::Map<const Vector>(trace.data(), static_cast<Index>(trace.size())));
+  }
+  return {{"traces", std::move(traces)}, {"projection", fit.projection}};
+}
+
+/// z = W x̄ (eq. 1 of the LSCE paper) for inputs x standardised as in the fit, n × d_z.
+Matrix projected_inputs(const ConditionalModel& model, const MatrixView& x) {
+  return (input_projection(model.mixture) * model.mixture.x_scaling().transform_query(x, "x"))
+      .transpose();
+}
+
 MethodEntry reduced_cde_method(ReducedCdeMethod method, std::string summary,
                                std::string python_class) {
   const bool on_epsilon_kde =
       method == ReducedCdeMethod::lsce_ekde || method == ReducedCdeMethod::lsmi_ekde;
-  MethodEntry entry =
-      conditional_method(to_string(method), std::move(summary), std::move(python_class),
-                         reduced_cde_option_table(method),
-                         [method](const MatrixView& x, const MatrixView& y,
-                                  const ReducedCdeOptions& options, const FitContext& context) {
-                           return fit_reduced_cde(x, y, method, options, context);
-                         },
-                         {wrapping_gate_kind<ProjectedGate>("projected"),
-                          on_epsilon_kde ? gate_kind<EpsilonBallGate>("epsilon_ball")
-                                         : gate_kind<LscdeGate>("lscde")});
+  MethodEntry entry = conditional_method(
+      to_string(method), std::move(summary), std::move(python_class),
+      reduced_cde_option_table(method),
+      [method](const MatrixView& x, const MatrixView& y, const ReducedCdeOptions& options,
+               const FitContext& context) {
+        return fit_reduced_cde(x, y, method, options, context);
+      },
+      {wrapping_gate_kind<ProjectedGate>("projected"),
+       on_epsilon_kde ? gate_kind<EpsilonBallGate>("epsilon_ball") : gate_kind<LscdeGate>("lscde")},
+      &reduced_cde_extras);
+  entry.extras = {{"traces",
+                   {"restarts", "*"},
+                   method == ReducedCdeMethod::lsce || method == ReducedCdeMethod::lsce_ekde
+                       ? "The SCE estimate after each update of W, one array per start"
+                       : "Minus the SMI estimate after each update of W, one array per start"},
+                  {"projection",
+                   {"d_z", "d_x"},
+                   "W, rows orthonormal, acting on the inputs standardised per dimension"}};
+  entry.queries = {
+      {{"transform", {"n", "d_z"}, "z = W x of each row, x standardised as in the fit"},
+       &projected_inputs}};
   entry.test_options = {{"n_components", std::int64_t{1}},
                         {"n_restarts", std::int64_t{1}},
                         {"max_iter", std::int64_t{5}},

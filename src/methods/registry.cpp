@@ -158,9 +158,11 @@ std::string not_distributed_message(const MethodEntry& method) {
          " (docs/distributed.md); methods that run on many processes: " + distributed;
 }
 
-ConditionalModel fit_method(const MethodEntry& method, const MatrixView& x, const MatrixView& y,
-                            const MatrixView& unlabeled_x, const OptionValues& options,
-                            const FitContext& context) {
+MethodFit<ConditionalModel> fit_method_with_extras(const MethodEntry& method, const MatrixView& x,
+                                                   const MatrixView& y,
+                                                   const MatrixView& unlabeled_x,
+                                                   const OptionValues& options,
+                                                   const FitContext& context) {
   if (!method.fit_conditional) {
     throw InvalidArgument("method " + method.name + " fits a density p(x), not p(y|x)");
   }
@@ -173,8 +175,9 @@ ConditionalModel fit_method(const MethodEntry& method, const MatrixView& x, cons
   if (context.weighted()) require_same_samples(x, "x", y, "y");
   // A row of weight 0 is a row the fit never sees.
   if (const auto weighed = rows_to_weigh(method, x.cols(), context)) {
-    return fit_method(method, x(Eigen::all, weighed->rows), y(Eigen::all, weighed->rows),
-                      unlabeled_x, options, with_weights(context, weighed->weights));
+    return fit_method_with_extras(method, x(Eigen::all, weighed->rows),
+                                  y(Eigen::all, weighed->rows), unlabeled_x, options,
+                                  with_weights(context, weighed->weights));
   }
   // A y too widely spread for its variance to be answered is refused before any fit, by name
   // (every model would refuse it, as y0). On many processes a rank sees its shard only.
@@ -200,8 +203,9 @@ ConditionalModel fit_method(const MethodEntry& method, const MatrixView& x, cons
   return method.fit_conditional(x, y, unlabeled_x, options, context);
 }
 
-DensityModel fit_method(const MethodEntry& method, const MatrixView& x, const OptionValues& options,
-                        const FitContext& context) {
+MethodFit<DensityModel> fit_method_with_extras(const MethodEntry& method, const MatrixView& x,
+                                               const OptionValues& options,
+                                               const FitContext& context) {
   if (!method.fit_density) {
     throw InvalidArgument("method " + method.name + " fits p(y|x), not a density p(x)");
   }
@@ -209,10 +213,53 @@ DensityModel fit_method(const MethodEntry& method, const MatrixView& x, const Op
     throw InvalidArgument(not_distributed_message(method));
   }
   if (const auto weighed = rows_to_weigh(method, x.cols(), context)) {
-    return fit_method(method, x(Eigen::all, weighed->rows), options,
-                      with_weights(context, weighed->weights));
+    return fit_method_with_extras(method, x(Eigen::all, weighed->rows), options,
+                                  with_weights(context, weighed->weights));
   }
   return method.fit_density(x, options, context);
+}
+
+ConditionalModel fit_method(const MethodEntry& method, const MatrixView& x, const MatrixView& y,
+                            const MatrixView& unlabeled_x, const OptionValues& options,
+                            const FitContext& context) {
+  return fit_method_with_extras(method, x, y, unlabeled_x, options, context).model;
+}
+
+DensityModel fit_method(const MethodEntry& method, const MatrixView& x, const OptionValues& options,
+                        const FitContext& context) {
+  return fit_method_with_extras(method, x, options, context).model;
+}
+
+Index declared_size(const std::string& dimension, Index rows, Index input_dim, Index output_dim,
+                    const FitReport& report) {
+  if (dimension == "n") return rows;
+  if (dimension == "d_x") return input_dim;
+  if (dimension == "d_y") return output_dim;
+  for (const auto* counts : {&report.hyperparameters, &report.statistics}) {
+    const auto found = counts->find(dimension);
+    if (found != counts->end()) return static_cast<Index>(found->second);
+  }
+  throw InvalidArgument("the fit report of " + report.method + " has no size '" + dimension + "'");
+}
+
+const MethodQuery& find_query(const MethodEntry& method, const std::string& name) {
+  std::string known;
+  for (const MethodQuery& query : method.queries) {
+    if (query.result.name == name) return query;
+    known += (known.empty() ? "" : ", ") + query.result.name;
+  }
+  throw InvalidArgument("models of method " + method.name + " answer no query '" + name + "' (" +
+                        (known.empty() ? "they answer none" : "their queries: " + known) + ")");
+}
+
+Matrix answer_query(const ConditionalModel& model, const std::string& name, const MatrixView& x) {
+  const MethodEntry* method = method_named(model.report.method);
+  if (method == nullptr) {
+    throw InvalidArgument("no method '" + model.report.method + "' answers query '" + name + "'");
+  }
+  const MethodQuery& query = find_query(*method, name);
+  require_dimension(x, model.mixture.input_dim(), "x");
+  return query.answer(model, x);
 }
 
 }  // namespace cdens

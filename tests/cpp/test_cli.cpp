@@ -812,9 +812,10 @@ TEST(CliErrors, PressRefusesBadInput) {
   // --regularization is the other methods' λ grid; PRESS's LASSO weight is --lasso-weight.
   expect_usage_error(with({"--regularization", "0.1"}),
                      "option --regularization does not apply to --method press (its options: ");
-  // A model file of another method is not a PRESS model.
-  expect_usage_error({"predict", FaithfulModel::get().path(), kFaithful, "--state-weights"},
-                     "is not a PRESS model but a conditional density model p(y|x) fitted by lscde");
+  // A model of another method answers other queries (here none), named before the data are read.
+  expect_usage_error(
+      {"predict", FaithfulModel::get().path(), kFaithful, "--query", "state_weights"},
+      "models of method lscde answer no query 'state_weights' (they answer none)");
 }
 
 // The grammar: `cdens fit --method M` for every family, and verbs that dispatch on the kind of
@@ -839,12 +840,49 @@ TEST(CliGrammar, TheFlatVerbsAnswerForADensityModelAndAPressModel) {
                 .status,
             0);
   EXPECT_EQ(load_conditional_model(press_file.path()).report.method, "press");
-  // Without --state-weights a PRESS model answers `predict` as every conditional model does.
+  // Without --query a PRESS model answers `predict` as every conditional model does.
   const CliResult predict = run_cli({"predict", press_file.path(), kFaithful});
   ASSERT_EQ(predict.status, 0) << predict.err;
   EXPECT_EQ(parse_output_csv(predict.out).column_names,
             (std::vector<std::string>{"waiting", "log_density", "mean", "variance", "q0.05", "q0.5",
                                       "q0.95"}));
+  // Its method's queries add their columns: the registry's answers, written in full precision.
+  const CliResult queried = run_cli(
+      {"predict", press_file.path(), kFaithful, "--query", "point_prediction,state_weights"});
+  ASSERT_EQ(queried.status, 0) << queried.err;
+  const auto table = parse_output_csv(queried.out);
+  EXPECT_EQ(table.column_names,
+            (std::vector<std::string>{"waiting", "log_density", "mean", "variance", "q0.05", "q0.5",
+                                      "q0.95", "point_prediction", "state_weights_1",
+                                      "state_weights_2"}));
+  const ConditionalModel model = load_conditional_model(press_file.path());
+  const Matrix waiting = columns(read_csv(kFaithful), {"waiting"});
+  const Matrix weights = answer_query(model, "state_weights", waiting);
+  const Matrix prediction = answer_query(model, "point_prediction", waiting);
+  for (Index i = 0; i < waiting.cols(); i += 37) {
+    EXPECT_EQ(table.values(7, i), prediction(i, 0)) << "row " << i;
+    EXPECT_EQ(table.values(8, i), weights(i, 0)) << "row " << i;
+    EXPECT_EQ(table.values(9, i), weights(i, 1)) << "row " << i;
+  }
+}
+
+TEST(CliGrammar, TestScoresAConditionalFitOnAnotherFile) {
+  // Scored on its own training rows here, so that the figures can be recomputed: the NLL is the
+  // mean of the model's log-densities, the MSE that of its conditional mean.
+  const TemporaryFile model_file("test_scores.json");
+  const CliResult fit = run_cli({"fit", kFaithful, "--method", "nwcde", "--x", "waiting", "--y",
+                                 "eruptions", "--test", kFaithful, "--out", model_file.path()});
+  ASSERT_EQ(fit.status, 0) << fit.err;
+  const ConditionalModel model = load_conditional_model(model_file.path());
+  const CsvTable data = read_csv(kFaithful);
+  const Matrix x = columns(data, {"waiting"});
+  const Matrix y = columns(data, {"eruptions"});
+  const Vector residuals = y.row(0).transpose() - model.mixture.mean(x).row(0).transpose();
+  EXPECT_EQ(value_of(fit.out, "test_n"), std::to_string(x.cols()));
+  EXPECT_EQ(value_of(fit.out, "test_nll"), format_number(-model.mixture.log_pdf(x, y).mean()));
+  EXPECT_EQ(value_of(fit.out, "test_mse"),
+            format_number(residuals.squaredNorm() / static_cast<double>(residuals.size())));
+  EXPECT_EQ(value_of(fit.out, "test_mad"), format_number(residuals.cwiseAbs().mean()));
 }
 
 TEST(CliGrammar, AVerbOrOptionForAnotherKindOfModelIsRefusedNamingTheKind) {

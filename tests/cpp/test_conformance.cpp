@@ -3,7 +3,9 @@
 // is enough to have it checked. A fit through the registry equals the method's fit called
 // directly (and a fit with equal sample weights, where it takes weights); the result does not
 // depend on the thread count; the model file round-trips bit for bit; densities integrate to 1;
-// scaling the data rescales the density exactly as a change of units must; bad data is refused.
+// scaling the data rescales the density exactly as a change of units must; bad data is refused;
+// every extra a method declares comes with its declared shape, and every query answers with its
+// declared shape, row by row, the same from a model read back from its file.
 
 #include <gtest/gtest.h>
 
@@ -109,7 +111,7 @@ TEST_P(ConditionalConformance, RegistryFitEqualsTheDirectFitAndEqualWeightsAreNo
   const Pairs data = pairs(1);
   const ConditionalModel registry = fit_pairs(method, data.x, data.y, method.test_options);
   const ConditionalModel direct =
-      method.fit_conditional(data.x, data.y, Matrix(2, 0), method.test_options, {});
+      method.fit_conditional(data.x, data.y, Matrix(2, 0), method.test_options, {}).model;
   EXPECT_EQ(registry.mixture.log_pdf(data.x, data.y), direct.mixture.log_pdf(data.x, data.y));
   EXPECT_EQ(registry.mixture.to_json(), direct.mixture.to_json());
   if (method.sample_weights) {
@@ -141,6 +143,73 @@ TEST_P(ConditionalConformance, ModelFileRoundTripsBitForBit) {
   const ConditionalModel loaded =
       written_read_and_rewritten(model, &save_conditional_model, &load_conditional_model);
   EXPECT_EQ(loaded.mixture.log_pdf(data.x, data.y), model.mixture.log_pdf(data.x, data.y));
+}
+
+/// The size a declared dimension stands for in a fit of `rows` rows whose model is `model`.
+Index size_of(const std::string& dimension, Index rows, const ConditionalModel& model) {
+  return declared_size(dimension, rows, model.mixture.input_dim(), model.mixture.output_dim(),
+                       model.report);
+}
+
+TEST_P(ConditionalConformance, ExtrasComeWithTheirDeclaredShapes) {
+  const MethodEntry& method = *GetParam();
+  const Pairs data = pairs(1);
+  const MethodFit<ConditionalModel> fit =
+      fit_method_with_extras(method, data.x, data.y, Matrix(2, 0), method.test_options);
+  EXPECT_EQ(fit.extras.size(), method.extras.size()) << "an extra returned but not declared";
+  for (const ArrayDeclaration& declared : method.extras) {
+    SCOPED_TRACE(declared.name);
+    ASSERT_EQ(fit.extras.count(declared.name), 1u);
+    ASSERT_TRUE(declared.shape.size() == 1 || declared.shape.size() == 2);
+    const ArrayValue& value = fit.extras.at(declared.name);
+    const Index first = size_of(declared.shape.front(), kPairs, fit.model);
+    if (declared.shape.back() == "*") {
+      const auto& items = std::get<std::vector<Vector>>(value);
+      EXPECT_EQ(static_cast<Index>(items.size()), first);
+      for (const Vector& item : items) EXPECT_TRUE(item.allFinite());
+      continue;
+    }
+    const Matrix& matrix = std::get<Matrix>(value);
+    EXPECT_EQ(matrix.rows(), first);
+    EXPECT_EQ(matrix.cols(),
+              declared.shape.size() == 1 ? 1 : size_of(declared.shape[1], kPairs, fit.model));
+    EXPECT_TRUE(matrix.allFinite());
+  }
+}
+
+/// Each query answers n rows of its declared width, finite; a row's answer is the answer for
+/// that row alone (a query is per row: 1e-12 relative, for sums a block of rows may order
+/// otherwise); the model read back from its file answers the same to the bit; a query the
+/// method does not declare is refused naming the ones it does.
+TEST_P(ConditionalConformance, QueriesAnswerWithTheirDeclaredShapesRowByRow) {
+  const MethodEntry& method = *GetParam();
+  const Pairs data = pairs(1);
+  ConditionalModel model = fit_pairs(method, data.x, data.y, method.test_options);
+  EXPECT_THROW(answer_query(model, "no_such_query", data.x), InvalidArgument);
+  model.x_names = {"a", "b"};
+  model.y_names = {"y0"};
+  const ConditionalModel loaded =
+      written_read_and_rewritten(model, &save_conditional_model, &load_conditional_model);
+  for (const MethodQuery& query : method.queries) {
+    SCOPED_TRACE(query.result.name);
+    ASSERT_EQ(query.result.shape.front(), "n");
+    const Matrix answer = answer_query(model, query.result.name, data.x);
+    EXPECT_EQ(answer.rows(), kPairs);
+    EXPECT_EQ(answer.cols(),
+              query.result.shape.size() == 1 ? 1 : size_of(query.result.shape[1], kPairs, model));
+    EXPECT_TRUE(answer.allFinite());
+    for (const Index row : {Index{0}, Index{17}, Index{41}}) {
+      const Matrix alone = answer_query(model, query.result.name, data.x.col(row));
+      ASSERT_EQ(alone.rows(), 1);
+      for (Index c = 0; c < answer.cols(); ++c) {
+        EXPECT_NEAR(alone(0, c), answer(row, c), 1e-12 * std::max(1.0, std::abs(answer(row, c))))
+            << "row " << row << ", column " << c;
+      }
+    }
+    EXPECT_EQ(answer_query(loaded, query.result.name, data.x), answer);
+    EXPECT_THROW(answer_query(model, query.result.name, Matrix(3, 2)), InvalidArgument)
+        << "inputs of another dimension";
+  }
 }
 
 /// ∫ p(y | x) dy by the trapezoid rule, on steps of a quarter of the narrowest component's width
@@ -215,7 +284,7 @@ TEST_P(DensityConformance, RegistryFitEqualsTheDirectFitAndEqualWeightsAreNoWeig
   const MethodEntry& method = *GetParam();
   const Matrix x = samples(2);
   const DensityModel registry = fit_method(method, x, method.test_options);
-  const DensityModel direct = method.fit_density(x, method.test_options, {});
+  const DensityModel direct = method.fit_density(x, method.test_options, {}).model;
   EXPECT_EQ(registry.mixture.log_pdf(x), direct.mixture.log_pdf(x));
   if (method.sample_weights) {
     const DensityModel weighted = fit_method(method, x, method.test_options,

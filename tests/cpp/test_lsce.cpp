@@ -235,6 +235,37 @@ TEST(LsceTest, SearchIteratesStayOrthonormalAndTracesFall) {
   EXPECT_EQ(projected.projection(), fit.projection);
 }
 
+/// The registry's transform against z = W x̄ computed here, x̄ standardised by the model's own
+/// means and scales and W the fit's extra (its rows orthonormal); with a constant input, which
+/// the registry's fit ignores, W has a zero column there and the transform is still W x̄.
+/// 1e-12: sums of 3 or 4 products of order-1 numbers.
+TEST(LsceTest, RegistryTransformIsTheProjectionOfTheStandardisedInputs) {
+  const test::PairSample data = set_b(60, 3, 9);
+  const MethodEntry& lsce = find_method("lsce");
+  for (const bool with_constant : {false, true}) {
+    SCOPED_TRACE(with_constant ? "with a constant input" : "without");
+    Matrix x = data.x;
+    if (with_constant) {
+      x.conservativeResize(4, Eigen::NoChange);
+      x.row(3).setConstant(2.5);
+    }
+    const MethodFit<ConditionalModel> fit =
+        fit_method_with_extras(lsce, x, data.y, Matrix(x.rows(), 0), lsce.test_options);
+    const Matrix& w = std::get<Matrix>(fit.extras.at("projection"));
+    ASSERT_EQ(w.cols(), x.rows());
+    EXPECT_LT((w * w.transpose() - Matrix::Identity(w.rows(), w.rows())).cwiseAbs().maxCoeff(),
+              1e-10);
+    if (with_constant) {
+      EXPECT_EQ(w.col(3).cwiseAbs().maxCoeff(), 0.0);
+    }
+    const Standardizer& scaling = fit.model.mixture.x_scaling();
+    const Matrix standardised =
+        (x.colwise() - scaling.mean()).array().colwise() / scaling.scale().array();
+    const Matrix z = answer_query(fit.model, "transform", x);
+    EXPECT_LT((z - (w * standardised).transpose()).cwiseAbs().maxCoeff(), 1e-12);
+  }
+}
+
 TEST(LsceTest, PaperModelIsTheLscdeOfEquationTenOnTheProjectedInputs) {
   const test::PairSample data = set_b(70, 3, 8);
   ReducedCdeOptions options = quick_options(1, 2);

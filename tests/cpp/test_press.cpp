@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "cdens/core/rng.hpp"
+#include "cdens/methods/registry.hpp"
 #include "cdens/regression/press.hpp"
 #include "regression/press_parameters.hpp"
 #include "support.hpp"
@@ -247,6 +248,42 @@ TEST(Press, PredictiveDistributionIsTheStateMixture) {
   EXPECT_NEAR(fit.aic, 120.0 * std::log(fit.training_mse) + 2.0 * 2 * 2, 1e-9);
   test::expect_integrates_to_one(fit.model, data.y, {-1.0, 0.0, 2.0});
   test::expect_model_file_round_trip(fit.model, fit.report, data.x, data.y);
+}
+
+/// The registry's PRESS queries and extras against their closed forms: state weights on the
+/// simplex; the point prediction Σ_j w_j(x) ȳ⁽ʲ⁾ (eq. 20) from the extra state_means; the
+/// entropy −Σ_j w_j log₂ w_j (eq. 18) computed here; the training weights equal to the state
+/// weights at the training inputs; the state sizes the column sums of the training weights
+/// (eq. 17). 1e-12 on numbers of order 1 summed over 3 states; 1e-9 where 120 rows are summed.
+TEST(Press, RegistryQueriesAndExtrasHaveTheirClosedForms) {
+  const test::PairSample data = test::sine_sample(120, 1, 7);
+  const MethodEntry& press = find_method("press");
+  const OptionValues values = {{"n_states", std::int64_t{3}}, {"n_restarts", std::int64_t{1}}};
+  const MethodFit<ConditionalModel> fit =
+      fit_method_with_extras(press, data.x, data.y, Matrix(1, 0), values);
+  const Matrix probe = (Matrix(1, 4) << -3.0, -0.5, 0.25, 4.0).finished();
+  const Matrix weights = answer_query(fit.model, "state_weights", probe);
+  ASSERT_EQ(weights.cols(), 3);
+  EXPECT_GE(weights.minCoeff(), 0.0);
+  EXPECT_LT((weights.rowwise().sum().array() - 1.0).abs().maxCoeff(), 1e-12);
+  const Matrix& state_means = std::get<Matrix>(fit.extras.at("state_means"));
+  EXPECT_LT((answer_query(fit.model, "point_prediction", probe) - weights * state_means)
+                .cwiseAbs()
+                .maxCoeff(),
+            1e-12);
+  const Matrix entropy = answer_query(fit.model, "state_entropy", probe);
+  for (Index i = 0; i < probe.cols(); ++i) {
+    double expected = 0.0;
+    for (Index j = 0; j < weights.cols(); ++j) {
+      if (weights(i, j) > 0) expected -= weights(i, j) * std::log2(weights(i, j));
+    }
+    EXPECT_NEAR(entropy(i, 0), expected, 1e-12) << "row " << i;
+  }
+  const Matrix& training = std::get<Matrix>(fit.extras.at("training_weights"));
+  EXPECT_LT((answer_query(fit.model, "state_weights", data.x) - training).cwiseAbs().maxCoeff(),
+            1e-12);
+  const Matrix& sizes = std::get<Matrix>(fit.extras.at("state_sizes"));
+  EXPECT_LT((training.colwise().sum().transpose() - sizes).cwiseAbs().maxCoeff(), 1e-9);
 }
 
 TEST(Press, EarlyStoppingKeepsTheBestEvaluation) {

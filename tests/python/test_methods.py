@@ -256,3 +256,15 @@ def test_a_thread_count_beyond_the_machine_is_refused_naming_n_jobs(class_name, 
     estimator = estimator_class(n_jobs=100000)
     with pytest.raises(ValueError, match="n_jobs must be at most"):
         estimator.fit(x) if hasattr(estimator, "score_samples") else estimator.fit(x, y)
+
+
+def test_the_one_fit_of_the_engine_takes_y_for_p_y_given_x_only():
+    x = np.random.default_rng(0).normal(size=(30, 2))
+    with pytest.raises(ValueError, match="gmm fits a density p\\(x\\): Y must be None"):
+        _core.fit("gmm", x, x[:, :1], {})
+    with pytest.raises(ValueError, match="lscde fits p\\(y\\|x\\): Y is required"):
+        _core.fit("lscde", x, None, {})
+    with pytest.raises(ValueError, match="gmm takes no X_unlabeled"):
+        _core.fit("gmm", x, None, {}, X_unlabeled=x)
+    model, extras = _core.fit("gmm", x, None, {"n_components": 1})
+    assert extras == {} and model.method == "gmm"

@@ -92,14 +92,15 @@ def test_cli_fit_and_predict_agree_with_python(cli, mcycle, tmp_path):
     in_python = cdens.PRESSRegressor(n_states=3, **QUICK).fit(x, y)
     from_cli = cdens.load(path)
     np.testing.assert_array_equal(from_cli.predict(x), in_python.predict(x))
-    table = subprocess.run([cli, "predict", str(path), MCYCLE, "--state-weights"], check=True,
-                           capture_output=True, text=True).stdout.splitlines()
+    table = subprocess.run([cli, "predict", str(path), MCYCLE, "--query",
+                            "point_prediction,state_weights"], check=True, capture_output=True,
+                           text=True).stdout.splitlines()
     header = table[0].split(",")
     values = np.array([[float(v) for v in line.split(",")] for line in table[1:]])
-    np.testing.assert_allclose(values[:, header.index("prediction")], in_python.predict(x),
+    np.testing.assert_allclose(values[:, header.index("point_prediction")], in_python.predict(x),
                                rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(values[:, header.index("w1"):], in_python.predict_states(x),
-                               atol=1e-12)
+    np.testing.assert_allclose(values[:, header.index("state_weights_1"):],
+                               in_python.predict_states(x), atol=1e-12)
 
 
 def test_bad_input_is_a_value_error(mcycle):

@@ -50,4 +50,9 @@ class ProjectedGate final : public ConditionalGate {
 ConditionalMixture project_inputs(const Standardizer& x_scaling, const Matrix& w,
                                   const ConditionalMixture& on_z);
 
+/// W (d_z × d_x) of a model whose gate projects its standardised inputs (LSCE, LSMI), over all
+/// its inputs: a fit that ignored constant inputs (a SelectedFeaturesGate around the projection)
+/// has a zero column for each. An empty matrix for a model that projects nothing.
+Matrix input_projection(const ConditionalMixture& model);
+
 }  // namespace cdens

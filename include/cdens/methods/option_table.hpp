@@ -122,6 +122,9 @@ OptionValue parse_option_text(const OptionInfo& option, const std::string& text,
 /// "first … last (count values)", a boolean as true/false.
 std::string describe_default(const OptionInfo& option);
 
+/// A value of an option for people to read, as describe_default writes a default.
+std::string describe_value(const OptionValue& value);
+
 /// InvalidArgument naming the option as `spelling` (its name, CLI flag or Python name) unless
 /// `value` has the option's form: its type, finite numbers, an integer within the range of an
 /// int, a choice among its choices, a positive number where 0 stands for the default
