@@ -14,7 +14,9 @@
 #include <cmath>
 #include <iostream>
 
+#include "cdens/conditional/broad_component_gate.hpp"
 #include "cdens/conditional/product_kernel_cde.hpp"
+#include "cdens/conditional/product_kernel_gate.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
 #include "conditional/kernel_queries_of_ranks.hpp"
@@ -111,6 +113,62 @@ TEST(KcdeQueriesRanks, DiscreteColumns) {
   }
   expect_single_process_log_densities(pairs, queries, options,
                                       "KCDE 300 pairs, a categorical input, an ordered output");
+}
+
+TEST(KcdeQueriesRanks, TheBroadComponentAndAnOutputTransformOfRowsSplitByHand) {
+  // Around the Gaussian-process trend the fit keeps every pair on every rank (the process's broad
+  // component), so a model of a Yeo–Johnson y around the trend is split over the ranks here, each
+  // rank keeping its stretch of the kernels and the broad component. The weights are set (ε = 0.2,
+  // δ = 0.3) rather than fitted: on these Gaussian residuals the fit gives the process all of the
+  // weight, and the kernels would not count.
+  test::PairSample pairs = test::sine_sample(150, 2, 35);
+  pairs.y = pairs.y.array().exp().matrix();
+  ProductKernelCdeOptions options;
+  options.search.seed = 3;
+  options.search.restarts = 0;
+  options.trend = KernelTrend::gaussian_process;
+  options.y_transform = OutputTransformChoice::yeo_johnson;
+  const ConditionalMixture fitted =
+      fit_product_kernel_cde(pairs.x, pairs.y, options, FitContext{}).model;
+  const auto& kernels = dynamic_cast<const ProductKernelGate&>(
+      dynamic_cast<const BroadComponentGate&>(fitted.gate()).inner());
+  const Index n = kernels.n_components();
+  // The model of the kernels first … first + count − 1 and the broad component.
+  const auto stretch = [&](Index first, Index count) {
+    Matrix centers(fitted.centers().rows(), count + 1);
+    centers << fitted.centers().middleCols(first, count), fitted.centers().col(n);
+    Matrix scales(fitted.scales().rows(), count + 1);
+    scales << fitted.scales().middleCols(first, count), fitted.scales().col(n);
+    return ConditionalMixture(
+        fitted.x_scaling(), fitted.y_scaling(),
+        std::make_shared<const BroadComponentGate>(
+            std::make_shared<const ProductKernelGate>(kernels.centers_x().middleCols(first, count),
+                                                      kernels.bandwidths(), kernels.kernels(), 0.2),
+            0.3),
+        centers, scales, fitted.trend_groups(), fitted.output_kernels());
+  };
+  const int size = world().size();
+  const int rank = world().rank();
+  const Index first = n * rank / size;
+  const ConditionalMixture own = stretch(first, n * (rank + 1) / size - first);
+  test::PairSample queries = test::sine_sample(40 * size, 2, 36);
+  queries.y = queries.y.array().exp().matrix();
+  const Index query_first = 40 * rank;
+  const Vector log_pdf = log_pdf_of_ranks(own, queries.x.middleCols(query_first, 40),
+                                          queries.y.middleCols(query_first, 40), world());
+  const Vector expected = stretch(0, n).log_pdf(queries.x, queries.y).segment(query_first, 40);
+  const double largest = (log_pdf - expected).cwiseAbs().maxCoeff();
+  if (size == 1) {
+    EXPECT_EQ(largest, 0.0);
+  }
+  EXPECT_LE(largest, kQueryTolerance);
+  double every = largest;
+  world().allreduce_max(&every, 1);
+  if (rank == 0) {
+    std::cout << "[ ranks " << size << " ] KCDE 150 pairs around the Gaussian-process trend, "
+              << "Yeo-Johnson y, split by hand: largest difference of the log-densities from one "
+              << "process " << every << std::endl;
+  }
 }
 
 }  // namespace

@@ -80,9 +80,8 @@ TEST(LinearRanks, TooFewPairsOnEveryRankAndTheOutputTransformRefuseSeveral) {
                     gather_samples(one_output.y.topRows(1), rows_of_rank(shardings(40)[0])),
                     options, FitContext{world()});
               }),
-              "y_transform = yeo_johnson runs on one process: the transform is chosen from every "
-              "output at once (docs/distributed.md); fit with y_transform = none or on one "
-              "process");
+              "y_transform = yeo_johnson of the linear model runs on one process "
+              "(docs/distributed.md); fit with y_transform = none, or kcde with the transform");
   }
 }
 
