@@ -244,13 +244,6 @@ ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
                                    const FitContext& context) {
   linear_gaussian_option_table().validate(options);
   if (options.y_transform != OutputTransformChoice::none) {
-    if (context.communicator.size() > 1) {
-      // Its leave-one-out terms are each rank's own pairs', which the transform's Jacobian
-      // (taken for the held-out pairs of every rank, as KCDE's) does not follow.
-      throw InvalidArgument("y_transform = " + to_string(options.y_transform) +
-                            " of the linear model runs on one process (docs/distributed.md); "
-                            "fit with y_transform = none, or kcde with the transform");
-    }
     return fit_on_transformed_output(x, y, options.y_transform, context,
                                      [&](const MatrixView& transformed, const OutputTransform&) {
                                        LinearGaussianOptions inner = options;

@@ -267,14 +267,9 @@ def main():
             check(not os.path.exists(model_path), "no model file after a failed fit")
 
         refusals = [
-            (["fit", runner.path("data.csv"), "--method", "linear", "--x", "x0", "--y", "y",
-              "--y-transform", "yeo_johnson"],
-             "cdens: error: y_transform = yeo_johnson of the linear model runs on one process "),
             (["fit", runner.path("huge.csv"), "--method", "kcde", "--x", "x0,c", "--y", "y",
               "--discrete", "c"],
              "' is declared discrete but holds 9007199254740992, at or beyond"),
-            (["fit", runner.path("data.csv"), "--method", "auto", "--x", "x0", "--y", "y"],
-             "cdens: error: method auto runs on one process only: its K-fold refits"),
             (["fit", runner.path("data.csv"), "--method", "parzen"],
              "cdens: error: method parzen runs on one process only"),
             (["fit", runner.path("data.csv"), "--x", "x0", "--y", "y", "--holdout", "0.2"],
