@@ -101,6 +101,14 @@ bool has_few_integer_levels(const VectorView& values) {
   return levels.size() >= 2;
 }
 
+bool has_few_integer_levels(const VectorView& values, const Communicator& communicator) {
+  if (communicator.size() == 1) return has_few_integer_levels(values);
+  double fractional = (values.array() != values.array().round()).any() ? 1.0 : 0.0;
+  communicator.allreduce_max(&fractional, 1);
+  const auto levels = distinct_values_of_ranks(values, kFewIntegers, communicator);
+  return fractional == 0.0 && levels && levels->size() >= 2 && levels->size() <= kFewIntegers;
+}
+
 std::vector<std::string> undeclared_discrete_warnings(const MatrixView& x, const MatrixView& y,
                                                       const ColumnKernels& kernels,
                                                       const std::vector<std::string>& names,

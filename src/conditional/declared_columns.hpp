@@ -32,6 +32,9 @@ bool looks_discrete(const VectorView& values);
 /// Integers only, at least two and at most as many distinct values as looks_discrete allows
 /// integers (20): a score or a count that auto models by a mass function by default.
 bool has_few_integer_levels(const VectorView& values);
+/// The same of every rank's values (this rank's share); on one process has_few_integer_levels.
+/// A collective call.
+bool has_few_integer_levels(const VectorView& values, const Communicator& communicator);
 
 /// A warning for every continuous column of `kernels` that looks discrete, naming it as
 /// declared_column_kernels does and saying how to declare it. On several ranks of

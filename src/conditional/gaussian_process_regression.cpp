@@ -18,6 +18,7 @@
 #include "core/gaussian_kernel.hpp"
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"
+#include "core/samples_of_ranks.hpp"
 
 namespace cdens {
 namespace {
@@ -197,7 +198,7 @@ struct ProcessPosterior {
 };
 
 ProcessPosterior posterior_on_basis(const Matrix& basis, const Matrix& z, const Vector& rho,
-                                    const Vector& theta) {
+                                    const Vector& theta, const Communicator& communicator) {
   const Index d = z.rows();
   const Index m = basis.cols();
   const Index n = z.cols();
@@ -225,6 +226,10 @@ ProcessPosterior posterior_on_basis(const Matrix& basis, const Matrix& z, const 
     projected += phi * rho.segment(start, width);
   }
   gram.triangularView<Eigen::StrictlyUpper>() = gram.transpose();
+  // On several ranks Φ Φᵀ and Φ ρ are sums over every rank's pairs; each rank then takes the
+  // leave-one-out view of its own.
+  communicator.allreduce_sum(gram.data(), static_cast<std::size_t>(gram.size()));
+  communicator.allreduce_sum(projected.data(), static_cast<std::size_t>(projected.size()));
   // A = Φ Φᵀ + σ_n² I through the eigenvectors of Φ Φᵀ: A⁻¹ and the variance factor share them.
   const Eigen::SelfAdjointEigenSolver<Matrix> eigen(gram);
   if (eigen.info() != Eigen::Success) {
@@ -321,7 +326,7 @@ double gaussian_process_negative_log_likelihood(const Matrix& z, const Vector& r
 
 GaussianProcessTrendFit fit_gaussian_process_trend(const StandardizedSamples& pairs,
                                                    const GaussianProcessTrendOptions& options,
-                                                   int threads) {
+                                                   int threads, const Communicator& communicator) {
   if (options.max_basis < 2) throw InvalidArgument("the trend's max_basis must be at least 2");
   if (options.restarts < 0) throw InvalidArgument("the trend's restarts must not be negative");
   if (options.max_evaluations < 1) {
@@ -329,12 +334,14 @@ GaussianProcessTrendFit fit_gaussian_process_trend(const StandardizedSamples& pa
   }
   const Index d_x = pairs.z.rows();
   const Index d_y = pairs.t.rows();
-  const Index n = pairs.z.cols();
+  const Index local_n = pairs.z.cols();
+  const Index n = communicator.sum_counts(local_n);
   if (n < d_x + 3) throw InvalidArgument("the Gaussian-process trend needs at least d_x + 3 pairs");
-  const Matrix line = least_squares_coefficients(pairs);
+  const Matrix line = least_squares_coefficients(pairs, Vector(), communicator);
   const Matrix rho_all = pairs.t - ((line.rightCols(d_x) * pairs.z).colwise() + line.col(0));
 
-  // The basis: every pair, or a random subset of max_basis of them.
+  // The basis: every pair, or a random subset of max_basis of them (drawn for the global n, the
+  // same on every rank; the ranks that hold a basis pair send it to all).
   std::vector<Index> basis_rows;
   if (n > options.max_basis) {
     Rng rng(options.seed, random_stream::kTrendBasis);
@@ -344,35 +351,37 @@ GaussianProcessTrendFit fit_gaussian_process_trend(const StandardizedSamples& pa
     basis_rows.resize(static_cast<std::size_t>(n));
     for (Index i = 0; i < n; ++i) basis_rows[static_cast<std::size_t>(i)] = i;
   }
-  const auto m = static_cast<Index>(basis_rows.size());
-  Matrix basis(d_x, m);
-  for (Index l = 0; l < m; ++l) basis.col(l) = pairs.z.col(basis_rows[static_cast<std::size_t>(l)]);
+  Matrix stacked(d_x + d_y, local_n);
+  stacked << pairs.z, rho_all;
+  const Matrix basis_pairs = samples_at_global_indices(stacked, basis_rows, communicator);
+  Matrix basis = basis_pairs.topRows(d_x);
 
   GaussianProcessTrendFit fit;
-  fit.residuals.resize(d_y, n);
-  fit.log_scales = Vector::Zero(n);
+  fit.residuals.resize(d_y, local_n);
+  fit.log_scales = Vector::Zero(local_n);
   std::vector<GaussianProcessOutput> outputs;
   Rng starts(options.seed, random_stream::kTrendStarts);
   for (Index d = 0; d < d_y; ++d) {
     const Vector rho = rho_all.row(d).transpose();
-    Vector rho_basis(m);
-    for (Index l = 0; l < m; ++l) rho_basis(l) = rho(basis_rows[static_cast<std::size_t>(l)]);
+    const Vector rho_basis = basis_pairs.row(d_x + d).transpose();
     const Vector theta =
         search_hyperparameters(basis, rho_basis, options, starts, threads, fit.evaluations);
     // One task: BLAS single-threaded, the same sums on any number of threads.
     ProcessPosterior posterior;
     parallel_for(1, 1, [&](Index) {
       const FlushSubnormals flush;
-      posterior = posterior_on_basis(basis, pairs.z, rho, theta);
+      posterior = posterior_on_basis(basis, pairs.z, rho, theta, communicator);
     });
     posterior.output.intercept = line(d, 0);
     posterior.output.slopes = line.row(d).tail(d_x).transpose();
     outputs.push_back(std::move(posterior.output));
     fit.residuals.row(d) = posterior.residuals.transpose();
     fit.log_scales += 0.5 * posterior.variances.array().log().matrix();
-    fit.gaussian_loo_nll +=
+    double nll_sum =
         (0.5 * (kLog2Pi + posterior.variances.array().log() + posterior.residuals.array().square()))
-            .mean();
+            .sum();
+    communicator.allreduce_sum(&nll_sum, 1);
+    fit.gaussian_loo_nll += nll_sum / static_cast<double>(n);
   }
   fit.trend = std::make_shared<const GaussianProcessTrend>(std::move(basis), std::move(outputs));
   return fit;

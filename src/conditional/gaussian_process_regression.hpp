@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/output_trend.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 
@@ -54,7 +55,8 @@ struct GaussianProcessTrendOptions {
 /// A fitted trend and the leave-one-out view of the training pairs.
 struct GaussianProcessTrendFit {
   std::shared_ptr<const GaussianProcessTrend> trend;
-  /// e_i = r_i / √v_i per output and pair (d_y × n): the standardised leave-one-out residuals.
+  /// e_i = r_i / √v_i per output and pair (d_y × n; on several ranks this rank's pairs): the
+  /// standardised leave-one-out residuals.
   Matrix residuals;
   /// ½ log v_i summed over the outputs, per pair (n): log Π_d f_{−i,d}(z_i), the Jacobian of the
   /// residuals, so that −log p_{−i}(t_i) = −log p(e_i) + log_scales(i).
@@ -68,10 +70,14 @@ struct GaussianProcessTrendFit {
 
 /// Fits the trend to standardised pairs (n ≥ d_x + 3), the starts of the search on `threads`
 /// OpenMP threads (0: the default); the result does not depend on it. InvalidArgument for bad
-/// options.
-GaussianProcessTrendFit fit_gaussian_process_trend(const StandardizedSamples& pairs,
-                                                   const GaussianProcessTrendOptions& options,
-                                                   int threads = 0);
+/// options. On several ranks of `communicator`, `pairs` are this rank's (in global order) and
+/// the fit is that of every rank's: the line from the summed normal equations, the basis drawn
+/// for the global n and sent to all, the hyperparameters searched on it by every rank alike, Φ Φᵀ
+/// and Φ ρ summed over the ranks; the residuals and log-scales are this rank's pairs'. A
+/// collective call.
+GaussianProcessTrendFit fit_gaussian_process_trend(
+    const StandardizedSamples& pairs, const GaussianProcessTrendOptions& options, int threads = 0,
+    const Communicator& communicator = local_communicator());
 
 /// The negative log marginal likelihood per pair of the process for residuals ρ (m) at inputs z
 /// (d_x × m) and θ = (log ℓ (d_x), log σ_f², log σ_n²), with its gradient in θ when `gradient` is

@@ -78,18 +78,33 @@ std::vector<Index> held_out_pairs(Index n, Index count, std::uint64_t seed, std:
   return std::vector<Index>(drawn.begin(), drawn.end());
 }
 
-/// The mean of `values` over the held-out pairs (all where `held_out` is empty), weighted by the
-/// pairs' sample weights when there are any.
-double mean_over(const Vector& values, const std::vector<Index>& held_out, const Vector& weights) {
+/// The mean of the held-out pairs' `held_values` (those of `held_out`, every pair where it is
+/// empty), weighted by the pairs' sample weights when there are any.
+double held_out_mean(const Vector& held_values, const std::vector<Index>& held_out,
+                     const Vector& weights) {
   if (weights.size() > 0) {
     const Vector held_weights = held_out.empty() ? weights : Vector(weights(held_out));
-    const Vector held_values = held_out.empty() ? values : Vector(values(held_out));
     return held_values.dot(held_weights) / held_weights.sum();
   }
-  if (held_out.empty()) return values.mean();
-  double sum = 0.0;
-  for (const Index i : held_out) sum += values(i);
-  return sum / static_cast<double>(held_out.size());
+  return held_values.mean();
+}
+
+/// The report's held-out log-densities from those of every rank's `held_out` pairs (global
+/// indices; empty: every pair): on several ranks the pairs among this rank's rows, the first of
+/// global index `first`, as FitReport::held_out says.
+HeldOutLogDensities own_held_out(const std::vector<Index>& held_out, const Vector& log_densities,
+                                 Index first, Index local_n, const Communicator& communicator) {
+  if (communicator.size() == 1) return {held_out, log_densities};
+  if (held_out.empty()) return {{}, log_densities.segment(first, local_n)};
+  HeldOutLogDensities own;
+  std::vector<double> values;
+  for (std::size_t p = 0; p < held_out.size(); ++p) {
+    if (held_out[p] < first || held_out[p] >= first + local_n) continue;
+    own.pairs.push_back(held_out[p]);
+    values.push_back(log_densities(static_cast<Index>(p)));
+  }
+  own.log_densities = Eigen::Map<const Vector>(values.data(), static_cast<Index>(values.size()));
+  return own;
 }
 
 /// The Gaussian-process trend in the report: its length scales and noise variance per output
@@ -200,12 +215,11 @@ MarginalChoice choose_marginal_weight(const Vector& conditional_terms, const Mat
           mixed_log_densities(log_conditional, log_marginal, weight)};
 }
 
-/// log N(e_i; 0, I) of the residuals (columns of `outputs`) of the `held_out` pairs (empty: all):
-/// the leave-one-out log densities of the Gaussian process's own predictive distribution.
-Vector process_log_densities(const Matrix& outputs, const std::vector<Index>& held_out) {
-  const Matrix held = held_out.empty() ? outputs : Matrix(outputs(Eigen::all, held_out));
+/// log N(e_i; 0, I) of the held-out pairs' residuals (columns of `held`): the leave-one-out log
+/// densities of the Gaussian process's own predictive distribution.
+Vector process_log_densities(const Matrix& held) {
   return (-0.5 *
-          (held.colwise().squaredNorm().array() + static_cast<double>(outputs.rows()) * kLog2Pi))
+          (held.colwise().squaredNorm().array() + static_cast<double>(held.rows()) * kLog2Pi))
       .transpose()
       .matrix();
 }
@@ -232,23 +246,6 @@ KernelTrend parse_kernel_trend(const std::string& name) {
 }
 
 namespace {
-
-/// InvalidArgument for the options whose fit needs every pair on one process (the same on every
-/// rank: the options are).
-void refuse_on_several_ranks(const ProductKernelCdeOptions& options) {
-  if (options.trend == KernelTrend::gaussian_process) {
-    throw InvalidArgument(
-        "trend = gp runs on one process: the Gaussian-process trend solves on a basis drawn from "
-        "every pair and gives each pair its leave-one-out residual from all the others "
-        "(docs/distributed.md); use trend = none or linear, or fit on one process");
-  }
-  if (options.y_transform != OutputTransformChoice::none) {
-    throw InvalidArgument(
-        "y_transform = " + to_string(options.y_transform) +
-        " runs on one process: the transform is chosen by the profile likelihood of a "
-        "least-squares fit to every output at once (docs/distributed.md); fit on one process");
-  }
-}
 
 /// The fit of (x, y), where y is B(y′) of the recorded outputs y′ when `transformed` is given.
 ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
@@ -301,7 +298,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
       trend_options.max_basis = options.trend_basis;
       trend_options.seed = options.search.seed;
       GaussianProcessTrendFit fitted =
-          fit_gaussian_process_trend(data.samples, trend_options, options.threads);
+          fit_gaussian_process_trend(data.samples, trend_options, options.threads, communicator);
       context.progress.advance();
       context.progress.end();
       outputs = std::move(fitted.residuals);
@@ -330,9 +327,16 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
             ? std::vector<Index>{}
             : held_out_pairs(n, options.subsample_held_out, options.search.seed,
                              random_stream::kSubsampledHeldOut, communicator);
-    // The mean Jacobian of the held-out residuals: 0 but around the Gaussian-process trend.
+    // The held-out residuals' log-scales (of every rank's held-out pairs) and their mean
+    // Jacobian: 0 but around the Gaussian-process trend.
+    const Vector held_log_scales =
+        options.trend == KernelTrend::gaussian_process
+            ? Vector(
+                  samples_at_global_indices(residual_log_scales.transpose(), held_out, communicator)
+                      .transpose())
+            : Vector();
     const double residual_jacobian = options.trend == KernelTrend::gaussian_process
-                                         ? mean_over(residual_log_scales, held_out, weights)
+                                         ? held_out_mean(held_log_scales, held_out, weights)
                                          : 0.0;
     std::optional<BandwidthLikelihood> likelihood;
     if (search || mix) {
@@ -418,7 +422,8 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
         }
         log_kernel_terms = -conditional_terms;
       }
-      const Vector log_process = process_log_densities(outputs, held_out);
+      const Vector log_process =
+          process_log_densities(samples_at_global_indices(outputs, held_out, communicator));
       process_weight =
           best_mixing_weight(log_kernel_terms, log_process, 1.0 / static_cast<double>(n));
       report.hyperparameters["trend_component_weight"] = process_weight;
@@ -433,13 +438,13 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
     // what auto stacks its candidates on.
     if (log_kernel_terms.size() == 0) log_kernel_terms = -conditional_terms;
     if (log_kernel_terms.size() != 0) {
-      // The residuals' log-scales: 0 but around the Gaussian-process trend (one process only).
-      Vector log_scales = Vector::Zero(log_kernel_terms.size());
-      if (options.trend == KernelTrend::gaussian_process) {
-        log_scales = held_out.empty() ? residual_log_scales : Vector(residual_log_scales(held_out));
-      }
-      report.held_out = HeldOutLogDensities{
-          held_out, (log_kernel_terms - log_scales).array() + data.y_scaling.log_jacobian()};
+      // The residuals' log-scales: 0 but around the Gaussian-process trend.
+      const Vector log_scales = options.trend == KernelTrend::gaussian_process
+                                    ? held_log_scales
+                                    : Vector(Vector::Zero(log_kernel_terms.size()));
+      report.held_out = own_held_out(
+          held_out, (log_kernel_terms - log_scales).array() + data.y_scaling.log_jacobian(),
+          communicator.sum_counts_below(local_n), local_n, communicator);
     }
     // A probability mass of a discrete y is not comparable with a Gaussian density of it.
     if (search && !any_discrete(output_kernels)) {
@@ -457,11 +462,12 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
     }
 
     // The model keeps every pair. Each rank keeps its own when the caller writes the model from
-    // the ranks together (a rank without pairs has no model of its own: then, and when the
-    // caller asks for the model of every pair, each rank receives every rank's pairs;
+    // the ranks together (a rank without pairs has no model of its own: then, when the caller
+    // asks for the model of every pair, and around the Gaussian-process trend, whose broad
+    // component the ranks' writer does not take, each rank receives every rank's pairs;
     // docs/distributed.md, "Memory").
-    const bool keep_own_rows =
-        sharded && context.rows_stay_on_ranks && communicator.sum_counts(local_n == 0 ? 1 : 0) == 0;
+    const bool keep_own_rows = sharded && context.rows_stay_on_ranks && process_weight == 0.0 &&
+                               communicator.sum_counts(local_n == 0 ? 1 : 0) == 0;
     const Index model_rows = keep_own_rows ? local_n : n;
     if (sharded && !keep_own_rows) outputs = gather_every_sample(outputs, communicator);
     report.rows_of_this_rank = keep_own_rows;
@@ -472,10 +478,10 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
         bandwidths.head(input_dim), input_kernels, marginal_weight, weights);
     if (process_weight > 0.0) {
       // The process's component: N(e; 0, I) behind weight δ.
-      outputs.conservativeResize(Eigen::NoChange, n + 1);
-      outputs.col(n).setZero();
-      scales.conservativeResize(Eigen::NoChange, n + 1);
-      scales.col(n) = output_floors.tail(y.rows()).cwiseMax(1.0);
+      outputs.conservativeResize(Eigen::NoChange, model_rows + 1);
+      outputs.col(model_rows).setZero();
+      scales.conservativeResize(Eigen::NoChange, model_rows + 1);
+      scales.col(model_rows) = output_floors.tail(y.rows()).cwiseMax(1.0);
       gate = std::make_shared<const BroadComponentGate>(std::move(gate), process_weight);
     }
     ConditionalMixture model(data.x_scaling, data.y_scaling, std::move(gate), std::move(outputs),
@@ -490,7 +496,6 @@ ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
                                       const ProductKernelCdeOptions& options,
                                       const FitContext& context) {
   product_kernel_cde_option_table().validate(options);
-  if (context.communicator.size() > 1) refuse_on_several_ranks(options);
   if (options.y_transform == OutputTransformChoice::none) {
     return fit_kernels(x, y, options, context, nullptr);
   }

@@ -29,4 +29,18 @@ Matrix gather_every_sample(const MatrixView& local, const Communicator& communic
   return Eigen::Map<const Matrix>(every.data(), local.rows(), columns);
 }
 
+Matrix samples_at_global_indices(const MatrixView& local, const std::vector<Index>& pairs,
+                                 const Communicator& communicator) {
+  if (pairs.empty()) return gather_every_sample(local, communicator);
+  if (communicator.size() == 1) return local(Eigen::all, pairs);
+  const Index first = communicator.sum_counts_below(local.cols());
+  Matrix chosen = Matrix::Zero(local.rows(), static_cast<Index>(pairs.size()));
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    const Index own = pairs[p] - first;
+    if (own >= 0 && own < local.cols()) chosen.col(static_cast<Index>(p)) = local.col(own);
+  }
+  communicator.allreduce_sum(chosen.data(), static_cast<std::size_t>(chosen.size()));
+  return chosen;
+}
+
 }  // namespace cdens

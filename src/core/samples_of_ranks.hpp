@@ -24,4 +24,11 @@ std::optional<std::vector<double>> distinct_values_of_ranks(const VectorView& va
 /// order — the samples in their global order — on every rank. A collective call.
 Matrix gather_every_sample(const MatrixView& local, const Communicator& communicator);
 
+/// The samples at the global indices `pairs` (ascending; empty: every sample) of the samples
+/// spread over the ranks (`local`, this rank's d × n_r in global order), on every rank: each rank
+/// fills the ones it holds and the ranks add them. On one process the columns themselves. A
+/// collective call.
+Matrix samples_at_global_indices(const MatrixView& local, const std::vector<Index>& pairs,
+                                 const Communicator& communicator);
+
 }  // namespace cdens

@@ -122,8 +122,8 @@ MethodEntry product_kernel_cde_method() {
       {gate_kind<ProductKernelGate>("product_kernel"),
        wrapping_gate_kind<BroadComponentGate>("broad_component")});
   entry.sample_weights = true;
-  // Its criterion's kernel sums are sums over the rows; trend = gp and y_transform refuse
-  // several ranks from the fit, naming why (docs/distributed.md).
+  // Its criterion's kernel sums, the Gaussian-process trend's Gram and the transform's least
+  // squares are sums over the rows (docs/distributed.md).
   entry.distributed = true;
   entry.test_options = {{"n_restarts", std::int64_t{0}}, {"max_iter", std::int64_t{50}}};
   return entry;

@@ -19,6 +19,7 @@
 #include "cdens/methods/option_tables.hpp"
 #include "cdens/methods/registry.hpp"
 #include "conditional/declared_columns.hpp"
+#include "conditional/kernel_queries_of_ranks.hpp"
 #include "core/tied_outputs.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
@@ -150,19 +151,29 @@ void require_pairs_for_folds(const MethodSelectionOptions& options, Index n) {
 
 /// Mean and standard error (standard deviation / √n) of `values`; with sample `weights` (one
 /// per value, positive; empty: unweighted) the weighted mean, and the weighted standard deviation
-/// over √n_e with Kish's effective size n_e = (Σw)² / Σw², as the weighted standardiser.
-std::pair<double, double> mean_and_standard_error(const Vector& values, const Vector& weights) {
+/// over √n_e with Kish's effective size n_e = (Σw)² / Σw², as the weighted standardiser. On
+/// several ranks of `communicator` the values are this rank's and the sums every rank's (a
+/// collective call).
+std::pair<double, double> mean_and_standard_error(const Vector& values, const Vector& weights,
+                                                  const Communicator& communicator) {
+  const auto summed = [&](std::vector<double> sums) {
+    communicator.allreduce_sum(sums.data(), sums.size());
+    return sums;
+  };
   if (weights.size() == 0) {
-    const auto n = static_cast<double>(values.size());
-    const double mean = values.mean();
-    const double variance = (values.array() - mean).square().sum() / std::max(n - 1.0, 1.0);
+    const auto first = summed({values.sum(), static_cast<double>(values.size())});
+    const double n = first[1];
+    const double mean = first[0] / n;
+    const double variance =
+        summed({(values.array() - mean).square().sum()})[0] / std::max(n - 1.0, 1.0);
     return {mean, std::sqrt(variance / n)};
   }
-  const double total = weights.sum();
-  const double mean = weights.dot(values) / total;
-  const double effective = total * total / weights.squaredNorm();
-  const double variance = weights.dot((values.array() - mean).square().matrix()) / total *
-                          effective / std::max(effective - 1.0, 1e-300);
+  const auto first = summed({weights.sum(), weights.dot(values), weights.squaredNorm()});
+  const double total = first[0];
+  const double mean = first[1] / total;
+  const double effective = total * total / first[2];
+  const double variance = summed({weights.dot((values.array() - mean).square().matrix())})[0] /
+                          total * effective / std::max(effective - 1.0, 1e-300);
   return {mean, std::sqrt(variance / effective)};
 }
 
@@ -281,12 +292,12 @@ struct Stack {
 };
 
 Stack stack_candidates(const std::vector<std::size_t>& pool, const std::vector<Vector>& pair_nll,
-                       const Vector& pair_weights) {
+                       const Vector& pair_weights, const Communicator& communicator) {
   Matrix log_densities(pair_nll[pool.front()].size(), static_cast<Index>(pool.size()));
   for (std::size_t s = 0; s < pool.size(); ++s) {
     log_densities.col(static_cast<Index>(s)) = -pair_nll[pool[s]];
   }
-  const StackingWeights stacked = stacking_weights(log_densities, pair_weights);
+  const StackingWeights stacked = stacking_weights(log_densities, pair_weights, communicator);
   Stack result;
   std::vector<double> kept;
   for (std::size_t s = 0; s < pool.size(); ++s) {
@@ -329,11 +340,15 @@ struct CandidateScores {
   std::optional<ConditionalModel> full_fit;
 };
 
-/// The position of every pair of `common` among `pairs` (both ascending indices, `common` a subset
-/// of `pairs`; empty `pairs`: every pair, so the positions are the indices).
-std::vector<Index> positions_of(const std::vector<Index>& common, const std::vector<Index>& pairs) {
-  if (pairs.empty()) return common;
+/// The position of every pair of `common` among `pairs` (both ascending global indices, `common` a
+/// subset of `pairs`; empty `pairs`: every pair of this rank, the first of global index `first`).
+std::vector<Index> positions_of(const std::vector<Index>& common, const std::vector<Index>& pairs,
+                                Index first) {
   std::vector<Index> positions;
+  if (pairs.empty()) {
+    for (const Index pair : common) positions.push_back(pair - first);
+    return positions;
+  }
   for (const Index pair : common) {
     positions.push_back(
         static_cast<Index>(std::lower_bound(pairs.begin(), pairs.end(), pair) - pairs.begin()));
@@ -345,17 +360,38 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
                                      const MethodSelectionOptions& options,
                                      const FitContext& context) {
   const auto started = Clock::now();
-  const Index n = x.cols();
+  // On several ranks each passes its own pairs (docs/distributed.md): the folds are rank 0's draw
+  // for the global n, every candidate's fits are fits of every rank's pairs, each rank scores its
+  // own held-out pairs, and the table and the stacking weights are sums over the ranks. Every
+  // decision of the time budget is rank 0's clock, so that every rank takes it alike.
+  const Communicator& communicator = context.communicator;
+  const Index local_n = x.cols();
   method_selection_option_table().validate(options);
   // The candidates' folds index x and y alike: pairs of one length (a y shorter than x was read
   // past its end), none of them empty or non-finite.
-  require_training_pairs(x, y);
+  agree_on_errors(communicator, [&] {
+    if (communicator.size() > 1 && context.weighted()) {
+      throw InvalidArgument(
+          "sample weights run on one process: auto's weighted scores are one process's");
+    }
+    require_training_shard(x, y, communicator);
+  });
+  require_equal_on_every_rank(communicator,
+                              {static_cast<double>(x.rows()), static_cast<double>(y.rows())},
+                              "the dimensions of x and y");
+  const Index n = communicator.sum_counts(local_n);
+  const Index first_row = communicator.sum_counts_below(local_n);
+  const auto elapsed = [&](Clock::time_point since) {
+    double seconds = seconds_since(since);
+    communicator.broadcast(&seconds, 1, 0);
+    return seconds;
+  };
   // Every candidate standardises x and y and would fail on a constant column: refused here, the
   // column is named once rather than in every candidate's failure (and no pairs at all as the
   // data error it is, before the folds are compared with them).
   const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
-  Standardizer::fit(x, "x", x_names);
-  Standardizer::fit(y, "y", y_names);
+  Standardizer::fit(x, communicator, "x", x_names);
+  Standardizer::fit(y, communicator, "y", y_names);
   require_pairs_for_folds(options, n);
   // A y of few integer levels, undeclared: by default a mass function over its levels, so no
   // candidate wins by spikes of a density on the levels (docs/methods/auto.md).
@@ -363,7 +399,7 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   std::string integer_note;
   if (y.rows() == 1 && options.integer_output == IntegerOutput::pmf &&
       !declares(options.discrete, x.rows()) && !declares(options.ordered, x.rows()) &&
-      has_few_integer_levels(y.row(0).transpose())) {
+      has_few_integer_levels(y.row(0).transpose(), communicator)) {
     chosen_options.ordered.push_back(x.rows());
     integer_note =
         "y takes few integer levels: modelled as an ordered discrete output, a "
@@ -371,19 +407,36 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
         "density)";
   }
   const std::vector<Candidate> candidates = parse_candidates(chosen_options);
-  const KFold folds = draw_folds(n, options.folds, options.seed);
+  // The fold of each of this rank's pairs: rank 0 draws the folds of every pair.
+  std::vector<std::int32_t> every_fold;
+  if (communicator.rank() == 0) {
+    for (const int fold : draw_folds(n, options.folds, options.seed).fold_of()) {
+      every_fold.push_back(fold);
+    }
+  }
+  const std::vector<std::int32_t> fold_of = communicator.scatter_from_root(every_fold, local_n);
+  // This rank's pairs in fold k (`in_fold`) or outside it, ascending.
+  const auto fold_rows = [&](int k, bool in_fold) {
+    std::vector<Index> rows;
+    for (Index i = 0; i < local_n; ++i) {
+      if ((fold_of[static_cast<std::size_t>(i)] == k) == in_fold) rows.push_back(i);
+    }
+    return rows;
+  };
   const Matrix no_inputs(x.rows(), 0);
   // The candidates' own stages are not shown: each candidate is a stage of the selection. With
   // sample weights, each fit weighs its training pairs and each held-out pair counts by its
-  // weight.
+  // weight. A fold's KCDE keeps each rank's pairs on their rank (its scores sum over the ranks,
+  // log_pdf_of_ranks); the fits that become the model hold every pair.
   const Vector& weights = context.sample_weights;
-  const auto quiet = [&](const std::vector<Index>& rows) {
+  const auto quiet = [&](const std::vector<Index>& rows, bool rows_stay_on_ranks) {
     FitContext part = context.reporting_to(silent_progress());
     part.sample_weights = context.weighted() ? Vector(weights(rows)) : Vector();
+    part.rows_stay_on_ranks = rows_stay_on_ranks;
     return part;
   };
-  std::vector<Index> all_pairs(static_cast<std::size_t>(n));
-  for (Index i = 0; i < n; ++i) all_pairs[static_cast<std::size_t>(i)] = i;
+  std::vector<Index> all_pairs(static_cast<std::size_t>(local_n));
+  for (Index i = 0; i < local_n; ++i) all_pairs[static_cast<std::size_t>(i)] = i;
   const bool leave_one_out =
       options.validation == CandidateValidation::leave_one_out ||
       (options.validation == CandidateValidation::automatic && n > kLargestKFoldScoring);
@@ -395,7 +448,7 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   std::vector<double> steps(static_cast<std::size_t>(y.rows()), 0.0);
   if (!discrete_output) {
     for (Index d = 0; d < y.rows(); ++d) {
-      steps[static_cast<std::size_t>(d)] = recording_step(y.row(d).transpose());
+      steps[static_cast<std::size_t>(d)] = recording_step(y.row(d).transpose(), communicator);
     }
   }
   MethodSelection selection;
@@ -430,22 +483,25 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
     } else if (y.rows() != 1 && sets_choice(candidate, "y_transform")) {
       score.status = "not run: a transform maps a one-dimensional y";
 
-    } else if (any_scored && seconds_since(started) >= options.time_budget) {
+    } else if (const double spent = any_scored ? elapsed(started) : 0.0;
+               any_scored && spent >= options.time_budget) {
       score.status = "not run: the candidates before it used up the time budget (" +
-                     format_short(seconds_since(started)) + " s of " +
-                     format_short(options.time_budget) + " s)";
+                     format_short(spent) + " s of " + format_short(options.time_budget) + " s)";
     } else {
       CandidateScores scored;
       try {
         // Leave-one-out: the fit on every pair first; its own leave-one-out terms are the
-        // scores where its selection computes them, K-fold refits otherwise.
+        // scores where its selection computes them (on every rank: each rank's own pairs'),
+        // K-fold refits otherwise.
         if (leave_one_out) {
           context.progress.begin(stage + "fit on every pair", 1);
-          scored.full_fit =
-              fit_method(*candidate.method, x, y, no_inputs, candidate.values, quiet(all_pairs));
+          scored.full_fit = fit_method(*candidate.method, x, y, no_inputs, candidate.values,
+                                       quiet(all_pairs, false));
+          double without_terms = scored.full_fit->report.held_out ? 0.0 : 1.0;
+          communicator.allreduce_max(&without_terms, 1);
           if (auto spikes = narrower_than_recording(scored.full_fit->mixture, steps)) {
             score.status = std::move(*spikes);
-          } else if (scored.full_fit->report.held_out) {
+          } else if (without_terms == 0.0) {
             scored.held_out = std::move(*scored.full_fit->report.held_out);
             scored.full_fit->report.held_out.reset();
             score.validation = "loo";
@@ -456,26 +512,30 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
         if (score.status.empty() && score.validation.empty()) {
           score.validation = "kfold";
           context.progress.begin(stage + "fold fits", options.folds);
-          scored.held_out.log_densities.resize(n);
+          scored.held_out.log_densities.resize(local_n);
           for (int k = 0; k < options.folds; ++k) {
-            const std::vector<Index> train = folds.train(k);
-            const std::vector<Index>& test = folds.test(k);
+            const std::vector<Index> train = fold_rows(k, false);
+            const std::vector<Index> test = fold_rows(k, true);
             const ConditionalModel model =
                 fit_method(*candidate.method, x(Eigen::all, train), y(Eigen::all, train), no_inputs,
-                           candidate.values, quiet(train));
+                           candidate.values, quiet(train, true));
             if (auto spikes = narrower_than_recording(model.mixture, steps)) {
               score.status = std::move(*spikes);
               break;
             }
-            const Vector log_pdf = model.mixture.log_pdf(x(Eigen::all, test), y(Eigen::all, test));
+            const Vector log_pdf =
+                model.report.rows_of_this_rank
+                    ? log_pdf_of_ranks(model.mixture, x(Eigen::all, test), y(Eigen::all, test),
+                                       communicator)
+                    : model.mixture.log_pdf(x(Eigen::all, test), y(Eigen::all, test));
             for (std::size_t j = 0; j < test.size(); ++j) {
               scored.held_out.log_densities(test[j]) = log_pdf(Index(j));
             }
             context.progress.advance();
-            const double projected = seconds_since(candidate_started) * options.folds / (k + 1);
+            const double so_far = elapsed(started);
+            const double projected = elapsed(candidate_started) * options.folds / (k + 1);
             if (any_scored && k + 1 < options.folds &&
-                seconds_since(started) + projected - seconds_since(candidate_started) >
-                    options.time_budget) {
+                so_far + projected - elapsed(candidate_started) > options.time_budget) {
               score.status = "stopped after " + std::to_string(k + 1) + " of " +
                              std::to_string(options.folds) + " folds: all would take about " +
                              format_short(projected) + " s, beyond the time budget of " +
@@ -489,16 +549,16 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
       } catch (const Error& error) {
         score.status = std::string("failed: ") + error.what();
       }
-      if (score.scored() && !scored.held_out.log_densities.allFinite()) {
-        score.status = "failed: a held-out NLL is not finite";
-      }
+      double not_finite = score.scored() && !scored.held_out.log_densities.allFinite() ? 1.0 : 0.0;
+      communicator.allreduce_max(&not_finite, 1);
+      if (not_finite > 0.0) score.status = "failed: a held-out NLL is not finite";
       if (score.scored()) {
         scores[c] = std::move(scored);
       } else {
         score.validation.clear();
       }
     }
-    score.seconds = seconds_since(candidate_started);
+    score.seconds = elapsed(candidate_started);
     selection.candidates.push_back(std::move(score));
   }
   std::vector<std::size_t> scored;
@@ -514,17 +574,19 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   }
   // The pairs every scored candidate has a held-out score of: all, or the subsample KCDE's
   // criterion holds out beyond its exact_limit (the same pairs for every KCDE candidate of one
-  // seed).
-  std::vector<Index> common = all_pairs;
+  // seed). By global index; each rank takes its own.
+  std::vector<Index> common(static_cast<std::size_t>(local_n));
+  for (Index i = 0; i < local_n; ++i) common[static_cast<std::size_t>(i)] = first_row + i;
   for (const std::size_t c : scored) {
     const std::vector<Index>& pairs = scores[c]->held_out.pairs;
-    if (pairs.empty()) continue;
+    if (pairs.empty() && scores[c]->held_out.log_densities.size() == local_n) continue;
     std::vector<Index> kept;
     std::set_intersection(common.begin(), common.end(), pairs.begin(), pairs.end(),
                           std::back_inserter(kept));
     common = std::move(kept);
   }
-  if (common.empty()) {
+  const Index scored_pairs = communicator.sum_counts(static_cast<Index>(common.size()));
+  if (scored_pairs == 0) {
     throw DataError(
         "the candidates' leave-one-out scores share no pair (their held-out subsamples differ): "
         "use validation = kfold");
@@ -533,17 +595,17 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   std::vector<Vector> pair_nll(candidates.size());
   for (const std::size_t c : scored) {
     const HeldOutLogDensities& held_out = scores[c]->held_out;
-    const std::vector<Index> positions = positions_of(common, held_out.pairs);
+    const std::vector<Index> positions = positions_of(common, held_out.pairs, first_row);
     pair_nll[c] = -held_out.log_densities(positions);
     CandidateScore& score = selection.candidates[c];
     std::tie(score.mean_nll, score.standard_error) =
-        mean_and_standard_error(pair_nll[c], common_weights);
+        mean_and_standard_error(pair_nll[c], common_weights, communicator);
     if (selection.chosen < 0 ||
         score.mean_nll < selection.candidates[std::size_t(selection.chosen)].mean_nll) {
       selection.chosen = static_cast<Index>(c);
     }
   }
-  selection.scored_pairs = static_cast<Index>(common.size());
+  selection.scored_pairs = scored_pairs;
   // Stacking: the weights of the pool's best held-out log score over the scored candidates. A
   // pool is one mixture on one standardisation: a member that standardises otherwise than the
   // one of the largest weight (KCDE keeps declared discrete columns raw) leaves the candidates
@@ -556,7 +618,7 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   std::vector<std::string> notes;
   Stack stack;
   for (;;) {
-    stack = pool.size() > 1 ? stack_candidates(pool, pair_nll, common_weights)
+    stack = pool.size() > 1 ? stack_candidates(pool, pair_nll, common_weights, communicator)
                             : Stack{pool, Vector::Ones(1), NAN};
     Index largest = 0;
     stack.weights.maxCoeff(&largest);
@@ -570,8 +632,10 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
         // The refit's own stages, named as its candidate.
         PrefixedProgress refitting(context.progress,
                                    "refit of " + candidates[c].spec + " on every pair: ");
-        refitted.emplace(c, fit_method(*candidates[c].method, x, y, no_inputs, candidates[c].values,
-                                       context.reporting_to(refitting)));
+        FitContext refit = context.reporting_to(refitting);
+        refit.rows_stay_on_ranks = false;
+        refitted.emplace(
+            c, fit_method(*candidates[c].method, x, y, no_inputs, candidates[c].values, refit));
       }
     }
     std::vector<std::size_t> apart;
@@ -601,7 +665,8 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   const auto chosen = static_cast<std::size_t>(selection.chosen);
   for (const std::size_t c : scored) {
     selection.candidates[c].difference_standard_error =
-        mean_and_standard_error(pair_nll[c] - pair_nll[chosen], common_weights).second;
+        mean_and_standard_error(pair_nll[c] - pair_nll[chosen], common_weights, communicator)
+            .second;
   }
   ConditionalModel model = pooled_model(std::move(members), stack.weights, specs, n);
   model.report.held_out.reset();  // a member's own, not the pool's
@@ -622,10 +687,8 @@ MethodEntry auto_method() {
   entry.python_class = "AutoCDE";
   entry.options = method_selection_option_table().describe();
   entry.sample_weights = true;
-  entry.single_process_reason =
-      "its K-fold refits take the rows of K - 1 folds and score the held-out fold by rows, its "
-      "stacking weights are fitted to every row's held-out density, and its default candidates "
-      "include kcde's trend = gp and y_transform, which run on one process";
+  // Its folds' fits are fits of every rank's pairs, its scores and stacking sums over the ranks.
+  entry.distributed = true;
   entry.fit_conditional = [](const MatrixView& x, const MatrixView& y, const MatrixView&,
                              const OptionValues& values, const FitContext& context) {
     return MethodFit<ConditionalModel>{

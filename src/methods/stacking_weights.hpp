@@ -5,6 +5,7 @@
 // The objective is concave in a; it is maximised by the EM iteration for mixture weights, whose
 // every step increases it.
 
+#include "cdens/core/communicator.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
@@ -23,8 +24,10 @@ constexpr double kStackingPruneBelow = 0.01;
 /// The stacking weights of the candidates whose held-out log-densities are the columns of
 /// `log_densities` (n × C, finite), each pair counted by its sample weight in `pair_weights`
 /// (positive; empty: equally) — the objective is then the weighted mean log score.
-/// InvalidArgument for an empty or non-finite matrix.
-StackingWeights stacking_weights(const Matrix& log_densities,
-                                 const Vector& pair_weights = Vector());
+/// InvalidArgument for an empty or non-finite matrix. On several ranks of `communicator` the rows
+/// are this rank's pairs (any number, none included) and the objective and the EM steps' sums
+/// run over every rank's: every rank gets the same weights (a collective call).
+StackingWeights stacking_weights(const Matrix& log_densities, const Vector& pair_weights = Vector(),
+                                 const Communicator& communicator = local_communicator());
 
 }  // namespace cdens

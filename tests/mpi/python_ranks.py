@@ -172,15 +172,10 @@ def main():
     message = same_error_everywhere(lambda: cdens.LSCDE().fit(bad_x, y[rows], comm=COMM))
     check("X" in message and "NaN" in message, message)
 
-    # Methods and options that need every row in one place refuse several processes.
+    # Methods that need every row in one place refuse several processes.
     if COMM.Get_size() > 1:
-        message = same_error_everywhere(
-            lambda: cdens.KernelCDE(trend="gp").fit(x[rows], y[rows], comm=COMM))
-        check(message.startswith("trend = gp runs on one process"), message)
         message = same_error_everywhere(lambda: cdens.ParzenWindow().fit(x[rows], comm=COMM))
         check(message.startswith("method parzen runs on one process only"), message)
-    else:
-        cdens.KernelCDE(trend="gp").fit(x, y, comm=COMM)
 
     if COMM.Get_rank() == 0:
         print(f"python under mpirun, {COMM.Get_size()} processes: the same models "

@@ -65,11 +65,11 @@ def generated(n=300, seed=3):
     return np.column_stack([40 + 10 * x[:, 0], -3 + 0.01 * x[:, 1]]), 7 + 2 * y
 
 
-def placed(client, values, workers, kind):
+def placed(client, values, workers, kind, sizes=SIZES):
     """values (an array or a pandas object) as a dask array ("array") or dataframe/series
-    ("frame") of SIZES' partitions, partition i scattered to workers[i % len(workers)]."""
+    ("frame") of partitions of `sizes` rows, partition i scattered to workers[i % len(workers)]."""
     addresses = sorted(client.scheduler_info()["workers"])
-    bounds = np.cumsum([0] + SIZES)
+    bounds = np.cumsum([0] + sizes)
     parts = [values[start:stop] for start, stop in zip(bounds[:-1], bounds[1:])]
     futures = [client.scatter(part, workers=[addresses[workers[i % len(workers)]]], hash=False)
                for i, part in enumerate(parts)]
@@ -211,15 +211,45 @@ def test_a_nan_in_one_partition_raises_the_valueerror_of_one_process(client):
     assert "X" in str(shared.value) and "NaN" in str(shared.value)
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda: cdens.AutoCDE(random_state=1, n_jobs=1), "method auto runs on one process only"),
-    (lambda: cdens.NWCDE(n_jobs=1), "method nwcde runs on one process only"),
-], ids=["auto", "nwcde"])
-def test_methods_that_need_every_row_in_one_place_refuse_several_workers(
-        client, make, message):
+def test_methods_that_need_every_row_in_one_place_refuse_several_workers(client):
     x, y = generated(n=120)
-    with pytest.raises(ValueError, match=message):
-        make().fit(da.from_array(x, chunks=60), da.from_array(y, chunks=60))
+    with pytest.raises(ValueError, match="method nwcde runs on one process only"):
+        cdens.NWCDE(n_jobs=1).fit(da.from_array(x, chunks=60), da.from_array(y, chunks=60))
+
+
+# Partitions of auto's 120 rows, uneven, one empty.
+AUTO_SIZES = [50, 0, 20, 30, 20]
+
+
+@pytest.fixture(scope="module")
+def auto_alone():
+    """AutoCDE with its default candidates fitted in this process to 120 rows, and test rows."""
+    x, y = generated(n=120, seed=6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cdens.CdensWarning)
+        return cdens.AutoCDE(random_state=2, n_jobs=1).fit(x, y), x, y, generated(n=50, seed=7)
+
+
+@pytest.mark.parametrize("workers", [[0], [1, 0], [2, 0, 1], [3, 2, 1, 0]],
+                         ids=["1-worker", "2-workers", "3-workers", "4-workers"])
+def test_auto_on_workers_chooses_and_stacks_as_one_process(client, auto_alone, workers):
+    # The default candidates scored by 5-fold refits of every worker's rows. Tolerance: that of
+    # tests/mpi/test_auto_ranks.cpp (kScoreTolerance, 1e-3, from KCDE's search tolerance), for
+    # the mean NLLs, the stacking weights and the model's log-densities.
+    alone, x, y, (test_x, test_y) = auto_alone
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cdens.CdensWarning)
+        shared = cdens.AutoCDE(random_state=2, n_jobs=1).fit(
+            placed(client, x, workers, "array", AUTO_SIZES),
+            placed(client, y, workers, "array", AUTO_SIZES))
+    assert list(shared.selection_["status"]) == list(alone.selection_["status"])
+    assert shared.weights_.keys() == alone.weights_.keys()
+    for candidate, weight in alone.weights_.items():
+        assert abs(shared.weights_[candidate] - weight) <= 1e-3
+    np.testing.assert_allclose(shared.selection_["mean_nll"], alone.selection_["mean_nll"],
+                               rtol=0, atol=1e-3)
+    np.testing.assert_allclose(shared.log_pdf(test_x, test_y), alone.log_pdf(test_x, test_y),
+                               rtol=0, atol=1e-3)
 
 
 def test_a_method_that_does_not_run_distributed_fits_rows_on_one_worker(client):

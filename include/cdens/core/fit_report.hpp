@@ -81,6 +81,8 @@ struct MethodSelection {
 /// A fit's own held-out log-densities of its training pairs, where its selection computes them
 /// (KCDE's leave-one-out terms at the chosen bandwidths, the linear model's leave-one-out
 /// likelihood): log p̂_{−i}(y_i | x_i) in the units of y (a log mass for a discrete y).
+/// On several ranks each rank's report holds its own held-out pairs, by their global indices
+/// (empty, with one log-density per row of the rank: every one of them).
 struct HeldOutLogDensities {
   /// The held-out pairs' indices, ascending; empty: every pair, in order.
   std::vector<Index> pairs;
