@@ -14,6 +14,7 @@
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
 #include "cdens/core/validate.hpp"
+#include "core/discrete_outputs.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/json_reading.hpp"
 #include "core/kernel_sums.hpp"
@@ -23,6 +24,7 @@
 #include "core/random_streams.hpp"
 #include "core/scalar_mixture.hpp"
 #include "core/transformed_scalar_mixture.hpp"
+#include "core/trend_groups.hpp"
 
 namespace cdens {
 namespace {
@@ -36,32 +38,6 @@ Index block_count(Index m) { return (m + kQueryBlock - 1) / kQueryBlock; }
 // mixture (up to about 10⁴ times its own in standardised units) stay below the largest double,
 // 1.8·10³⁰⁸. Data scaled by 10²⁰⁰ fitted, scored, then predicted non-finite variances.
 constexpr double kLargestOutputScale = 1e152;
-
-/// The trend of a file written before output trends had a kind: "trend" is A (μ = A z) and
-/// "scale_trend" Γ, which widened the components without moving their centres. Only the
-/// one-component linear-Gaussian model wrote Γ; its centre becomes the trend's intercept (and the
-/// component sits at 0), which is the same density under the location-scale map.
-std::shared_ptr<const OutputTrend> legacy_linear_trend(const nlohmann::json& document,
-                                                       Matrix& centers) {
-  const Matrix scale_slopes = document.contains("scale_trend")
-                                  ? matrix_from_json(document["scale_trend"], "scale trend")
-                                  : Matrix();
-  Matrix slopes = document.contains("trend")
-                      ? matrix_from_json(document["trend"], "trend")
-                      : Matrix::Zero(scale_slopes.rows(), scale_slopes.cols());
-  Vector intercept = Vector::Zero(slopes.rows());
-  if (scale_slopes.size() > 0) {
-    if (centers.cols() != 1) {
-      throw ModelFormatError("a scale trend with several components is not a file cdens wrote");
-    }
-    if (centers.rows() != intercept.size()) {
-      throw ModelFormatError("inconsistent model: the trend and the centres disagree in shape");
-    }
-    intercept = centers.col(0);
-    centers.setZero();
-  }
-  return std::make_shared<const LinearTrend>(std::move(intercept), std::move(slopes), scale_slopes);
-}
 
 }  // namespace
 
@@ -96,9 +72,7 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
       y_scaling_(std::move(y_scaling)),
       gate_(std::move(gate)),
       centers_(std::move(centers)),
-      scales_(std::move(scales)),
-      groups_(std::move(groups)),
-      output_kernels_(std::move(output_kernels)) {
+      scales_(std::move(scales)) {
   if (!gate_) throw InvalidArgument("conditional mixture without a gate");
   if (gate_->input_dim() != x_scaling_.dimension()) {
     throw InvalidArgument("gate input dimension differs from the input standardiser");
@@ -116,20 +90,6 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
     throw InvalidArgument("conditional mixture: centres, scales and gate disagree in shape");
   }
   require_finite(centers_, "component centres");
-  if (groups_.empty() || groups_.front().first_component != 0) {
-    throw InvalidArgument("conditional mixture: the first trend group must start at component 0");
-  }
-  for (std::size_t g = 0; g < groups_.size(); ++g) {
-    if (trend_group_end(g) <= groups_[g].first_component) {
-      throw InvalidArgument("conditional mixture: every trend group needs components, in order");
-    }
-    const auto& trend = groups_[g].trend;
-    if (trend && (trend->output_dim() != output_dim() || trend->input_dim() != input_dim())) {
-      throw InvalidArgument("conditional mixture: the trend must map d_x inputs to d_y outputs");
-    }
-    has_trend_ = has_trend_ || trend != nullptr;
-    has_transform_ = has_transform_ || groups_[g].transform != nullptr;
-  }
   if (!(scales_.array() > 0.0).all() || !scales_.allFinite()) {
     throw InvalidArgument("component scales must be finite and positive");
   }
@@ -140,126 +100,37 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
     throw InvalidArgument("the gate's marginal weights are all zero");
   }
   log_marginal_.array() -= normaliser;
-  prepare_output_kernels();
-  if (has_transform_ && (output_dim() != 1 || !discrete_.empty())) {
-    throw InvalidArgument(
-        "conditional mixture: an output transform needs a one-dimensional "
-        "continuous y");
+  // The parts of the output side, each checking what it needs of the others.
+  discrete_ = std::make_shared<const detail::DiscreteOutputs>(std::move(output_kernels), y_scaling_,
+                                                              centers_, scales_);
+  std::vector<Index> discrete_rows;
+  for (Index d = 0; d < output_dim(); ++d) {
+    if (discrete_->is_discrete(d)) discrete_rows.push_back(d);
   }
-  prepare_merged_components();
-  component_log_norms_ = -gaussian_scales_.array().log().colwise().sum().transpose() -
-                         0.5 * static_cast<double>(gaussian_rows_.size()) * kLog2Pi;
-}
-
-std::vector<std::size_t> ConditionalMixture::component_groups() const {
-  std::vector<std::size_t> group_of(static_cast<std::size_t>(n_components()));
-  for (std::size_t g = 0; g < groups_.size(); ++g) {
-    std::fill_n(group_of.begin() + group_first(g), group_size(g), g);
-  }
-  return group_of;
-}
-
-Index ConditionalMixture::trend_group_end(std::size_t g) const {
-  return g + 1 < groups_.size() ? groups_[g + 1].first_component : n_components();
-}
-
-const std::shared_ptr<const OutputTrend>& ConditionalMixture::trend() const {
-  single_trend("the trend");
-  return groups_.front().trend;
-}
-
-const OutputTrend* ConditionalMixture::single_trend(const char* query) const {
-  if (groups_.size() != 1) {
-    throw InvalidArgument(std::string(query) + " belongs to a model of one trend group; this " +
-                          "pooled model has " + std::to_string(groups_.size()));
-  }
-  return groups_.front().trend.get();
-}
-
-ConditionalMixture::GroupMaps ConditionalMixture::group_maps(const MatrixView& z) const {
-  GroupMaps maps;
-  for (const TrendGroup& group : groups_) {
-    const OutputTrend* trend = group.trend.get();
-    maps.shifts.push_back(trend ? trend->location(z) : Matrix::Zero(output_dim(), z.cols()));
-    maps.factors.push_back(trend && trend->has_scale() ? trend->scale(z)
-                                                       : Matrix::Ones(output_dim(), z.cols()));
-  }
-  return maps;
-}
-
-void ConditionalMixture::prepare_output_kernels() {
-  if (output_kernels_.empty()) output_kernels_.resize(static_cast<std::size_t>(output_dim()));
-  if (static_cast<Index>(output_kernels_.size()) != output_dim()) {
-    throw InvalidArgument("conditional mixture: one kernel per output dimension is needed");
-  }
+  groups_ = std::make_shared<const detail::TrendGroups>(std::move(groups), n_components(),
+                                                        input_dim(), output_dim(), discrete_rows);
+  gaussian_centers_ = gather_rows(centers_, discrete_->gaussian_rows());
+  gaussian_scales_ = gather_rows(scales_, discrete_->gaussian_rows());
   component_means_ = centers_;
   component_variances_ = scales_.array().square();
-  for (Index d = 0; d < output_dim(); ++d) {
-    const ColumnKernel& kernel = output_kernels_[static_cast<std::size_t>(d)];
-    if (!kernel.is_discrete()) {
-      gaussian_rows_.push_back(d);
-      continue;
-    }
-    const std::string name = "y" + std::to_string(d);
-    if (y_scaling_.mean()(d) != 0.0 || y_scaling_.scale()(d) != 1.0) {
-      throw InvalidArgument("conditional mixture: discrete output " + name +
-                            " must not be standardised");
-    }
-    if (has_trend_) {
-      throw InvalidArgument("conditional mixture: discrete output " + name + " takes no trend");
-    }
-    const double lambda = scales_(d, 0);
-    if ((scales_.row(d).array() != lambda).any()) {
-      throw InvalidArgument("conditional mixture: the smoothing parameter of discrete output " +
-                            name + " must be the same for every component");
-    }
-    kernel.require_smoothing(lambda, name);
-    DiscreteOutput output{d, kernel.table(lambda, true).log_values, {}};
-    for (Index k = 0; k < n_components(); ++k) {
-      output.component_levels.push_back(kernel.level_index(centers_(d, k)));
-      if (output.component_levels.back() < 0) {
-        throw InvalidArgument("conditional mixture: the centres of discrete output " + name +
-                              " must be its levels");
-      }
-    }
-    // Each component's mean and variance over the levels.
-    const Eigen::Map<const Eigen::ArrayXd> levels(kernel.levels().data(), kernel.n_levels());
-    for (Index k = 0; k < n_components(); ++k) {
-      const Eigen::ArrayXd masses =
-          output.log_masses.col(output.component_levels[static_cast<std::size_t>(k)]).array().exp();
-      const double mean = (masses * levels).sum();
-      component_means_(d, k) = mean;
-      component_variances_(d, k) = (masses * (levels - mean).square()).sum();
-    }
-    discrete_.push_back(std::move(output));
-  }
-  gaussian_centers_ = gather_rows(centers_, gaussian_rows_);
-  gaussian_scales_ = gather_rows(scales_, gaussian_rows_);
+  discrete_->set_moments(component_means_, component_variances_);
+  prepare_merged_components();
+  component_log_norms_ = -gaussian_scales_.array().log().colwise().sum().transpose() -
+                         0.5 * static_cast<double>(discrete_->gaussian_rows().size()) * kLog2Pi;
 }
 
-void ConditionalMixture::add_discrete_log_masses(const VectorView& t,
-                                                 Eigen::Ref<Vector> values) const {
-  for (const DiscreteOutput& output : discrete_) {
-    const Index level =
-        output_kernels_[static_cast<std::size_t>(output.row)].level_index(t(output.row));
-    if (level < 0) {
-      values.setConstant(-INFINITY);  // a value that is none of the levels has no mass
-      return;
-    }
-    for (Index k = 0; k < n_components(); ++k) {
-      values(k) += output.log_masses(level, output.component_levels[static_cast<std::size_t>(k)]);
-    }
-  }
+const std::vector<TrendGroup>& ConditionalMixture::trend_groups() const {
+  return groups_->groups();
 }
 
-detail::LevelDistribution ConditionalMixture::level_distribution(const VectorView& pi) const {
-  const DiscreteOutput& output = discrete_.front();
-  Vector by_level = Vector::Zero(output.log_masses.cols());
-  for (Index k = 0; k < n_components(); ++k) {
-    by_level(output.component_levels[static_cast<std::size_t>(k)]) += pi(k);
-  }
-  return detail::LevelDistribution(output_kernels_.front().levels(),
-                                   output.log_masses.array().exp().matrix() * by_level);
+Index ConditionalMixture::trend_group_end(std::size_t g) const { return groups_->end(g); }
+
+const ColumnKernels& ConditionalMixture::output_kernels() const { return discrete_->kernels(); }
+
+bool ConditionalMixture::has_output_transform() const { return groups_->has_transform(); }
+
+const std::shared_ptr<const OutputTrend>& ConditionalMixture::trend() const {
+  return groups_->single("the trend").trend;
 }
 
 Matrix ConditionalMixture::standardized_outputs(const MatrixView& y, Index expected_samples) const {
@@ -272,35 +143,26 @@ Matrix ConditionalMixture::standardized_outputs(const MatrixView& y, Index expec
 }
 
 Matrix ConditionalMixture::trend_at(const MatrixView& x) const {
-  const OutputTrend* trend = single_trend("the trend's shift");
+  const OutputTrend* trend = groups_->single("the trend's shift").trend.get();
   if (!trend) return Matrix::Zero(output_dim(), x.cols());
   return trend->location(x_scaling_.transform_query(x, "x"));
 }
 
 Matrix ConditionalMixture::scale_factors_at(const MatrixView& x) const {
-  const OutputTrend* trend = single_trend("the trend's factor");
+  const OutputTrend* trend = groups_->single("the trend's factor").trend.get();
   if (!trend || !trend->has_scale()) return Matrix::Ones(output_dim(), x.cols());
   return trend->scale(x_scaling_.transform_query(x, "x"));
 }
 
 Matrix ConditionalMixture::residuals(const MatrixView& x, const MatrixView& y) const {
-  const OutputTrend* trend = single_trend("the residual");
+  groups_->single("the residual");
   Matrix t = standardized_outputs(y, x.cols());
-  if (const OutputTransform* transform = groups_.front().transform.get()) {
-    for (Index j = 0; j < t.cols(); ++j) {
-      t(0, j) = transform->in_domain(y(0, j)) ? transform->forward(y(0, j)) : -INFINITY;
-    }
-  }
-  if (!trend) return t;
-  const Matrix z = x_scaling_.transform_query(x, "x");
-  Matrix e = t - trend->location(z);
-  if (trend->has_scale()) e.array() /= trend->scale(z).array();
-  return e;
+  return groups_->residuals(y, std::move(t), x_scaling_.transform_query(x, "x"));
 }
 
 void ConditionalMixture::prepare_merged_components() {
-  if (output_dim() != 1 || !discrete_.empty()) return;
-  const std::vector<std::size_t> group_of = component_groups();
+  if (output_dim() != 1 || !discrete_->empty()) return;
+  const std::vector<std::size_t> group_of = groups_->component_groups();
   std::vector<Index> order(static_cast<std::size_t>(n_components()));
   std::iota(order.begin(), order.end(), Index{0});
   const auto key = [&](Index k) {
@@ -323,7 +185,8 @@ void ConditionalMixture::prepare_merged_components() {
 }
 
 detail::ScalarMixture ConditionalMixture::scalar_mixture(const VectorView& pi,
-                                                         const GroupMaps& maps, Index j) const {
+                                                         const detail::GroupMaps& maps,
+                                                         Index j) const {
   Vector weights = Vector::Zero(merged_centers_.size());
   for (Index k = 0; k < pi.size(); ++k) weights(merged_of_[static_cast<std::size_t>(k)]) += pi(k);
   // A component of group g in t: centre μ_g + f_g c, spread f_g s.
@@ -331,32 +194,29 @@ detail::ScalarMixture ConditionalMixture::scalar_mixture(const VectorView& pi,
   Vector scales(merged_centers_.size());
   for (Index m = 0; m < merged_centers_.size(); ++m) {
     const std::size_t g = merged_groups_[static_cast<std::size_t>(m)];
-    const double factor = maps.factors[g](0, j);
-    centers(m) = maps.shifts[g](0, j) + factor * merged_centers_(m);
-    scales(m) = factor * merged_scales_(m);
+    centers(m) = maps.center(g, 0, j, merged_centers_(m));
+    scales(m) = maps.spread(g, 0, j, merged_scales_(m));
   }
   return detail::ScalarMixture(weights, centers, scales);
 }
 
-detail::TransformedScalarMixture ConditionalMixture::transformed_mixture(const VectorView& pi,
-                                                                         const GroupMaps& maps,
-                                                                         Index j) const {
+detail::TransformedScalarMixture ConditionalMixture::transformed_mixture(
+    const VectorView& pi, const detail::GroupMaps& maps, Index j) const {
   // Part 0 holds the untransformed groups (t is y's standardisation), part 1 + g group g's.
-  std::vector<detail::TransformedScalarMixture::Part> parts(groups_.size() + 1);
+  std::vector<detail::TransformedScalarMixture::Part> parts(groups_->size() + 1);
   parts.front().shift = y_scaling_.mean()(0);
   parts.front().scale = y_scaling_.scale()(0);
-  for (std::size_t g = 0; g < groups_.size(); ++g)
-    parts[g + 1].transform = groups_[g].transform.get();
+  for (std::size_t g = 0; g < groups_->size(); ++g)
+    parts[g + 1].transform = groups_->groups()[g].transform.get();
   Vector weights = Vector::Zero(merged_centers_.size());
   for (Index k = 0; k < pi.size(); ++k) weights(merged_of_[static_cast<std::size_t>(k)]) += pi(k);
   for (Index m = 0; m < merged_centers_.size(); ++m) {
     if (!(weights(m) > 0.0)) continue;
     const std::size_t g = merged_groups_[static_cast<std::size_t>(m)];
-    auto& part = parts[groups_[g].transform ? g + 1 : 0];
-    const double factor = maps.factors[g](0, j);
+    auto& part = parts[groups_->groups()[g].transform ? g + 1 : 0];
     part.probabilities.push_back(weights(m));
-    part.centers.push_back(maps.shifts[g](0, j) + factor * merged_centers_(m));
-    part.scales.push_back(factor * merged_scales_(m));
+    part.centers.push_back(maps.center(g, 0, j, merged_centers_(m)));
+    part.scales.push_back(maps.spread(g, 0, j, merged_scales_(m)));
   }
   return detail::TransformedScalarMixture(std::move(parts));
 }
@@ -398,8 +258,8 @@ Matrix ConditionalMixture::component_probabilities(const MatrixView& x) const {
 
 bool ConditionalMixture::queries_by_kernel_sums(const GaussianKernelCenters& kernel) const {
   const Index kernels = kernel.centers->cols();
-  return kernels + (kernel.broad_weight > 0.0 ? 1 : 0) == n_components() && groups_.size() == 1 &&
-         !has_transform_ && discrete_.empty() &&
+  return kernels + (kernel.broad_weight > 0.0 ? 1 : 0) == n_components() && groups_->size() == 1 &&
+         !groups_->has_transform() && discrete_->empty() &&
          (gaussian_scales_.leftCols(kernels).colwise() - gaussian_scales_.col(0))
                  .cwiseAbs()
                  .maxCoeff() == 0.0;
@@ -424,7 +284,7 @@ Vector ConditionalMixture::kernel_sum_log_pdf(const GaussianKernelCenters& kerne
   const Index kernels = kernel.centers->cols();
   Matrix residuals = t;
   Vector log_factor_norms = Vector::Zero(z.cols());
-  if (const OutputTrend* trend = groups_.front().trend.get()) {
+  if (const OutputTrend* trend = groups_->groups().front().trend.get()) {
     residuals -= trend->location(z);
     if (trend->has_scale()) {
       const Matrix factors = trend->scale(z);
@@ -479,8 +339,8 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
     return kernel_sum_log_pdf(*kernel, z, t);
   }
   // A trend needs Gaussian outputs only, so with one the Gaussian rows are all of t.
-  const Matrix gaussian_t = gather_rows(t, gaussian_rows_);
-  const GroupMaps maps = has_trend_ ? group_maps(z) : GroupMaps{};
+  const Matrix gaussian_t = gather_rows(t, discrete_->gaussian_rows());
+  const detail::GroupMaps maps = groups_->has_trend() ? groups_->maps(z) : detail::GroupMaps{};
   Vector result(z.cols());
   const Index k_count = n_components();
   parallel_for(resolve_threads(0), block_count(z.cols()), [&](Index block) {
@@ -493,26 +353,16 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
     for (Index j = 0; j < width; ++j) {
       auto weights = log_weights.col(j);
       normalize_log_weights(weights);
-      for (std::size_t g = 0; g < groups_.size(); ++g) {
-        // e = (t − μ_g) / f_g, with the Jacobian −Σ_d log f_d of that map; a transformed group's
-        // t is T(y), whose Jacobian T′(y) replaces that of y's standardisation.
-        double log_factor_norm = 0.0;
+      for (std::size_t g = 0; g < groups_->size(); ++g) {
         target = gaussian_t.col(start + j);
-        if (const OutputTransform* transform = groups_[g].transform.get()) {
-          const double value = y(0, start + j);
-          if (!transform->in_domain(value)) {
-            joint.segment(group_first(g), group_size(g)).setConstant(-INFINITY);
-            continue;
-          }
-          target(0) = transform->forward(value);
-          log_factor_norm = transform->log_derivative(value) - y_scaling_.log_jacobian();
+        const double log_factor_norm =
+            groups_->to_residual(g, y(0, start + j), y_scaling_.log_jacobian(),
+                                 groups_->has_trend() ? &maps : nullptr, start + j, target);
+        if (log_factor_norm == -INFINITY) {
+          joint.segment(groups_->first(g), groups_->count(g)).setConstant(-INFINITY);
+          continue;
         }
-        if (has_trend_) {
-          const auto factors = maps.factors[g].col(start + j).array();
-          target = (target.array() - maps.shifts[g].col(start + j).array()) / factors;
-          log_factor_norm -= factors.log().sum();
-        }
-        for (Index k = group_first(g); k < group_first(g) + group_size(g); ++k) {
+        for (Index k = groups_->first(g); k < groups_->first(g) + groups_->count(g); ++k) {
           const double mahalanobis =
               ((target - gaussian_centers_.col(k)).array() / gaussian_scales_.col(k).array())
                   .square()
@@ -520,18 +370,18 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
           joint(k) = weights(k) + component_log_norms_(k) + log_factor_norm - 0.5 * mahalanobis;
         }
       }
-      add_discrete_log_masses(t.col(start + j), joint);
+      discrete_->add_log_masses(t.col(start + j), joint);
       result(start + j) = log_sum_exp(joint) + y_scaling_.log_jacobian();
     }
   });
   return result;
 }
 
-Matrix ConditionalMixture::component_densities_at(const MatrixView& t, const GroupMaps* maps,
-                                                  Index j) const {
-  const Matrix gaussian_t = gather_rows(t, gaussian_rows_);
+Matrix ConditionalMixture::component_densities_at(const MatrixView& t,
+                                                  const detail::GroupMaps* maps, Index j) const {
+  const Matrix gaussian_t = gather_rows(t, discrete_->gaussian_rows());
   Matrix log_densities(t.cols(), n_components());
-  for (std::size_t g = 0; g < groups_.size(); ++g) {
+  for (std::size_t g = 0; g < groups_->size(); ++g) {
     Matrix e = gaussian_t;
     double log_factor_norm = 0.0;
     if (maps) {
@@ -539,7 +389,7 @@ Matrix ConditionalMixture::component_densities_at(const MatrixView& t, const Gro
       e = (e.colwise() - maps->shifts[g].col(j)).array().colwise() / factors;
       log_factor_norm = -factors.log().sum();
     }
-    for (Index k = group_first(g); k < group_first(g) + group_size(g); ++k) {
+    for (Index k = groups_->first(g); k < groups_->first(g) + groups_->count(g); ++k) {
       const Eigen::ArrayXd mahalanobis =
           ((e.colwise() - gaussian_centers_.col(k)).array().colwise() /
            gaussian_scales_.col(k).array())
@@ -551,10 +401,10 @@ Matrix ConditionalMixture::component_densities_at(const MatrixView& t, const Gro
           (component_log_norms_(k) + log_factor_norm - 0.5 * mahalanobis).matrix();
     }
   }
-  if (!discrete_.empty()) {
+  if (!discrete_->empty()) {
     for (Index p = 0; p < t.cols(); ++p) {
       Vector masses = Vector::Zero(n_components());
-      add_discrete_log_masses(t.col(p), masses);
+      discrete_->add_log_masses(t.col(p), masses);
       log_densities.row(p) += masses.transpose();
     }
   }
@@ -568,8 +418,8 @@ Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_gri
   require_memory_for(
       static_cast<double>(t.cols()) * static_cast<double>(std::max(x.cols(), n_components())),
       "the y grid (its points times the inputs)");
-  if (has_transform_) {
-    const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+  if (groups_->has_transform()) {
+    const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
     Matrix result(t.cols(), probabilities.cols());
     parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
       const detail::TransformedScalarMixture mixture =
@@ -581,8 +431,9 @@ Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_gri
   const double jacobian = std::exp(y_scaling_.log_jacobian());
   // Component densities at the grid points (P × K), then one product with π; with a trend the
   // grid's residuals move (and scale) with x, so each input gets its own densities.
-  if (!has_trend_) return jacobian * component_densities_at(t, nullptr, 0) * probabilities;
-  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+  if (!groups_->has_trend())
+    return jacobian * component_densities_at(t, nullptr, 0) * probabilities;
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
   Matrix result(t.cols(), probabilities.cols());
   parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
     result.col(j) = jacobian * component_densities_at(t, &maps, j) * probabilities.col(j);
@@ -597,16 +448,9 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
                          static_cast<double>(output_dim()),
                      "the number of samples per input");
   const Matrix probabilities = component_probabilities(x);
-  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
-  const std::vector<std::size_t> group_of = component_groups();
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  const std::vector<std::size_t> group_of = groups_->component_groups();
   const Index m = probabilities.cols();
-  // The cumulative masses over the levels around each centre level, per discrete output.
-  std::vector<Matrix> cumulative(static_cast<std::size_t>(output_dim()));
-  for (const DiscreteOutput& output : discrete_) {
-    Matrix& sums = cumulative[static_cast<std::size_t>(output.row)];
-    sums = output.log_masses.array().exp();
-    for (Index a = 1; a < sums.rows(); ++a) sums.row(a) += sums.row(a - 1);
-  }
   Matrix draws(output_dim(), m * n_per_input);
   parallel_for(resolve_threads(0), m, [&](Index j) {
     Rng rng(seed, random_stream::indexed(j));
@@ -616,23 +460,13 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
       const Index k = component(rng.engine());
       auto draw = draws.col(j * n_per_input + r);
       for (Index d = 0; d < output_dim(); ++d) {
-        const Matrix& sums = cumulative[static_cast<std::size_t>(d)];
-        if (sums.size() == 0) {
-          const std::size_t g = group_of[static_cast<std::size_t>(k)];
-          const double t = maps.shifts[g](d, j) +
-                           maps.factors[g](d, j) * (centers_(d, k) + scales_(d, k) * rng.normal());
-          const OutputTransform* transform = groups_[g].transform.get();
-          draw(d) =
-              transform ? transform->inverse(t) : y_scaling_.mean()(d) + y_scaling_.scale()(d) * t;
+        if (discrete_->is_discrete(d)) {
+          draw(d) = discrete_->draw(d, k, rng);
           continue;
         }
-        // A level by inversion of the masses around the centre's level.
-        const ColumnKernel& kernel = output_kernels_[static_cast<std::size_t>(d)];
-        const auto column = sums.col(kernel.level_index(centers_(d, k)));
-        const double u = rng.uniform() * column(column.size() - 1);
-        Index level = 0;
-        while (level + 1 < column.size() && column(level) <= u) ++level;
-        draw(d) = kernel.levels()[static_cast<std::size_t>(level)];  // never standardised
+        const std::size_t g = group_of[static_cast<std::size_t>(k)];
+        const double t = maps.center(g, d, j, centers_(d, k) + scales_(d, k) * rng.normal());
+        draw(d) = groups_->to_output(g, d, t, y_scaling_);
       }
     }
   });
@@ -641,8 +475,8 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
 
 Matrix ConditionalMixture::mean(const MatrixView& x) const {
   const Matrix probabilities = component_probabilities(x);
-  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
-  if (has_transform_) {
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  if (groups_->has_transform()) {
     Matrix result(1, probabilities.cols());
     parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
       double variance = 0.0;
@@ -652,17 +486,17 @@ Matrix ConditionalMixture::mean(const MatrixView& x) const {
   }
   // E[t] = Σ_g (Π_g μ_g + f_g ⊙ Σ_{k ∈ g} π_k m_k), Π_g the group's probability.
   Matrix result = Matrix::Zero(output_dim(), probabilities.cols());
-  for (std::size_t g = 0; g < groups_.size(); ++g) {
-    const auto pi = probabilities.middleRows(group_first(g), group_size(g));
+  for (std::size_t g = 0; g < groups_->size(); ++g) {
+    const auto pi = probabilities.middleRows(groups_->first(g), groups_->count(g));
     result += maps.shifts[g] * pi.colwise().sum().asDiagonal();
-    result += (component_means_.middleCols(group_first(g), group_size(g)) * pi)
+    result += (component_means_.middleCols(groups_->first(g), groups_->count(g)) * pi)
                   .cwiseProduct(maps.factors[g]);
   }
   return y_scaling_.inverse_transform(result);
 }
 
-void ConditionalMixture::transformed_moments(const VectorView& pi, const GroupMaps& maps, Index j,
-                                             double& mean, double& variance) const {
+void ConditionalMixture::transformed_moments(const VectorView& pi, const detail::GroupMaps& maps,
+                                             Index j, double& mean, double& variance) const {
   // Σ_k π_k E[y_k] and Σ_k π_k E[y_k²] over the components in y's units: a plain component is
   // N(ȳ + S (μ_g + f_g c_k), S² f_g² s_k²), a transformed one is quadrature. Components below
   // 1e-16 are left out (their total is at most K · 1e-16).
@@ -671,14 +505,12 @@ void ConditionalMixture::transformed_moments(const VectorView& pi, const GroupMa
   double first = 0.0;
   double second = 0.0;
   double total = 0.0;
-  for (std::size_t g = 0; g < groups_.size(); ++g) {
-    const double location = maps.shifts[g](0, j);
-    const double factor = maps.factors[g](0, j);
-    const OutputTransform* transform = groups_[g].transform.get();
-    for (Index k = group_first(g); k < trend_group_end(g); ++k) {
+  for (std::size_t g = 0; g < groups_->size(); ++g) {
+    const OutputTransform* transform = groups_->groups()[g].transform.get();
+    for (Index k = groups_->first(g); k < groups_->end(g); ++k) {
       if (!(pi(k) > 1e-16)) continue;
-      const double center = location + factor * centers_(0, k);
-      const double spread = factor * scales_(0, k);
+      const double center = maps.center(g, 0, j, centers_(0, k));
+      const double spread = maps.spread(g, 0, j, scales_(0, k));
       double m1 = 0.0;
       double m2 = 0.0;
       if (transform) {
@@ -696,13 +528,14 @@ void ConditionalMixture::transformed_moments(const VectorView& pi, const GroupMa
   variance = std::max(0.0, second / total - mean * mean);
 }
 
-ConditionalMixture::Moments ConditionalMixture::moments_in_t(const GroupMaps& maps, Index j) const {
+ConditionalMixture::Moments ConditionalMixture::moments_in_t(const detail::GroupMaps& maps,
+                                                             Index j) const {
   Moments moments{component_means_, component_variances_};
-  for (std::size_t g = 0; g < groups_.size(); ++g) {
+  for (std::size_t g = 0; g < groups_->size(); ++g) {
     const Vector factor = maps.factors[g].col(j);
-    auto means = moments.means.middleCols(group_first(g), group_size(g));
+    auto means = moments.means.middleCols(groups_->first(g), groups_->count(g));
     means = (factor.asDiagonal() * means).colwise() + maps.shifts[g].col(j);
-    auto variances = moments.variances.middleCols(group_first(g), group_size(g));
+    auto variances = moments.variances.middleCols(groups_->first(g), groups_->count(g));
     variances = factor.array().square().matrix().asDiagonal() * variances;
   }
   return moments;
@@ -710,10 +543,10 @@ ConditionalMixture::Moments ConditionalMixture::moments_in_t(const GroupMaps& ma
 
 Matrix ConditionalMixture::covariance(const MatrixView& x) const {
   const Matrix probabilities = component_probabilities(x);
-  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
   const Index d = output_dim();
   Matrix result(d * d, probabilities.cols());
-  if (has_transform_) {
+  if (groups_->has_transform()) {
     parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
       double mean = 0.0;
       transformed_moments(probabilities.col(j), maps, j, mean, result(0, j));
@@ -739,12 +572,7 @@ Matrix ConditionalMixture::component_overlaps() const {
   // ∫ N(t; c_k, S_k) N(t; c_l, S_l) dt = N(c_k; c_l, S_k + S_l) for diagonal S; a discrete
   // output contributes Σ_a p(a | c_k) p(a | c_l).
   const Index k_count = n_components();
-  const auto gaussian_count = static_cast<double>(gaussian_rows_.size());
-  std::vector<Matrix> level_overlaps;
-  for (const DiscreteOutput& output : discrete_) {
-    const Matrix masses = output.log_masses.array().exp();
-    level_overlaps.push_back(masses.transpose() * masses);
-  }
+  const auto gaussian_count = static_cast<double>(discrete_->gaussian_rows().size());
   Matrix overlap(k_count, k_count);
   for (Index k = 0; k < k_count; ++k) {
     for (Index l = 0; l < k_count; ++l) {
@@ -754,13 +582,9 @@ Matrix ConditionalMixture::component_overlaps() const {
           -0.5 * ((gaussian_centers_.col(k) - gaussian_centers_.col(l)).array().square() / variance)
                      .sum() -
           0.5 * (variance.log().sum() + gaussian_count * kLog2Pi));
-      for (std::size_t e = 0; e < discrete_.size(); ++e) {
-        const auto& levels = discrete_[e].component_levels;
-        overlap(k, l) *= level_overlaps[e](levels[static_cast<std::size_t>(k)],
-                                           levels[static_cast<std::size_t>(l)]);
-      }
     }
   }
+  discrete_->multiply_overlaps(overlap);
   return overlap;
 }
 
@@ -768,15 +592,15 @@ Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
   const Matrix probabilities = component_probabilities(x);
   // p_user(y) = p_std(t) |∂t/∂y|, so ∫ p_user² dy = |∂t/∂y| ∫ p_std(t)² dt.
   const double jacobian = std::exp(y_scaling_.log_jacobian());
-  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
-  if (has_transform_) {
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  if (groups_->has_transform()) {
     Vector result(probabilities.cols());
     parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
       result(j) = transformed_mixture(probabilities.col(j), maps, j).squared_norm();
     });
     return result;
   }
-  if (groups_.size() == 1 || !has_trend_) {
+  if (groups_->size() == 1 || !groups_->has_trend()) {
     // p_std(t) = p(e) / Π f with one f for every component: ∫ p_std² dt = ∫ p(e)² de / Π f.
     const Matrix overlap = component_overlaps();
     return (jacobian *
@@ -809,13 +633,13 @@ Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
 ConditionalMixture::ScalarComponents ConditionalMixture::scalar_components(
     const MatrixView& x) const {
   require_scalar_output("the scalar components");
-  if (!discrete_.empty()) throw InvalidArgument("the scalar components need a continuous y");
-  if (has_transform_) {
+  if (!discrete_->empty()) throw InvalidArgument("the scalar components need a continuous y");
+  if (groups_->has_transform()) {
     throw InvalidArgument("the components of a transformed output are not Gaussian in y");
   }
   ScalarComponents components{component_probabilities(x), Matrix(n_components(), x.cols()),
                               Matrix(n_components(), x.cols())};
-  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
   const double mean = y_scaling_.mean()(0);
   const double scale = y_scaling_.scale()(0);
   for (Index j = 0; j < x.cols(); ++j) {
@@ -830,25 +654,26 @@ Vector ConditionalMixture::cdf(const MatrixView& x, const MatrixView& y) const {
   require_scalar_output("the CDF");
   const Matrix probabilities = component_probabilities(x);
   const Matrix t = standardized_outputs(y, x.cols());
-  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
   Vector result(t.cols());
   parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
-    if (has_transform_) {
+    if (groups_->has_transform()) {
       result(j) = transformed_mixture(probabilities.col(j), maps, j).cdf(y(0, j));
       return;
     }
-    result(j) = discrete_.empty() ? scalar_mixture(probabilities.col(j), maps, j).cdf(t(0, j))
-                                  : level_distribution(probabilities.col(j)).cdf(t(0, j));
+    result(j) = discrete_->empty()
+                    ? scalar_mixture(probabilities.col(j), maps, j).cdf(t(0, j))
+                    : discrete_->level_distribution(probabilities.col(j)).cdf(t(0, j));
   });
   return result;
 }
 
 Vector ConditionalMixture::crps_by_quadrature(const MatrixView& x, const MatrixView& y) const {
   require_scalar_output("the CRPS");
-  if (!discrete_.empty()) throw InvalidArgument("the CRPS by quadrature needs a continuous y");
+  if (!discrete_->empty()) throw InvalidArgument("the CRPS by quadrature needs a continuous y");
   const Matrix probabilities = component_probabilities(x);
   standardized_outputs(y, x.cols());  // checks y
-  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
   Vector result(y.cols());
   parallel_for(resolve_threads(0), y.cols(), [&](Index j) {
     result(j) = transformed_mixture(probabilities.col(j), maps, j).crps(y(0, j));
@@ -861,17 +686,17 @@ Matrix ConditionalMixture::quantiles(const MatrixView& x,
   require_scalar_output("quantiles");
   require_open_unit_interval(probabilities, "quantile probabilities");
   const Matrix pi = component_probabilities(x);
-  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
   Matrix result(static_cast<Index>(probabilities.size()), pi.cols());
   parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
-    if (!discrete_.empty()) {
-      const detail::LevelDistribution distribution = level_distribution(pi.col(j));
+    if (!discrete_->empty()) {
+      const detail::LevelDistribution distribution = discrete_->level_distribution(pi.col(j));
       for (std::size_t r = 0; r < probabilities.size(); ++r) {
         result(static_cast<Index>(r), j) = distribution.quantile(probabilities[r]);
       }
       return;
     }
-    if (has_transform_) {
+    if (groups_->has_transform()) {
       const detail::TransformedScalarMixture mixture = transformed_mixture(pi.col(j), maps, j);
       for (std::size_t r = 0; r < probabilities.size(); ++r) {
         result(static_cast<Index>(r), j) = mixture.quantile(probabilities[r]);
@@ -892,16 +717,16 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
   require_scalar_output("highest-density regions");
   require_open_unit_interval({coverage}, "coverage");
   const Matrix pi = component_probabilities(x);
-  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
   std::vector<HighestDensityRegion> regions(static_cast<std::size_t>(pi.cols()));
   parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
-    if (!discrete_.empty()) {
+    if (!discrete_->empty()) {
       // Not standardised and without trend: the levels are in the user's units.
       regions[static_cast<std::size_t>(j)] =
-          level_distribution(pi.col(j)).highest_density_region(coverage);
+          discrete_->level_distribution(pi.col(j)).highest_density_region(coverage);
       return;
     }
-    if (has_transform_) {
+    if (groups_->has_transform()) {
       regions[static_cast<std::size_t>(j)] =
           transformed_mixture(pi.col(j), maps, j).highest_density_region(coverage);
       return;
@@ -919,14 +744,14 @@ Vector ConditionalMixture::highest_density_probability(const MatrixView& x,
   const Matrix pi = component_probabilities(x);
   // An affine map of y keeps the order of the densities: the probability is that of t.
   const Matrix t = standardized_outputs(y, x.cols());
-  const GroupMaps maps = group_maps(x_scaling_.transform_query(x, "x"));
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
   Vector result(t.cols());
   parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
-    if (!discrete_.empty()) {
-      result(j) = level_distribution(pi.col(j)).highest_density_probability(t(0, j));
+    if (!discrete_->empty()) {
+      result(j) = discrete_->level_distribution(pi.col(j)).highest_density_probability(t(0, j));
       return;
     }
-    result(j) = has_transform_
+    result(j) = groups_->has_transform()
                     ? transformed_mixture(pi.col(j), maps, j).highest_density_probability(y(0, j))
                     : scalar_mixture(pi.col(j), maps, j).highest_density_probability(t(0, j));
   });
@@ -941,29 +766,8 @@ nlohmann::json ConditionalMixture::to_json() const {
                              {"gate", gate},
                              {"centers", matrix_to_json(centers_)},
                              {"scales", matrix_to_json(scales_)}};
-  if (groups_.size() == 1) {
-    if (groups_.front().trend) document["output_trend"] = groups_.front().trend->to_json();
-    if (groups_.front().transform) {
-      document["output_transform"] = groups_.front().transform->to_json();
-    }
-  } else {
-    // A pooled model: each group's first component, trend (null for none) and transform (only
-    // where it has one).
-    document["trend_groups"] = nlohmann::json::array();
-    for (const TrendGroup& group : groups_) {
-      nlohmann::json entry = {
-          {"first_component", group.first_component},
-          {"output_trend", group.trend ? group.trend->to_json() : nlohmann::json()}};
-      if (group.transform) entry["output_transform"] = group.transform->to_json();
-      document["trend_groups"].push_back(std::move(entry));
-    }
-  }
-  if (any_discrete(output_kernels_)) {
-    document["output_kernels"] = nlohmann::json::array();
-    for (const ColumnKernel& kernel : output_kernels_) {
-      document["output_kernels"].push_back(kernel.to_json());
-    }
-  }
+  groups_->write_json(document);
+  discrete_->write_json(document);
   return document;
 }
 
@@ -972,49 +776,15 @@ ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
   const auto& gate = json_member(document, "gate");
   const auto& kind = json_member(gate, "kind");
   if (!kind.is_string()) throw ModelFormatError("the gate's kind is not a string");
-  // Files written before discrete outputs existed have no output_kernels: all Gaussian.
-  ColumnKernels output_kernels;
-  if (document.contains("output_kernels")) {
-    const auto& list = document["output_kernels"];
-    if (!list.is_array()) throw ModelFormatError("the model's output_kernels is not a list");
-    for (const auto& kernel : list) output_kernels.push_back(ColumnKernel::from_json(kernel));
-  }
+  const ColumnKernels output_kernels = detail::DiscreteOutputs::kernels_from_json(document);
   return reading_model_part("inconsistent model", [&] {
     Matrix centers = matrix_from_json(json_member(document, "centers"), "centres");
-    std::vector<TrendGroup> groups;
-    if (document.contains("trend_groups")) {
-      const auto& list = document["trend_groups"];
-      if (!list.is_array()) throw ModelFormatError("the model's trend_groups is not a list");
-      for (const auto& group : list) {
-        const auto& first = json_member(group, "first_component");
-        if (!first.is_number_integer()) {
-          throw ModelFormatError("a trend group's first_component is not an integer");
-        }
-        const auto& trend = json_member(group, "output_trend");
-        groups.push_back({first.get<Index>(),
-                          trend.is_null() ? nullptr : output_trend_from_json(trend),
-                          group.contains("output_transform")
-                              ? OutputTransform::from_json(group["output_transform"])
-                              : nullptr});
-      }
-    } else if (document.contains("output_trend")) {
-      groups.push_back({0, output_trend_from_json(document["output_trend"])});
-    } else if (document.contains("trend") || document.contains("scale_trend")) {
-      groups.push_back({0, legacy_linear_trend(document, centers)});
-    } else {
-      groups.push_back({0, nullptr});
-    }
-    if (document.contains("output_transform")) {
-      if (groups.size() != 1) {
-        throw ModelFormatError("a pooled model keeps its output transforms in its trend groups");
-      }
-      groups.front().transform = OutputTransform::from_json(document["output_transform"]);
-    }
+    std::vector<TrendGroup> groups = detail::TrendGroups::from_json(document, centers);
     return ConditionalMixture(Standardizer::from_json(json_member(document, "x_scaling")),
                               Standardizer::from_json(json_member(document, "y_scaling")),
                               read_gate(kind.get<std::string>(), gate), std::move(centers),
                               matrix_from_json(json_member(document, "scales"), "scales"),
-                              std::move(groups), std::move(output_kernels));
+                              std::move(groups), output_kernels);
   });
 }
 

@@ -1,38 +1,37 @@
 #pragma once
-// The conditional mixture, the fitted shape of every conditional estimator (docs/design.md):
+// The conditional mixture, the fitted shape of every conditional estimator (docs/design.md, "Two
+// fitted shapes"):
 //
-//   p(y|x) = Σ_k w_k(x) N(e; c_k, diag s_k²) / (Σ_k w_k(x) Π_d f_d(z)),   e = (t − μ(z)) / f(z),
+//   p(y|x) = Σ_k w_k(x) p_k(y|x) / Σ_k w_k(x),   p_k(y|x) = Π_d K_kd(e_d) |∂e/∂y|,
+//   e = (t − μ_g(z)) / f_g(z) for component k of trend group g,
 //
-// on standardised x (z) and y (t), where the output trend (output_trend.hpp) moves the
-// components with x by μ(z) and widens them by f(z): a line (the linear-Gaussian baseline, KCDE
-// on residuals of a line, with f = exp(Γ z) for the baseline's log-linear spread) or a
-// Gaussian-process mean with its predictive spread (KCDE around a smooth trend). Without a trend
-// μ = 0 and f = 1. Densities are reported in the user's units through the Jacobian of the output
-// standardisation. Each query is written once here; estimators only supply the gate w_k(x), the
-// components (c_k, s_k) and the trend.
+// on standardised x (z) and y (t). The mixture is the standardisations, the gate w_k(x)
+// (conditional_gate.hpp) and an output side of parts beside the gate, each with its own checks,
+// model-file members and share of every query:
 //
-// Discrete outputs (KCDE with declared discrete columns, docs/methods/kcde.md): an output
-// dimension may instead carry a discrete kernel over its levels (column_kernel.hpp), the
-// component's factor then being the probability mass p_d(y_d | c_kd; λ_d) of its kernel around
-// the level c_kd, and the scales row of that dimension holding λ_d (the same for every
-// component). Such a dimension is not standardised (its scaling is the identity), the queries
-// return a probability mass for it (a product of density and mass for mixed y), and it takes
-// no trend. Where every output is Gaussian, nothing changes.
+// - the components' factors K_kd: Gaussian N(e_d; c_kd, s_kd²), or, for an output dimension with a
+//   discrete kernel (column_kernel.hpp, KCDE's declared discrete columns, docs/methods/kcde.md),
+//   the kernel's probability mass p_d(y_d | c_kd; λ_d) around the level c_kd, the scales row of
+//   that dimension holding λ_d (src/core/discrete_outputs.hpp). A discrete dimension is not
+//   standardised, takes no trend, and the queries return a probability mass for it (a product of
+//   density and mass for mixed y);
+// - the trend groups (src/core/trend_groups.hpp): consecutive components sharing the map from y
+//   to e. Group g's output trend (output_trend.hpp: a line, with f = exp(Γ z) for the linear
+//   baseline's log-linear spread, or a Gaussian-process mean with its predictive spread; none:
+//   μ = 0, f = 1) moves and widens its components with x, and its optional output transform
+//   (output_transform.hpp, a one-dimensional continuous y only) makes t = T(y) rather than y's
+//   standardisation, the density then carrying T′(y). A model of one group is the plain shape;
+//   a pool of several fitted models (auto's stacking) has one group per member.
 //
-// Trend groups (a pool of several fitted models, auto's stacking): the components may fall into
-// consecutive groups, each with a trend of its own (or none), all on the same standardisation;
-// component k of group g then has t = μ_g(z) + f_g(z)·e. A model of one group is the plain
-// shape above; the queries of a pooled model treat each group's components in t.
-//
-// Output transforms (one-dimensional Gaussian y only): a trend group may carry a monotone map of
-// y (output_transform.hpp); its components then describe t = T(y) rather than y's
-// standardisation, so that group's density is p(T(y) | x) T′(y). Such a model answers every
-// query in y's units, the ones without a closed form numerically (transformed_scalar_mixture.hpp).
+// Through the Jacobian |∂e/∂y| densities are reported in the user's units. Each query is written
+// once here; estimators only supply the gate, the components (c_k, s_k) and the parts. A model
+// with an output transform answers the queries without a closed form numerically
+// (transformed_scalar_mixture.hpp).
 //
 // Edge of the data: weights are combined in log space (log-sum-exp), so a far-away x still gets
 // the weights of its nearest components. Where every w_k(x) is exactly zero (an empty ε-ball,
 // all LSCDE coefficients rounded to zero), p(y|x) is the gate's marginal mixture
-// Σ_k m_k N(y; c_k, diag s_k²) / Σ_k m_k, never NaN.
+// Σ_k m_k Π_d K_kd / Σ_k m_k, never NaN.
 
 #include <cstdint>
 #include <memory>
@@ -49,9 +48,11 @@
 
 namespace cdens {
 namespace detail {
-class LevelDistribution;
+class DiscreteOutputs;
+struct GroupMaps;
 class ScalarMixture;
 class TransformedScalarMixture;
+class TrendGroups;
 }  // namespace detail
 
 /// Throws InvalidArgument where an output's standard deviation (its scale in `y_scaling`) exceeds
@@ -75,13 +76,15 @@ class ConditionalMixture {
   /// there is a trend); scales must be positive. `trend` is the output trend of matching
   /// dimensions, or null for none. `output_kernels` gives the kernel of every output dimension
   /// (empty: all Gaussian); a discrete one needs the identity scaling, centres among its levels,
-  /// its λ as a constant scales row, and no trend.
+  /// its λ as a constant scales row, and no trend. Each part of the output side checks its own
+  /// (src/core/discrete_outputs.hpp, src/core/trend_groups.hpp); InvalidArgument otherwise.
   ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
                      std::shared_ptr<const ConditionalGate> gate, Matrix centers, Matrix scales,
                      std::shared_ptr<const OutputTrend> trend = nullptr,
                      ColumnKernels output_kernels = {});
   /// A mixture whose components fall into trend groups: `groups` in order of their first
-  /// component, the first at 0, each group non-empty; a trend needs Gaussian outputs.
+  /// component, the first at 0, each group non-empty; a trend needs Gaussian outputs, a
+  /// transform one continuous output.
   ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
                      std::shared_ptr<const ConditionalGate> gate, Matrix centers, Matrix scales,
                      std::vector<TrendGroup> groups, ColumnKernels output_kernels = {});
@@ -100,14 +103,14 @@ class ConditionalMixture {
   /// InvalidArgument for a pooled model, whose groups have one each (trend_groups()).
   const std::shared_ptr<const OutputTrend>& trend() const;
   /// The trend groups: one for every model but a pool.
-  const std::vector<TrendGroup>& trend_groups() const { return groups_; }
+  const std::vector<TrendGroup>& trend_groups() const;
   /// One past the last component of trend group g: the next group's first, or K.
   Index trend_group_end(std::size_t g) const;
   /// The kernel of every output dimension: continuous (Gaussian) or discrete.
-  const ColumnKernels& output_kernels() const { return output_kernels_; }
+  const ColumnKernels& output_kernels() const;
   /// Whether a trend group carries an output transform (its components are then not Gaussian in
   /// y: scalar_components() is refused and the CRPS is crps_by_quadrature()).
-  bool has_output_transform() const { return has_transform_; }
+  bool has_output_transform() const;
 
   // Queries. Inputs and outputs are in the user's units, one sample per column.
 
@@ -176,31 +179,11 @@ class ConditionalMixture {
   static ConditionalMixture from_json(const nlohmann::json& document, const GateReader& read_gate);
 
  private:
-  /// Every group's shift μ_g(z) and factor f_g(z) (d_y × m each) at standardised inputs z.
-  struct GroupMaps {
-    std::vector<Matrix> shifts;
-    std::vector<Matrix> factors;
-  };
-  GroupMaps group_maps(const MatrixView& z) const;
-  /// A discrete output dimension: its kernel's probability masses around each level.
-  struct DiscreteOutput {
-    Index row;                            ///< the output dimension
-    Matrix log_masses;                    ///< c × c: log p(level a | centre level b)
-    std::vector<Index> component_levels;  ///< the level index of every component's centre
-  };
-
-  /// Checks the output kernels and builds the discrete outputs and per-component moments.
-  void prepare_output_kernels();
-  /// Σ over discrete outputs of log p_d(t_d | c_kd) for every component k, added to `values`
-  /// (K) for the standardised output t.
-  void add_discrete_log_masses(const VectorView& t, Eigen::Ref<Vector> values) const;
-  /// The distribution over the levels of a one-dimensional discrete y given π (K).
-  detail::LevelDistribution level_distribution(const VectorView& pi) const;
   Matrix standardized_outputs(const MatrixView& y, Index expected_samples) const;
   /// The density in t of every component at the points t (columns): P × K. Component k of group
   /// g has N(e; c_k, diag s_k²) / Π_d f_d with e = (t − μ) / f, μ and f those of g at input j of
   /// `maps`; without maps, μ = 0 and f = 1.
-  Matrix component_densities_at(const MatrixView& t, const GroupMaps* maps, Index j) const;
+  Matrix component_densities_at(const MatrixView& t, const detail::GroupMaps* maps, Index j) const;
   /// ∫ N(e; c_k, diag s_k²) N(e; c_l, diag s_l²) de for every pair of components: K × K.
   Matrix component_overlaps() const;
   /// Every component's mean and per-dimension variance in t at input j of `maps` (d_y × K
@@ -210,23 +193,20 @@ class ConditionalMixture {
     Matrix means;
     Matrix variances;
   };
-  Moments moments_in_t(const GroupMaps& maps, Index j) const;
+  Moments moments_in_t(const detail::GroupMaps& maps, Index j) const;
   /// E[y] and Var[y] of a one-dimensional y at input j of `maps` for a model with an output
   /// transform (the transformed components' moments by quadrature).
-  void transformed_moments(const VectorView& pi, const GroupMaps& maps, Index j, double& mean,
-                           double& variance) const;
-  /// The components of group g: its first one and how many.
-  Index group_first(std::size_t g) const { return groups_[g].first_component; }
-  Index group_size(std::size_t g) const { return trend_group_end(g) - group_first(g); }
-  /// The trend group of every component.
-  std::vector<std::size_t> component_groups() const;
+  void transformed_moments(const VectorView& pi, const detail::GroupMaps& maps, Index j,
+                           double& mean, double& variance) const;
   /// The scalar mixture of the standardised output t at input j of `maps`, probabilities π,
   /// components of one trend group with the same centre and scale merged into one (a KCDE of a y
   /// with ties has many).
-  detail::ScalarMixture scalar_mixture(const VectorView& pi, const GroupMaps& maps, Index j) const;
+  detail::ScalarMixture scalar_mixture(const VectorView& pi, const detail::GroupMaps& maps,
+                                       Index j) const;
   /// The distribution of a one-dimensional y at input j of `maps` for a model with an output
   /// transform: the untransformed groups as one part, each transformed group as its own.
-  detail::TransformedScalarMixture transformed_mixture(const VectorView& pi, const GroupMaps& maps,
+  detail::TransformedScalarMixture transformed_mixture(const VectorView& pi,
+                                                       const detail::GroupMaps& maps,
                                                        Index j) const;
   /// Whether log_pdf may sum the kernels of `kernel`'s gate with the kernel-sum engine: one trend
   /// group, no output transform, Gaussian outputs, every component of the same widths.
@@ -236,8 +216,6 @@ class ConditionalMixture {
                             const MatrixView& t) const;
   /// Merges the components of a one-dimensional Gaussian y by trend group, centre and scale.
   void prepare_merged_components();
-  /// The trend of the only group (InvalidArgument naming `query` for a pooled model).
-  const OutputTrend* single_trend(const char* query) const;
   /// Turns log w_k(x) into log π_k(x) in place (Σ π = 1), or into the marginal log-weights where
   /// every w_k(x) is zero.
   void normalize_log_weights(Eigen::Ref<Vector> log_weights) const;
@@ -250,14 +228,11 @@ class ConditionalMixture {
   std::shared_ptr<const ConditionalGate> gate_;
   Matrix centers_;
   Matrix scales_;
-  std::vector<TrendGroup> groups_;
-  bool has_trend_ = false;      ///< whether any group has a trend
-  bool has_transform_ = false;  ///< whether any group has an output transform
-  ColumnKernels output_kernels_;
-  std::vector<Index> gaussian_rows_;  ///< the Gaussian output dimensions
-  Matrix gaussian_centers_;           ///< their rows of the centres
-  Matrix gaussian_scales_;            ///< and of the scales
-  std::vector<DiscreteOutput> discrete_;
+  // The parts of the output side (immutable, so copies of the model share them).
+  std::shared_ptr<const detail::TrendGroups> groups_;
+  std::shared_ptr<const detail::DiscreteOutputs> discrete_;
+  Matrix gaussian_centers_;     ///< the rows of the centres of the Gaussian outputs
+  Matrix gaussian_scales_;      ///< and of the scales
   Matrix component_means_;      ///< d_y × K: the mean of each component
   Matrix component_variances_;  ///< d_y × K: the variance of each component, per dimension
   Vector log_marginal_;         ///< normalised log m_k
