@@ -18,6 +18,7 @@
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/samples.hpp"
+#include "cdens/core/sampling_plan.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/text.hpp"
 #include "cdens/methods/option_tables.hpp"

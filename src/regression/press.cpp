@@ -14,6 +14,7 @@
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/validate.hpp"
 #include "cdens/methods/option_tables.hpp"
+#include "cdens/regression/press_gate.hpp"
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"
 #include "regression/press_design_products.hpp"

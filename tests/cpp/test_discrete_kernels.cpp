@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
+#include "cdens/conditional/product_kernel_gate.hpp"
+#include "cdens/core/samples.hpp"
 #include "core/bandwidth_likelihood.hpp"
 #include "support.hpp"
 

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cdens/cdens.hpp"
+#include "cdens/core/json_io.hpp"
+#include "cdens/core/samples.hpp"
 #include "cdens/evaluation/scores.hpp"
 #include "support.hpp"
 

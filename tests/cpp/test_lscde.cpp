@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
+#include "cdens/core/samples.hpp"
 #include "conditional/lscde_basis.hpp"
 #include "conditional/lscde_gate.hpp"
 #include "conditional/lscde_system.hpp"

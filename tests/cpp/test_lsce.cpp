@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
+#include "cdens/core/samples.hpp"
+#include "cdens/core/sampling_plan.hpp"
 #include "conditional/grassmann.hpp"
 #include "conditional/reduced_cde_dimension.hpp"
 #include "conditional/sufficient_reduction.hpp"

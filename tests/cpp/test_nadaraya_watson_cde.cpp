@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
+#include "cdens/core/samples.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "support.hpp"

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cdens/cdens.hpp"
+#include "cdens/core/sample_weights.hpp"
 #include "core/bandwidth_likelihood.hpp"
 #include "support.hpp"
 
