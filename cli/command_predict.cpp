@@ -12,18 +12,18 @@
 #include <optional>
 #include <string>
 
-#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/text.hpp"
-#include "cdens/core/validate.hpp"
 #include "cdens/regression/press.hpp"
-#include "cdens/regression/press_gate.hpp"
 #include "cdens/regression/press_smoother.hpp"
 #include "columns.hpp"
 #include "command_progress.hpp"
 #include "commands.hpp"
+#include "core/csv.hpp"
+#include "core/text.hpp"
+#include "core/validate.hpp"
 #include "model_kinds.hpp"
 #include "output_files.hpp"
+#include "regression/press_gate.hpp"
 #include "table_cells.hpp"
 
 namespace cdens::cli {

@@ -13,8 +13,8 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "cdens/methods/registry.hpp"
+#include "methods/option_tables.hpp"
 #include "python_communicator.hpp"
 #include "python_progress.hpp"
 

@@ -6,16 +6,16 @@
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/sample_weights.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/validate.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "conditional/lscde_gate.hpp"
 #include "conditional/lscde_system.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
+#include "core/sample_weights.hpp"
+#include "core/samples.hpp"
 #include "core/sharded_sampling_plan.hpp"
 #include "core/tied_outputs.hpp"
+#include "core/validate.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {

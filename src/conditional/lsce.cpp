@@ -5,20 +5,20 @@
 #include <limits>
 #include <optional>
 
-#include "cdens/conditional/projected_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/validate.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "conditional/lscde_gate.hpp"
 #include "conditional/lscde_system.hpp"
+#include "conditional/projected_gate.hpp"
 #include "conditional/reduced_cde_dimension.hpp"
 #include "conditional/sufficient_reduction.hpp"
 #include "core/random_streams.hpp"
+#include "core/samples.hpp"
 #include "core/sharded_sampling_plan.hpp"
 #include "core/tied_outputs.hpp"
+#include "core/validate.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {

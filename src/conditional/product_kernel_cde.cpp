@@ -6,25 +6,25 @@
 #include <optional>
 #include <string>
 
-#include "cdens/conditional/broad_component_gate.hpp"
 #include "cdens/conditional/linear_gaussian.hpp"
 #include "cdens/conditional/marginal_mixing.hpp"
-#include "cdens/conditional/product_kernel_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/validate.hpp"
-#include "cdens/methods/option_tables.hpp"
+#include "conditional/broad_component_gate.hpp"
 #include "conditional/declared_columns.hpp"
 #include "conditional/gaussian_process_regression.hpp"
 #include "conditional/output_transform_fit.hpp"
+#include "conditional/product_kernel_gate.hpp"
 #include "conditional/standardized_linear_fit.hpp"
 #include "core/bandwidth_search.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/random_streams.hpp"
+#include "core/samples.hpp"
 #include "core/samples_of_ranks.hpp"
 #include "core/tied_outputs.hpp"
+#include "core/validate.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {

@@ -1,9 +1,9 @@
 #include "cdens/conditional/sa_lscde.hpp"
 
 #include "cdens/core/standardizer.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "conditional/selected_features_gate.hpp"
 #include "core/fit_skeleton.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {

@@ -7,15 +7,15 @@
 
 #include "cdens/conditional/lscde.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/validate.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/sacde_gate.hpp"
 #include "conditional/sacde_system.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
+#include "core/samples.hpp"
 #include "core/sharded_sampling_plan.hpp"
+#include "core/validate.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 

@@ -8,13 +8,13 @@
 #include <optional>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/validate.hpp"
 #include "conditional/grassmann.hpp"
 #include "conditional/lscde_basis.hpp"
 #include "conditional/lscde_system.hpp"
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"
+#include "core/samples.hpp"
+#include "core/validate.hpp"
 
 namespace cdens {
 namespace {

@@ -6,13 +6,13 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/sampling_plan.hpp"
-#include "cdens/core/validate.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/kernel_sums.hpp"
 #include "core/parallel.hpp"
+#include "core/samples.hpp"
+#include "core/sampling_plan.hpp"
+#include "core/validate.hpp"
 
 namespace cdens {
 

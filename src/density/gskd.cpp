@@ -7,16 +7,16 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/progress.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/validate.hpp"
 #include "cdens/density/parzen.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
+#include "core/samples.hpp"
+#include "core/validate.hpp"
 #include "density/density_scaling.hpp"
 #include "density/fixed_kernels.hpp"
 #include "density/gskd_construction.hpp"
 #include "density/gskd_holdout.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 

@@ -7,17 +7,17 @@
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/progress.hpp"
-#include "cdens/core/sample_weights.hpp"
 #include "cdens/core/standardizer.hpp"
-#include "cdens/core/validate.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "core/bandwidth_search.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"
+#include "core/sample_weights.hpp"
+#include "core/validate.hpp"
 #include "density/density_scaling.hpp"
 #include "density/fixed_kernels.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {

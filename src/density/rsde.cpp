@@ -3,12 +3,12 @@
 #include <cmath>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/validate.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "core/fit_skeleton.hpp"
+#include "core/samples.hpp"
+#include "core/validate.hpp"
 #include "density/density_scaling.hpp"
 #include "density/fixed_kernels.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {

@@ -1,10 +1,10 @@
 // The options and registry entries of the density estimators p(x): Parzen window, GMM, RSDE,
 // SKD and GSKD.
 
-#include "cdens/methods/option_tables.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {

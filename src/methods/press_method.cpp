@@ -1,9 +1,9 @@
 // PRESS's options and registry entry.
 
-#include "cdens/methods/option_tables.hpp"
-#include "cdens/regression/press_gate.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
+#include "methods/option_tables.hpp"
+#include "regression/press_gate.hpp"
 
 namespace cdens {
 

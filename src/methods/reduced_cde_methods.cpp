@@ -1,11 +1,11 @@
 // The options and registry entries of LSCE and LSMI with LSCDE or ε-KDE on z = Wx.
 
-#include "cdens/conditional/projected_gate.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "conditional/lscde_gate.hpp"
+#include "conditional/projected_gate.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {

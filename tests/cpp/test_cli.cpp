@@ -19,12 +19,12 @@
 #include "cdens/conditional/epsilon_kde.hpp"
 #include "cdens/conditional/nadaraya_watson_cde.hpp"
 #include "cdens/conditional/rkde.hpp"
-#include "cdens/core/csv.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/vector_instruction_set.hpp"
 #include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
+#include "core/csv.hpp"
+#include "core/vector_instruction_set.hpp"
 #include "support.hpp"
 
 namespace cdens::test {

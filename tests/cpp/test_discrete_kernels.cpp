@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
-#include "cdens/conditional/product_kernel_gate.hpp"
-#include "cdens/core/samples.hpp"
+#include "conditional/product_kernel_gate.hpp"
 #include "core/bandwidth_likelihood.hpp"
+#include "core/samples.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
-#include "cdens/core/samples.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "core/gaussian_kernel.hpp"
+#include "core/samples.hpp"
 #include "support.hpp"
 
 namespace cdens {

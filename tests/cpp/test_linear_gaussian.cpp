@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "cdens/cdens.hpp"
-#include "cdens/core/samples.hpp"
+#include "core/samples.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cdens/cdens.hpp"
-#include "cdens/core/json_io.hpp"
-#include "cdens/core/samples.hpp"
 #include "cdens/evaluation/scores.hpp"
+#include "core/json_io.hpp"
+#include "core/samples.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
-#include "cdens/core/samples.hpp"
 #include "conditional/lscde_basis.hpp"
 #include "conditional/lscde_gate.hpp"
 #include "conditional/lscde_system.hpp"
+#include "core/samples.hpp"
 #include "support.hpp"
 
 namespace cdens {

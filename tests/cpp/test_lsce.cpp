@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/sampling_plan.hpp"
 #include "conditional/grassmann.hpp"
 #include "conditional/reduced_cde_dimension.hpp"
 #include "conditional/sufficient_reduction.hpp"
 #include "core/random_streams.hpp"
+#include "core/samples.hpp"
+#include "core/sampling_plan.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -14,9 +14,9 @@
 #include <string>
 
 #include "cdens/cdens.hpp"
-#include "cdens/core/csv.hpp"
-#include "cdens/core/json_io.hpp"
-#include "cdens/methods/option_tables.hpp"
+#include "core/csv.hpp"
+#include "core/json_io.hpp"
+#include "methods/option_tables.hpp"
 #include "support.hpp"
 
 namespace cdens {

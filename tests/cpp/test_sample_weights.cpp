@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cdens/cdens.hpp"
-#include "cdens/core/sample_weights.hpp"
 #include "core/bandwidth_likelihood.hpp"
+#include "core/sample_weights.hpp"
 #include "support.hpp"
 
 namespace cdens {
