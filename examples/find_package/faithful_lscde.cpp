@@ -47,8 +47,9 @@ int main(int argc, char** argv) {
     cdens::Matrix x, y;
     read_faithful(argv[1], x, y);
     const cdens::ConditionalFit fit = cdens::fit_lscde(x, y);
-    std::printf("LSCDE on %ld pairs: sigma %g, lambda %g\n", static_cast<long>(x.cols()),
-                fit.report.hyperparameters.at("sigma"), fit.report.hyperparameters.at("lambda"));
+    std::printf("LSCDE on %ld pairs: sigma %g, regularization %g\n", static_cast<long>(x.cols()),
+                fit.report.hyperparameters.at("sigma"),
+                fit.report.hyperparameters.at("regularization"));
 
     // ∫ p̂(y | x) dy over [0, 7] minutes, far beyond the data's 1.6–5.1, at five waiting times.
     const int points = 2001;

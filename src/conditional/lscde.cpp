@@ -186,7 +186,7 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
   for (int k = 0; k < fold_count; ++k)
     fold_loss.col(k) /= fold_weights[static_cast<std::size_t>(k)];
 
-  return make_cv_table({"sigma", "lambda"}, product_grid(options.sigmas, options.lambdas),
+  return make_cv_table({"sigma", "regularization"}, product_grid(options.sigmas, options.lambdas),
                        fold_loss, to_string(options.cv_loss));
 }
 
@@ -285,7 +285,7 @@ ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixV
           "outputs");
     }
 
-    report.hyperparameters = {{"sigma", sigma}, {"lambda", lambda}};
+    report.hyperparameters = {{"sigma", sigma}, {"regularization", lambda}};
     report.statistics["n_train"] = static_cast<double>(data.pairs.n);
     report.statistics["n_unlabeled"] =
         static_cast<double>(communicator.sum_counts(data.z_unlabeled.cols()));

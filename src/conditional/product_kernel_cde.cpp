@@ -445,10 +445,9 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
     if (search && !any_discrete(output_kernels)) {
       compare_with_linear_gaussian(data, weights, communicator, report);
     }
+    // The values of the bandwidth option, one per column (a discrete column's λ among them).
     for (Index d = 0; d < dimension; ++d) {
-      const bool discrete = kernels[static_cast<std::size_t>(d)].is_discrete();
-      report.hyperparameters[(discrete ? "lambda_" : "bandwidth_") + dimension_name(d, input_dim)] =
-          bandwidths(d);
+      report.hyperparameters["bandwidth_" + dimension_name(d, input_dim)] = bandwidths(d);
     }
     report.statistics["n_train"] = static_cast<double>(n);
     if (options.trend == KernelTrend::linear) report.statistics["linear_trend"] = 1.0;

@@ -47,7 +47,8 @@ ConditionalFit fit_sa_lscde(const MatrixView& x, const MatrixView& y, const SaLs
 
     report = std::move(estimate.report);
     report.hyperparameters["selection_sigma"] = selection.report.hyperparameters.at("sigma");
-    report.hyperparameters["selection_lambda"] = selection.report.hyperparameters.at("lambda");
+    report.hyperparameters["selection_regularization"] =
+        selection.report.hyperparameters.at("regularization");
     if (selection.report.cross_validation) {
       report.auxiliary_cross_validation["sacde"] = std::move(*selection.report.cross_validation);
     }

@@ -193,7 +193,7 @@ CvTable ReductionFolds::cross_validate(const Matrix& x, const Matrix& w,
                       1) = (0.5 * quadratic - linear).array() + offset;
     }
   }
-  return make_cv_table({"sigma", "lambda"}, product_grid(sigmas, lambdas), fold_loss,
+  return make_cv_table({"sigma", "regularization"}, product_grid(sigmas, lambdas), fold_loss,
                        to_string(criterion_));
 }
 

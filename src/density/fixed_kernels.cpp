@@ -65,7 +65,7 @@ double choose_width_by_held_out_ise(const MatrixView& z, const std::vector<doubl
   progress.end();
   const Matrix candidates = Eigen::Map<const Vector>(widths.data(), w_count);
   const CvTable& table = keep_cross_validation(
-      report, make_cv_table({"width"}, candidates, fold_loss, "ise"), {widths});
+      report, make_cv_table({"bandwidth"}, candidates, fold_loss, "ise"), {widths});
   return widths[static_cast<std::size_t>(table.best)];
 }
 

@@ -98,7 +98,7 @@ DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options, const FitCo
         gskd_weights(z, construction.target(), construction.kernels(), options.mnqp);
     GaussianMixture fitted = gskd_mixture(std::move(scaling), construction.kernels(), mnqp);
 
-    report.hyperparameters["target_width"] = target_width;
+    report.hyperparameters["target_bandwidth"] = target_width;
     report.hyperparameters["variance_upper"] = variance_upper;
     report.statistics["n_train"] = static_cast<double>(n);
     report.statistics["dimension"] = static_cast<double>(m);

@@ -16,8 +16,7 @@ const OptionTable<PressRegressionOptions>& press_option_table() {
         none_by_default(in_range(option("n_states", OptionType::integer,
                                         "Number of predictive states J; by default round(log n), "
                                         "at least 2 (the paper's starting point)"),
-                                 0),
-                        "n_states"),
+                                 0)),
         &Options::press, &PressOptions::n_states);
     rows.add(none_by_default(in_range(option("max_states", OptionType::integer,
                                              "Fit J = 1 … this and keep the smallest AIC (eq. 37), "

@@ -24,8 +24,7 @@ OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii, bool with_final
                                "scored on it: by the SQ criterion, or for lsce's refit by "
                                "dz_loss; about K + 1 times the cost of a fit at one d_z "
                                "per candidate)"),
-                        0),
-               "d_z"),
+                        0)),
            &Options::reduction, &ReductionOptions::dz);
   rows.add(in_range(option("n_restarts", OptionType::integer,
                            "Random orthonormal starts of the search for W; the best by "

@@ -336,7 +336,7 @@ void expect_cv_matches_explicit_loop(CvLoss loss, Index n_centers,
   const Index best = best_candidate(table.mean_loss);
   EXPECT_EQ(table.best, best);
   EXPECT_EQ(fit.report.hyperparameters.at("sigma"), table.candidates(best, 0));
-  EXPECT_EQ(fit.report.hyperparameters.at("lambda"), table.candidates(best, 1));
+  EXPECT_EQ(fit.report.hyperparameters.at("regularization"), table.candidates(best, 1));
 }
 
 TEST(LscdeFitTest, KlCrossValidationMatchesExplicitLoop) {
