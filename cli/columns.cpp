@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/text.hpp"
+#include "core/text.hpp"
 #include "table_cells.hpp"
 
 namespace cdens::cli {

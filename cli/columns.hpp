@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "cdens/core/conditional_mixture.hpp"
-#include "cdens/core/csv.hpp"
 #include "cdens/core/types.hpp"
+#include "core/csv.hpp"
 
 namespace cdens::cli {
 

@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/text.hpp"
 #include "cdens/evaluation/comparison.hpp"
 #include "columns.hpp"
 #include "command_progress.hpp"
 #include "commands.hpp"
+#include "core/text.hpp"
 #include "model_evaluation.hpp"
 
 namespace cdens::cli {

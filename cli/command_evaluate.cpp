@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/text.hpp"
 #include "columns.hpp"
 #include "command_progress.hpp"
 #include "commands.hpp"
+#include "core/csv.hpp"
+#include "core/text.hpp"
 #include "model_evaluation.hpp"
 
 namespace cdens::cli {

@@ -8,10 +8,10 @@
 #include <sstream>
 #include <string>
 
-#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/text.hpp"
 #include "commands.hpp"
+#include "core/csv.hpp"
+#include "core/text.hpp"
 #include "model_kinds.hpp"
 #include "model_report.hpp"
 #include "output_files.hpp"

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/text.hpp"
-#include "cdens/core/validate.hpp"
 #include "commands.hpp"
+#include "core/text.hpp"
+#include "core/validate.hpp"
 #include "input_points.hpp"
 #include "kernel_sum_tolerance.hpp"
 #include "model_kinds.hpp"

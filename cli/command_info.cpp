@@ -7,8 +7,8 @@
 #include <sstream>
 #include <string>
 
-#include "cdens/core/text.hpp"
 #include "commands.hpp"
+#include "core/text.hpp"
 #include "model_kinds.hpp"
 #include "model_report.hpp"
 

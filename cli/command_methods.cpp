@@ -10,9 +10,9 @@
 #include <string>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/text.hpp"
 #include "cdens/methods/registry.hpp"
 #include "commands.hpp"
+#include "core/text.hpp"
 
 namespace cdens::cli {
 namespace {

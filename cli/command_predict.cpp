@@ -12,14 +12,14 @@
 #include <optional>
 #include <string>
 
-#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/text.hpp"
-#include "cdens/core/validate.hpp"
 #include "cdens/methods/registry.hpp"
 #include "columns.hpp"
 #include "command_progress.hpp"
 #include "commands.hpp"
+#include "core/csv.hpp"
+#include "core/text.hpp"
+#include "core/validate.hpp"
 #include "model_kinds.hpp"
 #include "output_files.hpp"
 #include "table_cells.hpp"

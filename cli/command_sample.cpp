@@ -8,8 +8,8 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/validate.hpp"
 #include "commands.hpp"
+#include "core/validate.hpp"
 #include "input_points.hpp"
 #include "model_kinds.hpp"
 #include "output_files.hpp"

@@ -6,10 +6,10 @@
 #include <memory>
 #include <string>
 
-#include "cdens/core/csv.hpp"
 #include "cdens/core/metrics.hpp"
 #include "columns.hpp"
 #include "commands.hpp"
+#include "core/csv.hpp"
 #include "kernel_sum_tolerance.hpp"
 #include "model_kinds.hpp"
 #include "output_files.hpp"

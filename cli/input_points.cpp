@@ -3,8 +3,8 @@
 #include <CLI/CLI.hpp>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/text.hpp"
 #include "columns.hpp"
+#include "core/text.hpp"
 #include "table_cells.hpp"
 
 namespace cdens::cli {

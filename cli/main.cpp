@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "cdens/core/mpi_session.hpp"
-#include "cdens/core/vector_instruction_set.hpp"
 #include "commands.hpp"
+#include "core/vector_instruction_set.hpp"
 #include "processes.hpp"
 
 namespace {

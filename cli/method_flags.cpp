@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/text.hpp"
+#include "core/text.hpp"
 
 namespace cdens::cli {
 namespace {

@@ -18,11 +18,11 @@
 #include <ostream>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
-#include "cdens/core/text.hpp"
 #include "cdens/model_file.hpp"
 #include "columns.hpp"
 #include "command_progress.hpp"
+#include "core/json_io.hpp"
+#include "core/text.hpp"
 #include "model_files.hpp"
 #include "output_files.hpp"
 #include "seed_option.hpp"

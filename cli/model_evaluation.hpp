@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/csv.hpp"
 #include "cdens/core/progress.hpp"
 #include "cdens/evaluation/evaluation.hpp"
+#include "core/csv.hpp"
 
 namespace CLI {
 class App;

@@ -12,9 +12,9 @@
 #include <ostream>
 #include <sstream>
 
-#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
+#include "core/csv.hpp"
+#include "core/json_io.hpp"
 
 namespace cdens::cli {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <memory>
 
-#include "cdens/core/counting_communicator.hpp"
 #include "cdens/core/error.hpp"
+#include "core/counting_communicator.hpp"
 
 namespace cdens::cli {
 namespace {

@@ -7,8 +7,8 @@
 #include <unordered_map>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/text.hpp"
 #include "columns.hpp"
+#include "core/text.hpp"
 
 namespace cdens::cli {
 namespace {

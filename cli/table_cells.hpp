@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/csv.hpp"
 #include "cdens/model_file.hpp"
+#include "core/csv.hpp"
 
 namespace cdens::cli {
 

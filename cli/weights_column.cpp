@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/sample_weights.hpp"
 #include "columns.hpp"
+#include "core/sample_weights.hpp"
 
 namespace cdens::cli {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/csv.hpp"
 #include "cdens/core/types.hpp"
+#include "core/csv.hpp"
 
 namespace cdens::cli {
 

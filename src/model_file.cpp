@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
-#include "cdens/conditional/product_kernel_gate.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
 #include "cdens/methods/registry.hpp"
+#include "conditional/product_kernel_gate.hpp"
+#include "core/json_io.hpp"
 #include "core/json_reading.hpp"
 
 namespace cdens {

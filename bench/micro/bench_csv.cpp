@@ -9,7 +9,7 @@
 #include <iostream>
 #include <string>
 
-#include "cdens/core/csv.hpp"
+#include "core/csv.hpp"
 
 namespace {
 

@@ -7,8 +7,36 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "cdens/cdens.hpp"
+
+namespace {
+
+// The pairs of faithful.csv ("eruptions,waiting" then one pair per line) as the library takes
+// them: one sample per column. Reading the data is the caller's part; cdens starts at matrices.
+void read_faithful(const char* path, cdens::Matrix& waiting, cdens::Matrix& eruptions) {
+  std::ifstream input(path);
+  std::string line;
+  if (!std::getline(input, line) || line != "eruptions,waiting") {
+    throw std::runtime_error(std::string(path) + ": expected the header 'eruptions,waiting'");
+  }
+  std::vector<double> eruption_values, waiting_values;
+  while (std::getline(input, line)) {
+    const std::size_t comma = line.find(',');
+    if (comma == std::string::npos) throw std::runtime_error("no comma in '" + line + "'");
+    eruption_values.push_back(std::stod(line.substr(0, comma)));
+    waiting_values.push_back(std::stod(line.substr(comma + 1)));
+  }
+  const auto n = static_cast<cdens::Index>(waiting_values.size());
+  waiting = Eigen::Map<const cdens::Matrix>(waiting_values.data(), 1, n);
+  eruptions = Eigen::Map<const cdens::Matrix>(eruption_values.data(), 1, n);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -16,14 +44,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const cdens::CsvTable table = cdens::read_csv(argv[1]);
-    const cdens::Matrix x =
-        cdens::select_columns(table, cdens::resolve_columns(table, {"waiting"}));
-    const cdens::Matrix y =
-        cdens::select_columns(table, cdens::resolve_columns(table, {"eruptions"}));
+    cdens::Matrix x, y;
+    read_faithful(argv[1], x, y);
     const cdens::ConditionalFit fit = cdens::fit_lscde(x, y);
-    std::printf("LSCDE on %ld pairs: sigma %g, lambda %g\n", static_cast<long>(x.cols()),
-                fit.report.hyperparameters.at("sigma"), fit.report.hyperparameters.at("lambda"));
+    std::printf("LSCDE on %ld pairs: sigma %g, regularization %g\n", static_cast<long>(x.cols()),
+                fit.report.hyperparameters.at("sigma"),
+                fit.report.hyperparameters.at("regularization"));
 
     // ∫ p̂(y | x) dy over [0, 7] minutes, far beyond the data's 1.6–5.1, at five waiting times.
     const int points = 2001;

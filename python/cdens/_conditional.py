@@ -14,7 +14,7 @@ from . import _core
 from ._dask import fits_dask_collections
 from ._distributed import agree, agree_on_labels, engine_comm, min_samples, processes_of
 from ._labels import code_fit, code_query, columns_of, drop_missing_rows, needs_coding, recoded
-from ._methods import as_sample_weights, engine_options, report_names
+from ._methods import as_sample_weights, engine_options
 from ._parameters import add_parameters
 from ._queries import add_queries, set_extras
 from ._validation import (
@@ -57,11 +57,12 @@ def rows_and_weights_kept(missing, sample_weight, method_name, *arrays):
     return rows_kept(missing, *arrays, weights)
 
 
-def cv_results_from_table(table, parameter_names):
-    """The engine's CV table in scikit-learn's cv_results_ layout (scores = -loss)."""
+def cv_results_from_table(table):
+    """The engine's CV table in scikit-learn's cv_results_ layout (scores = -loss); its
+    parameters are named as the options (param_regularization)."""
     if table is None:
         return None
-    names = [parameter_names.get(name, name) for name in table["parameter_names"]]
+    names = table["parameter_names"]
     candidates = table["candidates"]
     mean_loss = np.asarray(table["mean_loss"])
     order = np.argsort(mean_loss, kind="stable")
@@ -85,13 +86,12 @@ class ConditionalDensityEstimator(BaseEstimator):
     Subclasses name their method of the engine's registry (``_method``, or ``_method_name()``
     where a parameter such as ``estimator`` chooses it, declared in ``_extra_parameters``); their
     parameters, ``__init__`` and the Parameters section of their docstring are generated from
-    the options of its table (see cdens._parameters), whose report names give the fitted
-    attributes (the report's "lambda" is ``regularization_``); ``_extra_report_names`` names
-    the reported values that are no option.
+    the options of its table (see cdens._parameters). Each value of the fit report gives the
+    fitted attribute of its name (the report's "regularization" is ``regularization_``): the
+    report names a chosen value as its option, the option as its parameter.
     """
 
     _extra_parameters = ()
-    _extra_report_names = {}
     _method = None
 
     def __init_subclass__(cls, **kwargs):
@@ -211,11 +211,9 @@ class ConditionalDensityEstimator(BaseEstimator):
     def _set_fitted(self, model):
         self.model_ = model
         self.n_outputs_ = model.output_dim
-        names = report_names(type(self), model.method)
-        for engine_name, value in model.hyperparameters.items():
-            setattr(self, names.get(engine_name, engine_name) + "_", value)
-        table = model.cross_validation
-        self.cv_results_ = cv_results_from_table(table, names)
+        for name, value in model.hyperparameters.items():
+            setattr(self, name + "_", value)
+        self.cv_results_ = cv_results_from_table(model.cross_validation)
 
     @classmethod
     def _from_model(cls, model):
@@ -223,11 +221,8 @@ class ConditionalDensityEstimator(BaseEstimator):
         (a chosen value that is no parameter, such as RKDE's marginal width, stays an
         attribute only)."""
         estimator = cls()
-        names = report_names(cls, model.method)
-        chosen = {names.get(name, name): value
-                  for name, value in model.hyperparameters.items()}
         parameters = estimator.get_params()
-        estimator.set_params(**{name: value for name, value in chosen.items()
+        estimator.set_params(**{name: value for name, value in model.hyperparameters.items()
                                 if name in parameters})
         estimator.n_features_in_ = model.input_dim
         names = restored_feature_names(model.x_names)

@@ -15,7 +15,7 @@ from . import _core
 from ._conditional import CdensWarning, cv_results_from_table, rows_and_weights_kept
 from ._dask import fits_dask_collections
 from ._distributed import agree, engine_comm, min_samples, processes_of
-from ._methods import engine_options, report_names
+from ._methods import engine_options
 from ._parameters import add_parameters
 from ._queries import set_extras
 from ._validation import (
@@ -34,12 +34,11 @@ class DensityEstimator(BaseEstimator):
 
     Subclasses name their method of the engine's registry (``_method``); their parameters,
     ``__init__`` and the Parameters section of their docstring are generated from the options
-    of its table (see cdens._parameters), whose report names give the fitted attributes (the
-    report's "width" is ``bandwidth_``).
+    of its table (see cdens._parameters). Each value of the fit report gives the fitted
+    attribute of its name (the report's "bandwidth" is ``bandwidth_``).
     """
 
     _extra_parameters = ()
-    _extra_report_names = {}
     _method = None
 
     def __init_subclass__(cls, **kwargs):
@@ -88,10 +87,9 @@ class DensityEstimator(BaseEstimator):
 
     def _set_fitted(self, model):
         self.model_ = model
-        names = report_names(type(self), model.method)
-        for engine_name, value in model.hyperparameters.items():
-            setattr(self, names.get(engine_name, engine_name) + "_", value)
-        self.cv_results_ = cv_results_from_table(model.cross_validation, names)
+        for name, value in model.hyperparameters.items():
+            setattr(self, name + "_", value)
+        self.cv_results_ = cv_results_from_table(model.cross_validation)
         self.n_kernels_ = model.n_components
         self.weights_ = model.weights
         self.means_ = model.centers
@@ -102,9 +100,7 @@ class DensityEstimator(BaseEstimator):
         """A fitted estimator around a loaded model; parameters that the fit chose (a width)
         are set to the chosen value, so a refit reproduces it."""
         estimator = cls()
-        names = report_names(cls, model.method)
-        chosen = {names.get(name, name): value
-                  for name, value in model.hyperparameters.items()}
+        chosen = model.hyperparameters
         parameters = estimator.get_params()
         # The report holds numbers as floats; a count (GMM's n_components) goes back as an int.
         estimator.set_params(**{

@@ -71,18 +71,6 @@ def cheap_estimator(name):
     return estimator
 
 
-def report_names(estimator_class, method_name):
-    """{name in the fit report: Python name} for a model of method_name: the option tables'
-    report names (the grid "sigmas" is reported as "sigma", the Python parameter "sigma";
-    "lambda" as "regularization") and the class's own `_extra_report_names` for reported
-    values that are no option (SA-LSCDE's "selection_lambda")."""
-    names = {option["report_name"]: option["python_name"]
-             for option in method(method_name)["options"]
-             if option["report_name"] and option["python_name"]}
-    names.update(estimator_class._extra_report_names)
-    return names
-
-
 def engine_options(estimator, method_name, selectors=()):
     """{option name: value} of method_name from the estimator's parameters: None leaves an
     option at the engine's default where that is its meaning, random_state becomes the seed

@@ -54,8 +54,7 @@ class KernelCDE(ConditionalDensityEstimator):
         columns = ([f"x{d}" for d in range(model.input_dim)]
                    + [f"y{d}" for d in range(model.output_dim)])
         # An input the fit ignored (constant on the training rows) has no bandwidth: NaN.
-        self.bandwidths_ = np.array([chosen.get(f"bandwidth_{column}",
-                                                chosen.get(f"lambda_{column}", np.nan))
+        self.bandwidths_ = np.array([chosen.get(f"bandwidth_{column}", np.nan)
                                      for column in columns], dtype=float)
         self.input_kinds_ = list(model.input_kinds)
         self.output_kinds_ = list(model.output_kinds)

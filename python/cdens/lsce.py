@@ -18,7 +18,6 @@ class _ReducedConditionalDensity(ConditionalDensityEstimator):
     """
 
     _criterion = None  # "lsce" or "lsmi"
-    _extra_report_names = {"reduction_lambda": "reduction_regularization"}
 
     _extra_parameters = (
         Parameter("estimator", "lscde", '{"lscde", "ekde"}',
@@ -40,9 +39,7 @@ class _ReducedConditionalDensity(ConditionalDensityEstimator):
         self.n_components_ = self.components_.shape[0]
         self.n_iter_ = int(model.statistics["updates"])
         tables = model.auxiliary_cross_validation
-        self.n_components_cv_results_ = (
-            None if "d_z" not in tables else
-            cv_results_from_table(tables["d_z"], {"d_z": "n_components"}))
+        self.n_components_cv_results_ = cv_results_from_table(tables.get("n_components"))
 
     @classmethod
     def _from_model(cls, model):

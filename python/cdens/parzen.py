@@ -32,15 +32,16 @@ class ParzenWindow(DensityEstimator):
     def _set_fitted(self, model):
         super()._set_fitted(model)
         chosen = model.hyperparameters
-        if "width" not in chosen:  # per-dimension widths width_0, width_1, ...
-            self.bandwidth_ = np.array([chosen[f"width_{d}"] for d in range(model.dimension)])
+        if "bandwidth" not in chosen:  # per-dimension widths bandwidth_0, bandwidth_1, ...
+            self.bandwidth_ = np.array([chosen[f"bandwidth_{d}"]
+                                        for d in range(model.dimension)])
             for d in range(model.dimension):
-                delattr(self, f"width_{d}_")
+                delattr(self, f"bandwidth_{d}_")
         self.loo_nll_ = model.statistics.get("loo_nll")
 
     @classmethod
     def _from_model(cls, model):
         estimator = super()._from_model(model)
-        if "width" not in model.hyperparameters:
+        if "bandwidth" not in model.hyperparameters:
             estimator.per_dimension = True
         return estimator

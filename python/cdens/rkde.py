@@ -29,4 +29,4 @@ class RKDE(ConditionalDensityEstimator):
     def _set_fitted(self, model):
         super()._set_fitted(model)
         self.marginal_cv_results_ = cv_results_from_table(
-            model.auxiliary_cross_validation.get("marginal_kde"), {})
+            model.auxiliary_cross_validation.get("marginal_kde"))

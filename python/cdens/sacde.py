@@ -60,7 +60,6 @@ class SALSCDE(_FeatureSelectingEstimator):
         SA-CDE's, as for SACDE.
     """
 
-    _extra_report_names = {"selection_lambda": "selection_regularization"}
     _method = "salscde"
 
 

@@ -9,13 +9,13 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "cdens/conditional/broad_component_gate.hpp"
-#include "cdens/conditional/product_kernel_gate.hpp"
-#include "cdens/conditional/projected_gate.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
-#include "cdens/core/validate.hpp"
 #include "cdens/model_file.hpp"
+#include "conditional/broad_component_gate.hpp"
+#include "conditional/product_kernel_gate.hpp"
+#include "conditional/projected_gate.hpp"
+#include "core/json_io.hpp"
+#include "core/validate.hpp"
 #include "model_binding.hpp"
 
 namespace py = pybind11;

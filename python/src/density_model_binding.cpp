@@ -8,8 +8,8 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "cdens/core/metrics.hpp"
-#include "cdens/core/validate.hpp"
 #include "cdens/model_file.hpp"
+#include "core/validate.hpp"
 #include "model_binding.hpp"
 
 namespace py = pybind11;

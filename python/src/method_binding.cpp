@@ -13,8 +13,8 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "cdens/methods/registry.hpp"
+#include "methods/option_tables.hpp"
 #include "python_communicator.hpp"
 #include "python_progress.hpp"
 
@@ -36,7 +36,6 @@ py::dict option_to_dict(const OptionInfo& option) {
   row["python_name"] = option.python_name;
   row["choices"] = option.choices;
   row["none_is_default"] = option.none_is_default;
-  row["report_name"] = option.report_name;
   row["default"] = value_to_python(option.default_value);
   row["default_text"] = describe_default(option);
   return row;

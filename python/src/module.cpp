@@ -5,10 +5,10 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
-#include "cdens/core/vector_instruction_set.hpp"
 #include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
+#include "core/json_io.hpp"
+#include "core/vector_instruction_set.hpp"
 
 namespace py = pybind11;
 

@@ -12,6 +12,7 @@
 #include "bindings.hpp"
 #include "cdens/model_file.hpp"
 #include "cdens/regression/press.hpp"
+#include "regression/press_gate.hpp"
 
 namespace py = pybind11;
 

@@ -8,7 +8,7 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "cdens/conditional/lscde.hpp"
-#include "cdens/core/sampling_plan.hpp"
+#include "core/sampling_plan.hpp"
 
 namespace py = pybind11;
 

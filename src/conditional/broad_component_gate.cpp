@@ -1,10 +1,10 @@
-#include "cdens/conditional/broad_component_gate.hpp"
+#include "conditional/broad_component_gate.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
+#include "core/json_io.hpp"
 #include "core/json_reading.hpp"
 #include "core/log_space.hpp"
 

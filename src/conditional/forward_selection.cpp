@@ -7,10 +7,10 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/standardizer.hpp"
-#include "cdens/core/validate.hpp"
 #include "conditional/selected_features_gate.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
+#include "core/validate.hpp"
 
 namespace cdens {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "cdens/methods/option_tables.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/types.hpp"
-#include "cdens/core/validate.hpp"
+#include "core/validate.hpp"
 
 namespace cdens {
 

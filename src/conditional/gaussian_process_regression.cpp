@@ -12,12 +12,12 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/samples.hpp"
 #include "conditional/standardized_linear_fit.hpp"
 #include "core/flush_subnormals.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"
+#include "core/samples.hpp"
 #include "core/samples_of_ranks.hpp"
 
 namespace cdens {

@@ -4,13 +4,13 @@
 #include <cmath>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/validate.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"
+#include "core/samples.hpp"
+#include "core/validate.hpp"
 
 namespace cdens {
 

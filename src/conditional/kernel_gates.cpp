@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
-#include "cdens/core/validate.hpp"
 #include "core/gaussian_kernel.hpp"
+#include "core/json_io.hpp"
+#include "core/validate.hpp"
 
 namespace cdens {
 

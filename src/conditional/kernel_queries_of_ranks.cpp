@@ -6,10 +6,10 @@
 #include <optional>
 #include <string>
 
-#include "cdens/conditional/broad_component_gate.hpp"
-#include "cdens/conditional/product_kernel_gate.hpp"
 #include "cdens/core/error.hpp"
+#include "conditional/broad_component_gate.hpp"
 #include "conditional/constant_gate.hpp"
+#include "conditional/product_kernel_gate.hpp"
 #include "core/kernel_sums.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"

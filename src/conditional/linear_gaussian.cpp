@@ -5,7 +5,6 @@
 #include <memory>
 
 #include "cdens/core/error.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "conditional/constant_gate.hpp"
 #include "conditional/log_linear_variance.hpp"
 #include "conditional/output_transform_fit.hpp"
@@ -13,6 +12,7 @@
 #include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/samples_of_ranks.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {

@@ -6,16 +6,16 @@
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/sample_weights.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/validate.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "conditional/lscde_gate.hpp"
 #include "conditional/lscde_system.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
+#include "core/sample_weights.hpp"
+#include "core/samples.hpp"
 #include "core/sharded_sampling_plan.hpp"
 #include "core/tied_outputs.hpp"
+#include "core/validate.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {
@@ -186,7 +186,7 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
   for (int k = 0; k < fold_count; ++k)
     fold_loss.col(k) /= fold_weights[static_cast<std::size_t>(k)];
 
-  return make_cv_table({"sigma", "lambda"}, product_grid(options.sigmas, options.lambdas),
+  return make_cv_table({"sigma", "regularization"}, product_grid(options.sigmas, options.lambdas),
                        fold_loss, to_string(options.cv_loss));
 }
 
@@ -285,7 +285,7 @@ ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixV
           "outputs");
     }
 
-    report.hyperparameters = {{"sigma", sigma}, {"lambda", lambda}};
+    report.hyperparameters = {{"sigma", sigma}, {"regularization", lambda}};
     report.statistics["n_train"] = static_cast<double>(data.pairs.n);
     report.statistics["n_unlabeled"] =
         static_cast<double>(communicator.sum_counts(data.z_unlabeled.cols()));

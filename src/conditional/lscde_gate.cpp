@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
 #include "conditional/constant_gate.hpp"
 #include "conditional/gate_coefficients.hpp"
+#include "core/json_io.hpp"
 #include "core/json_reading.hpp"
 
 namespace cdens {

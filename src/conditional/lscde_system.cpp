@@ -6,11 +6,11 @@
 #include <cmath>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/samples.hpp"
 #include "conditional/lscde_gate.hpp"
 #include "core/log_space.hpp"
 #include "core/math_constants.hpp"
 #include "core/parallel.hpp"
+#include "core/samples.hpp"
 #include "core/weighted_sums.hpp"
 
 namespace cdens {

@@ -5,20 +5,20 @@
 #include <limits>
 #include <optional>
 
-#include "cdens/conditional/projected_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/validate.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "conditional/lscde_gate.hpp"
 #include "conditional/lscde_system.hpp"
+#include "conditional/projected_gate.hpp"
 #include "conditional/reduced_cde_dimension.hpp"
 #include "conditional/sufficient_reduction.hpp"
 #include "core/random_streams.hpp"
+#include "core/samples.hpp"
 #include "core/sharded_sampling_plan.hpp"
 #include "core/tied_outputs.hpp"
+#include "core/validate.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {
@@ -144,12 +144,12 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
 
   FitReport report;
   report.method = to_string(method);
-  report.hyperparameters["d_z"] = static_cast<double>(w.rows());
+  report.hyperparameters["n_components"] = static_cast<double>(w.rows());
   std::optional<ConditionalMixture> model;
   if (search_model) {
     model = lsce_model(x_scaling, y_scaling, x_standard, y_standard, result, communicator);
     report.hyperparameters["sigma"] = result.best.sigma;
-    report.hyperparameters["lambda"] = result.best.lambda;
+    report.hyperparameters["regularization"] = result.best.lambda;
     report.cross_validation = result.best.cross_validation;
     // The ties of the outputs need all of them at once (a sort); on many ranks the warning is
     // not given, as for LSCDE.
@@ -160,7 +160,7 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
     }
   } else {
     report.hyperparameters["reduction_sigma"] = result.best.sigma;
-    report.hyperparameters["reduction_lambda"] = result.best.lambda;
+    report.hyperparameters["reduction_regularization"] = result.best.lambda;
     report.auxiliary_cross_validation["reduction"] = result.best.cross_validation;
     const Matrix z = w * x_standard;
     FitReport second;
@@ -261,8 +261,8 @@ DimensionTables cross_validate_dimension(const MatrixView& x, const MatrixView& 
   context.progress.end();
   Matrix candidates(dx, 1);
   for (Index dz = 1; dz <= dx; ++dz) candidates(dz - 1, 0) = static_cast<double>(dz);
-  CvTable sq = make_cv_table({"d_z"}, candidates, fold_sq, to_string(CvLoss::sq));
-  CvTable kl = make_cv_table({"d_z"}, candidates, fold_kl, to_string(CvLoss::kl));
+  CvTable sq = make_cv_table({"n_components"}, candidates, fold_sq, to_string(CvLoss::sq));
+  CvTable kl = make_cv_table({"n_components"}, candidates, fold_kl, to_string(CvLoss::kl));
   DimensionTables tables;
   if (dimension_loss(method, options) == CvLoss::kl) {
     tables = {std::move(kl), std::move(sq)};
@@ -305,8 +305,8 @@ ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedC
                        Standardizer::fit(y, communicator, "y", y_names), method, chosen, context);
   if (dimension_tables) {
     auto& tables = fit.report.auxiliary_cross_validation;
-    tables["d_z_" + dimension_tables->other.loss] = std::move(dimension_tables->other);
-    tables["d_z"] = std::move(dimension_tables->chosen);
+    tables["n_components_" + dimension_tables->other.loss] = std::move(dimension_tables->other);
+    tables["n_components"] = std::move(dimension_tables->chosen);
   }
   fit.report.fit_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -4,14 +4,14 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/validate.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"
+#include "core/samples.hpp"
+#include "core/validate.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {

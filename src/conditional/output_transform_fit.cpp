@@ -11,7 +11,7 @@
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/standardizer.hpp"
-#include "cdens/core/validate.hpp"
+#include "core/validate.hpp"
 
 namespace cdens {
 namespace {

@@ -1,4 +1,4 @@
-#include "cdens/conditional/pooled_gate.hpp"
+#include "conditional/pooled_gate.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
+#include "core/json_io.hpp"
 #include "core/json_reading.hpp"
 #include "core/log_space.hpp"
 

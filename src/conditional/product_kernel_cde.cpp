@@ -6,25 +6,25 @@
 #include <optional>
 #include <string>
 
-#include "cdens/conditional/broad_component_gate.hpp"
 #include "cdens/conditional/linear_gaussian.hpp"
 #include "cdens/conditional/marginal_mixing.hpp"
-#include "cdens/conditional/product_kernel_gate.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/validate.hpp"
-#include "cdens/methods/option_tables.hpp"
+#include "conditional/broad_component_gate.hpp"
 #include "conditional/declared_columns.hpp"
 #include "conditional/gaussian_process_regression.hpp"
 #include "conditional/output_transform_fit.hpp"
+#include "conditional/product_kernel_gate.hpp"
 #include "conditional/standardized_linear_fit.hpp"
 #include "core/bandwidth_search.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/random_streams.hpp"
+#include "core/samples.hpp"
 #include "core/samples_of_ranks.hpp"
 #include "core/tied_outputs.hpp"
+#include "core/validate.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {
@@ -450,10 +450,9 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
     if (search && !any_discrete(output_kernels)) {
       compare_with_linear_gaussian(data, weights, communicator, report);
     }
+    // The values of the bandwidth option, one per column (a discrete column's λ among them).
     for (Index d = 0; d < dimension; ++d) {
-      const bool discrete = kernels[static_cast<std::size_t>(d)].is_discrete();
-      report.hyperparameters[(discrete ? "lambda_" : "bandwidth_") + dimension_name(d, input_dim)] =
-          bandwidths(d);
+      report.hyperparameters["bandwidth_" + dimension_name(d, input_dim)] = bandwidths(d);
     }
     report.statistics["n_train"] = static_cast<double>(n);
     if (options.trend == KernelTrend::linear) report.statistics["linear_trend"] = 1.0;

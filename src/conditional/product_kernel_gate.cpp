@@ -1,13 +1,13 @@
-#include "cdens/conditional/product_kernel_gate.hpp"
+#include "conditional/product_kernel_gate.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
-#include "cdens/core/samples.hpp"
 #include "core/gaussian_kernel.hpp"
+#include "core/json_io.hpp"
 #include "core/log_space.hpp"
+#include "core/samples.hpp"
 
 namespace cdens {
 ProductKernelGate::ProductKernelGate(Matrix centers_x, Vector bandwidths, ColumnKernels kernels,

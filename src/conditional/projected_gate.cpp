@@ -1,11 +1,11 @@
-#include "cdens/conditional/projected_gate.hpp"
+#include "conditional/projected_gate.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
-#include "cdens/core/validate.hpp"
 #include "conditional/selected_features_gate.hpp"
+#include "core/json_io.hpp"
+#include "core/validate.hpp"
 
 namespace cdens {
 

@@ -1,9 +1,9 @@
 #include "cdens/conditional/sa_lscde.hpp"
 
 #include "cdens/core/standardizer.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "conditional/selected_features_gate.hpp"
 #include "core/fit_skeleton.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {
@@ -47,7 +47,8 @@ ConditionalFit fit_sa_lscde(const MatrixView& x, const MatrixView& y, const SaLs
 
     report = std::move(estimate.report);
     report.hyperparameters["selection_sigma"] = selection.report.hyperparameters.at("sigma");
-    report.hyperparameters["selection_lambda"] = selection.report.hyperparameters.at("lambda");
+    report.hyperparameters["selection_regularization"] =
+        selection.report.hyperparameters.at("regularization");
     if (selection.report.cross_validation) {
       report.auxiliary_cross_validation["sacde"] = std::move(*selection.report.cross_validation);
     }

@@ -7,15 +7,15 @@
 
 #include "cdens/conditional/lscde.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/validate.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/sacde_gate.hpp"
 #include "conditional/sacde_system.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
+#include "core/samples.hpp"
 #include "core/sharded_sampling_plan.hpp"
+#include "core/validate.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 
@@ -90,7 +90,7 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
   for (int k = 0; k < fold_count; ++k) {
     fold_loss.col(k) /= static_cast<double>(draws.fold_sizes[static_cast<std::size_t>(k)]);
   }
-  return make_cv_table({"sigma", "lambda"}, product_grid(options.sigmas, options.lambdas),
+  return make_cv_table({"sigma", "regularization"}, product_grid(options.sigmas, options.lambdas),
                        fold_loss, "kl");
 }
 
@@ -154,7 +154,7 @@ ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOp
                                 {options.sigmas, options.lambdas}, {y_scaling.log_jacobian()});
       sigma = table.candidates(table.best, 0);
       lambda = table.candidates(table.best, 1);
-      report.statistics["lambda_cv_minimum"] = lambda;
+      report.statistics["regularization_cv_minimum"] = lambda;
       if (options.lambda_rule == SaCdeLambdaRule::one_standard_error) {
         // At the σ of the minimum, the largest λ within one standard error of it.
         lambda = table.candidates(one_standard_error_row(table, 1, true), 1);
@@ -184,7 +184,7 @@ ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOp
           "whatever x");
     }
 
-    report.hyperparameters = {{"sigma", sigma}, {"lambda", lambda}};
+    report.hyperparameters = {{"sigma", sigma}, {"regularization", lambda}};
     report.statistics["n_train"] = static_cast<double>(n);
     report.statistics["n_basis"] = static_cast<double>(basis.size());
     report.statistics["n_selected_features"] =

@@ -6,11 +6,11 @@
 #include <utility>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/samples.hpp"
 #include "conditional/lscde_basis.hpp"
 #include "conditional/sacde_gate.hpp"
 #include "core/log_space.hpp"
 #include "core/math_constants.hpp"
+#include "core/samples.hpp"
 #include "core/weighted_sums.hpp"
 
 namespace cdens {

@@ -8,13 +8,13 @@
 #include <optional>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/validate.hpp"
 #include "conditional/grassmann.hpp"
 #include "conditional/lscde_basis.hpp"
 #include "conditional/lscde_system.hpp"
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"
+#include "core/samples.hpp"
+#include "core/validate.hpp"
 
 namespace cdens {
 namespace {
@@ -193,7 +193,7 @@ CvTable ReductionFolds::cross_validate(const Matrix& x, const Matrix& w,
                       1) = (0.5 * quadratic - linear).array() + offset;
     }
   }
-  return make_cv_table({"sigma", "lambda"}, product_grid(sigmas, lambdas), fold_loss,
+  return make_cv_table({"sigma", "regularization"}, product_grid(sigmas, lambdas), fold_loss,
                        to_string(criterion_));
 }
 

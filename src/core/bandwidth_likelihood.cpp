@@ -5,10 +5,10 @@
 #include <numeric>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/sample_weights.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"
+#include "core/sample_weights.hpp"
 #include "core/sharded_sampling_plan.hpp"
 
 namespace cdens {

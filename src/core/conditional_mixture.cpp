@@ -8,23 +8,23 @@
 #include <tuple>
 #include <utility>
 
-#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/validate.hpp"
+#include "core/csv.hpp"
 #include "core/discrete_outputs.hpp"
 #include "core/gaussian_kernel.hpp"
+#include "core/json_io.hpp"
 #include "core/json_reading.hpp"
 #include "core/kernel_sums.hpp"
 #include "core/level_distribution.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"
+#include "core/samples.hpp"
 #include "core/scalar_mixture.hpp"
 #include "core/transformed_scalar_mixture.hpp"
 #include "core/trend_groups.hpp"
+#include "core/validate.hpp"
 
 namespace cdens {
 namespace {

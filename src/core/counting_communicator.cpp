@@ -1,4 +1,4 @@
-#include "cdens/core/counting_communicator.hpp"
+#include "core/counting_communicator.hpp"
 
 namespace cdens {
 

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
+#include "core/json_io.hpp"
 #include "core/json_reading.hpp"
 #include "core/parallel.hpp"
 

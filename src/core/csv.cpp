@@ -1,4 +1,4 @@
-#include "cdens/core/csv.hpp"
+#include "core/csv.hpp"
 
 #include <glob.h>
 

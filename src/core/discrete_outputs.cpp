@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/samples.hpp"
+#include "core/samples.hpp"
 
 namespace cdens::detail {
 

@@ -4,9 +4,12 @@
 #include <climits>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
+#include "core/json_io.hpp"
 #include "core/json_reading.hpp"
 
 namespace cdens {
@@ -120,6 +123,55 @@ MethodSelection MethodSelection::from_json(const nlohmann::json& document) {
   return selection;
 }
 
+namespace {
+
+/// The name of today for a report key that cdens 0.1.0 wrote otherwise: its reports named the
+/// values of options by the papers' symbols (lambda, width, d_z), today's by the options' names.
+/// No newer file holds an old name, so a file of either version is read alike.
+std::string current_name(const std::string& name) {
+  static const std::map<std::string, std::string> renamed = {
+      {"lambda", "regularization"},
+      {"selection_lambda", "selection_regularization"},
+      {"reduction_lambda", "reduction_regularization"},
+      {"width", "bandwidth"},
+      {"target_width", "target_bandwidth"},
+      {"d_z", "n_components"}};
+  const auto found = renamed.find(name);
+  if (found != renamed.end()) return found->second;
+  // Parzen's widths per dimension (width_0), KCDE's λ of a discrete column (lambda_x3), LSCE's
+  // table of the other d_z criterion (d_z_sq).
+  static const std::vector<std::pair<std::string, std::string>> renamed_prefixes = {
+      {"width_", "bandwidth_"}, {"lambda_", "bandwidth_"}, {"d_z_", "n_components_"}};
+  for (const auto& [old_prefix, prefix] : renamed_prefixes) {
+    if (name.rfind(old_prefix, 0) == 0) return prefix + name.substr(old_prefix.size());
+  }
+  return name;
+}
+
+/// `values` with every key under its current_name.
+std::map<std::string, double> with_current_names(const std::map<std::string, double>& values) {
+  std::map<std::string, double> renamed;
+  for (const auto& [name, value] : values) renamed[current_name(name)] = value;
+  return renamed;
+}
+
+/// The statistics of a 0.1.0 report under today's names: SA-CDE's λ of the CV minimum (its
+/// lambda_max, the paper's λ_max of the data, names no option's value and keeps its name).
+std::map<std::string, double> with_current_statistic_names(std::map<std::string, double> values) {
+  const auto found = values.find("lambda_cv_minimum");
+  if (found != values.end()) {
+    values["regularization_cv_minimum"] = found->second;
+    values.erase(found);
+  }
+  return values;
+}
+
+void use_current_names(CvTable& table) {
+  for (auto& name : table.parameter_names) name = current_name(name);
+}
+
+}  // namespace
+
 nlohmann::json FitReport::to_json() const {
   nlohmann::json document = {{"method", method},
                              {"hyperparameters", hyperparameters},
@@ -141,14 +193,16 @@ FitReport FitReport::from_json(const nlohmann::json& document) {
   FitReport report;
   reading_json("fit report", [&] {
     report.method = json_member(document, "method").get<std::string>();
-    report.hyperparameters =
-        json_member(document, "hyperparameters").get<std::map<std::string, double>>();
-    report.statistics = json_member(document, "statistics").get<std::map<std::string, double>>();
+    report.hyperparameters = with_current_names(
+        json_member(document, "hyperparameters").get<std::map<std::string, double>>());
+    report.statistics = with_current_statistic_names(
+        json_member(document, "statistics").get<std::map<std::string, double>>());
     report.fit_seconds = json_member(document, "fit_seconds").get<double>();
     report.warnings = json_member(document, "warnings").get<std::vector<std::string>>();
   });
   if (document.contains("cross_validation")) {
     report.cross_validation = CvTable::from_json(document["cross_validation"]);
+    use_current_names(*report.cross_validation);
   }
   if (document.contains("parameter_choice")) {
     const auto& choice = document["parameter_choice"];
@@ -165,7 +219,9 @@ FitReport FitReport::from_json(const nlohmann::json& document) {
     const auto& tables = document["auxiliary_cross_validation"];
     if (!tables.is_object()) throw ModelFormatError("fit report: malformed auxiliary tables");
     for (const auto& [name, table] : tables.items()) {
-      report.auxiliary_cross_validation[name] = CvTable::from_json(table);
+      CvTable& read = report.auxiliary_cross_validation[current_name(name)];
+      read = CvTable::from_json(table);
+      use_current_names(read);
     }
   }
   return report;

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/text.hpp"
+#include "core/text.hpp"
 
 namespace cdens {
 namespace {

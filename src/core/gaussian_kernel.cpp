@@ -1,9 +1,9 @@
 #include "core/gaussian_kernel.hpp"
 
-#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/validate.hpp"
+#include "core/csv.hpp"
 #include "core/log_space.hpp"
+#include "core/validate.hpp"
 
 namespace cdens {
 

@@ -9,15 +9,15 @@
 #include <string>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
-#include "cdens/core/validate.hpp"
 #include "core/gaussian_kernel.hpp"
+#include "core/json_io.hpp"
 #include "core/json_reading.hpp"
 #include "core/kernel_sum_reference.hpp"
 #include "core/kernel_sums.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"
 #include "core/scalar_mixture.hpp"
+#include "core/validate.hpp"
 
 namespace cdens {
 namespace {

@@ -1,4 +1,4 @@
-#include "cdens/core/json_io.hpp"
+#include "core/json_io.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

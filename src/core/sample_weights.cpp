@@ -1,9 +1,9 @@
-#include "cdens/core/sample_weights.hpp"
+#include "core/sample_weights.hpp"
 
 #include <cmath>
 
-#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
+#include "core/csv.hpp"
 
 namespace cdens {
 

@@ -1,4 +1,4 @@
-#include "cdens/core/samples.hpp"
+#include "core/samples.hpp"
 
 namespace cdens {
 

@@ -1,4 +1,4 @@
-#include "cdens/core/sampling_plan.hpp"
+#include "core/sampling_plan.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,9 +6,9 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/text.hpp"
 #include "core/random_streams.hpp"
 #include "core/sampling_plan_draws.hpp"
+#include "core/text.hpp"
 
 namespace cdens {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The draws of the sampling plan (cdens/core/sampling_plan.hpp), shared by draw_sampling_plan and
+// The draws of the sampling plan (src/core/sampling_plan.hpp), shared by draw_sampling_plan and
 // rank 0's draw of a plan for rows spread over ranks (sharded_sampling_plan.hpp), which keeps
 // its permutations in 4-byte entries.
 

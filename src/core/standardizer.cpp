@@ -7,9 +7,9 @@
 
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
-#include "cdens/core/sample_weights.hpp"
-#include "cdens/core/validate.hpp"
+#include "core/json_io.hpp"
+#include "core/sample_weights.hpp"
+#include "core/validate.hpp"
 
 namespace cdens {
 

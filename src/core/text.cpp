@@ -1,4 +1,4 @@
-#include "cdens/core/text.hpp"
+#include "core/text.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
+#include "core/json_io.hpp"
 #include "core/json_reading.hpp"
 
 namespace cdens::detail {

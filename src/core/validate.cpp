@@ -1,4 +1,4 @@
-#include "cdens/core/validate.hpp"
+#include "core/validate.hpp"
 
 #include <unistd.h>
 

@@ -1,5 +1,5 @@
 #pragma once
-// The choice among the copies of the hot loops (cdens/core/vector_instruction_set.hpp), for the
+// The choice among the copies of the hot loops (src/core/vector_instruction_set.hpp), for the
 // tests that compare them.
 
 #include <string>

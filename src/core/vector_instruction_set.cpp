@@ -1,9 +1,9 @@
-#include "cdens/core/vector_instruction_set.hpp"
+#include "core/vector_instruction_set.hpp"
 
 #include <cstdlib>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/text.hpp"
+#include "core/text.hpp"
 #include "core/vector_dispatch.hpp"
 
 // The copy the dispatched functions jump to (the trampolines that cmake/vector_isa_objects.sh

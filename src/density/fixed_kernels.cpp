@@ -6,13 +6,13 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/sampling_plan.hpp"
-#include "cdens/core/validate.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/kernel_sums.hpp"
 #include "core/parallel.hpp"
+#include "core/samples.hpp"
+#include "core/sampling_plan.hpp"
+#include "core/validate.hpp"
 
 namespace cdens {
 
@@ -65,7 +65,7 @@ double choose_width_by_held_out_ise(const MatrixView& z, const std::vector<doubl
   progress.end();
   const Matrix candidates = Eigen::Map<const Vector>(widths.data(), w_count);
   const CvTable& table = keep_cross_validation(
-      report, make_cv_table({"width"}, candidates, fold_loss, "ise"), {widths});
+      report, make_cv_table({"bandwidth"}, candidates, fold_loss, "ise"), {widths});
   return widths[static_cast<std::size_t>(table.best)];
 }
 

@@ -6,14 +6,14 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/progress.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/validate.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"
+#include "core/validate.hpp"
 #include "density/density_scaling.hpp"
 #include "density/gmm_starts.hpp"
 #include "density/gmm_steps.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {

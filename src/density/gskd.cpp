@@ -7,16 +7,16 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/progress.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/validate.hpp"
 #include "cdens/density/parzen.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
+#include "core/samples.hpp"
+#include "core/validate.hpp"
 #include "density/density_scaling.hpp"
 #include "density/fixed_kernels.hpp"
 #include "density/gskd_construction.hpp"
 #include "density/gskd_holdout.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 
@@ -98,7 +98,7 @@ DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options, const FitCo
         gskd_weights(z, construction.target(), construction.kernels(), options.mnqp);
     GaussianMixture fitted = gskd_mixture(std::move(scaling), construction.kernels(), mnqp);
 
-    report.hyperparameters["target_width"] = target_width;
+    report.hyperparameters["target_bandwidth"] = target_width;
     report.hyperparameters["variance_upper"] = variance_upper;
     report.statistics["n_train"] = static_cast<double>(n);
     report.statistics["dimension"] = static_cast<double>(m);

@@ -6,9 +6,9 @@
 
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/samples.hpp"
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"
+#include "core/samples.hpp"
 #include "density/fixed_kernels.hpp"
 #include "density/gskd_construction.hpp"
 

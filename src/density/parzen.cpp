@@ -7,17 +7,17 @@
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/progress.hpp"
-#include "cdens/core/sample_weights.hpp"
 #include "cdens/core/standardizer.hpp"
-#include "cdens/core/validate.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "core/bandwidth_search.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"
+#include "core/sample_weights.hpp"
+#include "core/validate.hpp"
 #include "density/density_scaling.hpp"
 #include "density/fixed_kernels.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {
@@ -36,7 +36,7 @@ GaussianMixture per_dimension_model(Standardizer scaling, const Matrix& z, int t
       maximize_bandwidth_likelihood(likelihood, likelihood, {}, Vector(), progress);
   report.parameter_choice = describe_bandwidth_search(found, "the widths, one per dimension");
   for (Index d = 0; d < z.rows(); ++d) {
-    report.hyperparameters["width_" + std::to_string(d)] = found.bandwidths(d);
+    report.hyperparameters["bandwidth_" + std::to_string(d)] = found.bandwidths(d);
   }
   report.statistics["loo_nll"] = found.mean_negative_log_likelihood - scaling.log_jacobian();
   report.statistics["evaluations"] = found.evaluations;
@@ -203,7 +203,7 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
     report.statistics["dimension"] = static_cast<double>(z.rows());
     // The model of width γ; called once, at either return. β_k = c_k / Σc with sample weights.
     const auto model_of_width = [&](double gamma) {
-      report.hyperparameters["width"] = gamma;
+      report.hyperparameters["bandwidth"] = gamma;
       return GaussianMixture(std::move(scaling),
                              context.weighted()
                                  ? Vector(weights / weights.sum())
@@ -288,7 +288,7 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
     }
 
     CvTable table;
-    table.parameter_names = {"width"};
+    table.parameter_names = {"bandwidth"};
     table.candidates = Eigen::Map<const Vector>(scored.data(), static_cast<Index>(scored.size()));
     table.mean_loss = Eigen::Map<const Vector>(losses.data(), static_cast<Index>(losses.size()));
     table.standard_error =
@@ -312,7 +312,7 @@ double parzen_target_width(const MatrixView& x, double requested, bool standardi
   options.standardize = standardize;
   options.threads = threads;
   return fit_parzen(x, options, {local_communicator(), progress})
-      .report.hyperparameters.at("width");
+      .report.hyperparameters.at("bandwidth");
 }
 
 }  // namespace cdens

@@ -3,12 +3,12 @@
 #include <cmath>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/validate.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "core/fit_skeleton.hpp"
+#include "core/samples.hpp"
+#include "core/validate.hpp"
 #include "density/density_scaling.hpp"
 #include "density/fixed_kernels.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {
@@ -49,7 +49,7 @@ DensityFit fit_rsde(const MatrixView& x, const RsdeOptions& options, const FitCo
 
     MnqpResult solved;
     const GaussianMixture fitted = solve(z, width, options.mnqp, &solved, context.progress);
-    report.hyperparameters["width"] = width;
+    report.hyperparameters["bandwidth"] = width;
     report.statistics["n_train"] = static_cast<double>(n);
     report.statistics["dimension"] = static_cast<double>(z.rows());
     report.statistics["n_kernels"] = static_cast<double>(solved.kept.size());

@@ -7,14 +7,14 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/progress.hpp"
-#include "cdens/core/samples.hpp"
-#include "cdens/core/validate.hpp"
 #include "cdens/density/parzen.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "core/fit_skeleton.hpp"
+#include "core/samples.hpp"
+#include "core/validate.hpp"
 #include "density/density_scaling.hpp"
 #include "density/fixed_kernels.hpp"
 #include "density/ofr.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {
@@ -121,8 +121,8 @@ DensityFit fit_skd(const MatrixView& x, const SkdOptions& options, const FitCont
 
     const SkdSolution solution =
         solve(z, parzen_at_samples(z, target_width), width, options, context.progress);
-    report.hyperparameters["width"] = width;
-    report.hyperparameters["target_width"] = target_width;
+    report.hyperparameters["bandwidth"] = width;
+    report.hyperparameters["target_bandwidth"] = target_width;
     report.statistics["n_train"] = static_cast<double>(z.cols());
     report.statistics["dimension"] = static_cast<double>(z.rows());
     report.statistics["n_selected"] = static_cast<double>(solution.selection.selected.size());

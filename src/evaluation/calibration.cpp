@@ -6,9 +6,9 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/validate.hpp"
 #include "core/math_constants.hpp"
 #include "core/random_streams.hpp"
+#include "core/validate.hpp"
 #include "evaluation/draw_blocks.hpp"
 #include "evaluation/level_forecasts.hpp"
 

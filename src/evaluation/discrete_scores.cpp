@@ -4,8 +4,8 @@
 #include <string>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/validate.hpp"
 #include "cdens/evaluation/scores.hpp"
+#include "core/validate.hpp"
 #include "evaluation/level_forecasts.hpp"
 
 namespace cdens {

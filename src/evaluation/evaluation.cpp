@@ -6,12 +6,12 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/validate.hpp"
 #include "cdens/evaluation/discrete_scores.hpp"
 #include "cdens/evaluation/scores.hpp"
 #include "conditional/constant_gate.hpp"
+#include "core/csv.hpp"
+#include "core/validate.hpp"
 #include "evaluation/level_forecasts.hpp"
 #include "evaluation/score_selection.hpp"
 #include "evaluation/summary.hpp"

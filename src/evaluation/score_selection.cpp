@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/text.hpp"
+#include "core/text.hpp"
 
 namespace cdens::detail {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/validate.hpp"
 #include "core/parallel.hpp"
+#include "core/validate.hpp"
 #include "evaluation/draw_blocks.hpp"
 
 namespace cdens {

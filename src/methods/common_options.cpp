@@ -18,9 +18,8 @@ OptionInfo library_only(OptionInfo info) {
   return info;
 }
 
-OptionInfo none_by_default(OptionInfo info, std::string report_name) {
+OptionInfo none_by_default(OptionInfo info) {
   info.none_is_default = true;
-  info.report_name = std::move(report_name);
   return info;
 }
 
@@ -44,10 +43,10 @@ OptionInfo kernel_widths(OptionInfo info) {
 
 namespace {
 
-/// A grid whose default is the method's (a paper's) and whose chosen value the report holds.
-OptionInfo grid(std::string name, std::string doc, std::string report_name) {
-  return none_by_default(option(std::move(name), OptionType::real_list, std::move(doc)),
-                         std::move(report_name));
+/// A grid whose default is the method's (a paper's) and whose chosen value the report holds
+/// under the grid's name.
+OptionInfo grid(std::string name, std::string doc) {
+  return none_by_default(option(std::move(name), OptionType::real_list, std::move(doc)));
 }
 
 }  // namespace
@@ -56,26 +55,23 @@ OptionInfo sigma_grid() {
   return kernel_widths(
       grid("sigma",
            "Candidate kernel widths σ (standardised units); more than one candidate turns on "
-           "cross-validation",
-           "sigma"));
+           "cross-validation"));
 }
 
 OptionInfo lambda_grid() {
-  return positive(grid("regularization", "Candidate regularisation parameters λ", "lambda"));
+  return positive(grid("regularization", "Candidate regularisation parameters λ"));
 }
 
 OptionInfo epsilon_grid() {
   // A radius, not a kernel width: any positive radius gives a ball (a tiny one holds the query's
   // own pair or none, a huge one every pair); nothing is exponentiated.
-  return positive(grid("epsilon",
-                       "Candidate radii ε of ε-KDE's input ball ‖x_i − x‖ ≤ ε (standardised units)",
-                       "epsilon"));
+  return positive(grid(
+      "epsilon", "Candidate radii ε of ε-KDE's input ball ‖x_i − x‖ ≤ ε (standardised units)"));
 }
 
 OptionInfo width_grid() {
-  return kernel_widths(
-      grid("bandwidth",
-           "Candidate kernel widths (standardised units), compared by cross-validation", "width"));
+  return kernel_widths(grid(
+      "bandwidth", "Candidate kernel widths (standardised units), compared by cross-validation"));
 }
 
 OptionInfo n_centers_option() {

@@ -19,8 +19,8 @@ OptionInfo option(std::string name, OptionType type, std::string doc);
 OptionInfo library_only(OptionInfo info);
 
 /// `info` with none_is_default set (its default is the method's choice, or an "off": Python
-/// spells it None) and the report's name for the value chosen.
-OptionInfo none_by_default(OptionInfo info, std::string report_name = {});
+/// spells it None).
+OptionInfo none_by_default(OptionInfo info);
 
 /// `info` whose numbers must lie in [minimum, maximum] ((minimum, maximum] when `exclusive`).
 OptionInfo in_range(OptionInfo info, double minimum,

@@ -1,10 +1,10 @@
 // The options and registry entries of the density estimators p(x): Parzen window, GMM, RSDE,
 // SKD and GSKD.
 
-#include "cdens/methods/option_tables.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {
@@ -18,8 +18,7 @@ OptionInfo target_width_option() {
                                                     "Width of the Parzen target (standardised "
                                                     "units); by default the Parzen window's "
                                                     "leave-one-out likelihood choice"),
-                                             1e-4, kWidestKernelWidth),
-                                    "target_width");
+                                             1e-4, kWidestKernelWidth));
   info.range_reason = ": a narrower target is a spike on every sample, which the fit cannot match";
   return info;
 }
@@ -58,8 +57,7 @@ const OptionTable<ParzenOptions>& parzen_option_table() {
                  kernel_widths(option("bandwidth", OptionType::real_list,
                                       "Candidate widths (standardised units), a plain grid search; "
                                       "by default a search of 25 widths in 0.01 … 3 whose best is "
-                                      "refined by golden section")),
-                 "width"),
+                                      "refined by golden section"))),
              &ParzenOptions::widths);
     rows.add_choice(option("criterion", OptionType::choice,
                            "Width criterion: loo_likelihood or least_squares (leave-one-out ISE)"),

@@ -1,12 +1,12 @@
 // The options and registry entries of FW-LSCDE, FW-eKDE and FW-NWCDE: the wrapped estimator's
 // options, with the threads of the selection.
 
-#include "cdens/methods/option_tables.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "conditional/lscde_gate.hpp"
 #include "conditional/selected_features_gate.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {

@@ -1,14 +1,14 @@
 // The options and registry entries of KCDE (per-dimension bandwidths by leave-one-out
 // likelihood) and of the linear-Gaussian baseline.
 
-#include "cdens/conditional/broad_component_gate.hpp"
 #include "cdens/conditional/linear_gaussian.hpp"
 #include "cdens/conditional/product_kernel_cde.hpp"
-#include "cdens/conditional/product_kernel_gate.hpp"
-#include "cdens/methods/option_tables.hpp"
+#include "conditional/broad_component_gate.hpp"
 #include "conditional/constant_gate.hpp"
+#include "conditional/product_kernel_gate.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 

@@ -1,10 +1,10 @@
 // The options and registry entries of the kernel estimators of p(y|x) that only choose widths:
 // ε-KDE, NW-CDE and RKDE.
 
-#include "cdens/methods/option_tables.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 

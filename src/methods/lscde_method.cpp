@@ -1,9 +1,9 @@
 // LSCDE's options and registry entry.
 
-#include "cdens/methods/option_tables.hpp"
 #include "conditional/lscde_gate.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 

@@ -8,21 +8,21 @@
 #include <string>
 #include <vector>
 
-#include "cdens/conditional/pooled_gate.hpp"
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/progress.hpp"
-#include "cdens/core/sampling_plan.hpp"
 #include "cdens/core/standardizer.hpp"
-#include "cdens/core/text.hpp"
-#include "cdens/core/validate.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "cdens/methods/registry.hpp"
 #include "conditional/declared_columns.hpp"
 #include "conditional/kernel_queries_of_ranks.hpp"
+#include "conditional/pooled_gate.hpp"
+#include "core/sampling_plan.hpp"
+#include "core/text.hpp"
 #include "core/tied_outputs.hpp"
+#include "core/validate.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
+#include "methods/option_tables.hpp"
 #include "methods/stacking_weights.hpp"
 
 namespace cdens {

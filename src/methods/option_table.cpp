@@ -7,8 +7,8 @@
 #include <type_traits>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/text.hpp"
 #include "core/parallel.hpp"
+#include "core/text.hpp"
 
 namespace cdens {
 namespace {

@@ -1,11 +1,11 @@
 // PRESS's options and registry entry.
 
-#include "cdens/methods/option_tables.hpp"
 #include "cdens/regression/press.hpp"
-#include "cdens/regression/press_gate.hpp"
 #include "cdens/regression/press_smoother.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
+#include "methods/option_tables.hpp"
+#include "regression/press_gate.hpp"
 
 namespace cdens {
 
@@ -18,8 +18,7 @@ const OptionTable<PressRegressionOptions>& press_option_table() {
         none_by_default(in_range(option("n_states", OptionType::integer,
                                         "Number of predictive states J; by default round(log n), "
                                         "at least 2 (the paper's starting point)"),
-                                 0),
-                        "n_states"),
+                                 0)),
         &Options::press, &PressOptions::n_states);
     rows.add(none_by_default(in_range(option("max_states", OptionType::integer,
                                              "Fit J = 1 … this and keep the smallest AIC (eq. 37), "

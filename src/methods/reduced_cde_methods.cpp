@@ -1,11 +1,11 @@
 // The options and registry entries of LSCE and LSMI with LSCDE or ε-KDE on z = Wx.
 
-#include "cdens/conditional/projected_gate.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "conditional/lscde_gate.hpp"
+#include "conditional/projected_gate.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 namespace {
@@ -24,8 +24,7 @@ OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii, bool with_final
                                "scored on it: by the SQ criterion, or for lsce's refit by "
                                "dz_loss; about K + 1 times the cost of a fit at one d_z "
                                "per candidate)"),
-                        0),
-               "d_z"),
+                        0)),
            &Options::reduction, &ReductionOptions::dz);
   rows.add(in_range(option("n_restarts", OptionType::integer,
                            "Random orthonormal starts of the search for W; the best by "
@@ -121,10 +120,10 @@ MethodEntry reduced_cde_method(ReducedCdeMethod method, std::string summary,
                        ? "The SCE estimate after each update of W, one array per start"
                        : "Minus the SMI estimate after each update of W, one array per start"},
                   {"projection",
-                   {"d_z", "d_x"},
+                   {"n_components", "d_x"},
                    "W, rows orthonormal, acting on the inputs standardised per dimension"}};
   entry.queries = {
-      {{"transform", {"n", "d_z"}, "z = W x of each row, x standardised as in the fit"},
+      {{"transform", {"n", "n_components"}, "z = W x of each row, x standardised as in the fit"},
        &projected_inputs}};
   entry.test_options = {{"n_components", std::int64_t{1}},
                         {"n_restarts", std::int64_t{1}},

@@ -6,9 +6,9 @@
 
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/sample_weights.hpp"
 #include "cdens/core/standardizer.hpp"
-#include "cdens/core/validate.hpp"
+#include "core/sample_weights.hpp"
+#include "core/validate.hpp"
 #include "methods/constant_inputs.hpp"
 #include "methods/method_entries.hpp"
 

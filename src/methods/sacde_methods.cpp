@@ -1,11 +1,11 @@
 // The options and registry entries of SA-CDE and SA-LSCDE (Shiga, Tangkaratt & Sugiyama 2015).
 
-#include "cdens/methods/option_tables.hpp"
 #include "conditional/lscde_gate.hpp"
 #include "conditional/sacde_gate.hpp"
 #include "conditional/selected_features_gate.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
+#include "methods/option_tables.hpp"
 
 namespace cdens {
 

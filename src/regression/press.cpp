@@ -10,13 +10,14 @@
 #include "cdens/core/error.hpp"
 #include "cdens/core/progress.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/samples.hpp"
 #include "cdens/core/standardizer.hpp"
-#include "cdens/core/validate.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"
+#include "core/samples.hpp"
+#include "core/validate.hpp"
+#include "methods/option_tables.hpp"
 #include "regression/press_design_products.hpp"
+#include "regression/press_gate.hpp"
 #include "regression/press_optimizer.hpp"
 
 namespace cdens {

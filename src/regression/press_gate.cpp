@@ -1,4 +1,4 @@
-#include "cdens/regression/press_gate.hpp"
+#include "regression/press_gate.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
 #include "cdens/regression/press_smoother.hpp"
+#include "core/json_io.hpp"
 
 namespace cdens {
 namespace {

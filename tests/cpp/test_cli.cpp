@@ -19,12 +19,12 @@
 #include "cdens/conditional/epsilon_kde.hpp"
 #include "cdens/conditional/nadaraya_watson_cde.hpp"
 #include "cdens/conditional/rkde.hpp"
-#include "cdens/core/csv.hpp"
 #include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/vector_instruction_set.hpp"
 #include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
+#include "core/csv.hpp"
+#include "core/vector_instruction_set.hpp"
 #include "support.hpp"
 
 namespace cdens::test {
@@ -184,7 +184,7 @@ TEST(CliRoundTrip, FitPrintsSummaryAndWritesLoadableModel) {
   EXPECT_EQ(value_of(out, "x_variables"), "waiting");
   EXPECT_EQ(value_of(out, "y_variables"), "eruptions");
   EXPECT_EQ(value_of(out, "sigma"), "0.3");
-  EXPECT_EQ(value_of(out, "lambda"), "0.1");
+  EXPECT_EQ(value_of(out, "regularization"), "0.1");
   EXPECT_EQ(value_of(out, "model"), faithful.path());
   EXPECT_NE(out.find("cross-validation: none"), std::string::npos);
 
@@ -193,7 +193,7 @@ TEST(CliRoundTrip, FitPrintsSummaryAndWritesLoadableModel) {
   EXPECT_EQ(model.y_names, std::vector<std::string>{"eruptions"});
   EXPECT_EQ(model.report.method, "lscde");
   EXPECT_EQ(model.report.hyperparameters.at("sigma"), 0.3);
-  EXPECT_EQ(model.report.hyperparameters.at("lambda"), 0.1);
+  EXPECT_EQ(model.report.hyperparameters.at("regularization"), 0.1);
   EXPECT_EQ(number_of(out, "n_active_basis"), model.report.statistics.at("n_active_basis"));
   EXPECT_GE(model.report.statistics.at("n_active_basis"), 1.0);
 }
@@ -330,7 +330,7 @@ TEST(CliRoundTrip, InfoDescribesModel) {
   EXPECT_EQ(value_of(result.out, "d_y"), "1");
   EXPECT_EQ(value_of(result.out, "n_components"), std::to_string(model.mixture.n_components()));
   EXPECT_EQ(value_of(result.out, "sigma"), "0.3");
-  EXPECT_EQ(value_of(result.out, "lambda"), "0.1");
+  EXPECT_EQ(value_of(result.out, "regularization"), "0.1");
   EXPECT_EQ(value_of(result.out, "n_train"), "272");
   EXPECT_NEAR(number_of(result.out, "fit_seconds"), model.report.fit_seconds,
               1e-5 * model.report.fit_seconds + 1e-9);
@@ -362,7 +362,7 @@ TEST(CliFit, CrossValidationTableMarksChosenCell) {
   std::istringstream stream(table);
   for (std::string line; std::getline(stream, line);) lines.push_back(line);
   ASSERT_EQ(lines.size(), 5u) << table;
-  EXPECT_NE(lines[1].find("sigma \\ lambda"), std::string::npos);
+  EXPECT_NE(lines[1].find("sigma \\ regularization"), std::string::npos);
   EXPECT_EQ(lines[4], "cv_loss: kl (negative log-likelihood)");
   // Exactly one '*', in the row of the chosen σ.
   EXPECT_EQ(std::count(table.begin(), table.end(), '*'), 2) << "the header mentions '*' once";

@@ -893,7 +893,7 @@ TEST(ConditionalMixtureTest, FarAwayInputGetsItsNearestComponentsWeights) {
 
 TEST(ConditionalMixtureTest, InputsThatOverflowWhenStandardisedNeverGiveNaN) {
   // x is finite but (x − mean)/scale overflows to ±∞ with scale 0.7 < 1. The answer may be an
-  // exception of a documented type or a number, never NaN (DESIGN.md, "Errors and bad input").
+  // exception of a documented type or a number, never NaN (docs/design.md, "Errors and bad input").
   const Case c = scalar_case();
   const Vector x = vec({1.7e308, -1.0});
   ASSERT_TRUE(x.allFinite());
@@ -1158,12 +1158,12 @@ TEST(ConditionalMixtureTest, FromJsonUsesTheGateReader) {
 ConditionalModel example_model() {
   FitReport report;
   report.method = "lscde";
-  report.hyperparameters = {{"sigma", 0.8}, {"lambda", 0.1}};
+  report.hyperparameters = {{"sigma", 0.8}, {"regularization", 0.1}};
   report.statistics = {{"n_train", 200.0}};
   report.fit_seconds = 0.125;
   report.warnings = {"a warning"};
   CvTable table;
-  table.parameter_names = {"sigma", "lambda"};
+  table.parameter_names = {"sigma", "regularization"};
   table.candidates = Matrix(2, 2);
   table.candidates << 0.1, 0.01, 0.8, 0.1;
   table.mean_loss = vec({1.0 / 3.0, -0.25});

@@ -64,7 +64,7 @@ TEST(ConstantInputs, DeclaredColumnsAndPerColumnBandwidthsFollowTheKeptInputs) {
   const Matrix queries = with_constant_row(x.leftCols(8), 1, 1.0);
   EXPECT_TRUE(with.mixture.log_pdf(queries, data.y.leftCols(8))
                   .isApprox(without.mixture.log_pdf(x.leftCols(8), data.y.leftCols(8)), 1e-14));
-  EXPECT_EQ(with.report.hyperparameters.at("lambda_x2"), 0.3);
+  EXPECT_EQ(with.report.hyperparameters.at("bandwidth_x2"), 0.3);
 }
 
 TEST(ConstantInputs, EveryInputConstantIsRefused) {

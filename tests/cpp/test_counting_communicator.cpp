@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "cdens/core/counting_communicator.hpp"
+#include "core/counting_communicator.hpp"
 #include "support.hpp"
 
 namespace cdens {

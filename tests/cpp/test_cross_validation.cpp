@@ -180,7 +180,7 @@ TEST(KFoldTest, LogSpacedRejectsBadRanges) {
 }
 
 TEST(KFoldTest, LogSpacedRejectsAnInfiniteEnd) {
-  // DESIGN.md: grids must be finite and positive; [1, ∞) would put ∞ into a bandwidth grid.
+  // docs/design.md: grids must be finite and positive; [1, ∞) would put ∞ into a bandwidth grid.
   EXPECT_THROW(log_spaced(1.0, std::numeric_limits<double>::infinity(), 3), InvalidArgument);
 }
 

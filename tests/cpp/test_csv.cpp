@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
+#include "core/csv.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -18,7 +18,9 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
+#include "conditional/product_kernel_gate.hpp"
 #include "core/bandwidth_likelihood.hpp"
+#include "core/samples.hpp"
 #include "support.hpp"
 
 namespace cdens {
@@ -244,7 +246,7 @@ TEST(DiscreteOutputTest, FitIsAProbabilityMassFunctionOverTheLevels) {
   const test::PairSample train = ordered_outputs(300, 31);
   const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, ordered_output_options());
   EXPECT_TRUE(fit.model.output_kernels()[0].is_discrete());
-  const double lambda = fit.report.hyperparameters.at("lambda_y0");
+  const double lambda = fit.report.hyperparameters.at("bandwidth_y0");
   EXPECT_GT(lambda, 0.0);
   EXPECT_LT(lambda, 1.0);
   EXPECT_TRUE(std::isfinite(fit.report.statistics.at("loo_nll")));
@@ -330,9 +332,9 @@ TEST(DiscreteOutputTest, MixedOutputsIntegrateToOneAndSurviveAModelFile) {
   options.discrete = {1, 4};
   options.ordered = {2};
   const ConditionalFit fit = fit_product_kernel_cde(x, y, options);
-  EXPECT_TRUE(fit.report.hyperparameters.count("lambda_x1"));
-  EXPECT_TRUE(fit.report.hyperparameters.count("lambda_x2"));
-  EXPECT_TRUE(fit.report.hyperparameters.count("lambda_y1"));
+  EXPECT_TRUE(fit.report.hyperparameters.count("bandwidth_x1"));
+  EXPECT_TRUE(fit.report.hyperparameters.count("bandwidth_x2"));
+  EXPECT_TRUE(fit.report.hyperparameters.count("bandwidth_y1"));
   EXPECT_TRUE(fit.report.hyperparameters.count("bandwidth_y0"));
   const Vector query = x.col(3);
   const Index points = 4001;

@@ -115,8 +115,8 @@ TEST(GaussianKernelTest, ShapeErrorsAreInvalidArgument) {
 }
 
 TEST(GaussianKernelTest, NonPositiveBandwidthIsInvalidArgument) {
-  // DESIGN.md: every public entry point rejects non-positive bandwidths instead of returning NaN
-  // (σ = 0 gives 0 · ∞ = NaN on the diagonal).
+  // docs/design.md: every public entry point rejects non-positive bandwidths instead of returning
+  // NaN (σ = 0 gives 0 · ∞ = NaN on the diagonal).
   const Matrix a = Matrix::Ones(2, 3);
   for (const double sigma : {0.0, -1.0, std::nan(""), static_cast<double>(INFINITY)}) {
     SCOPED_TRACE(sigma);

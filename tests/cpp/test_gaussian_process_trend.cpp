@@ -11,7 +11,7 @@
 #include <cmath>
 
 #include "cdens/cdens.hpp"
-#include "cdens/conditional/broad_component_gate.hpp"
+#include "conditional/broad_component_gate.hpp"
 #include "conditional/gaussian_process_regression.hpp"
 #include "conditional/standardized_linear_fit.hpp"
 #include "support.hpp"

@@ -17,7 +17,7 @@
 #include <string>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
+#include "core/json_io.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -13,9 +13,9 @@
 #include "cdens/conditional/kernel_cde.hpp"
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/samples.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "core/log_space.hpp"
+#include "core/samples.hpp"
 #include "support.hpp"
 
 namespace cdens {

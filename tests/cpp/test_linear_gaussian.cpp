@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "cdens/cdens.hpp"
+#include "core/samples.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -12,6 +12,7 @@
 #include "conditional/lscde_basis.hpp"
 #include "conditional/lscde_gate.hpp"
 #include "conditional/lscde_system.hpp"
+#include "core/samples.hpp"
 #include "support.hpp"
 
 namespace cdens {
@@ -335,7 +336,7 @@ void expect_cv_matches_explicit_loop(CvLoss loss, Index n_centers,
   const Index best = best_candidate(table.mean_loss);
   EXPECT_EQ(table.best, best);
   EXPECT_EQ(fit.report.hyperparameters.at("sigma"), table.candidates(best, 0));
-  EXPECT_EQ(fit.report.hyperparameters.at("lambda"), table.candidates(best, 1));
+  EXPECT_EQ(fit.report.hyperparameters.at("regularization"), table.candidates(best, 1));
 }
 
 TEST(LscdeFitTest, KlCrossValidationMatchesExplicitLoop) {

@@ -12,9 +12,12 @@
 
 #include "cdens/cdens.hpp"
 #include "conditional/grassmann.hpp"
+#include "conditional/projected_gate.hpp"
 #include "conditional/reduced_cde_dimension.hpp"
 #include "conditional/sufficient_reduction.hpp"
 #include "core/random_streams.hpp"
+#include "core/samples.hpp"
+#include "core/sampling_plan.hpp"
 #include "support.hpp"
 
 namespace cdens {
@@ -273,7 +276,7 @@ TEST(LsceTest, PaperModelIsTheLscdeOfEquationTenOnTheProjectedInputs) {
   const ReducedCdeFit fit = fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options);
   EXPECT_EQ(fit.report.hyperparameters.count("reduction_sigma"), 0u);
   const double sigma = fit.report.hyperparameters.at("sigma");
-  const double lambda = fit.report.hyperparameters.at("lambda");
+  const double lambda = fit.report.hyperparameters.at("regularization");
   // The same draws as the fit: centres are the first b pairs of center_order.
   const SamplingPlan draws = draw_sampling_plan(70, 40, LscdeOptions{}.folds, LscdeOptions{}.seed);
   const Standardizer sx = Standardizer::fit(data.x, "x");
@@ -361,9 +364,9 @@ TEST(LsceTest, ChoosesTheTrueDimensionAndReportsTheTable) {
   const test::PairSample data = set_b(150, 3, 12);
   const ReducedCdeFit fit =
       fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, quick_options(0, 2));
-  const CvTable& table = fit.report.auxiliary_cross_validation.at("d_z");
+  const CvTable& table = fit.report.auxiliary_cross_validation.at("n_components");
   ASSERT_EQ(table.mean_loss.size(), 3);
-  EXPECT_EQ(fit.report.hyperparameters.at("d_z"), 1.0);
+  EXPECT_EQ(fit.report.hyperparameters.at("n_components"), 1.0);
   EXPECT_EQ(fit.projection.rows(), 1);
   EXPECT_EQ(table.candidates(table.best, 0), 1.0);
 }
@@ -424,11 +427,11 @@ TEST(LsceTest, DimensionTableMatchesExplicitRefitsWithoutEachFold) {
     ReducedCdeOptions options = base;
     options.lsce_dz_loss = loss;
     const ReducedCdeFit fit = fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options);
-    const CvTable& chosen = fit.report.auxiliary_cross_validation.at("d_z");
+    const CvTable& chosen = fit.report.auxiliary_cross_validation.at("n_components");
     const std::string other = loss == CvLoss::sq ? "kl" : "sq";
     EXPECT_EQ(chosen.loss, to_string(loss));
-    EXPECT_EQ(fit.report.auxiliary_cross_validation.at("d_z_" + other).loss, other);
-    EXPECT_EQ(fit.report.hyperparameters.at("d_z"), chosen.candidates(chosen.best, 0));
+    EXPECT_EQ(fit.report.auxiliary_cross_validation.at("n_components_" + other).loss, other);
+    EXPECT_EQ(fit.report.hyperparameters.at("n_components"), chosen.candidates(chosen.best, 0));
   }
 }
 
@@ -440,7 +443,7 @@ TEST(LsceTest, DimensionIsChosenWhenAColumnIsConstantWithinAFold) {
   for (const auto method : {ReducedCdeMethod::lsce, ReducedCdeMethod::lsce_ekde,
                             ReducedCdeMethod::lsmi_lscde, ReducedCdeMethod::lsmi_ekde}) {
     const ReducedCdeFit fit = fit_reduced_cde(data.x, data.y, method, quick_options(0, 1));
-    EXPECT_EQ(fit.report.auxiliary_cross_validation.at("d_z").mean_loss.size(), 3)
+    EXPECT_EQ(fit.report.auxiliary_cross_validation.at("n_components").mean_loss.size(), 3)
         << to_string(method);
   }
 }
@@ -456,7 +459,7 @@ TEST(LsceTest, TwoStepEstimatorLeavesOutAProjectedInputConstantOverThePairs) {
       fit_at_dimension(data.x, data.y, Standardizer::identity(3), Standardizer::identity(1),
                        ReducedCdeMethod::lsmi_ekde, options);
   EXPECT_TRUE(fit.projection.isApprox(Matrix::Identity(3, 3).topRows(2)));
-  EXPECT_EQ(fit.report.hyperparameters.at("d_z"), 2.0);
+  EXPECT_EQ(fit.report.hyperparameters.at("n_components"), 2.0);
   const Vector expected = fit_epsilon_kde(data.x.topRows(2), data.y, options.epsilon_kde)
                               .model.log_pdf(queries.x.topRows(2), queries.y);
   const Vector log_density = fit.model.log_pdf(queries.x, queries.y);

@@ -10,7 +10,7 @@
 
 #include "cdens/cdens.hpp"
 #include "cdens/conditional/marginal_mixing.hpp"
-#include "cdens/conditional/product_kernel_gate.hpp"
+#include "conditional/product_kernel_gate.hpp"
 #include "support.hpp"
 
 namespace cdens {

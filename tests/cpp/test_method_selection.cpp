@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "cdens/cdens.hpp"
 #include "methods/stacking_weights.hpp"

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "cdens/cdens.hpp"
+#include "core/csv.hpp"
+#include "core/json_io.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -11,6 +11,7 @@
 #include "cdens/cdens.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "core/gaussian_kernel.hpp"
+#include "core/samples.hpp"
 #include "support.hpp"
 
 namespace cdens {

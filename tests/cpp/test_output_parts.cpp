@@ -11,12 +11,12 @@
 
 #include "cdens/core/column_kernel.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
 #include "cdens/core/output_transform.hpp"
 #include "cdens/core/output_trend.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "core/discrete_outputs.hpp"
+#include "core/json_io.hpp"
 #include "core/trend_groups.hpp"
 #include "support.hpp"
 

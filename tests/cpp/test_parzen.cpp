@@ -88,7 +88,7 @@ TEST(Parzen, FitIsTheWindowOfEquationTenInTheUsersUnits) {
   x.row(0) = x.row(0) * 3.0 + Eigen::RowVectorXd::Constant(80, 10.0);
   x.row(1) *= 0.2;
   const DensityFit fit = fit_parzen(x);
-  const double gamma = fit.report.hyperparameters.at("width");
+  const double gamma = fit.report.hyperparameters.at("bandwidth");
   const Vector scale = test::sample_scale(x);
   // p(u) = (1/N) Σ_k Π_d N(u_d; x_dk, (γ scale_d)²).
   Matrix u = test::normal_matrix(2, 10, rng);
@@ -121,7 +121,7 @@ TEST(Parzen, SearchFindsTheMinimumOfTheCriterion) {
     options.criterion = criterion;
     const DensityFit fit = fit_parzen(x, options);
     const CvTable& table = *fit.report.cross_validation;
-    const double gamma = fit.report.hyperparameters.at("width");
+    const double gamma = fit.report.hyperparameters.at("bandwidth");
     EXPECT_EQ(table.candidates(table.best, 0), gamma);
     EXPECT_EQ(table.mean_loss.minCoeff(), table.mean_loss(table.best));
     // The chosen width is a local minimum: 1 % either side is no better (up to the tolerance).
@@ -142,7 +142,7 @@ TEST(Parzen, OneFixedWidthIsTakenWithoutScoring) {
   options.widths = {0.3};
   const DensityFit fit = fit_parzen(x, options);
   EXPECT_FALSE(fit.report.cross_validation.has_value());
-  EXPECT_EQ(fit.report.hyperparameters.at("width"), 0.3);
+  EXPECT_EQ(fit.report.hyperparameters.at("bandwidth"), 0.3);
   EXPECT_TRUE((fit.model.scales().array() == 0.3).all());
   // The same model as the one a grid of that width alone would choose.
   options.widths = {0.3, 0.3};
@@ -165,7 +165,8 @@ TEST(Parzen, ExplicitGridIsSearchedExactly) {
   EXPECT_TRUE(table.mean_loss == expected);
   Index best = 0;
   expected.minCoeff(&best);
-  EXPECT_EQ(fit.report.hyperparameters.at("width"), options.widths[static_cast<std::size_t>(best)]);
+  EXPECT_EQ(fit.report.hyperparameters.at("bandwidth"),
+            options.widths[static_cast<std::size_t>(best)]);
   options.widths = {5.0, 10.0};
   EXPECT_FALSE(fit_parzen(x, options).report.warnings.empty());
 }
@@ -211,8 +212,8 @@ ParzenOptions per_dimension() {
 TEST(Parzen, PerDimensionWidthsReportTheirExplicitLeaveOneOutLikelihood) {
   const Matrix x = clustered_and_broad(120, 3);
   const DensityFit fit = fit_parzen(x, per_dimension());
-  const Vector h(Eigen::Vector2d(fit.report.hyperparameters.at("width_0"),
-                                 fit.report.hyperparameters.at("width_1")));
+  const Vector h(Eigen::Vector2d(fit.report.hyperparameters.at("bandwidth_0"),
+                                 fit.report.hyperparameters.at("bandwidth_1")));
   const Standardizer scaling = Standardizer::fit(x, "x");
   const Matrix z = scaling.transform(x);
   double total = 0.0;
@@ -237,8 +238,8 @@ TEST(Parzen, PerDimensionWidthsBeatOneWidthWhereTheDimensionsDiffer) {
   // good; here the narrow clusters take a width well below the broad dimension's.
   EXPECT_LT(each.report.statistics.at("loo_nll") + one.model.x_scaling().log_jacobian(),
             one.report.cross_validation->mean_loss.minCoeff());
-  EXPECT_LT(2.0 * each.report.hyperparameters.at("width_0"),
-            each.report.hyperparameters.at("width_1"));
+  EXPECT_LT(2.0 * each.report.hyperparameters.at("bandwidth_0"),
+            each.report.hyperparameters.at("bandwidth_1"));
 }
 
 TEST(Parzen, PerDimensionRefusesTheLeastSquaresCriterionAndAGrid) {

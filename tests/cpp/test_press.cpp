@@ -9,6 +9,7 @@
 #include "cdens/core/rng.hpp"
 #include "cdens/methods/registry.hpp"
 #include "cdens/regression/press.hpp"
+#include "regression/press_gate.hpp"
 #include "regression/press_parameters.hpp"
 #include "support.hpp"
 

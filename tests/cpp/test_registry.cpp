@@ -14,6 +14,9 @@
 #include <string>
 
 #include "cdens/cdens.hpp"
+#include "core/csv.hpp"
+#include "core/json_io.hpp"
+#include "methods/option_tables.hpp"
 #include "support.hpp"
 
 namespace cdens {
@@ -253,6 +256,42 @@ TEST(RegistryTest, ModelFilesWrittenBeforeTheRegistryLoadAndPredictAsBefore) {
     }
     EXPECT_NE(method_named(file.at("method").get<std::string>()), nullptr);
   }
+}
+
+// cdens 0.1.0 named the chosen values by the papers' symbols; they read under the options' names,
+// with the values the files hold (tests/data/models_ed836a3: lscde λ = 0.1, lsce d_z = 1, the
+// Parzen width 0.16676…, SKD's width 0.5 and target width, SA-LSCDE's two λ).
+TEST(RegistryTest, ReportsWrittenBy010ReadUnderTheOptionsNames) {
+  const std::string directory = std::string(CDENS_TEST_DATA_DIR) + "/models_ed836a3/";
+  const auto report_of = [&](const std::string& name) {
+    const nlohmann::json file = read_model_document(directory + name + ".json");
+    return model_file_shape(file) == "gaussian_mixture" ? density_model_from_json(file).report
+                                                        : conditional_model_from_json(file).report;
+  };
+  const auto written = [&](const std::string& name, const std::string& key) {
+    return read_model_document(directory + name + ".json")
+        .at("fit")
+        .at("hyperparameters")
+        .at(key)
+        .get<double>();
+  };
+  const FitReport lscde = report_of("lscde");
+  EXPECT_EQ(lscde.hyperparameters.at("regularization"), written("lscde", "lambda"));
+  EXPECT_EQ(lscde.hyperparameters.count("lambda"), 0U);
+  EXPECT_EQ(lscde.cross_validation->parameter_names,
+            (std::vector<std::string>{"sigma", "regularization"}));
+  EXPECT_EQ(report_of("lsce").hyperparameters.at("n_components"), written("lsce", "d_z"));
+  EXPECT_EQ(report_of("parzen").hyperparameters.at("bandwidth"), written("parzen", "width"));
+  EXPECT_EQ(report_of("parzen").cross_validation->parameter_names,
+            std::vector<std::string>{"bandwidth"});
+  const FitReport skd = report_of("skd");
+  EXPECT_EQ(skd.hyperparameters.at("bandwidth"), written("skd", "width"));
+  EXPECT_EQ(skd.hyperparameters.at("target_bandwidth"), written("skd", "target_width"));
+  const FitReport salscde = report_of("salscde");
+  EXPECT_EQ(salscde.hyperparameters.at("selection_regularization"),
+            written("salscde", "selection_lambda"));
+  EXPECT_EQ(salscde.hyperparameters.at("regularization"), written("salscde", "lambda"));
+  EXPECT_EQ(salscde.hyperparameters.at("selection_sigma"), written("salscde", "selection_sigma"));
 }
 
 }  // namespace

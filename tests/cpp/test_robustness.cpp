@@ -10,18 +10,18 @@
 #include <string>
 
 #include "cdens/conditional/lscde.hpp"
-#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/validate.hpp"
-#include "cdens/methods/option_tables.hpp"
 #include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
 #include "conditional/lscde_basis.hpp"
 #include "conditional/lscde_gate.hpp"
+#include "core/csv.hpp"
 #include "core/input_file.hpp"
+#include "core/json_io.hpp"
 #include "core/tied_outputs.hpp"
+#include "core/validate.hpp"
+#include "methods/option_tables.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -109,7 +109,8 @@ TEST(Rsde, CrossValidationChoosesTheBestWidth) {
   ASSERT_EQ(table.candidates.rows(), 4);
   Index best = 0;
   table.mean_loss.minCoeff(&best);
-  EXPECT_EQ(fit.report.hyperparameters.at("width"), options.widths[static_cast<std::size_t>(best)]);
+  EXPECT_EQ(fit.report.hyperparameters.at("bandwidth"),
+            options.widths[static_cast<std::size_t>(best)]);
   std::string first;
   for (int threads : {1, 2, 3}) {
     options.threads = threads;

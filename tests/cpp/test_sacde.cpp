@@ -402,7 +402,7 @@ TEST(SaCdeTest, CrossValidationKeepsTheRelevantFeatureOfToyDataOne) {
   EXPECT_EQ(selection.path->group_norms.rows(), 6);
   EXPECT_EQ(selection.path->group_norms.cols(), 5);
   EXPECT_EQ(selection.path->lambdas(0), 1.0);  // decreasing
-  EXPECT_EQ(selection.path->chosen_lambda, fit.report.hyperparameters.at("lambda"));
+  EXPECT_EQ(selection.path->chosen_lambda, fit.report.hyperparameters.at("regularization"));
   // The path at the chosen λ is the model's ‖α_d‖.
   Index chosen = 0;
   while (selection.path->lambdas(chosen) != selection.path->chosen_lambda) ++chosen;
@@ -419,7 +419,7 @@ TEST(SaCdeTest, LambdaRulesPickFromTheCrossValidationTable) {
   const ConditionalFit minimum = fit_sacde(train.x, train.y, options);
   const CvTable& table = *minimum.report.cross_validation;
   EXPECT_EQ(minimum.report.hyperparameters.at("sigma"), table.candidates(table.best, 0));
-  EXPECT_EQ(minimum.report.hyperparameters.at("lambda"), table.candidates(table.best, 1));
+  EXPECT_EQ(minimum.report.hyperparameters.at("regularization"), table.candidates(table.best, 1));
   options.lambda_rule = SaCdeLambdaRule::one_standard_error;
   const ConditionalFit sparse = fit_sacde(train.x, train.y, options);
   // Brute force over the table: the largest λ at the best σ within one standard error.
@@ -431,9 +431,10 @@ TEST(SaCdeTest, LambdaRulesPickFromTheCrossValidationTable) {
     }
   }
   EXPECT_EQ(sparse.report.hyperparameters.at("sigma"), table.candidates(table.best, 0));
-  EXPECT_EQ(sparse.report.hyperparameters.at("lambda"), expected);
+  EXPECT_EQ(sparse.report.hyperparameters.at("regularization"), expected);
   EXPECT_GE(expected, table.candidates(table.best, 1));
-  EXPECT_EQ(sparse.report.statistics.at("lambda_cv_minimum"), table.candidates(table.best, 1));
+  EXPECT_EQ(sparse.report.statistics.at("regularization_cv_minimum"),
+            table.candidates(table.best, 1));
 }
 
 TEST(SaCdeTest, ModelFileRoundTripAndThreadIndependence) {

@@ -10,6 +10,7 @@
 
 #include "cdens/cdens.hpp"
 #include "core/bandwidth_likelihood.hpp"
+#include "core/sample_weights.hpp"
 #include "support.hpp"
 
 namespace cdens {
@@ -274,8 +275,8 @@ TEST(ParzenSampleWeights, PerDimensionWidthsMaximiseTheWeightedLeaveOneOutLikeli
   options.per_dimension = true;
   options.standardize = false;
   const DensityFit fit = fit_parzen(x, options, test::weighted_context(weights));
-  const Vector widths = (Vector(2) << fit.report.hyperparameters.at("width_0"),
-                         fit.report.hyperparameters.at("width_1"))
+  const Vector widths = (Vector(2) << fit.report.hyperparameters.at("bandwidth_0"),
+                         fit.report.hyperparameters.at("bandwidth_1"))
                             .finished();
   const Vector terms = test::explicit_leave_one_out(x, 0, ColumnKernels(2), widths, weights);
   EXPECT_NEAR(fit.report.statistics.at("loo_nll"), terms.dot(weights) / weights.sum(), 1e-9);
@@ -298,8 +299,8 @@ TEST(ParzenSampleWeights, ChosenWidthIgnoresTheScaleOfTheWeights) {
   const Vector weights = test::integer_weights(60);
   const DensityFit fit = fit_parzen(x, {}, test::weighted_context(weights));
   const DensityFit scaled = fit_parzen(x, {}, test::weighted_context(1e-3 * weights));
-  EXPECT_NEAR(fit.report.hyperparameters.at("width"), scaled.report.hyperparameters.at("width"),
-              1e-9);
+  EXPECT_NEAR(fit.report.hyperparameters.at("bandwidth"),
+              scaled.report.hyperparameters.at("bandwidth"), 1e-9);
   EXPECT_NEAR(fit.model.weights().sum(), 1.0, 1e-12);
   EXPECT_NEAR(fit.model.weights()(2) / fit.model.weights()(0), 3.0, 1e-12);
 }

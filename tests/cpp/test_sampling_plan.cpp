@@ -10,7 +10,7 @@
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/sampling_plan.hpp"
+#include "core/sampling_plan.hpp"
 #include "core/sharded_sampling_plan.hpp"
 #include "support.hpp"
 

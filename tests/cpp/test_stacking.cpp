@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
-#include "cdens/conditional/pooled_gate.hpp"
+#include "conditional/pooled_gate.hpp"
 #include "methods/stacking_weights.hpp"
 #include "support.hpp"
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/validate.hpp"
+#include "core/validate.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -1,4 +1,4 @@
-// Tests of the copies of the vector loops (cdens/core/vector_instruction_set.hpp): every copy this
+// Tests of the copies of the vector loops (src/core/vector_instruction_set.hpp): every copy this
 // CPU runs fits and sums kernels as the baseline copy does, and CDENS_ISA is refused when it
 // names a copy that cannot run.
 //
@@ -26,12 +26,12 @@
 
 #include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/vector_instruction_set.hpp"
 #include "cdens/methods/option_table.hpp"
 #include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
 #include "core/kernel_sums.hpp"
 #include "core/vector_dispatch.hpp"
+#include "core/vector_instruction_set.hpp"
 #include "support.hpp"
 
 namespace cdens {

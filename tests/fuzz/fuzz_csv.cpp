@@ -11,8 +11,8 @@
 #include <sstream>
 #include <string>
 
-#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
+#include "core/csv.hpp"
 
 namespace {
 

@@ -12,8 +12,8 @@
 #include <string>
 
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
 #include "cdens/model_file.hpp"
+#include "core/json_io.hpp"
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include <iterator>
 #include <numeric>
 
-#include "cdens/core/samples.hpp"
 #include "cdens/model_file.hpp"
+#include "core/samples.hpp"
 
 namespace cdens::testing_mpi {
 namespace {

@@ -10,9 +10,9 @@
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/fit_context.hpp"
-#include "cdens/core/samples.hpp"
 #include "cdens/core/types.hpp"
 #include "cdens/model_file.hpp"
+#include "core/samples.hpp"
 #include "support.hpp"
 
 namespace cdens::testing_mpi {

@@ -19,8 +19,8 @@
 #include <iostream>
 #include <string>
 
-#include "cdens/core/samples.hpp"
 #include "cdens/methods/method_selection.hpp"
+#include "core/samples.hpp"
 #include "mpi_support.hpp"
 #include "support.hpp"
 

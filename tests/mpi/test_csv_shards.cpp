@@ -6,8 +6,8 @@
 
 #include <sstream>
 
-#include "cdens/core/csv.hpp"
 #include "cdens/core/error.hpp"
+#include "core/csv.hpp"
 #include "mpi_support.hpp"
 #include "support.hpp"
 

@@ -13,9 +13,9 @@
 
 #include <gtest/gtest.h>
 
-#include "cdens/core/samples.hpp"
 #include "cdens/density/gmm.hpp"
 #include "cdens/model_file.hpp"
+#include "core/samples.hpp"
 #include "mpi_support.hpp"
 #include "support.hpp"
 

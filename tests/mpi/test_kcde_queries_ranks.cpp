@@ -14,12 +14,12 @@
 #include <cmath>
 #include <iostream>
 
-#include "cdens/conditional/broad_component_gate.hpp"
 #include "cdens/conditional/product_kernel_cde.hpp"
-#include "cdens/conditional/product_kernel_gate.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/samples.hpp"
+#include "conditional/broad_component_gate.hpp"
 #include "conditional/kernel_queries_of_ranks.hpp"
+#include "conditional/product_kernel_gate.hpp"
+#include "core/samples.hpp"
 #include "mpi_support.hpp"
 #include "support.hpp"
 

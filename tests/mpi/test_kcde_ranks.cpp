@@ -24,9 +24,9 @@
 #include <numeric>
 
 #include "cdens/conditional/product_kernel_cde.hpp"
-#include "cdens/core/samples.hpp"
 #include "cdens/model_file.hpp"
 #include "core/bandwidth_likelihood.hpp"
+#include "core/samples.hpp"
 #include "mpi_support.hpp"
 #include "support.hpp"
 

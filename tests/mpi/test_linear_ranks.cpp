@@ -7,8 +7,8 @@
 
 #include "cdens/conditional/linear_gaussian.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/samples.hpp"
 #include "cdens/model_file.hpp"
+#include "core/samples.hpp"
 #include "mpi_support.hpp"
 #include "support.hpp"
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "cdens/conditional/lscde.hpp"
-#include "cdens/core/samples.hpp"
+#include "core/samples.hpp"
 #include "mpi_support.hpp"
 #include "support.hpp"
 

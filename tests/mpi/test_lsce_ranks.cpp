@@ -8,10 +8,10 @@
 
 #include "cdens/conditional/lsce.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/core/samples.hpp"
 #include "cdens/model_file.hpp"
 #include "conditional/grassmann.hpp"
 #include "conditional/sufficient_reduction.hpp"
+#include "core/samples.hpp"
 #include "mpi_support.hpp"
 #include "support.hpp"
 

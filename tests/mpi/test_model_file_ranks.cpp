@@ -9,9 +9,9 @@
 
 #include "cdens/conditional/product_kernel_cde.hpp"
 #include "cdens/core/error.hpp"
-#include "cdens/core/json_io.hpp"
-#include "cdens/core/samples.hpp"
 #include "cdens/model_file.hpp"
+#include "core/json_io.hpp"
+#include "core/samples.hpp"
 #include "mpi_support.hpp"
 #include "support.hpp"
 

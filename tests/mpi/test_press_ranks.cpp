@@ -7,9 +7,9 @@
 #include <gtest/gtest.h>
 
 #include "cdens/core/rng.hpp"
-#include "cdens/core/samples.hpp"
 #include "cdens/model_file.hpp"
 #include "cdens/regression/press.hpp"
+#include "core/samples.hpp"
 #include "mpi_support.hpp"
 #include "support.hpp"
 

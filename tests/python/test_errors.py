@@ -59,7 +59,7 @@ def test_bad_queries(toy):
 
 def test_far_away_inputs_get_the_log_space_answer(toy):
     # Far from every centre each basis function underflows, but the gate works with log weights
-    # log alpha_k - |z - u_k|^2 / (2 sigma^2) (DESIGN.md), so p(y|x) is still the mixture they
+    # log alpha_k - |z - u_k|^2 / (2 sigma^2) (docs/design.md), so p(y|x) is still the mixture they
     # weight: nearly all of it on the outermost centre. Written out here with numpy's
     # log-sum-exp from the model file's parameters.
     x, y = toy

@@ -109,7 +109,7 @@ def test_cli_declares_columns_by_name(cli, tmp_path):
         capture_output=True, text=True, check=True)
     assert "output_kinds: ordered" in result.stdout
     assert "scores: log probability mass" in result.stdout
-    assert "lambda_y0:" in result.stdout
+    assert "bandwidth_y0:" in result.stdout
     info = subprocess.run([cli, "info", str(path)], capture_output=True, text=True, check=True)
     assert "scores: log probability mass" in info.stdout
     loaded = cdens.load(path)

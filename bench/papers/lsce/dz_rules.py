@@ -3,10 +3,11 @@ criterion (dz_loss="kl", the held-out negative log-likelihood) against the SQ cr
 section 3.2 (dz_loss="sq", the default), and against LSMI/LSCDE's reduction.
 
 One LSCE fit per run gives both d_z tables (the same fold fits scored two ways: the report's
-auxiliary tables "d_z" and "d_z_sq"); where the SQ table's best d_z differs, LSCE is fitted again
-at that d_z with the same seed, which is the model the SQ rule fits. Errors are the SQ criterion
-of section 3.2 on the test rows (run.py's sq_error), in standardised y and in y rescaled to
-[0, 1] as the UCI table of docs/benchmarks.md; splits and seeds are run.py's.
+auxiliary tables "n_components" and "n_components_sq"); where the SQ table's best d_z differs,
+LSCE is fitted again at that d_z with the same seed, which is the model the SQ rule fits.
+Errors are the SQ criterion of section 3.2 on the test rows (run.py's sq_error), in
+standardised y and in y rescaled to [0, 1] as the UCI table of docs/benchmarks.md; splits and
+seeds are run.py's.
 
     build/venv/bin/python bench/papers/lsce/dz_rules.py --parts uci --runs 3
     build/venv/bin/python bench/papers/lsce/dz_rules.py --parts robot --joints 9 --runs 2 --lsmi
@@ -43,7 +44,7 @@ def one_run(X, Y, n, run, restarts, lsmi):
     kl = cdens.LSCE(n_restarts=restarts, dz_loss="kl", random_state=run).fit(Xtr, Ytr)
     seconds = time.perf_counter() - started
     tables = kl.model_.auxiliary_cross_validation
-    dz_kl, dz_sq = best_dz(tables["d_z"]), best_dz(tables["d_z_sq"])
+    dz_kl, dz_sq = best_dz(tables["n_components"]), best_dz(tables["n_components_sq"])
     assert dz_kl == kl.n_components_
     result = {"dz_kl": dz_kl, "dz_sq": dz_sq, "kl": sq_error(kl, Xte, Yte), "factor": factor,
               "seconds": seconds, "nll_kl": -kl.score(Xte, Yte)}

@@ -12,7 +12,6 @@
 #include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/metrics.hpp"
-#include "cdens/core/sampling_plan.hpp"
 
 namespace cdens {
 

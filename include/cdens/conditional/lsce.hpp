@@ -80,9 +80,10 @@ CvLoss dimension_loss(ReducedCdeMethod method, const ReducedCdeOptions& options)
 /// A fitted model with its subspace.
 struct ReducedCdeFit {
   ConditionalMixture model;
-  /// Hyper-parameters d_z, sigma, lambda of the search (two-step methods: reduction_sigma,
-  /// reduction_lambda) and of the estimator on z; cross_validation is the table of the model's
-  /// own σ, λ (or ε, σ); auxiliary tables "d_z" and, for two-step methods, "reduction".
+  /// Hyper-parameters n_components (d_z), sigma, regularization (λ) of the search (two-step
+  /// methods: reduction_sigma, reduction_regularization) and of the estimator on z;
+  /// cross_validation is the table of the model's own σ, λ (or ε, σ); auxiliary tables
+  /// "n_components" and, for two-step methods, "reduction".
   FitReport report;
   /// W, d_z × d_x with orthonormal rows, acting on x standardised per dimension.
   Matrix projection;
@@ -92,8 +93,8 @@ struct ReducedCdeFit {
 
 /// Fits `method` to the pairs (x_i, y_i): x is d_x × n, y is d_y × n. With
 /// options.reduction.dz = 0, d_z is chosen by cross-validation of the whole method first (§3.3) and
-/// its table is the report's auxiliary "d_z" table (loss dimension_loss); the same fold fits
-/// scored by the other loss are the table "d_z_sq" or "d_z_kl".
+/// its table is the report's auxiliary "n_components" table (loss dimension_loss); the same fold
+/// fits scored by the other loss are the table "n_components_sq" or "n_components_kl".
 ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y,
                               ReducedCdeMethod method = ReducedCdeMethod::lsce,
                               const ReducedCdeOptions& options = {},

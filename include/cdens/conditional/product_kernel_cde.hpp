@@ -92,7 +92,7 @@ struct ProductKernelCdeOptions {
 /// components sit at the standardised leave-one-out residuals, the report holds the process's
 /// length scales ("trend_length_scale_x0", …), its noise variance and its own Gaussian
 /// leave-one-out NLL ("trend_loo_nll"), and "loo_nll" includes the residuals' Jacobian. A
-/// discrete column's λ is reported as "lambda_x0", …; an undeclared column
+/// discrete column's λ is reported as its bandwidth ("bandwidth_x0", …); an undeclared column
 /// that looks discrete gets a warning. InvalidArgument for bad declarations
 /// (declared_column_kernels) and for a trend with a discrete output.
 ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,

@@ -20,9 +20,9 @@ struct SaLscdeOptions {
 
 /// Fits SA-LSCDE to the pairs (x_i, y_i). The report is LSCDE's (σ, λ and its CV table) with
 /// method "salscde", SA-CDE's feature selection (path included), SA-CDE's σ and λ as
-/// "selection_sigma" and "selection_lambda" and its CV table as the auxiliary table "sacde".
-/// When SA-CDE switches every feature off, the feature that leaves the regularisation path last
-/// (the largest λ with ‖α_d‖ > 0) is kept, so that LSCDE has an input.
+/// "selection_sigma" and "selection_regularization" and its CV table as the auxiliary table
+/// "sacde". When SA-CDE switches every feature off, the feature that leaves the regularisation path
+/// last (the largest λ with ‖α_d‖ > 0) is kept, so that LSCDE has an input.
 ConditionalFit fit_sa_lscde(const MatrixView& x, const MatrixView& y,
                             const SaLscdeOptions& options = {}, const FitContext& context = {});
 

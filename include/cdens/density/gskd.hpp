@@ -111,7 +111,7 @@ RwbsOptions gskd_paper_rwbs(Index dimension);
 
 /// Fits GSKD to the samples x (d × N, the user's units). DataError for empty, non-finite or
 /// constant data; InvalidArgument for bad options.
-/// The report: hyper-parameters target_width, variance_upper and, with holdout stopping,
+/// The report: hyper-parameters target_bandwidth, variance_upper and, with holdout stopping,
 /// stages; statistics n_selected (kernels constructed by OFR), n_kernels (kept by MNQP),
 /// loo_mse (J of the last stage), cost_evaluations (the N_ce of §III-C, of the final
 /// construction), population, generations, iterations; with holdout stopping the

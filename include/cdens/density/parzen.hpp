@@ -74,12 +74,12 @@ Vector parzen_criterion(const MatrixView& z, const std::vector<double>& widths,
 /// fixed width there is nothing to select: the criterion is not computed and the report has no
 /// cross-validation table.
 /// DataError for empty, non-finite or constant data; InvalidArgument for bad options.
-/// The report: hyper-parameter "width"; the CV table lists every width scored, grid first, then
-/// the refinement's evaluations. With per_dimension, the hyper-parameters are "width_0",
-/// "width_1", … and the report holds the leave-one-out NLL at them ("loo_nll", the user's units)
-/// instead of a CV table.
-/// With context.sample_weights c: β_k = c_k / Σc, the standardisation and the criterion
-/// weighted (parzen_criterion; with per_dimension, BandwidthLikelihood's weighted criterion).
+/// The report: hyper-parameter "bandwidth"; the CV table lists every width scored, grid first,
+/// then the refinement's evaluations. With per_dimension, the hyper-parameters are
+/// "bandwidth_0", "bandwidth_1", … and the report holds the leave-one-out NLL at them ("loo_nll",
+/// the user's units) instead of a CV table. With context.sample_weights c: β_k = c_k / Σc, the
+/// standardisation and the criterion weighted (parzen_criterion; with per_dimension,
+/// BandwidthLikelihood's weighted criterion).
 DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options = {},
                       const FitContext& context = {});
 

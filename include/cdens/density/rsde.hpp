@@ -49,7 +49,7 @@ RsdeProblem rsde_problem(const MatrixView& z, double width);
 
 /// Fits RSDE to the samples x (d × N, the user's units) after standardising them.
 /// DataError for empty, non-finite or constant data; InvalidArgument for bad options.
-/// The report: hyper-parameter "width"; statistics n_kernels, mnqp iterations, ise_objective =
+/// The report: hyper-parameter "bandwidth"; statistics n_kernels, mnqp iterations, ise_objective =
 /// ½βᵀGβ − p̂ᵀβ at the solution.
 DensityFit fit_rsde(const MatrixView& x, const RsdeOptions& options = {},
                     const FitContext& context = {});

@@ -60,8 +60,8 @@ SkdSelection select_skd_kernels(const MatrixView& z, const Vector& target, doubl
 
 /// Fits SKD to the samples x (d × N, the user's units). DataError for empty, non-finite or
 /// constant data; InvalidArgument for bad options.
-/// The report: hyper-parameters width, target_width; statistics n_selected (kernels chosen by
-/// OFR), n_kernels (kept by MNQP), loo_mse, regularization_passes.
+/// The report: hyper-parameters bandwidth, target_bandwidth; statistics n_selected (kernels chosen
+/// by OFR), n_kernels (kept by MNQP), loo_mse, regularization_passes.
 DensityFit fit_skd(const MatrixView& x, const SkdOptions& options = {},
                    const FitContext& context = {});
 

@@ -71,9 +71,6 @@ struct OptionInfo {
   /// Python spells the default None: it is a grid of the method's (a paper's), or a 0 that the
   /// documentation explains ("chosen from the data", "off").
   bool none_is_default = false;
-  /// The hyper-parameter of the fit report that holds the value this option's candidates led to
-  /// ("sigma" for the grid "sigmas"); empty when the report holds none.
-  std::string report_name;
   /// The range of every number of a real, real_list or real_pair option, and why it is bounded
   /// (a width whose square or reciprocal square under- or overflows breaks the kernels).
   /// Integer options have one too (a count of folds, of centres, of iterations).

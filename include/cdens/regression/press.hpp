@@ -11,7 +11,6 @@
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
-#include "cdens/regression/press_gate.hpp"
 #include "cdens/regression/press_smoother.hpp"
 
 namespace cdens {
