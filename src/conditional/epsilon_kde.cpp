@@ -113,7 +113,7 @@ ConditionalFit fit_epsilon_kde(const MatrixView& x, const MatrixView& y,
   return timed_fit<ConditionalMixture>("ekde", [&](FitReport& report) {
     epsilon_kde_option_table().validate(options);
     const StandardizedPairs data = standardize_pairs(x, y, context);
-    const int threads = resolve_threads(options.threads);
+    const int threads = resolve_threads(context.threads);
 
     double epsilon = options.epsilons.front();
     double sigma = options.sigmas.front();

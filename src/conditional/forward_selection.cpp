@@ -43,9 +43,8 @@ ConditionalFit fit_forward_selection(const MatrixView& x, const MatrixView& y, c
     int threads = 1;
     agree_on_errors(communicator, [&] {
       require_training_shard(x, y, communicator);
-      if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
       // Collective calls come from one thread: on many ranks the candidates take turns.
-      if (communicator.size() == 1) threads = resolve_threads(options.threads);
+      if (communicator.size() == 1) threads = resolve_threads(context.threads);
     });
     require_equal_on_every_rank(communicator,
                                 {static_cast<double>(x.rows()), static_cast<double>(y.rows())},

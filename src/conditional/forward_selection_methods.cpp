@@ -7,23 +7,21 @@
 namespace cdens {
 namespace {
 
-/// Forward selection around `fit_estimator` with `options.estimator` on one thread per fit.
+/// Forward selection around `fit_estimator` with `options.estimator`, the candidates on the
+/// context's threads and each candidate's fit on one.
 template <class Options, class Fit>
 ConditionalFit select_around(const MatrixView& x, const MatrixView& y, const Options& options,
                              const std::string& method, Fit fit_estimator,
                              const FitContext& context) {
-  auto single_threaded = options.estimator;
-  single_threaded.threads = 1;
   ForwardSelectionOptions selection;
   selection.method = method;
-  selection.threads = options.threads;
   // The candidates' fits see a subset of the inputs, which the names would mislabel; they run
   // side by side, so their own stages would overwrite one another: the selection reports them.
-  const FitContext subset_context = context.for_derived_columns(silent_progress());
+  const FitContext subset_context = context.for_derived_columns(silent_progress()).with_threads(1);
   return fit_forward_selection(
       x, y,
       [&](const MatrixView& subset_x, const MatrixView& subset_y) {
-        return fit_estimator(subset_x, subset_y, single_threaded, subset_context);
+        return fit_estimator(subset_x, subset_y, options.estimator, subset_context);
       },
       selection, context);
 }

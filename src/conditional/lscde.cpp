@@ -231,7 +231,7 @@ ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixV
     int threads = 0;
     agree_on_errors(communicator, [&] {
       validate(x, y, unlabeled_x, options, context);
-      threads = resolve_threads(options.threads);
+      threads = resolve_threads(context.threads);
     });
     // §2.6: b = min(100, n) centres chosen at random from the training pairs; folds when there
     // is more than one (σ, λ) to choose from.

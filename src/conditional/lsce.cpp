@@ -170,7 +170,6 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
     if (uses_epsilon_kde(method)) {
       EpsilonKdeOptions ekde = options.epsilon_kde;
       ekde.seed = options.reduction.seed;
-      ekde.threads = options.reduction.threads;
       ConditionalFit fit = fit_epsilon_kde(z, y, ekde, z_context);
       model = project_inputs(x_scaling, w, fit.model);
       second = std::move(fit.report);
@@ -183,7 +182,6 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
       lscde.folds = options.reduction.folds;
       lscde.cv_loss = options.lscde_cv_loss;
       lscde.seed = options.reduction.seed;
-      lscde.threads = options.reduction.threads;
       ConditionalFit fit = fit_lscde(z, y, lscde, z_context);
       model = project_inputs(x_scaling, w, fit.model);
       second = std::move(fit.report);
@@ -249,8 +247,9 @@ DimensionTables cross_validate_dimension(const MatrixView& x, const MatrixView& 
     for (Index dz = 1; dz <= dx; ++dz) {
       ReducedCdeOptions fold_options = options;
       fold_options.reduction.dz = dz;
-      const ReducedCdeFit fit = fit_at_dimension(x_training, y_training, x_scaling, y_scaling,
-                                                 method, fold_options, FitContext{communicator});
+      const ReducedCdeFit fit =
+          fit_at_dimension(x_training, y_training, x_scaling, y_scaling, method, fold_options,
+                           FitContext{communicator}.with_threads(context.threads));
       fold_sq(dz - 1, k) = held_out_mean(CvLoss::sq, fit.model, x_held_out, y_held_out,
                                          held_out_count, communicator);
       fold_kl(dz - 1, k) = held_out_mean(CvLoss::kl, fit.model, x_held_out, y_held_out,

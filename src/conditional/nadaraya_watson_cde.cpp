@@ -43,7 +43,7 @@ ConditionalFit fit_nadaraya_watson_cde(const MatrixView& x, const MatrixView& y,
   return timed_fit<ConditionalMixture>("nwcde", [&](FitReport& report) {
     nadaraya_watson_cde_option_table().validate(options);
     const StandardizedPairs data = standardize_pairs(x, y, context);
-    const int threads = resolve_threads(options.threads);
+    const int threads = resolve_threads(context.threads);
     // SA-CDE §3: B = min(100, N) centres chosen at random from the training samples.
     Rng rng(options.seed, random_stream::kSamplingPlan);
     const StandardizedSamples centers =

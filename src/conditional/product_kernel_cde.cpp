@@ -298,7 +298,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
       trend_options.max_basis = options.trend_basis;
       trend_options.seed = options.search.seed;
       GaussianProcessTrendFit fitted =
-          fit_gaussian_process_trend(data.samples, trend_options, options.threads, communicator);
+          fit_gaussian_process_trend(data.samples, trend_options, context.threads, communicator);
       context.progress.advance();
       context.progress.end();
       outputs = std::move(fitted.residuals);
@@ -340,7 +340,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
                                          : 0.0;
     std::optional<BandwidthLikelihood> likelihood;
     if (search || mix) {
-      likelihood.emplace(stacked, input_dim, held_out, options.threads, kernels, weights,
+      likelihood.emplace(stacked, input_dim, held_out, context.threads, kernels, weights,
                          communicator);
     }
     Vector bandwidths(dimension);
@@ -354,7 +354,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
         screening.emplace(stacked, input_dim,
                           held_out_pairs(n, options.screening_held_out, options.search.seed,
                                          random_stream::kScreeningHeldOut, communicator),
-                          options.threads, kernels, weights, communicator);
+                          context.threads, kernels, weights, communicator);
       }
       const BandwidthSearchResult found =
           maximize_bandwidth_likelihood(*likelihood, screening ? *screening : *likelihood,
@@ -399,7 +399,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
       }
       const MarginalChoice choice =
           choose_marginal_weight(conditional_terms, outputs, output_kernels, held_out, bandwidths,
-                                 options.threads, weights, communicator);
+                                 context.threads, weights, communicator);
       marginal_weight = choice.weight;
       log_kernel_terms = choice.log_mixed;
       report.hyperparameters["marginal_weight"] = marginal_weight;

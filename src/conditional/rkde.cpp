@@ -65,7 +65,7 @@ ConditionalFit fit_rkde(const MatrixView& x, const MatrixView& y, const RkdeOpti
   return timed_fit<ConditionalMixture>("rkde", [&](FitReport& report) {
     rkde_option_table().validate(options);
     const StandardizedPairs data = standardize_pairs(x, y, context);
-    const int threads = resolve_threads(options.threads);
+    const int threads = resolve_threads(context.threads);
 
     double sigma_joint = options.sigmas.front();
     double sigma_marginal = sigma_joint;

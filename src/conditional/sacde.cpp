@@ -132,7 +132,7 @@ ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOp
     agree_on_errors(communicator, [&] {
       sacde_option_table().validate(options);
       require_training_shard(x, y, communicator);
-      threads = resolve_threads(options.threads);
+      threads = resolve_threads(context.threads);
     });
     // Centres and folds are drawn as LSCDE draws them (§3: B = min(100, N) random pairs).
     const bool cross_validates = options.sigmas.size() * options.lambdas.size() > 1;

@@ -327,7 +327,6 @@ void validate(const Matrix& x, const Matrix& y, const ReductionOptions& options,
   if (options.cv_interval < 1) throw InvalidArgument("the CV interval must be at least 1");
   if (options.max_iterations < 0) throw InvalidArgument("max_iterations must not be negative");
   if (!(options.tolerance >= 0.0)) throw InvalidArgument("the tolerance must not be negative");
-  if (options.threads < 0) throw InvalidArgument("the thread count must not be negative");
 }
 
 /// The cross-validated J of a run: its table's best mean loss.
@@ -369,7 +368,7 @@ ReductionResult reduce_dimension(ReductionCriterion criterion, const Matrix& x, 
   };
   const GridChoice around = choose_on_full_grid(folds, x, start_of(0));
   // On many ranks every evaluation is a collective call: the starts take turns.
-  const int start_threads = communicator.size() == 1 ? resolve_threads(options.threads) : 1;
+  const int start_threads = communicator.size() == 1 ? resolve_threads(context.threads) : 1;
   parallel_for(start_threads, starts, [&](Index r) {
     result.runs[static_cast<std::size_t>(r)] =
         search_subspace(criterion, x, y, result.centers_x, result.centers_y, folds, options,

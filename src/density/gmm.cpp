@@ -60,7 +60,8 @@ EmRun em_from(const EmSamples& samples, Vector weights, Matrix centers, Matrix v
 }  // namespace
 
 EmRun run_em(const MatrixView& z, Vector weights, Matrix centers, Matrix variances,
-             const GmmOptions& options, const Communicator& communicator) {
+             const GmmOptions& options, const FitContext& context) {
+  const Communicator& communicator = context.communicator;
   int threads = 0;
   agree_on_errors(communicator, [&] {
     const Index k_count = centers.cols();
@@ -72,7 +73,7 @@ EmRun run_em(const MatrixView& z, Vector weights, Matrix centers, Matrix varianc
     if (!(variances.array() > 0.0).all() || (weights.array() < 0.0).any()) {
       throw InvalidArgument("EM: variances must be positive and weights non-negative");
     }
-    threads = resolve_threads(options.threads);
+    threads = resolve_threads(context.threads);
   });
   const Matrix by_dimension = z.transpose();
   return em_from({z, by_dimension, communicator.sum_counts(z.cols()), communicator, threads},
@@ -103,7 +104,7 @@ DensityFit fit_gmm(const MatrixView& x, const GmmOptions& options, const FitCont
     require_samples_for_components(options, n);
     const Matrix z = scaling.transform(x);
     int threads = 0;
-    agree_on_errors(communicator, [&] { threads = resolve_threads(options.threads); });
+    agree_on_errors(communicator, [&] { threads = resolve_threads(context.threads); });
 
     const Matrix by_dimension = z.transpose();
     std::vector<EmRun> runs(static_cast<std::size_t>(options.n_init));

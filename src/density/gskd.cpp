@@ -45,14 +45,14 @@ DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options, const FitCo
 
     PrefixedProgress target_progress(context.progress, "Parzen target width, ");
     const double target_width = parzen_target_width(x, options.target_width, options.standardize,
-                                                    options.threads, target_progress);
+                                                    context.threads, target_progress);
     RwbsOptions rwbs = gskd_paper_rwbs(m);
     if (options.population > 0) rwbs.population = options.population;
     if (options.generations > 0) rwbs.generations = options.generations;
     if (options.iterations > 0) rwbs.iterations = options.iterations;
     rwbs.seed = options.seed;
 
-    const int threads = resolve_threads(options.threads);
+    const int threads = resolve_threads(context.threads);
     double variance_upper = options.variance_upper;
     Index stage_limit = std::min(options.max_kernels, n);
     if (options.stopping == GskdStopping::holdout) {

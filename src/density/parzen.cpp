@@ -194,7 +194,7 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
     const Index n = z.cols();
     const Vector& weights = context.sample_weights;
     if (options.per_dimension) {
-      return per_dimension_model(std::move(scaling), z, options.threads, weights, report,
+      return per_dimension_model(std::move(scaling), z, context.threads, weights, report,
                                  context.progress);
     }
 
@@ -223,7 +223,7 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
     std::vector<double> errors;
     const auto score = [&](const std::vector<double>& widths, Progress& progress) {
       Matrix terms;
-      const Vector values = criterion_with_progress(z, widths, options.criterion, options.threads,
+      const Vector values = criterion_with_progress(z, widths, options.criterion, context.threads,
                                                     &terms, weights, progress);
       for (std::size_t w = 0; w < widths.size(); ++w) {
         const auto row = terms.row(static_cast<Index>(w)).array();
@@ -310,9 +310,9 @@ double parzen_target_width(const MatrixView& x, double requested, bool standardi
   if (requested > 0.0) return requested;
   ParzenOptions options;
   options.standardize = standardize;
-  options.threads = threads;
-  return fit_parzen(x, options, {local_communicator(), progress})
-      .report.hyperparameters.at("bandwidth");
+  FitContext context{local_communicator(), progress};
+  context.threads = threads;
+  return fit_parzen(x, options, context).report.hyperparameters.at("bandwidth");
 }
 
 }  // namespace cdens

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "cdens/core/fit_context.hpp"
 #include "core/gaussian_kernel.hpp"
 
 namespace cdens::registry_internal {
@@ -90,9 +91,12 @@ OptionInfo seed_option() {
 }
 
 OptionInfo threads_option() {
-  return option("threads", OptionType::threads,
-                "OpenMP threads, by default OpenMP's (usually one per core); the result does not "
-                "depend on it");
+  OptionTable<FitContext> row;
+  row.add(option("threads", OptionType::threads,
+                 "OpenMP threads, by default OpenMP's (usually one per core); the result does not "
+                 "depend on it"),
+          &FitContext::threads);
+  return row.describe().front();
 }
 
 OptionInfo standardize_option() {

@@ -80,7 +80,9 @@ OptionInfo n_centers_option();
 OptionInfo folds_option();
 /// The seed ("seed"; Python random_state).
 OptionInfo seed_option();
-/// OpenMP threads ("threads"; Python n_jobs).
+/// OpenMP threads ("threads"; Python n_jobs), described with its default: the row the registry
+/// appends to the options of every method that runs on threads (MethodEntry::threads); its value
+/// lives in FitContext::threads, not in the method's options.
 OptionInfo threads_option();
 /// Whether to standardise the data first ("standardize"; --no-standardize turns it off).
 OptionInfo standardize_option();

@@ -126,8 +126,8 @@ MethodFit<ConditionalModel> fit_without_constant_inputs(const MethodEntry& metho
     kept_names.insert(kept_names.end(), context.column_names.begin() + input_dim,
                       context.column_names.end());
   }
-  const FitContext on_kept{context.communicator, context.progress, kept_names,
-                           context.sample_weights};
+  FitContext on_kept = context;
+  on_kept.column_names = kept_names;
   MethodFit<ConditionalModel> fit = method.fit_conditional(
       x(kept, Eigen::all), y,
       unlabeled_x.cols() > 0 ? Matrix(unlabeled_x(kept, Eigen::all)) : Matrix(kept.size(), 0),

@@ -70,7 +70,6 @@ const OptionTable<ParzenOptions>& parzen_option_table() {
                     "no grid of widths; off: the paper's single width"),
              &ParzenOptions::per_dimension);
     rows.add(standardize_option(), &ParzenOptions::standardize);
-    rows.add(threads_option(), &ParzenOptions::threads);
     // The search's settings: C++ only.
     OptionInfo search_bounds = kernel_widths(library_only(
         option("search_bounds", OptionType::real_pair,
@@ -142,7 +141,6 @@ const OptionTable<GmmOptions>& gmm_option_table() {
              &GmmOptions::initial_variance);
     rows.add(standardize_option(), &GmmOptions::standardize);
     rows.add(seed_option(), &GmmOptions::seed);
-    rows.add(threads_option(), &GmmOptions::threads);
     return rows;
   }();
   return table;
@@ -156,7 +154,6 @@ const OptionTable<RsdeOptions>& rsde_option_table() {
     rows.add(folds_option(), &RsdeOptions::folds);
     rows.add(standardize_option(), &RsdeOptions::standardize);
     rows.add(seed_option(), &RsdeOptions::seed);
-    rows.add(threads_option(), &RsdeOptions::threads);
     return rows;
   }();
   return table;
@@ -171,7 +168,6 @@ const OptionTable<SkdOptions>& skd_option_table() {
     rows.add(folds_option(), &SkdOptions::folds);
     rows.add(standardize_option(), &SkdOptions::standardize);
     rows.add(seed_option(), &SkdOptions::seed);
-    rows.add(threads_option(), &SkdOptions::threads);
     // The selection's settings: C++ only.
     rows.add(positive(library_only(option("initial_regularization", OptionType::real,
                                           "Initial value of every local regulariser λ_j"))),
@@ -255,7 +251,6 @@ const OptionTable<GskdOptions>& gskd_option_table() {
     rows.add(folds_option(), &GskdOptions::folds);
     rows.add(standardize_option(), &GskdOptions::standardize);
     rows.add(seed_option(), &GskdOptions::seed);
-    rows.add(threads_option(), &GskdOptions::threads);
     // The construction's settings: C++ only.
     rows.add(
         in_range(library_only(option("regularization", OptionType::real,

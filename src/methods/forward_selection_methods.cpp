@@ -1,5 +1,5 @@
 // The options and registry entries of FW-LSCDE, FW-eKDE and FW-NWCDE: the wrapped estimator's
-// options, with the threads of the selection.
+// options.
 
 #include "conditional/kernel_gates.hpp"
 #include "conditional/lscde_gate.hpp"
@@ -34,7 +34,6 @@ const OptionTable<ForwardSelectionLscdeOptions>& fw_lscde_option_table() {
     rows.add(n_centers_option(), &Options::estimator, &LscdeOptions::n_centers);
     rows.add(folds_option(), &Options::estimator, &LscdeOptions::folds);
     rows.add(seed_option(), &Options::estimator, &LscdeOptions::seed);
-    rows.add(threads_option(), &Options::threads);
     rows.add_rule([](const Options& options) {
       require_several_candidates(options.estimator.sigmas.size() * options.estimator.lambdas.size(),
                                  "sigma, regularization");
@@ -53,7 +52,6 @@ const OptionTable<ForwardSelectionEpsilonKdeOptions>& fw_epsilon_kde_option_tabl
     rows.add(sigma_grid(), &Options::estimator, &EpsilonKdeOptions::sigmas);
     rows.add(folds_option(), &Options::estimator, &EpsilonKdeOptions::folds);
     rows.add(seed_option(), &Options::estimator, &EpsilonKdeOptions::seed);
-    rows.add(threads_option(), &Options::threads);
     rows.add_rule([](const Options& options) {
       require_several_candidates(
           options.estimator.epsilons.size() * options.estimator.sigmas.size(), "epsilon, sigma");
@@ -75,7 +73,6 @@ const OptionTable<ForwardSelectionNadarayaWatsonCdeOptions>& fw_nadaraya_watson_
     centers.range_reason = ": NW-CDE chooses sigma by leaving each centre out of the others";
     rows.add(std::move(centers), &Options::estimator, &NadarayaWatsonCdeOptions::n_centers);
     rows.add(seed_option(), &Options::estimator, &NadarayaWatsonCdeOptions::seed);
-    rows.add(threads_option(), &Options::threads);
     rows.add_rule([](const Options& options) {
       require_several_candidates(options.estimator.sigmas.size(), "sigma");
     });

@@ -87,7 +87,6 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
                  1),
         &Options::search, &BandwidthSearchOptions::max_evaluations);
     rows.add(seed_option(), &Options::search, &BandwidthSearchOptions::seed);
-    rows.add(threads_option(), &Options::threads);
     return rows;
   }();
   return table;
@@ -136,6 +135,7 @@ MethodEntry linear_gaussian_method() {
       "LinearGaussianCDE", linear_gaussian_option_table(), &fit_linear_gaussian,
       {gate_kind<ConstantGate>("constant")});
   entry.sample_weights = true;
+  entry.threads = false;
   // Normal equations and Newton sums over the rows; y_transform refuses several ranks
   // (docs/distributed.md).
   entry.distributed = true;

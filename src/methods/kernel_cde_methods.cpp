@@ -16,7 +16,6 @@ const OptionTable<EpsilonKdeOptions>& epsilon_kde_option_table() {
     rows.add(sigma_grid(), &EpsilonKdeOptions::sigmas);
     rows.add(folds_option(), &EpsilonKdeOptions::folds);
     rows.add(seed_option(), &EpsilonKdeOptions::seed);
-    rows.add(threads_option(), &EpsilonKdeOptions::threads);
     return rows;
   }();
   return table;
@@ -29,7 +28,6 @@ const OptionTable<NadarayaWatsonCdeOptions>& nadaraya_watson_cde_option_table() 
     rows.add(sigma_grid(), &NadarayaWatsonCdeOptions::sigmas);
     rows.add(n_centers_option(), &NadarayaWatsonCdeOptions::n_centers);
     rows.add(seed_option(), &NadarayaWatsonCdeOptions::seed);
-    rows.add(threads_option(), &NadarayaWatsonCdeOptions::threads);
     return rows;
   }();
   return table;
@@ -42,7 +40,6 @@ const OptionTable<RkdeOptions>& rkde_option_table() {
     rows.add(sigma_grid(), &RkdeOptions::sigmas);
     rows.add(folds_option(), &RkdeOptions::folds);
     rows.add(seed_option(), &RkdeOptions::seed);
-    rows.add(threads_option(), &RkdeOptions::threads);
     return rows;
   }();
   return table;

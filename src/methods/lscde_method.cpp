@@ -21,7 +21,6 @@ const OptionTable<LscdeOptions>& lscde_option_table() {
                     &LscdeOptions::cv_loss, {CvLoss::kl, CvLoss::sq},
                     [](CvLoss loss) { return to_string(loss); });
     rows.add(seed_option(), &LscdeOptions::seed);
-    rows.add(threads_option(), &LscdeOptions::threads);
     return rows;
   }();
   return table;

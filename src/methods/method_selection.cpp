@@ -39,8 +39,8 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-/// A candidate: a method with the option values of its spec, plus this fit's seed and threads
-/// for the options of those types it did not set.
+/// A candidate: a method with the option values of its spec, plus this fit's seed (its threads are
+/// the context's) for the options of those types it did not set.
 struct Candidate {
   std::string spec;
   const MethodEntry* method = nullptr;
@@ -107,9 +107,6 @@ std::vector<Candidate> parse_candidates(const MethodSelectionOptions& options) {
     for (const OptionInfo& option : method.options) {
       if (candidate.values.count(option.name) != 0) continue;
       if (option.type == OptionType::seed) candidate.values[option.name] = options.seed;
-      if (option.type == OptionType::threads) {
-        candidate.values[option.name] = static_cast<std::int64_t>(options.threads);
-      }
     }
     for (const Candidate& earlier : candidates) {
       if (earlier.method == &method && every_value(earlier) == every_value(candidate)) {
@@ -249,7 +246,6 @@ const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
                         "fold when its folds would overrun; the final refit is not counted")),
         &Options::time_budget);
     rows.add(seed_option(), &Options::seed);
-    rows.add(threads_option(), &Options::threads);
     return rows;
   }();
   return table;

@@ -91,7 +91,6 @@ const OptionTable<PressRegressionOptions>& press_option_table() {
                     "(half the memory traffic; large data sets)"),
              &Options::press, &PressOptions::single_precision);
     rows.add(seed_option(), &Options::press, &PressOptions::seed);
-    rows.add(threads_option(), &Options::press, &PressOptions::threads);
     rows.add_rule([](const Options& options) {
       if (options.max_states > 0 && options.press.n_states > 0) {
         throw InvalidArgument("give either n_states or max_states, not both");

@@ -66,7 +66,6 @@ OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii, bool with_final
         options.epsilon_kde.folds = from_option_value<int>(value);
       });
   rows.add(seed_option(), &Options::reduction, &ReductionOptions::seed);
-  rows.add(threads_option(), &Options::reduction, &ReductionOptions::threads);
   return rows;
 }
 

@@ -9,6 +9,7 @@
 #include "cdens/core/standardizer.hpp"
 #include "core/sample_weights.hpp"
 #include "core/validate.hpp"
+#include "methods/common_options.hpp"
 #include "methods/constant_inputs.hpp"
 #include "methods/method_entries.hpp"
 
@@ -35,6 +36,9 @@ std::vector<MethodEntry> all_methods() {
   for (auto* family : {&forward_selection_methods, &reduced_cde_methods}) {
     std::vector<MethodEntry> more = (*family)();
     std::move(more.begin(), more.end(), std::back_inserter(entries));
+  }
+  for (MethodEntry& entry : entries) {
+    if (entry.threads) entry.options.push_back(threads_option());
   }
   std::sort(entries.begin(), entries.end(),
             [](const MethodEntry& a, const MethodEntry& b) { return a.name < b.name; });
@@ -81,7 +85,24 @@ std::optional<WeighedRows> rows_to_weigh(const MethodEntry& method, Index n,
 
 /// The context with `weights` in place of its sample weights.
 FitContext with_weights(const FitContext& context, Vector weights) {
-  return {context.communicator, context.progress, context.column_names, std::move(weights)};
+  FitContext weighted = context;
+  weighted.sample_weights = std::move(weights);
+  return weighted;
+}
+
+/// The value of the shared threads option among `values`, if the method runs on threads and it
+/// is given; InvalidArgument naming the option for a value out of its range.
+std::optional<int> given_threads(const MethodEntry& method, const OptionValues& values) {
+  const auto given = values.find("threads");
+  if (!method.threads || given == values.end()) return std::nullopt;
+  check_value(find_option(method, "threads"), given->second, "option threads");
+  return static_cast<int>(std::get<std::int64_t>(given->second));
+}
+
+/// `values` without the threads option, which the fit reads from FitContext::threads.
+OptionValues without_threads(OptionValues values) {
+  values.erase("threads");
+  return values;
 }
 
 }  // namespace
@@ -166,6 +187,10 @@ MethodFit<ConditionalModel> fit_method_with_extras(const MethodEntry& method, co
   if (!method.fit_conditional) {
     throw InvalidArgument("method " + method.name + " fits a density p(x), not p(y|x)");
   }
+  if (const auto threads = given_threads(method, options)) {
+    return fit_method_with_extras(method, x, y, unlabeled_x, without_threads(options),
+                                  context.with_threads(*threads));
+  }
   if (unlabeled_x.cols() > 0 && !method.takes_unlabeled_inputs) {
     throw InvalidArgument("method " + method.name + " takes no unlabelled inputs");
   }
@@ -208,6 +233,10 @@ MethodFit<DensityModel> fit_method_with_extras(const MethodEntry& method, const 
                                                const FitContext& context) {
   if (!method.fit_density) {
     throw InvalidArgument("method " + method.name + " fits p(y|x), not a density p(x)");
+  }
+  if (const auto threads = given_threads(method, options)) {
+    return fit_method_with_extras(method, x, without_threads(options),
+                                  context.with_threads(*threads));
   }
   if (context.communicator.size() > 1 && !method.distributed) {
     throw InvalidArgument(not_distributed_message(method));

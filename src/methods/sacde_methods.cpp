@@ -30,7 +30,6 @@ const OptionTable<SaCdeOptions>& sacde_option_table() {
                              "violation of the KKT conditions of eq. (16), relative to λ")),
              &SaCdeOptions::solver, &GroupLassoOptions::kkt_tolerance);
     rows.add(seed_option(), &SaCdeOptions::seed);
-    rows.add(threads_option(), &SaCdeOptions::threads);
     // The solver's other settings: C++ only.
     rows.add(positive(library_only(
                  option("solver_tolerance", OptionType::real,
@@ -84,7 +83,6 @@ const OptionTable<SaLscdeOptions>& sa_lscde_option_table() {
                        &LscdeOptions::n_centers);
     add_to_both_stages(rows, folds_option(), &SaCdeOptions::folds, &LscdeOptions::folds);
     add_to_both_stages(rows, seed_option(), &SaCdeOptions::seed, &LscdeOptions::seed);
-    add_to_both_stages(rows, threads_option(), &SaCdeOptions::threads, &LscdeOptions::threads);
     return rows;
   }();
   return table;

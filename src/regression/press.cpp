@@ -146,7 +146,7 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
     for (std::size_t i = 0; i < holdout_rows.size(); ++i) {
       holdout_t(static_cast<Index>(i)) = t(holdout_rows[i]);
     }
-    const int threads = resolve_threads(options.threads);
+    const int threads = resolve_threads(context.threads);
     // On many ranks every evaluation is a collective call: the starts take turns.
     const bool parallel_starts =
         communicator.size() == 1 && fit_t.size() <= kParallelRestartLimit && options.restarts > 1;

@@ -129,14 +129,13 @@ void expect_integrates_to_one(const ConditionalMixture& model, const Matrix& y,
 /// The model and its report as JSON text, without the fit time: equal for equal fits.
 std::string fit_fingerprint(const ConditionalMixture& model, const FitReport& report);
 
-/// Fits with options.threads = 1, 2 and 3 (`fit(options)` returns a struct with `model` and
+/// Fits in a context of 1, 2 and 3 threads (`fit(context)` returns a struct with `model` and
 /// `report`) and expects the same model and report, to the bit, each time.
-template <class Options, class FitFunction>
-void expect_independent_of_thread_count(Options options, FitFunction&& fit) {
+template <class FitFunction>
+void expect_independent_of_thread_count(FitFunction&& fit) {
   std::string first;
   for (int threads : {1, 2, 3}) {
-    options.threads = threads;
-    const auto result = fit(options);
+    const auto result = fit(FitContext{}.with_threads(threads));
     const std::string fingerprint = fit_fingerprint(result.model, result.report);
     if (threads == 1) {
       first = fingerprint;

@@ -220,8 +220,8 @@ TEST(EpsilonKdeTest, CorruptedGatesInModelFilesAreModelFormatErrors) {
 
 TEST(EpsilonKdeTest, ResultDoesNotDependOnThreadCount) {
   const test::PairSample train = test::sine_sample(600, 2, 10);
-  test::expect_independent_of_thread_count(EpsilonKdeOptions{}, [&](const auto& options) {
-    return fit_epsilon_kde(train.x, train.y, options);
+  test::expect_independent_of_thread_count([&](const FitContext& context) {
+    return fit_epsilon_kde(train.x, train.y, EpsilonKdeOptions{}, context);
   });
 }
 
@@ -256,9 +256,8 @@ TEST(EpsilonKdeTest, RejectsBadInputAndOptions) {
               fit_epsilon_kde(data.x, data.y, options);
             }).find("folds"),
             std::string::npos);
-  options = {};
-  options.threads = -1;
-  EXPECT_THROW(fit_epsilon_kde(data.x, data.y, options), InvalidArgument);
+  EXPECT_THROW(fit_epsilon_kde(data.x, data.y, EpsilonKdeOptions{}, FitContext{}.with_threads(-1)),
+               InvalidArgument);
   EXPECT_THROW(EpsilonBallGate(Matrix::Zero(2, 3), 0.0), InvalidArgument);
   EXPECT_THROW(EpsilonBallGate(Matrix(2, 0), 1.0), InvalidArgument);
 }

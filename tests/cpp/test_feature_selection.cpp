@@ -27,7 +27,6 @@ EpsilonKdeOptions small_ekde() {
   EpsilonKdeOptions options;
   options.epsilons = {0.3, 0.6, 1.2};
   options.sigmas = {0.1, 0.3};
-  options.threads = 1;
   return options;
 }
 
@@ -40,8 +39,10 @@ TEST(ForwardSelectionTest, MatchesTheGreedyProcedureWrittenOut) {
   const EpsilonKdeOptions options = small_ekde();
   const ConditionalFit fit = fit_forward_selection(
       data.x, data.y,
-      [&](const MatrixView& x, const MatrixView& y) { return fit_epsilon_kde(x, y, options); },
-      {"fw-ekde", 2});
+      [&](const MatrixView& x, const MatrixView& y) {
+        return fit_epsilon_kde(x, y, options, FitContext{}.with_threads(1));
+      },
+      {"fw-ekde"}, FitContext{}.with_threads(2));
   // The greedy loop by hand.
   std::vector<Index> chosen;
   double best = std::numeric_limits<double>::infinity();

@@ -263,8 +263,8 @@ TEST(GaussianProcessTrendTest, KcdeAroundTheTrendIsIndependentOfTheThreadCount) 
   const test::PairSample train = steep_sample(120, 13);
   ProductKernelCdeOptions options;
   options.trend = KernelTrend::gaussian_process;
-  test::expect_independent_of_thread_count(options, [&](const ProductKernelCdeOptions& chosen) {
-    return fit_product_kernel_cde(train.x, train.y, chosen);
+  test::expect_independent_of_thread_count([&](const FitContext& context) {
+    return fit_product_kernel_cde(train.x, train.y, options, context);
   });
 }
 

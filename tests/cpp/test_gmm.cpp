@@ -293,8 +293,8 @@ TEST(Gmm, ResultDoesNotDependOnTheThreadCount) {
     options.n_init = n_init;
     std::string first;
     for (int threads : {1, 2, 3, 4}) {
-      options.threads = threads;
-      const std::string fingerprint = fit_gmm(data.x, options).model.to_json().dump();
+      const std::string fingerprint =
+          fit_gmm(data.x, options, FitContext{}.with_threads(threads)).model.to_json().dump();
       if (threads == 1) {
         first = fingerprint;
       } else {

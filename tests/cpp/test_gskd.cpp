@@ -284,10 +284,8 @@ TEST(Gskd, ResultDoesNotDependOnTheThreadCount) {
   options.generations = 2;
   options.iterations = 10;
   options.max_kernels = 3;
-  options.threads = 1;
-  const DensityFit serial = fit_gskd(x, options);
-  options.threads = 3;
-  const DensityFit parallel = fit_gskd(x, options);
+  const DensityFit serial = fit_gskd(x, options, FitContext{}.with_threads(1));
+  const DensityFit parallel = fit_gskd(x, options, FitContext{}.with_threads(3));
   EXPECT_TRUE(serial.model.weights() == parallel.model.weights());
   EXPECT_TRUE(serial.model.centers() == parallel.model.centers());
   EXPECT_TRUE(serial.model.scales() == parallel.model.scales());

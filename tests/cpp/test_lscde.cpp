@@ -404,12 +404,9 @@ TEST(LscdeFitTest, AllPairsBecomeCentresInDataOrderWhenCentresOutnumberSamples) 
 TEST(LscdeFitTest, ResultDoesNotDependOnThreadCount) {
   const Sample data = regression_sample(700, 3, 10);
   LscdeOptions options;
-  options.threads = 1;
-  const ConditionalFit one = fit_lscde(data.x, data.y, options);
-  options.threads = 2;
-  const ConditionalFit two = fit_lscde(data.x, data.y, options);
-  options.threads = 3;
-  const ConditionalFit three = fit_lscde(data.x, data.y, options);
+  const ConditionalFit one = fit_lscde(data.x, data.y, options, FitContext{}.with_threads(1));
+  const ConditionalFit two = fit_lscde(data.x, data.y, options, FitContext{}.with_threads(2));
+  const ConditionalFit three = fit_lscde(data.x, data.y, options, FitContext{}.with_threads(3));
   EXPECT_EQ(one.report.cross_validation->mean_loss, two.report.cross_validation->mean_loss);
   EXPECT_EQ(one.report.cross_validation->mean_loss, three.report.cross_validation->mean_loss);
   const auto& alpha_one = dynamic_cast<const LscdeGate&>(one.model.gate()).alpha();
@@ -454,9 +451,8 @@ TEST(LscdeFitTest, RejectsBadInput) {
   options = {};
   options.n_centers = 0;
   EXPECT_THROW(fit_lscde(data.x, data.y, options), InvalidArgument);
-  options = {};
-  options.threads = -1;
-  EXPECT_THROW(fit_lscde(data.x, data.y, options), InvalidArgument);
+  EXPECT_THROW(fit_lscde(data.x, data.y, LscdeOptions{}, FitContext{}.with_threads(-1)),
+               InvalidArgument);
   EXPECT_THROW(fit_lscde(data.x, data.y, Matrix::Zero(3, 4), LscdeOptions{}), InvalidArgument);
 }
 

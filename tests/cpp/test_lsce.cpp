@@ -469,10 +469,8 @@ TEST(LsceTest, TwoStepEstimatorLeavesOutAProjectedInputConstantOverThePairs) {
 TEST(LsceTest, ResultDoesNotDependOnThreadCount) {
   const test::PairSample data = set_b(50, 3, 13);
   ReducedCdeOptions options = quick_options(0, 3);
-  test::expect_independent_of_thread_count(options.reduction, [&](ReductionOptions reduction) {
-    ReducedCdeOptions with = options;
-    with.reduction = reduction;
-    return fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, with);
+  test::expect_independent_of_thread_count([&](const FitContext& context) {
+    return fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options, context);
   });
 }
 

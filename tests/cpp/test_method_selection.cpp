@@ -58,14 +58,12 @@ MethodSelectionOptions four_fold_options(const std::string& candidates, std::uin
   options.validation = CandidateValidation::kfold;
   options.folds = 4;
   options.seed = seed;
-  options.threads = 1;
   return options;
 }
 
-/// `values` with auto's seed and one thread, as auto passes them to its candidates.
+/// `values` with auto's seed, as auto passes them to its candidates.
 OptionValues with_seed(OptionValues values, std::uint64_t seed) {
   values["seed"] = seed;
-  values["threads"] = std::int64_t{1};
   return values;
 }
 
@@ -89,7 +87,6 @@ TEST(MethodSelection, TableIsTheKFoldNllOfEachCandidateAndTheBestIsRefitted) {
   options.validation = CandidateValidation::kfold;
   options.folds = 4;
   options.seed = 9;
-  options.threads = 1;
   const ConditionalModel model = fit_selected_method(sample.x, sample.y, options);
   ASSERT_TRUE(model.report.method_selection);
   const MethodSelection& table = *model.report.method_selection;
@@ -100,8 +97,7 @@ TEST(MethodSelection, TableIsTheKFoldNllOfEachCandidateAndTheBestIsRefitted) {
   const Vector linear = explicit_fold_nll(sample, "linear", {}, 4, 9);
   const OptionValues kcde_values = {{"trend", std::string("linear")},
                                     {"n_restarts", std::int64_t{0}},
-                                    {"seed", std::uint64_t{9}},
-                                    {"threads", std::int64_t{1}}};
+                                    {"seed", std::uint64_t{9}}};
   const Vector kcde = explicit_fold_nll(sample, "kcde", kcde_values, 4, 9);
   EXPECT_NEAR(table.candidates[0].mean_nll, linear.mean(), 1e-12);
   EXPECT_NEAR(table.candidates[1].mean_nll, kcde.mean(), 1e-12);
@@ -206,7 +202,6 @@ TEST(MethodSelection, LeaveOneOutStacksTheFitsOwnTermsAndScoresTheOthersByFolds)
   options.validation = CandidateValidation::leave_one_out;
   options.folds = 4;
   options.seed = 5;
-  options.threads = 1;
   const ConditionalModel model = fit_selected_method(sample.x, sample.y, options);
   const MethodSelection& table = *model.report.method_selection;
   EXPECT_EQ(table.validation, "loo");

@@ -177,8 +177,8 @@ TEST(NadarayaWatsonCdeTest, ResultDoesNotDependOnThreadCount) {
   const test::PairSample train = test::sine_sample(700, 3, 12);
   NadarayaWatsonCdeOptions options;
   options.n_centers = 600;
-  test::expect_independent_of_thread_count(options, [&](const auto& with_threads) {
-    return fit_nadaraya_watson_cde(train.x, train.y, with_threads);
+  test::expect_independent_of_thread_count([&](const FitContext& context) {
+    return fit_nadaraya_watson_cde(train.x, train.y, options, context);
   });
 }
 
@@ -206,9 +206,9 @@ TEST(NadarayaWatsonCdeTest, RejectsBadInputAndOptions) {
             std::string::npos);
   options.sigmas = {0.5};  // one centre is fine without cross-validation
   EXPECT_EQ(fit_nadaraya_watson_cde(data.x, data.y, options).model.n_components(), 1);
-  options = {};
-  options.threads = -2;
-  EXPECT_THROW(fit_nadaraya_watson_cde(data.x, data.y, options), InvalidArgument);
+  EXPECT_THROW(fit_nadaraya_watson_cde(data.x, data.y, NadarayaWatsonCdeOptions{},
+                                       FitContext{}.with_threads(-2)),
+               InvalidArgument);
   EXPECT_THROW(GaussianKernelGate(Matrix::Zero(1, 2), -1.0), InvalidArgument);
 }
 

@@ -355,8 +355,8 @@ TEST(Press, AicSelectsMoreThanOneStateForAStep) {
 
 TEST(Press, ResultIndependentOfThreadCount) {
   const test::PairSample data = test::sine_sample(150, 2, 12);
-  test::expect_independent_of_thread_count(quick_options(3), [&](const PressOptions& options) {
-    return fit_press(data.x, data.y, options);
+  test::expect_independent_of_thread_count([&](const FitContext& context) {
+    return fit_press(data.x, data.y, quick_options(3), context);
   });
 }
 

@@ -198,8 +198,8 @@ TEST(ProductKernelCdeTest, SameModelOnAnyThreadCountAndThroughAModelFile) {
   const test::PairSample train = test::sine_sample(90, 2, 12);
   ProductKernelCdeOptions options;
   options.search.seed = 3;
-  test::expect_independent_of_thread_count(options, [&](const ProductKernelCdeOptions& o) {
-    return fit_product_kernel_cde(train.x, train.y, o);
+  test::expect_independent_of_thread_count([&](const FitContext& context) {
+    return fit_product_kernel_cde(train.x, train.y, options, context);
   });
   const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, options);
   const test::PairSample queries = test::sine_sample(20, 2, 13);

@@ -198,12 +198,13 @@ TEST(RegistryTest, AFitThroughTheRegistryEqualsTheDirectFit) {
   wrapped.sigmas = sa_cde_width_grid();
   wrapped.lambdas = {0.1};
   wrapped.n_centers = 20;
-  wrapped.threads = 1;
   ForwardSelectionOptions selection;
   selection.method = "fw-lscde";
   const ConditionalFit by_hand = fit_forward_selection(
       data.x, data.y,
-      [&](const MatrixView& x, const MatrixView& y) { return fit_lscde(x, y, wrapped); },
+      [&](const MatrixView& x, const MatrixView& y) {
+        return fit_lscde(x, y, wrapped, FitContext{}.with_threads(1));
+      },
       selection);
   const ConditionalModel through_registry =
       registry_fit("fw-lscde", {{"regularization", std::vector<double>{0.1}},

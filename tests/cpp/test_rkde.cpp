@@ -171,8 +171,8 @@ TEST(RkdeTest, ModelFileRoundTripIsBitIdenticalAndKeepsBothTables) {
 
 TEST(RkdeTest, ResultDoesNotDependOnThreadCount) {
   const test::PairSample train = test::sine_sample(800, 2, 10);
-  test::expect_independent_of_thread_count(RkdeOptions{}, [&](const auto& options) {
-    const ConditionalFit fit = fit_rkde(train.x, train.y, options);
+  test::expect_independent_of_thread_count([&](const FitContext& context) {
+    const ConditionalFit fit = fit_rkde(train.x, train.y, RkdeOptions{}, context);
     EXPECT_NE(fit.report.hyperparameters.at("sigma"),
               fit.report.hyperparameters.at("sigma_marginal"));  // the ratio mass is computed
     return fit;
@@ -191,9 +191,8 @@ TEST(RkdeTest, RejectsBadInputAndOptions) {
             }).find("folds"),
             std::string::npos);
   EXPECT_THROW(fit_rkde(data.x, data.y, grid({0.1, 0.5}, 0, 0)), InvalidArgument);
-  RkdeOptions options;
-  options.threads = -1;
-  EXPECT_THROW(fit_rkde(data.x, data.y, options), InvalidArgument);
+  EXPECT_THROW(fit_rkde(data.x, data.y, RkdeOptions{}, FitContext{}.with_threads(-1)),
+               InvalidArgument);
 }
 
 }  // namespace

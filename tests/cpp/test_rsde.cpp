@@ -113,8 +113,7 @@ TEST(Rsde, CrossValidationChoosesTheBestWidth) {
             options.widths[static_cast<std::size_t>(best)]);
   std::string first;
   for (int threads : {1, 2, 3}) {
-    options.threads = threads;
-    const DensityFit again = fit_rsde(x, options);
+    const DensityFit again = fit_rsde(x, options, FitContext{}.with_threads(threads));
     const std::string fingerprint =
         again.model.to_json().dump() + again.report.cross_validation->to_json().dump();
     if (threads == 1) {

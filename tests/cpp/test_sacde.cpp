@@ -446,7 +446,7 @@ TEST(SaCdeTest, ModelFileRoundTripAndThreadIndependence) {
   const ConditionalFit fit = fit_sacde(train.x, train.y, options);
   test::expect_model_file_round_trip(fit.model, fit.report, train.x, train.y);
   test::expect_independent_of_thread_count(
-      options, [&](const SaCdeOptions& o) { return fit_sacde(train.x, train.y, o); });
+      [&](const FitContext& context) { return fit_sacde(train.x, train.y, options, context); });
 }
 
 TEST(SaCdeTest, RejectsBadInput) {

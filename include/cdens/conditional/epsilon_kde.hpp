@@ -29,7 +29,6 @@ struct EpsilonKdeOptions {
   std::vector<double> sigmas = sa_cde_width_grid();
   int folds = 5;
   std::uint64_t seed = 0;
-  int threads = 0;
 };
 
 /// Fits ε-KDE to the pairs (x_i, y_i): x is d_x × n, y is d_y × n. The model keeps all n training

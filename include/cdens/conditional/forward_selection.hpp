@@ -26,10 +26,6 @@ using SubsetFit = std::function<ConditionalFit(const MatrixView& x, const Matrix
 struct ForwardSelectionOptions {
   /// Name of the wrapped method in the report ("fw-" + its name).
   std::string method = "fw";
-  /// OpenMP threads over the candidate features of a step; 0 uses the OpenMP default. Each
-  /// candidate's fit then runs on one thread, so the result does not depend on it. On more than
-  /// one process, one.
-  int threads = 0;
 };
 
 /// Forward selection on the pairs (x_i, y_i) (x is d_x × n). The model takes all d_x inputs and
@@ -38,6 +34,8 @@ struct ForwardSelectionOptions {
 /// added) and an auxiliary table "forward_selection" of the CV NLL after each step (parameter
 /// "feature": the one added).
 ///
+/// The candidates of a step are fitted side by side on context.threads threads (each `fit` on
+/// its own thread should run on one: FitContext::with_threads).
 /// On more than one process (context.communicator), each rank passes its own pairs and `fit`
 /// must fit a distributed estimator on them with the same communicator; the candidates of a
 /// step are then fitted one after another (the ranks' collective calls come from one thread in

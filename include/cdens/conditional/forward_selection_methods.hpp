@@ -2,7 +2,8 @@
 // FW-LSCDE, FW-eKDE and FW-NWCDE (SA-CDE paper §3.1): forward feature selection
 // (forward_selection.hpp) around one estimator with the paper's set-up — the estimator's own
 // cross-validation on the SA-CDE paper's grids, every wrapped fit on one thread and the
-// candidate features of a step in parallel, so that the result does not depend on the threads.
+// candidate features of a step on the context's threads (FitContext::threads), so that the
+// result does not depend on the threads.
 
 #include "cdens/conditional/epsilon_kde.hpp"
 #include "cdens/conditional/forward_selection.hpp"
@@ -14,28 +15,25 @@
 namespace cdens {
 
 /// FW-LSCDE: LSCDE's options, whose σ and λ candidates default to the SA-CDE paper's twenty
-/// values in [10⁻², 2] (§3) rather than LSCDE's own grid; `threads` are the selection's.
+/// values in [10⁻², 2] (§3) rather than LSCDE's own grid.
 /// Each option is documented in its row of the method's option table (src/methods/, printed by
 /// `cdens methods NAME`), not here.
 struct ForwardSelectionLscdeOptions {
   LscdeOptions estimator = SaLscdeOptions::paper_estimation_options();
-  int threads = 0;
 };
 
-/// FW-eKDE: ε-KDE's options (already the SA-CDE paper's grids); `threads` are the selection's.
+/// FW-eKDE: ε-KDE's options (already the SA-CDE paper's grids).
 /// Each option is documented in its row of the method's option table (src/methods/, printed by
 /// `cdens methods NAME`), not here.
 struct ForwardSelectionEpsilonKdeOptions {
   EpsilonKdeOptions estimator;
-  int threads = 0;
 };
 
-/// FW-NWCDE: NW-CDE's options (already the SA-CDE paper's grid); `threads` are the selection's.
+/// FW-NWCDE: NW-CDE's options (already the SA-CDE paper's grid).
 /// Each option is documented in its row of the method's option table (src/methods/, printed by
 /// `cdens methods NAME`), not here.
 struct ForwardSelectionNadarayaWatsonCdeOptions {
   NadarayaWatsonCdeOptions estimator;
-  int threads = 0;
 };
 
 /// Forward selection around LSCDE, ε-KDE or NW-CDE on the pairs (x_i, y_i); the report's method

@@ -28,7 +28,6 @@ struct LscdeOptions {
   int folds = 5;
   CvLoss cv_loss = CvLoss::kl;
   std::uint64_t seed = 0;
-  int threads = 0;
 };
 
 /// Fits LSCDE to the pairs (x_i, y_i): x is d_x × n, y is d_y × n.

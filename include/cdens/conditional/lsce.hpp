@@ -53,13 +53,12 @@ std::string to_string(LsceFinalModel model);
 
 /// Options of fit_reduced_cde.
 struct ReducedCdeOptions {
-  /// The search for W (d_z, grids, restarts, seed, threads): the LSCE paper's defaults.
+  /// The search for W (d_z, grids, restarts, seed): the LSCE paper's defaults.
   ReductionOptions reduction;
-  /// The ε-KDE on z of lsce-ekde and lsmi-ekde; its seed and threads are reduction's.
+  /// The ε-KDE on z of lsce-ekde and lsmi-ekde; its seed is reduction's.
   EpsilonKdeOptions epsilon_kde;
   /// The LSCDE on z of lsmi-lscde (and of lsce with LsceFinalModel::refit): reduction's σ, λ
-  /// grids, centres, folds, seed and threads, with this cross-validation loss (LSCDE's
-  /// default, KL).
+  /// grids, centres, folds and seed, with this cross-validation loss (LSCDE's default, KL).
   CvLoss lscde_cv_loss = CvLoss::kl;
   /// lsce's final model; the d_z cross-validation scores this model.
   LsceFinalModel lsce_final_model = LsceFinalModel::refit;

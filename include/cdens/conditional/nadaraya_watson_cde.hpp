@@ -23,7 +23,6 @@ struct NadarayaWatsonCdeOptions {
   std::vector<double> sigmas = sa_cde_width_grid();
   Index n_centers = 100;
   std::uint64_t seed = 0;
-  int threads = 0;
 };
 
 /// Fits NW-CDE to the pairs (x_i, y_i): x is d_x × n, y is d_y × n. The model is the mixture of

@@ -77,8 +77,6 @@ struct ProductKernelCdeOptions {
   /// The search: random starts, the box of the bandwidths, evaluations per start, and the seed
   /// of the random starts, which also draws the held-out pairs.
   BandwidthSearchOptions search = {};
-  /// OpenMP threads; 0 uses the OpenMP default. The result does not depend on it.
-  int threads = 0;
 };
 
 /// Fits the estimator to the pairs (x_i, y_i): x is d_x × n, y is d_y × n, n ≥ 2. Every training

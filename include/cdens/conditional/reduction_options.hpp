@@ -44,9 +44,6 @@ struct ReductionOptions {
   double tolerance = 1e-4;
   /// Seed of centres, folds and starting points.
   std::uint64_t seed = 0;
-  /// OpenMP threads over the starts; 0 uses the OpenMP default. The result does not depend on
-  /// it.
-  int threads = 0;
 };
 
 }  // namespace cdens

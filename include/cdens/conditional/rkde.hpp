@@ -31,7 +31,6 @@ struct RkdeOptions {
   std::vector<double> sigmas = lscde_paper_grid();
   int folds = 5;
   std::uint64_t seed = 0;
-  int threads = 0;
 };
 
 /// Fits RKDE to the pairs (x_i, y_i): x is d_x × n, y is d_y × n. The model keeps all n pairs

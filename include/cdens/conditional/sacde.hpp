@@ -41,7 +41,6 @@ struct SaCdeOptions {
   SaCdeLambdaRule lambda_rule = SaCdeLambdaRule::one_standard_error;
   GroupLassoOptions solver;
   std::uint64_t seed = 0;
-  int threads = 0;
 };
 
 /// Fits SA-CDE to the pairs (x_i, y_i): x is d_x × n, y is d_y × n.

@@ -53,10 +53,6 @@ struct GmmOptions {
   bool standardize = true;
   /// Seed of the initialisations; restart r draws from stream r.
   std::uint64_t seed = 0;
-  /// OpenMP threads: over the restarts when there are at least as many restarts (each on one
-  /// thread), otherwise over blocks of samples within each run, the restarts one after another
-  /// (always so on several ranks); the result does not depend on it.
-  int threads = 0;
 };
 
 /// One EM run on data z (no standardisation), with the likelihood after every iteration.
@@ -76,15 +72,19 @@ struct EmRun {
 /// than options.tolerance or options.max_iterations. A component whose total responsibility
 /// underflows to zero keeps its centre and variances with weight 0.
 ///
-/// Under a `communicator` of several ranks z is this rank's share of the samples, every rank
-/// passes the same parameters, and every step's sums and the likelihood are over the samples of
-/// every rank: each rank returns the same run. Every rank must call it.
+/// It runs on context.threads threads over blocks of samples. Under a context.communicator of
+/// several ranks z is this rank's share of the samples, every rank passes the same parameters,
+/// and every step's sums and the likelihood are over the samples of every rank: each rank
+/// returns the same run. Every rank must call it.
 EmRun run_em(const MatrixView& z, Vector weights, Matrix centers, Matrix variances,
-             const GmmOptions& options, const Communicator& communicator = local_communicator());
+             const GmmOptions& options, const FitContext& context = {});
 
 /// Fits the GMM to the samples x (d × N, the user's units). DataError for empty, non-finite
 /// or constant data; InvalidArgument for bad options (N_K < 1 or > N, a floor ≤ 0, …).
 /// The report's statistics: log_likelihood of the kept run, iterations, converged, restarts.
+/// context.threads run over the restarts when there are at least as many restarts (each on one
+/// thread), otherwise over blocks of samples within each run, the restarts one after another
+/// (always so on several ranks); the result does not depend on them.
 ///
 /// Under context.communicator of several ranks each rank passes its own rows, and the
 /// standardisation, the starts, EM and the choice among the restarts are over every rank's: the

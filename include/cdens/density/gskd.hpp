@@ -101,8 +101,6 @@ struct GskdOptions {
   bool standardize = true;
   /// Seed of RWBS; stage n draws from stream n.
   std::uint64_t seed = 0;
-  /// OpenMP threads over the members of an RWBS batch; the result does not depend on it.
-  int threads = 0;
 };
 
 /// The paper's RWBS settings for an m-dimensional GSKD (§IV): (P_S, N_G, M_I) = (10, 10, 200)

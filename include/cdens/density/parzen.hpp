@@ -53,8 +53,6 @@ struct ParzenOptions {
   bool per_dimension = false;
   /// Work on standardised data (off: widths in the data's units, as the paper's experiments).
   bool standardize = true;
-  /// OpenMP threads; 0 uses the OpenMP default. The result does not depend on it.
-  int threads = 0;
 };
 
 /// The criterion (to be minimised) for each width of `widths` on the data z (d × N, used as

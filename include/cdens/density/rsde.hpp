@@ -35,8 +35,6 @@ struct RsdeOptions {
   bool standardize = true;
   /// Seed of the fold split.
   std::uint64_t seed = 0;
-  /// OpenMP threads over (width, fold) pairs; the result does not depend on it.
-  int threads = 0;
 };
 
 /// The matrices of eq. (13) on data z (d × N, as given): G (eqs. 14) and p̂ (eq. 15, the Parzen

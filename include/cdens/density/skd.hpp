@@ -43,8 +43,6 @@ struct SkdOptions {
   bool standardize = true;
   /// Seed of the fold split.
   std::uint64_t seed = 0;
-  /// OpenMP threads over (width, fold) pairs; the result does not depend on it.
-  int threads = 0;
 };
 
 /// The OFR-LOO-LR selection on z (d × N, as given) with the target t: the indices of the

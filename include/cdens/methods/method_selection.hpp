@@ -37,7 +37,7 @@ std::string to_string(CandidateValidation validation);
 struct MethodSelectionOptions {
   /// Comma-separated candidates, cheapest first: a conditional method's name, optionally with
   /// option settings after colons ("kcde:trend=linear:restarts=4"; an option by its name or its
-  /// Python name). Seeds and threads come from this fit's own.
+  /// Python name). Seeds come from this fit's own, threads from its context.
   std::string candidates =
       "linear,lscde,kcde:trend=linear,kcde,kcde:trend=gp,kcde:trend=gp:y_transform=yeo_johnson";
   /// Discrete columns (unordered, ordered) by position among the inputs, then the outputs,
@@ -71,7 +71,6 @@ struct MethodSelectionOptions {
   double time_budget = 300.0;
   /// Draws the folds; also the seed of every candidate's own random choices.
   std::uint64_t seed = 0;
-  int threads = 0;
 };
 
 /// Scores every candidate on the same pairs (x d_x × n, y d_y × n) as `validation` says, fits the

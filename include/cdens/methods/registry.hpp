@@ -115,6 +115,9 @@ struct MethodEntry {
   /// Whether the fit honours FitContext::sample_weights (weighted criteria, docs/methods/*.md);
   /// fit_method refuses sample weights to the others.
   bool sample_weights = false;
+  /// Whether the fit runs on several OpenMP threads: its options end with the shared `threads`
+  /// option (`--threads`, Python's n_jobs), which fit_method moves into FitContext::threads.
+  bool threads = true;
   /// Whether y may have several dimensions (PRESS regresses one output).
   bool multi_output = true;
   /// Options that make a fit cheap — short grids, few centres and candidates, few iterations —

@@ -54,8 +54,6 @@ struct PressOptions {
   bool single_precision = false;
   /// Seed of the hold-out split and the starting points.
   std::uint64_t seed = 0;
-  /// OpenMP threads; 0 uses the OpenMP default. The result does not depend on it.
-  int threads = 0;
 };
 
 /// A fitted PRESS model, the states of the training data and what the fit found. On many
