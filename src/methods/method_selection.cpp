@@ -528,10 +528,12 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
               scored.held_out.log_densities(test[j]) = log_pdf(Index(j));
             }
             context.progress.advance();
+            // One reading of each clock (rank 0's, broadcast) for the whole decision.
             const double so_far = elapsed(started);
-            const double projected = elapsed(candidate_started) * options.folds / (k + 1);
+            const double candidate_so_far = elapsed(candidate_started);
+            const double projected = candidate_so_far * options.folds / (k + 1);
             if (any_scored && k + 1 < options.folds &&
-                so_far + projected - elapsed(candidate_started) > options.time_budget) {
+                so_far + projected - candidate_so_far > options.time_budget) {
               score.status = "stopped after " + std::to_string(k + 1) + " of " +
                              std::to_string(options.folds) + " folds: all would take about " +
                              format_short(projected) + " s, beyond the time budget of " +
