@@ -54,7 +54,7 @@ const Problem& problem() {
     cdens::GmmOptions options;
     options.n_components = kComponents;
     options.standardize = false;
-    options.max_iterations = 0;
+    options.max_iter = 0;
     const cdens::DensityFit start = cdens::fit_gmm(p.x, options);
     p.weights = start.model.weights();
     p.centers = start.model.centers();
@@ -68,8 +68,8 @@ void BM_GmmEmSteps(benchmark::State& state) {
   const Problem& p = problem();
   cdens::GmmOptions options;
   options.n_components = kComponents;
-  options.max_iterations = kSteps;
-  options.tolerance = 1e-300;
+  options.max_iter = kSteps;
+  options.tol = 1e-300;
   for (auto _ : state) {
     const cdens::EmRun run = cdens::run_em(p.x, p.weights, p.centers, p.variances, options);
     if (run.iterations != kSteps) state.SkipWithError("EM stopped before its steps");

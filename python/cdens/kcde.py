@@ -14,7 +14,7 @@ class KernelCDE(ConditionalDensityEstimator):
     kernel K(u) = exp(-sum_d u_d^2 / 2 h_d^2), on standardised x and y. An input that does not
     help predict y gets a bandwidth at the upper bound (it is smoothed flat). The search is
     L-BFGS on the log-bandwidths with the analytic gradient, from the normal-reference start and
-    ``restarts`` random ones. With ``trend="gp"`` the kernels of y sit on the standardised
+    ``n_restarts`` random ones. With ``trend="gp"`` the kernels of y sit on the standardised
     leave-one-out residuals of a Gaussian-process mean with one length scale per input (and
     widen with its predictive spread), which wins where y is a smooth, steep function of many
     inputs. See docs/methods/kcde.md.

@@ -115,24 +115,24 @@ ConditionalFit fit_epsilon_kde(const MatrixView& x, const MatrixView& y,
     const StandardizedPairs data = standardize_pairs(x, y, context);
     const int threads = resolve_threads(context.threads);
 
-    double epsilon = options.epsilons.front();
-    double sigma = options.sigmas.front();
-    if (options.epsilons.size() * options.sigmas.size() > 1) {
+    double epsilon = options.epsilon.front();
+    double sigma = options.sigma.front();
+    if (options.epsilon.size() * options.sigma.size() > 1) {
       const KFold folds = draw_folds(x.cols(), options.folds, options.seed);
       const auto training = fold_training_sets(data.samples, folds);
       const Matrix sample_losses = k_fold_sample_losses(
-          folds, static_cast<Index>(options.epsilons.size() * options.sigmas.size()), threads,
+          folds, static_cast<Index>(options.epsilon.size() * options.sigma.size()), threads,
           [&](int k, const std::vector<Index>& held_out) {
             return ball_losses(training[static_cast<std::size_t>(k)],
-                               gather_pairs(data.samples, held_out), options.epsilons,
-                               options.sigmas);
+                               gather_pairs(data.samples, held_out), options.epsilon,
+                               options.sigma);
           },
           context.progress, "cross-validation");
       const CvTable& table = keep_cross_validation(
           report,
-          make_cv_table({"epsilon", "sigma"}, product_grid(options.epsilons, options.sigmas),
+          make_cv_table({"epsilon", "sigma"}, product_grid(options.epsilon, options.sigma),
                         fold_mean_losses(sample_losses, folds), "kl"),
-          {options.epsilons, options.sigmas}, {data.y_scaling.log_jacobian()});
+          {options.epsilon, options.sigma}, {data.y_scaling.log_jacobian()});
       epsilon = table.candidates(table.best, 0);
       sigma = table.candidates(table.best, 1);
       report.statistics["folds"] = folds.n_folds();

@@ -80,11 +80,11 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
   append_sample_blocks(-1, 0, data.z_unlabeled.cols(), blocks);
   const auto block_count = static_cast<Index>(blocks.size());
 
-  const auto sigma_count = static_cast<Index>(options.sigmas.size());
-  const auto lambda_count = static_cast<Index>(options.lambdas.size());
+  const auto sigma_count = static_cast<Index>(options.sigma.size());
+  const auto lambda_count = static_cast<Index>(options.regularization.size());
   std::vector<LscdeBasis> union_bases;
   std::vector<LscdeBasis> fold_bases;  // (σ, fold) at s · K + k
-  for (double sigma : options.sigmas) {
+  for (double sigma : options.sigma) {
     union_bases.push_back({union_x, union_y, sigma});
     for (const auto& positions : draws.fold_centers) {
       fold_bases.push_back(
@@ -144,7 +144,8 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
     const LscdeSystem system =
         lscde_system(restricted_sums(training, draws.fold_centers[static_cast<std::size_t>(k)]),
                      overlaps[static_cast<std::size_t>(task)], basis);
-    alphas[static_cast<std::size_t>(task)] = LscdeLambdaPath(system).coefficients(options.lambdas);
+    alphas[static_cast<std::size_t>(task)] =
+        LscdeLambdaPath(system).coefficients(options.regularization);
     context.progress.advance();
   });
 
@@ -186,8 +187,9 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
   for (int k = 0; k < fold_count; ++k)
     fold_loss.col(k) /= fold_weights[static_cast<std::size_t>(k)];
 
-  return make_cv_table({"sigma", "regularization"}, product_grid(options.sigmas, options.lambdas),
-                       fold_loss, to_string(options.cv_loss));
+  return make_cv_table({"sigma", "regularization"},
+                       product_grid(options.sigma, options.regularization), fold_loss,
+                       to_string(options.cv_loss));
 }
 
 /// The losses above are in standardised units; report them in the user's units.
@@ -235,7 +237,7 @@ ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixV
     });
     // §2.6: b = min(100, n) centres chosen at random from the training pairs; folds when there
     // is more than one (σ, λ) to choose from.
-    const bool cross_validates = options.sigmas.size() * options.lambdas.size() > 1;
+    const bool cross_validates = options.sigma.size() * options.regularization.size() > 1;
     Prepared data{
         prepare_sharded_pairs(x, y, options.n_centers, cross_validates ? options.folds : 0,
                               options.seed, context.sample_weights, context),
@@ -247,19 +249,19 @@ ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixV
     data.z_unlabeled =
         unlabeled_x.cols() > 0 ? x_scaling.transform(unlabeled_x) : Matrix(x.rows(), 0);
 
-    double sigma = options.sigmas.front();
-    double lambda = options.lambdas.front();
+    double sigma = options.sigma.front();
+    double lambda = options.regularization.front();
     if (draws.fold_count() > 0) {
       const CvTable& table =
           keep_cross_validation(report, cross_validate(data, draws, options, threads, context),
-                                {options.sigmas, options.lambdas},
+                                {options.sigma, options.regularization},
                                 {y_scaling.log_jacobian(), options.cv_loss == CvLoss::sq});
       sigma = table.candidates(table.best, 0);
       lambda = table.candidates(table.best, 1);
       // The ties of the outputs need all of them at once (a sort); on many ranks the warning is
       // not given (docs/methods/lscde.md).
       if (communicator.size() == 1) {
-        if (auto spikes = spike_warning(data.pairs.t, sigma, options.sigmas)) {
+        if (auto spikes = spike_warning(data.pairs.t, sigma, options.sigma)) {
           report.warnings.push_back(std::move(*spikes));
         }
       }

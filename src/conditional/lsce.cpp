@@ -38,7 +38,7 @@ bool uses_smi(ReducedCdeMethod method) {
 
 /// The model is the LSCDE inside the search (§2.6), not an estimator fitted on z afterwards.
 bool uses_search_model(ReducedCdeMethod method, const ReducedCdeOptions& options) {
-  return method == ReducedCdeMethod::lsce && options.lsce_final_model == LsceFinalModel::paper;
+  return method == ReducedCdeMethod::lsce && options.final_model == LsceFinalModel::paper;
 }
 
 bool uses_epsilon_kde(ReducedCdeMethod method) {
@@ -154,7 +154,7 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
     // The ties of the outputs need all of them at once (a sort); on many ranks the warning is
     // not given, as for LSCDE.
     if (communicator.size() == 1) {
-      if (auto spikes = spike_warning(y_standard, result.best.sigma, options.reduction.sigmas)) {
+      if (auto spikes = spike_warning(y_standard, result.best.sigma, options.reduction.sigma)) {
         report.warnings.push_back(std::move(*spikes));
       }
     }
@@ -176,8 +176,8 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
     } else {
       // lsmi-lscde, and lsce's default final model: LSCDE with KL cross-validation on z.
       LscdeOptions lscde;
-      lscde.sigmas = options.reduction.sigmas;
-      lscde.lambdas = options.reduction.lambdas;
+      lscde.sigma = options.reduction.sigma;
+      lscde.regularization = options.reduction.regularization;
       lscde.n_centers = options.reduction.n_centers;
       lscde.folds = options.reduction.folds;
       lscde.cv_loss = options.lscde_cv_loss;
@@ -201,7 +201,7 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
 
 CvLoss dimension_loss(ReducedCdeMethod method, const ReducedCdeOptions& options) {
   const bool refit = method == ReducedCdeMethod::lsce && !uses_search_model(method, options);
-  return refit ? options.lsce_dz_loss : CvLoss::sq;
+  return refit ? options.dz_loss : CvLoss::sq;
 }
 
 /// The mean of `loss` over every rank's held-out pairs (this rank's x, y; `count` of all ranks):
@@ -246,7 +246,7 @@ DimensionTables cross_validate_dimension(const MatrixView& x, const MatrixView& 
     const Index held_out_count = communicator.sum_counts(x_held_out.cols());
     for (Index dz = 1; dz <= dx; ++dz) {
       ReducedCdeOptions fold_options = options;
-      fold_options.reduction.dz = dz;
+      fold_options.reduction.n_components = dz;
       const ReducedCdeFit fit =
           fit_at_dimension(x_training, y_training, x_scaling, y_scaling, method, fold_options,
                            FitContext{communicator}.with_threads(context.threads));
@@ -282,10 +282,10 @@ ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedC
     reduced_cde_option_table(method).validate(options);
     require_training_shard(x, y, communicator);
     require_distributed_estimator(method, context);
-    if (options.reduction.dz > x.rows()) {
+    if (options.reduction.n_components > x.rows()) {
       throw InvalidArgument("n_components (d_z) must lie in 1 … d_x = " + std::to_string(x.rows()) +
                             " (or 0 to choose it by cross-validation), got " +
-                            std::to_string(options.reduction.dz));
+                            std::to_string(options.reduction.n_components));
     }
   });
   require_equal_on_every_rank(communicator,
@@ -293,10 +293,10 @@ ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedC
                               "the dimensions of x and y");
   std::optional<DimensionTables> dimension_tables;
   ReducedCdeOptions chosen = options;
-  if (options.reduction.dz == 0) {
+  if (options.reduction.n_components == 0) {
     dimension_tables = cross_validate_dimension(x, y, method, options, context);
     const CvTable& table = dimension_tables->chosen;
-    chosen.reduction.dz = static_cast<Index>(table.candidates(table.best, 0));
+    chosen.reduction.n_components = static_cast<Index>(table.candidates(table.best, 0));
   }
   const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
   ReducedCdeFit fit =

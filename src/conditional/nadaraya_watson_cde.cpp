@@ -50,19 +50,19 @@ ConditionalFit fit_nadaraya_watson_cde(const MatrixView& x, const MatrixView& y,
         gather_pairs(data.samples, choose_centers(x.cols(), options.n_centers, rng));
     const Index center_count = centers.z.cols();
 
-    double sigma = options.sigmas.front();
-    if (options.sigmas.size() > 1) {
+    double sigma = options.sigma.front();
+    if (options.sigma.size() > 1) {
       if (center_count < 2) {
         throw InvalidArgument("leave-one-out cross-validation of sigma needs at least 2 centres");
       }
       context.progress.begin("leave-one-out cross-validation", 1);
-      const Matrix losses = leave_one_out_losses(centers, options.sigmas, threads);
+      const Matrix losses = leave_one_out_losses(centers, options.sigma, threads);
       context.progress.advance();
       context.progress.end();
       // Leave-one-out is K-fold cross-validation with B folds of one centre each.
       const CvTable& table = keep_cross_validation(
-          report, make_cv_table({"sigma"}, grid_candidates(options.sigmas), losses, "kl"),
-          {options.sigmas}, {data.y_scaling.log_jacobian()});
+          report, make_cv_table({"sigma"}, grid_candidates(options.sigma), losses, "kl"),
+          {options.sigma}, {data.y_scaling.log_jacobian()});
       sigma = table.candidates(table.best, 0);
       report.statistics["folds"] = static_cast<double>(center_count);
     }

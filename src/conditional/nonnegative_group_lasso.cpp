@@ -131,7 +131,7 @@ GroupLassoSolution solve_group_lasso_dense(const MatrixView& h_matrix, const Vec
   Vector hy = hx;
   double t = 1.0;
   bool plain_step = true;  // y = x: the next step is the paper's update, which cannot raise J
-  for (int iteration = 1; iteration <= options.max_iterations; ++iteration) {
+  for (int iteration = 1; iteration <= options.solver_max_iterations; ++iteration) {
     solution.iterations = iteration;
     Vector z = group_lasso_proximal_step(y, hy - h_vector, group_size, lambda, lipschitz);
     Vector hz = sparse_product(h_matrix, z);
@@ -161,7 +161,7 @@ GroupLassoSolution solve_group_lasso_dense(const MatrixView& h_matrix, const Vec
     t = t_next;
     plain_step = momentum == 0.0;
     if (options.record_objective) solution.objective.push_back(fx);
-    if (change <= options.tolerance * std::max(x.norm(), 1e-300)) {
+    if (change <= options.solver_tolerance * std::max(x.norm(), 1e-300)) {
       solution.converged = true;
       break;
     }
@@ -193,8 +193,8 @@ GroupLassoSolution solve_group_lasso_block_coordinate(const MatrixView& h_matrix
     throw InvalidArgument("group lasso: one Lipschitz constant per group is needed");
   }
   GroupLassoOptions block_options;
-  block_options.tolerance = options.tolerance;
-  block_options.max_iterations = options.block_iterations;
+  block_options.solver_tolerance = options.solver_tolerance;
+  block_options.solver_max_iterations = options.block_iterations;
   GroupLassoSolution solution;
   Vector& alpha = solution.alpha;
   alpha = start.cwiseMax(0.0);
@@ -213,7 +213,7 @@ GroupLassoSolution solve_group_lasso_block_coordinate(const MatrixView& h_matrix
     ++stored;
   };
   if (interval > 0) remember();
-  for (int sweep = 1; sweep <= options.max_iterations; ++sweep) {
+  for (int sweep = 1; sweep <= options.solver_max_iterations; ++sweep) {
     solution.iterations = sweep;
     for (Index d = 0; d < groups; ++d) {
       const Index at = d * group_size;
@@ -254,7 +254,7 @@ GroupLassoSolution solve_group_lasso_block_coordinate(const MatrixView& h_matrix
       }
     }
     if (options.record_objective) solution.objective.push_back(objective());
-    if (group_lasso_kkt_violation(gradient, alpha, group_size, lambda) <= options.kkt_tolerance) {
+    if (group_lasso_kkt_violation(gradient, alpha, group_size, lambda) <= options.tol) {
       solution.converged = true;
       break;
     }

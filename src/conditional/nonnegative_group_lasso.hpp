@@ -69,7 +69,7 @@ GroupLassoSolution solve_group_lasso_dense(const MatrixView& h_matrix, const Vec
 /// descent", AISTATS 2021: the affine combination Σ c_k α⁽ᵏ⁾, Σ c_k = 1, that minimises
 /// ‖Σ c_k (α⁽ᵏ⁾ − α⁽ᵏ⁻¹⁾)‖, projected on α ≥ 0 with the zero groups kept zero); see
 /// docs/methods/sacde.md. Stops when the KKT violation of a sweep is at most
-/// options.kkt_tolerance. `group_lipschitz` holds L_d per group (computed by
+/// options.tol. `group_lipschitz` holds L_d per group (computed by
 /// nonnegative_spectral_bound when empty).
 GroupLassoSolution solve_group_lasso_block_coordinate(const MatrixView& h_matrix,
                                                       const VectorView& h_vector, Index group_size,

@@ -34,15 +34,15 @@ namespace {
 void validate_for_columns(const ProductKernelCdeOptions& options, const ColumnKernels& kernels,
                           Index input_dim, const std::vector<std::string>& names) {
   const auto dimension = static_cast<Index>(kernels.size());
-  if (!options.bandwidths.empty()) {
-    if (static_cast<Index>(options.bandwidths.size()) != dimension) {
-      throw InvalidArgument("bandwidths: " + std::to_string(options.bandwidths.size()) +
+  if (!options.bandwidth.empty()) {
+    if (static_cast<Index>(options.bandwidth.size()) != dimension) {
+      throw InvalidArgument("bandwidths: " + std::to_string(options.bandwidth.size()) +
                             " values given, the data have " + std::to_string(dimension) +
                             " dimensions (inputs, then outputs)");
     }
     for (Index d = 0; d < dimension; ++d) {
       const ColumnKernel& kernel = kernels[static_cast<std::size_t>(d)];
-      const double value = options.bandwidths[static_cast<std::size_t>(d)];
+      const double value = options.bandwidth[static_cast<std::size_t>(d)];
       const std::string name = column_name(d, input_dim, names);
       if (kernel.is_discrete()) {
         kernel.require_smoothing(value, name);
@@ -313,7 +313,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
     for (std::string& warning : many_levels_warnings(kernels, n, input_dim, context.column_names)) {
       report.warnings.push_back(std::move(warning));
     }
-    const bool search = options.bandwidths.empty();
+    const bool search = options.bandwidth.empty();
     const Vector output_floors =
         recording_floors(y, kernels, data.y_scaling, trend.get(), options.search.upper, transformed,
                          communicator, report);
@@ -346,7 +346,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
     Vector bandwidths(dimension);
     Vector conditional_terms;  // −log p̂_{−i} at the bandwidths
     if (!search) {
-      bandwidths = Eigen::Map<const Vector>(options.bandwidths.data(), dimension);
+      bandwidths = Eigen::Map<const Vector>(options.bandwidth.data(), dimension);
       report.parameter_choice = "none: the bandwidths are given";
     } else {
       std::optional<BandwidthLikelihood> screening;

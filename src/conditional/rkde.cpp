@@ -67,32 +67,32 @@ ConditionalFit fit_rkde(const MatrixView& x, const MatrixView& y, const RkdeOpti
     const StandardizedPairs data = standardize_pairs(x, y, context);
     const int threads = resolve_threads(context.threads);
 
-    double sigma_joint = options.sigmas.front();
+    double sigma_joint = options.sigma.front();
     double sigma_marginal = sigma_joint;
-    if (options.sigmas.size() > 1) {
+    if (options.sigma.size() > 1) {
       const KFold folds = draw_folds(x.cols(), options.folds, options.seed);
       const auto training = fold_training_sets(data.samples, folds);
-      const auto sigma_count = static_cast<Index>(options.sigmas.size());
+      const auto sigma_count = static_cast<Index>(options.sigma.size());
       const Matrix fold_losses = fold_mean_losses(
           k_fold_sample_losses(
               folds, 2 * sigma_count, threads,
               [&](int k, const std::vector<Index>& held_out) {
                 return density_losses(training[static_cast<std::size_t>(k)],
-                                      gather_pairs(data.samples, held_out), options.sigmas);
+                                      gather_pairs(data.samples, held_out), options.sigma);
               },
               context.progress, "cross-validation"),
           folds);
       // In the user's units: −log p_user(x, y) = −log p_std(z, t) − log J_x − log J_y.
       const CvTable& joint = keep_cross_validation(
           report,
-          make_cv_table({"sigma"}, grid_candidates(options.sigmas),
-                        fold_losses.topRows(sigma_count), "joint_nll"),
-          {options.sigmas}, {data.x_scaling.log_jacobian() + data.y_scaling.log_jacobian()});
+          make_cv_table({"sigma"}, grid_candidates(options.sigma), fold_losses.topRows(sigma_count),
+                        "joint_nll"),
+          {options.sigma}, {data.x_scaling.log_jacobian() + data.y_scaling.log_jacobian()});
       const CvTable& marginal = keep_auxiliary_cross_validation(
           report, "marginal_kde",
-          make_cv_table({"sigma_marginal"}, grid_candidates(options.sigmas),
+          make_cv_table({"sigma_marginal"}, grid_candidates(options.sigma),
                         fold_losses.bottomRows(sigma_count), "marginal_nll"),
-          {options.sigmas}, {data.x_scaling.log_jacobian()});
+          {options.sigma}, {data.x_scaling.log_jacobian()});
       sigma_joint = joint.candidates(joint.best, 0);
       sigma_marginal = marginal.candidates(marginal.best, 0);
       report.statistics["folds"] = folds.n_folds();

@@ -23,8 +23,8 @@ Index first_entering_feature(const RegularizationPath& path) {
 
 LscdeOptions SaLscdeOptions::paper_estimation_options() {
   LscdeOptions options;
-  options.sigmas = sa_cde_width_grid();
-  options.lambdas = sa_cde_width_grid();
+  options.sigma = sa_cde_width_grid();
+  options.regularization = sa_cde_width_grid();
   return options;
 }
 

@@ -45,8 +45,8 @@ SaCdeBasis basis_on(const StandardizedSamples& candidates, const std::vector<Ind
 CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
                        const SaCdeOptions& options, int threads, const FitContext& context) {
   const int fold_count = draws.fold_count();
-  const auto sigma_count = static_cast<Index>(options.sigmas.size());
-  const auto lambda_count = static_cast<Index>(options.lambdas.size());
+  const auto sigma_count = static_cast<Index>(options.sigma.size());
+  const auto lambda_count = static_cast<Index>(options.regularization.size());
   std::vector<StandardizedSamples> training;
   std::vector<StandardizedSamples> held_out;
   for (int k = 0; k < fold_count; ++k) {
@@ -73,13 +73,13 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
       const Index s = task / fold_count;
       const auto k = static_cast<std::size_t>(task % fold_count);
       const SaCdeBasis basis = basis_on(data.candidates, draws.fold_centers[k],
-                                        options.sigmas[static_cast<std::size_t>(s)]);
+                                        options.sigma[static_cast<std::size_t>(s)]);
       if (system) {
         system->assign(training[k].z, training[k].t, basis);
       } else {
         system.emplace(training[k].z, training[k].t, basis, context.communicator);
       }
-      const Matrix alphas = sacde_path(*system, options.lambdas, options.solver);
+      const Matrix alphas = sacde_path(*system, options.regularization, options.solver);
       fold_loss.block(s * lambda_count, static_cast<Index>(k), lambda_count, 1) =
           sacde_held_out_nll_sums(held_out[k].z, held_out[k].t, basis, alphas);
       context.progress.advance();
@@ -90,8 +90,8 @@ CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
   for (int k = 0; k < fold_count; ++k) {
     fold_loss.col(k) /= static_cast<double>(draws.fold_sizes[static_cast<std::size_t>(k)]);
   }
-  return make_cv_table({"sigma", "regularization"}, product_grid(options.sigmas, options.lambdas),
-                       fold_loss, "kl");
+  return make_cv_table({"sigma", "regularization"},
+                       product_grid(options.sigma, options.regularization), fold_loss, "kl");
 }
 
 /// The regularisation path of the fitted σ, the chosen λ and the kept features.
@@ -135,7 +135,7 @@ ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOp
       threads = resolve_threads(context.threads);
     });
     // Centres and folds are drawn as LSCDE draws them (§3: B = min(100, N) random pairs).
-    const bool cross_validates = options.sigmas.size() * options.lambdas.size() > 1;
+    const bool cross_validates = options.sigma.size() * options.regularization.size() > 1;
     ShardedPairs sharded =
         prepare_sharded_pairs(x, y, options.n_centers, cross_validates ? options.folds : 0,
                               options.seed, Vector(), context);
@@ -146,12 +146,12 @@ ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOp
     const Prepared data{{std::move(sharded.z), std::move(sharded.t)},
                         {std::move(sharded.candidates_x), std::move(sharded.candidates_y)}};
 
-    double sigma = options.sigmas.front();
-    double lambda = options.lambdas.front();
+    double sigma = options.sigma.front();
+    double lambda = options.regularization.front();
     if (draws.fold_count() > 0) {
-      const CvTable& table =
-          keep_cross_validation(report, cross_validate(data, draws, options, threads, context),
-                                {options.sigmas, options.lambdas}, {y_scaling.log_jacobian()});
+      const CvTable& table = keep_cross_validation(
+          report, cross_validate(data, draws, options, threads, context),
+          {options.sigma, options.regularization}, {y_scaling.log_jacobian()});
       sigma = table.candidates(table.best, 0);
       lambda = table.candidates(table.best, 1);
       report.statistics["regularization_cv_minimum"] = lambda;
@@ -170,14 +170,14 @@ ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOp
     // One task: the BLAS inside runs single-threaded, so α̂ does not depend on the thread count.
     parallel_for(1, 1, [&](Index) {
       SaCdeSystem system(data.pairs.z, data.pairs.t, basis, communicator);
-      alphas = sacde_path(system, options.lambdas, options.solver);
+      alphas = sacde_path(system, options.regularization, options.solver);
       report.statistics["lambda_max"] = system.lambda_max();
     });
-    const auto chosen =
-        static_cast<Index>(std::find(options.lambdas.begin(), options.lambdas.end(), lambda) -
-                           options.lambdas.begin());
+    const auto chosen = static_cast<Index>(
+        std::find(options.regularization.begin(), options.regularization.end(), lambda) -
+        options.regularization.begin());
     const Vector alpha = alphas.col(chosen);
-    report.feature_selection = feature_selection(alphas, options.lambdas, chosen, x.rows());
+    report.feature_selection = feature_selection(alphas, options.regularization, chosen, x.rows());
     if (report.feature_selection->selected.empty()) {
       report.warnings.push_back(
           "every feature was switched off: the model is the kernel density estimate of y, "

@@ -276,7 +276,7 @@ ReductionRun search_subspace(ReductionCriterion criterion, const Matrix& x, cons
     Matrix gradient = objective->gradient(current);
     double step = -1.0;     // the last accepted step; negative until the first
     bool validated = true;  // whether run.cross_validation belongs to run.w
-    while (run.updates < options.max_iterations) {
+    while (run.updates < options.max_iter) {
       const GrassmannGeodesic geodesic(run.w, gradient);
       if (step <= 0.0) step = geodesic.speed() > 0.0 ? kInitialTurn / geodesic.speed() : 1.0;
       const GeodesicStep found = geodesic_line_search(geodesic, value, step, value_of);
@@ -317,15 +317,15 @@ namespace {
 void validate(const Matrix& x, const Matrix& y, const ReductionOptions& options,
               const Communicator& communicator) {
   require_training_shard(x, y, communicator);
-  require_positive_values(options.sigmas, "sigma candidates");
-  require_positive_values(options.lambdas, "lambda candidates");
-  if (options.dz < 1 || options.dz > x.rows()) {
+  require_positive_values(options.sigma, "sigma candidates");
+  require_positive_values(options.regularization, "lambda candidates");
+  if (options.n_components < 1 || options.n_components > x.rows()) {
     throw InvalidArgument("n_components (d_z) must lie in 1 … d_x = " + std::to_string(x.rows()) +
-                          ", got " + std::to_string(options.dz));
+                          ", got " + std::to_string(options.n_components));
   }
-  if (options.restarts < 1) throw InvalidArgument("the number of restarts must be at least 1");
+  if (options.n_restarts < 1) throw InvalidArgument("the number of restarts must be at least 1");
   if (options.cv_interval < 1) throw InvalidArgument("the CV interval must be at least 1");
-  if (options.max_iterations < 0) throw InvalidArgument("max_iterations must not be negative");
+  if (options.max_iter < 0) throw InvalidArgument("max_iter must not be negative");
   if (!(options.tolerance >= 0.0)) throw InvalidArgument("the tolerance must not be negative");
 }
 
@@ -356,10 +356,10 @@ ReductionResult reduce_dimension(ReductionCriterion criterion, const Matrix& x, 
 
   // One task per start; d_z = d_x has a single point and so a single start. Each start's W comes
   // from its own random stream, keyed by (d_z, start), never by the thread.
-  const Index dz = options.dz;
-  const int starts = dz == dx ? 1 : options.restarts;
-  const ReductionFolds folds(criterion, y, plan, candidates_x, candidates_y, options.sigmas,
-                             options.lambdas, communicator);
+  const Index dz = options.n_components;
+  const int starts = dz == dx ? 1 : options.n_restarts;
+  const ReductionFolds folds(criterion, y, plan, candidates_x, candidates_y, options.sigma,
+                             options.regularization, communicator);
   result.runs.resize(static_cast<std::size_t>(starts));
   context.progress.begin("subspace search", starts);
   const auto start_of = [&](Index r) {

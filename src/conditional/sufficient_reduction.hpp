@@ -174,13 +174,13 @@ struct ReductionResult {
   Matrix centers_y;
 };
 
-/// Runs the search on standardised data from each start in parallel (d_z = options.dz, which must
-/// lie in 1 … d_x; d_z = d_x has the single point W = I and so a single start) and keeps the
-/// start with the smallest cross-validated J. The whole σ × λ grid is cross-validated once, at the
-/// first start; every start begins from that choice. With several ranks in context.communicator,
-/// x and y are this rank's rows (any number, even none): the centres and folds are drawn for
-/// every rank's rows as one process draws them (sharded_sampling_plan.hpp), and the starts take
-/// turns, each evaluation a collective call.
+/// Runs the search on standardised data from each start in parallel (d_z = options.n_components,
+/// which must lie in 1 … d_x; d_z = d_x has the single point W = I and so a single start) and keeps
+/// the start with the smallest cross-validated J. The whole σ × λ grid is cross-validated once, at
+/// the first start; every start begins from that choice. With several ranks in
+/// context.communicator, x and y are this rank's rows (any number, even none): the centres and
+/// folds are drawn for every rank's rows as one process draws them (sharded_sampling_plan.hpp), and
+/// the starts take turns, each evaluation a collective call.
 ReductionResult reduce_dimension(ReductionCriterion criterion, const Matrix& x, const Matrix& y,
                                  const ReductionOptions& options, const FitContext& context = {});
 

@@ -23,11 +23,11 @@ constexpr double kStartSpread = 1.5;
 constexpr double kDiscreteParameterBound = 12.0;
 
 void validate(const BandwidthSearchOptions& options) {
-  if (options.restarts < 0) throw InvalidArgument("restarts must not be negative");
+  if (options.n_restarts < 0) throw InvalidArgument("n_restarts must not be negative");
   if (!(options.lower > 0.0) || !(options.upper > options.lower) || !std::isfinite(options.upper)) {
     throw InvalidArgument("the bandwidth bounds need 0 < lower < upper < infinity");
   }
-  if (options.max_evaluations < 1) throw InvalidArgument("max_evaluations must be at least 1");
+  if (options.max_iter < 1) throw InvalidArgument("max_iter must be at least 1");
   if (!(options.relative_tolerance >= 0.0) || !(options.screening_relative_tolerance >= 0.0)) {
     throw InvalidArgument("the relative tolerances must not be negative");
   }
@@ -77,7 +77,7 @@ double run_lbfgs(const BandwidthLikelihood& likelihood, const std::vector<double
   if (!optimizer) throw Error("NLopt could not create an L-BFGS optimiser");
   nlopt_set_lower_bounds(optimizer.get(), lower_bounds.data());
   nlopt_set_upper_bounds(optimizer.get(), upper_bounds.data());
-  nlopt_set_maxeval(optimizer.get(), options.max_evaluations);
+  nlopt_set_maxeval(optimizer.get(), options.max_iter);
   nlopt_set_ftol_rel(optimizer.get(), relative_tolerance);
   Objective objective{likelihood, optimizer.get(), 0, nullptr, HUGE_VAL, Vector()};
   nlopt_set_min_objective(optimizer.get(), &nlopt_objective, &objective);
@@ -152,8 +152,8 @@ BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& c
   Rng rng(options.seed, random_stream::kBandwidthStarts);
   const bool screened = &screening != &criterion;
   // The number of evaluations of a run is the optimiser's business: the runs are the steps.
-  progress.begin("bandwidth search, L-BFGS runs", options.restarts + 1 + (screened ? 1 : 0));
-  for (int start = 0; start <= options.restarts; ++start) {
+  progress.begin("bandwidth search, L-BFGS runs", options.n_restarts + 1 + (screened ? 1 : 0));
+  for (int start = 0; start <= options.n_restarts; ++start) {
     Vector theta = reference;
     if (start > 0) {
       for (Index d = 0; d < k; ++d) {

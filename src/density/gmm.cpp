@@ -36,7 +36,7 @@ EmRun em_from(const EmSamples& samples, Vector weights, Matrix centers, Matrix v
   EmSums sums = expectation(samples, weights, centers, variances);
   double current = sums.log_likelihood;
   run.log_likelihood.push_back(current);
-  for (int iteration = 0; iteration < options.max_iterations; ++iteration) {
+  for (int iteration = 0; iteration < options.max_iter; ++iteration) {
     maximization(sums, samples.total_weight(), options.variance_floor, weights, centers, variances);
     sums = expectation(samples, weights, centers, variances);
     const double next = sums.log_likelihood;
@@ -44,7 +44,7 @@ EmRun em_from(const EmSamples& samples, Vector weights, Matrix centers, Matrix v
     ++run.iterations;
     progress.advance();
     // The likelihood is summed over the ranks, the same bits on every rank: all stop together.
-    const bool small_step = next - current < options.tolerance;
+    const bool small_step = next - current < options.tol;
     current = next;
     if (small_step) {
       run.converged = true;
@@ -116,7 +116,7 @@ DensityFit fit_gmm(const MatrixView& x, const GmmOptions& options, const FitCont
                               run_threads, context.weighted() ? &context.sample_weights : nullptr};
       Vector weights;
       Matrix centers, variances;
-      if (options.initialization == GmmInitialization::box) {
+      if (options.init == GmmInitialization::box) {
         box_start(z.rows(), options, rng, weights, centers, variances);
       } else {
         kmeans_plus_plus_start(samples, options, rng, weights, centers, variances);

@@ -44,8 +44,8 @@ DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options, const FitCo
     if (n < 2) throw DataError("GSKD needs at least 2 samples");
 
     PrefixedProgress target_progress(context.progress, "Parzen target width, ");
-    const double target_width = parzen_target_width(x, options.target_width, options.standardize,
-                                                    context.threads, target_progress);
+    const double target_width = parzen_target_width(
+        x, options.target_bandwidth, options.standardize, context.threads, target_progress);
     RwbsOptions rwbs = gskd_paper_rwbs(m);
     if (options.population > 0) rwbs.population = options.population;
     if (options.generations > 0) rwbs.generations = options.generations;

@@ -27,7 +27,7 @@ GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, double target_width,
                                      int threads, Progress& progress) {
   Rng rng(options.seed, random_stream::kOuterFolds);
   const KFold folds(z.cols(), options.folds, rng);
-  const std::vector<double>& bounds = options.variance_upper_candidates;
+  const std::vector<double>& bounds = options.variance_upper_grid;
   const auto bound_count = static_cast<Index>(bounds.size());
   const int fold_count = folds.n_folds();
   // The other folds and their Parzen target, shared by every bound.

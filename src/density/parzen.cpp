@@ -215,7 +215,7 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
     const double effective_n =
         context.weighted() ? effective_sample_size(weights) : static_cast<double>(n);
     // One fixed width: nothing to choose, so no O(n²) criterion is computed (issue 24).
-    if (options.widths.size() == 1) return model_of_width(options.widths[0]);
+    if (options.bandwidth.size() == 1) return model_of_width(options.bandwidth[0]);
 
     // Every width scored, with the mean and standard error of its per-sample terms.
     std::vector<double> scored;
@@ -238,10 +238,10 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
       return values;
     };
 
-    const bool search = options.widths.empty();
+    const bool search = options.bandwidth.empty();
     const std::vector<double> grid =
         search ? log_spaced(options.search_lower, options.search_upper, options.search_points)
-               : options.widths;
+               : options.bandwidth;
     // One pass over every pair of samples scores the whole grid: its steps are the samples.
     context.progress.begin("width grid of " + std::to_string(grid.size()) + ", samples", n);
     const Vector grid_values = score(grid, context.progress);

@@ -43,7 +43,7 @@ DensityFit fit_rsde(const MatrixView& x, const RsdeOptions& options, const FitCo
     const Index n = z.cols();
 
     const double width = choose_width_by_held_out_ise(
-        z, options.widths, options.folds, options.seed, context.threads,
+        z, options.bandwidth, options.folds, options.seed, context.threads,
         [&](const Matrix& train, double w) { return solve(train, w, options.mnqp); }, report,
         context.progress);
 

@@ -110,10 +110,10 @@ DensityFit fit_skd(const MatrixView& x, const SkdOptions& options, const FitCont
     if (z.cols() < 2) throw DataError("SKD needs at least 2 samples");
 
     PrefixedProgress target_progress(context.progress, "Parzen target width, ");
-    const double target_width = parzen_target_width(x, options.target_width, options.standardize,
-                                                    context.threads, target_progress);
+    const double target_width = parzen_target_width(
+        x, options.target_bandwidth, options.standardize, context.threads, target_progress);
     const double width = choose_width_by_held_out_ise(
-        z, options.widths, options.folds, options.seed, context.threads,
+        z, options.bandwidth, options.folds, options.seed, context.threads,
         [&](const Matrix& train, double w) {
           return solve(train, parzen_at_samples(train, target_width), w, options).model;
         },

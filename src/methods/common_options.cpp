@@ -95,7 +95,7 @@ OptionInfo threads_option() {
   row.add(option("threads", OptionType::threads,
                  "OpenMP threads, by default OpenMP's (usually one per core); the result does not "
                  "depend on it"),
-          &FitContext::threads);
+          CDENS_OPTION_FIELD(FitContext, threads));
   return row.describe().front();
 }
 

@@ -33,39 +33,6 @@ OptionInfo positive(OptionInfo info);
 /// reciprocal squares stay far from under- and overflow.
 OptionInfo kernel_widths(OptionInfo info);
 
-/// A real_pair row whose two numbers are the fields `first` and `second` of Options (a box's
-/// lower and upper bound).
-template <class Options>
-void add_pair(OptionTable<Options>& rows, OptionInfo info, double Options::*first,
-              double Options::*second) {
-  rows.add(
-      std::move(info),
-      [first, second](const Options& options) {
-        return OptionValue(std::vector<double>{options.*first, options.*second});
-      },
-      [first, second](Options& options, const OptionValue& value) {
-        const auto& pair = std::get<std::vector<double>>(value);
-        options.*first = pair[0];
-        options.*second = pair[1];
-      });
-}
-
-/// add_pair of the fields `first` and `second` of the member struct `member`.
-template <class Options, class Member>
-void add_pair(OptionTable<Options>& rows, OptionInfo info, Member Options::*member,
-              double Member::*first, double Member::*second) {
-  rows.add(
-      std::move(info),
-      [member, first, second](const Options& options) {
-        return OptionValue(std::vector<double>{options.*member.*first, options.*member.*second});
-      },
-      [member, first, second](Options& options, const OptionValue& value) {
-        const auto& pair = std::get<std::vector<double>>(value);
-        options.*member.*first = pair[0];
-        options.*member.*second = pair[1];
-      });
-}
-
 /// Candidate widths σ ("sigma").
 OptionInfo sigma_grid();
 /// Candidate regularisation parameters λ ("regularization": Python has no `lambda`).

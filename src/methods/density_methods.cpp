@@ -58,37 +58,37 @@ const OptionTable<ParzenOptions>& parzen_option_table() {
                                       "Candidate widths (standardised units), a plain grid search; "
                                       "by default a search of 25 widths in 0.01 … 3 whose best is "
                                       "refined by golden section"))),
-             &ParzenOptions::widths);
+             CDENS_OPTION_FIELD(ParzenOptions, bandwidth));
     rows.add_choice(option("criterion", OptionType::choice,
                            "Width criterion: loo_likelihood or least_squares (leave-one-out ISE)"),
-                    &ParzenOptions::criterion,
+                    CDENS_OPTION_FIELD(ParzenOptions, criterion),
                     {ParzenCriterion::leave_one_out_likelihood, ParzenCriterion::least_squares},
                     [](ParzenCriterion criterion) { return to_string(criterion); });
     rows.add(option("per_dimension", OptionType::boolean,
                     "One width per dimension, all chosen by the leave-one-out likelihood "
                     "(L-BFGS on the log-widths), which needs the loo_likelihood criterion and "
                     "no grid of widths; off: the paper's single width"),
-             &ParzenOptions::per_dimension);
-    rows.add(standardize_option(), &ParzenOptions::standardize);
+             CDENS_OPTION_FIELD(ParzenOptions, per_dimension));
+    rows.add(standardize_option(), CDENS_OPTION_FIELD(ParzenOptions, standardize));
     // The search's settings: C++ only.
     OptionInfo search_bounds = kernel_widths(library_only(
         option("search_bounds", OptionType::real_pair,
                "Without a grid of widths: the interval [lower, upper] of the search's widths, "
                "evenly spaced in log")));
     search_bounds.ordered = true;
-    add_pair(rows, std::move(search_bounds), &ParzenOptions::search_lower,
-             &ParzenOptions::search_upper);
+    rows.add_pair(std::move(search_bounds), CDENS_OPTION_FIELD(ParzenOptions, search_lower),
+                  CDENS_OPTION_FIELD(ParzenOptions, search_upper));
     rows.add(in_range(library_only(
                           option("search_points", OptionType::integer,
                                  "Without a grid of widths: the widths the search scores before "
                                  "refining the best")),
                       2),
-             &ParzenOptions::search_points);
+             CDENS_OPTION_FIELD(ParzenOptions, search_points));
     rows.add(positive(library_only(
                  option("refine_tolerance", OptionType::real,
                         "The golden-section refinement stops when its bracket is narrower "
                         "than this, relative to the width"))),
-             &ParzenOptions::refine_tolerance);
+             CDENS_OPTION_FIELD(ParzenOptions, refine_tolerance));
     rows.add_rule([](const ParzenOptions& options) {
       if (!options.per_dimension) return;
       if (options.criterion != ParzenCriterion::leave_one_out_likelihood) {
@@ -96,7 +96,7 @@ const OptionTable<ParzenOptions>& parzen_option_table() {
             "per-dimension Parzen widths are chosen by the leave-one-out likelihood; the "
             "least_squares criterion takes one width (per_dimension, criterion)");
       }
-      if (!options.widths.empty()) {
+      if (!options.bandwidth.empty()) {
         throw InvalidArgument(
             "per-dimension Parzen widths are searched; a width grid is for one width "
             "(per_dimension, bandwidth)");
@@ -113,34 +113,35 @@ const OptionTable<GmmOptions>& gmm_option_table() {
     OptionTable<GmmOptions> rows;
     rows.add(
         in_range(option("n_components", OptionType::integer, "Number of mixture components"), 1),
-        &GmmOptions::n_components);
+        CDENS_OPTION_FIELD(GmmOptions, n_components));
     rows.add_choice(option("init", OptionType::choice,
                            "Start of EM: kmeans++ seeding, or box (the paper's: centres uniform "
                            "in the box, equal weights, every variance the initial variance)"),
-                    &GmmOptions::initialization,
+                    CDENS_OPTION_FIELD(GmmOptions, init),
                     {GmmInitialization::kmeans_plus_plus, GmmInitialization::box},
                     [](GmmInitialization initialization) { return to_string(initialization); });
     rows.add(
         in_range(option("n_init", OptionType::integer,
                         "EM runs from different starts; the one of largest likelihood is kept"),
                  1),
-        &GmmOptions::n_init);
+        CDENS_OPTION_FIELD(GmmOptions, n_init));
     rows.add(positive(option("variance_floor", OptionType::real,
                              "Lower bound γ²_min on every variance")),
-             &GmmOptions::variance_floor);
+             CDENS_OPTION_FIELD(GmmOptions, variance_floor));
     rows.add(positive(option("tol", OptionType::real,
                              "EM stops when the mean log-likelihood rises by less than this")),
-             &GmmOptions::tolerance);
+             CDENS_OPTION_FIELD(GmmOptions, tol));
     rows.add(in_range(option("max_iter", OptionType::integer, "EM iterations at most"), 0),
-             &GmmOptions::max_iterations);
+             CDENS_OPTION_FIELD(GmmOptions, max_iter));
     OptionInfo box = option("box", OptionType::real_pair, "The box [a, b] of the box start");
     box.ordered = true;
-    add_pair(rows, std::move(box), &GmmOptions::box_lower, &GmmOptions::box_upper);
+    rows.add_pair(std::move(box), CDENS_OPTION_FIELD(GmmOptions, box_lower),
+                  CDENS_OPTION_FIELD(GmmOptions, box_upper));
     rows.add(positive(option("initial_variance", OptionType::real,
                              "γ²_ini, every variance of the box start")),
-             &GmmOptions::initial_variance);
-    rows.add(standardize_option(), &GmmOptions::standardize);
-    rows.add(seed_option(), &GmmOptions::seed);
+             CDENS_OPTION_FIELD(GmmOptions, initial_variance));
+    rows.add(standardize_option(), CDENS_OPTION_FIELD(GmmOptions, standardize));
+    rows.add(seed_option(), CDENS_OPTION_FIELD(GmmOptions, seed));
     return rows;
   }();
   return table;
@@ -150,10 +151,10 @@ const OptionTable<RsdeOptions>& rsde_option_table() {
   using namespace registry_internal;
   static const OptionTable<RsdeOptions> table = [] {
     OptionTable<RsdeOptions> rows;
-    rows.add(width_grid(), &RsdeOptions::widths);
-    rows.add(folds_option(), &RsdeOptions::folds);
-    rows.add(standardize_option(), &RsdeOptions::standardize);
-    rows.add(seed_option(), &RsdeOptions::seed);
+    rows.add(width_grid(), CDENS_OPTION_FIELD(RsdeOptions, bandwidth));
+    rows.add(folds_option(), CDENS_OPTION_FIELD(RsdeOptions, folds));
+    rows.add(standardize_option(), CDENS_OPTION_FIELD(RsdeOptions, standardize));
+    rows.add(seed_option(), CDENS_OPTION_FIELD(RsdeOptions, seed));
     return rows;
   }();
   return table;
@@ -163,24 +164,24 @@ const OptionTable<SkdOptions>& skd_option_table() {
   using namespace registry_internal;
   static const OptionTable<SkdOptions> table = [] {
     OptionTable<SkdOptions> rows;
-    rows.add(skd_width_grid(), &SkdOptions::widths);
-    rows.add(target_width_option(), &SkdOptions::target_width);
-    rows.add(folds_option(), &SkdOptions::folds);
-    rows.add(standardize_option(), &SkdOptions::standardize);
-    rows.add(seed_option(), &SkdOptions::seed);
+    rows.add(skd_width_grid(), CDENS_OPTION_FIELD(SkdOptions, bandwidth));
+    rows.add(target_width_option(), CDENS_OPTION_FIELD(SkdOptions, target_bandwidth));
+    rows.add(folds_option(), CDENS_OPTION_FIELD(SkdOptions, folds));
+    rows.add(standardize_option(), CDENS_OPTION_FIELD(SkdOptions, standardize));
+    rows.add(seed_option(), CDENS_OPTION_FIELD(SkdOptions, seed));
     // The selection's settings: C++ only.
     rows.add(positive(library_only(option("initial_regularization", OptionType::real,
                                           "Initial value of every local regulariser λ_j"))),
-             &SkdOptions::initial_regularization);
+             CDENS_OPTION_FIELD(SkdOptions, initial_regularization));
     rows.add(in_range(library_only(option(
                           "regularization_passes", OptionType::integer,
                           "Selection passes with the regularisers updated in between, at most")),
                       1),
-             &SkdOptions::regularization_passes);
+             CDENS_OPTION_FIELD(SkdOptions, regularization_passes));
     rows.add(in_range(library_only(
                           option("max_kernels", OptionType::integer, "Kernels selected at most")),
                       1),
-             &SkdOptions::max_kernels);
+             CDENS_OPTION_FIELD(SkdOptions, max_kernels));
     return rows;
   }();
   return table;
@@ -190,37 +191,37 @@ const OptionTable<GskdOptions>& gskd_option_table() {
   using namespace registry_internal;
   static const OptionTable<GskdOptions> table = [] {
     OptionTable<GskdOptions> rows;
-    rows.add(target_width_option(), &GskdOptions::target_width);
+    rows.add(target_width_option(), CDENS_OPTION_FIELD(GskdOptions, target_bandwidth));
     // RWBS needs P_S ≥ 2 and N_G ≥ 1 (rwbs.cpp); 0 stands for the paper's setting.
-    const auto rwbs_setting = [&rows](std::string name, std::string doc, int minimum,
-                                      int GskdOptions::*field) {
-      rows.add(
-          none_by_default(in_range(option(name, OptionType::integer, std::move(doc)), minimum)),
-          field);
+    const auto rwbs_setting = [&rows](OptionField<GskdOptions, int> field, std::string doc,
+                                      int minimum) {
+      rows.add(none_by_default(
+                   in_range(option(field.name, OptionType::integer, std::move(doc)), minimum)),
+               field);
     };
-    rwbs_setting("population",
-                 "RWBS population P_S; by default the paper's (10 in 1-D, 20 in 2-D, "
-                 "40 above)",
-                 2, &GskdOptions::population);
-    rwbs_setting("generations", "RWBS generations N_G; by default the paper's 10", 1,
-                 &GskdOptions::generations);
-    rwbs_setting("iterations",
-                 "RWBS iterations M_I per generation; by default the paper's (200 "
-                 "up to 2-D, 400 above)",
-                 0, &GskdOptions::iterations);
-    add_pair(rows,
-             variance_multiples(option(
-                 "variance_bounds", OptionType::real_pair,
-                 "The box of every kernel variance: at least the first number times the Parzen "
-                 "target's variance, at most the second times the dimension's sample variance")),
-             &GskdOptions::variance_lower, &GskdOptions::variance_upper);
+    rwbs_setting(CDENS_OPTION_FIELD(GskdOptions, population),
+                 "RWBS population P_S; by default the paper's (10 in 1-D, 20 in 2-D, 40 above)", 2);
+    rwbs_setting(CDENS_OPTION_FIELD(GskdOptions, generations),
+                 "RWBS generations N_G; by default the paper's 10", 1);
+    rwbs_setting(CDENS_OPTION_FIELD(GskdOptions, iterations),
+                 "RWBS iterations M_I per generation; by default the paper's (200 up to 2-D, 400 "
+                 "above)",
+                 0);
+    rows.add_pair(
+        variance_multiples(
+            option("variance_bounds", OptionType::real_pair,
+                   "The box of every kernel variance: at least the first number times the Parzen "
+                   "target's variance, at most the second times the dimension's sample variance")),
+        CDENS_OPTION_FIELD(GskdOptions, variance_lower),
+        CDENS_OPTION_FIELD(GskdOptions, variance_upper));
     rows.add_choice(option("stopping", OptionType::choice,
                            "When the construction stops: holdout (stage count and upper variance "
                            "bound by K-fold hold-out of the integrated squared error, a "
                            "departure from the paper, whose eq. (38) rarely stops on its "
                            "noise-free Parzen target) or paper (eq. 38, J_{n+1} ≥ J_n, upper "
                            "bound from variance_bounds)"),
-                    &GskdOptions::stopping, {GskdStopping::holdout, GskdStopping::paper},
+                    CDENS_OPTION_FIELD(GskdOptions, stopping),
+                    {GskdStopping::holdout, GskdStopping::paper},
                     [](GskdStopping stopping) { return to_string(stopping); });
     // An upper bound below a hundredth of the variance left RWBS no admissible kernel (10⁻⁶),
     // no kernel (10⁻⁴) or weights summing to 1.5·10⁵ (10⁻³), measured on 60 samples in 2-D.
@@ -232,13 +233,13 @@ const OptionTable<GskdOptions>& gskd_option_table() {
     upper_grid.range_reason =
         ": a kernel a thousand times wider than the data is flat on them, and one far narrower "
         "than them leaves the construction no admissible kernel";
-    rows.add(std::move(upper_grid), &GskdOptions::variance_upper_candidates);
+    rows.add(std::move(upper_grid), CDENS_OPTION_FIELD(GskdOptions, variance_upper_grid));
     rows.add_choice(option("stage_rule", OptionType::choice,
                            "stopping=holdout: how the stage count is taken from the hold-out "
                            "table: min (the minimum) or 1se (at the best bound, the fewest "
                            "stages within one standard error of the minimum: about half the "
                            "kernels, at a higher L1 error in 1-D and 2-D)"),
-                    &GskdOptions::stage_rule,
+                    CDENS_OPTION_FIELD(GskdOptions, stage_rule),
                     {GskdStageRule::minimum, GskdStageRule::one_standard_error},
                     [](GskdStageRule rule) { return to_string(rule); });
     rows.add(in_range(option("holdout_subsample", OptionType::integer,
@@ -247,26 +248,26 @@ const OptionTable<GskdOptions>& gskd_option_table() {
                              "all of them (a departure for large N); 0: the hold-out on every "
                              "sample"),
                       0),
-             &GskdOptions::holdout_subsample);
-    rows.add(folds_option(), &GskdOptions::folds);
-    rows.add(standardize_option(), &GskdOptions::standardize);
-    rows.add(seed_option(), &GskdOptions::seed);
+             CDENS_OPTION_FIELD(GskdOptions, holdout_subsample));
+    rows.add(folds_option(), CDENS_OPTION_FIELD(GskdOptions, folds));
+    rows.add(standardize_option(), CDENS_OPTION_FIELD(GskdOptions, standardize));
+    rows.add(seed_option(), CDENS_OPTION_FIELD(GskdOptions, seed));
     // The construction's settings: C++ only.
     rows.add(
         in_range(library_only(option("regularization", OptionType::real,
                                      "λ of eqs. (36), (65); 0 or a very small value (§III-A)")),
                  0),
-        &GskdOptions::regularization);
+        CDENS_OPTION_FIELD(GskdOptions, regularization));
     rows.add(in_range(library_only(option("max_kernels", OptionType::integer,
                                           "Kernels constructed at most")),
                       1),
-             &GskdOptions::max_kernels);
+             CDENS_OPTION_FIELD(GskdOptions, max_kernels));
     rows.add(
         in_range(library_only(option("patience", OptionType::integer,
                                      "stopping=holdout: a fold's construction stops once this many "
                                      "stages in a row have not lowered its held-out error")),
                  1),
-        &GskdOptions::patience);
+        CDENS_OPTION_FIELD(GskdOptions, patience));
     rows.add_rule([](const GskdOptions& options) {
       if (options.stopping == GskdStopping::holdout && options.holdout_subsample != 0 &&
           options.holdout_subsample < 2 * options.folds) {

@@ -29,14 +29,15 @@ const OptionTable<ForwardSelectionLscdeOptions>& fw_lscde_option_table() {
   using Options = ForwardSelectionLscdeOptions;
   static const OptionTable<Options> table = [] {
     OptionTable<Options> rows;
-    rows.add(sigma_grid(), &Options::estimator, &LscdeOptions::sigmas);
-    rows.add(lambda_grid(), &Options::estimator, &LscdeOptions::lambdas);
-    rows.add(n_centers_option(), &Options::estimator, &LscdeOptions::n_centers);
-    rows.add(folds_option(), &Options::estimator, &LscdeOptions::folds);
-    rows.add(seed_option(), &Options::estimator, &LscdeOptions::seed);
+    rows.add(sigma_grid(), &Options::estimator, CDENS_OPTION_FIELD(LscdeOptions, sigma));
+    rows.add(lambda_grid(), &Options::estimator, CDENS_OPTION_FIELD(LscdeOptions, regularization));
+    rows.add(n_centers_option(), &Options::estimator, CDENS_OPTION_FIELD(LscdeOptions, n_centers));
+    rows.add(folds_option(), &Options::estimator, CDENS_OPTION_FIELD(LscdeOptions, folds));
+    rows.add(seed_option(), &Options::estimator, CDENS_OPTION_FIELD(LscdeOptions, seed));
     rows.add_rule([](const Options& options) {
-      require_several_candidates(options.estimator.sigmas.size() * options.estimator.lambdas.size(),
-                                 "sigma, regularization");
+      require_several_candidates(
+          options.estimator.sigma.size() * options.estimator.regularization.size(),
+          "sigma, regularization");
     });
     return rows;
   }();
@@ -48,13 +49,13 @@ const OptionTable<ForwardSelectionEpsilonKdeOptions>& fw_epsilon_kde_option_tabl
   using Options = ForwardSelectionEpsilonKdeOptions;
   static const OptionTable<Options> table = [] {
     OptionTable<Options> rows;
-    rows.add(epsilon_grid(), &Options::estimator, &EpsilonKdeOptions::epsilons);
-    rows.add(sigma_grid(), &Options::estimator, &EpsilonKdeOptions::sigmas);
-    rows.add(folds_option(), &Options::estimator, &EpsilonKdeOptions::folds);
-    rows.add(seed_option(), &Options::estimator, &EpsilonKdeOptions::seed);
+    rows.add(epsilon_grid(), &Options::estimator, CDENS_OPTION_FIELD(EpsilonKdeOptions, epsilon));
+    rows.add(sigma_grid(), &Options::estimator, CDENS_OPTION_FIELD(EpsilonKdeOptions, sigma));
+    rows.add(folds_option(), &Options::estimator, CDENS_OPTION_FIELD(EpsilonKdeOptions, folds));
+    rows.add(seed_option(), &Options::estimator, CDENS_OPTION_FIELD(EpsilonKdeOptions, seed));
     rows.add_rule([](const Options& options) {
-      require_several_candidates(
-          options.estimator.epsilons.size() * options.estimator.sigmas.size(), "epsilon, sigma");
+      require_several_candidates(options.estimator.epsilon.size() * options.estimator.sigma.size(),
+                                 "epsilon, sigma");
     });
     return rows;
   }();
@@ -66,15 +67,18 @@ const OptionTable<ForwardSelectionNadarayaWatsonCdeOptions>& fw_nadaraya_watson_
   using Options = ForwardSelectionNadarayaWatsonCdeOptions;
   static const OptionTable<Options> table = [] {
     OptionTable<Options> rows;
-    rows.add(sigma_grid(), &Options::estimator, &NadarayaWatsonCdeOptions::sigmas);
+    rows.add(sigma_grid(), &Options::estimator,
+             CDENS_OPTION_FIELD(NadarayaWatsonCdeOptions, sigma));
     // The selection compares candidates by NW-CDE's leave-one-out choice of σ, which leaves each
     // centre out of the others: two at least.
     OptionInfo centers = in_range(n_centers_option(), 2);
     centers.range_reason = ": NW-CDE chooses sigma by leaving each centre out of the others";
-    rows.add(std::move(centers), &Options::estimator, &NadarayaWatsonCdeOptions::n_centers);
-    rows.add(seed_option(), &Options::estimator, &NadarayaWatsonCdeOptions::seed);
+    rows.add(std::move(centers), &Options::estimator,
+             CDENS_OPTION_FIELD(NadarayaWatsonCdeOptions, n_centers));
+    rows.add(seed_option(), &Options::estimator,
+             CDENS_OPTION_FIELD(NadarayaWatsonCdeOptions, seed));
     rows.add_rule([](const Options& options) {
-      require_several_candidates(options.estimator.sigmas.size(), "sigma");
+      require_several_candidates(options.estimator.sigma.size(), "sigma");
     });
     return rows;
   }();

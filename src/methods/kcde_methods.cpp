@@ -24,69 +24,72 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
                "Fixed bandwidths (standardised units), one per input then one per output "
                "(lambda for a discrete column); by default chosen by leave-one-out likelihood")));
     bandwidths.per_column = true;
-    rows.add(std::move(bandwidths), &Options::bandwidths);
+    rows.add(std::move(bandwidths), CDENS_OPTION_FIELD(Options, bandwidth));
     rows.add(declared_columns_option("discrete",
                                      "Unordered (categorical) columns: Aitchison-Aitken kernels "
                                      "over their values, lambda searched with the bandwidths"),
-             &Options::discrete);
+             CDENS_OPTION_FIELD(Options, discrete));
     rows.add(declared_columns_option("ordered",
                                      "Ordered discrete columns (integer levels): Wang-van Ryzin "
                                      "kernels, lambda searched with the bandwidths"),
-             &Options::ordered);
+             CDENS_OPTION_FIELD(Options, ordered));
     rows.add_choice(option("trend", OptionType::choice,
                            "Centre the output kernels on the outputs (none), on their "
                            "residuals around a least-squares line (linear), or on the "
                            "standardised leave-one-out residuals of a Gaussian-process mean with "
                            "one length scale per input, scaled by its predictive spread (gp)"),
-                    &Options::trend,
+                    CDENS_OPTION_FIELD(Options, trend),
                     {KernelTrend::none, KernelTrend::linear, KernelTrend::gaussian_process},
                     [](KernelTrend trend) { return to_string(trend); });
-    rows.add_choice(output_transform_option(), &Options::y_transform, output_transform_choices(),
+    rows.add_choice(output_transform_option(), CDENS_OPTION_FIELD(Options, y_transform),
+                    output_transform_choices(),
                     [](OutputTransformChoice choice) { return to_string(choice); });
     rows.add(in_range(option("trend_basis", OptionType::integer,
                              "With trend gp: the pairs of the process's basis and marginal "
                              "likelihood, all up to this many, else a random subset"),
                       2),
-             &Options::trend_basis);
+             CDENS_OPTION_FIELD(Options, trend_basis));
     rows.add_choice(option("marginal_mixing", OptionType::choice,
                            "Mix the estimate with its marginal counterpart (the same kernels of y "
                            "with equal weights), the weight by leave-one-out likelihood (loo), or "
                            "not (none: the estimator of Hall, Racine & Li as written)"),
-                    &Options::marginal_mixing, {MarginalMixing::loo, MarginalMixing::none},
+                    CDENS_OPTION_FIELD(Options, marginal_mixing),
+                    {MarginalMixing::loo, MarginalMixing::none},
                     [](MarginalMixing mixing) { return to_string(mixing); });
     rows.add(
         in_range(
             option("exact_limit", OptionType::integer,
                    "Up to this many pairs the criterion is exact leave-one-out over every pair"),
             0),
-        &Options::exact_limit);
+        CDENS_OPTION_FIELD(Options, exact_limit));
     rows.add(
         in_range(option("subsample_held_out", OptionType::integer,
                         "Beyond exact_limit, the criterion averages over this many random pairs, "
                         "each predicted from all others"),
                  1),
-        &Options::subsample_held_out);
+        CDENS_OPTION_FIELD(Options, subsample_held_out));
     rows.add(
         in_range(option("screening_held_out", OptionType::integer,
                         "The random starts run on the criterion over this many held-out pairs; the "
                         "best is then polished on the full criterion"),
                  1),
-        &Options::screening_held_out);
+        CDENS_OPTION_FIELD(Options, screening_held_out));
     rows.add(in_range(option("n_restarts", OptionType::integer,
                              "Random starts of the search besides the normal-reference one"),
                       0),
-             &Options::search, &BandwidthSearchOptions::restarts);
+             &Options::search, CDENS_OPTION_FIELD(BandwidthSearchOptions, n_restarts));
     OptionInfo bandwidth_bounds = kernel_widths(
         option("bandwidth_bounds", OptionType::real_pair,
                "The box [lower, upper] of every bandwidth in the search (standardised units)"));
     bandwidth_bounds.ordered = true;
-    add_pair(rows, std::move(bandwidth_bounds), &Options::search, &BandwidthSearchOptions::lower,
-             &BandwidthSearchOptions::upper);
+    rows.add_pair(std::move(bandwidth_bounds), &Options::search,
+                  CDENS_OPTION_FIELD(BandwidthSearchOptions, lower),
+                  CDENS_OPTION_FIELD(BandwidthSearchOptions, upper));
     rows.add(
         in_range(option("max_iter", OptionType::integer, "Criterion evaluations per start at most"),
                  1),
-        &Options::search, &BandwidthSearchOptions::max_evaluations);
-    rows.add(seed_option(), &Options::search, &BandwidthSearchOptions::seed);
+        &Options::search, CDENS_OPTION_FIELD(BandwidthSearchOptions, max_iter));
+    rows.add(seed_option(), &Options::search, CDENS_OPTION_FIELD(BandwidthSearchOptions, seed));
     return rows;
   }();
   return table;
@@ -102,10 +105,11 @@ const OptionTable<LinearGaussianOptions>& linear_gaussian_option_table() {
                "Each output's spread: the same at every x (constant), log-linear in "
                "x (log_linear), or per output the one with the lower leave-one-out "
                "NLL (auto)"),
-        &Options::variance,
+        CDENS_OPTION_FIELD(Options, variance),
         {LinearVariance::constant, LinearVariance::log_linear, LinearVariance::automatic},
         [](LinearVariance variance) { return to_string(variance); });
-    rows.add_choice(output_transform_option(), &Options::y_transform, output_transform_choices(),
+    rows.add_choice(output_transform_option(), CDENS_OPTION_FIELD(Options, y_transform),
+                    output_transform_choices(),
                     [](OutputTransformChoice choice) { return to_string(choice); });
     return rows;
   }();

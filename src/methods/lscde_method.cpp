@@ -11,16 +11,16 @@ const OptionTable<LscdeOptions>& lscde_option_table() {
   using namespace registry_internal;
   static const OptionTable<LscdeOptions> table = [] {
     OptionTable<LscdeOptions> rows;
-    rows.add(sigma_grid(), &LscdeOptions::sigmas);
-    rows.add(lambda_grid(), &LscdeOptions::lambdas);
-    rows.add(n_centers_option(), &LscdeOptions::n_centers);
-    rows.add(folds_option(), &LscdeOptions::folds);
+    rows.add(sigma_grid(), CDENS_OPTION_FIELD(LscdeOptions, sigma));
+    rows.add(lambda_grid(), CDENS_OPTION_FIELD(LscdeOptions, regularization));
+    rows.add(n_centers_option(), CDENS_OPTION_FIELD(LscdeOptions, n_centers));
+    rows.add(folds_option(), CDENS_OPTION_FIELD(LscdeOptions, folds));
     rows.add_choice(option("cv_loss", OptionType::choice,
                            "Cross-validation loss: kl (held-out negative log-likelihood) or sq "
                            "(the paper's squared loss)"),
-                    &LscdeOptions::cv_loss, {CvLoss::kl, CvLoss::sq},
+                    CDENS_OPTION_FIELD(LscdeOptions, cv_loss), {CvLoss::kl, CvLoss::sq},
                     [](CvLoss loss) { return to_string(loss); });
-    rows.add(seed_option(), &LscdeOptions::seed);
+    rows.add(seed_option(), CDENS_OPTION_FIELD(LscdeOptions, seed));
     return rows;
   }();
   return table;

@@ -204,28 +204,29 @@ const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
     rows.add(option("candidates", OptionType::name_list,
                     "The conditional methods to choose among, cheapest first, each optionally "
                     "with option settings (kcde:trend=linear)"),
-             &Options::candidates);
+             CDENS_OPTION_FIELD(Options, candidates));
     rows.add(declared_columns_option("discrete",
                                      "Unordered discrete columns, passed to the candidates that "
                                      "take them (kcde); with a discrete output the "
                                      "scores are probability masses and only those "
                                      "candidates are run"),
-             &Options::discrete);
+             CDENS_OPTION_FIELD(Options, discrete));
     rows.add(declared_columns_option("ordered",
                                      "Ordered discrete columns, passed to the candidates that take "
                                      "them (kcde)"),
-             &Options::ordered);
+             CDENS_OPTION_FIELD(Options, ordered));
     rows.add_choice(option("integer_output", OptionType::choice,
                            "An undeclared y of at most 20 integer levels gets a probability mass "
                            "function over its levels (pmf: declared ordered) or a density "
                            "(density, which can spike on the levels)"),
-                    &Options::integer_output, {IntegerOutput::pmf, IntegerOutput::density},
+                    CDENS_OPTION_FIELD(Options, integer_output),
+                    {IntegerOutput::pmf, IntegerOutput::density},
                     [](IntegerOutput choice) { return to_string(choice); });
     rows.add_choice(option("combine", OptionType::choice,
                            "stacking: the linear pool of the candidates with the weights of the "
                            "best held-out log score (weights below 0.01 dropped); "
                            "selection: the candidate of the smallest held-out NLL"),
-                    &Options::combine,
+                    CDENS_OPTION_FIELD(Options, combine),
                     {CandidateCombination::stacking, CandidateCombination::selection},
                     [](CandidateCombination choice) { return to_string(choice); });
     rows.add_choice(option("validation", OptionType::choice,
@@ -234,18 +235,18 @@ const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
                            "computes them (kcde, linear), by K-fold refits otherwise; kfold, "
                            "every candidate refitted on K - 1 folds; auto, kfold up to 1,000 "
                            "pairs and loo beyond"),
-                    &Options::validation,
+                    CDENS_OPTION_FIELD(Options, validation),
                     {CandidateValidation::automatic, CandidateValidation::leave_one_out,
                      CandidateValidation::kfold},
                     [](CandidateValidation choice) { return to_string(choice); });
-    rows.add(folds_option(), &Options::folds);
+    rows.add(folds_option(), CDENS_OPTION_FIELD(Options, folds));
     rows.add(
         positive(option("time_budget", OptionType::real,
                         "Seconds for scoring the candidates: once one is scored, a later one is "
                         "not started when the budget is spent and is stopped after its first "
                         "fold when its folds would overrun; the final refit is not counted")),
-        &Options::time_budget);
-    rows.add(seed_option(), &Options::seed);
+        CDENS_OPTION_FIELD(Options, time_budget));
+    rows.add(seed_option(), CDENS_OPTION_FIELD(Options, seed));
     return rows;
   }();
   return table;

@@ -19,78 +19,78 @@ const OptionTable<PressRegressionOptions>& press_option_table() {
                                         "Number of predictive states J; by default round(log n), "
                                         "at least 2 (the paper's starting point)"),
                                  0)),
-        &Options::press, &PressOptions::n_states);
+        &Options::press, CDENS_OPTION_FIELD(PressOptions, n_states));
     rows.add(none_by_default(in_range(option("max_states", OptionType::integer,
                                              "Fit J = 1 … this and keep the smallest AIC (eq. 37), "
                                              "with the number of states left at its default; by "
                                              "default one J is fitted"),
                                       0)),
-             &Options::max_states);
+             CDENS_OPTION_FIELD(Options, max_states));
     rows.add_choice(option("criterion", OptionType::choice,
                            "Training criterion: in-sample mse, closed-form loocv or gcv (the "
                            "paper's §5)"),
-                    &Options::press, &PressOptions::criterion,
+                    &Options::press, CDENS_OPTION_FIELD(PressOptions, criterion),
                     {PressCriterion::gcv, PressCriterion::loocv, PressCriterion::mse},
                     [](PressCriterion criterion) { return to_string(criterion); });
     rows.add_choice(option("optimizer", OptionType::choice,
                            "Optimiser of θ: adam (the paper's gradient path) or lbfgs"),
-                    &Options::press, &PressOptions::optimizer,
+                    &Options::press, CDENS_OPTION_FIELD(PressOptions, optimizer),
                     {PressOptimizer::adam, PressOptimizer::lbfgs},
                     [](PressOptimizer optimizer) { return to_string(optimizer); });
     rows.add(positive(option("learning_rate", OptionType::real, "Adam's step size")),
-             &Options::press, &PressOptions::learning_rate);
+             &Options::press, CDENS_OPTION_FIELD(PressOptions, learning_rate));
     rows.add(
         in_range(
             option("smoothness_weight", OptionType::real,
                    "Weight μ of the smoothness penalty μ (ν_smooth − ν)² (eq. 36); 0 turns it off"),
             0),
-        &Options::press, &PressOptions::smoothness_weight);
+        &Options::press, CDENS_OPTION_FIELD(PressOptions, smoothness_weight));
     rows.add(none_by_default(
                  in_range(option("target_dof", OptionType::real,
                                  "Target degrees of freedom ν_smooth of eq. (36), in [1, J]; "
                                  "needed when μ > 0"),
                           0)),
-             &Options::press, &PressOptions::target_dof);
+             &Options::press, CDENS_OPTION_FIELD(PressOptions, target_dof));
     rows.add(in_range(option("lasso_weight", OptionType::real,
                              "Weight λ of the LASSO penalty on the coefficients of x (eq. 38)"),
                       0),
-             &Options::press, &PressOptions::lasso_weight);
+             &Options::press, CDENS_OPTION_FIELD(PressOptions, lasso_weight));
     rows.add(in_range(option("holdout_fraction", OptionType::real,
                              "Fraction of the training data held out for early stopping, in "
                              "[0, 0.99]; 0 trains on everything"),
                       0, 0.99),
-             &Options::press, &PressOptions::holdout_fraction);
+             &Options::press, CDENS_OPTION_FIELD(PressOptions, holdout_fraction));
     rows.add(
         in_range(option("patience", OptionType::integer,
                         "Stop once the hold-out MSE has not improved for this many evaluations"),
                  1),
-        &Options::press, &PressOptions::patience);
+        &Options::press, CDENS_OPTION_FIELD(PressOptions, patience));
     rows.add(
         in_range(option("max_iter", OptionType::integer, "Objective evaluations per start at most"),
                  1),
-        &Options::press, &PressOptions::max_evaluations);
+        &Options::press, CDENS_OPTION_FIELD(PressOptions, max_iter));
     rows.add(
         in_range(option("tol", OptionType::real,
                         "L-BFGS (not Adam) stops when the objective changes by less than this, "
                         "relatively; 0 runs to the evaluation limit"),
                  0),
-        &Options::press, &PressOptions::relative_tolerance);
+        &Options::press, CDENS_OPTION_FIELD(PressOptions, tol));
     rows.add(in_range(option("n_restarts", OptionType::integer,
                              "Random starts; the one with the smallest hold-out MSE is kept"),
                       1),
-             &Options::press, &PressOptions::restarts);
+             &Options::press, CDENS_OPTION_FIELD(PressOptions, n_restarts));
     rows.add(in_range(option("init_scale", OptionType::real,
                              "Standard deviation of the random starting coefficients"),
                       0.0, 1e6, true),
-             &Options::press, &PressOptions::init_scale);
+             &Options::press, CDENS_OPTION_FIELD(PressOptions, init_scale));
     rows.add(option("standardize", OptionType::boolean,
                     "Standardise x first; off keeps x as given (constant columns allowed)"),
-             &Options::press, &PressOptions::standardize_inputs);
+             &Options::press, CDENS_OPTION_FIELD(PressOptions, standardize));
     rows.add(option("single_precision", OptionType::boolean,
                     "Multiply the design (fitting and held-out samples) in single precision "
                     "(half the memory traffic; large data sets)"),
-             &Options::press, &PressOptions::single_precision);
-    rows.add(seed_option(), &Options::press, &PressOptions::seed);
+             &Options::press, CDENS_OPTION_FIELD(PressOptions, single_precision));
+    rows.add(seed_option(), &Options::press, CDENS_OPTION_FIELD(PressOptions, seed));
     rows.add_rule([](const Options& options) {
       if (options.max_states > 0 && options.press.n_states > 0) {
         throw InvalidArgument("give either n_states or max_states, not both");

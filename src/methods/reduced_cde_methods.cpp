@@ -25,20 +25,21 @@ OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii, bool with_final
                                "dz_loss; about K + 1 times the cost of a fit at one d_z "
                                "per candidate)"),
                         0)),
-           &Options::reduction, &ReductionOptions::dz);
+           &Options::reduction, CDENS_OPTION_FIELD(ReductionOptions, n_components));
   rows.add(in_range(option("n_restarts", OptionType::integer,
                            "Random orthonormal starts of the search for W; the best by "
                            "cross-validation is kept"),
                     1),
-           &Options::reduction, &ReductionOptions::restarts);
+           &Options::reduction, CDENS_OPTION_FIELD(ReductionOptions, n_restarts));
   rows.add(in_range(option("max_iter", OptionType::integer,
                            "Updates of W per start at most (the paper: until W converges)"),
                     0),
-           &Options::reduction, &ReductionOptions::max_iterations);
-  rows.add(sigma_grid(), &Options::reduction, &ReductionOptions::sigmas);
-  rows.add(lambda_grid(), &Options::reduction, &ReductionOptions::lambdas);
+           &Options::reduction, CDENS_OPTION_FIELD(ReductionOptions, max_iter));
+  rows.add(sigma_grid(), &Options::reduction, CDENS_OPTION_FIELD(ReductionOptions, sigma));
+  rows.add(lambda_grid(), &Options::reduction,
+           CDENS_OPTION_FIELD(ReductionOptions, regularization));
   if (with_radii) {
-    rows.add(epsilon_grid(), &Options::epsilon_kde, &EpsilonKdeOptions::epsilons);
+    rows.add(epsilon_grid(), &Options::epsilon_kde, CDENS_OPTION_FIELD(EpsilonKdeOptions, epsilon));
   }
   if (with_final_model) {
     rows.add_choice(option("final_model", OptionType::choice,
@@ -46,26 +47,23 @@ OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii, bool with_final
                            "cross-validation) or paper (the LSCDE inside the SCE estimate, §2.6, "
                            "whose σ, λ the SCE criterion chose: in many output dimensions it "
                            "prefers spikes); the d_z cross-validation scores the chosen model"),
-                    &Options::lsce_final_model, {LsceFinalModel::refit, LsceFinalModel::paper},
+                    CDENS_OPTION_FIELD(Options, final_model),
+                    {LsceFinalModel::refit, LsceFinalModel::paper},
                     [](LsceFinalModel model) { return to_string(model); });
     rows.add_choice(option("dz_loss", OptionType::choice,
                            "final_model=refit: how the d_z cross-validation scores the refitted "
                            "LSCDE on each held-out fold: sq (the SQ criterion of §3.2, as the "
                            "paper's model and LSMI are scored) or kl (its own criterion, the "
                            "held-out negative log-likelihood that chose its σ and λ)"),
-                    &Options::lsce_dz_loss, {CvLoss::sq, CvLoss::kl},
+                    CDENS_OPTION_FIELD(Options, dz_loss), {CvLoss::sq, CvLoss::kl},
                     [](CvLoss loss) { return to_string(loss); });
   }
-  rows.add(n_centers_option(), &Options::reduction, &ReductionOptions::n_centers);
+  rows.add(n_centers_option(), &Options::reduction,
+           CDENS_OPTION_FIELD(ReductionOptions, n_centers));
   // One K for every cross-validation of the method (W's, d_z's and the ε-KDE's).
-  rows.add(
-      folds_option(),
-      [](const Options& options) { return to_option_value(options.reduction.folds); },
-      [](Options& options, const OptionValue& value) {
-        options.reduction.folds = from_option_value<int>(value);
-        options.epsilon_kde.folds = from_option_value<int>(value);
-      });
-  rows.add(seed_option(), &Options::reduction, &ReductionOptions::seed);
+  rows.add_to_both(folds_option(), &Options::reduction, CDENS_OPTION_FIELD(ReductionOptions, folds),
+                   &Options::epsilon_kde, CDENS_OPTION_FIELD(EpsilonKdeOptions, folds));
+  rows.add(seed_option(), &Options::reduction, CDENS_OPTION_FIELD(ReductionOptions, seed));
   return rows;
 }
 

@@ -13,76 +13,64 @@ const OptionTable<SaCdeOptions>& sacde_option_table() {
   using namespace registry_internal;
   static const OptionTable<SaCdeOptions> table = [] {
     OptionTable<SaCdeOptions> rows;
-    rows.add(sigma_grid(), &SaCdeOptions::sigmas);
-    rows.add(lambda_grid(), &SaCdeOptions::lambdas);
-    rows.add(n_centers_option(), &SaCdeOptions::n_centers);
-    rows.add(folds_option(), &SaCdeOptions::folds);
+    rows.add(sigma_grid(), CDENS_OPTION_FIELD(SaCdeOptions, sigma));
+    rows.add(lambda_grid(), CDENS_OPTION_FIELD(SaCdeOptions, regularization));
+    rows.add(n_centers_option(), CDENS_OPTION_FIELD(SaCdeOptions, n_centers));
+    rows.add(folds_option(), CDENS_OPTION_FIELD(SaCdeOptions, folds));
     rows.add_choice(option("lambda_rule", OptionType::choice,
                            "How λ is taken from the cross-validation: min (the paper's: the "
                            "smallest mean held-out NLL) or 1se (ours: the σ of the minimum and "
                            "the largest λ within one standard error of it, the sparsest model "
                            "the cross-validation cannot tell from the best)"),
-                    &SaCdeOptions::lambda_rule,
+                    CDENS_OPTION_FIELD(SaCdeOptions, lambda_rule),
                     {SaCdeLambdaRule::one_standard_error, SaCdeLambdaRule::minimum},
                     [](SaCdeLambdaRule rule) { return to_string(rule); });
     rows.add(positive(option("tol", OptionType::real,
                              "Stopping rule of the solver (block-coordinate descent): the largest "
                              "violation of the KKT conditions of eq. (16), relative to λ")),
-             &SaCdeOptions::solver, &GroupLassoOptions::kkt_tolerance);
-    rows.add(seed_option(), &SaCdeOptions::seed);
+             &SaCdeOptions::solver, CDENS_OPTION_FIELD(GroupLassoOptions, tol));
+    rows.add(seed_option(), CDENS_OPTION_FIELD(SaCdeOptions, seed));
     // The solver's other settings: C++ only.
     rows.add(positive(library_only(
                  option("solver_tolerance", OptionType::real,
                         "A block's FISTA stops when the coefficients change by less than "
                         "this, relatively"))),
-             &SaCdeOptions::solver, &GroupLassoOptions::tolerance);
+             &SaCdeOptions::solver, CDENS_OPTION_FIELD(GroupLassoOptions, solver_tolerance));
     rows.add(in_range(library_only(option("solver_max_iterations", OptionType::integer,
                                           "Sweeps of one solve at most")),
                       1),
-             &SaCdeOptions::solver, &GroupLassoOptions::max_iterations);
+             &SaCdeOptions::solver, CDENS_OPTION_FIELD(GroupLassoOptions, solver_max_iterations));
     rows.add(in_range(library_only(option("block_iterations", OptionType::integer,
                                           "FISTA iterations on one block per visit")),
                       1),
-             &SaCdeOptions::solver, &GroupLassoOptions::block_iterations);
+             &SaCdeOptions::solver, CDENS_OPTION_FIELD(GroupLassoOptions, block_iterations));
     rows.add(in_range(library_only(option("extrapolation_interval", OptionType::integer,
                                           "Sweeps between extrapolation steps; 0 turns them off")),
                       0),
-             &SaCdeOptions::solver, &GroupLassoOptions::extrapolation_interval);
+             &SaCdeOptions::solver, CDENS_OPTION_FIELD(GroupLassoOptions, extrapolation_interval));
     return rows;
   }();
   return table;
 }
 
-namespace {
-
-/// A row of SA-LSCDE that sets the same option of both stages, as the paper's experiments do
-/// (§3.1); its default is the selection stage's (the estimation stage's is the same).
-template <class Field>
-void add_to_both_stages(OptionTable<SaLscdeOptions>& rows, OptionInfo info,
-                        Field SaCdeOptions::*selection, Field LscdeOptions::*estimation) {
-  rows.add(
-      std::move(info),
-      [selection](const SaLscdeOptions& options) {
-        return to_option_value(options.selection.*selection);
-      },
-      [selection, estimation](SaLscdeOptions& options, const OptionValue& value) {
-        options.selection.*selection = from_option_value<Field>(value);
-        options.estimation.*estimation = from_option_value<Field>(value);
-      });
-}
-
-}  // namespace
-
 const OptionTable<SaLscdeOptions>& sa_lscde_option_table() {
   using namespace registry_internal;
   static const OptionTable<SaLscdeOptions> table = [] {
     OptionTable<SaLscdeOptions> rows;
-    add_to_both_stages(rows, sigma_grid(), &SaCdeOptions::sigmas, &LscdeOptions::sigmas);
-    add_to_both_stages(rows, lambda_grid(), &SaCdeOptions::lambdas, &LscdeOptions::lambdas);
-    add_to_both_stages(rows, n_centers_option(), &SaCdeOptions::n_centers,
-                       &LscdeOptions::n_centers);
-    add_to_both_stages(rows, folds_option(), &SaCdeOptions::folds, &LscdeOptions::folds);
-    add_to_both_stages(rows, seed_option(), &SaCdeOptions::seed, &LscdeOptions::seed);
+    // Each row sets the same option of both stages, as the paper's experiments do (§3.1).
+    using Options = SaLscdeOptions;
+    rows.add_to_both(sigma_grid(), &Options::selection, CDENS_OPTION_FIELD(SaCdeOptions, sigma),
+                     &Options::estimation, CDENS_OPTION_FIELD(LscdeOptions, sigma));
+    rows.add_to_both(lambda_grid(), &Options::selection,
+                     CDENS_OPTION_FIELD(SaCdeOptions, regularization), &Options::estimation,
+                     CDENS_OPTION_FIELD(LscdeOptions, regularization));
+    rows.add_to_both(n_centers_option(), &Options::selection,
+                     CDENS_OPTION_FIELD(SaCdeOptions, n_centers), &Options::estimation,
+                     CDENS_OPTION_FIELD(LscdeOptions, n_centers));
+    rows.add_to_both(folds_option(), &Options::selection, CDENS_OPTION_FIELD(SaCdeOptions, folds),
+                     &Options::estimation, CDENS_OPTION_FIELD(LscdeOptions, folds));
+    rows.add_to_both(seed_option(), &Options::selection, CDENS_OPTION_FIELD(SaCdeOptions, seed),
+                     &Options::estimation, CDENS_OPTION_FIELD(LscdeOptions, seed));
     return rows;
   }();
   return table;

@@ -96,7 +96,7 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
         std::to_string(j_count) + "]");
   }
   const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
-  const Standardizer x_scaling = options.standardize_inputs
+  const Standardizer x_scaling = options.standardize
                                      ? Standardizer::fit(x, communicator, "x", x_names)
                                      : Standardizer::identity(x.rows());
   const Standardizer y_scaling = Standardizer::fit(y, communicator, "y", y_names);
@@ -149,7 +149,7 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
     const int threads = resolve_threads(context.threads);
     // On many ranks every evaluation is a collective call: the starts take turns.
     const bool parallel_starts =
-        communicator.size() == 1 && fit_t.size() <= kParallelRestartLimit && options.restarts > 1;
+        communicator.size() == 1 && fit_t.size() <= kParallelRestartLimit && options.n_restarts > 1;
     const int objective_threads = parallel_starts ? 1 : threads;
     const PressObjective objective(press_design(gather_samples(z, fit_rows)), fit_t,
                                    options.criterion,
@@ -163,10 +163,9 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
                                      objective_threads, communicator);
     };
     const detail::PressOptimizerSettings settings{options.optimizer, options.learning_rate,
-                                                  options.patience, options.max_evaluations,
-                                                  options.relative_tolerance};
-    std::vector<StartResult> starts(static_cast<std::size_t>(options.restarts));
-    context.progress.begin("PRESS starts", options.restarts);
+                                                  options.patience, options.max_iter, options.tol};
+    std::vector<StartResult> starts(static_cast<std::size_t>(options.n_restarts));
+    context.progress.begin("PRESS starts", options.n_restarts);
     const auto run_start = [&](Index start) {
       Rng rng(options.seed, random_stream::press_start(start));
       Matrix initial(q, j_count);
@@ -181,9 +180,9 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
       context.progress.advance();
     };
     if (parallel_starts) {
-      parallel_for(threads, options.restarts, run_start);
+      parallel_for(threads, options.n_restarts, run_start);
     } else {
-      for (Index start = 0; start < options.restarts; ++start) run_start(start);
+      for (Index start = 0; start < options.n_restarts; ++start) run_start(start);
     }
     context.progress.end();
     std::size_t best = 0;
@@ -251,7 +250,7 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
   out.statistics["n_train"] = static_cast<double>(n);
   out.statistics["n_fit"] = static_cast<double>(n - held);
   out.statistics["n_holdout"] = static_cast<double>(held);
-  out.statistics["restarts"] = options.restarts;
+  out.statistics["restarts"] = options.n_restarts;
   out.statistics["evaluations"] = evaluations;
   out.statistics["degrees_of_freedom"] = fit.degrees_of_freedom;
   out.statistics["training_mse"] = fit.training_mse;
@@ -261,7 +260,7 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
   out.parameter_choice =
       "none: n_states = " + std::to_string(j_count) + " is given (max_states chooses it by AIC)" +
       (j_count > 1 ? "; the states' coefficients minimise the PRESS criterion from " +
-                         std::to_string(options.restarts) + " random starts, the start of the " +
+                         std::to_string(options.n_restarts) + " random starts, the start of the " +
                          (held == 0 ? std::string("smallest criterion")
                                     : std::string("smallest hold-out MSE")) +
                          " kept"

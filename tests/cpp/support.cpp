@@ -66,7 +66,7 @@ PairSample sine_sample(Index n, Index input_dim, std::uint64_t seed) {
 ConditionalFit small_kernel_fit() {
   const PairSample train = sine_sample(30, 2, 6);
   ProductKernelCdeOptions options;
-  options.bandwidths = {0.5, 1.0, 0.3};
+  options.bandwidth = {0.5, 1.0, 0.3};
   return fit_product_kernel_cde(train.x, train.y, options);
 }
 

@@ -639,8 +639,8 @@ std::vector<KernelMethodCase> kernel_method_cases() {
        {"epsilon", "sigma"},
        [](const Matrix& x, const Matrix& y) {
          EpsilonKdeOptions options;
-         options.epsilons = {0.2, 0.5};
-         options.sigmas = {0.1, 0.3};
+         options.epsilon = {0.2, 0.5};
+         options.sigma = {0.1, 0.3};
          options.folds = 4;
          options.seed = 2;
          return fit_epsilon_kde(x, y, options);
@@ -650,7 +650,7 @@ std::vector<KernelMethodCase> kernel_method_cases() {
        {"sigma"},
        [](const Matrix& x, const Matrix& y) {
          NadarayaWatsonCdeOptions options;
-         options.sigmas = {0.1, 0.3, 1.0};
+         options.sigma = {0.1, 0.3, 1.0};
          options.n_centers = 60;
          options.seed = 2;
          return fit_nadaraya_watson_cde(x, y, options);
@@ -660,7 +660,7 @@ std::vector<KernelMethodCase> kernel_method_cases() {
        {"sigma", "sigma_marginal"},
        [](const Matrix& x, const Matrix& y) {
          RkdeOptions options;
-         options.sigmas = {0.1, 0.3, 1.0};
+         options.sigma = {0.1, 0.3, 1.0};
          options.seed = 2;
          return fit_rkde(x, y, options);
        }},

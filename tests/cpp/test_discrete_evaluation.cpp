@@ -45,7 +45,7 @@ test::PairSample discrete_sample(Index n, const std::vector<double>& levels, std
 /// A KCDE at fixed bandwidths (x's width, y's λ) with y declared ordered or unordered.
 ConditionalMixture discrete_model(const test::PairSample& data, ColumnKind kind, double lambda) {
   ProductKernelCdeOptions options;
-  options.bandwidths = {0.6, lambda};
+  options.bandwidth = {0.6, lambda};
   (kind == ColumnKind::ordered ? options.ordered : options.discrete) = {1};
   return fit_product_kernel_cde(data.x, data.y, options).model;
 }
@@ -170,8 +170,8 @@ TEST(DiscreteScores, BrierScoreIsTheQuadraticScoreOverTheLevels) {
   }
   const test::PairSample sine = test::sine_sample(40, 1, 5);
   LscdeOptions options;
-  options.sigmas = {0.3};
-  options.lambdas = {0.1};
+  options.sigma = {0.3};
+  options.regularization = {0.1};
   const ConditionalMixture continuous = fit_lscde(sine.x, sine.y, options).model;
   const std::string message = test::message_of<InvalidArgument>(
       [&] { brier_scores(continuous, sine.x.leftCols(3), sine.y.leftCols(3)); });
@@ -334,7 +334,7 @@ ConditionalMixture two_discrete_outputs_model() {
     y(1, i) = x(0, i) + 0.8 * rng.normal() > 0.0 ? 2.0 : 1.0;
   }
   ProductKernelCdeOptions options;
-  options.bandwidths = {0.6, 0.4, 0.3};
+  options.bandwidth = {0.6, 0.4, 0.3};
   options.ordered = {1};
   options.discrete = {2};
   return fit_product_kernel_cde(x, y, options).model;
@@ -475,7 +475,7 @@ TEST(DiscreteEvaluation, MixedOutputsHaveTheLikelihoodTheCdeLossAndSampledHpdVal
     y(1, i) = y(0, i) + 0.5 * rng.normal() > 0.0 ? 1.0 : 0.0;
   }
   ProductKernelCdeOptions fit_options;
-  fit_options.bandwidths = {0.6, 0.5, 0.3};
+  fit_options.bandwidth = {0.6, 0.5, 0.3};
   fit_options.discrete = {2};
   const ConditionalMixture model = fit_product_kernel_cde(x, y, fit_options).model;
   EvaluationOptions options;

@@ -440,7 +440,7 @@ TEST(DiscreteOutputTest, DeclarationsAreCheckedAndUndeclaredDiscreteColumnsWarne
   EXPECT_NE(message(trend, train.x, train.y).find("trend = linear needs continuous outputs"),
             std::string::npos);
   ProductKernelCdeOptions bad_lambda = ordered_output_options();
-  bad_lambda.bandwidths = {0.5, 1.0};
+  bad_lambda.bandwidth = {0.5, 1.0};
   EXPECT_NE(message(bad_lambda, train.x, train.y).find("λ of ordered column y0 must lie in (0, 1)"),
             std::string::npos);
   // With the column names of the command line.

@@ -40,8 +40,8 @@ double direct_density(const test::PairSample& train, double epsilon, double sigm
 
 EpsilonKdeOptions single(double epsilon, double sigma) {
   EpsilonKdeOptions options;
-  options.epsilons = {epsilon};
-  options.sigmas = {sigma};
+  options.epsilon = {epsilon};
+  options.sigma = {sigma};
   return options;
 }
 
@@ -106,25 +106,25 @@ void expect_cv_matches_explicit_refits(const test::PairSample& data,
   const Matrix z = x_scaling.transform(data.x), t = y_scaling.transform(data.y);
   Rng rng(options.seed);
   const KFold folds(data.x.cols(), options.folds, rng);
-  const auto sigma_count = options.sigmas.size();
-  for (std::size_t e = 0; e < options.epsilons.size(); ++e) {
+  const auto sigma_count = options.sigma.size();
+  for (std::size_t e = 0; e < options.epsilon.size(); ++e) {
     for (std::size_t s = 0; s < sigma_count; ++s) {
       Vector fold_loss(options.folds);
       for (int k = 0; k < options.folds; ++k) {
         const auto train = folds.train(k);
         const ConditionalMixture model = make_output_kernel_mixture(
             x_scaling, y_scaling,
-            std::make_shared<const EpsilonBallGate>(gather_samples(z, train), options.epsilons[e]),
-            gather_samples(t, train), options.sigmas[s]);
+            std::make_shared<const EpsilonBallGate>(gather_samples(z, train), options.epsilon[e]),
+            gather_samples(t, train), options.sigma[s]);
         fold_loss(k) = negative_log_likelihood(model, gather_samples(data.x, folds.test(k)),
                                                gather_samples(data.y, folds.test(k)));
       }
       const auto row = static_cast<Index>(e * sigma_count + s);
       const double mean = fold_loss.mean();
-      EXPECT_EQ(table.candidates(row, 0), options.epsilons[e]);
-      EXPECT_EQ(table.candidates(row, 1), options.sigmas[s]);
+      EXPECT_EQ(table.candidates(row, 0), options.epsilon[e]);
+      EXPECT_EQ(table.candidates(row, 1), options.sigma[s]);
       EXPECT_NEAR(table.mean_loss(row), mean, 1e-10 * std::max(1.0, std::abs(mean)))
-          << "epsilon " << options.epsilons[e] << " sigma " << options.sigmas[s];
+          << "epsilon " << options.epsilon[e] << " sigma " << options.sigma[s];
       const double standard_error =
           std::sqrt((fold_loss.array() - mean).square().sum() / (options.folds - 1.0)) /
           std::sqrt(static_cast<double>(options.folds));
@@ -141,8 +141,8 @@ TEST(EpsilonKdeTest, CrossValidationMatchesExplicitRefits) {
   EpsilonKdeOptions options;
   // Radii from "always empty" to "everything", unsorted and with a repeat; σ small enough that
   // most output kernels underflow in linear space.
-  options.epsilons = {0.8, 0.01, 0.3, 5.0, 0.3};
-  options.sigmas = {0.02, 0.2, 1.0};
+  options.epsilon = {0.8, 0.01, 0.3, 5.0, 0.3};
+  options.sigma = {0.02, 0.2, 1.0};
   options.folds = 4;
   options.seed = 7;
   expect_cv_matches_explicit_refits(test::sine_sample(45, 2, 4), options);
@@ -151,8 +151,8 @@ TEST(EpsilonKdeTest, CrossValidationMatchesExplicitRefits) {
 TEST(EpsilonKdeTest, CrossValidationOnManySamplesMatchesExplicitRefits) {
   // More held-out samples per fold than one run of the CV engine holds (256).
   EpsilonKdeOptions options;
-  options.epsilons = {0.05, 0.4};
-  options.sigmas = {0.1, 0.5};
+  options.epsilon = {0.05, 0.4};
+  options.sigma = {0.1, 0.5};
   options.folds = 2;
   options.seed = 3;
   expect_cv_matches_explicit_refits(test::sine_sample(700, 3, 5), options);
@@ -181,8 +181,8 @@ TEST(EpsilonKdeTest, DensityIntegratesToOneOverY) {
 TEST(EpsilonKdeTest, ModelFileRoundTripIsBitIdentical) {
   const test::PairSample train = test::sine_sample(80, 2, 8);
   EpsilonKdeOptions options;
-  options.epsilons = {0.3, 1.0};
-  options.sigmas = {0.2, 0.4};
+  options.epsilon = {0.3, 1.0};
+  options.sigma = {0.2, 0.4};
   const ConditionalFit fit = fit_epsilon_kde(train.x, train.y, options);
   const test::PairSample queries = test::sine_sample(50, 2, 9);
   const ConditionalMixture loaded =
@@ -230,22 +230,22 @@ TEST(EpsilonKdeTest, RejectsBadInputAndOptions) {
   test::expect_rejects_bad_training_pairs(
       [](const Matrix& x, const Matrix& y) { return fit_epsilon_kde(x, y); });
   EpsilonKdeOptions options;
-  options.epsilons = {0.1, -1.0};
+  options.epsilon = {0.1, -1.0};
   EXPECT_NE(test::message_of<InvalidArgument>([&] {
               fit_epsilon_kde(data.x, data.y, options);
             }).find("epsilon"),
             std::string::npos);
   options = {};
-  options.epsilons = {};
+  options.epsilon = {};
   EXPECT_THROW(fit_epsilon_kde(data.x, data.y, options), InvalidArgument);
   options = {};
-  options.sigmas = {0.0};
+  options.sigma = {0.0};
   EXPECT_NE(test::message_of<InvalidArgument>([&] {
               fit_epsilon_kde(data.x, data.y, options);
             }).find("sigma"),
             std::string::npos);
   options = {};
-  options.sigmas = {std::nan("")};
+  options.sigma = {std::nan("")};
   EXPECT_THROW(fit_epsilon_kde(data.x, data.y, options), InvalidArgument);
   options = {};
   options.folds = 1;

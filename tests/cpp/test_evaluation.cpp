@@ -41,8 +41,8 @@ struct TestModel {
 TestModel sine_model_with_trend() {
   test::PairSample data = test::sine_sample(80, 1, 5);
   LscdeOptions options;
-  options.sigmas = {0.3};
-  options.lambdas = {0.1};
+  options.sigma = {0.3};
+  options.regularization = {0.1};
   const ConditionalMixture fitted = fit_lscde(data.x, data.y, options).model;
   ConditionalMixture model(
       fitted.x_scaling(), fitted.y_scaling(), fitted.shared_gate(), fitted.centers(),
@@ -104,7 +104,7 @@ TEST(EvaluationScores, TheClosedFormCrpsRefusesADiscreteOutput) {
   for (Index i = 0; i < 60; ++i) y(0, i) = std::round(std::clamp(1.0 + x(0, i), 0.0, 3.0));
   ProductKernelCdeOptions options;
   options.ordered = {1};
-  options.search.restarts = 0;
+  options.search.n_restarts = 0;
   const ConditionalFit fit = fit_product_kernel_cde(x, y, options);
   try {
     crps(fit.model, x, y);

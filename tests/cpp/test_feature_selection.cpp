@@ -25,8 +25,8 @@ test::PairSample relevant_first(Index n, std::uint64_t seed) {
 
 EpsilonKdeOptions small_ekde() {
   EpsilonKdeOptions options;
-  options.epsilons = {0.3, 0.6, 1.2};
-  options.sigmas = {0.1, 0.3};
+  options.epsilon = {0.3, 0.6, 1.2};
+  options.sigma = {0.1, 0.3};
   return options;
 }
 
@@ -85,8 +85,8 @@ TEST(ForwardSelectionTest, MatchesTheGreedyProcedureWrittenOut) {
 TEST(ForwardSelectionTest, NeedsAnEstimatorThatCrossValidatesTheLikelihood) {
   const test::PairSample data = relevant_first(30, 3);
   EpsilonKdeOptions options = small_ekde();
-  options.epsilons = {0.5};
-  options.sigmas = {0.3};
+  options.epsilon = {0.5};
+  options.sigma = {0.3};
   EXPECT_THROW(fit_forward_selection(data.x, data.y,
                                      [&](const MatrixView& x, const MatrixView& y) {
                                        return fit_epsilon_kde(x, y, options);
@@ -97,10 +97,10 @@ TEST(ForwardSelectionTest, NeedsAnEstimatorThatCrossValidatesTheLikelihood) {
 TEST(SaLscdeTest, IsLscdeOnTheFeaturesSaCdeKeeps) {
   const test::PairSample data = relevant_first(90, 4);
   SaLscdeOptions options;
-  options.selection.sigmas = {0.3, 0.6};
-  options.selection.lambdas = {0.01, 0.05, 0.2};
-  options.estimation.sigmas = {0.2, 0.5};
-  options.estimation.lambdas = {0.05, 0.5};
+  options.selection.sigma = {0.3, 0.6};
+  options.selection.regularization = {0.01, 0.05, 0.2};
+  options.estimation.sigma = {0.2, 0.5};
+  options.estimation.regularization = {0.05, 0.5};
   const ConditionalFit fit = fit_sa_lscde(data.x, data.y, options);
   const ConditionalFit selection = fit_sacde(data.x, data.y, options.selection);
   const std::vector<Index>& features = selection.report.feature_selection->selected;

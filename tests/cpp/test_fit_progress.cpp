@@ -144,7 +144,7 @@ TEST(FitProgress, KcdeCountsTheRunsOfItsBandwidthSearch) {
       << choice;
   EXPECT_FALSE(fit.report.cross_validation);
 
-  options.bandwidths = {0.5, 0.5, 0.3};
+  options.bandwidth = {0.5, 0.5, 0.3};
   EXPECT_EQ(fit_product_kernel_cde(data.x, data.y, options)
                 .report.parameter_choice.rfind("none: the bandwidths are given", 0),
             0u);
@@ -191,7 +191,7 @@ TEST(FitProgress, PressNamesTheStatesOfEachFitOfItsAicChoice) {
   const test::PairSample data = test::sine_sample(80, 1, 10);
   PressRegressionOptions options;
   options.max_states = 3;
-  options.press.restarts = 2;
+  options.press.n_restarts = 2;
   RecordingProgress progress;
   const PressFit fit = fit_press_regression(data.x, data.y, options, recording(progress));
   // J = 1 has no coefficients to search.
@@ -206,7 +206,7 @@ TEST(FitProgress, PressNamesTheStatesOfEachFitOfItsAicChoice) {
 
   PressOptions fixed;
   fixed.n_states = 2;
-  fixed.restarts = 2;
+  fixed.n_restarts = 2;
   EXPECT_EQ(fit_press(data.x, data.y, fixed).report.parameter_choice,
             "none: n_states = 2 is given (max_states chooses it by AIC); the states' coefficients "
             "minimise the PRESS criterion from 2 random starts, the start of the smallest "

@@ -48,7 +48,7 @@ TEST(Gmm, EmNeverLowersTheLikelihood) {
     Rng rng(seed);
     GmmOptions options;
     options.variance_floor = 1e-3;
-    options.tolerance = 1e-12;
+    options.tol = 1e-12;
     Matrix centers = test::normal_matrix(2, 5, rng) * 3.0;
     const EmRun run =
         run_em(data.x, Vector::Constant(5, 0.2), centers, Matrix::Constant(2, 5, 0.1), options);
@@ -128,8 +128,8 @@ TEST(Gmm, EmStepsMatchTheReferenceStepNearAndFarFromTheOrigin) {
   // all but log10(1 + (c' − c)²/γ²) of them.
   const KnownMixture data = known_mixture(700, 7);
   GmmOptions options;
-  options.max_iterations = 3;
-  options.tolerance = 1e-300;
+  options.max_iter = 3;
+  options.tol = 1e-300;
   options.variance_floor = 1e-6;
   EmStep start;
   start.weights = Vector::Constant(3, 1.0 / 3.0);
@@ -231,7 +231,7 @@ TEST(Gmm, RestartsKeepTheRunOfLargestLikelihood) {
   const KnownMixture data = known_mixture(300, 3);
   GmmOptions options;
   options.n_components = 4;
-  options.initialization = GmmInitialization::box;
+  options.init = GmmInitialization::box;
   options.box_lower = -2.0;
   options.box_upper = 2.0;
   options.n_init = 5;
@@ -269,13 +269,13 @@ TEST(Gmm, PaperSettingsOnTheFirstOneDimensionalExample) {
   }
   GmmOptions options;
   options.n_components = 7;
-  options.initialization = GmmInitialization::box;
+  options.init = GmmInitialization::box;
   options.box_lower = -4.0;
   options.box_upper = 3.0;
   options.initial_variance = 0.1;
   options.variance_floor = 0.01;
   options.standardize = false;
-  options.tolerance = 1e-6;
+  options.tol = 1e-6;
   const DensityFit fit = fit_gmm(x, options);
   EXPECT_EQ(fit.report.statistics.at("converged"), 1.0);
   EXPECT_EQ(fit.model.x_scaling().log_jacobian(), 0.0);
@@ -321,7 +321,7 @@ TEST(Gmm, RejectsBadInput) {
   options.variance_floor = 0.0;
   EXPECT_THROW(fit_gmm(data.x, options), InvalidArgument);
   options = {};
-  options.initialization = GmmInitialization::box;
+  options.init = GmmInitialization::box;
   options.box_lower = 1.0;
   options.box_upper = -1.0;
   EXPECT_THROW(fit_gmm(data.x, options), InvalidArgument);

@@ -38,9 +38,9 @@ Matrix two_bumps(Index n, Rng& rng) {
 GskdOptions small_holdout_options() {
   GskdOptions options;
   options.standardize = false;
-  options.target_width = 0.4;
+  options.target_bandwidth = 0.4;
   options.folds = 3;
-  options.variance_upper_candidates = {0.5, 2.0};
+  options.variance_upper_grid = {0.5, 2.0};
   options.population = 6;
   options.generations = 3;
   options.iterations = 20;
@@ -62,7 +62,7 @@ TEST(Gskd, HoldoutTableIsTheMeanHeldOutIseOfTheConstructionsOnTheOtherFolds) {
   rwbs.population = 6;
   rwbs.generations = 3;
   rwbs.iterations = 20;
-  for (const double bound : options.variance_upper_candidates) {
+  for (const double bound : options.variance_upper_grid) {
     Vector mean = Vector::Zero(3);
     for (int k = 0; k < folds.n_folds(); ++k) {
       const Matrix training = gather_samples(x, folds.train(k));
@@ -121,7 +121,7 @@ TEST(Gskd, HoldoutTakesTheFewestStagesWithinOneErrorOrTheMinimum) {
     EXPECT_EQ(fit.report.hyperparameters.at("variance_upper"), bound);
     EXPECT_LE(fit.report.statistics.at("n_selected"), stages);
     // Every candidate bound has its rows.
-    for (const double candidate : options.variance_upper_candidates) {
+    for (const double candidate : options.variance_upper_grid) {
       EXPECT_GT((table.candidates.col(0).array() == candidate).count(), 0);
     }
   }
@@ -218,7 +218,7 @@ TEST(Gskd, FirstKernelIsTheGlobalMinimiserOfTheLooCriterion) {
   const Matrix x = two_bumps(60, rng);
   GskdOptions options;
   options.standardize = false;
-  options.target_width = 0.4;
+  options.target_bandwidth = 0.4;
   options.max_kernels = 1;
   options.stopping = GskdStopping::paper;  // the box [γ²_Parz, s²] searched below
   const DensityFit fit = fit_gskd(x, options);
@@ -280,7 +280,7 @@ TEST(Gskd, ResultDoesNotDependOnTheThreadCount) {
   Rng rng(6);
   const Matrix x = test::normal_matrix(2, 1100, rng);
   GskdOptions options;
-  options.target_width = 0.3;
+  options.target_bandwidth = 0.3;
   options.generations = 2;
   options.iterations = 10;
   options.max_kernels = 3;
@@ -311,9 +311,9 @@ TEST(Gskd, PaperRwbsSettingsAndBadInput) {
   options.regularization = -1.0;
   EXPECT_THROW(fit_gskd(x, options), InvalidArgument);
   options = {};
-  options.variance_upper_candidates = {};
+  options.variance_upper_grid = {};
   EXPECT_THROW(fit_gskd(x, options), InvalidArgument);
-  options.variance_upper_candidates = {1.0, -2.0};
+  options.variance_upper_grid = {1.0, -2.0};
   EXPECT_THROW(fit_gskd(x, options), InvalidArgument);
   options = {};
   options.folds = 1;

@@ -267,8 +267,8 @@ void expect_cv_matches_explicit_loop(CvLoss loss, Index n_centers,
                                      const Vector& weights = Vector()) {
   const Sample data = regression_sample(45, 2, 8);
   LscdeOptions options;
-  options.sigmas = {0.05, 0.3, 1.0};
-  options.lambdas = {0.01, 0.1, 1.0};
+  options.sigma = {0.05, 0.3, 1.0};
+  options.regularization = {0.01, 0.1, 1.0};
   options.folds = 4;
   options.n_centers = n_centers;
   options.cv_loss = loss;
@@ -290,8 +290,8 @@ void expect_cv_matches_explicit_loop(CvLoss loss, Index n_centers,
     order = rng.permutation(45);
   }
   const KFold folds(45, options.folds, rng);
-  for (std::size_t s = 0; s < options.sigmas.size(); ++s) {
-    for (std::size_t l = 0; l < options.lambdas.size(); ++l) {
+  for (std::size_t s = 0; s < options.sigma.size(); ++s) {
+    for (std::size_t l = 0; l < options.regularization.size(); ++l) {
       double mean = 0.0;
       for (int k = 0; k < options.folds; ++k) {
         const auto train = folds.train(k);
@@ -304,13 +304,14 @@ void expect_cv_matches_explicit_loop(CvLoss loss, Index n_centers,
           }
         }
         const LscdeBasis basis{gather_samples(z, centers), gather_samples(t, centers),
-                               options.sigmas[s]};
+                               options.sigma[s]};
         const LscdeSystem system =
             lscde_system(lscde_pair_sums(gather_samples(z, train), gather_samples(t, train), basis,
                                          weighted ? Vector(weights(train)) : Vector()),
                          output_overlap(basis), basis);
         // The solver itself is checked against a direct solve in LambdaPathMatchesDirectSolve.
-        const Vector alpha = LscdeLambdaPath(system).coefficients({options.lambdas[l]}).col(0);
+        const Vector alpha =
+            LscdeLambdaPath(system).coefficients({options.regularization[l]}).col(0);
         const ConditionalMixture model = make_lscde_mixture(x_scaling, y_scaling, basis, alpha);
         // Per pair: −log p̂(y_i|x_i), or ½ ∫ p̂(y|x_i)² dy − p̂(y_i|x_i); the fold's weighted mean.
         const std::vector<Index>& test_pairs = folds.test(k);
@@ -323,14 +324,14 @@ void expect_cv_matches_explicit_loop(CvLoss loss, Index n_centers,
         const Vector test_weights = pair_weights(test_pairs);
         mean += test_weights.dot(pair_loss) / test_weights.sum() / options.folds;
       }
-      const Index row = static_cast<Index>(s * options.lambdas.size() + l);
+      const Index row = static_cast<Index>(s * options.regularization.size() + l);
       // Both sides add the same terms in different orders. At σ = 0.05 on 45 points a held-out
       // density can hinge on a coefficient 1e−8 of the largest, whose last digits follow that
       // order; 1e−6 relative is still far below any difference between grid candidates.
-      EXPECT_EQ(table.candidates(row, 0), options.sigmas[s]);
-      EXPECT_EQ(table.candidates(row, 1), options.lambdas[l]);
+      EXPECT_EQ(table.candidates(row, 0), options.sigma[s]);
+      EXPECT_EQ(table.candidates(row, 1), options.regularization[l]);
       EXPECT_NEAR(table.mean_loss(row), mean, 1e-6 * std::max(1.0, std::abs(mean)))
-          << "sigma " << options.sigmas[s] << " lambda " << options.lambdas[l];
+          << "sigma " << options.sigma[s] << " lambda " << options.regularization[l];
     }
   }
   const Index best = best_candidate(table.mean_loss);
@@ -361,8 +362,8 @@ TEST(LscdeFitTest, ScalingEveryWeightChangesNothing) {
   const Sample data = regression_sample(60, 2, 13);
   const Vector weights = test::integer_weights(60) + Vector::LinSpaced(60, 0.0, 0.4);
   LscdeOptions options;
-  options.sigmas = {0.3, 1.0};
-  options.lambdas = {0.01, 0.1};
+  options.sigma = {0.3, 1.0};
+  options.regularization = {0.01, 0.1};
   const ConditionalFit fit = fit_lscde(data.x, data.y, options, test::weighted_context(weights));
   const ConditionalFit scaled =
       fit_lscde(data.x, data.y, options, test::weighted_context(0.013 * weights));
@@ -384,8 +385,8 @@ TEST(LscdeFitTest, WeightsAreRefusedWithUnlabelledInputsAndOfTheWrongCount) {
 TEST(LscdeFitTest, AllPairsBecomeCentresInDataOrderWhenCentresOutnumberSamples) {
   const Sample data = regression_sample(30, 1, 9);
   LscdeOptions options;
-  options.sigmas = {0.3};
-  options.lambdas = {0.001};
+  options.sigma = {0.3};
+  options.regularization = {0.001};
   options.n_centers = 1000;
   const ConditionalFit fit = fit_lscde(data.x, data.y, options);
   const auto& gate = dynamic_cast<const LscdeGate&>(fit.model.gate());
@@ -419,8 +420,8 @@ TEST(LscdeFitTest, SemiSupervisedFitUsesUnlabelledInputs) {
   Rng rng(13);
   const Matrix unlabeled = test::normal_matrix(1, 200, rng);
   LscdeOptions options;
-  options.sigmas = {0.3};
-  options.lambdas = {0.1};
+  options.sigma = {0.3};
+  options.regularization = {0.1};
   const ConditionalFit plain = fit_lscde(data.x, data.y, options);
   const ConditionalFit empty = fit_lscde(data.x, data.y, Matrix(1, 0), options);
   const ConditionalFit semi = fit_lscde(data.x, data.y, unlabeled, options);
@@ -437,10 +438,10 @@ TEST(LscdeFitTest, RejectsBadInput) {
   test::expect_rejects_bad_training_pairs(
       [](const Matrix& x, const Matrix& y) { return fit_lscde(x, y); });
   LscdeOptions options;
-  options.sigmas = {0.1, -1.0};
+  options.sigma = {0.1, -1.0};
   EXPECT_THROW(fit_lscde(data.x, data.y, options), InvalidArgument);
   options = {};
-  options.lambdas = {};
+  options.regularization = {};
   EXPECT_THROW(fit_lscde(data.x, data.y, options), InvalidArgument);
   options = {};
   options.folds = 1;

@@ -204,13 +204,13 @@ INSTANTIATE_TEST_SUITE_P(Criteria, ObjectiveTest,
 
 ReducedCdeOptions quick_options(Index dz, int restarts) {
   ReducedCdeOptions options;
-  options.reduction.dz = dz;
-  options.reduction.restarts = restarts;
+  options.reduction.n_components = dz;
+  options.reduction.n_restarts = restarts;
   options.reduction.n_centers = 40;
-  options.reduction.sigmas = {0.1, 0.2, 0.5, 1.0, 2.0};
-  options.reduction.lambdas = {0.01, 0.1, 1.0};
-  options.epsilon_kde.epsilons = {0.2, 0.5, 1.0};
-  options.epsilon_kde.sigmas = {0.1, 0.3, 1.0};
+  options.reduction.sigma = {0.1, 0.2, 0.5, 1.0, 2.0};
+  options.reduction.regularization = {0.01, 0.1, 1.0};
+  options.epsilon_kde.epsilon = {0.2, 0.5, 1.0};
+  options.epsilon_kde.sigma = {0.1, 0.3, 1.0};
   return options;
 }
 
@@ -218,7 +218,7 @@ TEST(LsceTest, SearchIteratesStayOrthonormalAndTracesFall) {
   const test::PairSample data = set_b(80, 4, 7);
   ReducedCdeOptions options = quick_options(2, 3);
   options.reduction.tolerance = 0.0;  // every start runs all its updates
-  options.reduction.max_iterations = 40;
+  options.reduction.max_iter = 40;
   const ReducedCdeFit fit = fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options);
   EXPECT_LT(
       (fit.projection * fit.projection.transpose() - Matrix::Identity(2, 2)).cwiseAbs().maxCoeff(),
@@ -272,7 +272,7 @@ TEST(LsceTest, RegistryTransformIsTheProjectionOfTheStandardisedInputs) {
 TEST(LsceTest, PaperModelIsTheLscdeOfEquationTenOnTheProjectedInputs) {
   const test::PairSample data = set_b(70, 3, 8);
   ReducedCdeOptions options = quick_options(1, 2);
-  options.lsce_final_model = LsceFinalModel::paper;
+  options.final_model = LsceFinalModel::paper;
   const ReducedCdeFit fit = fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options);
   EXPECT_EQ(fit.report.hyperparameters.count("reduction_sigma"), 0u);
   const double sigma = fit.report.hyperparameters.at("sigma");
@@ -320,8 +320,8 @@ TEST(LsceTest, TwoStepModelsAndLsceByDefaultAreTheEstimatorOnTheProjectedInputs)
       // lsce's default final model: LSCDE refitted on z with KL cross-validation.
       EXPECT_GT(fit.report.hyperparameters.count("reduction_sigma"), 0u);
       LscdeOptions lscde;
-      lscde.sigmas = options.reduction.sigmas;
-      lscde.lambdas = options.reduction.lambdas;
+      lscde.sigma = options.reduction.sigma;
+      lscde.regularization = options.reduction.regularization;
       lscde.n_centers = options.reduction.n_centers;
       expected = fit_lscde(z, data.y, lscde).model.log_pdf(fit.projection * xq, queries.y);
     } else {
@@ -390,8 +390,8 @@ TEST(LsceTest, DimensionTableMatchesExplicitRefitsWithoutEachFold) {
         Case{ReducedCdeMethod::lsce, LsceFinalModel::paper, CvLoss::kl, CvLoss::sq},
         Case{ReducedCdeMethod::lsmi_ekde, LsceFinalModel::refit, CvLoss::kl, CvLoss::sq}}) {
     ReducedCdeOptions options = base;
-    options.lsce_final_model = c.final_model;
-    options.lsce_dz_loss = c.dz_loss;
+    options.final_model = c.final_model;
+    options.dz_loss = c.dz_loss;
     EXPECT_EQ(dimension_loss(c.method, options), c.expected);
     const DimensionTables tables = cross_validate_dimension(data.x, data.y, c.method, options);
     Rng fold_rng(options.reduction.seed, random_stream::kOuterFolds);
@@ -407,7 +407,7 @@ TEST(LsceTest, DimensionTableMatchesExplicitRefitsWithoutEachFold) {
       double mean_kl = 0.0;
       for (int k = 0; k < folds.n_folds(); ++k) {
         ReducedCdeOptions fixed = options;
-        fixed.reduction.dz = dz;
+        fixed.reduction.n_components = dz;
         const ReducedCdeFit fit = fit_at_dimension(
             gather_samples(data.x, folds.train(k)), gather_samples(data.y, folds.train(k)),
             Standardizer::fit(data.x, "x"), Standardizer::fit(data.y, "y"), c.method, fixed);
@@ -425,7 +425,7 @@ TEST(LsceTest, DimensionTableMatchesExplicitRefitsWithoutEachFold) {
   // The fit takes d_z from the chosen table and reports both.
   for (const CvLoss loss : {CvLoss::sq, CvLoss::kl}) {
     ReducedCdeOptions options = base;
-    options.lsce_dz_loss = loss;
+    options.dz_loss = loss;
     const ReducedCdeFit fit = fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options);
     const CvTable& chosen = fit.report.auxiliary_cross_validation.at("n_components");
     const std::string other = loss == CvLoss::sq ? "kl" : "sq";
@@ -493,7 +493,7 @@ TEST(LsceTest, RejectsBadInputAndOptions) {
   options = quick_options(1, 0);
   EXPECT_THROW(fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options), InvalidArgument);
   options = quick_options(1, 1);
-  options.reduction.sigmas = {0.0};
+  options.reduction.sigma = {0.0};
   EXPECT_THROW(fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options), InvalidArgument);
   EXPECT_THROW(parse_reduced_cde_method("lsce-rkde"), InvalidArgument);
   EXPECT_EQ(parse_reduced_cde_method("lsmi-lscde"), ReducedCdeMethod::lsmi_lscde);

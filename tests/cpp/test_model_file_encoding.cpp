@@ -57,7 +57,7 @@ TEST(ModelFileEncoding, LargeModelsAreWrittenBinaryAndSmallOnesAsText) {
   const Index n = kBinaryModelFileNumbers / 2 + 5000;
   const Matrix x = test::normal_matrix(2, n, rng);
   ParzenOptions options;
-  options.widths = {0.3};
+  options.bandwidth = {0.3};
   const DensityModel large{fit_parzen(x, options).model, {"a", "b"}, {}};
   const std::string path = test::temporary_path("large_model");
   save_density_model(large, path);

@@ -41,7 +41,7 @@ double direct_log_density(const Matrix& center_x, const Matrix& center_y, const 
 
 NadarayaWatsonCdeOptions single(double sigma, Index n_centers) {
   NadarayaWatsonCdeOptions options;
-  options.sigmas = {sigma};
+  options.sigma = {sigma};
   options.n_centers = n_centers;
   return options;
 }
@@ -94,7 +94,7 @@ TEST(NadarayaWatsonCdeTest, CentresAreARandomSubsetOfTheTrainingPairs) {
 void expect_loo_matches_explicit_refits(Index n, Index n_centers, std::uint64_t seed) {
   const test::PairSample data = test::sine_sample(n, 2, seed);
   NadarayaWatsonCdeOptions options;
-  options.sigmas = {0.01, 0.05, 0.3, 1.0, 4.0};
+  options.sigma = {0.01, 0.05, 0.3, 1.0, 4.0};
   options.n_centers = n_centers;
   options.seed = seed;
   const ConditionalFit fit = fit_nadaraya_watson_cde(data.x, data.y, options);
@@ -115,7 +115,7 @@ void expect_loo_matches_explicit_refits(Index n, Index n_centers, std::uint64_t 
   EXPECT_EQ(fit.report.statistics.at("folds"), static_cast<double>(count));
   const Matrix z = x_scaling.transform(gather_samples(data.x, centers));
   const Matrix t = y_scaling.transform(gather_samples(data.y, centers));
-  for (std::size_t s = 0; s < options.sigmas.size(); ++s) {
+  for (std::size_t s = 0; s < options.sigma.size(); ++s) {
     Vector losses(count);
     for (Index b = 0; b < count; ++b) {
       std::vector<Index> others;
@@ -124,15 +124,15 @@ void expect_loo_matches_explicit_refits(Index n, Index n_centers, std::uint64_t 
       }
       const ConditionalMixture model = make_output_kernel_mixture(
           x_scaling, y_scaling,
-          std::make_shared<const GaussianKernelGate>(gather_samples(z, others), options.sigmas[s]),
-          gather_samples(t, others), options.sigmas[s]);
+          std::make_shared<const GaussianKernelGate>(gather_samples(z, others), options.sigma[s]),
+          gather_samples(t, others), options.sigma[s]);
       losses(b) = -model.log_pdf(data.x.col(centers[static_cast<std::size_t>(b)]),
                                  data.y.col(centers[static_cast<std::size_t>(b)]))(0);
     }
     const auto row = static_cast<Index>(s);
-    EXPECT_EQ(table.candidates(row, 0), options.sigmas[s]);
+    EXPECT_EQ(table.candidates(row, 0), options.sigma[s]);
     EXPECT_NEAR(table.mean_loss(row), losses.mean(), 1e-9 * std::max(1.0, std::abs(losses.mean())))
-        << "sigma " << options.sigmas[s];
+        << "sigma " << options.sigma[s];
     const double standard_error =
         std::sqrt((losses.array() - losses.mean()).square().sum() / (count - 1.0) / count);
     EXPECT_NEAR(table.standard_error(row), standard_error, 1e-9 * std::max(1.0, standard_error));
@@ -187,10 +187,10 @@ TEST(NadarayaWatsonCdeTest, RejectsBadInputAndOptions) {
   test::expect_rejects_bad_training_pairs(
       [](const Matrix& x, const Matrix& y) { return fit_nadaraya_watson_cde(x, y); });
   NadarayaWatsonCdeOptions options;
-  options.sigmas = {0.2, -0.1};
+  options.sigma = {0.2, -0.1};
   EXPECT_THROW(fit_nadaraya_watson_cde(data.x, data.y, options), InvalidArgument);
   options = {};
-  options.sigmas = {};
+  options.sigma = {};
   EXPECT_THROW(fit_nadaraya_watson_cde(data.x, data.y, options), InvalidArgument);
   options = {};
   options.n_centers = 0;
@@ -204,7 +204,7 @@ TEST(NadarayaWatsonCdeTest, RejectsBadInputAndOptions) {
               fit_nadaraya_watson_cde(data.x, data.y, options);
             }).find("leave-one-out"),
             std::string::npos);
-  options.sigmas = {0.5};  // one centre is fine without cross-validation
+  options.sigma = {0.5};  // one centre is fine without cross-validation
   EXPECT_EQ(fit_nadaraya_watson_cde(data.x, data.y, options).model.n_components(), 1);
   EXPECT_THROW(fit_nadaraya_watson_cde(data.x, data.y, NadarayaWatsonCdeOptions{},
                                        FitContext{}.with_threads(-2)),

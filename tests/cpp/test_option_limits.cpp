@@ -175,7 +175,7 @@ TEST(OptionLimitsTest, ValuesJustOutsideADeclaredRangeAreRefusedAndItsEndsAccept
 TEST(OptionLimitsTest, ADirectFitRefusesWhatItsTableRefusesWithTheSameMessage) {
   const test::PairSample data = test::sine_sample(40, 1, 2);
   LscdeOptions lscde;
-  lscde.lambdas = {0.1, 0.0};
+  lscde.regularization = {0.1, 0.0};
   const std::string direct =
       test::message_of<InvalidArgument>([&] { fit_lscde(data.x, data.y, lscde); });
   const std::string through_registry = test::message_of<InvalidArgument>([&] {

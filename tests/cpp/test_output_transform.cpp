@@ -266,7 +266,7 @@ TEST(OutputTransform, FitsOnALogOutputEqualTheEstimatorFittedToLogYByHand) {
   const Matrix log_y = data.y;
   ProductKernelCdeOptions options;
   options.trend = KernelTrend::linear;
-  options.search.restarts = 2;
+  options.search.n_restarts = 2;
   ProductKernelCdeOptions logged = options;
   logged.y_transform = OutputTransformChoice::log;
   const ConditionalFit direct = fit_product_kernel_cde(data.x, log_y, options);
@@ -299,7 +299,7 @@ TEST(OutputTransform, FitsOnALogOutputEqualTheEstimatorFittedToLogYByHand) {
   const Matrix recorded = (y.array() * 10.0).round() / 10.0;
   ProductKernelCdeOptions search_only;
   search_only.y_transform = OutputTransformChoice::log;
-  search_only.search.restarts = 2;
+  search_only.search.n_restarts = 2;
   const ConditionalFit gridded = fit_product_kernel_cde(data.x, recorded, search_only);
   EXPECT_NEAR(gridded.report.hyperparameters.at("recording_step_y0"), 0.1, 1e-9);
   EXPECT_GE(gridded.report.hyperparameters.at("bandwidth_y0") * recorded.minCoeff(),

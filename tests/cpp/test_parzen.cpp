@@ -139,17 +139,17 @@ TEST(Parzen, OneFixedWidthIsTakenWithoutScoring) {
   Rng rng(8);
   const Matrix x = test::normal_matrix(2, 60, rng);
   ParzenOptions options;
-  options.widths = {0.3};
+  options.bandwidth = {0.3};
   const DensityFit fit = fit_parzen(x, options);
   EXPECT_FALSE(fit.report.cross_validation.has_value());
   EXPECT_EQ(fit.report.hyperparameters.at("bandwidth"), 0.3);
   EXPECT_TRUE((fit.model.scales().array() == 0.3).all());
   // The same model as the one a grid of that width alone would choose.
-  options.widths = {0.3, 0.3};
+  options.bandwidth = {0.3, 0.3};
   const DensityFit scored = fit_parzen(x, options);
   const Matrix queries = test::normal_matrix(2, 5, rng);
   EXPECT_TRUE(fit.model.log_pdf(queries) == scored.model.log_pdf(queries));
-  options.widths = {-0.3};
+  options.bandwidth = {-0.3};
   EXPECT_THROW(fit_parzen(x, options), InvalidArgument);
 }
 
@@ -157,17 +157,18 @@ TEST(Parzen, ExplicitGridIsSearchedExactly) {
   Rng rng(7);
   const Matrix x = test::normal_matrix(1, 100, rng);
   ParzenOptions options;
-  options.widths = {0.05, 0.2, 0.4, 1.0, 2.0};
+  options.bandwidth = {0.05, 0.2, 0.4, 1.0, 2.0};
   const DensityFit fit = fit_parzen(x, options);
   const CvTable& table = *fit.report.cross_validation;
   ASSERT_EQ(table.candidates.rows(), 5);
-  const Vector expected = parzen_criterion(fit.model.centers(), options.widths, options.criterion);
+  const Vector expected =
+      parzen_criterion(fit.model.centers(), options.bandwidth, options.criterion);
   EXPECT_TRUE(table.mean_loss == expected);
   Index best = 0;
   expected.minCoeff(&best);
   EXPECT_EQ(fit.report.hyperparameters.at("bandwidth"),
-            options.widths[static_cast<std::size_t>(best)]);
-  options.widths = {5.0, 10.0};
+            options.bandwidth[static_cast<std::size_t>(best)]);
+  options.bandwidth = {5.0, 10.0};
   EXPECT_FALSE(fit_parzen(x, options).report.warnings.empty());
 }
 
@@ -180,7 +181,7 @@ TEST(Parzen, RejectsBadInput) {
   EXPECT_THROW(fit_parzen(Matrix::Constant(1, 10, 3.0)), DataError);
   EXPECT_THROW(fit_parzen(Matrix::Zero(1, 1)), DataError);
   ParzenOptions options;
-  options.widths = {0.5, -1.0};
+  options.bandwidth = {0.5, -1.0};
   EXPECT_THROW(fit_parzen(test::normal_matrix(1, 10, rng), options), InvalidArgument);
   options = {};
   options.search_lower = 2.0;
@@ -251,7 +252,7 @@ TEST(Parzen, PerDimensionRefusesTheLeastSquaresCriterionAndAGrid) {
             }).find("least_squares criterion takes one width"),
             std::string::npos);
   ParzenOptions grid = per_dimension();
-  grid.widths = {0.3, 0.5};
+  grid.bandwidth = {0.3, 0.5};
   EXPECT_THROW(fit_parzen(x, grid), InvalidArgument);
 }
 

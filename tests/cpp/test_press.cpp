@@ -206,9 +206,9 @@ test::PairSample step_sample(Index n, std::uint64_t seed) {
 PressOptions quick_options(Index n_states) {
   PressOptions options;
   options.n_states = n_states;
-  options.restarts = 2;
+  options.n_restarts = 2;
   options.patience = 50;
-  options.max_evaluations = 400;
+  options.max_iter = 400;
   return options;
 }
 
@@ -293,9 +293,9 @@ TEST(Press, EarlyStoppingKeepsTheBestEvaluation) {
   const Matrix x = normal_matrix(2, 200, rng);
   const Matrix y = normal_matrix(1, 200, rng);
   PressOptions options = quick_options(3);
-  options.restarts = 1;
+  options.n_restarts = 1;
   options.patience = 10;
-  options.relative_tolerance = 0.0;
+  options.tol = 0.0;
   const PressFit fit = fit_press(x, y, options);
   ASSERT_EQ(fit.report.statistics.at("starts_stopped_early"), 1.0);
   EXPECT_EQ(fit.report.statistics.at("evaluations"),
@@ -314,8 +314,8 @@ TEST(Press, LassoSolutionSatisfiesOptimalityConditions) {
   PressOptions options = quick_options(2);
   options.lasso_weight = 0.2;
   options.holdout_fraction = 0.0;  // keep the minimiser, not an early iterate
-  options.relative_tolerance = 1e-14;
-  options.max_evaluations = 2000;
+  options.tol = 1e-14;
+  options.max_iter = 2000;
   const PressFit fit = fit_press(x, y, options);
   const Matrix b = press_gate_of(fit.model).coefficients();
   EXPECT_NE(b(1, 0), 0.0);

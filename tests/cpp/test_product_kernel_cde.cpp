@@ -126,7 +126,7 @@ TEST(BandwidthSearchTest, FindsTheMinimumOfTheCriterion) {
 /// Fixed bandwidths, without the marginal mixing (test_marginal_mixing.cpp tests it).
 ProductKernelCdeOptions fixed(std::vector<double> bandwidths) {
   ProductKernelCdeOptions options;
-  options.bandwidths = std::move(bandwidths);
+  options.bandwidth = std::move(bandwidths);
   options.marginal_mixing = MarginalMixing::none;
   return options;
 }

@@ -94,7 +94,7 @@ TEST(RecordingStepTest, KcdeKernelsStayAtLeastHalfAStepWideOnRoundedOutputs) {
 TEST(RecordingStepTest, FixedBandwidthsAreTheUsersChoice) {
   const test::PairSample data = rounded_sample();
   ProductKernelCdeOptions options;
-  options.bandwidths = {0.5, 0.01};
+  options.bandwidth = {0.5, 0.01};
   const ConditionalFit fit = fit_product_kernel_cde(data.x, data.y, options);
   EXPECT_EQ(fit.report.hyperparameters.at("bandwidth_y0"), 0.01);
   // Kernels of a fifth of the step make the spikes the floor prevents.

@@ -122,15 +122,15 @@ TEST(RegistryTest, DefaultsAreTheOptionsStructs) {
   // FW-LSCDE and SA-LSCDE take the SA-CDE paper's grid for LSCDE, not LSCDE's own.
   EXPECT_EQ(default_of<std::vector<double>>("fw-lscde", "sigma"), sa_cde_width_grid());
   EXPECT_EQ(default_of<std::vector<double>>("salscde", "regularization"), sa_cde_width_grid());
-  EXPECT_EQ(default_of<double>("sacde", "tol"), GroupLassoOptions{}.kkt_tolerance);
+  EXPECT_EQ(default_of<double>("sacde", "tol"), GroupLassoOptions{}.tol);
   EXPECT_EQ(default_of<std::string>("sacde", "lambda_rule"), "1se");
-  EXPECT_EQ(default_of<std::int64_t>("lsce", "n_restarts"), ReductionOptions{}.restarts);
+  EXPECT_EQ(default_of<std::int64_t>("lsce", "n_restarts"), ReductionOptions{}.n_restarts);
   EXPECT_EQ(default_of<double>("press", "learning_rate"), PressOptions{}.learning_rate);
-  EXPECT_EQ(default_of<std::int64_t>("press", "max_iter"), PressOptions{}.max_evaluations);
+  EXPECT_EQ(default_of<std::int64_t>("press", "max_iter"), PressOptions{}.max_iter);
   EXPECT_EQ(default_of<bool>("press", "standardize"), true);
   EXPECT_EQ(default_of<std::vector<double>>("gmm", "box"),
             (std::vector<double>{GmmOptions{}.box_lower, GmmOptions{}.box_upper}));
-  EXPECT_EQ(default_of<std::vector<double>>("rsde", "bandwidth"), RsdeOptions{}.widths);
+  EXPECT_EQ(default_of<std::vector<double>>("rsde", "bandwidth"), RsdeOptions{}.bandwidth);
   EXPECT_TRUE(default_of<std::vector<double>>("parzen", "bandwidth").empty());
   EXPECT_EQ(default_of<std::uint64_t>("gmm", "seed"), 0u);
 }
@@ -144,8 +144,8 @@ TEST(RegistryTest, BuildSetsTheNamedFieldsAndNamesTheOptionInItsErrors) {
   EXPECT_EQ(gmm.box_lower, -1.0);
   EXPECT_EQ(gmm.box_upper, 2.0);
   EXPECT_EQ(gmm.n_components, 3);
-  EXPECT_EQ(gmm.initialization, GmmInitialization::box);
-  EXPECT_EQ(gmm.tolerance, 1.0);  // an integer is a real too
+  EXPECT_EQ(gmm.init, GmmInitialization::box);
+  EXPECT_EQ(gmm.tol, 1.0);  // an integer is a real too
   EXPECT_EQ(gmm.seed, 9u);
   EXPECT_EQ(gmm.n_init, GmmOptions{}.n_init);  // not named: the default
 
@@ -155,8 +155,8 @@ TEST(RegistryTest, BuildSetsTheNamedFieldsAndNamesTheOptionInItsErrors) {
   EXPECT_EQ(reduced.epsilon_kde.folds, 3);  // one K for every cross-validation of the method
   const SaLscdeOptions two_stages =
       sa_lscde_option_table().build({{"sigma", std::vector<double>{0.5}}});
-  EXPECT_EQ(two_stages.selection.sigmas, std::vector<double>{0.5});
-  EXPECT_EQ(two_stages.estimation.sigmas, std::vector<double>{0.5});
+  EXPECT_EQ(two_stages.selection.sigma, std::vector<double>{0.5});
+  EXPECT_EQ(two_stages.estimation.sigma, std::vector<double>{0.5});
 
   const auto error = [](const OptionValues& values) {
     return test::message_of<InvalidArgument>([&] { gmm_option_table().build(values); });
@@ -183,8 +183,8 @@ TEST(RegistryTest, AFitThroughTheRegistryEqualsTheDirectFit) {
   };
 
   LscdeOptions lscde;
-  lscde.sigmas = {0.3, 1.0};
-  lscde.lambdas = {0.1};
+  lscde.sigma = {0.3, 1.0};
+  lscde.regularization = {0.1};
   lscde.n_centers = 30;
   lscde.seed = 5;
   expect_same(registry_fit("lscde", {{"sigma", std::vector<double>{0.3, 1.0}},
@@ -195,8 +195,8 @@ TEST(RegistryTest, AFitThroughTheRegistryEqualsTheDirectFit) {
 
   // FW-LSCDE: the greedy selection around LSCDE on the SA-CDE paper's grid, one thread a fit.
   LscdeOptions wrapped;
-  wrapped.sigmas = sa_cde_width_grid();
-  wrapped.lambdas = {0.1};
+  wrapped.sigma = sa_cde_width_grid();
+  wrapped.regularization = {0.1};
   wrapped.n_centers = 20;
   ForwardSelectionOptions selection;
   selection.method = "fw-lscde";

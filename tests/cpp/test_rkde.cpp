@@ -44,7 +44,7 @@ Matrix stacked(const test::PairSample& pairs) {
 
 RkdeOptions grid(std::vector<double> sigmas, int folds, std::uint64_t seed) {
   RkdeOptions options;
-  options.sigmas = std::move(sigmas);
+  options.sigma = std::move(sigmas);
   options.folds = folds;
   options.seed = seed;
   return options;
@@ -90,15 +90,15 @@ TEST(RkdeTest, CrossValidationOfBothKdesMatchesExplicitFoldLikelihoods) {
   const Vector x_scale = test::sample_scale(data.x);
   Rng rng(options.seed);
   const KFold folds(42, options.folds, rng);
-  for (std::size_t s = 0; s < options.sigmas.size(); ++s) {
+  for (std::size_t s = 0; s < options.sigma.size(); ++s) {
     Vector joint_fold(options.folds), marginal_fold(options.folds);
     for (int k = 0; k < options.folds; ++k) {
       const Matrix train_joint = gather_samples(all, folds.train(k));
       const Matrix train_x = gather_samples(data.x, folds.train(k));
       double joint_sum = 0.0, marginal_sum = 0.0;
       for (Index i : folds.test(k)) {
-        joint_sum -= direct_log_kde(train_joint, joint_scale, options.sigmas[s], all.col(i));
-        marginal_sum -= direct_log_kde(train_x, x_scale, options.sigmas[s], data.x.col(i));
+        joint_sum -= direct_log_kde(train_joint, joint_scale, options.sigma[s], all.col(i));
+        marginal_sum -= direct_log_kde(train_x, x_scale, options.sigma[s], data.x.col(i));
       }
       joint_fold(k) = joint_sum / static_cast<double>(folds.test(k).size());
       marginal_fold(k) = marginal_sum / static_cast<double>(folds.test(k).size());
@@ -106,10 +106,10 @@ TEST(RkdeTest, CrossValidationOfBothKdesMatchesExplicitFoldLikelihoods) {
     const auto row = static_cast<Index>(s);
     // σ = 0.05 puts most held-out pairs far out in the tails, where direct_kde is still exact.
     EXPECT_NEAR(joint.mean_loss(row), joint_fold.mean(), 1e-9 * std::abs(joint_fold.mean()))
-        << "sigma " << options.sigmas[s];
+        << "sigma " << options.sigma[s];
     EXPECT_NEAR(marginal.mean_loss(row), marginal_fold.mean(),
                 1e-9 * std::abs(marginal_fold.mean()))
-        << "sigma " << options.sigmas[s];
+        << "sigma " << options.sigma[s];
   }
   EXPECT_EQ(fit.report.hyperparameters.at("sigma"), joint.candidates(joint.best, 0));
   EXPECT_EQ(fit.report.hyperparameters.at("sigma_marginal"), marginal.candidates(marginal.best, 0));

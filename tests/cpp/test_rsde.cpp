@@ -59,7 +59,7 @@ TEST(Rsde, ProblemMatricesMatchQuadratureAndDirectSums) {
 TEST(Rsde, ObjectiveIsTheIseCriterionComputedByBruteForce) {
   const Matrix x = bimodal(60, 2);
   RsdeOptions options;
-  options.widths = {0.3};
+  options.bandwidth = {0.3};
   const DensityFit fit = fit_rsde(x, options);
   // In standardised units, ½ ∫ p̂² − (1/N) Σ_k p̂(z_k) (eqs. 13, 16–17). Here by quadrature in the
   // user's units: ∫ p̂_std² dz = scale ∫ p̂_user² dx and p̂_std(z) = scale p̂_user(x).
@@ -82,7 +82,7 @@ TEST(Rsde, ObjectiveIsTheIseCriterionComputedByBruteForce) {
 TEST(Rsde, WeightsBeatThoseOfTheParzenWindowAndRandomSimplexPoints) {
   const Matrix x = bimodal(50, 3);
   RsdeOptions options;
-  options.widths = {0.4};
+  options.bandwidth = {0.4};
   options.mnqp.prune_threshold = 0.0;
   const DensityFit fit = fit_rsde(x, options);
   const Matrix z = (x.array() - x.mean()) / test::sample_scale(x)(0);
@@ -102,7 +102,7 @@ TEST(Rsde, WeightsBeatThoseOfTheParzenWindowAndRandomSimplexPoints) {
 TEST(Rsde, CrossValidationChoosesTheBestWidth) {
   const Matrix x = bimodal(60, 5);
   RsdeOptions options;
-  options.widths = {0.1, 0.3, 0.6, 1.5};
+  options.bandwidth = {0.1, 0.3, 0.6, 1.5};
   options.mnqp.max_iterations = 2000;
   const DensityFit fit = fit_rsde(x, options);
   const CvTable& table = *fit.report.cross_validation;
@@ -110,7 +110,7 @@ TEST(Rsde, CrossValidationChoosesTheBestWidth) {
   Index best = 0;
   table.mean_loss.minCoeff(&best);
   EXPECT_EQ(fit.report.hyperparameters.at("bandwidth"),
-            options.widths[static_cast<std::size_t>(best)]);
+            options.bandwidth[static_cast<std::size_t>(best)]);
   std::string first;
   for (int threads : {1, 2, 3}) {
     const DensityFit again = fit_rsde(x, options, FitContext{}.with_threads(threads));
@@ -130,9 +130,9 @@ TEST(Rsde, RejectsBadInput) {
   EXPECT_THROW(fit_rsde(x), DataError);
   EXPECT_THROW(fit_rsde(Matrix::Constant(1, 10, 2.0)), DataError);
   RsdeOptions options;
-  options.widths = {0.0};
+  options.bandwidth = {0.0};
   EXPECT_THROW(fit_rsde(bimodal(20, 6), options), InvalidArgument);
-  options.widths = {0.2, 0.5};
+  options.bandwidth = {0.2, 0.5};
   options.folds = 50;
   EXPECT_THROW(fit_rsde(bimodal(20, 6), options), InvalidArgument);
 }

@@ -101,9 +101,9 @@ TEST(SaCdeSolverTest, SolutionSatisfiesKktAndMatchesThePapersPlainUpdate) {
          {GroupLassoMethod::block_coordinate, GroupLassoMethod::accelerated_gradient}) {
       GroupLassoOptions options;
       options.method = method;
-      options.tolerance = 1e-12;
-      options.kkt_tolerance = 1e-8;
-      options.max_iterations = 200000;
+      options.solver_tolerance = 1e-12;
+      options.tol = 1e-8;
+      options.solver_max_iterations = 200000;
       const GroupLassoSolution solution =
           solve_sacde_problem(system, lambda, Vector::Zero(h.rows()), options);
       // Block-coordinate descent may stop at the iteration cap here with a KKT violation between
@@ -193,8 +193,8 @@ TEST(SaCdeSolverTest, ExtrapolationAndNewtonStepsKeepTheSolutionOnCorrelatedGrou
       SaCdeSystem system(x, y, basis);
       GroupLassoOptions options;
       options.extrapolation_interval = interval;
-      options.kkt_tolerance = 1e-5;
-      options.max_iterations = 200000;
+      options.tol = 1e-5;
+      options.solver_max_iterations = 200000;
       const double lambda = fraction * system.lambda_max();
       GroupLassoSolution& solution = solutions[interval == 0 ? 0 : 1];
       solution = solve_sacde_problem(system, lambda, zero, options);
@@ -245,8 +245,8 @@ TEST(SaCdeSolverTest, ObjectiveNeverIncreasesAlongEitherSolver) {
     const SmallProblem p = small_problem(5, 1, 60, 8, sigma, 4);
     SaCdeSystem system(p.x, p.y, p.basis);
     GroupLassoOptions options;
-    options.tolerance = 1e-10;
-    options.kkt_tolerance = 1e-8;
+    options.solver_tolerance = 1e-10;
+    options.tol = 1e-8;
     options.record_objective = true;
     const Matrix h = system.h_matrix();
     const double lambda = 0.1 * system.lambda_max();
@@ -316,8 +316,8 @@ double direct_log_density(const ConditionalMixture& model, const Vector& x, cons
 
 SaCdeOptions single(double sigma, double lambda) {
   SaCdeOptions options;
-  options.sigmas = {sigma};
-  options.lambdas = {lambda};
+  options.sigma = {sigma};
+  options.regularization = {lambda};
   return options;
 }
 
@@ -389,8 +389,8 @@ TEST(SaCdeTest, CrossValidationKeepsTheRelevantFeatureOfToyDataOne) {
   // one of them like x₁ would be a bug, not bad luck.
   const test::PairSample train = toy_data_1(300, 12);
   SaCdeOptions options;
-  options.sigmas = {0.1, 0.25, 0.5, 1.0};
-  options.lambdas = {0.01, 0.03, 0.1, 0.3, 1.0};
+  options.sigma = {0.1, 0.25, 0.5, 1.0};
+  options.regularization = {0.01, 0.03, 0.1, 0.3, 1.0};
   options.seed = 3;
   const ConditionalFit fit = fit_sacde(train.x, train.y, options);
   ASSERT_TRUE(fit.report.cross_validation.has_value());
@@ -412,8 +412,8 @@ TEST(SaCdeTest, CrossValidationKeepsTheRelevantFeatureOfToyDataOne) {
 TEST(SaCdeTest, LambdaRulesPickFromTheCrossValidationTable) {
   const test::PairSample train = test::sine_sample(70, 3, 15);
   SaCdeOptions options;
-  options.sigmas = {0.2, 0.5, 1.0};
-  options.lambdas = {0.001, 0.01, 0.03, 0.1, 0.3};
+  options.sigma = {0.2, 0.5, 1.0};
+  options.regularization = {0.001, 0.01, 0.03, 0.1, 0.3};
   options.seed = 5;
   options.lambda_rule = SaCdeLambdaRule::minimum;
   const ConditionalFit minimum = fit_sacde(train.x, train.y, options);
@@ -440,8 +440,8 @@ TEST(SaCdeTest, LambdaRulesPickFromTheCrossValidationTable) {
 TEST(SaCdeTest, ModelFileRoundTripAndThreadIndependence) {
   const test::PairSample train = test::sine_sample(70, 3, 13);
   SaCdeOptions options;
-  options.sigmas = {0.2, 0.5, 1.0};
-  options.lambdas = {0.001, 0.01, 0.1};
+  options.sigma = {0.2, 0.5, 1.0};
+  options.regularization = {0.001, 0.01, 0.1};
   options.seed = 4;
   const ConditionalFit fit = fit_sacde(train.x, train.y, options);
   test::expect_model_file_round_trip(fit.model, fit.report, train.x, train.y);
@@ -454,19 +454,19 @@ TEST(SaCdeTest, RejectsBadInput) {
       [](const Matrix& x, const Matrix& y) { return fit_sacde(x, y, single(0.5, 0.1)); });
   const test::PairSample train = test::sine_sample(30, 2, 14);
   SaCdeOptions options = single(0.5, 0.1);
-  options.sigmas = {0.5, -1.0};
+  options.sigma = {0.5, -1.0};
   EXPECT_NE(test::message_of<InvalidArgument>([&] {
               fit_sacde(train.x, train.y, options);
             }).find("sigma"),
             std::string::npos);
   options = single(0.5, 0.1);
-  options.lambdas = {};
+  options.regularization = {};
   EXPECT_THROW(fit_sacde(train.x, train.y, options), InvalidArgument);
   options = single(0.5, 0.1);
   options.n_centers = 0;
   EXPECT_THROW(fit_sacde(train.x, train.y, options), InvalidArgument);
   options = single(0.5, 0.1);
-  options.solver.kkt_tolerance = 0.0;
+  options.solver.tol = 0.0;
   EXPECT_THROW(fit_sacde(train.x, train.y, options), InvalidArgument);
   options = SaCdeOptions{};
   options.folds = 50;

@@ -222,7 +222,7 @@ TEST(ParzenSampleWeights, IntegerWeightsEqualTheRowsRepeated) {
   const Matrix query = test::normal_matrix(2, 20, rng);
   const Vector weights = test::integer_weights(50);
   ParzenOptions options;
-  options.widths = {0.4};
+  options.bandwidth = {0.4};
   options.standardize = false;  // the standardisation's n − 1 is Kish's with weights
   const DensityFit with_weights = fit_parzen(x, options, test::weighted_context(weights));
   const DensityFit with_rows = fit_parzen(test::repeated_columns(x, weights), options);
@@ -315,11 +315,11 @@ TEST(GmmSampleWeights, WeightedEmEqualsEmOnTheRowsRepeated) {
   const Vector weights = test::integer_weights(80);
   GmmOptions options;
   options.n_components = 2;
-  options.initialization = GmmInitialization::box;  // no draw of rows: the same start
+  options.init = GmmInitialization::box;  // no draw of rows: the same start
   options.box_lower = -1.0;
   options.box_upper = 4.0;
   options.standardize = false;
-  options.max_iterations = 50;
+  options.max_iter = 50;
   const DensityFit with_weights = fit_gmm(x, options, test::weighted_context(weights));
   const DensityFit with_rows = fit_gmm(test::repeated_columns(x, weights), options);
   expect_same_densities(with_weights.model, with_rows.model, query, 1e-9);
@@ -401,10 +401,10 @@ TEST(KcdeSampleWeights, IntegerWeightsEqualTheRowsRepeatedAtEqualBandwidths) {
       const Vector h = user_bandwidths.cwiseQuotient(scale);
       return std::vector<double>(h.data(), h.data() + h.size());
     };
-    options.bandwidths = in_units_of(weighted_scale);
+    options.bandwidth = in_units_of(weighted_scale);
     const ConditionalFit with_weights =
         fit_product_kernel_cde(data.x, data.y, options, test::weighted_context(weights));
-    options.bandwidths = in_units_of(repeated_scale);
+    options.bandwidth = in_units_of(repeated_scale);
     const ConditionalFit with_rows = fit_product_kernel_cde(x_rows, y_rows, options);
     expect_same_densities(with_weights.model, with_rows.model, query.x, query.y, 1e-10);
   }
@@ -415,7 +415,7 @@ TEST(KcdeSampleWeights, SearchAndMixingIgnoreTheScaleOfTheWeights) {
   const test::PairSample query = test::sine_sample(20, 1, 18);
   const Vector weights = test::integer_weights(60);
   ProductKernelCdeOptions options;
-  options.search.restarts = 1;
+  options.search.n_restarts = 1;
   const ConditionalFit fit =
       fit_product_kernel_cde(data.x, data.y, options, test::weighted_context(weights));
   const ConditionalFit scaled =
@@ -446,7 +446,7 @@ TEST(KcdeSampleWeights, GaussianProcessTrendAndOutputTransformsRefuseWeights) {
 TEST(KcdeSampleWeights, RowWeightsSurviveTheModelFileAsVersionTwo) {
   const test::PairSample data = test::sine_sample(30, 2, 20);
   ProductKernelCdeOptions options;
-  options.bandwidths = {0.5, 0.7, 0.3};
+  options.bandwidth = {0.5, 0.7, 0.3};
   options.marginal_mixing = MarginalMixing::none;
   const ConditionalFit fit = fit_product_kernel_cde(
       data.x, data.y, options, test::weighted_context(test::integer_weights(30)));

@@ -75,7 +75,7 @@ TEST(Skd, FitsASparseMixtureCloseToTheTrueDensity) {
   Matrix x = test::normal_matrix(1, 300, rng);
   x = (2.0 * x.array() + 7.0).matrix();  // N(7, 2²)
   SkdOptions options;
-  options.widths = {0.2, 0.4, 0.8};
+  options.bandwidth = {0.2, 0.4, 0.8};
   const DensityFit fit = fit_skd(x, options);
   ASSERT_TRUE(fit.report.cross_validation.has_value());
   EXPECT_EQ(fit.report.method, "skd");
@@ -101,8 +101,8 @@ TEST(Skd, DoesNotDependOnTheUnitsOfTheData) {
   Rng rng(8);
   const Matrix x = test::normal_matrix(2, 80, rng);
   SkdOptions options;
-  options.widths = {0.6};
-  options.target_width = 0.4;
+  options.bandwidth = {0.6};
+  options.target_bandwidth = 0.4;
   const DensityFit fit = fit_skd(x, options);
   const Matrix scaled = (x.array() * 10.0 + 3.0).matrix();
   const DensityFit scaled_fit = fit_skd(scaled, options);
@@ -121,7 +121,7 @@ TEST(Skd, RejectsBadInput) {
   Rng rng(2);
   const Matrix x = test::normal_matrix(1, 20, rng);
   SkdOptions options;
-  options.widths = {};
+  options.bandwidth = {};
   EXPECT_THROW(fit_skd(x, options), InvalidArgument);
   options = {};
   options.regularization_passes = 0;

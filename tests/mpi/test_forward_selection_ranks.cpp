@@ -15,8 +15,8 @@ TEST(ForwardSelectionRanks, FwLscdeAddsTheSameFeaturesOnAnyNumberOfRanks) {
   // or two steps, each trying the remaining features.
   const test::PairSample pairs = test::sine_sample(180, 3, 13);
   ForwardSelectionLscdeOptions options;
-  options.estimator.sigmas = {0.3, 1.0};
-  options.estimator.lambdas = {0.01, 0.1};
+  options.estimator.sigma = {0.3, 1.0};
+  options.estimator.regularization = {0.01, 0.1};
   options.estimator.n_centers = 40;
   options.estimator.folds = 3;
   options.estimator.seed = 6;

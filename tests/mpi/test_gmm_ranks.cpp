@@ -67,7 +67,7 @@ TEST(GmmRanks, KmeansPlusPlusDrawsTheSameSamplesOnAnyNumberOfRanks) {
   // No EM iteration: the model is the start itself (the drawn centres after one hard M-step),
   // which EM could otherwise hide by converging to the same maximum from different starts.
   GmmOptions options = restarts(8, 3, 3);
-  options.max_iterations = 0;
+  options.max_iter = 0;
   expect_gmm_rank_count_does_not_matter(overlapping_clusters(3, 500, 1), options,
                                         "GMM k-means++ starts, 500 samples");
 }
@@ -78,7 +78,7 @@ TEST(GmmRanks, KmeansPlusPlusFallsBackToUniformWhenEverySampleIsACentre) {
   Matrix x(2, 60);
   for (Index j = 0; j < x.cols(); ++j) x.col(j) = Vector::Constant(2, static_cast<double>(j % 2));
   GmmOptions options = restarts(5, 2, 6);
-  options.max_iterations = 0;
+  options.max_iter = 0;
   expect_gmm_rank_count_does_not_matter(x, options, "GMM k-means++ on two distinct samples");
 }
 
@@ -91,7 +91,7 @@ TEST(GmmRanks, TheBoxStartInTheDataUnits) {
   // The paper's start and units (standardize off): the box and the variances in the data's units.
   const Matrix x = overlapping_clusters(2, 600, 3) / 7.0;
   GmmOptions options = restarts(4, 3, 9);
-  options.initialization = GmmInitialization::box;
+  options.init = GmmInitialization::box;
   options.standardize = false;
   options.box_lower = -3.0;
   options.box_upper = 18.0;
@@ -110,7 +110,7 @@ TEST(GmmRanks, MoreComponentsThanSamplesOfEveryRankIsRefusedOnEveryRank) {
             "GMM n_components (13) exceeds the number of samples (12)");
   // Twelve components are as many as the samples of every rank, however few one rank holds.
   options.n_components = 12;
-  options.max_iterations = 0;
+  options.max_iter = 0;
   EXPECT_EQ(fit_gmm(gather_samples(x, rows), options, FitContext{world()}).model.n_components(),
             12);
 }

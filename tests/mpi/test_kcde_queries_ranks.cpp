@@ -86,7 +86,7 @@ TEST(KcdeQueriesRanks, EachRankQueriesTheModelOfEveryRanksRows) {
   queries.x.col(4299) << 40.0, -30.0;
   queries.y(0, 4299) = 25.0;
   ProductKernelCdeOptions options;
-  options.bandwidths = {0.4, 0.7, 0.3};
+  options.bandwidth = {0.4, 0.7, 0.3};
   options.trend = KernelTrend::linear;
   expect_single_process_log_densities(pairs, queries, options,
                                       "KCDE 400 pairs, linear trend, 4,300 queries");
@@ -104,7 +104,7 @@ TEST(KcdeQueriesRanks, DiscreteColumns) {
     }
   }
   ProductKernelCdeOptions options;
-  options.bandwidths = {0.5, 0.3, 0.4};
+  options.bandwidth = {0.5, 0.3, 0.4};
   options.discrete = {1};
   options.ordered = {2};
   // Every query's output among the training levels.
@@ -125,7 +125,7 @@ TEST(KcdeQueriesRanks, TheBroadComponentAndAnOutputTransformOfRowsSplitByHand) {
   pairs.y = pairs.y.array().exp().matrix();
   ProductKernelCdeOptions options;
   options.search.seed = 3;
-  options.search.restarts = 0;
+  options.search.n_restarts = 0;
   options.trend = KernelTrend::gaussian_process;
   options.y_transform = OutputTransformChoice::yeo_johnson;
   const ConditionalMixture fitted =

@@ -371,7 +371,7 @@ TEST(KcdeRanks, TheGaussianProcessTrendAndTheOutputTransform) {
   const test::PairSample pairs = test::sine_sample(200, 2, 41);
   ProductKernelCdeOptions gp;
   gp.search.seed = 7;
-  gp.search.restarts = 0;
+  gp.search.n_restarts = 0;
   gp.trend = KernelTrend::gaussian_process;
   test::PairSample queries = test::sine_sample(100, 2, 42);
   expect_same_trend_kcde(pairs, queries, gp, "KCDE 200 pairs, trend = gp");

@@ -48,8 +48,8 @@ TEST(LscdeRanks, SemiSupervisedWithoutCrossValidation) {
   Rng rng(9);
   const Matrix unlabeled = test::normal_matrix(2, 500, rng) * 3.0;
   LscdeOptions options;
-  options.sigmas = {0.4};
-  options.lambdas = {0.1};
+  options.sigma = {0.4};
+  options.regularization = {0.1};
   options.n_centers = 50;
   expect_rank_count_does_not_matter(pairs, unlabeled, lscde_with(options),
                                     "LSCDE semi-supervised, fixed sigma");

@@ -74,13 +74,13 @@ TEST(LsceRanks, TheEstimateAndItsGradientAreSumsOverEveryRanksRows) {
 /// Small grids, few centres and starts: a search of a few seconds on 1 … 4 ranks.
 ReducedCdeOptions small_search(Index dz) {
   ReducedCdeOptions options;
-  options.reduction.dz = dz;
-  options.reduction.restarts = 2;
-  options.reduction.max_iterations = 8;
+  options.reduction.n_components = dz;
+  options.reduction.n_restarts = 2;
+  options.reduction.max_iter = 8;
   options.reduction.n_centers = 30;
   options.reduction.folds = 3;
-  options.reduction.sigmas = {0.3, 1.0};
-  options.reduction.lambdas = {0.1, 1.0};
+  options.reduction.sigma = {0.3, 1.0};
+  options.reduction.regularization = {0.1, 1.0};
   options.reduction.seed = 4;
   return options;
 }
@@ -118,10 +118,10 @@ TEST(LsceRanks, TheSameSeedFitsTheSameLsceModel) {
 
 TEST(LsceRanks, TheSameSeedChoosesTheSameDimensionForThePapersModel) {
   ReducedCdeOptions options = small_search(0);
-  options.reduction.restarts = 1;
-  options.reduction.max_iterations = 4;
+  options.reduction.n_restarts = 1;
+  options.reduction.max_iter = 4;
   options.reduction.folds = 2;
-  options.lsce_final_model = LsceFinalModel::paper;
+  options.final_model = LsceFinalModel::paper;
   expect_reduced_cde_rank_count_does_not_matter(one_direction(90, 2, 7), ReducedCdeMethod::lsce,
                                                 options, "LSCE d_z by CV, paper's model, 90 pairs");
 }

@@ -30,7 +30,7 @@ const std::vector<Pointer> kRowMatrices = {Pointer("/model/gate/centers_x"),
 /// The document of a KCDE model of n pairs (given bandwidths: no search).
 nlohmann::json kcde_document(Index n) {
   ProductKernelCdeOptions options;
-  options.bandwidths = {0.4, 0.7, 0.3};
+  options.bandwidth = {0.4, 0.7, 0.3};
   const test::PairSample pairs = test::sine_sample(n, 2, 6);
   return conditional_model_to_json(
       unnamed_model(fit_product_kernel_cde(pairs.x, pairs.y, options, FitContext{})));

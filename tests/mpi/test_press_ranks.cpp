@@ -115,8 +115,8 @@ void expect_press_rank_count_does_not_matter(const test::PairSample& pairs,
 TEST(PressRanks, TheSameSeedFitsTheSameModelWithAdamAndAHoldOut) {
   PressOptions options;
   options.n_states = 3;
-  options.restarts = 2;
-  options.max_evaluations = 300;
+  options.n_restarts = 2;
+  options.max_iter = 300;
   options.patience = 100;
   options.learning_rate = 0.02;
   options.seed = 7;
@@ -127,11 +127,11 @@ TEST(PressRanks, TheSameSeedFitsTheSameModelWithAdamAndAHoldOut) {
 TEST(PressRanks, TheSameSeedFitsTheSameModelWithLbfgsAndLoocv) {
   PressOptions options;
   options.n_states = 4;
-  options.restarts = 2;
+  options.n_restarts = 2;
   options.optimizer = PressOptimizer::lbfgs;
   options.criterion = PressCriterion::loocv;
   options.holdout_fraction = 0.0;
-  options.max_evaluations = 150;
+  options.max_iter = 150;
   options.lasso_weight = 0.01;
   options.seed = 3;
   expect_press_rank_count_does_not_matter(test::sine_sample(250, 3, 8), options,

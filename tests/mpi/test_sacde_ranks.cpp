@@ -17,8 +17,8 @@ using testing_mpi::expect_rank_count_does_not_matter;
 /// sample's output depends on the first only.
 SaCdeOptions small_grid() {
   SaCdeOptions options;
-  options.sigmas = {0.1, 0.3, 1.0};
-  options.lambdas = {0.001, 0.01, 0.03, 0.1};
+  options.sigma = {0.1, 0.3, 1.0};
+  options.regularization = {0.001, 0.01, 0.03, 0.1};
   options.n_centers = 40;
   options.folds = 3;
   options.seed = 8;
@@ -40,8 +40,8 @@ TEST(SaCdeRanks, SaLscdeSelectsWithSaCdeAndFitsLscdeOnTheSameRanks) {
   const test::PairSample pairs = test::sine_sample(150, 2, 5);
   SaLscdeOptions options;
   options.selection = small_grid();
-  options.estimation.sigmas = {0.2, 0.5};
-  options.estimation.lambdas = {0.01, 0.1};
+  options.estimation.sigma = {0.2, 0.5};
+  options.estimation.regularization = {0.01, 0.1};
   options.estimation.folds = 3;
   expect_rank_count_does_not_matter(
       pairs, Matrix(2, 0),

@@ -25,8 +25,8 @@ std::vector<double> epsilon_kde_paper_radii();
 /// Each option is documented in its row of the method's option table (src/methods/, printed by
 /// `cdens methods NAME`), not here.
 struct EpsilonKdeOptions {
-  std::vector<double> epsilons = epsilon_kde_paper_radii();
-  std::vector<double> sigmas = sa_cde_width_grid();
+  std::vector<double> epsilon = epsilon_kde_paper_radii();
+  std::vector<double> sigma = sa_cde_width_grid();
   int folds = 5;
   std::uint64_t seed = 0;
 };

@@ -18,10 +18,10 @@ struct GroupLassoOptions {
   GroupLassoMethod method = GroupLassoMethod::block_coordinate;
   /// Accelerated gradient (and each block of block-coordinate descent): stop when
   /// ‖α⁽ᵗ⁺¹⁾ − α⁽ᵗ⁾‖ ≤ tolerance · max(‖α⁽ᵗ⁺¹⁾‖, 1e−300), a relative change.
-  double tolerance = 1e-5;
+  double solver_tolerance = 1e-5;
   /// Block-coordinate descent: stop after the sweep whose KKT violation
   /// (group_lasso_kkt_violation, relative to λ) is at most this.
-  double kkt_tolerance = 1e-3;
+  double tol = 1e-3;
   /// Block-coordinate descent: FISTA iterations on one block per visit. A few suffice: the
   /// other blocks change the block's problem before the next visit anyway (3 against 100: 22 %
   /// less CPU time on SA-CDE's cross-validation, the same choices; docs/methods/sacde.md).
@@ -31,7 +31,7 @@ struct GroupLassoOptions {
   /// 0 turns it off.
   int extrapolation_interval = 5;
   /// Safety cap on the iterations (sweeps for block-coordinate descent) of one solve.
-  int max_iterations = 20000;
+  int solver_max_iterations = 20000;
   /// Record J after every accepted iterate (for tests; off in fits).
   bool record_objective = false;
 };

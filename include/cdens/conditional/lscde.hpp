@@ -22,8 +22,8 @@ std::vector<double> lscde_paper_grid();
 /// Each option is documented in its row of the method's option table (src/methods/, printed by
 /// `cdens methods NAME`), not here.
 struct LscdeOptions {
-  std::vector<double> sigmas = lscde_paper_grid();
-  std::vector<double> lambdas = lscde_paper_grid();
+  std::vector<double> sigma = lscde_paper_grid();
+  std::vector<double> regularization = lscde_paper_grid();
   Index n_centers = 100;
   int folds = 5;
   CvLoss cv_loss = CvLoss::kl;

@@ -61,7 +61,7 @@ struct ReducedCdeOptions {
   /// grids, centres, folds and seed, with this cross-validation loss (LSCDE's default, KL).
   CvLoss lscde_cv_loss = CvLoss::kl;
   /// lsce's final model; the d_z cross-validation scores this model.
-  LsceFinalModel lsce_final_model = LsceFinalModel::refit;
+  LsceFinalModel final_model = LsceFinalModel::refit;
   /// lsce with the refit final model: the loss by which the d_z cross-validation scores the
   /// refitted LSCDE on each held-out fold. sq (the default): the SQ criterion of §3.2, by which
   /// every other method and the paper's model are scored; kl: the refit's own cross-validated
@@ -69,10 +69,10 @@ struct ReducedCdeOptions {
   /// same fold fits (no extra refit); the other one's table is in the report. kl is not the
   /// default because it gave a positive SQ error on the 9-joint robot row (a narrow model on
   /// d_z = 2 with the better held-out likelihood), docs/methods/lsce.md.
-  CvLoss lsce_dz_loss = CvLoss::sq;
+  CvLoss dz_loss = CvLoss::sq;
 };
 
-/// The loss of the d_z cross-validation of `method`: options.lsce_dz_loss for lsce with the
+/// The loss of the d_z cross-validation of `method`: options.dz_loss for lsce with the
 /// refit final model, the SQ criterion of §3.2 otherwise.
 CvLoss dimension_loss(ReducedCdeMethod method, const ReducedCdeOptions& options);
 
@@ -91,9 +91,9 @@ struct ReducedCdeFit {
 };
 
 /// Fits `method` to the pairs (x_i, y_i): x is d_x × n, y is d_y × n. With
-/// options.reduction.dz = 0, d_z is chosen by cross-validation of the whole method first (§3.3) and
-/// its table is the report's auxiliary "n_components" table (loss dimension_loss); the same fold
-/// fits scored by the other loss are the table "n_components_sq" or "n_components_kl".
+/// options.reduction.n_components = 0, d_z is chosen by cross-validation of the whole method first
+/// (§3.3) and its table is the report's auxiliary "n_components" table (loss dimension_loss); the
+/// same fold fits scored by the other loss are the table "n_components_sq" or "n_components_kl".
 ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y,
                               ReducedCdeMethod method = ReducedCdeMethod::lsce,
                               const ReducedCdeOptions& options = {},

@@ -20,7 +20,7 @@ namespace cdens {
 /// Each option is documented in its row of the method's option table (src/methods/, printed by
 /// `cdens methods NAME`), not here.
 struct NadarayaWatsonCdeOptions {
-  std::vector<double> sigmas = sa_cde_width_grid();
+  std::vector<double> sigma = sa_cde_width_grid();
   Index n_centers = 100;
   std::uint64_t seed = 0;
 };

@@ -48,9 +48,9 @@ KernelTrend parse_kernel_trend(const std::string& name);
 struct ProductKernelCdeOptions {
   /// Fixed bandwidths, d_x input ones then d_y output ones (λ for a discrete column); empty (the
   /// default) chooses them by maximising the leave-one-out likelihood.
-  std::vector<double> bandwidths = {};
+  std::vector<double> bandwidth = {};
   /// Unordered (categorical) columns with Aitchison–Aitken kernels, by position among the inputs
-  /// then outputs (the order of `bandwidths`).
+  /// then outputs (the order of `bandwidth`).
   std::vector<Index> discrete = {};
   /// Ordered columns (integer levels) with Wang–van Ryzin kernels, positioned likewise.
   std::vector<Index> ordered = {};

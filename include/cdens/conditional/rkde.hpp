@@ -28,7 +28,7 @@ namespace cdens {
 struct RkdeOptions {
   /// The LSCDE paper's §2.6 grid by default: the paper states no grid for RKDE, and this is the
   /// one its experiments use.
-  std::vector<double> sigmas = lscde_paper_grid();
+  std::vector<double> sigma = lscde_paper_grid();
   int folds = 5;
   std::uint64_t seed = 0;
 };

@@ -34,8 +34,8 @@ std::string to_string(SaCdeLambdaRule rule);
 /// Each option is documented in its row of the method's option table (src/methods/, printed by
 /// `cdens methods NAME`), not here.
 struct SaCdeOptions {
-  std::vector<double> sigmas = sa_cde_width_grid();
-  std::vector<double> lambdas = sa_cde_width_grid();
+  std::vector<double> sigma = sa_cde_width_grid();
+  std::vector<double> regularization = sa_cde_width_grid();
   Index n_centers = 100;
   int folds = 5;
   SaCdeLambdaRule lambda_rule = SaCdeLambdaRule::one_standard_error;

@@ -11,7 +11,7 @@ namespace cdens {
 /// Settings of the bandwidth search. Bandwidths are in standardised units.
 struct BandwidthSearchOptions {
   /// Random starts besides the normal-reference one; the best end point is kept.
-  int restarts = 2;
+  int n_restarts = 2;
   /// Each bandwidth stays in [lower, upper]. A bandwidth at `upper` smooths its dimension
   /// flat over the data (standardised data span a few units), which is how an input that does
   /// not matter is switched off; `lower` keeps a column with ties from collapsing to spikes of
@@ -19,7 +19,7 @@ struct BandwidthSearchOptions {
   double lower = 1e-3;
   double upper = 1e3;
   /// Objective evaluations per start.
-  int max_evaluations = 200;
+  int max_iter = 200;
   /// The search on the full criterion stops when the criterion changes by less than this
   /// between iterations (10⁻⁵ of a criterion near 1 nat is far below its own standard error,
   /// about 1/√n nats).

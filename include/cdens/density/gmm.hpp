@@ -35,7 +35,7 @@ GmmInitialization parse_gmm_initialization(const std::string& name);
 struct GmmOptions {
   /// N_K, the number of mixture components (the paper takes the mean GSKD model size).
   Index n_components = 1;
-  GmmInitialization initialization = GmmInitialization::kmeans_plus_plus;
+  GmmInitialization init = GmmInitialization::kmeans_plus_plus;
   /// Independent EM runs from different starts; the run with the largest final likelihood is
   /// kept (the earliest on ties).
   int n_init = 1;
@@ -48,8 +48,8 @@ struct GmmOptions {
   double box_upper = 3.0;
   double initial_variance = 0.1;
   /// EM stops when the mean log-likelihood per sample rises by less than this in one iteration.
-  double tolerance = 1e-8;
-  int max_iterations = 1000;
+  double tol = 1e-8;
+  int max_iter = 1000;
   bool standardize = true;
   /// Seed of the initialisations; restart r draws from stream r.
   std::uint64_t seed = 0;
@@ -69,7 +69,7 @@ struct EmRun {
 
 /// Runs EM (eqs. 5–8) on z (d × N) from the given parameters: responsibilities in log space,
 /// variances floored at options.variance_floor, until the mean log-likelihood rises by less
-/// than options.tolerance or options.max_iterations. A component whose total responsibility
+/// than options.tol or options.max_iter. A component whose total responsibility
 /// underflows to zero keeps its centre and variances with weight 0.
 ///
 /// It runs on context.threads threads over blocks of samples. Under a context.communicator of

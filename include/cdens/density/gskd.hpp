@@ -60,7 +60,7 @@ std::string to_string(GskdStageRule rule);
 struct GskdOptions {
   /// γ_Parz of the regression target (eq. 23). 0: chosen by the Parzen window's leave-one-out
   /// likelihood search (fit_parzen's default), as the paper takes the PW estimate's width.
-  double target_width = 0.0;
+  double target_bandwidth = 0.0;
   /// λ of eqs. (36), (65): "simply set to zero or a very small value (e.g. 10⁻⁶)" (§III-A).
   double regularization = 1e-6;
   /// RWBS settings P_S, N_G, M_I; 0 takes the paper's setting for the dimension m
@@ -78,11 +78,11 @@ struct GskdOptions {
   double variance_upper = 1.0;
   /// Upper bound on the kernels constructed.
   Index max_kernels = 100;
-  /// The stopping rule; `holdout` also chooses γ̃²_max among variance_upper_candidates (times
+  /// The stopping rule; `holdout` also chooses γ̃²_max among variance_upper_grid (times
   /// s_i²), `paper` uses variance_upper.
   GskdStopping stopping = GskdStopping::holdout;
   /// holdout: the candidate upper bounds of the variance box, multiples of s_i².
-  std::vector<double> variance_upper_candidates = {0.25, 1.0, 4.0};
+  std::vector<double> variance_upper_grid = {0.25, 1.0, 4.0};
   /// holdout: K of the K-fold hold-out (folds drawn from stream 999 of the seed).
   int folds = 5;
   /// holdout: how the row is taken from the table.

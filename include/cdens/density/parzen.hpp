@@ -39,7 +39,7 @@ struct ParzenOptions {
   ParzenCriterion criterion = ParzenCriterion::leave_one_out_likelihood;
   /// Candidate widths γ. Non-empty: exactly these are scored and the best is taken (a grid
   /// search, no refinement). Empty (the default): the 1-D search below.
-  std::vector<double> widths = {};
+  std::vector<double> bandwidth = {};
   /// The 1-D search: `search_points` widths evenly spaced in log over [search_lower,
   /// search_upper], then golden-section refinement of log γ between the neighbours of the best
   /// of them until the bracket is narrower than `refine_tolerance` (relative to γ).

@@ -25,7 +25,7 @@ struct RsdeOptions {
   /// held-out ISE score ∫p̂² − (2/|test|) Σ_test p̂(z) is chosen. The default is 12 widths
   /// evenly spaced in log over [0.1, 2] (the paper's RSDE widths, 0.56–1.3 in data whose
   /// spread is of order 1–3, lie inside).
-  std::vector<double> widths = log_spaced(0.1, 2.0, 12);
+  std::vector<double> bandwidth = log_spaced(0.1, 2.0, 12);
   /// K of K-fold cross-validation.
   int folds = 5;
   /// The MNQP solver (eqs. 39–44 applied to eq. 13); its prune_threshold is RSDE's "zero

@@ -23,11 +23,11 @@ namespace cdens {
 struct SkdOptions {
   /// γ_Parz of the regression target (eq. 23). 0: chosen by the Parzen window's leave-one-out
   /// likelihood search (fit_parzen's default), as the paper takes the PW estimate's width.
-  double target_width = 0.0;
+  double target_bandwidth = 0.0;
   /// Candidate kernel widths γ. One value: used as given. Several: the one with the smallest
   /// K-fold held-out ISE is chosen (the paper's [20] finds γ by cross-validation). The default
   /// is RSDE's grid, 12 widths evenly spaced in log over [0.1, 2].
-  std::vector<double> widths = log_spaced(0.1, 2.0, 12);
+  std::vector<double> bandwidth = log_spaced(0.1, 2.0, 12);
   /// K of the width's cross-validation.
   int folds = 5;
   /// Initial value of every λ_j of the local regularisation (the paper's "very small value").

@@ -36,7 +36,7 @@ std::string to_string(CandidateValidation validation);
 
 struct MethodSelectionOptions {
   /// Comma-separated candidates, cheapest first: a conditional method's name, optionally with
-  /// option settings after colons ("kcde:trend=linear:restarts=4"; an option by its name or its
+  /// option settings after colons ("kcde:trend=linear:n_restarts=4"; an option by its name or its
   /// Python name). Seeds come from this fit's own, threads from its context.
   std::string candidates =
       "linear,lscde,kcde:trend=linear,kcde,kcde:trend=gp,kcde:trend=gp:y_transform=yeo_johnson";

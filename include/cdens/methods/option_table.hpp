@@ -11,6 +11,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -170,60 +171,89 @@ Field from_option_value(const OptionValue& value) {
   }
 }
 
-/// The options of one method: rows of (description, read the field, write the field).
+/// A field of `Struct` with its spelling, as CDENS_OPTION_FIELD writes them: the way a row of an
+/// OptionTable names the field it sets, so that the row's name and the field's cannot differ.
+template <class Struct, class Field>
+struct OptionField {
+  const char* name;
+  Field Struct::*pointer;
+};
+
+/// The field `field` of `Struct` and its spelling: CDENS_OPTION_FIELD(LscdeOptions, sigma) is
+/// OptionField{"sigma", &LscdeOptions::sigma}.
+#define CDENS_OPTION_FIELD(Struct, field) \
+  ::cdens::OptionField<Struct, decltype(Struct::field)> { #field, &Struct::field }
+
+/// The options of one method: rows of (description, read the field, write the field). A row's
+/// name is the name of the field it sets (of the member struct's field, for a field of a member
+/// struct): `add` and `add_choice` take the field by CDENS_OPTION_FIELD and throw
+/// std::logic_error when the names differ, so a C++ caller spells an option as the command line
+/// and Python do. The declared exception is a pair (add_pair), whose two numbers are two fields.
 template <class Options>
 class OptionTable {
  public:
-  using Getter = std::function<OptionValue(const Options&)>;
-  using Setter = std::function<void(Options&, const OptionValue&)>;
-
   /// A row whose value lives in one field of Options of a type OptionValue holds directly
   /// (bool, double, std::vector<double>, std::string) or an integer type.
   template <class Field>
-  OptionTable& add(OptionInfo info, Field Options::*field) {
-    return add(
-        std::move(info),
-        [field](const Options& options) { return to_option_value(options.*field); },
-        [field](Options& options, const OptionValue& value) {
-          options.*field = from_option_value<Field>(value);
-        });
+  OptionTable& add(OptionInfo info, OptionField<Options, Field> field) {
+    return add_field(std::move(info), field.name, field_access(field));
   }
 
   /// A row whose value lives in `field` of the member struct `member`: options.*member.*field.
   template <class Member, class Field>
-  OptionTable& add(OptionInfo info, Member Options::*member, Field Member::*field) {
-    return add(
+  OptionTable& add(OptionInfo info, Member Options::*member, OptionField<Member, Field> field) {
+    return add_field(std::move(info), field.name, field_access(member, field));
+  }
+
+  /// A row whose one value goes to the field of its name in two member structs (one grid for
+  /// both stages of a two-stage method, one fold count for two cross-validations); its default
+  /// is the first's, which the second must share.
+  template <class First, class Second, class Field>
+  OptionTable& add_to_both(OptionInfo info, First Options::*first,
+                           OptionField<First, Field> first_field, Second Options::*second,
+                           OptionField<Second, Field> second_field) {
+    require_field_name(info, first_field.name);
+    require_field_name(info, second_field.name);
+    const auto first_access = field_access(first, first_field);
+    const auto second_access = field_access(second, second_field);
+    return add_row(
         std::move(info),
-        [member, field](const Options& options) { return to_option_value(options.*member.*field); },
-        [member, field](Options& options, const OptionValue& value) {
-          options.*member.*field = from_option_value<Field>(value);
+        [first_access](const Options& options) { return to_option_value(first_access(options)); },
+        [first_access, second_access](Options& options, const OptionValue& value) {
+          first_access(options) = from_option_value<Field>(value);
+          second_access(options) = first_access(options);
         });
   }
 
   /// A choice stored as an enumeration: its choices are `to_name` of each of `values`.
   template <class Enum, class ToName>
-  OptionTable& add_choice(OptionInfo info, Enum Options::*field, std::vector<Enum> values,
-                          ToName to_name) {
-    return add_enumeration(
-        std::move(info), [field](auto& options) -> auto& { return options.*field; },
-        std::move(values), to_name);
+  OptionTable& add_choice(OptionInfo info, OptionField<Options, Enum> field,
+                          std::vector<Enum> values, ToName to_name) {
+    require_field_name(info, field.name);
+    return add_enumeration(std::move(info), field_access(field), std::move(values), to_name);
   }
 
   /// A choice stored as an enumeration in a member struct: options.*member.*field.
   template <class Member, class Enum, class ToName>
-  OptionTable& add_choice(OptionInfo info, Member Options::*member, Enum Member::*field,
+  OptionTable& add_choice(OptionInfo info, Member Options::*member, OptionField<Member, Enum> field,
                           std::vector<Enum> values, ToName to_name) {
-    return add_enumeration(
-        std::move(info),
-        [ member, field ](auto& options) -> auto& { return options.*member.*field; },
-        std::move(values), to_name);
+    require_field_name(info, field.name);
+    return add_enumeration(std::move(info), field_access(member, field), std::move(values),
+                           to_name);
   }
 
-  /// A row with its own access: for an option that sets several fields (one grid for both
-  /// stages of a two-stage method) or a field inside a member struct.
-  OptionTable& add(OptionInfo info, Getter get, Setter set) {
-    rows_.push_back({std::move(info), std::move(get), std::move(set)});
-    return *this;
+  /// The exception to "a row's name is its field's": a real_pair row whose two numbers are the
+  /// fields `first` and `second` (a box's lower and upper bound), named in the call.
+  OptionTable& add_pair(OptionInfo info, OptionField<Options, double> first,
+                        OptionField<Options, double> second) {
+    return add_pair_of(std::move(info), field_access(first), field_access(second));
+  }
+
+  /// add_pair of the fields `first` and `second` of the member struct `member`.
+  template <class Member>
+  OptionTable& add_pair(OptionInfo info, Member Options::*member, OptionField<Member, double> first,
+                        OptionField<Member, double> second) {
+    return add_pair_of(std::move(info), field_access(member, first), field_access(member, second));
   }
 
   /// A rule over several options (a choice that needs another's value, a count bounded by
@@ -284,6 +314,66 @@ class OptionTable {
   }
 
  private:
+  using Getter = std::function<OptionValue(const Options&)>;
+  using Setter = std::function<void(Options&, const OptionValue&)>;
+
+  /// std::logic_error unless `field_name` is the row's name: a table that breaks the rule fails
+  /// when it is built, so the first use of the method (and every test of it) fails.
+  static void require_field_name(const OptionInfo& info, const char* field_name) {
+    if (info.name != field_name) {
+      throw std::logic_error("option table: the row '" + info.name + "' sets the field '" +
+                             field_name + "'; a row's name is the name of the field it sets");
+    }
+  }
+
+  /// The field as a function of the options: `field_access(field)(options)` is options.*field,
+  /// const or not as options is.
+  template <class Field>
+  static auto field_access(OptionField<Options, Field> field) {
+    return [pointer = field.pointer](auto& options) -> auto& { return options.*pointer; };
+  }
+
+  /// The field `field` of the member struct `member`: options.*member.*field.
+  template <class Member, class Field>
+  static auto field_access(Member Options::*member, OptionField<Member, Field> field) {
+    return [ member, pointer = field.pointer ](auto& options) -> auto& {
+      return options.*member.*pointer;
+    };
+  }
+
+  /// A row of the field `access(options)` called `field_name`.
+  template <class Access>
+  OptionTable& add_field(OptionInfo info, const char* field_name, Access access) {
+    require_field_name(info, field_name);
+    using Field = std::decay_t<decltype(access(std::declval<Options&>()))>;
+    return add_row(
+        std::move(info),
+        [access](const Options& options) { return to_option_value(access(options)); },
+        [access](Options& options, const OptionValue& value) {
+          access(options) = from_option_value<Field>(value);
+        });
+  }
+
+  /// A real_pair row of the two doubles `first(options)` and `second(options)`.
+  template <class First, class Second>
+  OptionTable& add_pair_of(OptionInfo info, First first, Second second) {
+    return add_row(
+        std::move(info),
+        [first, second](const Options& options) {
+          return OptionValue(std::vector<double>{first(options), second(options)});
+        },
+        [first, second](Options& options, const OptionValue& value) {
+          const auto& pair = std::get<std::vector<double>>(value);
+          first(options) = pair[0];
+          second(options) = pair[1];
+        });
+  }
+
+  OptionTable& add_row(OptionInfo info, Getter get, Setter set) {
+    rows_.push_back({std::move(info), std::move(get), std::move(set)});
+    return *this;
+  }
+
   /// `access(options)` is the enumeration field (const or not, as options is).
   template <class Enum, class Access, class ToName>
   OptionTable& add_enumeration(OptionInfo info, Access access, std::vector<Enum> values,
@@ -291,7 +381,7 @@ class OptionTable {
     info.type = OptionType::choice;
     info.choices.clear();
     for (const Enum value : values) info.choices.push_back(to_name(value));
-    return add(
+    return add_row(
         std::move(info),
         [access, to_name](const Options& options) { return OptionValue(to_name(access(options))); },
         [access, values, to_name](Options& options, const OptionValue& value) {

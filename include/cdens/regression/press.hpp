@@ -39,16 +39,16 @@ struct PressOptions {
   /// Stop once the hold-out MSE has not decreased for this many objective evaluations (§5: 500).
   int patience = 500;
   /// Upper limit of objective evaluations per start.
-  int max_evaluations = 20000;
+  int max_iter = 20000;
   /// L-BFGS also stops when the objective changes by less than this, relatively (not Adam).
-  double relative_tolerance = 1e-10;
+  double tol = 1e-10;
   /// Random starts; the one with the smallest hold-out MSE is kept.
-  int restarts = 5;
+  int n_restarts = 5;
   /// Standard deviation of the random starting coefficients (standardised inputs).
   double init_scale = 1.0;
   /// Standardise x before fitting (docs/design.md); false keeps x as given, which allows constant
   /// columns (MNIST's empty border pixels) and puts LASSO on the raw scale.
-  bool standardize_inputs = true;
+  bool standardize = true;
   /// Run the objective's two products and the hold-out's on a single-precision copy of the
   /// design: half the memory traffic for large n·d (MNIST); the rest of the fit stays double.
   bool single_precision = false;
