@@ -73,8 +73,8 @@ ConditionalMixture make_output_kernel_mixture(const Standardizer& x_scaling,
                                               Matrix centers_y, double sigma) {
   require_positive(sigma, "output kernel width sigma");
   Matrix scales = Matrix::Constant(centers_y.rows(), centers_y.cols(), sigma);
-  return ConditionalMixture(x_scaling, y_scaling, std::move(gate), std::move(centers_y),
-                            std::move(scales));
+  return ConditionalMixture(x_scaling, y_scaling, std::move(gate),
+                            MixtureOutputs::gaussian(std::move(centers_y), std::move(scales)));
 }
 
 }  // namespace cdens

@@ -58,8 +58,10 @@ RankParts rank_parts(const ConditionalMixture& own) {
   const std::vector<TrendGroup> group = {own.trend_groups().front()};
   const auto part = [&](std::shared_ptr<const ConditionalGate> part_gate, Index first, Index size) {
     return ConditionalMixture(own.x_scaling(), own.y_scaling(), std::move(part_gate),
-                              own.centers().middleCols(first, size),
-                              own.scales().middleCols(first, size), group, own.output_kernels());
+                              MixtureOutputs::gaussian(own.centers().middleCols(first, size),
+                                                       own.scales().middleCols(first, size))
+                                  .with_groups(group)
+                                  .with_output_kernels(own.output_kernels()));
   };
   parts.conditional.emplace(part(parts.gate, 0, count));
   parts.marginal.emplace(

@@ -285,12 +285,13 @@ ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
                   "); the line is least squares";
     report.statistics["n_train"] = static_cast<double>(n);
     // One component at 0 of width s; the line and the log-linear spread are the trend.
-    return ConditionalMixture(data.x_scaling, data.y_scaling,
-                              std::make_shared<const ConstantGate>(input_dim, Vector::Zero(1)),
-                              Matrix::Zero(y.rows(), 1), fit.scales,
-                              std::make_shared<const LinearTrend>(
-                                  fit.coefficients.col(0), fit.coefficients.rightCols(input_dim),
-                                  fit.log_linear_outputs > 0 ? fit.scale_trend : Matrix()));
+    return ConditionalMixture(
+        data.x_scaling, data.y_scaling,
+        std::make_shared<const ConstantGate>(input_dim, Vector::Zero(1)),
+        MixtureOutputs::gaussian(Matrix::Zero(y.rows(), 1), fit.scales)
+            .with_trend(std::make_shared<const LinearTrend>(
+                fit.coefficients.col(0), fit.coefficients.rightCols(input_dim),
+                fit.log_linear_outputs > 0 ? fit.scale_trend : Matrix())));
   });
 }
 

@@ -69,8 +69,9 @@ ConditionalMixture make_lscde_mixture(const Standardizer& x_scaling, const Stand
           ? std::shared_ptr<const ConditionalGate>(std::make_shared<const LscdeGate>(
                 std::move(centers_x), std::move(kept_alpha), basis.sigma))
           : uniform_gate(centers_x.rows(), count);
-  return ConditionalMixture(x_scaling, y_scaling, gate, centers_y,
-                            Matrix::Constant(centers_y.rows(), count, basis.sigma));
+  return ConditionalMixture(
+      x_scaling, y_scaling, gate,
+      MixtureOutputs::gaussian(centers_y, Matrix::Constant(centers_y.rows(), count, basis.sigma)));
 }
 
 }  // namespace cdens

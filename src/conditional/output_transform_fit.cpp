@@ -173,10 +173,9 @@ ConditionalFit fit_on_transformed_output(
                                          mean, scale));
   std::vector<TrendGroup> groups = model.trend_groups();
   for (TrendGroup& group : groups) group.transform = transform;
-  ConditionalFit result{
-      ConditionalMixture(model.x_scaling(), y_scaling, model.shared_gate(), model.centers(),
-                         model.scales(), std::move(groups), model.output_kernels()),
-      std::move(inner.report)};
+  ConditionalFit result{ConditionalMixture(model.x_scaling(), y_scaling, model.shared_gate(),
+                                           model.outputs().with_groups(std::move(groups))),
+                        std::move(inner.report)};
   add_jacobian(result.report, log_derivatives, communicator);
   result.report.statistics["output_transform_lambda"] = transform->lambda();
   return result;

@@ -161,8 +161,9 @@ ConditionalMixture pool_mixtures(const std::vector<const ConditionalMixture*>& m
   }
   return ConditionalMixture(first.x_scaling(), first.y_scaling(),
                             std::make_shared<const PooledGate>(std::move(gates), weights),
-                            std::move(centers), std::move(scales), std::move(groups),
-                            first.output_kernels());
+                            MixtureOutputs::gaussian(std::move(centers), std::move(scales))
+                                .with_groups(std::move(groups))
+                                .with_output_kernels(first.output_kernels()));
 }
 
 }  // namespace cdens

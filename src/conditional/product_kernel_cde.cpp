@@ -483,8 +483,10 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
       scales.col(model_rows) = output_floors.tail(y.rows()).cwiseMax(1.0);
       gate = std::make_shared<const BroadComponentGate>(std::move(gate), process_weight);
     }
-    ConditionalMixture model(data.x_scaling, data.y_scaling, std::move(gate), std::move(outputs),
-                             std::move(scales), std::move(trend), output_kernels);
+    ConditionalMixture model(data.x_scaling, data.y_scaling, std::move(gate),
+                             MixtureOutputs::gaussian(std::move(outputs), std::move(scales))
+                                 .with_trend(std::move(trend))
+                                 .with_output_kernels(output_kernels));
     return model;
   });
 }

@@ -52,8 +52,8 @@ ConditionalMixture project_inputs(const Standardizer& x_scaling, const Matrix& w
     throw InvalidArgument("the projection does not map the inputs onto the model's inputs");
   }
   auto gate = std::make_shared<const ProjectedGate>(w, on_z.x_scaling(), on_z.shared_gate());
-  return ConditionalMixture(x_scaling, on_z.y_scaling(), std::move(gate), on_z.centers(),
-                            on_z.scales());
+  return ConditionalMixture(x_scaling, on_z.y_scaling(), std::move(gate),
+                            MixtureOutputs::gaussian(on_z.centers(), on_z.scales()));
 }
 
 Matrix input_projection(const ConditionalMixture& model) {

@@ -67,8 +67,7 @@ ConditionalMixture model_on_all_features(const ConditionalMixture& inner,
   return ConditionalMixture(Standardizer(mean, scale), inner.y_scaling(),
                             std::make_shared<const SelectedFeaturesGate>(
                                 x_scaling.dimension(), features, inner.shared_gate()),
-                            inner.centers(), inner.scales(), std::move(groups),
-                            inner.output_kernels());
+                            inner.outputs().with_groups(std::move(groups)));
 }
 
 }  // namespace cdens

@@ -12,6 +12,7 @@
 #include "cdens/core/rng.hpp"
 #include "core/csv.hpp"
 #include "core/discrete_outputs.hpp"
+#include "core/gaussian_components.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/json_io.hpp"
 #include "core/json_reading.hpp"
@@ -22,6 +23,7 @@
 #include "core/random_streams.hpp"
 #include "core/samples.hpp"
 #include "core/scalar_mixture.hpp"
+#include "core/scalar_output.hpp"
 #include "core/transformed_scalar_mixture.hpp"
 #include "core/trend_groups.hpp"
 #include "core/validate.hpp"
@@ -56,23 +58,31 @@ void require_answerable_output_scales(const Standardizer& y_scaling,
   }
 }
 
-ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
-                                       std::shared_ptr<const ConditionalGate> gate, Matrix centers,
-                                       Matrix scales, std::shared_ptr<const OutputTrend> trend,
-                                       ColumnKernels output_kernels)
-    : ConditionalMixture(std::move(x_scaling), std::move(y_scaling), std::move(gate),
-                         std::move(centers), std::move(scales), {TrendGroup{0, std::move(trend)}},
-                         std::move(output_kernels)) {}
+namespace {
+
+/// The rules between the parts of the output side, in one place: a trend moves Gaussian outputs
+/// only, and a transform maps one continuous output.
+void require_compatible_parts(const detail::TrendGroups& groups,
+                              const detail::DiscreteOutputs& discrete, Index output_dim) {
+  if (groups.has_trend() && !discrete.empty()) {
+    throw InvalidArgument("conditional mixture: discrete output y" +
+                          std::to_string(discrete.first_row()) + " takes no trend");
+  }
+  if (groups.has_transform() && (output_dim != 1 || !discrete.empty())) {
+    throw InvalidArgument(
+        "conditional mixture: an output transform needs a one-dimensional continuous y");
+  }
+}
+
+}  // namespace
 
 ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
-                                       std::shared_ptr<const ConditionalGate> gate, Matrix centers,
-                                       Matrix scales, std::vector<TrendGroup> groups,
-                                       ColumnKernels output_kernels)
+                                       std::shared_ptr<const ConditionalGate> gate,
+                                       MixtureOutputs outputs)
     : x_scaling_(std::move(x_scaling)),
       y_scaling_(std::move(y_scaling)),
       gate_(std::move(gate)),
-      centers_(std::move(centers)),
-      scales_(std::move(scales)) {
+      outputs_(std::move(outputs)) {
   if (!gate_) throw InvalidArgument("conditional mixture without a gate");
   if (gate_->input_dim() != x_scaling_.dimension()) {
     throw InvalidArgument("gate input dimension differs from the input standardiser");
@@ -84,14 +94,10 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
                             " must not be standardised (its kernel works on its levels)");
     }
   }
-  if (centers_.rows() != y_scaling_.dimension() || scales_.rows() != centers_.rows() ||
-      scales_.cols() != centers_.cols() || gate_->n_components() != centers_.cols() ||
-      centers_.cols() == 0) {
+  const Matrix& centers = outputs_.centers();
+  const Matrix& scales = outputs_.scales();
+  if (centers.rows() != y_scaling_.dimension() || gate_->n_components() != centers.cols()) {
     throw InvalidArgument("conditional mixture: centres, scales and gate disagree in shape");
-  }
-  require_finite(centers_, "component centres");
-  if (!(scales_.array() > 0.0).all() || !scales_.allFinite()) {
-    throw InvalidArgument("component scales must be finite and positive");
   }
   log_marginal_ = gate_->log_marginal_weights();
   const double normaliser =
@@ -100,32 +106,26 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
     throw InvalidArgument("the gate's marginal weights are all zero");
   }
   log_marginal_.array() -= normaliser;
-  // The parts of the output side, each checking what it needs of the others.
-  discrete_ = std::make_shared<const detail::DiscreteOutputs>(std::move(output_kernels), y_scaling_,
-                                                              centers_, scales_);
-  std::vector<Index> discrete_rows;
-  for (Index d = 0; d < output_dim(); ++d) {
-    if (discrete_->is_discrete(d)) discrete_rows.push_back(d);
-  }
-  groups_ = std::make_shared<const detail::TrendGroups>(std::move(groups), n_components(),
-                                                        input_dim(), output_dim(), discrete_rows);
-  gaussian_centers_ = gather_rows(centers_, discrete_->gaussian_rows());
-  gaussian_scales_ = gather_rows(scales_, discrete_->gaussian_rows());
-  component_means_ = centers_;
-  component_variances_ = scales_.array().square();
+  // The parts of the output side, each checking its own; then the rules between them.
+  discrete_ = std::make_shared<const detail::DiscreteOutputs>(outputs_.output_kernels(), y_scaling_,
+                                                              centers, scales);
+  gaussian_ = std::make_shared<const detail::GaussianComponents>(centers, scales,
+                                                                 discrete_->gaussian_rows());
+  groups_ = std::make_shared<const detail::TrendGroups>(outputs_.groups(), n_components(),
+                                                        input_dim(), output_dim());
+  require_compatible_parts(*groups_, *discrete_, output_dim());
+  component_means_.resize(output_dim(), n_components());
+  component_variances_.resize(output_dim(), n_components());
+  gaussian_->set_moments(component_means_, component_variances_);
   discrete_->set_moments(component_means_, component_variances_);
   prepare_merged_components();
-  component_log_norms_ = -gaussian_scales_.array().log().colwise().sum().transpose() -
-                         0.5 * static_cast<double>(discrete_->gaussian_rows().size()) * kLog2Pi;
-}
-
-const std::vector<TrendGroup>& ConditionalMixture::trend_groups() const {
-  return groups_->groups();
+  // The form of a one-dimensional y, chosen once (the parts allow no transform with a discrete y).
+  scalar_form_ = !discrete_->empty()        ? &ConditionalMixture::level_output
+                 : groups_->has_transform() ? &ConditionalMixture::transformed_output
+                                            : &ConditionalMixture::standardized_output;
 }
 
 Index ConditionalMixture::trend_group_end(std::size_t g) const { return groups_->end(g); }
-
-const ColumnKernels& ConditionalMixture::output_kernels() const { return discrete_->kernels(); }
 
 bool ConditionalMixture::has_output_transform() const { return groups_->has_transform(); }
 
@@ -166,7 +166,8 @@ void ConditionalMixture::prepare_merged_components() {
   std::vector<Index> order(static_cast<std::size_t>(n_components()));
   std::iota(order.begin(), order.end(), Index{0});
   const auto key = [&](Index k) {
-    return std::make_tuple(group_of[static_cast<std::size_t>(k)], centers_(0, k), scales_(0, k));
+    return std::make_tuple(group_of[static_cast<std::size_t>(k)], outputs_.centers()(0, k),
+                           outputs_.scales()(0, k));
   };
   std::sort(order.begin(), order.end(), [&](Index a, Index b) { return key(a) < key(b); });
   merged_of_.assign(order.size(), 0);
@@ -174,8 +175,8 @@ void ConditionalMixture::prepare_merged_components() {
   std::vector<double> scales;
   for (std::size_t i = 0; i < order.size(); ++i) {
     if (i == 0 || key(order[i]) != key(order[i - 1])) {
-      centers.push_back(centers_(0, order[i]));
-      scales.push_back(scales_(0, order[i]));
+      centers.push_back(outputs_.centers()(0, order[i]));
+      scales.push_back(outputs_.scales()(0, order[i]));
       merged_groups_.push_back(group_of[static_cast<std::size_t>(order[i])]);
     }
     merged_of_[static_cast<std::size_t>(order[i])] = static_cast<Index>(centers.size()) - 1;
@@ -221,6 +222,30 @@ detail::TransformedScalarMixture ConditionalMixture::transformed_mixture(
   return detail::TransformedScalarMixture(std::move(parts));
 }
 
+std::unique_ptr<detail::ScalarOutput> ConditionalMixture::scalar_output(
+    const VectorView& pi, const detail::GroupMaps& maps, Index j) const {
+  return (this->*scalar_form_)(pi, maps, j);
+}
+
+std::unique_ptr<detail::ScalarOutput> ConditionalMixture::level_output(
+    const VectorView& pi, const detail::GroupMaps& /*maps*/, Index /*j*/) const {
+  // Not standardised and without trend: the levels are in the user's units.
+  return std::make_unique<detail::ScalarOutputInY<detail::LevelDistribution>>(
+      discrete_->level_distribution(pi));
+}
+
+std::unique_ptr<detail::ScalarOutput> ConditionalMixture::standardized_output(
+    const VectorView& pi, const detail::GroupMaps& maps, Index j) const {
+  return std::make_unique<detail::StandardizedScalarOutput>(
+      scalar_mixture(pi, maps, j), y_scaling_.mean()(0), y_scaling_.scale()(0));
+}
+
+std::unique_ptr<detail::ScalarOutput> ConditionalMixture::transformed_output(
+    const VectorView& pi, const detail::GroupMaps& maps, Index j) const {
+  return std::make_unique<detail::ScalarOutputInY<detail::TransformedScalarMixture>>(
+      transformed_mixture(pi, maps, j));
+}
+
 void ConditionalMixture::require_scalar_output(const char* query) const {
   if (output_dim() != 1) {
     throw InvalidArgument(std::string(query) + " needs a one-dimensional y; this model has d_y = " +
@@ -259,10 +284,7 @@ Matrix ConditionalMixture::component_probabilities(const MatrixView& x) const {
 bool ConditionalMixture::queries_by_kernel_sums(const GaussianKernelCenters& kernel) const {
   const Index kernels = kernel.centers->cols();
   return kernels + (kernel.broad_weight > 0.0 ? 1 : 0) == n_components() && groups_->size() == 1 &&
-         !groups_->has_transform() && discrete_->empty() &&
-         (gaussian_scales_.leftCols(kernels).colwise() - gaussian_scales_.col(0))
-                 .cwiseAbs()
-                 .maxCoeff() == 0.0;
+         !groups_->has_transform() && discrete_->empty() && gaussian_->same_scales(kernels);
 }
 
 Vector ConditionalMixture::kernel_sum_log_pdf(const GaussianKernelCenters& kernel,
@@ -292,10 +314,10 @@ Vector ConditionalMixture::kernel_sum_log_pdf(const GaussianKernelCenters& kerne
       log_factor_norms = -factors.array().log().colwise().sum().transpose();
     }
   }
-  const auto inverse_scales = gaussian_scales_.col(0).cwiseInverse().asDiagonal();
+  const auto inverse_scales = gaussian_->scales().col(0).cwiseInverse().asDiagonal();
   Matrix joint_points(d_x + d_y, kernels);
   joint_points << kernel.inverse_widths.asDiagonal() * *kernel.centers,
-      inverse_scales * gaussian_centers_.leftCols(kernels);
+      inverse_scales * gaussian_->centers().leftCols(kernels);
   Matrix joint_queries(d_x + d_y, z.cols());
   joint_queries << kernel.inverse_widths.asDiagonal() * z, inverse_scales * residuals;
   const Vector weights = kernel.row_weights ? *kernel.row_weights : Vector(Vector::Ones(kernels));
@@ -315,14 +337,14 @@ Vector ConditionalMixture::kernel_sum_log_pdf(const GaussianKernelCenters& kerne
       result(j) = log_add_exp(keep + result(j), mixed + marginal(j));
     }
   }
-  result.array() += component_log_norms_(0);
+  result.array() += gaussian_->log_norm(0);
   if (kernel.broad_weight > 0.0) {
     const Index broad = kernels;
     const double keep = std::log1p(-kernel.broad_weight);
-    const double log_broad = std::log(kernel.broad_weight) + component_log_norms_(broad);
+    const double log_broad = std::log(kernel.broad_weight) + gaussian_->log_norm(broad);
     for (Index j = 0; j < result.size(); ++j) {
-      const double mahalanobis = ((residuals.col(j) - gaussian_centers_.col(broad)).array() /
-                                  gaussian_scales_.col(broad).array())
+      const double mahalanobis = ((residuals.col(j) - gaussian_->centers().col(broad)).array() /
+                                  gaussian_->scales().col(broad).array())
                                      .square()
                                      .sum();
       result(j) = log_add_exp(keep + result(j), log_broad - 0.5 * mahalanobis);
@@ -339,7 +361,7 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
     return kernel_sum_log_pdf(*kernel, z, t);
   }
   // A trend needs Gaussian outputs only, so with one the Gaussian rows are all of t.
-  const Matrix gaussian_t = gather_rows(t, discrete_->gaussian_rows());
+  const Matrix gaussian_t = gather_rows(t, gaussian_->rows());
   const detail::GroupMaps maps = groups_->has_trend() ? groups_->maps(z) : detail::GroupMaps{};
   Vector result(z.cols());
   const Index k_count = n_components();
@@ -363,11 +385,8 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
           continue;
         }
         for (Index k = groups_->first(g); k < groups_->first(g) + groups_->count(g); ++k) {
-          const double mahalanobis =
-              ((target - gaussian_centers_.col(k)).array() / gaussian_scales_.col(k).array())
-                  .square()
-                  .sum();
-          joint(k) = weights(k) + component_log_norms_(k) + log_factor_norm - 0.5 * mahalanobis;
+          joint(k) = weights(k) + gaussian_->log_norm(k) + log_factor_norm -
+                     0.5 * gaussian_->squared_distance(k, target);
         }
       }
       discrete_->add_log_masses(t.col(start + j), joint);
@@ -379,7 +398,7 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
 
 Matrix ConditionalMixture::component_densities_at(const MatrixView& t,
                                                   const detail::GroupMaps* maps, Index j) const {
-  const Matrix gaussian_t = gather_rows(t, discrete_->gaussian_rows());
+  const Matrix gaussian_t = gather_rows(t, gaussian_->rows());
   Matrix log_densities(t.cols(), n_components());
   for (std::size_t g = 0; g < groups_->size(); ++g) {
     Matrix e = gaussian_t;
@@ -390,15 +409,9 @@ Matrix ConditionalMixture::component_densities_at(const MatrixView& t,
       log_factor_norm = -factors.log().sum();
     }
     for (Index k = groups_->first(g); k < groups_->first(g) + groups_->count(g); ++k) {
-      const Eigen::ArrayXd mahalanobis =
-          ((e.colwise() - gaussian_centers_.col(k)).array().colwise() /
-           gaussian_scales_.col(k).array())
-              .square()
-              .colwise()
-              .sum()
-              .transpose();
       log_densities.col(k) =
-          (component_log_norms_(k) + log_factor_norm - 0.5 * mahalanobis).matrix();
+          (gaussian_->log_norm(k) + log_factor_norm - 0.5 * gaussian_->squared_distances(k, e))
+              .matrix();
     }
   }
   if (!discrete_->empty()) {
@@ -465,7 +478,7 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
           continue;
         }
         const std::size_t g = group_of[static_cast<std::size_t>(k)];
-        const double t = maps.center(g, d, j, centers_(d, k) + scales_(d, k) * rng.normal());
+        const double t = maps.center(g, d, j, gaussian_->draw(d, k, rng));
         draw(d) = groups_->to_output(g, d, t, y_scaling_);
       }
     }
@@ -509,8 +522,8 @@ void ConditionalMixture::transformed_moments(const VectorView& pi, const detail:
     const OutputTransform* transform = groups_->groups()[g].transform.get();
     for (Index k = groups_->first(g); k < groups_->end(g); ++k) {
       if (!(pi(k) > 1e-16)) continue;
-      const double center = maps.center(g, 0, j, centers_(0, k));
-      const double spread = maps.spread(g, 0, j, scales_(0, k));
+      const double center = maps.center(g, 0, j, outputs_.centers()(0, k));
+      const double spread = maps.spread(g, 0, j, outputs_.scales()(0, k));
       double m1 = 0.0;
       double m2 = 0.0;
       if (transform) {
@@ -569,21 +582,9 @@ Matrix ConditionalMixture::covariance(const MatrixView& x) const {
 }
 
 Matrix ConditionalMixture::component_overlaps() const {
-  // ∫ N(t; c_k, S_k) N(t; c_l, S_l) dt = N(c_k; c_l, S_k + S_l) for diagonal S; a discrete
-  // output contributes Σ_a p(a | c_k) p(a | c_l).
-  const Index k_count = n_components();
-  const auto gaussian_count = static_cast<double>(discrete_->gaussian_rows().size());
-  Matrix overlap(k_count, k_count);
-  for (Index k = 0; k < k_count; ++k) {
-    for (Index l = 0; l < k_count; ++l) {
-      const Eigen::ArrayXd variance =
-          gaussian_scales_.col(k).array().square() + gaussian_scales_.col(l).array().square();
-      overlap(k, l) = std::exp(
-          -0.5 * ((gaussian_centers_.col(k) - gaussian_centers_.col(l)).array().square() / variance)
-                     .sum() -
-          0.5 * (variance.log().sum() + gaussian_count * kLog2Pi));
-    }
-  }
+  // The product over the dimensions of each part's ∫ K_kd K_ld.
+  Matrix overlap = Matrix::Ones(n_components(), n_components());
+  gaussian_->multiply_overlaps(overlap);
   discrete_->multiply_overlaps(overlap);
   return overlap;
 }
@@ -657,13 +658,7 @@ Vector ConditionalMixture::cdf(const MatrixView& x, const MatrixView& y) const {
   const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
   Vector result(t.cols());
   parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
-    if (groups_->has_transform()) {
-      result(j) = transformed_mixture(probabilities.col(j), maps, j).cdf(y(0, j));
-      return;
-    }
-    result(j) = discrete_->empty()
-                    ? scalar_mixture(probabilities.col(j), maps, j).cdf(t(0, j))
-                    : discrete_->level_distribution(probabilities.col(j)).cdf(t(0, j));
+    result(j) = scalar_output(probabilities.col(j), maps, j)->cdf(y(0, j), t(0, j));
   });
   return result;
 }
@@ -689,24 +684,9 @@ Matrix ConditionalMixture::quantiles(const MatrixView& x,
   const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
   Matrix result(static_cast<Index>(probabilities.size()), pi.cols());
   parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
-    if (!discrete_->empty()) {
-      const detail::LevelDistribution distribution = discrete_->level_distribution(pi.col(j));
-      for (std::size_t r = 0; r < probabilities.size(); ++r) {
-        result(static_cast<Index>(r), j) = distribution.quantile(probabilities[r]);
-      }
-      return;
-    }
-    if (groups_->has_transform()) {
-      const detail::TransformedScalarMixture mixture = transformed_mixture(pi.col(j), maps, j);
-      for (std::size_t r = 0; r < probabilities.size(); ++r) {
-        result(static_cast<Index>(r), j) = mixture.quantile(probabilities[r]);
-      }
-      return;
-    }
-    const detail::ScalarMixture mixture = scalar_mixture(pi.col(j), maps, j);
+    const std::unique_ptr<detail::ScalarOutput> distribution = scalar_output(pi.col(j), maps, j);
     for (std::size_t r = 0; r < probabilities.size(); ++r) {
-      result(static_cast<Index>(r), j) =
-          y_scaling_.mean()(0) + y_scaling_.scale()(0) * mixture.quantile(probabilities[r]);
+      result(static_cast<Index>(r), j) = distribution->quantile(probabilities[r]);
     }
   });
   return result;
@@ -720,20 +700,8 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
   const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
   std::vector<HighestDensityRegion> regions(static_cast<std::size_t>(pi.cols()));
   parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
-    if (!discrete_->empty()) {
-      // Not standardised and without trend: the levels are in the user's units.
-      regions[static_cast<std::size_t>(j)] =
-          discrete_->level_distribution(pi.col(j)).highest_density_region(coverage);
-      return;
-    }
-    if (groups_->has_transform()) {
-      regions[static_cast<std::size_t>(j)] =
-          transformed_mixture(pi.col(j), maps, j).highest_density_region(coverage);
-      return;
-    }
     regions[static_cast<std::size_t>(j)] =
-        detail::rescaled(scalar_mixture(pi.col(j), maps, j).highest_density_region(coverage),
-                         y_scaling_.mean()(0), y_scaling_.scale()(0));
+        scalar_output(pi.col(j), maps, j)->highest_density_region(coverage);
   });
   return regions;
 }
@@ -742,18 +710,11 @@ Vector ConditionalMixture::highest_density_probability(const MatrixView& x,
                                                        const MatrixView& y) const {
   require_scalar_output("highest-density probabilities");
   const Matrix pi = component_probabilities(x);
-  // An affine map of y keeps the order of the densities: the probability is that of t.
   const Matrix t = standardized_outputs(y, x.cols());
   const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
   Vector result(t.cols());
   parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
-    if (!discrete_->empty()) {
-      result(j) = discrete_->level_distribution(pi.col(j)).highest_density_probability(t(0, j));
-      return;
-    }
-    result(j) = groups_->has_transform()
-                    ? transformed_mixture(pi.col(j), maps, j).highest_density_probability(y(0, j))
-                    : scalar_mixture(pi.col(j), maps, j).highest_density_probability(t(0, j));
+    result(j) = scalar_output(pi.col(j), maps, j)->highest_density_probability(y(0, j), t(0, j));
   });
   return result;
 }
@@ -764,8 +725,8 @@ nlohmann::json ConditionalMixture::to_json() const {
   nlohmann::json document = {{"x_scaling", x_scaling_.to_json()},
                              {"y_scaling", y_scaling_.to_json()},
                              {"gate", gate},
-                             {"centers", matrix_to_json(centers_)},
-                             {"scales", matrix_to_json(scales_)}};
+                             {"centers", matrix_to_json(outputs_.centers())},
+                             {"scales", matrix_to_json(outputs_.scales())}};
   groups_->write_json(document);
   discrete_->write_json(document);
   return document;
@@ -780,11 +741,14 @@ ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
   return reading_model_part("inconsistent model", [&] {
     Matrix centers = matrix_from_json(json_member(document, "centers"), "centres");
     std::vector<TrendGroup> groups = detail::TrendGroups::from_json(document, centers);
+    MixtureOutputs outputs =
+        MixtureOutputs::gaussian(std::move(centers),
+                                 matrix_from_json(json_member(document, "scales"), "scales"))
+            .with_groups(std::move(groups))
+            .with_output_kernels(output_kernels);
     return ConditionalMixture(Standardizer::from_json(json_member(document, "x_scaling")),
                               Standardizer::from_json(json_member(document, "y_scaling")),
-                              read_gate(kind.get<std::string>(), gate), std::move(centers),
-                              matrix_from_json(json_member(document, "scales"), "scales"),
-                              std::move(groups), output_kernels);
+                              read_gate(kind.get<std::string>(), gate), std::move(outputs));
   });
 }
 

@@ -13,7 +13,6 @@ DiscreteOutputs::DiscreteOutputs(ColumnKernels kernels, const Standardizer& y_sc
                                  const Matrix& centers, const Matrix& scales)
     : kernels_(std::move(kernels)) {
   const Index d_y = centers.rows();
-  if (kernels_.empty()) kernels_.resize(static_cast<std::size_t>(d_y));
   if (static_cast<Index>(kernels_.size()) != d_y) {
     throw InvalidArgument("conditional mixture: one kernel per output dimension is needed");
   }

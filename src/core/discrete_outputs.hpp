@@ -21,17 +21,17 @@ namespace cdens::detail {
 
 class DiscreteOutputs {
  public:
-  /// The kernels of the d_y outputs (empty: all Gaussian) for components of centres and scales
-  /// d_y × K in `y_scaling`'s standardised units. InvalidArgument where a discrete output is
-  /// standardised, its λ differs between components or suits not its kernel, or a centre is none
-  /// of its levels.
+  /// The kernels of the d_y outputs (ColumnKernel() for a Gaussian one) for components of centres
+  /// and scales d_y × K in `y_scaling`'s standardised units. InvalidArgument where a discrete
+  /// output is standardised, its λ differs between components or suits not its kernel, or a centre
+  /// is none of its levels.
   DiscreteOutputs(ColumnKernels kernels, const Standardizer& y_scaling, const Matrix& centers,
                   const Matrix& scales);
 
-  /// The kernel of every output dimension (ColumnKernel() for a Gaussian one).
-  const ColumnKernels& kernels() const { return kernels_; }
   /// Whether every output is Gaussian.
   bool empty() const { return outputs_.empty(); }
+  /// The first discrete output dimension (of a part that is not empty).
+  Index first_row() const { return outputs_.front().row; }
   /// The Gaussian output dimensions, increasing.
   const std::vector<Index>& gaussian_rows() const { return gaussian_rows_; }
 

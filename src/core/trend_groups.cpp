@@ -41,7 +41,7 @@ std::shared_ptr<const OutputTrend> legacy_linear_trend(const nlohmann::json& doc
 }  // namespace
 
 TrendGroups::TrendGroups(std::vector<TrendGroup> groups, Index n_components, Index input_dim,
-                         Index output_dim, const std::vector<Index>& discrete_outputs)
+                         Index output_dim)
     : groups_(std::move(groups)), n_components_(n_components), output_dim_(output_dim) {
   if (groups_.empty() || groups_.front().first_component != 0) {
     throw InvalidArgument("conditional mixture: the first trend group must start at component 0");
@@ -56,14 +56,6 @@ TrendGroups::TrendGroups(std::vector<TrendGroup> groups, Index n_components, Ind
     }
     has_trend_ = has_trend_ || trend != nullptr;
     has_transform_ = has_transform_ || groups_[g].transform != nullptr;
-  }
-  if (has_trend_ && !discrete_outputs.empty()) {
-    throw InvalidArgument("conditional mixture: discrete output y" +
-                          std::to_string(discrete_outputs.front()) + " takes no trend");
-  }
-  if (has_transform_ && (output_dim != 1 || !discrete_outputs.empty())) {
-    throw InvalidArgument(
-        "conditional mixture: an output transform needs a one-dimensional continuous y");
   }
 }
 

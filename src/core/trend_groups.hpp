@@ -5,8 +5,7 @@
 // group carries an output transform, T(y) (output_transform.hpp), and μ_g, f_g are the group's
 // output trend (output_trend.hpp; μ = 0, f = 1 without one). A model of one group is the plain
 // shape; a pool (auto's stacking) has several. This part owns what that needs: its checks (groups
-// in order and non-empty, trends of matching dimensions, a trend only on Gaussian outputs, a
-// transform only on one continuous output), the model file's members ("output_trend",
+// in order and non-empty, trends of matching dimensions), the model file's members ("output_trend",
 // "output_transform", "trend_groups", and the "trend"/"scale_trend" of older files), the
 // location-scale maps at given inputs, and the residuals.
 
@@ -36,11 +35,11 @@ struct GroupMaps {
 class TrendGroups {
  public:
   /// `groups` in order of their first component, the first at 0, each non-empty, of a mixture
-  /// of K components on d_x inputs and d_y outputs, `discrete_outputs` of which are discrete.
-  /// InvalidArgument otherwise, or where a trend maps other dimensions, a trend meets a discrete
-  /// output, or a transform meets anything but one continuous output.
-  TrendGroups(std::vector<TrendGroup> groups, Index n_components, Index input_dim, Index output_dim,
-              const std::vector<Index>& discrete_outputs);
+  /// of K components on d_x inputs and d_y outputs. InvalidArgument otherwise, or where a trend
+  /// maps other dimensions. (What a trend or transform asks of the outputs' kernels the mixture
+  /// checks, with the other rules between parts.)
+  TrendGroups(std::vector<TrendGroup> groups, Index n_components, Index input_dim,
+              Index output_dim);
 
   const std::vector<TrendGroup>& groups() const { return groups_; }
   std::size_t size() const { return groups_.size(); }

@@ -400,7 +400,7 @@ ConditionalMixture density_as_conditional(const GaussianMixture& density) {
   }
   return ConditionalMixture(Standardizer::identity(1), density.x_scaling(),
                             std::make_shared<ConstantGate>(1, std::move(log_weights)),
-                            std::move(centers), std::move(widths));
+                            MixtureOutputs::gaussian(std::move(centers), std::move(widths)));
 }
 
 Matrix density_inputs(Index n) { return Matrix::Zero(1, n); }

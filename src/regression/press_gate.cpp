@@ -146,7 +146,7 @@ ConditionalMixture make_press_mixture(const Standardizer& x_scaling, const Stand
   return ConditionalMixture(
       x_scaling, y_scaling,
       std::make_shared<const PressGate>(Matrix(coefficients), std::move(output_weights), sizes),
-      std::move(centers), std::move(scales));
+      MixtureOutputs::gaussian(std::move(centers), std::move(scales)));
 }
 
 const PressGate& press_gate_of(const ConditionalMixture& model) {

@@ -210,8 +210,8 @@ Case lscde_case(const Scalings& scalings, const Matrix& centers_x, const Vector&
                 double sigma, const Matrix& centers, const Matrix& scales, const Matrix& x) {
   const auto& [x_mean, x_scale, y_mean, y_scale] = scalings;
   ConditionalMixture mixture(Standardizer(x_mean, x_scale), Standardizer(y_mean, y_scale),
-                             std::make_shared<const LscdeGate>(centers_x, alpha, sigma), centers,
-                             scales);
+                             std::make_shared<const LscdeGate>(centers_x, alpha, sigma),
+                             MixtureOutputs::gaussian(centers, scales));
   Reference reference{
       x_mean, x_scale, y_mean, y_scale, centers, scales, lscde_log_weights(centers_x, alpha, sigma),
       alpha};
@@ -268,8 +268,8 @@ Case cutoff_case() {
   Matrix x(1, 3);
   x << -1.0, 5.0, 1e6;  // z = −1 (gate weights), z = 2 and z ≈ 5e5 (fallback)
   ConditionalMixture mixture(Standardizer(x_mean, x_scale), Standardizer(y_mean, y_scale),
-                             std::make_shared<const CutoffGate>(slopes, marginal, cutoff), centers,
-                             scales);
+                             std::make_shared<const CutoffGate>(slopes, marginal, cutoff),
+                             MixtureOutputs::gaussian(centers, scales));
   auto log_weights = [=](const Vector& z) {
     Vector out(3);
     for (Index k = 0; k < 3; ++k) {
@@ -287,9 +287,9 @@ ConditionalMixture single_gaussian() {
   Matrix centers(1, 1), scales(1, 1);
   centers << 0.4;
   scales << 0.8;
-  return ConditionalMixture(Standardizer(vec({2.0}), vec({3.0})),
-                            Standardizer(vec({-7.0}), vec({2.5})),
-                            std::make_shared<const FixedGate>(1, vec({0.0})), centers, scales);
+  return ConditionalMixture(
+      Standardizer(vec({2.0}), vec({3.0})), Standardizer(vec({-7.0}), vec({2.5})),
+      std::make_shared<const FixedGate>(1, vec({0.0})), MixtureOutputs::gaussian(centers, scales));
 }
 
 std::vector<double> linspace(double lo, double hi, Index n) {
@@ -376,7 +376,7 @@ TEST(ConditionalMixtureTest, ZeroCoefficientsContributeNothing) {
   scales << 0.7, 0.7, 0.7;
   const ConditionalMixture mixture(Standardizer(x_mean, x_scale), Standardizer(y_mean, y_scale),
                                    std::make_shared<const LscdeGate>(centers_x, alpha, 0.7),
-                                   centers, scales);
+                                   MixtureOutputs::gaussian(centers, scales));
   // Hand computation with the two live components only.
   const Reference live{
       x_mean, x_scale, y_mean, y_scale, centers, scales, lscde_log_weights(centers_x, alpha, 0.7),
@@ -400,7 +400,7 @@ TEST(ConditionalMixtureTest, ComponentsWithZeroWeightDoNotChangeOneDimensionalQu
   const ConditionalMixture mixture(
       Standardizer::identity(1), Standardizer::identity(1),
       std::make_shared<const FixedGate>(1, vec({0.0, -std::numeric_limits<double>::infinity()})),
-      centers, scales);
+      MixtureOutputs::gaussian(centers, scales));
   const Matrix x = Matrix::Zero(1, 1);
   EXPECT_EQ(mixture.component_probabilities(x)(1, 0), 0.0);
   EXPECT_NEAR(mixture.quantiles(x, {0.975})(0, 0), 0.5 * kZ95, 1e-9);
@@ -776,8 +776,8 @@ TEST(ConditionalMixtureTest, HighestDensityRegionOfTwoSeparatedGaussiansHasTwoIn
   centers << -6.0, 6.0;
   scales << 0.5, 0.5;
   const ConditionalMixture mixture(Standardizer::identity(1), Standardizer(vec({0.0}), vec({2.0})),
-                                   std::make_shared<const FixedGate>(1, vec({0.0, 0.0})), centers,
-                                   scales);
+                                   std::make_shared<const FixedGate>(1, vec({0.0, 0.0})),
+                                   MixtureOutputs::gaussian(centers, scales));
   const auto regions = mixture.highest_density_regions(Matrix::Zero(1, 1), 0.95);
   ASSERT_EQ(regions.size(), 1u);
   const auto& intervals = regions[0].intervals;
@@ -798,7 +798,8 @@ TEST(ConditionalMixtureTest, HighestDensityRegionResolvesANarrowComponentBesideA
   scales << 0.5, 0.5;
   const ConditionalMixture mixture(
       Standardizer::identity(1), Standardizer::identity(1),
-      std::make_shared<const FixedGate>(1, vec({0.0, std::log(1e-300)})), centers, scales);
+      std::make_shared<const FixedGate>(1, vec({0.0, std::log(1e-300)})),
+      MixtureOutputs::gaussian(centers, scales));
   const auto regions = mixture.highest_density_regions(Matrix::Zero(1, 1), 0.95);
   ASSERT_EQ(regions.size(), 1u);
   ASSERT_EQ(regions[0].intervals.size(), 1u);
@@ -1077,23 +1078,24 @@ TEST(ConditionalMixtureTest, InconsistentConstructionIsInvalidArgument) {
   const auto gate = std::make_shared<const FixedGate>(2, vec({0.0, 0.0}));
   const Standardizer xs = Standardizer::identity(2), ys = Standardizer::identity(1);
   const Matrix centers = Matrix::Zero(1, 2), scales = Matrix::Ones(1, 2);
-  EXPECT_NO_THROW(ConditionalMixture(xs, ys, gate, centers, scales));
-  EXPECT_THROW(ConditionalMixture(xs, ys, nullptr, centers, scales), InvalidArgument);
-  EXPECT_THROW(ConditionalMixture(Standardizer::identity(3), ys, gate, centers, scales),
-               InvalidArgument);
-  EXPECT_THROW(ConditionalMixture(xs, Standardizer::identity(2), gate, centers, scales),
-               InvalidArgument);
-  EXPECT_THROW(ConditionalMixture(xs, ys, gate, Matrix::Zero(1, 3), Matrix::Ones(1, 3)),
-               InvalidArgument);
-  EXPECT_THROW(ConditionalMixture(xs, ys, gate, centers, Matrix::Ones(1, 3)), InvalidArgument);
-  EXPECT_THROW(ConditionalMixture(xs, ys, gate, centers, Matrix::Zero(1, 2)), InvalidArgument);
-  EXPECT_THROW(ConditionalMixture(xs, ys, gate, centers, -Matrix::Ones(1, 2)), InvalidArgument);
-  EXPECT_THROW(ConditionalMixture(xs, ys, gate, centers, Matrix::Constant(1, 2, INFINITY)),
-               InvalidArgument);
-  EXPECT_THROW(ConditionalMixture(xs, ys, gate, Matrix::Constant(1, 2, std::nan("")), scales),
-               DataError);
+  const auto build = [](const Standardizer& x_scaling, const Standardizer& y_scaling,
+                        std::shared_ptr<const ConditionalGate> mixture_gate,
+                        const Matrix& mixture_centers, const Matrix& mixture_scales) {
+    return ConditionalMixture(x_scaling, y_scaling, std::move(mixture_gate),
+                              MixtureOutputs::gaussian(mixture_centers, mixture_scales));
+  };
+  EXPECT_NO_THROW(build(xs, ys, gate, centers, scales));
+  EXPECT_THROW(build(xs, ys, nullptr, centers, scales), InvalidArgument);
+  EXPECT_THROW(build(Standardizer::identity(3), ys, gate, centers, scales), InvalidArgument);
+  EXPECT_THROW(build(xs, Standardizer::identity(2), gate, centers, scales), InvalidArgument);
+  EXPECT_THROW(build(xs, ys, gate, Matrix::Zero(1, 3), Matrix::Ones(1, 3)), InvalidArgument);
+  EXPECT_THROW(build(xs, ys, gate, centers, Matrix::Ones(1, 3)), InvalidArgument);
+  EXPECT_THROW(build(xs, ys, gate, centers, Matrix::Zero(1, 2)), InvalidArgument);
+  EXPECT_THROW(build(xs, ys, gate, centers, -Matrix::Ones(1, 2)), InvalidArgument);
+  EXPECT_THROW(build(xs, ys, gate, centers, Matrix::Constant(1, 2, INFINITY)), InvalidArgument);
+  EXPECT_THROW(build(xs, ys, gate, Matrix::Constant(1, 2, std::nan("")), scales), DataError);
   const auto dead = std::make_shared<const FixedGate>(2, Vector::Constant(2, -INFINITY));
-  EXPECT_THROW(ConditionalMixture(xs, ys, dead, centers, scales), InvalidArgument);
+  EXPECT_THROW(build(xs, ys, dead, centers, scales), InvalidArgument);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1138,7 +1140,8 @@ TEST(ConditionalMixtureTest, FromJsonUsesTheGateReader) {
   scales << 0.3, 0.9;
   const ConditionalMixture mixture(
       Standardizer(vec({1.0}), vec({2.0})), Standardizer(vec({5.0}), vec({0.1})),
-      std::make_shared<const FixedGate>(1, vec({std::log(0.3), std::log(0.7)})), centers, scales);
+      std::make_shared<const FixedGate>(1, vec({std::log(0.3), std::log(0.7)})),
+      MixtureOutputs::gaussian(centers, scales));
   const nlohmann::json document = nlohmann::json::parse(mixture.to_json().dump());
   // The built-in reader does not know test gates.
   EXPECT_THROW(ConditionalMixture::from_json(document, read_builtin_gate), ModelFormatError);

@@ -197,7 +197,8 @@ TEST(DiscreteLikelihoodTest, TermsAreThoseOfExplicitLeaveOneOutRefits) {
     const ConditionalMixture refit(
         Standardizer::identity(3), Standardizer::identity(3),
         std::make_shared<const ProductKernelGate>(rest.topRows(3), smoothing.head(3), inputs),
-        rest.bottomRows(3), smoothing.tail(3).replicate(1, rest.cols()), nullptr, outputs);
+        MixtureOutputs::gaussian(rest.bottomRows(3), smoothing.tail(3).replicate(1, rest.cols()))
+            .with_output_kernels(outputs));
     const double log_p = refit.log_pdf(z.col(i).head(3), z.col(i).tail(3))(0);
     EXPECT_NEAR(-log_p, terms(i), 1e-10 * std::abs(terms(i))) << "sample " << i;
   }

@@ -44,10 +44,9 @@ TestModel sine_model_with_trend() {
   options.sigma = {0.3};
   options.regularization = {0.1};
   const ConditionalMixture fitted = fit_lscde(data.x, data.y, options).model;
-  ConditionalMixture model(
-      fitted.x_scaling(), fitted.y_scaling(), fitted.shared_gate(), fitted.centers(),
-      fitted.scales(),
-      std::make_shared<const LinearTrend>(Vector::Zero(1), Matrix::Constant(1, 1, 0.7)));
+  ConditionalMixture model(fitted.x_scaling(), fitted.y_scaling(), fitted.shared_gate(),
+                           fitted.outputs().with_trend(std::make_shared<const LinearTrend>(
+                               Vector::Zero(1), Matrix::Constant(1, 1, 0.7))));
   return {std::move(model), std::move(data)};
 }
 
@@ -171,9 +170,10 @@ TEST(EvaluationScores, CdeLossEqualsQuadratureOfTheSquaredDensity) {
 
 /// One isotropic Gaussian N(mean, σ² I) in two dimensions, whatever x (one input).
 ConditionalMixture isotropic_gaussian(const Vector& mean, double sigma) {
-  return ConditionalMixture(Standardizer::identity(1), Standardizer(mean, Vector::Ones(2)),
-                            std::make_shared<ConstantGate>(1, Vector::Zero(1)), Matrix::Zero(2, 1),
-                            Matrix::Constant(2, 1, sigma));
+  return ConditionalMixture(
+      Standardizer::identity(1), Standardizer(mean, Vector::Ones(2)),
+      std::make_shared<ConstantGate>(1, Vector::Zero(1)),
+      MixtureOutputs::gaussian(Matrix::Zero(2, 1), Matrix::Constant(2, 1, sigma)));
 }
 
 TEST(EvaluationScores, CdeLossInTwoDimensionsEqualsQuadrature) {
@@ -295,7 +295,8 @@ TEST(EvaluationCalibration, CorrectModelPassesAndOverDispersedModelFailsTheUnifo
   // distribution of u = Φ(z/2), sup |Φ(2 Φ⁻¹(u)) − u| ≈ 0.16, while the 1 % critical value of
   // D for n = 1,000 is 1.63/√1000 ≈ 0.05: the p-value must be tiny.
   const ConditionalMixture wide(correct.x_scaling(), correct.y_scaling(), correct.shared_gate(),
-                                correct.centers(), 2.0 * correct.scales(), correct.trend());
+                                MixtureOutputs::gaussian(correct.centers(), 2.0 * correct.scales())
+                                    .with_trend(correct.trend()));
   const ModelEvaluation good = evaluate_model(correct, held_out.x, held_out.y);
   const ModelEvaluation bad = evaluate_model(wide, held_out.x, held_out.y);
   ASSERT_EQ(good.calibration.size(), 2u);

@@ -40,8 +40,7 @@ double largest_difference(const ConditionalMixture& model, const MatrixView& x,
   EXPECT_TRUE(model.gate().gaussian_kernel().has_value());
   const ConditionalMixture componentwise(model.x_scaling(), model.y_scaling(),
                                          std::make_shared<ComponentwiseGate>(model.shared_gate()),
-                                         model.centers(), model.scales(), model.trend_groups(),
-                                         model.output_kernels());
+                                         model.outputs());
   return (model.log_pdf(x, y) - componentwise.log_pdf(x, y)).cwiseAbs().maxCoeff();
 }
 

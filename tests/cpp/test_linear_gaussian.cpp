@@ -107,9 +107,9 @@ TEST(ConditionalMixtureTrendTest, QueriesAreThoseOfTheMixtureShiftedByTheTrend) 
   const ConditionalFit kernel = test::small_kernel_fit();
   const ConditionalMixture& plain = kernel.model;
   const Matrix trend = (Matrix(1, 2) << 0.7, -0.4).finished();
-  const ConditionalMixture shifted(plain.x_scaling(), plain.y_scaling(), plain.shared_gate(),
-                                   plain.centers(), plain.scales(),
-                                   std::make_shared<const LinearTrend>(Vector::Zero(1), trend));
+  const ConditionalMixture shifted(
+      plain.x_scaling(), plain.y_scaling(), plain.shared_gate(),
+      plain.outputs().with_trend(std::make_shared<const LinearTrend>(Vector::Zero(1), trend)));
   const test::PairSample queries = test::sine_sample(6, 2, 7);
   const Matrix z = plain.x_scaling().transform(queries.x);
   const Vector shift = (trend * z).row(0).transpose() * plain.y_scaling().scale()(0);  // user units

@@ -57,9 +57,9 @@ void expect_queries_of_the_location_scale_map(const ConditionalMixture& trended,
   for (Index j = 0; j < 6; ++j) {
     const double factor = factors(0, j);
     const ConditionalMixture at_x(
-        trended.x_scaling(), trended.y_scaling(), trended.shared_gate(), factor * trended.centers(),
-        factor * trended.scales(),
-        std::make_shared<const LinearTrend>(shifts.col(j), Matrix::Zero(1, d_x)));
+        trended.x_scaling(), trended.y_scaling(), trended.shared_gate(),
+        MixtureOutputs::gaussian(factor * trended.centers(), factor * trended.scales())
+            .with_trend(std::make_shared<const LinearTrend>(shifts.col(j), Matrix::Zero(1, d_x))));
     const Matrix x = queries.x.col(j);
     const Matrix y = queries.y.col(j);
     EXPECT_NEAR(log_density(j), at_x.log_pdf(x, y)(0), 1e-12);
@@ -89,10 +89,10 @@ TEST(ScaleTrendTest, QueriesAreThoseOfTheMixtureMovedAndWidenedAtEachInput) {
   const ConditionalFit kernel = test::small_kernel_fit();
   const ConditionalMixture& plain = kernel.model;
   const ConditionalMixture widened(
-      plain.x_scaling(), plain.y_scaling(), plain.shared_gate(), plain.centers(), plain.scales(),
-      std::make_shared<const LinearTrend>(Vector::Constant(1, 0.3),
-                                          (Matrix(1, 2) << 0.7, -0.4).finished(),
-                                          (Matrix(1, 2) << 0.5, 0.3).finished()));
+      plain.x_scaling(), plain.y_scaling(), plain.shared_gate(),
+      plain.outputs().with_trend(std::make_shared<const LinearTrend>(
+          Vector::Constant(1, 0.3), (Matrix(1, 2) << 0.7, -0.4).finished(),
+          (Matrix(1, 2) << 0.5, 0.3).finished())));
   const Matrix x = test::sine_sample(6, 2, 7).x;
   const Matrix log_factors = widened.scale_factors_at(x).array().log();
   EXPECT_TRUE(log_factors.isApprox(
@@ -113,8 +113,9 @@ TEST(ScaleTrendTest, GaussianProcessTrendQueriesAreThoseOfTheMovedAndWidenedMixt
   process.variance_factor = (Matrix(3, 2) << 0.3, 0.1, -0.2, 0.4, 0.5, 0.0).finished();
   const Matrix centers = (Matrix(2, 3) << -1.0, 0.0, 1.2, 0.5, -0.3, 0.9).finished();
   const ConditionalMixture trended(
-      plain.x_scaling(), plain.y_scaling(), plain.shared_gate(), plain.centers(), plain.scales(),
-      std::make_shared<const GaussianProcessTrend>(centers, std::vector{process}));
+      plain.x_scaling(), plain.y_scaling(), plain.shared_gate(),
+      plain.outputs().with_trend(
+          std::make_shared<const GaussianProcessTrend>(centers, std::vector{process})));
   // μ and f against the formulas written out for one input.
   const Matrix x = test::sine_sample(1, 2, 3).x;
   const Vector z = plain.x_scaling().transform(x).col(0);
@@ -147,10 +148,12 @@ TEST(ScaleTrendTest, FarInputsGetFiniteDensitiesAndAreRefusedWithDiscreteOutputs
               (fit.model.log_pdf(far, y).array() == -INFINITY).all());
   EXPECT_TRUE(fit.model.quantiles(far, {0.5}).allFinite());
   const ColumnKernels discrete = {ColumnKernel(ColumnKind::unordered, {0.0, 1.0})};
-  EXPECT_THROW(ConditionalMixture(fit.model.x_scaling(), Standardizer::identity(1),
-                                  fit.model.shared_gate(), Matrix::Zero(1, 1),
-                                  Matrix::Constant(1, 1, 0.5), fit.model.trend(), discrete),
-               InvalidArgument);
+  EXPECT_THROW(
+      ConditionalMixture(fit.model.x_scaling(), Standardizer::identity(1), fit.model.shared_gate(),
+                         MixtureOutputs::gaussian(Matrix::Zero(1, 1), Matrix::Constant(1, 1, 0.5))
+                             .with_trend(fit.model.trend())
+                             .with_output_kernels(discrete)),
+      InvalidArgument);
 }
 
 TEST(ScaleTrendTest, FilesWrittenBeforeTrendKindsLoadToTheSameDensities) {
@@ -192,8 +195,9 @@ TEST(LogLinearVarianceTest, FitIsAMaximumOfTheLikelihoodInEveryParameter) {
     if (parameter == 3) scales(0, 0) *= std::exp(step);
     if (parameter >= 4) scale_slopes(0, parameter - 4) += step;
     const ConditionalMixture moved(
-        fitted.x_scaling(), fitted.y_scaling(), fitted.shared_gate(), fitted.centers(), scales,
-        std::make_shared<const LinearTrend>(intercept, slopes, scale_slopes));
+        fitted.x_scaling(), fitted.y_scaling(), fitted.shared_gate(),
+        MixtureOutputs::gaussian(fitted.centers(), scales)
+            .with_trend(std::make_shared<const LinearTrend>(intercept, slopes, scale_slopes)));
     return moved.log_pdf(train.x, train.y).sum();
   };
   for (int parameter = 0; parameter < 6; ++parameter) {

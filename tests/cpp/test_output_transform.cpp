@@ -36,8 +36,7 @@ ConditionalMixture with_transform(const ConditionalMixture& model,
   std::vector<TrendGroup> groups = model.trend_groups();
   for (TrendGroup& group : groups) group.transform = transform;
   return ConditionalMixture(model.x_scaling(), model.y_scaling(), model.shared_gate(),
-                            model.centers(), model.scales(), std::move(groups),
-                            model.output_kernels());
+                            model.outputs().with_groups(std::move(groups)));
 }
 
 /// One component N(c, s²) in t through t = (log y − m) / S: y | x is log-normal with
@@ -54,9 +53,11 @@ struct LogNormalModel {
     scales(0, 0) = sigma / scale;
     return ConditionalMixture(
         Standardizer::identity(1), Standardizer(Vector::Constant(1, 3.0), Vector::Constant(1, 5.0)),
-        std::make_shared<const ConstantGate>(1, Vector::Zero(1)), centers, scales,
-        std::vector<TrendGroup>{
-            {0, nullptr, std::make_shared<const OutputTransform>(OutputTransform::log(m, scale))}});
+        std::make_shared<const ConstantGate>(1, Vector::Zero(1)),
+        MixtureOutputs::gaussian(centers, scales)
+            .with_groups(
+                {{0, nullptr,
+                  std::make_shared<const OutputTransform>(OutputTransform::log(m, scale))}}));
   }
   double log_pdf(double y) const {
     const double z = (std::log(y) - mu) / sigma;
@@ -223,8 +224,8 @@ TEST(OutputTransform, TransformedAndPooledDensitiesIntegrateToOneInYsUnits) {
   Vector log_weights = Vector::Zero(centers.cols());
   log_weights.tail(fit.model.n_components()).setConstant(std::log(3.0));
   const ConditionalMixture pooled(fit.model.x_scaling(), fit.model.y_scaling(),
-                                  std::make_shared<const ConstantGate>(2, log_weights), centers,
-                                  scales, groups);
+                                  std::make_shared<const ConstantGate>(2, log_weights),
+                                  MixtureOutputs::gaussian(centers, scales).with_groups(groups));
   for (const ConditionalMixture* model : {&transformed, &pooled}) {
     for (const Vector& x : {Vector(Vector::Zero(2)), Vector(Vector::Constant(2, 1.5))}) {
       // The transformed tail reaches far: integrate over a wide range in fine steps.

@@ -145,7 +145,9 @@ TEST(KcdeQueriesRanks, TheBroadComponentAndAnOutputTransformOfRowsSplitByHand) {
             std::make_shared<const ProductKernelGate>(kernels.centers_x().middleCols(first, count),
                                                       kernels.bandwidths(), kernels.kernels(), 0.2),
             0.3),
-        centers, scales, fitted.trend_groups(), fitted.output_kernels());
+        MixtureOutputs::gaussian(centers, scales)
+            .with_groups(fitted.trend_groups())
+            .with_output_kernels(fitted.output_kernels()));
   };
   const int size = world().size();
   const int rank = world().rank();

@@ -6,22 +6,32 @@
 //   e = (t − μ_g(z)) / f_g(z) for component k of trend group g,
 //
 // on standardised x (z) and y (t). The mixture is the standardisations, the gate w_k(x)
-// (conditional_gate.hpp) and an output side of parts beside the gate, each with its own checks,
-// model-file members and share of every query:
+// (conditional_gate.hpp) and an output side of parts beside the gate, described by one value,
+// MixtureOutputs, and built from it into parts each with its own checks, model-file members and
+// share of every query:
 //
-// - the components' factors K_kd: Gaussian N(e_d; c_kd, s_kd²), or, for an output dimension with a
-//   discrete kernel (column_kernel.hpp, KCDE's declared discrete columns, docs/methods/kcde.md),
-//   the kernel's probability mass p_d(y_d | c_kd; λ_d) around the level c_kd, the scales row of
-//   that dimension holding λ_d (src/core/discrete_outputs.hpp). A discrete dimension is not
-//   standardised, takes no trend, and the queries return a probability mass for it (a product of
-//   density and mass for mixed y);
-// - the trend groups (src/core/trend_groups.hpp): consecutive components sharing the map from y
-//   to e. Group g's output trend (output_trend.hpp: a line, with f = exp(Γ z) for the linear
-//   baseline's log-linear spread, or a Gaussian-process mean with its predictive spread; none:
-//   μ = 0, f = 1) moves and widens its components with x, and its optional output transform
-//   (output_transform.hpp, a one-dimensional continuous y only) makes t = T(y) rather than y's
-//   standardisation, the density then carrying T′(y). A model of one group is the plain shape;
-//   a pool of several fitted models (auto's stacking) has one group per member.
+// - the Gaussian components (src/core/gaussian_components.hpp): on every output dimension without
+//   a discrete kernel, the factor K_kd = N(e_d; c_kd, s_kd²) of the table of centres and scales
+//   (MixtureOutputs::gaussian);
+// - the discrete output kernels (src/core/discrete_outputs.hpp; with_output_kernels): on an output
+//   dimension with a discrete kernel (column_kernel.hpp, KCDE's declared discrete columns,
+//   docs/methods/kcde.md), the kernel's probability mass p_d(y_d | c_kd; λ_d) around the level
+//   c_kd, the scales row of that dimension holding λ_d. A discrete dimension is not standardised,
+//   takes no trend, and the queries return a probability mass for it (a product of density and
+//   mass for mixed y);
+// - the trend groups (src/core/trend_groups.hpp; with_trend, with_groups): consecutive components
+//   sharing the map from y to e. Group g's output trend (output_trend.hpp: a line, with
+//   f = exp(Γ z) for the linear baseline's log-linear spread, or a Gaussian-process mean with its
+//   predictive spread; none: μ = 0, f = 1) moves and widens its components with x, and its
+//   optional output transform (output_transform.hpp, a one-dimensional continuous y only) makes
+//   t = T(y) rather than y's standardisation, the density then carrying T′(y). A model of one
+//   group is the plain shape; a pool of several fitted models (auto's stacking) has one group per
+//   member.
+//
+// The rules between parts (a trend needs Gaussian outputs, a transform one continuous output)
+// are checked in one place, the mixture's constructor. A new kind of part is its class in
+// src/core/ and one member of MixtureOutputs whose default keeps today's shapes: no construction
+// changes.
 //
 // Through the Jacobian |∂e/∂y| densities are reported in the user's units. Each query is written
 // once here; estimators only supply the gate, the components (c_k, s_k) and the parts. A model
@@ -49,8 +59,10 @@
 namespace cdens {
 namespace detail {
 class DiscreteOutputs;
+class GaussianComponents;
 struct GroupMaps;
 class ScalarMixture;
+class ScalarOutput;
 class TransformedScalarMixture;
 class TrendGroups;
 }  // namespace detail
@@ -70,44 +82,78 @@ struct TrendGroup {
   std::shared_ptr<const OutputTransform> transform = nullptr;
 };
 
+/// The output side of a conditional mixture as a value: the parts it is composed of, beside the
+/// gate. The components' centres and scales (d_y × K, in standardised output units: of the
+/// residual e where there is a trend), the trend groups (by default one, without trend or
+/// transform) and the kernel of every output dimension (by default all Gaussian). The mixture's
+/// constructor builds each part from it, which checks its own invariants, and checks the rules
+/// between parts in one place; InvalidArgument there. A new kind of part is one more member here
+/// whose default leaves the shape as it was, so no existing construction changes.
+class MixtureOutputs {
+ public:
+  /// Gaussian components N(e_d; c_kd, s_kd²): `centers` and `scales` d_y × K, scales positive.
+  static MixtureOutputs gaussian(Matrix centers, Matrix scales);
+
+  /// These components in one trend group moved and widened by `trend` (null: none), replacing the
+  /// groups; the trend maps d_x inputs to d_y outputs of Gaussian kernels.
+  MixtureOutputs with_trend(std::shared_ptr<const OutputTrend> trend) const&;
+  MixtureOutputs with_trend(std::shared_ptr<const OutputTrend> trend) &&;
+  /// These components in trend groups: `groups` in order of their first component, the first at
+  /// 0, each non-empty; a trend needs Gaussian outputs, a transform one continuous output.
+  MixtureOutputs with_groups(std::vector<TrendGroup> groups) const&;
+  MixtureOutputs with_groups(std::vector<TrendGroup> groups) &&;
+  /// These components with the kernel of every output dimension (empty: all Gaussian). A discrete
+  /// one needs the identity scaling, centres among its levels, its λ as a constant scales row,
+  /// and no trend (src/core/discrete_outputs.hpp).
+  MixtureOutputs with_output_kernels(ColumnKernels kernels) const&;
+  MixtureOutputs with_output_kernels(ColumnKernels kernels) &&;
+
+  const Matrix& centers() const { return centers_; }
+  const Matrix& scales() const { return scales_; }
+  const std::vector<TrendGroup>& groups() const { return groups_; }
+  /// One kernel per output dimension (ColumnKernel() for a Gaussian one).
+  const ColumnKernels& output_kernels() const { return output_kernels_; }
+
+ private:
+  MixtureOutputs(Matrix centers, Matrix scales);
+
+  Matrix centers_;
+  Matrix scales_;
+  std::vector<TrendGroup> groups_;
+  ColumnKernels output_kernels_;
+};
+
 class ConditionalMixture {
  public:
-  /// `centers` and `scales` are d_y × K in standardised output units (of the residual e where
-  /// there is a trend); scales must be positive. `trend` is the output trend of matching
-  /// dimensions, or null for none. `output_kernels` gives the kernel of every output dimension
-  /// (empty: all Gaussian); a discrete one needs the identity scaling, centres among its levels,
-  /// its λ as a constant scales row, and no trend. Each part of the output side checks its own
-  /// (src/core/discrete_outputs.hpp, src/core/trend_groups.hpp); InvalidArgument otherwise.
+  /// The mixture of `gate` (over standardised inputs) and `outputs`, the gate's K components.
+  /// InvalidArgument where the gate, the standardisations and the outputs disagree, or where a
+  /// part of the outputs refuses (src/core/gaussian_components.hpp, discrete_outputs.hpp,
+  /// trend_groups.hpp) or two parts cannot go together.
   ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
-                     std::shared_ptr<const ConditionalGate> gate, Matrix centers, Matrix scales,
-                     std::shared_ptr<const OutputTrend> trend = nullptr,
-                     ColumnKernels output_kernels = {});
-  /// A mixture whose components fall into trend groups: `groups` in order of their first
-  /// component, the first at 0, each group non-empty; a trend needs Gaussian outputs, a
-  /// transform one continuous output.
-  ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
-                     std::shared_ptr<const ConditionalGate> gate, Matrix centers, Matrix scales,
-                     std::vector<TrendGroup> groups, ColumnKernels output_kernels = {});
+                     std::shared_ptr<const ConditionalGate> gate, MixtureOutputs outputs);
 
   Index input_dim() const { return x_scaling_.dimension(); }
   Index output_dim() const { return y_scaling_.dimension(); }
-  Index n_components() const { return centers_.cols(); }
+  Index n_components() const { return outputs_.centers().cols(); }
   const ConditionalGate& gate() const { return *gate_; }
   /// The gate itself, for a model that wraps it (ProjectedGate, SelectedFeaturesGate).
   const std::shared_ptr<const ConditionalGate>& shared_gate() const { return gate_; }
   const Standardizer& x_scaling() const { return x_scaling_; }
   const Standardizer& y_scaling() const { return y_scaling_; }
-  const Matrix& centers() const { return centers_; }
-  const Matrix& scales() const { return scales_; }
+  /// The output side: components, trend groups and output kernels. A model that changes one part
+  /// of another builds from it (`model.outputs().with_groups(…)`).
+  const MixtureOutputs& outputs() const { return outputs_; }
+  const Matrix& centers() const { return outputs_.centers(); }
+  const Matrix& scales() const { return outputs_.scales(); }
   /// The output trend of a model of one trend group, or null where there is none;
   /// InvalidArgument for a pooled model, whose groups have one each (trend_groups()).
   const std::shared_ptr<const OutputTrend>& trend() const;
   /// The trend groups: one for every model but a pool.
-  const std::vector<TrendGroup>& trend_groups() const;
+  const std::vector<TrendGroup>& trend_groups() const { return outputs_.groups(); }
   /// One past the last component of trend group g: the next group's first, or K.
   Index trend_group_end(std::size_t g) const;
   /// The kernel of every output dimension: continuous (Gaussian) or discrete.
-  const ColumnKernels& output_kernels() const;
+  const ColumnKernels& output_kernels() const { return outputs_.output_kernels(); }
   /// Whether a trend group carries an output transform (its components are then not Gaussian in
   /// y: scalar_components() is refused and the CRPS is crps_by_quadrature()).
   bool has_output_transform() const;
@@ -208,6 +254,19 @@ class ConditionalMixture {
   detail::TransformedScalarMixture transformed_mixture(const VectorView& pi,
                                                        const detail::GroupMaps& maps,
                                                        Index j) const;
+  /// The distribution of a one-dimensional y at input j of `maps` for component probabilities
+  /// π, in the form chosen at construction (src/core/scalar_output.hpp): over the levels of a
+  /// discrete y, the scalar mixture of t, or the transformed one.
+  std::unique_ptr<detail::ScalarOutput> scalar_output(const VectorView& pi,
+                                                      const detail::GroupMaps& maps, Index j) const;
+  std::unique_ptr<detail::ScalarOutput> level_output(const VectorView& pi,
+                                                     const detail::GroupMaps& maps, Index j) const;
+  std::unique_ptr<detail::ScalarOutput> standardized_output(const VectorView& pi,
+                                                            const detail::GroupMaps& maps,
+                                                            Index j) const;
+  std::unique_ptr<detail::ScalarOutput> transformed_output(const VectorView& pi,
+                                                           const detail::GroupMaps& maps,
+                                                           Index j) const;
   /// Whether log_pdf may sum the kernels of `kernel`'s gate with the kernel-sum engine: one trend
   /// group, no output transform, Gaussian outputs, every component of the same widths.
   bool queries_by_kernel_sums(const GaussianKernelCenters& kernel) const;
@@ -226,23 +285,24 @@ class ConditionalMixture {
   Standardizer x_scaling_;
   Standardizer y_scaling_;
   std::shared_ptr<const ConditionalGate> gate_;
-  Matrix centers_;
-  Matrix scales_;
+  MixtureOutputs outputs_;
   // The parts of the output side (immutable, so copies of the model share them).
-  std::shared_ptr<const detail::TrendGroups> groups_;
+  std::shared_ptr<const detail::GaussianComponents> gaussian_;
   std::shared_ptr<const detail::DiscreteOutputs> discrete_;
-  Matrix gaussian_centers_;     ///< the rows of the centres of the Gaussian outputs
-  Matrix gaussian_scales_;      ///< and of the scales
+  std::shared_ptr<const detail::TrendGroups> groups_;
   Matrix component_means_;      ///< d_y × K: the mean of each component
   Matrix component_variances_;  ///< d_y × K: the variance of each component, per dimension
   Vector log_marginal_;         ///< normalised log m_k
-  Vector component_log_norms_;  ///< −Σ_d log s_kd − (d/2) log 2π over the Gaussian outputs
   // One-dimensional Gaussian y: the merged component of every component, and each merged one's
   // centre, scale and trend group.
   std::vector<Index> merged_of_;
   Vector merged_centers_;
   Vector merged_scales_;
   std::vector<std::size_t> merged_groups_;
+  using ScalarForm = std::unique_ptr<detail::ScalarOutput> (ConditionalMixture::*)(
+      const VectorView&, const detail::GroupMaps&, Index) const;
+  ScalarForm scalar_form_ =
+      nullptr;  ///< one of level_output, standardized_output, transformed_output
 };
 
 }  // namespace cdens
