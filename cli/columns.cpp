@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/text.hpp"
 #include "table_cells.hpp"
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/error.hpp"
-#include "cdens/evaluation/comparison.hpp"
+#include "cdens/core/types.hpp"
+#include "cdens/evaluation/evaluation.hpp"
 #include "columns.hpp"
 #include "command_progress.hpp"
 #include "commands.hpp"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "columns.hpp"
 #include "command_progress.hpp"
 #include "commands.hpp"

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "commands.hpp"
 #include "core/csv.hpp"
 #include "core/text.hpp"

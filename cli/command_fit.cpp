@@ -13,10 +13,10 @@
 #include <sstream>
 
 #include "cdens/core/communicator.hpp"
-#include "cdens/core/error.hpp"
-#include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/types.hpp"
+#include "cdens/evaluation/scores.hpp"
 #include "cdens/methods/registry.hpp"
 #include "columns.hpp"
 #include "command_progress.hpp"

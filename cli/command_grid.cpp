@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "commands.hpp"
 #include "core/text.hpp"
 #include "core/validate.hpp"

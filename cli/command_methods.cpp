@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/methods/registry.hpp"
 #include "commands.hpp"
 #include "core/text.hpp"

@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/methods/registry.hpp"
 #include "columns.hpp"
 #include "command_progress.hpp"

@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include "cdens/core/progress.hpp"
+#include "cdens/core/fit_context.hpp"
 
 namespace CLI {
 class App;

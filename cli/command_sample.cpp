@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
 #include "commands.hpp"
 #include "core/validate.hpp"
 #include "input_points.hpp"

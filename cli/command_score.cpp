@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "cdens/core/metrics.hpp"
+#include "cdens/evaluation/scores.hpp"
 #include "columns.hpp"
 #include "commands.hpp"
 #include "core/csv.hpp"

@@ -2,7 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "columns.hpp"
 #include "core/text.hpp"
 #include "table_cells.hpp"

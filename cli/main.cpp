@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/mpi_session.hpp"
+#include "cdens/core/communicator.hpp"
 #include "commands.hpp"
 #include "core/vector_instruction_set.hpp"
 #include "processes.hpp"

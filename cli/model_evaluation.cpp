@@ -17,7 +17,7 @@
 #include <optional>
 #include <ostream>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/model_file.hpp"
 #include "columns.hpp"
 #include "command_progress.hpp"

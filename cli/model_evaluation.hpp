@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/progress.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "cdens/evaluation/evaluation.hpp"
 #include "core/csv.hpp"
 

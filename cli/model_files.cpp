@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/json_io.hpp"
 
 namespace cdens::cli {

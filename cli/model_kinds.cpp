@@ -3,7 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/text.hpp"
 
 namespace cdens::cli {

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <utility>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/text.hpp"
 
 namespace cdens::cli {

@@ -12,7 +12,7 @@
 #include <ostream>
 #include <sstream>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/csv.hpp"
 #include "core/json_io.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/counting_communicator.hpp"
 
 namespace cdens::cli {

@@ -6,7 +6,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "columns.hpp"
 #include "core/text.hpp"
 

@@ -15,6 +15,7 @@
 #include "cdens/cdens.hpp"
 #include "core/parallel.hpp"
 #include "ratio_reporter.hpp"
+#include "regression/press_smoother.hpp"
 
 namespace {
 

@@ -61,7 +61,7 @@ struct DensityModel {
   FitReport report;
 };
 
-/// The model of a fit (a ConditionalFit, ReducedCdeFit, PressFit: a `model` and its `report`),
+/// The model of a fit (a ConditionalFit, LsceFit, PressFit: a `model` and its `report`),
 /// without variable names yet.
 template <class Fit>
 ConditionalModel unnamed_model(Fit fit) {

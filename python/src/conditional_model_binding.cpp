@@ -9,7 +9,7 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/model_file.hpp"
 #include "conditional/broad_component_gate.hpp"
 #include "conditional/product_kernel_gate.hpp"

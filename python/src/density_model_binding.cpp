@@ -7,7 +7,7 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "cdens/core/metrics.hpp"
+#include "cdens/evaluation/scores.hpp"
 #include "cdens/model_file.hpp"
 #include "core/validate.hpp"
 #include "model_binding.hpp"

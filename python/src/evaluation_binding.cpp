@@ -11,10 +11,7 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "cdens/core/error.hpp"
-#include "cdens/evaluation/calibration.hpp"
-#include "cdens/evaluation/comparison.hpp"
-#include "cdens/evaluation/discrete_scores.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/evaluation/evaluation.hpp"
 #include "cdens/evaluation/scores.hpp"
 #include "cdens/model_file.hpp"

@@ -4,7 +4,7 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
 #include "core/json_io.hpp"

@@ -6,7 +6,7 @@
 #include <numeric>
 #include <string>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 
 namespace py = pybind11;
 

@@ -4,7 +4,7 @@
 
 #include <utility>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 
 namespace py = pybind11;
 

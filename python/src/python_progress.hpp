@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "cdens/core/progress.hpp"
+#include "cdens/core/fit_context.hpp"
 
 namespace cdens::python {
 

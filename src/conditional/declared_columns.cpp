@@ -4,7 +4,7 @@
 #include <cmath>
 #include <set>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "core/samples_of_ranks.hpp"
 

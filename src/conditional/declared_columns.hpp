@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "cdens/conditional/kernel_cde.hpp"
 #include "cdens/core/column_kernel.hpp"
+#include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/fit_report.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 
 namespace cdens {

@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/selected_features_gate.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"

@@ -1,7 +1,6 @@
-#include "cdens/conditional/forward_selection_methods.hpp"
-
 #include <string>
 
+#include "cdens/conditional/forward_selection.hpp"
 #include "methods/option_tables.hpp"
 
 namespace cdens {
@@ -40,18 +39,18 @@ ConditionalFit fit_forward_selection_lscde(const MatrixView& x, const MatrixView
       context);
 }
 
-ConditionalFit fit_forward_selection_epsilon_kde(const MatrixView& x, const MatrixView& y,
-                                                 const ForwardSelectionEpsilonKdeOptions& options,
-                                                 const FitContext& context) {
-  fw_epsilon_kde_option_table().validate(options);
-  return select_around(x, y, options, "fw-ekde", &fit_epsilon_kde, context);
+ConditionalFit fit_forward_selection_ekde(const MatrixView& x, const MatrixView& y,
+                                          const ForwardSelectionEkdeOptions& options,
+                                          const FitContext& context) {
+  fw_ekde_option_table().validate(options);
+  return select_around(x, y, options, "fw-ekde", &fit_ekde, context);
 }
 
-ConditionalFit fit_forward_selection_nadaraya_watson_cde(
-    const MatrixView& x, const MatrixView& y,
-    const ForwardSelectionNadarayaWatsonCdeOptions& options, const FitContext& context) {
-  fw_nadaraya_watson_cde_option_table().validate(options);
-  return select_around(x, y, options, "fw-nwcde", &fit_nadaraya_watson_cde, context);
+ConditionalFit fit_forward_selection_nwcde(const MatrixView& x, const MatrixView& y,
+                                           const ForwardSelectionNwcdeOptions& options,
+                                           const FitContext& context) {
+  fw_nwcde_option_table().validate(options);
+  return select_around(x, y, options, "fw-nwcde", &fit_nwcde, context);
 }
 
 }  // namespace cdens

@@ -3,7 +3,6 @@
 
 #include <string>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/types.hpp"
 #include "core/validate.hpp"
 

@@ -10,8 +10,8 @@
 #include <memory>
 #include <vector>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/standardized_linear_fit.hpp"
 #include "core/flush_subnormals.hpp"
 #include "core/gaussian_kernel.hpp"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <unsupported/Eigen/MatrixFunctions>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens {
 namespace {

@@ -1,9 +1,8 @@
-#include "cdens/conditional/kernel_cde.hpp"
-
 #include <algorithm>
 #include <cmath>
 
-#include "cdens/core/error.hpp"
+#include "cdens/conditional/sacde.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "core/gaussian_kernel.hpp"

@@ -11,10 +11,10 @@
 #include <memory>
 #include <vector>
 
-#include "cdens/conditional/kernel_cde.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/fit_context.hpp"
+#include "cdens/core/fit_report.hpp"
 #include "cdens/core/standardizer.hpp"
 
 namespace cdens {

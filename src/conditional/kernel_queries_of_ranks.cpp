@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/broad_component_gate.hpp"
 #include "conditional/constant_gate.hpp"
 #include "conditional/product_kernel_gate.hpp"

@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "cdens/core/cross_validation.hpp"
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/lscde_gate.hpp"
 #include "conditional/lscde_system.hpp"
 #include "core/fit_skeleton.hpp"

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/constant_gate.hpp"
 #include "conditional/gate_coefficients.hpp"
 #include "core/json_io.hpp"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/lscde_gate.hpp"
 #include "core/log_space.hpp"
 #include "core/math_constants.hpp"

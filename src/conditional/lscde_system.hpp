@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "cdens/core/communicator.hpp"
-#include "cdens/core/metrics.hpp"
+#include "cdens/evaluation/scores.hpp"
 #include "conditional/lscde_basis.hpp"
 
 namespace cdens {

@@ -5,9 +5,9 @@
 #include <limits>
 #include <optional>
 
-#include "cdens/core/error.hpp"
-#include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
+#include "cdens/evaluation/scores.hpp"
 #include "conditional/lscde_gate.hpp"
 #include "conditional/lscde_system.hpp"
 #include "conditional/projected_gate.hpp"
@@ -37,7 +37,7 @@ bool uses_smi(ReducedCdeMethod method) {
 }
 
 /// The model is the LSCDE inside the search (§2.6), not an estimator fitted on z afterwards.
-bool uses_search_model(ReducedCdeMethod method, const ReducedCdeOptions& options) {
+bool uses_search_model(ReducedCdeMethod method, const LsceOptions& options) {
   return method == ReducedCdeMethod::lsce && options.final_model == LsceFinalModel::paper;
 }
 
@@ -121,10 +121,9 @@ ReducedCdeMethod parse_reduced_cde_method(const std::string& name) {
                         "' (known: lsce, lsce-ekde, lsmi-lscde, lsmi-ekde)");
 }
 
-ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
-                               const Standardizer& x_scaling, const Standardizer& y_scaling,
-                               ReducedCdeMethod method, const ReducedCdeOptions& options,
-                               const FitContext& context) {
+LsceFit fit_at_dimension(const MatrixView& x, const MatrixView& y, const Standardizer& x_scaling,
+                         const Standardizer& y_scaling, ReducedCdeMethod method,
+                         const LsceOptions& options, const FitContext& context) {
   const Communicator& communicator = context.communicator;
   agree_on_errors(communicator, [&] {
     require_training_shard(x, y, communicator);
@@ -168,9 +167,9 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
     PrefixedProgress on_z(context.progress, "estimator on z = Wx, ");
     const FitContext z_context = context.for_derived_columns(on_z);
     if (uses_epsilon_kde(method)) {
-      EpsilonKdeOptions ekde = options.epsilon_kde;
+      EkdeOptions ekde = options.epsilon_kde;
       ekde.seed = options.reduction.seed;
-      ConditionalFit fit = fit_epsilon_kde(z, y, ekde, z_context);
+      ConditionalFit fit = fit_ekde(z, y, ekde, z_context);
       model = project_inputs(x_scaling, w, fit.model);
       second = std::move(fit.report);
     } else {
@@ -194,12 +193,12 @@ ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
   report.statistics["n_basis"] = static_cast<double>(result.centers_x.cols());
   report.statistics["restarts"] = static_cast<double>(result.runs.size());
   report.statistics["updates"] = static_cast<double>(result.best.updates);
-  ReducedCdeFit fit{std::move(*model), std::move(report), w, {}};
+  LsceFit fit{std::move(*model), std::move(report), w, {}};
   for (const auto& run : result.runs) fit.traces.push_back(run.trace);
   return fit;
 }
 
-CvLoss dimension_loss(ReducedCdeMethod method, const ReducedCdeOptions& options) {
+CvLoss dimension_loss(ReducedCdeMethod method, const LsceOptions& options) {
   const bool refit = method == ReducedCdeMethod::lsce && !uses_search_model(method, options);
   return refit ? options.dz_loss : CvLoss::sq;
 }
@@ -214,7 +213,7 @@ double held_out_mean(CvLoss loss, const ConditionalMixture& model, const Matrix&
 }
 
 DimensionTables cross_validate_dimension(const MatrixView& x, const MatrixView& y,
-                                         ReducedCdeMethod method, const ReducedCdeOptions& options,
+                                         ReducedCdeMethod method, const LsceOptions& options,
                                          const FitContext& context) {
   const Communicator& communicator = context.communicator;
   agree_on_errors(communicator, [&] {
@@ -245,9 +244,9 @@ DimensionTables cross_validate_dimension(const MatrixView& x, const MatrixView& 
     const Matrix y_held_out = gather_samples(y, held_out);
     const Index held_out_count = communicator.sum_counts(x_held_out.cols());
     for (Index dz = 1; dz <= dx; ++dz) {
-      ReducedCdeOptions fold_options = options;
+      LsceOptions fold_options = options;
       fold_options.reduction.n_components = dz;
-      const ReducedCdeFit fit =
+      const LsceFit fit =
           fit_at_dimension(x_training, y_training, x_scaling, y_scaling, method, fold_options,
                            FitContext{communicator}.with_threads(context.threads));
       fold_sq(dz - 1, k) = held_out_mean(CvLoss::sq, fit.model, x_held_out, y_held_out,
@@ -272,14 +271,14 @@ DimensionTables cross_validate_dimension(const MatrixView& x, const MatrixView& 
   return tables;
 }
 
-ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedCdeMethod method,
-                              const ReducedCdeOptions& options, const FitContext& context) {
+LsceFit fit_lsce(const MatrixView& x, const MatrixView& y, ReducedCdeMethod method,
+                 const LsceOptions& options, const FitContext& context) {
   const auto started = std::chrono::steady_clock::now();
   // Each rank passes its own pairs; the standardisation, centres and folds are those of every
   // rank's, so any number of ranks fits the same model (docs/distributed.md).
   const Communicator& communicator = context.communicator;
   agree_on_errors(communicator, [&] {
-    reduced_cde_option_table(method).validate(options);
+    lsce_option_table(method).validate(options);
     require_training_shard(x, y, communicator);
     require_distributed_estimator(method, context);
     if (options.reduction.n_components > x.rows()) {
@@ -292,14 +291,14 @@ ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y, ReducedC
                               {static_cast<double>(x.rows()), static_cast<double>(y.rows())},
                               "the dimensions of x and y");
   std::optional<DimensionTables> dimension_tables;
-  ReducedCdeOptions chosen = options;
+  LsceOptions chosen = options;
   if (options.reduction.n_components == 0) {
     dimension_tables = cross_validate_dimension(x, y, method, options, context);
     const CvTable& table = dimension_tables->chosen;
     chosen.reduction.n_components = static_cast<Index>(table.candidates(table.best, 0));
   }
   const auto [x_names, y_names] = context.pair_names(x.rows(), y.rows());
-  ReducedCdeFit fit =
+  LsceFit fit =
       fit_at_dimension(x, y, Standardizer::fit(x, communicator, "x", x_names),
                        Standardizer::fit(y, communicator, "y", y_names), method, chosen, context);
   if (dimension_tables) {

@@ -1,8 +1,8 @@
-#include "cdens/conditional/marginal_mixing.hpp"
+#include "conditional/marginal_mixing.hpp"
 
 #include <cmath>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/log_space.hpp"
 
 namespace cdens {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/group_lasso_acceleration.hpp"
 #include "conditional/group_lasso_terms.hpp"
 

@@ -14,7 +14,7 @@
 
 #include <vector>
 
-#include "cdens/conditional/group_lasso_options.hpp"
+#include "cdens/conditional/sacde.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {

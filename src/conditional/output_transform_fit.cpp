@@ -9,8 +9,8 @@
 #include <utility>
 
 #include "cdens/core/conditional_mixture.hpp"
-#include "cdens/core/error.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/types.hpp"
 #include "core/validate.hpp"
 
 namespace cdens {

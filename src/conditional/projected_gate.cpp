@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/selected_features_gate.hpp"
 #include "core/json_io.hpp"
 #include "core/validate.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// The steps of fit_reduced_cde (lsce.hpp) that choose d_z: a fit at one d_z on given scalings,
+// The steps of fit_lsce (lsce.hpp) that choose d_z: a fit at one d_z on given scalings,
 // and the cross-validation of the whole method over d_z = 1 … d_x.
 
 #include "cdens/conditional/lsce.hpp"
@@ -8,12 +8,11 @@
 namespace cdens {
 
 /// `method` at the d_z of options.reduction (1 … d_x) on x and y standardised by the given
-/// scalings (fit_reduced_cde: those of x and y themselves; cross_validate_dimension: those of
+/// scalings (fit_lsce: those of x and y themselves; cross_validate_dimension: those of
 /// the whole sample for every fold).
-ReducedCdeFit fit_at_dimension(const MatrixView& x, const MatrixView& y,
-                               const Standardizer& x_scaling, const Standardizer& y_scaling,
-                               ReducedCdeMethod method, const ReducedCdeOptions& options,
-                               const FitContext& context = {});
+LsceFit fit_at_dimension(const MatrixView& x, const MatrixView& y, const Standardizer& x_scaling,
+                         const Standardizer& y_scaling, ReducedCdeMethod method,
+                         const LsceOptions& options, const FitContext& context = {});
 
 /// The d_z tables of cross_validate_dimension: one set of fold fits scored two ways.
 struct DimensionTables {
@@ -33,7 +32,7 @@ struct DimensionTables {
 /// (draw_sharded_fold_labels), each fold fit runs on every rank and the held-out losses are
 /// summed over the ranks.
 DimensionTables cross_validate_dimension(const MatrixView& x, const MatrixView& y,
-                                         ReducedCdeMethod method, const ReducedCdeOptions& options,
+                                         ReducedCdeMethod method, const LsceOptions& options,
                                          const FitContext& context = {});
 
 }  // namespace cdens

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <memory>
 
-#include "cdens/core/error.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "core/fit_skeleton.hpp"

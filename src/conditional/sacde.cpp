@@ -6,7 +6,6 @@
 #include <optional>
 
 #include "cdens/conditional/lscde.hpp"
-#include "cdens/core/error.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/sacde_gate.hpp"
 #include "conditional/sacde_system.hpp"
@@ -43,7 +42,7 @@ SaCdeBasis basis_on(const StandardizedSamples& candidates, const std::vector<Ind
 /// Each rank holds its own pairs: the systems sum Ĥ and ĥ over the ranks, and the held-out
 /// losses are summed too.
 CvTable cross_validate(const Prepared& data, const ShardedSamplingPlan& draws,
-                       const SaCdeOptions& options, int threads, const FitContext& context) {
+                       const SacdeOptions& options, int threads, const FitContext& context) {
   const int fold_count = draws.fold_count();
   const auto sigma_count = static_cast<Index>(options.sigma.size());
   const auto lambda_count = static_cast<Index>(options.regularization.size());
@@ -122,7 +121,7 @@ FeatureSelection feature_selection(const Matrix& alphas, const std::vector<doubl
 
 }  // namespace
 
-ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SaCdeOptions& options,
+ConditionalFit fit_sacde(const MatrixView& x, const MatrixView& y, const SacdeOptions& options,
                          const FitContext& context) {
   return timed_fit<ConditionalMixture>("sacde", [&](FitReport& report) {
     // Each rank passes its own pairs; the standardisation, the centres and the folds are those

@@ -5,7 +5,7 @@
 #include <numeric>
 #include <utility>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/lscde_basis.hpp"
 #include "conditional/sacde_gate.hpp"
 #include "core/log_space.hpp"

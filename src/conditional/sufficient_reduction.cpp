@@ -7,7 +7,7 @@
 #include <memory>
 #include <optional>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/grassmann.hpp"
 #include "conditional/lscde_basis.hpp"
 #include "conditional/lscde_system.hpp"

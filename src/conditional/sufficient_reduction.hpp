@@ -27,7 +27,7 @@
 //
 // σ and λ are chosen by K-fold cross-validation of J (§2.4) at the start and every 5 updates
 // (§2.5); each start runs until J stops falling, from 20 random orthonormal W (best kept). The
-// search is for one d_z; fit_reduced_cde (lsce.hpp) chooses d_z when it is not given.
+// search is for one d_z; fit_lsce (lsce.hpp) chooses d_z when it is not given.
 //
 // On many processes (a Communicator, docs/distributed.md) each rank holds its own rows and every
 // rank the same centres; ΦᵀΦ, Σ_i Φ_i ∘ Ψ_i (and LSMI's ΨᵀΨ), the per-row sums of S and those
@@ -39,7 +39,7 @@
 #include <vector>
 
 #include "cdens/conditional/lscde.hpp"
-#include "cdens/conditional/reduction_options.hpp"
+#include "cdens/conditional/lsce.hpp"
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/fit_context.hpp"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
 #include "core/parallel.hpp"

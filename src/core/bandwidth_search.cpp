@@ -8,8 +8,8 @@
 #include <memory>
 #include <vector>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
 #include "core/random_streams.hpp"
 
 namespace cdens {

@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <string>
 
-#include "cdens/core/bandwidth_search_options.hpp"
-#include "cdens/core/progress.hpp"
+#include "cdens/conditional/kcde.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "core/bandwidth_likelihood.hpp"
 
 namespace cdens {
@@ -30,7 +30,7 @@ struct BandwidthSearchResult {
 /// `screening` (the same samples and conditioning dimensions, fewer held-out samples), then the
 /// best end point on `criterion`. Pass the criterion twice to search on it alone. `floors` (empty,
 /// or one per dimension) raises the lower bound of a continuous dimension's bandwidth above
-/// `options.lower` (the recording resolution of an output, product_kernel_cde.cpp); it must stay
+/// `options.lower` (the recording resolution of an output, kcde.cpp); it must stay
 /// below `options.upper`. Every L-BFGS run (the starts, then the polish) is a step of `progress`.
 /// InvalidArgument for bad options.
 BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& criterion,

@@ -3,7 +3,7 @@
 #include <exception>
 #include <new>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens {
 namespace {

@@ -8,8 +8,8 @@
 #include <tuple>
 #include <utility>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
 #include "core/csv.hpp"
 #include "core/discrete_outputs.hpp"
 #include "core/gaussian_components.hpp"

@@ -12,7 +12,7 @@
 #include <optional>
 #include <sstream>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/input_file.hpp"
 
 namespace cdens {

@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/samples.hpp"
 
 namespace cdens::detail {

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/json_io.hpp"
 #include "core/json_reading.hpp"
 

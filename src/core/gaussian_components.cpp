@@ -3,7 +3,7 @@
 #include <cmath>
 #include <utility>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/math_constants.hpp"
 #include "core/samples.hpp"
 #include "core/validate.hpp"

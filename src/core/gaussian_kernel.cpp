@@ -1,6 +1,6 @@
 #include "core/gaussian_kernel.hpp"
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/csv.hpp"
 #include "core/log_space.hpp"
 #include "core/validate.hpp"

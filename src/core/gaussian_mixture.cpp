@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/json_io.hpp"
 #include "core/json_reading.hpp"

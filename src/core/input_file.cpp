@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens {
 

@@ -15,7 +15,7 @@
 #include <optional>
 
 #include "cdens/core/communicator.hpp"
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/input_file.hpp"
 #include "core/json_reading.hpp"
 

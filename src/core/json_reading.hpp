@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens {
 

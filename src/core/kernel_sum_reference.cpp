@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/log_space.hpp"
 
 namespace cdens {

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <vector>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/binned_kernel_sums.hpp"
 #include "core/block_tree_kernel_sums.hpp"
 #include "core/debug_note.hpp"

@@ -1,9 +1,8 @@
-#include "cdens/core/metrics.hpp"
-
 #include <cmath>
 #include <string>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
+#include "cdens/evaluation/scores.hpp"
 
 namespace cdens {
 

@@ -1,7 +1,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "cdens/core/mpi_session.hpp"
+#include "cdens/core/communicator.hpp"
 
 namespace cdens {
 

@@ -1,15 +1,14 @@
 // The MPI session and the Communicator over MPI's collectives (CDENS_WITH_MPI=ON; OpenMPI on
 // Debian).
 
-#include "cdens/core/mpi_session.hpp"
-
 #include <mpi.h>
 
 #include <climits>
 #include <numeric>
 #include <string>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/communicator.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <cstdlib>
 
-#include "cdens/core/error.hpp"
-#include "cdens/core/mpi_session.hpp"
+#include "cdens/core/communicator.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens {
 

@@ -7,7 +7,6 @@
 #include <mutex>
 #include <string>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {

@@ -1,8 +1,8 @@
-#include "cdens/core/progress.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <utility>
+
+#include "cdens/core/fit_context.hpp"
 
 namespace cdens {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/csv.hpp"
 
 namespace cdens {

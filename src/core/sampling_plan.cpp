@@ -4,8 +4,8 @@
 #include <cmath>
 #include <string>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
 #include "core/random_streams.hpp"
 #include "core/sampling_plan_draws.hpp"
 #include "core/text.hpp"

@@ -8,7 +8,6 @@
 #include <numeric>
 #include <vector>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/types.hpp"
 

@@ -12,7 +12,6 @@
 
 #include <vector>
 
-#include "cdens/core/density_region.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens::detail {

@@ -9,7 +9,7 @@
 
 #include <utility>
 
-#include "cdens/core/density_region.hpp"
+#include "cdens/core/types.hpp"
 #include "core/scalar_mixture.hpp"
 
 namespace cdens::detail {

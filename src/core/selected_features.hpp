@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "cdens/core/communicator.hpp"
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/json_io.hpp"
 #include "core/sample_weights.hpp"
 #include "core/validate.hpp"

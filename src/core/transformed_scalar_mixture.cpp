@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens::detail {
 namespace {

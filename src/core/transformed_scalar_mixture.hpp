@@ -23,7 +23,6 @@
 
 #include <vector>
 
-#include "cdens/core/density_region.hpp"
 #include "cdens/core/output_transform.hpp"
 #include "cdens/core/types.hpp"
 #include "core/scalar_mixture.hpp"

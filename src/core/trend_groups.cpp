@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/json_io.hpp"
 #include "core/json_reading.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/text.hpp"
 #include "core/vector_dispatch.hpp"
 

@@ -1,6 +1,6 @@
 #include "density/density_scaling.hpp"
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens {
 

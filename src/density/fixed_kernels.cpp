@@ -3,9 +3,9 @@
 #include <cmath>
 #include <string>
 
-#include "cdens/core/error.hpp"
-#include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
+#include "cdens/evaluation/scores.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/kernel_sums.hpp"

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <string>
 
-#include "cdens/core/error.hpp"
-#include "cdens/core/progress.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/error.hpp"
-#include "cdens/core/progress.hpp"
+#include "cdens/core/fit_context.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/density/parzen.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/parallel.hpp"
@@ -16,6 +16,7 @@
 #include "density/fixed_kernels.hpp"
 #include "density/gskd_construction.hpp"
 #include "density/gskd_holdout.hpp"
+#include "density/mnqp.hpp"
 #include "methods/option_tables.hpp"
 
 namespace cdens {

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"
+#include "density/mnqp.hpp"
+#include "density/rwbs.hpp"
 
 namespace cdens {
 namespace {

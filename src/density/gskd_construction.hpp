@@ -8,9 +8,9 @@
 
 #include "cdens/core/gaussian_mixture.hpp"
 #include "cdens/core/types.hpp"
-#include "cdens/density/mnqp.hpp"
-#include "cdens/density/rwbs.hpp"
+#include "density/mnqp.hpp"
 #include "density/ofr.hpp"
+#include "density/rwbs.hpp"
 
 namespace cdens {
 

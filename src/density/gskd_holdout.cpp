@@ -4,13 +4,14 @@
 #include <cmath>
 #include <limits>
 
-#include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/evaluation/scores.hpp"
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"
 #include "core/samples.hpp"
 #include "density/fixed_kernels.hpp"
 #include "density/gskd_construction.hpp"
+#include "density/mnqp.hpp"
 
 namespace cdens {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cdens/core/cross_validation.hpp"
-#include "cdens/core/progress.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "cdens/density/gskd.hpp"
 
 namespace cdens {

@@ -1,11 +1,11 @@
-#include "cdens/density/mnqp.hpp"
+#include "density/mnqp.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <string>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens {
 namespace {

@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens {
 namespace {

@@ -2,12 +2,12 @@
 
 #include <cmath>
 
-#include "cdens/core/error.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/samples.hpp"
 #include "core/validate.hpp"
 #include "density/density_scaling.hpp"
 #include "density/fixed_kernels.hpp"
+#include "density/mnqp.hpp"
 #include "methods/option_tables.hpp"
 
 namespace cdens {

@@ -1,11 +1,11 @@
-#include "cdens/density/rwbs.hpp"
+#include "density/rwbs.hpp"
 
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens {
 namespace {

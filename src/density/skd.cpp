@@ -5,14 +5,15 @@
 #include <limits>
 #include <string>
 
-#include "cdens/core/error.hpp"
-#include "cdens/core/progress.hpp"
+#include "cdens/core/fit_context.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/density/parzen.hpp"
 #include "core/fit_skeleton.hpp"
 #include "core/samples.hpp"
 #include "core/validate.hpp"
 #include "density/density_scaling.hpp"
 #include "density/fixed_kernels.hpp"
+#include "density/mnqp.hpp"
 #include "density/ofr.hpp"
 #include "methods/option_tables.hpp"
 

@@ -1,11 +1,10 @@
-#include "cdens/evaluation/calibration.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <string>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
+#include "cdens/evaluation/scores.hpp"
 #include "core/math_constants.hpp"
 #include "core/random_streams.hpp"
 #include "core/validate.hpp"

@@ -1,11 +1,10 @@
-#include "cdens/evaluation/comparison.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
+#include "cdens/evaluation/evaluation.hpp"
 #include "evaluation/summary.hpp"
 
 namespace cdens {

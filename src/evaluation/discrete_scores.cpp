@@ -1,9 +1,7 @@
-#include "cdens/evaluation/discrete_scores.hpp"
-
 #include <algorithm>
 #include <string>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/evaluation/scores.hpp"
 #include "core/validate.hpp"
 #include "evaluation/level_forecasts.hpp"

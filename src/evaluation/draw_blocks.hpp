@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "cdens/core/conditional_mixture.hpp"
-#include "cdens/core/progress.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens::detail {

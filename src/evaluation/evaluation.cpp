@@ -6,8 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cdens/core/error.hpp"
-#include "cdens/evaluation/discrete_scores.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/evaluation/scores.hpp"
 #include "conditional/constant_gate.hpp"
 #include "core/csv.hpp"

@@ -1,6 +1,6 @@
 #include "evaluation/level_forecasts.hpp"
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens::detail {
 

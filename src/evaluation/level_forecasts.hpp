@@ -1,8 +1,8 @@
 #pragma once
 // The forecast of a one-dimensional discrete y (a KCDE whose output is declared discrete or
 // ordered): at every input, the probability mass function p̂(l | x_j) over the levels the model was
-// fitted on. Every score of a discrete y is a finite sum over it (discrete_scores.hpp, the
-// randomised PIT and HPD values of calibration.hpp).
+// fitted on. Every score of a discrete y is a finite sum over it (scores.hpp, the
+// randomised PIT and HPD values of scores.hpp).
 
 #include <string>
 #include <vector>

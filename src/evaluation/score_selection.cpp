@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/text.hpp"
 
 namespace cdens::detail {

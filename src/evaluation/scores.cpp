@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/parallel.hpp"
 #include "core/validate.hpp"
 #include "evaluation/draw_blocks.hpp"

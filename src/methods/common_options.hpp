@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cdens/core/output_transform.hpp"
-#include "cdens/methods/option_table.hpp"
+#include "cdens/methods/registry.hpp"
 
 namespace cdens::registry_internal {
 

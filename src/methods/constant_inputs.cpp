@@ -4,8 +4,8 @@
 #include <sstream>
 #include <string>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/declared_columns.hpp"
 #include "conditional/selected_features_gate.hpp"
 

@@ -7,14 +7,14 @@
 
 namespace cdens {
 
-const OptionTable<EpsilonKdeOptions>& epsilon_kde_option_table() {
+const OptionTable<EkdeOptions>& ekde_option_table() {
   using namespace registry_internal;
-  static const OptionTable<EpsilonKdeOptions> table = [] {
-    OptionTable<EpsilonKdeOptions> rows;
-    rows.add(epsilon_grid(), CDENS_OPTION_FIELD(EpsilonKdeOptions, epsilon));
-    rows.add(sigma_grid(), CDENS_OPTION_FIELD(EpsilonKdeOptions, sigma));
-    rows.add(folds_option(), CDENS_OPTION_FIELD(EpsilonKdeOptions, folds));
-    rows.add(seed_option(), CDENS_OPTION_FIELD(EpsilonKdeOptions, seed));
+  static const OptionTable<EkdeOptions> table = [] {
+    OptionTable<EkdeOptions> rows;
+    rows.add(epsilon_grid(), CDENS_OPTION_FIELD(EkdeOptions, epsilon));
+    rows.add(sigma_grid(), CDENS_OPTION_FIELD(EkdeOptions, sigma));
+    rows.add(folds_option(), CDENS_OPTION_FIELD(EkdeOptions, folds));
+    rows.add(seed_option(), CDENS_OPTION_FIELD(EkdeOptions, seed));
     return rows;
   }();
   return table;
@@ -22,9 +22,9 @@ const OptionTable<EpsilonKdeOptions>& epsilon_kde_option_table() {
 
 namespace registry_internal {
 
-MethodEntry epsilon_kde_method() {
+MethodEntry ekde_method() {
   MethodEntry entry = conditional_method("ekde", "ε-neighbour kernel density estimation",
-                                         "EpsilonKDE", epsilon_kde_option_table(), &fit_epsilon_kde,
+                                         "EpsilonKDE", ekde_option_table(), &fit_ekde,
                                          {gate_kind<EpsilonBallGate>("epsilon_ball")});
   entry.test_options = {{"epsilon", std::vector<double>{0.5, 1.0}},
                         {"sigma", std::vector<double>{0.3}},

@@ -44,15 +44,15 @@ const OptionTable<ForwardSelectionLscdeOptions>& fw_lscde_option_table() {
   return table;
 }
 
-const OptionTable<ForwardSelectionEpsilonKdeOptions>& fw_epsilon_kde_option_table() {
+const OptionTable<ForwardSelectionEkdeOptions>& fw_ekde_option_table() {
   using namespace registry_internal;
-  using Options = ForwardSelectionEpsilonKdeOptions;
+  using Options = ForwardSelectionEkdeOptions;
   static const OptionTable<Options> table = [] {
     OptionTable<Options> rows;
-    rows.add(epsilon_grid(), &Options::estimator, CDENS_OPTION_FIELD(EpsilonKdeOptions, epsilon));
-    rows.add(sigma_grid(), &Options::estimator, CDENS_OPTION_FIELD(EpsilonKdeOptions, sigma));
-    rows.add(folds_option(), &Options::estimator, CDENS_OPTION_FIELD(EpsilonKdeOptions, folds));
-    rows.add(seed_option(), &Options::estimator, CDENS_OPTION_FIELD(EpsilonKdeOptions, seed));
+    rows.add(epsilon_grid(), &Options::estimator, CDENS_OPTION_FIELD(EkdeOptions, epsilon));
+    rows.add(sigma_grid(), &Options::estimator, CDENS_OPTION_FIELD(EkdeOptions, sigma));
+    rows.add(folds_option(), &Options::estimator, CDENS_OPTION_FIELD(EkdeOptions, folds));
+    rows.add(seed_option(), &Options::estimator, CDENS_OPTION_FIELD(EkdeOptions, seed));
     rows.add_rule([](const Options& options) {
       require_several_candidates(options.estimator.epsilon.size() * options.estimator.sigma.size(),
                                  "epsilon, sigma");
@@ -62,21 +62,18 @@ const OptionTable<ForwardSelectionEpsilonKdeOptions>& fw_epsilon_kde_option_tabl
   return table;
 }
 
-const OptionTable<ForwardSelectionNadarayaWatsonCdeOptions>& fw_nadaraya_watson_cde_option_table() {
+const OptionTable<ForwardSelectionNwcdeOptions>& fw_nwcde_option_table() {
   using namespace registry_internal;
-  using Options = ForwardSelectionNadarayaWatsonCdeOptions;
+  using Options = ForwardSelectionNwcdeOptions;
   static const OptionTable<Options> table = [] {
     OptionTable<Options> rows;
-    rows.add(sigma_grid(), &Options::estimator,
-             CDENS_OPTION_FIELD(NadarayaWatsonCdeOptions, sigma));
+    rows.add(sigma_grid(), &Options::estimator, CDENS_OPTION_FIELD(NwcdeOptions, sigma));
     // The selection compares candidates by NW-CDE's leave-one-out choice of σ, which leaves each
     // centre out of the others: two at least.
     OptionInfo centers = in_range(n_centers_option(), 2);
     centers.range_reason = ": NW-CDE chooses sigma by leaving each centre out of the others";
-    rows.add(std::move(centers), &Options::estimator,
-             CDENS_OPTION_FIELD(NadarayaWatsonCdeOptions, n_centers));
-    rows.add(seed_option(), &Options::estimator,
-             CDENS_OPTION_FIELD(NadarayaWatsonCdeOptions, seed));
+    rows.add(std::move(centers), &Options::estimator, CDENS_OPTION_FIELD(NwcdeOptions, n_centers));
+    rows.add(seed_option(), &Options::estimator, CDENS_OPTION_FIELD(NwcdeOptions, seed));
     rows.add_rule([](const Options& options) {
       require_several_candidates(options.estimator.sigma.size(), "sigma");
     });
@@ -108,14 +105,14 @@ std::vector<MethodEntry> forward_selection_methods() {
                         {"folds", std::int64_t{2}}};
   MethodEntry epsilon_kde =
       conditional_method("fw-ekde", "forward feature selection around ε-KDE", "ForwardSelectionCDE",
-                         fw_epsilon_kde_option_table(), &fit_forward_selection_epsilon_kde,
+                         fw_ekde_option_table(), &fit_forward_selection_ekde,
                          selection_gates(gate_kind<EpsilonBallGate>("epsilon_ball")));
   epsilon_kde.test_options = {{"epsilon", std::vector<double>{0.5, 1.0}},
                               {"sigma", std::vector<double>{0.3}},
                               {"folds", std::int64_t{2}}};
   MethodEntry nadaraya_watson = conditional_method(
       "fw-nwcde", "forward feature selection around NW-CDE", "ForwardSelectionCDE",
-      fw_nadaraya_watson_cde_option_table(), &fit_forward_selection_nadaraya_watson_cde,
+      fw_nwcde_option_table(), &fit_forward_selection_nwcde,
       selection_gates(gate_kind<GaussianKernelGate>("gaussian_kernel")));
   nadaraya_watson.test_options = {{"sigma", std::vector<double>{0.5, 1.0}},
                                   {"n_centers", std::int64_t{20}}};

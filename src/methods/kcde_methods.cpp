@@ -1,8 +1,8 @@
 // The options and registry entries of KCDE (per-dimension bandwidths by leave-one-out
 // likelihood) and of the linear-Gaussian baseline.
 
-#include "cdens/conditional/linear_gaussian.hpp"
-#include "cdens/conditional/product_kernel_cde.hpp"
+#include "cdens/conditional/kcde.hpp"
+#include "cdens/conditional/linear.hpp"
 #include "conditional/broad_component_gate.hpp"
 #include "conditional/constant_gate.hpp"
 #include "conditional/product_kernel_gate.hpp"
@@ -12,9 +12,9 @@
 
 namespace cdens {
 
-const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
+const OptionTable<KcdeOptions>& kcde_option_table() {
   using namespace registry_internal;
-  using Options = ProductKernelCdeOptions;
+  using Options = KcdeOptions;
   static const OptionTable<Options> table = [] {
     OptionTable<Options> rows;
     // Positive here; the fit checks each value against its column's own range (a Gaussian
@@ -95,9 +95,9 @@ const OptionTable<ProductKernelCdeOptions>& product_kernel_cde_option_table() {
   return table;
 }
 
-const OptionTable<LinearGaussianOptions>& linear_gaussian_option_table() {
+const OptionTable<LinearOptions>& linear_option_table() {
   using namespace registry_internal;
-  using Options = LinearGaussianOptions;
+  using Options = LinearOptions;
   static const OptionTable<Options> table = [] {
     OptionTable<Options> rows;
     rows.add_choice(
@@ -118,10 +118,10 @@ const OptionTable<LinearGaussianOptions>& linear_gaussian_option_table() {
 
 namespace registry_internal {
 
-MethodEntry product_kernel_cde_method() {
+MethodEntry kcde_method() {
   MethodEntry entry = conditional_method(
       "kcde", "kernel CDE with one bandwidth per dimension by leave-one-out likelihood",
-      "KernelCDE", product_kernel_cde_option_table(), &fit_product_kernel_cde,
+      "KernelCDE", kcde_option_table(), &fit_kcde,
       {gate_kind<ProductKernelGate>("product_kernel"),
        wrapping_gate_kind<BroadComponentGate>("broad_component")});
   entry.sample_weights = true;
@@ -132,11 +132,11 @@ MethodEntry product_kernel_cde_method() {
   return entry;
 }
 
-MethodEntry linear_gaussian_method() {
+MethodEntry linear_method() {
   MethodEntry entry = conditional_method(
       "linear",
       "linear-Gaussian baseline y | x ~ N(a + A x, diag s(x)²), s constant or log-linear in x",
-      "LinearGaussianCDE", linear_gaussian_option_table(), &fit_linear_gaussian,
+      "LinearGaussianCDE", linear_option_table(), &fit_linear,
       {gate_kind<ConstantGate>("constant")});
   entry.sample_weights = true;
   entry.threads = false;

@@ -6,20 +6,19 @@
 #include <utility>
 #include <vector>
 
-#include "cdens/methods/option_table.hpp"
 #include "cdens/methods/registry.hpp"
 
 namespace cdens::registry_internal {
 
 MethodEntry lscde_method();
-MethodEntry epsilon_kde_method();
-MethodEntry nadaraya_watson_cde_method();
+MethodEntry ekde_method();
+MethodEntry nwcde_method();
 MethodEntry rkde_method();
-MethodEntry product_kernel_cde_method();
-MethodEntry linear_gaussian_method();
+MethodEntry kcde_method();
+MethodEntry linear_method();
 MethodEntry auto_method();
 MethodEntry sacde_method();
-MethodEntry sa_lscde_method();
+MethodEntry salscde_method();
 /// fw-lscde, fw-ekde, fw-nwcde.
 std::vector<MethodEntry> forward_selection_methods();
 /// lsce, lsce-ekde, lsmi-lscde, lsmi-ekde.

@@ -7,13 +7,13 @@
 
 namespace cdens {
 
-const OptionTable<NadarayaWatsonCdeOptions>& nadaraya_watson_cde_option_table() {
+const OptionTable<NwcdeOptions>& nwcde_option_table() {
   using namespace registry_internal;
-  static const OptionTable<NadarayaWatsonCdeOptions> table = [] {
-    OptionTable<NadarayaWatsonCdeOptions> rows;
-    rows.add(sigma_grid(), CDENS_OPTION_FIELD(NadarayaWatsonCdeOptions, sigma));
-    rows.add(n_centers_option(), CDENS_OPTION_FIELD(NadarayaWatsonCdeOptions, n_centers));
-    rows.add(seed_option(), CDENS_OPTION_FIELD(NadarayaWatsonCdeOptions, seed));
+  static const OptionTable<NwcdeOptions> table = [] {
+    OptionTable<NwcdeOptions> rows;
+    rows.add(sigma_grid(), CDENS_OPTION_FIELD(NwcdeOptions, sigma));
+    rows.add(n_centers_option(), CDENS_OPTION_FIELD(NwcdeOptions, n_centers));
+    rows.add(seed_option(), CDENS_OPTION_FIELD(NwcdeOptions, seed));
     return rows;
   }();
   return table;
@@ -21,11 +21,10 @@ const OptionTable<NadarayaWatsonCdeOptions>& nadaraya_watson_cde_option_table() 
 
 namespace registry_internal {
 
-MethodEntry nadaraya_watson_cde_method() {
-  MethodEntry entry =
-      conditional_method("nwcde", "Nadaraya-Watson conditional density estimation", "NWCDE",
-                         nadaraya_watson_cde_option_table(), &fit_nadaraya_watson_cde,
-                         {gate_kind<GaussianKernelGate>("gaussian_kernel")});
+MethodEntry nwcde_method() {
+  MethodEntry entry = conditional_method("nwcde", "Nadaraya-Watson conditional density estimation",
+                                         "NWCDE", nwcde_option_table(), &fit_nwcde,
+                                         {gate_kind<GaussianKernelGate>("gaussian_kernel")});
   entry.test_options = {{"sigma", std::vector<double>{0.3, 1.0}}, {"n_centers", std::int64_t{30}}};
   return entry;
 }

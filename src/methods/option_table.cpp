@@ -1,12 +1,11 @@
-#include "cdens/methods/option_table.hpp"
-
 #include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdio>
 #include <type_traits>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
+#include "cdens/methods/registry.hpp"
 #include "core/parallel.hpp"
 #include "core/text.hpp"
 

@@ -1,11 +1,11 @@
 // PRESS's options and registry entry.
 
 #include "cdens/regression/press.hpp"
-#include "cdens/regression/press_smoother.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
 #include "methods/option_tables.hpp"
 #include "regression/press_gate.hpp"
+#include "regression/press_smoother.hpp"
 
 namespace cdens {
 

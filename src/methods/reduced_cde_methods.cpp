@@ -12,9 +12,9 @@ namespace {
 
 /// The rows of every reduced method; `with_radii` adds the ε-KDE's radii, `with_final_model`
 /// lsce's choice of final model.
-OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii, bool with_final_model) {
+OptionTable<LsceOptions> reduced_cde_rows(bool with_radii, bool with_final_model) {
   using namespace registry_internal;
-  using Options = ReducedCdeOptions;
+  using Options = LsceOptions;
   OptionTable<Options> rows;
   rows.add(none_by_default(
                in_range(option("n_components", OptionType::integer,
@@ -39,7 +39,7 @@ OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii, bool with_final
   rows.add(lambda_grid(), &Options::reduction,
            CDENS_OPTION_FIELD(ReductionOptions, regularization));
   if (with_radii) {
-    rows.add(epsilon_grid(), &Options::epsilon_kde, CDENS_OPTION_FIELD(EpsilonKdeOptions, epsilon));
+    rows.add(epsilon_grid(), &Options::epsilon_kde, CDENS_OPTION_FIELD(EkdeOptions, epsilon));
   }
   if (with_final_model) {
     rows.add_choice(option("final_model", OptionType::choice,
@@ -62,17 +62,17 @@ OptionTable<ReducedCdeOptions> reduced_cde_rows(bool with_radii, bool with_final
            CDENS_OPTION_FIELD(ReductionOptions, n_centers));
   // One K for every cross-validation of the method (W's, d_z's and the ε-KDE's).
   rows.add_to_both(folds_option(), &Options::reduction, CDENS_OPTION_FIELD(ReductionOptions, folds),
-                   &Options::epsilon_kde, CDENS_OPTION_FIELD(EpsilonKdeOptions, folds));
+                   &Options::epsilon_kde, CDENS_OPTION_FIELD(EkdeOptions, folds));
   rows.add(seed_option(), &Options::reduction, CDENS_OPTION_FIELD(ReductionOptions, seed));
   return rows;
 }
 
 }  // namespace
 
-const OptionTable<ReducedCdeOptions>& reduced_cde_option_table(ReducedCdeMethod method) {
-  static const OptionTable<ReducedCdeOptions> lsce = reduced_cde_rows(false, true);
-  static const OptionTable<ReducedCdeOptions> lscde = reduced_cde_rows(false, false);
-  static const OptionTable<ReducedCdeOptions> epsilon_kde = reduced_cde_rows(true, false);
+const OptionTable<LsceOptions>& lsce_option_table(ReducedCdeMethod method) {
+  static const OptionTable<LsceOptions> lsce = reduced_cde_rows(false, true);
+  static const OptionTable<LsceOptions> lscde = reduced_cde_rows(false, false);
+  static const OptionTable<LsceOptions> epsilon_kde = reduced_cde_rows(true, false);
   if (method == ReducedCdeMethod::lsce) return lsce;
   if (method == ReducedCdeMethod::lsmi_lscde) return lscde;
   return epsilon_kde;
@@ -83,7 +83,7 @@ namespace {
 
 /// The arrays of a reduced fit that its model file does not keep, and W, which the command
 /// prints.
-FitExtras reduced_cde_extras(const ReducedCdeFit& fit) {
+FitExtras reduced_cde_extras(const LsceFit& fit) {
   std::vector<Vector> traces;
   for (const std::vector<double>& trace : fit.traces) {
     traces.emplace_back(Eigen::Map<const Vector>(trace.data(), static_cast<Index>(trace.size())));
@@ -102,12 +102,9 @@ MethodEntry reduced_cde_method(ReducedCdeMethod method, std::string summary,
   const bool on_epsilon_kde =
       method == ReducedCdeMethod::lsce_ekde || method == ReducedCdeMethod::lsmi_ekde;
   MethodEntry entry = conditional_method(
-      to_string(method), std::move(summary), std::move(python_class),
-      reduced_cde_option_table(method),
-      [method](const MatrixView& x, const MatrixView& y, const ReducedCdeOptions& options,
-               const FitContext& context) {
-        return fit_reduced_cde(x, y, method, options, context);
-      },
+      to_string(method), std::move(summary), std::move(python_class), lsce_option_table(method),
+      [method](const MatrixView& x, const MatrixView& y, const LsceOptions& options,
+               const FitContext& context) { return fit_lsce(x, y, method, options, context); },
       {wrapping_gate_kind<ProjectedGate>("projected"),
        on_epsilon_kde ? gate_kind<EpsilonBallGate>("epsilon_ball") : gate_kind<LscdeGate>("lscde")},
       &reduced_cde_extras);

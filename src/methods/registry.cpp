@@ -5,8 +5,8 @@
 #include <optional>
 
 #include "cdens/core/conditional_mixture.hpp"
-#include "cdens/core/error.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/types.hpp"
 #include "core/sample_weights.hpp"
 #include "core/validate.hpp"
 #include "methods/common_options.hpp"
@@ -18,21 +18,10 @@ namespace {
 
 std::vector<MethodEntry> all_methods() {
   using namespace registry_internal;
-  std::vector<MethodEntry> entries = {lscde_method(),
-                                      epsilon_kde_method(),
-                                      nadaraya_watson_cde_method(),
-                                      rkde_method(),
-                                      sacde_method(),
-                                      sa_lscde_method(),
-                                      press_method(),
-                                      parzen_method(),
-                                      gmm_method(),
-                                      rsde_method(),
-                                      skd_method(),
-                                      gskd_method(),
-                                      product_kernel_cde_method(),
-                                      linear_gaussian_method(),
-                                      auto_method()};
+  std::vector<MethodEntry> entries = {
+      lscde_method(),   ekde_method(),  nwcde_method(),  rkde_method(),   sacde_method(),
+      salscde_method(), press_method(), parzen_method(), gmm_method(),    rsde_method(),
+      skd_method(),     gskd_method(),  kcde_method(),   linear_method(), auto_method()};
   for (auto* family : {&forward_selection_methods, &reduced_cde_methods}) {
     std::vector<MethodEntry> more = (*family)();
     std::move(more.begin(), more.end(), std::back_inserter(entries));

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens {
 namespace {

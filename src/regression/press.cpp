@@ -7,10 +7,10 @@
 #include <utility>
 
 #include "cdens/core/communicator.hpp"
-#include "cdens/core/error.hpp"
-#include "cdens/core/progress.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/types.hpp"
 #include "core/parallel.hpp"
 #include "core/random_streams.hpp"
 #include "core/samples.hpp"
@@ -19,6 +19,7 @@
 #include "regression/press_design_products.hpp"
 #include "regression/press_gate.hpp"
 #include "regression/press_optimizer.hpp"
+#include "regression/press_smoother.hpp"
 
 namespace cdens {
 namespace {

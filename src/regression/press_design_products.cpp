@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/parallel.hpp"
 
 namespace cdens {

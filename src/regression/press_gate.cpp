@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "cdens/core/error.hpp"
-#include "cdens/regression/press_smoother.hpp"
+#include "cdens/core/types.hpp"
 #include "core/json_io.hpp"
+#include "regression/press_smoother.hpp"
 
 namespace cdens {
 namespace {

@@ -16,6 +16,7 @@
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_gate.hpp"
 #include "cdens/core/conditional_mixture.hpp"
+#include "regression/press_smoother.hpp"
 
 namespace cdens {
 

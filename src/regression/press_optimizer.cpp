@@ -7,7 +7,8 @@
 #include <limits>
 #include <memory>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
+#include "regression/press_smoother.hpp"
 
 namespace cdens::detail {
 namespace {

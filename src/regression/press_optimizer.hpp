@@ -8,8 +8,8 @@
 #include <functional>
 
 #include "cdens/core/types.hpp"
-#include "cdens/regression/press_smoother.hpp"
 #include "regression/press_parameters.hpp"
+#include "regression/press_smoother.hpp"
 
 namespace cdens::detail {
 

@@ -1,10 +1,10 @@
-#include "cdens/regression/press_smoother.hpp"
+#include "regression/press_smoother.hpp"
 
 #include <array>
 #include <cmath>
 #include <limits>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/parallel.hpp"
 #include "regression/press_design_products.hpp"
 

@@ -11,7 +11,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
-#include "cdens/conditional/product_kernel_cde.hpp"
+#include "cdens/conditional/kcde.hpp"
 #include "cdens/model_file.hpp"
 
 namespace cdens::test {
@@ -65,9 +65,9 @@ PairSample sine_sample(Index n, Index input_dim, std::uint64_t seed) {
 
 ConditionalFit small_kernel_fit() {
   const PairSample train = sine_sample(30, 2, 6);
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.bandwidth = {0.5, 1.0, 0.3};
-  return fit_product_kernel_cde(train.x, train.y, options);
+  return fit_kcde(train.x, train.y, options);
 }
 
 Vector sample_scale(const Matrix& data) {

@@ -10,10 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "cdens/conditional/kernel_cde.hpp"
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_mixture.hpp"
-#include "cdens/core/error.hpp"
 #include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/rng.hpp"

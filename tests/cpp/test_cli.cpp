@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "cdens/conditional/epsilon_kde.hpp"
-#include "cdens/conditional/nadaraya_watson_cde.hpp"
+#include "cdens/conditional/ekde.hpp"
+#include "cdens/conditional/nwcde.hpp"
 #include "cdens/conditional/rkde.hpp"
-#include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/evaluation/scores.hpp"
 #include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
 #include "core/csv.hpp"
@@ -638,22 +638,22 @@ std::vector<KernelMethodCase> kernel_method_cases() {
        {"--epsilon", "0.2,0.5", "--sigma", "0.1,0.3", "--folds", "4"},
        {"epsilon", "sigma"},
        [](const Matrix& x, const Matrix& y) {
-         EpsilonKdeOptions options;
+         EkdeOptions options;
          options.epsilon = {0.2, 0.5};
          options.sigma = {0.1, 0.3};
          options.folds = 4;
          options.seed = 2;
-         return fit_epsilon_kde(x, y, options);
+         return fit_ekde(x, y, options);
        }},
       {"nwcde",
        {"--sigma", "0.1,0.3,1", "--n-centers", "60"},
        {"sigma"},
        [](const Matrix& x, const Matrix& y) {
-         NadarayaWatsonCdeOptions options;
+         NwcdeOptions options;
          options.sigma = {0.1, 0.3, 1.0};
          options.n_centers = 60;
          options.seed = 2;
-         return fit_nadaraya_watson_cde(x, y, options);
+         return fit_nwcde(x, y, options);
        }},
       {"rkde",
        {"--sigma", "0.1,0.3,1"},

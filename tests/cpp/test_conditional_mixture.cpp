@@ -23,10 +23,10 @@
 
 #include "cdens/core/conditional_gate.hpp"
 #include "cdens/core/conditional_mixture.hpp"
-#include "cdens/core/error.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/model_file.hpp"
 #include "conditional/lscde_basis.hpp"
 #include "conditional/lscde_gate.hpp"

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "cdens/core/cross_validation.hpp"
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens {
 namespace {

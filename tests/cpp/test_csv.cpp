@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
 #include "core/csv.hpp"
 #include "support.hpp"
 

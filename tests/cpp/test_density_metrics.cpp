@@ -6,9 +6,9 @@
 
 #include <cmath>
 
-#include "cdens/core/error.hpp"
-#include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
+#include "cdens/evaluation/scores.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -1,5 +1,5 @@
-// Tests of the evaluation of a discrete y (include/cdens/evaluation/discrete_scores.hpp and the
-// discrete parts of calibration.hpp and evaluation.hpp): every score against a brute-force sum
+// Tests of the evaluation of a discrete y (include/cdens/evaluation/scores.hpp and the
+// discrete parts of scores.hpp and evaluation.hpp): every score against a brute-force sum
 // over the probability mass function, read level by level from ConditionalMixture::log_pdf; the
 // RPS against the CRPS integral on consecutive integer levels; the randomised PIT and HPD values
 // against their definition and, on data drawn from the model itself, against uniformity (fixed
@@ -13,14 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "cdens/conditional/linear_gaussian.hpp"
+#include "cdens/conditional/kcde.hpp"
+#include "cdens/conditional/linear.hpp"
 #include "cdens/conditional/lscde.hpp"
-#include "cdens/conditional/product_kernel_cde.hpp"
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/evaluation/calibration.hpp"
-#include "cdens/evaluation/comparison.hpp"
-#include "cdens/evaluation/discrete_scores.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/evaluation/evaluation.hpp"
 #include "cdens/evaluation/scores.hpp"
 #include "core/random_streams.hpp"
@@ -44,10 +41,10 @@ test::PairSample discrete_sample(Index n, const std::vector<double>& levels, std
 
 /// A KCDE at fixed bandwidths (x's width, y's λ) with y declared ordered or unordered.
 ConditionalMixture discrete_model(const test::PairSample& data, ColumnKind kind, double lambda) {
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.bandwidth = {0.6, lambda};
   (kind == ColumnKind::ordered ? options.ordered : options.discrete) = {1};
-  return fit_product_kernel_cde(data.x, data.y, options).model;
+  return fit_kcde(data.x, data.y, options).model;
 }
 
 struct DiscreteCase {
@@ -333,11 +330,11 @@ ConditionalMixture two_discrete_outputs_model() {
     y(0, i) = std::clamp(std::round(1.5 + x(0, i) + 0.5 * rng.normal()), 0.0, 3.0);
     y(1, i) = x(0, i) + 0.8 * rng.normal() > 0.0 ? 2.0 : 1.0;
   }
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.bandwidth = {0.6, 0.4, 0.3};
   options.ordered = {1};
   options.discrete = {2};
-  return fit_product_kernel_cde(x, y, options).model;
+  return fit_kcde(x, y, options).model;
 }
 
 TEST(DiscreteCalibration, SampledHpdValuesBreakTiesAtRandom) {
@@ -450,7 +447,7 @@ TEST(DiscreteEvaluation, AScoreThatDoesNotApplyIsRefusedNamingThoseThatDo) {
 
 TEST(DiscreteEvaluation, AContinuousYHasNoDiscreteScores) {
   const test::PairSample sine = test::sine_sample(40, 1, 5);
-  const ConditionalMixture linear = fit_linear_gaussian(sine.x, sine.y).model;
+  const ConditionalMixture linear = fit_linear(sine.x, sine.y).model;
   const ModelEvaluation evaluation = evaluate_model(linear, sine.x, sine.y);
   EXPECT_EQ(inapplicable_names(evaluation),
             (std::vector<std::string>{"rps", "brier", "energy_score"}));
@@ -474,10 +471,10 @@ TEST(DiscreteEvaluation, MixedOutputsHaveTheLikelihoodTheCdeLossAndSampledHpdVal
     y(0, i) = x(0, i) + 0.5 * rng.normal();
     y(1, i) = y(0, i) + 0.5 * rng.normal() > 0.0 ? 1.0 : 0.0;
   }
-  ProductKernelCdeOptions fit_options;
+  KcdeOptions fit_options;
   fit_options.bandwidth = {0.6, 0.5, 0.3};
   fit_options.discrete = {2};
-  const ConditionalMixture model = fit_product_kernel_cde(x, y, fit_options).model;
+  const ConditionalMixture model = fit_kcde(x, y, fit_options).model;
   EvaluationOptions options;
   options.draws = 100;
   const ModelEvaluation evaluation = evaluate_model(model, x, y, options);
@@ -503,8 +500,7 @@ TEST(DiscreteEvaluation, TwoDiscreteModelsCompareAndAContinuousOneIsRefused) {
   EXPECT_EQ(comparison.scores, (std::vector<std::string>{"log_likelihood", "rps", "brier"}));
   const Vector improvement = a.score("rps").values - b.score("rps").values;
   EXPECT_NEAR(comparison.differences[1].mean, improvement.mean(), 1e-15);
-  const ModelEvaluation linear =
-      evaluate_model(fit_linear_gaussian(test.data.x, test.data.y).model, x, y);
+  const ModelEvaluation linear = evaluate_model(fit_linear(test.data.x, test.data.y).model, x, y);
   const std::string message = test::message_of<InvalidArgument>([&] {
     compare_evaluations({a, linear}, {"kcde", "linear"});
   });

@@ -237,15 +237,15 @@ test::PairSample ordered_outputs(Index n, std::uint64_t seed) {
   return sample;
 }
 
-ProductKernelCdeOptions ordered_output_options() {
-  ProductKernelCdeOptions options;
+KcdeOptions ordered_output_options() {
+  KcdeOptions options;
   options.ordered = {1};
   return options;
 }
 
 TEST(DiscreteOutputTest, FitIsAProbabilityMassFunctionOverTheLevels) {
   const test::PairSample train = ordered_outputs(300, 31);
-  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, ordered_output_options());
+  const ConditionalFit fit = fit_kcde(train.x, train.y, ordered_output_options());
   EXPECT_TRUE(fit.model.output_kernels()[0].is_discrete());
   const double lambda = fit.report.hyperparameters.at("bandwidth_y0");
   EXPECT_GT(lambda, 0.0);
@@ -269,7 +269,7 @@ TEST(DiscreteOutputTest, FitIsAProbabilityMassFunctionOverTheLevels) {
 
 TEST(DiscreteOutputTest, QueriesAreThoseOfTheMasses) {
   const test::PairSample train = ordered_outputs(200, 32);
-  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, ordered_output_options());
+  const ConditionalFit fit = fit_kcde(train.x, train.y, ordered_output_options());
   const ConditionalMixture& model = fit.model;
   const Matrix x = Matrix::Constant(1, 1, 0.4);
   const Matrix levels = (Matrix(1, 5) << 1, 2, 3, 4, 5).finished();
@@ -306,7 +306,7 @@ TEST(DiscreteOutputTest, QueriesAreThoseOfTheMasses) {
 
 TEST(DiscreteOutputTest, DrawsHaveTheFrequenciesOfTheMasses) {
   const test::PairSample train = ordered_outputs(200, 33);
-  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, ordered_output_options());
+  const ConditionalFit fit = fit_kcde(train.x, train.y, ordered_output_options());
   const Matrix x = Matrix::Constant(1, 1, -0.3);
   const Vector p = fit.model.pdf_grid(x, (Matrix(1, 5) << 1, 2, 3, 4, 5).finished()).col(0);
   const Index draws = 20000;
@@ -329,10 +329,10 @@ TEST(DiscreteOutputTest, MixedOutputsIntegrateToOneAndSurviveAModelFile) {
   const Matrix z = mixed_samples(120, 34);
   const Matrix x = gather_rows(z, {0, 1, 2});
   const Matrix y = gather_rows(z, {3, 5});
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.discrete = {1, 4};
   options.ordered = {2};
-  const ConditionalFit fit = fit_product_kernel_cde(x, y, options);
+  const ConditionalFit fit = fit_kcde(x, y, options);
   EXPECT_TRUE(fit.report.hyperparameters.count("bandwidth_x1"));
   EXPECT_TRUE(fit.report.hyperparameters.count("bandwidth_x2"));
   EXPECT_TRUE(fit.report.hyperparameters.count("bandwidth_y1"));
@@ -361,7 +361,7 @@ TEST(DiscreteOutputTest, MoreLevelsThanHalfTheRowsAreWarnedWithTheirCount) {
   // A continuous y declared discrete: every value is its own level, so a new y scores −∞.
   const test::PairSample train = ordered_outputs(40, 36);
   Matrix continuous_y = train.x.row(0) * 2.5;
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.discrete = {1};
   FitContext context;
   context.column_names = {"x", "yield"};
@@ -370,20 +370,19 @@ TEST(DiscreteOutputTest, MoreLevelsThanHalfTheRowsAreWarnedWithTheirCount) {
         report.warnings.begin(), report.warnings.end(),
         [&](const std::string& warning) { return warning.find(text) != std::string::npos; });
   };
-  const ConditionalFit fit = fit_product_kernel_cde(train.x, continuous_y, options, context);
+  const ConditionalFit fit = fit_kcde(train.x, continuous_y, options, context);
   EXPECT_TRUE(warned(fit.report,
                      "column yield is declared unordered discrete but has 40 levels in "
                      "40 rows (more than half)"));
   EXPECT_TRUE(warned(fit.report, "a new value of it has probability 0"));
   // Half the rows or fewer: no warning (ordered_outputs has a few integer levels).
-  const ConditionalFit declared =
-      fit_product_kernel_cde(train.x, train.y, ordered_output_options());
+  const ConditionalFit declared = fit_kcde(train.x, train.y, ordered_output_options());
   EXPECT_FALSE(warned(declared.report, "levels in"));
 }
 
 TEST(DiscreteOutputTest, LabelsSurviveAModelFileAndOnlyTheyMakeItVersionTwo) {
   const test::PairSample train = ordered_outputs(60, 37);
-  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, ordered_output_options());
+  const ConditionalFit fit = fit_kcde(train.x, train.y, ordered_output_options());
   ConditionalModel model{fit.model, {"x"}, {"grade"}, fit.report, {}};
   EXPECT_EQ(conditional_model_to_json(model)["version"], 1);
   const std::vector<double>& levels = fit.model.output_kernels().front().levels();
@@ -412,47 +411,46 @@ TEST(DiscreteOutputTest, LabelsSurviveAModelFileAndOnlyTheyMakeItVersionTwo) {
 TEST(DiscreteOutputTest, DeclarationsAreCheckedAndUndeclaredDiscreteColumnsWarned) {
   const test::PairSample train = ordered_outputs(100, 35);
   // Undeclared: a warning that says how to declare it.
-  const ConditionalFit plain = fit_product_kernel_cde(train.x, train.y);
+  const ConditionalFit plain = fit_kcde(train.x, train.y);
   ASSERT_FALSE(plain.report.warnings.empty());
   EXPECT_NE(plain.report.warnings.front().find("column y0 looks discrete"), std::string::npos);
   EXPECT_NE(plain.report.warnings.front().find("--ordered y0"), std::string::npos);
   EXPECT_NE(plain.report.warnings.front().find("ordered=[1]"), std::string::npos);
   // Declared: no such warning.
-  for (const auto& warning :
-       fit_product_kernel_cde(train.x, train.y, ordered_output_options()).report.warnings) {
+  for (const auto& warning : fit_kcde(train.x, train.y, ordered_output_options()).report.warnings) {
     EXPECT_EQ(warning.find("looks discrete"), std::string::npos) << warning;
   }
-  const auto message = [&](ProductKernelCdeOptions options, const Matrix& x, const Matrix& y) {
-    return test::message_of<InvalidArgument>([&] { fit_product_kernel_cde(x, y, options); });
+  const auto message = [&](KcdeOptions options, const Matrix& x, const Matrix& y) {
+    return test::message_of<InvalidArgument>([&] { fit_kcde(x, y, options); });
   };
-  ProductKernelCdeOptions twice = ordered_output_options();
+  KcdeOptions twice = ordered_output_options();
   twice.discrete = {1};
   EXPECT_NE(message(twice, train.x, train.y).find("column y0 is declared discrete more than once"),
             std::string::npos);
-  ProductKernelCdeOptions outside;
+  KcdeOptions outside;
   outside.ordered = {2};
   EXPECT_NE(message(outside, train.x, train.y).find("out of range"), std::string::npos);
-  ProductKernelCdeOptions continuous_x;
+  KcdeOptions continuous_x;
   continuous_x.ordered = {0};
   EXPECT_NE(message(continuous_x, train.x, train.y).find("column x0 is declared ordered but holds"),
             std::string::npos);
-  ProductKernelCdeOptions trend = ordered_output_options();
+  KcdeOptions trend = ordered_output_options();
   trend.trend = KernelTrend::linear;
   EXPECT_NE(message(trend, train.x, train.y).find("trend = linear needs continuous outputs"),
             std::string::npos);
-  ProductKernelCdeOptions bad_lambda = ordered_output_options();
+  KcdeOptions bad_lambda = ordered_output_options();
   bad_lambda.bandwidth = {0.5, 1.0};
   EXPECT_NE(message(bad_lambda, train.x, train.y).find("λ of ordered column y0 must lie in (0, 1)"),
             std::string::npos);
   // With the column names of the command line.
   Matrix one_level(2, 100);
   one_level << train.x, Matrix::Constant(1, 100, 4.0);
-  ProductKernelCdeOptions named;
+  KcdeOptions named;
   named.discrete = {1};
   FitContext context;
   context.column_names = {"alcohol", "colour", "quality"};
   EXPECT_NE(test::message_of<InvalidArgument>([&] {
-              fit_product_kernel_cde(one_level, train.y, named, context);
+              fit_kcde(one_level, train.y, named, context);
             }).find("column colour is declared unordered but has only one level (4)"),
             std::string::npos);
 }

@@ -11,16 +11,13 @@
 #include <memory>
 #include <vector>
 
-#include "cdens/conditional/linear_gaussian.hpp"
+#include "cdens/conditional/kcde.hpp"
+#include "cdens/conditional/linear.hpp"
 #include "cdens/conditional/lscde.hpp"
-#include "cdens/conditional/product_kernel_cde.hpp"
-#include "cdens/core/error.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
-#include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
-#include "cdens/evaluation/calibration.hpp"
-#include "cdens/evaluation/comparison.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/evaluation/evaluation.hpp"
 #include "cdens/evaluation/scores.hpp"
 #include "conditional/constant_gate.hpp"
@@ -101,10 +98,10 @@ TEST(EvaluationScores, TheClosedFormCrpsRefusesADiscreteOutput) {
   Matrix x = test::normal_matrix(1, 60, rng);
   Matrix y(1, 60);
   for (Index i = 0; i < 60; ++i) y(0, i) = std::round(std::clamp(1.0 + x(0, i), 0.0, 3.0));
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.ordered = {1};
   options.search.n_restarts = 0;
-  const ConditionalFit fit = fit_product_kernel_cde(x, y, options);
+  const ConditionalFit fit = fit_kcde(x, y, options);
   try {
     crps(fit.model, x, y);
     FAIL() << "no error";
@@ -290,7 +287,7 @@ test::PairSample linear_data(Index n, std::uint64_t seed) {
 TEST(EvaluationCalibration, CorrectModelPassesAndOverDispersedModelFailsTheUniformityTest) {
   const test::PairSample train = linear_data(500, 1);
   const test::PairSample held_out = linear_data(1000, 2);
-  const ConditionalMixture correct = fit_linear_gaussian(train.x, train.y).model;
+  const ConditionalMixture correct = fit_linear(train.x, train.y).model;
   // The same line with twice the spread: its PIT values crowd around ½. With F the true
   // distribution of u = Φ(z/2), sup |Φ(2 Φ⁻¹(u)) − u| ≈ 0.16, while the 1 % critical value of
   // D for n = 1,000 is 1.63/√1000 ≈ 0.05: the p-value must be tiny.
@@ -323,7 +320,7 @@ TEST(EvaluationCalibration, TwoDimensionalOutputsGetHpdValuesAndTheEnergyScore) 
   Matrix y = test::normal_matrix(2, 400, rng) * 0.4;
   y.row(0) += x.row(0);
   y.row(1) -= x.row(0);
-  const ConditionalMixture model = fit_linear_gaussian(x.leftCols(200), y.leftCols(200)).model;
+  const ConditionalMixture model = fit_linear(x.leftCols(200), y.leftCols(200)).model;
   EvaluationOptions options;
   options.draws = 400;
   const ModelEvaluation evaluation =
@@ -520,9 +517,9 @@ struct DiscreteModel {
 DiscreteModel ordered_output_model() {
   test::PairSample data = test::sine_sample(80, 1, 5);
   data.y = (2.0 * data.y.array()).round();
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.ordered = {1};
-  ConditionalMixture model = fit_product_kernel_cde(data.x, data.y, options).model;
+  ConditionalMixture model = fit_kcde(data.x, data.y, options).model;
   return {std::move(model), std::move(data)};
 }
 
@@ -539,9 +536,9 @@ TEST(EvaluationNonFinite, ModelsAreComparedOnThePairsEveryOneScored) {
   wider.y.conservativeResize(Eigen::NoChange, wider.y.cols() + 1);
   wider.x(0, wider.x.cols() - 1) = x(0, 6);
   wider.y(0, wider.y.cols() - 1) = extra_level;
-  ProductKernelCdeOptions wider_options;
+  KcdeOptions wider_options;
   wider_options.ordered = {1};
-  const ConditionalMixture second = fit_product_kernel_cde(wider.x, wider.y, wider_options).model;
+  const ConditionalMixture second = fit_kcde(wider.x, wider.y, wider_options).model;
   EvaluationOptions options;
   options.scores = {"log_likelihood", "brier"};
   const ModelEvaluation a = evaluate_model(discrete.model, x, y, options);

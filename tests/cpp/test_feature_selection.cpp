@@ -23,8 +23,8 @@ test::PairSample relevant_first(Index n, std::uint64_t seed) {
   return sample;
 }
 
-EpsilonKdeOptions small_ekde() {
-  EpsilonKdeOptions options;
+EkdeOptions small_ekde() {
+  EkdeOptions options;
   options.epsilon = {0.3, 0.6, 1.2};
   options.sigma = {0.1, 0.3};
   return options;
@@ -36,11 +36,11 @@ double cv_nll(const FitReport& report) {
 
 TEST(ForwardSelectionTest, MatchesTheGreedyProcedureWrittenOut) {
   const test::PairSample data = relevant_first(80, 1);
-  const EpsilonKdeOptions options = small_ekde();
+  const EkdeOptions options = small_ekde();
   const ConditionalFit fit = fit_forward_selection(
       data.x, data.y,
       [&](const MatrixView& x, const MatrixView& y) {
-        return fit_epsilon_kde(x, y, options, FitContext{}.with_threads(1));
+        return fit_ekde(x, y, options, FitContext{}.with_threads(1));
       },
       {"fw-ekde"}, FitContext{}.with_threads(2));
   // The greedy loop by hand.
@@ -54,7 +54,7 @@ TEST(ForwardSelectionTest, MatchesTheGreedyProcedureWrittenOut) {
       std::vector<Index> set = chosen;
       set.push_back(d);
       std::sort(set.begin(), set.end());
-      const double nll = cv_nll(fit_epsilon_kde(data.x(set, Eigen::all), data.y, options).report);
+      const double nll = cv_nll(fit_ekde(data.x(set, Eigen::all), data.y, options).report);
       if (nll < winner_nll) {
         winner_nll = nll;
         winner = d;
@@ -72,7 +72,7 @@ TEST(ForwardSelectionTest, MatchesTheGreedyProcedureWrittenOut) {
   EXPECT_NEAR(fit.report.auxiliary_cross_validation.at("forward_selection").mean_loss.tail(1)(0),
               best, 1e-12);
   // The model is ε-KDE on the chosen columns, taking every column.
-  const ConditionalFit direct = fit_epsilon_kde(data.x(chosen, Eigen::all), data.y, options);
+  const ConditionalFit direct = fit_ekde(data.x(chosen, Eigen::all), data.y, options);
   const test::PairSample queries = relevant_first(20, 2);
   EXPECT_EQ(fit.model.input_dim(), 3);
   EXPECT_TRUE(fit.model.log_pdf(queries.x, queries.y)
@@ -84,24 +84,24 @@ TEST(ForwardSelectionTest, MatchesTheGreedyProcedureWrittenOut) {
 
 TEST(ForwardSelectionTest, NeedsAnEstimatorThatCrossValidatesTheLikelihood) {
   const test::PairSample data = relevant_first(30, 3);
-  EpsilonKdeOptions options = small_ekde();
+  EkdeOptions options = small_ekde();
   options.epsilon = {0.5};
   options.sigma = {0.3};
   EXPECT_THROW(fit_forward_selection(data.x, data.y,
                                      [&](const MatrixView& x, const MatrixView& y) {
-                                       return fit_epsilon_kde(x, y, options);
+                                       return fit_ekde(x, y, options);
                                      }),
                InvalidArgument);
 }
 
 TEST(SaLscdeTest, IsLscdeOnTheFeaturesSaCdeKeeps) {
   const test::PairSample data = relevant_first(90, 4);
-  SaLscdeOptions options;
+  SalscdeOptions options;
   options.selection.sigma = {0.3, 0.6};
   options.selection.regularization = {0.01, 0.05, 0.2};
   options.estimation.sigma = {0.2, 0.5};
   options.estimation.regularization = {0.05, 0.5};
-  const ConditionalFit fit = fit_sa_lscde(data.x, data.y, options);
+  const ConditionalFit fit = fit_salscde(data.x, data.y, options);
   const ConditionalFit selection = fit_sacde(data.x, data.y, options.selection);
   const std::vector<Index>& features = selection.report.feature_selection->selected;
   ASSERT_FALSE(features.empty());

@@ -126,9 +126,9 @@ TEST(FitProgress, GskdNamesTheStagesOfItsTargetHoldOutAndConstruction) {
 
 TEST(FitProgress, KcdeCountsTheRunsOfItsBandwidthSearch) {
   const test::PairSample data = test::sine_sample(120, 2, 5);
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   RecordingProgress progress;
-  const ConditionalFit fit = fit_product_kernel_cde(data.x, data.y, options, recording(progress));
+  const ConditionalFit fit = fit_kcde(data.x, data.y, options, recording(progress));
   ASSERT_EQ(progress.stages.size(), 1u);
   EXPECT_EQ(progress.stages[0].label, "bandwidth search, L-BFGS runs");
   // Every start is a run; at this n no screening subsample, so no polish run after them.
@@ -145,17 +145,17 @@ TEST(FitProgress, KcdeCountsTheRunsOfItsBandwidthSearch) {
   EXPECT_FALSE(fit.report.cross_validation);
 
   options.bandwidth = {0.5, 0.5, 0.3};
-  EXPECT_EQ(fit_product_kernel_cde(data.x, data.y, options)
+  EXPECT_EQ(fit_kcde(data.x, data.y, options)
                 .report.parameter_choice.rfind("none: the bandwidths are given", 0),
             0u);
 }
 
 TEST(FitProgress, ForwardSelectionReportsEachRoundOfCandidateFits) {
   const test::PairSample data = test::sine_sample(90, 3, 8);
-  ForwardSelectionNadarayaWatsonCdeOptions options;
+  ForwardSelectionNwcdeOptions options;
   RecordingProgress progress;
   const ConditionalFit fit =
-      fit_forward_selection_nadaraya_watson_cde(data.x, data.y, options, recording(progress));
+      fit_forward_selection_nwcde(data.x, data.y, options, recording(progress));
   const auto selected = static_cast<std::size_t>(fit.report.statistics.at("n_selected_features"));
   // A round per kept feature, and one more that found no improvement unless every one was kept.
   ASSERT_EQ(progress.stages.size(), selected == 3 ? 3u : selected + 1);
@@ -171,11 +171,11 @@ TEST(FitProgress, ForwardSelectionReportsEachRoundOfCandidateFits) {
 
 TEST(FitProgress, AutoNamesEachCandidateInItsStage) {
   const test::PairSample data = test::sine_sample(80, 1, 9);
-  MethodSelectionOptions options;
+  AutoOptions options;
   options.candidates = "linear,nwcde";
   options.validation = CandidateValidation::kfold;
   RecordingProgress progress;
-  fit_selected_method(data.x, data.y, options, recording(progress));
+  fit_auto(data.x, data.y, options, recording(progress));
   ASSERT_GE(progress.stages.size(), 2u);
   EXPECT_EQ(progress.stages[0].label, "candidate 1 of 2 (linear): fold fits");
   EXPECT_EQ(progress.stages[1].label, "candidate 2 of 2 (nwcde): fold fits");

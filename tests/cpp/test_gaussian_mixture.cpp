@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/model_file.hpp"
 #include "support.hpp"
 

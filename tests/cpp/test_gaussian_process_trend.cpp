@@ -194,9 +194,9 @@ TEST(GaussianProcessTrendTest, ReducedBasisGivesTheSubsetOfRegressorsPosterior) 
 }
 
 ConditionalFit fit_with_trend(const test::PairSample& data, KernelTrend trend) {
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.trend = trend;
-  return fit_product_kernel_cde(data.x, data.y, options);
+  return fit_kcde(data.x, data.y, options);
 }
 
 /// y = 3 sin(2 x_0) + x_1² + 0.2 ε: a steep smooth mean and small noise, the case where kernels
@@ -261,11 +261,10 @@ TEST(GaussianProcessTrendTest, BeatsKernelsAroundTheOutputsOnASteepSmoothMean) {
 
 TEST(GaussianProcessTrendTest, KcdeAroundTheTrendIsIndependentOfTheThreadCount) {
   const test::PairSample train = steep_sample(120, 13);
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.trend = KernelTrend::gaussian_process;
-  test::expect_independent_of_thread_count([&](const FitContext& context) {
-    return fit_product_kernel_cde(train.x, train.y, options, context);
-  });
+  test::expect_independent_of_thread_count(
+      [&](const FitContext& context) { return fit_kcde(train.x, train.y, options, context); });
 }
 
 TEST(GaussianProcessTrendTest, TheProcessComponentHasTheLeaveOneOutWeightAndTheRestShareTheGate) {
@@ -296,10 +295,10 @@ TEST(GaussianProcessTrendTest, DiscreteOutputsAreRefused) {
   const test::PairSample train = steep_sample(60, 12);
   test::PairSample rounded = train;
   rounded.y = rounded.y.array().round();
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.trend = KernelTrend::gaussian_process;
   options.ordered = {2};
-  EXPECT_THROW(fit_product_kernel_cde(rounded.x, rounded.y, options), InvalidArgument);
+  EXPECT_THROW(fit_kcde(rounded.x, rounded.y, options), InvalidArgument);
 }
 
 }  // namespace

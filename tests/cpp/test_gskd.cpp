@@ -9,14 +9,15 @@
 #include <cstdint>
 #include <vector>
 
-#include "cdens/core/error.hpp"
-#include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/density/gskd.hpp"
+#include "cdens/evaluation/scores.hpp"
 #include "core/samples.hpp"
 #include "density/fixed_kernels.hpp"
 #include "density/gskd_construction.hpp"
 #include "density/gskd_holdout.hpp"
+#include "density/mnqp.hpp"
 #include "density/ofr.hpp"
 #include "support.hpp"
 

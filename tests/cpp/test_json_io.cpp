@@ -16,7 +16,7 @@
 #include <sstream>
 #include <string>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/json_io.hpp"
 #include "support.hpp"
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "cdens/conditional/kernel_cde.hpp"
+#include "cdens/conditional/sacde.hpp"
 #include "cdens/core/cross_validation.hpp"
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "core/log_space.hpp"
 #include "core/samples.hpp"

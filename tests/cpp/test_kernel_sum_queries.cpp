@@ -48,12 +48,12 @@ double largest_difference(const ConditionalMixture& model, const MatrixView& x,
 /// sample.
 ConditionalFit kcde_fit(Index n, Index input_dim, KernelTrend trend, const FitContext& context) {
   const test::PairSample train = test::sine_sample(n, input_dim, 21);
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.bandwidth.assign(static_cast<std::size_t>(input_dim), 0.3);
   options.bandwidth.push_back(0.2);
   options.trend = trend;
   options.trend_basis = 200;
-  return fit_product_kernel_cde(train.x, train.y, options, context);
+  return fit_kcde(train.x, train.y, options, context);
 }
 
 // 1e−6 is the engine's bound; 1e−9 more covers the rounding of the componentwise sums.
@@ -88,27 +88,27 @@ TEST(KernelSumQueriesTest, TwoOutputsAndNadarayaWatsonMatchTheComponentwiseDensi
   Rng rng(26);
   const Matrix x = test::normal_matrix(2, 2000, rng);
   const Matrix y = test::normal_matrix(2, 2000, rng) + x;
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.bandwidth = {0.4, 0.4, 0.3, 0.3};
-  const ConditionalFit kcde = fit_product_kernel_cde(x, y, options);
+  const ConditionalFit kcde = fit_kcde(x, y, options);
   const Matrix query_x = test::normal_matrix(2, 1000, rng);
   const Matrix query_y = test::normal_matrix(2, 1000, rng) + query_x;
   EXPECT_LT(largest_difference(kcde.model, query_x, query_y), kTolerance);
 
-  NadarayaWatsonCdeOptions nw;
+  NwcdeOptions nw;
   nw.sigma = {0.3};
   nw.n_centers = 2000;
-  const ConditionalFit nw_fit = fit_nadaraya_watson_cde(x, y, nw);
+  const ConditionalFit nw_fit = fit_nwcde(x, y, nw);
   EXPECT_LT(largest_difference(nw_fit.model, query_x, query_y), kTolerance);
 }
 
 TEST(KernelSumQueriesTest, DiscreteInputsKeepTheComponentwisePath) {
   const Matrix x = (Matrix(2, 6) << 0, 1, 2, 0, 1, 2, 0.1, 0.5, 0.2, 0.9, 0.4, 0.7).finished();
   const Matrix y = (Matrix(1, 6) << 0.3, 0.1, 0.8, 0.5, 0.2, 0.6).finished();
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.bandwidth = {0.3, 0.5, 0.4};
   options.discrete = {0};
-  const ConditionalFit fit = fit_product_kernel_cde(x, y, options);
+  const ConditionalFit fit = fit_kcde(x, y, options);
   EXPECT_FALSE(fit.model.gate().gaussian_kernel().has_value());
 }
 

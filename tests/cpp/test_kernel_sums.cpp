@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "cdens/core/conditional_mixture.hpp"
-#include "cdens/core/error.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "core/binned_kernel_sums.hpp"
 #include "core/exact_kernel_sums.hpp"

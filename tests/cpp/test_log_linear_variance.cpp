@@ -30,9 +30,9 @@ test::PairSample heteroscedastic_sample(Index n, std::uint64_t seed) {
 }
 
 ConditionalFit fit_with(const test::PairSample& data, LinearVariance variance) {
-  LinearGaussianOptions options;
+  LinearOptions options;
   options.variance = variance;
-  return fit_linear_gaussian(data.x, data.y, options);
+  return fit_linear(data.x, data.y, options);
 }
 
 /// Every query of `trended` at x_j against the same mixture without the trend's x-dependence:
@@ -265,7 +265,7 @@ TEST(LogLinearVarianceTest, OneStepLeaveOneOutLikelihoodIsCloseToExplicitRefits)
 
 TEST(LogLinearVarianceTest, AutoChoosesTheSpreadWithTheLowerLeaveOneOutLikelihood) {
   const ConditionalFit spread =
-      fit_linear_gaussian(heteroscedastic_sample(400, 5).x, heteroscedastic_sample(400, 5).y);
+      fit_linear(heteroscedastic_sample(400, 5).x, heteroscedastic_sample(400, 5).y);
   EXPECT_EQ(spread.report.statistics.at("log_linear_outputs"), 1.0);
   EXPECT_LT(spread.report.statistics.at("loo_nll_log_linear_variance"),
             spread.report.statistics.at("loo_nll_constant_variance") - 0.05);
@@ -274,7 +274,7 @@ TEST(LogLinearVarianceTest, AutoChoosesTheSpreadWithTheLowerLeaveOneOutLikelihoo
   Rng rng(6);
   test::PairSample flat{test::normal_matrix(2, 400, rng), Matrix(1, 400)};
   for (Index i = 0; i < 400; ++i) flat.y(0, i) = flat.x(0, i) + rng.normal();
-  const ConditionalFit constant = fit_linear_gaussian(flat.x, flat.y);
+  const ConditionalFit constant = fit_linear(flat.x, flat.y);
   EXPECT_EQ(constant.report.statistics.at("log_linear_outputs"), 0.0);
   EXPECT_FALSE(constant.model.trend()->has_scale());
   EXPECT_EQ(constant.report.statistics.at("loo_nll"),

@@ -202,8 +202,8 @@ TEST_P(ObjectiveTest, CrossValidationMatchesExplicitRefits) {
 INSTANTIATE_TEST_SUITE_P(Criteria, ObjectiveTest,
                          ::testing::Values(ReductionCriterion::sce, ReductionCriterion::smi));
 
-ReducedCdeOptions quick_options(Index dz, int restarts) {
-  ReducedCdeOptions options;
+LsceOptions quick_options(Index dz, int restarts) {
+  LsceOptions options;
   options.reduction.n_components = dz;
   options.reduction.n_restarts = restarts;
   options.reduction.n_centers = 40;
@@ -216,10 +216,10 @@ ReducedCdeOptions quick_options(Index dz, int restarts) {
 
 TEST(LsceTest, SearchIteratesStayOrthonormalAndTracesFall) {
   const test::PairSample data = set_b(80, 4, 7);
-  ReducedCdeOptions options = quick_options(2, 3);
+  LsceOptions options = quick_options(2, 3);
   options.reduction.tolerance = 0.0;  // every start runs all its updates
   options.reduction.max_iter = 40;
-  const ReducedCdeFit fit = fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options);
+  const LsceFit fit = fit_lsce(data.x, data.y, ReducedCdeMethod::lsce, options);
   EXPECT_LT(
       (fit.projection * fit.projection.transpose() - Matrix::Identity(2, 2)).cwiseAbs().maxCoeff(),
       1e-10);
@@ -271,9 +271,9 @@ TEST(LsceTest, RegistryTransformIsTheProjectionOfTheStandardisedInputs) {
 
 TEST(LsceTest, PaperModelIsTheLscdeOfEquationTenOnTheProjectedInputs) {
   const test::PairSample data = set_b(70, 3, 8);
-  ReducedCdeOptions options = quick_options(1, 2);
+  LsceOptions options = quick_options(1, 2);
   options.final_model = LsceFinalModel::paper;
-  const ReducedCdeFit fit = fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options);
+  const LsceFit fit = fit_lsce(data.x, data.y, ReducedCdeMethod::lsce, options);
   EXPECT_EQ(fit.report.hyperparameters.count("reduction_sigma"), 0u);
   const double sigma = fit.report.hyperparameters.at("sigma");
   const double lambda = fit.report.hyperparameters.at("regularization");
@@ -307,13 +307,13 @@ TEST(LsceTest, PaperModelIsTheLscdeOfEquationTenOnTheProjectedInputs) {
 
 TEST(LsceTest, TwoStepModelsAndLsceByDefaultAreTheEstimatorOnTheProjectedInputs) {
   const test::PairSample data = set_b(60, 3, 10);
-  const ReducedCdeOptions options = quick_options(1, 2);
+  const LsceOptions options = quick_options(1, 2);
   const test::PairSample queries = set_b(20, 3, 11);
   const Matrix x = Standardizer::fit(data.x, "x").transform(data.x);
   const Matrix xq = Standardizer::fit(data.x, "x").transform(queries.x);
   for (const auto method : {ReducedCdeMethod::lsmi_ekde, ReducedCdeMethod::lsmi_lscde,
                             ReducedCdeMethod::lsce_ekde, ReducedCdeMethod::lsce}) {
-    const ReducedCdeFit fit = fit_reduced_cde(data.x, data.y, method, options);
+    const LsceFit fit = fit_lsce(data.x, data.y, method, options);
     const Matrix z = fit.projection * x;
     Vector expected;
     if (method == ReducedCdeMethod::lsmi_lscde || method == ReducedCdeMethod::lsce) {
@@ -325,8 +325,8 @@ TEST(LsceTest, TwoStepModelsAndLsceByDefaultAreTheEstimatorOnTheProjectedInputs)
       lscde.n_centers = options.reduction.n_centers;
       expected = fit_lscde(z, data.y, lscde).model.log_pdf(fit.projection * xq, queries.y);
     } else {
-      expected = fit_epsilon_kde(z, data.y, options.epsilon_kde)
-                     .model.log_pdf(fit.projection * xq, queries.y);
+      expected =
+          fit_ekde(z, data.y, options.epsilon_kde).model.log_pdf(fit.projection * xq, queries.y);
     }
     const Vector log_density = fit.model.log_pdf(queries.x, queries.y);
     EXPECT_LT((log_density - expected).cwiseAbs().maxCoeff(), 1e-9) << to_string(method);
@@ -343,9 +343,9 @@ TEST(LsceTest, DimensionReductionErrorFallsAsNGrows) {
     double mean = 0.0;
     for (std::uint64_t seed = 0; seed < 3; ++seed) {
       const test::PairSample data = set_b(n, 4, 100 + seed);
-      ReducedCdeOptions options = quick_options(1, 2);
+      LsceOptions options = quick_options(1, 2);
       options.reduction.seed = seed;
-      const ReducedCdeFit fit = fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options);
+      const LsceFit fit = fit_lsce(data.x, data.y, ReducedCdeMethod::lsce, options);
       // W acts on standardised x; map it back to the user's coordinates before comparing.
       const Vector scale = Standardizer::fit(data.x, "x").scale();
       const Matrix w_user = fit.projection * scale.cwiseInverse().asDiagonal();
@@ -362,8 +362,7 @@ TEST(LsceTest, ChoosesTheTrueDimensionAndReportsTheTable) {
   // NLL (dz_loss kl) prefers d_z = 2 on this sample; the choice by either loss is checked
   // against explicit fits in DimensionTableMatchesExplicitRefitsWithoutEachFold.
   const test::PairSample data = set_b(150, 3, 12);
-  const ReducedCdeFit fit =
-      fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, quick_options(0, 2));
+  const LsceFit fit = fit_lsce(data.x, data.y, ReducedCdeMethod::lsce, quick_options(0, 2));
   const CvTable& table = fit.report.auxiliary_cross_validation.at("n_components");
   ASSERT_EQ(table.mean_loss.size(), 3);
   EXPECT_EQ(fit.report.hyperparameters.at("n_components"), 1.0);
@@ -377,7 +376,7 @@ TEST(LsceTest, DimensionTableMatchesExplicitRefitsWithoutEachFold) {
   // fit on the other folds. lsce's refit is chosen by sq by default, by its own criterion (kl)
   // when asked; the paper's model and the other methods by sq whatever dz_loss says.
   const test::PairSample data = set_b(60, 3, 16);
-  const ReducedCdeOptions base = quick_options(0, 2);
+  const LsceOptions base = quick_options(0, 2);
   struct Case {
     ReducedCdeMethod method;
     LsceFinalModel final_model;
@@ -389,7 +388,7 @@ TEST(LsceTest, DimensionTableMatchesExplicitRefitsWithoutEachFold) {
         Case{ReducedCdeMethod::lsce, LsceFinalModel::refit, CvLoss::sq, CvLoss::sq},
         Case{ReducedCdeMethod::lsce, LsceFinalModel::paper, CvLoss::kl, CvLoss::sq},
         Case{ReducedCdeMethod::lsmi_ekde, LsceFinalModel::refit, CvLoss::kl, CvLoss::sq}}) {
-    ReducedCdeOptions options = base;
+    LsceOptions options = base;
     options.final_model = c.final_model;
     options.dz_loss = c.dz_loss;
     EXPECT_EQ(dimension_loss(c.method, options), c.expected);
@@ -406,9 +405,9 @@ TEST(LsceTest, DimensionTableMatchesExplicitRefitsWithoutEachFold) {
       double mean_sq = 0.0;
       double mean_kl = 0.0;
       for (int k = 0; k < folds.n_folds(); ++k) {
-        ReducedCdeOptions fixed = options;
+        LsceOptions fixed = options;
         fixed.reduction.n_components = dz;
-        const ReducedCdeFit fit = fit_at_dimension(
+        const LsceFit fit = fit_at_dimension(
             gather_samples(data.x, folds.train(k)), gather_samples(data.y, folds.train(k)),
             Standardizer::fit(data.x, "x"), Standardizer::fit(data.y, "y"), c.method, fixed);
         const Matrix x_test = gather_samples(data.x, folds.test(k));
@@ -424,9 +423,9 @@ TEST(LsceTest, DimensionTableMatchesExplicitRefitsWithoutEachFold) {
   }
   // The fit takes d_z from the chosen table and reports both.
   for (const CvLoss loss : {CvLoss::sq, CvLoss::kl}) {
-    ReducedCdeOptions options = base;
+    LsceOptions options = base;
     options.dz_loss = loss;
-    const ReducedCdeFit fit = fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options);
+    const LsceFit fit = fit_lsce(data.x, data.y, ReducedCdeMethod::lsce, options);
     const CvTable& chosen = fit.report.auxiliary_cross_validation.at("n_components");
     const std::string other = loss == CvLoss::sq ? "kl" : "sq";
     EXPECT_EQ(chosen.loss, to_string(loss));
@@ -442,7 +441,7 @@ TEST(LsceTest, DimensionIsChosenWhenAColumnIsConstantWithinAFold) {
   data.x(2, 0) = 1.0;
   for (const auto method : {ReducedCdeMethod::lsce, ReducedCdeMethod::lsce_ekde,
                             ReducedCdeMethod::lsmi_lscde, ReducedCdeMethod::lsmi_ekde}) {
-    const ReducedCdeFit fit = fit_reduced_cde(data.x, data.y, method, quick_options(0, 1));
+    const LsceFit fit = fit_lsce(data.x, data.y, method, quick_options(0, 1));
     EXPECT_EQ(fit.report.auxiliary_cross_validation.at("n_components").mean_loss.size(), 3)
         << to_string(method);
   }
@@ -454,13 +453,13 @@ TEST(LsceTest, TwoStepEstimatorLeavesOutAProjectedInputConstantOverThePairs) {
   test::PairSample data = set_b(40, 3, 18);
   data.x.row(2).setConstant(0.5);
   const test::PairSample queries = set_b(15, 3, 19);
-  const ReducedCdeOptions options = quick_options(3, 1);
-  const ReducedCdeFit fit =
+  const LsceOptions options = quick_options(3, 1);
+  const LsceFit fit =
       fit_at_dimension(data.x, data.y, Standardizer::identity(3), Standardizer::identity(1),
                        ReducedCdeMethod::lsmi_ekde, options);
   EXPECT_TRUE(fit.projection.isApprox(Matrix::Identity(3, 3).topRows(2)));
   EXPECT_EQ(fit.report.hyperparameters.at("n_components"), 2.0);
-  const Vector expected = fit_epsilon_kde(data.x.topRows(2), data.y, options.epsilon_kde)
+  const Vector expected = fit_ekde(data.x.topRows(2), data.y, options.epsilon_kde)
                               .model.log_pdf(queries.x.topRows(2), queries.y);
   const Vector log_density = fit.model.log_pdf(queries.x, queries.y);
   EXPECT_LT((log_density - expected).cwiseAbs().maxCoeff(), 1e-9);
@@ -468,16 +467,16 @@ TEST(LsceTest, TwoStepEstimatorLeavesOutAProjectedInputConstantOverThePairs) {
 
 TEST(LsceTest, ResultDoesNotDependOnThreadCount) {
   const test::PairSample data = set_b(50, 3, 13);
-  ReducedCdeOptions options = quick_options(0, 3);
+  LsceOptions options = quick_options(0, 3);
   test::expect_independent_of_thread_count([&](const FitContext& context) {
-    return fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options, context);
+    return fit_lsce(data.x, data.y, ReducedCdeMethod::lsce, options, context);
   });
 }
 
 TEST(LsceTest, ModelFilesRoundTrip) {
   const test::PairSample data = set_b(50, 3, 14);
   for (const auto method : {ReducedCdeMethod::lsce, ReducedCdeMethod::lsmi_ekde}) {
-    const ReducedCdeFit fit = fit_reduced_cde(data.x, data.y, method, quick_options(2, 2));
+    const LsceFit fit = fit_lsce(data.x, data.y, method, quick_options(2, 2));
     const ConditionalMixture loaded =
         test::expect_model_file_round_trip(fit.model, fit.report, data.x, data.y);
     EXPECT_EQ(loaded.gate().kind(), "projected");
@@ -486,15 +485,15 @@ TEST(LsceTest, ModelFilesRoundTrip) {
 
 TEST(LsceTest, RejectsBadInputAndOptions) {
   test::expect_rejects_bad_training_pairs(
-      [](const Matrix& x, const Matrix& y) { return fit_reduced_cde(x, y); });
+      [](const Matrix& x, const Matrix& y) { return fit_lsce(x, y); });
   const test::PairSample data = set_b(30, 3, 15);
-  ReducedCdeOptions options = quick_options(4, 2);
-  EXPECT_THROW(fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options), InvalidArgument);
+  LsceOptions options = quick_options(4, 2);
+  EXPECT_THROW(fit_lsce(data.x, data.y, ReducedCdeMethod::lsce, options), InvalidArgument);
   options = quick_options(1, 0);
-  EXPECT_THROW(fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options), InvalidArgument);
+  EXPECT_THROW(fit_lsce(data.x, data.y, ReducedCdeMethod::lsce, options), InvalidArgument);
   options = quick_options(1, 1);
   options.reduction.sigma = {0.0};
-  EXPECT_THROW(fit_reduced_cde(data.x, data.y, ReducedCdeMethod::lsce, options), InvalidArgument);
+  EXPECT_THROW(fit_lsce(data.x, data.y, ReducedCdeMethod::lsce, options), InvalidArgument);
   EXPECT_THROW(parse_reduced_cde_method("lsce-rkde"), InvalidArgument);
   EXPECT_EQ(parse_reduced_cde_method("lsmi-lscde"), ReducedCdeMethod::lsmi_lscde);
 }
@@ -505,7 +504,7 @@ TEST(LsceTest, TheEpsilonKdeMethodsRefuseMoreThanOneProcessAtEveryEntryPoint) {
   const test::PairSample data = set_b(30, 3, 16);
   const test::TwoRankCommunicator two_ranks;
   const FitContext context{two_ranks};
-  const ReducedCdeOptions options = quick_options(1, 1);
+  const LsceOptions options = quick_options(1, 1);
   const Standardizer x_scaling = Standardizer::fit(data.x, "x");
   const Standardizer y_scaling = Standardizer::fit(data.y, "y");
   for (const ReducedCdeMethod method : {ReducedCdeMethod::lsce_ekde, ReducedCdeMethod::lsmi_ekde}) {
@@ -514,7 +513,7 @@ TEST(LsceTest, TheEpsilonKdeMethodsRefuseMoreThanOneProcessAtEveryEntryPoint) {
         " runs on one process only: its e-KDE on z = Wx chooses its bandwidths by leave-one-out "
         "over all pairs (docs/distributed.md); lsce and lsmi-lscde run on many";
     EXPECT_EQ(test::message_of<InvalidArgument>(
-                  [&] { fit_reduced_cde(data.x, data.y, method, options, context); }),
+                  [&] { fit_lsce(data.x, data.y, method, options, context); }),
               refusal);
     EXPECT_EQ(test::message_of<InvalidArgument>([&] {
                 fit_at_dimension(data.x, data.y, x_scaling, y_scaling, method, options, context);

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
-#include "cdens/conditional/marginal_mixing.hpp"
+#include "conditional/marginal_mixing.hpp"
 #include "conditional/product_kernel_gate.hpp"
 #include "support.hpp"
 
@@ -89,7 +89,7 @@ test::PairSample sample_with_outlier(Index n, std::uint64_t seed) {
 
 TEST(MarginalMixingTest, FittedModelIsTheMixtureAndReportsItsLeaveOneOutLikelihood) {
   const test::PairSample train = sample_with_outlier(80, 6);
-  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y);
+  const ConditionalFit fit = fit_kcde(train.x, train.y);
   const double weight = fit.report.hyperparameters.at("marginal_weight");
   // The outlier's leave-one-out density is far better under the marginal: ε above its floor 1/n.
   EXPECT_GT(weight, 1.0 / 80);
@@ -139,9 +139,9 @@ TEST(MarginalMixingTest, FittedModelIsTheMixtureAndReportsItsLeaveOneOutLikeliho
   }
   test::expect_integrates_to_one(fit.model, train.y, {-0.5, 0.0, 1.0});
   // Without mixing, the same bandwidths and the plain estimate.
-  ProductKernelCdeOptions plain;
+  KcdeOptions plain;
   plain.marginal_mixing = MarginalMixing::none;
-  const ConditionalFit unmixed = fit_product_kernel_cde(train.x, train.y, plain);
+  const ConditionalFit unmixed = fit_kcde(train.x, train.y, plain);
   EXPECT_EQ(unmixed.report.hyperparameters.count("marginal_weight"), 0u);
   EXPECT_NEAR(unmixed.report.statistics.at("loo_nll"), fit.report.statistics.at("loo_nll_unmixed"),
               1e-12);
@@ -153,10 +153,10 @@ TEST(MarginalMixingTest, BoundsTheLogDensityOfAnOutlierAndSurvivesAModelFile) {
   // neighbours; the mixture gives it ε times the density of y there, which the training outlier
   // makes appreciable.
   const test::PairSample train = sample_with_outlier(80, 8);
-  ProductKernelCdeOptions plain;
+  KcdeOptions plain;
   plain.marginal_mixing = MarginalMixing::none;
-  const ConditionalFit unmixed = fit_product_kernel_cde(train.x, train.y, plain);
-  const ConditionalFit mixed = fit_product_kernel_cde(train.x, train.y);
+  const ConditionalFit unmixed = fit_kcde(train.x, train.y, plain);
+  const ConditionalFit mixed = fit_kcde(train.x, train.y);
   const Matrix x = Matrix::Constant(1, 1, 1.0);
   const Matrix y = Matrix::Constant(1, 1, 2.95);
   // Plain: −14.6 here, at the neighbours' Gaussian tail. Mixed: at least ε times the training

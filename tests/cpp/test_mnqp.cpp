@@ -10,10 +10,10 @@
 #include <limits>
 #include <vector>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/density/mnqp.hpp"
+#include "cdens/core/types.hpp"
 #include "core/gaussian_kernel.hpp"
+#include "density/mnqp.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/error.hpp"
-#include "cdens/core/mpi_session.hpp"
+#include "cdens/core/communicator.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens {
 namespace {

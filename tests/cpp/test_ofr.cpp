@@ -8,8 +8,8 @@
 #include <cmath>
 #include <limits>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "density/ofr.hpp"
 #include "support.hpp"

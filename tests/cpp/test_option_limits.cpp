@@ -201,10 +201,10 @@ TEST(OptionLimitsTest, ADirectFitRefusesWhatItsTableRefusesWithTheSameMessage) {
   EXPECT_NE(patience.find("option patience must be at least 1"), std::string::npos) << patience;
 
   // A value the front ends cannot give (NaN) is refused by the fit too.
-  ProductKernelCdeOptions kcde;
+  KcdeOptions kcde;
   kcde.search.lower = std::nan("");
   const std::string bounds =
-      test::message_of<InvalidArgument>([&] { fit_product_kernel_cde(data.x, data.y, kcde); });
+      test::message_of<InvalidArgument>([&] { fit_kcde(data.x, data.y, kcde); });
   EXPECT_NE(bounds.find("option bandwidth_bounds must hold finite numbers"), std::string::npos)
       << bounds;
 }

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cdens/methods/option_table.hpp"
+#include "cdens/methods/registry.hpp"
 
 namespace cdens {
 namespace {

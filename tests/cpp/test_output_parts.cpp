@@ -11,11 +11,11 @@
 
 #include "cdens/core/column_kernel.hpp"
 #include "cdens/core/conditional_mixture.hpp"
-#include "cdens/core/error.hpp"
 #include "cdens/core/output_transform.hpp"
 #include "cdens/core/output_trend.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/constant_gate.hpp"
 #include "core/discrete_outputs.hpp"
 #include "core/gaussian_components.hpp"

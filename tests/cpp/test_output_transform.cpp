@@ -12,12 +12,12 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "cdens/conditional/linear_gaussian.hpp"
-#include "cdens/conditional/product_kernel_cde.hpp"
+#include "cdens/conditional/kcde.hpp"
+#include "cdens/conditional/linear.hpp"
 #include "cdens/core/conditional_mixture.hpp"
-#include "cdens/core/error.hpp"
 #include "cdens/core/output_transform.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/evaluation/scores.hpp"
 #include "conditional/constant_gate.hpp"
 #include "conditional/output_transform_fit.hpp"
@@ -265,13 +265,13 @@ TEST(OutputTransform, FitsOnALogOutputEqualTheEstimatorFittedToLogYByHand) {
   const PairSample data = sine_sample(60, 2, 9);
   const Matrix y = data.y.array().exp();
   const Matrix log_y = data.y;
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.trend = KernelTrend::linear;
   options.search.n_restarts = 2;
-  ProductKernelCdeOptions logged = options;
+  KcdeOptions logged = options;
   logged.y_transform = OutputTransformChoice::log;
-  const ConditionalFit direct = fit_product_kernel_cde(data.x, log_y, options);
-  const ConditionalFit through = fit_product_kernel_cde(data.x, y, logged);
+  const ConditionalFit direct = fit_kcde(data.x, log_y, options);
+  const ConditionalFit through = fit_kcde(data.x, y, logged);
   const Vector expected =
       direct.model.log_pdf(data.x, log_y).array() - log_y.row(0).transpose().array();
   EXPECT_LT((through.model.log_pdf(data.x, y) - expected).cwiseAbs().maxCoeff(), 1e-10);
@@ -285,10 +285,10 @@ TEST(OutputTransform, FitsOnALogOutputEqualTheEstimatorFittedToLogYByHand) {
               direct.report.statistics.at("loo_nll") + log_y.mean(), 1e-12);
   EXPECT_EQ(through.model.y_scaling().mean()(0), Standardizer::fit(y, "y").mean()(0));
   // The linear-Gaussian model through the log: the log-normal regression.
-  LinearGaussianOptions linear;
+  LinearOptions linear;
   linear.y_transform = OutputTransformChoice::log;
-  const ConditionalFit log_normal = fit_linear_gaussian(data.x, y, linear);
-  const ConditionalFit by_hand = fit_linear_gaussian(data.x, log_y);
+  const ConditionalFit log_normal = fit_linear(data.x, y, linear);
+  const ConditionalFit by_hand = fit_linear(data.x, log_y);
   EXPECT_LT(
       (log_normal.model.log_pdf(data.x, y) -
        (by_hand.model.log_pdf(data.x, log_y).array() - log_y.row(0).transpose().array()).matrix())
@@ -298,17 +298,17 @@ TEST(OutputTransform, FitsOnALogOutputEqualTheEstimatorFittedToLogYByHand) {
   // Recorded to 0.1: through the log, a kernel of log-width w spans w y_i in y at y_i, so the
   // floor keeps w y_min ≥ 0.05 (half the step) and the report names the step of y itself.
   const Matrix recorded = (y.array() * 10.0).round() / 10.0;
-  ProductKernelCdeOptions search_only;
+  KcdeOptions search_only;
   search_only.y_transform = OutputTransformChoice::log;
   search_only.search.n_restarts = 2;
-  const ConditionalFit gridded = fit_product_kernel_cde(data.x, recorded, search_only);
+  const ConditionalFit gridded = fit_kcde(data.x, recorded, search_only);
   EXPECT_NEAR(gridded.report.hyperparameters.at("recording_step_y0"), 0.1, 1e-9);
   EXPECT_GE(gridded.report.hyperparameters.at("bandwidth_y0") * recorded.minCoeff(),
             0.05 * (1.0 - 1e-9));
   Matrix negative = y;
   negative(0, 3) = -1.0;
   EXPECT_NE(message_of<InvalidArgument>([&] {
-              fit_product_kernel_cde(data.x, negative, logged);
+              fit_kcde(data.x, negative, logged);
             }).find("transform = log needs positive outputs"),
             std::string::npos);
 }

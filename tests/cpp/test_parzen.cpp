@@ -7,10 +7,10 @@
 #include <cmath>
 #include <vector>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/density/parzen.hpp"
 #include "support.hpp"
 

@@ -11,6 +11,7 @@
 #include "cdens/regression/press.hpp"
 #include "regression/press_gate.hpp"
 #include "regression/press_parameters.hpp"
+#include "regression/press_smoother.hpp"
 #include "support.hpp"
 
 namespace cdens {

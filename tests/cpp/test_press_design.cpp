@@ -9,8 +9,8 @@
 #include <cmath>
 
 #include "cdens/core/rng.hpp"
-#include "cdens/regression/press_smoother.hpp"
 #include "regression/press_design_products.hpp"
+#include "regression/press_smoother.hpp"
 #include "support.hpp"
 
 namespace cdens {

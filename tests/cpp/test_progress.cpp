@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "cdens/core/progress.hpp"
+#include "cdens/core/fit_context.hpp"
 
 namespace cdens {
 namespace {

@@ -69,9 +69,9 @@ TEST(RecordingStepTest, KcdeKernelsStayAtLeastHalfAStepWideOnRoundedOutputs) {
   const double y_middle = std::round(data.y.mean() / 0.1) * 0.1;
   for (const KernelTrend trend :
        {KernelTrend::none, KernelTrend::linear, KernelTrend::gaussian_process}) {
-    ProductKernelCdeOptions options;
+    KcdeOptions options;
     options.trend = trend;
-    const ConditionalFit fit = fit_product_kernel_cde(data.x, data.y, options);
+    const ConditionalFit fit = fit_kcde(data.x, data.y, options);
     const auto& hyperparameters = fit.report.hyperparameters;
     EXPECT_NEAR(hyperparameters.at("recording_step_y0"), 0.1, 1e-12) << to_string(trend);
     // The output kernel's spread in y's units: h times the standardisation, times the trend's
@@ -93,9 +93,9 @@ TEST(RecordingStepTest, KcdeKernelsStayAtLeastHalfAStepWideOnRoundedOutputs) {
 
 TEST(RecordingStepTest, FixedBandwidthsAreTheUsersChoice) {
   const test::PairSample data = rounded_sample();
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.bandwidth = {0.5, 0.01};
-  const ConditionalFit fit = fit_product_kernel_cde(data.x, data.y, options);
+  const ConditionalFit fit = fit_kcde(data.x, data.y, options);
   EXPECT_EQ(fit.report.hyperparameters.at("bandwidth_y0"), 0.01);
   // Kernels of a fifth of the step make the spikes the floor prevents.
   const double y_middle = std::round(data.y.mean() / 0.1) * 0.1;

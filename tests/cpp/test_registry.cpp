@@ -118,7 +118,7 @@ TEST(RegistryTest, DefaultsAreTheOptionsStructs) {
   EXPECT_EQ(default_of<std::vector<double>>("lscde", "sigma"), lscde_paper_grid());
   EXPECT_EQ(default_of<std::int64_t>("lscde", "n_centers"), LscdeOptions{}.n_centers);
   EXPECT_EQ(default_of<std::string>("lscde", "cv_loss"), "kl");
-  EXPECT_EQ(default_of<std::vector<double>>("ekde", "epsilon"), epsilon_kde_paper_radii());
+  EXPECT_EQ(default_of<std::vector<double>>("ekde", "epsilon"), ekde_paper_radii());
   // FW-LSCDE and SA-LSCDE take the SA-CDE paper's grid for LSCDE, not LSCDE's own.
   EXPECT_EQ(default_of<std::vector<double>>("fw-lscde", "sigma"), sa_cde_width_grid());
   EXPECT_EQ(default_of<std::vector<double>>("salscde", "regularization"), sa_cde_width_grid());
@@ -149,12 +149,12 @@ TEST(RegistryTest, BuildSetsTheNamedFieldsAndNamesTheOptionInItsErrors) {
   EXPECT_EQ(gmm.seed, 9u);
   EXPECT_EQ(gmm.n_init, GmmOptions{}.n_init);  // not named: the default
 
-  const ReducedCdeOptions reduced =
-      reduced_cde_option_table(ReducedCdeMethod::lsce_ekde).build({{"folds", std::int64_t{3}}});
+  const LsceOptions reduced =
+      lsce_option_table(ReducedCdeMethod::lsce_ekde).build({{"folds", std::int64_t{3}}});
   EXPECT_EQ(reduced.reduction.folds, 3);
   EXPECT_EQ(reduced.epsilon_kde.folds, 3);  // one K for every cross-validation of the method
-  const SaLscdeOptions two_stages =
-      sa_lscde_option_table().build({{"sigma", std::vector<double>{0.5}}});
+  const SalscdeOptions two_stages =
+      salscde_option_table().build({{"sigma", std::vector<double>{0.5}}});
   EXPECT_EQ(two_stages.selection.sigma, std::vector<double>{0.5});
   EXPECT_EQ(two_stages.estimation.sigma, std::vector<double>{0.5});
 

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "cdens/conditional/lscde.hpp"
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
 #include "conditional/lscde_basis.hpp"

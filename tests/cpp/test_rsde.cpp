@@ -7,10 +7,10 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/density/mnqp.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/density/rsde.hpp"
+#include "density/mnqp.hpp"
 #include "support.hpp"
 
 namespace cdens {

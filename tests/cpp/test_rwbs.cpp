@@ -6,8 +6,8 @@
 #include <cmath>
 #include <vector>
 
-#include "cdens/core/error.hpp"
-#include "cdens/density/rwbs.hpp"
+#include "cdens/core/types.hpp"
+#include "density/rwbs.hpp"
 
 namespace cdens {
 namespace {

@@ -314,8 +314,8 @@ double direct_log_density(const ConditionalMixture& model, const Vector& x, cons
   return std::log(numerator / (integral * denominator)) + model.y_scaling().log_jacobian();
 }
 
-SaCdeOptions single(double sigma, double lambda) {
-  SaCdeOptions options;
+SacdeOptions single(double sigma, double lambda) {
+  SacdeOptions options;
   options.sigma = {sigma};
   options.regularization = {lambda};
   return options;
@@ -388,7 +388,7 @@ TEST(SaCdeTest, CrossValidationKeepsTheRelevantFeatureOfToyDataOne) {
   // x₂ … x₆ explain at most a tenth of y's variance through x₁, so a CV choice that weights
   // one of them like x₁ would be a bug, not bad luck.
   const test::PairSample train = toy_data_1(300, 12);
-  SaCdeOptions options;
+  SacdeOptions options;
   options.sigma = {0.1, 0.25, 0.5, 1.0};
   options.regularization = {0.01, 0.03, 0.1, 0.3, 1.0};
   options.seed = 3;
@@ -411,7 +411,7 @@ TEST(SaCdeTest, CrossValidationKeepsTheRelevantFeatureOfToyDataOne) {
 
 TEST(SaCdeTest, LambdaRulesPickFromTheCrossValidationTable) {
   const test::PairSample train = test::sine_sample(70, 3, 15);
-  SaCdeOptions options;
+  SacdeOptions options;
   options.sigma = {0.2, 0.5, 1.0};
   options.regularization = {0.001, 0.01, 0.03, 0.1, 0.3};
   options.seed = 5;
@@ -439,7 +439,7 @@ TEST(SaCdeTest, LambdaRulesPickFromTheCrossValidationTable) {
 
 TEST(SaCdeTest, ModelFileRoundTripAndThreadIndependence) {
   const test::PairSample train = test::sine_sample(70, 3, 13);
-  SaCdeOptions options;
+  SacdeOptions options;
   options.sigma = {0.2, 0.5, 1.0};
   options.regularization = {0.001, 0.01, 0.1};
   options.seed = 4;
@@ -453,7 +453,7 @@ TEST(SaCdeTest, RejectsBadInput) {
   test::expect_rejects_bad_training_pairs(
       [](const Matrix& x, const Matrix& y) { return fit_sacde(x, y, single(0.5, 0.1)); });
   const test::PairSample train = test::sine_sample(30, 2, 14);
-  SaCdeOptions options = single(0.5, 0.1);
+  SacdeOptions options = single(0.5, 0.1);
   options.sigma = {0.5, -1.0};
   EXPECT_NE(test::message_of<InvalidArgument>([&] {
               fit_sacde(train.x, train.y, options);
@@ -468,7 +468,7 @@ TEST(SaCdeTest, RejectsBadInput) {
   options = single(0.5, 0.1);
   options.solver.tol = 0.0;
   EXPECT_THROW(fit_sacde(train.x, train.y, options), InvalidArgument);
-  options = SaCdeOptions{};
+  options = SacdeOptions{};
   options.folds = 50;
   EXPECT_THROW(fit_sacde(train.x, train.y, options), InvalidArgument);
 }

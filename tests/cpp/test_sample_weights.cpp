@@ -154,12 +154,12 @@ TEST(LinearSampleWeights, IntegerWeightsEqualTheRowsRepeated) {
   const test::PairSample query = linear_sample(20, 2);
   const Vector weights = test::integer_weights(60);
   for (const LinearVariance variance : {LinearVariance::constant, LinearVariance::log_linear}) {
-    LinearGaussianOptions options;
+    LinearOptions options;
     options.variance = variance;
     const ConditionalFit with_weights =
-        fit_linear_gaussian(data.x, data.y, options, test::weighted_context(weights));
-    const ConditionalFit with_rows = fit_linear_gaussian(
-        test::repeated_columns(data.x, weights), test::repeated_columns(data.y, weights), options);
+        fit_linear(data.x, data.y, options, test::weighted_context(weights));
+    const ConditionalFit with_rows = fit_linear(test::repeated_columns(data.x, weights),
+                                                test::repeated_columns(data.y, weights), options);
     expect_same_densities(with_weights.model, with_rows.model, query.x, query.y, 1e-8);
   }
 }
@@ -168,10 +168,9 @@ TEST(LinearSampleWeights, ScalingEveryWeightChangesNothing) {
   const test::PairSample data = linear_sample(50, 3);
   const test::PairSample query = linear_sample(20, 4);
   const Vector weights = test::integer_weights(50);
-  const ConditionalFit fit =
-      fit_linear_gaussian(data.x, data.y, {}, test::weighted_context(weights));
+  const ConditionalFit fit = fit_linear(data.x, data.y, {}, test::weighted_context(weights));
   const ConditionalFit scaled =
-      fit_linear_gaussian(data.x, data.y, {}, test::weighted_context(0.013 * weights));
+      fit_linear(data.x, data.y, {}, test::weighted_context(0.013 * weights));
   expect_same_densities(fit.model, scaled.model, query.x, query.y, 1e-9);
   EXPECT_NEAR(fit.report.statistics.at("loo_nll"), scaled.report.statistics.at("loo_nll"), 1e-9);
 }
@@ -184,7 +183,7 @@ TEST(LinearSampleWeights, LeaveOneOutDropsARowWithAllItsWeight) {
   for (const auto& [variance, statistic] : std::vector<std::pair<LinearVariance, std::string>>{
            {LinearVariance::constant, "loo_nll_constant_variance"},
            {LinearVariance::log_linear, "loo_nll_log_linear_variance"}}) {
-    LinearGaussianOptions options;
+    LinearOptions options;
     options.variance = variance;
     double total = 0.0;
     for (Index i = 0; i < n; ++i) {
@@ -193,12 +192,11 @@ TEST(LinearSampleWeights, LeaveOneOutDropsARowWithAllItsWeight) {
         if (j != i) others.push_back(j);
       }
       const ConditionalFit without =
-          fit_linear_gaussian(data.x(Eigen::all, others), data.y(Eigen::all, others), options,
-                              test::weighted_context(weights(others)));
+          fit_linear(data.x(Eigen::all, others), data.y(Eigen::all, others), options,
+                     test::weighted_context(weights(others)));
       total -= weights(i) * without.model.log_pdf(data.x.col(i), data.y.col(i))(0);
     }
-    const ConditionalFit fit =
-        fit_linear_gaussian(data.x, data.y, options, test::weighted_context(weights));
+    const ConditionalFit fit = fit_linear(data.x, data.y, options, test::weighted_context(weights));
     // The log-linear spread's refits stop at a tolerance of 1e-12 per pair in the mean NLL.
     EXPECT_NEAR(fit.report.statistics.at(statistic), total / weights.sum(), 1e-6) << statistic;
   }
@@ -206,11 +204,11 @@ TEST(LinearSampleWeights, LeaveOneOutDropsARowWithAllItsWeight) {
 
 TEST(LinearSampleWeights, OutputTransformsRefuseWeights) {
   const test::PairSample data = linear_sample(30, 6);
-  LinearGaussianOptions options;
+  LinearOptions options;
   options.y_transform = OutputTransformChoice::yeo_johnson;
-  EXPECT_THROW(fit_linear_gaussian(data.x, data.y, options,
-                                   test::weighted_context(test::integer_weights(30))),
-               InvalidArgument);
+  EXPECT_THROW(
+      fit_linear(data.x, data.y, options, test::weighted_context(test::integer_weights(30))),
+      InvalidArgument);
 }
 
 // -- Parzen window
@@ -394,7 +392,7 @@ TEST(KcdeSampleWeights, IntegerWeightsEqualTheRowsRepeatedAtEqualBandwidths) {
   const Vector weighted_scale = Standardizer::fit(joint, weights, "pairs").scale();
   const Vector repeated_scale = Standardizer::fit(joint_rows, "pairs").scale();
   for (const KernelTrend trend : {KernelTrend::none, KernelTrend::linear}) {
-    ProductKernelCdeOptions options;
+    KcdeOptions options;
     options.marginal_mixing = MarginalMixing::none;
     options.trend = trend;
     const auto in_units_of = [&](const Vector& scale) {
@@ -403,9 +401,9 @@ TEST(KcdeSampleWeights, IntegerWeightsEqualTheRowsRepeatedAtEqualBandwidths) {
     };
     options.bandwidth = in_units_of(weighted_scale);
     const ConditionalFit with_weights =
-        fit_product_kernel_cde(data.x, data.y, options, test::weighted_context(weights));
+        fit_kcde(data.x, data.y, options, test::weighted_context(weights));
     options.bandwidth = in_units_of(repeated_scale);
-    const ConditionalFit with_rows = fit_product_kernel_cde(x_rows, y_rows, options);
+    const ConditionalFit with_rows = fit_kcde(x_rows, y_rows, options);
     expect_same_densities(with_weights.model, with_rows.model, query.x, query.y, 1e-10);
   }
 }
@@ -414,47 +412,44 @@ TEST(KcdeSampleWeights, SearchAndMixingIgnoreTheScaleOfTheWeights) {
   const test::PairSample data = test::sine_sample(60, 1, 17);
   const test::PairSample query = test::sine_sample(20, 1, 18);
   const Vector weights = test::integer_weights(60);
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.search.n_restarts = 1;
-  const ConditionalFit fit =
-      fit_product_kernel_cde(data.x, data.y, options, test::weighted_context(weights));
+  const ConditionalFit fit = fit_kcde(data.x, data.y, options, test::weighted_context(weights));
   const ConditionalFit scaled =
-      fit_product_kernel_cde(data.x, data.y, options, test::weighted_context(250.0 * weights));
+      fit_kcde(data.x, data.y, options, test::weighted_context(250.0 * weights));
   expect_same_densities(fit.model, scaled.model, query.x, query.y, 1e-6);
   EXPECT_NEAR(fit.report.statistics.at("loo_nll"), scaled.report.statistics.at("loo_nll"), 1e-6);
   // Equal weights are no weights, up to rounding.
-  const ConditionalFit equal = fit_product_kernel_cde(
-      data.x, data.y, options, test::weighted_context(Vector::Constant(60, 2.0)));
-  const ConditionalFit plain = fit_product_kernel_cde(data.x, data.y, options);
+  const ConditionalFit equal =
+      fit_kcde(data.x, data.y, options, test::weighted_context(Vector::Constant(60, 2.0)));
+  const ConditionalFit plain = fit_kcde(data.x, data.y, options);
   expect_same_densities(equal.model, plain.model, query.x, query.y, 1e-6);
 }
 
 TEST(KcdeSampleWeights, GaussianProcessTrendAndOutputTransformsRefuseWeights) {
   const test::PairSample data = test::sine_sample(30, 1, 19);
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.trend = KernelTrend::gaussian_process;
-  EXPECT_THROW(fit_product_kernel_cde(data.x, data.y, options,
-                                      test::weighted_context(test::integer_weights(30))),
+  EXPECT_THROW(fit_kcde(data.x, data.y, options, test::weighted_context(test::integer_weights(30))),
                InvalidArgument);
   options.trend = KernelTrend::none;
   options.y_transform = OutputTransformChoice::yeo_johnson;
-  EXPECT_THROW(fit_product_kernel_cde(data.x, data.y, options,
-                                      test::weighted_context(test::integer_weights(30))),
+  EXPECT_THROW(fit_kcde(data.x, data.y, options, test::weighted_context(test::integer_weights(30))),
                InvalidArgument);
 }
 
 TEST(KcdeSampleWeights, RowWeightsSurviveTheModelFileAsVersionTwo) {
   const test::PairSample data = test::sine_sample(30, 2, 20);
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.bandwidth = {0.5, 0.7, 0.3};
   options.marginal_mixing = MarginalMixing::none;
-  const ConditionalFit fit = fit_product_kernel_cde(
-      data.x, data.y, options, test::weighted_context(test::integer_weights(30)));
+  const ConditionalFit fit =
+      fit_kcde(data.x, data.y, options, test::weighted_context(test::integer_weights(30)));
   const test::PairSample query = test::sine_sample(10, 2, 21);
   test::expect_model_file_round_trip(fit.model, fit.report, query.x, query.y);
   const nlohmann::json document = conditional_model_to_json({fit.model, {}, {}, fit.report, {}});
   EXPECT_EQ(document["version"], 2);
-  const ConditionalFit plain = fit_product_kernel_cde(data.x, data.y, options);
+  const ConditionalFit plain = fit_kcde(data.x, data.y, options);
   EXPECT_EQ(conditional_model_to_json({plain.model, {}, {}, plain.report, {}})["version"], 1);
 }
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "cdens/core/communicator.hpp"
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
 #include "core/sampling_plan.hpp"
 #include "core/sharded_sampling_plan.hpp"
 #include "support.hpp"

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <vector>
 
-#include "cdens/conditional/product_kernel_cde.hpp"
+#include "cdens/conditional/kcde.hpp"
 #include "cdens/core/rng.hpp"
 #include "core/scalar_mixture.hpp"
 #include "support.hpp"
@@ -214,8 +214,8 @@ TEST(ScalarMixtureSearch, ComponentsOfEqualCentreAndScaleGiveTheSameQueriesMerge
   // A KCDE of an integer y: every component sits on one of a few levels with one width.
   test::PairSample data = test::sine_sample(300, 1, 3);
   data.y = (4.0 * data.y.array()).round();
-  ProductKernelCdeOptions options;
-  const ConditionalMixture model = fit_product_kernel_cde(data.x, data.y, options).model;
+  KcdeOptions options;
+  const ConditionalMixture model = fit_kcde(data.x, data.y, options).model;
   const Matrix x = data.x.leftCols(12);
   const Matrix y = (data.y.leftCols(12).array() + 0.3).matrix();
   const Matrix pi = model.component_probabilities(x);

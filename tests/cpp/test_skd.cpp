@@ -8,10 +8,10 @@
 #include <limits>
 #include <vector>
 
-#include "cdens/core/error.hpp"
-#include "cdens/core/metrics.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/density/skd.hpp"
+#include "cdens/evaluation/scores.hpp"
 #include "density/fixed_kernels.hpp"
 #include "support.hpp"
 

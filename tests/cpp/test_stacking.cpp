@@ -115,13 +115,13 @@ struct Members {
 Members fitted_members() {
   const test::PairSample data = test::sine_sample(120, 2, 31);
   Members members;
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   for (const KernelTrend trend :
        {KernelTrend::gaussian_process, KernelTrend::linear, KernelTrend::none}) {
     options.trend = trend;
-    members.fits.push_back(fit_product_kernel_cde(data.x, data.y, options));
+    members.fits.push_back(fit_kcde(data.x, data.y, options));
   }
-  members.fits.push_back(fit_linear_gaussian(data.x, data.y));
+  members.fits.push_back(fit_linear(data.x, data.y));
   members.weights = (Vector(4) << 0.4, 0.1, 0.3, 0.2).finished();
   return members;
 }
@@ -266,7 +266,7 @@ TEST(PooledMixtureTest, NormalisedWeightsAreKeptToTheBit) {
 TEST(PooledMixtureTest, MembersOfOtherDataAreRefused) {
   const Members members = fitted_members();
   const test::PairSample other = test::sine_sample(90, 2, 32);
-  const ConditionalFit stranger = fit_linear_gaussian(other.x, other.y);
+  const ConditionalFit stranger = fit_linear(other.x, other.y);
   EXPECT_THROW(pool_mixtures({&members.fits[0].model, &stranger.model}, Vector::Ones(2)),
                InvalidArgument);
   EXPECT_THROW(pool_mixtures({&members.fits[0].model}, Vector::Ones(2)), InvalidArgument);

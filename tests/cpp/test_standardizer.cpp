@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/types.hpp"
 #include "core/gaussian_kernel.hpp"
 #include "support.hpp"
 

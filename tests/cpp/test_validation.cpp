@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/validate.hpp"
 #include "support.hpp"
 

@@ -24,9 +24,8 @@
 #include <tuple>
 #include <vector>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
-#include "cdens/methods/option_table.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
 #include "core/kernel_sums.hpp"

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/csv.hpp"
 
 namespace {

@@ -6,7 +6,7 @@
 
 #include <iostream>
 
-#include "cdens/core/mpi_session.hpp"
+#include "cdens/core/communicator.hpp"
 #include "mpi_support.hpp"
 
 namespace {

@@ -19,7 +19,7 @@
 #include <iostream>
 #include <string>
 
-#include "cdens/methods/method_selection.hpp"
+#include "cdens/conditional/auto.hpp"
 #include "core/samples.hpp"
 #include "mpi_support.hpp"
 #include "support.hpp"
@@ -36,15 +36,15 @@ constexpr double kScoreTolerance = 1e-3;
 /// auto with `options` on every sharding of `pairs` against the single-process auto, each
 /// model queried at `queries` on every rank.
 void expect_same_selection(const test::PairSample& pairs, const test::PairSample& queries,
-                           const MethodSelectionOptions& options, const std::string& name) {
-  const ConditionalModel single = fit_selected_method(pairs.x, pairs.y, options, FitContext{});
+                           const AutoOptions& options, const std::string& name) {
+  const ConditionalModel single = fit_auto(pairs.x, pairs.y, options, FitContext{});
   const MethodSelection& expected = *single.report.method_selection;
   const Vector expected_log_pdf = single.mixture.log_pdf(queries.x, queries.y);
   for (const auto& cut : shardings(pairs.x.cols())) {
     const std::vector<Index> rows = rows_of_rank(cut);
     const ConditionalModel model =
-        fit_selected_method(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows), options,
-                            FitContext{world(), silent_progress(), {}, {}, true});
+        fit_auto(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows), options,
+                 FitContext{world(), silent_progress(), {}, {}, true});
     const MethodSelection& table = *model.report.method_selection;
     ASSERT_EQ(table.candidates.size(), expected.candidates.size()) << name;
     EXPECT_EQ(table.chosen, expected.chosen) << name;
@@ -95,7 +95,7 @@ TEST(AutoRanks, TheDefaultCandidatesByFolds) {
   pairs.y = pairs.y.array().exp().matrix();
   test::PairSample queries = test::sine_sample(60, 2, 52);
   queries.y = queries.y.array().exp().matrix();
-  MethodSelectionOptions options;
+  AutoOptions options;
   options.seed = 5;
   expect_same_selection(pairs, queries, options, "auto, default candidates, 120 pairs, 5 folds");
 }
@@ -105,7 +105,7 @@ TEST(AutoRanks, LeaveOneOutScores) {
   // split by rank) and the line's (each rank's own); LSCDE by folds.
   const test::PairSample pairs = test::sine_sample(150, 2, 53);
   const test::PairSample queries = test::sine_sample(60, 2, 54);
-  MethodSelectionOptions options;
+  AutoOptions options;
   options.seed = 6;
   options.validation = CandidateValidation::leave_one_out;
   options.candidates = "linear,lscde,kcde:trend=linear";
@@ -116,7 +116,7 @@ TEST(AutoRanks, TheTimeBudgetIsRankZerosClock) {
   // A budget spent by the first candidate: the others are not run, on every rank alike.
   const test::PairSample pairs = test::sine_sample(80, 2, 55);
   const test::PairSample queries = test::sine_sample(20, 2, 56);
-  MethodSelectionOptions options;
+  AutoOptions options;
   options.time_budget = 1e-9;
   options.candidates = "linear,kcde";
   expect_same_selection(pairs, queries, options, "auto, a spent time budget");

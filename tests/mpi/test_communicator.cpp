@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "mpi_support.hpp"
 
 namespace cdens {

@@ -6,7 +6,7 @@
 
 #include <sstream>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "core/csv.hpp"
 #include "mpi_support.hpp"
 #include "support.hpp"

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cdens/conditional/forward_selection_methods.hpp"
+#include "cdens/conditional/forward_selection.hpp"
 #include "mpi_support.hpp"
 
 namespace cdens {

@@ -14,7 +14,7 @@
 #include <cmath>
 #include <iostream>
 
-#include "cdens/conditional/product_kernel_cde.hpp"
+#include "cdens/conditional/kcde.hpp"
 #include "cdens/core/rng.hpp"
 #include "conditional/broad_component_gate.hpp"
 #include "conditional/kernel_queries_of_ranks.hpp"
@@ -37,10 +37,8 @@ constexpr double kQueryTolerance = 2e-6;
 /// broadcast queries on the last rank) against the single-process model of every pair.
 void expect_single_process_log_densities(const test::PairSample& pairs,
                                          const test::PairSample& queries,
-                                         const ProductKernelCdeOptions& options,
-                                         const std::string& name) {
-  const ConditionalModel single =
-      unnamed_model(fit_product_kernel_cde(pairs.x, pairs.y, options, FitContext{}));
+                                         const KcdeOptions& options, const std::string& name) {
+  const ConditionalModel single = unnamed_model(fit_kcde(pairs.x, pairs.y, options, FitContext{}));
   const Vector expected = single.mixture.log_pdf(queries.x, queries.y);
   ASSERT_TRUE(expected.allFinite()) << name;
   const int size = world().size();
@@ -53,8 +51,8 @@ void expect_single_process_log_densities(const test::PairSample& pairs,
   const std::vector<Index> own_queries = rows_of_rank(cut);
   for (const auto& rows_cut : shardings(pairs.x.cols())) {
     const std::vector<Index> rows = rows_of_rank(rows_cut);
-    const ConditionalModel model = unnamed_model(
-        fit_product_kernel_cde(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows),
+    const ConditionalModel model =
+        unnamed_model(fit_kcde(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows),
                                options, FitContext{world(), silent_progress(), {}, {}, true}));
     const Matrix x = gather_samples(queries.x, own_queries);
     const Matrix y = gather_samples(queries.y, own_queries);
@@ -85,7 +83,7 @@ TEST(KcdeQueriesRanks, EachRankQueriesTheModelOfEveryRanksRows) {
   test::PairSample queries = test::sine_sample(4300, 2, 32);
   queries.x.col(4299) << 40.0, -30.0;
   queries.y(0, 4299) = 25.0;
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.bandwidth = {0.4, 0.7, 0.3};
   options.trend = KernelTrend::linear;
   expect_single_process_log_densities(pairs, queries, options,
@@ -103,7 +101,7 @@ TEST(KcdeQueriesRanks, DiscreteColumns) {
       sample->y(0, i) = std::round(3.0 * sample->y(0, i) + sample->x(1, i));
     }
   }
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.bandwidth = {0.5, 0.3, 0.4};
   options.discrete = {1};
   options.ordered = {2};
@@ -123,13 +121,12 @@ TEST(KcdeQueriesRanks, TheBroadComponentAndAnOutputTransformOfRowsSplitByHand) {
   // weight, and the kernels would not count.
   test::PairSample pairs = test::sine_sample(150, 2, 35);
   pairs.y = pairs.y.array().exp().matrix();
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.search.seed = 3;
   options.search.n_restarts = 0;
   options.trend = KernelTrend::gaussian_process;
   options.y_transform = OutputTransformChoice::yeo_johnson;
-  const ConditionalMixture fitted =
-      fit_product_kernel_cde(pairs.x, pairs.y, options, FitContext{}).model;
+  const ConditionalMixture fitted = fit_kcde(pairs.x, pairs.y, options, FitContext{}).model;
   const auto& kernels = dynamic_cast<const ProductKernelGate&>(
       dynamic_cast<const BroadComponentGate&>(fitted.gate()).inner());
   const Index n = kernels.n_components();

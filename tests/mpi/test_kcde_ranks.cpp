@@ -23,7 +23,7 @@
 #include <cstdio>
 #include <numeric>
 
-#include "cdens/conditional/product_kernel_cde.hpp"
+#include "cdens/conditional/kcde.hpp"
 #include "cdens/model_file.hpp"
 #include "core/bandwidth_likelihood.hpp"
 #include "core/samples.hpp"
@@ -64,12 +64,11 @@ nlohmann::json searched_part(nlohmann::json& document) {
 /// them: equal on one rank; on more, what the search decides within kSearchTolerance, the
 /// criterion at its end and the rest of the model within kRankTolerance. Rank 0 prints the
 /// largest differences.
-void expect_same_kcde_on_every_sharding(const test::PairSample& pairs,
-                                        const ProductKernelCdeOptions& options,
+void expect_same_kcde_on_every_sharding(const test::PairSample& pairs, const KcdeOptions& options,
                                         const std::string& name) {
   const auto model = [&](const std::vector<Index>& rows, const FitContext& context) {
-    return conditional_model_to_json(unnamed_model(fit_product_kernel_cde(
-        gather_samples(pairs.x, rows), gather_samples(pairs.y, rows), options, context)));
+    return conditional_model_to_json(unnamed_model(
+        fit_kcde(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows), options, context)));
   };
   std::vector<Index> every_row(static_cast<std::size_t>(pairs.x.cols()));
   std::iota(every_row.begin(), every_row.end(), Index{0});
@@ -160,10 +159,10 @@ void expect_same_criterion(const Matrix& z, Index c, const std::vector<Index>& h
 /// about 1e-11 (measured up to 1.6e-11): relative to a residual near 0 up to 9.2e-10, so the
 /// rest of the model file is held to kResidualTolerance = 1e-8.
 void expect_same_trend_kcde(const test::PairSample& pairs, const test::PairSample& queries,
-                            const ProductKernelCdeOptions& options, const std::string& name) {
+                            const KcdeOptions& options, const std::string& name) {
   const auto fit = [&](const std::vector<Index>& rows, const FitContext& context) {
-    return unnamed_model(fit_product_kernel_cde(gather_samples(pairs.x, rows),
-                                                gather_samples(pairs.y, rows), options, context));
+    return unnamed_model(
+        fit_kcde(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows), options, context));
   };
   const auto document_without_trend = [](const ConditionalModel& model) {
     nlohmann::json document = conditional_model_to_json(model);
@@ -256,14 +255,14 @@ TEST(KcdeRanks, APairFarFromEveryOtherIsTakenRelativeToItsNearest) {
 TEST(KcdeRanks, TheSameSeedFitsTheSameModelOnAnyNumberOfRanks) {
   // 300 pairs: exact leave-one-out, marginal mixing, the linear-Gaussian comparison of few pairs
   // (refitted without each, every rank taking every pair).
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.search.seed = 3;
   expect_same_kcde_on_every_sharding(test::sine_sample(300, 3, 21), options,
                                      "KCDE 300 pairs, exact");
 }
 
 TEST(KcdeRanks, ASubsampledCriterionWithScreenedStarts) {
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.search.seed = 9;
   options.exact_limit = 400;
   options.subsample_held_out = 150;
@@ -276,7 +275,7 @@ TEST(KcdeRanks, ASubsampledCriterionWithScreenedStarts) {
 TEST(KcdeRanks, TheLinearTrend) {
   // 700 pairs: the line and the linear-Gaussian comparison from the normal equations and
   // Newton steps summed over the ranks.
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.search.seed = 1;
   options.trend = KernelTrend::linear;
   options.exact_limit = 300;
@@ -295,7 +294,7 @@ TEST(KcdeRanks, DiscreteColumnsAndAGriddedOutput) {
     pairs.x(1, i) = std::floor(4.0 * rng.uniform());
     pairs.y(0, i) = std::round((pairs.y(0, i) + 0.1 * pairs.x(1, i)) / 0.05) * 0.05;
   }
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.search.seed = 4;
   options.discrete = {1};
   expect_same_kcde_on_every_sharding(pairs, options,
@@ -303,7 +302,7 @@ TEST(KcdeRanks, DiscreteColumnsAndAGriddedOutput) {
   // An ordered output of integer levels.
   test::PairSample counts = test::sine_sample(300, 1, 2);
   counts.y = (counts.y.array() * 4.0).round().matrix();
-  ProductKernelCdeOptions ordered;
+  KcdeOptions ordered;
   ordered.search.seed = 2;
   ordered.ordered = {1};
   expect_same_kcde_on_every_sharding(counts, ordered, "KCDE 300 pairs, an ordered output");
@@ -315,7 +314,7 @@ TEST(KcdeRanks, EachRankKeepsItsOwnPairsAndTheRanksWriteTheModelOfAll) {
   // that gathered every pair on each rank fails here); the file the ranks write in the binary
   // encoding is the single-process model within the tolerances of
   // expect_same_kcde_on_every_sharding, and its log-densities too.
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.search.seed = 6;
   options.exact_limit = 300;
   options.subsample_held_out = 120;
@@ -328,8 +327,7 @@ TEST(KcdeRanks, EachRankKeepsItsOwnPairsAndTheRanksWriteTheModelOfAll) {
     model.y_names = {"y"};
     return model;
   };
-  const ConditionalModel single =
-      named(fit_product_kernel_cde(pairs.x, pairs.y, options, FitContext{}));
+  const ConditionalModel single = named(fit_kcde(pairs.x, pairs.y, options, FitContext{}));
   nlohmann::json single_document = conditional_model_to_json(single);
   const nlohmann::json single_searched = searched_part(single_document);
   const test::PairSample queries = test::sine_sample(50, 2, 24);
@@ -337,9 +335,9 @@ TEST(KcdeRanks, EachRankKeepsItsOwnPairsAndTheRanksWriteTheModelOfAll) {
   const std::string path = testing_mpi::shared_temporary_path("kcde_of_ranks");
   for (const auto& cut : shardings(pairs.x.cols())) {
     const std::vector<Index> rows = rows_of_rank(cut);
-    const ConditionalModel model = named(
-        fit_product_kernel_cde(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows),
-                               options, FitContext{world(), silent_progress(), {}, {}, true}));
+    const ConditionalModel model =
+        named(fit_kcde(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows), options,
+                       FitContext{world(), silent_progress(), {}, {}, true}));
     // A rank without pairs (the second sharding's rank 0) has no model of its own: then every
     // rank holds every pair, as a fit without rows_stay_on_ranks.
     const bool every_rank_has_pairs = world().sum_counts(rows.empty() ? 1 : 0) == 0;
@@ -369,13 +367,13 @@ TEST(KcdeRanks, TheGaussianProcessTrendAndTheOutputTransform) {
   // the profile likelihood's sums over the ranks. The process's broad component keeps every pair
   // on every rank.
   const test::PairSample pairs = test::sine_sample(200, 2, 41);
-  ProductKernelCdeOptions gp;
+  KcdeOptions gp;
   gp.search.seed = 7;
   gp.search.n_restarts = 0;
   gp.trend = KernelTrend::gaussian_process;
   test::PairSample queries = test::sine_sample(100, 2, 42);
   expect_same_trend_kcde(pairs, queries, gp, "KCDE 200 pairs, trend = gp");
-  ProductKernelCdeOptions subset = gp;
+  KcdeOptions subset = gp;
   subset.trend_basis = 80;
   subset.y_transform = OutputTransformChoice::yeo_johnson;
   test::PairSample skewed = pairs;
@@ -391,8 +389,7 @@ TEST(KcdeRanks, ABadValueOnOneRankFailsOnEveryRank) {
   const std::vector<Index> rows = rows_of_rank(shardings(40).front());
   // The same error on every rank (its sample index is the failing rank's own).
   const std::string message = test::message_of<DataError>([&] {
-    fit_product_kernel_cde(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows), {},
-                           FitContext{world()});
+    fit_kcde(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows), {}, FitContext{world()});
   });
   EXPECT_EQ(message.substr(0, 36), "x contains a non-finite value (nan) ") << message;
 }

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cdens/conditional/linear_gaussian.hpp"
+#include "cdens/conditional/linear.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/model_file.hpp"
 #include "core/samples.hpp"
@@ -45,12 +45,12 @@ constexpr double kLinearTolerance = 1e-5;
 
 void expect_linear_rank_count_does_not_matter(LinearVariance variance, const std::string& name) {
   const test::PairSample pairs = heteroscedastic_lines(400, 3);
-  LinearGaussianOptions options;
+  LinearOptions options;
   options.variance = variance;
   testing_mpi::expect_same_pair_model(
       pairs,
       [&](const MatrixView& x, const MatrixView& y, const FitContext& context) {
-        return fit_linear_gaussian(x, y, options, context);
+        return fit_linear(x, y, options, context);
       },
       name, kLinearTolerance);
 }
@@ -66,8 +66,8 @@ TEST(LinearRanks, TooFewPairsOnEveryRankRefuse) {
   const test::PairSample pairs = heteroscedastic_lines(4, 1);
   const std::vector<Index> rows = rows_of_rank(shardings(4).back());
   EXPECT_EQ(test::message_of<InvalidArgument>([&] {
-              fit_linear_gaussian(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows), {},
-                                  FitContext{world()});
+              fit_linear(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows), {},
+                         FitContext{world()});
             }),
             "the linear-Gaussian fit needs at least d_x + 3 = 5 pairs of x and y, got 4");
 }
@@ -78,14 +78,14 @@ TEST(LinearRanks, TheOutputTransform) {
   // line's intercept on standardised outputs is then 0 up to rounding, compared apart (absolute).
   test::PairSample pairs = heteroscedastic_lines(300, 4);
   pairs.y = Matrix((0.3 * pairs.y.topRows(1).array()).exp());  // a copy: y changes its shape
-  LinearGaussianOptions options;
+  LinearOptions options;
   options.variance = LinearVariance::constant;
   options.y_transform = OutputTransformChoice::yeo_johnson;
   double largest_intercept = 0.0;
   testing_mpi::expect_same_model_on_every_sharding(
       pairs.x.cols(),
       [&](const std::vector<Index>& rows, const FitContext& context) {
-        nlohmann::json document = conditional_model_to_json(unnamed_model(fit_linear_gaussian(
+        nlohmann::json document = conditional_model_to_json(unnamed_model(fit_linear(
             gather_samples(pairs.x, rows), gather_samples(pairs.y, rows), options, context)));
         nlohmann::json& trend = document["model"]["output_trend"];
         largest_intercept =

@@ -72,8 +72,8 @@ TEST(LsceRanks, TheEstimateAndItsGradientAreSumsOverEveryRanksRows) {
 }
 
 /// Small grids, few centres and starts: a search of a few seconds on 1 … 4 ranks.
-ReducedCdeOptions small_search(Index dz) {
-  ReducedCdeOptions options;
+LsceOptions small_search(Index dz) {
+  LsceOptions options;
   options.reduction.n_components = dz;
   options.reduction.n_restarts = 2;
   options.reduction.max_iter = 8;
@@ -99,14 +99,14 @@ nlohmann::json without_projected_mean(nlohmann::json document) {
 
 void expect_reduced_cde_rank_count_does_not_matter(const test::PairSample& pairs,
                                                    ReducedCdeMethod method,
-                                                   const ReducedCdeOptions& options,
+                                                   const LsceOptions& options,
                                                    const std::string& name) {
   expect_same_model_on_every_sharding(
       pairs.x.cols(),
       [&](const std::vector<Index>& rows, const FitContext& context) {
-        return without_projected_mean(conditional_model_to_json(unnamed_model(
-            fit_reduced_cde(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows), method,
-                            options, context))));
+        return without_projected_mean(conditional_model_to_json(
+            unnamed_model(fit_lsce(gather_samples(pairs.x, rows), gather_samples(pairs.y, rows),
+                                   method, options, context))));
       },
       name);
 }
@@ -117,7 +117,7 @@ TEST(LsceRanks, TheSameSeedFitsTheSameLsceModel) {
 }
 
 TEST(LsceRanks, TheSameSeedChoosesTheSameDimensionForThePapersModel) {
-  ReducedCdeOptions options = small_search(0);
+  LsceOptions options = small_search(0);
   options.reduction.n_restarts = 1;
   options.reduction.max_iter = 4;
   options.reduction.folds = 2;

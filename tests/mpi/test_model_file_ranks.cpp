@@ -7,8 +7,8 @@
 
 #include <cstdio>
 
-#include "cdens/conditional/product_kernel_cde.hpp"
-#include "cdens/core/error.hpp"
+#include "cdens/conditional/kcde.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/model_file.hpp"
 #include "core/json_io.hpp"
 #include "core/samples.hpp"
@@ -29,11 +29,11 @@ const std::vector<Pointer> kRowMatrices = {Pointer("/model/gate/centers_x"),
 
 /// The document of a KCDE model of n pairs (given bandwidths: no search).
 nlohmann::json kcde_document(Index n) {
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.bandwidth = {0.4, 0.7, 0.3};
   const test::PairSample pairs = test::sine_sample(n, 2, 6);
   return conditional_model_to_json(
-      unnamed_model(fit_product_kernel_cde(pairs.x, pairs.y, options, FitContext{})));
+      unnamed_model(fit_kcde(pairs.x, pairs.y, options, FitContext{})));
 }
 
 /// The columns `rows` of each row matrix of `document`.

@@ -11,6 +11,7 @@
 #include "cdens/regression/press.hpp"
 #include "core/samples.hpp"
 #include "mpi_support.hpp"
+#include "regression/press_smoother.hpp"
 #include "support.hpp"
 
 namespace cdens {

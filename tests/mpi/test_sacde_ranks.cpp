@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "cdens/conditional/sa_lscde.hpp"
 #include "cdens/conditional/sacde.hpp"
+#include "cdens/conditional/salscde.hpp"
 #include "mpi_support.hpp"
 
 namespace cdens {
@@ -15,8 +15,8 @@ using testing_mpi::expect_rank_count_does_not_matter;
 
 /// A small grid, so that four ranks on two cores stay quick; three inputs, of which the sine
 /// sample's output depends on the first only.
-SaCdeOptions small_grid() {
-  SaCdeOptions options;
+SacdeOptions small_grid() {
+  SacdeOptions options;
   options.sigma = {0.1, 0.3, 1.0};
   options.regularization = {0.001, 0.01, 0.03, 0.1};
   options.n_centers = 40;
@@ -27,7 +27,7 @@ SaCdeOptions small_grid() {
 
 TEST(SaCdeRanks, TheSameSeedSelectsTheSameFeaturesAndModelOnAnyNumberOfRanks) {
   const test::PairSample pairs = test::sine_sample(240, 3, 21);
-  const SaCdeOptions options = small_grid();
+  const SacdeOptions options = small_grid();
   expect_rank_count_does_not_matter(
       pairs, Matrix(3, 0),
       [&](const MatrixView& x, const MatrixView& y, const MatrixView&, const FitContext& context) {
@@ -38,7 +38,7 @@ TEST(SaCdeRanks, TheSameSeedSelectsTheSameFeaturesAndModelOnAnyNumberOfRanks) {
 
 TEST(SaCdeRanks, SaLscdeSelectsWithSaCdeAndFitsLscdeOnTheSameRanks) {
   const test::PairSample pairs = test::sine_sample(150, 2, 5);
-  SaLscdeOptions options;
+  SalscdeOptions options;
   options.selection = small_grid();
   options.estimation.sigma = {0.2, 0.5};
   options.estimation.regularization = {0.01, 0.1};
@@ -46,7 +46,7 @@ TEST(SaCdeRanks, SaLscdeSelectsWithSaCdeAndFitsLscdeOnTheSameRanks) {
   expect_rank_count_does_not_matter(
       pairs, Matrix(2, 0),
       [&](const MatrixView& x, const MatrixView& y, const MatrixView&, const FitContext& context) {
-        return fit_sa_lscde(x, y, options, context);
+        return fit_salscde(x, y, options, context);
       },
       "SA-LSCDE, 150 pairs");
 }

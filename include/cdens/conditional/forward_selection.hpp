@@ -12,6 +12,10 @@
 #include <functional>
 #include <vector>
 
+#include "cdens/conditional/ekde.hpp"
+#include "cdens/conditional/lscde.hpp"
+#include "cdens/conditional/nwcde.hpp"
+#include "cdens/conditional/salscde.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
@@ -43,5 +47,45 @@ struct ForwardSelectionOptions {
 ConditionalFit fit_forward_selection(const MatrixView& x, const MatrixView& y, const SubsetFit& fit,
                                      const ForwardSelectionOptions& options = {},
                                      const FitContext& context = {});
+
+// FW-LSCDE, FW-eKDE and FW-NWCDE (SA-CDE paper §3.1): forward feature selection
+// (above) around one estimator with the paper's set-up — the estimator's own
+// cross-validation on the SA-CDE paper's grids, every wrapped fit on one thread and the
+// candidate features of a step on the context's threads (FitContext::threads), so that the
+// result does not depend on the threads.
+
+/// FW-LSCDE: LSCDE's options, whose σ and λ candidates default to the SA-CDE paper's twenty
+/// values in [10⁻², 2] (§3) rather than LSCDE's own grid.
+/// Each option is documented in its row of the method's option table (src/methods/, printed by
+/// `cdens methods NAME`), not here.
+struct ForwardSelectionLscdeOptions {
+  LscdeOptions estimator = SalscdeOptions::paper_estimation_options();
+};
+
+/// FW-eKDE: ε-KDE's options (already the SA-CDE paper's grids).
+/// Each option is documented in its row of the method's option table (src/methods/, printed by
+/// `cdens methods NAME`), not here.
+struct ForwardSelectionEkdeOptions {
+  EkdeOptions estimator;
+};
+
+/// FW-NWCDE: NW-CDE's options (already the SA-CDE paper's grid).
+/// Each option is documented in its row of the method's option table (src/methods/, printed by
+/// `cdens methods NAME`), not here.
+struct ForwardSelectionNwcdeOptions {
+  NwcdeOptions estimator;
+};
+
+/// Forward selection around LSCDE, ε-KDE or NW-CDE on the pairs (x_i, y_i); the report's method
+/// is "fw-lscde", "fw-ekde" or "fw-nwcde" (see fit_forward_selection for the rest of it).
+ConditionalFit fit_forward_selection_lscde(const MatrixView& x, const MatrixView& y,
+                                           const ForwardSelectionLscdeOptions& options = {},
+                                           const FitContext& context = {});
+ConditionalFit fit_forward_selection_ekde(const MatrixView& x, const MatrixView& y,
+                                          const ForwardSelectionEkdeOptions& options = {},
+                                          const FitContext& context = {});
+ConditionalFit fit_forward_selection_nwcde(const MatrixView& x, const MatrixView& y,
+                                           const ForwardSelectionNwcdeOptions& options = {},
+                                           const FitContext& context = {});
 
 }  // namespace cdens

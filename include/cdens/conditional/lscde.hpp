@@ -11,7 +11,7 @@
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
-#include "cdens/core/metrics.hpp"
+#include "cdens/evaluation/scores.hpp"
 
 namespace cdens {
 

@@ -17,17 +17,55 @@
 #include <string>
 #include <vector>
 
-#include "cdens/conditional/epsilon_kde.hpp"
+#include "cdens/conditional/ekde.hpp"
 #include "cdens/conditional/lscde.hpp"
-#include "cdens/conditional/reduction_options.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
-#include "cdens/core/metrics.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/types.hpp"
+#include "cdens/evaluation/scores.hpp"
 
 namespace cdens {
+
+// Options of the Grassmann search of LSCE and LSMI-based sufficient dimension reduction
+// (Tangkaratt, Xie & Sugiyama; Suzuki & Sugiyama 2013); the search is internal
+// (src/conditional/sufficient_reduction.hpp).
+
+/// What the Grassmann search minimises.
+enum class ReductionCriterion {
+  sce,  ///< LSCE: the squared-loss conditional entropy estimate SCE-hat (§2.3)
+  smi,  ///< LSMI: minus the squared-loss mutual information estimate SMI-hat
+};
+
+/// "sce" or "smi".
+std::string to_string(ReductionCriterion criterion);
+
+/// Options of the search; the defaults are the LSCE paper's (§2.4–2.5, §2.7, §3).
+struct ReductionOptions {
+  /// d_z; 0 lets fit_lsce choose it by cross-validation among 1 … d_x (d_x = no
+  /// reduction). reduce_dimension needs 1 ≤ d_z ≤ d_x.
+  Index n_components = 0;
+  /// Candidate Gaussian widths σ (standardised units) and regularisation parameters λ: the
+  /// LSCDE paper's grid, as LSCE computes LSCDE on z.
+  std::vector<double> sigma = lscde_paper_grid();
+  std::vector<double> regularization = lscde_paper_grid();
+  /// b = min(n_centers, n) basis centres from the training pairs (LSCDE's choice, §2.7).
+  Index n_centers = 100;
+  /// K of K-fold cross-validation (§2.4: K = 5).
+  int folds = 5;
+  /// Random orthonormal starting points; the best by cross-validated J is kept (§2.5: 20).
+  int n_restarts = 20;
+  /// Cross-validation of σ and λ every this many updates of W (§2.5: 5).
+  int cv_interval = 5;
+  /// Updates of W per start at most (the paper says "until W converges").
+  int max_iter = 100;
+  /// W has converged when an update lowers J by less than tolerance · max(1, |J|).
+  double tolerance = 1e-4;
+  /// Seed of centres, folds and starting points.
+  std::uint64_t seed = 0;
+};
 
 /// The four combinations of Table 1.
 enum class ReducedCdeMethod { lsce, lsce_ekde, lsmi_lscde, lsmi_ekde };
@@ -51,12 +89,12 @@ enum class LsceFinalModel {
 /// "refit" or "paper".
 std::string to_string(LsceFinalModel model);
 
-/// Options of fit_reduced_cde.
-struct ReducedCdeOptions {
+/// Options of fit_lsce.
+struct LsceOptions {
   /// The search for W (d_z, grids, restarts, seed): the LSCE paper's defaults.
   ReductionOptions reduction;
   /// The ε-KDE on z of lsce-ekde and lsmi-ekde; its seed is reduction's.
-  EpsilonKdeOptions epsilon_kde;
+  EkdeOptions epsilon_kde;
   /// The LSCDE on z of lsmi-lscde (and of lsce with LsceFinalModel::refit): reduction's σ, λ
   /// grids, centres, folds and seed, with this cross-validation loss (LSCDE's default, KL).
   CvLoss lscde_cv_loss = CvLoss::kl;
@@ -74,10 +112,10 @@ struct ReducedCdeOptions {
 
 /// The loss of the d_z cross-validation of `method`: options.dz_loss for lsce with the
 /// refit final model, the SQ criterion of §3.2 otherwise.
-CvLoss dimension_loss(ReducedCdeMethod method, const ReducedCdeOptions& options);
+CvLoss dimension_loss(ReducedCdeMethod method, const LsceOptions& options);
 
 /// A fitted model with its subspace.
-struct ReducedCdeFit {
+struct LsceFit {
   ConditionalMixture model;
   /// Hyper-parameters n_components (d_z), sigma, regularization (λ) of the search (two-step
   /// methods: reduction_sigma, reduction_regularization) and of the estimator on z;
@@ -94,9 +132,8 @@ struct ReducedCdeFit {
 /// options.reduction.n_components = 0, d_z is chosen by cross-validation of the whole method first
 /// (§3.3) and its table is the report's auxiliary "n_components" table (loss dimension_loss); the
 /// same fold fits scored by the other loss are the table "n_components_sq" or "n_components_kl".
-ReducedCdeFit fit_reduced_cde(const MatrixView& x, const MatrixView& y,
-                              ReducedCdeMethod method = ReducedCdeMethod::lsce,
-                              const ReducedCdeOptions& options = {},
-                              const FitContext& context = {});
+LsceFit fit_lsce(const MatrixView& x, const MatrixView& y,
+                 ReducedCdeMethod method = ReducedCdeMethod::lsce, const LsceOptions& options = {},
+                 const FitContext& context = {});
 
 }  // namespace cdens

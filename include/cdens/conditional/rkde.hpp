@@ -16,9 +16,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "cdens/conditional/kernel_cde.hpp"
 #include "cdens/conditional/lscde.hpp"
+#include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/fit_context.hpp"
+#include "cdens/core/fit_report.hpp"
 
 namespace cdens {
 

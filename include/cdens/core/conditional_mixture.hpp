@@ -50,7 +50,6 @@
 
 #include "cdens/core/column_kernel.hpp"
 #include "cdens/core/conditional_gate.hpp"
-#include "cdens/core/density_region.hpp"
 #include "cdens/core/output_transform.hpp"
 #include "cdens/core/output_trend.hpp"
 #include "cdens/core/standardizer.hpp"
@@ -193,7 +192,7 @@ class ConditionalMixture {
   /// P(p(Y | x_j) ≥ p(y_j | x_j)) for Y ~ p(·|x_j): the probability of the smallest
   /// highest-density region that holds y_j (uniform on (0, 1) for a calibrated model; for a
   /// discrete y the mass of the levels at least as probable as y_j, which is not: the
-  /// evaluation randomises it, calibration.hpp); y is 1 × m.
+  /// evaluation randomises it, scores.hpp); y is 1 × m.
   Vector highest_density_probability(const MatrixView& x, const MatrixView& y) const;
 
   /// Every component of a one-dimensional Gaussian y at the inputs x, in y's units: its

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/progress.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/types.hpp"
 

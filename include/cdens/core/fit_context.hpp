@@ -1,15 +1,101 @@
 #pragma once
 // Where a fit runs and whom it tells: shared by every estimator's fit function.
 
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <mutex>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "cdens/core/communicator.hpp"
-#include "cdens/core/progress.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
+
+// Progress of long fits and evaluations (cross-validation grids, restarts, searches, scored
+// pairs). Estimators report stages of counted steps; the CLI shows them on a terminal, Python
+// with verbose=1 on sys.stderr, everything else stays silent.
+
+class Progress {
+ public:
+  virtual ~Progress() = default;
+  /// Starts a stage of `total` steps called `label` (0: a count of steps not known in advance).
+  virtual void begin(std::string_view label, Index total) = 0;
+  /// Marks `steps` more steps done. Safe to call from several threads at once.
+  virtual void advance(Index steps = 1) = 0;
+  /// Ends the current stage.
+  virtual void end() = 0;
+};
+
+/// Reports nothing.
+Progress& silent_progress();
+
+/// Passes every stage on to `inner` with its label prefixed ("model 2 of 4, kcde.json: " before
+/// "highest-density regions"): the stages of one part of a longer run.
+class PrefixedProgress final : public Progress {
+ public:
+  PrefixedProgress(Progress& inner, std::string prefix)
+      : inner_(inner), prefix_(std::move(prefix)) {}
+  void begin(std::string_view label, Index total) override;
+  void advance(Index steps = 1) override { inner_.advance(steps); }
+  void end() override { inner_.end(); }
+
+ private:
+  Progress& inner_;
+  std::string prefix_;
+};
+
+/// The status line of a stage: "label: done/total (p%), rate, m:ss left" — the rate in steps per
+/// second ("2.5/s"), or in seconds per step ("4.0 s/step") when a step takes longer than a second;
+/// with an unknown total (0) "label: done, rate, m:ss elapsed". Before the first step is done
+/// there is no rate to tell: "label: 0/total".
+std::string progress_line(std::string_view label, Index done, Index total, double elapsed_seconds);
+
+/// A duration as m:ss, or h:mm:ss from an hour on (seconds rounded; a negative one as 0:00).
+std::string format_duration(double seconds);
+
+/// Rewrites one status line (progress_line) with carriage returns, at most ten times a second.
+/// At the end of a stage the line is erased (Finished::erase: a terminal whose next output is a
+/// report or an error message) or completed with the stage's time and kept (Finished::keep:
+/// "label: 40/40 in 0:03", a record in a notebook's output).
+class TerminalProgress final : public Progress {
+ public:
+  using Clock = std::function<std::chrono::steady_clock::time_point()>;
+  using Writer = std::function<void(std::string_view)>;
+  enum class Finished { erase, keep };
+
+  /// Writes to `stream` (a terminal's standard error), flushing after every write.
+  explicit TerminalProgress(std::FILE* stream, Finished finished = Finished::erase);
+  /// Writes through `write`; `now` tells the time (a fake clock in tests).
+  TerminalProgress(
+      Writer write, Finished finished, Clock now = [] { return std::chrono::steady_clock::now(); });
+  /// Ends a stage that is still open (a fit that failed inside it), so that no half-written line
+  /// stays before the error message.
+  ~TerminalProgress() override;
+
+  void begin(std::string_view label, Index total) override;
+  void advance(Index steps = 1) override;
+  void end() override;
+
+ private:
+  void draw(const std::string& line);
+  void finish();
+
+  Writer write_;
+  Finished finished_;
+  Clock now_;
+  std::mutex mutex_;
+  bool open_ = false;
+  std::string label_;
+  Index total_ = 0;
+  Index done_ = 0;
+  std::chrono::steady_clock::time_point started_{};
+  std::chrono::steady_clock::time_point last_draw_{};
+  std::size_t drawn_width_ = 0;  // characters of the line on screen, to overwrite
+};
 
 /// Where a fit runs and whom it tells.
 struct FitContext {

@@ -17,7 +17,6 @@
 #include <string>
 #include <vector>
 
-#include "cdens/core/density_region.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/types.hpp"

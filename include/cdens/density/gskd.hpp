@@ -20,10 +20,22 @@
 #include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
-#include "cdens/density/mnqp.hpp"
-#include "cdens/density/rwbs.hpp"
+#include "cdens/density/rsde.hpp"
 
 namespace cdens {
+
+/// Options of rwbs_minimize; the defaults are the paper's 1-D settings (§IV-A).
+struct RwbsOptions {
+  /// P_S, the population size (≥ 2).
+  int population = 10;
+  /// N_G, the number of generations (repeats of the weighted boosting search).
+  int generations = 10;
+  /// M_I, the number of weighted boosting search iterations per generation.
+  int iterations = 200;
+  /// Seed and stream of the random population members (GSKD runs stage n on stream n).
+  std::uint64_t seed = 0;
+  std::uint64_t stream = 0;
+};
 
 /// When the construction stops.
 enum class GskdStopping {

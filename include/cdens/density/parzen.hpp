@@ -12,7 +12,6 @@
 #include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
-#include "cdens/core/progress.hpp"
 
 namespace cdens {
 

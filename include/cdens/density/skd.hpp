@@ -15,7 +15,7 @@
 #include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
-#include "cdens/density/mnqp.hpp"
+#include "cdens/density/rsde.hpp"
 
 namespace cdens {
 

@@ -8,7 +8,7 @@
 // one-dimensional y (CRPS, pinball, central intervals, PIT) when d = 1.
 //
 // A discrete y (KCDE with the output declared discrete or ordered: p̂ is a probability mass
-// function over the output's levels) has its own scores (discrete_scores.hpp): the
+// function over the output's levels) has its own scores (scores.hpp): the
 // log-likelihood is a log-probability, the ranked probability score (an ordered y) and the Brier
 // score take the places of the CRPS and the CDE loss, sets of levels those of intervals, and the
 // PIT (an ordered y) and HPD values are randomised over the probability of y's own level so that
@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/gaussian_mixture.hpp"
-#include "cdens/core/progress.hpp"
-#include "cdens/evaluation/calibration.hpp"
+#include "cdens/evaluation/scores.hpp"
 
 namespace cdens {
 
@@ -113,7 +113,7 @@ struct ModelEvaluation {
   /// d_y > 1). A one-dimensional discrete y has rps (ordered) and brier in place of crps,
   /// pinball and cde_loss, and sets of levels in place of intervals: central_size_α,
   /// central_mass_α, central_coverage_α (ordered), hpd_size_α, hpd_mass_α, hpd_coverage_α
-  /// (discrete_scores.hpp: the number of levels in the set, its probability, whether y is in it).
+  /// (scores.hpp: the number of levels in the set, its probability, whether y is in it).
   std::vector<ScoreColumn> scores;
   /// Draws per pair behind the energy score (d_y > 1; 0 otherwise) and the Monte-Carlo standard
   /// error of its mean, √(Σ se_i²) / n.
@@ -155,5 +155,54 @@ ModelEvaluation evaluate_density(const GaussianMixture& density, const MatrixVie
 
 /// The evaluation as JSON (per-pair values included), for the Python package and the plots.
 nlohmann::json evaluation_to_json(const ModelEvaluation& evaluation);
+
+// Two or more models scored on the same pairs: for every proper score they share, each model's
+// mean, the mean difference of every two models with its paired standard error, and the share of
+// pairs on which each wins. Pairing matters: the scores of two models on the same pair are
+// strongly correlated, so the standard error of the mean difference, sd(s_b − s_a)/√n, is far
+// smaller than what the two means' own standard errors suggest.
+
+/// Model b against model a on one score.
+struct PairedDifference {
+  std::string score;
+  Index first = 0;   ///< a, an index into the models
+  Index second = 0;  ///< b
+  /// Mean over the pairs of the improvement of b over a — the loss of a minus that of b; for the
+  /// log-likelihood, b's minus a's — so that a positive mean favours b on every score; and its
+  /// standard error.
+  double mean = 0.0;
+  double standard_error = 0.0;
+  double first_wins = 0.0;   ///< share of pairs on which a scores strictly better
+  double second_wins = 0.0;  ///< share on which b does; the rest are ties
+};
+
+struct ModelComparison {
+  std::vector<std::string> models;
+  /// The pairs compared: those that every model scored (a pair that one model left out for a
+  /// score that is not finite is left out of the comparison).
+  Index n = 0;
+  Index pairs_given = 0;
+  std::vector<Index> pairs;     ///< the index among the pairs given of every pair compared
+  std::vector<Index> excluded;  ///< the pairs given that some model left out, increasing
+  /// The proper scores every model has, in the first model's order.
+  std::vector<std::string> scores;
+  Matrix means;            ///< scores × models
+  Matrix standard_errors;  ///< scores × models, sd / √n of each model's values
+  /// scores × models: share of pairs on which the model has the best score of all, a tie of t
+  /// models giving each 1/t.
+  Matrix best_shares;
+  /// Every pair of models (a < b) on every score.
+  std::vector<PairedDifference> differences;
+};
+
+/// Compares evaluations of the same pairs (the same number given) on the pairs that every one
+/// scored; `names` label them. InvalidArgument for fewer than two models, names that do not
+/// match, evaluations of different data sizes, or an output that is continuous in one model and
+/// discrete in another (a log-density and a log-probability are on no common scale); DataError
+/// when fewer than two pairs remain.
+ModelComparison compare_evaluations(const std::vector<ModelEvaluation>& evaluations,
+                                    const std::vector<std::string>& names);
+
+nlohmann::json comparison_to_json(const ModelComparison& comparison);
 
 }  // namespace cdens

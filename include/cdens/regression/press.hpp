@@ -6,14 +6,33 @@
 // docs/methods/press.md.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/fit_context.hpp"
 #include "cdens/core/fit_report.hpp"
-#include "cdens/regression/press_smoother.hpp"
 
 namespace cdens {
+
+/// The training criterion of PRESS: in-sample MSE (eqs. 28, 30), closed-form leave-one-out MSE
+/// (eqs. 31–33) or generalised cross-validation MSE (eq. 34). All are means over the samples.
+enum class PressCriterion { mse, loocv, gcv };
+
+std::string to_string(PressCriterion criterion);
+
+/// How θ is optimised: Adam steps of a fixed learning rate (the gradient-descent path of the
+/// paper's TensorFlow fit, which early stopping cuts short) or NLopt's L-BFGS (fast convergence
+/// to a minimiser; with early stopping its long quasi-Newton steps make the kept iterate erratic).
+enum class PressOptimizer { adam, lbfgs };
+
+std::string to_string(PressOptimizer optimizer);
+
+/// "adam" or "lbfgs"; InvalidArgument otherwise.
+PressOptimizer parse_press_optimizer(const std::string& name);
+
+/// "mse", "loocv" or "gcv"; InvalidArgument otherwise.
+PressCriterion parse_press_criterion(const std::string& name);
 
 /// Options of fit_press; defaults follow the paper's §5 where it states them.
 struct PressOptions {

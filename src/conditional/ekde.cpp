@@ -1,11 +1,10 @@
-#include "cdens/conditional/epsilon_kde.hpp"
+#include "cdens/conditional/ekde.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
 #include <numeric>
 
-#include "cdens/core/error.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "core/fit_skeleton.hpp"
@@ -102,16 +101,16 @@ Matrix ball_losses(const StandardizedSamples& training, const StandardizedSample
 
 }  // namespace
 
-std::vector<double> epsilon_kde_paper_radii() {
+std::vector<double> ekde_paper_radii() {
   std::vector<double> radii = log_spaced(1e-2, 5.0, 20);
   for (double& radius : radii) radius = std::sqrt(radius);
   return radii;
 }
 
-ConditionalFit fit_epsilon_kde(const MatrixView& x, const MatrixView& y,
-                               const EpsilonKdeOptions& options, const FitContext& context) {
+ConditionalFit fit_ekde(const MatrixView& x, const MatrixView& y, const EkdeOptions& options,
+                        const FitContext& context) {
   return timed_fit<ConditionalMixture>("ekde", [&](FitReport& report) {
-    epsilon_kde_option_table().validate(options);
+    ekde_option_table().validate(options);
     const StandardizedPairs data = standardize_pairs(x, y, context);
     const int threads = resolve_threads(context.threads);
 

@@ -29,9 +29,9 @@ test::PairSample linear_sample(Index n, std::uint64_t seed) {
 
 /// The constant-spread model (least squares), whose closed forms these tests check.
 ConditionalFit fit_constant_spread(const MatrixView& x, const MatrixView& y) {
-  LinearGaussianOptions options;
+  LinearOptions options;
   options.variance = LinearVariance::constant;
-  return fit_linear_gaussian(x, y, options);
+  return fit_linear(x, y, options);
 }
 
 /// log N(y; a + B x, diag s²) in the user's units from least squares on the raw data.
@@ -91,11 +91,11 @@ TEST(LinearGaussianTest, LeaveOneOutLikelihoodEqualsExplicitRefits) {
 
 TEST(LinearGaussianTest, RefusesTooFewPairsAndWarnsOfAnExactLine) {
   const test::PairSample train = linear_sample(4, 4);
-  EXPECT_THROW(fit_linear_gaussian(train.x, train.y), InvalidArgument);
+  EXPECT_THROW(fit_linear(train.x, train.y), InvalidArgument);
   const test::PairSample more = linear_sample(30, 5);
   const Matrix exact = more.x.row(0) * 2.0;
   // The default (auto) finds the log-linear spread degenerate and keeps the constant one.
-  const ConditionalFit fit = fit_linear_gaussian(more.x, exact);
+  const ConditionalFit fit = fit_linear(more.x, exact);
   ASSERT_EQ(fit.report.warnings.size(), 1u);
   EXPECT_NE(fit.report.warnings[0].find("exact linear function of x"), std::string::npos);
   EXPECT_EQ(fit.model.scales()(0, 0), 1e-10);

@@ -1,9 +1,9 @@
-#include "cdens/conditional/nadaraya_watson_cde.hpp"
+#include "cdens/conditional/nwcde.hpp"
 
 #include <memory>
 
-#include "cdens/core/error.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "core/fit_skeleton.hpp"
@@ -37,11 +37,10 @@ Matrix leave_one_out_losses(const StandardizedSamples& centers, const std::vecto
 
 }  // namespace
 
-ConditionalFit fit_nadaraya_watson_cde(const MatrixView& x, const MatrixView& y,
-                                       const NadarayaWatsonCdeOptions& options,
-                                       const FitContext& context) {
+ConditionalFit fit_nwcde(const MatrixView& x, const MatrixView& y, const NwcdeOptions& options,
+                         const FitContext& context) {
   return timed_fit<ConditionalMixture>("nwcde", [&](FitReport& report) {
-    nadaraya_watson_cde_option_table().validate(options);
+    nwcde_option_table().validate(options);
     const StandardizedPairs data = standardize_pairs(x, y, context);
     const int threads = resolve_threads(context.threads);
     // SA-CDE §3: B = min(100, N) centres chosen at random from the training samples.

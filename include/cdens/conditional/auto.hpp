@@ -34,7 +34,7 @@ enum class CandidateValidation { automatic, leave_one_out, kfold };
 /// "auto", "loo" or "kfold".
 std::string to_string(CandidateValidation validation);
 
-struct MethodSelectionOptions {
+struct AutoOptions {
   /// Comma-separated candidates, cheapest first: a conditional method's name, optionally with
   /// option settings after colons ("kcde:trend=linear:n_restarts=4"; an option by its name or its
   /// Python name). Seeds come from this fit's own, threads from its context.
@@ -79,8 +79,7 @@ struct MethodSelectionOptions {
 /// (FitReport::method_selection): that of the candidate's own fit for one, of method "auto" for a
 /// pool of several. InvalidArgument for an unknown method or option in the candidates, or one that
 /// is `auto`; DataError naming each candidate's error when none could be scored.
-ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
-                                     const MethodSelectionOptions& options,
-                                     const FitContext& context = {});
+ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOptions& options,
+                          const FitContext& context = {});
 
 }  // namespace cdens

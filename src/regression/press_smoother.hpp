@@ -20,25 +20,9 @@
 
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/types.hpp"
+#include "cdens/regression/press.hpp"
 
 namespace cdens {
-
-/// The training criterion of PRESS: in-sample MSE (eqs. 28, 30), closed-form leave-one-out MSE
-/// (eqs. 31–33) or generalised cross-validation MSE (eq. 34). All are means over the samples.
-enum class PressCriterion { mse, loocv, gcv };
-
-std::string to_string(PressCriterion criterion);
-
-/// How θ is optimised: Adam steps of a fixed learning rate (the gradient-descent path of the
-/// paper's TensorFlow fit, which early stopping cuts short) or NLopt's L-BFGS (fast convergence
-/// to a minimiser; with early stopping its long quasi-Newton steps make the kept iterate erratic).
-enum class PressOptimizer { adam, lbfgs };
-
-std::string to_string(PressOptimizer optimizer);
-/// "adam" or "lbfgs"; InvalidArgument otherwise.
-PressOptimizer parse_press_optimizer(const std::string& name);
-/// "mse", "loocv" or "gcv"; InvalidArgument otherwise.
-PressCriterion parse_press_criterion(const std::string& name);
 
 /// The smoothness penalty μ (ν_smooth − ν)² of eq. (36); weight μ = 0 turns it off.
 struct PressSmoothnessPenalty {
@@ -68,6 +52,7 @@ struct PressSmoothing {
   Vector smoother_diagonal;   ///< s_ii = Σ_j W_ji² / σ_j (eq. 33)
   double degrees_of_freedom;  ///< ν = tr S = Σ_j ‖W_j‖² / σ_j (eq. 35)
 };
+
 /// A collective call of `communicator`.
 PressSmoothing press_smoothing(const MatrixView& weights, const VectorView& y,
                                const Communicator& communicator = local_communicator());

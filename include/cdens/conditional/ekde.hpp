@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "cdens/conditional/kernel_cde.hpp"
+#include "cdens/conditional/sacde.hpp"
 #include "cdens/core/fit_context.hpp"
 
 namespace cdens {
@@ -19,13 +19,13 @@ namespace cdens {
 /// The SA-CDE paper's ε candidates (§3.1) as radii: its balls ‖x_i − x‖² ≤ ε' for twenty ε'
 /// from 10⁻² to 5 evenly spaced in log are the balls ‖x_i − x‖ ≤ ε of radius ε = √ε', i.e.
 /// twenty radii from 0.1 to √5 ≈ 2.236, evenly spaced in log.
-std::vector<double> epsilon_kde_paper_radii();
+std::vector<double> ekde_paper_radii();
 
-/// Options of fit_epsilon_kde; the defaults are the SA-CDE paper's experimental set-up (§3, §3.1).
+/// Options of fit_ekde; the defaults are the SA-CDE paper's experimental set-up (§3, §3.1).
 /// Each option is documented in its row of the method's option table (src/methods/, printed by
 /// `cdens methods NAME`), not here.
-struct EpsilonKdeOptions {
-  std::vector<double> epsilon = epsilon_kde_paper_radii();
+struct EkdeOptions {
+  std::vector<double> epsilon = ekde_paper_radii();
   std::vector<double> sigma = sa_cde_width_grid();
   int folds = 5;
   std::uint64_t seed = 0;
@@ -35,8 +35,7 @@ struct EpsilonKdeOptions {
 /// pairs: gate EpsilonBallGate(u = standardised x, ε), components N(v_i, σ² I). The report holds
 /// "epsilon" and "sigma" and, when there was more than one candidate, the cross-validation table
 /// over (ε, σ) with the held-out NLL in the user's units.
-ConditionalFit fit_epsilon_kde(const MatrixView& x, const MatrixView& y,
-                               const EpsilonKdeOptions& options = {},
-                               const FitContext& context = {});
+ConditionalFit fit_ekde(const MatrixView& x, const MatrixView& y, const EkdeOptions& options = {},
+                        const FitContext& context = {});
 
 }  // namespace cdens

@@ -39,8 +39,8 @@ double direct_log_density(const Matrix& center_x, const Matrix& center_y, const 
   return std::log(numerator / denominator);
 }
 
-NadarayaWatsonCdeOptions single(double sigma, Index n_centers) {
-  NadarayaWatsonCdeOptions options;
+NwcdeOptions single(double sigma, Index n_centers) {
+  NwcdeOptions options;
   options.sigma = {sigma};
   options.n_centers = n_centers;
   return options;
@@ -48,7 +48,7 @@ NadarayaWatsonCdeOptions single(double sigma, Index n_centers) {
 
 TEST(NadarayaWatsonCdeTest, LogPdfMatchesEquationTwentyFiveInUserUnits) {
   const test::PairSample train = test::sine_sample(50, 2, 1);
-  const ConditionalFit fit = fit_nadaraya_watson_cde(train.x, train.y, single(0.4, 100));
+  const ConditionalFit fit = fit_nwcde(train.x, train.y, single(0.4, 100));
   EXPECT_FALSE(fit.report.cross_validation.has_value());
   EXPECT_EQ(fit.model.gate().kind(), "gaussian_kernel");
   EXPECT_EQ(fit.model.n_components(), 50);  // B = min(100, n): every pair, in data order
@@ -68,9 +68,9 @@ TEST(NadarayaWatsonCdeTest, LogPdfMatchesEquationTwentyFiveInUserUnits) {
 
 TEST(NadarayaWatsonCdeTest, CentresAreARandomSubsetOfTheTrainingPairs) {
   const test::PairSample train = test::sine_sample(150, 1, 3);
-  NadarayaWatsonCdeOptions options = single(0.3, 40);
+  NwcdeOptions options = single(0.3, 40);
   options.seed = 5;
-  const ConditionalFit fit = fit_nadaraya_watson_cde(train.x, train.y, options);
+  const ConditionalFit fit = fit_nwcde(train.x, train.y, options);
   EXPECT_EQ(fit.model.n_components(), 40);
   // The centres are the pairs of the first 40 entries of the seeded permutation (as LSCDE's).
   Rng rng(5);
@@ -93,11 +93,11 @@ TEST(NadarayaWatsonCdeTest, CentresAreARandomSubsetOfTheTrainingPairs) {
 /// B − 1 centres (standardisation of all the data) scores −log p̂(y_b | x_b).
 void expect_loo_matches_explicit_refits(Index n, Index n_centers, std::uint64_t seed) {
   const test::PairSample data = test::sine_sample(n, 2, seed);
-  NadarayaWatsonCdeOptions options;
+  NwcdeOptions options;
   options.sigma = {0.01, 0.05, 0.3, 1.0, 4.0};
   options.n_centers = n_centers;
   options.seed = seed;
-  const ConditionalFit fit = fit_nadaraya_watson_cde(data.x, data.y, options);
+  const ConditionalFit fit = fit_nwcde(data.x, data.y, options);
   ASSERT_TRUE(fit.report.cross_validation.has_value());
   const CvTable& table = *fit.report.cross_validation;
   EXPECT_EQ(table.parameter_names, std::vector<std::string>{"sigma"});
@@ -156,7 +156,7 @@ TEST(NadarayaWatsonCdeTest, LeaveOneOutSpansSeveralBlocks) {
 
 TEST(NadarayaWatsonCdeTest, DensityIntegratesToOneOverY) {
   const test::PairSample train = test::sine_sample(150, 1, 9);
-  const ConditionalFit fit = fit_nadaraya_watson_cde(train.x, train.y);
+  const ConditionalFit fit = fit_nwcde(train.x, train.y);
   ASSERT_TRUE(fit.report.cross_validation.has_value());
   EXPECT_EQ(fit.report.cross_validation->candidates.rows(), 20);
   EXPECT_EQ(fit.model.n_components(), 100);
@@ -165,7 +165,7 @@ TEST(NadarayaWatsonCdeTest, DensityIntegratesToOneOverY) {
 
 TEST(NadarayaWatsonCdeTest, ModelFileRoundTripIsBitIdentical) {
   const test::PairSample train = test::sine_sample(120, 2, 10);
-  const ConditionalFit fit = fit_nadaraya_watson_cde(train.x, train.y);
+  const ConditionalFit fit = fit_nwcde(train.x, train.y);
   const test::PairSample queries = test::sine_sample(40, 2, 11);
   const ConditionalMixture loaded =
       test::expect_model_file_round_trip(fit.model, fit.report, queries.x, queries.y);
@@ -175,39 +175,37 @@ TEST(NadarayaWatsonCdeTest, ModelFileRoundTripIsBitIdentical) {
 
 TEST(NadarayaWatsonCdeTest, ResultDoesNotDependOnThreadCount) {
   const test::PairSample train = test::sine_sample(700, 3, 12);
-  NadarayaWatsonCdeOptions options;
+  NwcdeOptions options;
   options.n_centers = 600;
-  test::expect_independent_of_thread_count([&](const FitContext& context) {
-    return fit_nadaraya_watson_cde(train.x, train.y, options, context);
-  });
+  test::expect_independent_of_thread_count(
+      [&](const FitContext& context) { return fit_nwcde(train.x, train.y, options, context); });
 }
 
 TEST(NadarayaWatsonCdeTest, RejectsBadInputAndOptions) {
   const test::PairSample data = test::sine_sample(20, 2, 13);
   test::expect_rejects_bad_training_pairs(
-      [](const Matrix& x, const Matrix& y) { return fit_nadaraya_watson_cde(x, y); });
-  NadarayaWatsonCdeOptions options;
+      [](const Matrix& x, const Matrix& y) { return fit_nwcde(x, y); });
+  NwcdeOptions options;
   options.sigma = {0.2, -0.1};
-  EXPECT_THROW(fit_nadaraya_watson_cde(data.x, data.y, options), InvalidArgument);
+  EXPECT_THROW(fit_nwcde(data.x, data.y, options), InvalidArgument);
   options = {};
   options.sigma = {};
-  EXPECT_THROW(fit_nadaraya_watson_cde(data.x, data.y, options), InvalidArgument);
+  EXPECT_THROW(fit_nwcde(data.x, data.y, options), InvalidArgument);
   options = {};
   options.n_centers = 0;
   EXPECT_NE(test::message_of<InvalidArgument>([&] {
-              fit_nadaraya_watson_cde(data.x, data.y, options);
+              fit_nwcde(data.x, data.y, options);
             }).find("option n_centers must be at least 1"),
             std::string::npos);
   options = {};
   options.n_centers = 1;  // leave-one-out needs two centres
   EXPECT_NE(test::message_of<InvalidArgument>([&] {
-              fit_nadaraya_watson_cde(data.x, data.y, options);
+              fit_nwcde(data.x, data.y, options);
             }).find("leave-one-out"),
             std::string::npos);
   options.sigma = {0.5};  // one centre is fine without cross-validation
-  EXPECT_EQ(fit_nadaraya_watson_cde(data.x, data.y, options).model.n_components(), 1);
-  EXPECT_THROW(fit_nadaraya_watson_cde(data.x, data.y, NadarayaWatsonCdeOptions{},
-                                       FitContext{}.with_threads(-2)),
+  EXPECT_EQ(fit_nwcde(data.x, data.y, options).model.n_components(), 1);
+  EXPECT_THROW(fit_nwcde(data.x, data.y, NwcdeOptions{}, FitContext{}.with_threads(-2)),
                InvalidArgument);
   EXPECT_THROW(GaussianKernelGate(Matrix::Zero(1, 2), -1.0), InvalidArgument);
 }

@@ -14,20 +14,10 @@
 
 #include <string>
 
+#include "cdens/conditional/kcde.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
-
-/// Whether KCDE mixes its estimate with the marginal counterpart.
-enum class MarginalMixing {
-  /// The estimator of Hall, Racine & Li as written (ε = 0).
-  none,
-  /// ε maximising the leave-one-out likelihood at the chosen bandwidths.
-  loo,
-};
-
-/// "none" or "loo".
-std::string to_string(MarginalMixing mixing);
 
 /// The ε ∈ [minimum, 1] maximising the mean over i of log((1 − ε) exp(a_i) + ε exp(b_i)), with a
 /// the leave-one-out log densities of the estimate (`log_conditional`) and b those of its

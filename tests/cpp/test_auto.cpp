@@ -52,8 +52,8 @@ Vector explicit_fold_nll(const test::PairSample& sample, const std::string& meth
 }
 
 /// auto's options for `candidates` scored by 4-fold refits drawn with `seed`, on one thread.
-MethodSelectionOptions four_fold_options(const std::string& candidates, std::uint64_t seed) {
-  MethodSelectionOptions options;
+AutoOptions four_fold_options(const std::string& candidates, std::uint64_t seed) {
+  AutoOptions options;
   options.candidates = candidates;
   options.validation = CandidateValidation::kfold;
   options.folds = 4;
@@ -81,13 +81,13 @@ Vector pooled_log_density(const std::vector<ConditionalModel>& fits, const Vecto
 
 TEST(MethodSelection, TableIsTheKFoldNllOfEachCandidateAndTheBestIsRefitted) {
   const test::PairSample sample = curved_sample(240, 3);
-  MethodSelectionOptions options;
+  AutoOptions options;
   options.candidates = "linear, kcde:trend=linear:n_restarts=0";
   options.combine = CandidateCombination::selection;
   options.validation = CandidateValidation::kfold;
   options.folds = 4;
   options.seed = 9;
-  const ConditionalModel model = fit_selected_method(sample.x, sample.y, options);
+  const ConditionalModel model = fit_auto(sample.x, sample.y, options);
   ASSERT_TRUE(model.report.method_selection);
   const MethodSelection& table = *model.report.method_selection;
   ASSERT_EQ(table.candidates.size(), 2u);
@@ -125,9 +125,9 @@ TEST(MethodSelection, StackingPoolsTheCandidatesWithTheWeightsOfTheBestHeldOutLo
   // Kernels around a Gaussian-process trend, kernels on y and LSCDE: each is the better one on
   // some pairs, so the best pool mixes them.
   const test::PairSample sample = curved_sample(200, 12);
-  MethodSelectionOptions options =
+  AutoOptions options =
       four_fold_options("kcde:trend=gp:n_restarts=0, kcde:n_restarts=0, lscde", 3);
-  const ConditionalModel model = fit_selected_method(sample.x, sample.y, options);
+  const ConditionalModel model = fit_auto(sample.x, sample.y, options);
   const MethodSelection& table = *model.report.method_selection;
   const std::vector<std::pair<std::string, OptionValues>> candidates = {
       {"kcde", {{"trend", std::string("gp")}, {"n_restarts", std::int64_t{0}}}},
@@ -165,9 +165,9 @@ TEST(MethodSelection, StackingPoolsTheCandidatesWithTheWeightsOfTheBestHeldOutLo
 TEST(MethodSelection, SampleWeightsWeighTheFitsTheScoresAndTheStack) {
   const test::PairSample sample = curved_sample(160, 21);
   const Vector weights = test::integer_weights(160) + Vector::LinSpaced(160, 0.0, 0.5);
-  MethodSelectionOptions options = four_fold_options("linear, lscde, nwcde", 7);
+  AutoOptions options = four_fold_options("linear, lscde, nwcde", 7);
   const ConditionalModel model =
-      fit_selected_method(sample.x, sample.y, options, test::weighted_context(weights));
+      fit_auto(sample.x, sample.y, options, test::weighted_context(weights));
   const MethodSelection& table = *model.report.method_selection;
   EXPECT_EQ(table.candidates[2].status, "not run: it does not support sample weights");
   Matrix log_densities(160, 2);
@@ -197,12 +197,12 @@ TEST(MethodSelection, LeaveOneOutStacksTheFitsOwnTermsAndScoresTheOthersByFolds)
   // scored by 4-fold refits. KCDE's criterion holds out 60 of the 150 pairs (exact_limit), so
   // the scores are compared on those 60.
   const test::PairSample sample = curved_sample(150, 8);
-  MethodSelectionOptions options;
+  AutoOptions options;
   options.candidates = "kcde:n_restarts=0:exact_limit=100:subsample_held_out=60, linear, lscde";
   options.validation = CandidateValidation::leave_one_out;
   options.folds = 4;
   options.seed = 5;
-  const ConditionalModel model = fit_selected_method(sample.x, sample.y, options);
+  const ConditionalModel model = fit_auto(sample.x, sample.y, options);
   const MethodSelection& table = *model.report.method_selection;
   EXPECT_EQ(table.validation, "loo");
   EXPECT_EQ(table.scored_pairs, 60);
@@ -243,24 +243,22 @@ TEST(MethodSelection, LeaveOneOutStacksTheFitsOwnTermsAndScoresTheOthersByFolds)
 }
 
 TEST(MethodSelection, TheDefaultScoresByFoldsUpToAThousandPairsAndByLeaveOneOutBeyond) {
-  MethodSelectionOptions options;
+  AutoOptions options;
   options.candidates = "linear";
   const test::PairSample small = curved_sample(1000, 9);
-  EXPECT_EQ(fit_selected_method(small.x, small.y, options).report.method_selection->validation,
-            "kfold");
+  EXPECT_EQ(fit_auto(small.x, small.y, options).report.method_selection->validation, "kfold");
   const test::PairSample large = curved_sample(1001, 9);
-  const MethodSelection table =
-      *fit_selected_method(large.x, large.y, options).report.method_selection;
+  const MethodSelection table = *fit_auto(large.x, large.y, options).report.method_selection;
   EXPECT_EQ(table.validation, "loo");
   EXPECT_EQ(table.candidates[0].validation, "loo");
 }
 
 TEST(MethodSelection, TheFirstCandidateAlwaysRunsAndTheBudgetSkipsTheRest) {
   const test::PairSample sample = curved_sample(120, 4);
-  MethodSelectionOptions options;
+  AutoOptions options;
   options.candidates = "linear,kcde";
   options.time_budget = 1e-9;
-  const ConditionalModel model = fit_selected_method(sample.x, sample.y, options);
+  const ConditionalModel model = fit_auto(sample.x, sample.y, options);
   const MethodSelection& table = *model.report.method_selection;
   EXPECT_TRUE(table.candidates[0].scored());
   EXPECT_FALSE(table.candidates[1].scored());
@@ -281,12 +279,12 @@ TEST(MethodSelection, TheFirstCandidateAlwaysRunsAndTheBudgetSkipsTheRest) {
 
 TEST(MethodSelection, ACandidateThatFailsIsReportedAndTheOthersStillCompete) {
   const test::PairSample sample = curved_sample(100, 5);
-  MethodSelectionOptions options;
+  AutoOptions options;
   // One bandwidth for data of three dimensions: an error of the fit, not of the list.
   options.candidates = "kcde:bandwidth=0.5";
-  EXPECT_THROW(fit_selected_method(sample.x, sample.y, options), DataError);
+  EXPECT_THROW(fit_auto(sample.x, sample.y, options), DataError);
   options.candidates = "linear, kcde:bandwidth=0.5";
-  const ConditionalModel model = fit_selected_method(sample.x, sample.y, options);
+  const ConditionalModel model = fit_auto(sample.x, sample.y, options);
   const MethodSelection& table = *model.report.method_selection;
   EXPECT_EQ(table.chosen, 0);
   EXPECT_EQ(table.candidates[1].status.rfind("failed: bandwidths", 0), 0u)
@@ -296,10 +294,10 @@ TEST(MethodSelection, ACandidateThatFailsIsReportedAndTheOthersStillCompete) {
 TEST(MethodSelection, MalformedCandidatesAreRefusedNamingThem) {
   const test::PairSample sample = curved_sample(50, 6);
   const auto message = [&](const std::string& candidates) {
-    MethodSelectionOptions options;
+    AutoOptions options;
     options.candidates = candidates;
     try {
-      fit_selected_method(sample.x, sample.y, options);
+      fit_auto(sample.x, sample.y, options);
     } catch (const InvalidArgument& error) {
       return std::string(error.what());
     }
@@ -319,20 +317,20 @@ TEST(MethodSelection, MalformedCandidatesAreRefusedNamingThem) {
   EXPECT_NE(message("kcde,kcde:trend=none").find("is the same as 'kcde'"), std::string::npos);
   EXPECT_NE(message("lscde:folds=3,lscde:cv=3").find("is the same as"), std::string::npos);
   EXPECT_EQ(message("kcde,kcde:trend=linear"), "no error");
-  MethodSelectionOptions options;
+  AutoOptions options;
   options.folds = 51;
-  EXPECT_THROW(fit_selected_method(sample.x, sample.y, options), InvalidArgument);
+  EXPECT_THROW(fit_auto(sample.x, sample.y, options), InvalidArgument);
   options.folds = 5;
   options.time_budget = 0.0;
-  EXPECT_THROW(fit_selected_method(sample.x, sample.y, options), InvalidArgument);
+  EXPECT_THROW(fit_auto(sample.x, sample.y, options), InvalidArgument);
 }
 
 TEST(MethodSelection, TheTableSurvivesTheModelFile) {
   const test::PairSample sample = curved_sample(80, 7);
-  MethodSelectionOptions options;
+  AutoOptions options;
   options.candidates = "linear,kcde:n_restarts=0";
   options.time_budget = 1e-9;  // the second is not run: a row of NaNs must survive too
-  const ConditionalModel model = fit_selected_method(sample.x, sample.y, options);
+  const ConditionalModel model = fit_auto(sample.x, sample.y, options);
   const FitReport read = FitReport::from_json(model.report.to_json());
   ASSERT_TRUE(read.method_selection);
   const MethodSelection& table = *read.method_selection;

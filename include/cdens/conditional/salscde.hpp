@@ -8,10 +8,10 @@
 
 namespace cdens {
 
-/// Options of fit_sa_lscde: one set per stage. The paper's experiments choose σ and λ of both
+/// Options of fit_salscde: one set per stage. The paper's experiments choose σ and λ of both
 /// stages from the same twenty values in [10⁻², 2], so that is the default LSCDE grid here.
-struct SaLscdeOptions {
-  SaCdeOptions selection;
+struct SalscdeOptions {
+  SacdeOptions selection;
   LscdeOptions estimation = paper_estimation_options();
 
   /// LscdeOptions with σ and λ candidates sa_cde_width_grid() (§3).
@@ -23,7 +23,7 @@ struct SaLscdeOptions {
 /// "selection_sigma" and "selection_regularization" and its CV table as the auxiliary table
 /// "sacde". When SA-CDE switches every feature off, the feature that leaves the regularisation path
 /// last (the largest λ with ‖α_d‖ > 0) is kept, so that LSCDE has an input.
-ConditionalFit fit_sa_lscde(const MatrixView& x, const MatrixView& y,
-                            const SaLscdeOptions& options = {}, const FitContext& context = {});
+ConditionalFit fit_salscde(const MatrixView& x, const MatrixView& y,
+                           const SalscdeOptions& options = {}, const FitContext& context = {});
 
 }  // namespace cdens

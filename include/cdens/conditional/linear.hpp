@@ -13,8 +13,9 @@
 
 #include <string>
 
-#include "cdens/conditional/kernel_cde.hpp"
+#include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/fit_context.hpp"
+#include "cdens/core/fit_report.hpp"
 #include "cdens/core/output_transform.hpp"
 
 namespace cdens {
@@ -31,7 +32,7 @@ LinearVariance parse_linear_variance(const std::string& name);
 
 /// Each option is documented in its row of the method's option table (src/methods/, printed by
 /// `cdens methods NAME`), not here.
-struct LinearGaussianOptions {
+struct LinearOptions {
   LinearVariance variance = LinearVariance::automatic;
   OutputTransformChoice y_transform = OutputTransformChoice::none;
 };
@@ -45,8 +46,7 @@ struct LinearGaussianOptions {
 /// warning. variance = log_linear throws DataError where that fit is degenerate (it names why).
 /// With several ranks in context.communicator each passes its own pairs (any number, even none)
 /// and every rank gets the model of all of them; y_transform is refused there.
-ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
-                                   const LinearGaussianOptions& options = {},
-                                   const FitContext& context = {});
+ConditionalFit fit_linear(const MatrixView& x, const MatrixView& y,
+                          const LinearOptions& options = {}, const FitContext& context = {});
 
 }  // namespace cdens

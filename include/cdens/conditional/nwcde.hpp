@@ -11,15 +11,15 @@
 #include <cstdint>
 #include <vector>
 
-#include "cdens/conditional/kernel_cde.hpp"
+#include "cdens/conditional/sacde.hpp"
 #include "cdens/core/fit_context.hpp"
 
 namespace cdens {
 
-/// Options of fit_nadaraya_watson_cde; the defaults are the SA-CDE paper's (§3, §3.1).
+/// Options of fit_nwcde; the defaults are the SA-CDE paper's (§3, §3.1).
 /// Each option is documented in its row of the method's option table (src/methods/, printed by
 /// `cdens methods NAME`), not here.
-struct NadarayaWatsonCdeOptions {
+struct NwcdeOptions {
   std::vector<double> sigma = sa_cde_width_grid();
   Index n_centers = 100;
   std::uint64_t seed = 0;
@@ -30,8 +30,7 @@ struct NadarayaWatsonCdeOptions {
 /// "sigma" and, for more than one candidate, the leave-one-out table (loss "kl": the mean of
 /// −log p̂_{−b}(y_b | x_b) over the B centres, in the user's units, each centre predicted from
 /// the other B − 1).
-ConditionalFit fit_nadaraya_watson_cde(const MatrixView& x, const MatrixView& y,
-                                       const NadarayaWatsonCdeOptions& options = {},
-                                       const FitContext& context = {});
+ConditionalFit fit_nwcde(const MatrixView& x, const MatrixView& y, const NwcdeOptions& options = {},
+                         const FitContext& context = {});
 
 }  // namespace cdens

@@ -1,4 +1,4 @@
-#include "cdens/methods/method_selection.hpp"
+#include "cdens/conditional/auto.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "cdens/core/cross_validation.hpp"
-#include "cdens/core/error.hpp"
-#include "cdens/core/progress.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/types.hpp"
 #include "cdens/methods/registry.hpp"
 #include "conditional/declared_columns.hpp"
 #include "conditional/kernel_queries_of_ranks.hpp"
@@ -75,7 +75,7 @@ OptionValues every_value(const Candidate& candidate) {
   return values;
 }
 
-std::vector<Candidate> parse_candidates(const MethodSelectionOptions& options) {
+std::vector<Candidate> parse_candidates(const AutoOptions& options) {
   std::vector<Candidate> candidates;
   for (const std::string& spec : split_list(options.candidates, ',', "candidates")) {
     const std::vector<std::string> parts = split_list(spec, ':', "candidate '" + spec + "'");
@@ -139,7 +139,7 @@ bool chooses(const Candidate& candidate, const char* name, const char* value) {
 }
 
 /// InvalidArgument unless every fold can hold a pair (the table's rules are checked before).
-void require_pairs_for_folds(const MethodSelectionOptions& options, Index n) {
+void require_pairs_for_folds(const AutoOptions& options, Index n) {
   if (options.folds > n) {
     throw InvalidArgument("folds (" + std::to_string(options.folds) + ") exceed the " +
                           std::to_string(n) + " pairs");
@@ -196,9 +196,9 @@ std::string to_string(CandidateValidation validation) {
   return "auto";
 }
 
-const OptionTable<MethodSelectionOptions>& method_selection_option_table() {
+const OptionTable<AutoOptions>& auto_option_table() {
   using namespace registry_internal;
-  using Options = MethodSelectionOptions;
+  using Options = AutoOptions;
   static const OptionTable<Options> table = [] {
     OptionTable<Options> rows;
     rows.add(option("candidates", OptionType::name_list,
@@ -353,9 +353,8 @@ std::vector<Index> positions_of(const std::vector<Index>& common, const std::vec
   return positions;
 }
 
-ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
-                                     const MethodSelectionOptions& options,
-                                     const FitContext& context) {
+ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOptions& options,
+                          const FitContext& context) {
   const auto started = Clock::now();
   // On several ranks each passes its own pairs (docs/distributed.md): the folds are rank 0's draw
   // for the global n, every candidate's fits are fits of every rank's pairs, each rank scores its
@@ -363,7 +362,7 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   // decision of the time budget is rank 0's clock, so that every rank takes it alike.
   const Communicator& communicator = context.communicator;
   const Index local_n = x.cols();
-  method_selection_option_table().validate(options);
+  auto_option_table().validate(options);
   // The candidates' folds index x and y alike: pairs of one length (a y shorter than x was read
   // past its end), none of them empty or non-finite.
   agree_on_errors(communicator, [&] {
@@ -392,7 +391,7 @@ ConditionalModel fit_selected_method(const MatrixView& x, const MatrixView& y,
   require_pairs_for_folds(options, n);
   // A y of few integer levels, undeclared: by default a mass function over its levels, so no
   // candidate wins by spikes of a density on the levels (docs/methods/auto.md).
-  MethodSelectionOptions chosen_options = options;
+  AutoOptions chosen_options = options;
   std::string integer_note;
   if (y.rows() == 1 && options.integer_output == IntegerOutput::pmf &&
       !declares(options.discrete, x.rows()) && !declares(options.ordered, x.rows()) &&
@@ -684,14 +683,14 @@ MethodEntry auto_method() {
   entry.name = "auto";
   entry.summary = "the candidate method with the smallest cross-validated NLL within a time budget";
   entry.python_class = "AutoCDE";
-  entry.options = method_selection_option_table().describe();
+  entry.options = auto_option_table().describe();
   entry.sample_weights = true;
   // Its folds' fits are fits of every rank's pairs, its scores and stacking sums over the ranks.
   entry.distributed = true;
   entry.fit_conditional = [](const MatrixView& x, const MatrixView& y, const MatrixView&,
                              const OptionValues& values, const FitContext& context) {
-    return MethodFit<ConditionalModel>{
-        fit_selected_method(x, y, method_selection_option_table().build(values), context), {}};
+    return MethodFit<ConditionalModel>{fit_auto(x, y, auto_option_table().build(values), context),
+                                       {}};
   };
   entry.gates = {wrapping_gate_kind<PooledGate>("pooled")};
   entry.test_options = {{"candidates", std::string("linear,kcde:n_restarts=0:max_iter=50")},

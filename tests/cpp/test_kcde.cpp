@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
+#include "conditional/marginal_mixing.hpp"
 #include "core/bandwidth_likelihood.hpp"
 #include "core/bandwidth_search.hpp"
 #include "support.hpp"
@@ -124,8 +125,8 @@ TEST(BandwidthSearchTest, FindsTheMinimumOfTheCriterion) {
 }
 
 /// Fixed bandwidths, without the marginal mixing (test_marginal_mixing.cpp tests it).
-ProductKernelCdeOptions fixed(std::vector<double> bandwidths) {
-  ProductKernelCdeOptions options;
+KcdeOptions fixed(std::vector<double> bandwidths) {
+  KcdeOptions options;
   options.bandwidth = std::move(bandwidths);
   options.marginal_mixing = MarginalMixing::none;
   return options;
@@ -133,7 +134,7 @@ ProductKernelCdeOptions fixed(std::vector<double> bandwidths) {
 
 TEST(ProductKernelCdeTest, LogPdfIsTheKernelRatioInUserUnits) {
   const test::PairSample train = test::sine_sample(40, 2, 7);
-  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, fixed({0.3, 1.5, 0.2}));
+  const ConditionalFit fit = fit_kcde(train.x, train.y, fixed({0.3, 1.5, 0.2}));
   EXPECT_EQ(fit.model.gate().kind(), "product_kernel");
   EXPECT_EQ(fit.model.n_components(), 40);
   const Vector sx = test::sample_scale(train.x);
@@ -151,16 +152,15 @@ TEST(ProductKernelCdeTest, LogPdfIsTheKernelRatioInUserUnits) {
     }
     EXPECT_NEAR(log_density(j), std::log(numerator / denominator), 1e-9) << "query " << j;
   }
-  test::expect_integrates_to_one(
-      fit_product_kernel_cde(train.x.topRows(1), train.y, fixed({0.3, 0.2})).model, train.y,
-      {-4.0, -3.0, 0.5});
+  test::expect_integrates_to_one(fit_kcde(train.x.topRows(1), train.y, fixed({0.3, 0.2})).model,
+                                 train.y, {-4.0, -3.0, 0.5});
 }
 
 TEST(ProductKernelCdeTest, ReportsTheCriterionOfTheChosenBandwidthsInUserUnits) {
   const test::PairSample train = test::sine_sample(120, 2, 9);
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.marginal_mixing = MarginalMixing::none;
-  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, options);
+  const ConditionalFit fit = fit_kcde(train.x, train.y, options);
   Vector h(3);
   h << fit.report.hyperparameters.at("bandwidth_x0"), fit.report.hyperparameters.at("bandwidth_x1"),
       fit.report.hyperparameters.at("bandwidth_y0");
@@ -181,7 +181,7 @@ TEST(ProductKernelCdeTest, LearnsWhichInputMattersAndApproachesTheTrueDensity) {
   // the kernel estimate's excess NLL on 4,000 fresh pairs is a few hundredths (its bias and
   // variance at this n); the standard error of a 4,000-point mean NLL is about 0.012.
   const test::PairSample train = test::sine_sample(1500, 2, 10);
-  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y);
+  const ConditionalFit fit = fit_kcde(train.x, train.y);
   // The irrelevant input gets a bandwidth more than ten times the relevant one's (on this sample
   // its criterion is within 0.002 of the value at h → ∞); the relevant one is resolved finely.
   EXPECT_GT(fit.report.hyperparameters.at("bandwidth_x1"),
@@ -196,22 +196,21 @@ TEST(ProductKernelCdeTest, LearnsWhichInputMattersAndApproachesTheTrueDensity) {
 
 TEST(ProductKernelCdeTest, SameModelOnAnyThreadCountAndThroughAModelFile) {
   const test::PairSample train = test::sine_sample(90, 2, 12);
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.search.seed = 3;
-  test::expect_independent_of_thread_count([&](const FitContext& context) {
-    return fit_product_kernel_cde(train.x, train.y, options, context);
-  });
-  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, options);
+  test::expect_independent_of_thread_count(
+      [&](const FitContext& context) { return fit_kcde(train.x, train.y, options, context); });
+  const ConditionalFit fit = fit_kcde(train.x, train.y, options);
   const test::PairSample queries = test::sine_sample(20, 2, 13);
   test::expect_model_file_round_trip(fit.model, fit.report, queries.x, queries.y);
 }
 
 TEST(ProductKernelCdeTest, HeldOutSubsetIsUsedBeyondItsLimit) {
   const test::PairSample train = test::sine_sample(300, 1, 14);
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.exact_limit = 299;
   options.subsample_held_out = 100;
-  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, options);
+  const ConditionalFit fit = fit_kcde(train.x, train.y, options);
   EXPECT_EQ(fit.report.statistics.at("held_out"), 100.0);
   EXPECT_EQ(fit.model.n_components(), 300);
   // The held-out log-densities are those of the 100 pairs, whose mean is the criterion.
@@ -242,13 +241,13 @@ TEST(ProductKernelCdeTest, ScreenedStartsArePolishedOnTheFullCriterion) {
   // stationary point of the criterion over all 250 pairs; with the default tolerance (10⁻⁵
   // relative), at a criterion within 10⁻⁵ nats of it.
   const test::PairSample train = test::sine_sample(250, 2, 16);
-  ProductKernelCdeOptions options;
+  KcdeOptions options;
   options.screening_held_out = 40;
   options.marginal_mixing = MarginalMixing::none;
   const double default_criterion =
-      fit_product_kernel_cde(train.x, train.y, options).report.statistics.at("loo_nll");
+      fit_kcde(train.x, train.y, options).report.statistics.at("loo_nll");
   options.search.relative_tolerance = 1e-10;
-  const ConditionalFit fit = fit_product_kernel_cde(train.x, train.y, options);
+  const ConditionalFit fit = fit_kcde(train.x, train.y, options);
   EXPECT_NEAR(default_criterion, fit.report.statistics.at("loo_nll"), 1e-5);
   Matrix z(3, 250);
   z << Standardizer::fit(train.x, "x").transform(train.x),
@@ -273,16 +272,16 @@ TEST(ProductKernelCdeTest, ScreenedStartsArePolishedOnTheFullCriterion) {
 TEST(ProductKernelCdeTest, RefusesBadOptionsAndData) {
   const test::PairSample train = test::sine_sample(30, 2, 15);
   EXPECT_NE(test::message_of<InvalidArgument>([&] {
-              fit_product_kernel_cde(train.x, train.y, fixed({0.5, 0.5}));
+              fit_kcde(train.x, train.y, fixed({0.5, 0.5}));
             }).find("bandwidths: 2 values given, the data have 3"),
             std::string::npos);
-  EXPECT_THROW(fit_product_kernel_cde(train.x, train.y, fixed({0.5, -1.0, 0.5})), InvalidArgument);
-  ProductKernelCdeOptions box;
+  EXPECT_THROW(fit_kcde(train.x, train.y, fixed({0.5, -1.0, 0.5})), InvalidArgument);
+  KcdeOptions box;
   box.search.lower = 2.0;
   box.search.upper = 1.0;
-  EXPECT_THROW(fit_product_kernel_cde(train.x, train.y, box), InvalidArgument);
+  EXPECT_THROW(fit_kcde(train.x, train.y, box), InvalidArgument);
   test::expect_rejects_bad_training_pairs(
-      [](const Matrix& x, const Matrix& y) { return fit_product_kernel_cde(x, y); });
+      [](const Matrix& x, const Matrix& y) { return fit_kcde(x, y); });
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "cdens/conditional/sa_lscde.hpp"
+#include "cdens/conditional/salscde.hpp"
 
 #include "cdens/core/standardizer.hpp"
 #include "conditional/selected_features_gate.hpp"
@@ -21,16 +21,16 @@ Index first_entering_feature(const RegularizationPath& path) {
 
 }  // namespace
 
-LscdeOptions SaLscdeOptions::paper_estimation_options() {
+LscdeOptions SalscdeOptions::paper_estimation_options() {
   LscdeOptions options;
   options.sigma = sa_cde_width_grid();
   options.regularization = sa_cde_width_grid();
   return options;
 }
 
-ConditionalFit fit_sa_lscde(const MatrixView& x, const MatrixView& y, const SaLscdeOptions& options,
-                            const FitContext& context) {
-  sa_lscde_option_table().validate(options);
+ConditionalFit fit_salscde(const MatrixView& x, const MatrixView& y, const SalscdeOptions& options,
+                           const FitContext& context) {
+  salscde_option_table().validate(options);
   return timed_fit<ConditionalMixture>("salscde", [&](FitReport& report) {
     // Two fits of cross-validated grids: each stage named by its fit.
     PrefixedProgress selecting(context.progress, "SA-CDE selection, ");

@@ -1,4 +1,4 @@
-#include "cdens/conditional/product_kernel_cde.hpp"
+#include "cdens/conditional/kcde.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,13 +6,13 @@
 #include <optional>
 #include <string>
 
-#include "cdens/conditional/linear_gaussian.hpp"
-#include "cdens/conditional/marginal_mixing.hpp"
-#include "cdens/core/error.hpp"
+#include "cdens/conditional/linear.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/broad_component_gate.hpp"
 #include "conditional/declared_columns.hpp"
 #include "conditional/gaussian_process_regression.hpp"
+#include "conditional/marginal_mixing.hpp"
 #include "conditional/output_transform_fit.hpp"
 #include "conditional/product_kernel_gate.hpp"
 #include "conditional/standardized_linear_fit.hpp"
@@ -31,8 +31,8 @@ namespace {
 
 /// InvalidArgument unless the options suit the columns (the table's rules are checked before):
 /// one fixed bandwidth per column within its kernel's range, continuous outputs for a trend.
-void validate_for_columns(const ProductKernelCdeOptions& options, const ColumnKernels& kernels,
-                          Index input_dim, const std::vector<std::string>& names) {
+void validate_for_columns(const KcdeOptions& options, const ColumnKernels& kernels, Index input_dim,
+                          const std::vector<std::string>& names) {
   const auto dimension = static_cast<Index>(kernels.size());
   if (!options.bandwidth.empty()) {
     if (static_cast<Index>(options.bandwidth.size()) != dimension) {
@@ -248,9 +248,8 @@ KernelTrend parse_kernel_trend(const std::string& name) {
 namespace {
 
 /// The fit of (x, y), where y is B(y′) of the recorded outputs y′ when `transformed` is given.
-ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
-                           const ProductKernelCdeOptions& options, const FitContext& context,
-                           const TransformedOutput* transformed) {
+ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y, const KcdeOptions& options,
+                           const FitContext& context, const TransformedOutput* transformed) {
   return timed_fit<ConditionalMixture>("kcde", [&](FitReport& report) {
     // Each rank passes its own pairs; what decides the model — the standardisation, the levels
     // of discrete columns, the held-out pairs, the bandwidths — is computed over every rank's, so
@@ -493,10 +492,9 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y,
 
 }  // namespace
 
-ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
-                                      const ProductKernelCdeOptions& options,
-                                      const FitContext& context) {
-  product_kernel_cde_option_table().validate(options);
+ConditionalFit fit_kcde(const MatrixView& x, const MatrixView& y, const KcdeOptions& options,
+                        const FitContext& context) {
+  kcde_option_table().validate(options);
   if (options.y_transform == OutputTransformChoice::none) {
     return fit_kernels(x, y, options, context, nullptr);
   }

@@ -10,25 +10,11 @@
 
 #include <vector>
 
-#include "cdens/core/progress.hpp"
+#include "cdens/core/fit_context.hpp"
 #include "cdens/core/types.hpp"
+#include "cdens/density/rsde.hpp"
 
 namespace cdens {
-
-/// Options of solve_mnqp.
-struct MnqpOptions {
-  /// Upper bound on the multiplicative updates (42)–(44).
-  int max_iterations = 10000;
-  /// Converged when the largest change of a weight in one update is at most this.
-  double tolerance = 1e-10;
-  /// After convergence, weights below prune_threshold · max_i β_i are set to zero (their kernels
-  /// are removed, §III-B) and the remaining weights are re-solved by MNQP on their own
-  /// sub-problem, so the result still sums to one; repeated until no kept weight is below the
-  /// threshold. 0 keeps every weight that is not exactly 0.
-  double prune_threshold = 1e-4;
-  /// Record f(β) after every update in MnqpResult::objective_history (for tests and plots).
-  bool record_objective = false;
-};
 
 /// The solution of (39) and how it was reached.
 struct MnqpResult {

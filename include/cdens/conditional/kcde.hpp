@@ -16,13 +16,56 @@
 #include <string>
 #include <vector>
 
-#include "cdens/conditional/kernel_cde.hpp"
-#include "cdens/conditional/marginal_mixing.hpp"
-#include "cdens/core/bandwidth_search_options.hpp"
+#include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/fit_context.hpp"
+#include "cdens/core/fit_report.hpp"
 #include "cdens/core/output_transform.hpp"
+#include "cdens/core/types.hpp"
 
 namespace cdens {
+
+/// Whether KCDE mixes its estimate with the marginal counterpart.
+enum class MarginalMixing {
+  /// The estimator of Hall, Racine & Li as written (ε = 0).
+  none,
+  /// ε maximising the leave-one-out likelihood at the chosen bandwidths.
+  loo,
+};
+
+/// "none" or "loo".
+std::string to_string(MarginalMixing mixing);
+
+// Settings of the leave-one-out likelihood search of one bandwidth per dimension (KCDE, Parzen
+// with per-dimension bandwidths); the search is internal (src/core/bandwidth_search.hpp).
+
+/// Settings of the bandwidth search. Bandwidths are in standardised units.
+struct BandwidthSearchOptions {
+  /// Random starts besides the normal-reference one; the best end point is kept.
+  int n_restarts = 2;
+  /// Each bandwidth stays in [lower, upper]. A bandwidth at `upper` smooths its dimension
+  /// flat over the data (standardised data span a few units), which is how an input that does
+  /// not matter is switched off; `lower` keeps a column with ties from collapsing to spikes of
+  /// width 0.
+  double lower = 1e-3;
+  double upper = 1e3;
+  /// Objective evaluations per start.
+  int max_iter = 200;
+  /// The search on the full criterion stops when the criterion changes by less than this
+  /// between iterations (10⁻⁵ of a criterion near 1 nat is far below its own standard error,
+  /// about 1/√n nats).
+  double relative_tolerance = 1e-5;
+  /// The same for the starts on the screening criterion, whose standard error over a few hundred
+  /// held-out samples is a few hundredths of a nat: its end points only need to be good enough
+  /// to choose the start the full criterion then polishes.
+  double screening_relative_tolerance = 1e-4;
+  /// Seed of the random starts.
+  std::uint64_t seed = 0;
+};
+
+/// The normal-reference bandwidth 1.06 n^(−1/(4 + k)) of standardised data in k dimensions (the
+/// start of the search; the rule of thumb of np and statsmodels). With sample weights n is Kish's
+/// effective size (BandwidthLikelihood::effective_samples).
+double normal_reference_bandwidth(double n_samples, Index dimension);
 
 /// What the kernels of y are centred on.
 enum class KernelTrend {
@@ -44,8 +87,8 @@ std::string to_string(KernelTrend trend);
 /// The trend of a to_string name; InvalidArgument naming both otherwise.
 KernelTrend parse_kernel_trend(const std::string& name);
 
-/// Options of fit_product_kernel_cde. Bandwidths are in standardised units.
-struct ProductKernelCdeOptions {
+/// Options of fit_kcde. Bandwidths are in standardised units.
+struct KcdeOptions {
   /// Fixed bandwidths, d_x input ones then d_y output ones (λ for a discrete column); empty (the
   /// default) chooses them by maximising the leave-one-out likelihood.
   std::vector<double> bandwidth = {};
@@ -93,8 +136,7 @@ struct ProductKernelCdeOptions {
 /// discrete column's λ is reported as its bandwidth ("bandwidth_x0", …); an undeclared column
 /// that looks discrete gets a warning. InvalidArgument for bad declarations
 /// (declared_column_kernels) and for a trend with a discrete output.
-ConditionalFit fit_product_kernel_cde(const MatrixView& x, const MatrixView& y,
-                                      const ProductKernelCdeOptions& options = {},
-                                      const FitContext& context = {});
+ConditionalFit fit_kcde(const MatrixView& x, const MatrixView& y, const KcdeOptions& options = {},
+                        const FitContext& context = {});
 
 }  // namespace cdens

@@ -38,8 +38,8 @@ double direct_density(const test::PairSample& train, double epsilon, double sigm
   return inside > 0 ? inside_sum / inside : all_sum / static_cast<double>(train.x.cols());
 }
 
-EpsilonKdeOptions single(double epsilon, double sigma) {
-  EpsilonKdeOptions options;
+EkdeOptions single(double epsilon, double sigma) {
+  EkdeOptions options;
   options.epsilon = {epsilon};
   options.sigma = {sigma};
   return options;
@@ -47,7 +47,7 @@ EpsilonKdeOptions single(double epsilon, double sigma) {
 
 TEST(EpsilonKdeTest, LogPdfMatchesTheBallAverageInUserUnits) {
   const test::PairSample train = test::sine_sample(60, 2, 1);
-  const ConditionalFit fit = fit_epsilon_kde(train.x, train.y, single(0.6, 0.3));
+  const ConditionalFit fit = fit_ekde(train.x, train.y, single(0.6, 0.3));
   EXPECT_FALSE(fit.report.cross_validation.has_value());
   EXPECT_EQ(fit.report.hyperparameters.at("epsilon"), 0.6);
   EXPECT_EQ(fit.report.hyperparameters.at("sigma"), 0.3);
@@ -76,7 +76,7 @@ TEST(EpsilonKdeTest, LogPdfMatchesTheBallAverageInUserUnits) {
 
 TEST(EpsilonKdeTest, EmptyBallIsTheKernelDensityEstimateOverAllOutputs) {
   const test::PairSample train = test::sine_sample(30, 1, 3);
-  const ConditionalFit fit = fit_epsilon_kde(train.x, train.y, single(0.2, 0.5));
+  const ConditionalFit fit = fit_ekde(train.x, train.y, single(0.2, 0.5));
   const Matrix far_x = Matrix::Constant(1, 3, 1e3);
   const Matrix y = (Matrix(1, 3) << 3.5, 4.0, 4.4).finished();
   const Vector log_density = fit.model.log_pdf(far_x, y);
@@ -94,9 +94,8 @@ TEST(EpsilonKdeTest, EmptyBallIsTheKernelDensityEstimateOverAllOutputs) {
 
 /// Cross-validation redone by hand: the same folds (same seed), and for every fold and candidate
 /// the ε-KDE of the other folds (with the standardisation of all the data) scored on this fold.
-void expect_cv_matches_explicit_refits(const test::PairSample& data,
-                                       const EpsilonKdeOptions& options) {
-  const ConditionalFit fit = fit_epsilon_kde(data.x, data.y, options);
+void expect_cv_matches_explicit_refits(const test::PairSample& data, const EkdeOptions& options) {
+  const ConditionalFit fit = fit_ekde(data.x, data.y, options);
   ASSERT_TRUE(fit.report.cross_validation.has_value());
   const CvTable& table = *fit.report.cross_validation;
   EXPECT_EQ(table.parameter_names, (std::vector<std::string>{"epsilon", "sigma"}));
@@ -138,7 +137,7 @@ void expect_cv_matches_explicit_refits(const test::PairSample& data,
 }
 
 TEST(EpsilonKdeTest, CrossValidationMatchesExplicitRefits) {
-  EpsilonKdeOptions options;
+  EkdeOptions options;
   // Radii from "always empty" to "everything", unsorted and with a repeat; σ small enough that
   // most output kernels underflow in linear space.
   options.epsilon = {0.8, 0.01, 0.3, 5.0, 0.3};
@@ -150,7 +149,7 @@ TEST(EpsilonKdeTest, CrossValidationMatchesExplicitRefits) {
 
 TEST(EpsilonKdeTest, CrossValidationOnManySamplesMatchesExplicitRefits) {
   // More held-out samples per fold than one run of the CV engine holds (256).
-  EpsilonKdeOptions options;
+  EkdeOptions options;
   options.epsilon = {0.05, 0.4};
   options.sigma = {0.1, 0.5};
   options.folds = 2;
@@ -159,7 +158,7 @@ TEST(EpsilonKdeTest, CrossValidationOnManySamplesMatchesExplicitRefits) {
 }
 
 TEST(EpsilonKdeTest, DefaultGridsAreTheSaCdePapers) {
-  const auto radii = epsilon_kde_paper_radii();
+  const auto radii = ekde_paper_radii();
   const auto thresholds = log_spaced(1e-2, 5.0, 20);  // SA-CDE §3.1, on ‖x_i − x‖²
   ASSERT_EQ(radii.size(), 20u);
   for (std::size_t i = 0; i < 20; ++i) EXPECT_NEAR(radii[i] * radii[i], thresholds[i], 1e-15 * 5);
@@ -167,12 +166,12 @@ TEST(EpsilonKdeTest, DefaultGridsAreTheSaCdePapers) {
   ASSERT_EQ(widths.size(), 20u);
   EXPECT_EQ(widths.front(), 1e-2);
   EXPECT_EQ(widths.back(), 2.0);
-  EXPECT_EQ(EpsilonKdeOptions{}.folds, 5);
+  EXPECT_EQ(EkdeOptions{}.folds, 5);
 }
 
 TEST(EpsilonKdeTest, DensityIntegratesToOneOverY) {
   const test::PairSample train = test::sine_sample(200, 1, 6);
-  const ConditionalFit fit = fit_epsilon_kde(train.x, train.y);
+  const ConditionalFit fit = fit_ekde(train.x, train.y);
   ASSERT_TRUE(fit.report.cross_validation.has_value());
   EXPECT_EQ(fit.report.cross_validation->candidates.rows(), 400);
   test::expect_integrates_to_one(fit.model, train.y, {-5.0, -3.0, -1.2, 0.4, 2.5, 40.0});
@@ -180,10 +179,10 @@ TEST(EpsilonKdeTest, DensityIntegratesToOneOverY) {
 
 TEST(EpsilonKdeTest, ModelFileRoundTripIsBitIdentical) {
   const test::PairSample train = test::sine_sample(80, 2, 8);
-  EpsilonKdeOptions options;
+  EkdeOptions options;
   options.epsilon = {0.3, 1.0};
   options.sigma = {0.2, 0.4};
-  const ConditionalFit fit = fit_epsilon_kde(train.x, train.y, options);
+  const ConditionalFit fit = fit_ekde(train.x, train.y, options);
   const test::PairSample queries = test::sine_sample(50, 2, 9);
   const ConditionalMixture loaded =
       test::expect_model_file_round_trip(fit.model, fit.report, queries.x, queries.y);
@@ -195,7 +194,7 @@ TEST(EpsilonKdeTest, ModelFileRoundTripIsBitIdentical) {
 
 TEST(EpsilonKdeTest, CorruptedGatesInModelFilesAreModelFormatErrors) {
   const test::PairSample train = test::sine_sample(10, 1, 12);
-  const ConditionalFit fit = fit_epsilon_kde(train.x, train.y, single(0.5, 0.3));
+  const ConditionalFit fit = fit_ekde(train.x, train.y, single(0.5, 0.3));
   const nlohmann::json good = conditional_model_to_json({fit.model, {"x"}, {"y"}, fit.report, {}});
   EXPECT_NO_THROW(conditional_model_from_json(good));
   const auto corrupted = [&](const std::function<void(nlohmann::json&)>& change) {
@@ -221,42 +220,39 @@ TEST(EpsilonKdeTest, CorruptedGatesInModelFilesAreModelFormatErrors) {
 TEST(EpsilonKdeTest, ResultDoesNotDependOnThreadCount) {
   const test::PairSample train = test::sine_sample(600, 2, 10);
   test::expect_independent_of_thread_count([&](const FitContext& context) {
-    return fit_epsilon_kde(train.x, train.y, EpsilonKdeOptions{}, context);
+    return fit_ekde(train.x, train.y, EkdeOptions{}, context);
   });
 }
 
 TEST(EpsilonKdeTest, RejectsBadInputAndOptions) {
   const test::PairSample data = test::sine_sample(20, 2, 11);
   test::expect_rejects_bad_training_pairs(
-      [](const Matrix& x, const Matrix& y) { return fit_epsilon_kde(x, y); });
-  EpsilonKdeOptions options;
+      [](const Matrix& x, const Matrix& y) { return fit_ekde(x, y); });
+  EkdeOptions options;
   options.epsilon = {0.1, -1.0};
-  EXPECT_NE(test::message_of<InvalidArgument>([&] {
-              fit_epsilon_kde(data.x, data.y, options);
-            }).find("epsilon"),
-            std::string::npos);
+  EXPECT_NE(
+      test::message_of<InvalidArgument>([&] { fit_ekde(data.x, data.y, options); }).find("epsilon"),
+      std::string::npos);
   options = {};
   options.epsilon = {};
-  EXPECT_THROW(fit_epsilon_kde(data.x, data.y, options), InvalidArgument);
+  EXPECT_THROW(fit_ekde(data.x, data.y, options), InvalidArgument);
   options = {};
   options.sigma = {0.0};
-  EXPECT_NE(test::message_of<InvalidArgument>([&] {
-              fit_epsilon_kde(data.x, data.y, options);
-            }).find("sigma"),
-            std::string::npos);
+  EXPECT_NE(
+      test::message_of<InvalidArgument>([&] { fit_ekde(data.x, data.y, options); }).find("sigma"),
+      std::string::npos);
   options = {};
   options.sigma = {std::nan("")};
-  EXPECT_THROW(fit_epsilon_kde(data.x, data.y, options), InvalidArgument);
+  EXPECT_THROW(fit_ekde(data.x, data.y, options), InvalidArgument);
   options = {};
   options.folds = 1;
-  EXPECT_THROW(fit_epsilon_kde(data.x, data.y, options), InvalidArgument);
+  EXPECT_THROW(fit_ekde(data.x, data.y, options), InvalidArgument);
   options = {};
   options.folds = 21;
-  EXPECT_NE(test::message_of<InvalidArgument>([&] {
-              fit_epsilon_kde(data.x, data.y, options);
-            }).find("folds"),
-            std::string::npos);
-  EXPECT_THROW(fit_epsilon_kde(data.x, data.y, EpsilonKdeOptions{}, FitContext{}.with_threads(-1)),
+  EXPECT_NE(
+      test::message_of<InvalidArgument>([&] { fit_ekde(data.x, data.y, options); }).find("folds"),
+      std::string::npos);
+  EXPECT_THROW(fit_ekde(data.x, data.y, EkdeOptions{}, FitContext{}.with_threads(-1)),
                InvalidArgument);
   EXPECT_THROW(EpsilonBallGate(Matrix::Zero(2, 3), 0.0), InvalidArgument);
   EXPECT_THROW(EpsilonBallGate(Matrix(2, 0), 1.0), InvalidArgument);

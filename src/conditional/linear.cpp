@@ -1,10 +1,10 @@
-#include "cdens/conditional/linear_gaussian.hpp"
+#include "cdens/conditional/linear.hpp"
 
 #include <Eigen/QR>
 #include <cmath>
 #include <memory>
 
-#include "cdens/core/error.hpp"
+#include "cdens/core/types.hpp"
 #include "conditional/constant_gate.hpp"
 #include "conditional/log_linear_variance.hpp"
 #include "conditional/output_transform_fit.hpp"
@@ -155,8 +155,8 @@ Vector residual_variances(const Matrix& residuals, const Vector& weights,
 /// The linear-Gaussian fit of standardised pairs; on several ranks of `communicator` of this
 /// rank's pairs, every sum over the pairs summed over the ranks (the leave-one-out terms are this
 /// rank's pairs').
-LinearFit fit_linear(const StandardizedSamples& pairs, LinearVariance variance,
-                     const Vector& weights, const Communicator& communicator) {
+LinearFit fit_linear_standardized(const StandardizedSamples& pairs, LinearVariance variance,
+                                  const Vector& weights, const Communicator& communicator) {
   const Matrix design = design_of(pairs);
   const LeastSquares least = least_squares(pairs, design, weights, communicator);
   const Index d_y = pairs.t.rows();
@@ -236,19 +236,19 @@ double linear_gaussian_loo_nll(const StandardizedSamples& pairs, const Vector& w
                                     gather_every_sample(pairs.t, communicator)};
     return linear_gaussian_loo_nll(every, weights, local_communicator());
   }
-  return fit_linear(pairs, LinearVariance::automatic, weights, communicator).chosen_loo.sum();
+  return fit_linear_standardized(pairs, LinearVariance::automatic, weights, communicator)
+      .chosen_loo.sum();
 }
 
-ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
-                                   const LinearGaussianOptions& options,
-                                   const FitContext& context) {
-  linear_gaussian_option_table().validate(options);
+ConditionalFit fit_linear(const MatrixView& x, const MatrixView& y, const LinearOptions& options,
+                          const FitContext& context) {
+  linear_option_table().validate(options);
   if (options.y_transform != OutputTransformChoice::none) {
     return fit_on_transformed_output(x, y, options.y_transform, context,
                                      [&](const MatrixView& transformed, const OutputTransform&) {
-                                       LinearGaussianOptions inner = options;
+                                       LinearOptions inner = options;
                                        inner.y_transform = OutputTransformChoice::none;
-                                       return fit_linear_gaussian(x, transformed, inner, context);
+                                       return fit_linear(x, transformed, inner, context);
                                      });
   }
   return timed_fit<ConditionalMixture>("linear", [&](FitReport& report) {
@@ -263,8 +263,8 @@ ConditionalFit fit_linear_gaussian(const MatrixView& x, const MatrixView& y,
           "the linear-Gaussian fit needs at least d_x + 3 = " + std::to_string(input_dim + 3) +
           " pairs of x and y, got " + std::to_string(n));
     }
-    const LinearFit fit =
-        fit_linear(data.samples, options.variance, context.sample_weights, communicator);
+    const LinearFit fit = fit_linear_standardized(data.samples, options.variance,
+                                                  context.sample_weights, communicator);
     report.warnings = fit.warnings;
     const double log_jacobian = data.y_scaling.log_jacobian();
     const auto record = [&](const char* name, const Vector& loo) {
