@@ -55,15 +55,3 @@ def test_fit_function_takes_the_options(name):
     assert signature and re.search(rf"\bconst {options}&", signature.group(1)), \
         f"fit_{name} does not take const {options}&"
 
-
-def test_old_names_are_gone():
-    """The names before the rule (product_kernel_cde.hpp, fit_selected_method, ...) are not
-    declared by any installed header: one name per method."""
-    old = ["ProductKernelCdeOptions", "fit_product_kernel_cde", "EpsilonKdeOptions",
-           "fit_epsilon_kde", "NadarayaWatsonCdeOptions", "fit_nadaraya_watson_cde",
-           "LinearGaussianOptions", "fit_linear_gaussian", "SaLscdeOptions", "fit_sa_lscde",
-           "MethodSelectionOptions", "fit_selected_method", "SaCdeOptions", "ReducedCdeOptions",
-           "fit_reduced_cde"]
-    text = "\n".join(path.read_text(encoding="utf-8")
-                     for path in (REPO / "include").rglob("*.hpp"))
-    assert [name for name in old if re.search(rf"\b{name}\b", text)] == []
