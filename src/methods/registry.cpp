@@ -18,10 +18,26 @@ namespace {
 
 std::vector<MethodEntry> all_methods() {
   using namespace registry_internal;
+  // One line per method (clang-format off keeps it so).
+  // clang-format off
   std::vector<MethodEntry> entries = {
-      lscde_method(),   ekde_method(),  nwcde_method(),  rkde_method(),   sacde_method(),
-      salscde_method(), press_method(), parzen_method(), gmm_method(),    rsde_method(),
-      skd_method(),     gskd_method(),  kcde_method(),   linear_method(), auto_method()};
+      lscde_method(),
+      ekde_method(),
+      nwcde_method(),
+      rkde_method(),
+      sacde_method(),
+      salscde_method(),
+      press_method(),
+      parzen_method(),
+      gmm_method(),
+      rsde_method(),
+      skd_method(),
+      gskd_method(),
+      kcde_method(),
+      linear_method(),
+      auto_method(),
+  };
+  // clang-format on
   for (auto* family : {&forward_selection_methods, &reduced_cde_methods}) {
     std::vector<MethodEntry> more = (*family)();
     std::move(more.begin(), more.end(), std::back_inserter(entries));
