@@ -54,4 +54,3 @@ def test_fit_function_takes_the_options(name):
     signature = re.search(rf"\bfit_{name}\s*\(([^;]*)\);", declarations(name))
     assert signature and re.search(rf"\bconst {options}&", signature.group(1)), \
         f"fit_{name} does not take const {options}&"
-
