@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cdens/core/types.hpp"
-#include "core/text.hpp"
+#include "io/text.hpp"
 #include "table_cells.hpp"
 
 namespace cdens::cli {

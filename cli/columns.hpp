@@ -7,7 +7,7 @@
 
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/types.hpp"
-#include "core/csv.hpp"
+#include "io/csv.hpp"
 
 namespace cdens::cli {
 

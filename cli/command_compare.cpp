@@ -16,7 +16,7 @@
 #include "columns.hpp"
 #include "command_progress.hpp"
 #include "commands.hpp"
-#include "core/text.hpp"
+#include "io/text.hpp"
 #include "model_evaluation.hpp"
 
 namespace cdens::cli {

@@ -15,8 +15,8 @@
 #include "columns.hpp"
 #include "command_progress.hpp"
 #include "commands.hpp"
-#include "core/csv.hpp"
-#include "core/text.hpp"
+#include "io/csv.hpp"
+#include "io/text.hpp"
 #include "model_evaluation.hpp"
 
 namespace cdens::cli {

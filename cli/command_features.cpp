@@ -10,8 +10,8 @@
 
 #include "cdens/core/types.hpp"
 #include "commands.hpp"
-#include "core/csv.hpp"
-#include "core/text.hpp"
+#include "io/csv.hpp"
+#include "io/text.hpp"
 #include "model_kinds.hpp"
 #include "model_report.hpp"
 #include "output_files.hpp"

@@ -10,9 +10,9 @@
 
 #include "cdens/core/types.hpp"
 #include "commands.hpp"
-#include "core/text.hpp"
 #include "core/validate.hpp"
 #include "input_points.hpp"
+#include "io/text.hpp"
 #include "kernel_sum_tolerance.hpp"
 #include "model_kinds.hpp"
 #include "output_files.hpp"

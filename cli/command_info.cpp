@@ -8,7 +8,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "core/text.hpp"
+#include "io/text.hpp"
 #include "model_kinds.hpp"
 #include "model_report.hpp"
 

@@ -12,7 +12,7 @@
 #include "cdens/core/types.hpp"
 #include "cdens/methods/registry.hpp"
 #include "commands.hpp"
-#include "core/text.hpp"
+#include "io/text.hpp"
 
 namespace cdens::cli {
 namespace {

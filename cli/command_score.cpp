@@ -9,7 +9,7 @@
 #include "cdens/evaluation/scores.hpp"
 #include "columns.hpp"
 #include "commands.hpp"
-#include "core/csv.hpp"
+#include "io/csv.hpp"
 #include "kernel_sum_tolerance.hpp"
 #include "model_kinds.hpp"
 #include "output_files.hpp"

@@ -4,7 +4,7 @@
 
 #include "cdens/core/types.hpp"
 #include "columns.hpp"
-#include "core/text.hpp"
+#include "io/text.hpp"
 #include "table_cells.hpp"
 
 namespace cdens::cli {

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "cdens/core/types.hpp"
-#include "core/text.hpp"
+#include "io/text.hpp"
 
 namespace cdens::cli {
 namespace {

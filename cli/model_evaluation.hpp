@@ -11,7 +11,7 @@
 
 #include "cdens/core/fit_context.hpp"
 #include "cdens/evaluation/evaluation.hpp"
-#include "core/csv.hpp"
+#include "io/csv.hpp"
 
 namespace CLI {
 class App;

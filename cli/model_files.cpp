@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/types.hpp"
-#include "core/json_io.hpp"
+#include "io/json_io.hpp"
 
 namespace cdens::cli {
 namespace {

@@ -13,8 +13,8 @@
 #include <sstream>
 
 #include "cdens/core/types.hpp"
-#include "core/csv.hpp"
-#include "core/json_io.hpp"
+#include "io/csv.hpp"
+#include "io/json_io.hpp"
 
 namespace cdens::cli {
 namespace {

@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "cdens/core/types.hpp"
-#include "core/counting_communicator.hpp"
+#include "parallel/counting_communicator.hpp"
 
 namespace cdens::cli {
 namespace {

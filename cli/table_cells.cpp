@@ -8,7 +8,7 @@
 
 #include "cdens/core/types.hpp"
 #include "columns.hpp"
-#include "core/text.hpp"
+#include "io/text.hpp"
 
 namespace cdens::cli {
 namespace {

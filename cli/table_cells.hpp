@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cdens/model_file.hpp"
-#include "core/csv.hpp"
+#include "io/csv.hpp"
 
 namespace cdens::cli {
 

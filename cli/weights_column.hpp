@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cdens/core/types.hpp"
-#include "core/csv.hpp"
+#include "io/csv.hpp"
 
 namespace cdens::cli {
 

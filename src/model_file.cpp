@@ -7,8 +7,8 @@
 #include "cdens/core/types.hpp"
 #include "cdens/methods/registry.hpp"
 #include "conditional/product_kernel_gate.hpp"
-#include "core/json_io.hpp"
-#include "core/json_reading.hpp"
+#include "io/json_io.hpp"
+#include "io/json_reading.hpp"
 
 namespace cdens {
 namespace {

@@ -9,7 +9,7 @@
 #include <iostream>
 #include <string>
 
-#include "core/csv.hpp"
+#include "io/csv.hpp"
 
 namespace {
 

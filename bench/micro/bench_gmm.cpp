@@ -12,7 +12,7 @@
 #include <cstdio>
 
 #include "cdens/cdens.hpp"
-#include "core/parallel.hpp"
+#include "parallel/parallel.hpp"
 #include "ratio_reporter.hpp"
 
 namespace {

@@ -1,5 +1,5 @@
-// Micro-benchmarks of the kernel-sum engine (core/kernel_sums.hpp) on one thread, each path beside
-// the floor measured in the same run:
+// Micro-benchmarks of the kernel-sum engine (kernel_sums/kernel_sums.hpp) on one thread, each path
+// beside the floor measured in the same run:
 //   * n = m = 20,000 points of a two-cluster mixture in 2-D, width 0.1 (standardised units):
 //     the exact path, the tree path at log tolerance 1e−6 and 1e−3, and the floor of the exact
 //     path — the n·m exponentials alone, by Eigen's vectorised exp over a buffer of one block;
@@ -20,7 +20,7 @@
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "conditional/kernel_gates.hpp"
-#include "core/kernel_sums.hpp"
+#include "kernel_sums/kernel_sums.hpp"
 #include "ratio_reporter.hpp"
 
 namespace {

@@ -21,7 +21,7 @@
 #include "cdens/cdens.hpp"
 #include "conditional/lscde_basis.hpp"
 #include "conditional/lscde_system.hpp"
-#include "core/parallel.hpp"
+#include "parallel/parallel.hpp"
 #include "ratio_reporter.hpp"
 
 namespace {

@@ -13,7 +13,7 @@
 #include <cstdio>
 
 #include "cdens/cdens.hpp"
-#include "core/parallel.hpp"
+#include "parallel/parallel.hpp"
 #include "ratio_reporter.hpp"
 #include "regression/press_smoother.hpp"
 

@@ -40,7 +40,7 @@ class MpiCollective:
 
     def sum(self, values):
         # A reduction to rank 0, then a broadcast of its result: the same bits on every rank, as
-        # the MPI communicator of the command line gives (src/core/mpi_session.cpp says why).
+        # the MPI communicator of the command line gives (src/parallel/mpi_session.cpp says why).
         values = np.ascontiguousarray(values, dtype=np.float64)
         total = np.empty_like(values)
         self._comm.Reduce(values, total, self._operations.SUM, 0)

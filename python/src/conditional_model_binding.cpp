@@ -14,8 +14,8 @@
 #include "conditional/broad_component_gate.hpp"
 #include "conditional/product_kernel_gate.hpp"
 #include "conditional/projected_gate.hpp"
-#include "core/json_io.hpp"
 #include "core/validate.hpp"
+#include "io/json_io.hpp"
 #include "model_binding.hpp"
 
 namespace py = pybind11;

@@ -12,7 +12,7 @@
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/fit_report.hpp"
-#include "core/json_io.hpp"
+#include "io/json_io.hpp"
 
 namespace cdens::python {
 

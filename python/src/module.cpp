@@ -7,8 +7,8 @@
 #include "cdens/core/types.hpp"
 #include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
-#include "core/json_io.hpp"
 #include "core/vector_instruction_set.hpp"
+#include "io/json_io.hpp"
 
 namespace py = pybind11;
 

@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/types.hpp"
-#include "core/json_io.hpp"
-#include "core/json_reading.hpp"
 #include "core/log_space.hpp"
+#include "io/json_io.hpp"
+#include "io/json_reading.hpp"
 
 namespace cdens {
 

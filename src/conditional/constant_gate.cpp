@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/types.hpp"
-#include "core/json_io.hpp"
+#include "io/json_io.hpp"
 
 namespace cdens {
 

@@ -6,7 +6,7 @@
 
 #include "cdens/core/types.hpp"
 #include "conditional/kernel_cde_engine.hpp"
-#include "core/samples_of_ranks.hpp"
+#include "parallel/samples_of_ranks.hpp"
 
 namespace cdens {
 namespace {

@@ -8,13 +8,13 @@
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "core/fit_skeleton.hpp"
-#include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
-#include "core/parallel.hpp"
 #include "core/samples.hpp"
 #include "core/sampling_plan.hpp"
 #include "core/validate.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
 #include "methods/option_tables.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 namespace {

@@ -9,8 +9,8 @@
 #include "cdens/core/types.hpp"
 #include "conditional/selected_features_gate.hpp"
 #include "core/fit_skeleton.hpp"
-#include "core/parallel.hpp"
 #include "core/validate.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 namespace {

@@ -14,11 +14,11 @@
 #include "cdens/core/types.hpp"
 #include "conditional/standardized_linear_fit.hpp"
 #include "core/flush_subnormals.hpp"
-#include "core/gaussian_kernel.hpp"
-#include "core/parallel.hpp"
 #include "core/random_streams.hpp"
 #include "core/samples.hpp"
-#include "core/samples_of_ranks.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/samples_of_ranks.hpp"
 
 namespace cdens {
 namespace {

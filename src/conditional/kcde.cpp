@@ -18,13 +18,13 @@
 #include "conditional/standardized_linear_fit.hpp"
 #include "core/bandwidth_search.hpp"
 #include "core/fit_skeleton.hpp"
-#include "core/gaussian_kernel.hpp"
 #include "core/random_streams.hpp"
 #include "core/samples.hpp"
-#include "core/samples_of_ranks.hpp"
-#include "core/tied_outputs.hpp"
 #include "core/validate.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
 #include "methods/option_tables.hpp"
+#include "model/tied_outputs.hpp"
+#include "parallel/samples_of_ranks.hpp"
 
 namespace cdens {
 namespace {

@@ -5,11 +5,11 @@
 #include "cdens/core/types.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/kernel_gates.hpp"
-#include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
-#include "core/parallel.hpp"
 #include "core/samples.hpp"
 #include "core/validate.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 

@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/types.hpp"
-#include "core/gaussian_kernel.hpp"
-#include "core/json_io.hpp"
 #include "core/validate.hpp"
+#include "io/json_io.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
 
 namespace cdens {
 

@@ -10,9 +10,9 @@
 #include "conditional/broad_component_gate.hpp"
 #include "conditional/constant_gate.hpp"
 #include "conditional/product_kernel_gate.hpp"
-#include "core/kernel_sums.hpp"
 #include "core/log_space.hpp"
-#include "core/parallel.hpp"
+#include "kernel_sums/kernel_sums.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 namespace {

@@ -10,9 +10,9 @@
 #include "conditional/output_transform_fit.hpp"
 #include "conditional/standardized_linear_fit.hpp"
 #include "core/fit_skeleton.hpp"
-#include "core/gaussian_kernel.hpp"
-#include "core/samples_of_ranks.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
 #include "methods/option_tables.hpp"
+#include "parallel/samples_of_ranks.hpp"
 
 namespace cdens {
 namespace {

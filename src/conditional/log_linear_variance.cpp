@@ -4,8 +4,8 @@
 #include <Eigen/QR>
 #include <cmath>
 
-#include "core/gaussian_kernel.hpp"
-#include "core/samples_of_ranks.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
+#include "parallel/samples_of_ranks.hpp"
 
 namespace cdens::detail {
 namespace {

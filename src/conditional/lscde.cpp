@@ -9,13 +9,13 @@
 #include "conditional/lscde_gate.hpp"
 #include "conditional/lscde_system.hpp"
 #include "core/fit_skeleton.hpp"
-#include "core/parallel.hpp"
 #include "core/sample_weights.hpp"
 #include "core/samples.hpp"
-#include "core/sharded_sampling_plan.hpp"
-#include "core/tied_outputs.hpp"
 #include "core/validate.hpp"
 #include "methods/option_tables.hpp"
+#include "model/tied_outputs.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/sharded_sampling_plan.hpp"
 
 namespace cdens {
 namespace {

@@ -1,7 +1,7 @@
 #include "conditional/lscde_basis.hpp"
 
-#include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
 
 namespace cdens {
 

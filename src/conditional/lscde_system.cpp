@@ -9,9 +9,9 @@
 #include "conditional/lscde_gate.hpp"
 #include "core/log_space.hpp"
 #include "core/math_constants.hpp"
-#include "core/parallel.hpp"
 #include "core/samples.hpp"
-#include "core/weighted_sums.hpp"
+#include "kernel_sums/weighted_sums.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 namespace {

@@ -15,10 +15,10 @@
 #include "conditional/sufficient_reduction.hpp"
 #include "core/random_streams.hpp"
 #include "core/samples.hpp"
-#include "core/sharded_sampling_plan.hpp"
-#include "core/tied_outputs.hpp"
 #include "core/validate.hpp"
 #include "methods/option_tables.hpp"
+#include "model/tied_outputs.hpp"
+#include "parallel/sharded_sampling_plan.hpp"
 
 namespace cdens {
 namespace {

@@ -7,11 +7,11 @@
 #include "conditional/kernel_cde_engine.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "core/fit_skeleton.hpp"
-#include "core/parallel.hpp"
 #include "core/random_streams.hpp"
 #include "core/samples.hpp"
 #include "core/validate.hpp"
 #include "methods/option_tables.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 namespace {

@@ -4,10 +4,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/types.hpp"
-#include "core/gaussian_kernel.hpp"
-#include "core/json_io.hpp"
 #include "core/log_space.hpp"
 #include "core/samples.hpp"
+#include "io/json_io.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
 
 namespace cdens {
 ProductKernelGate::ProductKernelGate(Matrix centers_x, Vector bandwidths, ColumnKernels kernels,

@@ -4,8 +4,8 @@
 
 #include "cdens/core/types.hpp"
 #include "conditional/selected_features_gate.hpp"
-#include "core/json_io.hpp"
 #include "core/validate.hpp"
+#include "io/json_io.hpp"
 
 namespace cdens {
 

@@ -10,11 +10,11 @@
 #include "conditional/sacde_gate.hpp"
 #include "conditional/sacde_system.hpp"
 #include "core/fit_skeleton.hpp"
-#include "core/parallel.hpp"
 #include "core/samples.hpp"
-#include "core/sharded_sampling_plan.hpp"
 #include "core/validate.hpp"
 #include "methods/option_tables.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/sharded_sampling_plan.hpp"
 
 namespace cdens {
 

@@ -7,8 +7,8 @@
 #include "cdens/core/types.hpp"
 #include "conditional/constant_gate.hpp"
 #include "conditional/gate_coefficients.hpp"
-#include "core/json_io.hpp"
-#include "core/json_reading.hpp"
+#include "io/json_io.hpp"
+#include "io/json_reading.hpp"
 
 namespace cdens {
 

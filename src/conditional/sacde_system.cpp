@@ -11,7 +11,7 @@
 #include "core/log_space.hpp"
 #include "core/math_constants.hpp"
 #include "core/samples.hpp"
-#include "core/weighted_sums.hpp"
+#include "kernel_sums/weighted_sums.hpp"
 
 namespace cdens {
 namespace {

@@ -11,10 +11,10 @@
 #include "conditional/grassmann.hpp"
 #include "conditional/lscde_basis.hpp"
 #include "conditional/lscde_system.hpp"
-#include "core/parallel.hpp"
 #include "core/random_streams.hpp"
 #include "core/samples.hpp"
 #include "core/validate.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 namespace {

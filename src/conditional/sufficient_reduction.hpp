@@ -44,7 +44,7 @@
 #include "cdens/core/cross_validation.hpp"
 #include "cdens/core/fit_context.hpp"
 #include "cdens/core/types.hpp"
-#include "core/sharded_sampling_plan.hpp"
+#include "parallel/sharded_sampling_plan.hpp"
 
 namespace cdens {
 

@@ -5,11 +5,11 @@
 #include <numeric>
 
 #include "cdens/core/types.hpp"
-#include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
-#include "core/parallel.hpp"
 #include "core/sample_weights.hpp"
-#include "core/sharded_sampling_plan.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/sharded_sampling_plan.hpp"
 
 namespace cdens {
 namespace {

@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/types.hpp"
-#include "core/json_io.hpp"
-#include "core/json_reading.hpp"
-#include "core/parallel.hpp"
+#include "io/json_io.hpp"
+#include "io/json_reading.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "cdens/core/types.hpp"
-#include "core/json_io.hpp"
-#include "core/json_reading.hpp"
+#include "io/json_io.hpp"
+#include "io/json_reading.hpp"
 
 namespace cdens {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "cdens/core/types.hpp"
-#include "core/text.hpp"
+#include "io/text.hpp"
 
 namespace cdens {
 namespace {

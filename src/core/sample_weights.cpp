@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "cdens/core/types.hpp"
-#include "core/csv.hpp"
+#include "io/csv.hpp"
 
 namespace cdens {
 

@@ -8,7 +8,7 @@
 #include "cdens/core/types.hpp"
 #include "core/random_streams.hpp"
 #include "core/sampling_plan_draws.hpp"
-#include "core/text.hpp"
+#include "io/text.hpp"
 
 namespace cdens {
 

@@ -3,8 +3,8 @@
 #include <cstdlib>
 
 #include "cdens/core/types.hpp"
-#include "core/text.hpp"
 #include "core/vector_dispatch.hpp"
+#include "io/text.hpp"
 
 // The copy the dispatched functions jump to (the trampolines that cmake/vector_isa_objects.sh
 // writes read it): an index into compiled_vector_instruction_sets(). It starts at the baseline

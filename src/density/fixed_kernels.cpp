@@ -7,12 +7,12 @@
 #include "cdens/core/types.hpp"
 #include "cdens/evaluation/scores.hpp"
 #include "core/fit_skeleton.hpp"
-#include "core/gaussian_kernel.hpp"
-#include "core/kernel_sums.hpp"
-#include "core/parallel.hpp"
 #include "core/samples.hpp"
 #include "core/sampling_plan.hpp"
 #include "core/validate.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
+#include "kernel_sums/kernel_sums.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 

@@ -7,13 +7,13 @@
 #include "cdens/core/rng.hpp"
 #include "cdens/core/types.hpp"
 #include "core/fit_skeleton.hpp"
-#include "core/parallel.hpp"
 #include "core/random_streams.hpp"
 #include "core/validate.hpp"
 #include "density/density_scaling.hpp"
 #include "density/gmm_starts.hpp"
 #include "density/gmm_steps.hpp"
 #include "methods/option_tables.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 namespace {

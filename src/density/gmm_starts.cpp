@@ -4,8 +4,8 @@
 #include <optional>
 #include <vector>
 
-#include "core/gaussian_kernel.hpp"
-#include "core/sharded_sampling_plan.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
+#include "parallel/sharded_sampling_plan.hpp"
 
 namespace cdens {
 namespace {

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <vector>
 
-#include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
-#include "core/parallel.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 namespace {

@@ -9,7 +9,6 @@
 #include "cdens/core/types.hpp"
 #include "cdens/density/parzen.hpp"
 #include "core/fit_skeleton.hpp"
-#include "core/parallel.hpp"
 #include "core/samples.hpp"
 #include "core/validate.hpp"
 #include "density/density_scaling.hpp"
@@ -18,6 +17,7 @@
 #include "density/gskd_holdout.hpp"
 #include "density/mnqp.hpp"
 #include "methods/option_tables.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 

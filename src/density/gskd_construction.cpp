@@ -4,11 +4,11 @@
 #include <cmath>
 
 #include "cdens/core/types.hpp"
-#include "core/gaussian_kernel.hpp"
-#include "core/parallel.hpp"
 #include "core/random_streams.hpp"
 #include "density/mnqp.hpp"
 #include "density/rwbs.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 namespace {

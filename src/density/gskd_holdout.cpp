@@ -6,12 +6,12 @@
 
 #include "cdens/core/rng.hpp"
 #include "cdens/evaluation/scores.hpp"
-#include "core/parallel.hpp"
 #include "core/random_streams.hpp"
 #include "core/samples.hpp"
 #include "density/fixed_kernels.hpp"
 #include "density/gskd_construction.hpp"
 #include "density/mnqp.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 

@@ -10,14 +10,14 @@
 #include "cdens/core/types.hpp"
 #include "core/bandwidth_search.hpp"
 #include "core/fit_skeleton.hpp"
-#include "core/gaussian_kernel.hpp"
 #include "core/log_space.hpp"
-#include "core/parallel.hpp"
 #include "core/sample_weights.hpp"
 #include "core/validate.hpp"
 #include "density/density_scaling.hpp"
 #include "density/fixed_kernels.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
 #include "methods/option_tables.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 namespace {

@@ -9,11 +9,11 @@
 #include "cdens/core/types.hpp"
 #include "cdens/evaluation/scores.hpp"
 #include "conditional/constant_gate.hpp"
-#include "core/csv.hpp"
 #include "core/validate.hpp"
 #include "evaluation/level_forecasts.hpp"
 #include "evaluation/score_selection.hpp"
 #include "evaluation/summary.hpp"
+#include "io/csv.hpp"
 
 namespace cdens {
 namespace {

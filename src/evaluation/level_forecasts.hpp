@@ -9,7 +9,7 @@
 
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/types.hpp"
-#include "core/level_distribution.hpp"
+#include "model/level_distribution.hpp"
 
 namespace cdens::detail {
 

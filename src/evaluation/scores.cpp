@@ -5,9 +5,9 @@
 #include <string>
 
 #include "cdens/core/types.hpp"
-#include "core/parallel.hpp"
 #include "core/validate.hpp"
 #include "evaluation/draw_blocks.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 namespace {

@@ -17,13 +17,13 @@
 #include "conditional/kernel_queries_of_ranks.hpp"
 #include "conditional/pooled_gate.hpp"
 #include "core/sampling_plan.hpp"
-#include "core/text.hpp"
-#include "core/tied_outputs.hpp"
 #include "core/validate.hpp"
+#include "io/text.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
 #include "methods/option_tables.hpp"
 #include "methods/stacking_weights.hpp"
+#include "model/tied_outputs.hpp"
 
 namespace cdens {
 namespace {

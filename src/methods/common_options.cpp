@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "cdens/core/fit_context.hpp"
-#include "core/gaussian_kernel.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
 
 namespace cdens::registry_internal {
 OptionInfo option(std::string name, OptionType type, std::string doc) {

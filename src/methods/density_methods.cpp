@@ -1,7 +1,7 @@
 // The options and registry entries of the density estimators p(x): Parzen window, GMM, RSDE,
 // SKD and GSKD.
 
-#include "core/gaussian_kernel.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
 #include "methods/common_options.hpp"
 #include "methods/method_entries.hpp"
 #include "methods/option_tables.hpp"

@@ -6,8 +6,8 @@
 
 #include "cdens/core/types.hpp"
 #include "cdens/methods/registry.hpp"
-#include "core/parallel.hpp"
-#include "core/text.hpp"
+#include "io/text.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 namespace {

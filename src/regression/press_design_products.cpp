@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cdens/core/types.hpp"
-#include "core/parallel.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 namespace {

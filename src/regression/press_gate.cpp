@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cdens/core/types.hpp"
-#include "core/json_io.hpp"
+#include "io/json_io.hpp"
 #include "regression/press_smoother.hpp"
 
 namespace cdens {

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "cdens/core/types.hpp"
-#include "core/parallel.hpp"
+#include "parallel/parallel.hpp"
 #include "regression/press_design_products.hpp"
 
 namespace cdens {

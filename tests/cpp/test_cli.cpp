@@ -23,8 +23,8 @@
 #include "cdens/evaluation/scores.hpp"
 #include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
-#include "core/csv.hpp"
 #include "core/vector_instruction_set.hpp"
+#include "io/csv.hpp"
 #include "support.hpp"
 
 namespace cdens::test {

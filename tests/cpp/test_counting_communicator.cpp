@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "core/counting_communicator.hpp"
+#include "parallel/counting_communicator.hpp"
 #include "support.hpp"
 
 namespace cdens {

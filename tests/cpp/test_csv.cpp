@@ -1,4 +1,4 @@
-// Tests of core/csv.hpp: reading numeric CSV with exact values and precise error positions,
+// Tests of io/csv.hpp: reading numeric CSV with exact values and precise error positions,
 // choosing columns, and writing numbers that read back bit for bit.
 
 #include <gtest/gtest.h>
@@ -18,7 +18,7 @@
 
 #include "cdens/core/rng.hpp"
 #include "cdens/core/types.hpp"
-#include "core/csv.hpp"
+#include "io/csv.hpp"
 #include "support.hpp"
 
 namespace cdens {

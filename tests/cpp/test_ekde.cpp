@@ -12,8 +12,8 @@
 
 #include "cdens/cdens.hpp"
 #include "conditional/kernel_gates.hpp"
-#include "core/gaussian_kernel.hpp"
 #include "core/samples.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
 #include "support.hpp"
 
 namespace cdens {

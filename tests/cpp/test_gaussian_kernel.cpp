@@ -1,5 +1,5 @@
-// Tests of core/gaussian_kernel.hpp: squared distances through one GEMM against a direct double
-// loop, and the Gaussian kernel against direct exponentials.
+// Tests of kernel_sums/gaussian_kernel.hpp: squared distances through one GEMM against a direct
+// double loop, and the Gaussian kernel against direct exponentials.
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 
 #include "cdens/core/rng.hpp"
 #include "cdens/core/types.hpp"
-#include "core/gaussian_kernel.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
 #include "support.hpp"
 
 namespace cdens {

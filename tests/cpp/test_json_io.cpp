@@ -1,4 +1,4 @@
-// Tests of core/json_io.hpp: atomic file replacement, Eigen matrices as JSON, checked access,
+// Tests of io/json_io.hpp: atomic file replacement, Eigen matrices as JSON, checked access,
 // the binary encoding of model documents (byte order, hostile files).
 
 #include <gtest/gtest.h>
@@ -17,7 +17,7 @@
 #include <string>
 
 #include "cdens/core/types.hpp"
-#include "core/json_io.hpp"
+#include "io/json_io.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -1,5 +1,5 @@
-// Tests of the kernel-sum engine (core/kernel_sums.hpp): every path against a brute-force sum in
-// long double, with the tolerance each path states.
+// Tests of the kernel-sum engine (kernel_sums/kernel_sums.hpp): every path against a brute-force
+// sum in long double, with the tolerance each path states.
 
 #include <gtest/gtest.h>
 
@@ -15,13 +15,13 @@
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/types.hpp"
 #include "conditional/kernel_gates.hpp"
-#include "core/binned_kernel_sums.hpp"
-#include "core/exact_kernel_sums.hpp"
-#include "core/gauss_transform_kernel_sums.hpp"
-#include "core/kernel_sum_reference.hpp"
-#include "core/kernel_sums.hpp"
-#include "core/parallel.hpp"
-#include "core/regular_grid.hpp"
+#include "kernel_sums/binned_kernel_sums.hpp"
+#include "kernel_sums/exact_kernel_sums.hpp"
+#include "kernel_sums/gauss_transform_kernel_sums.hpp"
+#include "kernel_sums/kernel_sum_reference.hpp"
+#include "kernel_sums/kernel_sums.hpp"
+#include "kernel_sums/regular_grid.hpp"
+#include "parallel/parallel.hpp"
 #include "support.hpp"
 
 namespace cdens {
@@ -480,7 +480,7 @@ TEST(KernelSumsTest, GaussianKernelConditionalMixtureMatchesItsFormula) {
 namespace cdens {
 namespace {
 
-// The fast Gauss transform path (core/gauss_transform_kernel_sums.hpp).
+// The fast Gauss transform path (kernel_sums/gauss_transform_kernel_sums.hpp).
 
 /// Points and queries of `problem` prepared as the engine prepares them.
 struct Prepared {

@@ -11,8 +11,8 @@
 
 #include "cdens/cdens.hpp"
 #include "cdens/evaluation/scores.hpp"
-#include "core/json_io.hpp"
 #include "core/samples.hpp"
+#include "io/json_io.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -12,8 +12,8 @@
 
 #include "cdens/core/rng.hpp"
 #include "cdens/core/types.hpp"
-#include "core/gaussian_kernel.hpp"
 #include "density/mnqp.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -1,4 +1,4 @@
-// The two encodings of a model file (core/json_io.hpp): every model of the format-compatibility
+// The two encodings of a model file (io/json_io.hpp): every model of the format-compatibility
 // files written in the binary encoding loads to the same model as from its text, and the
 // encoding is chosen by the numbers in the document (test_json_io.cpp checks the bytes).
 
@@ -8,8 +8,8 @@
 #include <string>
 
 #include "cdens/cdens.hpp"
-#include "core/csv.hpp"
-#include "core/json_io.hpp"
+#include "io/csv.hpp"
+#include "io/json_io.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -17,10 +17,10 @@
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/types.hpp"
 #include "conditional/constant_gate.hpp"
-#include "core/discrete_outputs.hpp"
-#include "core/gaussian_components.hpp"
-#include "core/json_io.hpp"
-#include "core/trend_groups.hpp"
+#include "io/json_io.hpp"
+#include "model/discrete_outputs.hpp"
+#include "model/gaussian_components.hpp"
+#include "model/trend_groups.hpp"
 #include "support.hpp"
 
 namespace cdens {

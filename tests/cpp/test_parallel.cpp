@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/parallel.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 namespace {

@@ -1,4 +1,4 @@
-// Outputs recorded on a grid (core/tied_outputs.hpp, docs/methods/kcde.md): the recording step
+// Outputs recorded on a grid (model/tied_outputs.hpp, docs/methods/kcde.md): the recording step
 // against grids written out by hand, and KCDE's output kernels on rounded data, which stay at
 // least half a step wide (with a line and around a Gaussian-process trend too) so that the
 // density has no spike at a recorded value.
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "cdens/cdens.hpp"
-#include "core/tied_outputs.hpp"
+#include "model/tied_outputs.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -14,8 +14,8 @@
 #include <string>
 
 #include "cdens/cdens.hpp"
-#include "core/csv.hpp"
-#include "core/json_io.hpp"
+#include "io/csv.hpp"
+#include "io/json_io.hpp"
 #include "methods/option_tables.hpp"
 #include "support.hpp"
 

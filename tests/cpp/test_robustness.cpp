@@ -16,12 +16,12 @@
 #include "cdens/model_file.hpp"
 #include "conditional/lscde_basis.hpp"
 #include "conditional/lscde_gate.hpp"
-#include "core/csv.hpp"
-#include "core/input_file.hpp"
-#include "core/json_io.hpp"
-#include "core/tied_outputs.hpp"
 #include "core/validate.hpp"
+#include "io/csv.hpp"
+#include "io/input_file.hpp"
+#include "io/json_io.hpp"
 #include "methods/option_tables.hpp"
+#include "model/tied_outputs.hpp"
 #include "support.hpp"
 
 namespace cdens {

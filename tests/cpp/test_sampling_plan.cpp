@@ -11,7 +11,7 @@
 #include "cdens/core/rng.hpp"
 #include "cdens/core/types.hpp"
 #include "core/sampling_plan.hpp"
-#include "core/sharded_sampling_plan.hpp"
+#include "parallel/sharded_sampling_plan.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -14,7 +14,7 @@
 
 #include "cdens/conditional/kcde.hpp"
 #include "cdens/core/rng.hpp"
-#include "core/scalar_mixture.hpp"
+#include "model/scalar_mixture.hpp"
 #include "support.hpp"
 
 namespace cdens {

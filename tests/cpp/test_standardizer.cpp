@@ -12,7 +12,7 @@
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/types.hpp"
-#include "core/gaussian_kernel.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
 #include "support.hpp"
 
 namespace cdens {

@@ -28,9 +28,9 @@
 #include "cdens/core/types.hpp"
 #include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
-#include "core/kernel_sums.hpp"
 #include "core/vector_dispatch.hpp"
 #include "core/vector_instruction_set.hpp"
+#include "kernel_sums/kernel_sums.hpp"
 #include "support.hpp"
 
 namespace cdens {

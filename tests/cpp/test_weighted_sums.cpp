@@ -8,7 +8,7 @@
 
 #include "cdens/core/rng.hpp"
 #include "core/log_space.hpp"
-#include "core/weighted_sums.hpp"
+#include "kernel_sums/weighted_sums.hpp"
 
 namespace cdens {
 namespace {

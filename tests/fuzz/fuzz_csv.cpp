@@ -12,7 +12,7 @@
 #include <string>
 
 #include "cdens/core/types.hpp"
-#include "core/csv.hpp"
+#include "io/csv.hpp"
 
 namespace {
 

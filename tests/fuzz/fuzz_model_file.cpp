@@ -13,7 +13,7 @@
 
 #include "cdens/core/types.hpp"
 #include "cdens/model_file.hpp"
-#include "core/json_io.hpp"
+#include "io/json_io.hpp"
 
 namespace {
 

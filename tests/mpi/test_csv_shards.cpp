@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "cdens/core/types.hpp"
-#include "core/csv.hpp"
+#include "io/csv.hpp"
 #include "mpi_support.hpp"
 #include "support.hpp"
 

@@ -10,8 +10,8 @@
 #include "cdens/conditional/kcde.hpp"
 #include "cdens/core/types.hpp"
 #include "cdens/model_file.hpp"
-#include "core/json_io.hpp"
 #include "core/samples.hpp"
+#include "io/json_io.hpp"
 #include "mpi_support.hpp"
 #include "support.hpp"
 

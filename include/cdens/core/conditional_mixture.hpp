@@ -10,16 +10,16 @@
 // MixtureOutputs, and built from it into parts each with its own checks, model-file members and
 // share of every query:
 //
-// - the Gaussian components (src/core/gaussian_components.hpp): on every output dimension without
+// - the Gaussian components (src/model/gaussian_components.hpp): on every output dimension without
 //   a discrete kernel, the factor K_kd = N(e_d; c_kd, s_kd²) of the table of centres and scales
 //   (MixtureOutputs::gaussian);
-// - the discrete output kernels (src/core/discrete_outputs.hpp; with_output_kernels): on an output
+// - the discrete output kernels (src/model/discrete_outputs.hpp; with_output_kernels): on an output
 //   dimension with a discrete kernel (column_kernel.hpp, KCDE's declared discrete columns,
 //   docs/methods/kcde.md), the kernel's probability mass p_d(y_d | c_kd; λ_d) around the level
 //   c_kd, the scales row of that dimension holding λ_d. A discrete dimension is not standardised,
 //   takes no trend, and the queries return a probability mass for it (a product of density and
 //   mass for mixed y);
-// - the trend groups (src/core/trend_groups.hpp; with_trend, with_groups): consecutive components
+// - the trend groups (src/model/trend_groups.hpp; with_trend, with_groups): consecutive components
 //   sharing the map from y to e. Group g's output trend (output_trend.hpp: a line, with
 //   f = exp(Γ z) for the linear baseline's log-linear spread, or a Gaussian-process mean with its
 //   predictive spread; none: μ = 0, f = 1) moves and widens its components with x, and its
@@ -30,7 +30,7 @@
 //
 // The rules between parts (a trend needs Gaussian outputs, a transform one continuous output)
 // are checked in one place, the mixture's constructor. A new kind of part is its class in
-// src/core/ and one member of MixtureOutputs whose default keeps today's shapes: no construction
+// src/model/ and one member of MixtureOutputs whose default keeps today's shapes: no construction
 // changes.
 //
 // Through the Jacobian |∂e/∂y| densities are reported in the user's units. Each query is written
@@ -103,7 +103,7 @@ class MixtureOutputs {
   MixtureOutputs with_groups(std::vector<TrendGroup> groups) &&;
   /// These components with the kernel of every output dimension (empty: all Gaussian). A discrete
   /// one needs the identity scaling, centres among its levels, its λ as a constant scales row,
-  /// and no trend (src/core/discrete_outputs.hpp).
+  /// and no trend (src/model/discrete_outputs.hpp).
   MixtureOutputs with_output_kernels(ColumnKernels kernels) const&;
   MixtureOutputs with_output_kernels(ColumnKernels kernels) &&;
 
@@ -126,7 +126,7 @@ class ConditionalMixture {
  public:
   /// The mixture of `gate` (over standardised inputs) and `outputs`, the gate's K components.
   /// InvalidArgument where the gate, the standardisations and the outputs disagree, or where a
-  /// part of the outputs refuses (src/core/gaussian_components.hpp, discrete_outputs.hpp,
+  /// part of the outputs refuses (src/model/gaussian_components.hpp, discrete_outputs.hpp,
   /// trend_groups.hpp) or two parts cannot go together.
   ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
                      std::shared_ptr<const ConditionalGate> gate, MixtureOutputs outputs);
@@ -254,7 +254,7 @@ class ConditionalMixture {
                                                        const detail::GroupMaps& maps,
                                                        Index j) const;
   /// The distribution of a one-dimensional y at input j of `maps` for component probabilities
-  /// π, in the form chosen at construction (src/core/scalar_output.hpp): over the levels of a
+  /// π, in the form chosen at construction (src/model/scalar_output.hpp): over the levels of a
   /// discrete y, the scalar mixture of t, or the transformed one.
   std::unique_ptr<detail::ScalarOutput> scalar_output(const VectorView& pi,
                                                       const detail::GroupMaps& maps, Index j) const;

@@ -1,0 +1,108 @@
+#include "kernel_sums/kernel_sum_reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "cdens/core/types.hpp"
+#include "core/log_space.hpp"
+
+namespace cdens {
+namespace {
+
+// The largest rounding tolerated in an exponent of the GEMM form (log-sums then agree with the
+// difference form's to about this, far inside the engine's 1e−6 default).
+constexpr double kExpansionRounding = 1e-8;
+
+/// (d + 2) ε s: the rounding bound of a GEMM-form exponent whose squared norms sum to s.
+double rounding_of(Index dimension, double squared_norms) {
+  return static_cast<double>(dimension + 2) * std::numeric_limits<double>::epsilon() *
+         squared_norms;
+}
+
+}  // namespace
+
+KernelSumReference::KernelSumReference(const MatrixView& all_points,
+                                       const VectorView& all_weights) {
+  if (all_weights.size() != all_points.cols()) {
+    throw InvalidArgument("kernel sums: one weight per point is needed");
+  }
+  if (all_points.rows() == 0) throw InvalidArgument("kernel sums: the points have no dimension");
+  if (!all_weights.allFinite() || (all_weights.array() < 0.0).any()) {
+    throw InvalidArgument("kernel sums: weights must be finite and non-negative");
+  }
+  const Index positive = (all_weights.array() > 0.0).count();
+  if (positive == 0) throw InvalidArgument("kernel sums: every weight is zero");
+  if (positive == all_weights.size()) {
+    points = all_points;
+    weights = all_weights;
+  } else {
+    points.resize(all_points.rows(), positive);
+    weights.resize(positive);
+    for (Index i = 0, k = 0; i < all_weights.size(); ++i) {
+      if (all_weights(i) > 0.0) {
+        points.col(k) = all_points.col(i);
+        weights(k++) = all_weights(i);
+      }
+    }
+  }
+  const double total = weights.sum();
+  log_total = std::log(total);
+  weights /= total;
+  // Equal weights (the Parzen window) need no logarithm per point.
+  if (weights.maxCoeff() == weights.minCoeff()) {
+    log_weights = Vector::Constant(positive, std::log(weights(0)));
+  } else {
+    log_weights = weights.array().log();
+  }
+  // Row by row: each a contiguous-in-memory pass Eigen vectorises over n, also for d = 1.
+  origin = points.rowwise().mean();
+  // A point far beyond the others (10¹³ widths) drags the mean there, and centring on it would
+  // round every other coordinate to the mean's last digits: the coordinate-wise median keeps
+  // the bulk of the points, and the queries near them, exact. Only when the spread about the
+  // mean is that large, so ordinary data keep the mean (and their rounding).
+  const double spread = (points.colwise() - origin).colwise().squaredNorm().maxCoeff();
+  if (!(rounding_of(dimension(), spread) <= kExpansionRounding)) {
+    for (Index k = 0; k < points.rows(); ++k) {
+      std::vector<double> row(static_cast<std::size_t>(points.cols()));
+      Eigen::Map<Eigen::RowVectorXd>(row.data(), points.cols()) = points.row(k);
+      const auto middle = row.begin() + static_cast<std::ptrdiff_t>(row.size() / 2);
+      std::nth_element(row.begin(), middle, row.end());
+      origin(k) = *middle;
+    }
+  }
+  offsets = log_weights;
+  for (Index k = 0; k < points.rows(); ++k) {
+    points.row(k).array() -= origin(k);
+    offsets.array() -= 0.5 * points.row(k).transpose().array().square();
+  }
+  largest_squared_norm = -2.0 * (offsets - log_weights).minCoeff();
+}
+
+bool KernelSumReference::loses_exponents(const VectorView& centred_query) const {
+  return !(rounding_of(dimension(), largest_squared_norm + centred_query.squaredNorm()) <=
+           kExpansionRounding);
+}
+
+Matrix KernelSumReference::centred(const MatrixView& queries) const {
+  if (queries.rows() != dimension()) {
+    throw InvalidArgument("kernel sums: the queries have " + std::to_string(queries.rows()) +
+                          " dimensions, the points " + std::to_string(dimension()));
+  }
+  return queries.colwise() - origin;
+}
+
+double KernelSumReference::log_space_sum(const VectorView& centred_query) const {
+  Eigen::ArrayXd exponents =
+      log_weights.array() -
+      0.5 * (points.colwise() - centred_query).colwise().squaredNorm().transpose().array();
+  const double largest = exponents.maxCoeff();
+  if (!(largest > -std::numeric_limits<double>::infinity())) return largest;
+  // Evaluated into memory, where Eigen's exp is vectorised.
+  exponents = (exponents - largest).max(kLogSmallestNormal);
+  exponents = exponents.exp();
+  return largest + std::log(exponents.sum());
+}
+
+}  // namespace cdens

@@ -1,0 +1,755 @@
+#include "cdens/core/conditional_mixture.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <random>
+#include <tuple>
+#include <utility>
+
+#include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
+#include "core/log_space.hpp"
+#include "core/random_streams.hpp"
+#include "core/samples.hpp"
+#include "core/validate.hpp"
+#include "io/csv.hpp"
+#include "io/json_io.hpp"
+#include "io/json_reading.hpp"
+#include "kernel_sums/gaussian_kernel.hpp"
+#include "kernel_sums/kernel_sums.hpp"
+#include "model/discrete_outputs.hpp"
+#include "model/gaussian_components.hpp"
+#include "model/level_distribution.hpp"
+#include "model/scalar_mixture.hpp"
+#include "model/scalar_output.hpp"
+#include "model/transformed_scalar_mixture.hpp"
+#include "model/trend_groups.hpp"
+#include "parallel/parallel.hpp"
+
+namespace cdens {
+namespace {
+
+// Queries work through the inputs in blocks of this many columns, one block per task.
+constexpr Index kQueryBlock = 256;
+
+Index block_count(Index m) { return (m + kQueryBlock - 1) / kQueryBlock; }
+
+// The largest standard deviation of an output: the variances of its components and of the
+// mixture (up to about 10⁴ times its own in standardised units) stay below the largest double,
+// 1.8·10³⁰⁸. Data scaled by 10²⁰⁰ fitted, scored, then predicted non-finite variances.
+constexpr double kLargestOutputScale = 1e152;
+
+}  // namespace
+
+void require_answerable_output_scales(const Standardizer& y_scaling,
+                                      const std::vector<std::string>& names) {
+  for (Index d = 0; d < y_scaling.dimension(); ++d) {
+    if (y_scaling.scale()(d) > kLargestOutputScale) {
+      const std::string name = d < static_cast<Index>(names.size())
+                                   ? names[static_cast<std::size_t>(d)]
+                                   : "y" + std::to_string(d);
+      throw InvalidArgument(
+          "output " + name + " has a standard deviation of " + format_number(y_scaling.scale()(d)) +
+          ": its variances would overflow (the largest answered is " +
+          format_number(kLargestOutputScale) + "); divide it by a power of ten before fitting");
+    }
+  }
+}
+
+namespace {
+
+/// The rules between the parts of the output side, in one place: a trend moves Gaussian outputs
+/// only, and a transform maps one continuous output.
+void require_compatible_parts(const detail::TrendGroups& groups,
+                              const detail::DiscreteOutputs& discrete, Index output_dim) {
+  if (groups.has_trend() && !discrete.empty()) {
+    throw InvalidArgument("conditional mixture: discrete output y" +
+                          std::to_string(discrete.first_row()) + " takes no trend");
+  }
+  if (groups.has_transform() && (output_dim != 1 || !discrete.empty())) {
+    throw InvalidArgument(
+        "conditional mixture: an output transform needs a one-dimensional continuous y");
+  }
+}
+
+}  // namespace
+
+ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_scaling,
+                                       std::shared_ptr<const ConditionalGate> gate,
+                                       MixtureOutputs outputs)
+    : x_scaling_(std::move(x_scaling)),
+      y_scaling_(std::move(y_scaling)),
+      gate_(std::move(gate)),
+      outputs_(std::move(outputs)) {
+  if (!gate_) throw InvalidArgument("conditional mixture without a gate");
+  if (gate_->input_dim() != x_scaling_.dimension()) {
+    throw InvalidArgument("gate input dimension differs from the input standardiser");
+  }
+  require_answerable_output_scales(y_scaling_);
+  for (const Index d : gate_->discrete_inputs()) {
+    if (x_scaling_.mean()(d) != 0.0 || x_scaling_.scale()(d) != 1.0) {
+      throw InvalidArgument("conditional mixture: discrete input x" + std::to_string(d) +
+                            " must not be standardised (its kernel works on its levels)");
+    }
+  }
+  const Matrix& centers = outputs_.centers();
+  const Matrix& scales = outputs_.scales();
+  if (centers.rows() != y_scaling_.dimension() || gate_->n_components() != centers.cols()) {
+    throw InvalidArgument("conditional mixture: centres, scales and gate disagree in shape");
+  }
+  log_marginal_ = gate_->log_marginal_weights();
+  const double normaliser =
+      log_marginal_.size() == n_components() ? log_sum_exp(log_marginal_) : -INFINITY;
+  if (!std::isfinite(normaliser)) {
+    throw InvalidArgument("the gate's marginal weights are all zero");
+  }
+  log_marginal_.array() -= normaliser;
+  // The parts of the output side, each checking its own; then the rules between them.
+  discrete_ = std::make_shared<const detail::DiscreteOutputs>(outputs_.output_kernels(), y_scaling_,
+                                                              centers, scales);
+  gaussian_ = std::make_shared<const detail::GaussianComponents>(centers, scales,
+                                                                 discrete_->gaussian_rows());
+  groups_ = std::make_shared<const detail::TrendGroups>(outputs_.groups(), n_components(),
+                                                        input_dim(), output_dim());
+  require_compatible_parts(*groups_, *discrete_, output_dim());
+  component_means_.resize(output_dim(), n_components());
+  component_variances_.resize(output_dim(), n_components());
+  gaussian_->set_moments(component_means_, component_variances_);
+  discrete_->set_moments(component_means_, component_variances_);
+  prepare_merged_components();
+  // The form of a one-dimensional y, chosen once (the parts allow no transform with a discrete y).
+  scalar_form_ = !discrete_->empty()        ? &ConditionalMixture::level_output
+                 : groups_->has_transform() ? &ConditionalMixture::transformed_output
+                                            : &ConditionalMixture::standardized_output;
+}
+
+Index ConditionalMixture::trend_group_end(std::size_t g) const { return groups_->end(g); }
+
+bool ConditionalMixture::has_output_transform() const { return groups_->has_transform(); }
+
+const std::shared_ptr<const OutputTrend>& ConditionalMixture::trend() const {
+  return groups_->single("the trend").trend;
+}
+
+Matrix ConditionalMixture::standardized_outputs(const MatrixView& y, Index expected_samples) const {
+  Matrix t = y_scaling_.transform_query(y, "y");
+  if (expected_samples >= 0 && y.cols() != expected_samples) {
+    throw InvalidArgument("x has " + std::to_string(expected_samples) + " samples but y has " +
+                          std::to_string(y.cols()));
+  }
+  return t;
+}
+
+Matrix ConditionalMixture::trend_at(const MatrixView& x) const {
+  const OutputTrend* trend = groups_->single("the trend's shift").trend.get();
+  if (!trend) return Matrix::Zero(output_dim(), x.cols());
+  return trend->location(x_scaling_.transform_query(x, "x"));
+}
+
+Matrix ConditionalMixture::scale_factors_at(const MatrixView& x) const {
+  const OutputTrend* trend = groups_->single("the trend's factor").trend.get();
+  if (!trend || !trend->has_scale()) return Matrix::Ones(output_dim(), x.cols());
+  return trend->scale(x_scaling_.transform_query(x, "x"));
+}
+
+Matrix ConditionalMixture::residuals(const MatrixView& x, const MatrixView& y) const {
+  groups_->single("the residual");
+  Matrix t = standardized_outputs(y, x.cols());
+  return groups_->residuals(y, std::move(t), x_scaling_.transform_query(x, "x"));
+}
+
+void ConditionalMixture::prepare_merged_components() {
+  if (output_dim() != 1 || !discrete_->empty()) return;
+  const std::vector<std::size_t> group_of = groups_->component_groups();
+  std::vector<Index> order(static_cast<std::size_t>(n_components()));
+  std::iota(order.begin(), order.end(), Index{0});
+  const auto key = [&](Index k) {
+    return std::make_tuple(group_of[static_cast<std::size_t>(k)], outputs_.centers()(0, k),
+                           outputs_.scales()(0, k));
+  };
+  std::sort(order.begin(), order.end(), [&](Index a, Index b) { return key(a) < key(b); });
+  merged_of_.assign(order.size(), 0);
+  std::vector<double> centers;
+  std::vector<double> scales;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (i == 0 || key(order[i]) != key(order[i - 1])) {
+      centers.push_back(outputs_.centers()(0, order[i]));
+      scales.push_back(outputs_.scales()(0, order[i]));
+      merged_groups_.push_back(group_of[static_cast<std::size_t>(order[i])]);
+    }
+    merged_of_[static_cast<std::size_t>(order[i])] = static_cast<Index>(centers.size()) - 1;
+  }
+  merged_centers_ = Eigen::Map<const Vector>(centers.data(), static_cast<Index>(centers.size()));
+  merged_scales_ = Eigen::Map<const Vector>(scales.data(), static_cast<Index>(scales.size()));
+}
+
+detail::ScalarMixture ConditionalMixture::scalar_mixture(const VectorView& pi,
+                                                         const detail::GroupMaps& maps,
+                                                         Index j) const {
+  Vector weights = Vector::Zero(merged_centers_.size());
+  for (Index k = 0; k < pi.size(); ++k) weights(merged_of_[static_cast<std::size_t>(k)]) += pi(k);
+  // A component of group g in t: centre μ_g + f_g c, spread f_g s.
+  Vector centers(merged_centers_.size());
+  Vector scales(merged_centers_.size());
+  for (Index m = 0; m < merged_centers_.size(); ++m) {
+    const std::size_t g = merged_groups_[static_cast<std::size_t>(m)];
+    centers(m) = maps.center(g, 0, j, merged_centers_(m));
+    scales(m) = maps.spread(g, 0, j, merged_scales_(m));
+  }
+  return detail::ScalarMixture(weights, centers, scales);
+}
+
+detail::TransformedScalarMixture ConditionalMixture::transformed_mixture(
+    const VectorView& pi, const detail::GroupMaps& maps, Index j) const {
+  // Part 0 holds the untransformed groups (t is y's standardisation), part 1 + g group g's.
+  std::vector<detail::TransformedScalarMixture::Part> parts(groups_->size() + 1);
+  parts.front().shift = y_scaling_.mean()(0);
+  parts.front().scale = y_scaling_.scale()(0);
+  for (std::size_t g = 0; g < groups_->size(); ++g)
+    parts[g + 1].transform = groups_->groups()[g].transform.get();
+  Vector weights = Vector::Zero(merged_centers_.size());
+  for (Index k = 0; k < pi.size(); ++k) weights(merged_of_[static_cast<std::size_t>(k)]) += pi(k);
+  for (Index m = 0; m < merged_centers_.size(); ++m) {
+    if (!(weights(m) > 0.0)) continue;
+    const std::size_t g = merged_groups_[static_cast<std::size_t>(m)];
+    auto& part = parts[groups_->groups()[g].transform ? g + 1 : 0];
+    part.probabilities.push_back(weights(m));
+    part.centers.push_back(maps.center(g, 0, j, merged_centers_(m)));
+    part.scales.push_back(maps.spread(g, 0, j, merged_scales_(m)));
+  }
+  return detail::TransformedScalarMixture(std::move(parts));
+}
+
+std::unique_ptr<detail::ScalarOutput> ConditionalMixture::scalar_output(
+    const VectorView& pi, const detail::GroupMaps& maps, Index j) const {
+  return (this->*scalar_form_)(pi, maps, j);
+}
+
+std::unique_ptr<detail::ScalarOutput> ConditionalMixture::level_output(
+    const VectorView& pi, const detail::GroupMaps& /*maps*/, Index /*j*/) const {
+  // Not standardised and without trend: the levels are in the user's units.
+  return std::make_unique<detail::ScalarOutputInY<detail::LevelDistribution>>(
+      discrete_->level_distribution(pi));
+}
+
+std::unique_ptr<detail::ScalarOutput> ConditionalMixture::standardized_output(
+    const VectorView& pi, const detail::GroupMaps& maps, Index j) const {
+  return std::make_unique<detail::StandardizedScalarOutput>(
+      scalar_mixture(pi, maps, j), y_scaling_.mean()(0), y_scaling_.scale()(0));
+}
+
+std::unique_ptr<detail::ScalarOutput> ConditionalMixture::transformed_output(
+    const VectorView& pi, const detail::GroupMaps& maps, Index j) const {
+  return std::make_unique<detail::ScalarOutputInY<detail::TransformedScalarMixture>>(
+      transformed_mixture(pi, maps, j));
+}
+
+void ConditionalMixture::require_scalar_output(const char* query) const {
+  if (output_dim() != 1) {
+    throw InvalidArgument(std::string(query) + " needs a one-dimensional y; this model has d_y = " +
+                          std::to_string(output_dim()));
+  }
+}
+
+void ConditionalMixture::normalize_log_weights(Eigen::Ref<Vector> log_weights) const {
+  // Normalising in log space keeps far-away inputs exact: their log-weights are huge negative
+  // numbers whose rounding would otherwise swamp the density.
+  const double normaliser = log_sum_exp(log_weights);
+  if (normaliser == -INFINITY) {
+    log_weights = log_marginal_;
+  } else {
+    log_weights.array() -= normaliser;
+  }
+}
+
+void ConditionalMixture::probabilities_of(const MatrixView& z, Eigen::Ref<Matrix> out) const {
+  gate_->log_weights(z, out);
+  for (Index j = 0; j < out.cols(); ++j) normalize_log_weights(out.col(j));
+  exp_flushing_below_in_place(out);
+}
+
+Matrix ConditionalMixture::component_probabilities(const MatrixView& x) const {
+  const Matrix z = x_scaling_.transform_query(x, "x");
+  Matrix probabilities(n_components(), z.cols());
+  parallel_for(resolve_threads(0), block_count(z.cols()), [&](Index block) {
+    const Index start = block * kQueryBlock;
+    const Index width = std::min(kQueryBlock, z.cols() - start);
+    probabilities_of(z.middleCols(start, width), probabilities.middleCols(start, width));
+  });
+  return probabilities;
+}
+
+bool ConditionalMixture::queries_by_kernel_sums(const GaussianKernelCenters& kernel) const {
+  const Index kernels = kernel.centers->cols();
+  return kernels + (kernel.broad_weight > 0.0 ? 1 : 0) == n_components() && groups_->size() == 1 &&
+         !groups_->has_transform() && discrete_->empty() && gaussian_->same_scales(kernels);
+}
+
+Vector ConditionalMixture::kernel_sum_log_pdf(const GaussianKernelCenters& kernel,
+                                              const MatrixView& z, const MatrixView& t) const {
+  // A Gaussian-kernel gate (widths h, row weights c, marginal weight ε) and components of one
+  // width s (NW-CDE, RKDE, KCDE with continuous inputs). In the residual e = (t − μ(z)) / f(z) of
+  // the trend (e = t without one), with Σ_c the sum over components weighted by c_k,
+  //
+  //   log p(t | z) = log[(1 − ε) e^{J − I} + ε e^{M} / Σ_k c_k] + log N-normaliser − Σ log f(z),
+  //   J = log Σ_c e^{−½‖(z − u_k)/h‖² − ½‖(e − v_k)/s‖²},  I = log Σ_c e^{−½‖(z − u_k)/h‖²},
+  //   M = log Σ_c e^{−½‖(e − v_k)/s‖²},
+  //
+  // sums of the kernel-sum engine, each within a third of 1e−6 in log (J − I within two thirds,
+  // a convex combination keeps the relative error of its terms), so the log-density is within
+  // 1e−6 of the exact one. A broad last component of weight δ mixes in as
+  // log[(1 − δ) p_kernels + δ N(e; v_B, diag s_B²)], exact.
+  const Index d_x = z.rows();
+  const Index d_y = t.rows();
+  const Index kernels = kernel.centers->cols();
+  Matrix residuals = t;
+  Vector log_factor_norms = Vector::Zero(z.cols());
+  if (const OutputTrend* trend = groups_->groups().front().trend.get()) {
+    residuals -= trend->location(z);
+    if (trend->has_scale()) {
+      const Matrix factors = trend->scale(z);
+      residuals.array() /= factors.array();
+      log_factor_norms = -factors.array().log().colwise().sum().transpose();
+    }
+  }
+  const auto inverse_scales = gaussian_->scales().col(0).cwiseInverse().asDiagonal();
+  Matrix joint_points(d_x + d_y, kernels);
+  joint_points << kernel.inverse_widths.asDiagonal() * *kernel.centers,
+      inverse_scales * gaussian_->centers().leftCols(kernels);
+  Matrix joint_queries(d_x + d_y, z.cols());
+  joint_queries << kernel.inverse_widths.asDiagonal() * z, inverse_scales * residuals;
+  const Vector weights = kernel.row_weights ? *kernel.row_weights : Vector(Vector::Ones(kernels));
+  KernelSumOptions third_tolerance;
+  third_tolerance.log_tolerance = 1e-6 / 3.0;
+  const auto log_sums = [&](Index first_row, Index rows) {
+    return gaussian_kernel_log_sums(joint_points.middleRows(first_row, rows), weights,
+                                    joint_queries.middleRows(first_row, rows), third_tolerance)
+        .log_sums;
+  };
+  Vector result = log_sums(0, d_x + d_y) - log_sums(0, d_x);
+  if (kernel.marginal_weight > 0.0) {
+    const Vector marginal = log_sums(d_x, d_y).array() - std::log(weights.sum());
+    const double keep = std::log1p(-kernel.marginal_weight);
+    const double mixed = std::log(kernel.marginal_weight);
+    for (Index j = 0; j < result.size(); ++j) {
+      result(j) = log_add_exp(keep + result(j), mixed + marginal(j));
+    }
+  }
+  result.array() += gaussian_->log_norm(0);
+  if (kernel.broad_weight > 0.0) {
+    const Index broad = kernels;
+    const double keep = std::log1p(-kernel.broad_weight);
+    const double log_broad = std::log(kernel.broad_weight) + gaussian_->log_norm(broad);
+    for (Index j = 0; j < result.size(); ++j) {
+      const double mahalanobis = ((residuals.col(j) - gaussian_->centers().col(broad)).array() /
+                                  gaussian_->scales().col(broad).array())
+                                     .square()
+                                     .sum();
+      result(j) = log_add_exp(keep + result(j), log_broad - 0.5 * mahalanobis);
+    }
+  }
+  return result.array() + log_factor_norms.array() + y_scaling_.log_jacobian();
+}
+
+Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) const {
+  const Matrix z = x_scaling_.transform_query(x, "x");
+  const Matrix t = standardized_outputs(y, x.cols());
+  if (const std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel();
+      kernel && queries_by_kernel_sums(*kernel)) {
+    return kernel_sum_log_pdf(*kernel, z, t);
+  }
+  // A trend needs Gaussian outputs only, so with one the Gaussian rows are all of t.
+  const Matrix gaussian_t = gather_rows(t, gaussian_->rows());
+  const detail::GroupMaps maps = groups_->has_trend() ? groups_->maps(z) : detail::GroupMaps{};
+  Vector result(z.cols());
+  const Index k_count = n_components();
+  parallel_for(resolve_threads(0), block_count(z.cols()), [&](Index block) {
+    const Index start = block * kQueryBlock;
+    const Index width = std::min(kQueryBlock, z.cols() - start);
+    Matrix log_weights(k_count, width);
+    gate_->log_weights(z.middleCols(start, width), log_weights);
+    Vector joint(k_count);
+    Vector target;
+    for (Index j = 0; j < width; ++j) {
+      auto weights = log_weights.col(j);
+      normalize_log_weights(weights);
+      for (std::size_t g = 0; g < groups_->size(); ++g) {
+        target = gaussian_t.col(start + j);
+        const double log_factor_norm =
+            groups_->to_residual(g, y(0, start + j), y_scaling_.log_jacobian(),
+                                 groups_->has_trend() ? &maps : nullptr, start + j, target);
+        if (log_factor_norm == -INFINITY) {
+          joint.segment(groups_->first(g), groups_->count(g)).setConstant(-INFINITY);
+          continue;
+        }
+        for (Index k = groups_->first(g); k < groups_->first(g) + groups_->count(g); ++k) {
+          joint(k) = weights(k) + gaussian_->log_norm(k) + log_factor_norm -
+                     0.5 * gaussian_->squared_distance(k, target);
+        }
+      }
+      discrete_->add_log_masses(t.col(start + j), joint);
+      result(start + j) = log_sum_exp(joint) + y_scaling_.log_jacobian();
+    }
+  });
+  return result;
+}
+
+Matrix ConditionalMixture::component_densities_at(const MatrixView& t,
+                                                  const detail::GroupMaps* maps, Index j) const {
+  const Matrix gaussian_t = gather_rows(t, gaussian_->rows());
+  Matrix log_densities(t.cols(), n_components());
+  for (std::size_t g = 0; g < groups_->size(); ++g) {
+    Matrix e = gaussian_t;
+    double log_factor_norm = 0.0;
+    if (maps) {
+      const auto factors = maps->factors[g].col(j).array();
+      e = (e.colwise() - maps->shifts[g].col(j)).array().colwise() / factors;
+      log_factor_norm = -factors.log().sum();
+    }
+    for (Index k = groups_->first(g); k < groups_->first(g) + groups_->count(g); ++k) {
+      log_densities.col(k) =
+          (gaussian_->log_norm(k) + log_factor_norm - 0.5 * gaussian_->squared_distances(k, e))
+              .matrix();
+    }
+  }
+  if (!discrete_->empty()) {
+    for (Index p = 0; p < t.cols(); ++p) {
+      Vector masses = Vector::Zero(n_components());
+      discrete_->add_log_masses(t.col(p), masses);
+      log_densities.row(p) += masses.transpose();
+    }
+  }
+  return exp_flushing_below(log_densities);
+}
+
+Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_grid) const {
+  const Matrix probabilities = component_probabilities(x);
+  const Matrix t = standardized_outputs(y_grid, -1);
+  if (t.cols() == 0) throw InvalidArgument("the y grid is empty");
+  require_memory_for(
+      static_cast<double>(t.cols()) * static_cast<double>(std::max(x.cols(), n_components())),
+      "the y grid (its points times the inputs)");
+  if (groups_->has_transform()) {
+    const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+    Matrix result(t.cols(), probabilities.cols());
+    parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
+      const detail::TransformedScalarMixture mixture =
+          transformed_mixture(probabilities.col(j), maps, j);
+      for (Index p = 0; p < t.cols(); ++p) result(p, j) = mixture.pdf(y_grid(0, p));
+    });
+    return result;
+  }
+  const double jacobian = std::exp(y_scaling_.log_jacobian());
+  // Component densities at the grid points (P × K), then one product with π; with a trend the
+  // grid's residuals move (and scale) with x, so each input gets its own densities.
+  if (!groups_->has_trend())
+    return jacobian * component_densities_at(t, nullptr, 0) * probabilities;
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  Matrix result(t.cols(), probabilities.cols());
+  parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
+    result.col(j) = jacobian * component_densities_at(t, &maps, j) * probabilities.col(j);
+  });
+  return result;
+}
+
+Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
+                                  std::uint64_t seed) const {
+  if (n_per_input < 1) throw InvalidArgument("the number of samples per input must be at least 1");
+  require_memory_for(static_cast<double>(n_per_input) * static_cast<double>(x.cols()) *
+                         static_cast<double>(output_dim()),
+                     "the number of samples per input");
+  const Matrix probabilities = component_probabilities(x);
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  const std::vector<std::size_t> group_of = groups_->component_groups();
+  const Index m = probabilities.cols();
+  Matrix draws(output_dim(), m * n_per_input);
+  parallel_for(resolve_threads(0), m, [&](Index j) {
+    Rng rng(seed, random_stream::indexed(j));
+    std::discrete_distribution<Index> component(probabilities.col(j).data(),
+                                                probabilities.col(j).data() + n_components());
+    for (Index r = 0; r < n_per_input; ++r) {
+      const Index k = component(rng.engine());
+      auto draw = draws.col(j * n_per_input + r);
+      for (Index d = 0; d < output_dim(); ++d) {
+        if (discrete_->is_discrete(d)) {
+          draw(d) = discrete_->draw(d, k, rng);
+          continue;
+        }
+        const std::size_t g = group_of[static_cast<std::size_t>(k)];
+        const double t = maps.center(g, d, j, gaussian_->draw(d, k, rng));
+        draw(d) = groups_->to_output(g, d, t, y_scaling_);
+      }
+    }
+  });
+  return draws;
+}
+
+Matrix ConditionalMixture::mean(const MatrixView& x) const {
+  const Matrix probabilities = component_probabilities(x);
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  if (groups_->has_transform()) {
+    Matrix result(1, probabilities.cols());
+    parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
+      double variance = 0.0;
+      transformed_moments(probabilities.col(j), maps, j, result(0, j), variance);
+    });
+    return result;
+  }
+  // E[t] = Σ_g (Π_g μ_g + f_g ⊙ Σ_{k ∈ g} π_k m_k), Π_g the group's probability.
+  Matrix result = Matrix::Zero(output_dim(), probabilities.cols());
+  for (std::size_t g = 0; g < groups_->size(); ++g) {
+    const auto pi = probabilities.middleRows(groups_->first(g), groups_->count(g));
+    result += maps.shifts[g] * pi.colwise().sum().asDiagonal();
+    result += (component_means_.middleCols(groups_->first(g), groups_->count(g)) * pi)
+                  .cwiseProduct(maps.factors[g]);
+  }
+  return y_scaling_.inverse_transform(result);
+}
+
+void ConditionalMixture::transformed_moments(const VectorView& pi, const detail::GroupMaps& maps,
+                                             Index j, double& mean, double& variance) const {
+  // Σ_k π_k E[y_k] and Σ_k π_k E[y_k²] over the components in y's units: a plain component is
+  // N(ȳ + S (μ_g + f_g c_k), S² f_g² s_k²), a transformed one is quadrature. Components below
+  // 1e-16 are left out (their total is at most K · 1e-16).
+  const double shift = y_scaling_.mean()(0);
+  const double scale = y_scaling_.scale()(0);
+  double first = 0.0;
+  double second = 0.0;
+  double total = 0.0;
+  for (std::size_t g = 0; g < groups_->size(); ++g) {
+    const OutputTransform* transform = groups_->groups()[g].transform.get();
+    for (Index k = groups_->first(g); k < groups_->end(g); ++k) {
+      if (!(pi(k) > 1e-16)) continue;
+      const double center = maps.center(g, 0, j, outputs_.centers()(0, k));
+      const double spread = maps.spread(g, 0, j, outputs_.scales()(0, k));
+      double m1 = 0.0;
+      double m2 = 0.0;
+      if (transform) {
+        detail::transformed_component_moments(*transform, center, spread, m1, m2);
+      } else {
+        m1 = shift + scale * center;
+        m2 = m1 * m1 + scale * scale * spread * spread;
+      }
+      first += pi(k) * m1;
+      second += pi(k) * m2;
+      total += pi(k);
+    }
+  }
+  mean = first / total;
+  variance = std::max(0.0, second / total - mean * mean);
+}
+
+ConditionalMixture::Moments ConditionalMixture::moments_in_t(const detail::GroupMaps& maps,
+                                                             Index j) const {
+  Moments moments{component_means_, component_variances_};
+  for (std::size_t g = 0; g < groups_->size(); ++g) {
+    const Vector factor = maps.factors[g].col(j);
+    auto means = moments.means.middleCols(groups_->first(g), groups_->count(g));
+    means = (factor.asDiagonal() * means).colwise() + maps.shifts[g].col(j);
+    auto variances = moments.variances.middleCols(groups_->first(g), groups_->count(g));
+    variances = factor.array().square().matrix().asDiagonal() * variances;
+  }
+  return moments;
+}
+
+Matrix ConditionalMixture::covariance(const MatrixView& x) const {
+  const Matrix probabilities = component_probabilities(x);
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  const Index d = output_dim();
+  Matrix result(d * d, probabilities.cols());
+  if (groups_->has_transform()) {
+    parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
+      double mean = 0.0;
+      transformed_moments(probabilities.col(j), maps, j, mean, result(0, j));
+    });
+    return result;
+  }
+  parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
+    const auto pi = probabilities.col(j);
+    // Cov[t] = Σ_k π_k (diag v_k + m_k m_kᵀ) − E[t] E[t]ᵀ over the components' moments in t.
+    const auto [means, variances] = moments_in_t(maps, j);
+    const Vector mean = means * pi;
+    Matrix covariance = means * pi.asDiagonal() * means.transpose() - mean * mean.transpose();
+    covariance.diagonal() += variances * pi;
+    // Back to the user's units: Cov[y] = S Cov[t] S with S = diag(scale).
+    const Vector scale = y_scaling_.scale();
+    covariance = scale.asDiagonal() * covariance * scale.asDiagonal();
+    result.col(j) = Eigen::Map<const Vector>(covariance.data(), d * d);
+  });
+  return result;
+}
+
+Matrix ConditionalMixture::component_overlaps() const {
+  // The product over the dimensions of each part's ∫ K_kd K_ld.
+  Matrix overlap = Matrix::Ones(n_components(), n_components());
+  gaussian_->multiply_overlaps(overlap);
+  discrete_->multiply_overlaps(overlap);
+  return overlap;
+}
+
+Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
+  const Matrix probabilities = component_probabilities(x);
+  // p_user(y) = p_std(t) |∂t/∂y|, so ∫ p_user² dy = |∂t/∂y| ∫ p_std(t)² dt.
+  const double jacobian = std::exp(y_scaling_.log_jacobian());
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  if (groups_->has_transform()) {
+    Vector result(probabilities.cols());
+    parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
+      result(j) = transformed_mixture(probabilities.col(j), maps, j).squared_norm();
+    });
+    return result;
+  }
+  if (groups_->size() == 1 || !groups_->has_trend()) {
+    // p_std(t) = p(e) / Π f with one f for every component: ∫ p_std² dt = ∫ p(e)² de / Π f.
+    const Matrix overlap = component_overlaps();
+    return (jacobian *
+            (overlap * probabilities).cwiseProduct(probabilities).colwise().sum().array() /
+            maps.factors.front().colwise().prod().array())
+        .transpose();
+  }
+  // Groups with trends of their own (only Gaussian outputs): the components' overlaps in t,
+  // N(m_k; m_l, v_k + v_l) per dimension, depend on the input.
+  Vector result(probabilities.cols());
+  parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
+    const auto [means, variances] = moments_in_t(maps, j);
+    const auto pi = probabilities.col(j);
+    double sum = 0.0;
+    for (Index k = 0; k < n_components(); ++k) {
+      if (!(pi(k) > 0.0)) continue;
+      for (Index l = 0; l < n_components(); ++l) {
+        if (!(pi(l) > 0.0)) continue;
+        const Eigen::ArrayXd variance = variances.col(k).array() + variances.col(l).array();
+        sum += pi(k) * pi(l) *
+               std::exp(-0.5 * ((means.col(k) - means.col(l)).array().square() / variance).sum() -
+                        0.5 * (variance.log().sum() + static_cast<double>(output_dim()) * kLog2Pi));
+      }
+    }
+    result(j) = jacobian * sum;
+  });
+  return result;
+}
+
+ConditionalMixture::ScalarComponents ConditionalMixture::scalar_components(
+    const MatrixView& x) const {
+  require_scalar_output("the scalar components");
+  if (!discrete_->empty()) throw InvalidArgument("the scalar components need a continuous y");
+  if (groups_->has_transform()) {
+    throw InvalidArgument("the components of a transformed output are not Gaussian in y");
+  }
+  ScalarComponents components{component_probabilities(x), Matrix(n_components(), x.cols()),
+                              Matrix(n_components(), x.cols())};
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  const double mean = y_scaling_.mean()(0);
+  const double scale = y_scaling_.scale()(0);
+  for (Index j = 0; j < x.cols(); ++j) {
+    const Moments moments = moments_in_t(maps, j);
+    components.centers.col(j) = (mean + scale * moments.means.row(0).array()).transpose();
+    components.spreads.col(j) = (scale * moments.variances.row(0).array().sqrt()).transpose();
+  }
+  return components;
+}
+
+Vector ConditionalMixture::cdf(const MatrixView& x, const MatrixView& y) const {
+  require_scalar_output("the CDF");
+  const Matrix probabilities = component_probabilities(x);
+  const Matrix t = standardized_outputs(y, x.cols());
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  Vector result(t.cols());
+  parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
+    result(j) = scalar_output(probabilities.col(j), maps, j)->cdf(y(0, j), t(0, j));
+  });
+  return result;
+}
+
+Vector ConditionalMixture::crps_by_quadrature(const MatrixView& x, const MatrixView& y) const {
+  require_scalar_output("the CRPS");
+  if (!discrete_->empty()) throw InvalidArgument("the CRPS by quadrature needs a continuous y");
+  const Matrix probabilities = component_probabilities(x);
+  standardized_outputs(y, x.cols());  // checks y
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  Vector result(y.cols());
+  parallel_for(resolve_threads(0), y.cols(), [&](Index j) {
+    result(j) = transformed_mixture(probabilities.col(j), maps, j).crps(y(0, j));
+  });
+  return result;
+}
+
+Matrix ConditionalMixture::quantiles(const MatrixView& x,
+                                     const std::vector<double>& probabilities) const {
+  require_scalar_output("quantiles");
+  require_open_unit_interval(probabilities, "quantile probabilities");
+  const Matrix pi = component_probabilities(x);
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  Matrix result(static_cast<Index>(probabilities.size()), pi.cols());
+  parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
+    const std::unique_ptr<detail::ScalarOutput> distribution = scalar_output(pi.col(j), maps, j);
+    for (std::size_t r = 0; r < probabilities.size(); ++r) {
+      result(static_cast<Index>(r), j) = distribution->quantile(probabilities[r]);
+    }
+  });
+  return result;
+}
+
+std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
+    const MatrixView& x, double coverage) const {
+  require_scalar_output("highest-density regions");
+  require_open_unit_interval({coverage}, "coverage");
+  const Matrix pi = component_probabilities(x);
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  std::vector<HighestDensityRegion> regions(static_cast<std::size_t>(pi.cols()));
+  parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
+    regions[static_cast<std::size_t>(j)] =
+        scalar_output(pi.col(j), maps, j)->highest_density_region(coverage);
+  });
+  return regions;
+}
+
+Vector ConditionalMixture::highest_density_probability(const MatrixView& x,
+                                                       const MatrixView& y) const {
+  require_scalar_output("highest-density probabilities");
+  const Matrix pi = component_probabilities(x);
+  const Matrix t = standardized_outputs(y, x.cols());
+  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  Vector result(t.cols());
+  parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
+    result(j) = scalar_output(pi.col(j), maps, j)->highest_density_probability(y(0, j), t(0, j));
+  });
+  return result;
+}
+
+nlohmann::json ConditionalMixture::to_json() const {
+  nlohmann::json gate = gate_->to_json();
+  gate["kind"] = gate_->kind();
+  nlohmann::json document = {{"x_scaling", x_scaling_.to_json()},
+                             {"y_scaling", y_scaling_.to_json()},
+                             {"gate", gate},
+                             {"centers", matrix_to_json(outputs_.centers())},
+                             {"scales", matrix_to_json(outputs_.scales())}};
+  groups_->write_json(document);
+  discrete_->write_json(document);
+  return document;
+}
+
+ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
+                                                 const GateReader& read_gate) {
+  const auto& gate = json_member(document, "gate");
+  const auto& kind = json_member(gate, "kind");
+  if (!kind.is_string()) throw ModelFormatError("the gate's kind is not a string");
+  const ColumnKernels output_kernels = detail::DiscreteOutputs::kernels_from_json(document);
+  return reading_model_part("inconsistent model", [&] {
+    Matrix centers = matrix_from_json(json_member(document, "centers"), "centres");
+    std::vector<TrendGroup> groups = detail::TrendGroups::from_json(document, centers);
+    MixtureOutputs outputs =
+        MixtureOutputs::gaussian(std::move(centers),
+                                 matrix_from_json(json_member(document, "scales"), "scales"))
+            .with_groups(std::move(groups))
+            .with_output_kernels(output_kernels);
+    return ConditionalMixture(Standardizer::from_json(json_member(document, "x_scaling")),
+                              Standardizer::from_json(json_member(document, "y_scaling")),
+                              read_gate(kind.get<std::string>(), gate), std::move(outputs));
+  });
+}
+
+}  // namespace cdens

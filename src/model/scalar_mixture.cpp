@@ -1,0 +1,374 @@
+#include "model/scalar_mixture.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <numeric>
+#include <queue>
+#include <set>
+#include <utility>
+
+namespace cdens::detail {
+namespace {
+
+constexpr double kInverseSqrt2Pi = 0.39894228040143267794;
+
+double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
+
+/// The components as arrays: centres, 1/s_k and π_k / (√(2π) s_k).
+void fill_arrays(const std::vector<double>& weights, const std::vector<double>& centers,
+                 const std::vector<double>& scales, const std::vector<std::size_t>& kept,
+                 Eigen::ArrayXd& center_array, Eigen::ArrayXd& inverse_scales,
+                 Eigen::ArrayXd& density_factors) {
+  const auto count = static_cast<Index>(kept.size());
+  center_array.resize(count);
+  inverse_scales.resize(count);
+  density_factors.resize(count);
+  for (Index i = 0; i < count; ++i) {
+    const std::size_t k = kept[static_cast<std::size_t>(i)];
+    center_array(i) = centers[k];
+    inverse_scales(i) = 1.0 / scales[k];
+    density_factors(i) = weights[k] * kInverseSqrt2Pi * inverse_scales(i);
+  }
+}
+
+/// The root of g between `negative` (g < 0) and `positive` (g ≥ 0), in either order, by Newton
+/// steps from `guess` kept inside the bracket, bisecting wherever a step leaves it or fails to
+/// halve the one before (near a tangency), to a relative precision of 1e-13. `evaluate(t, value,
+/// derivative)` gives g and g′; the derivative at the root found is left in `derivative`.
+template <class Evaluate>
+double bracketed_root(double negative, double positive, double guess, const Evaluate& evaluate,
+                      double& derivative) {
+  const auto inside = [&](double t) {
+    return (t > negative && t < positive) || (t < negative && t > positive);
+  };
+  double t = inside(guess) ? guess : 0.5 * (negative + positive);
+  double previous_step = std::abs(positive - negative);
+  for (int iteration = 0; iteration < 100; ++iteration) {
+    double value = 0.0;
+    evaluate(t, value, derivative);
+    (value >= 0.0 ? positive : negative) = t;
+    if (std::abs(positive - negative) <= 1e-13 * (1.0 + std::abs(t))) break;
+    double next = derivative != 0.0 ? t - value / derivative : negative;
+    if (!inside(next) || 2.0 * std::abs(next - t) > previous_step) {
+      next = 0.5 * (negative + positive);
+    }
+    previous_step = std::abs(next - t);
+    t = next;
+    if (previous_step <= 1e-14 * (1.0 + std::abs(t))) break;
+  }
+  return t;
+}
+
+}  // namespace
+
+ScalarMixture::ScalarMixture(const VectorView& probabilities, const VectorView& centers,
+                             const VectorView& scales) {
+  lowest_ = INFINITY;
+  highest_ = -INFINITY;
+  for (Index k = 0; k < probabilities.size(); ++k) {
+    if (!(probabilities(k) > 0.0)) continue;
+    weights_.push_back(probabilities(k));
+    centers_.push_back(centers(k));
+    scales_.push_back(scales(k));
+    lowest_ = std::min(lowest_, centers(k) - 10.0 * scales(k));
+    highest_ = std::max(highest_, centers(k) + 10.0 * scales(k));
+  }
+  std::vector<std::size_t> all(weights_.size());
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  fill_arrays(weights_, centers_, scales_, all, all_centers_, all_inverse_scales_,
+              all_density_factors_);
+}
+
+void ScalarMixture::prepare_search() const {
+  if (search_ready_) return;
+  search_ready_ = true;
+  // The searched components: leave out the least probable ones while their total stays within
+  // kNegligibleMass (of a mixture of many, most components far from x carry almost nothing).
+  std::vector<std::size_t> by_weight(weights_.size());
+  std::iota(by_weight.begin(), by_weight.end(), std::size_t{0});
+  std::sort(by_weight.begin(), by_weight.end(),
+            [&](std::size_t a, std::size_t b) { return weights_[a] < weights_[b]; });
+  const double total = std::accumulate(weights_.begin(), weights_.end(), 0.0);
+  double left_out = 0.0;
+  std::size_t first_kept = 0;
+  while (first_kept + 1 < by_weight.size() &&
+         left_out + weights_[by_weight[first_kept]] <= kNegligibleMass * total) {
+    left_out += weights_[by_weight[first_kept]];
+    ++first_kept;
+  }
+  std::vector<std::size_t> searched(by_weight.begin() + static_cast<std::ptrdiff_t>(first_kept),
+                                    by_weight.end());
+  std::sort(searched.begin(), searched.end());
+  fill_arrays(weights_, centers_, scales_, searched, center_array_, inverse_scales_,
+              density_factors_);
+}
+
+double ScalarMixture::pdf(double t) const {
+  return (all_density_factors_ * (-0.5 * ((t - all_centers_) * all_inverse_scales_).square()).exp())
+      .sum();
+}
+
+double ScalarMixture::searched_pdf(double t) const {
+  return (density_factors_ * (-0.5 * ((t - center_array_) * inverse_scales_).square()).exp()).sum();
+}
+
+void ScalarMixture::searched_derivatives(double t, double& density, double& slope,
+                                         double& curvature) const {
+  const Eigen::ArrayXd z = (t - center_array_) * inverse_scales_;
+  const Eigen::ArrayXd terms = density_factors_ * (-0.5 * z.square()).exp();
+  density = terms.sum();
+  // N′(t) = −(z/s) N(t) and N″(t) = ((z² − 1)/s²) N(t) for z = (t − c)/s.
+  slope = -(terms * z * inverse_scales_).sum();
+  curvature = (terms * (z.square() - 1.0) * inverse_scales_.square()).sum();
+}
+
+double ScalarMixture::cdf(double t) const {
+  double probability = 0.0;
+  for (std::size_t k = 0; k < weights_.size(); ++k) {
+    probability += weights_[k] * normal_cdf((t - centers_[k]) / scales_[k]);
+  }
+  return std::clamp(probability, 0.0, 1.0);
+}
+
+double ScalarMixture::quantile(double p) const {
+  double lower = lowest_;
+  double upper = highest_;
+  for (int expansion = 0; expansion < 64 && cdf(lower) > p; ++expansion) {
+    lower -= (upper - lower);
+  }
+  for (int expansion = 0; expansion < 64 && cdf(upper) < p; ++expansion) {
+    upper += (upper - lower);
+  }
+  double t = 0.5 * (lower + upper);
+  for (int iteration = 0; iteration < 200; ++iteration) {
+    const double excess = cdf(t) - p;
+    if (excess == 0.0) return t;
+    (excess > 0.0 ? upper : lower) = t;
+    const double density = pdf(t);
+    double next = density > 0.0 ? t - excess / density : lower - 1.0;
+    if (!(next > lower && next < upper)) next = 0.5 * (lower + upper);
+    if (std::abs(next - t) <= 1e-15 * (1.0 + std::abs(t)) ||
+        upper - lower <= 1e-15 * (1.0 + std::abs(t))) {
+      return next;
+    }
+    t = next;
+  }
+  return t;
+}
+
+ScalarMixture::SearchGrid ScalarMixture::search_grid() const {
+  // Every point whose density is not negligible lies within ten standard deviations of some
+  // component, so points spaced at most s_k / 8 wherever they lie in the window c_k ± 10 s_k of
+  // component k resolve every mode, however far apart and however different in width the
+  // components are. One walk places them: from each point the next is the smallest step of the
+  // windows that reach the gap between them, so overlapping windows share their points (a
+  // thousand kernels over one range of y cost the points of one range, not a thousand).
+  constexpr double kPointsPerDeviation = 8.0;
+  struct Window {
+    double start;
+    double end;
+    double step;
+  };
+  std::vector<Window> windows;
+  double largest_step = 0.0;
+  for (Index k = 0; k < center_array_.size(); ++k) {
+    const double scale = 1.0 / inverse_scales_(k);
+    windows.push_back({center_array_(k) - 10.0 * scale, center_array_(k) + 10.0 * scale,
+                       scale / kPointsPerDeviation});
+    largest_step = std::max(largest_step, windows.back().step);
+  }
+  std::sort(windows.begin(), windows.end(),
+            [](const Window& a, const Window& b) { return a.start < b.start; });
+  // A window joins the walk one largest step before it starts, so that no step jumps over its
+  // start with a longer stride than its own; it leaves once a point lies at or beyond its end.
+  std::multiset<double> steps;
+  using End = std::pair<double, double>;  // (end, step)
+  std::priority_queue<End, std::vector<End>, std::greater<End>> ends;
+  SearchGrid grid;
+  std::size_t next = 0;
+  double t = windows.front().start;
+  bool linked = false;
+  while (true) {
+    while (next < windows.size() && windows[next].start - largest_step <= t) {
+      steps.insert(windows[next].step);
+      ends.emplace(windows[next].end, windows[next].step);
+      ++next;
+    }
+    if (!grid.points.empty()) grid.linked.push_back(linked);
+    grid.points.push_back(t);
+    while (!ends.empty() && ends.top().first <= t) {
+      steps.erase(steps.find(ends.top().second));
+      ends.pop();
+    }
+    if (steps.empty()) {
+      if (next == windows.size()) break;
+      t = windows[next].start;  // no window reaches the gap up to it
+      linked = false;
+      continue;
+    }
+    const double stepped = t + *steps.begin();
+    t = stepped > t ? stepped : std::nextafter(t, INFINITY);
+    linked = true;
+  }
+  // The density and slope at every point; where the slope changes sign between two linked
+  // points, the extremum between them joins the grid (a dip below a threshold or a peak above it
+  // can be narrower than any spacing).
+  const std::size_t count = grid.points.size();
+  std::vector<double> slopes(count);
+  grid.densities.resize(count);
+  for (std::size_t g = 0; g < count; ++g) {
+    double curvature = 0.0;
+    searched_derivatives(grid.points[g], grid.densities[g], slopes[g], curvature);
+  }
+  SearchGrid refined;
+  const auto slope_of = [&](double t, double& value, double& derivative) {
+    double density = 0.0;
+    searched_derivatives(t, density, value, derivative);
+  };
+  for (std::size_t g = 0; g < count; ++g) {
+    refined.points.push_back(grid.points[g]);
+    refined.densities.push_back(grid.densities[g]);
+    if (g + 1 == count) break;
+    const bool linked = grid.linked[g];
+    if (linked &&
+        ((slopes[g] > 0.0 && slopes[g + 1] < 0.0) || (slopes[g] < 0.0 && slopes[g + 1] > 0.0))) {
+      // The slope is the function whose root is the extremum: negative on one side.
+      const bool maximum = slopes[g] > 0.0;
+      const double negative = maximum ? grid.points[g + 1] : grid.points[g];
+      const double positive = maximum ? grid.points[g] : grid.points[g + 1];
+      const double guess = grid.points[g] + (grid.points[g + 1] - grid.points[g]) * slopes[g] /
+                                                (slopes[g] - slopes[g + 1]);
+      double curvature = 0.0;
+      const double extremum = bracketed_root(negative, positive, guess, slope_of, curvature);
+      if (extremum > grid.points[g] && extremum < grid.points[g + 1]) {
+        refined.linked.push_back(true);
+        refined.points.push_back(extremum);
+        refined.densities.push_back(searched_pdf(extremum));
+      }
+    }
+    refined.linked.push_back(linked);
+  }
+  return refined;
+}
+
+std::vector<Interval> ScalarMixture::superlevel_set(const SearchGrid& grid, double threshold,
+                                                    double* inverse_slopes) const {
+  std::vector<Interval> intervals;
+  const auto& points = grid.points;
+  const auto& densities = grid.densities;
+  const std::size_t n = points.size();
+  // Refines the crossing between grid points g (below the threshold) and h (at or above it).
+  const auto refine = [&](std::size_t g, std::size_t h) {
+    const double guess = points[g] + (points[h] - points[g]) * (threshold - densities[g]) /
+                                         (densities[h] - densities[g]);
+    double slope = 0.0;
+    const double point = bracketed_root(
+        points[g], points[h], guess,
+        [&](double t, double& value, double& derivative) {
+          double curvature = 0.0;
+          searched_derivatives(t, value, derivative, curvature);
+          value -= threshold;
+        },
+        slope);
+    if (inverse_slopes != nullptr && slope != 0.0) *inverse_slopes += 1.0 / std::abs(slope);
+    return point;
+  };
+  std::size_t g = 0;
+  while (g < n) {
+    if (densities[g] < threshold) {
+      ++g;
+      continue;
+    }
+    const std::size_t first = g;
+    while (g + 1 < n && grid.linked[g] && densities[g + 1] >= threshold) ++g;
+    // Refine an end to the crossing where the neighbour inside the same window is below the
+    // threshold; at the edge of a window (density there is negligible) keep the grid point.
+    const double lower =
+        first > 0 && grid.linked[first - 1] ? refine(first - 1, first) : points[first];
+    const double upper = g + 1 < n && grid.linked[g] ? refine(g + 1, g) : points[g];
+    if (!intervals.empty() && lower <= intervals.back().upper) {
+      intervals.back().upper = std::max(intervals.back().upper, upper);
+    } else {
+      intervals.push_back({lower, upper});
+    }
+    ++g;
+  }
+  return intervals;
+}
+
+double ScalarMixture::probability_of(const std::vector<Interval>& intervals) const {
+  double total = 0.0;
+  for (const auto& interval : intervals) total += cdf(interval.upper) - cdf(interval.lower);
+  return std::clamp(total, 0.0, 1.0);
+}
+
+double ScalarMixture::highest_density_probability(double t) const {
+  prepare_search();
+  SearchGrid grid = search_grid();
+  // t joins the grid (linked to its neighbours inside a window), so that its own interval of the
+  // set is found however narrow.
+  const double threshold = searched_pdf(t);
+  const auto position = std::lower_bound(grid.points.begin(), grid.points.end(), t);
+  const auto g = static_cast<std::size_t>(position - grid.points.begin());
+  if (position == grid.points.end() || *position != t) {
+    const bool inside = g > 0 && g < grid.points.size() && grid.linked[g - 1];
+    grid.points.insert(position, t);
+    grid.densities.insert(grid.densities.begin() + static_cast<std::ptrdiff_t>(g), threshold);
+    if (g > 0) grid.linked[g - 1] = inside;
+    if (g < grid.points.size() - 1) {
+      grid.linked.insert(grid.linked.begin() + static_cast<std::ptrdiff_t>(g), inside);
+    }
+  } else {
+    grid.densities[g] = threshold;
+  }
+  return probability_of(superlevel_set(grid, threshold));
+}
+
+HighestDensityRegion ScalarMixture::highest_density_region(double coverage) const {
+  prepare_search();
+  const SearchGrid grid = search_grid();
+  const double peak = *std::max_element(grid.densities.begin(), grid.densities.end());
+  // The probability P(f) of {pdf ≥ f} falls continuously as f rises, with P′(f) = −f Σ 1/|p′|
+  // over the crossings: Newton steps on P(f) = coverage inside a bracket [low, high], bisecting
+  // where a step leaves the bracket or the bracket fails to halve in two steps (near a mode or
+  // a merger of two intervals, where P′ is unbounded). The region returned has P ≥ coverage.
+  double low = 0.0;
+  double high = peak;
+  std::vector<Interval> low_set;
+  bool have_low_set = false;
+  double f = 0.5 * peak;
+  double width_before = high - low;
+  for (int iteration = 0; iteration < 200 && high - low > 1e-15 * peak; ++iteration) {
+    double inverse_slopes = 0.0;
+    std::vector<Interval> set = superlevel_set(grid, f, &inverse_slopes);
+    const double probability = probability_of(set);
+    if (probability >= coverage) {
+      low = f;
+      low_set = std::move(set);
+      have_low_set = true;
+      if (probability - coverage <= 1e-14) break;
+    } else {
+      high = f;
+    }
+    double next = inverse_slopes > 0.0 ? f + (probability - coverage) / (f * inverse_slopes) : low;
+    if (iteration % 2 == 1) {
+      if (high - low > 0.5 * width_before) next = low;  // did not halve: bisect
+      width_before = high - low;
+    }
+    if (!(next > low && next < high)) next = 0.5 * (low + high);
+    f = next;
+  }
+  if (!have_low_set) low_set = superlevel_set(grid, low);
+  return {std::move(low_set), low};
+}
+
+HighestDensityRegion rescaled(HighestDensityRegion region, double shift, double scale) {
+  for (auto& interval : region.intervals) {
+    interval = {shift + scale * interval.lower, shift + scale * interval.upper};
+  }
+  region.density_threshold /= scale;
+  return region;
+}
+
+}  // namespace cdens::detail

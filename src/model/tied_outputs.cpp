@@ -1,0 +1,149 @@
+#include "model/tied_outputs.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace cdens {
+namespace {
+
+constexpr double kSpikeFraction = 0.25;
+
+/// The largest step of which both a and b (a ≥ b > 0) are whole multiples within `tolerance`:
+/// Euclid's algorithm on remainders, a remainder within the tolerance of 0 or of the divisor
+/// counting as exact.
+double common_step(double a, double b, double tolerance) {
+  while (b > tolerance) {
+    double remainder = std::fmod(a, b);
+    if (remainder < tolerance || b - remainder < tolerance) return b;
+    a = b;
+    b = remainder;
+  }
+  return 0.0;
+}
+
+/// The distinct values, increasing.
+std::vector<double> sorted_distinct(const VectorView& values) {
+  std::vector<double> sorted(values.data(), values.data() + values.size());
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  return sorted;
+}
+
+/// The differences between consecutive values of `sorted`.
+std::vector<double> consecutive_gaps(const std::vector<double>& sorted) {
+  std::vector<double> gaps;
+  for (std::size_t i = 1; i < sorted.size(); ++i) gaps.push_back(sorted[i] - sorted[i - 1]);
+  return gaps;
+}
+
+/// The common step (common_step) of `start` and every one of `gaps` in turn, 0 once there is
+/// none.
+double common_step_of(const std::vector<double>& gaps, double start, double tolerance) {
+  double step = start;
+  for (std::size_t i = 0; i < gaps.size() && step > 0.0; ++i) {
+    step = common_step(std::max(step, gaps[i]), std::min(step, gaps[i]), tolerance);
+  }
+  return step;
+}
+
+}  // namespace
+
+std::vector<OutputTies> output_ties(const MatrixView& y) {
+  std::vector<OutputTies> result;
+  for (Index d = 0; d < y.rows(); ++d) {
+    std::vector<double> values(y.row(d).begin(), y.row(d).end());
+    std::sort(values.begin(), values.end());
+    OutputTies ties;
+    ties.resolution = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i > 0 && values[i] == values[i - 1]) continue;
+      ++ties.distinct;
+      if (i > 0) ties.resolution = std::min(ties.resolution, values[i] - values[i - 1]);
+    }
+    if (ties.distinct < 2) ties.resolution = 0.0;
+    result.push_back(ties);
+  }
+  return result;
+}
+
+double recording_step(const VectorView& values) {
+  if (!values.allFinite()) return 0.0;
+  const std::vector<double> sorted = sorted_distinct(values);
+  if (sorted.size() < 2) return 0.0;
+  const double range = sorted.back() - sorted.front();
+  const std::vector<double> gaps = consecutive_gaps(sorted);
+  const double smallest_gap = std::min(range, *std::min_element(gaps.begin(), gaps.end()));
+  const double step = common_step_of(gaps, smallest_gap, 1e-6 * smallest_gap);
+  return step >= 1e-6 * range ? step : 0.0;
+}
+
+double recording_step(const VectorView& values, const Communicator& communicator) {
+  if (communicator.size() == 1) return recording_step(values);
+  // Every difference between two values is a whole multiple of Δ exactly when, on each rank, the
+  // gaps between its consecutive values and the distance of its smallest value from the smallest
+  // of all ranks are: each rank takes the common step of its own, then of the ranks' steps.
+  const std::vector<double> sorted = sorted_distinct(values);
+  double extremes[3] = {values.allFinite() ? 0.0 : 1.0, -INFINITY, -INFINITY};
+  if (!sorted.empty()) {
+    extremes[1] = sorted.back();
+    extremes[2] = -sorted.front();
+  }
+  communicator.allreduce_max(extremes, 3);
+  const double range = extremes[1] + extremes[2];
+  if (extremes[0] > 0.0 || !(range > 0.0)) return 0.0;
+  std::vector<double> gaps = consecutive_gaps(sorted);
+  if (!sorted.empty() && sorted.front() + extremes[2] > 0.0) {
+    gaps.push_back(sorted.front() + extremes[2]);
+  }
+  double negated_smallest = -range;
+  for (const double gap : gaps) negated_smallest = std::max(negated_smallest, -gap);
+  communicator.allreduce_max(&negated_smallest, 1);
+  const double smallest_gap = -negated_smallest;
+  const double tolerance = 1e-6 * smallest_gap;
+  const std::vector<double> steps =
+      communicator.gather_all({common_step_of(gaps, smallest_gap, tolerance)});
+  if (std::find(steps.begin(), steps.end(), 0.0) != steps.end()) return 0.0;
+  const double step = common_step_of(steps, smallest_gap, tolerance);
+  return step >= 1e-6 * range ? step : 0.0;
+}
+
+bool is_tied(const OutputTies& ties, Index n) { return 2 * ties.distinct < n; }
+
+std::optional<std::string> spike_warning(const MatrixView& y_standard, double sigma,
+                                         const std::vector<double>& sigmas,
+                                         const std::vector<std::string>& y_names) {
+  // Only a width that cross-validation chose; one the user fixed is the user's decision.
+  if (sigmas.size() < 2) return {};
+  const std::vector<OutputTies> ties = output_ties(y_standard);
+  std::string tied;
+  double resolution = std::numeric_limits<double>::infinity();
+  for (std::size_t d = 0; d < ties.size(); ++d) {
+    // Below a quarter of the gap between neighbouring values the density halfway between two
+    // of them is under e⁻² of its peaks: a train of spikes. Above it the atoms blend.
+    if (!is_tied(ties[d], y_standard.cols()) || !(sigma < kSpikeFraction * ties[d].resolution)) {
+      continue;
+    }
+    const std::string name =
+        d < y_names.size() ? "'" + y_names[d] + "'" : "dimension " + std::to_string(d + 1);
+    tied += (tied.empty() ? "" : ", ") + name + " (" + std::to_string(ties[d].distinct) +
+            " distinct values in " + std::to_string(y_standard.cols()) + ")";
+    resolution = std::min(resolution, ties[d].resolution);
+  }
+  if (tied.empty()) return {};
+  char floor[32];
+  std::snprintf(floor, sizeof(floor), "%.3g", resolution);
+  return "the chosen sigma is below a quarter of the gap between neighbouring values of the "
+         "output " +
+         tied +
+         ", which repeats its values: cross-validation rewards spikes on the repeated values, so "
+         "the model is a set of spikes, not a density. If the output is discrete, declare it "
+         "(cdens "
+         "fit --method kcde --ordered COLUMN, or KCDE(ordered=[...]) in Python) for a "
+         "probability mass function; otherwise keep sigma at the data's resolution (--sigma "
+         "candidates from " +
+         floor + " up, in standardised units)";
+}
+
+}  // namespace cdens

@@ -1,0 +1,87 @@
+#pragma once
+// The distribution of a one-dimensional y at one x for a conditional mixture with output
+// transforms (output_transform.hpp): a weighted sum of parts, each a Gaussian mixture in a
+// variable t of its own that maps to y either affinely (the untransformed trend groups, through
+// y's standardisation) or through an output transform. Components below 1e-13 of the mass divided
+// by their count are left out (at most 1e-13 of the mass, as ScalarMixture's searches leave out).
+// In y the parts are no longer Gaussian, so the queries that ScalarMixture answers in closed form
+// or by tailored root-finding are answered here numerically:
+//
+// - density and CDF exactly (the parts' closed forms at t(y), with the Jacobian);
+// - quantiles by bisection of the CDF between the parts' own quantiles (a mixture's p-quantile
+//   lies between the smallest and largest of its parts' ones) to a relative 1e-13;
+// - highest-density regions, highest-density probabilities, the CRPS and ∫ p² on a grid: per
+//   part 256 points evenly spaced in its t between its 1e-12 and 1 − 1e-12 quantiles, plus
+//   each component's centre and centre ± 1, 2 spreads (of the 64 heaviest components), mapped
+//   to y. Superlevel sets are read off the grid (crossings interpolated linearly between grid
+//   points while a region's threshold is searched, then bisected on the density while secant steps
+//   polish the threshold) with their
+//   probabilities from the exact CDF; the CRPS integrates by the trapezoid rule with its
+//   derivative end correction (the density is F′), ∫ p² by the plain trapezoid rule
+//   (tests/cpp/test_output_transform.cpp checks all of them against closed forms: the untransformed
+//   mixture's through the identity transform, and the log-normal's).
+
+#include <vector>
+
+#include "cdens/core/output_transform.hpp"
+#include "cdens/core/types.hpp"
+#include "model/scalar_mixture.hpp"
+
+namespace cdens::detail {
+
+class TransformedScalarMixture {
+ public:
+  /// One part: components (probabilities summing to the part's weight, centres and spreads in
+  /// its t) and the map t → y: `transform`, or y = shift + scale · t where it is null.
+  struct Part {
+    std::vector<double> probabilities;
+    std::vector<double> centers;
+    std::vector<double> scales;
+    const OutputTransform* transform = nullptr;
+    double shift = 0.0;
+    double scale = 1.0;
+  };
+
+  /// Parts with no positive probability are dropped; the total probability must be positive.
+  explicit TransformedScalarMixture(std::vector<Part> parts);
+
+  double pdf(double y) const;
+  double cdf(double y) const;
+  double quantile(double p) const;
+  HighestDensityRegion highest_density_region(double coverage) const;
+  /// P(p(Y) ≥ p(y)).
+  double highest_density_probability(double y) const;
+  /// CRPS(F, y) = ∫ (F(z) − 1{z ≥ y})² dz.
+  double crps(double y) const;
+  /// ∫ p(y)² dy.
+  double squared_norm() const;
+
+ private:
+  struct Prepared {
+    double weight;          ///< Σ of the part's probabilities
+    ScalarMixture mixture;  ///< normalised to total 1
+    Part part;
+  };
+  double to_y(const Prepared& part, double t) const;
+  /// Points of y on which grid-based queries work, increasing, with the density at each.
+  void grid(std::vector<double>& points, std::vector<double>& densities) const;
+  /// The grid with the point y in it (added where it is not a grid point): y's index.
+  std::size_t grid_through(double y, std::vector<double>& points,
+                           std::vector<double>& densities) const;
+  /// The superlevel set {p ≥ threshold} read off the grid, its crossings refined by bisection
+  /// of the density where `refine`.
+  std::vector<Interval> superlevel_set(const std::vector<double>& points,
+                                       const std::vector<double>& densities, double threshold,
+                                       bool refine) const;
+  double probability_of(const std::vector<Interval>& intervals) const;
+
+  std::vector<Prepared> parts_;
+};
+
+/// E[y] and E[y²] of y = transform⁻¹(t), t ~ N(center, spread²), by 16-node Gauss–Hermite
+/// quadrature (within 1e-12 relative for a log-normal of log-spread up to 1): the moments of a
+/// transformed component, for the mean and variance of a mixture with output transforms.
+void transformed_component_moments(const OutputTransform& transform, double center, double spread,
+                                   double& first, double& second);
+
+}  // namespace cdens::detail
