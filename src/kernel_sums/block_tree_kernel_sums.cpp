@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 #include <vector>
 
 #include "parallel/parallel.hpp"
@@ -50,6 +51,12 @@ Vector block_tree_log_kernel_sums(const KdTree& point_tree, const KernelSumRefer
     offsets(k) = reference.offsets(point_tree.order()[static_cast<std::size_t>(k)]);
   }
   const std::vector<Index> point_leaves = leaves_of(point_tree);
+  for (const Index leaf : point_leaves) {
+    const KdTree::Node& node = point_tree.nodes()[static_cast<std::size_t>(leaf)];
+    if (node.end - node.begin > kKernelSumBlock) {
+      throw std::logic_error("block_tree_log_kernel_sums: a point leaf exceeds the block size");
+    }
+  }
   const KdTree query_tree(queries, Vector::Ones(m), kKernelSumBlock);
   const std::vector<Index> query_leaves = leaves_of(query_tree);
   std::atomic<long long> pairs_summed{0};

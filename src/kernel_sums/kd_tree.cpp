@@ -51,10 +51,14 @@ Index KdTree::build(Index begin, Index end, Index leaf_size, std::vector<Index>&
   upper_.col(index) = high;
   Index widest = 0;
   const double extent = (high - low).maxCoeff(&widest);
-  if (end - begin <= leaf_size || extent <= 0.0) return index;
+  if (end - begin <= leaf_size) return index;
+  // A box of equal points (tied data) is still split, at any place, so that every leaf holds at
+  // most leaf_size points: the block paths size their GEMMs by it.
   const Index middle = begin + (end - begin) / 2;
-  std::nth_element(order.begin() + begin, order.begin() + middle, order.begin() + end,
-                   [&](Index a, Index b) { return points(widest, a) < points(widest, b); });
+  if (extent > 0.0) {
+    std::nth_element(order.begin() + begin, order.begin() + middle, order.begin() + end,
+                     [&](Index a, Index b) { return points(widest, a) < points(widest, b); });
+  }
   const Index left = build(begin, middle, leaf_size, order, points);
   const Index right = build(middle, end, leaf_size, order, points);
   nodes_[static_cast<std::size_t>(index)].left = left;
