@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <Eigen/QR>
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "cdens/conditional/kcde.hpp"
 #include "cdens/model_file.hpp"
@@ -78,6 +80,45 @@ Vector sample_scale(const Matrix& data) {
 std::string file_bytes(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+}
+
+Vector brute_force_log_kernel_sums(const Matrix& points, const Vector& weights,
+                                   const Matrix& queries) {
+  Vector result(queries.cols());
+  for (Index j = 0; j < queries.cols(); ++j) {
+    std::vector<long double> exponents;
+    long double largest = -INFINITY;
+    for (Index i = 0; i < points.cols(); ++i) {
+      if (weights(i) == 0.0) continue;
+      long double squared = 0.0L;
+      for (Index k = 0; k < points.rows(); ++k) {
+        const long double difference =
+            static_cast<long double>(queries(k, j)) - static_cast<long double>(points(k, i));
+        squared += difference * difference;
+      }
+      exponents.push_back(std::log(static_cast<long double>(weights(i))) - 0.5L * squared);
+      largest = std::max(largest, exponents.back());
+    }
+    long double sum = 0.0L;
+    for (const long double exponent : exponents) sum += std::exp(exponent - largest);
+    result(j) = static_cast<double>(largest + std::log(sum));
+  }
+  return result;
+}
+
+Matrix grid_points(Index d, Index count, double low, double high) {
+  Index total = 1;
+  for (Index k = 0; k < d; ++k) total *= count;
+  Matrix grid(d, total);
+  for (Index j = 0; j < total; ++j) {
+    Index rest = j;
+    for (Index k = 0; k < d; ++k) {
+      grid(k, j) =
+          low + (high - low) * static_cast<double>(rest % count) / static_cast<double>(count - 1);
+      rest /= count;
+    }
+  }
+  return grid;
 }
 
 Vector integer_weights(Index n) {

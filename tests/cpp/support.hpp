@@ -50,6 +50,15 @@ std::string message_of(Function&& function) {
 /// reference of the OFR-LOO recursions.
 double explicit_loo_mse(const Matrix& x, const Vector& t, double lambda);
 
+/// log Σ_i w_i exp(−½‖q_j − p_i‖²) for every query column, term by term, max-shifted, in long
+/// double: the reference of the kernel-sum engine's paths.
+Vector brute_force_log_kernel_sums(const Matrix& points, const Vector& weights,
+                                   const Matrix& queries);
+
+/// The points of a grid with `count` nodes per dimension spanning [low, high] in every dimension,
+/// the first dimension varying fastest (the order of `cdens grid`).
+Matrix grid_points(Index d, Index count, double low, double high);
+
 /// Path of a fresh file name in the system's temporary directory.
 std::string temporary_path(const std::string& stem);
 

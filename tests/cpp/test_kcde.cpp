@@ -39,6 +39,29 @@ TEST(BandwidthLikelihoodTest, MatchesExplicitLeaveOneOut) {
   }
 }
 
+TEST(BandwidthLikelihoodTest, MatchesExplicitLeaveOneOutOnTiedSamples) {
+  // Integer-coded columns (issue 50): samples on a lattice of 3 × 2 × 4 nodes, 90 of them, so
+  // every sample has tied twins in x and most in (x, y) too; bandwidths down to the search's
+  // lower bound, where a twin's kernel value is 1 and every other one underflows.
+  Matrix z(3, 90);
+  for (Index i = 0; i < 90; ++i) {
+    z.col(i) << static_cast<double>(i % 3), static_cast<double>((i / 3) % 2),
+        static_cast<double>((i * 7) % 4);
+  }
+  for (const double width : {1e-3, 0.05, 0.7}) {
+    const Vector h = Vector::Constant(3, width);
+    for (Index c : {0, 2}) {
+      const Vector terms =
+          BandwidthLikelihood(z, c, {}, 2).negative_log_likelihoods(h.array().log().matrix());
+      const Vector expected = test::explicit_leave_one_out(z, c, ColumnKernels(3), h);
+      for (Index i = 0; i < z.cols(); ++i) {
+        EXPECT_NEAR(terms(i), expected(i), 1e-10 * std::max(1.0, std::abs(expected(i))))
+            << "width " << width << ", c = " << c << ", sample " << i;
+      }
+    }
+  }
+}
+
 TEST(BandwidthLikelihoodTest, HeldOutSubsetGivesTheTermsOfItsSamples) {
   const Matrix z = random_samples(3, 40, 2);
   const Vector log_h = Vector::Constant(3, std::log(0.6));

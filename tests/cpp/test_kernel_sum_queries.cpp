@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -100,6 +101,31 @@ TEST(KernelSumQueriesTest, TwoOutputsAndNadarayaWatsonMatchTheComponentwiseDensi
   nw.n_centers = 2000;
   const ConditionalFit nw_fit = fit_nwcde(x, y, nw);
   EXPECT_LT(largest_difference(nw_fit.model, query_x, query_y), kTolerance);
+}
+
+TEST(KernelSumQueriesTest, SurveyShapedTiedTableMatchesTheComponentwiseDensity) {
+  // The shape of the survey table of issue 50: integer-coded inputs of few levels (here six
+  // cells of about 350 tied rows each) and an output that is 0 on most rows. Its held-out
+  // log-densities take the dual tree of blocks, whose leaves of more than 256 tied points once
+  // overran their GEMM block. KCDE with its bandwidth search.
+  Rng rng(27);
+  auto table = [&](Index rows, Matrix& x, Matrix& y) {
+    x.resize(2, rows);
+    y.resize(1, rows);
+    for (Index i = 0; i < rows; ++i) {
+      x(0, i) = std::floor(2.0 * rng.uniform());
+      x(1, i) = std::floor(3.0 * rng.uniform());
+      const bool zero = rng.uniform() < 0.55 + 0.1 * x(0, i);
+      y(0, i) = zero ? 0.0 : std::exp(1.0 + 0.2 * x(1, i) + 0.5 * rng.normal());
+    }
+  };
+  Matrix x, y, query_x, query_y;
+  table(2100, x, y);
+  table(600, query_x, query_y);
+  KcdeOptions options;
+  options.search.n_restarts = 0;
+  const ConditionalFit fit = fit_kcde(x, y, options);
+  EXPECT_LT(largest_difference(fit.model, query_x, query_y), kTolerance);
 }
 
 TEST(KernelSumQueriesTest, DiscreteInputsKeepTheComponentwisePath) {

@@ -27,30 +27,6 @@
 namespace cdens {
 namespace {
 
-/// log Σ_i w_i exp(−½‖q_j − p_i‖²) term by term, max-shifted, in long double.
-Vector brute_force_log_sums(const Matrix& points, const Vector& weights, const Matrix& queries) {
-  Vector result(queries.cols());
-  for (Index j = 0; j < queries.cols(); ++j) {
-    std::vector<long double> exponents;
-    long double largest = -INFINITY;
-    for (Index i = 0; i < points.cols(); ++i) {
-      if (weights(i) == 0.0) continue;
-      long double squared = 0.0L;
-      for (Index k = 0; k < points.rows(); ++k) {
-        const long double difference =
-            static_cast<long double>(queries(k, j)) - static_cast<long double>(points(k, i));
-        squared += difference * difference;
-      }
-      exponents.push_back(std::log(static_cast<long double>(weights(i))) - 0.5L * squared);
-      largest = std::max(largest, exponents.back());
-    }
-    long double sum = 0.0L;
-    for (const long double exponent : exponents) sum += std::exp(exponent - largest);
-    result(j) = static_cast<double>(largest + std::log(sum));
-  }
-  return result;
-}
-
 /// Points of a two-cluster mixture in d dimensions, divided by the kernel width h (the engine
 /// works in units of the width), and queries spread a little wider.
 struct Problem {
@@ -88,7 +64,8 @@ double largest_error(const Problem& problem, const KernelSumOptions& options) {
   const KernelSums sums =
       gaussian_kernel_log_sums(problem.points, problem.weights, problem.queries, options);
   EXPECT_EQ(sums.path, options.path);
-  const Vector reference = brute_force_log_sums(problem.points, problem.weights, problem.queries);
+  const Vector reference =
+      test::brute_force_log_kernel_sums(problem.points, problem.weights, problem.queries);
   EXPECT_TRUE(sums.log_sums.allFinite());
   return (sums.log_sums - reference).cwiseAbs().maxCoeff();
 }
@@ -160,7 +137,7 @@ TEST(KernelSumsTest, QueriesFarFromEveryPointDoNotUnderflow) {
       const KernelSums sums = gaussian_kernel_log_sums(problem.points, problem.weights,
                                                        problem.queries, options_for(path));
       const Vector reference =
-          brute_force_log_sums(problem.points, problem.weights, problem.queries);
+          test::brute_force_log_kernel_sums(problem.points, problem.weights, problem.queries);
       ASSERT_TRUE(sums.log_sums.allFinite());
       for (Index j = 0; j < reference.size(); ++j) {
         EXPECT_NEAR(sums.log_sums(j), reference(j), 1e-6 + 1e-12 * std::abs(reference(j)));
@@ -220,25 +197,8 @@ TEST(KernelSumsTest, AutomaticChoiceIsWithinTolerance) {
       gaussian_kernel_log_sums(large.points, large.weights, large.queries);
   EXPECT_NE(large_sums.path, KernelSumPath::automatic);
   const Vector reference =
-      brute_force_log_sums(large.points, large.weights, large.queries.leftCols(300));
+      test::brute_force_log_kernel_sums(large.points, large.weights, large.queries.leftCols(300));
   EXPECT_LE((large_sums.log_sums.head(300) - reference).cwiseAbs().maxCoeff(), 1e-6 + 1e-10);
-}
-
-/// The points of a grid with `count` nodes per dimension spanning [low, high] in every dimension,
-/// the first dimension varying fastest (the order of `cdens grid`).
-Matrix grid_points(Index d, Index count, double low, double high) {
-  Index total = 1;
-  for (Index k = 0; k < d; ++k) total *= count;
-  Matrix grid(d, total);
-  for (Index j = 0; j < total; ++j) {
-    Index rest = j;
-    for (Index k = 0; k < d; ++k) {
-      grid(k, j) =
-          low + (high - low) * static_cast<double>(rest % count) / static_cast<double>(count - 1);
-      rest /= count;
-    }
-  }
-  return grid;
 }
 
 TEST(KernelSumsTest, BinnedPathIsWithinItsToleranceOnEveryGridPoint) {
@@ -260,7 +220,7 @@ TEST(KernelSumsTest, BinnedPathIsWithinItsToleranceOnEveryGridPoint) {
                  << "d=" << c.d << " width=" << c.width << " tolerance=" << c.tolerance);
     Problem problem = clustered_problem(c.d, 1500, 1, c.width, c.d == 2, 30 + c.d);
     // A grid over part of the data (points beyond it are binned too) and beyond it.
-    problem.queries = grid_points(c.d, c.count, c.low / c.width, c.high / c.width);
+    problem.queries = test::grid_points(c.d, c.count, c.low / c.width, c.high / c.width);
     EXPECT_LE(largest_error(problem, options_for(KernelSumPath::binned, c.tolerance)),
               c.tolerance + 1e-10);
   }
@@ -272,7 +232,7 @@ TEST(KernelSumsTest, BinnedGridFarFromThePointsIsRecomputedExactly) {
   for (Index d = 1; d <= 2; ++d) {
     const double tolerance = d == 1 ? 1e-3 : 1e-2;
     Problem problem = clustered_problem(d, 500, 1, 1.0, true, 7);
-    problem.queries = grid_points(d, 12, 30.0, 45.0);
+    problem.queries = test::grid_points(d, 12, 30.0, 45.0);
     EXPECT_LE(largest_error(problem, options_for(KernelSumPath::binned, tolerance)),
               tolerance + 1e-10);
   }
@@ -321,7 +281,7 @@ TEST(KernelSumsTest, BinnedTailsAreSummedDirectlyAndFarGridPointsExactly) {
 }
 
 TEST(KernelSumsTest, BinnedPathWithOnePointAndDuplicatedPoints) {
-  const Matrix grid = grid_points(2, 25, -3.0, 3.0);
+  const Matrix grid = test::grid_points(2, 25, -3.0, 3.0);
   const Problem single{(Matrix(2, 1) << 0.3, -0.2).finished(), Vector::Constant(1, 1.0), grid};
   EXPECT_LE(largest_error(single, options_for(KernelSumPath::binned, 1e-3)), 1e-3 + 1e-10);
   const Problem duplicated{single.points.replicate(1, 50), Vector::Constant(50, 0.02), grid};
@@ -330,7 +290,7 @@ TEST(KernelSumsTest, BinnedPathWithOnePointAndDuplicatedPoints) {
 
 TEST(KernelSumsTest, BinnedPathNeedsARegularGridAndAFeasibleFft) {
   Problem problem = clustered_problem(2, 300, 1, 0.3, true, 2);
-  problem.queries = grid_points(2, 10, -3.0, 3.0);
+  problem.queries = test::grid_points(2, 10, -3.0, 3.0);
   std::swap(problem.queries(0, 3), problem.queries(0, 4));  // no longer a grid
   EXPECT_THROW(gaussian_kernel_log_sums(problem.points, problem.weights, problem.queries,
                                         options_for(KernelSumPath::binned, 1e-3)),
@@ -340,10 +300,11 @@ TEST(KernelSumsTest, BinnedPathNeedsARegularGridAndAFeasibleFft) {
             KernelSumPath::binned);
   // d = 4 and a zero tolerance have no binned path.
   const Problem four = clustered_problem(4, 50, 1, 1.0, true, 2);
-  EXPECT_THROW(gaussian_kernel_log_sums(four.points, four.weights, grid_points(4, 3, -1.0, 1.0),
-                                        options_for(KernelSumPath::binned, 1e-3)),
-               InvalidArgument);
-  problem.queries = grid_points(2, 10, -3.0, 3.0);
+  EXPECT_THROW(
+      gaussian_kernel_log_sums(four.points, four.weights, test::grid_points(4, 3, -1.0, 1.0),
+                               options_for(KernelSumPath::binned, 1e-3)),
+      InvalidArgument);
+  problem.queries = test::grid_points(2, 10, -3.0, 3.0);
   EXPECT_THROW(gaussian_kernel_log_sums(problem.points, problem.weights, problem.queries,
                                         options_for(KernelSumPath::binned, 0.0)),
                InvalidArgument);
@@ -352,12 +313,12 @@ TEST(KernelSumsTest, BinnedPathNeedsARegularGridAndAFeasibleFft) {
 TEST(KernelSumsTest, AutomaticChoiceBinsLargeSamplesOnAGrid) {
   // 1-D, 200,000 points on a 512-point grid: binning is far cheaper than n·m terms.
   Problem problem = clustered_problem(1, 200000, 1, 0.05, true, 5);
-  problem.queries = grid_points(1, 512, -4.0 / 0.05, 4.0 / 0.05);
+  problem.queries = test::grid_points(1, 512, -4.0 / 0.05, 4.0 / 0.05);
   const KernelSums sums = gaussian_kernel_log_sums(problem.points, problem.weights, problem.queries,
                                                    options_for(KernelSumPath::automatic));
   EXPECT_EQ(sums.path, KernelSumPath::binned);
-  const Vector reference =
-      brute_force_log_sums(problem.points, problem.weights, problem.queries.leftCols(64));
+  const Vector reference = test::brute_force_log_kernel_sums(problem.points, problem.weights,
+                                                             problem.queries.leftCols(64));
   EXPECT_LE((sums.log_sums.head(64) - reference).cwiseAbs().maxCoeff(), 1e-6 + 1e-10);
 }
 
@@ -396,11 +357,12 @@ TEST(KernelSumsTest, ParzenShapedMixtureUsesTheEngineAndMatchesItsFormula) {
   const Vector log_densities = mixture.log_pdf(x);
   const Matrix z_query = scale.cwiseInverse().asDiagonal() * (x.colwise() - mean);
   const Vector inverse_gamma = gamma.cwiseInverse();
-  const Vector expected =
-      brute_force_log_sums(inverse_gamma.asDiagonal() * z, Vector::Constant(n, 1.0 / n),
-                           inverse_gamma.asDiagonal() * z_query)
-          .array() -
-      gamma.array().log().sum() - 0.5 * d * std::log(2.0 * M_PI) - scale.array().log().sum();
+  const Vector expected = test::brute_force_log_kernel_sums(inverse_gamma.asDiagonal() * z,
+                                                            Vector::Constant(n, 1.0 / n),
+                                                            inverse_gamma.asDiagonal() * z_query)
+                              .array() -
+                          gamma.array().log().sum() - 0.5 * d * std::log(2.0 * M_PI) -
+                          scale.array().log().sum();
   EXPECT_LE((log_densities - expected).cwiseAbs().maxCoeff(), 1e-6 + 1e-10);
   // The engine's points, prepared by the first query, serve the next ones and the copies; two
   // threads querying a fresh copy at once both get the same answer.
@@ -432,7 +394,7 @@ TEST(KernelSumsTest, AnOutlierPointOrAFarQueryLeavesTheSumsExact) {
   const Vector weights = Vector::Constant(40, 1.0 / 40.0);
   Matrix queries = test::normal_matrix(2, 30, rng);
   queries(1, 29) = 3e13;  // far from every point
-  const Vector exact = brute_force_log_sums(points, weights, queries);
+  const Vector exact = test::brute_force_log_kernel_sums(points, weights, queries);
   for (const KernelSumPath path :
        {KernelSumPath::exact, KernelSumPath::tree, KernelSumPath::automatic}) {
     SCOPED_TRACE(to_string(path));
@@ -467,8 +429,8 @@ TEST(KernelSumsTest, GaussianKernelConditionalMixtureMatchesItsFormula) {
   joint_points << u / sigma, v / sigma;
   Matrix joint_queries(3, m);
   joint_queries << z / sigma, t / sigma;
-  const Vector expected = (brute_force_log_sums(joint_points, ones, joint_queries) -
-                           brute_force_log_sums(u / sigma, ones, z / sigma))
+  const Vector expected = (test::brute_force_log_kernel_sums(joint_points, ones, joint_queries) -
+                           test::brute_force_log_kernel_sums(u / sigma, ones, z / sigma))
                               .array() -
                           std::log(sigma) - 0.5 * std::log(2.0 * M_PI) - std::log(4.0);
   EXPECT_LE((mixture.log_pdf(x, y) - expected).cwiseAbs().maxCoeff(), 1e-6 + 1e-10);
@@ -539,7 +501,8 @@ TEST(GaussTransformTest, ItsBoundHoldsAtEveryQueryOfAnExpandedBox) {
         std::vector<Index> recompute;
         GaussTransformValues values;
         gauss_transform_log_kernel_sums(*plan, sides.centred, tolerance, 2, &recompute, &values);
-        const Vector exact = brute_force_log_sums(problem.points, problem.weights, problem.queries);
+        const Vector exact =
+            test::brute_force_log_kernel_sums(problem.points, problem.weights, problem.queries);
         Index checked = 0;
         double closest = 0.0;  // the largest error / bound: how tight the bound is
         for (Index j = 0; j < problem.queries.cols(); ++j) {
@@ -588,7 +551,8 @@ TEST(GaussTransformTest, QueriesFarFromEveryPointAreHandedOn) {
     const KernelSums sums =
         gaussian_kernel_log_sums(problem.points, problem.weights, problem.queries,
                                  options_for(KernelSumPath::gauss_transform));
-    const Vector reference = brute_force_log_sums(problem.points, problem.weights, problem.queries);
+    const Vector reference =
+        test::brute_force_log_kernel_sums(problem.points, problem.weights, problem.queries);
     ASSERT_TRUE(sums.log_sums.allFinite());
     for (Index j = 0; j < reference.size(); ++j) {
       EXPECT_NEAR(sums.log_sums(j), reference(j), 1e-6 + 1e-12 * std::abs(reference(j)))
@@ -637,7 +601,7 @@ TEST(GaussTransformTest, TheEngineChoosesItWhereItIsCheaper) {
   const KernelSums sums = gaussian_kernel_log_sums(dense.points, dense.weights, dense.queries);
   EXPECT_EQ(sums.path, KernelSumPath::gauss_transform);
   const Vector reference =
-      brute_force_log_sums(dense.points, dense.weights, dense.queries.leftCols(200));
+      test::brute_force_log_kernel_sums(dense.points, dense.weights, dense.queries.leftCols(200));
   EXPECT_LE((sums.log_sums.head(200) - reference).cwiseAbs().maxCoeff(), 1e-6 + 1e-10);
   const Problem few = normal_problem(1, 200000, 5000, 0.005, 100);
   EXPECT_EQ(gaussian_kernel_log_sums(few.points, few.weights, few.queries).path,

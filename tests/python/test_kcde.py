@@ -205,3 +205,38 @@ def test_around_the_gaussian_process_trend_the_model_keeps_its_input_kinds_and_r
     loaded = cdens.load(path)
     assert loaded.trend == "gp"
     np.testing.assert_array_equal(loaded.log_pdf(x[:20], y[:20]), model.log_pdf(x[:20], y[:20]))
+
+
+def test_tied_survey_shaped_table_is_scored_in_python_and_on_the_command_line(cli, tmp_path):
+    # Issue 50: integer-coded inputs of few levels and an output that is 0 on most rows. Its
+    # held-out log-densities take the dual tree of blocks, whose leaves of more than 256 tied
+    # points once overran their GEMM block: the interpreter died, `cdens score` aborted. Both must
+    # now give the density written out as a kernel ratio, for each held-out row.
+    rng = np.random.default_rng(50)
+    x = np.column_stack([rng.integers(0, k, 3000) for k in (2, 3)]).astype(float)
+    zero = rng.random(3000) < 0.55 + 0.1 * x[:, 0]
+    y = np.where(zero, 0.0, np.exp(1.0 + 0.2 * x[:, 1] + 0.5 * rng.normal(size=3000)))
+    train, test = slice(0, 2100), slice(2100, None)
+    _, ties = np.unique(x[train], axis=0, return_counts=True)
+    assert ties.max() > 256  # more tied inputs than a block holds
+    model = cdens.KernelCDE(bandwidth=[0.3, 0.3, 0.05], marginal_mixing="none")
+    model.fit(x[train], y[train])
+    log_density = model.log_pdf(x[test], y[test])
+    # The kernel ratio in standardised units, then in y's (÷ the output scale).
+    sx, sy = x[train].std(axis=0, ddof=1), y[train].std(ddof=1)
+    h = np.array(model.bandwidths_)
+    qx, tx = x[test] / sx / h[:2], x[train] / sx / h[:2]
+    gate = -0.5 * ((qx[:, None, :] - tx[None, :, :]) ** 2).sum(-1)
+    output = -0.5 * ((y[test, None] - y[None, train]) / (sy * h[2])) ** 2
+    expected = (np.logaddexp.reduce(gate + output, axis=1) - np.logaddexp.reduce(gate, axis=1)
+                - np.log(np.sqrt(2 * np.pi) * sy * h[2]))
+    np.testing.assert_allclose(log_density, expected, rtol=0, atol=1e-6)
+    path = tmp_path / "survey.json"
+    model.save(path)
+    table = tmp_path / "test.csv"
+    np.savetxt(table, np.column_stack([x[test], y[test]]), delimiter=",", header="a,b,y",
+               comments="")
+    result = subprocess.run([cli, "score", str(path), str(table), "--x", "a,b", "--y", "y"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert f"{-expected.mean():.6g}" in result.stdout
