@@ -79,7 +79,13 @@ std::vector<Candidate> parse_candidates(const AutoOptions& options) {
   std::vector<Candidate> candidates;
   for (const std::string& spec : split_list(options.candidates, ',', "candidates")) {
     const std::vector<std::string> parts = split_list(spec, ':', "candidate '" + spec + "'");
-    const MethodEntry& method = find_method(parts.front(), MethodFamily::conditional);
+    const MethodEntry& method = [&]() -> const MethodEntry& {
+      try {
+        return find_method(parts.front(), MethodFamily::conditional);
+      } catch (const InvalidArgument& error) {
+        throw InvalidArgument("option candidates: " + std::string(error.what()));
+      }
+    }();
     if (method.name == "auto") {
       throw InvalidArgument("candidate '" + spec + "': auto cannot choose itself");
     }
