@@ -97,3 +97,23 @@ def test_the_command_scores_the_table_written_twice_as_written_once(cli, engel, 
     assert lines["twice"]["test_nll"] == lines["once"]["test_nll"]
     assert lines["twice"]["duplicate_rows"] == str(len(y) + int(lines["once"].get(
         "duplicate_rows", "0")))
+
+
+def test_labelled_columns_written_twice_are_the_table():
+    """A labelled input (words, coded to levels) and a labelled output: the rows written twice
+    merge into the rows once, and rows equal in x but not in y stay apart."""
+    rng = np.random.default_rng(3)
+    band = rng.choice(["low", "mid", "high"], size=60).astype(object)
+    size = rng.normal(size=60)
+    x = np.empty((60, 2), dtype=object)
+    x[:, 0], x[:, 1] = band, size
+    y = np.where(size + rng.normal(scale=0.5, size=60) > 0, "yes", "no").astype(object)
+    estimator = cdens.KernelCDE(discrete=[0, 2], random_state=0)
+    once = estimator.fit(x, y).log_pdf(x, y)
+    with pytest.warns(cdens.CdensWarning, match="60 of the 120 rows repeat an earlier row"):
+        doubled = estimator.fit(np.vstack([x, x]), np.concatenate([y, y]))
+    np.testing.assert_array_equal(doubled.log_pdf(x, y), once)
+    # The first row again with the other answer: equal in x only, so no row repeats.
+    other = np.where(y[:1] == "yes", "no", "yes").astype(object)
+    fitted = estimator.fit(np.vstack([x, x[:1]]), np.concatenate([y, other]))
+    assert "duplicate_rows" not in fitted.model_.statistics
