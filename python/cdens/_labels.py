@@ -106,7 +106,11 @@ def declared_positions(discrete, ordered, names):
     stated = {}
     if isinstance(ordered, dict):
         for spec, labels in ordered.items():
-            stated[_position(spec, names, "ordered")] = [label_text(label) for label in labels]
+            position = _position(spec, names, "ordered")
+            if isinstance(labels, (str, bytes)) or not np.iterable(labels):
+                raise ValueError(f"ordered: the labels of column {spec!r} must be a list in "
+                                 f"their order, got {labels!r}")
+            stated[position] = [label_text(label) for label in labels]
         ordered_positions = list(stated)
     else:
         specs = [] if ordered is None else np.atleast_1d(np.asarray(ordered, object))

@@ -19,5 +19,6 @@ class AutoCDE(ConditionalDensityEstimator):
         time_budget: float = ...,
         random_state: int | np.random.RandomState | None = ...,
         n_jobs: int | None = ...,
+        duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,
     ) -> None: ...

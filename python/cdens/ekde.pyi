@@ -14,6 +14,7 @@ class EpsilonKDE(ConditionalDensityEstimator):
         cv: int = ...,
         random_state: int | np.random.RandomState | None = ...,
         n_jobs: int | None = ...,
+        duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,
     ) -> None: ...
     def fit(self, X, y, comm=..., missing=...): ...

@@ -20,5 +20,6 @@ class GMM(DensityEstimator):
         standardize: bool = ...,
         random_state: int | np.random.RandomState | None = ...,
         n_jobs: int | None = ...,
+        duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,
     ) -> None: ...

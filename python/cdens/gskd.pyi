@@ -22,6 +22,6 @@ class GSKD(DensityEstimator):
         standardize: bool = ...,
         random_state: int | np.random.RandomState | None = ...,
         n_jobs: int | None = ...,
+        duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,
     ) -> None: ...
-    def fit(self, X, y=..., comm=..., missing=...): ...

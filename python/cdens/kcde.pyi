@@ -24,5 +24,6 @@ class KernelCDE(ConditionalDensityEstimator):
         max_iter: int = ...,
         random_state: int | np.random.RandomState | None = ...,
         n_jobs: int | None = ...,
+        duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,
     ) -> None: ...

@@ -11,5 +11,6 @@ class LinearGaussianCDE(ConditionalDensityEstimator):
         self,
         variance: Literal['constant', 'log_linear', 'auto'] = ...,
         y_transform: Literal['none', 'log', 'yeo_johnson'] = ...,
+        duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,
     ) -> None: ...

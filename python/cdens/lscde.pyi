@@ -16,6 +16,7 @@ class LSCDE(ConditionalDensityEstimator):
         cv_loss: Literal['kl', 'sq'] = ...,
         random_state: int | np.random.RandomState | None = ...,
         n_jobs: int | None = ...,
+        duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,
     ) -> None: ...
     def fit(self, X, y, X_unlabeled=..., comm=..., sample_weight=..., missing=...): ...

@@ -27,6 +27,7 @@ class LSCE(_ReducedConditionalDensity):
         cv: int = ...,
         random_state: int | np.random.RandomState | None = ...,
         n_jobs: int | None = ...,
+        duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,
     ) -> None: ...
     def fit(self, X, y, comm=..., missing=...): ...
@@ -47,6 +48,7 @@ class LSMI(_ReducedConditionalDensity):
         cv: int = ...,
         random_state: int | np.random.RandomState | None = ...,
         n_jobs: int | None = ...,
+        duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,
     ) -> None: ...
     def fit(self, X, y, comm=..., missing=...): ...

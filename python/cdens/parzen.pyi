@@ -14,5 +14,6 @@ class ParzenWindow(DensityEstimator):
         per_dimension: bool = ...,
         standardize: bool = ...,
         n_jobs: int | None = ...,
+        duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,
     ) -> None: ...

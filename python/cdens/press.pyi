@@ -28,6 +28,7 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
         single_precision: bool = ...,
         random_state: int | np.random.RandomState | None = ...,
         n_jobs: int | None = ...,
+        duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,
     ) -> None: ...
     def fit(self, X, y, comm=..., missing=...): ...

@@ -13,6 +13,7 @@ class RKDE(ConditionalDensityEstimator):
         cv: int = ...,
         random_state: int | np.random.RandomState | None = ...,
         n_jobs: int | None = ...,
+        duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,
     ) -> None: ...
     def fit(self, X, y, comm=..., missing=...): ...

@@ -14,6 +14,6 @@ class RSDE(DensityEstimator):
         standardize: bool = ...,
         random_state: int | np.random.RandomState | None = ...,
         n_jobs: int | None = ...,
+        duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,
     ) -> None: ...
-    def fit(self, X, y=..., comm=..., missing=...): ...

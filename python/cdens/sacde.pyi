@@ -21,6 +21,7 @@ class SACDE(_FeatureSelectingEstimator):
         tol: float = ...,
         random_state: int | np.random.RandomState | None = ...,
         n_jobs: int | None = ...,
+        duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,
     ) -> None: ...
     def fit(self, X, y, comm=..., missing=...): ...
@@ -35,6 +36,7 @@ class SALSCDE(_FeatureSelectingEstimator):
         cv: int = ...,
         random_state: int | np.random.RandomState | None = ...,
         n_jobs: int | None = ...,
+        duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,
     ) -> None: ...
     def fit(self, X, y, comm=..., missing=...): ...
@@ -51,6 +53,7 @@ class ForwardSelectionCDE(_FeatureSelectingEstimator):
         cv: int = ...,
         random_state: int | np.random.RandomState | None = ...,
         n_jobs: int | None = ...,
+        duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,
     ) -> None: ...
     def fit(self, X, y, comm=..., missing=...): ...

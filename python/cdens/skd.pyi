@@ -15,6 +15,6 @@ class SKD(DensityEstimator):
         standardize: bool = ...,
         random_state: int | np.random.RandomState | None = ...,
         n_jobs: int | None = ...,
+        duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,
     ) -> None: ...
-    def fit(self, X, y=..., comm=..., missing=...): ...

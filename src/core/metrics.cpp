@@ -102,9 +102,11 @@ double kl_divergence_on_grid(const GaussianMixture& model, const KlGrid& grid,
 
 Index model_size(const GaussianMixture& model) { return (model.weights().array() > 0.0).count(); }
 
-double held_out_ise(const GaussianMixture& model, const MatrixView& x) {
+double held_out_ise(const GaussianMixture& model, const MatrixView& x, const Vector& weights) {
   if (x.cols() == 0) throw DataError("no samples to score");
-  return model.squared_norm() - 2.0 * model.pdf(x).mean();
+  const Vector density = model.pdf(x);
+  const double mean = weights.size() > 0 ? density.dot(weights) / weights.sum() : density.mean();
+  return model.squared_norm() - 2.0 * mean;
 }
 
 }  // namespace cdens

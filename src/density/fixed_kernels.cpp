@@ -25,7 +25,7 @@ Matrix isotropic_kernel_columns(const MatrixView& a, const MatrixView& b, double
   return isotropic_gaussian_normaliser(width, a.rows()) * gaussian_kernel(a, b, width);
 }
 
-Vector parzen_at_samples(const MatrixView& z, double width, int threads) {
+Vector parzen_at_samples(const MatrixView& z, double width, int threads, const Vector& weights) {
   require_positive(width, "kernel width");
   // The exact path of the kernel-sum engine: the N × N kernel matrix in blocks, never whole.
   KernelSumOptions exact;
@@ -33,15 +33,22 @@ Vector parzen_at_samples(const MatrixView& z, double width, int threads) {
   exact.log_tolerance = 0.0;
   exact.threads = threads;
   const Matrix scaled = z / width;
-  const Vector weights = Vector::Constant(z.cols(), 1.0 / static_cast<double>(z.cols()));
-  const Vector log_sums = gaussian_kernel_log_sums(scaled, weights, scaled, exact).log_sums;
+  const Vector shares =
+      weights.size() > 0 ? Vector(weights / weights.sum())
+                         : Vector(Vector::Constant(z.cols(), 1.0 / static_cast<double>(z.cols())));
+  const Vector log_sums = gaussian_kernel_log_sums(scaled, shares, scaled, exact).log_sums;
   return isotropic_gaussian_normaliser(width, z.rows()) * log_sums.array().exp().matrix();
 }
 
-double choose_width_by_held_out_ise(const MatrixView& z, const std::vector<double>& widths,
-                                    int folds, std::uint64_t seed, int threads,
-                                    const FixedWidthFit& fit, FitReport& report,
-                                    Progress& progress) {
+Vector weighted_row_scales(const Vector& weights) {
+  if (weights.size() == 0) return Vector();
+  return (weights * (static_cast<double>(weights.size()) / weights.sum())).cwiseSqrt();
+}
+
+double choose_width_by_held_out_ise(const MatrixView& z, const Vector& weights,
+                                    const std::vector<double>& widths, int folds,
+                                    std::uint64_t seed, int threads, const FixedWidthFit& fit,
+                                    FitReport& report, Progress& progress) {
   require_positive_values(widths, "widths");
   if (widths.size() == 1) return widths.front();
   const Index n = z.cols();
@@ -57,9 +64,13 @@ double choose_width_by_held_out_ise(const MatrixView& z, const std::vector<doubl
   parallel_for(resolve_threads(threads), w_count * split.n_folds(), [&](Index task) {
     const Index w = task / split.n_folds();
     const int k = static_cast<int>(task % split.n_folds());
+    const auto of_rows = [&](const std::vector<Index>& rows) {
+      return weights.size() > 0 ? Vector(weights(rows)) : Vector();
+    };
+    const std::vector<Index> train = split.train(k);
     const GaussianMixture model =
-        fit(gather_samples(z, split.train(k)), widths[static_cast<std::size_t>(w)]);
-    fold_loss(w, k) = held_out_ise(model, gather_samples(z, split.test(k)));
+        fit(gather_samples(z, train), of_rows(train), widths[static_cast<std::size_t>(w)]);
+    fold_loss(w, k) = held_out_ise(model, gather_samples(z, split.test(k)), of_rows(split.test(k)));
     progress.advance();
   });
   progress.end();

@@ -44,9 +44,11 @@ DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options, const FitCo
     const Index n = z.cols();
     if (n < 2) throw DataError("GSKD needs at least 2 samples");
 
+    const Vector& weights = context.sample_weights;
     PrefixedProgress target_progress(context.progress, "Parzen target width, ");
-    const double target_width = parzen_target_width(
-        x, options.target_bandwidth, options.standardize, context.threads, target_progress);
+    const double target_width =
+        parzen_target_width(x, options.target_bandwidth, options.standardize, context.threads,
+                            target_progress, weights);
     RwbsOptions rwbs = gskd_paper_rwbs(m);
     if (options.population > 0) rwbs.population = options.population;
     if (options.generations > 0) rwbs.generations = options.generations;
@@ -72,9 +74,11 @@ DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options, const FitCo
           gskd_holdout_subsample(n, options.holdout_subsample, options.seed);
       GskdHoldoutChoice choice =
           subsample.empty()
-              ? choose_gskd_stages(z, target_width, options, rwbs, threads, context.progress)
-              : choose_gskd_stages(gather_samples(z, subsample), target_width, options, rwbs,
-                                   threads, context.progress);
+              ? choose_gskd_stages(z, weights, target_width, options, rwbs, threads,
+                                   context.progress)
+              : choose_gskd_stages(gather_samples(z, subsample),
+                                   weights.size() > 0 ? Vector(weights(subsample)) : Vector(),
+                                   target_width, options, rwbs, threads, context.progress);
       report.statistics["holdout_samples"] =
           static_cast<double>(subsample.empty() ? n : static_cast<Index>(subsample.size()));
       variance_upper = choice.variance_upper;
@@ -83,9 +87,10 @@ DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options, const FitCo
       report.statistics["holdout_cost_evaluations"] = static_cast<double>(choice.evaluations);
       report.cross_validation = std::move(choice.table);
     }
-    GskdConstruction construction(z, parzen_at_samples(z, target_width, threads),
-                                  gskd_box(z, target_width, options.variance_lower, variance_upper),
-                                  rwbs, options.regularization, threads);
+    GskdConstruction construction(
+        z, parzen_at_samples(z, target_width, threads, weights),
+        gskd_box(z, target_width, options.variance_lower, variance_upper, weights), rwbs,
+        options.regularization, threads, weights);
     // A stage may add no kernel (eq. 38), so the count is an upper bound only.
     context.progress.begin(
         "kernel construction, stages (at most " + std::to_string(stage_limit) + ")", 0);
@@ -96,7 +101,7 @@ DensityFit fit_gskd(const MatrixView& x, const GskdOptions& options, const FitCo
     context.progress.end();
     const Index k_count = static_cast<Index>(construction.kernels().size());
     const MnqpResult mnqp =
-        gskd_weights(z, construction.target(), construction.kernels(), options.mnqp);
+        gskd_weights(z, construction.target(), construction.kernels(), options.mnqp, weights);
     GaussianMixture fitted = gskd_mixture(std::move(scaling), construction.kernels(), mnqp);
 
     report.hyperparameters["target_bandwidth"] = target_width;

@@ -5,6 +5,8 @@
 
 #include "cdens/core/types.hpp"
 #include "core/random_streams.hpp"
+#include "core/sample_weights.hpp"
+#include "density/fixed_kernels.hpp"
 #include "density/mnqp.hpp"
 #include "density/rwbs.hpp"
 #include "kernel_sums/gaussian_kernel.hpp"
@@ -24,11 +26,17 @@ constexpr Index kColumnBlock = 2;
 }  // namespace
 
 GskdBox gskd_box(const MatrixView& z, double target_width, double variance_lower,
-                 double variance_upper) {
+                 double variance_upper, const Vector& weights) {
   const Index m = z.rows();
-  const Vector mean = z.rowwise().mean();
-  const Vector variance =
-      (z.colwise() - mean).rowwise().squaredNorm() / static_cast<double>(z.cols() - 1);
+  Vector variance(m);
+  if (weights.size() > 0) {
+    for (Index i = 0; i < m; ++i) {
+      variance(i) = std::pow(weighted_standard_deviation(z.row(i).transpose(), weights), 2);
+    }
+  } else {
+    const Vector mean = z.rowwise().mean();
+    variance = (z.colwise() - mean).rowwise().squaredNorm() / static_cast<double>(z.cols() - 1);
+  }
   GskdBox box{Vector(2 * m), Vector(2 * m)};
   box.upper << z.rowwise().maxCoeff(), variance_upper * variance;
   box.lower << z.rowwise().minCoeff(),
@@ -51,12 +59,21 @@ void gskd_kernel_column(const MatrixView& z, const VectorView& u, Eigen::Ref<Vec
 }
 
 GskdConstruction::GskdConstruction(const MatrixView& z, Vector target, GskdBox box,
-                                   RwbsOptions rwbs, double regularization, int threads)
+                                   RwbsOptions rwbs, double regularization, int threads,
+                                   const Vector& weights)
     : z_(z),
+      target_(std::move(target)),
+      row_scales_(weighted_row_scales(weights)),
       box_(std::move(box)),
       rwbs_(std::move(rwbs)),
-      model_(std::move(target), regularization),
+      model_(row_scales_.size() > 0 ? Vector(target_.cwiseProduct(row_scales_)) : target_,
+             regularization),
       threads_(threads) {}
+
+void GskdConstruction::column(const VectorView& u, Eigen::Ref<Vector> values) const {
+  gskd_kernel_column(z_, u, values);
+  if (row_scales_.size() > 0) values.array() *= row_scales_.array();
+}
 
 GskdStage GskdConstruction::add_stage() {
   const Index n = z_.cols();
@@ -72,9 +89,7 @@ GskdStage GskdConstruction::add_stage() {
       const Index first = block * kColumnBlock;
       const Index count = std::min(kColumnBlock, points.cols() - first);
       Matrix columns(n, count);
-      for (Index j = 0; j < count; ++j) {
-        gskd_kernel_column(z_, points.col(first + j), columns.col(j));
-      }
+      for (Index j = 0; j < count; ++j) column(points.col(first + j), columns.col(j));
       costs.segment(first, count) = model_.loo_mse_of_columns(std::move(columns)).cwiseMin(ceiling);
     });
     return costs;
@@ -82,9 +97,9 @@ GskdStage GskdConstruction::add_stage() {
   rwbs_.stream = random_stream::indexed(static_cast<Index>(kernels_.size()));
   const RwbsResult found = rwbs_minimize_batches(cost, box_.lower, box_.upper, rwbs_);
   evaluations_ += found.evaluations;
-  Vector column(n);
-  gskd_kernel_column(z_, found.point, column);
-  const OfrCandidate candidate = model_.evaluate(column);
+  Vector found_column(n);
+  column(found.point, found_column);
+  const OfrCandidate candidate = model_.evaluate(found_column);
   GskdStage stage{found.point, candidate.loo_mse, false};
   // Eq. (38): stop when J_{n+1} ≥ J_n; a density needs at least one kernel.
   if (!std::isfinite(candidate.loo_mse)) {
@@ -99,12 +114,18 @@ GskdStage GskdConstruction::add_stage() {
 }
 
 MnqpResult gskd_weights(const MatrixView& z, const Vector& target,
-                        const std::vector<Vector>& kernels, const MnqpOptions& options) {
+                        const std::vector<Vector>& kernels, const MnqpOptions& options,
+                        const Vector& weights) {
   Matrix phi(z.cols(), static_cast<Index>(kernels.size()));
   for (Index l = 0; l < phi.cols(); ++l) {
     gskd_kernel_column(z, kernels[static_cast<std::size_t>(l)], phi.col(l));
   }
-  return solve_mnqp(phi.transpose() * phi, phi.transpose() * target, options);
+  if (weights.size() == 0)
+    return solve_mnqp(phi.transpose() * phi, phi.transpose() * target, options);
+  // ΦᵀCΦ and ΦᵀCt, c scaled to a mean of 1: the rows scaled as the construction's.
+  const Vector scales = weighted_row_scales(weights);
+  phi = scales.asDiagonal() * phi;
+  return solve_mnqp(phi.transpose() * phi, phi.transpose() * target.cwiseProduct(scales), options);
 }
 
 GaussianMixture gskd_mixture(Standardizer scaling, const std::vector<Vector>& kernels,

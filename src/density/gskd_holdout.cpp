@@ -23,21 +23,27 @@ std::vector<Index> gskd_holdout_subsample(Index n, Index limit, std::uint64_t se
   return chosen;
 }
 
-GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, double target_width,
-                                     const GskdOptions& options, const RwbsOptions& rwbs,
-                                     int threads, Progress& progress) {
+GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, const Vector& weights,
+                                     double target_width, const GskdOptions& options,
+                                     const RwbsOptions& rwbs, int threads, Progress& progress) {
   Rng rng(options.seed, random_stream::kOuterFolds);
   const KFold folds(z.cols(), options.folds, rng);
   const std::vector<double>& bounds = options.variance_upper_grid;
   const auto bound_count = static_cast<Index>(bounds.size());
   const int fold_count = folds.n_folds();
-  // The other folds and their Parzen target, shared by every bound.
+  const auto of_rows = [&](const std::vector<Index>& rows) {
+    return weights.size() > 0 ? Vector(weights(rows)) : Vector();
+  };
+  // The other folds, their weights and their Parzen target, shared by every bound.
   std::vector<Matrix> training(static_cast<std::size_t>(fold_count));
+  std::vector<Vector> training_weights(training.size());
   std::vector<Vector> targets(training.size());
   parallel_for(threads, fold_count, [&](Index k) {
     const auto fold = static_cast<std::size_t>(k);
-    training[fold] = gather_samples(z, folds.train(static_cast<int>(k)));
-    targets[fold] = parzen_at_samples(training[fold], target_width);
+    const std::vector<Index> rows = folds.train(static_cast<int>(k));
+    training[fold] = gather_samples(z, rows);
+    training_weights[fold] = of_rows(rows);
+    targets[fold] = parzen_at_samples(training[fold], target_width, 1, training_weights[fold]);
   });
   // traces[c · K + k]: the held-out error of fold k after stages 1, 2, … with bound c. One task
   // per (bound, fold), each construction on one thread, so the traces do not depend on
@@ -49,20 +55,23 @@ GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, double target_width,
     const Index c = task / fold_count;
     const auto k = static_cast<int>(task % fold_count);
     const Matrix& train = training[static_cast<std::size_t>(k)];
+    const Vector& train_weights = training_weights[static_cast<std::size_t>(k)];
     const Matrix held_out = gather_samples(z, folds.test(k));
-    GskdConstruction construction(
-        train, targets[static_cast<std::size_t>(k)],
-        gskd_box(train, target_width, options.variance_lower, bounds[static_cast<std::size_t>(c)]),
-        rwbs, options.regularization, 1);
+    const Vector held_out_weights = of_rows(folds.test(k));
+    GskdConstruction construction(train, targets[static_cast<std::size_t>(k)],
+                                  gskd_box(train, target_width, options.variance_lower,
+                                           bounds[static_cast<std::size_t>(c)], train_weights),
+                                  rwbs, options.regularization, 1, train_weights);
     std::vector<double>& trace = traces[static_cast<std::size_t>(task)];
     double best = std::numeric_limits<double>::infinity();
     int since_best = 0;
     while (static_cast<Index>(trace.size()) < std::min(options.max_kernels, train.cols()) &&
            since_best < options.patience && construction.add_stage().added) {
       const std::vector<Vector>& kernels = construction.kernels();
-      const MnqpResult weights = gskd_weights(train, construction.target(), kernels, options.mnqp);
-      trace.push_back(
-          held_out_ise(gskd_mixture(Standardizer::identity(z.rows()), kernels, weights), held_out));
+      const MnqpResult mixing =
+          gskd_weights(train, construction.target(), kernels, options.mnqp, train_weights);
+      trace.push_back(held_out_ise(gskd_mixture(Standardizer::identity(z.rows()), kernels, mixing),
+                                   held_out, held_out_weights));
       if (trace.back() < best) {
         best = trace.back();
         since_best = 0;

@@ -29,9 +29,12 @@ std::vector<Index> gskd_holdout_subsample(Index n, Index limit, std::uint64_t se
 /// after every stage by held_out_ise (eq. 16 up to ∫p², over the fold) of its MNQP-weighted
 /// mixture; a fold whose construction stopped (eq. 38, patience, max_kernels) keeps its last
 /// score for the later stage counts. The row is taken from the table by options.stage_rule.
-/// Every (fold, bound) construction is a step of `progress`.
-GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, double target_width,
-                                     const GskdOptions& options, const RwbsOptions& rwbs,
-                                     int threads, Progress& progress = silent_progress());
+/// Every (fold, bound) construction is a step of `progress`. With sample weights (one per column
+/// of z; empty: none) each construction, its target and box weigh its samples and each held-out
+/// sample counts by its weight.
+GskdHoldoutChoice choose_gskd_stages(const MatrixView& z, const Vector& weights,
+                                     double target_width, const GskdOptions& options,
+                                     const RwbsOptions& rwbs, int threads,
+                                     Progress& progress = silent_progress());
 
 }  // namespace cdens

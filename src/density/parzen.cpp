@@ -306,12 +306,13 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options,
 }
 
 double parzen_target_width(const MatrixView& x, double requested, bool standardize, int threads,
-                           Progress& progress) {
+                           Progress& progress, const Vector& weights) {
   if (requested > 0.0) return requested;
   ParzenOptions options;
   options.standardize = standardize;
   FitContext context{local_communicator(), progress};
   context.threads = threads;
+  context.sample_weights = weights;
   return fit_parzen(x, options, context).report.hyperparameters.at("bandwidth");
 }
 

@@ -14,9 +14,10 @@ namespace cdens {
 namespace {
 
 /// RSDE on z at width γ: the kept kernels' weights, centres and widths, identity scaling.
-GaussianMixture solve(const MatrixView& z, double width, const MnqpOptions& mnqp,
-                      MnqpResult* result = nullptr, Progress& progress = silent_progress()) {
-  const RsdeProblem problem = rsde_problem(z, width);
+GaussianMixture solve(const MatrixView& z, const Vector& weights, double width,
+                      const MnqpOptions& mnqp, MnqpResult* result = nullptr,
+                      Progress& progress = silent_progress()) {
+  const RsdeProblem problem = rsde_problem(z, width, weights);
   MnqpResult solved = solve_mnqp(problem.g, problem.parzen, mnqp, progress);
   GaussianMixture model(Standardizer::identity(z.rows()), solved.weights(solved.kept),
                         gather_samples(z, solved.kept),
@@ -27,11 +28,11 @@ GaussianMixture solve(const MatrixView& z, double width, const MnqpOptions& mnqp
 
 }  // namespace
 
-RsdeProblem rsde_problem(const MatrixView& z, double width) {
+RsdeProblem rsde_problem(const MatrixView& z, double width, const Vector& weights) {
   require_positive(width, "RSDE width");
   RsdeProblem problem;
   problem.g = isotropic_kernel_columns(z, z, std::sqrt(2.0) * width);  // g_ij = G_{√2γ} (eq. 14)
-  problem.parzen = parzen_at_samples(z, width);                        // eqs. (15), (17)
+  problem.parzen = parzen_at_samples(z, width, 1, weights);            // eqs. (15), (17)
   return problem;
 }
 
@@ -42,13 +43,17 @@ DensityFit fit_rsde(const MatrixView& x, const RsdeOptions& options, const FitCo
     const Matrix z = scaling.transform(x);
     const Index n = z.cols();
 
+    const Vector& weights = context.sample_weights;
     const double width = choose_width_by_held_out_ise(
-        z, options.bandwidth, options.folds, options.seed, context.threads,
-        [&](const Matrix& train, double w) { return solve(train, w, options.mnqp); }, report,
-        context.progress);
+        z, weights, options.bandwidth, options.folds, options.seed, context.threads,
+        [&](const Matrix& train, const Vector& train_weights, double w) {
+          return solve(train, train_weights, w, options.mnqp);
+        },
+        report, context.progress);
 
     MnqpResult solved;
-    const GaussianMixture fitted = solve(z, width, options.mnqp, &solved, context.progress);
+    const GaussianMixture fitted =
+        solve(z, weights, width, options.mnqp, &solved, context.progress);
     report.hyperparameters["bandwidth"] = width;
     report.statistics["n_train"] = static_cast<double>(n);
     report.statistics["dimension"] = static_cast<double>(z.rows());

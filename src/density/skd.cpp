@@ -53,14 +53,24 @@ struct SkdSolution {
   MnqpResult mnqp;
 };
 
-SkdSolution solve(const MatrixView& z, const Vector& target, double width,
+/// Φ and t of the regression with their rows times `scales` (weighted_row_scales; empty: as
+/// they are).
+void scale_rows(const Vector& scales, Matrix& phi, Vector& target) {
+  if (scales.size() == 0) return;
+  phi = scales.asDiagonal() * phi;
+  target = target.cwiseProduct(scales);
+}
+
+SkdSolution solve(const MatrixView& z, const Vector& weights, const Vector& target, double width,
                   const SkdOptions& options, Progress& progress = silent_progress()) {
-  SkdSelection selection = select_skd_kernels(z, target, width, options);
+  SkdSelection selection = select_skd_kernels(z, target, width, options, weights);
   const Matrix centers = gather_samples(z, selection.selected);
-  const Matrix phi = isotropic_kernel_columns(z, centers, width);
-  // Eq. (39): B = ΦᵀΦ, v = Φᵀt over the selected kernels.
+  Matrix phi = isotropic_kernel_columns(z, centers, width);
+  Vector t = target;
+  scale_rows(weighted_row_scales(weights), phi, t);
+  // Eq. (39): B = ΦᵀΦ, v = Φᵀt over the selected kernels (ΦᵀCΦ, ΦᵀCt with weights).
   const Matrix b = phi.transpose() * phi;
-  const Vector v = phi.transpose() * target;
+  const Vector v = phi.transpose() * t;
   MnqpResult mnqp = solve_mnqp(b, v, options.mnqp, progress);
   GaussianMixture model(Standardizer::identity(z.rows()), mnqp.weights(mnqp.kept),
                         gather_samples(centers, mnqp.kept),
@@ -71,14 +81,19 @@ SkdSolution solve(const MatrixView& z, const Vector& target, double width,
 }  // namespace
 
 SkdSelection select_skd_kernels(const MatrixView& z, const Vector& target, double width,
-                                const SkdOptions& options) {
+                                const SkdOptions& options, const Vector& weights) {
   const Index n = z.cols();
   if (target.size() != n) throw InvalidArgument("SKD: one target value per sample is needed");
-  const Matrix phi = isotropic_kernel_columns(z, z, width);
+  if (weights.size() != 0 && weights.size() != n) {
+    throw InvalidArgument("SKD: one sample weight per sample is needed");
+  }
+  Matrix phi = isotropic_kernel_columns(z, z, width);
+  Vector t = target;
+  scale_rows(weighted_row_scales(weights), phi, t);
   Vector lambdas = Vector::Constant(n, options.initial_regularization);
   SkdSelection result;
   for (int pass = 0; pass < options.regularization_passes; ++pass) {
-    OfrLoo model(target);
+    OfrLoo model(t);
     OfrCandidatePool pool(model, phi);
     std::vector<Index> selected;
     while (static_cast<Index>(selected.size()) < std::min(options.max_kernels, n)) {
@@ -110,18 +125,22 @@ DensityFit fit_skd(const MatrixView& x, const SkdOptions& options, const FitCont
     const Matrix z = scaling.transform(x);
     if (z.cols() < 2) throw DataError("SKD needs at least 2 samples");
 
+    const Vector& weights = context.sample_weights;
     PrefixedProgress target_progress(context.progress, "Parzen target width, ");
-    const double target_width = parzen_target_width(
-        x, options.target_bandwidth, options.standardize, context.threads, target_progress);
+    const double target_width =
+        parzen_target_width(x, options.target_bandwidth, options.standardize, context.threads,
+                            target_progress, weights);
     const double width = choose_width_by_held_out_ise(
-        z, options.bandwidth, options.folds, options.seed, context.threads,
-        [&](const Matrix& train, double w) {
-          return solve(train, parzen_at_samples(train, target_width), w, options).model;
+        z, weights, options.bandwidth, options.folds, options.seed, context.threads,
+        [&](const Matrix& train, const Vector& train_weights, double w) {
+          return solve(train, train_weights,
+                       parzen_at_samples(train, target_width, 1, train_weights), w, options)
+              .model;
         },
         report, context.progress);
 
-    const SkdSolution solution =
-        solve(z, parzen_at_samples(z, target_width), width, options, context.progress);
+    const SkdSolution solution = solve(z, weights, parzen_at_samples(z, target_width, 1, weights),
+                                       width, options, context.progress);
     report.hyperparameters["bandwidth"] = width;
     report.hyperparameters["target_bandwidth"] = target_width;
     report.statistics["n_train"] = static_cast<double>(z.cols());

@@ -79,7 +79,13 @@ std::vector<Candidate> parse_candidates(const AutoOptions& options) {
   std::vector<Candidate> candidates;
   for (const std::string& spec : split_list(options.candidates, ',', "candidates")) {
     const std::vector<std::string> parts = split_list(spec, ':', "candidate '" + spec + "'");
-    const MethodEntry& method = find_method(parts.front(), MethodFamily::conditional);
+    const MethodEntry& method = [&]() -> const MethodEntry& {
+      try {
+        return find_method(parts.front(), MethodFamily::conditional);
+      } catch (const InvalidArgument& error) {
+        throw InvalidArgument("option candidates: " + std::string(error.what()));
+      }
+    }();
     if (method.name == "auto") {
       throw InvalidArgument("candidate '" + spec + "': auto cannot choose itself");
     }
@@ -125,17 +131,11 @@ bool declares(const std::vector<Index>& columns, Index input_dim) {
                      [&](Index column) { return column >= input_dim; });
 }
 
-/// Whether the candidate sets a trend other than none (KCDE's trend = linear or gp).
-/// Whether the candidate sets the choice `name` to something other than "none".
+/// Whether the candidate sets the choice `name` to something other than "none" (KCDE's trend =
+/// linear or gp, a y_transform).
 bool sets_choice(const Candidate& candidate, const char* name) {
   const auto value = candidate.values.find(name);
   return value != candidate.values.end() && std::get<std::string>(value->second) != "none";
-}
-
-/// Whether the candidate sets the choice option `name` to `value`.
-bool chooses(const Candidate& candidate, const char* name, const char* value) {
-  const auto found = candidate.values.find(name);
-  return found != candidate.values.end() && std::get<std::string>(found->second) == value;
 }
 
 /// InvalidArgument unless every fold can hold a pair (the table's rules are checked before).
@@ -425,11 +425,35 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
   // weight. A fold's KCDE keeps each rank's pairs on their rank (its scores sum over the ranks,
   // log_pdf_of_ranks); the fits that become the model hold every pair.
   const Vector& weights = context.sample_weights;
-  const auto quiet = [&](const std::vector<Index>& rows, bool rows_stay_on_ranks) {
-    FitContext part = context.reporting_to(silent_progress());
-    part.sample_weights = context.weighted() ? Vector(weights(rows)) : Vector();
+  // The candidates' fits take the pairs as auto has them: fit_method grouped their identical
+  // pairs before auto (docs/methods/duplicates.md), and a fit_auto called directly keeps them, as
+  // every method's fit called directly does.
+  FitContext grouped = context;
+  grouped.merged_rows = std::max<Index>(context.merged_rows, 0);
+  const auto quiet = [&](bool rows_stay_on_ranks) {
+    FitContext part = grouped.reporting_to(silent_progress());
     part.rows_stay_on_ranks = rows_stay_on_ranks;
     return part;
+  };
+  // Merged duplicates (docs/methods/duplicates.md): where the weights are the copies of each pair
+  // that fit_method merged, a candidate that takes no weights is fitted on every pair with its
+  // copies, and the folds, drawn over the merged pairs, hold a pair out with all its copies.
+  std::vector<bool> on_copies(candidates.size(), false);
+  // Candidate c fitted on this rank's `rows` with `part`, whose weights become those rows' (or
+  // none, each row repeated its count times, for a candidate fitted on copies).
+  const auto fit_candidate = [&](std::size_t c, const std::vector<Index>& rows, FitContext part) {
+    std::vector<Index> fitted;
+    if (on_copies[c]) {
+      for (const Index row : rows) {
+        fitted.insert(fitted.end(), static_cast<std::size_t>(weights(row)), row);
+      }
+      part.sample_weights = Vector();
+    } else {
+      fitted = rows;
+      part.sample_weights = context.weighted() ? Vector(weights(rows)) : Vector();
+    }
+    return fit_method(*candidates[c].method, x(Eigen::all, fitted), y(Eigen::all, fitted),
+                      no_inputs, candidates[c].values, part);
   };
   std::vector<Index> all_pairs(static_cast<std::size_t>(local_n));
   for (Index i = 0; i < local_n; ++i) all_pairs[static_cast<std::size_t>(i)] = i;
@@ -447,6 +471,7 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
       steps[static_cast<std::size_t>(d)] = recording_step(y.row(d).transpose(), communicator);
     }
   }
+  std::string fitted_on_copies;  // the specs of the candidates scored on copies
   MethodSelection selection;
   selection.folds = options.folds;
   selection.time_budget = options.time_budget;
@@ -462,13 +487,15 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
     const bool any_scored = std::any_of(scores.begin(), scores.end(),
                                         [](const auto& scored) { return scored.has_value(); });
     const auto candidate_started = Clock::now();
-    if (context.weighted() && !candidate.method->sample_weights) {
+    const std::string unweighted = candidate.method->weights_refused
+                                       ? candidate.method->weights_refused(candidate.values, false)
+                                       : std::string();
+    const bool takes_weights = candidate.method->sample_weights && unweighted.empty();
+    on_copies[c] = context.weighted() && context.weights_count_copies && !takes_weights;
+    if (context.weighted() && !on_copies[c] && !candidate.method->sample_weights) {
       score.status = "not run: it does not support sample weights";
-    } else if (context.weighted() &&
-               (sets_choice(candidate, "y_transform") || chooses(candidate, "trend", "gp"))) {
-      score.status =
-          "not run: a Gaussian-process trend and an output transform take no sample "
-          "weights";
+    } else if (context.weighted() && !on_copies[c] && !unweighted.empty()) {
+      score.status = "not run: " + unweighted;
     } else if (discrete_output &&
                typed_option(*candidate.method, "discrete", OptionType::columns) == nullptr) {
       score.status = "not run: it models densities, and a discrete y is scored by masses";
@@ -488,11 +515,10 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
       try {
         // Leave-one-out: the fit on every pair first; its own leave-one-out terms are the
         // scores where its selection computes them (on every rank: each rank's own pairs'),
-        // K-fold refits otherwise.
-        if (leave_one_out) {
+        // K-fold refits otherwise — and for a fit on copies, whose terms keep a pair's copies.
+        if (leave_one_out && !on_copies[c]) {
           context.progress.begin(stage + "fit on every pair", 1);
-          scored.full_fit = fit_method(*candidate.method, x, y, no_inputs, candidate.values,
-                                       quiet(all_pairs, false));
+          scored.full_fit = fit_candidate(c, all_pairs, quiet(false));
           double without_terms = scored.full_fit->report.held_out ? 0.0 : 1.0;
           communicator.allreduce_max(&without_terms, 1);
           if (auto spikes = narrower_than_recording(scored.full_fit->mixture, steps)) {
@@ -512,9 +538,7 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
           for (int k = 0; k < options.folds; ++k) {
             const std::vector<Index> train = fold_rows(k, false);
             const std::vector<Index> test = fold_rows(k, true);
-            const ConditionalModel model =
-                fit_method(*candidate.method, x(Eigen::all, train), y(Eigen::all, train), no_inputs,
-                           candidate.values, quiet(train, true));
+            const ConditionalModel model = fit_candidate(c, train, quiet(true));
             if (auto spikes = narrower_than_recording(model.mixture, steps)) {
               score.status = std::move(*spikes);
               break;
@@ -551,6 +575,9 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
       communicator.allreduce_max(&not_finite, 1);
       if (not_finite > 0.0) score.status = "failed: a held-out NLL is not finite";
       if (score.scored()) {
+        if (on_copies[c]) {
+          fitted_on_copies += (fitted_on_copies.empty() ? "" : ", ") + candidate.spec;
+        }
         scores[c] = std::move(scored);
       } else {
         score.validation.clear();
@@ -630,10 +657,9 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
         // The refit's own stages, named as its candidate.
         PrefixedProgress refitting(context.progress,
                                    "refit of " + candidates[c].spec + " on every pair: ");
-        FitContext refit = context.reporting_to(refitting);
+        FitContext refit = grouped.reporting_to(refitting);
         refit.rows_stay_on_ranks = false;
-        refitted.emplace(
-            c, fit_method(*candidates[c].method, x, y, no_inputs, candidates[c].values, refit));
+        refitted.emplace(c, fit_candidate(c, all_pairs, refit));
       }
     }
     std::vector<std::size_t> apart;
@@ -665,6 +691,12 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
     selection.candidates[c].difference_standard_error =
         mean_and_standard_error(pair_nll[c] - pair_nll[chosen], common_weights, communicator)
             .second;
+  }
+  if (!fitted_on_copies.empty()) {
+    notes.insert(notes.begin(),
+                 "candidates that take no sample weights (" + fitted_on_copies +
+                     ") were fitted on the merged duplicate rows with their copies, each held "
+                     "out with its copies by the folds (docs/methods/duplicates.md)");
   }
   ConditionalModel model = pooled_model(std::move(members), stack.weights, specs, n);
   model.report.held_out.reset();  // a member's own, not the pool's

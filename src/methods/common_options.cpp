@@ -99,6 +99,20 @@ OptionInfo threads_option() {
   return row.describe().front();
 }
 
+OptionInfo duplicates_option() {
+  OptionTable<FitContext> row;
+  row.add_choice(option("duplicates", OptionType::choice,
+                        "Rows equal in every column, x and y: merge fits each group as one row "
+                        "weighing their total (a method without sample weights: one in k copies "
+                        "where every group has a multiple of k rows), so leave-one-out and "
+                        "cross-validation hold a row out with its copies; keep fits the rows as "
+                        "given, as the papers do, where a held-out row's twin pulls the kernel "
+                        "widths towards 0"),
+                 CDENS_OPTION_FIELD(FitContext, duplicates), {Duplicates::merge, Duplicates::keep},
+                 [](Duplicates choice) { return to_string(choice); });
+  return row.describe().front();
+}
+
 OptionInfo standardize_option() {
   return option(
       "standardize", OptionType::boolean,
@@ -116,6 +130,12 @@ const std::vector<OutputTransformChoice>& output_transform_choices() {
   static const std::vector<OutputTransformChoice> choices = {
       OutputTransformChoice::none, OutputTransformChoice::log, OutputTransformChoice::yeo_johnson};
   return choices;
+}
+
+std::string output_transform_refuses_weights(const OptionValues& values) {
+  const auto given = values.find("y_transform");
+  if (given == values.end() || std::get<std::string>(given->second) == "none") return {};
+  return "an output transform takes no sample weights";
 }
 
 OptionInfo declared_columns_option(const std::string& name, std::string doc) {

@@ -51,6 +51,10 @@ OptionInfo seed_option();
 /// appends to the options of every method that runs on threads (MethodEntry::threads); its value
 /// lives in FitContext::threads, not in the method's options.
 OptionInfo threads_option();
+/// What fit_method does with training rows equal in every column ("duplicates": merge or keep),
+/// described with its default: the row the registry appends to the options of every method; its
+/// value lives in FitContext::duplicates, not in the method's options.
+OptionInfo duplicates_option();
 /// Whether to standardise the data first ("standardize"; --no-standardize turns it off).
 OptionInfo standardize_option();
 
@@ -59,6 +63,9 @@ OptionInfo standardize_option();
 OptionInfo output_transform_option();
 /// Its values, in the order the table lists them.
 const std::vector<OutputTransformChoice>& output_transform_choices();
+/// Why a fit with these option values takes no sample weights because it transforms y (a
+/// y_transform other than none; output_transform_fit.cpp refuses them), or empty.
+std::string output_transform_refuses_weights(const OptionValues& values);
 
 /// A list of declared discrete columns, `discrete` or `ordered`, none by default; `doc` says what
 /// the method does with them.

@@ -305,6 +305,7 @@ MethodEntry gmm_method() {
 MethodEntry rsde_method() {
   MethodEntry entry = density_method("rsde", "reduced set density estimator", "RSDE",
                                      rsde_option_table(), &fit_rsde);
+  entry.sample_weights = true;
   entry.test_options = {{"bandwidth", std::vector<double>{0.3, 0.6}}, {"folds", std::int64_t{2}}};
   return entry;
 }
@@ -312,6 +313,7 @@ MethodEntry rsde_method() {
 MethodEntry skd_method() {
   MethodEntry entry = density_method("skd", "sparse kernel density estimator, fixed kernels", "SKD",
                                      skd_option_table(), &fit_skd);
+  entry.sample_weights = true;
   entry.test_options = {{"bandwidth", std::vector<double>{0.3, 0.6}},
                         {"target_bandwidth", 0.3},
                         {"folds", std::int64_t{2}}};
@@ -321,6 +323,7 @@ MethodEntry skd_method() {
 MethodEntry gskd_method() {
   MethodEntry entry = density_method("gskd", "sparse kernel density estimator, tunable kernels",
                                      "GSKD", gskd_option_table(), &fit_gskd);
+  entry.sample_weights = true;
   entry.test_options = {{"target_bandwidth", 0.3},
                         {"population", std::int64_t{4}},
                         {"generations", std::int64_t{2}},

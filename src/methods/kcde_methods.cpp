@@ -125,6 +125,13 @@ MethodEntry kcde_method() {
       {gate_kind<ProductKernelGate>("product_kernel"),
        wrapping_gate_kind<BroadComponentGate>("broad_component")});
   entry.sample_weights = true;
+  entry.weights_refused = [](const OptionValues& values, bool) {
+    const auto trend = values.find("trend");
+    if (trend != values.end() && std::get<std::string>(trend->second) == "gp") {
+      return std::string("a Gaussian-process trend takes no sample weights");
+    }
+    return output_transform_refuses_weights(values);
+  };
   // Its criterion's kernel sums, the Gaussian-process trend's Gram and the transform's least
   // squares are sums over the rows (docs/distributed.md).
   entry.distributed = true;
@@ -139,6 +146,9 @@ MethodEntry linear_method() {
       "LinearGaussianCDE", linear_option_table(), &fit_linear,
       {gate_kind<ConstantGate>("constant")});
   entry.sample_weights = true;
+  entry.weights_refused = [](const OptionValues& values, bool) {
+    return output_transform_refuses_weights(values);
+  };
   entry.threads = false;
   // Normal equations and Newton sums over the rows; y_transform refuses several ranks
   // (docs/distributed.md).

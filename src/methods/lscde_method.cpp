@@ -37,6 +37,10 @@ MethodEntry lscde_method() {
   entry.takes_unlabeled_inputs = true;
   entry.distributed = true;
   entry.sample_weights = true;
+  entry.weights_refused = [](const OptionValues&, bool unlabeled_inputs) {
+    return unlabeled_inputs ? std::string("unlabelled inputs take no sample weights")
+                            : std::string();
+  };
   entry.test_options = {{"sigma", std::vector<double>{0.3, 1.0}},
                         {"regularization", std::vector<double>{0.1}},
                         {"n_centers", std::int64_t{30}},

@@ -7,6 +7,7 @@
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/types.hpp"
+#include "core/duplicate_rows.hpp"
 #include "core/sample_weights.hpp"
 #include "core/validate.hpp"
 #include "methods/common_options.hpp"
@@ -44,6 +45,7 @@ std::vector<MethodEntry> all_methods() {
   }
   for (MethodEntry& entry : entries) {
     if (entry.threads) entry.options.push_back(threads_option());
+    entry.options.push_back(duplicates_option());
   }
   std::sort(entries.begin(), entries.end(),
             [](const MethodEntry& a, const MethodEntry& b) { return a.name < b.name; });
@@ -95,19 +97,183 @@ FitContext with_weights(const FitContext& context, Vector weights) {
   return weighted;
 }
 
-/// The value of the shared threads option among `values`, if the method runs on threads and it
-/// is given; InvalidArgument naming the option for a value out of its range.
-std::optional<int> given_threads(const MethodEntry& method, const OptionValues& values) {
-  const auto given = values.find("threads");
-  if (!method.threads || given == values.end()) return std::nullopt;
-  check_value(find_option(method, "threads"), given->second, "option threads");
-  return static_cast<int>(std::get<std::int64_t>(given->second));
+/// A fit's option values without the shared rows the registry appends (threads, duplicates),
+/// and the context that holds their values instead.
+struct ContextOptions {
+  OptionValues values;
+  FitContext context;
+};
+
+/// The shared options among `values` (threads if the method runs on threads, duplicates) moved
+/// into the context; nothing when none is given. InvalidArgument naming the option for a value
+/// that check_value refuses.
+std::optional<ContextOptions> context_options(const MethodEntry& method, const OptionValues& values,
+                                              const FitContext& context) {
+  const auto threads = values.find("threads");
+  const auto duplicates = values.find("duplicates");
+  const bool given_threads = method.threads && threads != values.end();
+  if (!given_threads && duplicates == values.end()) return std::nullopt;
+  ContextOptions moved{values, context};
+  if (given_threads) {
+    check_value(find_option(method, "threads"), threads->second, "option threads");
+    moved.context.threads = static_cast<int>(std::get<std::int64_t>(threads->second));
+    moved.values.erase("threads");
+  }
+  if (duplicates != values.end()) {
+    check_value(find_option(method, "duplicates"), duplicates->second, "option duplicates");
+    moved.context.duplicates =
+        std::get<std::string>(duplicates->second) == "keep" ? Duplicates::keep : Duplicates::merge;
+    moved.values.erase("duplicates");
+  }
+  return moved;
 }
 
-/// `values` without the threads option, which the fit reads from FitContext::threads.
-OptionValues without_threads(OptionValues values) {
-  values.erase("threads");
-  return values;
+/// "N of the n rows repeat an earlier row in every column".
+std::string repeated_rows_text(Index repeated, Index rows) {
+  return std::to_string(repeated) + " of the " + std::to_string(rows) + " rows " +
+         (repeated == 1 ? "repeats" : "repeat") + " an earlier row in every column";
+}
+
+/// Records in the report of a fit that `repeated` of its `rows` rows repeat an earlier one
+/// (statistic duplicate_rows) and, once, what was done with them (`what`).
+void note_repeated_rows(FitReport& report, Index repeated, Index rows, const std::string& what) {
+  report.statistics["duplicate_rows"] = static_cast<double>(repeated);
+  report.warnings.insert(report.warnings.begin(), repeated_rows_text(repeated, rows) + ": " + what);
+}
+
+/// The extras of a fit on some of the rows at every row: an extra whose first dimension is the
+/// rows ("n") takes, in row i, the values of the fitted row `fitted_row_of[i]` (an identical row:
+/// such an extra is a function of the row, as PRESS's state weights of its x).
+void expand_to_rows(const MethodEntry& method, const std::vector<Index>& fitted_row_of,
+                    FitExtras& extras) {
+  for (const ArrayDeclaration& declared : method.extras) {
+    if (declared.shape.empty() || declared.shape.front() != "n") continue;
+    const auto found = extras.find(declared.name);
+    if (found == extras.end()) continue;
+    if (auto* values = std::get_if<Matrix>(&found->second)) {
+      *values = Matrix((*values)(fitted_row_of, Eigen::all));
+    }
+  }
+}
+
+/// `fit()`, whose errors end with `note`: a fit on fewer rows than were given says so, since a
+/// refusal that counts rows (folds exceeding them) would otherwise count rows the caller never
+/// gave.
+template <class Fit>
+auto noting_in_errors(const std::string& note, Fit fit) {
+  try {
+    return fit();
+  } catch (const DataError& error) {
+    throw DataError(error.what() + note);
+  } catch (const InvalidArgument& error) {
+    throw InvalidArgument(error.what() + note);
+  }
+}
+
+/// `fit(x, y, context)` of `method` on the rows of (x, y) (y with no rows for a density) with its
+/// identical rows grouped as context.duplicates says (docs/methods/duplicates.md). `merge`: each
+/// group is one row whose weight is the sum of its rows' sample weights or, without weights, the
+/// group's size divided by the greatest common divisor of the sizes (a common factor changes no
+/// weighted fit, and equal weights are none: the table written k times is the table, to the bit).
+/// A fit that takes no weights (the method's, or `weights_refused` says why with its options) is
+/// given one copy in every common factor of each group instead (first_copies): the rows
+/// themselves where the sizes share no factor. `keep`, and several processes (each holds its own
+/// rows; a group can span them): the rows as given. The report counts the rows that repeat an
+/// earlier one and says once what was done with them; the inner fit's context says that its rows
+/// were looked at, so a fit inside it does not again.
+template <class Model, class Fit>
+MethodFit<Model> fit_with_identical_rows_grouped(const MethodEntry& method, const MatrixView& x,
+                                                 const MatrixView& y, const FitContext& context,
+                                                 const std::string& weights_refused, Fit fit) {
+  FitContext inner = context;
+  inner.merged_rows = 0;
+  // Rows of unequal count are the method's to refuse.
+  const bool paired = y.cols() == x.cols();
+  if (context.communicator.size() > 1) {
+    // Every rank takes part in the count, whatever its rows.
+    const Index repeated = context.communicator.sum_counts(
+        paired ? group_identical_rows(x, y).repeated_rows() : Index{0});
+    MethodFit<Model> result = fit(x, y, inner);
+    if (repeated > 0) {
+      note_repeated_rows(
+          result.model.report, repeated, context.communicator.sum_counts(x.cols()),
+          "they were fitted as separate rows, since identical rows are merged on one process "
+          "only, and rows repeated on different processes are not counted "
+          "(docs/methods/duplicates.md)");
+    }
+    return result;
+  }
+  if (!paired) return fit(x, y, inner);
+  const RowGroups groups = group_identical_rows(x, y);
+  const Index repeated = groups.repeated_rows();
+  if (repeated == 0) return fit(x, y, inner);
+  // What an error of a fit on fewer rows adds.
+  const auto fitted_rows_note = [&](Index fitted) {
+    return " (" + repeated_rows_text(repeated, groups.rows()) + ", so " + std::to_string(fitted) +
+           " were fitted: duplicates = merge; keep fits every row)";
+  };
+  const auto noted = [&](MethodFit<Model> result, const std::string& what) {
+    note_repeated_rows(result.model.report, repeated, groups.rows(), what);
+    return result;
+  };
+  if (context.duplicates == Duplicates::keep) {
+    return noted(fit(x, y, inner),
+                 "they were fitted as separate rows (duplicates = keep), so leave-one-out and "
+                 "cross-validation hold a row out with its twin still in the sample");
+  }
+  const std::vector<Index> counts = reduced_counts(groups);
+  Vector weights = group_weights(groups, context.sample_weights);
+  if (!context.weighted()) {
+    for (Index g = 0; g < groups.groups(); ++g) {
+      weights(g) = static_cast<double>(counts[static_cast<std::size_t>(g)]);
+    }
+  }
+  const bool equal = (weights.array() == weights(0)).all();
+  const bool takes_weights = method.sample_weights && weights_refused.empty();
+  if (takes_weights || equal) {
+    inner.merged_rows = repeated;
+    inner.sample_weights = equal ? Vector() : weights;
+    inner.weights_count_copies = !equal && !context.weighted();
+    MethodFit<Model> result = noting_in_errors(fitted_rows_note(groups.groups()), [&] {
+      return fit(x(Eigen::all, groups.first_rows), y(Eigen::all, groups.first_rows), inner);
+    });
+    expand_to_rows(method, groups.group_of, result.extras);
+    return noted(std::move(result),
+                 "each group of identical rows was fitted as one row weighing their total "
+                 "(duplicates = merge; keep fits them as separate rows)");
+  }
+  // A fit without weights, given weights (it refuses them), or groups of unequal sizes.
+  const std::string no_weights =
+      method.sample_weights ? weights_refused : method.name + " takes no sample weights";
+  const std::vector<Index> rows = first_copies(groups, counts);
+  if (context.weighted() || static_cast<Index>(rows.size()) == groups.rows()) {
+    return noted(fit(x, y, inner),
+                 no_weights +
+                     " and they do not all repeat equally often, so they were fitted as separate "
+                     "rows; its criterion holds a row out with its twin still in the sample "
+                     "(docs/methods/duplicates.md)");
+  }
+  inner.merged_rows = groups.rows() - static_cast<Index>(rows.size());
+  std::vector<Index> position(static_cast<std::size_t>(groups.rows()), 0);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    position[static_cast<std::size_t>(rows[k])] = static_cast<Index>(k);
+  }
+  std::vector<Index> fitted_row_of;
+  for (const Index group : groups.group_of) {
+    const Index first = groups.first_rows[static_cast<std::size_t>(group)];
+    fitted_row_of.push_back(position[static_cast<std::size_t>(first)]);
+  }
+  MethodFit<Model> result =
+      noting_in_errors(fitted_rows_note(static_cast<Index>(rows.size())),
+                       [&] { return fit(x(Eigen::all, rows), y(Eigen::all, rows), inner); });
+  expand_to_rows(method, fitted_row_of, result.extras);
+  const Index factor = groups.rows() / static_cast<Index>(rows.size());
+  return noted(std::move(result),
+               "every group has a multiple of " + std::to_string(factor) + " rows, so one in " +
+                   std::to_string(factor) + " was fitted (" + std::to_string(rows.size()) +
+                   " rows); " + no_weights +
+                   ", so the identical rows that remain were fitted as separate rows "
+                   "(docs/methods/duplicates.md)");
 }
 
 }  // namespace
@@ -192,9 +358,8 @@ MethodFit<ConditionalModel> fit_method_with_extras(const MethodEntry& method, co
   if (!method.fit_conditional) {
     throw InvalidArgument("method " + method.name + " fits a density p(x), not p(y|x)");
   }
-  if (const auto threads = given_threads(method, options)) {
-    return fit_method_with_extras(method, x, y, unlabeled_x, without_threads(options),
-                                  context.with_threads(*threads));
+  if (const auto moved = context_options(method, options, context)) {
+    return fit_method_with_extras(method, x, y, unlabeled_x, moved->values, moved->context);
   }
   if (unlabeled_x.cols() > 0 && !method.takes_unlabeled_inputs) {
     throw InvalidArgument("method " + method.name + " takes no unlabelled inputs");
@@ -208,6 +373,17 @@ MethodFit<ConditionalModel> fit_method_with_extras(const MethodEntry& method, co
     return fit_method_with_extras(method, x(Eigen::all, weighed->rows),
                                   y(Eigen::all, weighed->rows), unlabeled_x, options,
                                   with_weights(context, weighed->weights));
+  }
+  // Identical pairs: one weighted pair, or kept (unlabelled inputs stay as they are).
+  if (context.merged_rows < 0) {
+    const std::string weights_refused =
+        method.weights_refused ? method.weights_refused(options, unlabeled_x.cols() > 0)
+                               : std::string();
+    return fit_with_identical_rows_grouped<ConditionalModel>(
+        method, x, y, context, weights_refused,
+        [&](const MatrixView& rows_x, const MatrixView& rows_y, const FitContext& grouped) {
+          return fit_method_with_extras(method, rows_x, rows_y, unlabeled_x, options, grouped);
+        });
   }
   // A y too widely spread for its variance to be answered is refused before any fit, by name
   // (every model would refuse it, as y0). On many processes a rank sees its shard only.
@@ -239,9 +415,8 @@ MethodFit<DensityModel> fit_method_with_extras(const MethodEntry& method, const 
   if (!method.fit_density) {
     throw InvalidArgument("method " + method.name + " fits p(y|x), not a density p(x)");
   }
-  if (const auto threads = given_threads(method, options)) {
-    return fit_method_with_extras(method, x, without_threads(options),
-                                  context.with_threads(*threads));
+  if (const auto moved = context_options(method, options, context)) {
+    return fit_method_with_extras(method, x, moved->values, moved->context);
   }
   if (context.communicator.size() > 1 && !method.distributed) {
     throw InvalidArgument(not_distributed_message(method));
@@ -249,6 +424,13 @@ MethodFit<DensityModel> fit_method_with_extras(const MethodEntry& method, const 
   if (const auto weighed = rows_to_weigh(method, x.cols(), context)) {
     return fit_method_with_extras(method, x(Eigen::all, weighed->rows), options,
                                   with_weights(context, weighed->weights));
+  }
+  if (context.merged_rows < 0) {
+    return fit_with_identical_rows_grouped<DensityModel>(
+        method, x, Matrix(0, x.cols()), context, std::string(),
+        [&](const MatrixView& rows, const MatrixView&, const FitContext& grouped) {
+          return fit_method_with_extras(method, rows, options, grouped);
+        });
   }
   return method.fit_density(x, options, context);
 }

@@ -5,7 +5,10 @@
 // depend on the thread count; the model file round-trips bit for bit; densities integrate to 1;
 // scaling the data rescales the density exactly as a change of units must; bad data is refused;
 // every extra a method declares comes with its declared shape, and every query answers with its
-// declared shape, row by row, the same from a model read back from its file.
+// declared shape, row by row, the same from a model read back from its file; identical rows
+// (docs/methods/duplicates.md): the table written twice or five times is the table, a fifth of
+// its rows written twice is the table with weight 2 on them (a method without weights keeps
+// them, as `duplicates = keep` does: the fit on the rows as given).
 
 #include <gtest/gtest.h>
 
@@ -121,6 +124,94 @@ TEST_P(ConditionalConformance, RegistryFitEqualsTheDirectFitAndEqualWeightsAreNo
                   test::weighted_context(Vector::Constant(kPairs, 2.5)));
     EXPECT_EQ(weighted.mixture.log_pdf(data.x, data.y), direct.mixture.log_pdf(data.x, data.y));
   }
+}
+
+/// The columns of `data` written `times` times, one copy after the other (a file written twice).
+Matrix written(const Matrix& data, Index times) { return data.replicate(1, times); }
+
+/// Every fifth column of `data` (a fifth of the rows) written once more, at the end.
+Matrix fifth_written_twice(const Matrix& data) {
+  std::vector<Index> columns(static_cast<std::size_t>(data.cols()));
+  for (Index i = 0; i < data.cols(); ++i) columns[static_cast<std::size_t>(i)] = i;
+  for (Index i = 0; i < data.cols(); i += 5) columns.push_back(i);
+  return data(Eigen::all, columns);
+}
+
+/// Weight 2 on the rows fifth_written_twice repeats, 1 on the others.
+Vector weight_two_on_every_fifth(Index n) {
+  Vector weights = Vector::Ones(n);
+  for (Index i = 0; i < n; i += 5) weights(i) = 2.0;
+  return weights;
+}
+
+/// Whether one of the report's warnings contains `text`.
+bool warns(const FitReport& report, const std::string& text) {
+  return std::any_of(report.warnings.begin(), report.warnings.end(),
+                     [&](const std::string& line) { return line.find(text) != std::string::npos; });
+}
+
+/// The method's test options with duplicates = keep.
+OptionValues keeping_duplicates(const MethodEntry& method) {
+  OptionValues values = method.test_options;
+  values["duplicates"] = std::string("keep");
+  return values;
+}
+
+TEST_P(ConditionalConformance, TableWrittenTwiceOrFiveTimesIsTheTable) {
+  const MethodEntry& method = *GetParam();
+  const Pairs data = pairs(1);
+  const MethodFit<ConditionalModel> once =
+      fit_method_with_extras(method, data.x, data.y, Matrix(2, 0), method.test_options);
+  for (const Index times : {2, 5}) {
+    SCOPED_TRACE(times);
+    const MethodFit<ConditionalModel> repeated = fit_method_with_extras(
+        method, written(data.x, times), written(data.y, times), Matrix(2, 0), method.test_options);
+    EXPECT_EQ(repeated.model.mixture.to_json(), once.model.mixture.to_json());
+    EXPECT_EQ(repeated.model.mixture.log_pdf(data.x, data.y),
+              once.model.mixture.log_pdf(data.x, data.y));
+    EXPECT_EQ(repeated.model.report.hyperparameters, once.model.report.hyperparameters);
+    EXPECT_EQ(repeated.model.report.statistics.at("duplicate_rows"), (times - 1) * kPairs);
+    EXPECT_TRUE(warns(repeated.model.report, "fitted as one row weighing their total"));
+    // An extra of the rows has a row for each row given: its group's.
+    for (const ArrayDeclaration& declared : method.extras) {
+      if (declared.shape.front() != "n") continue;
+      const Matrix& every = std::get<Matrix>(repeated.extras.at(declared.name));
+      EXPECT_EQ(every, std::get<Matrix>(once.extras.at(declared.name)).replicate(times, 1))
+          << declared.name;
+    }
+  }
+  // A table with duplicates of its own, written twice: the common factor of the groups' sizes
+  // goes, with or without weights.
+  const Matrix x = fifth_written_twice(data.x);
+  const Matrix y = fifth_written_twice(data.y);
+  EXPECT_EQ(fit_pairs(method, written(x, 2), written(y, 2), method.test_options).mixture.to_json(),
+            fit_pairs(method, x, y, method.test_options).mixture.to_json());
+}
+
+TEST_P(ConditionalConformance, RowsWrittenTwiceAreWeightedRowsOrKeptAsKeepKeepsThem) {
+  const MethodEntry& method = *GetParam();
+  const Pairs data = pairs(1);
+  const Matrix x = fifth_written_twice(data.x);
+  const Matrix y = fifth_written_twice(data.y);
+  const ConditionalModel merged = fit_pairs(method, x, y, method.test_options);
+  const ConditionalModel as_given =
+      method.fit_conditional(x, y, Matrix(2, 0), method.test_options, {}).model;
+  EXPECT_EQ(merged.report.statistics.at("duplicate_rows"), kPairs / 5);
+  if (method.sample_weights) {
+    const ConditionalModel weighted =
+        fit_pairs(method, data.x, data.y, method.test_options,
+                  test::weighted_context(weight_two_on_every_fifth(kPairs)));
+    EXPECT_EQ(merged.mixture.to_json(), weighted.mixture.to_json());
+    EXPECT_EQ(merged.mixture.log_pdf(data.x, data.y), weighted.mixture.log_pdf(data.x, data.y));
+  } else {
+    EXPECT_EQ(merged.mixture.log_pdf(data.x, data.y), as_given.mixture.log_pdf(data.x, data.y));
+    EXPECT_TRUE(warns(merged.report, "takes no sample weights"));
+  }
+  const ConditionalModel kept = fit_pairs(method, x, y, keeping_duplicates(method));
+  EXPECT_EQ(kept.mixture.to_json(), as_given.mixture.to_json());
+  EXPECT_EQ(kept.mixture.log_pdf(data.x, data.y), as_given.mixture.log_pdf(data.x, data.y));
+  EXPECT_EQ(kept.report.statistics.at("duplicate_rows"), kPairs / 5);
+  EXPECT_TRUE(warns(kept.report, "duplicates = keep"));
 }
 
 TEST_P(ConditionalConformance, ResultDoesNotDependOnTheThreadCount) {
@@ -292,6 +383,40 @@ TEST_P(DensityConformance, RegistryFitEqualsTheDirectFitAndEqualWeightsAreNoWeig
                                              test::weighted_context(Vector::Constant(kPairs, 0.5)));
     EXPECT_EQ(weighted.mixture.log_pdf(x), direct.mixture.log_pdf(x));
   }
+}
+
+TEST_P(DensityConformance, TableWrittenTwiceOrFiveTimesIsTheTable) {
+  const MethodEntry& method = *GetParam();
+  const Matrix x = samples(2);
+  const DensityModel once = fit_method(method, x, method.test_options);
+  for (const Index times : {2, 5}) {
+    SCOPED_TRACE(times);
+    const DensityModel repeated = fit_method(method, written(x, times), method.test_options);
+    EXPECT_EQ(repeated.mixture.log_pdf(x), once.mixture.log_pdf(x));
+    EXPECT_EQ(repeated.report.hyperparameters, once.report.hyperparameters);
+    EXPECT_EQ(repeated.report.statistics.at("duplicate_rows"), (times - 1) * kPairs);
+  }
+  const Matrix doubled = fifth_written_twice(x);
+  EXPECT_EQ(fit_method(method, written(doubled, 2), method.test_options).mixture.log_pdf(x),
+            fit_method(method, doubled, method.test_options).mixture.log_pdf(x));
+}
+
+TEST_P(DensityConformance, RowsWrittenTwiceAreWeightedRowsOrKeptAsKeepKeepsThem) {
+  const MethodEntry& method = *GetParam();
+  const Matrix x = samples(2);
+  const Matrix doubled = fifth_written_twice(x);
+  const DensityModel merged = fit_method(method, doubled, method.test_options);
+  const DensityModel as_given = method.fit_density(doubled, method.test_options, {}).model;
+  if (method.sample_weights) {
+    const DensityModel weighted = fit_method(
+        method, x, method.test_options, test::weighted_context(weight_two_on_every_fifth(kPairs)));
+    EXPECT_EQ(merged.mixture.log_pdf(x), weighted.mixture.log_pdf(x));
+  } else {
+    EXPECT_EQ(merged.mixture.log_pdf(x), as_given.mixture.log_pdf(x));
+  }
+  const DensityModel kept = fit_method(method, doubled, keeping_duplicates(method));
+  EXPECT_EQ(kept.mixture.log_pdf(x), as_given.mixture.log_pdf(x));
+  EXPECT_TRUE(warns(kept.report, "duplicates = keep"));
 }
 
 TEST_P(DensityConformance, ResultDoesNotDependOnTheThreadCount) {

@@ -81,12 +81,12 @@ TEST(SampleWeights, MethodsWithoutWeightsRefuseThemNamingTheSupportedOnes) {
     fit_method(find_method("nwcde"), data.x, data.y, Matrix(1, 0), {},
                test::weighted_context(Vector::Ones(30)));
   });
-  EXPECT_EQ(
-      message,
-      "nwcde does not support sample weights; supported: auto, gmm, kcde, linear, lscde, parzen");
-  EXPECT_THROW(
-      fit_method(find_method("rsde"), data.x, {}, test::weighted_context(Vector::Ones(30))),
-      InvalidArgument);
+  EXPECT_EQ(message,
+            "nwcde does not support sample weights; supported: auto, gmm, gskd, kcde, linear, "
+            "lscde, parzen, rsde, skd");
+  EXPECT_THROW(fit_method(find_method("press"), data.x, data.y, Matrix(1, 0), {},
+                          test::weighted_context(Vector::Ones(30))),
+               InvalidArgument);
 }
 
 TEST(SampleWeights, RegistryRefusesBadWeightsBeforeTheFit) {

@@ -24,6 +24,7 @@
 #include <numeric>
 
 #include "cdens/conditional/kcde.hpp"
+#include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
 #include "core/bandwidth_likelihood.hpp"
 #include "core/samples.hpp"
@@ -381,6 +382,33 @@ TEST(KcdeRanks, TheGaussianProcessTrendAndTheOutputTransform) {
   queries.y = queries.y.array().exp().matrix();
   expect_same_trend_kcde(skewed, queries, subset,
                          "KCDE 200 pairs, trend = gp on 80 basis pairs, Yeo-Johnson y");
+}
+
+TEST(KcdeRanks, IdenticalRowsAreCountedAndKeptOnSeveralRanks) {
+  // Each rank's pairs written twice. On one rank fit_method merges them: the fit of the pairs
+  // once. On several each rank holds its own, so they are fitted as given — the single-process
+  // fit of every rank's rows with duplicates = keep — and every rank's report counts the repeats
+  // within the ranks' rows and says why they were kept (docs/methods/duplicates.md).
+  const test::PairSample pairs = test::sine_sample(60, 1, 3);
+  const std::vector<Index> rows = rows_of_rank(shardings(60).front());
+  const Matrix x = gather_samples(pairs.x, rows).replicate(1, 2);
+  const Matrix y = gather_samples(pairs.y, rows).replicate(1, 2);
+  const OptionValues fixed{{"bandwidth", std::vector<double>{0.4, 0.3}}};
+  const MethodEntry& kcde = find_method("kcde");
+  const ConditionalModel fitted = fit_method(kcde, x, y, Matrix(1, 0), fixed, FitContext{world()});
+  EXPECT_EQ(fitted.report.statistics.at("duplicate_rows"), 60.0);
+  const bool several = world().size() > 1;
+  OptionValues single_options = fixed;
+  if (several) single_options["duplicates"] = std::string("keep");
+  const ConditionalModel single =
+      fit_method(kcde, testing_mpi::gather_columns(x), testing_mpi::gather_columns(y), Matrix(1, 0),
+                 single_options, FitContext{local_communicator()});
+  testing_mpi::expect_difference_within(
+      testing_mpi::model_difference(fitted.mixture.to_json(), single.mixture.to_json()),
+      testing_mpi::kRankTolerance, "KCDE, each rank's rows written twice");
+  const bool says_kept =
+      fitted.report.warnings.front().find("merged on one process only") != std::string::npos;
+  EXPECT_EQ(says_kept, several);
 }
 
 TEST(KcdeRanks, ABadValueOnOneRankFailsOnEveryRank) {

@@ -16,13 +16,18 @@ import cdens
 # idempotent fits, ...), and every one of them applies to a conditional density estimator. The
 # regressor checks (check_regressors_train and the like) are not run: they judge predict() as a
 # point forecast against R^2 thresholds, while here score() is the log-likelihood and predict()
-# only one of the queries of the fitted distribution.
-@parametrize_with_checks([cdens.LSCDE(random_state=0), cdens.EpsilonKDE(random_state=0),
+# only one of the queries of the fitted distribution. The sample-weight checks fit 16 rows that
+# are 4 distinct ones written four times, which are merged into 4 (docs/methods/duplicates.md):
+# fewer than 5 folds or the d_x + 3 pairs of a line need, so the fits that need them keep the
+# rows as given (duplicates="keep").
+@parametrize_with_checks([cdens.LSCDE(random_state=0, duplicates="keep"),
+                          cdens.EpsilonKDE(random_state=0),
                           cdens.NWCDE(random_state=0), cdens.RKDE(random_state=0),
                           cdens.KernelCDE(random_state=0),
-                          cdens.KernelCDE(trend="linear", random_state=0),
-                          cdens.LinearGaussianCDE(),
-                          cdens.AutoCDE(candidates="linear,kcde:n_restarts=0", random_state=0),
+                          cdens.KernelCDE(trend="linear", random_state=0, duplicates="keep"),
+                          cdens.LinearGaussianCDE(duplicates="keep"),
+                          cdens.AutoCDE(candidates="linear,kcde:n_restarts=0", random_state=0,
+                                        duplicates="keep"),
                           # With the default final model the d_z cross-validation picks d_z = d_x
                           # (W = I, no update of W) on check_transformer_n_iter's class labels,
                           # whose n_iter_ must be at least 1: d_z is fixed there, and the paper
@@ -48,7 +53,8 @@ def test_init_stores_parameters_and_set_params_round_trips():
                             cv_loss="sq", random_state=2, n_jobs=1)
     params = estimator.get_params()
     assert params == {"sigma": [0.1, 0.3], "regularization": 0.5, "n_centers": 50, "cv": 4,
-                      "cv_loss": "sq", "random_state": 2, "n_jobs": 1, "verbose": 0}
+                      "cv_loss": "sq", "random_state": 2, "n_jobs": 1, "duplicates": "merge",
+                      "verbose": 0}
     assert cdens.LSCDE().set_params(**params).get_params() == params
     assert clone(estimator).get_params() == params
 

@@ -129,7 +129,7 @@ def test_a_new_row_of_a_table_is_a_parameter_with_its_default_and_doc(monkeypatc
 
     defaults = init_defaults(WithNewOption)
     assert list(defaults) == ["flavour", "sigma", "n_centers", "random_state", "n_jobs",
-                              "max_neighbours", "verbose"]
+                              "duplicates", "max_neighbours", "verbose"]
     assert defaults["max_neighbours"] == 7 and defaults["flavour"] == "mild"
     assert WithNewOption(max_neighbours=3).get_params()["max_neighbours"] == 3
     doc = inspect.cleandoc(WithNewOption.__doc__)

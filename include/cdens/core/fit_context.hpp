@@ -97,6 +97,16 @@ class TerminalProgress final : public Progress {
   std::size_t drawn_width_ = 0;  // characters of the line on screen, to overwrite
 };
 
+/// What fit_method (registry.hpp) does with training rows equal in every column of the fit (x
+/// and y): `merge` fits each group of them as one row whose sample weight is the sum of theirs, so
+/// that a leave-one-out or cross-validated criterion leaves it out with all its weight; `keep` fits
+/// them as separate rows, as the papers' estimators are written, where a held-out row's twin
+/// stays in the sample and the criterion rewards a kernel width of 0 (docs/methods/duplicates.md).
+enum class Duplicates { merge, keep };
+
+/// "merge" or "keep".
+std::string to_string(Duplicates duplicates);
+
 /// Where a fit runs and whom it tells.
 struct FitContext {
   const Communicator& communicator = local_communicator();
@@ -120,6 +130,18 @@ struct FitContext {
   /// processor. The registry sets it from the methods' shared `threads` option (`--threads`,
   /// Python's n_jobs).
   int threads = 0;
+  /// What fit_method does with identical training rows (Duplicates). It says what is fitted, as
+  /// an option does, but belongs to no method: the registry sets it from the shared `duplicates`
+  /// option (`--duplicates`, Python's duplicates) that every method's options end with.
+  Duplicates duplicates = Duplicates::merge;
+  /// −1 until fit_method has looked for identical rows; then the number of rows it merged into an
+  /// earlier identical one (0 where there were none, or it kept them). A fit inside the fit on
+  /// its rows (a candidate of auto, a fold of them) is not searched again.
+  Index merged_rows = -1;
+  /// Whether sample_weights are the copies of each row that fit_method merged (no weights were
+  /// given): a fit inside this one that takes no weights may then be given each row with its
+  /// copies (auto's candidates, docs/methods/duplicates.md).
+  bool weights_count_copies = false;
 
   /// column_names split into the names of x's rows and of y's, for the standardisers that
   /// refuse a constant column; two empty lists unless it names exactly x_rows + y_rows columns.
@@ -129,19 +151,22 @@ struct FitContext {
   /// candidate of auto, one J of PRESS's AIC choice), its stages named as its part of the whole
   /// (PrefixedProgress) or not shown (silent_progress()).
   FitContext reporting_to(Progress& part_progress) const {
-    return {communicator, part_progress, column_names, sample_weights, rows_stay_on_ranks, threads};
+    return {communicator, part_progress, column_names, sample_weights,      rows_stay_on_ranks,
+            threads,      duplicates,    merged_rows,  weights_count_copies};
   }
   /// This context without column names and reporting to `part_progress`: for a fit inside a fit
   /// on columns derived from the named ones (LSCE's projections z = Wx, a subset of the inputs),
   /// which the names would mislabel, whose stages are named as its part of the whole
   /// (PrefixedProgress) or not shown (silent_progress(): fits that run side by side).
   FitContext for_derived_columns(Progress& part_progress) const {
-    return {communicator, part_progress, {}, sample_weights, rows_stay_on_ranks, threads};
+    return {communicator, part_progress, {},          sample_weights,      rows_stay_on_ranks,
+            threads,      duplicates,    merged_rows, weights_count_copies};
   }
   /// This context running on `count` threads: for a fit inside a fit that runs its inner fits
   /// side by side (one thread each) or on the threads it was given.
   FitContext with_threads(int count) const {
-    return {communicator, progress, column_names, sample_weights, rows_stay_on_ranks, count};
+    return {communicator, progress,   column_names, sample_weights,      rows_stay_on_ranks,
+            count,        duplicates, merged_rows,  weights_count_copies};
   }
   /// Whether the rows carry sample weights.
   bool weighted() const { return sample_weights.size() > 0; }

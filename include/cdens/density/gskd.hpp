@@ -120,7 +120,9 @@ struct GskdOptions {
 RwbsOptions gskd_paper_rwbs(Index dimension);
 
 /// Fits GSKD to the samples x (d × N, the user's units). DataError for empty, non-finite or
-/// constant data; InvalidArgument for bad options.
+/// constant data; InvalidArgument for bad options. With context.sample_weights the
+/// standardisation, the Parzen target and its width, the search box's variances, the OFR-LOO
+/// regression, MNQP and the hold-out are weighted (GskdConstruction, gskd_weights).
 /// The report: hyper-parameters target_bandwidth, variance_upper and, with holdout stopping,
 /// stages; statistics n_selected (kernels constructed by OFR), n_kernels (kept by MNQP),
 /// loo_mse (J of the last stage), cost_evaluations (the N_ce of §III-C, of the final

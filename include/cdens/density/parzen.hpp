@@ -81,9 +81,10 @@ DensityFit fit_parzen(const MatrixView& x, const ParzenOptions& options = {},
                       const FitContext& context = {});
 
 /// The width γ_Parz of the Parzen target of SKD and GSKD (Chen, Hong & Harris 2010, eq. 23):
-/// `requested` when positive, else the width fit_parzen chooses with its default criterion,
-/// reporting its stages to `progress`.
+/// `requested` when positive, else the width fit_parzen chooses with its default criterion
+/// (weighted by the sample `weights`, one per column of x; empty: none), reporting its stages to
+/// `progress`.
 double parzen_target_width(const MatrixView& x, double requested, bool standardize, int threads,
-                           Progress& progress = silent_progress());
+                           Progress& progress = silent_progress(), const Vector& weights = {});
 
 }  // namespace cdens

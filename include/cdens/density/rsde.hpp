@@ -52,14 +52,19 @@ struct RsdeOptions {
 };
 
 /// The matrices of eq. (13) on data z (d × N, as given): G (eqs. 14) and p̂ (eq. 15, the Parzen
-/// estimate at each z_i with its own kernel included).
+/// estimate at each z_i with its own kernel included). With sample weights c (one per column;
+/// empty: none) p̂ is the weighted Parzen estimate Σ_j c_j G_γ(z_i, z_j) / Σc, so the reduced
+/// density is the one of the rows repeated c_j times (the ISE of eq. 13 depends on the repeated
+/// rows' weights through their sums only).
 struct RsdeProblem {
   Matrix g;
   Vector parzen;
 };
-RsdeProblem rsde_problem(const MatrixView& z, double width);
+RsdeProblem rsde_problem(const MatrixView& z, double width, const Vector& weights = {});
 
-/// Fits RSDE to the samples x (d × N, the user's units) after standardising them.
+/// Fits RSDE to the samples x (d × N, the user's units) after standardising them. With
+/// context.sample_weights the standardisation, p̂ (rsde_problem) and the width's held-out ISE are
+/// weighted (choose_width_by_held_out_ise).
 /// DataError for empty, non-finite or constant data; InvalidArgument for bad options.
 /// The report: hyper-parameter "bandwidth"; statistics n_kernels, mnqp iterations, ise_objective =
 /// ½βᵀGβ − p̂ᵀβ at the solution.

@@ -53,11 +53,15 @@ struct SkdSelection {
   double loo_mse = 0.0;
   int passes = 0;
 };
+/// With sample weights c (one per column of z; empty: none) the regression is weighted: its rows
+/// times weighted_row_scales(c), so the LOO MSE leaves a sample out with all its weight.
 SkdSelection select_skd_kernels(const MatrixView& z, const Vector& target, double width,
-                                const SkdOptions& options);
+                                const SkdOptions& options, const Vector& weights = {});
 
 /// Fits SKD to the samples x (d × N, the user's units). DataError for empty, non-finite or
-/// constant data; InvalidArgument for bad options.
+/// constant data; InvalidArgument for bad options. With context.sample_weights the
+/// standardisation, the Parzen target and its width, the kernel width's held-out ISE, the
+/// OFR-LOO regression and MNQP's B = ΦᵀCΦ, v = ΦᵀCt are weighted.
 /// The report: hyper-parameters bandwidth, target_bandwidth; statistics n_selected (kernels chosen
 /// by OFR), n_kernels (kept by MNQP), loo_mse, regularization_passes.
 DensityFit fit_skd(const MatrixView& x, const SkdOptions& options = {},

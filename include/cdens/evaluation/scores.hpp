@@ -77,8 +77,9 @@ double kl_divergence_on_grid(const GaussianMixture& model, const KlGrid& grid,
 Index model_size(const GaussianMixture& model);
 
 /// The held-out ISE criterion ∫p̂² − (2/n) Σ_j p̂(x_j), the integrated squared error to the true
-/// density up to the constant ∫p² (eq. 16 with the expectation taken over held-out data).
-double held_out_ise(const GaussianMixture& model, const MatrixView& x);
+/// density up to the constant ∫p² (eq. 16 with the expectation taken over held-out data); with
+/// sample `weights` (one per column of x; empty: none) the mean is Σ_j c_j p̂(x_j) / Σ_j c_j.
+double held_out_ise(const GaussianMixture& model, const MatrixView& x, const Vector& weights = {});
 
 // Scores of a discrete y: a KCDE whose output is declared discrete (unordered) or ordered, so
 // that p̂(y|x) is a probability mass function over the levels the model was fitted on (the

@@ -514,6 +514,13 @@ struct MethodEntry {
   /// Whether the fit honours FitContext::sample_weights (weighted criteria, docs/methods/*.md);
   /// fit_method refuses sample weights to the others.
   bool sample_weights = false;
+  /// Of a method that takes sample weights: why its fit with these option values (those given)
+  /// and, where `unlabeled_inputs`, unlabelled inputs takes none (KCDE's trend = gp, an output
+  /// transform, LSCDE's unlabelled inputs); empty where it takes them, and where the function is
+  /// unset. fit_method fits identical rows of such a fit as rows rather than merge them into
+  /// weights (docs/methods/duplicates.md), and auto does not run such a candidate on weighted
+  /// pairs.
+  std::function<std::string(const OptionValues& values, bool unlabeled_inputs)> weights_refused;
   /// Whether the fit runs on several OpenMP threads: its options end with the shared `threads`
   /// option (`--threads`, Python's n_jobs), which fit_method moves into FitContext::threads.
   bool threads = true;
