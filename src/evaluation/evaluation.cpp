@@ -334,6 +334,7 @@ ModelEvaluation evaluate_model(const ConditionalMixture& model, const MatrixView
     evaluation.output_levels.push_back(kernel.n_levels());
   }
   evaluation.not_applicable = detail::inapplicable_scores(model);
+  if (model.atom()) evaluation.output_atom = model.atom()->value;
   evaluation.pairs = finite_pairs(raw.values, n, evaluation.excluded);
   evaluation.n = static_cast<Index>(evaluation.pairs.size());
   if (evaluation.n < 2) {
@@ -369,11 +370,12 @@ ModelEvaluation evaluate_model(const ConditionalMixture& model, const MatrixView
         std::sqrt(errors.squaredNorm()) / static_cast<double>(evaluation.n);
   }
   evaluation.hpd_draws = raw.hpd_draws;
+  const bool randomized = discrete || model.atom().has_value();
   if (pit_values.size() != 0) {
-    evaluation.calibration.push_back(check_uniformity("pit", discrete, pit_values, options));
+    evaluation.calibration.push_back(check_uniformity("pit", randomized, pit_values, options));
   }
   if (hpd_values.size() != 0) {
-    evaluation.calibration.push_back(check_uniformity("hpd", discrete, hpd_values, options));
+    evaluation.calibration.push_back(check_uniformity("hpd", randomized, hpd_values, options));
   }
   if (pit_values.size() != 0 || hpd_values.size() != 0) {
     evaluation.coverage =
@@ -455,6 +457,7 @@ nlohmann::json evaluation_to_json(const ModelEvaluation& evaluation) {
                              {"energy_monte_carlo_error", evaluation.energy_monte_carlo_error},
                              {"hpd_draws", evaluation.hpd_draws},
                              {"calibration", calibration}};
+  if (evaluation.output_atom) document["output_atom"] = *evaluation.output_atom;
   const CoverageCurve& curve = evaluation.coverage;
   if (curve.levels.size() != 0) {
     nlohmann::json coverage = {{"levels", vector_json(curve.levels)},

@@ -118,6 +118,19 @@ const std::vector<OutputTransformChoice>& output_transform_choices() {
   return choices;
 }
 
+OptionInfo output_atom_option(const std::string& doc) {
+  OptionInfo atom =
+      option("atom", OptionType::choice,
+             "A value of a one-dimensional continuous y carried by many rows (the zero of a "
+             "zero-inflated output) as a point mass: auto finds it (the most frequent value, if "
+             "it carries at least 5 % of the rows, at least 5 times as many as any other value, "
+             "beside more than 20 other values), none models none, a number names it; " +
+                 doc);
+  atom.choices = {"auto", "none"};
+  atom.takes_numbers = true;
+  return atom;
+}
+
 OptionInfo declared_columns_option(const std::string& name, std::string doc) {
   return none_by_default(option(name, OptionType::columns, std::move(doc)));
 }
