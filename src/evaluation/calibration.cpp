@@ -10,6 +10,7 @@
 #include "core/validate.hpp"
 #include "evaluation/draw_blocks.hpp"
 #include "evaluation/level_forecasts.hpp"
+#include "evaluation/randomized_values.hpp"
 
 namespace cdens {
 namespace {
@@ -115,10 +116,10 @@ Vector randomized_over_levels(const ConditionalMixture& model, const MatrixView&
   return values;
 }
 
-/// The values of the pairs at the atom of `model`'s y randomised over its jump: a pair with
-/// y_j = a gets below_j + V_j π_a(x_j), with below_j = `values`(j) − π_a(x_j) (`values` hold the
-/// unrandomised value at the atom, the top of its jump: F(a) for the PIT, π_a for the HPD value)
-/// and V_j ~ Uniform(0, 1) from the stream stream(j) of `seed`. The other pairs keep theirs.
+}  // namespace
+
+namespace detail {
+
 Vector randomized_at_atom(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y,
                           std::uint64_t seed, std::uint64_t (*stream)(Index), Vector values) {
   const double atom = model.atom()->value;
@@ -140,7 +141,7 @@ Vector randomized_at_atom(const ConditionalMixture& model, const MatrixView& x, 
   return values;
 }
 
-}  // namespace
+}  // namespace detail
 
 Vector pit_values(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y,
                   std::uint64_t seed) {
@@ -148,7 +149,8 @@ Vector pit_values(const ConditionalMixture& model, const MatrixView& x, const Ma
   require_nonempty(y, "the evaluation data");
   if (model.atom()) {
     require_dimension(y, 1, "y");
-    return randomized_at_atom(model, x, y, seed, random_stream::randomized_pit, model.cdf(x, y));
+    return detail::randomized_at_atom(model, x, y, seed, random_stream::randomized_pit,
+                                      model.cdf(x, y));
   }
   if (!detail::has_discrete_scalar_output(model)) return model.cdf(x, y);
   detail::require_discrete_scalar_output(model, "the PIT", true);
@@ -175,8 +177,8 @@ HighestDensityValues highest_density_values(const ConditionalMixture& model, con
   if (model.atom()) {
     // The atom is ranked first: at it the randomised value V_j π_a(x_j).
     require_dimension(y, 1, "y");
-    return {randomized_at_atom(model, x, y, seed, random_stream::randomized_hpd,
-                               model.highest_density_probability(x, y)),
+    return {detail::randomized_at_atom(model, x, y, seed, random_stream::randomized_hpd,
+                                       model.highest_density_probability(x, y)),
             0};
   }
   if (model.output_dim() == 1) return {model.highest_density_probability(x, y), 0};

@@ -266,7 +266,9 @@ TEST(KcdeAtomTest, HeldOutLogDensitiesAreExplicitLeaveOneOutWithTheMarginalMixin
   // held-out one's (it counts the pair itself).
   const Vector in_sample = fit.model.log_pdf(data.x, data.y);
   for (Index i = 0; i < 70; i += 7) {
-    if (samples.flags(i) == 1.0) EXPECT_GE(in_sample(i), fit.report.held_out->log_densities(i));
+    if (samples.flags(i) == 1.0) {
+      EXPECT_GE(in_sample(i), fit.report.held_out->log_densities(i));
+    }
   }
   // With the bandwidths searched, the report's loo_nll is the mean held-out NLL in y's units.
   KcdeOptions searched;

@@ -229,7 +229,9 @@ TEST(OutputAtomTest, QuantilesAreTheGeneralisedInverseOfTheCdf) {
       const double quantile = q(static_cast<Index>(r), 0);
       EXPECT_NEAR(quantile, truth.quantile(p), 1e-9) << "x = " << x << ", p = " << p;
       // Strictly within the jump the quantile is the atom itself.
-      if (p > below + 1e-12 && p < below + truth.atom - 1e-12) EXPECT_EQ(quantile, kAtom);
+      if (p > below + 1e-12 && p < below + truth.atom - 1e-12) {
+        EXPECT_EQ(quantile, kAtom);
+      }
       // min{y : F(y) ≥ p}: F reaches p there and not just below.
       EXPECT_GE(truth.cdf(quantile), p - 1e-12);
       EXPECT_LT(truth.cdf(quantile - 1e-6), p);
@@ -464,13 +466,22 @@ TEST(OutputAtomTest, RandomisedPitAndHpdValuesOfDrawsAreUniform) {
   // Without the randomisation the PIT of the pairs at the atom is the top of the jump: not
   // uniform.
   EXPECT_LT(uniformity_test(model.cdf(x, y)).p_value, 1e-6);
-  // The evaluation says so and scores every pair.
-  const ModelEvaluation evaluation = evaluate_model(model, x, y);
+  // The evaluation says so, scores every pair and takes the same randomised values (the same
+  // seed), whose coverage is the level's also where the atom alone exceeds it (level 0.5).
+  EvaluationOptions options;
+  options.seed = 3;
+  const ModelEvaluation evaluation = evaluate_model(model, x, y, options);
   ASSERT_TRUE(evaluation.output_atom.has_value());
   EXPECT_EQ(evaluation.n, kPairs);
-  for (const UniformityCheck& check : evaluation.calibration) EXPECT_TRUE(check.randomized);
-  EXPECT_NEAR(evaluation.score("central_coverage_0.9").mean, 0.9, error);
-  EXPECT_NEAR(evaluation.score("hpd_coverage_0.9").mean, 0.9, error);
+  for (const UniformityCheck& check : evaluation.calibration) {
+    EXPECT_TRUE(check.randomized);
+    EXPECT_EQ(check.values, check.name == "pit" ? pit : hpd) << check.name;
+  }
+  const double half = 4.0 * std::sqrt(0.25 / kPairs);
+  for (const std::string kind : {"central", "hpd"}) {
+    EXPECT_NEAR(evaluation.score(kind + "_coverage_0.9").mean, 0.9, error);
+    EXPECT_NEAR(evaluation.score(kind + "_coverage_0.5").mean, 0.5, half);
+  }
 }
 
 TEST(OutputAtomTest, CompareLeavesOutTheLogLikelihoodBetweenModelsWithAndWithoutTheAtom) {
