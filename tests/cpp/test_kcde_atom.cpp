@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cdens/cdens.hpp"
+#include "conditional/pooled_gate.hpp"
 #include "core/bandwidth_likelihood.hpp"
 #include "model/tied_outputs.hpp"
 #include "support.hpp"
@@ -352,6 +353,73 @@ TEST(KcdeAtomTest, OptionsChooseFindOrRefuseTheAtom) {
   EXPECT_FALSE(fit_kcde(data.x, levels, options).model.atom().has_value());
   options.atom = "0";
   EXPECT_THROW(fit_kcde(data.x, levels, options), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace cdens
+
+namespace cdens {
+namespace {
+
+TEST(KcdeAtomTest, AutoDecidesTheAtomOnceAndRunsTheCandidatesThatModelIt) {
+  const test::PairSample data = zero_inflated(240, 9);
+  AutoOptions options;
+  options.candidates = "linear,kcde:n_restarts=0,kcde:trend=linear:n_restarts=0,kcde";
+  options.folds = 3;
+  const ConditionalModel model = fit_auto(data.x, data.y, options);
+  ASSERT_TRUE(model.mixture.atom().has_value());
+  EXPECT_EQ(model.mixture.atom()->value, 0.0);
+  const auto& candidates = model.report.method_selection->candidates;
+  EXPECT_EQ(candidates[0].status.rfind("not run: it models densities", 0), 0u)
+      << candidates[0].status;
+  EXPECT_TRUE(candidates[1].scored());
+  EXPECT_EQ(candidates[2].status.rfind("not run: y has an atom", 0), 0u) << candidates[2].status;
+  EXPECT_TRUE(candidates[3].scored());
+  EXPECT_NE(model.report.warnings.front().find("y has an atom"), std::string::npos);
+  // Every scored candidate's score is against the mixed measure (its K-fold terms are the fold
+  // models' log_pdf, a probability at the atom): finite, where a density model would get −∞.
+  for (const CandidateScore& score : candidates) {
+    if (score.scored()) {
+      EXPECT_TRUE(std::isfinite(score.mean_nll));
+    }
+  }
+  // atom = none: every candidate models densities, none an atom.
+  options.atom = "none";
+  const ConditionalModel densities = fit_auto(data.x, data.y, options);
+  EXPECT_FALSE(densities.mixture.atom().has_value());
+  EXPECT_TRUE(densities.report.method_selection->candidates[0].scored());
+  // A candidate sets no atom of its own.
+  options.candidates = "kcde:atom=0";
+  EXPECT_THROW(fit_auto(data.x, data.y, options), InvalidArgument);
+}
+
+TEST(KcdeAtomTest, APoolOfAtomModelsIsTheWeightedSumOfItsMembers) {
+  const test::PairSample data = zero_inflated(90, 10);
+  KcdeOptions narrow;
+  narrow.bandwidth = {0.4, 1.0, 0.2};
+  narrow.atom = "0";
+  KcdeOptions wide = narrow;
+  wide.bandwidth = {1.2, 2.0, 0.6};
+  const ConditionalFit a = fit_kcde(data.x, data.y, narrow);
+  const ConditionalFit b = fit_kcde(data.x, data.y, wide);
+  const Vector weights = (Vector(2) << 0.3, 0.7).finished();
+  const ConditionalMixture pool = pool_mixtures({&a.model, &b.model}, weights);
+  ASSERT_TRUE(pool.atom().has_value());
+  EXPECT_EQ(pool.atom()->components.size(), 2 * a.model.atom()->components.size());
+  const Matrix x = data.x.leftCols(12);
+  const Matrix y = data.y.leftCols(12);  // zeros among them
+  const Vector expected =
+      (0.3 * a.model.log_pdf(x, y).array().exp() + 0.7 * b.model.log_pdf(x, y).array().exp()).log();
+  EXPECT_TRUE(pool.log_pdf(x, y).isApprox(expected, 1e-12));
+  EXPECT_TRUE(pool.atom_probability(x).isApprox(
+      0.3 * a.model.atom_probability(x) + 0.7 * b.model.atom_probability(x), 1e-12));
+  EXPECT_TRUE(pool.cdf(x, y).isApprox(0.3 * a.model.cdf(x, y) + 0.7 * b.model.cdf(x, y), 1e-12));
+  // A model without the atom, or with another, joins no pool of these.
+  KcdeOptions none = narrow;
+  none.atom = "none";
+  const ConditionalFit c = fit_kcde(data.x, data.y, none);
+  EXPECT_FALSE(can_pool(a.model, c.model));
+  EXPECT_THROW(pool_mixtures({&a.model, &c.model}, weights), InvalidArgument);
 }
 
 }  // namespace
