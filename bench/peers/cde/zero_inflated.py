@@ -3,11 +3,12 @@
 (`auto` with `atom = none`), on a zero-inflated table whose truth is known and on Fair's affairs
 survey (statsmodels' copy, 6,366 rows: `affairs` is 0 for 68 % of them).
 
-    build/venv/bin/python bench/peers/cde/zero_inflated.py            # 3 seeds, 3,000 pairs
+    build/venv/bin/python bench/peers/cde/zero_inflated.py            # 2 seeds, 3,000 pairs
     build/venv/bin/python bench/peers/cde/zero_inflated.py --quick    # asserts the headline
 
 Synthetic: x ~ U(-2, 2)^2, P(y = 0 | x) = 1 / (1 + exp(-(0.4 - 1.5 x0))), and for y > 0
-log y ~ N(0.2 + 0.6 x0 + 0.4 x1, 0.5^2); held-out rows 10,000. Scores on them, each a mean with
+log y ~ N(0.2 + 0.6 x0 + 0.4 x1, 0.5^2); held-out rows 4,000 (the auto pool's CRPS costs the
+square of its components per row). Scores on them, each a mean with
 its paired standard error against the atom model:
   mass      the mass's log-likelihood, log P(y = 0|x) at 0 and log P(y > 0|x) elsewhere (the
             atom model and the truth only: the others have no mass);
@@ -36,7 +37,7 @@ continuous part's held-out log-likelihood are within 0.02 and 0.12 nats of the t
 three paired standard errors; tests/python/test_output_atom.py says why), that the CRPS is
 lower than KCDE as written's and the continuous pool's by more than three paired standard errors,
 that the 90 % intervals cover within 0.03 of 0.9 and closer to it than KCDE as written's (the
-kernels' smoothing in x widens p(y|x) at this n: measured 0.919 against 0.971), and on Fair that
+kernels' smoothing in x widens p(y|x) at this n: measured 0.927 against 0.979), and on Fair that
 the CRPS is lower than KCDE as written's.
 """
 
@@ -44,6 +45,7 @@ import argparse
 import os
 import sys
 import time
+import warnings
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
@@ -161,7 +163,7 @@ def report(name, results, reference="atom"):
 
 def synthetic(n_train, seed, with_pool):
     x, y, _, _ = zero_inflated(n_train, seed)
-    test_x, test_y, p_zero, mu = zero_inflated(10000, 1000 + seed)
+    test_x, test_y, p_zero, mu = zero_inflated(4000, 1000 + seed)
     mass, continuous, crps = truth_scores(test_y, p_zero, mu)
     inside = (test_y > 0) & (test_y <= y.max())
     continuous = np.where(inside, continuous, np.nan)
@@ -176,7 +178,7 @@ def synthetic(n_train, seed, with_pool):
         results[label] = model_scores(model, test_x, test_y, y.max(), seconds)
     results["logistic (mass only)"] = logistic_scores(x, y, test_x, test_y)
     results = {"atom": results.pop("atom"), **results}
-    report(f"synthetic, {n_train} pairs, seed {seed} (10,000 held out, "
+    report(f"synthetic, {n_train} pairs, seed {seed} (4,000 held out, "
            f"{np.mean(test_y == 0):.3f} at 0, {np.sum(test_y > y.max())} beyond the largest "
            f"training output)", results)
     return results
@@ -211,10 +213,13 @@ def require(condition, message):
 
 
 def main():
+    # Fair's coded inputs look discrete and are smoothed as continuous, as a user fitting them
+    # undeclared does (the warning says so once per input and fit).
+    warnings.filterwarnings("ignore", category=cdens.CdensWarning)
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--n", type=int, default=3000)
-    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--seeds", type=int, default=2)
     arguments = parser.parse_args()
     if arguments.quick:
         results = synthetic(1500, 1, True)
@@ -229,7 +234,7 @@ def main():
             require(difference > 3 * error,
                     f"CRPS lower than {other}'s by {difference:.4f} (SE {error:.4f})")
         # The kernels' smoothing in x widens p(y|x) (y's mean moves with x0 within a bandwidth):
-        # KCDE over-covers at this n, the atom model by 0.019 and KCDE as written by 0.07.
+        # KCDE over-covers at this n, the atom model by 0.027 and KCDE as written by 0.08.
         coverage = ours["cover90"].mean()
         plain = results["kcde, atom=none"]["cover90"].mean()
         require(abs(coverage - 0.9) < 0.03 and abs(coverage - 0.9) < abs(plain - 0.9),
