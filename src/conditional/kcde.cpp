@@ -194,9 +194,10 @@ struct AtomChoice {
 /// The atom of option `atom` ("auto", "none" or a number's text) for the outputs y of every rank
 /// (`y`: this rank's), with `x_rows` inputs: none for "none"; the value given; or, for "auto",
 /// the atom find_output_atom finds in one continuous output, where neither a trend nor a
-/// transform is asked for (a warning says that it is not modelled otherwise). A collective call
-/// unless the option is "none". InvalidArgument for a value given with several or discrete
-/// outputs, a trend or a transform, or fewer than 2 pairs at it or beside it.
+/// transform is asked for (a warning says that it is not modelled otherwise, or where the rule
+/// finds one in an output of several). A collective call unless the option is "none" or an output
+/// is declared discrete. InvalidArgument for a value given with several or discrete outputs, a
+/// trend or a transform, or fewer than 2 pairs at it or beside it.
 AtomChoice choose_atom(Index x_rows, const MatrixView& y, const KcdeOptions& options,
                        const Communicator& communicator) {
   if (options.atom == "none") return {};
@@ -204,11 +205,29 @@ AtomChoice choose_atom(Index x_rows, const MatrixView& y, const KcdeOptions& opt
   const auto declared = [&](const std::vector<Index>& columns) {
     return std::any_of(columns.begin(), columns.end(), [&](Index d) { return d >= x_rows; });
   };
-  if (y.rows() != 1 || declared(options.discrete) || declared(options.ordered)) {
-    if (!given) return {};
+  if (declared(options.discrete) || declared(options.ordered)) {
+    if (!given) return {};  // a discrete output's levels are masses already
     throw InvalidArgument("atom = " + options.atom +
                           " needs one continuous output (an atom of a discrete y is one of its "
                           "levels already)");
+  }
+  if (y.rows() != 1) {
+    if (given) throw InvalidArgument("atom = " + options.atom + " needs one continuous output");
+    // Several outputs: none is modelled, and the report says where the rule finds one.
+    const Matrix all = gather_every_sample(y, communicator);
+    std::string found;
+    for (Index d = 0; d < all.rows(); ++d) {
+      const AtomSearch search = find_output_atom(all.row(d).transpose());
+      if (search.found) {
+        found += (found.empty() ? "" : "; ") + ("y" + std::to_string(d) + ": ") +
+                 search.description();
+      }
+    }
+    if (found.empty()) return {};
+    return {std::nullopt, "",
+            "an output has an atom (" + found +
+                "), which a model of several outputs does not model (one output at a time "
+                "would: atom = auto)"};
   }
   const bool plain =
       options.trend == KernelTrend::none && options.y_transform == OutputTransformChoice::none;

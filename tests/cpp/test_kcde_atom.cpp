@@ -343,7 +343,10 @@ TEST(KcdeAtomTest, OptionsChooseFindOrRefuseTheAtom) {
   Matrix two(2, 60);
   two << data.y, data.y.array() + 1.0;
   options.atom = "auto";
-  EXPECT_FALSE(fit_kcde(data.x, two, options).model.atom().has_value());
+  const ConditionalFit both = fit_kcde(data.x, two, options);
+  EXPECT_FALSE(both.model.atom().has_value());
+  EXPECT_TRUE(std::any_of(both.report.warnings.begin(), both.report.warnings.end(),
+                          [](const std::string& w) { return w.find("y0: 0 carries") != w.npos; }));
   options.atom = "0";
   EXPECT_THROW(fit_kcde(data.x, two, options), InvalidArgument);
   options.bandwidth = {0.5, 1.5, 0.3};
