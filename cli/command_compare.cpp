@@ -57,6 +57,13 @@ void print_comparison(std::ostream& out, const ModelComparison& comparison) {
     }
     out << '\n';
   }
+  if (!comparison.not_compared.empty()) {
+    out << "not compared:\n";
+    for (const auto& score : comparison.not_compared) {
+      out << "  " << std::left << std::setw(kName) << score.score << std::right << score.reason
+          << '\n';
+    }
+  }
   out << "best: share of pairs on which each model scores best (ties shared)\n  " << std::left
       << std::setw(kName) << "score" << std::right;
   for (const auto& model : comparison.models) out << std::setw(kCell) << model;

@@ -32,9 +32,11 @@ void print_calibration(std::ostream& out, const ModelEvaluation& evaluation) {
   if (evaluation.calibration.empty()) return;  // neither central nor hpd was asked for
   const bool randomized = evaluation.calibration.front().randomized;
   out << "calibration: "
-      << (randomized ? "randomised over the probability of y's level (a discrete y; the "
-                       "uniform draws from --seed), "
-                     : "")
+      << (!randomized              ? ""
+          : evaluation.output_atom ? "randomised over the atom's probability at the pairs at it "
+                                     "(the uniform draws from --seed), "
+                                   : "randomised over the probability of y's level (a discrete "
+                                     "y; the uniform draws from --seed), ")
       << "uniform on (0, 1) for a calibrated model; Kolmogorov-Smirnov test\n";
   for (const auto& check : evaluation.calibration) {
     out << "  " << check.name << ": D = " << format_table_number(check.test.statistic)
@@ -59,7 +61,10 @@ void print_calibration(std::ostream& out, const ModelEvaluation& evaluation) {
     out << '\n';
   }
   const CoverageCurve& curve = evaluation.coverage;
-  out << (randomized && evaluation.output_dim == 1
+  out << (evaluation.output_atom
+              ? "coverage: share of pairs inside the interval of each level, those at the atom by "
+                "their randomised values (band: 95% of a calibrated model)\n  "
+          : randomized && evaluation.output_dim == 1
               ? "coverage: share of pairs whose randomised value lies in the interval of each "
                 "level (|pit - 1/2| <= level/2, hpd <= level; the sets' own coverage is among the "
                 "scores; band: 95% of a calibrated model)\n  "

@@ -40,7 +40,10 @@ void describe_method(std::ostream& out, const std::string& name) {
         << "  flag: " << (option.cli_flag.empty() ? "-" : option.cli_flag) << '\n'
         << "  python: " << (option.python_name.empty() ? "-" : option.python_name) << '\n'
         << "  type: " << to_string(option.type);
-    if (!option.choices.empty()) out << " (" << join(option.choices, ", ") << ")";
+    if (!option.choices.empty()) {
+      out << " (" << join(option.choices, ", ") << (option.takes_numbers ? ", or a number" : "")
+          << ")";
+    }
     out << '\n' << "  default: " << describe_default(option) << '\n';
     out << "  doc: " << option.doc << '\n';
   }

@@ -1,5 +1,6 @@
 // cdens predict MODEL.json DATA.csv: per row of the data the conditional mean and variance of y,
-// its quantiles (one-dimensional y) and, where the file holds y, the log-density; with --query
+// its quantiles (one-dimensional y), the probability of its atom where it has one
+// (atom_probability) and, where the file holds y, the log-density; with --query
 // the answers of queries the model's method declares (the registry's MethodEntry::queries: PRESS's
 // state weights, LSCE's z = Wx).
 
@@ -189,8 +190,9 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
   }
   Index answer_columns = 0;
   for (const auto& answer : answers) answer_columns += answer.second.cols();
-  const Index column_count =
-      x.values.rows() + (y ? 1 : 0) + 2 * output_dim + quantile_count + answer_columns;
+  const bool atom = model.mixture.atom().has_value();
+  const Index column_count = x.values.rows() + (y ? 1 : 0) + 2 * output_dim + (atom ? 1 : 0) +
+                             quantile_count + answer_columns;
   OutputColumns output(column_count, x.values.cols());
   for (Index i = 0; i < x.values.rows(); ++i) {
     output.add(x.names[static_cast<std::size_t>(i)], x.values.row(i));
@@ -210,6 +212,8 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
       output.add("mean", mean.row(0));
       output.add("variance", covariance.row(0));
     }
+    // P(y = a | x) of a y with an atom (a zero-inflated output: the probability of a zero).
+    if (atom) output.add("atom_probability", model.mixture.atom_probability(x.values).transpose());
     const Matrix quantiles =
         labelled_unordered
             ? Matrix(0, x.values.cols())

@@ -231,6 +231,13 @@ void drop_rows_missing_for_models(CsvTable& table, const std::vector<std::string
 
 void print_discrete_outputs(std::ostream& out, const std::vector<std::string>& y_names,
                             const ModelEvaluation& evaluation, bool left_out) {
+  if (evaluation.output_atom) {
+    const std::string atom = (y_names.empty() ? "y" : y_names.front()) + " = " +
+                             format_table_number(*evaluation.output_atom);
+    out << "atom: " << atom << "; log_likelihood is log P(" << atom
+        << " | x) at it and a log-density elsewhere, the PIT and HPD values of the pairs at it "
+           "are randomised over that probability\n";
+  }
   const auto& kinds = evaluation.output_kinds;
   if (std::all_of(kinds.begin(), kinds.end(),
                   [](const std::string& kind) { return kind == "continuous"; })) {

@@ -137,6 +137,8 @@ def annotation_of(parameter, row):
     kind = row["type"]
     if kind == "choice":
         annotation = "Literal[" + ", ".join(repr(c) for c in row["choices"]) + "]"
+        if row.get("takes_numbers"):
+            annotation += " | float"
     else:
         annotation = _ANNOTATIONS[kind]
     if parameter.default is None and "None" not in annotation:

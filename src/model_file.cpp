@@ -49,19 +49,20 @@ bool has_field(const nlohmann::json& document, const std::string& name) {
 }  // namespace
 
 int model_file_version(const nlohmann::json& model) {
-  return has_field(model, "row_weights") ? kModelFileVersion : kUnlabelledModelFileVersion;
+  if (has_field(model, "output_atom")) return kModelFileVersion;
+  return has_field(model, "row_weights") ? kLabelledModelFileVersion : kUnlabelledModelFileVersion;
 }
 
 nlohmann::json conditional_model_to_json(const ConditionalModel& model) {
   nlohmann::json parameters = model.mixture.to_json();
   nlohmann::json variables = {{"x", model.x_names}, {"y", model.y_names}};
   if (!model.labels.empty()) variables["labels"] = model.labels;
-  return {{"format", "cdens-model"},
-          {"version", model.labels.empty() ? model_file_version(parameters) : kModelFileVersion},
-          {"shape", kConditionalShape},
-          {"method", model.report.method},
-          {"variables", variables},
-          {"model", std::move(parameters)},
+  const int version =
+      std::max(model_file_version(parameters),
+               model.labels.empty() ? kUnlabelledModelFileVersion : kLabelledModelFileVersion);
+  return {{"format", "cdens-model"},      {"version", version},
+          {"shape", kConditionalShape},   {"method", model.report.method},
+          {"variables", variables},       {"model", std::move(parameters)},
           {"fit", model.report.to_json()}};
 }
 

@@ -31,10 +31,14 @@ namespace cdens {
 
 /// Current version of the model file format; files of a newer version are refused. Version 2
 /// added the labels of discrete variables ("variables": {"labels": …}) and the row weights of a
-/// kernel gate fitted with sample weights ("row_weights"); a file with neither is written as
-/// version 1, which earlier releases read.
-inline constexpr int kModelFileVersion = 2;
-/// The version of a file without labels or row weights, which earlier readers read as well.
+/// kernel gate fitted with sample weights ("row_weights"); version 3 the atom of an output
+/// ("output_atom", conditional_mixture.hpp), which a reader that does not know it would drop. A
+/// file is written as the lowest version that holds its fields (1 without any of them), so that
+/// earlier releases read what they can read right.
+inline constexpr int kModelFileVersion = 3;
+/// The version of a file with labels or row weights and no atom.
+inline constexpr int kLabelledModelFileVersion = 2;
+/// The version of a file without labels, row weights or atom, which earlier readers read as well.
 inline constexpr int kUnlabelledModelFileVersion = 1;
 
 /// The labels of a discrete column's codes: labels[k] is the name of code k.

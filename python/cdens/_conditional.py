@@ -213,6 +213,8 @@ class ConditionalDensityEstimator(BaseEstimator):
         self.n_outputs_ = model.output_dim
         for name, value in model.hyperparameters.items():
             setattr(self, name + "_", value)
+        # The value of y's atom (a point mass, e.g. the zero of a zero-inflated y), or None.
+        self.atom_ = model.atom
         self.cv_results_ = cv_results_from_table(model.cross_validation)
 
     @classmethod
@@ -352,6 +354,14 @@ class ConditionalDensityEstimator(BaseEstimator):
                                  f"{self.model_.y_names[0]!r} is unordered")
             values = labels[values.astype(np.int64)]
         return values[:, 0] if np.ndim(q) == 0 else values
+
+    def predict_atom_probability(self, X):
+        """P(y = a | x_i) of y's atom a (``atom_``: the zero of a zero-inflated y), shape (n,);
+        ValueError for a model whose y has no atom."""
+        X_samples = self._inputs(X)
+        if self.model_.atom is None:
+            raise ValueError("this model's y has no atom (atom_ is None)")
+        return self.model_.atom_probability(X_samples)
 
     def predict_interval(self, X, coverage=0.9):
         """Equal-tailed interval of probability `coverage` for one-dimensional y: shape (n, 2),

@@ -115,6 +115,8 @@ def _parameter_of(option):
         default = option["default"]
     if kind == "choice":
         type_name = "{" + ", ".join(f'"{choice}"' for choice in option["choices"]) + "}"
+        if option.get("takes_numbers"):
+            type_name += " or float"
     else:
         type_name = _TYPE_NAMES[kind]
     if spelled_as_none:

@@ -13,6 +13,7 @@ class AutoCDE(ConditionalDensityEstimator):
         discrete: Sequence[int] | None = ...,
         ordered: Sequence[int] | None = ...,
         integer_output: Literal['pmf', 'density'] = ...,
+        atom: Literal['auto', 'none'] | float = ...,
         combine: Literal['stacking', 'selection'] = ...,
         validation: Literal['auto', 'loo', 'kfold'] = ...,
         cv: int = ...,

@@ -26,6 +26,14 @@ class KernelCDE(ConditionalDensityEstimator):
     (``output_kinds_`` says which outputs are discrete). A column that looks discrete (at most
     10 distinct values, or at most 20 distinct integers) but is not declared gets a warning.
 
+    A one-dimensional continuous y with an atom, a value carried by many rows (the zeros of a
+    zero-inflated output: hours, amounts, rainfall, claims), gets a point mass there: the pairs
+    at it are point masses, so P(y = a | x) is their share of the kernel weight, and the density
+    of the other pairs is the continuous part. ``atom="auto"`` (the default) finds it by a stated
+    rule (the most frequent value, carried by at least 5 % of the rows and 5 times as many as any
+    other value, beside more than 20 other values), ``atom="none"`` turns it off, a number names
+    it. Every query and score is then against the mixed measure (docs/methods/kcde.md).
+
     Attributes
     ----------
     bandwidths_ : ndarray of shape (d_x + d_y,)
@@ -42,6 +50,10 @@ class KernelCDE(ConditionalDensityEstimator):
     linear_loo_nll_ : float or None
         The leave-one-out NLL of the linear-Gaussian model of the same data (a warning says
         when it is lower than loo_nll_).
+    atom_ : float or None
+        The value of y's atom (``atom``: by default found in a zero-inflated y), whose pairs are
+        point masses at it: ``predict_atom_probability`` gives P(y = atom_ | x), and log_pdf is
+        log P(y = atom_ | x) at it and a log-density elsewhere. None without one.
     n_features_in_, n_outputs_, model_, feature_names_in_
         As for LSCDE.
     """
@@ -73,4 +85,5 @@ class KernelCDE(ConditionalDensityEstimator):
         estimator.trend = ("linear" if model.statistics.get("linear_trend")
                            else "gp" if model.statistics.get("gaussian_process_trend") else "none")
         estimator.marginal_mixing = "none" if estimator.marginal_weight_ is None else "loo"
+        estimator.atom = "none" if model.atom is None else model.atom
         return estimator

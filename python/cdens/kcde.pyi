@@ -16,6 +16,7 @@ class KernelCDE(ConditionalDensityEstimator):
         y_transform: Literal['none', 'log', 'yeo_johnson'] = ...,
         trend_basis: int = ...,
         marginal_mixing: Literal['loo', 'none'] = ...,
+        atom: Literal['auto', 'none'] | float = ...,
         exact_limit: int = ...,
         subsample_held_out: int = ...,
         screening_held_out: int = ...,

@@ -121,15 +121,16 @@ def energy_score(model, X, Y=None, n_draws=1000, random_state=0):
 
 def pit(model, X, Y=None, random_state=0):
     """PIT values F(y_i|x_i), shape (n,) (1-D y): uniform for a calibrated model. For an ordered
-    discrete y the randomised PIT P(Y < y_i|x_i) + V_i P(Y = y_i|x_i), V_i ~ U(0, 1) drawn from
-    random_state."""
+    discrete y, and for a y at the atom of a model with one (``model.atom_``), the randomised PIT
+    P(Y < y_i|x_i) + V_i P(Y = y_i|x_i), V_i ~ U(0, 1) drawn from random_state."""
     return _core.pit(*_engine_arguments(model, X, Y), seed_of(random_state))
 
 
 def hpd_values(model, X, Y=None, n_draws=1000, random_state=0):
     """HPD values P(p(Y|x_i) >= p(y_i|x_i)), shape (n,): exact for 1-D y (for a discrete y the
-    probability of the levels more probable than y_i plus V_i P(Y = y_i|x_i), V_i ~ U(0, 1)), a
-    randomised rank among n_draws draws otherwise; uniform for a calibrated model."""
+    probability of the levels more probable than y_i plus V_i P(Y = y_i|x_i), V_i ~ U(0, 1); at
+    an atom, which ranks first, V_i P(Y = y_i|x_i)), a randomised rank among n_draws draws
+    otherwise; uniform for a calibrated model."""
     return _core.highest_density_values(*_engine_arguments(model, X, Y), int(n_draws),
                                         seed_of(random_state))
 
@@ -213,7 +214,9 @@ def evaluate(model, X, Y=None, *, pinball_levels=DEFAULT_PINBALL_LEVELS,
     discrete y the intervals are sets of levels (``hpd_size_0.9``: how many levels,
     ``hpd_mass_0.9``: their probability, ``hpd_coverage_0.9``: whether y is in the set) and the
     calibration values are randomised (``calibration["pit"]["randomized"]``), from
-    ``random_state``.
+    ``random_state``. For a y with an atom (``output_atom``: its value, e.g. the zero of a
+    zero-inflated y) the log-likelihood is log P(y = a | x) at it and a log-density elsewhere,
+    and the PIT and HPD values of the pairs at it are randomised over its probability.
     A pair with a score that is not finite is left out with a RuntimeWarning; ``excluded`` names
     it (``pair``: its 0-based row, ``score``, ``value``) and ``pairs`` gives the rows scored.
     ``verbose=1`` writes the progress of the slow stages (highest-density regions, draws) to

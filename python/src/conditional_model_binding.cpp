@@ -138,6 +138,20 @@ void bind_conditional_model(py::module_& module) {
           py::arg("X"), py::arg("y_grid"), "p(g | x_j) for every grid point g, shape (m, G).")
       .def("component_probabilities", input_query(&ConditionalMixture::component_probabilities),
            py::arg("X"), "π_k(x_j), shape (m, K).")
+      .def_property_readonly(
+          "atom",
+          [](const ConditionalModel& m) -> py::object {
+            if (!m.mixture.atom()) return py::none();
+            return py::float_(m.mixture.atom()->value);
+          },
+          "The value of y's atom (a point mass, e.g. the zero of a zero-inflated y), or None.")
+      .def(
+          "atom_probability",
+          [](const ConditionalModel& m, const py::array& x) {
+            const auto xs = samples_of(x, "X");
+            return vector_to_numpy(without_gil([&] { return m.mixture.atom_probability(xs); }));
+          },
+          py::arg("X"), "P(y = a | x_j) of y's atom a, shape (m,); ValueError without an atom.")
       .def(
           "squared_norm",
           [](const ConditionalModel& m, const py::array& x) {

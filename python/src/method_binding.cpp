@@ -14,6 +14,7 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "cdens/methods/registry.hpp"
+#include "io/text.hpp"
 #include "methods/option_tables.hpp"
 #include "python_communicator.hpp"
 #include "python_progress.hpp"
@@ -35,6 +36,7 @@ py::dict option_to_dict(const OptionInfo& option) {
   row["cli_flag"] = option.cli_flag;
   row["python_name"] = option.python_name;
   row["choices"] = option.choices;
+  row["takes_numbers"] = option.takes_numbers;
   row["none_is_default"] = option.none_is_default;
   row["default"] = value_to_python(option.default_value);
   row["default_text"] = describe_default(option);
@@ -177,7 +179,13 @@ OptionValue value_of(const OptionInfo& option, const py::handle& value) {
         converted = numbers_from(value, name);
         break;
       case OptionType::choice:
-        converted = py::cast<std::string>(value);
+        // A choice that takes numbers too keeps a number as its exact text (17 digits).
+        if (option.takes_numbers && !py::isinstance<py::str>(value) &&
+            !py::isinstance<py::bool_>(value)) {
+          converted = exact_text(py::cast<double>(value));
+        } else {
+          converted = py::cast<std::string>(value);
+        }
         break;
       case OptionType::name_list:
         converted = names_from(value, name);

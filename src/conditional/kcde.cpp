@@ -183,6 +183,81 @@ void compare_with_linear_gaussian(const StandardizedPairs& data, const Vector& w
   }
 }
 
+/// The atom of y a fit models (docs/methods/kcde.md, "Outputs with an atom"), and what its report
+/// says of it.
+struct AtomChoice {
+  std::optional<double> value;
+  std::string description;  ///< how it was chosen, for the report's parameter choice
+  std::string warning;      ///< an atom found that the options leave unmodelled
+};
+
+/// The atom of option `atom` ("auto", "none" or a number's text) for the outputs y of every rank
+/// (`y`: this rank's), with `x_rows` inputs: none for "none"; the value given; or, for "auto",
+/// the atom find_output_atom finds in one continuous output, where neither a trend nor a
+/// transform is asked for (a warning says that it is not modelled otherwise, or where the rule
+/// finds one in an output of several). A collective call unless the option is "none" or an output
+/// is declared discrete. InvalidArgument for a value given with several or discrete outputs, a
+/// trend or a transform, or fewer than 2 pairs at it or beside it.
+AtomChoice choose_atom(Index x_rows, const MatrixView& y, const KcdeOptions& options,
+                       const Communicator& communicator) {
+  if (options.atom == "none") return {};
+  const bool given = options.atom != "auto";
+  const auto declared = [&](const std::vector<Index>& columns) {
+    return std::any_of(columns.begin(), columns.end(), [&](Index d) { return d >= x_rows; });
+  };
+  if (declared(options.discrete) || declared(options.ordered)) {
+    if (!given) return {};  // a discrete output's levels are masses already
+    throw InvalidArgument("atom = " + options.atom +
+                          " needs one continuous output (an atom of a discrete y is one of its "
+                          "levels already)");
+  }
+  if (y.rows() != 1) {
+    if (given) throw InvalidArgument("atom = " + options.atom + " needs one continuous output");
+    // Several outputs: none is modelled, and the report says where the rule finds one.
+    const Matrix all = gather_every_sample(y, communicator);
+    std::string found;
+    for (Index d = 0; d < all.rows(); ++d) {
+      const AtomSearch search = find_output_atom(all.row(d).transpose());
+      if (search.found) {
+        found += (found.empty() ? "" : "; ") + ("y" + std::to_string(d) + ": ") +
+                 search.description();
+      }
+    }
+    if (found.empty()) return {};
+    return {std::nullopt, "",
+            "an output has an atom (" + found +
+                "), which a model of several outputs does not model (one output at a time "
+                "would: atom = auto)"};
+  }
+  const bool plain =
+      options.trend == KernelTrend::none && options.y_transform == OutputTransformChoice::none;
+  if (given && !plain) {
+    throw InvalidArgument("atom = " + options.atom +
+                          " needs trend = none and y_transform = none: the point masses at the "
+                          "atom do not move with a trend, and a transform maps the continuous "
+                          "part only");
+  }
+  const Vector all = gather_every_sample(y, communicator).row(0).transpose();
+  if (plain) {
+    AtomDecision decision = decide_output_atom(options.atom, all);
+    return {decision.value, std::move(decision.description), ""};
+  }
+  const AtomSearch search = find_output_atom(all);
+  if (!search.found) return {};
+  return {std::nullopt, "",
+          "y has an atom (" + search.description() + ") that " +
+              (options.trend != KernelTrend::none ? "trend = " + to_string(options.trend)
+                                                  : std::string("y_transform")) +
+              " does not model: with trend = none and y_transform = none it is a point mass "
+              "(atom = auto), or turn the search off with atom = none"};
+}
+
+/// 1 for each of `y`'s pairs at the atom, 0 for the others; empty without an atom.
+Vector atom_flags_of(const MatrixView& y, const AtomChoice& atom) {
+  if (!atom.value) return Vector();
+  return (y.row(0).array() == *atom.value).cast<double>().transpose();
+}
+
 /// The marginal weight chosen by leave-one-out likelihood at the bandwidths, and the mixture's
 /// leave-one-out NLL there (standardised units).
 struct MarginalChoice {
@@ -196,15 +271,17 @@ struct MarginalChoice {
 /// counterpart (the kernel density of `outputs` over the same pairs, at the output bandwidths)
 /// mixed as well as they can be, with ε ≥ 1/n. With sample weights (empty: none) the marginal
 /// counterpart weighs its kernels by them, the mean is weighted and n is Kish's effective size.
-/// On several ranks `outputs` are this rank's and the marginal's sums run over every rank's.
+/// On several ranks `outputs` are this rank's and the marginal's sums run over every rank's. With
+/// an atom (`atom_flags`) the marginal counterpart has it too: P̂₀(y = a) is the share of the
+/// other pairs at it.
 MarginalChoice choose_marginal_weight(const Vector& conditional_terms, const Matrix& outputs,
                                       const ColumnKernels& output_kernels,
                                       const std::vector<Index>& held_out, const Vector& bandwidths,
                                       int threads, const Vector& weights,
-                                      const Communicator& communicator) {
+                                      const Communicator& communicator, const Vector& atom_flags) {
   const Vector log_conditional = -conditional_terms;
   const BandwidthLikelihood marginal(outputs, 0, held_out, threads, output_kernels, weights,
-                                     communicator);
+                                     communicator, atom_flags);
   const Vector log_marginal =
       -marginal.negative_log_likelihoods(marginal.parameters_of(bandwidths.tail(outputs.rows())));
   const Vector held_weights = marginal.held_out_weights();
@@ -247,9 +324,11 @@ KernelTrend parse_kernel_trend(const std::string& name) {
 
 namespace {
 
-/// The fit of (x, y), where y is B(y′) of the recorded outputs y′ when `transformed` is given.
+/// The fit of (x, y), where y is B(y′) of the recorded outputs y′ when `transformed` is given,
+/// with the atom `atom` (of y itself: no atom comes with a transform).
 ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y, const KcdeOptions& options,
-                           const FitContext& context, const TransformedOutput* transformed) {
+                           const FitContext& context, const TransformedOutput* transformed,
+                           const AtomChoice& atom) {
   return timed_fit<ConditionalMixture>("kcde", [&](FitReport& report) {
     // Each rank passes its own pairs; what decides the model — the standardisation, the levels
     // of discrete columns, the held-out pairs, the bandwidths — is computed over every rank's, so
@@ -309,6 +388,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y, const KcdeO
 
     report.warnings =
         undeclared_discrete_warnings(x, y, kernels, context.column_names, communicator);
+    if (!atom.warning.empty()) report.warnings.push_back(atom.warning);
     for (std::string& warning : many_levels_warnings(kernels, n, input_dim, context.column_names)) {
       report.warnings.push_back(std::move(warning));
     }
@@ -337,10 +417,24 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y, const KcdeO
     const double residual_jacobian = options.trend == KernelTrend::gaussian_process
                                          ? held_out_mean(held_log_scales, held_out, weights)
                                          : 0.0;
+    // The pairs at the atom (empty without one), of this rank and of every rank's held-out
+    // pairs; a held-out term at the atom is a probability, which takes no Jacobian of y's
+    // standardisation.
+    const Vector atom_flags = atom_flags_of(y, atom);
+    const Vector held_beside_atom =
+        atom.value
+            ? Vector(1.0 - samples_at_global_indices(atom_flags.transpose(), held_out, communicator)
+                               .row(0)
+                               .transpose()
+                               .array())
+            : Vector();
+    const double output_jacobian =
+        data.y_scaling.log_jacobian() *
+        (atom.value ? held_out_mean(held_beside_atom, held_out, weights) : 1.0);
     std::optional<BandwidthLikelihood> likelihood;
     if (search || mix) {
       likelihood.emplace(stacked, input_dim, held_out, context.threads, kernels, weights,
-                         communicator);
+                         communicator, atom_flags);
     }
     Vector bandwidths(dimension);
     Vector conditional_terms;  // −log p̂_{−i} at the bandwidths
@@ -353,7 +447,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y, const KcdeO
         screening.emplace(stacked, input_dim,
                           held_out_pairs(n, options.screening_held_out, options.search.seed,
                                          random_stream::kScreeningHeldOut, communicator),
-                          context.threads, kernels, weights, communicator);
+                          context.threads, kernels, weights, communicator, atom_flags);
       }
       const BandwidthSearchResult found =
           maximize_bandwidth_likelihood(*likelihood, screening ? *screening : *likelihood,
@@ -361,7 +455,7 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y, const KcdeO
       bandwidths = found.bandwidths;
       conditional_terms = found.negative_log_likelihoods;
       report.statistics["loo_nll"] =
-          found.mean_negative_log_likelihood + residual_jacobian - data.y_scaling.log_jacobian();
+          found.mean_negative_log_likelihood + residual_jacobian - output_jacobian;
       report.statistics["evaluations"] = found.evaluations;
       report.statistics["starts"] = found.starts;
       report.statistics["held_out"] = static_cast<double>(likelihood->n_held_out());
@@ -398,15 +492,14 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y, const KcdeO
       }
       const MarginalChoice choice =
           choose_marginal_weight(conditional_terms, outputs, output_kernels, held_out, bandwidths,
-                                 context.threads, weights, communicator);
+                                 context.threads, weights, communicator, atom_flags);
       marginal_weight = choice.weight;
       log_kernel_terms = choice.log_mixed;
       report.hyperparameters["marginal_weight"] = marginal_weight;
       report.parameter_choice += "; marginal_weight by the same leave-one-out likelihood";
       if (search) {
         report.statistics["loo_nll_unmixed"] = report.statistics.at("loo_nll");
-        report.statistics["loo_nll"] =
-            choice.mixed_nll + residual_jacobian - data.y_scaling.log_jacobian();
+        report.statistics["loo_nll"] = choice.mixed_nll + residual_jacobian - output_jacobian;
       }
     }
     // Around the Gaussian-process trend, the process's own predictive Gaussian N(e; 0, I) joins as
@@ -441,12 +534,16 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y, const KcdeO
       const Vector log_scales = options.trend == KernelTrend::gaussian_process
                                     ? held_log_scales
                                     : Vector(Vector::Zero(log_kernel_terms.size()));
-      report.held_out = own_held_out(
-          held_out, (log_kernel_terms - log_scales).array() + data.y_scaling.log_jacobian(),
-          communicator.sum_counts_below(local_n), local_n, communicator);
+      const Vector jacobians =
+          atom.value
+              ? Vector(data.y_scaling.log_jacobian() * held_beside_atom)
+              : Vector(Vector::Constant(log_kernel_terms.size(), data.y_scaling.log_jacobian()));
+      report.held_out = own_held_out(held_out, log_kernel_terms - log_scales + jacobians,
+                                     communicator.sum_counts_below(local_n), local_n, communicator);
     }
-    // A probability mass of a discrete y is not comparable with a Gaussian density of it.
-    if (search && !any_discrete(output_kernels)) {
+    // A probability mass of a discrete y (or of its atom) is not comparable with a Gaussian
+    // density of it.
+    if (search && !any_discrete(output_kernels) && !atom.value) {
       compare_with_linear_gaussian(data, weights, communicator, report);
     }
     // The values of the bandwidth option, one per column (a discrete column's λ among them).
@@ -464,8 +561,9 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y, const KcdeO
     // asks for the model of every pair, and around the Gaussian-process trend, whose broad
     // component the ranks' writer does not take, each rank receives every rank's pairs;
     // docs/distributed.md, "Memory").
+    // An atom's components are listed by global index, so its model gathers every pair too.
     const bool keep_own_rows = sharded && context.rows_stay_on_ranks && process_weight == 0.0 &&
-                               communicator.sum_counts(local_n == 0 ? 1 : 0) == 0;
+                               !atom.value && communicator.sum_counts(local_n == 0 ? 1 : 0) == 0;
     const Index model_rows = keep_own_rows ? local_n : n;
     if (sharded && !keep_own_rows) outputs = gather_every_sample(outputs, communicator);
     report.rows_of_this_rank = keep_own_rows;
@@ -482,10 +580,26 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y, const KcdeO
       scales.col(model_rows) = output_floors.tail(y.rows()).cwiseMax(1.0);
       gate = std::make_shared<const BroadComponentGate>(std::move(gate), process_weight);
     }
+    MixtureOutputs mixture_outputs = MixtureOutputs::gaussian(std::move(outputs), std::move(scales))
+                                         .with_trend(std::move(trend))
+                                         .with_output_kernels(output_kernels);
+    if (atom.value) {
+      // The pairs at the atom are its point masses, by their index among every rank's pairs.
+      const Vector all_flags =
+          sharded ? Vector(gather_every_sample(atom_flags.transpose(), communicator).row(0))
+                  : atom_flags;
+      OutputAtom output_atom{*atom.value, {}};
+      for (Index k = 0; k < all_flags.size(); ++k) {
+        if (all_flags(k) == 1.0) output_atom.components.push_back(k);
+      }
+      report.hyperparameters["atom"] = *atom.value;
+      report.statistics["atom_share"] = static_cast<double>(output_atom.components.size()) /
+                                        static_cast<double>(all_flags.size());
+      report.parameter_choice += "; " + atom.description;
+      mixture_outputs = std::move(mixture_outputs).with_atom(std::move(output_atom));
+    }
     ConditionalMixture model(data.x_scaling, data.y_scaling, std::move(gate),
-                             MixtureOutputs::gaussian(std::move(outputs), std::move(scales))
-                                 .with_trend(std::move(trend))
-                                 .with_output_kernels(output_kernels));
+                             std::move(mixture_outputs));
     return model;
   });
 }
@@ -495,13 +609,18 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y, const KcdeO
 ConditionalFit fit_kcde(const MatrixView& x, const MatrixView& y, const KcdeOptions& options,
                         const FitContext& context) {
   kcde_option_table().validate(options);
+  // The atom of y as recorded (the same on every rank; an error on one stops all).
+  AtomChoice atom;
+  agree_on_errors(context.communicator,
+                  [&] { atom = choose_atom(x.rows(), y, options, context.communicator); });
   if (options.y_transform == OutputTransformChoice::none) {
-    return fit_kernels(x, y, options, context, nullptr);
+    return fit_kernels(x, y, options, context, nullptr, atom);
   }
   return fit_on_transformed_output(x, y, options.y_transform, context,
                                    [&](const MatrixView& transformed, const OutputTransform& base) {
                                      const TransformedOutput output{base, y};
-                                     return fit_kernels(x, transformed, options, context, &output);
+                                     return fit_kernels(x, transformed, options, context, &output,
+                                                        atom);
                                    });
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cdens/core/types.hpp"
 #include "core/log_space.hpp"
@@ -126,8 +127,11 @@ std::shared_ptr<const PooledGate> PooledGate::from_json(const nlohmann::json& do
 }
 
 bool can_pool(const ConditionalMixture& a, const ConditionalMixture& b) {
+  const auto atom_value = [](const ConditionalMixture& m) {
+    return m.atom() ? std::optional<double>(m.atom()->value) : std::nullopt;
+  };
   return same_scaling(a.x_scaling(), b.x_scaling()) && same_scaling(a.y_scaling(), b.y_scaling()) &&
-         same_kernels(a.output_kernels(), b.output_kernels());
+         same_kernels(a.output_kernels(), b.output_kernels()) && atom_value(a) == atom_value(b);
 }
 
 ConditionalMixture pool_mixtures(const std::vector<const ConditionalMixture*>& members,
@@ -148,6 +152,9 @@ ConditionalMixture pool_mixtures(const std::vector<const ConditionalMixture*>& m
   Matrix scales(first.output_dim(), components);
   std::vector<std::shared_ptr<const ConditionalGate>> gates;
   std::vector<TrendGroup> groups;
+  // The members share their atom (can_pool): its components are every member's.
+  std::optional<OutputAtom> atom;
+  if (first.atom()) atom = OutputAtom{first.atom()->value, {}};
   Index offset = 0;
   for (const ConditionalMixture* member : members) {
     centers.middleCols(offset, member->n_components()) = member->centers();
@@ -157,13 +164,18 @@ ConditionalMixture pool_mixtures(const std::vector<const ConditionalMixture*>& m
       group.first_component += offset;
       groups.push_back(std::move(group));
     }
+    if (atom) {
+      for (const Index k : member->atom()->components) atom->components.push_back(offset + k);
+    }
     offset += member->n_components();
   }
+  MixtureOutputs outputs = MixtureOutputs::gaussian(std::move(centers), std::move(scales))
+                               .with_groups(std::move(groups))
+                               .with_output_kernels(first.output_kernels());
+  if (atom) outputs = std::move(outputs).with_atom(std::move(*atom));
   return ConditionalMixture(first.x_scaling(), first.y_scaling(),
                             std::make_shared<const PooledGate>(std::move(gates), weights),
-                            MixtureOutputs::gaussian(std::move(centers), std::move(scales))
-                                .with_groups(std::move(groups))
-                                .with_output_kernels(first.output_kernels()));
+                            std::move(outputs));
 }
 
 }  // namespace cdens

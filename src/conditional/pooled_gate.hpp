@@ -43,11 +43,12 @@ class PooledGate final : public ConditionalGate {
 };
 
 /// Whether two mixtures can be members of one pool: the same input and output standardisations
-/// (to 10⁻¹² relative: fits of the same pairs) and output kernels.
+/// (to 10⁻¹² relative: fits of the same pairs), output kernels and atom (none, or one value).
 bool can_pool(const ConditionalMixture& a, const ConditionalMixture& b);
 
 /// The linear pool Σ_c a_c p_c of `members` (weights a_c > 0, normalised): one mixture of every
-/// member's components with the members' trends as its trend groups. InvalidArgument where two
+/// member's components with the members' trends as its trend groups (and their atom's components
+/// as its atom's). InvalidArgument where two
 /// members cannot be pooled (can_pool).
 ConditionalMixture pool_mixtures(const std::vector<const ConditionalMixture*>& members,
                                  const Vector& weights);

@@ -60,6 +60,8 @@ struct BandwidthLikelihood::Evaluation {
   std::vector<bool> discrete;
   /// −2 log c_j of every sample j, the start of its squared distance (empty: no sample weights).
   Vector log_weight_offsets;
+  /// 1 for this rank's samples at the atom, 0 for the others (null: no atom).
+  const Vector* atom_flags = nullptr;
 };
 
 namespace {
@@ -67,10 +69,12 @@ namespace {
 /// The squared distances of the chunk [start, start + length) of this rank's samples from the
 /// held-out sample in row `point` of `points` (and, with `scores`, the derivatives of discrete
 /// dimensions); the held-out sample itself, this rank's sample `self` (−1: another rank's), is at
-/// infinite distance (its kernel value is zero).
+/// infinite distance (its kernel value is zero), and so, in the joint sum, is every sample on the
+/// other side of the atom from it (`point_atom`: its atom flag, −1 without an atom).
 template <class Evaluation>
 void fill_distances(const Evaluation& evaluation, Index c, const Matrix& points, Index point,
-                    Index self, Index start, Index length, bool scores, Chunk& chunk) {
+                    Index self, double point_atom, Index start, Index length, bool scores,
+                    Chunk& chunk) {
   const Matrix& scaled = evaluation.scaled;
   auto joint = chunk.joint.head(length);
   if (evaluation.log_weight_offsets.size() > 0) {
@@ -98,6 +102,10 @@ void fill_distances(const Evaluation& evaluation, Index c, const Matrix& points,
       }
     }
     joint += squared;
+  }
+  if (point_atom >= 0.0) {
+    const auto flags = evaluation.atom_flags->segment(start, length).array();
+    joint = (flags != point_atom).select(INFINITY, joint);
   }
   if (self >= start && self < start + length) {
     chunk.joint(self - start) = INFINITY;
@@ -167,9 +175,10 @@ void add_to_columns(const Chunk& chunk, const std::vector<bool>& discrete, Index
 /// record of sample i, whose sums are relative to exp(−½ joint_shift) and
 /// exp(−½ conditioning_shift); `log_others` is log Σ_{j≠i} c_j, a density's normalising sum. An
 /// output dimension's normalising constant log h_d adds 1 to its derivative, a discrete output's
-/// (a probability mass) nothing.
+/// (a probability mass) nothing, nor a continuous one's where sample i is `at_atom` (a
+/// probability too).
 void finish_row(const double* record, const std::vector<bool>& discrete, double log_others, Index k,
-                Index c, double joint_shift, double conditioning_shift, double& term,
+                Index c, double joint_shift, double conditioning_shift, bool at_atom, double& term,
                 Matrix* gradient_rows, Index row) {
   const double joint_log_sum = -0.5 * joint_shift + std::log(record[0]);
   const double conditioning_log_sum =
@@ -180,7 +189,7 @@ void finish_row(const double* record, const std::vector<bool>& discrete, double 
     double derivative = -record[2 + d] / record[0];
     if (d < c) {
       derivative += record[2 + k + d] / record[1];
-    } else if (!discrete[static_cast<std::size_t>(d)]) {
+    } else if (!discrete[static_cast<std::size_t>(d)] && !at_atom) {
       derivative += 1.0;
     }
     (*gradient_rows)(row, d) = derivative;
@@ -192,12 +201,13 @@ void finish_row(const double* record, const std::vector<bool>& discrete, double 
 BandwidthLikelihood::BandwidthLikelihood(const MatrixView& samples, Index conditioning_dimensions,
                                          std::vector<Index> held_out, int threads,
                                          ColumnKernels kernels, Vector sample_weights,
-                                         const Communicator& communicator)
+                                         const Communicator& communicator, Vector atom_flags)
     : samples_(samples.transpose()),
       conditioning_dimensions_(conditioning_dimensions),
       kernels_(std::move(kernels)),
       held_out_(std::move(held_out)),
       sample_weights_(std::move(sample_weights)),
+      atom_flags_(std::move(atom_flags)),
       n_samples_(communicator.sum_counts(samples.cols())),
       threads_(resolve_threads(threads)),
       communicator_(communicator) {
@@ -235,6 +245,27 @@ BandwidthLikelihood::BandwidthLikelihood(const MatrixView& samples, Index condit
   for (Index d = conditioning_dimensions_; d < samples_.cols(); ++d) {
     if (kernels_[static_cast<std::size_t>(d)].kind() == ColumnKind::ordered) symmetric_ = false;
   }
+  // Whether any rank has an atom (a rank without samples passes no flags).
+  double atom = atom_flags_.size() > 0 ? 1.0 : 0.0;
+  communicator_.allreduce_max(&atom, 1);
+  if (atom > 0.0) {
+    agree_on_errors(communicator_, [&] {
+      if (atom_flags_.size() != samples_.rows() ||
+          !(atom_flags_.array() == 0.0 || atom_flags_.array() == 1.0).all()) {
+        throw InvalidArgument("the atom flags must be 0 or 1, one per sample");
+      }
+      if (samples_.cols() - conditioning_dimensions_ != 1 || kernels_.back().is_discrete()) {
+        throw InvalidArgument("an atom needs one continuous output");
+      }
+    });
+    double counts[2] = {atom_flags_.sum(), static_cast<double>(samples_.rows())};
+    communicator_.allreduce_sum(counts, 2);
+    if (counts[0] < 2.0 || counts[1] - counts[0] < 2.0) {
+      throw InvalidArgument(
+          "leave-one-out likelihood with an atom needs at least 2 samples at it "
+          "and 2 beside it");
+    }
+  }
   // Whether any rank has sample weights: a rank without samples passes none.
   double weighted = sample_weights_.size() > 0 ? 1.0 : 0.0;
   communicator_.allreduce_max(&weighted, 1);
@@ -258,15 +289,25 @@ BandwidthLikelihood::BandwidthLikelihood(const MatrixView& samples, Index condit
   }
   if (communicator_.size() == 1) {
     if (weighted > 0.0) held_out_weights_ = sample_weights_(held_out_);
+    if (atom > 0.0) held_out_atom_flags_ = atom_flags_(held_out_);
     return;
   }
-  // Every rank receives the held-out samples (and their weights) from the ranks that hold them.
-  Matrix local(samples_.cols() + (weighted > 0.0 ? 1 : 0), samples_.rows());
+  // Every rank receives the held-out samples (and their weights and atom flags) from the ranks
+  // that hold them.
+  const Index weight_row = samples_.cols();
+  const Index atom_row = weight_row + (weighted > 0.0 ? 1 : 0);
+  Matrix local(atom_row + (atom > 0.0 ? 1 : 0), samples_.rows());
   local.topRows(samples_.cols()) = samples_.transpose();
-  if (weighted > 0.0) local.bottomRows(1) = sample_weights_.transpose();
+  if (weighted > 0.0) local.row(weight_row) = sample_weights_.transpose();
+  if (atom > 0.0) local.row(atom_row) = atom_flags_.transpose();
   const Matrix gathered = gather_global_samples(local, first, held_out_, communicator_);
   held_out_samples_ = gathered.topRows(samples_.cols()).transpose();
-  if (weighted > 0.0) held_out_weights_ = gathered.bottomRows(1).transpose();
+  if (weighted > 0.0) held_out_weights_ = gathered.row(weight_row).transpose();
+  if (atom > 0.0) held_out_atom_flags_ = gathered.row(atom_row).transpose();
+}
+
+double BandwidthLikelihood::held_out_atom_flag(Index r) const {
+  return held_out_atom_flags_.size() > 0 ? held_out_atom_flags_(r) : -1.0;
 }
 
 double BandwidthLikelihood::effective_samples() const {
@@ -314,7 +355,7 @@ void BandwidthLikelihood::evaluate_relative_to_largest(const Evaluation& evaluat
     for (Index start = 0; start < n; start += kChunk) {
       const Index length = std::min(kChunk, n - start);
       fill_distances(evaluation, c, *points, point, held_out_rows_[static_cast<std::size_t>(r)],
-                     start, length, moments, chunk);
+                     held_out_atom_flag(r), start, length, moments, chunk);
       joint_smallest = std::min(joint_smallest, chunk.joint.head(length).minCoeff());
       if (c > 0) {
         conditioning_smallest =
@@ -334,7 +375,7 @@ void BandwidthLikelihood::evaluate_relative_to_largest(const Evaluation& evaluat
     for (Index start = 0; start < n; start += kChunk) {
       const Index length = std::min(kChunk, n - start);
       fill_distances(evaluation, c, *points, point, held_out_rows_[static_cast<std::size_t>(r)],
-                     start, length, moments, chunk);
+                     held_out_atom_flag(r), start, length, moments, chunk);
       to_kernel_values(chunk, c, length, shifts(0, q), shifts(1, q));
       add_to_row(chunk, evaluation.discrete, c, length, moments, records.col(q).data());
     }
@@ -343,7 +384,7 @@ void BandwidthLikelihood::evaluate_relative_to_largest(const Evaluation& evaluat
   parallel_for(threads_, count, [&](Index q) {
     const Index r = rows[static_cast<std::size_t>(q)];
     finish_row(records.col(q).data(), evaluation.discrete, log_others_weight(r), k, c, shifts(0, q),
-               shifts(1, q), terms[r], gradient_rows, r);
+               shifts(1, q), held_out_atom_flag(r) == 1.0, terms[r], gradient_rows, r);
   });
 }
 
@@ -356,7 +397,7 @@ void BandwidthLikelihood::finish_records(const Evaluation& evaluation, const Mat
     for (Index r = b * kHeldOutBlock; r < std::min(m, (b + 1) * kHeldOutBlock); ++r) {
       if (records(0, r) >= std::exp(kPlainFloor)) {
         finish_row(records.col(r).data(), evaluation.discrete, log_others_weight(r), k, c, 0.0, 0.0,
-                   terms[r], gradient_rows, r);
+                   held_out_atom_flag(r) == 1.0, terms[r], gradient_rows, r);
       }
     }
   });
@@ -385,7 +426,7 @@ Matrix BandwidthLikelihood::held_out_records(const Evaluation& evaluation, bool 
       for (Index r = first; r < last; ++r) {
         const auto [points, point] = held_out_point(evaluation, r);
         fill_distances(evaluation, c, *points, point, held_out_rows_[static_cast<std::size_t>(r)],
-                       start, length, moments, chunk);
+                       held_out_atom_flag(r), start, length, moments, chunk);
         to_kernel_values(chunk, c, length, 0.0, 0.0);
         add_to_row(chunk, evaluation.discrete, c, length, moments, records.col(r).data());
       }
@@ -423,7 +464,9 @@ Matrix BandwidthLikelihood::every_pair_records(const Evaluation& evaluation, boo
     for (Index i = begin; i < end; ++i) {
       for (Index start = i + 1; start < n; start += kChunk) {
         const Index length = std::min(kChunk, n - start);
-        fill_distances(evaluation, c, evaluation.scaled, i, i, start, length, moments, chunk);
+        fill_distances(evaluation, c, evaluation.scaled, i, i,
+                       atom_flags_.size() > 0 ? atom_flags_(i) : -1.0, start, length, moments,
+                       chunk);
         to_kernel_values(chunk, c, length, 0.0, 0.0);
         add_to_row(chunk, evaluation.discrete, c, length, moments, rows.col(i).data());
         add_to_columns(chunk, evaluation.discrete, c, length, moments, column_side, start - begin);
@@ -474,6 +517,7 @@ Vector BandwidthLikelihood::evaluate(const VectorView& parameters, Matrix* gradi
   if (sample_weights_.size() > 0) {
     evaluation.log_weight_offsets = -2.0 * sample_weights_.array().log().matrix();
   }
+  if (atom_flags_.size() > 0) evaluation.atom_flags = &atom_flags_;
   const Index m = n_held_out();
   Vector terms(m);
   if (gradient_rows != nullptr) gradient_rows->resize(m, k);
@@ -487,7 +531,13 @@ Vector BandwidthLikelihood::evaluate(const VectorView& parameters, Matrix* gradi
       evaluation,
       pairwise ? every_pair_records(evaluation, moments) : held_out_records(evaluation, moments),
       terms.data(), gradient_rows);
-  terms.array() += output_log_bandwidths + 0.5 * static_cast<double>(continuous_outputs) * kLog2Pi;
+  // The normalising constants of the continuous outputs' kernels: none at the atom, where p̂_{−i}
+  // is a probability.
+  const double normaliser =
+      output_log_bandwidths + 0.5 * static_cast<double>(continuous_outputs) * kLog2Pi;
+  for (Index r = 0; r < m; ++r) {
+    if (held_out_atom_flag(r) != 1.0) terms(r) += normaliser;
+  }
   return terms;
 }
 

@@ -34,6 +34,20 @@
 // divided by its sum over the levels: a factor that depends on the centre z_j only, which makes
 // the joint kernel asymmetric in (i, j).
 
+// An atom of a one-dimensional output (a value a carried by many samples, a zero-inflated y;
+// docs/methods/kcde.md, "Outputs with an atom"): the samples at it (`atom_flags`) are point
+// masses at a instead of Gaussians of y, so p̂_{−i} is against the mixed measure (counting
+// measure at a, Lebesgue measure elsewhere):
+//
+//   y_i = a:  −log p̂_{−i}(a | x_i) = −log Σ_{j≠i, y_j = a} K_{h_x}(x_i − x_j) + log Σ_{j≠i} K_{h_x}
+//   y_i ≠ a:  −log p̂_{−i}(y_i | x_i) = −log Σ_{j≠i, y_j ≠ a} K_h(z_i − z_j) + log Σ_{j≠i} K_{h_x}
+//                                     + Σ_{d≥c} log(√(2π) h_d),
+//
+// (for a density, c = 0: the conditioning sum is log Σ_{j≠i} c_j). A pair of samples on either
+// side of a is at infinite distance in the joint sum (its kernel value is zero), a sample at a
+// meets the others at a at distance 0 in y, and a held-out sample at a takes no normalising
+// constant of y (a probability): so the sums, their moments and the gradient need nothing else.
+
 // On several processes (a Communicator of K ranks) each rank holds a shard of the samples; the
 // held-out samples are drawn by global index and their values sent to every rank (a subsample is
 // small). A held-out sample's sums — Σ_j K_h, Σ_j K_{h_x} and their moments — are sums over the
@@ -67,10 +81,14 @@ class BandwidthLikelihood {
   /// holds global indices (the same on every rank); n counts every rank's samples. Constructing
   /// and evaluating are then collective calls: every rank makes them in the same order. On one
   /// process the criterion is the single-process one, to the bit.
+  /// `atom_flags`: 1 for each sample at the atom of a one-dimensional continuous output (the
+  /// last dimension), 0 for the others, on this rank's samples; empty: no atom. InvalidArgument
+  /// unless at least two samples of every rank together are at the atom and two are not.
   BandwidthLikelihood(const MatrixView& samples, Index conditioning_dimensions,
                       std::vector<Index> held_out, int threads, ColumnKernels kernels = {},
                       Vector sample_weights = {},
-                      const Communicator& communicator = local_communicator());
+                      const Communicator& communicator = local_communicator(),
+                      Vector atom_flags = {});
 
   Index dimension() const { return samples_.cols(); }
   /// n: the samples of every rank.
@@ -120,6 +138,9 @@ class BandwidthLikelihood {
                                     double* terms, Matrix* gradient_rows) const;
   /// The held-out sample at position r as a row of the scaled samples: the matrix and row.
   std::pair<const Matrix*, Index> held_out_point(const Evaluation& evaluation, Index r) const;
+  /// The atom flag of the held-out sample at position r: 1 at the atom, 0 beside it, −1 without
+  /// an atom.
+  double held_out_atom_flag(Index r) const;
   /// log Σ_{j≠i} c_j of the held-out sample at position r: the density's normalising sum
   /// (log(n − 1) without sample weights).
   double log_others_weight(Index r) const;
@@ -145,6 +166,10 @@ class BandwidthLikelihood {
   Vector sample_weights_;
   /// The held-out samples' weights c_i, or empty.
   Vector held_out_weights_;
+  /// 1 for this rank's samples at the atom, 0 for the others; empty without an atom.
+  Vector atom_flags_;
+  /// The same for the held-out samples (in the order of held_out_).
+  Vector held_out_atom_flags_;
   Index n_samples_ = 0;
   /// Σ c_j and Σ c_j² over every rank (with sample weights).
   double total_weight_ = 0.0;

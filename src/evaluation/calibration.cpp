@@ -10,6 +10,7 @@
 #include "core/validate.hpp"
 #include "evaluation/draw_blocks.hpp"
 #include "evaluation/level_forecasts.hpp"
+#include "evaluation/randomized_values.hpp"
 
 namespace cdens {
 namespace {
@@ -117,10 +118,40 @@ Vector randomized_over_levels(const ConditionalMixture& model, const MatrixView&
 
 }  // namespace
 
+namespace detail {
+
+Vector randomized_at_atom(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y,
+                          std::uint64_t seed, std::uint64_t (*stream)(Index), Vector values) {
+  const double atom = model.atom()->value;
+  std::vector<Index> pairs;
+  for (Index j = 0; j < y.cols(); ++j) {
+    if (y(0, j) == atom) pairs.push_back(j);
+  }
+  if (pairs.empty()) return values;
+  Matrix at_atom(x.rows(), static_cast<Index>(pairs.size()));
+  for (std::size_t p = 0; p < pairs.size(); ++p)
+    at_atom.col(static_cast<Index>(p)) = x.col(pairs[p]);
+  const Vector probabilities = model.atom_probability(at_atom);
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    const Index j = pairs[p];
+    const double mass = probabilities(static_cast<Index>(p));
+    Rng rng(seed, stream(j));
+    values(j) = std::clamp(values(j) - (1.0 - rng.uniform()) * mass, 0.0, 1.0);
+  }
+  return values;
+}
+
+}  // namespace detail
+
 Vector pit_values(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y,
                   std::uint64_t seed) {
   require_same_samples(x, "x", y, "y");
   require_nonempty(y, "the evaluation data");
+  if (model.atom()) {
+    require_dimension(y, 1, "y");
+    return detail::randomized_at_atom(model, x, y, seed, random_stream::randomized_pit,
+                                      model.cdf(x, y));
+  }
   if (!detail::has_discrete_scalar_output(model)) return model.cdf(x, y);
   detail::require_discrete_scalar_output(model, "the PIT", true);
   return randomized_over_levels(model, x, y, seed, random_stream::randomized_pit,
@@ -141,6 +172,13 @@ HighestDensityValues highest_density_values(const ConditionalMixture& model, con
                                    [](const detail::LevelDistribution& forecast, double value) {
                                      return forecast.probability_ranked_before(value);
                                    }),
+            0};
+  }
+  if (model.atom()) {
+    // The atom is ranked first: at it the randomised value V_j π_a(x_j).
+    require_dimension(y, 1, "y");
+    return {detail::randomized_at_atom(model, x, y, seed, random_stream::randomized_hpd,
+                                       model.highest_density_probability(x, y)),
             0};
   }
   if (model.output_dim() == 1) return {model.highest_density_probability(x, y), 0};

@@ -151,12 +151,26 @@ ModelComparison compare_evaluations(const std::vector<ModelEvaluation>& evaluati
     }
   }
   comparison.pairs = compared;
+  // An atom in one model's y and not in another's (or elsewhere): the log-likelihood and the
+  // CDE loss are then against different measures at the atom.
+  const auto& atom = evaluations.front().output_atom;
+  const bool atoms_differ = std::any_of(
+      evaluations.begin(), evaluations.end(),
+      [&](const ModelEvaluation& evaluation) { return evaluation.output_atom != atom; });
   for (const auto& column : evaluations.front().scores) {
     const bool shared =
         std::all_of(evaluations.begin(), evaluations.end(), [&](const ModelEvaluation& evaluation) {
           return has_proper_score(evaluation, column.name);
         });
-    if (column.proper && shared) comparison.scores.push_back(column.name);
+    if (!column.proper || !shared) continue;
+    if (atoms_differ && (column.name == "log_likelihood" || column.name == "cde_loss")) {
+      comparison.not_compared.push_back(
+          {column.name,
+           "y has an atom in some of the models and not in the others (or at another value): at "
+           "it a log-probability would be compared with a log-density"});
+      continue;
+    }
+    comparison.scores.push_back(column.name);
   }
   const auto score_count = static_cast<Index>(comparison.scores.size());
   const auto model_count = static_cast<Index>(evaluations.size());
@@ -202,12 +216,17 @@ nlohmann::json comparison_to_json(const ModelComparison& comparison) {
                            {"first_wins", difference.first_wins},
                            {"second_wins", difference.second_wins}});
   }
+  nlohmann::json not_compared = nlohmann::json::array();
+  for (const auto& score : comparison.not_compared) {
+    not_compared.push_back({{"score", score.score}, {"reason", score.reason}});
+  }
   return {{"models", comparison.models},
           {"n", comparison.n},
           {"pairs_given", comparison.pairs_given},
           {"pairs", comparison.pairs},
           {"excluded", comparison.excluded},
           {"scores", comparison.scores},
+          {"not_compared", not_compared},
           {"means", matrix_rows(comparison.means)},
           {"standard_errors", matrix_rows(comparison.standard_errors)},
           {"best_shares", matrix_rows(comparison.best_shares)},

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -9,8 +10,10 @@
 #include "cdens/core/types.hpp"
 #include "cdens/evaluation/scores.hpp"
 #include "conditional/constant_gate.hpp"
+#include "core/random_streams.hpp"
 #include "core/validate.hpp"
 #include "evaluation/level_forecasts.hpp"
+#include "evaluation/randomized_values.hpp"
 #include "evaluation/score_selection.hpp"
 #include "evaluation/summary.hpp"
 #include "io/csv.hpp"
@@ -131,7 +134,8 @@ void add_level_sets(RawEvaluation& raw, const std::string& prefix,
 /// (a search per pair and level): in blocks, with progress.
 void add_highest_density_regions(RawEvaluation& raw, const ConditionalMixture& model,
                                  const MatrixView& x, const MatrixView& y,
-                                 const std::vector<double>& levels, Progress& progress) {
+                                 const std::vector<double>& levels, std::uint64_t seed,
+                                 Progress& progress) {
   // Row 0: the HPD value of each pair; then the widths of its regions, one row per level.
   const auto rows = static_cast<Index>(levels.size());
   Matrix regions = in_pair_blocks(
@@ -142,7 +146,13 @@ void add_highest_density_regions(RawEvaluation& raw, const ConditionalMixture& m
         return block;
       });
   raw.values.push_back(raw_levels("hpd_width_", levels, regions.bottomRows(rows)));
-  raw.values.push_back(raw_row("hpd", regions.row(0).transpose(), Role::hpd));
+  // The pairs at an atom, randomised over its jump as highest_density_values does (scores.hpp).
+  Vector values = regions.row(0).transpose();
+  if (model.atom()) {
+    values = detail::randomized_at_atom(model, x, y, seed, random_stream::randomized_hpd,
+                                        std::move(values));
+  }
+  raw.values.push_back(raw_row("hpd", values, Role::hpd));
 }
 
 /// The quantities `selection` asks for, those of a one-dimensional discrete y (sets of levels,
@@ -212,7 +222,7 @@ RawEvaluation raw_evaluation(const ConditionalMixture& model, const MatrixView& 
   }
   if (selection.hpd) {
     if (scalar && !discrete) {
-      add_highest_density_regions(raw, model, x, y, levels, progress);
+      add_highest_density_regions(raw, model, x, y, levels, options.seed, progress);
     } else {
       if (discrete) {
         add_level_sets(raw, "hpd_", levels, highest_probability_sets(model, x, y, levels));
@@ -334,6 +344,7 @@ ModelEvaluation evaluate_model(const ConditionalMixture& model, const MatrixView
     evaluation.output_levels.push_back(kernel.n_levels());
   }
   evaluation.not_applicable = detail::inapplicable_scores(model);
+  if (model.atom()) evaluation.output_atom = model.atom()->value;
   evaluation.pairs = finite_pairs(raw.values, n, evaluation.excluded);
   evaluation.n = static_cast<Index>(evaluation.pairs.size());
   if (evaluation.n < 2) {
@@ -369,11 +380,12 @@ ModelEvaluation evaluate_model(const ConditionalMixture& model, const MatrixView
         std::sqrt(errors.squaredNorm()) / static_cast<double>(evaluation.n);
   }
   evaluation.hpd_draws = raw.hpd_draws;
+  const bool randomized = discrete || model.atom().has_value();
   if (pit_values.size() != 0) {
-    evaluation.calibration.push_back(check_uniformity("pit", discrete, pit_values, options));
+    evaluation.calibration.push_back(check_uniformity("pit", randomized, pit_values, options));
   }
   if (hpd_values.size() != 0) {
-    evaluation.calibration.push_back(check_uniformity("hpd", discrete, hpd_values, options));
+    evaluation.calibration.push_back(check_uniformity("hpd", randomized, hpd_values, options));
   }
   if (pit_values.size() != 0 || hpd_values.size() != 0) {
     evaluation.coverage =
@@ -455,6 +467,7 @@ nlohmann::json evaluation_to_json(const ModelEvaluation& evaluation) {
                              {"energy_monte_carlo_error", evaluation.energy_monte_carlo_error},
                              {"hpd_draws", evaluation.hpd_draws},
                              {"calibration", calibration}};
+  if (evaluation.output_atom) document["output_atom"] = *evaluation.output_atom;
   const CoverageCurve& curve = evaluation.coverage;
   if (curve.levels.size() != 0) {
     nlohmann::json coverage = {{"levels", vector_json(curve.levels)},

@@ -14,8 +14,10 @@ namespace {
 
 constexpr double kInverseSqrt2Pi = 0.39894228040143267794;
 
-/// E|N(m, v)| = 2 √v φ(m/√v) + m (2 Φ(m/√v) − 1), with 2 Φ(z) − 1 = erf(z/√2).
+/// E|N(m, v)| = 2 √v φ(m/√v) + m (2 Φ(m/√v) − 1), with 2 Φ(z) − 1 = erf(z/√2); |m| for v = 0
+/// (a point mass: an atom's component, or two of them).
 double absolute_normal_mean(double m, double variance) {
+  if (variance == 0.0) return std::abs(m);
   const double sd = std::sqrt(variance);
   const double z = m / sd;
   return 2.0 * sd * kInverseSqrt2Pi * std::exp(-0.5 * z * z) + m * std::erf(z / std::sqrt(2.0));
@@ -57,18 +59,31 @@ Vector crps(const ConditionalMixture& model, const MatrixView& x, const MatrixVi
   // Within a trend group, t = μ + f e moves every component alike and A(f a, f² b) = f A(a, b),
   // so the group's block is f times πᵀ M π with M_kl = A(c_k − c_l, s_k² + s_l²) on e, the same
   // matrix for every pair (one product for all pairs); only the blocks between the groups of a
-  // pool depend on the pair.
+  // pool depend on the pair. An atom's components are point masses at its value: spread 0, so
+  // A(m, 0) = |m| (the atom's terms of E|Y − y| and E|Y − Y′|).
   if (model.has_output_transform()) return model.crps_by_quadrature(x, y);
   const ConditionalMixture::ScalarComponents components = model.scalar_components(x);
   const Matrix& pi = components.probabilities;
   const auto& groups = model.trend_groups();
+  Eigen::RowVectorXd centers = model.centers().row(0);
+  Eigen::RowVectorXd variances = model.scales().row(0).array().square();
+  std::vector<bool> point_mass(static_cast<std::size_t>(model.n_components()), false);
+  if (const auto& atom = model.atom()) {
+    // An atom has no trend: its value in e is its standardisation.
+    const double standardized =
+        (atom->value - model.y_scaling().mean()(0)) / model.y_scaling().scale()(0);
+    for (const Index k : atom->components) {
+      centers(k) = standardized;
+      variances(k) = 0.0;
+      point_mass[static_cast<std::size_t>(k)] = true;
+    }
+  }
   Vector spread = Vector::Zero(pi.cols());  // E|Y − Y′|
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const Index first = groups[g].first_component;
     const Index count = model.trend_group_end(g) - first;
-    const Eigen::RowVectorXd c = model.centers().row(0).segment(first, count);
-    const Eigen::RowVectorXd variance =
-        model.scales().row(0).segment(first, count).array().square();
+    const Eigen::RowVectorXd c = centers.segment(first, count);
+    const Eigen::RowVectorXd variance = variances.segment(first, count);
     Matrix overlap(count, count);
     for (Index k = 0; k < count; ++k) {
       for (Index l = 0; l <= k; ++l) {
@@ -77,9 +92,14 @@ Vector crps(const ConditionalMixture& model, const MatrixView& x, const MatrixVi
       }
     }
     const auto p = pi.middleRows(first, count);
-    // The group's factor f times y's scale: the ratio of a component's spread in y to its s.
+    // The group's factor f times y's scale: the ratio of a component's spread in y to its s (of
+    // a Gaussian component: the mixture keeps one beside an atom's).
+    Index reference = first;
+    while (reference + 1 < first + count && point_mass[static_cast<std::size_t>(reference)]) {
+      ++reference;
+    }
     const Eigen::ArrayXd factor =
-        components.spreads.row(first).transpose().array() / model.scales()(0, first);
+        components.spreads.row(reference).transpose().array() / model.scales()(0, reference);
     spread.array() += factor * (overlap * p).cwiseProduct(p).colwise().sum().transpose().array();
   }
   Vector result(pi.cols());

@@ -47,6 +47,12 @@ double parse_number(const std::string& text, const std::string& what) {
   return value;
 }
 
+std::string exact_text(double value) {
+  char buffer[32];
+  const auto [end, status] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  return status == std::errc() ? std::string(buffer, end) : std::string("nan");
+}
+
 std::vector<double> parse_number_list(const std::string& text, const std::string& what) {
   std::vector<double> values;
   for (const auto& item : split_list(text, ',', what)) values.push_back(parse_number(item, what));

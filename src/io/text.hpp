@@ -16,6 +16,9 @@ std::vector<std::string> split_list(const std::string& text, char delimiter,
 /// A finite decimal number; InvalidArgument naming `what` otherwise.
 double parse_number(const std::string& text, const std::string& what);
 
+/// The shortest text that parse_number reads back as `value` exactly (std::to_chars).
+std::string exact_text(double value);
+
 /// A comma-separated list of finite numbers.
 std::vector<double> parse_number_list(const std::string& text, const std::string& what);
 

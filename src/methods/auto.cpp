@@ -24,6 +24,7 @@
 #include "methods/option_tables.hpp"
 #include "methods/stacking_weights.hpp"
 #include "model/tied_outputs.hpp"
+#include "parallel/samples_of_ranks.hpp"
 
 namespace cdens {
 namespace {
@@ -97,6 +98,11 @@ std::vector<Candidate> parse_candidates(const AutoOptions& options) {
                               "' is not an option setting NAME=VALUE");
       }
       const OptionInfo& option = option_named(method, parts[p].substr(0, equals), spec);
+      if (option.name == "atom") {
+        throw InvalidArgument("candidate '" + spec +
+                              "': the atom is auto's option, decided once for every candidate "
+                              "(set atom on auto)");
+      }
       if (candidate.values.count(option.name) != 0) {
         throw InvalidArgument("candidate '" + spec + "': option '" + option.name +
                               "' is set twice");
@@ -222,6 +228,11 @@ const OptionTable<AutoOptions>& auto_option_table() {
                     CDENS_OPTION_FIELD(Options, integer_output),
                     {IntegerOutput::pmf, IntegerOutput::density},
                     [](IntegerOutput choice) { return to_string(choice); });
+    rows.add(output_atom_option(
+                 "decided on every pair and passed to the candidates that model it (kcde "
+                 "without a trend or transform); the others are then not run, since a density "
+                 "and the atom's probability do not compare"),
+             CDENS_OPTION_FIELD(Options, atom));
     rows.add_choice(option("combine", OptionType::choice,
                            "stacking: the linear pool of the candidates with the weights of the "
                            "best held-out log score (weights below 0.01 dropped); "
@@ -402,7 +413,7 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
         "probability mass function over its levels (integer_output = density for a "
         "density)";
   }
-  const std::vector<Candidate> candidates = parse_candidates(chosen_options);
+  std::vector<Candidate> candidates = parse_candidates(chosen_options);
   // The fold of each of this rank's pairs: rank 0 draws the folds of every pair.
   std::vector<std::int32_t> every_fold;
   if (communicator.rank() == 0) {
@@ -472,6 +483,32 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
     }
   }
   std::string fitted_on_copies;  // the specs of the candidates scored on copies
+  // The atom of y, decided once on every pair and given to every candidate that takes it (each
+  // fold's fit then models the same one; docs/methods/auto.md, "Outputs with an atom").
+  std::optional<double> atom;
+  std::string atom_note;
+  const bool one_continuous = y.rows() == 1 && !discrete_output;
+  if (!one_continuous && options.atom != "auto" && options.atom != "none") {
+    throw InvalidArgument("atom = " + options.atom + " needs one continuous output");
+  }
+  if (one_continuous && options.atom != "none") {
+    AtomDecision decision;
+    agree_on_errors(communicator, [&] {
+      decision =
+          decide_output_atom(options.atom, gather_every_sample(y, communicator).row(0).transpose());
+    });
+    atom = decision.value;
+    if (atom) {
+      atom_note = "y has an atom (" + decision.description +
+                  "): a point mass in the candidates that model it (kcde without a trend or "
+                  "transform), the others not run (atom = none scores them all as densities)";
+    }
+  }
+  for (Candidate& candidate : candidates) {
+    if (typed_option(*candidate.method, "atom", OptionType::choice) != nullptr) {
+      candidate.values["atom"] = atom ? exact_text(*atom) : std::string("none");
+    }
+  }
   MethodSelection selection;
   selection.folds = options.folds;
   selection.time_budget = options.time_budget;
@@ -505,6 +542,12 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
       score.status = "not run: a transform maps a continuous y, and this y is discrete";
     } else if (y.rows() != 1 && sets_choice(candidate, "y_transform")) {
       score.status = "not run: a transform maps a one-dimensional y";
+    } else if (atom && typed_option(*candidate.method, "atom", OptionType::choice) == nullptr) {
+      score.status = "not run: it models densities, and y has an atom at " + exact_text(*atom) +
+                     " scored by its probability";
+    } else if (atom && (sets_choice(candidate, "trend") || sets_choice(candidate, "y_transform"))) {
+      score.status = "not run: y has an atom at " + exact_text(*atom) +
+                     ", and a trend or transform beside an atom is not built";
 
     } else if (const double spent = any_scored ? elapsed(started) : 0.0;
                any_scored && spent >= options.time_budget) {
@@ -702,6 +745,7 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
   model.report.held_out.reset();  // a member's own, not the pool's
   model.report.warnings.insert(model.report.warnings.begin(), notes.begin(), notes.end());
   model.report.method_selection = std::move(selection);
+  if (!atom_note.empty()) model.report.warnings.insert(model.report.warnings.begin(), atom_note);
   if (!integer_note.empty())
     model.report.warnings.insert(model.report.warnings.begin(), integer_note);
   model.report.fit_seconds = seconds_since(started);

@@ -138,6 +138,19 @@ std::string output_transform_refuses_weights(const OptionValues& values) {
   return "an output transform takes no sample weights";
 }
 
+OptionInfo output_atom_option(const std::string& doc) {
+  OptionInfo atom =
+      option("atom", OptionType::choice,
+             "A value of a one-dimensional continuous y carried by many rows (the zero of a "
+             "zero-inflated output) as a point mass: auto finds it (the most frequent value, if "
+             "it carries at least 5 % of the rows, at least 5 times as many as any other value, "
+             "beside more than 20 other values), none models none, a number names it; " +
+                 doc);
+  atom.choices = {"auto", "none"};
+  atom.takes_numbers = true;
+  return atom;
+}
+
 OptionInfo declared_columns_option(const std::string& name, std::string doc) {
   return none_by_default(option(name, OptionType::columns, std::move(doc)));
 }

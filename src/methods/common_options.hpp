@@ -67,6 +67,11 @@ const std::vector<OutputTransformChoice>& output_transform_choices();
 /// y_transform other than none; output_transform_fit.cpp refuses them), or empty.
 std::string output_transform_refuses_weights(const OptionValues& values);
 
+/// The atom of a one-dimensional continuous y ("atom"): a choice of auto (find it by the rule of
+/// find_output_atom, src/model/tied_outputs.hpp) or none that takes a number too (the atom's
+/// value); `doc` says what the method does with it after the rule's statement.
+OptionInfo output_atom_option(const std::string& doc);
+
 /// A list of declared discrete columns, `discrete` or `ordered`, none by default; `doc` says what
 /// the method does with them.
 OptionInfo declared_columns_option(const std::string& name, std::string doc);

@@ -56,6 +56,10 @@ const OptionTable<KcdeOptions>& kcde_option_table() {
                     CDENS_OPTION_FIELD(Options, marginal_mixing),
                     {MarginalMixing::loo, MarginalMixing::none},
                     [](MarginalMixing mixing) { return to_string(mixing); });
+    rows.add(output_atom_option(
+                 "P(y = a | x) is the kernel weight of the pairs at it, with the same bandwidths "
+                 "(none: the estimator as written; not with a trend or transform)"),
+             CDENS_OPTION_FIELD(Options, atom));
     rows.add(
         in_range(
             option("exact_limit", OptionType::integer,

@@ -18,6 +18,16 @@ std::string format_number(double value) {
   return buffer;
 }
 
+/// Whether `text` is a finite number as the command reads one (parse_number).
+bool is_finite_number(const std::string& text) {
+  try {
+    parse_number(text, "a number");
+    return true;
+  } catch (const InvalidArgument&) {
+    return false;
+  }
+}
+
 bool all_finite(const std::vector<double>& values) {
   return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
 }
@@ -150,10 +160,13 @@ void check_form(const OptionInfo& option, const OptionValue& value, const std::s
   }
   if (option.type == OptionType::choice) {
     const auto& text = std::get<std::string>(value);
-    if (std::find(option.choices.begin(), option.choices.end(), text) == option.choices.end()) {
+    if (std::find(option.choices.begin(), option.choices.end(), text) == option.choices.end() &&
+        !(option.takes_numbers && is_finite_number(text))) {
       std::string choices;
       for (const auto& choice : option.choices) choices += (choices.empty() ? "" : ", ") + choice;
-      throw InvalidArgument(spelling + " must be one of " + choices + ", not '" + text + "'");
+      throw InvalidArgument(spelling + " must be one of " + choices +
+                            (option.takes_numbers ? " or a finite number" : "") + ", not '" + text +
+                            "'");
     }
   }
   if (stands_for_default(option)) {

@@ -22,6 +22,7 @@
 #include "model/discrete_outputs.hpp"
 #include "model/gaussian_components.hpp"
 #include "model/level_distribution.hpp"
+#include "model/output_atom.hpp"
 #include "model/scalar_mixture.hpp"
 #include "model/scalar_output.hpp"
 #include "model/transformed_scalar_mixture.hpp"
@@ -61,9 +62,12 @@ void require_answerable_output_scales(const Standardizer& y_scaling,
 namespace {
 
 /// The rules between the parts of the output side, in one place: a trend moves Gaussian outputs
-/// only, and a transform maps one continuous output.
+/// only, a transform maps one continuous output, and an atom sits on one continuous output that
+/// neither moves nor is mapped (its point masses stay at a; a trend or a transform of the
+/// continuous part beside it is not built).
 void require_compatible_parts(const detail::TrendGroups& groups,
-                              const detail::DiscreteOutputs& discrete, Index output_dim) {
+                              const detail::DiscreteOutputs& discrete,
+                              const detail::AtomComponents& atom, Index output_dim) {
   if (groups.has_trend() && !discrete.empty()) {
     throw InvalidArgument("conditional mixture: discrete output y" +
                           std::to_string(discrete.first_row()) + " takes no trend");
@@ -71,6 +75,12 @@ void require_compatible_parts(const detail::TrendGroups& groups,
   if (groups.has_transform() && (output_dim != 1 || !discrete.empty())) {
     throw InvalidArgument(
         "conditional mixture: an output transform needs a one-dimensional continuous y");
+  }
+  if (!atom.empty() && (output_dim != 1 || !discrete.empty())) {
+    throw InvalidArgument("conditional mixture: an atom needs a one-dimensional continuous y");
+  }
+  if (!atom.empty() && (groups.has_trend() || groups.has_transform())) {
+    throw InvalidArgument("conditional mixture: an atom takes no output trend or transform");
   }
 }
 
@@ -113,15 +123,20 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
                                                                  discrete_->gaussian_rows());
   groups_ = std::make_shared<const detail::TrendGroups>(outputs_.groups(), n_components(),
                                                         input_dim(), output_dim());
-  require_compatible_parts(*groups_, *discrete_, output_dim());
+  atom_ =
+      std::make_shared<const detail::AtomComponents>(outputs_.atom(), n_components(), y_scaling_);
+  require_compatible_parts(*groups_, *discrete_, *atom_, output_dim());
   component_means_.resize(output_dim(), n_components());
   component_variances_.resize(output_dim(), n_components());
   gaussian_->set_moments(component_means_, component_variances_);
   discrete_->set_moments(component_means_, component_variances_);
+  atom_->set_moments(component_means_, component_variances_);
   prepare_merged_components();
-  // The form of a one-dimensional y, chosen once (the parts allow no transform with a discrete y).
+  // The form of a one-dimensional y, chosen once (the parts allow neither a transform nor an atom
+  // with a discrete y, nor both together).
   scalar_form_ = !discrete_->empty()        ? &ConditionalMixture::level_output
                  : groups_->has_transform() ? &ConditionalMixture::transformed_output
+                 : !atom_->empty()          ? &ConditionalMixture::atom_output
                                             : &ConditionalMixture::standardized_output;
 }
 
@@ -170,7 +185,11 @@ void ConditionalMixture::prepare_merged_components() {
                            outputs_.scales()(0, k));
   };
   std::sort(order.begin(), order.end(), [&](Index a, Index b) { return key(a) < key(b); });
-  merged_of_.assign(order.size(), 0);
+  // The atom's components are no Gaussians: they join no merged component.
+  order.erase(
+      std::remove_if(order.begin(), order.end(), [&](Index k) { return atom_->is_atom(k); }),
+      order.end());
+  merged_of_.assign(static_cast<std::size_t>(n_components()), -1);
   std::vector<double> centers;
   std::vector<double> scales;
   for (std::size_t i = 0; i < order.size(); ++i) {
@@ -189,7 +208,10 @@ detail::ScalarMixture ConditionalMixture::scalar_mixture(const VectorView& pi,
                                                          const detail::GroupMaps& maps,
                                                          Index j) const {
   Vector weights = Vector::Zero(merged_centers_.size());
-  for (Index k = 0; k < pi.size(); ++k) weights(merged_of_[static_cast<std::size_t>(k)]) += pi(k);
+  for (Index k = 0; k < pi.size(); ++k) {
+    const Index merged = merged_of_[static_cast<std::size_t>(k)];
+    if (merged >= 0) weights(merged) += pi(k);
+  }
   // A component of group g in t: centre μ_g + f_g c, spread f_g s.
   Vector centers(merged_centers_.size());
   Vector scales(merged_centers_.size());
@@ -246,6 +268,24 @@ std::unique_ptr<detail::ScalarOutput> ConditionalMixture::transformed_output(
       transformed_mixture(pi, maps, j));
 }
 
+std::unique_ptr<detail::ScalarOutput> ConditionalMixture::atom_output(const VectorView& pi,
+                                                                      const detail::GroupMaps& maps,
+                                                                      Index j) const {
+  // The continuous part normalised to total 1 (none where every weight is the atom's).
+  const double atom = atom_->probability(pi);
+  const double rest = pi.sum() - atom;
+  std::optional<detail::ScalarMixture> continuous;
+  if (rest > 0.0) continuous.emplace(scalar_mixture(pi / rest, maps, j));
+  return std::make_unique<detail::AtomScalarOutput>(
+      atom / (atom + rest), atom_->value(), atom_->standardized_value(), std::move(continuous),
+      y_scaling_.mean()(0), y_scaling_.scale()(0));
+}
+
+Vector ConditionalMixture::atom_probability(const MatrixView& x) const {
+  if (atom_->empty()) throw InvalidArgument("this model's y has no atom");
+  return atom_->probabilities(component_probabilities(x));
+}
+
 void ConditionalMixture::require_scalar_output(const char* query) const {
   if (output_dim() != 1) {
     throw InvalidArgument(std::string(query) + " needs a one-dimensional y; this model has d_y = " +
@@ -284,7 +324,8 @@ Matrix ConditionalMixture::component_probabilities(const MatrixView& x) const {
 bool ConditionalMixture::queries_by_kernel_sums(const GaussianKernelCenters& kernel) const {
   const Index kernels = kernel.centers->cols();
   return kernels + (kernel.broad_weight > 0.0 ? 1 : 0) == n_components() && groups_->size() == 1 &&
-         !groups_->has_transform() && discrete_->empty() && gaussian_->same_scales(kernels);
+         !groups_->has_transform() && discrete_->empty() && atom_->empty() &&
+         gaussian_->same_scales(kernels);
 }
 
 Vector ConditionalMixture::kernel_sum_log_pdf(const GaussianKernelCenters& kernel,
@@ -390,7 +431,9 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
         }
       }
       discrete_->add_log_masses(t.col(start + j), joint);
-      result(start + j) = log_sum_exp(joint) + y_scaling_.log_jacobian();
+      // At the atom a probability, which takes no Jacobian; elsewhere a density in y's units.
+      const bool at_atom = atom_->apply(y(0, start + j), weights, joint);
+      result(start + j) = log_sum_exp(joint) + (at_atom ? 0.0 : y_scaling_.log_jacobian());
     }
   });
   return result;
@@ -421,7 +464,9 @@ Matrix ConditionalMixture::component_densities_at(const MatrixView& t,
       log_densities.row(p) += masses.transpose();
     }
   }
-  return exp_flushing_below(log_densities);
+  Matrix densities = exp_flushing_below(log_densities);
+  atom_->clear_columns(densities);  // a point mass has no density against Lebesgue measure
+  return densities;
 }
 
 Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_grid) const {
@@ -443,9 +488,18 @@ Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_gri
   }
   const double jacobian = std::exp(y_scaling_.log_jacobian());
   // Component densities at the grid points (P × K), then one product with π; with a trend the
-  // grid's residuals move (and scale) with x, so each input gets its own densities.
-  if (!groups_->has_trend())
-    return jacobian * component_densities_at(t, nullptr, 0) * probabilities;
+  // grid's residuals move (and scale) with x, so each input gets its own densities. A grid point
+  // on the atom gets its probability (an atom has no trend).
+  if (!groups_->has_trend()) {
+    Matrix result = jacobian * component_densities_at(t, nullptr, 0) * probabilities;
+    if (!atom_->empty()) {
+      const Vector atom = atom_->probabilities(probabilities);
+      for (Index p = 0; p < t.cols(); ++p) {
+        if (atom_->at_atom(y_grid(0, p))) result.row(p) = atom.transpose();
+      }
+    }
+    return result;
+  }
   const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
   Matrix result(t.cols(), probabilities.cols());
   parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
@@ -472,6 +526,10 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
     for (Index r = 0; r < n_per_input; ++r) {
       const Index k = component(rng.engine());
       auto draw = draws.col(j * n_per_input + r);
+      if (atom_->is_atom(k)) {  // a one-dimensional y
+        draw(0) = atom_->value();
+        continue;
+      }
       for (Index d = 0; d < output_dim(); ++d) {
         if (discrete_->is_discrete(d)) {
           draw(d) = discrete_->draw(d, k, rng);
@@ -602,12 +660,16 @@ Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
     return result;
   }
   if (groups_->size() == 1 || !groups_->has_trend()) {
-    // p_std(t) = p(e) / Π f with one f for every component: ∫ p_std² dt = ∫ p(e)² de / Π f.
-    const Matrix overlap = component_overlaps();
-    return (jacobian *
-            (overlap * probabilities).cwiseProduct(probabilities).colwise().sum().array() /
-            maps.factors.front().colwise().prod().array())
-        .transpose();
+    // p_std(t) = p(e) / Π f with one f for every component: ∫ p_std² dt = ∫ p(e)² de / Π f. An
+    // atom adds π_a², the square of its probability (∫ p² dμ against the mixed measure).
+    Matrix overlap = component_overlaps();
+    atom_->clear_overlaps(overlap);
+    Vector result =
+        (jacobian * (overlap * probabilities).cwiseProduct(probabilities).colwise().sum().array() /
+         maps.factors.front().colwise().prod().array())
+            .transpose();
+    if (!atom_->empty()) result += atom_->probabilities(probabilities).cwiseAbs2();
+    return result;
   }
   // Groups with trends of their own (only Gaussian outputs): the components' overlaps in t,
   // N(m_k; m_l, v_k + v_l) per dimension, depend on the input.
@@ -647,6 +709,10 @@ ConditionalMixture::ScalarComponents ConditionalMixture::scalar_components(
     const Moments moments = moments_in_t(maps, j);
     components.centers.col(j) = (mean + scale * moments.means.row(0).array()).transpose();
     components.spreads.col(j) = (scale * moments.variances.row(0).array().sqrt()).transpose();
+  }
+  // The atom's components sit at its value exactly (its standardisation and back may round).
+  if (const auto& atom = outputs_.atom()) {
+    for (const Index k : atom->components) components.centers.row(k).setConstant(atom->value);
   }
   return components;
 }
@@ -729,6 +795,7 @@ nlohmann::json ConditionalMixture::to_json() const {
                              {"scales", matrix_to_json(outputs_.scales())}};
   groups_->write_json(document);
   discrete_->write_json(document);
+  atom_->write_json(document);
   return document;
 }
 
@@ -738,6 +805,7 @@ ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
   const auto& kind = json_member(gate, "kind");
   if (!kind.is_string()) throw ModelFormatError("the gate's kind is not a string");
   const ColumnKernels output_kernels = detail::DiscreteOutputs::kernels_from_json(document);
+  std::optional<OutputAtom> atom = detail::AtomComponents::from_json(document);
   return reading_model_part("inconsistent model", [&] {
     Matrix centers = matrix_from_json(json_member(document, "centers"), "centres");
     std::vector<TrendGroup> groups = detail::TrendGroups::from_json(document, centers);
@@ -746,6 +814,7 @@ ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
                                  matrix_from_json(json_member(document, "scales"), "scales"))
             .with_groups(std::move(groups))
             .with_output_kernels(output_kernels);
+    if (atom) outputs = std::move(outputs).with_atom(std::move(*atom));
     return ConditionalMixture(Standardizer::from_json(json_member(document, "x_scaling")),
                               Standardizer::from_json(json_member(document, "y_scaling")),
                               read_gate(kind.get<std::string>(), gate), std::move(outputs));

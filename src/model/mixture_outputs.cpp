@@ -47,4 +47,13 @@ MixtureOutputs MixtureOutputs::with_output_kernels(ColumnKernels kernels) && {
   return std::move(*this);
 }
 
+MixtureOutputs MixtureOutputs::with_atom(OutputAtom atom) const& {
+  return MixtureOutputs(*this).with_atom(std::move(atom));
+}
+
+MixtureOutputs MixtureOutputs::with_atom(OutputAtom atom) && {
+  atom_ = std::move(atom);
+  return std::move(*this);
+}
+
 }  // namespace cdens

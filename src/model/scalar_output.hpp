@@ -2,11 +2,12 @@
 // The distribution of a one-dimensional y at one input, in the user's units, in the form the
 // conditional mixture's output side gives it (conditional_mixture.hpp): over the levels of a
 // discrete y (level_distribution.hpp), a Gaussian mixture in y's standardisation
-// (scalar_mixture.hpp), or the parts of a model with output transforms
-// (transformed_scalar_mixture.hpp). The mixture chooses the form once, when it is built, from its
-// parts; its one-dimensional queries (CDF, quantiles, highest-density regions and probabilities)
-// ask the form, whichever it is.
+// (scalar_mixture.hpp), the parts of a model with output transforms
+// (transformed_scalar_mixture.hpp), or an atom beside a Gaussian mixture (output_atom.hpp). The
+// mixture chooses the form once, when it is built, from its parts; its one-dimensional queries
+// (CDF, quantiles, highest-density regions and probabilities) ask the form, whichever it is.
 
+#include <optional>
 #include <utility>
 
 #include "cdens/core/types.hpp"
@@ -63,6 +64,31 @@ class StandardizedScalarOutput final : public ScalarOutput {
 
  private:
   ScalarMixture mixture_;
+  double shift_;
+  double scale_;
+};
+
+/// A point mass π_a at y = a beside a Gaussian mixture of t = (y − shift) / scale with the
+/// remaining probability 1 − π_a (the continuous part, given normalised to total 1; none where
+/// π_a = 1): F(y) = π_a 1{y ≥ a} + (1 − π_a) F_c(t).
+class AtomScalarOutput final : public ScalarOutput {
+ public:
+  AtomScalarOutput(double atom_probability, double atom, double standardized_atom,
+                   std::optional<ScalarMixture> continuous, double shift, double scale);
+  double cdf(double y, double t) const override;
+  /// min{y : F(y) ≥ p}: the continuous part's quantile below and above the jump, a within it.
+  double quantile(double p) const override;
+  /// The atom first (it adds π_a and no length), then the continuous part's superlevel set of
+  /// probability coverage − π_a; the atom alone, threshold +∞, where π_a ≥ coverage.
+  HighestDensityRegion highest_density_region(double coverage) const override;
+  /// π_a at the atom; π_a + (1 − π_a) P_c(p_c(T) ≥ p_c(t)) elsewhere.
+  double highest_density_probability(double y, double t) const override;
+
+ private:
+  double atom_probability_;
+  double atom_;
+  double standardized_atom_;
+  std::optional<ScalarMixture> continuous_;
   double shift_;
   double scale_;
 };

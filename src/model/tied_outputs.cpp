@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "io/text.hpp"
+
 namespace cdens {
 namespace {
 
@@ -110,6 +112,70 @@ double recording_step(const VectorView& values, const Communicator& communicator
 }
 
 bool is_tied(const OutputTies& ties, Index n) { return 2 * ties.distinct < n; }
+
+AtomSearch find_output_atom(const VectorView& values) {
+  std::vector<double> sorted;
+  for (const double value : values) {
+    if (std::isfinite(value)) sorted.push_back(value);
+  }
+  std::sort(sorted.begin(), sorted.end());
+  AtomSearch search;
+  search.n = values.size();
+  // Runs of equal values: the longest is the candidate, the second longest its rival.
+  for (std::size_t start = 0; start < sorted.size();) {
+    std::size_t end = start + 1;
+    while (end < sorted.size() && sorted[end] == sorted[start]) ++end;
+    const auto count = static_cast<Index>(end - start);
+    if (count > search.count) {
+      search.next_count = search.count;
+      search.count = count;
+      search.value = sorted[start];
+    } else if (count > search.next_count) {
+      search.next_count = count;
+    }
+    ++search.other_values;
+    start = end;
+  }
+  if (search.other_values > 0) --search.other_values;  // the candidate's own
+  search.found = search.n > 0 &&
+                 static_cast<double>(search.count) >= kAtomShare * static_cast<double>(search.n) &&
+                 static_cast<double>(search.count) >=
+                     kAtomDominance * static_cast<double>(search.next_count) &&
+                 search.other_values > kAtomOtherLevels;
+  return search;
+}
+
+AtomDecision decide_output_atom(const std::string& atom, const VectorView& values) {
+  if (atom == "none") return {};
+  if (atom == "auto") {
+    const AtomSearch search = find_output_atom(values);
+    if (!search.found) return {};
+    return {search.value, "atom found (atom = auto): " + search.description()};
+  }
+  const double value = parse_number(atom, "option atom");
+  const Index count = (values.array() == value).count();
+  if (count < 2 || values.size() - count < 2) {
+    throw InvalidArgument("atom = " + atom + ": " + std::to_string(count) + " of the " +
+                          std::to_string(values.size()) +
+                          " rows of y are at it; an atom needs at least 2 rows at it and 2 "
+                          "beside it");
+  }
+  return {value, "atom given: " + std::to_string(count) + " of the " +
+                     std::to_string(values.size()) + " rows at " + exact_text(value)};
+}
+
+std::string AtomSearch::description() const {
+  char text[256];
+  const double share = n > 0 ? 100.0 * static_cast<double>(count) / static_cast<double>(n) : 0.0;
+  const double ratio = next_count > 0 ? static_cast<double>(count) / static_cast<double>(next_count)
+                                      : std::numeric_limits<double>::infinity();
+  std::snprintf(text, sizeof(text),
+                "%.6g carries %.3g %% of the %lld rows, %.3g times the next most frequent value, "
+                "beside %lld other values",
+                value, share, static_cast<long long>(n), ratio,
+                static_cast<long long>(other_values));
+  return text;
+}
 
 std::optional<std::string> spike_warning(const MatrixView& y_standard, double sigma,
                                          const std::vector<double>& sigmas,

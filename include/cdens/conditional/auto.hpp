@@ -50,6 +50,12 @@ struct AutoOptions {
   /// declared ordered), or a density (`density`), which can put spikes on the levels and score
   /// without bound.
   IntegerOutput integer_output = IntegerOutput::pmf;
+  /// The atom of a one-dimensional continuous y ("auto", "none" or a number's text, as KCDE's):
+  /// decided once on every pair and passed to the candidates that take it (KCDE without a trend
+  /// or transform), so that every fold models the same one. Where y has an atom the scores are
+  /// against the mixed measure (a probability at the atom, a density elsewhere), and a candidate
+  /// that models densities only is not run; "none" scores the candidates as densities.
+  std::string atom = "auto";
   /// `stacking`: the model is the linear pool Σ_c a_c p_c of the candidates refitted on every
   /// pair, the weights maximising the pool's cross-validated log score (Yao et al. 2018), those
   /// below 0.01 dropped — one candidate where one dominates. `selection`: the candidate of the

@@ -108,6 +108,15 @@ struct KcdeOptions {
   /// Whether the estimate is mixed with its marginal counterpart, ε by leave-one-out likelihood
   /// (marginal_mixing.hpp; a departure from the paper with `loo`, the default).
   MarginalMixing marginal_mixing = MarginalMixing::loo;
+  /// The atom of a one-dimensional continuous y (a value carried by many rows, a zero-inflated
+  /// output): "auto" finds it by the rule of find_output_atom (src/model/tied_outputs.hpp) where
+  /// the model can carry one (no trend, no transform), "none" models none (the estimator as
+  /// written), a number's text ("0") makes that value the atom. The pairs at the atom become
+  /// point masses at it: P(y = a | x) = Σ_{i: y_i = a} K(x − x_i) / Σ_i K(x − x_i), the same gate
+  /// and bandwidths, chosen by the leave-one-out likelihood against the mixed measure (a
+  /// departure from the paper where an atom is found; docs/methods/kcde.md, "Outputs with an
+  /// atom").
+  std::string atom = "auto";
   /// Up to this n the criterion is exact leave-one-out over every training pair (O(n²) per
   /// evaluation).
   Index exact_limit = 20000;

@@ -26,10 +26,19 @@
 //   optional output transform (output_transform.hpp, a one-dimensional continuous y only) makes
 //   t = T(y) rather than y's standardisation, the density then carrying T′(y). A model of one
 //   group is the plain shape; a pool of several fitted models (auto's stacking) has one group per
-//   member.
+//   member;
+// - the atom (src/model/output_atom.hpp; with_atom): a one-dimensional continuous y may carry a
+//   point mass at one value a (a zero-inflated output). The components it lists are point masses
+//   at a rather than Gaussians, so P(y = a | x) = Σ_{k atom} π_k(x) and the other components are
+//   the continuous part. Densities are then against the mixed measure (counting measure at a,
+//   Lebesgue measure elsewhere): log P(y = a | x) at a, the log-density of the continuous part
+//   (which gives {a} no mass) elsewhere; the CDF jumps at a, quantiles are its generalised
+//   inverse, and the highest-density regions take the atom first (it adds probability and no
+//   length).
 //
-// The rules between parts (a trend needs Gaussian outputs, a transform one continuous output)
-// are checked in one place, the mixture's constructor. A new kind of part is its class in
+// The rules between parts (a trend needs Gaussian outputs, a transform one continuous output, an
+// atom one continuous output without trend or transform) are checked in one place, the
+// mixture's constructor. A new kind of part is its class in
 // src/model/ and one member of MixtureOutputs whose default keeps today's shapes: no construction
 // changes.
 //
@@ -46,6 +55,7 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <vector>
 
 #include "cdens/core/column_kernel.hpp"
@@ -57,6 +67,7 @@
 
 namespace cdens {
 namespace detail {
+class AtomComponents;
 class DiscreteOutputs;
 class GaussianComponents;
 struct GroupMaps;
@@ -79,6 +90,15 @@ struct TrendGroup {
   Index first_component = 0;
   std::shared_ptr<const OutputTrend> trend;
   std::shared_ptr<const OutputTransform> transform = nullptr;
+};
+
+/// A point mass of a one-dimensional continuous y at `value` (the user's units): the components
+/// listed (increasing indices) are point masses at the value instead of Gaussians, so that
+/// P(y = value | x) = Σ_{k in components} π_k(x). A y equal to the value exactly (as a double) is
+/// at the atom. docs/methods/kcde.md, "Outputs with an atom".
+struct OutputAtom {
+  double value = 0.0;
+  std::vector<Index> components;
 };
 
 /// The output side of a conditional mixture as a value: the parts it is composed of, beside the
@@ -106,12 +126,20 @@ class MixtureOutputs {
   /// and no trend (src/model/discrete_outputs.hpp).
   MixtureOutputs with_output_kernels(ColumnKernels kernels) const&;
   MixtureOutputs with_output_kernels(ColumnKernels kernels) &&;
+  /// These components with an atom: the components `atom.components` are point masses at
+  /// `atom.value` (their centres and scales are kept but not used). It needs one continuous
+  /// output without trend or transform, and at least one component beside the atom's
+  /// (src/model/output_atom.hpp).
+  MixtureOutputs with_atom(OutputAtom atom) const&;
+  MixtureOutputs with_atom(OutputAtom atom) &&;
 
   const Matrix& centers() const { return centers_; }
   const Matrix& scales() const { return scales_; }
   const std::vector<TrendGroup>& groups() const { return groups_; }
   /// One kernel per output dimension (ColumnKernel() for a Gaussian one).
   const ColumnKernels& output_kernels() const { return output_kernels_; }
+  /// The atom, where y has one (with_atom).
+  const std::optional<OutputAtom>& atom() const { return atom_; }
 
  private:
   MixtureOutputs(Matrix centers, Matrix scales);
@@ -120,6 +148,7 @@ class MixtureOutputs {
   Matrix scales_;
   std::vector<TrendGroup> groups_;
   ColumnKernels output_kernels_;
+  std::optional<OutputAtom> atom_;
 };
 
 class ConditionalMixture {
@@ -156,14 +185,22 @@ class ConditionalMixture {
   /// Whether a trend group carries an output transform (its components are then not Gaussian in
   /// y: scalar_components() is refused and the CRPS is crps_by_quadrature()).
   bool has_output_transform() const;
+  /// The atom of y, where it has one (MixtureOutputs::with_atom).
+  const std::optional<OutputAtom>& atom() const { return outputs_.atom(); }
 
   // Queries. Inputs and outputs are in the user's units, one sample per column.
 
   /// log p(y_j | x_j) for the pairs (x_j, y_j); x is d_x × m, y is d_y × m. For discrete outputs
-  /// a log probability mass (−∞ at a value that is none of the levels).
+  /// a log probability mass (−∞ at a value that is none of the levels); with an atom, log P(y =
+  /// a | x_j) at the atom and the log-density of the continuous part elsewhere (the density
+  /// against the mixed measure).
   Vector log_pdf(const MatrixView& x, const MatrixView& y) const;
-  /// p(g | x_j) at every grid point g (columns of `y_grid`, d_y × G): a G × m matrix.
+  /// p(g | x_j) at every grid point g (columns of `y_grid`, d_y × G): a G × m matrix (with an
+  /// atom, exp of log_pdf: its probability at a grid point on the atom).
   Matrix pdf_grid(const MatrixView& x, const MatrixView& y_grid) const;
+  /// P(y = a | x_j) of the atom a for every column of x; InvalidArgument for a model without an
+  /// atom.
+  Vector atom_probability(const MatrixView& x) const;
   /// Component probabilities π_k(x_j) = w_k(x_j) / Σ_l w_l(x_j): K × m.
   Matrix component_probabilities(const MatrixView& x) const;
   /// n draws from p(y | x_j) for each column j: d_y × (m·n), draws for x_j in columns j·n … .
@@ -174,7 +211,8 @@ class ConditionalMixture {
   /// Cov[y | x_j], column-major d_y × d_y matrices stacked as (d_y·d_y) × m.
   Matrix covariance(const MatrixView& x) const;
   /// ∫ p(y | x_j)² dy, the first term of the SQ criterion (a sum over the levels of a discrete
-  /// dimension): m values.
+  /// dimension; with an atom, against the mixed measure: P(y = a | x_j)² plus the continuous
+  /// part's integral): m values.
   Vector squared_norm(const MatrixView& x) const;
 
   // One-dimensional y only (InvalidArgument otherwise).
@@ -182,21 +220,29 @@ class ConditionalMixture {
   /// P(Y ≤ y_j | x_j) for the pairs (x_j, y_j); y is 1 × m. A step function for a discrete y.
   Vector cdf(const MatrixView& x, const MatrixView& y) const;
   /// Quantiles: row r holds the probabilities[r]-quantile of y | x_j; probabilities in (0, 1).
-  /// For a discrete y, the smallest level whose CDF reaches the probability.
+  /// For a discrete y, the smallest level whose CDF reaches the probability; with an atom, the
+  /// generalised inverse min{y : F(y) ≥ p} (the atom for every p within its jump).
   Matrix quantiles(const MatrixView& x, const std::vector<double>& probabilities) const;
   /// Smallest sets of probability `coverage` ∈ (0, 1), one per column of x. For a discrete y, the
   /// fewest levels (each an interval [level, level]) of that probability, the threshold a
-  /// probability mass.
+  /// probability mass. With an atom of probability π_a > 0 the atom enters first, as the interval
+  /// [a, a]: it adds probability and no length, so the shortest set of probability `coverage`
+  /// holds it. Where π_a ≥ coverage the region is the atom alone (threshold +∞); otherwise the
+  /// atom and the continuous part's superlevel set of probability coverage − π_a (its threshold
+  /// a density of the continuous part).
   std::vector<HighestDensityRegion> highest_density_regions(const MatrixView& x,
                                                             double coverage) const;
   /// P(p(Y | x_j) ≥ p(y_j | x_j)) for Y ~ p(·|x_j): the probability of the smallest
   /// highest-density region that holds y_j (uniform on (0, 1) for a calibrated model; for a
   /// discrete y the mass of the levels at least as probable as y_j, which is not: the
-  /// evaluation randomises it, scores.hpp); y is 1 × m.
+  /// evaluation randomises it, scores.hpp); y is 1 × m. With an atom, π_a at the atom (the
+  /// smallest region holding it is the atom alone) and π_a plus the continuous part's probability
+  /// of density at least p(y_j | x_j) elsewhere.
   Vector highest_density_probability(const MatrixView& x, const MatrixView& y) const;
 
   /// Every component of a one-dimensional Gaussian y at the inputs x, in y's units: its
-  /// probability π_k(x_j), centre and spread (each K × m), the trend applied.
+  /// probability π_k(x_j), centre and spread (each K × m), the trend applied; an atom's
+  /// components at the atom with spread 0.
   struct ScalarComponents {
     Matrix probabilities;
     Matrix centers;
@@ -266,6 +312,8 @@ class ConditionalMixture {
   std::unique_ptr<detail::ScalarOutput> transformed_output(const VectorView& pi,
                                                            const detail::GroupMaps& maps,
                                                            Index j) const;
+  std::unique_ptr<detail::ScalarOutput> atom_output(const VectorView& pi,
+                                                    const detail::GroupMaps& maps, Index j) const;
   /// Whether log_pdf may sum the kernels of `kernel`'s gate with the kernel-sum engine: one trend
   /// group, no output transform, Gaussian outputs, every component of the same widths.
   bool queries_by_kernel_sums(const GaussianKernelCenters& kernel) const;
@@ -289,11 +337,12 @@ class ConditionalMixture {
   std::shared_ptr<const detail::GaussianComponents> gaussian_;
   std::shared_ptr<const detail::DiscreteOutputs> discrete_;
   std::shared_ptr<const detail::TrendGroups> groups_;
+  std::shared_ptr<const detail::AtomComponents> atom_;
   Matrix component_means_;      ///< d_y × K: the mean of each component
   Matrix component_variances_;  ///< d_y × K: the variance of each component, per dimension
   Vector log_marginal_;         ///< normalised log m_k
-  // One-dimensional Gaussian y: the merged component of every component, and each merged one's
-  // centre, scale and trend group.
+  // One-dimensional Gaussian y: the merged component of every component (−1 for an atom's), and
+  // each merged one's centre, scale and trend group.
   std::vector<Index> merged_of_;
   Vector merged_centers_;
   Vector merged_scales_;
@@ -301,7 +350,7 @@ class ConditionalMixture {
   using ScalarForm = std::unique_ptr<detail::ScalarOutput> (ConditionalMixture::*)(
       const VectorView&, const detail::GroupMaps&, Index) const;
   ScalarForm scalar_form_ =
-      nullptr;  ///< one of level_output, standardized_output, transformed_output
+      nullptr;  ///< one of level_output, standardized_output, transformed_output, atom_output
 };
 
 }  // namespace cdens

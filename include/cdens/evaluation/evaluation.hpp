@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -107,6 +108,10 @@ struct ModelEvaluation {
   std::vector<Index> output_levels;
   /// The scores that do not apply to this y, with why (none of them is computed).
   std::vector<InapplicableScore> not_applicable;
+  /// The atom of a one-dimensional y that has one (ConditionalMixture::atom): log_likelihood is
+  /// log P(y = a | x) at it and a log-density elsewhere, cde_loss against the same mixed measure,
+  /// and the PIT and HPD values of the pairs at it are randomised over its probability.
+  std::optional<double> output_atom;
   /// log_likelihood, crps, rps, pinball_τ, cde_loss, brier, energy_score, then
   /// central_width_α, central_coverage_α, hpd_width_α, hpd_coverage_α: each where it applies
   /// (d_y = 1 for crps, pinball, central and hpd widths; energy_score for a continuous
@@ -119,7 +124,8 @@ struct ModelEvaluation {
   /// error of its mean, √(Σ se_i²) / n.
   Index energy_draws = 0;
   double energy_monte_carlo_error = 0.0;
-  /// pit (d_y = 1; with "central") and hpd (with "hpd"); randomised for a discrete y.
+  /// pit (d_y = 1; with "central") and hpd (with "hpd"); randomised for a discrete y and at an
+  /// atom.
   std::vector<UniformityCheck> calibration;
   /// Draws per pair behind the HPD values (0: exact).
   Index hpd_draws = 0;
@@ -184,8 +190,12 @@ struct ModelComparison {
   Index pairs_given = 0;
   std::vector<Index> pairs;     ///< the index among the pairs given of every pair compared
   std::vector<Index> excluded;  ///< the pairs given that some model left out, increasing
-  /// The proper scores every model has, in the first model's order.
+  /// The proper scores every model has, in the first model's order, but those of not_compared.
   std::vector<std::string> scores;
+  /// Proper scores the models share but which compare nothing, with why: the log-likelihood and
+  /// the CDE loss where the models' y has an atom in one and not in another (or at another
+  /// value), a log-probability at the atom against a log-density.
+  std::vector<InapplicableScore> not_compared;
   Matrix means;            ///< scores × models
   Matrix standard_errors;  ///< scores × models, sd / √n of each model's values
   /// scores × models: share of pairs on which the model has the best score of all, a tie of t

@@ -134,18 +134,21 @@ LevelSets central_level_sets(const ConditionalMixture& model, const MatrixView& 
 // the α-interval) and a uniformity test show how far they are from it. A discrete y puts a jump
 // of p̂(y_i|x_i) into F̂ and into the HPD value at y_i: both are then randomised by a uniform
 // draw V_i over the jump, which makes them exactly uniform again for a calibrated model
-// (Brockwell 2007; Czado, Gneiting & Held 2009).
+// (Brockwell 2007; Czado, Gneiting & Held 2009). So does a y at the atom of a model with one
+// (ConditionalMixture::atom): F̂ jumps by π̂_a(x_i) = P̂(y = a | x_i) there, and the atom is
+// ranked first among the highest-density regions, so a pair with y_i = a gets the randomised
+// PIT F̂(a⁻|x_i) + V_i π̂_a(x_i) and HPD value V_i π̂_a(x_i); the other pairs keep theirs.
 
 /// HPD values per pair and how they were computed.
 struct HighestDensityValues {
   Vector values;
   /// 0 when exact (one-dimensional y: ConditionalMixture::highest_density_probability; for a
   /// discrete y the randomised P̂(levels ranked before y_i) + V_i p̂(y_i|x_i), the levels ranked
-  /// as the highest-probability sets rank them), else the draws per pair of the Monte-Carlo
-  /// estimate (above + (ties + 1) U) / (draws + 1), where above counts the draws X_r of p̂(·|x_i)
-  /// with p̂(X_r|x_i) > p̂(y_i|x_i), ties those with p̂(X_r|x_i) = p̂(y_i|x_i) (a discrete output
-  /// makes them likely) and U ~ Uniform(0, 1): a randomised rank with ties broken at random,
-  /// exactly uniform when y_i is a draw of p̂(·|x_i). `progress` counts the pairs of the
+  /// as the highest-probability sets rank them; V_i π̂_a(x_i) at an atom), else the draws per pair
+  /// of the Monte-Carlo estimate (above + (ties + 1) U) / (draws + 1), where above counts the draws
+  /// X_r of p̂(·|x_i) with p̂(X_r|x_i) > p̂(y_i|x_i), ties those with p̂(X_r|x_i) = p̂(y_i|x_i) (a
+  /// discrete output makes them likely) and U ~ Uniform(0, 1): a randomised rank with ties broken
+  /// at random, exactly uniform when y_i is a draw of p̂(·|x_i). `progress` counts the pairs of the
   /// Monte-Carlo estimate.
   Index draws = 0;
 };
@@ -155,8 +158,9 @@ HighestDensityValues highest_density_values(const ConditionalMixture& model, con
 
 /// PIT values of a one-dimensional y: F̂(y_i|x_i) for a continuous y; for an ordered discrete y
 /// the randomised PIT u_i = F̂(y_i⁻|x_i) + V_i p̂(y_i|x_i), with F̂(y⁻) = P̂(Y < y) and V_i ~
-/// Uniform(0, 1) drawn from `seed`, a stream per pair. InvalidArgument for an unordered y (its
-/// levels have no order) or d_y > 1.
+/// Uniform(0, 1) drawn from `seed`, a stream per pair; likewise at the atom of a y with one
+/// (F̂(a⁻|x_i) + V_i P̂(y = a|x_i)). InvalidArgument for an unordered y (its levels have no
+/// order) or d_y > 1.
 Vector pit_values(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y,
                   std::uint64_t seed);
 
@@ -215,7 +219,9 @@ CoverageCurve coverage_curve(const Vector& pit, const Vector& hpd,
 /// CRPS = E|X − y| − ½ E|X − X′| (Gneiting & Raftery 2007):
 ///
 ///   CRPS = Σ_k π_k A(y − μ_k, σ_k²) − ½ Σ_k Σ_l π_k π_l A(μ_k − μ_l, σ_k² + σ_l²),
-///   A(m, v) = E|N(m, v)| = 2 √v φ(m/√v) + m (2 Φ(m/√v) − 1).
+///   A(m, v) = E|N(m, v)| = 2 √v φ(m/√v) + m (2 Φ(m/√v) − 1),
+///
+/// an atom's components being point masses at its value (σ_k = 0, A(m, 0) = |m|).
 Vector crps(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y);
 
 /// Pinball (quantile) losses ρ_τ(y_i − q_τ(x_i)) = (y_i − q)(τ − 1{y_i < q}) of the model's

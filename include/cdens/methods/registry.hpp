@@ -78,6 +78,9 @@ struct OptionInfo {
   std::string python_name;
   /// The values a choice takes.
   std::vector<std::string> choices;
+  /// A choice that takes a finite number too, as its text (KCDE's atom: auto, none or the atom's
+  /// value): the command reads the number as typed, Python takes an int or a float.
+  bool takes_numbers = false;
   /// Python spells the default None: it is a grid of the method's (a paper's), or a 0 that the
   /// documentation explains ("chosen from the data", "off").
   bool none_is_default = false;
