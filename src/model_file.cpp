@@ -49,7 +49,8 @@ bool has_field(const nlohmann::json& document, const std::string& name) {
 }  // namespace
 
 int model_file_version(const nlohmann::json& model) {
-  return has_field(model, "row_weights") ? kModelFileVersion : kUnlabelledModelFileVersion;
+  if (has_field(model, "output_bounds")) return kModelFileVersion;
+  return has_field(model, "row_weights") ? kLabelledModelFileVersion : kUnlabelledModelFileVersion;
 }
 
 nlohmann::json conditional_model_to_json(const ConditionalModel& model) {
@@ -57,7 +58,9 @@ nlohmann::json conditional_model_to_json(const ConditionalModel& model) {
   nlohmann::json variables = {{"x", model.x_names}, {"y", model.y_names}};
   if (!model.labels.empty()) variables["labels"] = model.labels;
   return {{"format", "cdens-model"},
-          {"version", model.labels.empty() ? model_file_version(parameters) : kModelFileVersion},
+          {"version", model.labels.empty()
+                          ? model_file_version(parameters)
+                          : std::max(kLabelledModelFileVersion, model_file_version(parameters))},
           {"shape", kConditionalShape},
           {"method", model.report.method},
           {"variables", variables},

@@ -31,11 +31,16 @@ namespace cdens {
 
 /// Current version of the model file format; files of a newer version are refused. Version 2
 /// added the labels of discrete variables ("variables": {"labels": …}) and the row weights of a
-/// kernel gate fitted with sample weights ("row_weights"); a file with neither is written as
-/// version 1, which earlier releases read.
-inline constexpr int kModelFileVersion = 2;
+/// kernel gate fitted with sample weights ("row_weights"); version 3 the bounds of the output
+/// ("output_bounds"), which a reader that ignored them would answer outside. A file is written
+/// in the lowest version that holds what it has (without any of these, version 1, which every
+/// release reads). The range of the inputs ("input_range") needs no version: a reader that
+/// ignores it only gives no warning of extrapolation.
+inline constexpr int kModelFileVersion = 3;
 /// The version of a file without labels or row weights, which earlier readers read as well.
 inline constexpr int kUnlabelledModelFileVersion = 1;
+/// The version of a file with labels or row weights but without output bounds.
+inline constexpr int kLabelledModelFileVersion = 2;
 
 /// The labels of a discrete column's codes: labels[k] is the name of code k.
 using ColumnLabels = std::vector<std::string>;

@@ -26,6 +26,8 @@ class LSCE(_ReducedConditionalDensity):
         n_centers: int = ...,
         cv: int = ...,
         random_state: int | np.random.RandomState | None = ...,
+        y_lower: float | None = ...,
+        y_upper: float | None = ...,
         n_jobs: int | None = ...,
         verbose: int = ...,
     ) -> None: ...
@@ -46,6 +48,8 @@ class LSMI(_ReducedConditionalDensity):
         n_centers: int = ...,
         cv: int = ...,
         random_state: int | np.random.RandomState | None = ...,
+        y_lower: float | None = ...,
+        y_upper: float | None = ...,
         n_jobs: int | None = ...,
         verbose: int = ...,
     ) -> None: ...

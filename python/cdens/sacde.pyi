@@ -20,6 +20,8 @@ class SACDE(_FeatureSelectingEstimator):
         lambda_rule: Literal['1se', 'min'] = ...,
         tol: float = ...,
         random_state: int | np.random.RandomState | None = ...,
+        y_lower: float | None = ...,
+        y_upper: float | None = ...,
         n_jobs: int | None = ...,
         verbose: int = ...,
     ) -> None: ...
@@ -34,6 +36,8 @@ class SALSCDE(_FeatureSelectingEstimator):
         n_centers: int = ...,
         cv: int = ...,
         random_state: int | np.random.RandomState | None = ...,
+        y_lower: float | None = ...,
+        y_upper: float | None = ...,
         n_jobs: int | None = ...,
         verbose: int = ...,
     ) -> None: ...
@@ -50,6 +54,8 @@ class ForwardSelectionCDE(_FeatureSelectingEstimator):
         n_centers: int = ...,
         cv: int = ...,
         random_state: int | np.random.RandomState | None = ...,
+        y_lower: float | None = ...,
+        y_upper: float | None = ...,
         n_jobs: int | None = ...,
         verbose: int = ...,
     ) -> None: ...

@@ -58,7 +58,9 @@ Vector crps(const ConditionalMixture& model, const MatrixView& x, const MatrixVi
   // so the group's block is f times πᵀ M π with M_kl = A(c_k − c_l, s_k² + s_l²) on e, the same
   // matrix for every pair (one product for all pairs); only the blocks between the groups of a
   // pool depend on the pair.
-  if (model.has_output_transform()) return model.crps_by_quadrature(x, y);
+  if (model.has_output_transform() || model.has_output_bounds()) {
+    return model.crps_by_quadrature(x, y);
+  }
   const ConditionalMixture::ScalarComponents components = model.scalar_components(x);
   const Matrix& pi = components.probabilities;
   const auto& groups = model.trend_groups();

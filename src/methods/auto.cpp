@@ -91,6 +91,11 @@ std::vector<Candidate> parse_candidates(const AutoOptions& options) {
                               "' is not an option setting NAME=VALUE");
       }
       const OptionInfo& option = option_named(method, parts[p].substr(0, equals), spec);
+      // The pool is one mixture: its bounds are auto's own, applied to the model it returns.
+      if (option.name == "y_lower" || option.name == "y_upper") {
+        throw InvalidArgument("candidate '" + spec + "': set " + option.name +
+                              " on auto itself, which bounds the model it returns");
+      }
       if (candidate.values.count(option.name) != 0) {
         throw InvalidArgument("candidate '" + spec + "': option '" + option.name +
                               "' is set twice");
