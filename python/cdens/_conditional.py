@@ -232,6 +232,10 @@ class ConditionalDensityEstimator(BaseEstimator):
         parameters = estimator.get_params()
         estimator.set_params(**{name: value for name, value in model.hyperparameters.items()
                                 if name in parameters})
+        # The output bounds are the model's, not the report's: a bounded model reads back bounded.
+        bounds = dict(zip(("y_lower", "y_upper"), model.output_bounds))
+        estimator.set_params(**{name: value for name, value in bounds.items()
+                                if name in parameters and np.isfinite(value)})
         estimator.n_features_in_ = model.input_dim
         names = restored_feature_names(model.x_names)
         if names is not None:

@@ -258,6 +258,18 @@ def test_a_lower_bound_keeps_every_answer_positive_and_the_queries_agree(pairs, 
             assert max(np.max(np.abs(at - steps)), np.max(np.abs(at - steps + 1 / 2000))) < 0.044
 
 
+def test_a_bounded_model_reads_back_bounded(pairs, tmp_path):
+    x, y = pairs
+    model = cdens.KernelCDE(y_lower=0.0, random_state=0).fit(x, y)
+    path = tmp_path / "bounded.json"
+    model.save(path)
+    loaded = cdens.load(path)
+    assert loaded.y_lower == 0.0 and loaded.y_upper is None
+    assert loaded.model_.output_bounds == (0.0, np.inf)
+    np.testing.assert_array_equal(loaded.predict_quantiles(x[:5], [0.1, 0.9]),
+                                  model.predict_quantiles(x[:5], [0.1, 0.9]))
+
+
 def test_bounds_the_training_outputs_break_are_refused(pairs):
     x, y = pairs
     with pytest.raises(ValueError, match="y_lower is .* but .* takes"):
