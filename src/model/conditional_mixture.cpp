@@ -147,7 +147,8 @@ ConditionalMixture ConditionalMixture::with_input_range(InputRange range) const 
 }
 
 ExtrapolatedRows ConditionalMixture::extrapolated_rows(const MatrixView& x) const {
-  const Matrix z = x_scaling_.transform_query(x, "x");
+  require_dimension(x, input_dim(), "x");
+  require_finite(x, "x");
   const Index m = x.cols();
   std::vector<char> flagged(static_cast<std::size_t>(m), 0);
   ExtrapolatedRows result;
@@ -167,6 +168,7 @@ ExtrapolatedRows ConditionalMixture::extrapolated_rows(const MatrixView& x) cons
     }
   }
   if (gate_->weights_can_all_vanish()) {
+    const Matrix z = x_scaling_.transform_query(x, "x");
     std::vector<char> vanished(static_cast<std::size_t>(m), 0);
     parallel_for(resolve_threads(0), block_count(m), [&](Index block) {
       const Index start = block * kQueryBlock;
@@ -586,8 +588,7 @@ double ConditionalMixture::bounded_draw(std::size_t g, Index k, const detail::Gr
       support_->component(g, maps.center(g, 0, j, outputs_.centers()(0, k)),
                           maps.spread(g, 0, j, outputs_.scales()(0, k)));
   const double u = std::max(rng.uniform(), std::numeric_limits<double>::min());
-  const double value =
-      component.at(detail::truncated_normal_quantile(component.a(), component.b(), u, 1.0 - u));
+  const double value = component.at(component.quantile(u));
   const OutputBounds& bounds = support_->bounds();
   return std::clamp(support_->in_y(g) ? value : groups_->to_output(g, 0, value, y_scaling_),
                     bounds.y_lower, bounds.y_upper);

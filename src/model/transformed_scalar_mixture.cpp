@@ -61,20 +61,28 @@ void drop_negligible(TransformedScalarMixture::Part& part, double total, std::si
   part.scales.resize(kept);
 }
 
-/// The root of cdf(v) = p between `low` and `high` by bisection, to 10⁻¹³ of 1 + |v| or, where
-/// `relative`, of |v| itself: a bounded mixture may hold mass in a sliver far narrower than
+/// The root of cdf(v) = p between `low` and `high`: Newton steps on the CDF (its derivative the
+/// density) kept inside the bracket, bisecting where a step leaves it, to 10⁻¹³ of 1 + |v| or,
+/// where `relative`, of |v| itself: a bounded mixture may hold mass in a sliver far narrower than
 /// 10⁻¹³ beside a bound at 0 (a component squeezed there), where only relative steps reach it.
-template <class Cdf>
-double bisected(double low, double high, double p, bool relative, const Cdf& cdf) {
-  const auto tolerance = [&] {
-    return 1e-13 * (relative ? std::max(std::abs(low), std::abs(high)) : 1.0 + std::abs(low));
+template <class Cdf, class Pdf>
+double inverted(double low, double high, double p, bool relative, const Cdf& cdf, const Pdf& pdf) {
+  const auto tolerance = [&](double v) {
+    return 1e-13 * (relative ? std::abs(v) : 1.0 + std::abs(v));
   };
-  for (int iteration = 0; iteration < 1100 && high - low > tolerance(); ++iteration) {
-    const double middle = 0.5 * (low + high);
-    if (middle <= low || middle >= high) break;
-    (cdf(middle) < p ? low : high) = middle;
+  double v = 0.5 * (low + high);
+  for (int iteration = 0; iteration < 1100; ++iteration) {
+    const double excess = cdf(v) - p;
+    if (excess == 0.0) return v;
+    (excess > 0.0 ? high : low) = v;
+    const double density = pdf(v);
+    double next = density > 0.0 ? v - excess / density : low - 1.0;
+    if (!(next > low && next < high)) next = 0.5 * (low + high);
+    if (!(next > low && next < high)) return v;  // no double left between them
+    if (std::abs(next - v) <= tolerance(next) || high - low <= tolerance(next)) return next;
+    v = next;
   }
-  return 0.5 * (low + high);
+  return v;
 }
 
 }  // namespace
@@ -160,16 +168,20 @@ double TransformedScalarMixture::part_cdf(const Prepared& part, double t) const 
 
 double TransformedScalarMixture::part_quantile(const Prepared& part, double p) const {
   if (part.truncated.empty()) return part.mixture.quantile(p);
-  // The mixture's p-quantile lies between its components' own: bisect the CDF between them.
+  // Every component's mass lies within 40 spreads of its centre clamped into the bounds (a
+  // component beyond a bound keeps it within 40 spreads of the bound): so does the mixture's
+  // p-quantile, which Newton steps on the CDF then find.
+  const Part& bounded = part.part;
   double low = INFINITY;
   double high = -INFINITY;
-  for (const TruncatedComponent& component : part.truncated) {
-    const double t =
-        component.at(truncated_normal_quantile(component.a(), component.b(), p, 1.0 - p));
-    low = std::min(low, t);
-    high = std::max(high, t);
+  for (std::size_t k = 0; k < bounded.centers.size(); ++k) {
+    const double center = std::clamp(bounded.centers[k], bounded.lower, bounded.upper);
+    low = std::min(low, std::max(bounded.lower, center - 40.0 * bounded.scales[k]));
+    high = std::max(high, std::min(bounded.upper, center + 40.0 * bounded.scales[k]));
   }
-  return bisected(low, high, p, true, [&](double t) { return part_cdf(part, t); });
+  return inverted(
+      low, high, p, true, [&](double t) { return part_cdf(part, t); },
+      [&](double t) { return part_pdf(part, t); });
 }
 
 double TransformedScalarMixture::pdf(double y) const {
@@ -204,6 +216,8 @@ double TransformedScalarMixture::cdf(double y) const {
 }
 
 double TransformedScalarMixture::quantile(double p) const {
+  // One part: its own quantile. Several: the mixture's p-quantile lies between the parts' own.
+  if (parts_.size() == 1) return to_y(parts_.front(), part_quantile(parts_.front(), p));
   double low = INFINITY;
   double high = -INFINITY;
   for (const Prepared& part : parts_) {
@@ -211,7 +225,9 @@ double TransformedScalarMixture::quantile(double p) const {
     low = std::min(low, y);
     high = std::max(high, y);
   }
-  return bisected(low, high, p, bounds_.bounded(), [&](double y) { return cdf(y); });
+  return inverted(
+      low, high, p, bounds_.bounded(), [&](double y) { return cdf(y); },
+      [&](double y) { return pdf(y); });
 }
 
 void transformed_component_moments(const OutputTransform& transform, double center, double spread,
@@ -271,8 +287,7 @@ void TransformedScalarMixture::grid(std::vector<double>& points,
       // spreads say nothing: its own quantiles place the points.
       const TruncatedComponent& component = part.truncated[k];
       for (const double level : kTruncatedLevels) {
-        points.push_back(to_y(part, component.at(truncated_normal_quantile(
-                                        component.a(), component.b(), level, 1.0 - level))));
+        points.push_back(to_y(part, component.at(component.quantile(level))));
       }
     }
   }

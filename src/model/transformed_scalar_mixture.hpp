@@ -8,8 +8,9 @@
 // or by tailored root-finding are answered here numerically:
 //
 // - density and CDF exactly (the parts' closed forms at t(y), with the Jacobian);
-// - quantiles by bisection of the CDF between the parts' own quantiles (a mixture's p-quantile
-//   lies between the smallest and largest of its parts' ones) to a relative 1e-13;
+// - quantiles: a single part's own (its Gaussian mixture's, mapped to y), or Newton steps on the
+//   CDF safeguarded by bisection between the parts' own quantiles (a mixture's p-quantile lies
+//   between the smallest and largest of its parts' ones), to a relative 1e-13;
 // - highest-density regions, highest-density probabilities, the CRPS and ∫ p² on a grid: per
 //   part 256 points evenly spaced in its t between its 1e-12 and 1 − 1e-12 quantiles, plus
 //   each component's centre and centre ± 1, 2 spreads (of the 64 heaviest components), mapped

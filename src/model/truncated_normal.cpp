@@ -115,27 +115,37 @@ double log_mills(double a) {
                              : std::log(a) - log_tail_series(a);
 }
 
-/// log Q(a + w) − log Q(a) for a ≥ 0, w ≥ 0, in w itself: for a short step (w (a + w/2) ≤ 1) as
+/// What the functions of one tail share at its end a ≥ 0: log Q(a) and λ(a) = φ(a) / Q(a).
+struct TailEnd {
+  double a;
+  double log_tail;
+  double mills;
+};
+
+TailEnd tail_end(double a) { return {a, log_upper_tail(a), std::exp(log_mills(a))}; }
+
+/// log Q(a + w) − log Q(a) for w ≥ 0, in w itself: for a short step (w (a + w/2) ≤ 1) as
 /// log(1 − λ(a) ∫_0^w e^{−a s − s²/2} ds), which keeps the digits of a w far below a's last one;
 /// for a longer one the difference of log Q (above kAsymptoticTail its series in w:
 /// −w (a + w/2) − log(1 + w/a) + log S(a + w) − log S(a)).
-double log_tail_ratio(double a, double w) {
+double log_tail_ratio(const TailEnd& end, double w) {
+  const double a = end.a;
   if (w == INFINITY) return -INFINITY;
   const double exponent = w * (a + 0.5 * w);
-  if (exponent <= 1.0) return std::log1p(-std::exp(log_mills(a)) * short_tail_integral(a, w));
-  if (a < kAsymptoticTail) return log_upper_tail(a + w) - log_upper_tail(a);
+  if (exponent <= 1.0) return std::log1p(-end.mills * short_tail_integral(a, w));
+  if (a < kAsymptoticTail) return log_upper_tail(a + w) - end.log_tail;
   return -exponent - std::log1p(w / a) + log_tail_series(a + w) - log_tail_series(a);
 }
 
-/// w ≥ 0 with log_tail_ratio(a, w) = relative (≤ 0), a ≥ 0, solved in w itself: far in a tail
-/// the quantile sits a sliver w ~ 1/a above a, below a's last digit. The ratio is concave and
+/// w ≥ 0 with log_tail_ratio(end, w) = relative (≤ 0), solved in w itself: far in a tail the
+/// quantile sits a sliver w ~ 1/a above a, below a's last digit. The ratio is concave and
 /// decreasing in w, with derivative −λ(a + w): Newton steps from w = −relative / λ(a) approach
 /// the root from above after the first.
-double tail_offset(double a, double relative) {
-  double w = -relative / std::exp(log_mills(a));
+double tail_offset(const TailEnd& end, double relative) {
+  double w = -relative / end.mills;
   for (int iteration = 0; iteration < 100; ++iteration) {
-    const double slope = -std::exp(log_mills(a + w));
-    const double next = std::max(0.0, w - (log_tail_ratio(a, w) - relative) / slope);
+    const double slope = -std::exp(log_mills(end.a + w));
+    const double next = std::max(0.0, w - (log_tail_ratio(end, w) - relative) / slope);
     const double step = std::abs(next - w);
     w = next;
     if (step <= 1e-15 * w) break;
@@ -148,10 +158,6 @@ double tail_offset(double a, double relative) {
 /// interval does.
 bool near_the_bulk(double a, double b) { return a < 1.0 && b > -1.0; }
 
-double erf_difference(double a, double b) {
-  return std::erf(b * kSqrtHalf) - std::erf(a * kSqrtHalf);
-}
-
 }  // namespace
 
 double log_upper_tail(double x) {
@@ -161,66 +167,92 @@ double log_upper_tail(double x) {
   return log_normal_density(x) - std::log(x) + log_tail_series(x);
 }
 
-double log_normal_mass(double a, double b) {
-  if (!(a < b)) return -INFINITY;
-  if (near_the_bulk(a, b)) return std::log(0.5 * erf_difference(a, b));
-  if (a >= 0.0) return log_upper_tail(a) + log_one_minus_exp(log_tail_ratio(a, b - a));
-  return log_normal_mass(-b, -a);
+TruncatedNormal::TruncatedNormal(double a, double b) : a_(a), b_(b), width_(b - a) {
+  if (!(a < b)) {
+    log_mass_ = -INFINITY;
+    return;
+  }
+  if (near_the_bulk(a, b)) {
+    erf_a_ = std::erf(a * kSqrtHalf);
+    erf_width_ = std::erf(b * kSqrtHalf) - erf_a_;
+    log_mass_ = std::log(0.5 * erf_width_);
+    return;
+  }
+  // The tail nearer to the interval: [a, b] itself right of 0, its mirror [−b, −a] left of it.
+  side_ = a >= 0.0 ? Side::right : Side::left;
+  const TailEnd end = tail_end(side_ == Side::right ? a : -b);
+  log_tail_near_ = end.log_tail;
+  mills_near_ = end.mills;
+  log_far_ratio_ = log_tail_ratio(end, width_);
+  log_mass_ = end.log_tail + log_one_minus_exp(log_far_ratio_);
 }
 
-double truncated_normal_log_density(double a, double b, const TruncatedPoint& point) {
-  if (near_the_bulk(a, b)) return log_normal_density(point.value) - log_normal_mass(a, b);
+double TruncatedNormal::near() const { return side_ == Side::right ? a_ : -b_; }
+
+double TruncatedNormal::log_density(const TruncatedPoint& point) const {
+  if (side_ == Side::bulk) return log_normal_density(point.value) - log_mass_;
   // φ(a + w) / (Q(a) − Q(b)) = λ(a) e^{−w (a + w/2)} / (1 − Q(b)/Q(a)), from the nearer end.
-  const bool right = a >= 0.0;
-  const double near = right ? a : -b;
-  const double w = right ? point.above_lower : point.below_upper;
-  return log_mills(near) - w * (near + 0.5 * w) - log_one_minus_exp(log_tail_ratio(near, b - a));
+  const double w = side_ == Side::right ? point.above_lower : point.below_upper;
+  return std::log(mills_near_) - w * (near() + 0.5 * w) - log_one_minus_exp(log_far_ratio_);
 }
 
-double truncated_normal_cdf(double a, double b, const TruncatedPoint& point) {
+double TruncatedNormal::cdf(const TruncatedPoint& point) const {
   if (!(point.above_lower > 0.0)) return 0.0;
   if (!(point.below_upper > 0.0)) return 1.0;
-  if (near_the_bulk(a, b)) {
-    return std::clamp(
-        (std::erf(point.value * kSqrtHalf) - std::erf(a * kSqrtHalf)) / erf_difference(a, b), 0.0,
-        1.0);
+  if (side_ == Side::bulk) {
+    return std::clamp((std::erf(point.value * kSqrtHalf) - erf_a_) / erf_width_, 0.0, 1.0);
   }
-  if (a >= 0.0) {
+  const TailEnd end{near(), log_tail_near_, mills_near_};
+  if (side_ == Side::right) {
     // (Q(a) − Q(τ)) / (Q(a) − Q(b)), both relative to Q(a).
-    return std::expm1(log_tail_ratio(a, point.above_lower)) / std::expm1(log_tail_ratio(a, b - a));
+    return std::expm1(log_tail_ratio(end, point.above_lower)) / std::expm1(log_far_ratio_);
   }
   // Mirrored, Z' = −Z on [−b, −a]: (Q(−τ) − Q(−a)) / (Q(−b) − Q(−a)), relative to Q(−b), so
   // that the small probabilities far from b keep their digits.
-  const double far = log_tail_ratio(-b, b - a);
-  return (std::exp(log_tail_ratio(-b, point.below_upper)) - std::exp(far)) / -std::expm1(far);
+  return (std::exp(log_tail_ratio(end, point.below_upper)) - std::exp(log_far_ratio_)) /
+         -std::expm1(log_far_ratio_);
 }
 
-TruncatedPoint truncated_normal_quantile(double a, double b, double p, double q) {
-  if (!(p > 0.0)) return {a, 0.0, b - a};
-  if (!(q > 0.0)) return {b, b - a, 0.0};
-  if (!near_the_bulk(a, b) && a >= 0.0) {
-    // Q(τ) = Q(a) − p (Q(a) − Q(b)) = Q(a) (1 − p D), D = 1 − Q(b)/Q(a); for p near 1 from q:
-    // 1 − p D = Q(b)/Q(a) + q D.
-    const double log_ratio = log_tail_ratio(a, b - a);
-    const double share = -std::expm1(log_ratio);  // D
-    const double relative =
-        p < 0.5 ? std::log1p(-p * share) : std::log(std::exp(log_ratio) + q * share);
-    const double offset = std::min(tail_offset(a, relative), b - a);
-    return {a + offset, offset, (b - a) - offset};
-  }
-  if (!near_the_bulk(a, b)) {
-    const TruncatedPoint mirrored = truncated_normal_quantile(-b, -a, q, p);
-    return {-mirrored.value, mirrored.below_upper, mirrored.above_lower};
+TruncatedPoint TruncatedNormal::quantile(double p, double q) const {
+  if (!(p > 0.0)) return {a_, 0.0, width_};
+  if (!(q > 0.0)) return {b_, width_, 0.0};
+  if (side_ != Side::bulk) {
+    // Right of 0 (left: the mirror with p and q exchanged), Q(τ) = Q(a) (1 − p D),
+    // D = 1 − Q(b)/Q(a); for p near 1 from q: 1 − p D = Q(b)/Q(a) + q D.
+    const bool right = side_ == Side::right;
+    const double toward = right ? p : q;
+    const double away = right ? q : p;
+    const double share = -std::expm1(log_far_ratio_);  // D
+    const double relative = toward < 0.5 ? std::log1p(-toward * share)
+                                         : std::log(std::exp(log_far_ratio_) + away * share);
+    const double offset =
+        std::min(tail_offset(TailEnd{near(), log_tail_near_, mills_near_}, relative), width_);
+    if (right) return {a_ + offset, offset, width_ - offset};
+    return {b_ - offset, width_ - offset, offset};
   }
   // Both tails of the bulk: from whichever of P(Z ≤ τ) = Φ(a) + p M and P(Z > τ) = Q(b) + q M
   // is at most ½ (they sum to 1), M the mass of [a, b].
-  const double mass = 0.5 * erf_difference(a, b);
-  const double above = 0.5 * std::erfc(b * kSqrtHalf) + q * mass;
-  const double below = 0.5 * std::erfc(-a * kSqrtHalf) + p * mass;
+  const double mass = 0.5 * erf_width_;
+  const double above = 0.5 * std::erfc(b_ * kSqrtHalf) + q * mass;
+  const double below = 0.5 * std::erfc(-a_ * kSqrtHalf) + p * mass;
   const double x = std::clamp(above <= 0.5 ? inverse_log_upper_tail(std::log(above))
                                            : -inverse_log_upper_tail(std::log(below)),
-                              a, b);
-  return {x, x - a, b - x};
+                              a_, b_);
+  return {x, x - a_, b_ - x};
+}
+
+double log_normal_mass(double a, double b) { return TruncatedNormal(a, b).log_mass(); }
+
+double truncated_normal_log_density(double a, double b, const TruncatedPoint& point) {
+  return TruncatedNormal(a, b).log_density(point);
+}
+
+double truncated_normal_cdf(double a, double b, const TruncatedPoint& point) {
+  return TruncatedNormal(a, b).cdf(point);
+}
+
+TruncatedPoint truncated_normal_quantile(double a, double b, double p, double q) {
+  return TruncatedNormal(a, b).quantile(p, q);
 }
 
 TruncatedNormalRule truncated_normal_rule(double a, double b) {
@@ -278,11 +310,12 @@ TruncatedComponent::TruncatedComponent(double center, double spread, double lowe
       spread_(spread),
       lower_(lower),
       upper_(upper),
-      a_((lower - center) / spread),
-      b_((upper - center) / spread),
-      log_mass_(log_normal_mass(a_, b_)) {}
+      standard_((lower - center) / spread, (upper - center) / spread),
+      log_spread_(std::log(spread)) {}
 
-bool TruncatedComponent::truncated() const { return std::isfinite(a_) || std::isfinite(b_); }
+bool TruncatedComponent::truncated() const {
+  return std::isfinite(standard_.a()) || std::isfinite(standard_.b());
+}
 
 TruncatedPoint TruncatedComponent::point(double t) const {
   return {(t - center_) / spread_, (t - lower_) / spread_, (upper_ - t) / spread_};
@@ -298,16 +331,20 @@ double TruncatedComponent::at(const TruncatedPoint& point) const {
 }
 
 double TruncatedComponent::at_offset(double mode, double offset) const {
-  if (mode == a_ && std::isfinite(lower_)) return lower_ + spread_ * offset;
-  if (mode == b_ && std::isfinite(upper_)) return upper_ + spread_ * offset;
+  if (mode == a() && std::isfinite(lower_)) return lower_ + spread_ * offset;
+  if (mode == b() && std::isfinite(upper_)) return upper_ + spread_ * offset;
   return center_ + spread_ * (mode + offset);
 }
 
 double TruncatedComponent::log_pdf(double t) const {
   if (!(t >= lower_ && t <= upper_)) return -INFINITY;
-  return truncated_normal_log_density(a_, b_, point(t)) - std::log(spread_);
+  return standard_.log_density(point(t)) - log_spread_;
 }
 
-double TruncatedComponent::cdf(double t) const { return truncated_normal_cdf(a_, b_, point(t)); }
+double TruncatedComponent::cdf(double t) const { return standard_.cdf(point(t)); }
+
+TruncatedPoint TruncatedComponent::quantile(double p) const {
+  return standard_.quantile(p, 1.0 - p);
+}
 
 }  // namespace cdens::detail

@@ -25,6 +25,41 @@ struct TruncatedPoint {
 /// log Q(x) = log P(Z > x) for Z ~ N(0, 1), finite for every finite x.
 double log_upper_tail(double x);
 
+/// The standard normal Z given a < Z ≤ b, with what its evaluations share — the mass, the
+/// tail quantities at the nearer end — computed once, for the many evaluations of a query.
+class TruncatedNormal {
+ public:
+  TruncatedNormal(double a, double b);
+
+  double a() const { return a_; }
+  double b() const { return b_; }
+  /// log P(a < Z ≤ b); −∞ only where a ≥ b.
+  double log_mass() const { return log_mass_; }
+  /// The log-density at `point`, a point inside.
+  double log_density(const TruncatedPoint& point) const;
+  /// P(Z ≤ τ) at `point`: 0 at or below a, 1 at or above b.
+  double cdf(const TruncatedPoint& point) const;
+  /// The point with cdf = p, p ∈ [0, 1]; `q` is 1 − p (see truncated_normal_quantile).
+  TruncatedPoint quantile(double p, double q) const;
+
+ private:
+  /// Where the interval lies: within 1 of 0, or beyond, right or left of it.
+  enum class Side { bulk, right, left };
+  /// a right of 0, −b left of it: the end of the tail the functions work from.
+  double near() const;
+
+  Side side_ = Side::bulk;
+  double a_;
+  double b_;
+  double width_;
+  double log_mass_ = 0.0;
+  double erf_a_ = 0.0;          ///< erf(a/√2), in the bulk
+  double erf_width_ = 0.0;      ///< erf(b/√2) − erf(a/√2), in the bulk
+  double log_tail_near_ = 0.0;  ///< log Q at the nearer end, in a tail
+  double mills_near_ = 0.0;     ///< λ = φ/Q there
+  double log_far_ratio_ = 0.0;  ///< log Q(far end) − log Q(near end), mirrored
+};
+
 /// log P(a < Z ≤ b), a < b (either end infinite); −∞ only where a ≥ b.
 double log_normal_mass(double a, double b);
 
@@ -69,14 +104,14 @@ class TruncatedComponent {
  public:
   TruncatedComponent(double center, double spread, double lower, double upper);
 
-  double a() const { return a_; }
-  double b() const { return b_; }
+  double a() const { return standard_.a(); }
+  double b() const { return standard_.b(); }
   double center() const { return center_; }
   double spread() const { return spread_; }
   /// Whether either end is finite.
   bool truncated() const;
   /// log of the mass of [a, b] under the untruncated component.
-  double log_mass() const { return log_mass_; }
+  double log_mass() const { return standard_.log_mass(); }
   /// t in standard units, with its distances from both ends taken in t.
   TruncatedPoint point(double t) const;
   /// The t of a point, from the nearer finite end.
@@ -89,15 +124,16 @@ class TruncatedComponent {
   /// Its density.
   double pdf(double t) const { return std::exp(log_pdf(t)); }
   double cdf(double t) const;
+  /// The p-quantile in standard units, with its distances from the ends (at() gives its t).
+  TruncatedPoint quantile(double p) const;
 
  private:
   double center_;
   double spread_;
   double lower_;
   double upper_;
-  double a_;
-  double b_;
-  double log_mass_;
+  TruncatedNormal standard_;
+  double log_spread_;
 };
 
 }  // namespace cdens::detail
