@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "cdens/core/types.hpp"
+#include "model/cdf_inversion.hpp"
 
 namespace cdens::detail {
 namespace {
@@ -61,28 +62,14 @@ void drop_negligible(TransformedScalarMixture::Part& part, double total, std::si
   part.scales.resize(kept);
 }
 
-/// The root of cdf(v) = p between `low` and `high`: Newton steps on the CDF (its derivative the
-/// density) kept inside the bracket, bisecting where a step leaves it, to 10⁻¹³ of 1 + |v| or,
-/// where `relative`, of |v| itself: a bounded mixture may hold mass in a sliver far narrower than
-/// 10⁻¹³ beside a bound at 0 (a component squeezed there), where only relative steps reach it.
+/// inverted_cdf to 10⁻¹³ of 1 + |v| or, where `relative`, of |v| itself: a bounded mixture may
+/// hold mass in a sliver far narrower than 10⁻¹³ beside a bound at 0 (a component squeezed
+/// there), where only relative steps reach it.
 template <class Cdf, class Pdf>
 double inverted(double low, double high, double p, bool relative, const Cdf& cdf, const Pdf& pdf) {
-  const auto tolerance = [&](double v) {
+  return inverted_cdf(low, high, p, cdf, pdf, [relative](double v) {
     return 1e-13 * (relative ? std::abs(v) : 1.0 + std::abs(v));
-  };
-  double v = 0.5 * (low + high);
-  for (int iteration = 0; iteration < 1100; ++iteration) {
-    const double excess = cdf(v) - p;
-    if (excess == 0.0) return v;
-    (excess > 0.0 ? high : low) = v;
-    const double density = pdf(v);
-    double next = density > 0.0 ? v - excess / density : low - 1.0;
-    if (!(next > low && next < high)) next = 0.5 * (low + high);
-    if (!(next > low && next < high)) return v;  // no double left between them
-    if (std::abs(next - v) <= tolerance(next) || high - low <= tolerance(next)) return next;
-    v = next;
-  }
-  return v;
+  });
 }
 
 }  // namespace
