@@ -164,6 +164,12 @@ def test_every_command_that_takes_x_warns_once_with_the_count(cli, pairs, tmp_pa
                 "training range of a (3 rows)") in lines[0], (verb, lines[0])
         assert lines[0].startswith("cdens: warning: "), lines[0]
         assert lines[0].endswith("(data rows 8, 9, 10)"), (verb, lines[0])
+    # fit --test queries its file as predict does.
+    refit = subprocess.run([cli, "fit", str(train), "--method", method, "--x", "a,b", "--y", "y",
+                            "--seed", "0", "--out", str(tmp_path / "refit.json"), "--test",
+                            str(files["mixed"]), *flags], capture_output=True, text=True,
+                           check=True)
+    assert len(stderr_warnings(refit)) == 1 and "3 of 10 query rows" in refit.stderr
     result = subprocess.run([cli, "sample", str(model), "--x-values", "0.5,0.5;1001,0.5", "--n",
                              "2"], capture_output=True, text=True, check=True)
     assert stderr_warnings(result) == [
