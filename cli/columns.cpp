@@ -86,6 +86,15 @@ std::string describe_rows(const std::vector<Index>& pairs) {
   return text;
 }
 
+void warn_of_extrapolation(const std::string& source, const ConditionalModel& model,
+                           const MatrixView& x, const std::string& row_noun) {
+  const ExtrapolatedRows rows = model.mixture.extrapolated_rows(x);
+  if (rows.empty()) return;
+  std::cerr << "cdens: warning: " << source << ": "
+            << extrapolation_warning(rows, x.cols(), model.x_names) << " (" << row_noun
+            << (rows.rows.size() > 1 ? "s " : " ") << describe_rows(rows.rows) << ")\n";
+}
+
 std::vector<Index> pairs_outside_levels(const ConditionalMixture& model, const MatrixView& y) {
   std::vector<Index> outside;
   const ColumnKernels& kernels = model.output_kernels();

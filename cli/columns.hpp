@@ -7,6 +7,7 @@
 
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/types.hpp"
+#include "cdens/model_file.hpp"
 #include "io/csv.hpp"
 
 namespace cdens::cli {
@@ -56,6 +57,14 @@ bool has_named_columns(const CsvTable& table, const std::vector<std::string>& na
 /// The data rows (1-based, the header not counted) of pairs given by 0-based index, for people
 /// to read: "7, 12, 30", the first ten of many followed by how many more.
 std::string describe_rows(const std::vector<Index>& pairs);
+
+/// Warns once on standard error, naming `source` (a file, or "--x-values"), where some query rows
+/// x (user's units) of `model` lie outside the inputs it was fitted on (support.hpp's
+/// extrapolation_warning), and which: "cdens: warning: data.csv: 3 of 1000 query rows lie outside
+/// the inputs the model was fitted on (…); their answers extrapolate (data rows 4, 9, 12)".
+/// `row_noun` names a row ("data row", "point").
+void warn_of_extrapolation(const std::string& source, const ConditionalModel& model,
+                           const MatrixView& x, const std::string& row_noun = "data row");
 
 /// The pairs (0-based columns of y) whose value of a discrete output is none of the levels the
 /// model was fitted on: the model gives them probability 0 (log-density −∞).

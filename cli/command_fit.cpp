@@ -288,6 +288,9 @@ void print_test_scores(std::ostream& out, const FitRequest& request,
   drop_rows_with_missing_if(arguments.drop_missing, test, {model.x_names, model.y_names});
   const Matrix test_x = choose_columns(test, model.x_names).values;
   const Matrix test_y = choose_columns(test, model.y_names).values;
+  // The test file is queried as predict would query it (--holdout's rows are part of the fit's
+  // own evaluation, which never warns).
+  warn_of_extrapolation(test.source, model, test_x);
   const double nll = -model.mixture.log_pdf(test_x, test_y).mean();
   out << "test_n: " << test_y.cols() << '\n';
   if (test_y.rows() == 1) {

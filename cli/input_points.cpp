@@ -27,7 +27,9 @@ Matrix read_input_points(const ConditionalModel& model, const InputPointOptions&
   if (!options.file.empty()) {
     CsvTable table = load_table(options.file, false);
     code_model_labels(table, model);
-    return choose_columns(table, model.x_names).values;
+    Matrix x = choose_columns(table, model.x_names).values;
+    warn_of_extrapolation(table.source, model, x);
+    return x;
   }
   const Index dimension = model.mixture.input_dim();
   // For a one-dimensional x a comma separates points; otherwise it separates coordinates.
@@ -45,6 +47,7 @@ Matrix read_input_points(const ConditionalModel& model, const InputPointOptions&
       x(i, static_cast<Index>(j)) = coordinates[static_cast<std::size_t>(i)];
     }
   }
+  warn_of_extrapolation("--x-values", model, x, "point");
   return x;
 }
 

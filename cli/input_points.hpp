@@ -24,7 +24,8 @@ struct InputPointOptions {
 /// Adds --x-values and --x-file to a subcommand.
 void add_input_point_options(CLI::App& command, InputPointOptions& options);
 
-/// The x points (d_x × m) given by exactly one of --x-values and --x-file.
+/// The x points (d_x × m) given by exactly one of --x-values and --x-file, with a warning where
+/// some lie outside the inputs the model was fitted on (warn_of_extrapolation).
 Matrix read_input_points(const ConditionalModel& model, const InputPointOptions& options);
 
 }  // namespace cdens::cli

@@ -175,6 +175,10 @@ void print_output_kinds(std::ostream& out, const ConditionalModel& model) {
   }
   if (discrete.empty()) {
     out << "scores: log density\n";
+    // The support the components are truncated to (docs/design.md, "Output bounds").
+    const OutputBounds& bounds = model.mixture.output_bounds();
+    if (std::isfinite(bounds.y_lower)) out << "y_lower: " << format_short(bounds.y_lower) << '\n';
+    if (std::isfinite(bounds.y_upper)) out << "y_upper: " << format_short(bounds.y_upper) << '\n';
     return;
   }
   out << "output_kinds: " << join(kinds, ",") << '\n';

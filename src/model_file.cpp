@@ -49,7 +49,9 @@ bool has_field(const nlohmann::json& document, const std::string& name) {
 }  // namespace
 
 int model_file_version(const nlohmann::json& model) {
-  if (has_field(model, "output_atom")) return kModelFileVersion;
+  if (has_field(model, "output_atom") || has_field(model, "output_bounds")) {
+    return kModelFileVersion;
+  }
   return has_field(model, "row_weights") ? kLabelledModelFileVersion : kUnlabelledModelFileVersion;
 }
 

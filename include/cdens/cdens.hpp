@@ -25,6 +25,7 @@
 #include "cdens/core/output_trend.hpp"
 #include "cdens/core/rng.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/support.hpp"
 #include "cdens/core/types.hpp"
 #include "cdens/density/gmm.hpp"
 #include "cdens/density/gskd.hpp"

@@ -32,14 +32,17 @@ namespace cdens {
 /// Current version of the model file format; files of a newer version are refused. Version 2
 /// added the labels of discrete variables ("variables": {"labels": …}) and the row weights of a
 /// kernel gate fitted with sample weights ("row_weights"); version 3 the atom of an output
-/// ("output_atom", conditional_mixture.hpp), which a reader that does not know it would drop. A
-/// file is written as the lowest version that holds its fields (1 without any of them), so that
-/// earlier releases read what they can read right.
+/// ("output_atom", conditional_mixture.hpp) and the bounds of the output ("output_bounds"), which
+/// a reader that does not know them would drop (and answer without the atom, or outside the
+/// bounds). A file is written in the lowest version that holds what it has (without any of these,
+/// version 1, which every release reads), so that earlier releases read what they can read right.
+/// The range of the inputs ("input_range") needs no version: a reader that ignores it only gives
+/// no warning of extrapolation.
 inline constexpr int kModelFileVersion = 3;
-/// The version of a file with labels or row weights and no atom.
-inline constexpr int kLabelledModelFileVersion = 2;
-/// The version of a file without labels, row weights or atom, which earlier readers read as well.
+/// The version of a file without labels or row weights, which earlier readers read as well.
 inline constexpr int kUnlabelledModelFileVersion = 1;
+/// The version of a file with labels or row weights but without an atom or output bounds.
+inline constexpr int kLabelledModelFileVersion = 2;
 
 /// The labels of a discrete column's codes: labels[k] is the name of code k.
 using ColumnLabels = std::vector<std::string>;

@@ -18,7 +18,7 @@ import os
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from . import _core  # noqa: E402
-from ._conditional import CdensWarning, ConditionalDensityEstimator
+from ._conditional import CdensWarning, ConditionalDensityEstimator, ExtrapolationWarning
 from ._density import DensityEstimator
 from ._files import load
 from .auto import AutoCDE
@@ -56,8 +56,8 @@ vector_instruction_set()
 __all__ = ["LSCDE", "AutoCDE", "KernelCDE", "LinearGaussianCDE", "EpsilonKDE", "NWCDE", "RKDE",
            "SACDE", "SALSCDE", "ForwardSelectionCDE", "LSCE", "LSMI", "ParzenWindow", "GMM",
            "RSDE", "SKD", "GSKD", "PRESSRegressor",
-           "CdensWarning", "ConditionalDensityEstimator", "DensityEstimator", "load",
-           "vector_instruction_set"]
+           "CdensWarning", "ConditionalDensityEstimator", "DensityEstimator",
+           "ExtrapolationWarning", "load", "vector_instruction_set"]
 
 # A registered method without a class written above gets one made from its registry entry.
 __all__ += registered.define_classes(globals())

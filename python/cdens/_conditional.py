@@ -34,6 +34,14 @@ class CdensWarning(UserWarning):
     """A fit finished but something about it deserves attention (grid edge, empty model)."""
 
 
+class ExtrapolationWarning(CdensWarning):
+    """Some rows of a query lie outside the inputs the model was fitted on: an input beyond its
+    training range by more than a tenth of that range, or a row no component weighs (answered by
+    the marginal mixture). Their answers extrapolate. Given once per call with the count of
+    rows; ``warnings.simplefilter("ignore", cdens.ExtrapolationWarning)`` silences it, and
+    ``estimator.model_.extrapolated_rows(X)`` lists the rows."""
+
+
 def rows_kept(missing, *arrays):
     """The arrays of a fit as given (missing="error": the checks refuse a missing value) or
     without the rows that have one (missing="drop", with a CdensWarning that counts them)."""
@@ -226,6 +234,10 @@ class ConditionalDensityEstimator(BaseEstimator):
         parameters = estimator.get_params()
         estimator.set_params(**{name: value for name, value in model.hyperparameters.items()
                                 if name in parameters})
+        # The output bounds are the model's, not the report's: a bounded model reads back bounded.
+        bounds = dict(zip(("y_lower", "y_upper"), model.output_bounds))
+        estimator.set_params(**{name: value for name, value in bounds.items()
+                                if name in parameters and np.isfinite(value)})
         estimator.n_features_in_ = model.input_dim
         names = restored_feature_names(model.x_names)
         if names is not None:
@@ -236,10 +248,15 @@ class ConditionalDensityEstimator(BaseEstimator):
     # -- inputs of the queries ----------------------------------------------------------------
 
     def _inputs(self, X):
+        """The query rows X as the engine reads them, with an ExtrapolationWarning where some lie
+        outside the inputs the model was fitted on: every query of X passes here once."""
         check_is_fitted(self, "model_")
         X_samples = as_samples(
             code_query(X, self.model_.x_names, self.model_.labels, False, "X"), "X")
         check_features(self, X, reset=False)
+        message = self.model_.extrapolation_warning(X_samples)
+        if message:
+            warnings.warn(message, ExtrapolationWarning, stacklevel=3)
         return X_samples
 
     def _pairs(self, X, Y):

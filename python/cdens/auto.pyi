@@ -19,6 +19,8 @@ class AutoCDE(ConditionalDensityEstimator):
         cv: int = ...,
         time_budget: float = ...,
         random_state: int | np.random.RandomState | None = ...,
+        y_lower: float | None = ...,
+        y_upper: float | None = ...,
         n_jobs: int | None = ...,
         duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,

@@ -24,6 +24,8 @@ class KernelCDE(ConditionalDensityEstimator):
         bandwidth_bounds: tuple[float, float] = ...,
         max_iter: int = ...,
         random_state: int | np.random.RandomState | None = ...,
+        y_lower: float | None = ...,
+        y_upper: float | None = ...,
         n_jobs: int | None = ...,
         duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,

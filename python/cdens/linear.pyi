@@ -11,6 +11,8 @@ class LinearGaussianCDE(ConditionalDensityEstimator):
         self,
         variance: Literal['constant', 'log_linear', 'auto'] = ...,
         y_transform: Literal['none', 'log', 'yeo_johnson'] = ...,
+        y_lower: float | None = ...,
+        y_upper: float | None = ...,
         duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,
     ) -> None: ...

@@ -15,6 +15,8 @@ class LSCDE(ConditionalDensityEstimator):
         cv: int = ...,
         cv_loss: Literal['kl', 'sq'] = ...,
         random_state: int | np.random.RandomState | None = ...,
+        y_lower: float | None = ...,
+        y_upper: float | None = ...,
         n_jobs: int | None = ...,
         duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,

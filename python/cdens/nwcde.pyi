@@ -12,6 +12,8 @@ class NWCDE(ConditionalDensityEstimator):
         sigma: float | Sequence[float] | None = ...,
         n_centers: int = ...,
         random_state: int | np.random.RandomState | None = ...,
+        y_lower: float | None = ...,
+        y_upper: float | None = ...,
         n_jobs: int | None = ...,
         duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,

@@ -27,6 +27,8 @@ class PRESSRegressor(RegressorMixin, ConditionalDensityEstimator):
         standardize: bool = ...,
         single_precision: bool = ...,
         random_state: int | np.random.RandomState | None = ...,
+        y_lower: float | None = ...,
+        y_upper: float | None = ...,
         n_jobs: int | None = ...,
         duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,

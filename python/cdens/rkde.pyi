@@ -12,6 +12,8 @@ class RKDE(ConditionalDensityEstimator):
         sigma: float | Sequence[float] | None = ...,
         cv: int = ...,
         random_state: int | np.random.RandomState | None = ...,
+        y_lower: float | None = ...,
+        y_upper: float | None = ...,
         n_jobs: int | None = ...,
         duplicates: Literal['merge', 'keep'] = ...,
         verbose: int = ...,

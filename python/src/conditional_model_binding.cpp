@@ -45,6 +45,12 @@ std::vector<std::string> kinds_of(const ColumnKernels& kernels) {
   return kinds;
 }
 
+/// The query rows of X (n, d_x) whose answers extrapolate.
+ExtrapolatedRows extrapolated_rows_of(const ConditionalModel& m, const py::array& x) {
+  const auto xs = samples_of(x, "X");
+  return without_gil([&] { return m.mixture.extrapolated_rows(xs); });
+}
+
 /// A query of one value per (x_j, y_j) pair, as a Python method returning shape (m,).
 auto pair_query(Vector (ConditionalMixture::*query)(const MatrixView&, const MatrixView&) const) {
   return [query](const ConditionalModel& m, const py::array& x, const py::array& y) {
@@ -123,6 +129,43 @@ void bind_conditional_model(py::module_& module) {
       .def_readwrite("labels", &ConditionalModel::labels,
                      "The labels of the discrete variables that hold words, by name: labels[k] "
                      "is the name of code k (empty when every value is a number).")
+      .def_property_readonly(
+          "input_range",
+          [](const ConditionalModel& m) -> py::object {
+            const auto& range = m.mixture.input_range();
+            if (!range) return py::none();
+            return py::make_tuple(vector_to_numpy(Vector(range->lower)),
+                                  vector_to_numpy(Vector(range->upper)));
+          },
+          "(lower, upper): the smallest and largest value of every input over the training rows, "
+          "or None for a model read from a file written before cdens kept them.")
+      .def_property_readonly(
+          "output_bounds",
+          [](const ConditionalModel& m) {
+            const OutputBounds& bounds = m.mixture.output_bounds();
+            return py::make_tuple(bounds.y_lower, bounds.y_upper);
+          },
+          "(y_lower, y_upper): the bounds the components of a one-dimensional y are truncated "
+          "to (-inf, inf: none).")
+      .def(
+          "extrapolated_rows",
+          [](const ConditionalModel& m, const py::array& x) {
+            const std::vector<Index> rows = extrapolated_rows_of(m, x).rows;
+            return py::array_t<Index>(static_cast<py::ssize_t>(rows.size()), rows.data());
+          },
+          py::arg("X"),
+          "The rows of X whose answers extrapolate: an input beyond its training range by more "
+          "than a tenth of that range, or a row no component weighs (the marginal mixture "
+          "answers it); shape (k,), increasing.")
+      .def(
+          "extrapolation_warning",
+          [](const ConditionalModel& m, const py::array& x) {
+            return extrapolation_warning(extrapolated_rows_of(m, x), x.ndim() > 0 ? x.shape(0) : 0,
+                                         m.x_names);
+          },
+          py::arg("X"),
+          "The warning the estimators give for query rows X of which some extrapolate, or '' "
+          "where none does.")
       .def("log_pdf", pair_query(&ConditionalMixture::log_pdf), py::arg("X"), py::arg("Y"),
            "log p(y_j | x_j) in the user's units, shape (m,).")
       .def("cdf", pair_query(&ConditionalMixture::cdf), py::arg("X"), py::arg("Y"),

@@ -65,6 +65,8 @@ class EpsilonBallGate final : public DistanceGate {
   std::string kind() const override { return "epsilon_ball"; }
   /// 0 where ‖x − u_k‖² ≤ ε², −∞ elsewhere.
   void log_weights(const MatrixView& x, Eigen::Ref<Matrix> out) const override;
+  /// An input farther than ε from every centre has no weight at all.
+  bool weights_can_all_vanish() const override { return true; }
   /// The gate written by to_json(); ModelFormatError if a field is missing or malformed.
   static std::shared_ptr<const EpsilonBallGate> from_json(const nlohmann::json& document);
 

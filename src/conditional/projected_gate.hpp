@@ -27,6 +27,7 @@ class ProjectedGate final : public ConditionalGate {
   Index n_components() const override { return inner_->n_components(); }
   void log_weights(const MatrixView& x, Eigen::Ref<Matrix> out) const override;
   Vector log_marginal_weights() const override { return inner_->log_marginal_weights(); }
+  bool weights_can_all_vanish() const override { return inner_->weights_can_all_vanish(); }
   /// {"projection": W, "z_scaling": (m_z, s_z), "inner": inner gate with its "kind"}.
   nlohmann::json to_json() const override;
   /// The gate written by to_json(); the inner gate is read by `read_gate`.

@@ -25,6 +25,7 @@ class SelectedFeaturesGate final : public ConditionalGate {
   /// The inner gate's weights of the rows `features` of x.
   void log_weights(const MatrixView& x, Eigen::Ref<Matrix> out) const override;
   Vector log_marginal_weights() const override { return inner_->log_marginal_weights(); }
+  bool weights_can_all_vanish() const override { return inner_->weights_can_all_vanish(); }
   /// The inner gate's discrete inputs, as positions among all `input_dim` inputs.
   std::vector<Index> discrete_inputs() const override;
   /// {"input_dim", "features", "inner": {"kind", "parameters"}}.

@@ -61,7 +61,9 @@ Vector crps(const ConditionalMixture& model, const MatrixView& x, const MatrixVi
   // matrix for every pair (one product for all pairs); only the blocks between the groups of a
   // pool depend on the pair. An atom's components are point masses at its value: spread 0, so
   // A(m, 0) = |m| (the atom's terms of E|Y − y| and E|Y − Y′|).
-  if (model.has_output_transform()) return model.crps_by_quadrature(x, y);
+  if (model.has_output_transform() || model.has_output_bounds()) {
+    return model.crps_by_quadrature(x, y);
+  }
   const ConditionalMixture::ScalarComponents components = model.scalar_components(x);
   const Matrix& pi = components.probabilities;
   const auto& groups = model.trend_groups();

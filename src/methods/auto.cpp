@@ -103,6 +103,11 @@ std::vector<Candidate> parse_candidates(const AutoOptions& options) {
                               "': the atom is auto's option, decided once for every candidate "
                               "(set atom on auto)");
       }
+      // The pool is one mixture: its bounds are auto's own, applied to the model it returns.
+      if (option.name == "y_lower" || option.name == "y_upper") {
+        throw InvalidArgument("candidate '" + spec + "': set " + option.name +
+                              " on auto itself, which bounds the model it returns");
+      }
       if (candidate.values.count(option.name) != 0) {
         throw InvalidArgument("candidate '" + spec + "': option '" + option.name +
                               "' is set twice");

@@ -113,6 +113,28 @@ OptionInfo duplicates_option() {
   return row.describe().front();
 }
 
+const OptionTable<OutputBounds>& output_bounds_table() {
+  static const OptionTable<OutputBounds> table = [] {
+    const char* why =
+        "; every component of the model is truncated to the bounds and renormalised, so densities, "
+        "CDFs, quantiles, draws and moments stay inside them (a one-dimensional continuous y, "
+        "within which every training output must lie)";
+    OptionTable<OutputBounds> rows;
+    rows.add(none_by_default(option("y_lower", OptionType::real,
+                                    std::string("The smallest value y can take (0 for a positive "
+                                                "output)") +
+                                        why)),
+             CDENS_OPTION_FIELD(OutputBounds, y_lower));
+    rows.add(none_by_default(
+                 option("y_upper", OptionType::real,
+                        std::string("The largest value y can take (1 for a proportion)") + why)),
+             CDENS_OPTION_FIELD(OutputBounds, y_upper));
+    rows.add_rule([](const OutputBounds& bounds) { bounds.require_valid(); });
+    return rows;
+  }();
+  return table;
+}
+
 OptionInfo standardize_option() {
   return option(
       "standardize", OptionType::boolean,

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cdens/core/output_transform.hpp"
+#include "cdens/core/support.hpp"
 #include "cdens/methods/registry.hpp"
 
 namespace cdens::registry_internal {
@@ -55,6 +56,12 @@ OptionInfo threads_option();
 /// described with its default: the row the registry appends to the options of every method; its
 /// value lives in FitContext::duplicates, not in the method's options.
 OptionInfo duplicates_option();
+/// The bounds of a one-dimensional continuous y ("y_lower", "y_upper"; none by default): the
+/// rows the registry appends to the options of every conditional method, before threads; their
+/// values live in an OutputBounds (support.hpp) that fit_method applies to the fitted model, not
+/// in the method's options.
+const OptionTable<OutputBounds>& output_bounds_table();
+
 /// Whether to standardise the data first ("standardize"; --no-standardize turns it off).
 OptionInfo standardize_option();
 

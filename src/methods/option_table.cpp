@@ -258,6 +258,9 @@ OptionValue parse_option_text(const OptionInfo& option, const std::string& text,
 }
 
 std::string describe_default(const OptionInfo& option) {
+  // An infinite default that Python spells None is no bound at all (y_lower, y_upper).
+  const auto* number = std::get_if<double>(&option.default_value);
+  if (option.none_is_default && number != nullptr && std::isinf(*number)) return "none";
   return describe_value(option.default_value);
 }
 

@@ -6,10 +6,12 @@
 
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/support.hpp"
 #include "cdens/core/types.hpp"
 #include "core/duplicate_rows.hpp"
 #include "core/sample_weights.hpp"
 #include "core/validate.hpp"
+#include "io/csv.hpp"
 #include "methods/common_options.hpp"
 #include "methods/constant_inputs.hpp"
 #include "methods/method_entries.hpp"
@@ -44,6 +46,11 @@ std::vector<MethodEntry> all_methods() {
     std::move(more.begin(), more.end(), std::back_inserter(entries));
   }
   for (MethodEntry& entry : entries) {
+    if (entry.fit_conditional) {
+      for (OptionInfo& bound : output_bounds_table().describe()) {
+        entry.options.push_back(std::move(bound));
+      }
+    }
     if (entry.threads) entry.options.push_back(threads_option());
     entry.options.push_back(duplicates_option());
   }
@@ -276,6 +283,68 @@ MethodFit<Model> fit_with_identical_rows_grouped(const MethodEntry& method, cons
                    "(docs/methods/duplicates.md)");
 }
 
+/// The output bounds among `values` (unbounded where none is given) and `values` without them:
+/// fit_method applies them to the fitted model. InvalidArgument naming the option for a value
+/// that is not a number, or bounds not in order.
+std::pair<OutputBounds, OptionValues> split_output_bounds(OptionValues values) {
+  OptionValues given;
+  for (const char* name : {"y_lower", "y_upper"}) {
+    if (const auto value = values.find(name); value != values.end()) {
+      given.insert(*value);
+      values.erase(value);
+    }
+  }
+  const OutputBounds bounds = registry_internal::output_bounds_table().build(given);
+  registry_internal::output_bounds_table().validate(bounds);
+  return {bounds, std::move(values)};
+}
+
+/// Whether each row of n is one the fit sees (positive weight; every row without weights, or
+/// where the weights are not one per row, which the fit refuses).
+std::vector<bool> rows_seen(Index n, const FitContext& context) {
+  std::vector<bool> seen(static_cast<std::size_t>(n), true);
+  if (!context.weighted() || context.sample_weights.size() != n) return seen;
+  for (Index i = 0; i < n; ++i) seen[static_cast<std::size_t>(i)] = context.sample_weights(i) > 0.0;
+  return seen;
+}
+
+/// InvalidArgument unless every output the fit sees lies within `bounds` (over every rank: a
+/// collective call): a bound the data break would truncate the model away from them.
+void require_outputs_within(const OutputBounds& bounds, Index x_rows, const MatrixView& y,
+                            const std::vector<bool>& seen, const FitContext& context) {
+  if (y.rows() != 1) {
+    throw InvalidArgument("y_lower and y_upper bound a one-dimensional y; this y has " +
+                          std::to_string(y.rows()) + " columns");
+  }
+  const std::vector<std::string> names = context.pair_names(x_rows, 1).second;
+  const std::string name = names.empty() ? "y" : names.front();
+  const InputRange outputs = InputRange::of(y, seen, context.communicator);
+  if (outputs.lower(0) < bounds.y_lower) {
+    throw InvalidArgument("y_lower is " + format_number(bounds.y_lower) + " but " + name +
+                          " takes " + format_number(outputs.lower(0)) +
+                          " on a training row: the bounds must hold every training output");
+  }
+  if (outputs.upper(0) > bounds.y_upper) {
+    throw InvalidArgument("y_upper is " + format_number(bounds.y_upper) + " but " + name +
+                          " takes " + format_number(outputs.upper(0)) +
+                          " on a training row: the bounds must hold every training output");
+  }
+}
+
+/// The range of the inputs the fit sees, labelled (`seen` of x) and unlabelled, over every rank
+/// (a collective call).
+InputRange range_of_inputs(const MatrixView& x, const MatrixView& unlabeled_x,
+                           const std::vector<bool>& seen, const FitContext& context) {
+  if (unlabeled_x.cols() == 0 || unlabeled_x.rows() != x.rows()) {
+    return InputRange::of(x, seen, context.communicator);
+  }
+  Matrix every(x.rows(), x.cols() + unlabeled_x.cols());
+  every << x, unlabeled_x;
+  std::vector<bool> kept = seen;
+  kept.resize(static_cast<std::size_t>(every.cols()), true);
+  return InputRange::of(every, kept, context.communicator);
+}
+
 }  // namespace
 
 std::string no_sample_weights_message(const MethodEntry& method) {
@@ -350,17 +419,14 @@ std::string not_distributed_message(const MethodEntry& method) {
          " (docs/distributed.md); methods that run on many processes: " + distributed;
 }
 
-MethodFit<ConditionalModel> fit_method_with_extras(const MethodEntry& method, const MatrixView& x,
+namespace {
+
+/// The fit of fit_method_with_extras on the method's own options (the output bounds taken out).
+MethodFit<ConditionalModel> fit_conditional_method(const MethodEntry& method, const MatrixView& x,
                                                    const MatrixView& y,
                                                    const MatrixView& unlabeled_x,
                                                    const OptionValues& options,
                                                    const FitContext& context) {
-  if (!method.fit_conditional) {
-    throw InvalidArgument("method " + method.name + " fits a density p(x), not p(y|x)");
-  }
-  if (const auto moved = context_options(method, options, context)) {
-    return fit_method_with_extras(method, x, y, unlabeled_x, moved->values, moved->context);
-  }
   if (unlabeled_x.cols() > 0 && !method.takes_unlabeled_inputs) {
     throw InvalidArgument("method " + method.name + " takes no unlabelled inputs");
   }
@@ -370,7 +436,7 @@ MethodFit<ConditionalModel> fit_method_with_extras(const MethodEntry& method, co
   if (context.weighted()) require_same_samples(x, "x", y, "y");
   // A row of weight 0 is a row the fit never sees.
   if (const auto weighed = rows_to_weigh(method, x.cols(), context)) {
-    return fit_method_with_extras(method, x(Eigen::all, weighed->rows),
+    return fit_conditional_method(method, x(Eigen::all, weighed->rows),
                                   y(Eigen::all, weighed->rows), unlabeled_x, options,
                                   with_weights(context, weighed->weights));
   }
@@ -382,7 +448,7 @@ MethodFit<ConditionalModel> fit_method_with_extras(const MethodEntry& method, co
     return fit_with_identical_rows_grouped<ConditionalModel>(
         method, x, y, context, weights_refused,
         [&](const MatrixView& rows_x, const MatrixView& rows_y, const FitContext& grouped) {
-          return fit_method_with_extras(method, rows_x, rows_y, unlabeled_x, options, grouped);
+          return fit_conditional_method(method, rows_x, rows_y, unlabeled_x, options, grouped);
         });
   }
   // A y too widely spread for its variance to be answered is refused before any fit, by name
@@ -407,6 +473,44 @@ MethodFit<ConditionalModel> fit_method_with_extras(const MethodEntry& method, co
     }
   }
   return method.fit_conditional(x, y, unlabeled_x, options, context);
+}
+
+}  // namespace
+
+MethodFit<ConditionalModel> fit_method_with_extras(const MethodEntry& method, const MatrixView& x,
+                                                   const MatrixView& y,
+                                                   const MatrixView& unlabeled_x,
+                                                   const OptionValues& options,
+                                                   const FitContext& context) {
+  if (!method.fit_conditional) {
+    throw InvalidArgument("method " + method.name + " fits a density p(x), not p(y|x)");
+  }
+  if (const auto moved = context_options(method, options, context)) {
+    return fit_method_with_extras(method, x, y, unlabeled_x, moved->values, moved->context);
+  }
+  // What the model keeps of its data beyond its parameters (docs/design.md, "Beyond the data"):
+  // the range of its inputs, by which queries are told that they extrapolate, and the bounds of
+  // its output, taken first so that a bound the data break is refused before the fit.
+  const auto [bounds, method_options] = split_output_bounds(options);
+  const std::vector<bool> seen = rows_seen(x.cols(), context);
+  if (bounds.bounded()) require_outputs_within(bounds, x.rows(), y, seen, context);
+  const InputRange inputs = range_of_inputs(x, unlabeled_x, seen, context);
+  MethodFit<ConditionalModel> fit =
+      fit_conditional_method(method, x, y, unlabeled_x, method_options, context);
+  ConditionalMixture& model = fit.model.mixture;
+  if (bounds.bounded() && model.atom()) {
+    throw InvalidArgument(
+        "y_lower and y_upper bound a continuous model, and this one has an atom of y at " +
+        format_number(model.atom()->value) +
+        " (atom = auto found it): give atom = none for a bounded model without the atom, or "
+        "leave out the bounds");
+  }
+  if (bounds.bounded()) {
+    model = ConditionalMixture(model.x_scaling(), model.y_scaling(), model.shared_gate(),
+                               model.outputs().with_bounds(bounds));
+  }
+  model = model.with_input_range(inputs);
+  return fit;
 }
 
 MethodFit<DensityModel> fit_method_with_extras(const MethodEntry& method, const MatrixView& x,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
@@ -23,10 +24,12 @@
 #include "model/gaussian_components.hpp"
 #include "model/level_distribution.hpp"
 #include "model/output_atom.hpp"
+#include "model/output_support.hpp"
 #include "model/scalar_mixture.hpp"
 #include "model/scalar_output.hpp"
 #include "model/transformed_scalar_mixture.hpp"
 #include "model/trend_groups.hpp"
+#include "model/truncated_normal.hpp"
 #include "parallel/parallel.hpp"
 
 namespace cdens {
@@ -62,12 +65,21 @@ void require_answerable_output_scales(const Standardizer& y_scaling,
 namespace {
 
 /// The rules between the parts of the output side, in one place: a trend moves Gaussian outputs
-/// only, a transform maps one continuous output, and an atom sits on one continuous output that
-/// neither moves nor is mapped (its point masses stay at a; a trend or a transform of the
-/// continuous part beside it is not built).
+/// only, a transform maps one continuous output, which bounds bound too, and an atom sits on one
+/// continuous output that neither moves, nor is mapped, nor is bounded (its point masses stay at
+/// a; a trend, a transform or bounds of the continuous part beside it are not built).
 void require_compatible_parts(const detail::TrendGroups& groups,
                               const detail::DiscreteOutputs& discrete,
-                              const detail::AtomComponents& atom, Index output_dim) {
+                              const detail::AtomComponents& atom,
+                              const detail::OutputSupport& support, Index output_dim) {
+  if (support.bounded() && (output_dim != 1 || !discrete.empty())) {
+    throw InvalidArgument(
+        "conditional mixture: output bounds (y_lower, y_upper) need a one-dimensional "
+        "continuous y");
+  }
+  if (support.bounded() && !atom.empty()) {
+    throw InvalidArgument("conditional mixture: an atom takes no output bounds");
+  }
   if (groups.has_trend() && !discrete.empty()) {
     throw InvalidArgument("conditional mixture: discrete output y" +
                           std::to_string(discrete.first_row()) + " takes no trend");
@@ -125,19 +137,76 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
                                                         input_dim(), output_dim());
   atom_ =
       std::make_shared<const detail::AtomComponents>(outputs_.atom(), n_components(), y_scaling_);
-  require_compatible_parts(*groups_, *discrete_, *atom_, output_dim());
+  support_ = std::make_shared<const detail::OutputSupport>(outputs_.bounds(), *groups_, y_scaling_);
+  require_compatible_parts(*groups_, *discrete_, *atom_, *support_, output_dim());
   component_means_.resize(output_dim(), n_components());
   component_variances_.resize(output_dim(), n_components());
   gaussian_->set_moments(component_means_, component_variances_);
   discrete_->set_moments(component_means_, component_variances_);
   atom_->set_moments(component_means_, component_variances_);
   prepare_merged_components();
-  // The form of a one-dimensional y, chosen once (the parts allow neither a transform nor an atom
-  // with a discrete y, nor both together).
-  scalar_form_ = !discrete_->empty()        ? &ConditionalMixture::level_output
-                 : groups_->has_transform() ? &ConditionalMixture::transformed_output
-                 : !atom_->empty()          ? &ConditionalMixture::atom_output
-                                            : &ConditionalMixture::standardized_output;
+  // The form of a one-dimensional y, chosen once (the parts allow neither a transform, bounds nor
+  // an atom with a discrete y, nor an atom with a transform or bounds).
+  scalar_form_ = !discrete_->empty()     ? &ConditionalMixture::level_output
+                 : answers_numerically() ? &ConditionalMixture::transformed_output
+                 : !atom_->empty()       ? &ConditionalMixture::atom_output
+                                         : &ConditionalMixture::standardized_output;
+}
+
+bool ConditionalMixture::answers_numerically() const {
+  return groups_->has_transform() || support_->bounded();
+}
+
+ConditionalMixture ConditionalMixture::with_input_range(InputRange range) const {
+  range.require_valid(input_dim());
+  ConditionalMixture model = *this;
+  model.input_range_ = std::move(range);
+  return model;
+}
+
+ExtrapolatedRows ConditionalMixture::extrapolated_rows(const MatrixView& x) const {
+  require_dimension(x, input_dim(), "x");
+  require_finite(x, "x");
+  const Index m = x.cols();
+  std::vector<char> flagged(static_cast<std::size_t>(m), 0);
+  ExtrapolatedRows result;
+  if (input_range_) {
+    result.beyond_range.assign(static_cast<std::size_t>(input_dim()), 0);
+    for (Index i = 0; i < input_dim(); ++i) {
+      const double range = input_range_->upper(i) - input_range_->lower(i);
+      if (!(range > 0.0)) continue;  // an input the fit ignored as constant
+      const double low = input_range_->lower(i) - kExtrapolationMargin * range;
+      const double high = input_range_->upper(i) + kExtrapolationMargin * range;
+      for (Index j = 0; j < m; ++j) {
+        if (x(i, j) < low || x(i, j) > high) {
+          ++result.beyond_range[static_cast<std::size_t>(i)];
+          flagged[static_cast<std::size_t>(j)] = 1;
+        }
+      }
+    }
+  }
+  if (gate_->weights_can_all_vanish()) {
+    const Matrix z = x_scaling_.transform_query(x, "x");
+    std::vector<char> vanished(static_cast<std::size_t>(m), 0);
+    parallel_for(resolve_threads(0), block_count(m), [&](Index block) {
+      const Index start = block * kQueryBlock;
+      const Index width = std::min(kQueryBlock, m - start);
+      Matrix log_weights(n_components(), width);
+      gate_->log_weights(z.middleCols(start, width), log_weights);
+      for (Index j = 0; j < width; ++j) {
+        vanished[static_cast<std::size_t>(start + j)] = log_weights.col(j).maxCoeff() == -INFINITY;
+      }
+    });
+    for (Index j = 0; j < m; ++j) {
+      if (!vanished[static_cast<std::size_t>(j)]) continue;
+      ++result.answered_by_marginal;
+      flagged[static_cast<std::size_t>(j)] = 1;
+    }
+  }
+  for (Index j = 0; j < m; ++j) {
+    if (flagged[static_cast<std::size_t>(j)]) result.rows.push_back(j);
+  }
+  return result;
 }
 
 Index ConditionalMixture::trend_group_end(std::size_t g) const { return groups_->end(g); }
@@ -229,8 +298,13 @@ detail::TransformedScalarMixture ConditionalMixture::transformed_mixture(
   std::vector<detail::TransformedScalarMixture::Part> parts(groups_->size() + 1);
   parts.front().shift = y_scaling_.mean()(0);
   parts.front().scale = y_scaling_.scale()(0);
-  for (std::size_t g = 0; g < groups_->size(); ++g)
+  for (std::size_t g = 0; g < groups_->size(); ++g) {
     parts[g + 1].transform = groups_->groups()[g].transform.get();
+    // A transformed part is truncated to the bounds in its t (the untransformed ones share y's
+    // standardisation, which the mixture of parts truncates in y).
+    parts[g + 1].lower = support_->lower_t(g);
+    parts[g + 1].upper = support_->upper_t(g);
+  }
   Vector weights = Vector::Zero(merged_centers_.size());
   for (Index k = 0; k < pi.size(); ++k) weights(merged_of_[static_cast<std::size_t>(k)]) += pi(k);
   for (Index m = 0; m < merged_centers_.size(); ++m) {
@@ -241,7 +315,7 @@ detail::TransformedScalarMixture ConditionalMixture::transformed_mixture(
     part.centers.push_back(maps.center(g, 0, j, merged_centers_(m)));
     part.scales.push_back(maps.spread(g, 0, j, merged_scales_(m)));
   }
-  return detail::TransformedScalarMixture(std::move(parts));
+  return detail::TransformedScalarMixture(std::move(parts), support_->bounds());
 }
 
 std::unique_ptr<detail::ScalarOutput> ConditionalMixture::scalar_output(
@@ -324,7 +398,7 @@ Matrix ConditionalMixture::component_probabilities(const MatrixView& x) const {
 bool ConditionalMixture::queries_by_kernel_sums(const GaussianKernelCenters& kernel) const {
   const Index kernels = kernel.centers->cols();
   return kernels + (kernel.broad_weight > 0.0 ? 1 : 0) == n_components() && groups_->size() == 1 &&
-         !groups_->has_transform() && discrete_->empty() && atom_->empty() &&
+         !answers_numerically() && discrete_->empty() && atom_->empty() &&
          gaussian_->same_scales(kernels);
 }
 
@@ -403,7 +477,9 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
   }
   // A trend needs Gaussian outputs only, so with one the Gaussian rows are all of t.
   const Matrix gaussian_t = gather_rows(t, gaussian_->rows());
-  const detail::GroupMaps maps = groups_->has_trend() ? groups_->maps(z) : detail::GroupMaps{};
+  const bool bounded = support_->bounded();
+  const detail::GroupMaps maps =
+      groups_->has_trend() || bounded ? groups_->maps(z) : detail::GroupMaps{};
   Vector result(z.cols());
   const Index k_count = n_components();
   parallel_for(resolve_threads(0), block_count(z.cols()), [&](Index block) {
@@ -414,9 +490,25 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
     Vector joint(k_count);
     Vector target;
     for (Index j = 0; j < width; ++j) {
+      // A bounded y outside its bounds has density 0.
+      if (bounded && !support_->bounds().contains(y(0, start + j))) {
+        result(start + j) = -INFINITY;
+        continue;
+      }
       auto weights = log_weights.col(j);
       normalize_log_weights(weights);
       for (std::size_t g = 0; g < groups_->size(); ++g) {
+        if (bounded) {
+          // Truncated components, each evaluated from the bound nearer to y (output_support.hpp),
+          // in y's units.
+          for (Index k = groups_->first(g); k < groups_->end(g); ++k) {
+            joint(k) = weights(k) + support_->log_density(
+                                        g, maps.center(g, 0, start + j, outputs_.centers()(0, k)),
+                                        maps.spread(g, 0, start + j, outputs_.scales()(0, k)),
+                                        y(0, start + j));
+          }
+          continue;
+        }
         target = gaussian_t.col(start + j);
         const double log_factor_norm =
             groups_->to_residual(g, y(0, start + j), y_scaling_.log_jacobian(),
@@ -431,9 +523,10 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
         }
       }
       discrete_->add_log_masses(t.col(start + j), joint);
-      // At the atom a probability, which takes no Jacobian; elsewhere a density in y's units.
+      // At the atom a probability, which takes no Jacobian; elsewhere a density in y's units (a
+      // bounded model's is in y's units already).
       const bool at_atom = atom_->apply(y(0, start + j), weights, joint);
-      result(start + j) = log_sum_exp(joint) + (at_atom ? 0.0 : y_scaling_.log_jacobian());
+      result(start + j) = log_sum_exp(joint) + (at_atom || bounded ? 0.0 : y_scaling_.log_jacobian());
     }
   });
   return result;
@@ -476,7 +569,7 @@ Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_gri
   require_memory_for(
       static_cast<double>(t.cols()) * static_cast<double>(std::max(x.cols(), n_components())),
       "the y grid (its points times the inputs)");
-  if (groups_->has_transform()) {
+  if (answers_numerically()) {
     const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
     Matrix result(t.cols(), probabilities.cols());
     parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
@@ -536,6 +629,10 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
           continue;
         }
         const std::size_t g = group_of[static_cast<std::size_t>(k)];
+        if (support_->bounded()) {
+          draw(d) = bounded_draw(g, k, maps, j, rng);
+          continue;
+        }
         const double t = maps.center(g, d, j, gaussian_->draw(d, k, rng));
         draw(d) = groups_->to_output(g, d, t, y_scaling_);
       }
@@ -544,10 +641,25 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
   return draws;
 }
 
+double ConditionalMixture::bounded_draw(std::size_t g, Index k, const detail::GroupMaps& maps,
+                                        Index j, Rng& rng) const {
+  // By inversion of the truncated component's CDF, from the bound nearer to the draw (a
+  // component far beyond a bound puts its draws in a sliver beside it), in y itself or in a
+  // transform's t; rounding cannot carry a draw beyond a bound.
+  const detail::TruncatedComponent component =
+      support_->component(g, maps.center(g, 0, j, outputs_.centers()(0, k)),
+                          maps.spread(g, 0, j, outputs_.scales()(0, k)));
+  const double u = std::max(rng.uniform(), std::numeric_limits<double>::min());
+  const double value = component.at(component.quantile(u));
+  const OutputBounds& bounds = support_->bounds();
+  return std::clamp(support_->in_y(g) ? value : groups_->to_output(g, 0, value, y_scaling_),
+                    bounds.y_lower, bounds.y_upper);
+}
+
 Matrix ConditionalMixture::mean(const MatrixView& x) const {
   const Matrix probabilities = component_probabilities(x);
   const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
-  if (groups_->has_transform()) {
+  if (answers_numerically()) {
     Matrix result(1, probabilities.cols());
     parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
       double variance = 0.0;
@@ -568,14 +680,17 @@ Matrix ConditionalMixture::mean(const MatrixView& x) const {
 
 void ConditionalMixture::transformed_moments(const VectorView& pi, const detail::GroupMaps& maps,
                                              Index j, double& mean, double& variance) const {
-  // Σ_k π_k E[y_k] and Σ_k π_k E[y_k²] over the components in y's units: a plain component is
-  // N(ȳ + S (μ_g + f_g c_k), S² f_g² s_k²), a transformed one is quadrature. Components below
-  // 1e-16 are left out (their total is at most K · 1e-16).
+  // Every component's mean and variance in y's units: a plain component is
+  // N(ȳ + S (μ_g + f_g c_k), S² f_g² s_k²), a transformed one is quadrature; truncated to output
+  // bounds, the truncated normal's moments (closed forms or its rule, truncated_normal.hpp) and
+  // its rule through the transform. Then E[y] = Σ_k π_k m_k and, centred so that no far-away
+  // mean cancels the variance, Var[y] = Σ_k π_k (v_k + (m_k − E[y])²). Components below 1e-16
+  // are left out (their total is at most K · 1e-16).
   const double shift = y_scaling_.mean()(0);
   const double scale = y_scaling_.scale()(0);
-  double first = 0.0;
-  double second = 0.0;
-  double total = 0.0;
+  std::vector<double> weights;
+  std::vector<double> means;
+  std::vector<double> variances;
   for (std::size_t g = 0; g < groups_->size(); ++g) {
     const OutputTransform* transform = groups_->groups()[g].transform.get();
     for (Index k = groups_->first(g); k < groups_->end(g); ++k) {
@@ -583,20 +698,45 @@ void ConditionalMixture::transformed_moments(const VectorView& pi, const detail:
       const double center = maps.center(g, 0, j, outputs_.centers()(0, k));
       const double spread = maps.spread(g, 0, j, outputs_.scales()(0, k));
       double m1 = 0.0;
-      double m2 = 0.0;
-      if (transform) {
-        detail::transformed_component_moments(*transform, center, spread, m1, m2);
+      double v = 0.0;
+      const std::optional<detail::TruncatedComponent> truncated =
+          support_->bounded() ? std::optional(support_->component(g, center, spread))
+                              : std::nullopt;
+      if (truncated && truncated->truncated() && !transform) {
+        // A component of an untransformed group is truncated in y itself.
+        const detail::TruncatedMoments moments =
+            detail::truncated_normal_moments(truncated->a(), truncated->b());
+        m1 = truncated->at_offset(moments.mode, moments.mean_offset);
+        v = truncated->spread() * truncated->spread() * moments.variance;
+      } else if (transform) {
+        double m2 = 0.0;
+        if (truncated && truncated->truncated()) {
+          detail::truncated_transformed_component_moments(*transform, *truncated, m1, m2);
+        } else {
+          detail::transformed_component_moments(*transform, center, spread, m1, m2);
+        }
+        v = std::max(0.0, m2 - m1 * m1);
       } else {
         m1 = shift + scale * center;
-        m2 = m1 * m1 + scale * scale * spread * spread;
+        v = scale * scale * spread * spread;
       }
-      first += pi(k) * m1;
-      second += pi(k) * m2;
-      total += pi(k);
+      weights.push_back(pi(k));
+      means.push_back(m1);
+      variances.push_back(v);
     }
   }
+  double total = 0.0;
+  double first = 0.0;
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    total += weights[i];
+    first += weights[i] * means[i];
+  }
   mean = first / total;
-  variance = std::max(0.0, second / total - mean * mean);
+  variance = 0.0;
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    variance += weights[i] * (variances[i] + (means[i] - mean) * (means[i] - mean));
+  }
+  variance /= total;
 }
 
 ConditionalMixture::Moments ConditionalMixture::moments_in_t(const detail::GroupMaps& maps,
@@ -617,7 +757,7 @@ Matrix ConditionalMixture::covariance(const MatrixView& x) const {
   const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
   const Index d = output_dim();
   Matrix result(d * d, probabilities.cols());
-  if (groups_->has_transform()) {
+  if (answers_numerically()) {
     parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
       double mean = 0.0;
       transformed_moments(probabilities.col(j), maps, j, mean, result(0, j));
@@ -626,10 +766,13 @@ Matrix ConditionalMixture::covariance(const MatrixView& x) const {
   }
   parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
     const auto pi = probabilities.col(j);
-    // Cov[t] = Σ_k π_k (diag v_k + m_k m_kᵀ) − E[t] E[t]ᵀ over the components' moments in t.
+    // Cov[t] = Σ_k π_k (diag v_k + (m_k − E[t]) (m_k − E[t])ᵀ) over the components' moments in
+    // t, centred: far from the data a trend moves every m_k far from 0, and the uncentred
+    // Σ π_k m_k m_kᵀ − E[t] E[t]ᵀ would cancel the variance away (to a negative number).
     const auto [means, variances] = moments_in_t(maps, j);
     const Vector mean = means * pi;
-    Matrix covariance = means * pi.asDiagonal() * means.transpose() - mean * mean.transpose();
+    const Matrix centered = means.colwise() - mean;
+    Matrix covariance = centered * pi.asDiagonal() * centered.transpose();
     covariance.diagonal() += variances * pi;
     // Back to the user's units: Cov[y] = S Cov[t] S with S = diag(scale).
     const Vector scale = y_scaling_.scale();
@@ -652,7 +795,7 @@ Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
   // p_user(y) = p_std(t) |∂t/∂y|, so ∫ p_user² dy = |∂t/∂y| ∫ p_std(t)² dt.
   const double jacobian = std::exp(y_scaling_.log_jacobian());
   const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
-  if (groups_->has_transform()) {
+  if (answers_numerically()) {
     Vector result(probabilities.cols());
     parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
       result(j) = transformed_mixture(probabilities.col(j), maps, j).squared_norm();
@@ -699,6 +842,9 @@ ConditionalMixture::ScalarComponents ConditionalMixture::scalar_components(
   if (!discrete_->empty()) throw InvalidArgument("the scalar components need a continuous y");
   if (groups_->has_transform()) {
     throw InvalidArgument("the components of a transformed output are not Gaussian in y");
+  }
+  if (support_->bounded()) {
+    throw InvalidArgument("the components of a bounded output are truncated, not Gaussian in y");
   }
   ScalarComponents components{component_probabilities(x), Matrix(n_components(), x.cols()),
                               Matrix(n_components(), x.cols())};
@@ -796,6 +942,8 @@ nlohmann::json ConditionalMixture::to_json() const {
   groups_->write_json(document);
   discrete_->write_json(document);
   atom_->write_json(document);
+  support_->write_json(document);
+  if (input_range_) document["input_range"] = input_range_->to_json();
   return document;
 }
 
@@ -813,11 +961,18 @@ ConditionalMixture ConditionalMixture::from_json(const nlohmann::json& document,
         MixtureOutputs::gaussian(std::move(centers),
                                  matrix_from_json(json_member(document, "scales"), "scales"))
             .with_groups(std::move(groups))
-            .with_output_kernels(output_kernels);
+            .with_output_kernels(output_kernels)
+            .with_bounds(detail::OutputSupport::from_json(document));
     if (atom) outputs = std::move(outputs).with_atom(std::move(*atom));
-    return ConditionalMixture(Standardizer::from_json(json_member(document, "x_scaling")),
-                              Standardizer::from_json(json_member(document, "y_scaling")),
-                              read_gate(kind.get<std::string>(), gate), std::move(outputs));
+    ConditionalMixture model(Standardizer::from_json(json_member(document, "x_scaling")),
+                             Standardizer::from_json(json_member(document, "y_scaling")),
+                             read_gate(kind.get<std::string>(), gate), std::move(outputs));
+    // Files written before cdens kept the range of the inputs have none: their queries are never
+    // flagged as beyond it.
+    if (document.contains("input_range")) {
+      return model.with_input_range(InputRange::from_json(document["input_range"]));
+    }
+    return model;
   });
 }
 

@@ -37,6 +37,15 @@ MixtureOutputs MixtureOutputs::with_groups(std::vector<TrendGroup> groups) && {
   return std::move(*this);
 }
 
+MixtureOutputs MixtureOutputs::with_bounds(OutputBounds bounds) const& {
+  return MixtureOutputs(*this).with_bounds(bounds);
+}
+
+MixtureOutputs MixtureOutputs::with_bounds(OutputBounds bounds) && {
+  bounds_ = bounds;
+  return std::move(*this);
+}
+
 MixtureOutputs MixtureOutputs::with_output_kernels(ColumnKernels kernels) const& {
   return MixtureOutputs(*this).with_output_kernels(std::move(kernels));
 }

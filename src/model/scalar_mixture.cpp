@@ -8,6 +8,8 @@
 #include <set>
 #include <utility>
 
+#include "model/cdf_inversion.hpp"
+
 namespace cdens::detail {
 namespace {
 
@@ -140,21 +142,9 @@ double ScalarMixture::quantile(double p) const {
   for (int expansion = 0; expansion < 64 && cdf(upper) < p; ++expansion) {
     upper += (upper - lower);
   }
-  double t = 0.5 * (lower + upper);
-  for (int iteration = 0; iteration < 200; ++iteration) {
-    const double excess = cdf(t) - p;
-    if (excess == 0.0) return t;
-    (excess > 0.0 ? upper : lower) = t;
-    const double density = pdf(t);
-    double next = density > 0.0 ? t - excess / density : lower - 1.0;
-    if (!(next > lower && next < upper)) next = 0.5 * (lower + upper);
-    if (std::abs(next - t) <= 1e-15 * (1.0 + std::abs(t)) ||
-        upper - lower <= 1e-15 * (1.0 + std::abs(t))) {
-      return next;
-    }
-    t = next;
-  }
-  return t;
+  return inverted_cdf(
+      lower, upper, p, [this](double t) { return cdf(t); }, [this](double t) { return pdf(t); },
+      [](double t) { return 1e-15 * (1.0 + std::abs(t)); });
 }
 
 ScalarMixture::SearchGrid ScalarMixture::search_grid() const {

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "cdens/core/types.hpp"
+#include "model/cdf_inversion.hpp"
 
 namespace cdens::detail {
 namespace {
@@ -14,6 +15,9 @@ constexpr int kQuadratureNodes = 16;
 constexpr int kGridPointsPerPart = 256;
 constexpr std::size_t kComponentsOnGrid = 64;
 constexpr double kGridTail = 1e-12;
+// The probabilities at which a truncated component places its points on the grid.
+constexpr double kTruncatedLevels[] = {1e-4, 0.003, 0.02, 0.07, 0.15,  0.3,   0.5,
+                                       0.7,  0.85,  0.93, 0.98, 0.997, 0.9999};
 
 /// Nodes and weights of Gauss–Hermite quadrature for E f(ξ), ξ ~ N(0, 1) (Golub–Welsch: the
 /// eigenvalues of the Jacobi matrix of the probabilists' Hermite polynomials, off-diagonal √k,
@@ -58,9 +62,20 @@ void drop_negligible(TransformedScalarMixture::Part& part, double total, std::si
   part.scales.resize(kept);
 }
 
+/// inverted_cdf to 10⁻¹³ of 1 + |v| or, where `relative`, of |v| itself: a bounded mixture may
+/// hold mass in a sliver far narrower than 10⁻¹³ beside a bound at 0 (a component squeezed
+/// there), where only relative steps reach it.
+template <class Cdf, class Pdf>
+double inverted(double low, double high, double p, bool relative, const Cdf& cdf, const Pdf& pdf) {
+  return inverted_cdf(low, high, p, cdf, pdf, [relative](double v) {
+    return 1e-13 * (relative ? std::abs(v) : 1.0 + std::abs(v));
+  });
+}
+
 }  // namespace
 
-TransformedScalarMixture::TransformedScalarMixture(std::vector<Part> parts) {
+TransformedScalarMixture::TransformedScalarMixture(std::vector<Part> parts, OutputBounds bounds)
+    : bounds_(bounds) {
   double total = 0.0;
   std::size_t count = 0;
   for (const Part& part : parts) {
@@ -74,29 +89,98 @@ TransformedScalarMixture::TransformedScalarMixture(std::vector<Part> parts) {
         std::accumulate(part.probabilities.begin(), part.probabilities.end(), 0.0);
     if (!(weight > 0.0)) continue;
     total += weight;
+    if (!part.transform && bounds_.bounded()) {
+      // A bounded part that maps affinely works in y itself: a point a sliver beside a bound far
+      // from the components keeps its digits there, and t = (y − shift) / scale would lose them.
+      for (std::size_t k = 0; k < part.centers.size(); ++k) {
+        part.centers[k] = part.shift + part.scale * part.centers[k];
+        part.scales[k] *= part.scale;
+      }
+      part.shift = 0.0;
+      part.scale = 1.0;
+      part.lower = bounds_.y_lower;
+      part.upper = bounds_.y_upper;
+    }
     const Vector normalized = as_vector(part.probabilities) / weight;
-    parts_.push_back({weight,
+    Prepared prepared{weight,
                       ScalarMixture(normalized, as_vector(part.centers), as_vector(part.scales)),
-                      std::move(part)});
+                      std::move(part),
+                      {},
+                      {}};
+    const Part& kept = prepared.part;
+    if (std::isfinite(kept.lower) || std::isfinite(kept.upper)) {
+      for (std::size_t k = 0; k < kept.probabilities.size(); ++k) {
+        prepared.truncated.emplace_back(kept.centers[k], kept.scales[k], kept.lower, kept.upper);
+        prepared.truncated_weights.push_back(normalized(static_cast<Index>(k)));
+      }
+    }
+    parts_.push_back(std::move(prepared));
   }
   if (!(total > 0.0)) throw InvalidArgument("a mixture needs a positive total probability");
   for (Prepared& part : parts_) part.weight /= total;
 }
 
 double TransformedScalarMixture::to_y(const Prepared& part, double t) const {
-  return part.part.transform ? part.part.transform->inverse(t)
-                             : part.part.shift + part.part.scale * t;
+  // Rounding may carry a point a sliver beyond a bound: the bounds hold.
+  return std::clamp(
+      part.part.transform ? part.part.transform->inverse(t) : part.part.shift + part.part.scale * t,
+      bounds_.y_lower, bounds_.y_upper);
+}
+
+namespace {
+
+/// Σ_k π_k value(component k) over a part's truncated components.
+template <class Prepared, class Value>
+double over_truncated(const Prepared& part, const Value& value) {
+  double sum = 0.0;
+  for (std::size_t k = 0; k < part.truncated.size(); ++k) {
+    sum += part.truncated_weights[k] * value(part.truncated[k]);
+  }
+  return sum;
+}
+
+}  // namespace
+
+double TransformedScalarMixture::part_pdf(const Prepared& part, double t) const {
+  if (part.truncated.empty()) return part.mixture.pdf(t);
+  return over_truncated(part,
+                        [t](const TruncatedComponent& component) { return component.pdf(t); });
+}
+
+double TransformedScalarMixture::part_cdf(const Prepared& part, double t) const {
+  if (part.truncated.empty()) return part.mixture.cdf(t);
+  return over_truncated(part,
+                        [t](const TruncatedComponent& component) { return component.cdf(t); });
+}
+
+double TransformedScalarMixture::part_quantile(const Prepared& part, double p) const {
+  if (part.truncated.empty()) return part.mixture.quantile(p);
+  // Every component's mass lies within 40 spreads of its centre clamped into the bounds (a
+  // component beyond a bound keeps it within 40 spreads of the bound): so does the mixture's
+  // p-quantile, which Newton steps on the CDF then find.
+  const Part& bounded = part.part;
+  double low = INFINITY;
+  double high = -INFINITY;
+  for (std::size_t k = 0; k < bounded.centers.size(); ++k) {
+    const double center = std::clamp(bounded.centers[k], bounded.lower, bounded.upper);
+    low = std::min(low, std::max(bounded.lower, center - 40.0 * bounded.scales[k]));
+    high = std::max(high, std::min(bounded.upper, center + 40.0 * bounded.scales[k]));
+  }
+  return inverted(
+      low, high, p, true, [&](double t) { return part_cdf(part, t); },
+      [&](double t) { return part_pdf(part, t); });
 }
 
 double TransformedScalarMixture::pdf(double y) const {
+  if (!bounds_.contains(y)) return 0.0;
   double density = 0.0;
   for (const Prepared& part : parts_) {
     const OutputTransform* transform = part.part.transform;
     if (!transform) {
       density +=
-          part.weight * part.mixture.pdf((y - part.part.shift) / part.part.scale) / part.part.scale;
+          part.weight * part_pdf(part, (y - part.part.shift) / part.part.scale) / part.part.scale;
     } else if (transform->in_domain(y)) {
-      density += part.weight * part.mixture.pdf(transform->forward(y)) *
+      density += part.weight * part_pdf(part, transform->forward(y)) *
                  std::exp(transform->log_derivative(y));
     }
   }
@@ -104,33 +188,33 @@ double TransformedScalarMixture::pdf(double y) const {
 }
 
 double TransformedScalarMixture::cdf(double y) const {
+  if (y < bounds_.y_lower) return 0.0;
+  if (y >= bounds_.y_upper) return 1.0;
   double probability = 0.0;
   for (const Prepared& part : parts_) {
     const OutputTransform* transform = part.part.transform;
     if (!transform) {
-      probability += part.weight * part.mixture.cdf((y - part.part.shift) / part.part.scale);
+      probability += part.weight * part_cdf(part, (y - part.part.shift) / part.part.scale);
     } else if (transform->in_domain(y)) {
-      probability += part.weight * part.mixture.cdf(transform->forward(y));
+      probability += part.weight * part_cdf(part, transform->forward(y));
     }
   }
   return std::min(probability, 1.0);
 }
 
 double TransformedScalarMixture::quantile(double p) const {
+  // One part: its own quantile. Several: the mixture's p-quantile lies between the parts' own.
+  if (parts_.size() == 1) return to_y(parts_.front(), part_quantile(parts_.front(), p));
   double low = INFINITY;
   double high = -INFINITY;
   for (const Prepared& part : parts_) {
-    const double y = to_y(part, part.mixture.quantile(p));
+    const double y = to_y(part, part_quantile(part, p));
     low = std::min(low, y);
     high = std::max(high, y);
   }
-  for (int iteration = 0; iteration < 200 && high - low > 1e-13 * (1.0 + std::abs(low));
-       ++iteration) {
-    const double middle = 0.5 * (low + high);
-    if (middle <= low || middle >= high) break;
-    (cdf(middle) < p ? low : high) = middle;
-  }
-  return 0.5 * (low + high);
+  return inverted(
+      low, high, p, bounds_.bounded(), [&](double y) { return cdf(y); },
+      [&](double y) { return pdf(y); });
 }
 
 void transformed_component_moments(const OutputTransform& transform, double center, double spread,
@@ -145,12 +229,29 @@ void transformed_component_moments(const OutputTransform& transform, double cent
   }
 }
 
+void truncated_transformed_component_moments(const OutputTransform& transform,
+                                             const TruncatedComponent& component, double& first,
+                                             double& second) {
+  const TruncatedNormalRule rule = truncated_normal_rule(component.a(), component.b());
+  first = 0.0;
+  second = 0.0;
+  for (std::size_t i = 0; i < rule.offsets.size(); ++i) {
+    const double y = transform.inverse(component.at_offset(rule.mode, rule.offsets[i]));
+    first += rule.weights[i] * y;
+    second += rule.weights[i] * y * y;
+  }
+}
+
 void TransformedScalarMixture::grid(std::vector<double>& points,
                                     std::vector<double>& densities) const {
   points.clear();
+  // The bounds themselves: where a bounded density jumps from 0.
+  for (const double bound : {bounds_.y_lower, bounds_.y_upper}) {
+    if (std::isfinite(bound)) points.push_back(bound);
+  }
   for (const Prepared& part : parts_) {
-    const double low = part.mixture.quantile(kGridTail);
-    const double high = part.mixture.quantile(1.0 - kGridTail);
+    const double low = part_quantile(part, kGridTail);
+    const double high = part_quantile(part, 1.0 - kGridTail);
     for (int g = 0; g < kGridPointsPerPart; ++g) {
       points.push_back(to_y(part, low + (high - low) * g / (kGridPointsPerPart - 1)));
     }
@@ -163,8 +264,17 @@ void TransformedScalarMixture::grid(std::vector<double>& points,
         [&](std::size_t a, std::size_t b) { return p.probabilities[a] > p.probabilities[b]; });
     for (std::size_t i = 0; i < kept; ++i) {
       const std::size_t k = order[i];
-      for (const double step : {-2.0, -1.0, 0.0, 1.0, 2.0}) {
-        points.push_back(to_y(part, p.centers[k] + step * p.scales[k]));
+      if (part.truncated.empty()) {
+        for (const double step : {-2.0, -1.0, 0.0, 1.0, 2.0}) {
+          points.push_back(to_y(part, p.centers[k] + step * p.scales[k]));
+        }
+        continue;
+      }
+      // A truncated component beyond a bound lies in a sliver beside it, where its centre and
+      // spreads say nothing: its own quantiles place the points.
+      const TruncatedComponent& component = part.truncated[k];
+      for (const double level : kTruncatedLevels) {
+        points.push_back(to_y(part, component.at(component.quantile(level))));
       }
     }
   }
@@ -270,6 +380,18 @@ HighestDensityRegion TransformedScalarMixture::highest_density_region(double cov
 std::size_t TransformedScalarMixture::grid_through(double y, std::vector<double>& points,
                                                    std::vector<double>& densities) const {
   grid(points, densities);
+  // A y beyond a bound comes with a copy of the bound of density 0 between them: the grid's
+  // rules then see the density 0 up to the bound and its jump within a step of width 0.
+  if (y < bounds_.y_lower) {
+    points.insert(points.begin(), {y, bounds_.y_lower});
+    densities.insert(densities.begin(), {0.0, 0.0});
+    return 0;
+  }
+  if (y > bounds_.y_upper) {
+    points.insert(points.end(), {bounds_.y_upper, y});
+    densities.insert(densities.end(), {0.0, 0.0});
+    return points.size() - 1;
+  }
   const auto at = std::lower_bound(points.begin(), points.end(), y);
   const auto index = static_cast<std::size_t>(at - points.begin());
   if (at == points.end() || *at != y) {
@@ -282,7 +404,8 @@ std::size_t TransformedScalarMixture::grid_through(double y, std::vector<double>
 double TransformedScalarMixture::highest_density_probability(double y) const {
   std::vector<double> points;
   std::vector<double> densities;
-  const double threshold = densities[grid_through(y, points, densities)];
+  grid_through(y, points, densities);
+  const double threshold = pdf(y);
   if (!(threshold > 0.0)) return 1.0;
   return probability_of(superlevel_set(points, densities, threshold, true));
 }
@@ -316,10 +439,18 @@ double TransformedScalarMixture::squared_norm() const {
   std::vector<double> points;
   std::vector<double> densities;
   grid(points, densities);
+  // Three-point Gauss–Legendre on every step of the grid (error O(h⁶)): the steps never straddle
+  // a bound, and a density squeezed against one changes by a factor e within few of them, where
+  // the trapezoid rule erred by a percent.
+  const double node = std::sqrt(0.6);
   double sum = 0.0;
   for (std::size_t g = 1; g < points.size(); ++g) {
-    sum += 0.5 * (points[g] - points[g - 1]) *
-           (densities[g - 1] * densities[g - 1] + densities[g] * densities[g]);
+    const double middle = 0.5 * (points[g] + points[g - 1]);
+    const double half = 0.5 * (points[g] - points[g - 1]);
+    const double low = pdf(middle - node * half);
+    const double centre = pdf(middle);
+    const double high = pdf(middle + node * half);
+    sum += half * (5.0 * (low * low + high * high) + 8.0 * centre * centre) / 9.0;
   }
   return sum;
 }

@@ -53,8 +53,8 @@ def test_init_stores_parameters_and_set_params_round_trips():
                             cv_loss="sq", random_state=2, n_jobs=1)
     params = estimator.get_params()
     assert params == {"sigma": [0.1, 0.3], "regularization": 0.5, "n_centers": 50, "cv": 4,
-                      "cv_loss": "sq", "random_state": 2, "n_jobs": 1, "duplicates": "merge",
-                      "verbose": 0}
+                      "cv_loss": "sq", "random_state": 2, "y_lower": None, "y_upper": None,
+                      "n_jobs": 1, "duplicates": "merge", "verbose": 0}
     assert cdens.LSCDE().set_params(**params).get_params() == params
     assert clone(estimator).get_params() == params
 

@@ -58,6 +58,12 @@ class ConditionalGate {
   /// levels): the mixture must pass them to the gate unstandardised. None by default.
   virtual std::vector<Index> discrete_inputs() const { return {}; }
 
+  /// Whether every w_k(x) can be exactly zero at a finite input (an ε-ball that holds no
+  /// centre): the mixture then answers with its marginal fallback, and a query of such a gate is
+  /// checked for it (ConditionalMixture::extrapolated_rows). False by default: weights kept in
+  /// log space — Gaussian kernels, positive coefficients — never all vanish.
+  virtual bool weights_can_all_vanish() const { return false; }
+
   /// For a Gaussian-kernel gate, its centres, widths and mixing: queries of a mixture whose
   /// components share their widths then sum the kernels with the kernel-sum engine. Nothing
   /// otherwise.

@@ -19,6 +19,9 @@
 //   c_kd, the scales row of that dimension holding λ_d. A discrete dimension is not standardised,
 //   takes no trend, and the queries return a probability mass for it (a product of density and
 //   mass for mixed y);
+// - the output bounds (src/model/output_support.hpp; with_bounds): a one-dimensional continuous y
+//   bounded to [y_lower, y_upper] (support.hpp) has every Gaussian component truncated to the
+//   bounds and renormalised, so that every answer stays inside them;
 // - the trend groups (src/model/trend_groups.hpp; with_trend, with_groups): consecutive components
 //   sharing the map from y to e. Group g's output trend (output_trend.hpp: a line, with
 //   f = exp(Γ z) for the linear baseline's log-linear spread, or a Gaussian-process mean with its
@@ -50,7 +53,9 @@
 // Edge of the data: weights are combined in log space (log-sum-exp), so a far-away x still gets
 // the weights of its nearest components. Where every w_k(x) is exactly zero (an empty ε-ball,
 // all LSCDE coefficients rounded to zero), p(y|x) is the gate's marginal mixture
-// Σ_k m_k Π_d K_kd / Σ_k m_k, never NaN.
+// Σ_k m_k Π_d K_kd / Σ_k m_k, never NaN. A model that knows the range of its training inputs
+// (input_range) tells which query rows lie beyond it, or are answered by that fallback
+// (extrapolated_rows): the front ends warn of them (docs/design.md, "Beyond the data").
 
 #include <cstdint>
 #include <memory>
@@ -63,14 +68,17 @@
 #include "cdens/core/output_transform.hpp"
 #include "cdens/core/output_trend.hpp"
 #include "cdens/core/standardizer.hpp"
+#include "cdens/core/support.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
+class Rng;
 namespace detail {
 class AtomComponents;
 class DiscreteOutputs;
 class GaussianComponents;
 struct GroupMaps;
+class OutputSupport;
 class ScalarMixture;
 class ScalarOutput;
 class TransformedScalarMixture;
@@ -132,6 +140,10 @@ class MixtureOutputs {
   /// (src/model/output_atom.hpp).
   MixtureOutputs with_atom(OutputAtom atom) const&;
   MixtureOutputs with_atom(OutputAtom atom) &&;
+  /// These components truncated to `bounds` (one continuous output; unbounded by default), each
+  /// renormalised on them (src/model/output_support.hpp).
+  MixtureOutputs with_bounds(OutputBounds bounds) const&;
+  MixtureOutputs with_bounds(OutputBounds bounds) &&;
 
   const Matrix& centers() const { return centers_; }
   const Matrix& scales() const { return scales_; }
@@ -140,6 +152,7 @@ class MixtureOutputs {
   const ColumnKernels& output_kernels() const { return output_kernels_; }
   /// The atom, where y has one (with_atom).
   const std::optional<OutputAtom>& atom() const { return atom_; }
+  const OutputBounds& bounds() const { return bounds_; }
 
  private:
   MixtureOutputs(Matrix centers, Matrix scales);
@@ -149,6 +162,7 @@ class MixtureOutputs {
   std::vector<TrendGroup> groups_;
   ColumnKernels output_kernels_;
   std::optional<OutputAtom> atom_;
+  OutputBounds bounds_;
 };
 
 class ConditionalMixture {
@@ -187,6 +201,28 @@ class ConditionalMixture {
   bool has_output_transform() const;
   /// The atom of y, where it has one (MixtureOutputs::with_atom).
   const std::optional<OutputAtom>& atom() const { return outputs_.atom(); }
+  /// The bounds of a one-dimensional continuous y its components are truncated to (unbounded for
+  /// most models).
+  const OutputBounds& output_bounds() const { return outputs_.bounds(); }
+  /// Whether the output is bounded (its components are then truncated, not Gaussian in y: as
+  /// with an output transform, scalar_components() is refused and the CRPS is
+  /// crps_by_quadrature()).
+  bool has_output_bounds() const { return outputs_.bounds().bounded(); }
+
+  /// The range of the inputs the model was fitted on, where it is known: the models of the
+  /// registry's fits (fit_method: the command, Python) and the files they wrote; nothing for a
+  /// model built otherwise or read from a file written before cdens kept it.
+  const std::optional<InputRange>& input_range() const { return input_range_; }
+  /// This model, knowing the range of its training inputs; InvalidArgument for a range that is
+  /// not one finite interval per input.
+  ConditionalMixture with_input_range(InputRange range) const;
+  /// The query rows (columns of x, the user's units) whose answers extrapolate: an input beyond
+  /// the model's input range by more than kExtrapolationMargin times that input's range (where
+  /// the range is known; an input of zero range is never the reason), or every gate weight
+  /// exactly zero so that the marginal mixture answers (checked for a gate whose weights can
+  /// all vanish, ConditionalGate::weights_can_all_vanish; others never do). O(m·d_x), plus one
+  /// evaluation of the gate for such a gate.
+  ExtrapolatedRows extrapolated_rows(const MatrixView& x) const;
 
   // Queries. Inputs and outputs are in the user's units, one sample per column.
 
@@ -285,8 +321,16 @@ class ConditionalMixture {
     Matrix variances;
   };
   Moments moments_in_t(const detail::GroupMaps& maps, Index j) const;
-  /// E[y] and Var[y] of a one-dimensional y at input j of `maps` for a model with an output
-  /// transform (the transformed components' moments by quadrature).
+  /// Whether a one-dimensional y is answered through the parts of TransformedScalarMixture: its
+  /// components are not Gaussian in y (an output transform, or output bounds).
+  bool answers_numerically() const;
+  /// A draw of the one-dimensional y of component k (of trend group g) at input j of `maps`,
+  /// truncated to the output bounds.
+  double bounded_draw(std::size_t g, Index k, const detail::GroupMaps& maps, Index j,
+                      Rng& rng) const;
+  /// E[y] and Var[y] of a one-dimensional y at input j of `maps` for a model whose components
+  /// are not Gaussian in y (transformed components' moments by quadrature, truncated ones'
+  /// closed forms or quadrature, truncated_normal.hpp).
   void transformed_moments(const VectorView& pi, const detail::GroupMaps& maps, Index j,
                            double& mean, double& variance) const;
   /// The scalar mixture of the standardised output t at input j of `maps`, probabilities π,
@@ -338,6 +382,8 @@ class ConditionalMixture {
   std::shared_ptr<const detail::DiscreteOutputs> discrete_;
   std::shared_ptr<const detail::TrendGroups> groups_;
   std::shared_ptr<const detail::AtomComponents> atom_;
+  std::shared_ptr<const detail::OutputSupport> support_;
+  std::optional<InputRange> input_range_;
   Matrix component_means_;      ///< d_y × K: the mean of each component
   Matrix component_variances_;  ///< d_y × K: the variance of each component, per dimension
   Vector log_marginal_;         ///< normalised log m_k
