@@ -117,6 +117,8 @@ test-python: python
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/scale/kcde_queries.py --quick
 	@echo "Loading a large KCDE model file, quick mode:"
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/scale/model_file_memory.py --quick
+	@echo "Outputs with an atom (zero-inflated, known truth; Fair's affairs), quick mode:"
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/peers/cde/zero_inflated.py --quick
 	@echo "UCI regression benchmark (../shared/data/uci), quick mode:"
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/peers/uci/run.py --quick
 

@@ -192,14 +192,21 @@ struct AtomChoice {
 };
 
 /// The atom of option `atom` ("auto", "none" or a number's text) for the outputs y of every rank
-/// (`y`: this rank's), with `x_rows` inputs: none for "none"; the value given; or, for "auto",
+/// (`y`: this rank's; rows counted by the context's sample weights), with `x_rows` inputs: none
+/// for "none"; the value given; or, for "auto",
 /// the atom find_output_atom finds in one continuous output, where neither a trend nor a
 /// transform is asked for (a warning says that it is not modelled otherwise, or where the rule
 /// finds one in an output of several). A collective call unless the option is "none" or an output
 /// is declared discrete. InvalidArgument for a value given with several or discrete outputs, a
 /// trend or a transform, or fewer than 2 pairs at it or beside it.
 AtomChoice choose_atom(Index x_rows, const MatrixView& y, const KcdeOptions& options,
-                       const Communicator& communicator) {
+                       const FitContext& context) {
+  const Communicator& communicator = context.communicator;
+  // The rows' weights over every rank (none without weights), by which the rule counts them.
+  const Vector weights =
+      context.weighted()
+          ? Vector(gather_every_sample(context.sample_weights.transpose(), communicator).row(0))
+          : Vector();
   if (options.atom == "none") return {};
   const bool given = options.atom != "auto";
   const auto declared = [&](const std::vector<Index>& columns) {
@@ -217,10 +224,10 @@ AtomChoice choose_atom(Index x_rows, const MatrixView& y, const KcdeOptions& opt
     const Matrix all = gather_every_sample(y, communicator);
     std::string found;
     for (Index d = 0; d < all.rows(); ++d) {
-      const AtomSearch search = find_output_atom(all.row(d).transpose());
+      const AtomSearch search = find_output_atom(all.row(d).transpose(), weights);
       if (search.found) {
-        found += (found.empty() ? "" : "; ") + ("y" + std::to_string(d) + ": ") +
-                 search.description();
+        found +=
+            (found.empty() ? "" : "; ") + ("y" + std::to_string(d) + ": ") + search.description();
       }
     }
     if (found.empty()) return {};
@@ -239,10 +246,10 @@ AtomChoice choose_atom(Index x_rows, const MatrixView& y, const KcdeOptions& opt
   }
   const Vector all = gather_every_sample(y, communicator).row(0).transpose();
   if (plain) {
-    AtomDecision decision = decide_output_atom(options.atom, all);
+    AtomDecision decision = decide_output_atom(options.atom, all, weights);
     return {decision.value, std::move(decision.description), ""};
   }
-  const AtomSearch search = find_output_atom(all);
+  const AtomSearch search = find_output_atom(all, weights);
   if (!search.found) return {};
   return {std::nullopt, "",
           "y has an atom (" + search.description() + ") that " +
@@ -593,8 +600,11 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y, const KcdeO
         if (all_flags(k) == 1.0) output_atom.components.push_back(k);
       }
       report.hyperparameters["atom"] = *atom.value;
-      report.statistics["atom_share"] = static_cast<double>(output_atom.components.size()) /
-                                        static_cast<double>(all_flags.size());
+      // The share of the rows at the atom (of their weight, where the pairs are weighted).
+      report.statistics["atom_share"] = weights.size() == all_flags.size()
+                                            ? all_flags.dot(weights) / weights.sum()
+                                            : static_cast<double>(output_atom.components.size()) /
+                                                  static_cast<double>(all_flags.size());
       report.parameter_choice += "; " + atom.description;
       mixture_outputs = std::move(mixture_outputs).with_atom(std::move(output_atom));
     }
@@ -611,8 +621,7 @@ ConditionalFit fit_kcde(const MatrixView& x, const MatrixView& y, const KcdeOpti
   kcde_option_table().validate(options);
   // The atom of y as recorded (the same on every rank; an error on one stops all).
   AtomChoice atom;
-  agree_on_errors(context.communicator,
-                  [&] { atom = choose_atom(x.rows(), y, options, context.communicator); });
+  agree_on_errors(context.communicator, [&] { atom = choose_atom(x.rows(), y, options, context); });
   if (options.y_transform == OutputTransformChoice::none) {
     return fit_kernels(x, y, options, context, nullptr, atom);
   }

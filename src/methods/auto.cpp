@@ -499,8 +499,13 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
   if (one_continuous && options.atom != "none") {
     AtomDecision decision;
     agree_on_errors(communicator, [&] {
-      decision =
-          decide_output_atom(options.atom, gather_every_sample(y, communicator).row(0).transpose());
+      // Rows counted by their weights (merged identical rows too), over every rank.
+      const Vector weights =
+          context.weighted()
+              ? Vector(gather_every_sample(context.sample_weights.transpose(), communicator).row(0))
+              : Vector();
+      decision = decide_output_atom(
+          options.atom, gather_every_sample(y, communicator).row(0).transpose(), weights);
     });
     atom = decision.value;
     if (atom) {

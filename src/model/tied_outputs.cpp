@@ -113,23 +113,31 @@ double recording_step(const VectorView& values, const Communicator& communicator
 
 bool is_tied(const OutputTies& ties, Index n) { return 2 * ties.distinct < n; }
 
-AtomSearch find_output_atom(const VectorView& values) {
-  std::vector<double> sorted;
-  for (const double value : values) {
-    if (std::isfinite(value)) sorted.push_back(value);
+AtomSearch find_output_atom(const VectorView& values, const Vector& weights) {
+  const bool weighted = weights.size() > 0;
+  if (weighted && weights.size() != values.size()) {
+    throw InvalidArgument("find_output_atom: one weight per value is needed");
+  }
+  std::vector<std::pair<double, double>> sorted;  // (value, weight) of the finite values
+  for (Index i = 0; i < values.size(); ++i) {
+    if (std::isfinite(values(i))) sorted.emplace_back(values(i), weighted ? weights(i) : 1.0);
   }
   std::sort(sorted.begin(), sorted.end());
   AtomSearch search;
-  search.n = values.size();
-  // Runs of equal values: the longest is the candidate, the second longest its rival.
+  search.weighted = weighted;
+  search.n = weighted ? weights.sum() : static_cast<double>(values.size());
+  // Runs of equal values: the heaviest is the candidate, the second heaviest its rival.
   for (std::size_t start = 0; start < sorted.size();) {
-    std::size_t end = start + 1;
-    while (end < sorted.size() && sorted[end] == sorted[start]) ++end;
-    const auto count = static_cast<Index>(end - start);
+    std::size_t end = start;
+    double count = 0.0;
+    while (end < sorted.size() && sorted[end].first == sorted[start].first) {
+      count += sorted[end].second;
+      ++end;
+    }
     if (count > search.count) {
       search.next_count = search.count;
       search.count = count;
-      search.value = sorted[start];
+      search.value = sorted[start].first;
     } else if (count > search.next_count) {
       search.next_count = count;
     }
@@ -137,18 +145,17 @@ AtomSearch find_output_atom(const VectorView& values) {
     start = end;
   }
   if (search.other_values > 0) --search.other_values;  // the candidate's own
-  search.found = search.n > 0 &&
-                 static_cast<double>(search.count) >= kAtomShare * static_cast<double>(search.n) &&
-                 static_cast<double>(search.count) >=
-                     kAtomDominance * static_cast<double>(search.next_count) &&
+  search.found = search.n > 0.0 && search.count >= kAtomShare * search.n &&
+                 search.count >= kAtomDominance * search.next_count &&
                  search.other_values > kAtomOtherLevels;
   return search;
 }
 
-AtomDecision decide_output_atom(const std::string& atom, const VectorView& values) {
+AtomDecision decide_output_atom(const std::string& atom, const VectorView& values,
+                                const Vector& weights) {
   if (atom == "none") return {};
   if (atom == "auto") {
-    const AtomSearch search = find_output_atom(values);
+    const AtomSearch search = find_output_atom(values, weights);
     if (!search.found) return {};
     return {search.value, "atom found (atom = auto): " + search.description()};
   }
@@ -166,14 +173,19 @@ AtomDecision decide_output_atom(const std::string& atom, const VectorView& value
 
 std::string AtomSearch::description() const {
   char text[256];
-  const double share = n > 0 ? 100.0 * static_cast<double>(count) / static_cast<double>(n) : 0.0;
-  const double ratio = next_count > 0 ? static_cast<double>(count) / static_cast<double>(next_count)
-                                      : std::numeric_limits<double>::infinity();
+  const double share = n > 0.0 ? 100.0 * count / n : 0.0;
+  const double ratio =
+      next_count > 0.0 ? count / next_count : std::numeric_limits<double>::infinity();
+  char rows[64];
+  if (weighted) {
+    std::snprintf(rows, sizeof(rows), "the rows by weight");
+  } else {
+    std::snprintf(rows, sizeof(rows), "the %lld rows", static_cast<long long>(n));
+  }
   std::snprintf(text, sizeof(text),
-                "%.6g carries %.3g %% of the %lld rows, %.3g times the next most frequent value, "
-                "beside %lld other values",
-                value, share, static_cast<long long>(n), ratio,
-                static_cast<long long>(other_values));
+                "%.6g carries %.3g %% of %s, %.3g times the next most frequent value, beside %lld "
+                "other values",
+                value, share, rows, ratio, static_cast<long long>(other_values));
   return text;
 }
 

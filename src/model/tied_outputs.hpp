@@ -53,32 +53,37 @@ double recording_step(const VectorView& values, const Communicator& communicator
 /// The value may lie anywhere in y's range (at its lower end for zero-inflation and censoring,
 /// at its upper for top-coding, inside for a change that is often exactly 0).
 struct AtomSearch {
-  double value = 0.0;      ///< the value carried by the most rows (the smallest of a tie)
-  Index count = 0;         ///< its rows
-  Index n = 0;             ///< all rows
-  Index next_count = 0;    ///< the rows of the next most frequent value
-  Index other_values = 0;  ///< the distinct values besides it
-  bool found = false;      ///< whether the rule makes it an atom
+  double value = 0.0;       ///< the value carried by the most rows (the smallest of a tie)
+  double count = 0.0;       ///< its rows (their total weight, where the rows are weighted)
+  double n = 0.0;           ///< all rows (their total weight)
+  double next_count = 0.0;  ///< the rows of the next most frequent value (their weight)
+  Index other_values = 0;   ///< the distinct values besides it
+  bool weighted = false;    ///< whether the counts are weights
+  bool found = false;       ///< whether the rule makes it an atom
   /// What the rule found, for a report: "0 carries 67.8 % of the 6,366 rows, 36.6 times the next
-  /// most frequent value, beside 76 other values".
+  /// most frequent value, beside 76 other values" ("of the rows by weight" where weighted).
   std::string description() const;
 };
 inline constexpr double kAtomShare = 0.05;
 inline constexpr double kAtomDominance = 5.0;
 inline constexpr Index kAtomOtherLevels = 20;
 
-/// The rule above on `values` (non-finite values are none of the atom's).
-AtomSearch find_output_atom(const VectorView& values);
+/// The rule above on `values` (non-finite values are none of the atom's), each row counted by its
+/// sample weight where `weights` (one per value) are given: the rows of a table and of its
+/// identical rows merged into weighted ones find the same atom.
+AtomSearch find_output_atom(const VectorView& values, const Vector& weights = Vector());
 
 /// The atom that an option `atom` ("auto", "none" or a number's text, KCDE's and auto's) makes of
 /// one continuous output's `values` (every rank's): none for "none" or where "auto" finds none
-/// (find_output_atom), the value found or given otherwise, with how it was chosen for a report.
-/// InvalidArgument for a value given that fewer than 2 of the values equal or fewer than 2 do not.
+/// (find_output_atom, with the rows' `weights` where given), the value found or given otherwise,
+/// with how it was chosen for a report. InvalidArgument for a value given that fewer than 2 of the
+/// values equal or fewer than 2 do not.
 struct AtomDecision {
   std::optional<double> value;
   std::string description;  ///< "atom found (atom = auto): …" or "atom given: …"
 };
-AtomDecision decide_output_atom(const std::string& atom, const VectorView& values);
+AtomDecision decide_output_atom(const std::string& atom, const VectorView& values,
+                                const Vector& weights = Vector());
 
 /// The narrowest kernel (a standard deviation) that the estimators allow on a grid of step Δ:
 /// Δ / 2. A comb of Gaussians of that spread at every grid point is flat within 1.5 %

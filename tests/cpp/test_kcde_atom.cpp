@@ -288,8 +288,8 @@ TEST(KcdeAtomTest, TheRuleFindsAnAtomAndNotAGridOrFewLevels) {
   const AtomSearch found = find_output_atom(zero_inflated);
   EXPECT_TRUE(found.found);
   EXPECT_EQ(found.value, 0.0);
-  EXPECT_EQ(found.count, 100);
-  EXPECT_EQ(found.next_count, 1);
+  EXPECT_EQ(found.count, 100.0);
+  EXPECT_EQ(found.next_count, 1.0);
   EXPECT_EQ(found.other_values, 300);
   EXPECT_NE(found.description().find("25 % of the 400 rows"), std::string::npos);
   // A normal y rounded to 0.1: its most frequent value is as frequent as its neighbours.
@@ -310,6 +310,36 @@ TEST(KcdeAtomTest, TheRuleFindsAnAtomAndNotAGridOrFewLevels) {
   for (Index i = 0; i < 400; ++i) capped(i) = capped(i) == 0.0 ? 50.0 : capped(i);
   EXPECT_TRUE(find_output_atom(capped).found);
   EXPECT_EQ(find_output_atom(capped).value, 50.0);
+}
+
+TEST(KcdeAtomTest, TheRuleCountsWeightedRowsAsTheirCopies) {
+  // 40 zeros among 400 distinct rows: 10 % of the rows. Written three times each, the positive
+  // rows bring the zeros down to 40 of 1,120 (3.6 %), below the rule's 5 %; as weights (the
+  // merged identical rows of duplicates = merge) the rule must say the same.
+  Rng rng(9);
+  Vector y(400);
+  Vector weights(400);
+  std::vector<double> copies;
+  for (Index i = 0; i < 400; ++i) {
+    y(i) = i < 40 ? 0.0 : std::exp(rng.normal());
+    weights(i) = i < 40 ? 1.0 : 3.0;
+    copies.insert(copies.end(), static_cast<std::size_t>(weights(i)), y(i));
+  }
+  const Vector expanded =
+      Eigen::Map<const Vector>(copies.data(), static_cast<Index>(copies.size()));
+  EXPECT_TRUE(find_output_atom(y).found);
+  for (const double scale : {1.0, 0.25}) {
+    const AtomSearch weighted = find_output_atom(y, Vector(scale * weights));
+    const AtomSearch repeated = find_output_atom(expanded);
+    EXPECT_FALSE(weighted.found);
+    EXPECT_EQ(weighted.found, repeated.found);
+    EXPECT_DOUBLE_EQ(weighted.count / weighted.n, repeated.count / repeated.n);
+    EXPECT_NE(weighted.description().find("of the rows by weight"), std::string::npos);
+  }
+  // The zeros weighing 3 and the rest 1: found, as on the rows written out.
+  const Vector heavy_zeros = (y.array() == 0.0).select(Vector::Constant(400, 3.0), 1.0);
+  EXPECT_TRUE(find_output_atom(y, heavy_zeros).found);
+  EXPECT_DOUBLE_EQ(find_output_atom(y, heavy_zeros).count, 120.0);
 }
 
 TEST(KcdeAtomTest, OptionsChooseFindOrRefuseTheAtom) {

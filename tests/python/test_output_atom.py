@@ -131,6 +131,11 @@ def test_the_option_takes_auto_none_or_a_number():
         cdens.KernelCDE(atom=1.5, **fixed).fit(x, y)
     with pytest.raises(ValueError, match="has no atom"):
         cdens.KernelCDE(atom="none", **fixed).fit(x, y).predict_atom_probability(x)
+    # Bounds truncate a continuous model; beside the atom they are refused, not dropped.
+    with pytest.raises(ValueError, match="atom of y at 0 .*atom = none"):
+        cdens.KernelCDE(y_lower=0.0, **fixed).fit(x, y)
+    bounded = cdens.KernelCDE(atom="none", y_lower=0.0, **fixed).fit(x, y)
+    assert bounded.atom_ is None and np.all(bounded.predict_quantiles(x, [0.05]) >= 0.0)
 
 
 def test_auto_models_the_atom_with_the_candidates_that_can():
