@@ -526,7 +526,8 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
       // At the atom a probability, which takes no Jacobian; elsewhere a density in y's units (a
       // bounded model's is in y's units already).
       const bool at_atom = atom_->apply(y(0, start + j), weights, joint);
-      result(start + j) = log_sum_exp(joint) + (at_atom || bounded ? 0.0 : y_scaling_.log_jacobian());
+      result(start + j) =
+          log_sum_exp(joint) + (at_atom || bounded ? 0.0 : y_scaling_.log_jacobian());
     }
   });
   return result;
