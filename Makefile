@@ -138,11 +138,15 @@ test-install: release
 
 # The CLI against a corpus of hostile inputs, and properties of the Python API over arbitrary
 # arrays and parameters (tests/robustness/README.md).
-test-robustness: python
+# Then the same answers, bit for bit, round after round beside two busy processes, on any
+# thread count, from the command and from Python (issue 55), with the C++ thread-count tests.
+test-robustness: python sanitize-build
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python tests/robustness/run_corpus.py \
 	  --cli build/release/cdens
 	@CDENS_CLI=build/release/cdens OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python -m pytest -q \
 	  -p no:cacheprovider tests/robustness
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python tests/robustness/same_answer_under_load.py \
+	  --cli build/release/cdens --gtest build/sanitize/tests/cpp/cdens_tests --rounds 3
 
 # libFuzzer harnesses of the CSV and model-file readers (tests/fuzz), from the sanitizer build:
 # FUZZ_SECONDS per harness in make test, half an hour each in make fuzz.

@@ -10,7 +10,8 @@ packages=(
   flake8                 # make test lints the Python sources
   clang libclang-rt-14-dev libomp-dev  # libFuzzer harnesses of the readers (make fuzz)
   libeigen3-dev          # matrices, eigendecompositions, FFT (binned kernel sums)
-  libopenblas-openmp-dev # BLAS behind Eigen's products; the OpenMP build nests inside our threads
+  libopenblas-pthread-dev # BLAS behind Eigen's products, set to one thread (CMakeLists.txt
+                          # says why)
   libcli11-dev           # command-line parsing
   libnlopt-dev           # L-BFGS for the PRESS fit
   nlohmann-json3-dev     # model files

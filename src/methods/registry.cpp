@@ -15,6 +15,7 @@
 #include "methods/common_options.hpp"
 #include "methods/constant_inputs.hpp"
 #include "methods/method_entries.hpp"
+#include "parallel/parallel.hpp"
 
 namespace cdens {
 namespace {
@@ -482,6 +483,7 @@ MethodFit<ConditionalModel> fit_method_with_extras(const MethodEntry& method, co
                                                    const MatrixView& unlabeled_x,
                                                    const OptionValues& options,
                                                    const FitContext& context) {
+  use_one_blas_thread();  // before the fit's first product
   if (!method.fit_conditional) {
     throw InvalidArgument("method " + method.name + " fits a density p(x), not p(y|x)");
   }
@@ -516,6 +518,7 @@ MethodFit<ConditionalModel> fit_method_with_extras(const MethodEntry& method, co
 MethodFit<DensityModel> fit_method_with_extras(const MethodEntry& method, const MatrixView& x,
                                                const OptionValues& options,
                                                const FitContext& context) {
+  use_one_blas_thread();  // before the fit's first product
   if (!method.fit_density) {
     throw InvalidArgument("method " + method.name + " fits p(y|x), not a density p(x)");
   }

@@ -105,6 +105,7 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
       y_scaling_(std::move(y_scaling)),
       gate_(std::move(gate)),
       outputs_(std::move(outputs)) {
+  use_one_blas_thread();  // before any query's product
   if (!gate_) throw InvalidArgument("conditional mixture without a gate");
   if (gate_->input_dim() != x_scaling_.dimension()) {
     throw InvalidArgument("gate input dimension differs from the input standardiser");

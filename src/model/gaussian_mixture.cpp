@@ -39,6 +39,7 @@ GaussianMixture::GaussianMixture(Standardizer x_scaling, Vector weights, Matrix 
       weights_(std::move(weights)),
       centers_(std::move(centers)),
       scales_(std::move(scales)) {
+  use_one_blas_thread();  // before any query's product
   if (centers_.cols() == 0 || centers_.rows() == 0) {
     throw InvalidArgument("a Gaussian mixture needs at least one component and one dimension");
   }

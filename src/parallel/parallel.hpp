@@ -11,6 +11,14 @@
 
 namespace cdens {
 
+/// Sets BLAS to one thread, once per process (later calls return at once): cdens's parallelism
+/// is its own (parallel_for), and a BLAS on several threads splits a product by its thread
+/// count, rounding it otherwise (docs/design.md, "Same answer"). Called before cdens computes
+/// anything: by resolve_threads, the models' constructors and fit_method. Not at static
+/// initialisation: a statically linked OpenBLAS reads its thread count from the environment in
+/// its own initialiser, which may run after ours.
+void use_one_blas_thread();
+
 /// The most threads a fit may ask for: 8 per processor. More only adds the cost of creating
 /// them (and a request such as 100,000 ends in a crash inside the OpenMP runtime).
 inline int thread_limit() { return 8 * omp_get_num_procs(); }
@@ -26,6 +34,7 @@ inline int resolve_threads(int requested) {
                                      std::to_string(omp_get_num_procs()) + " processors; at most " +
                                      std::to_string(thread_limit()) + ")"));
   }
+  use_one_blas_thread();
   return requested > 0 ? requested : omp_get_max_threads();
 }
 
@@ -43,9 +52,10 @@ class OneNestedThread {
 
 /// Calls task(i) for i = 0 … count − 1 on `threads` OpenMP threads, in any order.
 ///
-/// Inside a task, nested parallelism is set to one thread, so the BLAS behind Eigen's products
-/// runs single-threaded and computes every product the same way whatever `threads` is; with
-/// tasks that write only their own outputs, results are then independent of the thread count.
+/// Inside a task, nested parallelism is set to one thread (a parallel_for inside a task runs on
+/// the task's thread, and so would an OpenMP BLAS); BLAS runs on one thread everywhere
+/// (use_one_blas_thread). With tasks that write only their own outputs, combined in task order,
+/// results are then independent of the thread count.
 /// The first exception a task throws is rethrown here once all tasks have stopped (an
 /// exception must not escape an OpenMP region).
 ///

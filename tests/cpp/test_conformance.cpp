@@ -11,6 +11,7 @@
 // them, as `duplicates = keep` does: the fit on the rows as given).
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -234,6 +235,61 @@ TEST_P(ConditionalConformance, ResultDoesNotDependOnTheThreadCount) {
   EXPECT_EQ(one.mixture.log_pdf(data.x, data.y), two.mixture.log_pdf(data.x, data.y));
 }
 
+/// Sets the calling thread's OpenMP thread count for the scope (the count a query outside the
+/// fit's own threads runs with: the BLAS under it, and a library's parallel products, may split
+/// their work by it).
+class CallerThreads {
+ public:
+  explicit CallerThreads(int threads) : saved_(omp_get_max_threads()) {
+    omp_set_num_threads(threads);
+  }
+  ~CallerThreads() { omp_set_num_threads(saved_); }
+  CallerThreads(const CallerThreads&) = delete;
+  CallerThreads& operator=(const CallerThreads&) = delete;
+
+ private:
+  int saved_;
+};
+
+/// Every answer a fitted model gives at the query pairs (x, y): densities, moments, CDF,
+/// quantiles, draws of a fixed seed, CRPS, and the method's own queries, in one list.
+std::vector<Matrix> every_answer(const MethodEntry& method, const ConditionalModel& model,
+                                 const Matrix& x, const Matrix& y) {
+  const ConditionalMixture& mixture = model.mixture;
+  std::vector<Matrix> answers = {mixture.log_pdf(x, y), mixture.mean(x), mixture.covariance(x),
+                                 mixture.sample(x, 3, 11)};
+  if (mixture.output_dim() == 1) {
+    answers.push_back(mixture.cdf(x, y));
+    answers.push_back(mixture.quantiles(x, {0.05, 0.5, 0.95}));
+    answers.push_back(crps(mixture, x, y));
+  }
+  for (const MethodQuery& query : method.queries) answers.push_back(query.answer(model, x));
+  return answers;
+}
+
+TEST_P(ConditionalConformance, AnswersDoNotDependOnTheCallersThreadCount) {
+  // Issue 55: PRESS's conditional means differed in the last place between a caller of one
+  // OpenMP thread and one of two (a threaded BLAS split the product by the caller's count). The
+  // queries outside the fit's threads are asked of 2,000 rows, enough for a BLAS to split them.
+  const MethodEntry& method = *GetParam();
+  const Pairs data = pairs(1);
+  const ConditionalModel model = fit_pairs(method, data.x, data.y, method.test_options);
+  const test::PairSample queries = test::sine_sample(2000, 2, 9);
+  std::vector<Matrix> one;
+  {
+    const CallerThreads threads(1);
+    one = every_answer(method, model, queries.x, queries.y);
+  }
+  for (const int count : {2, 3, 5}) {
+    const CallerThreads threads(count);
+    const std::vector<Matrix> answers = every_answer(method, model, queries.x, queries.y);
+    ASSERT_EQ(answers.size(), one.size());
+    for (std::size_t k = 0; k < answers.size(); ++k) {
+      EXPECT_EQ(answers[k], one[k]) << "answer " << k << " with " << count << " threads";
+    }
+  }
+}
+
 TEST_P(ConditionalConformance, ModelFileRoundTripsBitForBit) {
   const MethodEntry& method = *GetParam();
   const Pairs data = pairs(method.multi_output ? 2 : 1);
@@ -436,6 +492,23 @@ TEST_P(DensityConformance, ResultDoesNotDependOnTheThreadCount) {
       fit_method(method, x, with_option_of_type(method, OptionType::threads, std::int64_t{2}));
   EXPECT_EQ(one.mixture.to_json(), two.mixture.to_json());
   EXPECT_EQ(one.mixture.log_pdf(x), two.mixture.log_pdf(x));
+}
+
+TEST_P(DensityConformance, AnswersDoNotDependOnTheCallersThreadCount) {
+  const MethodEntry& method = *GetParam();
+  const DensityModel model = fit_method(method, samples(2), method.test_options);
+  Rng rng(5);
+  const Matrix queries = test::normal_matrix(2, 2000, rng);
+  std::pair<Vector, Matrix> one;
+  {
+    const CallerThreads threads(1);
+    one = {model.mixture.log_pdf(queries), model.mixture.sample(500, 7)};
+  }
+  for (const int count : {2, 3, 5}) {
+    const CallerThreads threads(count);
+    EXPECT_EQ(model.mixture.log_pdf(queries), one.first) << count << " threads";
+    EXPECT_EQ(model.mixture.sample(500, 7), one.second) << count << " threads";
+  }
 }
 
 TEST_P(DensityConformance, ModelFileRoundTripsBitForBit) {
