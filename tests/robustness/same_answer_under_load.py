@@ -9,7 +9,7 @@ threads and with OMP_NUM_THREADS = 1, 2 and 3, and by Python from the same rows;
 answers its predictions (log-density, mean, variance, quantiles, draws of a fixed seed, the
 method's own queries) on the command line and in Python. Every model file (its timings aside)
 and every answer must equal the first round's command-line one bit for bit. With --gtest, the
-C++ suite's thread-count tests (fits on 1 and 2 threads, queries under 1, 2, 3 and 5 caller
+C++ suite's thread-count tests (fits on 1 and 2 threads, queries under 1 and 2 caller
 threads, every method of the registry) run --rounds times as well under the same load.
 
 Exits 1 naming the first difference. In make test (test-robustness).
