@@ -1,4 +1,5 @@
-"""KCDE log-densities at scale (issue 35): n training pairs, m query pairs, one process.
+"""KCDE log-densities, means and variances at scale (issues 35, 51): n training pairs, m query
+pairs, one process.
 
     build/venv/bin/python bench/scale/kcde_queries.py            # n = m = 10^6, d_x = 1, 2, 5
     build/venv/bin/python bench/scale/kcde_queries.py --input-dims 1   # d_x = 1 only
@@ -8,14 +9,17 @@
 A KCDE model is its n kernels: p(y|x) = Σ_k c_k K_h(x − x_k) N(y; y_k, h_y²) / Σ_k c_k K_h(x − x_k),
 mixed with the marginal kernel density of y. Its log-densities are sums of the kernel-sum engine
 (exact blocks, dual k-d trees or binned FFT by cost; docs/methods/kernel_sums.md), each within
-1e-6 in log of the exact sum.
+1e-6 in log of the exact sum; its means and variances are sums of the same engine (E[y|x] within
+1e-6 of the conditional standard deviation, Var[y|x] within 1e-6 of itself; the C++ tests check
+both against every component summed), and no query holds the m × n component weights.
 
 Data: x uniform on [−2, 2]^d_x, y = sin(2 x_0) + 0.5 x_1 + 0.3 ε (x_1 where d_x > 1), seed 0.
 Bandwidths: KCDE's leave-one-out search on the first 5,000 pairs, shrunk to n by the rate
 n^(−1/(d+4)) (d = d_x + 1), then fixed, so that the fit on n pairs is the standardisation and the
 marginal weight's leave-one-out choice. Reported: the fit's and the m log-densities' wall seconds
 (all cores), and the largest |Δ log p| on 100 of the queries against `pdf_grid` at each query's y
-(every component summed, no engine). `uptime` before and after says what else was running. The
+(every component summed, no engine), the seconds of the m means and of the m variances, and the
+process's peak resident memory so far. `uptime` before and after says what else was running. The
 full run also reports each engine sum of the log-densities (joint, input, marginal; d = d_x + 1,
 d_x and 1): its dimension, the path the engine took and its seconds, from the engine's notes
 (CDENS_DEBUG=1, standard error captured around the query).
@@ -24,6 +28,7 @@ d_x and 1): its dimension, the path the engine took and its seconds, from the en
 import argparse
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -34,6 +39,9 @@ import numpy as np
 import cdens
 
 HEADLINE_SECONDS = 60.0
+# The quick mode's peak resident memory: its data, model and queries take tens of MB; the means
+# of its 20,000 queries once held the 20,000 × 20,000 component weights, 3.2 GB.
+QUICK_PEAK_GB = 1.0
 SEARCH_ROWS = 5000
 CHECKED_QUERIES = 100
 
@@ -81,6 +89,11 @@ def shrunk_bandwidths(x, y, n):
     return list(searched.bandwidths_ * rate)
 
 
+def peak_gb():
+    """The process's peak resident memory so far, GB (Linux reports kB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
+
+
 def largest_difference(estimator, queries_x, queries_y, log_p):
     """The largest |log p − log of the componentwise density| over the first CHECKED_QUERIES."""
     worst = 0.0
@@ -100,12 +113,16 @@ def run(n, m, input_dim):
     (log_p, notes), query_seconds = timed(
         lambda: with_engine_notes(lambda: estimator.log_pdf(queries_x, queries_y)))
     difference = largest_difference(estimator, queries_x, queries_y, log_p)
+    means, mean_seconds = timed(lambda: estimator.predict(queries_x))
+    variances, variance_seconds = timed(lambda: estimator.predict_var(queries_x))
+    assert np.all(np.isfinite(means)) and np.all(variances > 0.0)
     # The engine's order of the sums is the compiler's: they are named by dimension (the joint
     # sum's is d_x + 1, the input's d_x, the marginal's 1).
     sums = ", ".join(f"d = {d}: {path} {float(seconds):.3g} s"
                      for path, d, seconds in sorted(notes, key=lambda note: -int(note[1])))
     print(f"| {input_dim} | {n:,} | {m:,} | {fit_seconds:.3g} s | {query_seconds:.3g} s | "
-          f"{sums or 'not reported'} | {np.mean(-log_p):.4f} | {difference:.2e} |", flush=True)
+          f"{sums or 'not reported'} | {np.mean(-log_p):.4f} | {difference:.2e} | "
+          f"{mean_seconds:.3g} s | {variance_seconds:.3g} s | {peak_gb():.2f} GB |", flush=True)
     return query_seconds, difference
 
 
@@ -120,8 +137,8 @@ def main():
     if not args.quick:
         os.environ["CDENS_DEBUG"] = "1"  # read at the engine's first note
     print("| d_x | n | m | fit (fixed bandwidths) | log-densities | engine sums | mean NLL | "
-          f"max abs. diff. log p ({CHECKED_QUERIES} queries) |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+          f"max abs. diff. log p ({CHECKED_QUERIES} queries) | means | variances | peak memory |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     cases = [(20000, 20000, 2)] if args.quick else [(10**6, 10**6, d) for d in args.input_dims]
     results = {case: run(*case) for case in cases}
     print("\nafter:", uptime())
@@ -132,8 +149,10 @@ def main():
             print(f"headline, d_x = {input_dim}: {m:,} log-densities of a {n:,}-pair KCDE in "
                   f"{seconds:.1f} s (target {HEADLINE_SECONDS:.0f} s)")
     if args.quick:
+        assert peak_gb() <= QUICK_PEAK_GB, peak_gb()
         print(f"headline: KCDE log-densities within 1e-6 of the componentwise sums "
-              f"({results[cases[0]][1]:.2e})")
+              f"({results[cases[0]][1]:.2e}); peak memory {peak_gb():.2f} GB "
+              f"(at most {QUICK_PEAK_GB} GB)")
 
 
 if __name__ == "__main__":

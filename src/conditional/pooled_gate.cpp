@@ -91,6 +91,14 @@ Vector PooledGate::log_marginal_weights() const {
   return weights;
 }
 
+std::vector<PooledMember> PooledGate::pooled_members() const {
+  std::vector<PooledMember> members;
+  for (std::size_t c = 0; c < members_.size(); ++c) {
+    members.push_back({members_[c], weights_(static_cast<Index>(c))});
+  }
+  return members;
+}
+
 std::vector<Index> PooledGate::discrete_inputs() const {
   std::vector<Index> discrete;
   for (const auto& member : members_) {

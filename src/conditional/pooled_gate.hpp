@@ -28,6 +28,8 @@ class PooledGate final : public ConditionalGate {
   Vector log_marginal_weights() const override;
   /// Every input some member treats as discrete.
   std::vector<Index> discrete_inputs() const override;
+  /// The member gates and their normalised weights a_c.
+  std::vector<PooledMember> pooled_members() const override;
   /// {"weights": [a_c], "members": [{"kind", parameters}]}.
   nlohmann::json to_json() const override;
   static std::shared_ptr<const PooledGate> from_json(const nlohmann::json& document,

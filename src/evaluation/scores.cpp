@@ -64,8 +64,6 @@ Vector crps(const ConditionalMixture& model, const MatrixView& x, const MatrixVi
   if (model.has_output_transform() || model.has_output_bounds()) {
     return model.crps_by_quadrature(x, y);
   }
-  const ConditionalMixture::ScalarComponents components = model.scalar_components(x);
-  const Matrix& pi = components.probabilities;
   const auto& groups = model.trend_groups();
   Eigen::RowVectorXd centers = model.centers().row(0);
   Eigen::RowVectorXd variances = model.scales().row(0).array().square();
@@ -80,52 +78,68 @@ Vector crps(const ConditionalMixture& model, const MatrixView& x, const MatrixVi
       point_mass[static_cast<std::size_t>(k)] = true;
     }
   }
-  Vector spread = Vector::Zero(pi.cols());  // E|Y − Y′|
+  // Each group's M, and the component whose spread in y over its s gives the group's factor f
+  // times y's scale (a Gaussian component: the mixture keeps one beside an atom's).
+  std::vector<Matrix> overlaps;
+  std::vector<Index> references;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const Index first = groups[g].first_component;
     const Index count = model.trend_group_end(g) - first;
     const Eigen::RowVectorXd c = centers.segment(first, count);
     const Eigen::RowVectorXd variance = variances.segment(first, count);
-    Matrix overlap(count, count);
+    Matrix& overlap = overlaps.emplace_back(count, count);
     for (Index k = 0; k < count; ++k) {
       for (Index l = 0; l <= k; ++l) {
         overlap(k, l) = overlap(l, k) =
             absolute_normal_mean(c(k) - c(l), variance(k) + variance(l));
       }
     }
-    const auto p = pi.middleRows(first, count);
-    // The group's factor f times y's scale: the ratio of a component's spread in y to its s (of
-    // a Gaussian component: the mixture keeps one beside an atom's).
     Index reference = first;
     while (reference + 1 < first + count && point_mass[static_cast<std::size_t>(reference)]) {
       ++reference;
     }
-    const Eigen::ArrayXd factor =
-        components.spreads.row(reference).transpose().array() / model.scales()(0, reference);
-    spread.array() += factor * (overlap * p).cwiseProduct(p).colwise().sum().transpose().array();
+    references.push_back(reference);
   }
-  Vector result(pi.cols());
-  parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
-    const auto p = pi.col(j);
-    const auto c = components.centers.col(j);
-    const Eigen::ArrayXd variance = components.spreads.col(j).array().square();
-    double distance = 0.0;
-    for (Index k = 0; k < p.size(); ++k) {
-      if (p(k) > 0.0) distance += p(k) * absolute_normal_mean(c(k) - y(0, j), variance(k));
-    }
-    double between = 0.0;  // the blocks of two groups, each counted once and doubled
+  // The rows in blocks whose components (three K × rows matrices) hold at most 4·2²⁰ entries:
+  // the components of every row at once held 3·K·m doubles.
+  const Index rows_per_block = std::max<Index>(1, (Index{1} << 22) / model.n_components());
+  Vector result(y.cols());
+  for (Index start = 0; start < y.cols(); start += rows_per_block) {
+    const Index rows = std::min(rows_per_block, y.cols() - start);
+    const ConditionalMixture::ScalarComponents components =
+        model.scalar_components(x.middleCols(start, rows));
+    const Matrix& pi = components.probabilities;
+    Vector spread = Vector::Zero(rows);  // E|Y − Y′|
     for (std::size_t g = 0; g < groups.size(); ++g) {
-      for (Index k = groups[g].first_component; k < model.trend_group_end(g); ++k) {
-        if (!(p(k) > 0.0)) continue;
-        for (Index l = model.trend_group_end(g); l < p.size(); ++l) {
-          if (p(l) > 0.0) {
-            between += p(k) * p(l) * absolute_normal_mean(c(k) - c(l), variance(k) + variance(l));
+      const auto p = pi.middleRows(groups[g].first_component, overlaps[g].rows());
+      const Eigen::ArrayXd factor = components.spreads.row(references[g]).transpose().array() /
+                                    model.scales()(0, references[g]);
+      spread.array() +=
+          factor * (overlaps[g] * p).cwiseProduct(p).colwise().sum().transpose().array();
+    }
+    parallel_for(resolve_threads(0), rows, [&](Index j) {
+      const auto p = pi.col(j);
+      const auto c = components.centers.col(j);
+      const double observed = y(0, start + j);
+      const Eigen::ArrayXd variance = components.spreads.col(j).array().square();
+      double distance = 0.0;
+      for (Index k = 0; k < p.size(); ++k) {
+        if (p(k) > 0.0) distance += p(k) * absolute_normal_mean(c(k) - observed, variance(k));
+      }
+      double between = 0.0;  // the blocks of two groups, each counted once and doubled
+      for (std::size_t g = 0; g < groups.size(); ++g) {
+        for (Index k = groups[g].first_component; k < model.trend_group_end(g); ++k) {
+          if (!(p(k) > 0.0)) continue;
+          for (Index l = model.trend_group_end(g); l < p.size(); ++l) {
+            if (p(l) > 0.0) {
+              between += p(k) * p(l) * absolute_normal_mean(c(k) - c(l), variance(k) + variance(l));
+            }
           }
         }
       }
-    }
-    result(j) = std::max(0.0, distance - 0.5 * (spread(j) + 2.0 * between));
-  });
+      result(start + j) = std::max(0.0, distance - 0.5 * (spread(j) + 2.0 * between));
+    });
+  }
   return result;
 }
 

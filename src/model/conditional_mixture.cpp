@@ -35,15 +35,32 @@
 namespace cdens {
 namespace {
 
-// Queries work through the inputs in blocks of this many columns, one block per task.
+// Queries work through the inputs in blocks of at most this many columns, one block per task.
 constexpr Index kQueryBlock = 256;
 
-Index block_count(Index m) { return (m + kQueryBlock - 1) / kQueryBlock; }
+// A block's component weights (K × width doubles) stay within this many entries per thread, 32 MB:
+// a query never holds the K × m weights of all its inputs (a model of 2·10⁵ components answering
+// the means of 10⁴ rows held 16 GB), only a block's.
+constexpr double kBlockWeightEntries = 4.0 * 1024 * 1024;
+
+// The columns per block of a mixture of `components`: as many as kBlockWeightEntries holds, at
+// most kQueryBlock, at least one. The blocks depend on the model alone, so that an answer (its
+// weights come from products over a block) does not depend on the thread count.
+Index query_block_width(Index components) {
+  const double fits = kBlockWeightEntries / static_cast<double>(std::max<Index>(components, 1));
+  return std::clamp<Index>(static_cast<Index>(fits), 1, kQueryBlock);
+}
+
+Index block_count(Index m, Index width) { return (m + width - 1) / width; }
 
 // The largest standard deviation of an output: the variances of its components and of the
 // mixture (up to about 10⁴ times its own in standardised units) stay below the largest double,
 // 1.8·10³⁰⁸. Data scaled by 10²⁰⁰ fitted, scored, then predicted non-finite variances.
 constexpr double kLargestOutputScale = 1e152;
+
+// The kernel-sum engine's means and covariances of a mixture of kernels (kernel_sum_moments):
+// within this fraction of the output's kernel width, and of its square.
+constexpr double kMomentTolerance = 1e-6;
 
 }  // namespace
 
@@ -146,12 +163,33 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
   discrete_->set_moments(component_means_, component_variances_);
   atom_->set_moments(component_means_, component_variances_);
   prepare_merged_components();
+  prepare_pool_members();
   // The form of a one-dimensional y, chosen once (the parts allow neither a transform, bounds nor
   // an atom with a discrete y, nor an atom with a transform or bounds).
   scalar_form_ = !discrete_->empty()     ? &ConditionalMixture::level_output
                  : answers_numerically() ? &ConditionalMixture::transformed_output
                  : !atom_->empty()       ? &ConditionalMixture::atom_output
                                          : &ConditionalMixture::standardized_output;
+}
+
+void ConditionalMixture::prepare_pool_members() {
+  const std::vector<PooledMember> pooled = gate_->pooled_members();
+  if (pooled.size() != groups_->size() || !atom_->empty() || support_->bounded()) return;
+  for (std::size_t g = 0; g < pooled.size(); ++g) {
+    if (pooled[g].gate->n_components() != groups_->count(g)) return;
+  }
+  member_weights_.resize(static_cast<Index>(pooled.size()));
+  for (std::size_t g = 0; g < pooled.size(); ++g) {
+    const TrendGroup& group = groups_->groups()[g];
+    MixtureOutputs outputs =
+        MixtureOutputs::gaussian(
+            outputs_.centers().middleCols(groups_->first(g), groups_->count(g)),
+            outputs_.scales().middleCols(groups_->first(g), groups_->count(g)))
+            .with_groups({TrendGroup{0, group.trend, group.transform}})
+            .with_output_kernels(outputs_.output_kernels());
+    members_.emplace_back(x_scaling_, y_scaling_, pooled[g].gate, std::move(outputs));
+    member_weights_(static_cast<Index>(g)) = pooled[g].weight;
+  }
 }
 
 bool ConditionalMixture::answers_numerically() const {
@@ -189,12 +227,8 @@ ExtrapolatedRows ConditionalMixture::extrapolated_rows(const MatrixView& x) cons
   if (gate_->weights_can_all_vanish()) {
     const Matrix z = x_scaling_.transform_query(x, "x");
     std::vector<char> vanished(static_cast<std::size_t>(m), 0);
-    parallel_for(resolve_threads(0), block_count(m), [&](Index block) {
-      const Index start = block * kQueryBlock;
-      const Index width = std::min(kQueryBlock, m - start);
-      Matrix log_weights(n_components(), width);
-      gate_->log_weights(z.middleCols(start, width), log_weights);
-      for (Index j = 0; j < width; ++j) {
+    for_each_log_weight_block(z, [&](Index start, Matrix& log_weights) {
+      for (Index j = 0; j < log_weights.cols(); ++j) {
         vanished[static_cast<std::size_t>(start + j)] = log_weights.col(j).maxCoeff() == -INFINITY;
       }
     });
@@ -358,7 +392,12 @@ std::unique_ptr<detail::ScalarOutput> ConditionalMixture::atom_output(const Vect
 
 Vector ConditionalMixture::atom_probability(const MatrixView& x) const {
   if (atom_->empty()) throw InvalidArgument("this model's y has no atom");
-  return atom_->probabilities(component_probabilities(x));
+  Vector result(x.cols());
+  for_each_probability_block(x_scaling_.transform_query(x, "x"),
+                             [&](Index start, const Matrix& pi) {
+                               result.segment(start, pi.cols()) = atom_->probabilities(pi);
+                             });
+  return result;
 }
 
 void ConditionalMixture::require_scalar_output(const char* query) const {
@@ -388,12 +427,50 @@ void ConditionalMixture::probabilities_of(const MatrixView& z, Eigen::Ref<Matrix
 Matrix ConditionalMixture::component_probabilities(const MatrixView& x) const {
   const Matrix z = x_scaling_.transform_query(x, "x");
   Matrix probabilities(n_components(), z.cols());
-  parallel_for(resolve_threads(0), block_count(z.cols()), [&](Index block) {
-    const Index start = block * kQueryBlock;
-    const Index width = std::min(kQueryBlock, z.cols() - start);
-    probabilities_of(z.middleCols(start, width), probabilities.middleCols(start, width));
-  });
+  for_each_probability_block(
+      z, [&](Index start, const Matrix& pi) { probabilities.middleCols(start, pi.cols()) = pi; });
   return probabilities;
+}
+
+void ConditionalMixture::for_each_log_weight_block(
+    const MatrixView& z, const std::function<void(Index, Matrix&)>& answer) const {
+  const Index width = query_block_width(n_components());
+  parallel_for(resolve_threads(0), block_count(z.cols(), width), [&](Index block) {
+    const Index start = block * width;
+    Matrix log_weights(n_components(), std::min(width, z.cols() - start));
+    gate_->log_weights(z.middleCols(start, log_weights.cols()), log_weights);
+    answer(start, log_weights);
+  });
+}
+
+void ConditionalMixture::for_each_probability_block(
+    const MatrixView& z, const std::function<void(Index, const Matrix&)>& answer) const {
+  const Index width = query_block_width(n_components());
+  parallel_for(resolve_threads(0), block_count(z.cols(), width), [&](Index block) {
+    const Index start = block * width;
+    Matrix pi(n_components(), std::min(width, z.cols() - start));
+    probabilities_of(z.middleCols(start, pi.cols()), pi);
+    answer(start, pi);
+  });
+}
+
+void ConditionalMixture::for_each_query(
+    const MatrixView& z, const std::function<void(Index, const VectorView&)>& answer) const {
+  const int threads = resolve_threads(0);
+  const Index width = query_block_width(n_components());
+  if (block_count(z.cols(), width) >= threads) {
+    for_each_probability_block(z, [&](Index start, const Matrix& pi) {
+      for (Index j = 0; j < pi.cols(); ++j) answer(start + j, pi.col(j));
+    });
+    return;
+  }
+  // Fewer blocks than threads (a few rows, each perhaps costly: an output transform's
+  // quadrature): the same blocks one after another, each one's rows in parallel.
+  for (Index start = 0; start < z.cols(); start += width) {
+    Matrix pi(n_components(), std::min(width, z.cols() - start));
+    probabilities_of(z.middleCols(start, pi.cols()), pi);
+    parallel_for(threads, pi.cols(), [&](Index j) { answer(start + j, pi.col(j)); });
+  }
 }
 
 bool ConditionalMixture::queries_by_kernel_sums(const GaussianKernelCenters& kernel) const {
@@ -469,9 +546,105 @@ Vector ConditionalMixture::kernel_sum_log_pdf(const GaussianKernelCenters& kerne
   return result.array() + log_factor_norms.array() + y_scaling_.log_jacobian();
 }
 
+ConditionalMixture::OutputMoments ConditionalMixture::kernel_sum_moments(
+    const GaussianKernelCenters& kernel, const MatrixView& z, bool covariances) const {
+  // The gate of kernel_sum_log_pdf (kernels K_k(z) = e^{−½‖(z − u_k)/h‖²}, row weights c_k,
+  // marginal weight ε, a broad last component of weight δ) over components N(e; v_k, diag s²)
+  // of one width s, e = (t − μ(z)) / f(z). Moments of e are linear in the mixture weights, so in
+  // the shifted centres a_k = v_k − lo (lo the least centre per output: every c_k a_kd a_kd′ is
+  // a kernel-sum weight, ≥ 0) the raw moments are
+  //   E[a] = (1 − δ)[(1 − ε) A₁/A₀ + ε Σ_k c_k a_k / Σ_k c_k] + δ a_B,
+  //   E[aaᵀ] = (1 − δ)[(1 − ε) A₂/A₀ + ε Σ_k c_k a_k a_kᵀ / Σ_k c_k + diag s²]
+  //            + δ (a_B a_Bᵀ + diag s_B²),
+  // with A_r = Σ_k c_k a_k^{(r)} K_k(z) sums of the engine (A₂ one per pair of outputs), and
+  // Cov[e] = E[aaᵀ] − E[a] E[a]ᵀ (shift-free). Sums within relative error τ put E[a] within
+  // 2τ·R and Cov[e] within 6τ·R² (R the largest span of the centres); τ = kMomentTolerance ·
+  // (min s / R)² / 6 puts them within kMomentTolerance·s and kMomentTolerance·s². Then
+  // E[t] = μ + f ⊙ E[e] and Cov[t] = diag f · Cov[e] · diag f.
+  const Index d_y = output_dim();
+  const Index m = z.cols();
+  const Index kernels = kernel.centers->cols();
+  const Matrix points = kernel.inverse_widths.asDiagonal() * *kernel.centers;
+  const Matrix queries = kernel.inverse_widths.asDiagonal() * z;
+  const Vector weights = kernel.row_weights ? *kernel.row_weights : Vector(Vector::Ones(kernels));
+  const Matrix centers = gaussian_->centers().leftCols(kernels);
+  const Vector lowest = centers.rowwise().minCoeff();
+  const Matrix shifted = centers.colwise() - lowest;
+  const Vector widths = gaussian_->scales().col(0);
+  const double span = std::max(shifted.maxCoeff(), widths.minCoeff());
+  const double ratio = widths.minCoeff() / span;
+  KernelSumOptions options;
+  options.log_tolerance = -std::log1p(-kMomentTolerance * ratio * ratio / 6.0);
+  const Vector log_total = gaussian_kernel_log_sums(points, weights, queries, options).log_sums;
+  // E_gate[Π a] = A/A₀ for a product of shifted centres (weights c_k Π a_k ≥ 0); zero where
+  // every such weight is zero.
+  const auto gate_moment = [&](const Vector& product) -> Eigen::RowVectorXd {
+    const Vector product_weights = weights.cwiseProduct(product);
+    if (!(product_weights.maxCoeff() > 0.0)) return Eigen::RowVectorXd::Zero(m);
+    return (gaussian_kernel_log_sums(points, product_weights, queries, options).log_sums -
+            log_total)
+        .array()
+        .exp()
+        .transpose();
+  };
+  const double gate_share = (1.0 - kernel.broad_weight) * (1.0 - kernel.marginal_weight);
+  const double marginal_share = (1.0 - kernel.broad_weight) * kernel.marginal_weight;
+  const double total_weight = weights.sum();
+  Matrix first(d_y, m);
+  for (Index d = 0; d < d_y; ++d) {
+    first.row(d) = gate_share * gate_moment(shifted.row(d).transpose());
+  }
+  first.colwise() += marginal_share * (shifted * weights) / total_weight;
+  Vector broad_shift;
+  if (kernel.broad_weight > 0.0) {
+    broad_shift = gaussian_->centers().col(kernels) - lowest;
+    first.colwise() += kernel.broad_weight * broad_shift;
+  }
+  const detail::GroupMaps maps = groups_->maps(z);
+  OutputMoments moments;
+  moments.means =
+      maps.shifts.front() + (first.colwise() + lowest).cwiseProduct(maps.factors.front());
+  if (!covariances) return moments;
+  Matrix constant_second =
+      marginal_share * shifted * weights.asDiagonal() * shifted.transpose() / total_weight;
+  constant_second.diagonal() += (1.0 - kernel.broad_weight) * widths.cwiseAbs2();
+  if (kernel.broad_weight > 0.0) {
+    constant_second += kernel.broad_weight * broad_shift * broad_shift.transpose();
+    constant_second.diagonal() +=
+        kernel.broad_weight * gaussian_->scales().col(kernels).cwiseAbs2();
+  }
+  moments.covariances.resize(d_y * d_y, m);
+  for (Index d = 0; d < d_y; ++d) {
+    for (Index e = 0; e <= d; ++e) {
+      const Eigen::RowVectorXd second =
+          gate_share * gate_moment(shifted.row(d).cwiseProduct(shifted.row(e)).transpose());
+      Eigen::RowVectorXd covariance =
+          (second.array() + constant_second(d, e) - first.row(d).array() * first.row(e).array())
+              .matrix();
+      if (d == e) covariance = covariance.cwiseMax(0.0);
+      covariance.array() *=
+          maps.factors.front().row(d).array() * maps.factors.front().row(e).array();
+      moments.covariances.row(d + e * d_y) = covariance;
+      moments.covariances.row(e + d * d_y) = covariance;
+    }
+  }
+  return moments;
+}
+
 Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) const {
   const Matrix z = x_scaling_.transform_query(x, "x");
   const Matrix t = standardized_outputs(y, x.cols());
+  if (!members_.empty()) {  // log Σ_c a_c p_c(y|x)
+    Vector result = Vector::Constant(x.cols(), -INFINITY);
+    for (std::size_t c = 0; c < members_.size(); ++c) {
+      const double log_weight = std::log(member_weights_(static_cast<Index>(c)));
+      const Vector member = members_[c].log_pdf(x, y);
+      for (Index j = 0; j < result.size(); ++j) {
+        result(j) = log_add_exp(result(j), log_weight + member(j));
+      }
+    }
+    return result;
+  }
   if (const std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel();
       kernel && queries_by_kernel_sums(*kernel)) {
     return kernel_sum_log_pdf(*kernel, z, t);
@@ -483,11 +656,8 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
       groups_->has_trend() || bounded ? groups_->maps(z) : detail::GroupMaps{};
   Vector result(z.cols());
   const Index k_count = n_components();
-  parallel_for(resolve_threads(0), block_count(z.cols()), [&](Index block) {
-    const Index start = block * kQueryBlock;
-    const Index width = std::min(kQueryBlock, z.cols() - start);
-    Matrix log_weights(k_count, width);
-    gate_->log_weights(z.middleCols(start, width), log_weights);
+  for_each_log_weight_block(z, [&](Index start, Matrix& log_weights) {
+    const Index width = log_weights.cols();
     Vector joint(k_count);
     Vector target;
     for (Index j = 0; j < width; ++j) {
@@ -565,18 +735,17 @@ Matrix ConditionalMixture::component_densities_at(const MatrixView& t,
 }
 
 Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_grid) const {
-  const Matrix probabilities = component_probabilities(x);
+  const Matrix z = x_scaling_.transform_query(x, "x");
   const Matrix t = standardized_outputs(y_grid, -1);
   if (t.cols() == 0) throw InvalidArgument("the y grid is empty");
   require_memory_for(
       static_cast<double>(t.cols()) * static_cast<double>(std::max(x.cols(), n_components())),
       "the y grid (its points times the inputs)");
+  Matrix result(t.cols(), z.cols());
+  const detail::GroupMaps maps = groups_->maps(z);
   if (answers_numerically()) {
-    const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
-    Matrix result(t.cols(), probabilities.cols());
-    parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
-      const detail::TransformedScalarMixture mixture =
-          transformed_mixture(probabilities.col(j), maps, j);
+    for_each_query(z, [&](Index j, const VectorView& pi) {
+      const detail::TransformedScalarMixture mixture = transformed_mixture(pi, maps, j);
       for (Index p = 0; p < t.cols(); ++p) result(p, j) = mixture.pdf(y_grid(0, p));
     });
     return result;
@@ -586,19 +755,20 @@ Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_gri
   // grid's residuals move (and scale) with x, so each input gets its own densities. A grid point
   // on the atom gets its probability (an atom has no trend).
   if (!groups_->has_trend()) {
-    Matrix result = jacobian * component_densities_at(t, nullptr, 0) * probabilities;
-    if (!atom_->empty()) {
-      const Vector atom = atom_->probabilities(probabilities);
+    const Matrix densities = jacobian * component_densities_at(t, nullptr, 0);
+    for_each_probability_block(z, [&](Index start, const Matrix& pi) {
+      result.middleCols(start, pi.cols()) = densities * pi;
+      if (atom_->empty()) return;
+      const Vector atom = atom_->probabilities(pi);
       for (Index p = 0; p < t.cols(); ++p) {
-        if (atom_->at_atom(y_grid(0, p))) result.row(p) = atom.transpose();
+        if (atom_->at_atom(y_grid(0, p)))
+          result.row(p).segment(start, pi.cols()) = atom.transpose();
       }
-    }
+    });
     return result;
   }
-  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
-  Matrix result(t.cols(), probabilities.cols());
-  parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
-    result.col(j) = jacobian * component_densities_at(t, &maps, j) * probabilities.col(j);
+  for_each_query(z, [&](Index j, const VectorView& pi) {
+    result.col(j) = jacobian * component_densities_at(t, &maps, j) * pi;
   });
   return result;
 }
@@ -609,15 +779,13 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
   require_memory_for(static_cast<double>(n_per_input) * static_cast<double>(x.cols()) *
                          static_cast<double>(output_dim()),
                      "the number of samples per input");
-  const Matrix probabilities = component_probabilities(x);
-  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  const Matrix z = x_scaling_.transform_query(x, "x");
+  const detail::GroupMaps maps = groups_->maps(z);
   const std::vector<std::size_t> group_of = groups_->component_groups();
-  const Index m = probabilities.cols();
-  Matrix draws(output_dim(), m * n_per_input);
-  parallel_for(resolve_threads(0), m, [&](Index j) {
+  Matrix draws(output_dim(), z.cols() * n_per_input);
+  for_each_query(z, [&](Index j, const VectorView& pi) {
     Rng rng(seed, random_stream::indexed(j));
-    std::discrete_distribution<Index> component(probabilities.col(j).data(),
-                                                probabilities.col(j).data() + n_components());
+    std::discrete_distribution<Index> component(pi.data(), pi.data() + n_components());
     for (Index r = 0; r < n_per_input; ++r) {
       const Index k = component(rng.engine());
       auto draw = draws.col(j * n_per_input + r);
@@ -659,24 +827,38 @@ double ConditionalMixture::bounded_draw(std::size_t g, Index k, const detail::Gr
 }
 
 Matrix ConditionalMixture::mean(const MatrixView& x) const {
-  const Matrix probabilities = component_probabilities(x);
-  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  const Matrix z = x_scaling_.transform_query(x, "x");
+  if (!members_.empty()) {  // Σ_c a_c E_c[y|x]
+    Matrix result = Matrix::Zero(output_dim(), x.cols());
+    for (std::size_t c = 0; c < members_.size(); ++c) {
+      result += member_weights_(static_cast<Index>(c)) * members_[c].mean(x);
+    }
+    return result;
+  }
+  if (const std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel();
+      kernel && queries_by_kernel_sums(*kernel)) {
+    return y_scaling_.inverse_transform(kernel_sum_moments(*kernel, z, false).means);
+  }
+  const detail::GroupMaps maps = groups_->maps(z);
   if (answers_numerically()) {
-    Matrix result(1, probabilities.cols());
-    parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
+    Matrix result(1, z.cols());
+    for_each_query(z, [&](Index j, const VectorView& pi) {
       double variance = 0.0;
-      transformed_moments(probabilities.col(j), maps, j, result(0, j), variance);
+      transformed_moments(pi, maps, j, result(0, j), variance);
     });
     return result;
   }
   // E[t] = Σ_g (Π_g μ_g + f_g ⊙ Σ_{k ∈ g} π_k m_k), Π_g the group's probability.
-  Matrix result = Matrix::Zero(output_dim(), probabilities.cols());
-  for (std::size_t g = 0; g < groups_->size(); ++g) {
-    const auto pi = probabilities.middleRows(groups_->first(g), groups_->count(g));
-    result += maps.shifts[g] * pi.colwise().sum().asDiagonal();
-    result += (component_means_.middleCols(groups_->first(g), groups_->count(g)) * pi)
-                  .cwiseProduct(maps.factors[g]);
-  }
+  Matrix result = Matrix::Zero(output_dim(), z.cols());
+  for_each_probability_block(z, [&](Index start, const Matrix& probabilities) {
+    auto block = result.middleCols(start, probabilities.cols());
+    for (std::size_t g = 0; g < groups_->size(); ++g) {
+      const auto pi = probabilities.middleRows(groups_->first(g), groups_->count(g));
+      block += maps.shifts[g].middleCols(start, pi.cols()) * pi.colwise().sum().asDiagonal();
+      block += (component_means_.middleCols(groups_->first(g), groups_->count(g)) * pi)
+                   .cwiseProduct(maps.factors[g].middleCols(start, pi.cols()));
+    }
+  });
   return y_scaling_.inverse_transform(result);
 }
 
@@ -755,19 +937,51 @@ ConditionalMixture::Moments ConditionalMixture::moments_in_t(const detail::Group
 }
 
 Matrix ConditionalMixture::covariance(const MatrixView& x) const {
-  const Matrix probabilities = component_probabilities(x);
-  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  const Matrix z = x_scaling_.transform_query(x, "x");
   const Index d = output_dim();
-  Matrix result(d * d, probabilities.cols());
+  if (!members_.empty()) {
+    // Σ_c a_c (Cov_c + (m_c − m)(m_c − m)ᵀ), centred on the pool's mean m = Σ_c a_c m_c.
+    std::vector<Matrix> means;
+    Matrix mean = Matrix::Zero(d, x.cols());
+    for (std::size_t c = 0; c < members_.size(); ++c) {
+      means.push_back(members_[c].mean(x));
+      mean += member_weights_(static_cast<Index>(c)) * means.back();
+    }
+    Matrix result = Matrix::Zero(d * d, x.cols());
+    for (std::size_t c = 0; c < members_.size(); ++c) {
+      const double weight = member_weights_(static_cast<Index>(c));
+      const Matrix offsets = means[c] - mean;
+      const Matrix member = members_[c].covariance(x);
+      for (Index e = 0; e < d; ++e) {
+        for (Index r = 0; r < d; ++r) {
+          result.row(r + e * d) += weight * (member.row(r + e * d).array() +
+                                             offsets.row(r).array() * offsets.row(e).array())
+                                                .matrix();
+        }
+      }
+    }
+    return result;
+  }
+  if (const std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel();
+      kernel && queries_by_kernel_sums(*kernel)) {
+    // Back to the user's units: Cov[y] = S Cov[t] S with S = diag(scale).
+    Matrix result = kernel_sum_moments(*kernel, z, true).covariances;
+    for (Index e = 0; e < d; ++e) {
+      for (Index r = 0; r < d; ++r)
+        result.row(r + e * d) *= y_scaling_.scale()(r) * y_scaling_.scale()(e);
+    }
+    return result;
+  }
+  const detail::GroupMaps maps = groups_->maps(z);
+  Matrix result(d * d, z.cols());
   if (answers_numerically()) {
-    parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
+    for_each_query(z, [&](Index j, const VectorView& pi) {
       double mean = 0.0;
-      transformed_moments(probabilities.col(j), maps, j, mean, result(0, j));
+      transformed_moments(pi, maps, j, mean, result(0, j));
     });
     return result;
   }
-  parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
-    const auto pi = probabilities.col(j);
+  for_each_query(z, [&](Index j, const VectorView& pi) {
     // Cov[t] = Σ_k π_k (diag v_k + (m_k − E[t]) (m_k − E[t])ᵀ) over the components' moments in
     // t, centred: far from the data a trend moves every m_k far from 0, and the uncentred
     // Σ π_k m_k m_kᵀ − E[t] E[t]ᵀ would cancel the variance away (to a negative number).
@@ -793,14 +1007,14 @@ Matrix ConditionalMixture::component_overlaps() const {
 }
 
 Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
-  const Matrix probabilities = component_probabilities(x);
+  const Matrix z = x_scaling_.transform_query(x, "x");
   // p_user(y) = p_std(t) |∂t/∂y|, so ∫ p_user² dy = |∂t/∂y| ∫ p_std(t)² dt.
   const double jacobian = std::exp(y_scaling_.log_jacobian());
-  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  const detail::GroupMaps maps = groups_->maps(z);
+  Vector result(z.cols());
   if (answers_numerically()) {
-    Vector result(probabilities.cols());
-    parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
-      result(j) = transformed_mixture(probabilities.col(j), maps, j).squared_norm();
+    for_each_query(z, [&](Index j, const VectorView& pi) {
+      result(j) = transformed_mixture(pi, maps, j).squared_norm();
     });
     return result;
   }
@@ -809,19 +1023,19 @@ Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
     // atom adds π_a², the square of its probability (∫ p² dμ against the mixed measure).
     Matrix overlap = component_overlaps();
     atom_->clear_overlaps(overlap);
-    Vector result =
-        (jacobian * (overlap * probabilities).cwiseProduct(probabilities).colwise().sum().array() /
-         maps.factors.front().colwise().prod().array())
-            .transpose();
-    if (!atom_->empty()) result += atom_->probabilities(probabilities).cwiseAbs2();
+    for_each_probability_block(z, [&](Index start, const Matrix& pi) {
+      auto block = result.segment(start, pi.cols());
+      block = (jacobian * (overlap * pi).cwiseProduct(pi).colwise().sum().array() /
+               maps.factors.front().middleCols(start, pi.cols()).colwise().prod().array())
+                  .transpose();
+      if (!atom_->empty()) block += atom_->probabilities(pi).cwiseAbs2();
+    });
     return result;
   }
   // Groups with trends of their own (only Gaussian outputs): the components' overlaps in t,
   // N(m_k; m_l, v_k + v_l) per dimension, depend on the input.
-  Vector result(probabilities.cols());
-  parallel_for(resolve_threads(0), probabilities.cols(), [&](Index j) {
+  for_each_query(z, [&](Index j, const VectorView& pi) {
     const auto [means, variances] = moments_in_t(maps, j);
-    const auto pi = probabilities.col(j);
     double sum = 0.0;
     for (Index k = 0; k < n_components(); ++k) {
       if (!(pi(k) > 0.0)) continue;
@@ -867,12 +1081,12 @@ ConditionalMixture::ScalarComponents ConditionalMixture::scalar_components(
 
 Vector ConditionalMixture::cdf(const MatrixView& x, const MatrixView& y) const {
   require_scalar_output("the CDF");
-  const Matrix probabilities = component_probabilities(x);
+  const Matrix z = x_scaling_.transform_query(x, "x");
   const Matrix t = standardized_outputs(y, x.cols());
-  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  const detail::GroupMaps maps = groups_->maps(z);
   Vector result(t.cols());
-  parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
-    result(j) = scalar_output(probabilities.col(j), maps, j)->cdf(y(0, j), t(0, j));
+  for_each_query(z, [&](Index j, const VectorView& pi) {
+    result(j) = scalar_output(pi, maps, j)->cdf(y(0, j), t(0, j));
   });
   return result;
 }
@@ -880,12 +1094,12 @@ Vector ConditionalMixture::cdf(const MatrixView& x, const MatrixView& y) const {
 Vector ConditionalMixture::crps_by_quadrature(const MatrixView& x, const MatrixView& y) const {
   require_scalar_output("the CRPS");
   if (!discrete_->empty()) throw InvalidArgument("the CRPS by quadrature needs a continuous y");
-  const Matrix probabilities = component_probabilities(x);
+  const Matrix z = x_scaling_.transform_query(x, "x");
   standardized_outputs(y, x.cols());  // checks y
-  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  const detail::GroupMaps maps = groups_->maps(z);
   Vector result(y.cols());
-  parallel_for(resolve_threads(0), y.cols(), [&](Index j) {
-    result(j) = transformed_mixture(probabilities.col(j), maps, j).crps(y(0, j));
+  for_each_query(z, [&](Index j, const VectorView& pi) {
+    result(j) = transformed_mixture(pi, maps, j).crps(y(0, j));
   });
   return result;
 }
@@ -894,11 +1108,11 @@ Matrix ConditionalMixture::quantiles(const MatrixView& x,
                                      const std::vector<double>& probabilities) const {
   require_scalar_output("quantiles");
   require_open_unit_interval(probabilities, "quantile probabilities");
-  const Matrix pi = component_probabilities(x);
-  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
-  Matrix result(static_cast<Index>(probabilities.size()), pi.cols());
-  parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
-    const std::unique_ptr<detail::ScalarOutput> distribution = scalar_output(pi.col(j), maps, j);
+  const Matrix z = x_scaling_.transform_query(x, "x");
+  const detail::GroupMaps maps = groups_->maps(z);
+  Matrix result(static_cast<Index>(probabilities.size()), z.cols());
+  for_each_query(z, [&](Index j, const VectorView& pi) {
+    const std::unique_ptr<detail::ScalarOutput> distribution = scalar_output(pi, maps, j);
     for (std::size_t r = 0; r < probabilities.size(); ++r) {
       result(static_cast<Index>(r), j) = distribution->quantile(probabilities[r]);
     }
@@ -910,12 +1124,12 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
     const MatrixView& x, double coverage) const {
   require_scalar_output("highest-density regions");
   require_open_unit_interval({coverage}, "coverage");
-  const Matrix pi = component_probabilities(x);
-  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
-  std::vector<HighestDensityRegion> regions(static_cast<std::size_t>(pi.cols()));
-  parallel_for(resolve_threads(0), pi.cols(), [&](Index j) {
+  const Matrix z = x_scaling_.transform_query(x, "x");
+  const detail::GroupMaps maps = groups_->maps(z);
+  std::vector<HighestDensityRegion> regions(static_cast<std::size_t>(z.cols()));
+  for_each_query(z, [&](Index j, const VectorView& pi) {
     regions[static_cast<std::size_t>(j)] =
-        scalar_output(pi.col(j), maps, j)->highest_density_region(coverage);
+        scalar_output(pi, maps, j)->highest_density_region(coverage);
   });
   return regions;
 }
@@ -923,12 +1137,12 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
 Vector ConditionalMixture::highest_density_probability(const MatrixView& x,
                                                        const MatrixView& y) const {
   require_scalar_output("highest-density probabilities");
-  const Matrix pi = component_probabilities(x);
+  const Matrix z = x_scaling_.transform_query(x, "x");
   const Matrix t = standardized_outputs(y, x.cols());
-  const detail::GroupMaps maps = groups_->maps(x_scaling_.transform_query(x, "x"));
+  const detail::GroupMaps maps = groups_->maps(z);
   Vector result(t.cols());
-  parallel_for(resolve_threads(0), t.cols(), [&](Index j) {
-    result(j) = scalar_output(pi.col(j), maps, j)->highest_density_probability(y(0, j), t(0, j));
+  for_each_query(z, [&](Index j, const VectorView& pi) {
+    result(j) = scalar_output(pi, maps, j)->highest_density_probability(y(0, j), t(0, j));
   });
   return result;
 }

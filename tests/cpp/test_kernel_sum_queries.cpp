@@ -1,8 +1,11 @@
-// The log-densities of a kernel mixture through the kernel-sum engine (ConditionalMixture::
-// log_pdf with a Gaussian-kernel gate) against the same mixture queried component by component:
-// KCDE with its marginal mixing, sample weights, a linear and a Gaussian-process trend, two
-// outputs, and NW-CDE, at sizes where the engine takes its tree path. The engine keeps every
-// log-density within 1e−6 of the exact sums.
+// The log-densities, means and covariances of a kernel mixture through the kernel-sum engine
+// (ConditionalMixture::log_pdf, mean and covariance with a Gaussian-kernel gate) against the same
+// mixture queried component by component: KCDE with its marginal mixing, sample weights, a linear
+// and a Gaussian-process trend, two outputs, NW-CDE, and a pool of KCDE models (auto's stacking,
+// answered member by member), at sizes where the engine takes its tree path. The engine keeps every
+// log-density within 1e−6 of the exact sums, every mean within 1e−6 of its output's conditional
+// standard deviation and every covariance entry within 1e−6 of the product of the two standard
+// deviations.
 
 #include <gtest/gtest.h>
 
@@ -11,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cdens/cdens.hpp"
+#include "conditional/pooled_gate.hpp"
 #include "support.hpp"
 
 namespace cdens {
@@ -30,19 +34,45 @@ class ComponentwiseGate final : public ConditionalGate {
   }
   Vector log_marginal_weights() const override { return inner_->log_marginal_weights(); }
   nlohmann::json to_json() const override { return inner_->to_json(); }
+  // Neither gaussian_kernel() nor pooled_members(): the mixture cannot see what is inside.
 
  private:
   std::shared_ptr<const ConditionalGate> inner_;
 };
 
-/// The largest |log p| difference between the model and the same mixture queried componentwise.
+/// The same mixture behind a ComponentwiseGate.
+ConditionalMixture componentwise(const ConditionalMixture& model) {
+  EXPECT_TRUE(model.gate().gaussian_kernel().has_value() || !model.gate().pooled_members().empty());
+  return ConditionalMixture(model.x_scaling(), model.y_scaling(),
+                            std::make_shared<ComponentwiseGate>(model.shared_gate()),
+                            model.outputs());
+}
+
+/// The largest |log p| difference between the model and the same mixture queried componentwise,
+/// and the largest differences of its means and covariances, each in units of the componentwise
+/// conditional standard deviations (of the output; of the two outputs' product).
 double largest_difference(const ConditionalMixture& model, const MatrixView& x,
                           const MatrixView& y) {
-  EXPECT_TRUE(model.gate().gaussian_kernel().has_value());
-  const ConditionalMixture componentwise(model.x_scaling(), model.y_scaling(),
-                                         std::make_shared<ComponentwiseGate>(model.shared_gate()),
-                                         model.outputs());
-  return (model.log_pdf(x, y) - componentwise.log_pdf(x, y)).cwiseAbs().maxCoeff();
+  const ConditionalMixture reference = componentwise(model);
+  const Matrix mean = model.mean(x);
+  const Matrix covariance = model.covariance(x);
+  const Matrix reference_mean = reference.mean(x);
+  const Matrix reference_covariance = reference.covariance(x);
+  const Index d = model.output_dim();
+  double largest = (model.log_pdf(x, y) - reference.log_pdf(x, y)).cwiseAbs().maxCoeff();
+  for (Index j = 0; j < x.cols(); ++j) {
+    for (Index r = 0; r < d; ++r) {
+      const double deviation = std::sqrt(reference_covariance(r + r * d, j));
+      largest = std::max(largest, std::abs(mean(r, j) - reference_mean(r, j)) / deviation);
+      for (Index c = 0; c < d; ++c) {
+        const double scale = deviation * std::sqrt(reference_covariance(c + c * d, j));
+        largest = std::max(
+            largest,
+            std::abs(covariance(r + c * d, j) - reference_covariance(r + c * d, j)) / scale);
+      }
+    }
+  }
+  return largest;
 }
 
 /// KCDE with fixed bandwidths (marginal mixing chosen as by default) on n pairs of the sine
@@ -83,6 +113,18 @@ TEST(KernelSumQueriesTest, KcdeAroundATrendMatchesTheComponentwiseDensity) {
     const ConditionalFit fit = kcde_fit(2000, 2, trend, {});
     EXPECT_LT(largest_difference(fit.model, queries.x, queries.y), kTolerance) << to_string(trend);
   }
+}
+
+TEST(KernelSumQueriesTest, PoolOfKcdeModelsMatchesTheComponentwiseDensity) {
+  // Auto's pool at scale: KCDE plain and around the Gaussian-process trend (with its broad
+  // component), weights 0.3 and 0.7; each member answers by its kernel sums.
+  const ConditionalFit plain = kcde_fit(2000, 2, KernelTrend::none, {});
+  const ConditionalFit around_trend = kcde_fit(2000, 2, KernelTrend::gaussian_process, {});
+  const ConditionalMixture pool =
+      pool_mixtures({&plain.model, &around_trend.model}, (Vector(2) << 0.3, 0.7).finished());
+  ASSERT_EQ(pool.gate().pooled_members().size(), 2u);
+  const test::PairSample queries = test::sine_sample(1500, 2, 28);
+  EXPECT_LT(largest_difference(pool, queries.x, queries.y), kTolerance);
 }
 
 TEST(KernelSumQueriesTest, TwoOutputsAndNadarayaWatsonMatchTheComponentwiseDensity) {

@@ -32,6 +32,13 @@ struct GaussianKernelCenters {
   double broad_weight = 0.0;            ///< δ
 };
 
+class ConditionalGate;
+/// A member of a linear pool of gates: its gate and its weight a_c.
+struct PooledMember {
+  std::shared_ptr<const ConditionalGate> gate;
+  double weight = 0.0;
+};
+
 class ConditionalGate {
  public:
   virtual ~ConditionalGate() = default;
@@ -68,6 +75,11 @@ class ConditionalGate {
   /// components share their widths then sum the kernels with the kernel-sum engine. Nothing
   /// otherwise.
   virtual std::optional<GaussianKernelCenters> gaussian_kernel() const { return std::nullopt; }
+
+  /// For a linear pool of gates over consecutive components (component k of member c weighs
+  /// a_c π_ck(x)), its members in order: the mixture then answers a query member by member, each
+  /// by its own fastest path. Empty otherwise.
+  virtual std::vector<PooledMember> pooled_members() const { return {}; }
 };
 
 /// Rebuilds a gate from its kind and parameters; throws ModelFormatError for an unknown kind.

@@ -58,6 +58,7 @@
 // (extrapolated_rows): the front ends warn of them (docs/design.md, "Beyond the data").
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
@@ -364,6 +365,23 @@ class ConditionalMixture {
   /// log p(y|x) at standardised inputs z and outputs t by the kernel-sum engine, within 1e−6.
   Vector kernel_sum_log_pdf(const GaussianKernelCenters& kernel, const MatrixView& z,
                             const MatrixView& t) const;
+  /// E[t | z] (d_y × m) and, with `covariances`, Cov[t | z] ((d_y·d_y) × m, column-major) at
+  /// standardised inputs z by the kernel-sum engine, for a model queries_by_kernel_sums accepts:
+  /// each mean within kMomentTolerance of its output's kernel width s_d (in t), each covariance
+  /// entry within kMomentTolerance·min_d s_d² (the variances are at least s_d², so within
+  /// kMomentTolerance of themselves).
+  struct OutputMoments {
+    Matrix means;
+    Matrix covariances;
+  };
+  OutputMoments kernel_sum_moments(const GaussianKernelCenters& kernel, const MatrixView& z,
+                                   bool covariances) const;
+  /// For a pooled gate (ConditionalGate::pooled_members) over a model without an atom or output
+  /// bounds: every member as a mixture of its own (its trend group's components, trend and
+  /// transform), so that log-densities, means and covariances are the pool's combinations of the
+  /// members' answers, each by its fastest path (kernel sums where it has them). The result of
+  /// a member query is the pool's to the rounding of the combination.
+  void prepare_pool_members();
   /// Merges the components of a one-dimensional Gaussian y by trend group, centre and scale.
   void prepare_merged_components();
   /// Turns log w_k(x) into log π_k(x) in place (Σ π = 1), or into the marginal log-weights where
@@ -371,6 +389,19 @@ class ConditionalMixture {
   void normalize_log_weights(Eigen::Ref<Vector> log_weights) const;
   /// π for standardised inputs (K × m), with the marginal fallback.
   void probabilities_of(const MatrixView& z, Eigen::Ref<Matrix> out) const;
+  /// Calls `answer(start, log_weights)` for consecutive blocks of the columns of the standardised
+  /// inputs z, in parallel, with the gate's log-weights of the block (K × width, columns start
+  /// …): no query holds the K × m weights of all its inputs, only a block's per thread (at most
+  /// 4·2²⁰ entries, or one column; the blocks depend on K alone).
+  void for_each_log_weight_block(const MatrixView& z,
+                                 const std::function<void(Index, Matrix&)>& answer) const;
+  /// The same with the blocks' component probabilities π (probabilities_of).
+  void for_each_probability_block(const MatrixView& z,
+                                  const std::function<void(Index, const Matrix&)>& answer) const;
+  /// `answer(j, π(z_j))` for every column j of z, in parallel over the same blocks (or over a
+  /// block's rows where there are fewer blocks than threads).
+  void for_each_query(const MatrixView& z,
+                      const std::function<void(Index, const VectorView&)>& answer) const;
   void require_scalar_output(const char* query) const;
 
   Standardizer x_scaling_;
@@ -384,7 +415,9 @@ class ConditionalMixture {
   std::shared_ptr<const detail::AtomComponents> atom_;
   std::shared_ptr<const detail::OutputSupport> support_;
   std::optional<InputRange> input_range_;
-  Matrix component_means_;      ///< d_y × K: the mean of each component
+  std::vector<ConditionalMixture> members_;  ///< prepare_pool_members: one per trend group
+  Vector member_weights_;                    ///< a_c
+  Matrix component_means_;                   ///< d_y × K: the mean of each component
   Matrix component_variances_;  ///< d_y × K: the variance of each component, per dimension
   Vector log_marginal_;         ///< normalised log m_k
   // One-dimensional Gaussian y: the merged component of every component (−1 for an atom's), and
