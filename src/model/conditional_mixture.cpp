@@ -632,9 +632,7 @@ ConditionalMixture::OutputMoments ConditionalMixture::kernel_sum_moments(
 }
 
 Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) const {
-  const Matrix z = x_scaling_.transform_query(x, "x");
-  const Matrix t = standardized_outputs(y, x.cols());
-  if (!members_.empty()) {  // log Σ_c a_c p_c(y|x)
+  if (!members_.empty()) {  // log Σ_c a_c p_c(y|x); each member checks and standardises x, y
     Vector result = Vector::Constant(x.cols(), -INFINITY);
     for (std::size_t c = 0; c < members_.size(); ++c) {
       const double log_weight = std::log(member_weights_(static_cast<Index>(c)));
@@ -645,6 +643,8 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
     }
     return result;
   }
+  const Matrix z = x_scaling_.transform_query(x, "x");
+  const Matrix t = standardized_outputs(y, x.cols());
   if (const std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel();
       kernel && queries_by_kernel_sums(*kernel)) {
     return kernel_sum_log_pdf(*kernel, z, t);
@@ -827,7 +827,6 @@ double ConditionalMixture::bounded_draw(std::size_t g, Index k, const detail::Gr
 }
 
 Matrix ConditionalMixture::mean(const MatrixView& x) const {
-  const Matrix z = x_scaling_.transform_query(x, "x");
   if (!members_.empty()) {  // Σ_c a_c E_c[y|x]
     Matrix result = Matrix::Zero(output_dim(), x.cols());
     for (std::size_t c = 0; c < members_.size(); ++c) {
@@ -835,6 +834,7 @@ Matrix ConditionalMixture::mean(const MatrixView& x) const {
     }
     return result;
   }
+  const Matrix z = x_scaling_.transform_query(x, "x");
   if (const std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel();
       kernel && queries_by_kernel_sums(*kernel)) {
     return y_scaling_.inverse_transform(kernel_sum_moments(*kernel, z, false).means);
@@ -937,7 +937,6 @@ ConditionalMixture::Moments ConditionalMixture::moments_in_t(const detail::Group
 }
 
 Matrix ConditionalMixture::covariance(const MatrixView& x) const {
-  const Matrix z = x_scaling_.transform_query(x, "x");
   const Index d = output_dim();
   if (!members_.empty()) {
     // Σ_c a_c (Cov_c + (m_c − m)(m_c − m)ᵀ), centred on the pool's mean m = Σ_c a_c m_c.
@@ -962,6 +961,7 @@ Matrix ConditionalMixture::covariance(const MatrixView& x) const {
     }
     return result;
   }
+  const Matrix z = x_scaling_.transform_query(x, "x");
   if (const std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel();
       kernel && queries_by_kernel_sums(*kernel)) {
     // Back to the user's units: Cov[y] = S Cov[t] S with S = diag(scale).
