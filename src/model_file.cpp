@@ -238,16 +238,17 @@ void save_conditional_model_of_ranks(const ConditionalModel& model, const std::s
   });
   // The document of the model of the rank's first pair, whose columns the writer replaces by
   // every rank's: the rows never become JSON.
-  const ConditionalModel first_pair{
-      ConditionalMixture(
-          mixture.x_scaling(), mixture.y_scaling(),
-          std::make_shared<const ProductKernelGate>(gate->centers_x().leftCols(1),
-                                                    gate->bandwidths(), gate->kernels(),
-                                                    gate->marginal_weight()),
-          MixtureOutputs::gaussian(mixture.centers().leftCols(1), mixture.scales().leftCols(1))
-              .with_groups(mixture.trend_groups())
-              .with_output_kernels(mixture.output_kernels())),
-      model.x_names, model.y_names, model.report, model.labels};
+  ConditionalMixture first_mixture(
+      mixture.x_scaling(), mixture.y_scaling(),
+      std::make_shared<const ProductKernelGate>(gate->centers_x().leftCols(1), gate->bandwidths(),
+                                                gate->kernels(), gate->marginal_weight()),
+      MixtureOutputs::gaussian(mixture.centers().leftCols(1), mixture.scales().leftCols(1))
+          .with_groups(mixture.trend_groups())
+          .with_output_kernels(mixture.output_kernels()));
+  // The range of every rank's inputs, as the model of one process keeps it.
+  if (mixture.input_range()) first_mixture = first_mixture.with_input_range(*mixture.input_range());
+  const ConditionalModel first_pair{std::move(first_mixture), model.x_names, model.y_names,
+                                    model.report, model.labels};
   using Pointer = nlohmann::json::json_pointer;
   write_model_document_of_ranks(path, conditional_model_to_json(first_pair),
                                 {{Pointer("/model/gate/centers_x"), gate->centers_x()},
