@@ -1,5 +1,4 @@
-"""KCDE log-densities, means and variances at scale (issues 35, 51): n training pairs, m query
-pairs, one process.
+"""KCDE queries at scale (issues 35, 51): n training pairs, m query pairs, one process.
 
     build/venv/bin/python bench/scale/kcde_queries.py            # n = m = 10^6, d_x = 1, 2, 5
     build/venv/bin/python bench/scale/kcde_queries.py --input-dims 1   # d_x = 1 only
@@ -11,7 +10,10 @@ mixed with the marginal kernel density of y. Its log-densities are sums of the k
 (exact blocks, dual k-d trees or binned FFT by cost; docs/methods/kernel_sums.md), each within
 1e-6 in log of the exact sum; its means and variances are sums of the same engine (E[y|x] within
 1e-6 of the conditional standard deviation, Var[y|x] within 1e-6 of itself; the C++ tests check
-both against every component summed), and no query holds the m × n component weights.
+both against every component summed), and no query holds the m × n component weights. Its
+quantiles, highest-density regions, CRPS and draws take each input's components from their kernel
+neighbours, reduced within a query tolerance of 1e-6 in probability (docs/methods/kcde.md,
+"Queries of large models"; tests/cpp/test_reduced_queries.cpp checks them against every component).
 
 Data: x uniform on [−2, 2]^d_x, y = sin(2 x_0) + 0.5 x_1 + 0.3 ε (x_1 where d_x > 1), seed 0.
 Bandwidths: KCDE's leave-one-out search on the first 5,000 pairs, shrunk to n by the rate
@@ -19,7 +21,11 @@ n^(−1/(d+4)) (d = d_x + 1), then fixed, so that the fit on n pairs is the stan
 marginal weight's leave-one-out choice. Reported: the fit's and the m log-densities' wall seconds
 (all cores), and the largest |Δ log p| on 100 of the queries against `pdf_grid` at each query's y
 (every component summed, no engine), the seconds of the m means and of the m variances, and the
-process's peak resident memory so far. `uptime` before and after says what else was running. The
+process's peak resident memory so far; then, on the first 10,000 queries (2,000 in the quick
+mode), the seconds of three quantiles (0.05, 0.5, 0.95), of the 90 % highest-density regions, of
+the CRPS and of 10 draws per row, and the largest |F(q) − p| over the quantiles of 100 queries, F
+the CDF integrated by the trapezoidal rule from `pdf_grid` (every component) on a grid of 20,001
+points (its own error is about 1e-7). `uptime` before and after says what else was running. The
 full run also reports each engine sum of the log-densities (joint, input, marginal; d = d_x + 1,
 d_x and 1): its dimension, the path the engine took and its seconds, from the engine's notes
 (CDENS_DEBUG=1, standard error captured around the query).
@@ -44,6 +50,13 @@ HEADLINE_SECONDS = 60.0
 QUICK_PEAK_GB = 1.0
 SEARCH_ROWS = 5000
 CHECKED_QUERIES = 100
+# The query rows of the one-dimensional queries (quantiles, regions, CRPS, draws): full, quick.
+ONE_DIMENSIONAL_ROWS = 10**4
+QUICK_ONE_DIMENSIONAL_ROWS = 2000
+PROBABILITIES = [0.05, 0.5, 0.95]
+GRID_POINTS = 20001
+# The quantiles' agreement: the query tolerance, 1e-6, plus the grid CDF's own error.
+QUANTILE_TOLERANCE = 2e-6
 
 
 def uptime():
@@ -103,7 +116,34 @@ def largest_difference(estimator, queries_x, queries_y, log_p):
     return worst
 
 
-def run(n, m, input_dim):
+def quantile_error(estimator, queries_x, quantiles):
+    """The largest |F(q) − p| over the first CHECKED_QUERIES rows, F integrated by the trapezoidal
+    rule from the componentwise density on a grid from 12 below the quantiles to 12 above."""
+    worst = 0.0
+    for j in range(CHECKED_QUERIES):
+        low, high = quantiles[j, 0] - 2.0, quantiles[j, -1] + 2.0
+        grid = np.linspace(low - 10.0, high + 10.0, GRID_POINTS)
+        density = estimator.pdf_grid(queries_x[j:j + 1], grid[:, None])[:, 0]
+        step = grid[1] - grid[0]
+        cumulative = np.concatenate([[0.0], np.cumsum(0.5 * step * (density[1:] + density[:-1]))])
+        for q, p in zip(quantiles[j], PROBABILITIES):
+            worst = max(worst, abs(np.interp(q, grid, cumulative) - p))
+    return worst
+
+
+def one_dimensional_queries(estimator, queries_x, queries_y):
+    """Seconds of the quantiles, regions, CRPS and draws, and the quantiles' largest error."""
+    quantiles, quantile_seconds = timed(
+        lambda: estimator.predict_quantiles(queries_x, PROBABILITIES))
+    regions, region_seconds = timed(lambda: estimator.hdr(queries_x, 0.9))
+    crps, crps_seconds = timed(lambda: cdens.metrics.crps(estimator, queries_x, queries_y))
+    draws, draw_seconds = timed(lambda: estimator.sample(queries_x, 10, random_state=0))
+    assert len(regions) == len(queries_x) and np.all(crps > 0.0) and np.all(np.isfinite(draws))
+    error = quantile_error(estimator, queries_x, quantiles)
+    return quantile_seconds, region_seconds, crps_seconds, draw_seconds, error
+
+
+def run(n, m, input_dim, rows):
     rng = np.random.default_rng(0)
     x, y = pairs(n, input_dim, rng)
     queries_x, queries_y = pairs(m, input_dim, rng)
@@ -116,14 +156,18 @@ def run(n, m, input_dim):
     means, mean_seconds = timed(lambda: estimator.predict(queries_x))
     variances, variance_seconds = timed(lambda: estimator.predict_var(queries_x))
     assert np.all(np.isfinite(means)) and np.all(variances > 0.0)
+    *seconds_1d, quantile_difference = one_dimensional_queries(
+        estimator, queries_x[:rows], queries_y[:rows])
     # The engine's order of the sums is the compiler's: they are named by dimension (the joint
     # sum's is d_x + 1, the input's d_x, the marginal's 1).
     sums = ", ".join(f"d = {d}: {path} {float(seconds):.3g} s"
                      for path, d, seconds in sorted(notes, key=lambda note: -int(note[1])))
     print(f"| {input_dim} | {n:,} | {m:,} | {fit_seconds:.3g} s | {query_seconds:.3g} s | "
           f"{sums or 'not reported'} | {np.mean(-log_p):.4f} | {difference:.2e} | "
-          f"{mean_seconds:.3g} s | {variance_seconds:.3g} s | {peak_gb():.2f} GB |", flush=True)
-    return query_seconds, difference
+          f"{mean_seconds:.3g} s | {variance_seconds:.3g} s | {rows:,} | "
+          + " | ".join(f"{seconds:.3g} s" for seconds in seconds_1d)
+          + f" | {quantile_difference:.1e} | {peak_gb():.2f} GB |", flush=True)
+    return query_seconds, difference, quantile_difference
 
 
 def main():
@@ -137,21 +181,26 @@ def main():
     if not args.quick:
         os.environ["CDENS_DEBUG"] = "1"  # read at the engine's first note
     print("| d_x | n | m | fit (fixed bandwidths) | log-densities | engine sums | mean NLL | "
-          f"max abs. diff. log p ({CHECKED_QUERIES} queries) | means | variances | peak memory |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    cases = [(20000, 20000, 2)] if args.quick else [(10**6, 10**6, d) for d in args.input_dims]
+          f"max abs. diff. log p ({CHECKED_QUERIES} queries) | means | variances | rows of the "
+          "next | 3 quantiles | 90 % regions | CRPS | 10 draws per row | max abs. F(q) − p | "
+          "peak memory |")
+    print("|" + " --- |" * 17)
+    cases = ([(20000, 20000, 2, QUICK_ONE_DIMENSIONAL_ROWS)] if args.quick
+             else [(10**6, 10**6, d, ONE_DIMENSIONAL_ROWS) for d in args.input_dims])
     results = {case: run(*case) for case in cases}
     print("\nafter:", uptime())
-    for (n, m, input_dim), (seconds, difference) in results.items():
+    for (n, m, input_dim, _), (seconds, difference, quantile_difference) in results.items():
         # The engine's bound, 1e-6 in log, plus the rounding of the componentwise sums.
         assert difference <= 1e-6 + 1e-9, (input_dim, difference)
+        assert quantile_difference <= QUANTILE_TOLERANCE, (input_dim, quantile_difference)
         if not args.quick:
             print(f"headline, d_x = {input_dim}: {m:,} log-densities of a {n:,}-pair KCDE in "
                   f"{seconds:.1f} s (target {HEADLINE_SECONDS:.0f} s)")
     if args.quick:
         assert peak_gb() <= QUICK_PEAK_GB, peak_gb()
         print(f"headline: KCDE log-densities within 1e-6 of the componentwise sums "
-              f"({results[cases[0]][1]:.2e}); peak memory {peak_gb():.2f} GB "
+              f"({results[cases[0]][1]:.2e}), quantiles within {QUANTILE_TOLERANCE:g} in "
+              f"probability ({results[cases[0]][2]:.1e}); peak memory {peak_gb():.2f} GB "
               f"(at most {QUICK_PEAK_GB} GB)")
 
 

@@ -12,17 +12,6 @@
 namespace cdens {
 namespace {
 
-constexpr double kInverseSqrt2Pi = 0.39894228040143267794;
-
-/// E|N(m, v)| = 2 √v φ(m/√v) + m (2 Φ(m/√v) − 1), with 2 Φ(z) − 1 = erf(z/√2); |m| for v = 0
-/// (a point mass: an atom's component, or two of them).
-double absolute_normal_mean(double m, double variance) {
-  if (variance == 0.0) return std::abs(m);
-  const double sd = std::sqrt(variance);
-  const double z = m / sd;
-  return 2.0 * sd * kInverseSqrt2Pi * std::exp(-0.5 * z * z) + m * std::erf(z / std::sqrt(2.0));
-}
-
 void require_scalar(const ConditionalMixture& model, const char* score) {
   if (model.output_dim() != 1) {
     throw InvalidArgument(std::string(score) + " needs a one-dimensional y; this model has d_y = " +
@@ -30,14 +19,14 @@ void require_scalar(const ConditionalMixture& model, const char* score) {
   }
 }
 
-/// The closed forms below are those of Gaussian components: a y declared discrete (a KCDE
-/// probability mass function) is refused.
-void require_gaussian_outputs(const ConditionalMixture& model, const char* score) {
+/// The CRPS of a discrete y is left to the RPS (ranked_probability_scores): a y declared
+/// discrete (a KCDE probability mass function) is refused.
+void require_continuous_output(const ConditionalMixture& model, const char* score) {
   for (const ColumnKernel& kernel : model.output_kernels()) {
     if (kernel.is_discrete()) {
       throw InvalidArgument(std::string(score) +
-                            " is computed in closed form for continuous outputs; this model's y "
-                            "is discrete (a probability mass function)");
+                            " is computed for continuous outputs; this model's y is discrete (a "
+                            "probability mass function): its score is the RPS");
     }
   }
 }
@@ -52,95 +41,9 @@ void require_pairs(const MatrixView& x, const MatrixView& y) {
 
 Vector crps(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y) {
   require_scalar(model, "the CRPS");
-  require_gaussian_outputs(model, "the CRPS");
+  require_continuous_output(model, "the CRPS");
   require_pairs(x, y);
-  // CRPS = E|Y − y| − ½ E|Y − Y′| over the components in y's units (A(m, v) = E|N(m, v)|):
-  //   E|Y − y| = Σ_k π_k A(c_k − y, v_k),  E|Y − Y′| = Σ_k Σ_l π_k π_l A(c_k − c_l, v_k + v_l).
-  // Within a trend group, t = μ + f e moves every component alike and A(f a, f² b) = f A(a, b),
-  // so the group's block is f times πᵀ M π with M_kl = A(c_k − c_l, s_k² + s_l²) on e, the same
-  // matrix for every pair (one product for all pairs); only the blocks between the groups of a
-  // pool depend on the pair. An atom's components are point masses at its value: spread 0, so
-  // A(m, 0) = |m| (the atom's terms of E|Y − y| and E|Y − Y′|).
-  if (model.has_output_transform() || model.has_output_bounds()) {
-    return model.crps_by_quadrature(x, y);
-  }
-  const auto& groups = model.trend_groups();
-  Eigen::RowVectorXd centers = model.centers().row(0);
-  Eigen::RowVectorXd variances = model.scales().row(0).array().square();
-  std::vector<bool> point_mass(static_cast<std::size_t>(model.n_components()), false);
-  if (const auto& atom = model.atom()) {
-    // An atom has no trend: its value in e is its standardisation.
-    const double standardized =
-        (atom->value - model.y_scaling().mean()(0)) / model.y_scaling().scale()(0);
-    for (const Index k : atom->components) {
-      centers(k) = standardized;
-      variances(k) = 0.0;
-      point_mass[static_cast<std::size_t>(k)] = true;
-    }
-  }
-  // Each group's M, and the component whose spread in y over its s gives the group's factor f
-  // times y's scale (a Gaussian component: the mixture keeps one beside an atom's).
-  std::vector<Matrix> overlaps;
-  std::vector<Index> references;
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    const Index first = groups[g].first_component;
-    const Index count = model.trend_group_end(g) - first;
-    const Eigen::RowVectorXd c = centers.segment(first, count);
-    const Eigen::RowVectorXd variance = variances.segment(first, count);
-    Matrix& overlap = overlaps.emplace_back(count, count);
-    for (Index k = 0; k < count; ++k) {
-      for (Index l = 0; l <= k; ++l) {
-        overlap(k, l) = overlap(l, k) =
-            absolute_normal_mean(c(k) - c(l), variance(k) + variance(l));
-      }
-    }
-    Index reference = first;
-    while (reference + 1 < first + count && point_mass[static_cast<std::size_t>(reference)]) {
-      ++reference;
-    }
-    references.push_back(reference);
-  }
-  // The rows in blocks whose components (three K × rows matrices) hold at most 4·2²⁰ entries:
-  // the components of every row at once held 3·K·m doubles.
-  const Index rows_per_block = std::max<Index>(1, (Index{1} << 22) / model.n_components());
-  Vector result(y.cols());
-  for (Index start = 0; start < y.cols(); start += rows_per_block) {
-    const Index rows = std::min(rows_per_block, y.cols() - start);
-    const ConditionalMixture::ScalarComponents components =
-        model.scalar_components(x.middleCols(start, rows));
-    const Matrix& pi = components.probabilities;
-    Vector spread = Vector::Zero(rows);  // E|Y − Y′|
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      const auto p = pi.middleRows(groups[g].first_component, overlaps[g].rows());
-      const Eigen::ArrayXd factor = components.spreads.row(references[g]).transpose().array() /
-                                    model.scales()(0, references[g]);
-      spread.array() +=
-          factor * (overlaps[g] * p).cwiseProduct(p).colwise().sum().transpose().array();
-    }
-    parallel_for(resolve_threads(0), rows, [&](Index j) {
-      const auto p = pi.col(j);
-      const auto c = components.centers.col(j);
-      const double observed = y(0, start + j);
-      const Eigen::ArrayXd variance = components.spreads.col(j).array().square();
-      double distance = 0.0;
-      for (Index k = 0; k < p.size(); ++k) {
-        if (p(k) > 0.0) distance += p(k) * absolute_normal_mean(c(k) - observed, variance(k));
-      }
-      double between = 0.0;  // the blocks of two groups, each counted once and doubled
-      for (std::size_t g = 0; g < groups.size(); ++g) {
-        for (Index k = groups[g].first_component; k < model.trend_group_end(g); ++k) {
-          if (!(p(k) > 0.0)) continue;
-          for (Index l = model.trend_group_end(g); l < p.size(); ++l) {
-            if (p(l) > 0.0) {
-              between += p(k) * p(l) * absolute_normal_mean(c(k) - c(l), variance(k) + variance(l));
-            }
-          }
-        }
-      }
-      result(start + j) = std::max(0.0, distance - 0.5 * (spread(j) + 2.0 * between));
-    });
-  }
-  return result;
+  return model.crps(x, y);
 }
 
 Matrix pinball_losses(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
@@ -20,9 +21,11 @@
 #include "io/json_reading.hpp"
 #include "kernel_sums/gaussian_kernel.hpp"
 #include "kernel_sums/kernel_sums.hpp"
+#include "model/component_reduction.hpp"
 #include "model/discrete_outputs.hpp"
 #include "model/gaussian_components.hpp"
 #include "model/level_distribution.hpp"
+#include "model/neighbour_components.hpp"
 #include "model/output_atom.hpp"
 #include "model/output_support.hpp"
 #include "model/scalar_mixture.hpp"
@@ -58,11 +61,26 @@ Index block_count(Index m, Index width) { return (m + width - 1) / width; }
 // 1.8·10³⁰⁸. Data scaled by 10²⁰⁰ fitted, scored, then predicted non-finite variances.
 constexpr double kLargestOutputScale = 1e152;
 
+// Queries by kernel neighbours (for_each_scalar_output) take this many inputs per task.
+constexpr Index kNeighbourBlock = 8;
+
+// A one-dimensional y of at most this many distinct components (centre, width and trend group)
+// answers from every component; more are reduced within the query tolerance (reduced_components).
+constexpr Index kExactComponents = 512;
+
 // The kernel-sum engine's means and covariances of a mixture of kernels (kernel_sum_moments):
 // within this fraction of the output's kernel width, and of its square.
 constexpr double kMomentTolerance = 1e-6;
 
 }  // namespace
+
+namespace detail {
+/// The kernel-neighbour path of a model's one-dimensional queries, built on its first query.
+struct NeighbourPath {
+  std::once_flag built;
+  std::unique_ptr<const NeighbourComponents> components;
+};
+}  // namespace detail
 
 void require_answerable_output_scales(const Standardizer& y_scaling,
                                       const std::vector<std::string>& names) {
@@ -166,10 +184,10 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
   prepare_pool_members();
   // The form of a one-dimensional y, chosen once (the parts allow neither a transform, bounds nor
   // an atom with a discrete y, nor an atom with a transform or bounds).
-  scalar_form_ = !discrete_->empty()     ? &ConditionalMixture::level_output
-                 : answers_numerically() ? &ConditionalMixture::transformed_output
-                 : !atom_->empty()       ? &ConditionalMixture::atom_output
-                                         : &ConditionalMixture::standardized_output;
+  scalar_form_ = !discrete_->empty() ? &ConditionalMixture::level_output
+                 : !atom_->empty()   ? &ConditionalMixture::atom_output
+                                     : &ConditionalMixture::continuous_output_of;
+  if (takes_neighbour_path()) neighbour_path_ = std::make_shared<detail::NeighbourPath>();
 }
 
 void ConditionalMixture::prepare_pool_members() {
@@ -200,6 +218,22 @@ ConditionalMixture ConditionalMixture::with_input_range(InputRange range) const 
   range.require_valid(input_dim());
   ConditionalMixture model = *this;
   model.input_range_ = std::move(range);
+  return model;
+}
+
+ConditionalMixture ConditionalMixture::with_query_tolerance(double tolerance) const {
+  if (!(tolerance >= 0.0 && tolerance < 0.01)) {
+    throw InvalidArgument("the query tolerance must lie in [0, 0.01); got " +
+                          format_number(tolerance));
+  }
+  ConditionalMixture model = *this;
+  model.query_tolerance_ = tolerance;
+  for (ConditionalMixture& member : model.members_) {
+    member = member.with_query_tolerance(tolerance);
+  }
+  // The neighbour path holds components reduced at the tolerance: a new one, built when asked.
+  model.neighbour_path_ =
+      model.takes_neighbour_path() ? std::make_shared<detail::NeighbourPath>() : nullptr;
   return model;
 }
 
@@ -285,8 +319,8 @@ void ConditionalMixture::prepare_merged_components() {
   std::vector<Index> order(static_cast<std::size_t>(n_components()));
   std::iota(order.begin(), order.end(), Index{0});
   const auto key = [&](Index k) {
-    return std::make_tuple(group_of[static_cast<std::size_t>(k)], outputs_.centers()(0, k),
-                           outputs_.scales()(0, k));
+    return std::make_tuple(group_of[static_cast<std::size_t>(k)], outputs_.scales()(0, k),
+                           outputs_.centers()(0, k));
   };
   std::sort(order.begin(), order.end(), [&](Index a, Index b) { return key(a) < key(b); });
   // The atom's components are no Gaussians: they join no merged component.
@@ -308,27 +342,43 @@ void ConditionalMixture::prepare_merged_components() {
   merged_scales_ = Eigen::Map<const Vector>(scales.data(), static_cast<Index>(scales.size()));
 }
 
-detail::ScalarMixture ConditionalMixture::scalar_mixture(const VectorView& pi,
-                                                         const detail::GroupMaps& maps,
-                                                         Index j) const {
+double ConditionalMixture::scalar_tolerance() const {
+  // A few components are answered as they are; truncated ones are not moment-matched, so a
+  // bounded y merges its ties only.
+  const bool exact = merged_centers_.size() <= kExactComponents || support_->bounded();
+  return exact ? 0.0 : query_tolerance_;
+}
+
+detail::ScalarComponentList ConditionalMixture::reduced_components(const VectorView& pi,
+                                                                   double tolerance) const {
   Vector weights = Vector::Zero(merged_centers_.size());
   for (Index k = 0; k < pi.size(); ++k) {
     const Index merged = merged_of_[static_cast<std::size_t>(k)];
     if (merged >= 0) weights(merged) += pi(k);
   }
+  detail::ScalarComponentList reduced;
+  detail::reduce_components(weights, merged_centers_, merged_scales_, merged_groups_, tolerance,
+                            reduced);
+  return reduced;
+}
+
+detail::ScalarMixture ConditionalMixture::scalar_mixture(
+    const detail::ScalarComponentList& components, const detail::GroupMaps& maps, Index j) const {
   // A component of group g in t: centre μ_g + f_g c, spread f_g s.
-  Vector centers(merged_centers_.size());
-  Vector scales(merged_centers_.size());
-  for (Index m = 0; m < merged_centers_.size(); ++m) {
-    const std::size_t g = merged_groups_[static_cast<std::size_t>(m)];
-    centers(m) = maps.center(g, 0, j, merged_centers_(m));
-    scales(m) = maps.spread(g, 0, j, merged_scales_(m));
+  const auto count = static_cast<Index>(components.weights.size());
+  Vector centers(count);
+  Vector scales(count);
+  for (Index m = 0; m < count; ++m) {
+    const auto i = static_cast<std::size_t>(m);
+    centers(m) = maps.center(components.groups[i], 0, j, components.centers[i]);
+    scales(m) = maps.spread(components.groups[i], 0, j, components.scales[i]);
   }
-  return detail::ScalarMixture(weights, centers, scales);
+  return detail::ScalarMixture(Eigen::Map<const Vector>(components.weights.data(), count), centers,
+                               scales);
 }
 
 detail::TransformedScalarMixture ConditionalMixture::transformed_mixture(
-    const VectorView& pi, const detail::GroupMaps& maps, Index j) const {
+    const detail::ScalarComponentList& components, const detail::GroupMaps& maps, Index j) const {
   // Part 0 holds the untransformed groups (t is y's standardisation), part 1 + g group g's.
   std::vector<detail::TransformedScalarMixture::Part> parts(groups_->size() + 1);
   parts.front().shift = y_scaling_.mean()(0);
@@ -340,15 +390,12 @@ detail::TransformedScalarMixture ConditionalMixture::transformed_mixture(
     parts[g + 1].lower = support_->lower_t(g);
     parts[g + 1].upper = support_->upper_t(g);
   }
-  Vector weights = Vector::Zero(merged_centers_.size());
-  for (Index k = 0; k < pi.size(); ++k) weights(merged_of_[static_cast<std::size_t>(k)]) += pi(k);
-  for (Index m = 0; m < merged_centers_.size(); ++m) {
-    if (!(weights(m) > 0.0)) continue;
-    const std::size_t g = merged_groups_[static_cast<std::size_t>(m)];
+  for (std::size_t m = 0; m < components.weights.size(); ++m) {
+    const std::size_t g = components.groups[m];
     auto& part = parts[groups_->groups()[g].transform ? g + 1 : 0];
-    part.probabilities.push_back(weights(m));
-    part.centers.push_back(maps.center(g, 0, j, merged_centers_(m)));
-    part.scales.push_back(maps.spread(g, 0, j, merged_scales_(m)));
+    part.probabilities.push_back(components.weights[m]);
+    part.centers.push_back(maps.center(g, 0, j, components.centers[m]));
+    part.scales.push_back(maps.spread(g, 0, j, components.scales[m]));
   }
   return detail::TransformedScalarMixture(std::move(parts), support_->bounds());
 }
@@ -365,16 +412,19 @@ std::unique_ptr<detail::ScalarOutput> ConditionalMixture::level_output(
       discrete_->level_distribution(pi));
 }
 
-std::unique_ptr<detail::ScalarOutput> ConditionalMixture::standardized_output(
+std::unique_ptr<detail::ScalarOutput> ConditionalMixture::continuous_output_of(
     const VectorView& pi, const detail::GroupMaps& maps, Index j) const {
-  return std::make_unique<detail::StandardizedScalarOutput>(
-      scalar_mixture(pi, maps, j), y_scaling_.mean()(0), y_scaling_.scale()(0));
+  return continuous_output(reduced_components(pi, scalar_tolerance()), maps, j);
 }
 
-std::unique_ptr<detail::ScalarOutput> ConditionalMixture::transformed_output(
-    const VectorView& pi, const detail::GroupMaps& maps, Index j) const {
-  return std::make_unique<detail::ScalarOutputInY<detail::TransformedScalarMixture>>(
-      transformed_mixture(pi, maps, j));
+std::unique_ptr<detail::ScalarOutput> ConditionalMixture::continuous_output(
+    const detail::ScalarComponentList& components, const detail::GroupMaps& maps, Index j) const {
+  if (answers_numerically()) {
+    return std::make_unique<detail::ScalarOutputInY<detail::TransformedScalarMixture>>(
+        transformed_mixture(components, maps, j));
+  }
+  return std::make_unique<detail::StandardizedScalarOutput>(
+      scalar_mixture(components, maps, j), y_scaling_.mean()(0), y_scaling_.scale()(0));
 }
 
 std::unique_ptr<detail::ScalarOutput> ConditionalMixture::atom_output(const VectorView& pi,
@@ -384,10 +434,80 @@ std::unique_ptr<detail::ScalarOutput> ConditionalMixture::atom_output(const Vect
   const double atom = atom_->probability(pi);
   const double rest = pi.sum() - atom;
   std::optional<detail::ScalarMixture> continuous;
-  if (rest > 0.0) continuous.emplace(scalar_mixture(pi / rest, maps, j));
+  if (rest > 0.0) {
+    continuous.emplace(scalar_mixture(reduced_components(pi / rest, scalar_tolerance()), maps, j));
+  }
   return std::make_unique<detail::AtomScalarOutput>(
       atom / (atom + rest), atom_->value(), atom_->standardized_value(), std::move(continuous),
       y_scaling_.mean()(0), y_scaling_.scale()(0));
+}
+
+bool ConditionalMixture::takes_neighbour_path() const {
+  if (!(query_tolerance_ > 0.0)) return false;
+  if (!members_.empty()) {
+    return std::all_of(members_.begin(), members_.end(), [](const ConditionalMixture& member) {
+      return member.takes_neighbour_path();
+    });
+  }
+  const std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel();
+  return kernel && output_dim() == 1 && discrete_->empty() && atom_->empty() &&
+         !support_->bounded() && groups_->size() == 1 &&
+         kernel->centers->cols() + (kernel->broad_weight > 0.0 ? 1 : 0) == n_components() &&
+         merged_centers_.size() > kExactComponents;
+}
+
+void ConditionalMixture::prepare_neighbour_path() const {
+  if (!members_.empty()) {
+    for (const ConditionalMixture& member : members_) member.prepare_neighbour_path();
+    return;
+  }
+  std::call_once(neighbour_path_->built, [&] {
+    neighbour_path_->components = std::make_unique<const detail::NeighbourComponents>(
+        *gate_->gaussian_kernel(),
+        detail::MergedComponents{merged_of_, merged_centers_, merged_scales_, merged_groups_},
+        query_tolerance_);
+  });
+}
+
+void ConditionalMixture::neighbour_components(const double* z,
+                                              detail::ScalarComponentList& components) const {
+  if (members_.empty()) {
+    neighbour_path_->components->components_at(z, components);
+    return;
+  }
+  // Σ_c a_c p_c: member c's components, in its group 0, are the pool's group c.
+  components = detail::ScalarComponentList{};
+  detail::ScalarComponentList member;
+  for (std::size_t c = 0; c < members_.size(); ++c) {
+    members_[c].neighbour_components(z, member);
+    const double weight = member_weights_(static_cast<Index>(c));
+    for (std::size_t m = 0; m < member.weights.size(); ++m) {
+      components.weights.push_back(weight * member.weights[m]);
+      components.centers.push_back(member.centers[m]);
+      components.scales.push_back(member.scales[m]);
+      components.groups.push_back(c);
+    }
+  }
+}
+
+void ConditionalMixture::for_each_scalar_output(
+    const MatrixView& z, const detail::GroupMaps& maps,
+    const std::function<void(Index, const detail::ScalarOutput&)>& answer) const {
+  if (!neighbour_path_) {
+    for_each_query(z,
+                   [&](Index j, const VectorView& pi) { answer(j, *scalar_output(pi, maps, j)); });
+    return;
+  }
+  prepare_neighbour_path();
+  const Matrix inputs = z;  // contiguous columns
+  parallel_for(resolve_threads(0), block_count(z.cols(), kNeighbourBlock), [&](Index block) {
+    detail::ScalarComponentList components;
+    const Index end = std::min(z.cols(), (block + 1) * kNeighbourBlock);
+    for (Index j = block * kNeighbourBlock; j < end; ++j) {
+      neighbour_components(inputs.col(j).data(), components);
+      answer(j, *continuous_output(components, maps, j));
+    }
+  });
 }
 
 Vector ConditionalMixture::atom_probability(const MatrixView& x) const {
@@ -745,7 +865,8 @@ Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_gri
   const detail::GroupMaps maps = groups_->maps(z);
   if (answers_numerically()) {
     for_each_query(z, [&](Index j, const VectorView& pi) {
-      const detail::TransformedScalarMixture mixture = transformed_mixture(pi, maps, j);
+      const detail::TransformedScalarMixture mixture =
+          transformed_mixture(reduced_components(pi, 0.0), maps, j);
       for (Index p = 0; p < t.cols(); ++p) result(p, j) = mixture.pdf(y_grid(0, p));
     });
     return result;
@@ -783,32 +904,80 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
   const detail::GroupMaps maps = groups_->maps(z);
   const std::vector<std::size_t> group_of = groups_->component_groups();
   Matrix draws(output_dim(), z.cols() * n_per_input);
+  // A draw of component k at input j into column `column` of the draws.
+  const auto draw_of = [&](Index k, Index j, Rng& rng, Index column) {
+    auto draw = draws.col(column);
+    if (atom_->is_atom(k)) {  // a one-dimensional y
+      draw(0) = atom_->value();
+      return;
+    }
+    for (Index d = 0; d < output_dim(); ++d) {
+      if (discrete_->is_discrete(d)) {
+        draw(d) = discrete_->draw(d, k, rng);
+        continue;
+      }
+      const std::size_t g = group_of[static_cast<std::size_t>(k)];
+      if (support_->bounded()) {
+        draw(d) = bounded_draw(g, k, maps, j, rng);
+        continue;
+      }
+      const double t = maps.center(g, d, j, gaussian_->draw(d, k, rng));
+      draw(d) = groups_->to_output(g, d, t, y_scaling_);
+    }
+  };
+  if (neighbour_path_) {  // each input's components from its kernel neighbours
+    prepare_neighbour_path();
+    const Matrix inputs = z;  // contiguous columns
+    parallel_for(resolve_threads(0), block_count(z.cols(), kNeighbourBlock), [&](Index block) {
+      std::vector<Index> components(static_cast<std::size_t>(n_per_input));
+      const Index end = std::min(z.cols(), (block + 1) * kNeighbourBlock);
+      for (Index j = block * kNeighbourBlock; j < end; ++j) {
+        Rng rng(seed, random_stream::indexed(j));
+        draw_neighbour_components(inputs.col(j).data(), rng, components);
+        for (Index r = 0; r < n_per_input; ++r) {
+          draw_of(components[static_cast<std::size_t>(r)], j, rng, j * n_per_input + r);
+        }
+      }
+    });
+    return draws;
+  }
   for_each_query(z, [&](Index j, const VectorView& pi) {
     Rng rng(seed, random_stream::indexed(j));
     std::discrete_distribution<Index> component(pi.data(), pi.data() + n_components());
     for (Index r = 0; r < n_per_input; ++r) {
-      const Index k = component(rng.engine());
-      auto draw = draws.col(j * n_per_input + r);
-      if (atom_->is_atom(k)) {  // a one-dimensional y
-        draw(0) = atom_->value();
-        continue;
-      }
-      for (Index d = 0; d < output_dim(); ++d) {
-        if (discrete_->is_discrete(d)) {
-          draw(d) = discrete_->draw(d, k, rng);
-          continue;
-        }
-        const std::size_t g = group_of[static_cast<std::size_t>(k)];
-        if (support_->bounded()) {
-          draw(d) = bounded_draw(g, k, maps, j, rng);
-          continue;
-        }
-        const double t = maps.center(g, d, j, gaussian_->draw(d, k, rng));
-        draw(d) = groups_->to_output(g, d, t, y_scaling_);
-      }
+      draw_of(component(rng.engine()), j, rng, j * n_per_input + r);
     }
   });
   return draws;
+}
+
+void ConditionalMixture::draw_neighbour_components(const double* z, Rng& rng,
+                                                   std::vector<Index>& draws) const {
+  if (members_.empty()) {
+    neighbour_path_->components->draw_components(z, rng, draws);
+    return;
+  }
+  // Each draw's member by the pool's weights a_c, then each member's draws of its components
+  // (component k of member c is the pool's groups_->first(c) + k).
+  std::vector<std::size_t> member_of(draws.size());
+  for (std::size_t& member : member_of) {
+    double u = rng.uniform();
+    member = 0;
+    while (member + 1 < members_.size() && u >= member_weights_(static_cast<Index>(member))) {
+      u -= member_weights_(static_cast<Index>(member));
+      ++member;
+    }
+  }
+  for (std::size_t c = 0; c < members_.size(); ++c) {
+    const auto count = std::count(member_of.begin(), member_of.end(), c);
+    if (count == 0) continue;
+    std::vector<Index> member_draws(static_cast<std::size_t>(count));
+    members_[c].draw_neighbour_components(z, rng, member_draws);
+    std::size_t next = 0;
+    for (std::size_t r = 0; r < draws.size(); ++r) {
+      if (member_of[r] == c) draws[r] = groups_->first(c) + member_draws[next++];
+    }
+  }
 }
 
 double ConditionalMixture::bounded_draw(std::size_t g, Index k, const detail::GroupMaps& maps,
@@ -1012,23 +1181,21 @@ Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
   const double jacobian = std::exp(y_scaling_.log_jacobian());
   const detail::GroupMaps maps = groups_->maps(z);
   Vector result(z.cols());
-  if (answers_numerically()) {
-    for_each_query(z, [&](Index j, const VectorView& pi) {
-      result(j) = transformed_mixture(pi, maps, j).squared_norm();
+  if (output_dim() == 1) {  // each input's distribution (ScalarOutput::squared_norm)
+    for_each_scalar_output(z, maps, [&](Index j, const detail::ScalarOutput& distribution) {
+      result(j) = distribution.squared_norm();
     });
     return result;
   }
+  // A multivariate y (no atom, transform or bounds: those need a one-dimensional y).
   if (groups_->size() == 1 || !groups_->has_trend()) {
-    // p_std(t) = p(e) / Π f with one f for every component: ∫ p_std² dt = ∫ p(e)² de / Π f. An
-    // atom adds π_a², the square of its probability (∫ p² dμ against the mixed measure).
-    Matrix overlap = component_overlaps();
-    atom_->clear_overlaps(overlap);
+    // p_std(t) = p(e) / Π f with one f for every component: ∫ p_std² dt = ∫ p(e)² de / Π f.
+    const Matrix overlap = component_overlaps();
     for_each_probability_block(z, [&](Index start, const Matrix& pi) {
-      auto block = result.segment(start, pi.cols());
-      block = (jacobian * (overlap * pi).cwiseProduct(pi).colwise().sum().array() /
-               maps.factors.front().middleCols(start, pi.cols()).colwise().prod().array())
-                  .transpose();
-      if (!atom_->empty()) block += atom_->probabilities(pi).cwiseAbs2();
+      result.segment(start, pi.cols()) =
+          (jacobian * (overlap * pi).cwiseProduct(pi).colwise().sum().array() /
+           maps.factors.front().middleCols(start, pi.cols()).colwise().prod().array())
+              .transpose();
     });
     return result;
   }
@@ -1085,21 +1252,20 @@ Vector ConditionalMixture::cdf(const MatrixView& x, const MatrixView& y) const {
   const Matrix t = standardized_outputs(y, x.cols());
   const detail::GroupMaps maps = groups_->maps(z);
   Vector result(t.cols());
-  for_each_query(z, [&](Index j, const VectorView& pi) {
-    result(j) = scalar_output(pi, maps, j)->cdf(y(0, j), t(0, j));
+  for_each_scalar_output(z, maps, [&](Index j, const detail::ScalarOutput& distribution) {
+    result(j) = distribution.cdf(y(0, j), t(0, j));
   });
   return result;
 }
 
-Vector ConditionalMixture::crps_by_quadrature(const MatrixView& x, const MatrixView& y) const {
+Vector ConditionalMixture::crps(const MatrixView& x, const MatrixView& y) const {
   require_scalar_output("the CRPS");
-  if (!discrete_->empty()) throw InvalidArgument("the CRPS by quadrature needs a continuous y");
   const Matrix z = x_scaling_.transform_query(x, "x");
-  standardized_outputs(y, x.cols());  // checks y
+  const Matrix t = standardized_outputs(y, x.cols());
   const detail::GroupMaps maps = groups_->maps(z);
   Vector result(y.cols());
-  for_each_query(z, [&](Index j, const VectorView& pi) {
-    result(j) = transformed_mixture(pi, maps, j).crps(y(0, j));
+  for_each_scalar_output(z, maps, [&](Index j, const detail::ScalarOutput& distribution) {
+    result(j) = distribution.crps(y(0, j), t(0, j));
   });
   return result;
 }
@@ -1111,10 +1277,9 @@ Matrix ConditionalMixture::quantiles(const MatrixView& x,
   const Matrix z = x_scaling_.transform_query(x, "x");
   const detail::GroupMaps maps = groups_->maps(z);
   Matrix result(static_cast<Index>(probabilities.size()), z.cols());
-  for_each_query(z, [&](Index j, const VectorView& pi) {
-    const std::unique_ptr<detail::ScalarOutput> distribution = scalar_output(pi, maps, j);
+  for_each_scalar_output(z, maps, [&](Index j, const detail::ScalarOutput& distribution) {
     for (std::size_t r = 0; r < probabilities.size(); ++r) {
-      result(static_cast<Index>(r), j) = distribution->quantile(probabilities[r]);
+      result(static_cast<Index>(r), j) = distribution.quantile(probabilities[r]);
     }
   });
   return result;
@@ -1127,9 +1292,8 @@ std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
   const Matrix z = x_scaling_.transform_query(x, "x");
   const detail::GroupMaps maps = groups_->maps(z);
   std::vector<HighestDensityRegion> regions(static_cast<std::size_t>(z.cols()));
-  for_each_query(z, [&](Index j, const VectorView& pi) {
-    regions[static_cast<std::size_t>(j)] =
-        scalar_output(pi, maps, j)->highest_density_region(coverage);
+  for_each_scalar_output(z, maps, [&](Index j, const detail::ScalarOutput& distribution) {
+    regions[static_cast<std::size_t>(j)] = distribution.highest_density_region(coverage);
   });
   return regions;
 }
@@ -1141,8 +1305,8 @@ Vector ConditionalMixture::highest_density_probability(const MatrixView& x,
   const Matrix t = standardized_outputs(y, x.cols());
   const detail::GroupMaps maps = groups_->maps(z);
   Vector result(t.cols());
-  for_each_query(z, [&](Index j, const VectorView& pi) {
-    result(j) = scalar_output(pi, maps, j)->highest_density_probability(y(0, j), t(0, j));
+  for_each_scalar_output(z, maps, [&](Index j, const detail::ScalarOutput& distribution) {
+    result(j) = distribution.highest_density_probability(y(0, j), t(0, j));
   });
   return result;
 }

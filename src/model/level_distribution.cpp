@@ -87,4 +87,23 @@ double LevelDistribution::highest_density_probability(double y) const {
   return std::min(1.0, (probabilities_.array() >= own).select(probabilities_.array(), 0.0).sum());
 }
 
+double LevelDistribution::crps(double y) const {
+  std::vector<double> points = levels_;
+  points.insert(std::upper_bound(points.begin(), points.end(), y), y);
+  double sum = 0.0;
+  double below = 0.0;  // F on [points[i], points[i + 1])
+  std::size_t level = 0;
+  for (std::size_t i = 0; i + 1 < points.size(); ++i) {
+    while (level < levels_.size() && levels_[level] <= points[i]) {
+      below += probabilities_(static_cast<Index>(level));
+      ++level;
+    }
+    const double step = points[i] >= y ? 1.0 : 0.0;
+    sum += (points[i + 1] - points[i]) * (below - step) * (below - step);
+  }
+  return sum;
+}
+
+double LevelDistribution::squared_norm() const { return probabilities_.squaredNorm(); }
+
 }  // namespace cdens::detail

@@ -33,6 +33,11 @@ class LevelDistribution {
   /// P(p(Y) ≥ p(y)): the probability of the levels at least as probable as y (1 where y is none
   /// of the levels).
   double highest_density_probability(double y) const;
+  /// ∫ (F(z) − 1{z ≥ y})² dz: F and the step are constant between consecutive points of the
+  /// levels and y, and agree below and above all of them.
+  double crps(double y) const;
+  /// Σ_l P(Y = l)², the integral of p² against counting measure.
+  double squared_norm() const;
 
  private:
   /// The positions of the levels, the most probable first, ties by increasing level.

@@ -63,13 +63,6 @@ void AtomComponents::clear_columns(Matrix& densities) const {
   for (const Index k : components_) densities.col(k).setZero();
 }
 
-void AtomComponents::clear_overlaps(Matrix& overlap) const {
-  for (const Index k : components_) {
-    overlap.row(k).setZero();
-    overlap.col(k).setZero();
-  }
-}
-
 void AtomComponents::set_moments(Matrix& means, Matrix& variances) const {
   for (const Index k : components_) {
     means(0, k) = standardized_value_;
@@ -157,6 +150,25 @@ double AtomScalarOutput::highest_density_probability(double y, double t) const {
   if (!continuous_) return 1.0;
   return std::min(1.0, atom_probability_ +
                            (1.0 - atom_probability_) * continuous_->highest_density_probability(t));
+}
+
+double AtomScalarOutput::crps(double y, double t) const {
+  if (!continuous_) return std::abs(atom_ - y);
+  const double atom = atom_probability_;
+  const double rest = 1.0 - atom;
+  // The continuous part's terms in t, times the scale for y's units.
+  const double distance =
+      atom * std::abs(atom_ - y) + rest * scale_ * continuous_->absolute_deviation(t);
+  const double spread =
+      scale_ * (rest * rest * continuous_->mean_absolute_difference() +
+                2.0 * atom * rest * continuous_->absolute_deviation(standardized_atom_));
+  return std::max(0.0, distance - 0.5 * spread);
+}
+
+double AtomScalarOutput::squared_norm() const {
+  const double rest = 1.0 - atom_probability_;
+  const double continuous = continuous_ ? continuous_->squared_norm() / scale_ : 0.0;
+  return atom_probability_ * atom_probability_ + rest * rest * continuous;
 }
 
 }  // namespace cdens::detail

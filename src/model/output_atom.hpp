@@ -48,9 +48,6 @@ class AtomComponents {
   bool apply(double y, const VectorView& log_weights, Eigen::Ref<Vector> joint) const;
   /// Zeroes the atom's columns of component densities against Lebesgue measure (P × K).
   void clear_columns(Matrix& densities) const;
-  /// Zeroes the atom's rows and columns of the components' overlaps (K × K): a point mass and a
-  /// density share no mass, and two point masses at one value are ∫ p² dμ's term π_a².
-  void clear_overlaps(Matrix& overlap) const;
   /// The atom's components have mean a and variance 0 (in standardised units, row 0).
   void set_moments(Matrix& means, Matrix& variances) const;
   /// π_a = Σ_{k ∈ A} π_k for every column of π (K × m).

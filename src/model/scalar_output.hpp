@@ -26,6 +26,10 @@ class ScalarOutput {
   virtual HighestDensityRegion highest_density_region(double coverage) const = 0;
   /// P(p(Y) ≥ p(y)), t being y's standardisation.
   virtual double highest_density_probability(double y, double t) const = 0;
+  /// The CRPS ∫ (F(z) − 1{z ≥ y})² dz of the observation y, t being its standardisation.
+  virtual double crps(double y, double t) const = 0;
+  /// ∫ p(y)² dy (a sum over the levels of a discrete y).
+  virtual double squared_norm() const = 0;
 };
 
 /// A distribution that works in y itself: the levels of a discrete y (never standardised) or the
@@ -42,6 +46,8 @@ class ScalarOutputInY final : public ScalarOutput {
   double highest_density_probability(double y, double /*t*/) const override {
     return distribution_.highest_density_probability(y);
   }
+  double crps(double y, double /*t*/) const override { return distribution_.crps(y); }
+  double squared_norm() const override { return distribution_.squared_norm(); }
 
  private:
   Distribution distribution_;
@@ -61,6 +67,9 @@ class StandardizedScalarOutput final : public ScalarOutput {
     // An affine map of y keeps the order of the densities: the probability is that of t.
     return mixture_.highest_density_probability(t);
   }
+  // The CRPS has y's units; p(y) = p(t) / scale, so ∫ p(y)² dy = ∫ p(t)² dt / scale.
+  double crps(double /*y*/, double t) const override { return scale_ * mixture_.crps(t); }
+  double squared_norm() const override { return mixture_.squared_norm() / scale_; }
 
  private:
   ScalarMixture mixture_;
@@ -83,6 +92,12 @@ class AtomScalarOutput final : public ScalarOutput {
   HighestDensityRegion highest_density_region(double coverage) const override;
   /// π_a at the atom; π_a + (1 − π_a) P_c(p_c(T) ≥ p_c(t)) elsewhere.
   double highest_density_probability(double y, double t) const override;
+  /// E|Y − y| − ½ E|Y − Y′| with Y the atom with probability π_a and the continuous part C
+  /// otherwise: E|Y − y| = π_a |a − y| + (1 − π_a) E|C − y| and E|Y − Y′| = (1 − π_a)² E|C − C′|
+  /// + 2 π_a (1 − π_a) E|C − a|.
+  double crps(double y, double t) const override;
+  /// Against the mixed measure: π_a² plus (1 − π_a)² times the continuous part's integral.
+  double squared_norm() const override;
 
  private:
   double atom_probability_;

@@ -134,10 +134,13 @@ TEST(DiscreteScores, RankedProbabilityScoreIsTheCrpsOnConsecutiveIntegerLevels) 
   // On the levels 0 … 4 the CRPS ∫ (F̂(t) − 1{y ≤ t})² dt of the mass function is the RPS: the
   // integrand is a step function, so the midpoint rule on cells of 1/1000 (no midpoint on an
   // integer) is exact up to rounding; outside [0, 4] the integrand is 0 for a y among the levels.
+  // The mixture's own CRPS of its level distribution (the scores leave it to the RPS) is the same
+  // integral.
   const DiscreteCase test = ordered_case();
   const Matrix x = test.data.x.leftCols(6);
   const Matrix y = test.data.y.leftCols(6);
   const Vector scores = ranked_probability_scores(test.model, x, y);
+  const Vector crps = test.model.crps(x, y);
   constexpr Index kCells = 6000;
   const double step = 6.0 / kCells;
   const Vector midpoints = Vector::LinSpaced(kCells, -1.0 + 0.5 * step, 5.0 - 0.5 * step);
@@ -148,6 +151,7 @@ TEST(DiscreteScores, RankedProbabilityScoreIsTheCrpsOnConsecutiveIntegerLevels) 
       integral += step * std::pow(cdf(c) - (y(0, j) <= midpoints(c) ? 1.0 : 0.0), 2);
     }
     EXPECT_NEAR(scores(j), integral, 1e-9) << "pair " << j;
+    EXPECT_NEAR(crps(j), integral, 1e-9) << "pair " << j;
   }
 }
 

@@ -126,7 +126,7 @@ TEST(OutputTransform, IdentityTransformGivesEveryQueryOfTheUntransformedMixture)
   // The grid-based queries: within the grid's resolution (1,024 points over the range, plus
   // points around every component).
   const Vector crps_closed = crps(plain, x, y);
-  const Vector crps_grid = identity.crps_by_quadrature(x, y);
+  const Vector crps_grid = identity.crps(x, y);
   EXPECT_LT((crps_closed - crps_grid).cwiseAbs().maxCoeff(), 1e-4 * scale);
   EXPECT_LT((crps(identity, x, y) - crps_closed).cwiseAbs().maxCoeff(), 1e-4 * scale);
   const Vector norms = plain.squared_norm(x);

@@ -79,9 +79,11 @@ class AtomComponents;
 class DiscreteOutputs;
 class GaussianComponents;
 struct GroupMaps;
+struct NeighbourPath;
 class OutputSupport;
 class ScalarMixture;
 class ScalarOutput;
+struct ScalarComponentList;
 class TransformedScalarMixture;
 class TrendGroups;
 }  // namespace detail
@@ -198,7 +200,7 @@ class ConditionalMixture {
   /// The kernel of every output dimension: continuous (Gaussian) or discrete.
   const ColumnKernels& output_kernels() const { return outputs_.output_kernels(); }
   /// Whether a trend group carries an output transform (its components are then not Gaussian in
-  /// y: scalar_components() is refused and the CRPS is crps_by_quadrature()).
+  /// y: scalar_components() is refused and the CRPS is computed by quadrature).
   bool has_output_transform() const;
   /// The atom of y, where it has one (MixtureOutputs::with_atom).
   const std::optional<OutputAtom>& atom() const { return outputs_.atom(); }
@@ -206,8 +208,8 @@ class ConditionalMixture {
   /// most models).
   const OutputBounds& output_bounds() const { return outputs_.bounds(); }
   /// Whether the output is bounded (its components are then truncated, not Gaussian in y: as
-  /// with an output transform, scalar_components() is refused and the CRPS is
-  /// crps_by_quadrature()).
+  /// with an output transform, scalar_components() is refused and the CRPS is computed by
+  /// quadrature).
   bool has_output_bounds() const { return outputs_.bounds().bounded(); }
 
   /// The range of the inputs the model was fitted on, where it is known: the models of the
@@ -241,7 +243,9 @@ class ConditionalMixture {
   /// Component probabilities π_k(x_j) = w_k(x_j) / Σ_l w_l(x_j): K × m.
   Matrix component_probabilities(const MatrixView& x) const;
   /// n draws from p(y | x_j) for each column j: d_y × (m·n), draws for x_j in columns j·n … .
-  /// Column j uses its own random stream of `seed`, so the result ignores the thread count.
+  /// Column j uses its own random stream of `seed`, so the result ignores the thread count. A
+  /// model whose one-dimensional queries take kernel neighbours (below) draws each input's
+  /// components from them: from a distribution within τ/4 of p(y | x_j) in total variation.
   Matrix sample(const MatrixView& x, Index n_per_input, std::uint64_t seed) const;
   /// E[y | x_j]: d_y × m.
   Matrix mean(const MatrixView& x) const;
@@ -252,7 +256,24 @@ class ConditionalMixture {
   /// part's integral): m values.
   Vector squared_norm(const MatrixView& x) const;
 
-  // One-dimensional y only (InvalidArgument otherwise).
+  // One-dimensional y only (InvalidArgument otherwise). Each answers from the components of its
+  // input reduced within the query tolerance (src/model/component_reduction.hpp): components of
+  // a trend group and width s with centres within κ·s of each other merged into one of the same
+  // mean and variance, the least probable dropped. Every probability reported (CDF, PIT,
+  // highest-density probabilities and the probability of each region) is then within the
+  // tolerance of the exact mixture's, and each quantile's exact CDF within it of its probability.
+  // A mixture of at most 512 distinct components (centre, width, trend group) answers from all of
+  // them, and a model with output bounds merges ties only (truncated components are not
+  // moment-matched).
+
+  /// The default query tolerance τ of the one-dimensional queries, in probability.
+  static constexpr double kDefaultQueryTolerance = 1e-6;
+  /// The query tolerance τ ≥ 0 (0: every component as it is, ties merged: the brute-force
+  /// reference).
+  double query_tolerance() const { return query_tolerance_; }
+  /// This model answering within `tolerance`; InvalidArgument for a negative or non-finite one
+  /// or one of 0.01 or more.
+  ConditionalMixture with_query_tolerance(double tolerance) const;
 
   /// P(Y ≤ y_j | x_j) for the pairs (x_j, y_j); y is 1 × m. A step function for a discrete y.
   Vector cdf(const MatrixView& x, const MatrixView& y) const;
@@ -287,9 +308,13 @@ class ConditionalMixture {
   };
   /// InvalidArgument for a model with an output transform.
   ScalarComponents scalar_components(const MatrixView& x) const;
-  /// The CRPS of the pairs (x_j, y_j) by quadrature of ∫ (F(z) − 1{z ≥ y_j})² dz: for models
-  /// with an output transform, whose components have no closed form in y.
-  Vector crps_by_quadrature(const MatrixView& x, const MatrixView& y) const;
+  /// The CRPS ∫ (F(z) − 1{z ≥ y_j})² dz of the pairs (x_j, y_j), in y's units, for a continuous
+  /// y: E|Y − y| − ½ E|Y − Y′| on the reduced components (ScalarMixture::crps, with an atom's
+  /// point mass), by quadrature for a model with an output transform or bounds, whose components
+  /// have no closed form in y. The reduction moves it by at most τ times the span of the
+  /// components plus ten of their widths (the probability it moves, over the range it moves in).
+  /// InvalidArgument for a discrete y.
+  Vector crps(const MatrixView& x, const MatrixView& y) const;
 
   // The trend of a model of one trend group (InvalidArgument for a pooled model).
 
@@ -334,31 +359,56 @@ class ConditionalMixture {
   /// closed forms or quadrature, truncated_normal.hpp).
   void transformed_moments(const VectorView& pi, const detail::GroupMaps& maps, Index j,
                            double& mean, double& variance) const;
-  /// The scalar mixture of the standardised output t at input j of `maps`, probabilities π,
-  /// components of one trend group with the same centre and scale merged into one (a KCDE of a y
-  /// with ties has many).
-  detail::ScalarMixture scalar_mixture(const VectorView& pi, const detail::GroupMaps& maps,
-                                       Index j) const;
-  /// The distribution of a one-dimensional y at input j of `maps` for a model with an output
-  /// transform: the untransformed groups as one part, each transformed group as its own.
-  detail::TransformedScalarMixture transformed_mixture(const VectorView& pi,
-                                                       const detail::GroupMaps& maps,
-                                                       Index j) const;
+  /// The query tolerance of the one-dimensional queries: 0 for a mixture of at most
+  /// kExactComponents distinct components or with output bounds, query_tolerance() otherwise.
+  double scalar_tolerance() const;
+  /// The components of a one-dimensional Gaussian y for probabilities π (ties merged,
+  /// prepare_merged_components) reduced within `tolerance` (component_reduction.hpp), in the
+  /// standardised output units of their trend groups.
+  detail::ScalarComponentList reduced_components(const VectorView& pi, double tolerance) const;
+  /// The Gaussian mixture of the standardised output t of `components` at input j of `maps`.
+  detail::ScalarMixture scalar_mixture(const detail::ScalarComponentList& components,
+                                       const detail::GroupMaps& maps, Index j) const;
+  /// The distribution of a one-dimensional y of `components` at input j of `maps` for a model
+  /// with an output transform or bounds: the untransformed groups as one part, each transformed
+  /// group as its own.
+  detail::TransformedScalarMixture transformed_mixture(
+      const detail::ScalarComponentList& components, const detail::GroupMaps& maps, Index j) const;
   /// The distribution of a one-dimensional y at input j of `maps` for component probabilities
   /// π, in the form chosen at construction (src/model/scalar_output.hpp): over the levels of a
-  /// discrete y, the scalar mixture of t, or the transformed one.
+  /// discrete y, an atom beside the reduced continuous part, or the reduced components.
   std::unique_ptr<detail::ScalarOutput> scalar_output(const VectorView& pi,
                                                       const detail::GroupMaps& maps, Index j) const;
   std::unique_ptr<detail::ScalarOutput> level_output(const VectorView& pi,
                                                      const detail::GroupMaps& maps, Index j) const;
-  std::unique_ptr<detail::ScalarOutput> standardized_output(const VectorView& pi,
-                                                            const detail::GroupMaps& maps,
-                                                            Index j) const;
-  std::unique_ptr<detail::ScalarOutput> transformed_output(const VectorView& pi,
-                                                           const detail::GroupMaps& maps,
-                                                           Index j) const;
   std::unique_ptr<detail::ScalarOutput> atom_output(const VectorView& pi,
                                                     const detail::GroupMaps& maps, Index j) const;
+  std::unique_ptr<detail::ScalarOutput> continuous_output_of(const VectorView& pi,
+                                                             const detail::GroupMaps& maps,
+                                                             Index j) const;
+  /// The distribution of a continuous one-dimensional y without an atom of `components` (in t
+  /// for Gaussian ones, through the transforms and bounds otherwise) at input j of `maps`.
+  std::unique_ptr<detail::ScalarOutput> continuous_output(
+      const detail::ScalarComponentList& components, const detail::GroupMaps& maps, Index j) const;
+  /// Whether the one-dimensional queries find each input's components by kernel neighbours
+  /// (src/model/neighbour_components.hpp): a Gaussian-kernel gate over more than
+  /// kExactComponents distinct components of a continuous y without atom, bounds or more than
+  /// one trend group, at a positive query tolerance; or a pool of such members.
+  bool takes_neighbour_path() const;
+  /// Builds the neighbour path (once, for every copy of the model; of every member of a pool).
+  void prepare_neighbour_path() const;
+  /// The reduced components at standardised input z (d_x values) by the neighbour path; a
+  /// pool's are its members', weighted, member c's in trend group c.
+  void neighbour_components(const double* z, detail::ScalarComponentList& components) const;
+  /// `draws.size()` components (of the K) drawn at standardised input z by the neighbour path
+  /// (NeighbourComponents::draw_components; a pool's by member).
+  void draw_neighbour_components(const double* z, Rng& rng, std::vector<Index>& draws) const;
+  /// `answer(j, distribution)` for every column j of the standardised inputs z, in parallel:
+  /// the distribution of a one-dimensional y at input j of `maps`, by the neighbour path where
+  /// the model takes it, else from the gate's probabilities (scalar_output).
+  void for_each_scalar_output(
+      const MatrixView& z, const detail::GroupMaps& maps,
+      const std::function<void(Index, const detail::ScalarOutput&)>& answer) const;
   /// Whether log_pdf may sum the kernels of `kernel`'s gate with the kernel-sum engine: one trend
   /// group, no output transform, Gaussian outputs, every component of the same widths.
   bool queries_by_kernel_sums(const GaussianKernelCenters& kernel) const;
@@ -382,7 +432,8 @@ class ConditionalMixture {
   /// members' answers, each by its fastest path (kernel sums where it has them). The result of
   /// a member query is the pool's to the rounding of the combination.
   void prepare_pool_members();
-  /// Merges the components of a one-dimensional Gaussian y by trend group, centre and scale.
+  /// Merges the components of a one-dimensional Gaussian y of the same trend group, scale and
+  /// centre, in that order (reduced_components bins the sorted list).
   void prepare_merged_components();
   /// Turns log w_k(x) into log π_k(x) in place (Σ π = 1), or into the marginal log-weights where
   /// every w_k(x) is zero.
@@ -415,6 +466,7 @@ class ConditionalMixture {
   std::shared_ptr<const detail::AtomComponents> atom_;
   std::shared_ptr<const detail::OutputSupport> support_;
   std::optional<InputRange> input_range_;
+  double query_tolerance_ = kDefaultQueryTolerance;
   std::vector<ConditionalMixture> members_;  ///< prepare_pool_members: one per trend group
   Vector member_weights_;                    ///< a_c
   Matrix component_means_;                   ///< d_y × K: the mean of each component
@@ -428,8 +480,8 @@ class ConditionalMixture {
   std::vector<std::size_t> merged_groups_;
   using ScalarForm = std::unique_ptr<detail::ScalarOutput> (ConditionalMixture::*)(
       const VectorView&, const detail::GroupMaps&, Index) const;
-  ScalarForm scalar_form_ =
-      nullptr;  ///< one of level_output, standardized_output, transformed_output, atom_output
+  ScalarForm scalar_form_ = nullptr;  ///< level_output, atom_output or continuous_output_of
+  std::shared_ptr<detail::NeighbourPath> neighbour_path_;  ///< where takes_neighbour_path()
 };
 
 }  // namespace cdens

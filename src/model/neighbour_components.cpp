@@ -1,0 +1,146 @@
+#include "model/neighbour_components.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <utility>
+
+#include "core/log_space.hpp"
+
+namespace cdens::detail {
+namespace {
+
+// Shares of the query tolerance τ: the points left out of the kernel sum, and the reduction.
+constexpr double kNeighbourShare = 0.25;
+constexpr double kReductionShare = 0.75;
+
+Vector kernel_row_weights(const GaussianKernelCenters& kernel) {
+  return kernel.row_weights ? *kernel.row_weights : Vector(Vector::Ones(kernel.centers->cols()));
+}
+
+}  // namespace
+
+NeighbourComponents::NeighbourComponents(const GaussianKernelCenters& kernel,
+                                         MergedComponents merged, double tolerance)
+    : merged_(std::move(merged)),
+      inverse_widths_(kernel.inverse_widths),
+      neighbours_(kernel.inverse_widths.asDiagonal() * *kernel.centers, kernel_row_weights(kernel)),
+      tolerance_(tolerance),
+      kernel_share_((1.0 - kernel.broad_weight) * (1.0 - kernel.marginal_weight)),
+      marginal_share_((1.0 - kernel.broad_weight) * kernel.marginal_weight),
+      broad_share_(kernel.broad_weight),
+      broad_component_(kernel.broad_weight > 0.0 ? kernel.centers->cols() : -1) {
+  if (!(marginal_share_ > 0.0)) return;
+  const Vector weights = kernel_row_weights(kernel);
+  cumulative_row_weights_.resize(static_cast<std::size_t>(weights.size()));
+  std::partial_sum(weights.begin(), weights.end(), cumulative_row_weights_.begin());
+  const double total = weights.sum();
+  std::vector<std::pair<Index, double>> entries;
+  for (Index k = 0; k < weights.size(); ++k) {
+    entries.emplace_back(merged_.merged_of[static_cast<std::size_t>(k)], weights(k) / total);
+  }
+  reduce_entries(entries, kReductionShare * tolerance_, marginal_);
+}
+
+void NeighbourComponents::reduce_entries(std::vector<std::pair<Index, double>>& entries,
+                                         double tolerance, ScalarComponentList& reduced) const {
+  // Merged indices follow the order of group, width and centre that reduce_components needs.
+  std::sort(entries.begin(), entries.end());
+  std::vector<double> weights;
+  std::vector<double> centers;
+  std::vector<double> scales;
+  std::vector<std::size_t> groups;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const Index m = entries[i].first;
+    if (i > 0 && m == entries[i - 1].first) {
+      weights.back() += entries[i].second;
+      continue;
+    }
+    weights.push_back(entries[i].second);
+    centers.push_back(merged_.centers(m));
+    scales.push_back(merged_.scales(m));
+    groups.push_back(merged_.groups[static_cast<std::size_t>(m)]);
+  }
+  const auto count = static_cast<Index>(weights.size());
+  reduce_components(Eigen::Map<const Vector>(weights.data(), count),
+                    Eigen::Map<const Vector>(centers.data(), count),
+                    Eigen::Map<const Vector>(scales.data(), count), groups, tolerance, reduced);
+}
+
+void NeighbourComponents::neighbours_of(const double* z, KernelNeighbours::Found& found) const {
+  const Index d = inverse_widths_.size();
+  Vector query(d);
+  for (Index r = 0; r < d; ++r) query(r) = inverse_widths_(r) * z[r];
+  neighbours_.search(query.data(), kNeighbourShare * tolerance_, found);
+}
+
+void NeighbourComponents::draw_components(const double* z, Rng& rng,
+                                          std::vector<Index>& draws) const {
+  KernelNeighbours::Found found;
+  neighbours_of(z, found);
+  // The found kernels' weights, cumulated relative to the largest (no overflow, no underflow of
+  // the ones that matter).
+  const double largest = *std::max_element(found.log_terms.begin(), found.log_terms.end());
+  std::vector<double> cumulative(found.log_terms.size());
+  double sum = 0.0;
+  for (std::size_t i = 0; i < cumulative.size(); ++i) {
+    sum += std::exp(found.log_terms[i] - largest);
+    cumulative[i] = sum;
+  }
+  // The index of the first cumulative value above u times the total (the last for rounding).
+  const auto pick = [](const std::vector<double>& totals, double u) {
+    const auto at = std::upper_bound(totals.begin(), totals.end(), u * totals.back());
+    return static_cast<std::size_t>(
+        std::min(at - totals.begin(), static_cast<std::ptrdiff_t>(totals.size()) - 1));
+  };
+  for (Index& draw : draws) {
+    // The part by its share; a share of zero is never drawn, whatever the rounding of the sum.
+    const double part = rng.uniform();
+    const bool marginal = marginal_share_ > 0.0;
+    const bool broad = broad_component_ >= 0;
+    if (part < kernel_share_ || (!marginal && !broad)) {
+      draw = found.indices[pick(cumulative, rng.uniform())];
+    } else if (marginal && (part < kernel_share_ + marginal_share_ || !broad)) {
+      draw = static_cast<Index>(pick(cumulative_row_weights_, rng.uniform()));
+    } else {
+      draw = broad_component_;
+    }
+  }
+}
+
+void NeighbourComponents::components_at(const double* z, ScalarComponentList& reduced) const {
+  KernelNeighbours::Found found;
+  neighbours_of(z, found);
+  const double normaliser = log_sum_exp(
+      Eigen::Map<const Vector>(found.log_terms.data(), static_cast<Index>(found.log_terms.size())));
+  std::vector<std::pair<Index, double>> entries;
+  entries.reserve(found.indices.size());
+  for (std::size_t i = 0; i < found.indices.size(); ++i) {
+    const double probability = std::exp(found.log_terms[i] - normaliser);
+    if (probability > 0.0) {
+      entries.emplace_back(merged_.merged_of[static_cast<std::size_t>(found.indices[i])],
+                           probability);
+    }
+  }
+  reduce_entries(entries, kReductionShare * tolerance_, reduced);
+  for (double& weight : reduced.weights) weight *= kernel_share_;
+  const auto append = [&](double weight, double center, double scale, std::size_t group) {
+    reduced.weights.push_back(weight);
+    reduced.centers.push_back(center);
+    reduced.scales.push_back(scale);
+    reduced.groups.push_back(group);
+  };
+  if (marginal_share_ > 0.0) {
+    for (std::size_t b = 0; b < marginal_.weights.size(); ++b) {
+      append(marginal_share_ * marginal_.weights[b], marginal_.centers[b], marginal_.scales[b],
+             marginal_.groups[b]);
+    }
+  }
+  if (broad_component_ >= 0) {
+    const Index m = merged_.merged_of[static_cast<std::size_t>(broad_component_)];
+    append(broad_share_, merged_.centers(m), merged_.scales(m),
+           merged_.groups[static_cast<std::size_t>(m)]);
+  }
+}
+
+}  // namespace cdens::detail

@@ -1,0 +1,68 @@
+#pragma once
+// The reduced components of a one-dimensional y at one input of a mixture whose gate is a Gaussian
+// kernel (KCDE, NW-CDE, RKDE: ConditionalGate::gaussian_kernel), found without visiting all of its
+// n components (docs/methods/kcde.md, "Queries of large models"). The gate's weights are
+//
+//   π_k(z) = (1 − δ)[(1 − ε) c_k K_k(z) / Σ_l c_l K_l(z) + ε c_k / Σ_l c_l],   π_B = δ,
+//
+// (kernels K_k(z) = e^{−½‖(z − u_k)/h‖²}, row weights c_k, marginal weight ε, a broad last
+// component B of weight δ). The kernel part's components are those of the points that carry all
+// of its kernel sum but τ/4 (kernel_neighbours.hpp), renormalised, reduced within 3τ/4
+// (component_reduction.hpp); the marginal part does not depend on z and is reduced within 3τ/4
+// once. Every probability the queries report then moves by at most τ/4 + 3τ/4 = τ, as the
+// reduction of all components does.
+
+#include <vector>
+
+#include "cdens/core/conditional_gate.hpp"
+#include "cdens/core/rng.hpp"
+#include "cdens/core/types.hpp"
+#include "kernel_sums/kernel_neighbours.hpp"
+#include "model/component_reduction.hpp"
+
+namespace cdens::detail {
+
+/// The components merged by trend group, width and centre (ConditionalMixture's merged list):
+/// the merged component of every component and each merged one's centre, width and group.
+struct MergedComponents {
+  std::vector<Index> merged_of;
+  Vector centers;
+  Vector scales;
+  std::vector<std::size_t> groups;
+};
+
+class NeighbourComponents {
+ public:
+  /// For the gate `kernel` over `merged` (every component merged, none an atom's), within the
+  /// query tolerance `tolerance` > 0.
+  NeighbourComponents(const GaussianKernelCenters& kernel, MergedComponents merged,
+                      double tolerance);
+
+  /// The reduced components at the standardised input z (d_x values), into `reduced`.
+  void components_at(const double* z, ScalarComponentList& reduced) const;
+  /// `draws.size()` components (indices of the model's K) drawn at the standardised input z from
+  /// the gate's weights, the kernel part's from the points that carry all of its sum but τ/4
+  /// (within τ/4 of the gate's distribution in total variation), into `draws`.
+  void draw_components(const double* z, Rng& rng, std::vector<Index>& draws) const;
+
+ private:
+  /// The points of the kernel part at z that carry all of its sum but τ/4.
+  void neighbours_of(const double* z, KernelNeighbours::Found& found) const;
+  /// `weights` of merged components `entries` (merged index, probability), any order with
+  /// repeats, summed by merged component and reduced within `tolerance` into `reduced`.
+  void reduce_entries(std::vector<std::pair<Index, double>>& entries, double tolerance,
+                      ScalarComponentList& reduced) const;
+
+  MergedComponents merged_;
+  Vector inverse_widths_;
+  KernelNeighbours neighbours_;
+  double tolerance_;
+  double kernel_share_;                         ///< (1 − δ)(1 − ε)
+  double marginal_share_;                       ///< (1 − δ) ε
+  double broad_share_;                          ///< δ
+  Index broad_component_;                       ///< the broad component's index (−1 without one)
+  ScalarComponentList marginal_;                ///< the marginal part, reduced, summing to one
+  std::vector<double> cumulative_row_weights_;  ///< Σ_{l ≤ k} c_l, for the marginal part's draws
+};
+
+}  // namespace cdens::detail
