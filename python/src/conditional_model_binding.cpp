@@ -166,6 +166,21 @@ void bind_conditional_model(py::module_& module) {
           py::arg("X"),
           "The warning the estimators give for query rows X of which some extrapolate, or '' "
           "where none does.")
+      .def_property_readonly(
+          "query_tolerance", [](const ConditionalModel& m) { return m.mixture.query_tolerance(); },
+          "The tolerance, in probability, of the one-dimensional queries (CDF, quantiles, "
+          "regions, CRPS, draws) of a mixture of many components (docs/methods/kcde.md, "
+          "'Queries of large models').")
+      .def(
+          "with_query_tolerance",
+          [](const ConditionalModel& m, double tolerance) {
+            ConditionalModel model = m;
+            model.mixture = m.mixture.with_query_tolerance(tolerance);
+            return model;
+          },
+          py::arg("tolerance"),
+          "This model with the one-dimensional queries within `tolerance` in probability (0: "
+          "from every component, the exact reference).")
       .def("log_pdf", pair_query(&ConditionalMixture::log_pdf), py::arg("X"), py::arg("Y"),
            "log p(y_j | x_j) in the user's units, shape (m,).")
       .def("cdf", pair_query(&ConditionalMixture::cdf), py::arg("X"), py::arg("Y"),
