@@ -39,10 +39,8 @@ void reduce_components(const VectorView& weights, const VectorView& centers,
     }
     const double mean = first / weight;
     const double variance = std::max(0.0, second / weight - mean * mean);
-    reduced.weights.push_back(weight);
-    reduced.centers.push_back(origin + mean);
-    reduced.scales.push_back(variance > 0.0 ? std::sqrt(scale * scale + variance) : scale);
-    reduced.groups.push_back(group);
+    reduced.push_back(weight, origin + mean,
+                      variance > 0.0 ? std::sqrt(scale * scale + variance) : scale, group);
     total += weight;
   }
   if (!(tolerance > 0.0)) return;

@@ -30,6 +30,13 @@ struct ScalarComponentList {
   std::vector<double> centers;
   std::vector<double> scales;
   std::vector<std::size_t> groups;
+
+  void push_back(double weight, double center, double scale, std::size_t group) {
+    weights.push_back(weight);
+    centers.push_back(center);
+    scales.push_back(scale);
+    groups.push_back(group);
+  }
 };
 
 /// The bin width κ, in units of the components' width, for a query tolerance τ ≥ 0.

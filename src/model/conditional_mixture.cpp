@@ -449,10 +449,7 @@ bool ConditionalMixture::takes_neighbour_path() const {
       return member.takes_neighbour_path();
     });
   }
-  const std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel();
-  return kernel && output_dim() == 1 && discrete_->empty() && atom_->empty() &&
-         !support_->bounded() && groups_->size() == 1 &&
-         kernel->centers->cols() + (kernel->broad_weight > 0.0 ? 1 : 0) == n_components() &&
+  return kernel_gate() && output_dim() == 1 && !support_->bounded() &&
          merged_centers_.size() > kExactComponents;
 }
 
@@ -482,10 +479,7 @@ void ConditionalMixture::neighbour_components(const double* z,
     members_[c].neighbour_components(z, member);
     const double weight = member_weights_(static_cast<Index>(c));
     for (std::size_t m = 0; m < member.weights.size(); ++m) {
-      components.weights.push_back(weight * member.weights[m]);
-      components.centers.push_back(member.centers[m]);
-      components.scales.push_back(member.scales[m]);
-      components.groups.push_back(c);
+      components.push_back(weight * member.weights[m], member.centers[m], member.scales[m], c);
     }
   }
 }
@@ -498,15 +492,20 @@ void ConditionalMixture::for_each_scalar_output(
                    [&](Index j, const VectorView& pi) { answer(j, *scalar_output(pi, maps, j)); });
     return;
   }
+  for_each_neighbour_input(z, [&](Index j, const double* z_j) {
+    detail::ScalarComponentList components;
+    neighbour_components(z_j, components);
+    answer(j, *continuous_output(components, maps, j));
+  });
+}
+
+void ConditionalMixture::for_each_neighbour_input(
+    const MatrixView& z, const std::function<void(Index, const double*)>& answer) const {
   prepare_neighbour_path();
   const Matrix inputs = z;  // contiguous columns
   parallel_for(resolve_threads(0), block_count(z.cols(), kNeighbourBlock), [&](Index block) {
-    detail::ScalarComponentList components;
     const Index end = std::min(z.cols(), (block + 1) * kNeighbourBlock);
-    for (Index j = block * kNeighbourBlock; j < end; ++j) {
-      neighbour_components(inputs.col(j).data(), components);
-      answer(j, *continuous_output(components, maps, j));
-    }
+    for (Index j = block * kNeighbourBlock; j < end; ++j) answer(j, inputs.col(j).data());
   });
 }
 
@@ -593,11 +592,21 @@ void ConditionalMixture::for_each_query(
   }
 }
 
-bool ConditionalMixture::queries_by_kernel_sums(const GaussianKernelCenters& kernel) const {
-  const Index kernels = kernel.centers->cols();
-  return kernels + (kernel.broad_weight > 0.0 ? 1 : 0) == n_components() && groups_->size() == 1 &&
-         !answers_numerically() && discrete_->empty() && atom_->empty() &&
-         gaussian_->same_scales(kernels);
+std::optional<GaussianKernelCenters> ConditionalMixture::kernel_gate() const {
+  std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel();
+  if (kernel && kernel->centers->cols() + (kernel->broad_weight > 0.0 ? 1 : 0) == n_components() &&
+      groups_->size() == 1 && discrete_->empty() && atom_->empty()) {
+    return kernel;
+  }
+  return std::nullopt;
+}
+
+std::optional<GaussianKernelCenters> ConditionalMixture::summed_kernel_gate() const {
+  std::optional<GaussianKernelCenters> kernel = kernel_gate();
+  if (kernel && !answers_numerically() && gaussian_->same_scales(kernel->centers->cols())) {
+    return kernel;
+  }
+  return std::nullopt;
 }
 
 Vector ConditionalMixture::kernel_sum_log_pdf(const GaussianKernelCenters& kernel,
@@ -765,8 +774,7 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
   }
   const Matrix z = x_scaling_.transform_query(x, "x");
   const Matrix t = standardized_outputs(y, x.cols());
-  if (const std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel();
-      kernel && queries_by_kernel_sums(*kernel)) {
+  if (const std::optional<GaussianKernelCenters> kernel = summed_kernel_gate()) {
     return kernel_sum_log_pdf(*kernel, z, t);
   }
   // A trend needs Gaussian outputs only, so with one the Gaussian rows are all of t.
@@ -926,17 +934,12 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
     }
   };
   if (neighbour_path_) {  // each input's components from its kernel neighbours
-    prepare_neighbour_path();
-    const Matrix inputs = z;  // contiguous columns
-    parallel_for(resolve_threads(0), block_count(z.cols(), kNeighbourBlock), [&](Index block) {
+    for_each_neighbour_input(z, [&](Index j, const double* z_j) {
       std::vector<Index> components(static_cast<std::size_t>(n_per_input));
-      const Index end = std::min(z.cols(), (block + 1) * kNeighbourBlock);
-      for (Index j = block * kNeighbourBlock; j < end; ++j) {
-        Rng rng(seed, random_stream::indexed(j));
-        draw_neighbour_components(inputs.col(j).data(), rng, components);
-        for (Index r = 0; r < n_per_input; ++r) {
-          draw_of(components[static_cast<std::size_t>(r)], j, rng, j * n_per_input + r);
-        }
+      Rng rng(seed, random_stream::indexed(j));
+      draw_neighbour_components(z_j, rng, components);
+      for (Index r = 0; r < n_per_input; ++r) {
+        draw_of(components[static_cast<std::size_t>(r)], j, rng, j * n_per_input + r);
       }
     });
     return draws;
@@ -1004,8 +1007,7 @@ Matrix ConditionalMixture::mean(const MatrixView& x) const {
     return result;
   }
   const Matrix z = x_scaling_.transform_query(x, "x");
-  if (const std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel();
-      kernel && queries_by_kernel_sums(*kernel)) {
+  if (const std::optional<GaussianKernelCenters> kernel = summed_kernel_gate()) {
     return y_scaling_.inverse_transform(kernel_sum_moments(*kernel, z, false).means);
   }
   const detail::GroupMaps maps = groups_->maps(z);
@@ -1131,8 +1133,7 @@ Matrix ConditionalMixture::covariance(const MatrixView& x) const {
     return result;
   }
   const Matrix z = x_scaling_.transform_query(x, "x");
-  if (const std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel();
-      kernel && queries_by_kernel_sums(*kernel)) {
+  if (const std::optional<GaussianKernelCenters> kernel = summed_kernel_gate()) {
     // Back to the user's units: Cov[y] = S Cov[t] S with S = diag(scale).
     Matrix result = kernel_sum_moments(*kernel, z, true).covariances;
     for (Index e = 0; e < d; ++e) {

@@ -124,22 +124,16 @@ void NeighbourComponents::components_at(const double* z, ScalarComponentList& re
   }
   reduce_entries(entries, kReductionShare * tolerance_, reduced);
   for (double& weight : reduced.weights) weight *= kernel_share_;
-  const auto append = [&](double weight, double center, double scale, std::size_t group) {
-    reduced.weights.push_back(weight);
-    reduced.centers.push_back(center);
-    reduced.scales.push_back(scale);
-    reduced.groups.push_back(group);
-  };
   if (marginal_share_ > 0.0) {
     for (std::size_t b = 0; b < marginal_.weights.size(); ++b) {
-      append(marginal_share_ * marginal_.weights[b], marginal_.centers[b], marginal_.scales[b],
-             marginal_.groups[b]);
+      reduced.push_back(marginal_share_ * marginal_.weights[b], marginal_.centers[b],
+                        marginal_.scales[b], marginal_.groups[b]);
     }
   }
   if (broad_component_ >= 0) {
     const Index m = merged_.merged_of[static_cast<std::size_t>(broad_component_)];
-    append(broad_share_, merged_.centers(m), merged_.scales(m),
-           merged_.groups[static_cast<std::size_t>(m)]);
+    reduced.push_back(broad_share_, merged_.centers(m), merged_.scales(m),
+                      merged_.groups[static_cast<std::size_t>(m)]);
   }
 }
 

@@ -409,14 +409,21 @@ class ConditionalMixture {
   void for_each_scalar_output(
       const MatrixView& z, const detail::GroupMaps& maps,
       const std::function<void(Index, const detail::ScalarOutput&)>& answer) const;
-  /// Whether log_pdf may sum the kernels of `kernel`'s gate with the kernel-sum engine: one trend
-  /// group, no output transform, Gaussian outputs, every component of the same widths.
-  bool queries_by_kernel_sums(const GaussianKernelCenters& kernel) const;
+  /// `answer(j, z_j)` for every column j of the standardised inputs z (its d_x values
+  /// contiguous), in parallel blocks of kNeighbourBlock inputs: the neighbour path's loop.
+  void for_each_neighbour_input(const MatrixView& z,
+                                const std::function<void(Index, const double*)>& answer) const;
+  /// The gate's Gaussian kernels where each component is one kernel's (and a broad one's): one
+  /// trend group, no discrete output column and no atom; else none.
+  std::optional<GaussianKernelCenters> kernel_gate() const;
+  /// kernel_gate() where log_pdf, mean and covariance may sum its kernels with the kernel-sum
+  /// engine: no output transform, Gaussian outputs, every component of the same widths.
+  std::optional<GaussianKernelCenters> summed_kernel_gate() const;
   /// log p(y|x) at standardised inputs z and outputs t by the kernel-sum engine, within 1e−6.
   Vector kernel_sum_log_pdf(const GaussianKernelCenters& kernel, const MatrixView& z,
                             const MatrixView& t) const;
   /// E[t | z] (d_y × m) and, with `covariances`, Cov[t | z] ((d_y·d_y) × m, column-major) at
-  /// standardised inputs z by the kernel-sum engine, for a model queries_by_kernel_sums accepts:
+  /// standardised inputs z by the kernel-sum engine, for the summed_kernel_gate():
   /// each mean within kMomentTolerance of its output's kernel width s_d (in t), each covariance
   /// entry within kMomentTolerance·min_d s_d² (the variances are at least s_d², so within
   /// kMomentTolerance of themselves).
