@@ -215,6 +215,11 @@ double ScalarMixture::crps(double t) const {
   return std::max(0.0, absolute_deviation(t) - 0.5 * mean_absolute_difference());
 }
 
+std::vector<double> ScalarMixture::search_points() const {
+  prepare_search();
+  return search_grid().points;
+}
+
 ScalarMixture::SearchGrid ScalarMixture::search_grid() const {
   // Every point whose density is not negligible lies within ten standard deviations of some
   // component, so points spaced at most s_k / 8 wherever they lie in the window c_k ± 10 s_k of

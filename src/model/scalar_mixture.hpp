@@ -49,6 +49,9 @@ class ScalarMixture {
   /// region that holds t (of the searched components' density, whose set always holds t: a
   /// threshold at a point just beside a mode can have a superlevel set narrower than the grid).
   double highest_density_probability(double t) const;
+  /// The points of the highest-density searches' grid: spaced at most s_k / 8 within c_k ± 10 s_k
+  /// of every searched component, and every local extremum of their density between them.
+  std::vector<double> search_points() const;
 
  private:
   /// Points around every searched component on which highest-density regions are searched, and

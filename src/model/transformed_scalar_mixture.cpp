@@ -250,6 +250,13 @@ void TransformedScalarMixture::grid(std::vector<double>& points,
     if (std::isfinite(bound)) points.push_back(bound);
   }
   for (const Prepared& part : parts_) {
+    if (part.truncated.empty()) {
+      // The Gaussian mixture's own search grid in t (every component's ±10 widths at an eighth
+      // of its width, and the extrema between): a mode narrower than an even grid's step, which
+      // a region would gain or lose whole as the threshold passes it, is resolved.
+      for (const double t : part.mixture.search_points()) points.push_back(to_y(part, t));
+      continue;
+    }
     const double low = part_quantile(part, kGridTail);
     const double high = part_quantile(part, 1.0 - kGridTail);
     for (int g = 0; g < kGridPointsPerPart; ++g) {
@@ -263,16 +270,9 @@ void TransformedScalarMixture::grid(std::vector<double>& points,
         order.begin(), order.begin() + static_cast<std::ptrdiff_t>(kept), order.end(),
         [&](std::size_t a, std::size_t b) { return p.probabilities[a] > p.probabilities[b]; });
     for (std::size_t i = 0; i < kept; ++i) {
-      const std::size_t k = order[i];
-      if (part.truncated.empty()) {
-        for (const double step : {-2.0, -1.0, 0.0, 1.0, 2.0}) {
-          points.push_back(to_y(part, p.centers[k] + step * p.scales[k]));
-        }
-        continue;
-      }
       // A truncated component beyond a bound lies in a sliver beside it, where its centre and
       // spreads say nothing: its own quantiles place the points.
-      const TruncatedComponent& component = part.truncated[k];
+      const TruncatedComponent& component = part.truncated[order[i]];
       for (const double level : kTruncatedLevels) {
         points.push_back(to_y(part, component.at(component.quantile(level))));
       }
