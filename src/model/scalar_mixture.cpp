@@ -217,10 +217,10 @@ double ScalarMixture::crps(double t) const {
 
 std::vector<double> ScalarMixture::search_points() const {
   prepare_search();
-  return search_grid().points;
+  return window_walk().points;
 }
 
-ScalarMixture::SearchGrid ScalarMixture::search_grid() const {
+ScalarMixture::SearchGrid ScalarMixture::window_walk() const {
   // Every point whose density is not negligible lies within ten standard deviations of some
   // component, so points spaced at most s_k / 8 wherever they lie in the window c_k ± 10 s_k of
   // component k resolve every mode, however far apart and however different in width the
@@ -274,6 +274,11 @@ ScalarMixture::SearchGrid ScalarMixture::search_grid() const {
     t = stepped > t ? stepped : std::nextafter(t, INFINITY);
     linked = true;
   }
+  return grid;
+}
+
+ScalarMixture::SearchGrid ScalarMixture::search_grid() const {
+  SearchGrid grid = window_walk();
   // The density and slope at every point; where the slope changes sign between two linked
   // points, the extremum between them joins the grid (a dip below a threshold or a peak above it
   // can be narrower than any spacing).

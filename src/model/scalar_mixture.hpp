@@ -49,8 +49,8 @@ class ScalarMixture {
   /// region that holds t (of the searched components' density, whose set always holds t: a
   /// threshold at a point just beside a mode can have a superlevel set narrower than the grid).
   double highest_density_probability(double t) const;
-  /// The points of the highest-density searches' grid: spaced at most s_k / 8 within c_k ± 10 s_k
-  /// of every searched component, and every local extremum of their density between them.
+  /// Points spaced at most s_k / 8 within c_k ± 10 s_k of every searched component (those of the
+  /// highest-density searches' grid but its extrema), increasing: O(K log K + points).
   std::vector<double> search_points() const;
 
  private:
@@ -63,6 +63,8 @@ class ScalarMixture {
     std::vector<bool> linked;       ///< linked[g]: points g and g + 1 lie in one window
   };
   SearchGrid search_grid() const;
+  /// The grid's points and links without densities: the walk through the components' windows.
+  SearchGrid window_walk() const;
   /// Chooses the searched components (once; a mixture serves one thread).
   void prepare_search() const;
 

@@ -251,9 +251,9 @@ void TransformedScalarMixture::grid(std::vector<double>& points,
   }
   for (const Prepared& part : parts_) {
     if (part.truncated.empty()) {
-      // The Gaussian mixture's own search grid in t (every component's ±10 widths at an eighth
-      // of its width, and the extrema between): a mode narrower than an even grid's step, which
-      // a region would gain or lose whole as the threshold passes it, is resolved.
+      // The Gaussian mixture's search points in t (every component's ±10 widths at an eighth of
+      // its width): a mode narrower than an even grid's step, which a region would gain or lose
+      // whole as its threshold passes it, is resolved.
       for (const double t : part.mixture.search_points()) points.push_back(to_y(part, t));
       continue;
     }

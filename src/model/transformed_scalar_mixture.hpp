@@ -13,17 +13,17 @@
 //   between the smallest and largest of its parts' ones), to a relative 1e-13;
 // - highest-density regions, highest-density probabilities, the CRPS and ∫ p² on a grid: per
 //   part the points of its Gaussian mixture's highest-density search in t (at most an eighth of a
-//   width apart within ten widths of every component, and the extrema between: a mode narrower
-//   than an even grid's step would join or leave a region whole as its threshold passes, 3e-3 of
-//   the coverage with 256 even points on a Yeo–Johnson KCDE of 1,200 rows), mapped to y; a
-//   bounded part's 256 points evenly spaced in its t between its 1e-12 and 1 − 1e-12 quantiles
-//   and its 64 heaviest components' own quantiles (below). Superlevel sets are read off the grid
-//   (crossings interpolated linearly between grid points while a region's threshold is searched,
-//   then bisected on the density while secant steps polish the threshold) with their probabilities
-//   from the exact CDF; the CRPS integrates by the trapezoid rule with its derivative end
-//   correction (the density is F′), ∫ p² by three-point Gauss–Legendre on each step
-//   (tests/cpp/test_output_transform.cpp checks all of them against closed forms: the untransformed
-//   mixture's through the identity transform, and the log-normal's).
+//   width apart within ten widths of every component: a mode narrower than an even grid's step
+//   would join or leave a region whole as its threshold passes, 3e-3 of the coverage with 256 even
+//   points on a Yeo–Johnson KCDE of 1,200 rows), mapped to y; a bounded part's 256 points evenly
+//   spaced in its t between its 1e-12 and 1 − 1e-12 quantiles and its 64 heaviest components' own
+//   quantiles (below). Superlevel sets are read off the grid (crossings interpolated linearly
+//   between grid points while a region's threshold is searched, then bisected on the density while
+//   secant steps polish the threshold) with their probabilities from the exact CDF; the CRPS
+//   integrates by the trapezoid rule with its derivative end correction (the density is F′), ∫ p²
+//   by three-point Gauss–Legendre on each step (tests/cpp/test_output_transform.cpp checks all of
+//   them against closed forms: the untransformed mixture's through the identity transform, and the
+//   log-normal's).
 //
 // With output bounds [L, U] (output_support.hpp) every component of a part is truncated to the
 // bounds mapped into its t and renormalised (truncated_normal.hpp), the density is 0 outside
