@@ -13,7 +13,16 @@ from sklearn.utils.validation import check_is_fitted
 from . import _core
 from ._dask import fits_dask_collections
 from ._distributed import agree, agree_on_labels, engine_comm, min_samples, processes_of
-from ._labels import code_fit, code_query, columns_of, drop_missing_rows, needs_coding, recoded
+from ._labels import (
+    code_fit,
+    code_query,
+    columns_of,
+    drop_missing_rows,
+    fit_words_advice,
+    needs_coding,
+    QUERY_WORDS_ADVICE,
+    recoded,
+)
 from ._methods import as_sample_weights, engine_options
 from ._parameters import add_parameters
 from ._queries import add_queries, set_extras
@@ -23,6 +32,7 @@ from ._validation import (
     check_features,
     default_feature_names,
     output_names,
+    refuse_other_columns,
     restored_feature_names,
     row_count,
     seed_of,
@@ -158,8 +168,9 @@ class ConditionalDensityEstimator(BaseEstimator):
             return X, Y, {}, None
         x_names = output_names(X, len(columns_of(X, "X")), prefix="x")
         y_names = output_names(Y, len(columns_of(Y, "Y")))
+        words_advice = fit_words_advice(type(self).__name__, "discrete" in self.get_params())
         X, Y, unordered, ordered_positions, labels = code_fit(
-            X, Y, x_names, y_names, discrete, ordered)
+            X, Y, x_names, y_names, discrete, ordered, words_advice)
         if (unordered or ordered_positions) and "discrete" not in self.get_params():
             names = [(x_names + y_names)[d] for d in sorted(unordered + ordered_positions)]
             raise ValueError(f"{type(self).__name__} smooths every column as continuous, and "
@@ -251,8 +262,10 @@ class ConditionalDensityEstimator(BaseEstimator):
         """The query rows X as the engine reads them, with an ExtrapolationWarning where some lie
         outside the inputs the model was fitted on: every query of X passes here once."""
         check_is_fitted(self, "model_")
+        refuse_other_columns(self, X)
         X_samples = as_samples(
-            code_query(X, self.model_.x_names, self.model_.labels, False, "X"), "X")
+            code_query(X, self.model_.x_names, self.model_.labels, False, "X"), "X",
+            words_advice=QUERY_WORDS_ADVICE)
         check_features(self, X, reset=False)
         message = self.model_.extrapolation_warning(X_samples)
         if message:

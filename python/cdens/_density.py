@@ -23,6 +23,7 @@ from ._validation import (
     as_samples,
     check_features,
     default_feature_names,
+    refuse_other_columns,
     restored_feature_names,
     seed_of,
     verbosity_of,
@@ -70,7 +71,8 @@ class DensityEstimator(BaseEstimator):
         """fit on the processes of comm (a collective, or None)."""
         def checked_samples():
             X_rows, weights = rows_and_weights_kept(missing, sample_weight, self._method, X)
-            X_samples = as_samples(X_rows, "X", min_samples=min_samples(comm, 2))
+            X_samples = as_samples(X_rows, "X", min_samples=min_samples(comm, 2),
+                                   words_advice=f": {type(self).__name__} reads numbers only")
             check_features(self, X_rows, reset=True)
             return X_samples, weights
 
@@ -117,7 +119,9 @@ class DensityEstimator(BaseEstimator):
 
     def _points(self, X):
         check_is_fitted(self, "model_")
-        X_samples = as_samples(X, "X", allow_1d=self.n_features_in_ == 1)
+        refuse_other_columns(self, X)
+        X_samples = as_samples(X, "X", allow_1d=self.n_features_in_ == 1,
+                               words_advice=f": {type(self).__name__} reads numbers only")
         check_features(self, X, reset=False)
         return X_samples
 
