@@ -216,11 +216,14 @@ class ConditionalDensityEstimator(BaseEstimator):
         labels = agreed
         if shared is not None:
             engine_arguments["comm"] = shared
-        model = self._fit_model(X_samples, Y_samples, **engine_arguments)
         names = getattr(self, "feature_names_in_", None)
-        model.x_names = list(names) if names is not None else default_feature_names(
-            X_samples.shape[1])
-        model.y_names = output_names(Y, Y_samples.shape[1])
+        x_names = list(names) if names is not None else default_feature_names(X_samples.shape[1])
+        y_names = output_names(Y, Y_samples.shape[1])
+        # The fit's messages name the columns as the user did.
+        model = self._fit_model(X_samples, Y_samples, column_names=x_names + y_names,
+                                **engine_arguments)
+        model.x_names = x_names
+        model.y_names = y_names
         model.labels = labels
         self._set_fitted(model)
         for message in model.warnings:

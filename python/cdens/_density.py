@@ -46,10 +46,11 @@ class DensityEstimator(BaseEstimator):
         super().__init_subclass__(**kwargs)
         add_parameters(cls)
 
-    def _fit_model(self, X, comm=None, sample_weight=None):
+    def _fit_model(self, X, comm=None, sample_weight=None, column_names=()):
         model, extras = _core.fit(self._method, X, None, engine_options(self, self._method),
                                   comm=comm, sample_weight=sample_weight,
-                                  verbose=verbosity_of(self.verbose))
+                                  verbose=verbosity_of(self.verbose),
+                                  column_names=list(column_names))
         set_extras(self, extras)
         return model
 
@@ -77,11 +78,12 @@ class DensityEstimator(BaseEstimator):
             return X_samples, weights
 
         X_samples, weights = agree(comm, checked_samples)
-        model = self._fit_model(X_samples, comm=engine_comm(comm, self._method),
-                                sample_weight=weights)
         names = getattr(self, "feature_names_in_", None)
-        model.names = list(names) if names is not None else default_feature_names(
-            X_samples.shape[1])
+        names = list(names) if names is not None else default_feature_names(X_samples.shape[1])
+        # The fit's messages name the columns as the user did.
+        model = self._fit_model(X_samples, comm=engine_comm(comm, self._method),
+                                sample_weight=weights, column_names=names)
+        model.names = names
         self._set_fitted(model)
         for message in model.warnings:
             warnings.warn(message, CdensWarning, stacklevel=4)
