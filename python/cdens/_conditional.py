@@ -27,6 +27,7 @@ from ._methods import as_sample_weights, engine_options
 from ._parameters import add_parameters
 from ._queries import add_queries, set_extras
 from ._validation import (
+    FIT_MISSING_ADVICE,
     as_probabilities,
     as_samples,
     check_features,
@@ -195,9 +196,14 @@ class ConditionalDensityEstimator(BaseEstimator):
                                                             self._method_name(), X, Y)
             fewest = min_samples(comm, 2)
             X_coded, Y_coded, labels, names = self._coded_pairs(X_rows, Y_rows)
-            X_samples = as_samples(X_coded, "X", min_samples=fewest)
+            # A coded frame is an array: its messages keep the frame's names.
+            x_names, y_names = (None, None) if names is None else (
+                names[:np.shape(X_coded)[1]], names[np.shape(X_coded)[1]:])
+            X_samples = as_samples(X_coded, "X", min_samples=fewest, names=x_names,
+                                   missing_advice=FIT_MISSING_ADVICE)
             check_features(self, X_rows, reset=True)
-            Y_samples = as_samples(Y_coded, "Y", allow_1d=True, min_samples=fewest)
+            Y_samples = as_samples(Y_coded, "Y", allow_1d=True, min_samples=fewest,
+                                   names=y_names, missing_advice=FIT_MISSING_ADVICE)
             if X_samples.shape[0] != Y_samples.shape[0]:
                 raise ValueError(
                     f"X and Y have different numbers of samples: {X_samples.shape[0]} and "
@@ -268,7 +274,7 @@ class ConditionalDensityEstimator(BaseEstimator):
         refuse_other_columns(self, X)
         X_samples = as_samples(
             code_query(X, self.model_.x_names, self.model_.labels, False, "X"), "X",
-            words_advice=QUERY_WORDS_ADVICE)
+            words_advice=QUERY_WORDS_ADVICE, names=self.model_.x_names)
         check_features(self, X, reset=False)
         message = self.model_.extrapolation_warning(X_samples)
         if message:
@@ -279,7 +285,8 @@ class ConditionalDensityEstimator(BaseEstimator):
         X_samples = self._inputs(X)
         # A label of y the model never saw is no level: probability 0, as for a number.
         Y_coded = code_query(Y, self.model_.y_names, self.model_.labels, True, "Y")
-        Y_samples = as_samples(Y_coded, "Y", allow_1d=self.n_outputs_ == 1)
+        Y_samples = as_samples(Y_coded, "Y", allow_1d=self.n_outputs_ == 1,
+                               names=self.model_.y_names)
         if Y_samples.shape[1] != self.n_outputs_:
             raise ValueError(
                 f"Y has {Y_samples.shape[1]} columns but the model was fitted on "

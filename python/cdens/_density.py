@@ -19,6 +19,7 @@ from ._methods import engine_options
 from ._parameters import add_parameters
 from ._queries import set_extras
 from ._validation import (
+    FIT_MISSING_ADVICE,
     as_probabilities,
     as_samples,
     check_features,
@@ -73,7 +74,8 @@ class DensityEstimator(BaseEstimator):
         def checked_samples():
             X_rows, weights = rows_and_weights_kept(missing, sample_weight, self._method, X)
             X_samples = as_samples(X_rows, "X", min_samples=min_samples(comm, 2),
-                                   words_advice=f": {type(self).__name__} reads numbers only")
+                                   words_advice=f": {type(self).__name__} reads numbers only",
+                                   missing_advice=FIT_MISSING_ADVICE)
             check_features(self, X_rows, reset=True)
             return X_samples, weights
 
@@ -123,7 +125,8 @@ class DensityEstimator(BaseEstimator):
         check_is_fitted(self, "model_")
         refuse_other_columns(self, X)
         X_samples = as_samples(X, "X", allow_1d=self.n_features_in_ == 1,
-                               words_advice=f": {type(self).__name__} reads numbers only")
+                               words_advice=f": {type(self).__name__} reads numbers only",
+                               names=self.model_.names)
         check_features(self, X, reset=False)
         return X_samples
 

@@ -179,16 +179,44 @@ def first_word_in_column(column):
     return None
 
 
-def words_message(values, name, advice=""):
+def _column_names(values, name, names):
+    """`names` where they are as many as the columns of `values`, else their own names (a
+    frame's, else x0, … or y0, …)."""
+    columns = np.shape(values)[1] if np.ndim(values) == 2 else 1
+    if names is not None and len(names) == columns:
+        return list(names)
+    return output_names(values, columns, "x" if name.startswith("X") else "y")
+
+
+def words_message(values, name, advice="", names=None):
     """The refusal of a word among the numbers of X or Y: its column by the user's name, its
     row and the word; None where no cell is a word."""
     found = first_word(values)
     if found is None:
         return None
     position, row, word = found
-    columns = np.shape(values)[1] if np.ndim(values) == 2 else 1
-    column = output_names(values, columns, "x" if name.startswith("X") else "y")[position]
-    return words_refusal(name, column, row, word, advice)
+    return words_refusal(name, _column_names(values, name, names)[position], row, word, advice)
+
+
+def nonfinite_message(values, name, missing_advice="", names=None):
+    """The refusal of a NaN or an infinity in X or Y: its column by the user's name and its row
+    (a NaN is a missing value, followed by `missing_advice`); None where every value is finite
+    or the values are no numbers."""
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+    if array.ndim == 1:
+        array = array.reshape(-1, 1)
+    if array.ndim != 2 or np.isfinite(array).all():
+        return None
+    row, position = (int(index) for index in np.argwhere(~np.isfinite(array))[0])
+    column = _column_names(values, name, names)[position]
+    value = array[row, position]
+    if np.isnan(value):
+        return f"{name}: column {column!r} has a missing value (NaN) in row {row}{missing_advice}"
+    return (f"{name}: column {column!r} holds an infinity ({value}) in row {row}: every value "
+            "must be a finite number")
 
 
 def words_refusal(side, column, row, word, advice):
@@ -197,10 +225,12 @@ def words_refusal(side, column, row, word, advice):
             f"row {row}){advice}")
 
 
-def as_samples(values, name, *, allow_1d=False, min_samples=1, words_advice=""):
+def as_samples(values, name, *, allow_1d=False, min_samples=1, words_advice="",
+               missing_advice="", names=None):
     """(n, d) C-order float64 array of finite values; a 1-D input is (n, 1) when allowed. A word
-    among the numbers is refused naming its column, its row and the word, followed by
-    `words_advice`."""
+    among the numbers is refused naming its column (by `names`, else the frame's or x0, …), its
+    row and the word, followed by `words_advice`; a NaN or an infinity naming its column and row
+    (a NaN followed by `missing_advice`)."""
     refuse_ragged(values, name)
     _refuse_lossy_dtype(values, name)
     try:
@@ -213,9 +243,10 @@ def as_samples(values, name, *, allow_1d=False, min_samples=1, words_advice=""):
             input_name=name,
         )
     except (ValueError, TypeError) as error:
-        words = words_message(values, name, words_advice)
-        if words is not None:
-            raise ValueError(words) from None
+        told = (words_message(values, name, words_advice, names)
+                or nonfinite_message(values, name, missing_advice, names))
+        if told is not None:
+            raise ValueError(told) from None
         # scikit-learn names the input in some messages only ("Found array with 0 sample(s)"
         # does not say which); every refusal here names the parameter.
         if re.search(rf"\b{re.escape(name)}\b", str(error)):
@@ -268,6 +299,10 @@ def threads_of(n_jobs):
     if not isinstance(n_jobs, numbers.Integral) or n_jobs < 1:
         raise ValueError(f"n_jobs must be None, -1 or a positive integer, got {n_jobs!r}")
     return int(n_jobs)
+
+
+# What a fit's refusal of a missing value adds (the queries answer every row).
+FIT_MISSING_ADVICE = ": fit(..., missing=\"drop\") leaves out the rows with one"
 
 
 def output_names(Y, count, prefix="y"):

@@ -54,9 +54,8 @@ void validate_for_columns(const KcdeOptions& options, const ColumnKernels& kerne
   }
   for (Index d = input_dim; d < dimension; ++d) {
     if (options.trend != KernelTrend::none && kernels[static_cast<std::size_t>(d)].is_discrete()) {
-      throw InvalidArgument(message_spelling().option("trend", to_string(options.trend)) +
-                            " needs continuous outputs: " + column_name(d, input_dim, names) +
-                            " is declared discrete");
+      throw InvalidArgument("trend = " + to_string(options.trend) + " needs continuous outputs: " +
+                            column_name(d, input_dim, names) + " is declared discrete");
     }
   }
 }

@@ -436,7 +436,7 @@ TEST(DiscreteOutputTest, DeclarationsAreCheckedAndUndeclaredDiscreteColumnsWarne
             std::string::npos);
   KcdeOptions trend = ordered_output_options();
   trend.trend = KernelTrend::linear;
-  EXPECT_NE(message(trend, train.x, train.y).find("--trend linear needs continuous outputs"),
+  EXPECT_NE(message(trend, train.x, train.y).find("trend = linear needs continuous outputs"),
             std::string::npos);
   KcdeOptions bad_lambda = ordered_output_options();
   bad_lambda.bandwidth = {0.5, 1.0};

@@ -83,7 +83,7 @@ def test_errors_are_spelt_in_python(toy):
     with pytest.raises(ValueError, match=r"^the hold-out fraction \(holdout_fraction\) 0\.001 "):
         cdens.PRESSRegressor(holdout_fraction=0.001).fit(x[:40], y[:40])
     levels = pandas.Series(np.round(y * 2.0), name="grade")
-    with pytest.raises(ValueError, match=r"^trend='linear' needs continuous outputs: grade is "
+    with pytest.raises(ValueError, match=r"^trend = linear needs continuous outputs: grade is "
                                          r"declared discrete"):
         cdens.KernelCDE(trend="linear", ordered=["grade"]).fit(x, levels)
 
@@ -98,3 +98,10 @@ def test_the_command_keeps_its_flags(cli, homes, tmp_path):
     assert result.returncode == 0, result.stderr
     assert "declare it ordered (integer levels) or discrete (unordered): --ordered rooms or " \
            "--discrete rooms" in result.stderr + result.stdout
+
+
+def test_a_warning_names_the_parameter_that_stopped_the_fit():
+    points = np.random.default_rng(2).normal(size=(80, 1))
+    messages = fit_warnings(cdens.GMM(n_components=3, max_iter=1, random_state=0), points)
+    assert "EM stopped at max_iter = 1 iterations before reaching the tolerance tol" in messages
+    assert {"max_iter", "tol"} <= set(cdens.GMM().get_params())

@@ -128,3 +128,37 @@ def test_every_ordered_pair_option_refuses_reversed_bounds_at_fit(toy):
         fitted = cdens.GSKD(variance_bounds=bounds, stopping="paper", generations=2,
                             iterations=30, random_state=0).fit(points)
         assert np.all(np.isfinite(fitted.score_samples(points)))
+
+
+def test_a_missing_or_infinite_value_is_named_by_column_and_row(cars):
+    inputs = cars[["year", "income"]].copy()
+    inputs.loc[7, "income"] = np.nan
+    value = cars["value"]
+    with pytest.raises(ValueError, match=r"^X: column 'income' has a missing value \(NaN\) in row "
+                                         r"7: fit\(\.\.\., missing=\"drop\"\) leaves out the rows "
+                                         r"with one$"):
+        cdens.LinearGaussianCDE().fit(inputs, value)
+    # The advice holds: the row is left out, with a warning that counts it.
+    with pytest.warns(cdens.CdensWarning, match=r"left out 1 of 80 rows with a missing value "
+                                                r"\(rows 7\)"):
+        cdens.LinearGaussianCDE().fit(inputs, value, missing="drop")
+    with pytest.raises(ValueError, match=r"^Y: column 'value' has a missing value \(NaN\) in row "
+                                         r"3"):
+        cdens.LSCDE().fit(cars[["year"]], value.where(value.index != 3))
+    with pytest.raises(ValueError, match=r"^X: column 'income' has a missing value \(NaN\) in row "
+                                         r"7: fit"):
+        cdens.ParzenWindow().fit(inputs)
+    # Labels coded for the engine keep the frame's names in the message.
+    with pytest.raises(ValueError, match=r"^X: column 'income' has a missing value \(NaN\) in row "
+                                         r"7"):
+        cdens.KernelCDE(discrete=["maker"]).fit(inputs.assign(maker=cars["maker"]), value)
+    infinite = cars[["year", "income"]].copy()
+    infinite.loc[9, "year"] = -np.inf
+    model = cdens.LinearGaussianCDE().fit(cars[["year", "income"]], value)
+    with pytest.raises(ValueError, match=r"^X: column 'year' holds an infinity \(-inf\) in row 9: "
+                                         r"every value must be a finite number$"):
+        model.predict(infinite)
+    # At a query a NaN is no missing row to drop: the message stops at where it is.
+    with pytest.raises(ValueError, match=r"^X: column 'income' has a missing value \(NaN\) in row "
+                                         r"7$"):
+        model.predict(inputs)
