@@ -12,7 +12,14 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._dask import fits_dask_collections
-from ._distributed import agree, agree_on_labels, engine_comm, min_samples, processes_of
+from ._distributed import (
+    agree,
+    agree_on_labels,
+    engine_comm,
+    min_samples,
+    processes_of,
+    size_of,
+)
 from ._labels import (
     code_fit,
     code_query,
@@ -199,11 +206,13 @@ class ConditionalDensityEstimator(BaseEstimator):
             # A coded frame is an array: its messages keep the frame's names.
             x_names, y_names = (None, None) if names is None else (
                 names[:np.shape(X_coded)[1]], names[np.shape(X_coded)[1]:])
+            alone = size_of(comm) == 1
             X_samples = as_samples(X_coded, "X", min_samples=fewest, names=x_names,
-                                   missing_advice=FIT_MISSING_ADVICE)
+                                   missing_advice=FIT_MISSING_ADVICE, number_rows=alone)
             check_features(self, X_rows, reset=True)
             Y_samples = as_samples(Y_coded, "Y", allow_1d=True, min_samples=fewest,
-                                   names=y_names, missing_advice=FIT_MISSING_ADVICE)
+                                   names=y_names, missing_advice=FIT_MISSING_ADVICE,
+                                   number_rows=alone)
             if X_samples.shape[0] != Y_samples.shape[0]:
                 raise ValueError(
                     f"X and Y have different numbers of samples: {X_samples.shape[0]} and "

@@ -14,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import _core
 from ._conditional import CdensWarning, cv_results_from_table, rows_and_weights_kept
 from ._dask import fits_dask_collections
-from ._distributed import agree, engine_comm, min_samples, processes_of
+from ._distributed import agree, engine_comm, min_samples, processes_of, size_of
 from ._methods import engine_options
 from ._parameters import add_parameters
 from ._queries import set_extras
@@ -75,7 +75,8 @@ class DensityEstimator(BaseEstimator):
             X_rows, weights = rows_and_weights_kept(missing, sample_weight, self._method, X)
             X_samples = as_samples(X_rows, "X", min_samples=min_samples(comm, 2),
                                    words_advice=f": {type(self).__name__} reads numbers only",
-                                   missing_advice=FIT_MISSING_ADVICE)
+                                   missing_advice=FIT_MISSING_ADVICE,
+                                   number_rows=size_of(comm) == 1)
             check_features(self, X_rows, reset=True)
             return X_samples, weights
 

@@ -188,20 +188,21 @@ def _column_names(values, name, names):
     return output_names(values, columns, "x" if name.startswith("X") else "y")
 
 
-def words_message(values, name, advice="", names=None):
+def words_message(values, name, advice="", names=None, number_rows=True):
     """The refusal of a word among the numbers of X or Y: its column by the user's name, its
-    row and the word; None where no cell is a word."""
+    row (where `number_rows`) and the word; None where no cell is a word."""
     found = first_word(values)
     if found is None:
         return None
     position, row, word = found
-    return words_refusal(name, _column_names(values, name, names)[position], row, word, advice)
+    return words_refusal(name, _column_names(values, name, names)[position],
+                         row if number_rows else None, word, advice)
 
 
-def nonfinite_message(values, name, missing_advice="", names=None):
+def nonfinite_message(values, name, missing_advice="", names=None, number_rows=True):
     """The refusal of a NaN or an infinity in X or Y: its column by the user's name and its row
-    (a NaN is a missing value, followed by `missing_advice`); None where every value is finite
-    or the values are no numbers."""
+    (where `number_rows`; a NaN is a missing value, followed by `missing_advice`); None where
+    every value is finite or the values are no numbers."""
     try:
         array = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
@@ -212,25 +213,32 @@ def nonfinite_message(values, name, missing_advice="", names=None):
         return None
     row, position = (int(index) for index in np.argwhere(~np.isfinite(array))[0])
     column = _column_names(values, name, names)[position]
-    value = array[row, position]
+    value, where = array[row, position], _in_row(row if number_rows else None)
     if np.isnan(value):
-        return f"{name}: column {column!r} has a missing value (NaN) in row {row}{missing_advice}"
-    return (f"{name}: column {column!r} holds an infinity ({value}) in row {row}: every value "
-            "must be a finite number")
+        return f"{name}: column {column!r} has a missing value (NaN){where}{missing_advice}"
+    return (f"{name}: column {column!r} holds an infinity ({value}){where}: every value must be "
+            "a finite number")
+
+
+def _in_row(row):
+    """" in row 7", or nothing for a row whose number would mislead: on one of several
+    processes, which holds some of the rows only."""
+    return "" if row is None else f" in row {row}"
 
 
 def words_refusal(side, column, row, word, advice):
-    """The message refusing `word` in row `row` of a column of numbers."""
-    return (f"{side}: column {column!r} holds words where numbers are expected ({word!r} in "
-            f"row {row}){advice}")
+    """The message refusing `word` in row `row` (None: not said) of a column of numbers."""
+    return (f"{side}: column {column!r} holds words where numbers are expected "
+            f"({word!r}{_in_row(row)}){advice}")
 
 
 def as_samples(values, name, *, allow_1d=False, min_samples=1, words_advice="",
-               missing_advice="", names=None):
+               missing_advice="", names=None, number_rows=True):
     """(n, d) C-order float64 array of finite values; a 1-D input is (n, 1) when allowed. A word
     among the numbers is refused naming its column (by `names`, else the frame's or x0, …), its
     row and the word, followed by `words_advice`; a NaN or an infinity naming its column and row
-    (a NaN followed by `missing_advice`)."""
+    (a NaN followed by `missing_advice`). number_rows=False leaves the row unsaid: the rows of one
+    of several processes are not numbered as the user's."""
     refuse_ragged(values, name)
     _refuse_lossy_dtype(values, name)
     try:
@@ -243,8 +251,8 @@ def as_samples(values, name, *, allow_1d=False, min_samples=1, words_advice="",
             input_name=name,
         )
     except (ValueError, TypeError) as error:
-        told = (words_message(values, name, words_advice, names)
-                or nonfinite_message(values, name, missing_advice, names))
+        told = (words_message(values, name, words_advice, names, number_rows)
+                or nonfinite_message(values, name, missing_advice, names, number_rows))
         if told is not None:
             raise ValueError(told) from None
         # scikit-learn names the input in some messages only ("Found array with 0 sample(s)"

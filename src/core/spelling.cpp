@@ -20,6 +20,8 @@ std::string Spelling::method(
   return text;
 }
 
+std::string Spelling::method_name(std::string_view name) const { return std::string(name); }
+
 std::string Spelling::option(std::string_view name, std::string_view value) const {
   return option_name(name) + " " + std::string(value);
 }

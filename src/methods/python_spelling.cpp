@@ -74,12 +74,15 @@ class PythonSpelling final : public Spelling {
   std::string method(
       std::string_view name,
       const std::vector<std::pair<std::string, std::string>>& options) const override {
-    const MethodEntry* entry = method_named(std::string(name));
-    std::string text = (entry ? entry->python_class : std::string(name)) + "(";
+    std::string text = method_name(name) + "(";
     for (std::size_t k = 0; k < options.size(); ++k) {
       text += (k ? ", " : "") + option(options[k].first, options[k].second);
     }
     return text + ")";
+  }
+  std::string method_name(std::string_view name) const override {
+    const MethodEntry* entry = method_named(std::string(name));
+    return entry ? entry->python_class : std::string(name);
   }
   std::string option(std::string_view name, std::string_view value) const override {
     return option_name(name) + "=" + python_value(option_called(name), value);

@@ -21,6 +21,8 @@ class Spelling {
   virtual std::string method(std::string_view name,
                              const std::vector<std::pair<std::string, std::string>>& options) const;
   std::string method(std::string_view name) const { return method(name, {}); }
+  /// What a method is called where a message names it: "nwcde" (the command's --method NAME).
+  virtual std::string method_name(std::string_view name) const;
   /// Option `name` given `value` (as the command line writes it): "--trend linear".
   virtual std::string option(std::string_view name, std::string_view value) const;
   /// Option `name` itself: "--sigma" (its name in kebab case).
