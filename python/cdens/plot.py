@@ -114,13 +114,14 @@ def conditional_density_map(estimator, X, Y, *, across=None, at=None, resolution
     if estimator.model_.y_names[0] in labels:
         raise ValueError(f"y ({estimator.model_.y_names[0]!r}) holds labels: the map needs a "
                          "numeric y; draw density_curves instead")
-    if isinstance(X, np.ndarray) and X.ndim == 1 and len(names) == 1:
-        X = X.reshape(-1, 1)
+    if not hasattr(X, "iloc") and np.ndim(X) == 1 and len(names) == 1:
+        X = np.asarray(X, dtype=object).reshape(-1, 1)
     columns = [column for column, _, _ in columns_of(X, "X")]
     if len(columns) != len(names):
         raise ValueError(f"X has {len(columns)} columns but the model was fitted on "
                          f"{len(names)} inputs")
-    x = as_samples(np.asarray(columns[position], dtype=object).reshape(-1, 1), "X")[:, 0]
+    x = as_samples(np.asarray(columns[position], dtype=object).reshape(-1, 1), "X",
+                   names=[names[position]])[:, 0]
     y = as_samples(Y, "Y", allow_1d=True)[:, 0]
     given = {_column_position(spec, names, "at"): value for spec, value in (at or {}).items()}
     if position in given:
