@@ -30,9 +30,19 @@ def _quoted(names):
 
 
 def refuse_other_columns(estimator, X, name="X"):
-    """ValueError where the columns of a frame X are not those the estimator was fitted on
-    (feature_names_in_): naming the unexpected ones, the missing ones, or the order, so that a
-    frame with one column more is not read as numbers in the wrong places."""
+    """ValueError where the columns of X are not those the estimator was fitted on: an array of
+    another width (scikit-learn's words), a frame's columns against feature_names_in_ naming the
+    unexpected ones, the missing ones, or the order, so that a frame with one column more is not
+    read as numbers in the wrong places."""
+    refuse_ragged(X, name)
+    expected = getattr(estimator, "n_features_in_", None)
+    # An array's or a list's shape (other array-likes are read first, then checked).
+    shape = np.shape(X) if isinstance(X, (np.ndarray, list, tuple)) else ()
+    if expected is not None and len(shape) == 2 and shape[1] != expected:
+        # Before any value is read: a word in a column too many is no word in a column of
+        # numbers.
+        raise ValueError(f"{name} has {shape[1]} features, but {type(estimator).__name__} "
+                         f"is expecting {expected} features as input")
     fitted = getattr(estimator, "feature_names_in_", None)
     columns = getattr(X, "columns", None)
     if fitted is None or columns is None or not all(isinstance(c, str) for c in columns):

@@ -97,6 +97,16 @@ def test_a_frame_with_other_columns_than_the_fit_is_refused_naming_them(cars):
     density = cdens.ParzenWindow(bandwidth=0.5).fit(inputs)
     with pytest.raises(ValueError, match=r"X has the unexpected column 'maker'"):
         density.score_samples(cars[["year", "income", "maker"]])
+    # An array of words with a column too many: the width is what is wrong, not the words.
+    extra = cars[["year", "income", "maker"]].to_numpy()
+    for fitted, query in ((cdens.LinearGaussianCDE().fit(inputs.to_numpy(), cars["value"]),
+                           "predict"),
+                          (cdens.ParzenWindow(bandwidth=0.5).fit(inputs.to_numpy()),
+                           "score_samples")):
+        with pytest.raises(ValueError, match=rf"^X has 3 features, but "
+                                             rf"{type(fitted).__name__} is expecting 2 features "
+                                             r"as input$"):
+            getattr(fitted, query)(extra)
 
 
 def test_every_ordered_pair_option_refuses_reversed_bounds_at_fit(toy):
