@@ -24,6 +24,7 @@
 #include "cdens/core/output_transform.hpp"
 #include "cdens/core/output_trend.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/spelling.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/support.hpp"
 #include "cdens/core/types.hpp"

@@ -12,17 +12,35 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._dask import fits_dask_collections
-from ._distributed import agree, agree_on_labels, engine_comm, min_samples, processes_of
-from ._labels import code_fit, code_query, columns_of, drop_missing_rows, needs_coding, recoded
+from ._distributed import (
+    agree,
+    agree_on_labels,
+    engine_comm,
+    min_samples,
+    processes_of,
+    size_of,
+)
+from ._labels import (
+    code_fit,
+    code_query,
+    columns_of,
+    drop_missing_rows,
+    fit_words_advice,
+    needs_coding,
+    QUERY_WORDS_ADVICE,
+    recoded,
+)
 from ._methods import as_sample_weights, engine_options
 from ._parameters import add_parameters
 from ._queries import add_queries, set_extras
 from ._validation import (
+    FIT_MISSING_ADVICE,
     as_probabilities,
     as_samples,
     check_features,
     default_feature_names,
     output_names,
+    refuse_other_columns,
     restored_feature_names,
     row_count,
     seed_of,
@@ -158,8 +176,9 @@ class ConditionalDensityEstimator(BaseEstimator):
             return X, Y, {}, None
         x_names = output_names(X, len(columns_of(X, "X")), prefix="x")
         y_names = output_names(Y, len(columns_of(Y, "Y")))
+        words_advice = fit_words_advice(type(self).__name__, "discrete" in self.get_params())
         X, Y, unordered, ordered_positions, labels = code_fit(
-            X, Y, x_names, y_names, discrete, ordered)
+            X, Y, x_names, y_names, discrete, ordered, words_advice)
         if (unordered or ordered_positions) and "discrete" not in self.get_params():
             names = [(x_names + y_names)[d] for d in sorted(unordered + ordered_positions)]
             raise ValueError(f"{type(self).__name__} smooths every column as continuous, and "
@@ -184,9 +203,16 @@ class ConditionalDensityEstimator(BaseEstimator):
                                                             self._method_name(), X, Y)
             fewest = min_samples(comm, 2)
             X_coded, Y_coded, labels, names = self._coded_pairs(X_rows, Y_rows)
-            X_samples = as_samples(X_coded, "X", min_samples=fewest)
+            # A coded frame is an array: its messages keep the frame's names.
+            x_names, y_names = (None, None) if names is None else (
+                names[:np.shape(X_coded)[1]], names[np.shape(X_coded)[1]:])
+            alone = size_of(comm) == 1
+            X_samples = as_samples(X_coded, "X", min_samples=fewest, names=x_names,
+                                   missing_advice=FIT_MISSING_ADVICE, number_rows=alone)
             check_features(self, X_rows, reset=True)
-            Y_samples = as_samples(Y_coded, "Y", allow_1d=True, min_samples=fewest)
+            Y_samples = as_samples(Y_coded, "Y", allow_1d=True, min_samples=fewest,
+                                   names=y_names, missing_advice=FIT_MISSING_ADVICE,
+                                   number_rows=alone)
             if X_samples.shape[0] != Y_samples.shape[0]:
                 raise ValueError(
                     f"X and Y have different numbers of samples: {X_samples.shape[0]} and "
@@ -205,11 +231,14 @@ class ConditionalDensityEstimator(BaseEstimator):
         labels = agreed
         if shared is not None:
             engine_arguments["comm"] = shared
-        model = self._fit_model(X_samples, Y_samples, **engine_arguments)
         names = getattr(self, "feature_names_in_", None)
-        model.x_names = list(names) if names is not None else default_feature_names(
-            X_samples.shape[1])
-        model.y_names = output_names(Y, Y_samples.shape[1])
+        x_names = list(names) if names is not None else default_feature_names(X_samples.shape[1])
+        y_names = output_names(Y, Y_samples.shape[1])
+        # The fit's messages name the columns as the user did.
+        model = self._fit_model(X_samples, Y_samples, column_names=x_names + y_names,
+                                **engine_arguments)
+        model.x_names = x_names
+        model.y_names = y_names
         model.labels = labels
         self._set_fitted(model)
         for message in model.warnings:
@@ -251,8 +280,10 @@ class ConditionalDensityEstimator(BaseEstimator):
         """The query rows X as the engine reads them, with an ExtrapolationWarning where some lie
         outside the inputs the model was fitted on: every query of X passes here once."""
         check_is_fitted(self, "model_")
+        refuse_other_columns(self, X)
         X_samples = as_samples(
-            code_query(X, self.model_.x_names, self.model_.labels, False, "X"), "X")
+            code_query(X, self.model_.x_names, self.model_.labels, False, "X"), "X",
+            words_advice=QUERY_WORDS_ADVICE, names=self.model_.x_names)
         check_features(self, X, reset=False)
         message = self.model_.extrapolation_warning(X_samples)
         if message:
@@ -263,7 +294,8 @@ class ConditionalDensityEstimator(BaseEstimator):
         X_samples = self._inputs(X)
         # A label of y the model never saw is no level: probability 0, as for a number.
         Y_coded = code_query(Y, self.model_.y_names, self.model_.labels, True, "Y")
-        Y_samples = as_samples(Y_coded, "Y", allow_1d=self.n_outputs_ == 1)
+        Y_samples = as_samples(Y_coded, "Y", allow_1d=self.n_outputs_ == 1,
+                               names=self.model_.y_names)
         if Y_samples.shape[1] != self.n_outputs_:
             raise ValueError(
                 f"Y has {Y_samples.shape[1]} columns but the model was fitted on "

@@ -14,15 +14,17 @@ from sklearn.utils.validation import check_is_fitted
 from . import _core
 from ._conditional import CdensWarning, cv_results_from_table, rows_and_weights_kept
 from ._dask import fits_dask_collections
-from ._distributed import agree, engine_comm, min_samples, processes_of
+from ._distributed import agree, engine_comm, min_samples, processes_of, size_of
 from ._methods import engine_options
 from ._parameters import add_parameters
 from ._queries import set_extras
 from ._validation import (
+    FIT_MISSING_ADVICE,
     as_probabilities,
     as_samples,
     check_features,
     default_feature_names,
+    refuse_other_columns,
     restored_feature_names,
     seed_of,
     verbosity_of,
@@ -45,10 +47,11 @@ class DensityEstimator(BaseEstimator):
         super().__init_subclass__(**kwargs)
         add_parameters(cls)
 
-    def _fit_model(self, X, comm=None, sample_weight=None):
+    def _fit_model(self, X, comm=None, sample_weight=None, column_names=()):
         model, extras = _core.fit(self._method, X, None, engine_options(self, self._method),
                                   comm=comm, sample_weight=sample_weight,
-                                  verbose=verbosity_of(self.verbose))
+                                  verbose=verbosity_of(self.verbose),
+                                  column_names=list(column_names))
         set_extras(self, extras)
         return model
 
@@ -70,16 +73,20 @@ class DensityEstimator(BaseEstimator):
         """fit on the processes of comm (a collective, or None)."""
         def checked_samples():
             X_rows, weights = rows_and_weights_kept(missing, sample_weight, self._method, X)
-            X_samples = as_samples(X_rows, "X", min_samples=min_samples(comm, 2))
+            X_samples = as_samples(X_rows, "X", min_samples=min_samples(comm, 2),
+                                   words_advice=f": {type(self).__name__} reads numbers only",
+                                   missing_advice=FIT_MISSING_ADVICE,
+                                   number_rows=size_of(comm) == 1)
             check_features(self, X_rows, reset=True)
             return X_samples, weights
 
         X_samples, weights = agree(comm, checked_samples)
-        model = self._fit_model(X_samples, comm=engine_comm(comm, self._method),
-                                sample_weight=weights)
         names = getattr(self, "feature_names_in_", None)
-        model.names = list(names) if names is not None else default_feature_names(
-            X_samples.shape[1])
+        names = list(names) if names is not None else default_feature_names(X_samples.shape[1])
+        # The fit's messages name the columns as the user did.
+        model = self._fit_model(X_samples, comm=engine_comm(comm, self._method),
+                                sample_weight=weights, column_names=names)
+        model.names = names
         self._set_fitted(model)
         for message in model.warnings:
             warnings.warn(message, CdensWarning, stacklevel=4)
@@ -117,7 +124,10 @@ class DensityEstimator(BaseEstimator):
 
     def _points(self, X):
         check_is_fitted(self, "model_")
-        X_samples = as_samples(X, "X", allow_1d=self.n_features_in_ == 1)
+        refuse_other_columns(self, X)
+        X_samples = as_samples(X, "X", allow_1d=self.n_features_in_ == 1,
+                               words_advice=f": {type(self).__name__} reads numbers only",
+                               names=self.model_.names)
         check_features(self, X, reset=False)
         return X_samples
 

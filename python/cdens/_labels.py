@@ -15,6 +15,8 @@ import numbers
 
 import numpy as np
 
+from ._validation import first_word_in_column, refuse_ragged, words_refusal
+
 _MISSING_TEXTS = frozenset(["", "NA", "N/A", "n/a", "#N/A", "NaN", "nan", "-nan", "NULL", "null",
                             "None", "<NA>"])
 
@@ -31,7 +33,7 @@ def is_missing(value):
         return True
 
 
-def _is_number(value):
+def is_number(value):
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
@@ -40,14 +42,15 @@ def label_text(value):
     command writes the numbers of a column of words."""
     if isinstance(value, str):
         return value.strip()
-    if _is_number(value) and float(value).is_integer():
+    if is_number(value) and float(value).is_integer():
         return str(int(value))
-    return repr(float(value)) if _is_number(value) else str(value)
+    return repr(float(value)) if is_number(value) else str(value)
 
 
 def columns_of(values, count_name):
     """The columns of X or Y as 1-D arrays (object dtype kept), with their pandas dtypes: a
     list of (array, categories or None, ordered)."""
+    refuse_ragged(values, count_name)
     if hasattr(values, "iloc"):
         frame = values.to_frame() if values.ndim == 1 else values
         result = []
@@ -87,10 +90,11 @@ def needs_coding(values):
     return _holds_text(values)
 
 
-def _position(spec, names, parameter):
+def column_position(spec, names, parameter, among="the columns of X and Y"):
+    """The position of a column given by name or index (not checked against the count)."""
     if isinstance(spec, str):
         if spec not in names:
-            raise ValueError(f"{parameter}: column {spec!r} is none of the columns of X and Y "
+            raise ValueError(f"{parameter}: column {spec!r} is none of {among} "
                              f"({', '.join(map(str, names))})")
         return names.index(spec)
     if isinstance(spec, numbers.Integral) and not isinstance(spec, bool):
@@ -102,11 +106,12 @@ def declared_positions(discrete, ordered, names):
     """The positions of the unordered and ordered columns (indices or names of X then Y's
     columns), and the stated label orders of `ordered` given as {column: [labels]}."""
     unordered = [] if discrete is None else [
-        _position(spec, names, "discrete") for spec in np.atleast_1d(np.asarray(discrete, object))]
+        column_position(spec, names, "discrete")
+        for spec in np.atleast_1d(np.asarray(discrete, object))]
     stated = {}
     if isinstance(ordered, dict):
         for spec, labels in ordered.items():
-            position = _position(spec, names, "ordered")
+            position = column_position(spec, names, "ordered")
             if isinstance(labels, (str, bytes)) or not np.iterable(labels):
                 raise ValueError(f"ordered: the labels of column {spec!r} must be a list in "
                                  f"their order, got {labels!r}")
@@ -114,7 +119,7 @@ def declared_positions(discrete, ordered, names):
         ordered_positions = list(stated)
     else:
         specs = [] if ordered is None else np.atleast_1d(np.asarray(ordered, object))
-        ordered_positions = [_position(spec, names, "ordered") for spec in specs]
+        ordered_positions = [column_position(spec, names, "ordered") for spec in specs]
     return unordered, ordered_positions, stated
 
 
@@ -126,7 +131,7 @@ def _missing_rows(column):
 
 def _labels_of(column, name, ordered, stated, categories):
     present = [value for value in column if not is_missing(value)]
-    if all(_is_number(value) for value in present) and stated is None:
+    if all(is_number(value) for value in present) and stated is None:
         return None  # numbers: the values are the levels
     if stated is not None:
         labels = stated
@@ -162,20 +167,42 @@ def code_column(column, labels, name, unknown_is_outside):
     return codes
 
 
-def _numbers(column, name, side):
+def _numbers(column, name, side, advice):
+    """The column as float64 (missing cells NaN); a word refused naming the column, its row and
+    the word, followed by `advice` (what to do, which depends on who reads the column)."""
+    values = [np.nan if is_missing(value) else value for value in column]
     try:
-        return np.array([np.nan if is_missing(value) else value for value in column],
-                        dtype=np.float64)
+        return np.array(values, dtype=np.float64)
     except ValueError:
-        raise ValueError(f"{side}: column {name!r} holds words: if they are labels, declare it "
-                         f"discrete (discrete=[{name!r}])") from None
+        found = first_word_in_column(values)
+        if found is None:
+            raise
+        row, word = found
+        raise ValueError(words_refusal(side, name, row, word, advice)) from None
     except TypeError as error:  # a dict, a list: no number and no label
         raise TypeError(f"{side}: column {name!r}: {error}") from None
 
 
-def code_fit(X, Y, x_names, y_names, discrete, ordered):
+def fit_words_advice(estimator_name, takes_discrete):
+    """What to do with a column of words in a fit (the column's name is formatted in later):
+    declare it discrete where the estimator takes discrete columns, else fit one that does."""
+    if takes_discrete:
+        return ": if they are labels, declare it discrete (discrete=[{name!r}])"
+    return (f": {estimator_name} reads numbers only; for labels fit KernelCDE or AutoCDE with "
+            "discrete=[{name!r}]")
+
+
+# At a query: the model read numbers in the column.
+QUERY_WORDS_ADVICE = ": the model was fitted on numbers in it"
+
+
+def code_fit(X, Y, x_names, y_names, discrete, ordered, words_advice=None):
     """X and Y as float arrays with their labels coded, the positions of the unordered and
-    ordered columns (declared, or pandas categories), and the labels by variable name."""
+    ordered columns (declared, or pandas categories), and the labels by variable name.
+    words_advice: fit_words_advice's text for an undeclared column of words (by default,
+    declare it discrete)."""
+    if words_advice is None:
+        words_advice = fit_words_advice("", True)
     names = list(x_names) + list(y_names)
     unordered, ordered_positions, stated = declared_positions(discrete, ordered, names)
     x_columns = columns_of(X, "X")
@@ -198,7 +225,8 @@ def code_fit(X, Y, x_names, y_names, discrete, ordered):
                 labels[name] = column_labels
                 coded.append(code_column(column, column_labels, name, False))
                 continue
-        coded.append(_numbers(column, name, "X" if position < len(x_columns) else "Y"))
+        coded.append(_numbers(column, name, "X" if position < len(x_columns) else "Y",
+                              words_advice.format(name=name)))
     X_coded = np.column_stack(coded[:len(x_columns)])
     Y_coded = np.column_stack(coded[len(x_columns):])
     return X_coded, Y_coded, sorted(unordered), sorted(ordered_positions), labels
@@ -213,7 +241,7 @@ def code_query(values, names, labels, unknown_is_outside, count_name):
     if len(columns) != len(names) or not len(columns[0][0]):
         return values  # the checks of the query name the mismatch
     coded = [code_column(column, labels[name], name, unknown_is_outside) if name in labels
-             else _numbers(column, name, count_name)
+             else _numbers(column, name, count_name, QUERY_WORDS_ADVICE)
              for (column, _, _), name in zip(columns, names)]
     return np.column_stack(coded)
 

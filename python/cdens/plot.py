@@ -12,7 +12,8 @@ import sys
 
 import numpy as np
 
-from ._validation import as_samples
+from ._labels import column_position, columns_of, is_missing, is_number, label_text
+from ._validation import as_samples, refuse_ragged
 
 
 def _axes(ax):
@@ -48,29 +49,115 @@ def _require_scalar_pair(estimator):
                          f"{estimator.n_features_in_} inputs and {estimator.n_outputs_} outputs")
 
 
-def conditional_density_map(estimator, X, Y, *, resolution=200, x_range=None, y_range=None,
-                            ax=None, cmap="viridis"):
-    """Heat map of p(y|x) over the (x, y) plane with the data on top (one-dimensional x and y).
+def _query_rows(estimator, values, name):
+    """Rows of inputs given to a plot (a frame, an array or a list, labels and all; a 1-D list
+    for a model of one input) as the estimator's queries take them, and the rows as given, for
+    the legend."""
+    if hasattr(values, "iloc"):
+        frame = values.to_frame() if values.ndim == 1 else values
+        return frame, [tuple(row) for row in frame.itertuples(index=False)]
+    refuse_ragged(values, name)
+    array = np.asarray(values, dtype=object)
+    if array.ndim == 1 and estimator.n_features_in_ == 1:
+        array = array.reshape(-1, 1)
+    if array.ndim != 2:
+        raise ValueError(f"{name} must be rows of inputs, shape (n, {estimator.n_features_in_})")
+    rows = [tuple(row) for row in array]
+    if all(is_number(value) for value in array.flat):
+        array = array.astype(np.float64)
+    return _inputs_of(estimator, array), rows
+
+
+def _held_value(column, kind, labelled):
+    """The value at which a plot holds an input it does not vary, and how it was chosen: the
+    most frequent value of a discrete or labelled column (the first of ties in sorted order),
+    the median of a continuous one."""
+    present = [value for value in column if not is_missing(value)]
+    if not present:
+        raise ValueError("an input of X has no value to hold the plot at")
+    if labelled or kind != "continuous":
+        values, counts = np.unique(np.asarray(present, dtype=object if labelled else float),
+                                   return_counts=True)
+        return values[int(np.argmax(counts))], "most frequent"
+    return float(np.median(np.asarray(present, dtype=np.float64))), "median"
+
+
+def _column_position(spec, names, parameter):
+    position = column_position(spec, names, parameter, among="the model's inputs")
+    if not 0 <= position < len(names):
+        raise ValueError(f"{parameter}: an input is a name or an index from 0 to "
+                         f"{len(names) - 1}, got {spec!r}")
+    return position
+
+
+def conditional_density_map(estimator, X, Y, *, across=None, at=None, resolution=200,
+                            x_range=None, y_range=None, ax=None, cmap="viridis"):
+    """Heat map of p(y|x) over the (x, y) plane with the data on top (one-dimensional y).
 
     Each column of the image is the conditional density at one x, so the map shows how the
-    whole distribution of y moves with x. Ranges default to the data's, padded by 10%.
+    whole distribution of y moves with x. Ranges default to the data's, padded by 10%. A model
+    of several inputs is sliced: the horizontal axis is the input `across` (a name or an index,
+    by default the first), and every other input is held at the value `at` gives for it ({name
+    or index: value}, labels as labels), by default its median in X (its most frequent value
+    for a discrete or labelled input); the title says where the slice lies. X may hold labels,
+    as the fit did; the data drawn are every row of X, whatever its other inputs.
     """
-    _require_scalar_pair(estimator)
-    x = as_samples(X, "X", allow_1d=True)[:, 0]
+    if estimator.n_outputs_ != 1:
+        raise ValueError("this plot needs a one-dimensional y; the model has "
+                         f"{estimator.n_outputs_} outputs")
+    names = list(estimator.model_.x_names)
+    position = _column_position(0 if across is None else across, names, "across")
+    labels = estimator.model_.labels
+    if names[position] in labels:
+        raise ValueError(f"input {names[position]!r} holds labels: the map needs a numeric input "
+                         "across (across=), or draw density_curves at each label")
+    if estimator.model_.y_names[0] in labels:
+        raise ValueError(f"y ({estimator.model_.y_names[0]!r}) holds labels: the map needs a "
+                         "numeric y; draw density_curves instead")
+    if not hasattr(X, "iloc") and np.ndim(X) == 1 and len(names) == 1:
+        X = np.asarray(X, dtype=object).reshape(-1, 1)
+    columns = [column for column, _, _ in columns_of(X, "X")]
+    if len(columns) != len(names):
+        raise ValueError(f"X has {len(columns)} columns but the model was fitted on "
+                         f"{len(names)} inputs")
+    x = as_samples(np.asarray(columns[position], dtype=object).reshape(-1, 1), "X",
+                   names=[names[position]])[:, 0]
     y = as_samples(Y, "Y", allow_1d=True)[:, 0]
+    given = {_column_position(spec, names, "at"): value for spec, value in (at or {}).items()}
+    if position in given:
+        raise ValueError(f"at: {names[position]!r} is the input across the map, not one held")
+    kinds = estimator.model_.input_kinds
+    held = []
+    for d in range(len(names)):
+        if d == position:
+            continue
+        if d in given:
+            held.append((d, given[d], "given"))
+        else:
+            held.append((d, *_held_value(columns[d], kinds[d], names[d] in labels)))
     x_low, x_high = x_range or _padded_range(x)
     y_low, y_high = y_range or _padded_range(y)
     x_grid = np.linspace(x_low, x_high, resolution)
     y_grid = np.linspace(y_low, y_high, resolution)
-    density = estimator.pdf_grid(_inputs_of(estimator, x_grid.reshape(-1, 1)), y_grid)  # (x, y)
+    grid_rows = np.empty((resolution, len(names)), dtype=object)
+    grid_rows[:, position] = x_grid
+    for d, value, _how in held:
+        grid_rows[:, d] = value
+    if not any(names[d] in labels for d, _, _ in held):
+        grid_rows = grid_rows.astype(np.float64)
+    density = estimator.pdf_grid(_inputs_of(estimator, grid_rows), y_grid)  # (x, y)
     ax = _axes(ax)
     image = ax.pcolormesh(x_grid, y_grid, density.T, shading="auto", cmap=cmap)
-    ax.scatter(x, y, s=8, c="white", edgecolors="black", linewidths=0.4, label="data")
+    ax.scatter(x, y, s=8, c="white", edgecolors="black", linewidths=0.4,
+               label="data (every row)" if held else "data")
     ax.figure.colorbar(image, ax=ax, label="p(y | x)")
-    ax.set_xlabel(estimator.model_.x_names[0])
+    ax.set_xlabel(names[position])
     ax.set_ylabel(estimator.model_.y_names[0])
     ax.set_xlim(x_low, x_high)
     ax.set_ylim(y_low, y_high)
+    if held:
+        ax.set_title("at " + ", ".join(f"{names[d]} = {label_text(value)} ({how})"
+                                       for d, value, how in held), fontsize="medium")
     return ax
 
 
@@ -113,16 +200,18 @@ def projected_density_map(estimator, X, Y, *, resolution=200, z_range=None, y_ra
 
 
 def density_curves(estimator, x_values, y_grid, *, ax=None):
-    """Curves of p(y | x) over y_grid, one per row of x_values (one-dimensional y)."""
+    """Curves of p(y | x) over y_grid, one per row of x_values (one-dimensional y). x_values
+    are inputs as the fit took them (a frame, an array or a list of rows, labels as labels; a
+    1-D list for a model of one input); the legend shows each row's values as given."""
     if estimator.n_outputs_ != 1:
         raise ValueError("density curves need a one-dimensional y")
-    inputs = as_samples(x_values, "x_values", allow_1d=estimator.n_features_in_ == 1)
+    inputs, rows = _query_rows(estimator, x_values, "x_values")
     grid = np.asarray(y_grid, dtype=np.float64)
     density = estimator.pdf_grid(inputs, grid)
     ax = _axes(ax)
     x_names = estimator.model_.x_names
-    for row, curve in zip(inputs, density):
-        label = ", ".join(f"{name} = {value:.3g}" for name, value in zip(x_names, row))
+    for row, curve in zip(rows, density):
+        label = ", ".join(f"{name} = {label_text(value)}" for name, value in zip(x_names, row))
         ax.plot(grid, curve, label=label)
     ax.set_xlabel(estimator.model_.y_names[0])
     ax.set_ylabel("p(y | x)")
@@ -130,10 +219,26 @@ def density_curves(estimator, x_values, y_grid, *, ax=None):
     return ax
 
 
+def _shortfall_norm(shortfall):
+    """The colour scale of a CV surface: logarithmic in each candidate's shortfall from the best
+    score, from the smallest positive shortfall to the largest, so that a far-off corner hundreds
+    of units below the best does not spend the colours and the good region stays resolved (the
+    best candidate, 0, takes the smallest's colour). Linear where nothing falls short."""
+    from matplotlib.colors import LogNorm, Normalize
+
+    positive = shortfall[np.isfinite(shortfall) & (shortfall > 0)]
+    if positive.size == 0 or positive.min() == positive.max():
+        return Normalize(vmin=0.0, vmax=float(positive.max()) if positive.size else 1.0)
+    return LogNorm(vmin=float(positive.min()), vmax=float(positive.max()), clip=True)
+
+
 def cv_surface(estimator, *, ax=None, cmap="magma"):
     """The cross-validation score over the (sigma, regularization) grid, chosen pair marked.
 
     Needs a fit that cross-validated two hyper-parameters over a full grid (LSCDE's default).
+    The colour is each candidate's shortfall from the best mean score on a logarithmic scale
+    (the best brightest): one candidate far below the rest, as a tiny sigma with a large
+    regularization gives, would otherwise leave the good region a single shade.
     """
     results = getattr(estimator, "cv_results_", None)
     if results is None:
@@ -150,7 +255,12 @@ def cv_surface(estimator, *, ax=None, cmap="magma"):
     score[np.searchsorted(second_values, second), np.searchsorted(first_values, first)] = (
         np.where(np.isfinite(mean_score), mean_score, np.nan))
     ax = _axes(ax)
-    image = ax.pcolormesh(first_values, second_values, score, shading="nearest", cmap=cmap)
+    import matplotlib
+
+    shortfall = np.nanmax(score) - score
+    colormap = matplotlib.colormaps[cmap].reversed()
+    image = ax.pcolormesh(first_values, second_values, shortfall, shading="nearest",
+                          cmap=colormap, norm=_shortfall_norm(shortfall))
     best = int(np.argmin(results["rank_test_score"]))
     ax.plot(first[best], second[best], marker="*", markersize=14, color="cyan",
             markeredgecolor="black", linestyle="none", label="chosen")
@@ -159,7 +269,7 @@ def cv_surface(estimator, *, ax=None, cmap="magma"):
     ax.set_xlabel(names[0])
     ax.set_ylabel(names[1])
     label = "mean held-out log-likelihood" if results["loss"] == "kl" else "minus SQ loss"
-    ax.figure.colorbar(image, ax=ax, label=label)
+    ax.figure.colorbar(image, ax=ax, label=f"best {label} minus the candidate's")
     ax.legend(loc="lower left", fontsize="small")
     return ax
 
@@ -328,8 +438,14 @@ def calibration_histogram(evaluation, check="pit", *, ax=None):
     ax.set_ylabel("pairs per bin")
     ax.set_title(f"{name}: KS D = {checks[check]['statistic']:.3f}, "
                  f"p = {checks[check]['p_value']:.3g}", fontsize="medium")
-    ax.legend(fontsize="small", loc="lower center")
+    _legend_below(ax)
     return ax
+
+
+def _legend_below(ax, columns=2):
+    """The legend under the axes (below the x label), where it covers no bar or curve."""
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=columns,
+              frameon=False)
 
 
 def _level_sets(evaluation, prefix):
@@ -359,12 +475,16 @@ def coverage_curve(evaluation, *, ax=None):
                     alpha=0.25, label="95% band if calibrated")
     ax.plot([0, 1], [0, 1], color="0.5", linestyle="--", linewidth=0.8)
     drew_sets = False
-    for key, marker, label, sets_label, color in (
-            ("central", "o", "central interval", "central sets", "C0"),
-            ("hpd", "s", "highest-density region", "most probable sets", "C1")):
+    # Where the two coincide (a symmetric unimodal p(y|x)) the central curve stays visible: wide
+    # and solid under the region's narrow dashed one.
+    for key, marker, label, sets_label, color, style in (
+            ("central", "o", "central interval", "central sets", "C0",
+             {"linestyle": "-", "linewidth": 3.0, "markersize": 5, "zorder": 2}),
+            ("hpd", "s", "highest-density region", "most probable sets", "C1",
+             {"linestyle": "--", "linewidth": 1.3, "markersize": 3, "zorder": 3})):
         if key not in coverage:
             continue
-        ax.plot(levels, coverage[key], marker=marker, markersize=3, color=color,
+        ax.plot(levels, coverage[key], marker=marker, color=color, **style,
                 label=f"{label} (randomised)" if randomized else label)
         sets = _level_sets(evaluation, key)
         if sets is not None:
@@ -379,11 +499,7 @@ def coverage_curve(evaluation, *, ax=None):
                   else "nominal level")
     ax.set_ylabel("observed coverage")
     ax.set_title(f"coverage on {int(evaluation['n'])} pairs", fontsize="medium")
-    # The sets' points lie near the diagonal's top: their legend goes below it.
-    if randomized:
-        ax.legend(fontsize="x-small", loc="lower right")
-    else:
-        ax.legend(fontsize="small", loc="upper left")
+    _legend_below(ax, columns=1 if drew_sets or randomized else 2)
     return ax
 
 
@@ -396,7 +512,7 @@ def calibration(evaluation, *, title=None):
     if "coverage" not in evaluation:
         raise ValueError("the evaluation has no calibration to draw: it was computed without the "
                          "central and hpd scores")
-    figure, axes = plt.subplots(1, len(checks) + 1, figsize=(4.4 * (len(checks) + 1), 4.0),
+    figure, axes = plt.subplots(1, len(checks) + 1, figsize=(4.4 * (len(checks) + 1), 4.8),
                                 layout="constrained")
     for ax, check in zip(axes, checks):
         calibration_histogram(evaluation, check, ax=ax)
@@ -432,8 +548,8 @@ def comparison(report, *, title=None):
         labels = []
         for d in differences:
             first, second = models[int(d["first"])], models[int(d["second"])]
-            labels.append(f"{second} over {first}\nwins {d['second_wins']:.0%} : "
-                          f"{d['first_wins']:.0%}")
+            labels.append(f"{second} over {first}\npairs won: {second} {d['second_wins']:.0%}, "
+                          f"{first} {d['first_wins']:.0%}")
         ax.set_yticks(positions, labels, fontsize="small")
         ax.set_ylim(-0.6, len(differences) - 0.4)
         ax.set_title(score, fontsize="medium")

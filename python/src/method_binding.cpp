@@ -16,6 +16,7 @@
 #include "cdens/methods/registry.hpp"
 #include "io/text.hpp"
 #include "methods/option_tables.hpp"
+#include "methods/python_spelling.hpp"
 #include "python_communicator.hpp"
 #include "python_progress.hpp"
 
@@ -38,6 +39,7 @@ py::dict option_to_dict(const OptionInfo& option) {
   row["choices"] = option.choices;
   row["takes_numbers"] = option.takes_numbers;
   row["none_is_default"] = option.none_is_default;
+  row["ordered"] = option.type == OptionType::real_pair && option.ordered;
   row["default"] = value_to_python(option.default_value);
   row["default_text"] = describe_default(option);
   return row;
@@ -234,12 +236,12 @@ class FitProcesses {
       : processes_(communicator_of(comm)),
         shown_(processes_ && processes_->rank() > 0 ? 0 : verbose) {}
 
-  /// The context of a fit on these processes, with the rows' sample weights (empty: none).
-  FitContext context(Vector sample_weights = {}) {
-    return {processes_ ? *processes_ : local_communicator(),
-            shown_.progress(),
-            {},
-            std::move(sample_weights)};
+  /// The context of a fit on these processes, with the names of the columns of X then Y (the
+  /// user's, for the fit's messages; empty: x0, …, y0, …) and the rows' sample weights (empty:
+  /// none).
+  FitContext context(std::vector<std::string> column_names, Vector sample_weights) {
+    return {processes_ ? *processes_ : local_communicator(), shown_.progress(),
+            std::move(column_names), std::move(sample_weights)};
   }
 
  private:
@@ -259,7 +261,8 @@ const MethodEntry& method_called(const std::string& name) {
 py::tuple fit_binding(const std::string& name, const py::array& x,
                       const std::optional<py::array>& y, const py::dict& options,
                       const std::optional<py::array>& unlabeled, const py::object& comm,
-                      const std::optional<py::array>& sample_weight, long verbose) {
+                      const std::optional<py::array>& sample_weight, long verbose,
+                      std::vector<std::string> column_names) {
   const MethodEntry& method = method_called(name);
   const bool density = method.family == MethodFamily::density;
   if (density == y.has_value()) {
@@ -271,7 +274,14 @@ py::tuple fit_binding(const std::string& name, const py::array& x,
   const OptionValues values = values_of(method, options);
   const auto xs = samples_of(x, "X");
   FitProcesses processes(comm, verbose);
-  const FitContext context = processes.context(sample_weights_of(sample_weight));
+  const std::size_t columns =
+      static_cast<std::size_t>(xs.rows() + (y ? samples_of(*y, "Y").rows() : 0));
+  if (!column_names.empty() && column_names.size() != columns) {
+    throw InvalidArgument(std::to_string(column_names.size()) + " column names for " +
+                          std::to_string(columns) + " columns of X and Y");
+  }
+  const FitContext context =
+      processes.context(std::move(column_names), sample_weights_of(sample_weight));
   if (density) {
     MethodFit<DensityModel> fit =
         without_gil([&] { return fit_method_with_extras(method, xs, values, context); });
@@ -302,6 +312,8 @@ py::object query_binding(const ConditionalModel& model, const std::string& name,
 }  // namespace
 
 void bind_methods(py::module_& module) {
+  // The library's messages in this process advise Python's classes and parameters.
+  set_message_spelling(python_spelling());
   module.def(
       "methods",
       [] {
@@ -322,6 +334,7 @@ void bind_methods(py::module_& module) {
   module.def("fit", &fit_binding, py::arg("method"), py::arg("X"), py::arg("Y"), py::arg("options"),
              py::arg("X_unlabeled") = py::none(), py::arg("comm") = py::none(),
              py::arg("sample_weight") = py::none(), py::arg("verbose") = 0,
+             py::arg("column_names") = std::vector<std::string>(),
              "Fits any method: (model, extras), extras the method's declared arrays by name. Y: "
              "the outputs of a conditional or regression method, None for a density method. "
              "options maps option names (not Python names) to values, the rest keep their "
@@ -329,7 +342,9 @@ void bind_methods(py::module_& module) {
              "fit's sockets) whose processes each pass their own rows (methods with "
              "'distributed'), or None. sample_weight: one weight per row (methods with "
              "'sample_weights'), or None. verbose: 1 writes the fit's progress to sys.stderr, 0 "
-             "nothing.");
+             "nothing. column_names: the names of the columns of X, then Y, by which the fit's "
+             "messages name them (empty: x0, ..., y0, ...); the messages advise Python's "
+             "classes and parameters.");
   module.def("query", &query_binding, py::arg("model"), py::arg("name"), py::arg("X"),
              "The answer of the query `name` that the model's method declares, for the rows of "
              "X.");

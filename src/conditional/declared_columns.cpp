@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "cdens/core/spelling.hpp"
 #include "cdens/core/types.hpp"
 #include "conditional/kernel_cde_engine.hpp"
 #include "parallel/samples_of_ranks.hpp"
@@ -113,6 +114,7 @@ std::vector<std::string> undeclared_discrete_warnings(const MatrixView& x, const
                                                       const ColumnKernels& kernels,
                                                       const std::vector<std::string>& names,
                                                       const Communicator& communicator) {
+  const Spelling& spelling = message_spelling();
   // Whether a column looks discrete depends on its distinct values only, and a rank with more
   // than looks_discrete allows makes the column continuous.
   const auto looks_discrete_on_every_rank = [&](const Vector& values) {
@@ -129,13 +131,11 @@ std::vector<std::string> undeclared_discrete_warnings(const MatrixView& x, const
       continue;
     }
     const std::string name = column_name(d, x.rows(), names);
-    const std::string position = std::to_string(d);
     warnings.push_back(
         "column " + name + " looks discrete (few distinct values) but is smoothed as continuous" +
         (d >= x.rows() ? ", which can collapse its bandwidth onto the values" : "") +
-        ": declare it ordered (integer levels) or discrete (unordered): CLI --ordered " + name +
-        " or --discrete " + name + ", Python ordered=[" + position + "] or discrete=[" + position +
-        "] (position among the inputs, then the outputs)");
+        ": declare it ordered (integer levels) or discrete (unordered): " +
+        spelling.option("ordered", name) + " or " + spelling.option("discrete", name));
   }
   return warnings;
 }

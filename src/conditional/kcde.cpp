@@ -8,6 +8,7 @@
 
 #include "cdens/conditional/linear.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/spelling.hpp"
 #include "cdens/core/types.hpp"
 #include "conditional/broad_component_gate.hpp"
 #include "conditional/declared_columns.hpp"
@@ -54,7 +55,7 @@ void validate_for_columns(const KcdeOptions& options, const ColumnKernels& kerne
   for (Index d = input_dim; d < dimension; ++d) {
     if (options.trend != KernelTrend::none && kernels[static_cast<std::size_t>(d)].is_discrete()) {
       throw InvalidArgument("trend = " + to_string(options.trend) + " needs continuous outputs: " +
-                            dimension_name(d, input_dim) + " is declared discrete");
+                            column_name(d, input_dim, names) + " is declared discrete");
     }
   }
 }
@@ -178,8 +179,9 @@ void compare_with_linear_gaussian(const StandardizedPairs& data, const Vector& w
   if (linear_user < kernel) {
     report.warnings.push_back(
         "a linear-Gaussian model of the same data has a lower leave-one-out NLL (" +
-        std::to_string(linear_user) + " against " + std::to_string(kernel) +
-        "): try --method linear, or trend = linear");
+        std::to_string(linear_user) + " against " + std::to_string(kernel) + "): try " +
+        message_spelling().method("linear") + ", or " +
+        message_spelling().option("trend", "linear"));
   }
 }
 

@@ -261,7 +261,8 @@ ConditionalFit fit_lscde(const MatrixView& x, const MatrixView& y, const MatrixV
       // The ties of the outputs need all of them at once (a sort); on many ranks the warning is
       // not given (docs/methods/lscde.md).
       if (communicator.size() == 1) {
-        if (auto spikes = spike_warning(data.pairs.t, sigma, options.sigma)) {
+        if (auto spikes = spike_warning(data.pairs.t, sigma, options.sigma,
+                                        context.pair_names(x.rows(), y.rows()).second)) {
           report.warnings.push_back(std::move(*spikes));
         }
       }

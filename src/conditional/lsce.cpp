@@ -153,7 +153,8 @@ LsceFit fit_at_dimension(const MatrixView& x, const MatrixView& y, const Standar
     // The ties of the outputs need all of them at once (a sort); on many ranks the warning is
     // not given, as for LSCDE.
     if (communicator.size() == 1) {
-      if (auto spikes = spike_warning(y_standard, result.best.sigma, options.reduction.sigma)) {
+      if (auto spikes = spike_warning(y_standard, result.best.sigma, options.reduction.sigma,
+                                      context.pair_names(x.rows(), y.rows()).second)) {
         report.warnings.push_back(std::move(*spikes));
       }
     }

@@ -167,7 +167,8 @@ DensityFit fit_gmm(const MatrixView& x, const GmmOptions& options, const FitCont
              ? std::to_string(options.n_init) + " starts, the one of the largest likelihood kept"
              : std::string("one start"));
     if (!run.converged) {
-      report.warnings.push_back("EM stopped at max_iterations before reaching the tolerance");
+      report.warnings.push_back("EM stopped at max_iter = " + std::to_string(options.max_iter) +
+                                " iterations before reaching the tolerance tol");
     }
     const Index floored = (run.variances.array() <= options.variance_floor).count();
     if (floored > 0) {

@@ -120,11 +120,12 @@ MethodFit<ConditionalModel> fit_without_constant_inputs(const MethodEntry& metho
     throw DataError("every input is constant on the training rows (" + values +
                     "): there is nothing to condition on");
   }
+  // The fit on the kept inputs names each by its own name, given or not: without names its
+  // "x0" would be the first kept input, not the data's x0.
   std::vector<std::string> kept_names;
-  if (!context.column_names.empty()) {
-    for (const Index d : kept) kept_names.push_back(context.column_names[std::size_t(d)]);
-    kept_names.insert(kept_names.end(), context.column_names.begin() + input_dim,
-                      context.column_names.end());
+  for (const Index d : kept) kept_names.push_back(column_name(d, input_dim, context.column_names));
+  for (Index d = input_dim; d < input_dim + y.rows(); ++d) {
+    kept_names.push_back(column_name(d, input_dim, context.column_names));
   }
   FitContext on_kept = context;
   on_kept.column_names = kept_names;

@@ -207,11 +207,17 @@ const OptionTable<GskdOptions>& gskd_option_table() {
                  "RWBS iterations M_I per generation; by default the paper's (200 up to 2-D, 400 "
                  "above)",
                  0);
+    // An unordered pair (OptionInfo::ordered false): its numbers multiply two different variances,
+    // so (2, 0.5) is the box [2 γ²_Parz, 0.5 s²] like any other (gskd_box caps the lower bound at
+    // half the upper).
     rows.add_pair(
-        variance_multiples(
-            option("variance_bounds", OptionType::real_pair,
-                   "The box of every kernel variance: at least the first number times the Parzen "
-                   "target's variance, at most the second times the dimension's sample variance")),
+        variance_multiples(option(
+            "variance_bounds", OptionType::real_pair,
+            "The box of every kernel variance: at least the first number times the Parzen "
+            "target's variance, at most the second times the dimension's sample variance. The two "
+            "multiply different variances, so either may be the larger (2, 0.5: from twice the "
+            "target's variance to half the sample variance); the lower bound is capped at half "
+            "the upper")),
         CDENS_OPTION_FIELD(GskdOptions, variance_lower),
         CDENS_OPTION_FIELD(GskdOptions, variance_upper));
     rows.add_choice(option("stopping", OptionType::choice,

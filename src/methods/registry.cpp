@@ -1,10 +1,12 @@
 #include "cdens/methods/registry.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <optional>
 
 #include "cdens/core/conditional_mixture.hpp"
+#include "cdens/core/spelling.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/support.hpp"
 #include "cdens/core/types.hpp"
@@ -348,12 +350,29 @@ InputRange range_of_inputs(const MatrixView& x, const MatrixView& unlabeled_x,
 
 }  // namespace
 
-std::string no_sample_weights_message(const MethodEntry& method) {
-  std::string supported;
+namespace {
+
+/// The methods for which `has` holds, as message_spelling() names them (Python's classes once
+/// each), comma-separated.
+std::string methods_that(const std::function<bool(const MethodEntry&)>& has) {
+  std::vector<std::string> names;
   for (const MethodEntry& entry : methods()) {
-    if (entry.sample_weights) supported += (supported.empty() ? "" : ", ") + entry.name;
+    const std::string name = message_spelling().method_name(entry.name);
+    if (has(entry) && std::find(names.begin(), names.end(), name) == names.end()) {
+      names.push_back(name);
+    }
   }
-  return method.name + " does not support sample weights; supported: " + supported;
+  std::string joined;
+  for (const std::string& name : names) joined += (joined.empty() ? "" : ", ") + name;
+  return joined;
+}
+
+}  // namespace
+
+std::string no_sample_weights_message(const MethodEntry& method) {
+  return message_spelling().method_name(method.name) +
+         " does not support sample weights; supported: " +
+         methods_that([](const MethodEntry& entry) { return entry.sample_weights; });
 }
 
 std::string to_string(MethodFamily family) {
@@ -410,14 +429,11 @@ const OptionInfo& find_option(const MethodEntry& method, const std::string& name
 }
 
 std::string not_distributed_message(const MethodEntry& method) {
-  std::string distributed;
-  for (const MethodEntry& entry : methods()) {
-    if (entry.distributed) distributed += (distributed.empty() ? "" : ", ") + entry.name;
-  }
-  return "method " + method.name + " runs on one process only: " +
+  return "method " + message_spelling().method_name(method.name) + " runs on one process only: " +
          (method.single_process_reason.empty() ? "its fit needs every row in one place"
                                                : method.single_process_reason) +
-         " (docs/distributed.md); methods that run on many processes: " + distributed;
+         " (docs/distributed.md); methods that run on many processes: " +
+         methods_that([](const MethodEntry& entry) { return entry.distributed; });
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "cdens/core/spelling.hpp"
 #include "io/text.hpp"
 
 namespace cdens {
@@ -192,10 +193,12 @@ std::string AtomSearch::description() const {
 std::optional<std::string> spike_warning(const MatrixView& y_standard, double sigma,
                                          const std::vector<double>& sigmas,
                                          const std::vector<std::string>& y_names) {
+  const Spelling& spelling = message_spelling();
   // Only a width that cross-validation chose; one the user fixed is the user's decision.
   if (sigmas.size() < 2) return {};
   const std::vector<OutputTies> ties = output_ties(y_standard);
   std::string tied;
+  std::string first_tied;  // the column a declaration names
   double resolution = std::numeric_limits<double>::infinity();
   for (std::size_t d = 0; d < ties.size(); ++d) {
     // Below a quarter of the gap between neighbouring values the density halfway between two
@@ -205,6 +208,7 @@ std::optional<std::string> spike_warning(const MatrixView& y_standard, double si
     }
     const std::string name =
         d < y_names.size() ? "'" + y_names[d] + "'" : "dimension " + std::to_string(d + 1);
+    if (first_tied.empty()) first_tied = d < y_names.size() ? y_names[d] : "COLUMN";
     tied += (tied.empty() ? "" : ", ") + name + " (" + std::to_string(ties[d].distinct) +
             " distinct values in " + std::to_string(y_standard.cols()) + ")";
     resolution = std::min(resolution, ties[d].resolution);
@@ -216,12 +220,11 @@ std::optional<std::string> spike_warning(const MatrixView& y_standard, double si
          "output " +
          tied +
          ", which repeats its values: cross-validation rewards spikes on the repeated values, so "
-         "the model is a set of spikes, not a density. If the output is discrete, declare it "
-         "(cdens "
-         "fit --method kcde --ordered COLUMN, or KCDE(ordered=[...]) in Python) for a "
-         "probability mass function; otherwise keep sigma at the data's resolution (--sigma "
-         "candidates from " +
-         floor + " up, in standardised units)";
+         "the model is a set of spikes, not a density. If the output is discrete, declare it (" +
+         spelling.method("kcde", {{"ordered", first_tied}}) +
+         ") for a probability mass function; otherwise keep sigma at the data's resolution (" +
+         spelling.option_name("sigma") + " candidates from " + floor +
+         " up, in standardised units)";
 }
 
 }  // namespace cdens

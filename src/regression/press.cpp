@@ -9,11 +9,13 @@
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/fit_context.hpp"
 #include "cdens/core/rng.hpp"
+#include "cdens/core/spelling.hpp"
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/types.hpp"
 #include "core/random_streams.hpp"
 #include "core/samples.hpp"
 #include "core/validate.hpp"
+#include "io/text.hpp"
 #include "methods/option_tables.hpp"
 #include "parallel/parallel.hpp"
 #include "regression/press_design_products.hpp"
@@ -110,8 +112,9 @@ PressFit fit_press(const MatrixView& x, const MatrixView& y, const PressOptions&
           ? static_cast<Index>(std::lround(options.holdout_fraction * static_cast<double>(n)))
           : 0;
   if (options.holdout_fraction > 0.0 && held == 0) {
-    throw InvalidArgument("the hold-out fraction (holdout_fraction, --holdout-fraction) " +
-                          std::to_string(options.holdout_fraction) + " of " + std::to_string(n) +
+    throw InvalidArgument("the hold-out fraction (" +
+                          message_spelling().option_name("holdout_fraction") + ") " +
+                          exact_text(options.holdout_fraction) + " of " + std::to_string(n) +
                           " samples of x holds out none; give 0 to train on all");
   }
   if (n - held <= j_count) {

@@ -175,7 +175,7 @@ def main():
     # Methods that need every row in one place refuse several processes.
     if COMM.Get_size() > 1:
         message = same_error_everywhere(lambda: cdens.ParzenWindow().fit(x[rows], comm=COMM))
-        check(message.startswith("method parzen runs on one process only"), message)
+        check(message.startswith("method ParzenWindow runs on one process only"), message)
 
     if COMM.Get_rank() == 0:
         print(f"python under mpirun, {COMM.Get_size()} processes: the same models "

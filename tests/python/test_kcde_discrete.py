@@ -78,7 +78,7 @@ def test_discrete_columns_survive_a_model_file(mixed, tmp_path):
 
 def test_undeclared_discrete_output_is_warned_about(mixed):
     x, _, y = mixed
-    with pytest.warns(cdens.CdensWarning, match=r"column y0 looks discrete.*ordered=\[3\]"):
+    with pytest.warns(cdens.CdensWarning, match=r"column y0 looks discrete.*ordered=\['y0'\]"):
         cdens.KernelCDE(discrete=[1], ordered=[2], random_state=0).fit(x, y)
 
 

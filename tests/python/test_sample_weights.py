@@ -41,8 +41,10 @@ def test_supported_estimators_declare_sample_weight(estimator_class):
 def test_other_estimators_declare_none_and_refuse_it_naming_the_method(estimator_class, pairs):
     x, y = pairs
     assert not has_fit_parameter(estimator_class(), "sample_weight")
-    with pytest.raises(ValueError, match="does not support sample weights; supported: auto, gmm, "
-                                         "gskd, kcde, linear, lscde, parzen, rsde, skd"):
+    # Named as Python names them: the classes (the command names its methods).
+    with pytest.raises(ValueError, match=f"^{estimator_class.__name__} does not support sample "
+                                         "weights; supported: AutoCDE, GMM, GSKD, KernelCDE, "
+                                         "LinearGaussianCDE, LSCDE, ParzenWindow, RSDE, SKD$"):
         if issubclass(estimator_class, DensityEstimator):
             estimator_class().fit(x, sample_weight=np.ones(len(x)))
         else:
