@@ -414,8 +414,10 @@ TEST(DiscreteOutputTest, DeclarationsAreCheckedAndUndeclaredDiscreteColumnsWarne
   const ConditionalFit plain = fit_kcde(train.x, train.y);
   ASSERT_FALSE(plain.report.warnings.empty());
   EXPECT_NE(plain.report.warnings.front().find("column y0 looks discrete"), std::string::npos);
+  // In the command's spelling (the default): Python's module installs its own
+  // (tests/python/test_front_end_names.py).
   EXPECT_NE(plain.report.warnings.front().find("--ordered y0"), std::string::npos);
-  EXPECT_NE(plain.report.warnings.front().find("ordered=[1]"), std::string::npos);
+  EXPECT_EQ(plain.report.warnings.front().find("ordered=["), std::string::npos);
   // Declared: no such warning.
   for (const auto& warning : fit_kcde(train.x, train.y, ordered_output_options()).report.warnings) {
     EXPECT_EQ(warning.find("looks discrete"), std::string::npos) << warning;
