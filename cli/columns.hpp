@@ -2,6 +2,7 @@
 // Reading a CSV file and choosing its columns by name or 0-based position, as every command that
 // takes data does.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "cdens/core/types.hpp"
 #include "cdens/model_file.hpp"
 #include "io/csv.hpp"
+#include "table_cells.hpp"
 
 namespace cdens::cli {
 
@@ -23,8 +25,10 @@ struct ColumnSelection {
 };
 
 /// The columns named (or numbered, 0-based) by `specs`; InvalidArgument for an unknown column,
-/// ParseError at a cell of them that holds no number (refuse_text_cells).
-ColumnSelection choose_columns(const CsvTable& table, const std::vector<std::string>& specs);
+/// ParseError at a cell of them that holds no number (refuse_text_cells, a word told
+/// `word_advice`).
+ColumnSelection choose_columns(const CsvTable& table, const std::vector<std::string>& specs,
+                               const WordAdvice& word_advice = {});
 
 /// The columns of a comma-separated option such as --x, or `fallback` (usually the model's
 /// variable names) when the option was not given.
@@ -65,6 +69,27 @@ std::string describe_rows(const std::vector<Index>& pairs);
 /// `row_noun` names a row ("data row", "point").
 void warn_of_extrapolation(const std::string& source, const ConditionalModel& model,
                            const MatrixView& x, const std::string& row_noun = "data row");
+
+/// Where a query's value of an input is (the "file:line:column" of its cell, "--x-values point
+/// 2"), from its 0-based row j and input d.
+using QueryPosition = std::function<std::string(Index j, Index d)>;
+
+/// InvalidArgument at the first value of a discrete input of `model` in x (user's units, codes
+/// of a labelled input) that is none of the levels the model was fitted on, which its kernel has
+/// no place for: "POSITION: 1947.5 is none of the levels of discrete input 'year' (1947, …)".
+/// Every command that takes x checks it (predict, score, evaluate, compare, sample, grid, fit
+/// --test).
+void refuse_unseen_input_levels(const ConditionalModel& model, const MatrixView& x,
+                                const QueryPosition& position);
+
+/// The same for x read from the columns `x` of `table` (positions of their cells).
+void refuse_unseen_input_levels(const ConditionalModel& model, const CsvTable& table,
+                                const ColumnSelection& x);
+
+/// The x of a query read from the columns `x` of `table`: refuse_unseen_input_levels, then
+/// warn_of_extrapolation naming `source`.
+void check_query_inputs(const std::string& source, const ConditionalModel& model,
+                        const CsvTable& table, const ColumnSelection& x);
 
 /// The pairs (0-based columns of y) whose value of a discrete output is none of the levels the
 /// model was fitted on: the model gives them probability 0 (log-density −∞).

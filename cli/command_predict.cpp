@@ -147,7 +147,15 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
       throw InvalidArgument("--query: the method '" + model.report.method +
                             "' of this model declares no queries");
     }
-    for (const std::string& name : query_names) find_query(*method, name);
+    for (std::size_t q = 0; q < query_names.size(); ++q) {
+      find_query(*method, query_names[q]);
+      // One column per query: a second would repeat its name (as --candidates lists each once).
+      if (std::find(query_names.begin(), query_names.begin() + static_cast<std::ptrdiff_t>(q),
+                    query_names[q]) != query_names.begin() + static_cast<std::ptrdiff_t>(q)) {
+        throw InvalidArgument("--query: '" + query_names[q] +
+                              "' is listed twice; a query is listed once");
+      }
+    }
   }
   const Index output_dim = model.mixture.output_dim();
   const std::vector<double> probabilities = parse_number_list(arguments.quantiles, "--q");
@@ -167,7 +175,7 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
   drop_rows_with_missing_if(arguments.drop_missing, table,
                             {column_specs(arguments.x_columns, "--x", model.x_names), y_specs});
   const ColumnSelection x = choose_columns(table, arguments.x_columns, "--x", model.x_names);
-  warn_of_extrapolation(table.source, model, x.values);
+  check_query_inputs(table.source, model, table, x);
   std::optional<Matrix> y;
   if (!y_specs.empty()) y = choose_columns(table, y_specs).values;
   const bool labelled_output = output_dim == 1 && model.labels.count(model.y_names.front()) > 0;

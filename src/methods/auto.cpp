@@ -334,6 +334,10 @@ ConditionalModel pooled_model(std::vector<ConditionalModel> fitted, const Vector
   report.method = "auto";
   report.statistics["n_train"] = static_cast<double>(n_train);
   report.statistics["pool_members"] = static_cast<double>(fitted.size());
+  // The pool has no hyper-parameter grid of its own: its members chose theirs.
+  report.parameter_choice = "by each of the " + std::to_string(fitted.size()) +
+                            " pool members (the pool's weights by stacking their held-out "
+                            "densities: method_selection)";
   for (std::size_t m = 0; m < fitted.size(); ++m) {
     mixtures.push_back(&fitted[m].mixture);
     for (const std::string& warning : fitted[m].report.warnings) {

@@ -79,8 +79,8 @@ struct WeighedRows {
 
 /// The context's sample weights checked for `method` and n rows, and what the fit should see
 /// instead of the rows and weights given: nothing when they stay as given (no weights, or every
-/// row of its own positive weight). Only relative weights matter, so equal ones are dropped and
-/// the fit is the unweighted one.
+/// row of its own positive weight, the largest 1). Only relative weights matter, so they are
+/// divided by the largest, and equal ones are dropped: the fit is the unweighted one.
 std::optional<WeighedRows> rows_to_weigh(const MethodEntry& method, Index n,
                                          const FitContext& context) {
   if (!context.weighted()) return std::nullopt;
@@ -89,11 +89,14 @@ std::optional<WeighedRows> rows_to_weigh(const MethodEntry& method, Index n,
     throw InvalidArgument("sample weights are supported on one process only");
   }
   validate_sample_weights(context.sample_weights, n, "sample weights");
-  WeighedRows weighed{positive_weight_rows(context.sample_weights), Vector()};
-  const Vector positive = context.sample_weights(weighed.rows);
+  // Relative to the largest: weights scaled by any positive constant give the same model.
+  const Vector relative = relative_sample_weights(context.sample_weights, "sample weights");
+  WeighedRows weighed{positive_weight_rows(relative), Vector()};
+  const Vector positive = relative(weighed.rows);
   const bool equal = (positive.array() == positive(0)).all();
-  // Every row kept with its own weight: the fit as asked.
-  if (!equal && static_cast<Index>(weighed.rows.size()) == n) return std::nullopt;
+  // Every row kept with its own relative weight: the fit as asked.
+  if (!equal && static_cast<Index>(weighed.rows.size()) == n && relative == context.sample_weights)
+    return std::nullopt;
   if (!equal) weighed.weights = positive;
   return weighed;
 }
@@ -386,6 +389,17 @@ std::vector<const MethodEntry*> methods_of(MethodFamily family) {
 }
 
 const MethodEntry& find_method(const std::string& name, MethodFamily family) {
+  // A method of another family is known: say what it fits rather than call it unknown.
+  const MethodEntry* other = method_named(name);
+  if (other != nullptr && other->family != family) {
+    std::string known;
+    for (const MethodEntry* method : methods_of(family)) {
+      known += (known.empty() ? "" : ", ") + method->name;
+    }
+    throw InvalidArgument("method '" + name + "' is a " + to_string(other->family) +
+                          " method, not a " + to_string(family) + " one (" + to_string(family) +
+                          " methods: " + known + ")");
+  }
   return find_among(methods_of(family), name, family == MethodFamily::density ? "density " : "");
 }
 
