@@ -48,8 +48,8 @@ EvaluationOptions evaluation_options(const EvaluationArguments& arguments);
 struct EvaluatedModel {
   std::string description;           ///< "conditional p(y|x) by lscde" or "density p(x) by gmm"
   std::vector<std::string> y_names;  ///< the columns scored: y, or a density model's columns
-  bool density = false;              ///< a density model p(x), whose columns are no y
   ModelEvaluation evaluation;
+  bool density = false;  ///< a density model p(x), whose columns are no y
 };
 
 /// Checks --json and --plot before any work is done: each must name a file that can be created

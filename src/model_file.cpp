@@ -6,6 +6,7 @@
 
 #include "cdens/core/types.hpp"
 #include "cdens/methods/registry.hpp"
+#include "conditional/input_kernels.hpp"
 #include "conditional/product_kernel_gate.hpp"
 #include "io/json_io.hpp"
 #include "io/json_reading.hpp"
