@@ -1,13 +1,11 @@
 #include "columns.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "cdens/core/types.hpp"
-#include "conditional/input_kernels.hpp"
 #include "io/text.hpp"
 #include "table_cells.hpp"
 
@@ -96,51 +94,6 @@ void warn_of_extrapolation(const std::string& source, const ConditionalModel& mo
   std::cerr << "cdens: warning: " << source << ": "
             << extrapolation_warning(rows, x.cols(), model.x_names) << " (" << row_noun
             << (rows.rows.size() > 1 ? "s " : " ") << describe_rows(rows.rows) << ")\n";
-}
-
-void refuse_unseen_input_levels(const ConditionalModel& model, const MatrixView& x,
-                                const QueryPosition& position) {
-  for (const Index d : model.mixture.gate().discrete_inputs()) {
-    const ColumnKernel* kernel = discrete_input_kernel(model.mixture.gate(), d);
-    if (kernel == nullptr || d >= x.rows()) continue;
-    for (Index j = 0; j < x.cols(); ++j) {
-      if (kernel->level_index(x(d, j)) >= 0) continue;
-      const std::string& name = model.x_names[static_cast<std::size_t>(d)];
-      const auto labels = model.labels.find(name);
-      // A labelled input's values are codes: named by their labels.
-      const auto text_of = [&](double value) {
-        if (labels == model.labels.end() || value < 0.0 ||
-            value >= static_cast<double>(labels->second.size()) || value != std::floor(value)) {
-          return format_number(value);
-        }
-        return labels->second[static_cast<std::size_t>(value)];
-      };
-      std::vector<std::string> levels;
-      for (const double level : kernel->levels()) levels.push_back(text_of(level));
-      constexpr std::size_t kShown = 12;
-      const std::size_t more = levels.size() > kShown ? levels.size() - kShown : 0;
-      levels.resize(levels.size() - more);
-      throw InvalidArgument(position(j, d) + ": " + text_of(x(d, j)) +
-                            " is none of the levels of discrete input '" + name +
-                            "', which the model was fitted on (" + join(levels, ", ") +
-                            (more > 0 ? ", and " + std::to_string(more) + " more" : "") +
-                            "): its kernel has no place for another value");
-    }
-  }
-}
-
-void refuse_unseen_input_levels(const ConditionalModel& model, const CsvTable& table,
-                                const ColumnSelection& x) {
-  const std::vector<Index> columns = resolve_columns(table, x.names);
-  refuse_unseen_input_levels(model, x.values, [&](Index j, Index d) {
-    return csv_cell_position(table, j, columns[static_cast<std::size_t>(d)]);
-  });
-}
-
-void check_query_inputs(const std::string& source, const ConditionalModel& model,
-                        const CsvTable& table, const ColumnSelection& x) {
-  refuse_unseen_input_levels(model, table, x);
-  warn_of_extrapolation(source, model, x.values);
 }
 
 std::vector<Index> pairs_outside_levels(const ConditionalMixture& model, const MatrixView& y) {

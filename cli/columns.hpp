@@ -2,7 +2,6 @@
 // Reading a CSV file and choosing its columns by name or 0-based position, as every command that
 // takes data does.
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -69,27 +68,6 @@ std::string describe_rows(const std::vector<Index>& pairs);
 /// `row_noun` names a row ("data row", "point").
 void warn_of_extrapolation(const std::string& source, const ConditionalModel& model,
                            const MatrixView& x, const std::string& row_noun = "data row");
-
-/// Where a query's value of an input is (the "file:line:column" of its cell, "--x-values point
-/// 2"), from its 0-based row j and input d.
-using QueryPosition = std::function<std::string(Index j, Index d)>;
-
-/// InvalidArgument at the first value of a discrete input of `model` in x (user's units, codes
-/// of a labelled input) that is none of the levels the model was fitted on, which its kernel has
-/// no place for: "POSITION: 1947.5 is none of the levels of discrete input 'year' (1947, …)".
-/// Every command that takes x checks it (predict, score, evaluate, compare, sample, grid, fit
-/// --test).
-void refuse_unseen_input_levels(const ConditionalModel& model, const MatrixView& x,
-                                const QueryPosition& position);
-
-/// The same for x read from the columns `x` of `table` (positions of their cells).
-void refuse_unseen_input_levels(const ConditionalModel& model, const CsvTable& table,
-                                const ColumnSelection& x);
-
-/// The x of a query read from the columns `x` of `table`: refuse_unseen_input_levels, then
-/// warn_of_extrapolation naming `source`.
-void check_query_inputs(const std::string& source, const ConditionalModel& model,
-                        const CsvTable& table, const ColumnSelection& x);
 
 /// The pairs (0-based columns of y) whose value of a discrete output is none of the levels the
 /// model was fitted on: the model gives them probability 0 (log-density −∞).

@@ -104,14 +104,6 @@ void require_comparable_models(const std::vector<ModelFile>& files,
   const auto variables = [](const ModelFile& model) {
     return model.density ? model.density->names : model.conditional->y_names;
   };
-  const auto output_kinds = [](const ModelFile& model) {
-    std::vector<ColumnKind> kinds;
-    if (!model.conditional) return kinds;
-    for (const ColumnKernel& kernel : model.conditional->mixture.output_kernels()) {
-      kinds.push_back(kernel.kind());
-    }
-    return kinds;
-  };
   for (std::size_t m = 0; m < files.size(); ++m) {
     const ModelFile& file = files[m];
     if (file.density.has_value() != first.density.has_value()) {
@@ -126,18 +118,17 @@ void require_comparable_models(const std::vector<ModelFile>& files,
                             first.path + " models " + join(variables(first), ",") +
                             ": compare models of the same variables");
     }
-    // The same refusal as compare_evaluations', before any model is scored.
-    const std::vector<ColumnKind> kinds = output_kinds(file);
-    const std::vector<ColumnKind> first_kinds = output_kinds(first);
-    const auto discrete = [](ColumnKind kind) { return kind != ColumnKind::continuous; };
-    for (std::size_t d = 0; d < kinds.size() && d < first_kinds.size(); ++d) {
-      if (discrete(kinds[d]) == discrete(first_kinds[d])) continue;
-      throw InvalidArgument("cannot compare " + names.front() + " and " + names[m] + ": output " +
-                            std::to_string(d + 1) + " is " + to_string(first_kinds[d]) + " in " +
-                            names.front() + " but " + to_string(kinds[d]) + " in " + names[m] +
-                            ", so that a log-probability would be compared with a log-density");
+  }
+  // compare_evaluations' refusal, before any model is scored (a density model has no kinds).
+  std::vector<std::vector<std::string>> output_kinds;
+  for (const ModelFile& file : files) {
+    output_kinds.emplace_back();
+    if (!file.conditional) continue;
+    for (const ColumnKernel& kernel : file.conditional->mixture.output_kernels()) {
+      output_kinds.back().push_back(to_string(kernel.kind()));
     }
   }
+  require_comparable_output_kinds(output_kinds, names);
 }
 
 void run_compare(const CompareArguments& arguments) {

@@ -330,7 +330,7 @@ void print_test_scores(std::ostream& out, const FitRequest& request,
   const Matrix test_y = choose_columns(test, model.y_names).values;
   // The test file is queried as predict would query it (--holdout's rows are part of the fit's
   // own evaluation, which never warns).
-  check_query_inputs(test.source, model, test, test_inputs);
+  warn_of_extrapolation(test.source, model, test_x);
   const double nll = -model.mixture.log_pdf(test_x, test_y).mean();
   out << "test_n: " << test_y.cols() << '\n';
   const ColumnKernels& output_kernels = model.mixture.output_kernels();

@@ -175,7 +175,7 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
   drop_rows_with_missing_if(arguments.drop_missing, table,
                             {column_specs(arguments.x_columns, "--x", model.x_names), y_specs});
   const ColumnSelection x = choose_columns(table, arguments.x_columns, "--x", model.x_names);
-  check_query_inputs(table.source, model, table, x);
+  warn_of_extrapolation(table.source, model, x.values);
   std::optional<Matrix> y;
   if (!y_specs.empty()) y = choose_columns(table, y_specs).values;
   const bool labelled_output = output_dim == 1 && model.labels.count(model.y_names.front()) > 0;

@@ -40,7 +40,7 @@ void score_conditional(const ScoreArguments& arguments, const ConditionalModel& 
                        {x_columns.names, y_columns.names}, {model.x_names, model.y_names});
   const Matrix& x = x_columns.values;
   const Matrix& y = y_columns.values;
-  check_query_inputs(table.source, model, table, x_columns);
+  warn_of_extrapolation(table.source, model, x);
   const double mean_log_likelihood = cdens::mean_log_likelihood(model.mixture, x, y);
   // Full precision: scripts compare these numbers.
   std::cout << "n: " << x.cols() << '\n';

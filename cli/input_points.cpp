@@ -51,9 +51,9 @@ Matrix read_input_points(const ConditionalModel& model, const InputPointOptions&
     CsvTable table = load_table(options.file, false);
     code_model_labels(table, model);
     drop_rows_with_missing_if(options.drop_missing, table, {model.x_names});
-    const ColumnSelection x = choose_columns(table, model.x_names);
-    check_query_inputs(table.source, model, table, x);
-    return x.values;
+    Matrix x = choose_columns(table, model.x_names).values;
+    warn_of_extrapolation(table.source, model, x);
+    return x;
   }
   const Index dimension = model.mixture.input_dim();
   // For a one-dimensional x a comma separates points; otherwise it separates coordinates.
@@ -72,9 +72,6 @@ Matrix read_input_points(const ConditionalModel& model, const InputPointOptions&
           input_value(model, i, coordinates[static_cast<std::size_t>(i)], points[j]);
     }
   }
-  refuse_unseen_input_levels(model, x, [&](Index j, Index) {
-    return "--x-values point '" + points[static_cast<std::size_t>(j)] + "'";
-  });
   warn_of_extrapolation("--x-values", model, x, "point");
   return x;
 }

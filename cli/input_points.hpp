@@ -29,8 +29,8 @@ void add_input_point_options(CLI::App& command, InputPointOptions& options);
 /// The x points (d_x × m) given by exactly one of --x-values and --x-file (labels of a labelled
 /// input as their codes; rows with a missing x left out under --missing drop), with a warning
 /// where some lie outside the inputs the model was fitted on (warn_of_extrapolation).
-/// InvalidArgument at a label or a value of a discrete input the model never saw
-/// (refuse_unseen_input_levels).
+/// InvalidArgument at a label the model never saw (a discrete input's number that is none of its
+/// levels is answered with its kernel's weight for unequal values, as predict answers it).
 Matrix read_input_points(const ConditionalModel& model, const InputPointOptions& options);
 
 }  // namespace cdens::cli

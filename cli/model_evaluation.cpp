@@ -222,7 +222,7 @@ EvaluatedModel evaluate_model_file(const ModelFile& file, const CsvTable& table,
     require_disjoint(x, y);
     warn_renamed_columns(path, arguments.no_header, {x.names, y.names},
                          {model.x_names, model.y_names});
-    check_query_inputs(path + " on " + table.source, model, rows, x);
+    warn_of_extrapolation(path + " on " + table.source, model, x.values);
     result = {"conditional p(y|x) by " + model.report.method, y.names,
               evaluate_model(model.mixture, x.values, y.values, options, progress)};
   }

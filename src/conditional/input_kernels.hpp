@@ -1,7 +1,6 @@
 #pragma once
 // The kernel of a discrete input of a fitted gate: its kind and the levels the fit saw, which a
-// query's x must take (a level never seen has no place in the kernel) and a model file's labels
-// must name.
+// model file's labels must name (level k is the code of label k).
 
 #include "cdens/core/column_kernel.hpp"
 #include "cdens/core/conditional_gate.hpp"

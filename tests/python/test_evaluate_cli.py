@@ -82,7 +82,7 @@ def test_compare_reports_paired_differences_and_draws_them(cli, held_out, model_
     assert plot_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_evaluate_takes_density_models(cli, tmp_path):
+def test_evaluate_takes_density_models(cli, model_files, tmp_path):
     path = tmp_path / "gmm.json"
     fitted = subprocess.run([cli, "fit", FAITHFUL, "--method", "gmm", "--columns",
                              "eruptions", "--n-components", "2", "--out", str(path)],
