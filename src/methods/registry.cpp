@@ -80,7 +80,8 @@ struct WeighedRows {
 /// The context's sample weights checked for `method` and n rows, and what the fit should see
 /// instead of the rows and weights given: nothing when they stay as given (no weights, or every
 /// row of its own positive weight, the largest 1). Only relative weights matter, so they are
-/// divided by the largest, and equal ones are dropped: the fit is the unweighted one.
+/// divided by the largest (but counts of copies, FitContext::weights_count_copies), and equal
+/// ones are dropped: the fit is the unweighted one.
 std::optional<WeighedRows> rows_to_weigh(const MethodEntry& method, Index n,
                                          const FitContext& context) {
   if (!context.weighted()) return std::nullopt;
@@ -89,8 +90,12 @@ std::optional<WeighedRows> rows_to_weigh(const MethodEntry& method, Index n,
     throw InvalidArgument("sample weights are supported on one process only");
   }
   validate_sample_weights(context.sample_weights, n, "sample weights");
-  // Relative to the largest: weights scaled by any positive constant give the same model.
-  const Vector relative = relative_sample_weights(context.sample_weights, "sample weights");
+  // Relative to the largest: weights scaled by any positive constant give the same model. The
+  // counts of merged identical rows stay counts (small integers, nothing to rescale): auto fits a
+  // candidate without weights on that many copies of each row.
+  const Vector relative = context.weights_count_copies
+                              ? context.sample_weights
+                              : relative_sample_weights(context.sample_weights, "sample weights");
   WeighedRows weighed{positive_weight_rows(relative), Vector()};
   const Vector positive = relative(weighed.rows);
   const bool equal = (positive.array() == positive(0)).all();
