@@ -465,7 +465,9 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
     std::vector<Index> fitted;
     if (on_copies[c]) {
       for (const Index row : rows) {
-        fitted.insert(fitted.end(), static_cast<std::size_t>(weights(row)), row);
+        // The weights are relative to the largest: a row's copies are its weight in copies.
+        const auto copies = std::lround(weights(row) / context.weight_of_a_copy);
+        fitted.insert(fitted.end(), static_cast<std::size_t>(copies), row);
       }
       part.sample_weights = Vector();
     } else {
@@ -542,7 +544,7 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
                                        ? candidate.method->weights_refused(candidate.values, false)
                                        : std::string();
     const bool takes_weights = candidate.method->sample_weights && unweighted.empty();
-    on_copies[c] = context.weighted() && context.weights_count_copies && !takes_weights;
+    on_copies[c] = context.weighted() && context.weight_of_a_copy > 0.0 && !takes_weights;
     if (context.weighted() && !on_copies[c] && !candidate.method->sample_weights) {
       score.status = "not run: it does not support sample weights";
     } else if (context.weighted() && !on_copies[c] && !unweighted.empty()) {
