@@ -18,9 +18,10 @@ CsvTable load_table(const std::string& path, bool no_header) {
   return read_csv(path, format);
 }
 
-ColumnSelection choose_columns(const CsvTable& table, const std::vector<std::string>& specs) {
+ColumnSelection choose_columns(const CsvTable& table, const std::vector<std::string>& specs,
+                               const WordAdvice& word_advice) {
   const std::vector<Index> positions = resolve_columns(table, specs);
-  refuse_text_cells(table, positions);
+  refuse_text_cells(table, positions, word_advice);
   ColumnSelection selection;
   for (Index position : positions) {
     selection.names.push_back(table.column_names[static_cast<std::size_t>(position)]);

@@ -9,6 +9,7 @@
 #include "cdens/core/types.hpp"
 #include "cdens/model_file.hpp"
 #include "io/csv.hpp"
+#include "table_cells.hpp"
 
 namespace cdens::cli {
 
@@ -23,8 +24,10 @@ struct ColumnSelection {
 };
 
 /// The columns named (or numbered, 0-based) by `specs`; InvalidArgument for an unknown column,
-/// ParseError at a cell of them that holds no number (refuse_text_cells).
-ColumnSelection choose_columns(const CsvTable& table, const std::vector<std::string>& specs);
+/// ParseError at a cell of them that holds no number (refuse_text_cells, a word told
+/// `word_advice`).
+ColumnSelection choose_columns(const CsvTable& table, const std::vector<std::string>& specs,
+                               const WordAdvice& word_advice = {});
 
 /// The columns of a comma-separated option such as --x, or `fallback` (usually the model's
 /// variable names) when the option was not given.

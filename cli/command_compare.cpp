@@ -18,6 +18,8 @@
 #include "commands.hpp"
 #include "io/text.hpp"
 #include "model_evaluation.hpp"
+#include "model_files.hpp"
+#include "model_kinds.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -92,6 +94,43 @@ void print_comparison(std::ostream& out, const ModelComparison& comparison) {
   }
 }
 
+/// Checked before anything is scored (or warned of): the models of `files` are of one kind
+/// (densities or conditional densities), of the same variables unless --y names them, and of
+/// outputs that are discrete or continuous alike (a log-probability is no log-density).
+void require_comparable_models(const std::vector<ModelFile>& files,
+                               const std::vector<std::string>& names,
+                               const EvaluationArguments& arguments) {
+  const ModelFile& first = files.front();
+  const auto variables = [](const ModelFile& model) {
+    return model.density ? model.density->names : model.conditional->y_names;
+  };
+  for (std::size_t m = 0; m < files.size(); ++m) {
+    const ModelFile& file = files[m];
+    if (file.density.has_value() != first.density.has_value()) {
+      throw InvalidArgument("cannot compare " + model_subject(first) + ", and " +
+                            model_subject(file) +
+                            ": a density p(x) and a conditional density p(y|x) have no common "
+                            "score; compare models of the same kind");
+    }
+    // Without --y each model scores its own variables, which must be the same.
+    if (arguments.y_columns.empty() && variables(file) != variables(first)) {
+      throw InvalidArgument(file.path + " models " + join(variables(file), ",") + " but " +
+                            first.path + " models " + join(variables(first), ",") +
+                            ": compare models of the same variables");
+    }
+  }
+  // compare_evaluations' refusal, before any model is scored (a density model has no kinds).
+  std::vector<std::vector<std::string>> output_kinds;
+  for (const ModelFile& file : files) {
+    output_kinds.emplace_back();
+    if (!file.conditional) continue;
+    for (const ColumnKernel& kernel : file.conditional->mixture.output_kernels()) {
+      output_kinds.back().push_back(to_string(kernel.kind()));
+    }
+  }
+  require_comparable_output_kinds(output_kinds, names);
+}
+
 void run_compare(const CompareArguments& arguments) {
   if (arguments.paths.size() < 3) {
     throw InvalidArgument("cdens compare needs at least two model files and a data file");
@@ -99,22 +138,23 @@ void run_compare(const CompareArguments& arguments) {
   require_writable_reports(arguments.evaluation);
   const std::vector<std::string> models(arguments.paths.begin(), arguments.paths.end() - 1);
   const std::string& data_path = arguments.paths.back();
+  std::vector<ModelFile> files;
+  for (const auto& path : models) files.push_back(load_model_file(path));
+  require_comparable_models(files, model_labels(models), arguments.evaluation);
   CsvTable table = load_table(data_path, arguments.evaluation.no_header);
-  drop_rows_missing_for_models(table, models, arguments.evaluation);
+  drop_rows_missing_for_models(table, files, arguments.evaluation);
   std::vector<ModelEvaluation> evaluations;
   std::vector<std::string> y_names;
   CommandProgress shown(arguments.evaluation.quiet);
-  for (const auto& path : models) {
+  std::string columns_line;
+  for (const ModelFile& file : files) {
+    const std::string& path = file.path;
     PrefixedProgress evaluating(
         shown.progress(), "compare, model " + std::to_string(evaluations.size() + 1) + " of " +
                               std::to_string(models.size()) + " (" +
                               std::filesystem::path(path).filename().string() + "): ");
-    EvaluatedModel model = evaluate_model_file(path, table, arguments.evaluation, evaluating);
-    if (!evaluations.empty() && model.y_names != y_names) {
-      throw InvalidArgument(path + " models " + join(model.y_names, ",") + " but " +
-                            models.front() + " models " + join(y_names, ",") +
-                            ": compare models of the same variables");
-    }
+    EvaluatedModel model = evaluate_model_file(file, table, arguments.evaluation, evaluating);
+    columns_line = scored_columns_line(model);
     y_names = model.y_names;
     std::cout << "model: " << path << " (" << model.description << ")\n";
     print_discrete_outputs(std::cout, model.y_names, model.evaluation, false);
@@ -123,7 +163,7 @@ void run_compare(const CompareArguments& arguments) {
     evaluations.push_back(std::move(model.evaluation));
   }
   const ModelComparison comparison = compare_evaluations(evaluations, model_labels(models));
-  std::cout << "y: " << join(y_names, ",") << '\n' << "n: " << comparison.n << '\n';
+  std::cout << columns_line << '\n' << "n: " << comparison.n << '\n';
   print_exclusions(std::cout, comparison.excluded, comparison.pairs_given);
   print_comparison(std::cout, comparison);
   std::cout << std::flush;

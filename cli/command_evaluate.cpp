@@ -94,14 +94,15 @@ void run_evaluate(const EvaluateArguments& arguments) {
         "--plot draws the calibration, which needs the central or hpd scores in --scores");
   }
   CsvTable table = load_table(arguments.data_path, arguments.evaluation.no_header);
-  drop_rows_missing_for_models(table, {arguments.model_path}, arguments.evaluation);
+  const std::vector<ModelFile> files = {load_model_file(arguments.model_path)};
+  drop_rows_missing_for_models(table, files, arguments.evaluation);
   CommandProgress shown(arguments.evaluation.quiet);
   PrefixedProgress evaluating(shown.progress(), "evaluate: ");
   const EvaluatedModel model =
-      evaluate_model_file(arguments.model_path, table, arguments.evaluation, evaluating);
+      evaluate_model_file(files.front(), table, arguments.evaluation, evaluating);
   const ModelEvaluation& evaluation = model.evaluation;
   std::cout << "model: " << arguments.model_path << " (" << model.description << ")\n"
-            << "y: " << join(model.y_names, ",") << '\n';
+            << scored_columns_line(model) << '\n';
   print_discrete_outputs(std::cout, model.y_names, evaluation, true);
   std::cout << "n: " << evaluation.n << '\n';
   std::vector<Index> excluded;

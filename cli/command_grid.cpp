@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "kernel_sum_tolerance.hpp"
 #include "model_kinds.hpp"
 #include "output_files.hpp"
+#include "table_cells.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -111,7 +113,14 @@ void grid_conditional(const GridArguments& arguments, const ConditionalModel& mo
   std::vector<std::string> names = model.x_names;
   names.insert(names.end(), model.y_names.begin(), model.y_names.end());
   names.push_back("density");
-  write_table(arguments.out_path, names, rows);
+  // The inputs' labels echoed, as predict and sample do (a y grid is of numbers, not labels).
+  std::map<std::string, ColumnLabels> input_labels;
+  for (const std::string& name : model.x_names) {
+    if (const auto found = model.labels.find(name); found != model.labels.end()) {
+      input_labels.insert(*found);
+    }
+  }
+  write_table(arguments.out_path, names, rows, "", labels_of_names(names, input_labels));
 }
 
 void grid_density(const GridArguments& arguments, const DensityModel& model) {
@@ -158,6 +167,7 @@ void add_grid_command(CLI::App& app) {
   const std::vector<FamilyOption> family_options = {
       {arguments->inputs.values_option, {F::conditional, F::regression}},
       {arguments->inputs.file_option, {F::conditional, F::regression}},
+      {arguments->inputs.missing_option, {F::conditional, F::regression}},
       {add_axis_option(*command, "--y-grid", arguments->y_axes,
                        "Conditional models: START:STOP:COUNT, once per output dimension (first "
                        "dimension varies fastest)"),

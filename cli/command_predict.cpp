@@ -147,7 +147,15 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
       throw InvalidArgument("--query: the method '" + model.report.method +
                             "' of this model declares no queries");
     }
-    for (const std::string& name : query_names) find_query(*method, name);
+    for (std::size_t q = 0; q < query_names.size(); ++q) {
+      find_query(*method, query_names[q]);
+      // One column per query: a second would repeat its name (as --candidates lists each once).
+      if (std::find(query_names.begin(), query_names.begin() + static_cast<std::ptrdiff_t>(q),
+                    query_names[q]) != query_names.begin() + static_cast<std::ptrdiff_t>(q)) {
+        throw InvalidArgument("--query: '" + query_names[q] +
+                              "' is listed twice; a query is listed once");
+      }
+    }
   }
   const Index output_dim = model.mixture.output_dim();
   const std::vector<double> probabilities = parse_number_list(arguments.quantiles, "--q");

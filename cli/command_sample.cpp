@@ -71,6 +71,7 @@ void add_sample_command(CLI::App& app) {
   const std::vector<FamilyOption> family_options = {
       {arguments->inputs.values_option, {F::conditional, F::regression}},
       {arguments->inputs.file_option, {F::conditional, F::regression}},
+      {arguments->inputs.missing_option, {F::conditional, F::regression}},
   };
   command->add_option("--n", arguments->n, "Draws (per x point of a conditional model)")
       ->required();

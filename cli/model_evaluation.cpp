@@ -95,6 +95,12 @@ std::string plot_failure(const std::string& python, const ProgramResult& result)
   return message;
 }
 
+/// The interpreter that draws --plot: $CDENS_PYTHON, python3 by default.
+std::string plotting_python() {
+  const char* configured = std::getenv("CDENS_PYTHON");
+  return configured != nullptr && *configured ? configured : "python3";
+}
+
 /// Pairs left out of an evaluation, by data row, with the score that was not finite.
 std::string describe_exclusions(const std::vector<ExcludedPair>& excluded) {
   constexpr std::size_t kShown = 5;
@@ -121,9 +127,20 @@ void add_evaluation_options(CLI::App& command, EvaluationArguments& arguments) {
                   "Levels of the pinball losses, in (0, 1) (one-dimensional y)")
       ->capture_default_str();
   command
-      .add_option("--levels", arguments.interval_levels,
+      .add_option("--interval-levels", arguments.interval_levels,
                   "Levels of the central and highest-density intervals scored, in (0, 1)")
       ->capture_default_str();
+  // The old spelling: fit's --levels states a discrete column's labels, so the intervals'
+  // levels took a name of their own; the old one still works, with a warning.
+  command.add_option_function<std::string>(
+      "--levels",
+      [&arguments](const std::string& value) {
+        arguments.interval_levels = value;
+        arguments.interval_levels_flag = "--levels";
+        std::cerr << "cdens: warning: --levels of evaluate and compare is deprecated: use "
+                     "--interval-levels (fit's --levels states a discrete column's labels)\n";
+      },
+      "Deprecated spelling of --interval-levels");
   command.add_option("--bins", arguments.bins, "Bins of the PIT and HPD histograms")
       ->capture_default_str();
   command
@@ -154,7 +171,8 @@ std::string format_table_number(double value) {
 EvaluationOptions evaluation_options(const EvaluationArguments& arguments) {
   EvaluationOptions options;
   options.pinball_levels = parse_number_list(arguments.pinball_levels, "--pinball");
-  options.interval_levels = parse_number_list(arguments.interval_levels, "--levels");
+  options.interval_levels =
+      parse_number_list(arguments.interval_levels, arguments.interval_levels_flag);
   options.histogram_bins = arguments.bins;
   options.draws = arguments.draws;
   options.seed = arguments.seed;
@@ -164,7 +182,12 @@ EvaluationOptions evaluation_options(const EvaluationArguments& arguments) {
 
 void require_writable_reports(const EvaluationArguments& arguments) {
   if (!arguments.json_path.empty()) require_writable_file(arguments.json_path, "--json");
-  if (!arguments.plot_path.empty()) require_writable_file(arguments.plot_path, "--plot");
+  if (arguments.plot_path.empty()) return;
+  require_writable_file(arguments.plot_path, "--plot");
+  // The plotter is found before the evaluation runs, not after it.
+  const std::string python = plotting_python();
+  const ProgramResult result = run_program({python, "-c", "import cdens.plot, matplotlib"});
+  if (result.status != 0) throw IoError(plot_failure(python, result));
 }
 
 void print_exclusions(std::ostream& out, const std::vector<Index>& pairs, Index pairs_given) {
@@ -174,10 +197,10 @@ void print_exclusions(std::ostream& out, const std::vector<Index>& pairs, Index 
       << describe_rows(pairs) << ")\n";
 }
 
-EvaluatedModel evaluate_model_file(const std::string& path, const CsvTable& table,
+EvaluatedModel evaluate_model_file(const ModelFile& file, const CsvTable& table,
                                    const EvaluationArguments& arguments, Progress& progress) {
   const EvaluationOptions options = evaluation_options(arguments);
-  const ModelFile file = load_model_file(path);
+  const std::string& path = file.path;
   EvaluatedModel result;
   if (file.density) {
     const DensityModel& model = *file.density;
@@ -187,7 +210,7 @@ EvaluatedModel evaluate_model_file(const std::string& path, const CsvTable& tabl
     const ColumnSelection data = choose_columns(table, arguments.y_columns, "--y", model.names);
     warn_renamed_columns(path, arguments.no_header, {data.names}, {model.names});
     result = {"density p(x) by " + model.report.method, data.names,
-              evaluate_density(model.mixture, data.values, options, progress)};
+              evaluate_density(model.mixture, data.values, options, progress), true};
   } else {
     const ConditionalModel& model = *file.conditional;
     // Each model codes the labels of its own variables (compare reads one table for several).
@@ -214,12 +237,15 @@ EvaluatedModel evaluate_model_file(const std::string& path, const CsvTable& tabl
   return result;
 }
 
-void drop_rows_missing_for_models(CsvTable& table, const std::vector<std::string>& paths,
+std::string scored_columns_line(const EvaluatedModel& model) {
+  return (model.density ? "columns: " : "y: ") + join(model.y_names, ",");
+}
+
+void drop_rows_missing_for_models(CsvTable& table, const std::vector<ModelFile>& files,
                                   const EvaluationArguments& arguments) {
   if (!arguments.drop_missing) return;
   std::vector<std::vector<std::string>> columns;
-  for (const std::string& path : paths) {
-    const ModelFile file = load_model_file(path);
+  for (const ModelFile& file : files) {
     if (file.density) {
       columns.push_back(column_specs(arguments.y_columns, "--y", file.density->names));
       continue;
@@ -287,8 +313,7 @@ void write_report(std::ostream& out, const nlohmann::json& document, const std::
   }
   const std::string& plot_path = arguments.plot_path;
   if (plot_path.empty()) return;
-  const char* configured = std::getenv("CDENS_PYTHON");
-  const std::string python = configured != nullptr && *configured ? configured : "python3";
+  const std::string python = plotting_python();
   const std::string report =
       (std::filesystem::temp_directory_path() /
        ("cdens-plot-" + std::to_string(static_cast<long long>(getpid())) + ".json"))

@@ -12,6 +12,7 @@
 #include "cdens/core/fit_context.hpp"
 #include "cdens/evaluation/evaluation.hpp"
 #include "io/csv.hpp"
+#include "model_files.hpp"
 
 namespace CLI {
 class App;
@@ -25,6 +26,7 @@ struct EvaluationArguments {
   bool no_header = false;
   std::string pinball_levels = "0.1,0.5,0.9";
   std::string interval_levels = "0.5,0.9";
+  std::string interval_levels_flag = "--interval-levels";  // as typed: --levels is deprecated
   Index bins = 10;
   Index draws = 1000;
   std::uint64_t seed = 0;
@@ -44,26 +46,31 @@ EvaluationOptions evaluation_options(const EvaluationArguments& arguments);
 
 /// A model file evaluated on a table.
 struct EvaluatedModel {
-  std::string description;  ///< "conditional p(y|x) by lscde" or "density p(x) by gmm"
-  std::vector<std::string> y_names;
+  std::string description;           ///< "conditional p(y|x) by lscde" or "density p(x) by gmm"
+  std::vector<std::string> y_names;  ///< the columns scored: y, or a density model's columns
   ModelEvaluation evaluation;
+  bool density = false;  ///< a density model p(x), whose columns are no y
 };
 
 /// Checks --json and --plot before any work is done: each must name a file that can be created
-/// in an existing directory (IoError naming the option otherwise).
+/// in an existing directory, and --plot's interpreter ($CDENS_PYTHON, python3 by default) must
+/// import cdens.plot and matplotlib (IoError naming the option otherwise).
 void require_writable_reports(const EvaluationArguments& arguments);
 
-/// Reads the model file at `path` (conditional or density) and evaluates it on the table's
+/// Evaluates a model file read by load_model_file (conditional or density) on the table's
 /// columns: the model's variables unless --x/--y name others (density models: --y names the
 /// columns of x), reporting its slow stages to `progress`. A warning goes to standard error for
 /// every pair left out because a score of it is not finite.
-EvaluatedModel evaluate_model_file(const std::string& path, const CsvTable& table,
+EvaluatedModel evaluate_model_file(const ModelFile& file, const CsvTable& table,
                                    const EvaluationArguments& arguments, Progress& progress);
 
 /// With --missing drop, leaves out the rows of `table` with a missing value in a column that
-/// any model of `paths` reads, so that every model is scored on the same pairs.
-void drop_rows_missing_for_models(CsvTable& table, const std::vector<std::string>& paths,
+/// any model of `files` reads, so that every model is scored on the same pairs.
+void drop_rows_missing_for_models(CsvTable& table, const std::vector<ModelFile>& files,
                                   const EvaluationArguments& arguments);
+
+/// "y: a,b" of a conditional model, "columns: a,b" of a density model (whose columns are no y).
+std::string scored_columns_line(const EvaluatedModel& model);
 
 /// "excluded: …" when an evaluation left pairs out, else nothing.
 void print_exclusions(std::ostream& out, const std::vector<Index>& pairs, Index pairs_given);

@@ -16,11 +16,12 @@ namespace {
 /// Doubles hold every integer up to this magnitude, and skip some beyond it.
 constexpr double kExactIntegerLimit = 9007199254740992.0;  // 2^53
 
-/// The label a cell of a labelled column stands for: its text, or its number's shortest text.
+/// The label a cell of a labelled column stands for (label_of_text, the rule Python follows too):
+/// its text, or its number's shortest text.
 std::string label_of_cell(const CsvTable& table, Index row, Index column,
                           const std::vector<const CsvTextCell*>& text_of_rows) {
   const CsvTextCell* text = text_of_rows[static_cast<std::size_t>(row)];
-  return text != nullptr ? text->text : format_number(table.values(column, row));
+  return text != nullptr ? label_of_text(text->text) : format_number(table.values(column, row));
 }
 
 /// The text cell of every row of `column` (null for a number), missing cells left out.
@@ -48,8 +49,8 @@ std::vector<bool> missing_rows(const CsvTable& table, const std::vector<Index>& 
 
 }  // namespace
 
-void add_missing_option(CLI::App& command, bool& drop) {
-  command
+CLI::Option* add_missing_option(CLI::App& command, bool& drop) {
+  return command
       .add_option_function<std::string>(
           "--missing", [&drop](const std::string& policy) { drop = policy == "drop"; },
           "Rows with a missing value (empty, NA, N/A, NaN, NULL, None, …) in a column used: "
@@ -108,14 +109,21 @@ ColumnLabels labels_of_column(const CsvTable& table, Index column, bool ordered,
                           "): state their order with --levels " + name +
                           "=FIRST,SECOND,… (or declare it --discrete)");
   }
-  if (!stated.empty()) return stated;
+  if (!stated.empty() && ordered) return stated;
   const std::vector<bool> missing = missing_rows(table, {column});
   std::set<std::string> distinct;
   for (Index j = 0; j < table.values.cols(); ++j) {
     if (!missing[static_cast<std::size_t>(j)])
       distinct.insert(label_of_cell(table, j, column, words));
   }
-  return ColumnLabels(distinct.begin(), distinct.end());
+  if (stated.empty()) return ColumnLabels(distinct.begin(), distinct.end());
+  // An unordered column's labels are its levels: a stated label the data do not hold has no
+  // place in its kernel (an ordered one keeps its place between its neighbours).
+  ColumnLabels held;
+  for (const std::string& label : stated) {
+    if (distinct.count(label) != 0) held.push_back(label);
+  }
+  return held;
 }
 
 void code_labels(CsvTable& table, Index column, const ColumnLabels& labels,
@@ -166,19 +174,46 @@ void drop_rows_with_missing_if(bool drop, CsvTable& table,
   drop_rows_with_missing(table, columns);
 }
 
-void refuse_text_cells(const CsvTable& table, const std::vector<Index>& columns) {
+std::string decimal_comma_advice(const std::string& text) {
+  const auto comma = text.find(',');
+  if (comma == std::string::npos || text.find(',', comma + 1) != std::string::npos) return {};
+  std::string pointed = text;
+  pointed[comma] = '.';
+  double value = 0.0;
+  if (number_problem(pointed, value) || comma == 0 || comma + 1 == text.size()) return {};
+  return ": it looks like a number with a decimal comma; write it with a decimal point (" +
+         pointed + "), converting the file (a comma in a cell also needs the cell quoted)";
+}
+
+std::string text_cell_problem(const CsvTable& table, const CsvTextCell& cell,
+                              const std::string& column_description) {
+  double value = 0.0;
+  return csv_cell_position(table, cell.row, cell.column) + ": " +
+         number_problem(cell.text, value).value_or("text") + " in " + column_description;
+}
+
+void refuse_text_cells(const CsvTable& table, const std::vector<Index>& columns,
+                       const WordAdvice& word_advice) {
   for (const CsvTextCell& cell : table.text_cells) {
     if (std::find(columns.begin(), columns.end(), cell.column) == columns.end()) continue;
     const std::string& name = table.column_names[static_cast<std::size_t>(cell.column)];
-    double value = 0.0;
-    const std::string problem = csv_cell_position(table, cell.row, cell.column) + ": " +
-                                number_problem(cell.text, value).value_or("text") + " in column '" +
-                                name + "'";
+    const std::string problem = text_cell_problem(table, cell, "column '" + name + "'");
     if (is_missing_text(cell.text)) {
       throw ParseError(problem + ", a missing value (--missing drop leaves out the rows with one)");
     }
-    throw ParseError(problem + ": if it holds labels, declare it discrete (--discrete " + name +
-                     ")");
+    if (const std::string comma = decimal_comma_advice(cell.text); !comma.empty()) {
+      throw ParseError(problem + comma);
+    }
+    // inf, 1e999: numbers, but none a fit or a query can use.
+    double value = 0.0;
+    const std::string kind = number_problem(cell.text, value).value_or("");
+    if (kind.rfind("non-finite", 0) == 0 || kind.rfind("number out of range", 0) == 0) {
+      throw ParseError(problem + ": every value must be a finite number");
+    }
+    throw ParseError(problem + (word_advice ? word_advice(name)
+                                            : ": the model reads this column as numbers (a "
+                                              "column of labels is declared discrete when the "
+                                              "model is fitted)"));
   }
 }
 

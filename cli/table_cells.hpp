@@ -4,6 +4,7 @@
 // out with --missing drop. Every other such cell is refused by choose_columns, at its position.
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -13,8 +14,9 @@
 
 namespace cdens::cli {
 
-/// Adds --missing error|drop to `command`; `drop` becomes true for "drop".
-void add_missing_option(CLI::App& command, bool& drop);
+/// Adds --missing error|drop to `command` (every command that reads a data file takes it);
+/// `drop` becomes true for "drop".
+CLI::Option* add_missing_option(CLI::App& command, bool& drop);
 
 /// Leaves out the rows of `table` with a missing cell (is_missing_text) in any of `columns`
 /// and says on standard error how many, naming their lines (the first ten). InvalidArgument
@@ -23,7 +25,8 @@ void drop_rows_with_missing(CsvTable& table, const std::vector<Index>& columns);
 
 /// The labels of a declared discrete column that holds words (a cell that is neither a number
 /// nor missing; its numbers then are labels as well, in their shortest text): `stated` in its
-/// order when given (--levels; a label outside it is a ParseError at its cell), else sorted,
+/// order when given (--levels; a label outside it is a ParseError at its cell; an unordered
+/// column keeps those its cells hold, its levels), else sorted,
 /// which makes the model independent of the order of the rows. Empty for a column of numbers
 /// only, which keeps its values as levels. InvalidArgument for words in an `ordered` column
 /// without stated levels: no rule orders words as the user means.
@@ -45,9 +48,24 @@ void code_model_labels(CsvTable& table, const ConditionalModel& model);
 void drop_rows_with_missing_if(bool drop, CsvTable& table,
                                const std::vector<std::vector<std::string>>& column_lists);
 
+/// What a word in a column read as numbers is told to do, from the column's name (": if it
+/// holds labels, declare it discrete (--discrete NAME)"); empty: the command reads a model's
+/// column, which the model reads as numbers.
+using WordAdvice = std::function<std::string(const std::string& name)>;
+
 /// ParseError at the first cell of `columns` that holds no number: a missing value (saying
-/// that --missing drop leaves such rows out) or a word (saying to declare the column discrete).
-void refuse_text_cells(const CsvTable& table, const std::vector<Index>& columns);
+/// that --missing drop leaves such rows out), a number with a decimal comma (saying so), a
+/// non-finite or out-of-range number, or a word (with `word_advice`).
+void refuse_text_cells(const CsvTable& table, const std::vector<Index>& columns,
+                       const WordAdvice& word_advice = {});
+
+/// "file:line:column: PROBLEM in COLUMN_DESCRIPTION" of a text cell (number_problem's words).
+std::string text_cell_problem(const CsvTable& table, const CsvTextCell& cell,
+                              const std::string& column_description);
+
+/// ": it looks like a number with a decimal comma; …" for a cell such as 989,0056; empty
+/// otherwise.
+std::string decimal_comma_advice(const std::string& text);
 
 /// ParseError at the first value of a declared discrete `column` whose magnitude reaches 2^53,
 /// beyond which doubles skip integers and distinct levels would merge (Python's check).

@@ -5,11 +5,12 @@
 #include "cdens/core/types.hpp"
 #include "columns.hpp"
 #include "core/sample_weights.hpp"
+#include "table_cells.hpp"
 
 namespace cdens::cli {
 
 std::string weights_column_name(const CsvTable& table, const std::string& spec) {
-  return choose_columns(table, {spec}).names.front();
+  return table.column_names[static_cast<std::size_t>(resolve_columns(table, {spec}).front())];
 }
 
 Vector weights_column(const CsvTable& table, const std::string& name,
@@ -19,10 +20,21 @@ Vector weights_column(const CsvTable& table, const std::string& name,
                           "' is also a modelled column; the weights column is neither an input "
                           "nor an output");
   }
-  const Vector weights = choose_columns(table, {name}).values.row(0).transpose();
-  validate_sample_weights(weights, weights.size(),
-                          table.source + ": --weights column '" + name + "'", "data row", 1);
-  return weights;
+  const Index column = resolve_columns(table, {name}).front();
+  const std::string what = "--weights column '" + name + "'";
+  for (const CsvTextCell& cell : table.text_cells) {
+    if (cell.column != column) continue;
+    const std::string problem = text_cell_problem(table, cell, what);
+    throw ParseError(problem + (is_missing_text(cell.text)
+                                    ? ", a missing weight (--missing drop leaves out the rows "
+                                      "with one)"
+                                    : ": weights must be non-negative finite numbers"));
+  }
+  const Vector weights = select_columns(table, {column}).row(0).transpose();
+  validate_sample_weights(weights, weights.size(), table.source + ": " + what, "data row", 1);
+  // Only their ratios matter: relative to the largest, --holdout's weighted mean neither
+  // overflows nor underflows, and scaled weights give the same model.
+  return relative_sample_weights(weights, table.source + ": " + what);
 }
 
 double weighted_mean(const Vector& values, const Vector& weights) {

@@ -14,8 +14,10 @@ namespace cdens::cli {
 std::string weights_column_name(const CsvTable& table, const std::string& spec);
 
 /// The values of the weights column `name`, checked as sample weights (non-negative, not all
-/// zero): InvalidArgument naming the column, the file and the data row (1-based, the header not
-/// counted); also when `name` is one of the modelled columns `modelled`.
+/// zero), divided by the largest (relative_sample_weights): InvalidArgument naming the column,
+/// the file and the data row (1-based, the header not counted); also when `name` is one of the
+/// modelled columns `modelled`. ParseError at a cell that holds no finite number (a missing
+/// one: --missing drop leaves its row out).
 Vector weights_column(const CsvTable& table, const std::string& name,
                       const std::vector<std::string>& modelled);
 

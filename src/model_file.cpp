@@ -6,6 +6,7 @@
 
 #include "cdens/core/types.hpp"
 #include "cdens/methods/registry.hpp"
+#include "conditional/input_kernels.hpp"
 #include "conditional/product_kernel_gate.hpp"
 #include "io/json_io.hpp"
 #include "io/json_reading.hpp"
@@ -116,17 +117,14 @@ std::map<std::string, ColumnLabels> read_labels(const nlohmann::json& document,
     // An input's kernel is the gate's own (the gate says which inputs are discrete); an
     // output's is the mixture's.
     const auto x_found = std::find(x_names.begin(), x_names.end(), name);
-    const std::vector<Index> discrete_inputs = mixture.gate().discrete_inputs();
-    const bool is_input =
-        x_found != x_names.end() &&
-        std::find(discrete_inputs.begin(), discrete_inputs.end(),
-                  static_cast<Index>(x_found - x_names.begin())) != discrete_inputs.end();
     const auto y_found = std::find(y_names.begin(), y_names.end(), name);
-    const ColumnKernel* output_kernel =
-        y_found == y_names.end() || mixture.output_kernels().empty()
+    const ColumnKernel* kernel =
+        x_found != x_names.end()
+            ? discrete_input_kernel(mixture.gate(), static_cast<Index>(x_found - x_names.begin()))
+        : y_found == y_names.end() || mixture.output_kernels().empty()
             ? nullptr
             : &mixture.output_kernels()[static_cast<std::size_t>(y_found - y_names.begin())];
-    if (!is_input && (output_kernel == nullptr || !output_kernel->is_discrete())) {
+    if (kernel == nullptr || !kernel->is_discrete()) {
       throw ModelFormatError("labels are given for '" + name +
                              "', which is no discrete variable of the model");
     }
@@ -137,13 +135,25 @@ std::map<std::string, ColumnLabels> read_labels(const nlohmann::json& document,
     ColumnLabels column = list.get<ColumnLabels>();
     ColumnLabels sorted = column;
     std::sort(sorted.begin(), sorted.end());
-    const double codes = static_cast<double>(column.size());
-    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end() ||
-        (output_kernel != nullptr &&
-         std::any_of(output_kernel->levels().begin(), output_kernel->levels().end(),
-                     [&](double level) { return level >= codes; }))) {
-      throw ModelFormatError("the labels of '" + name +
-                             "' repeat or do not name every level of the model");
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+      throw ModelFormatError("the labels of '" + name + "' repeat one");
+    }
+    // Level k is the code of label k: every level needs its label, and an unordered variable's
+    // labels are its levels (an ordered one's may name a stated label the data did not hold).
+    const std::string variable =
+        std::string(x_found != x_names.end() ? "input" : "output") + " '" + name + "'";
+    const auto codes = static_cast<double>(column.size());
+    const std::vector<double>& levels = kernel->levels();
+    if (std::any_of(levels.begin(), levels.end(), [&](double level) {
+          return level < 0.0 || level >= codes || level != std::floor(level);
+        })) {
+      throw ModelFormatError("the labels of " + variable + " (" + std::to_string(column.size()) +
+                             ") do not name every one of its " + std::to_string(levels.size()) +
+                             " levels");
+    }
+    if (kernel->kind() == ColumnKind::unordered && column.size() != levels.size()) {
+      throw ModelFormatError("the unordered " + variable + " has " + std::to_string(levels.size()) +
+                             " levels but " + std::to_string(column.size()) + " labels");
     }
     labels[name] = std::move(column);
   }

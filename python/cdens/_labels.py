@@ -15,6 +15,7 @@ import numbers
 
 import numpy as np
 
+from . import _core
 from ._validation import first_word_in_column, refuse_ragged, words_refusal
 
 _MISSING_TEXTS = frozenset(["", "NA", "N/A", "n/a", "#N/A", "NaN", "nan", "-nan", "NULL", "null",
@@ -38,13 +39,15 @@ def is_number(value):
 
 
 def label_text(value):
-    """A label's text: a string as it is, a number in its shortest form ("1" for 1.0), as the
-    command writes the numbers of a column of words."""
+    """A label's text by the command's one rule (the engine's label_of_text): a string trimmed,
+    or, where it is a finite number ("1.0", " 2.50"), that number's shortest text ("1", "2.5");
+    a number in its shortest text ("1" for 1.0), as the command reads the cells of a column of
+    words."""
     if isinstance(value, str):
-        return value.strip()
-    if is_number(value) and float(value).is_integer():
-        return str(int(value))
-    return repr(float(value)) if is_number(value) else str(value)
+        return _core.label_of_text(value)
+    if is_number(value):
+        return _core.label_of_text(repr(float(value)))
+    return str(value)
 
 
 def columns_of(values, count_name):

@@ -8,6 +8,7 @@
 #include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
 #include "core/vector_instruction_set.hpp"
+#include "io/csv.hpp"
 #include "io/json_io.hpp"
 
 namespace py = pybind11;
@@ -54,6 +55,11 @@ PYBIND11_MODULE(_core, module) {
              "The copy of the vector loops that runs (cdens.vector_instruction_set).");
   module.def("load_model_file", &cdens::python::load_model_file, py::arg("path"),
              "The ConditionalModel or DensityModel of a model file written by the CLI or save().");
+  module.def(
+      "label_of_text", [](const std::string& text) { return cdens::label_of_text(text); },
+      py::arg("text"),
+      "The label a cell of a discrete column of words stands for, as the command reads "
+      "it: the text trimmed, or a finite number's shortest text ('1.0' is '1').");
   module.def(
       "buffer_address",
       [](const py::array& array) {

@@ -54,8 +54,8 @@ void validate_for_columns(const KcdeOptions& options, const ColumnKernels& kerne
   }
   for (Index d = input_dim; d < dimension; ++d) {
     if (options.trend != KernelTrend::none && kernels[static_cast<std::size_t>(d)].is_discrete()) {
-      throw InvalidArgument("trend = " + to_string(options.trend) + " needs continuous outputs: " +
-                            column_name(d, input_dim, names) + " is declared discrete");
+      throw InvalidArgument("trend = " + to_string(options.trend) + " needs continuous outputs: '" +
+                            column_name(d, input_dim, names) + "' is declared discrete");
     }
   }
 }
@@ -621,6 +621,15 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y, const KcdeO
 ConditionalFit fit_kcde(const MatrixView& x, const MatrixView& y, const KcdeOptions& options,
                         const FitContext& context) {
   kcde_option_table().validate(options);
+  // A transform maps a continuous y; a discrete one's levels would move (as a trend's refusal).
+  for (const std::vector<Index>* declared : {&options.discrete, &options.ordered}) {
+    for (const Index d : *declared) {
+      if (options.y_transform == OutputTransformChoice::none || d < x.rows()) continue;
+      throw InvalidArgument(
+          "y_transform = " + to_string(options.y_transform) + " needs continuous outputs: '" +
+          column_name(d, x.rows(), context.column_names) + "' is declared discrete");
+    }
+  }
   // The atom of y as recorded (the same on every rank; an error on one stops all).
   AtomChoice atom;
   agree_on_errors(context.communicator, [&] { atom = choose_atom(x.rows(), y, options, context); });

@@ -1,6 +1,7 @@
 #include "core/sample_weights.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "cdens/core/types.hpp"
 #include "io/csv.hpp"
@@ -21,6 +22,17 @@ void validate_sample_weights(const Vector& weights, Index n, const std::string& 
     }
   }
   if (!(weights.sum() > 0.0)) throw InvalidArgument(what + ": every weight is zero");
+}
+
+Vector relative_sample_weights(const Vector& weights, const std::string& what) {
+  const double largest = weights.maxCoeff();
+  if (largest < std::numeric_limits<double>::min()) {
+    throw InvalidArgument(what + ": the largest weight is " + format_number(largest) +
+                          ", below the smallest normal double, where the ratios of the weights "
+                          "are not representable: scale every weight up (only their ratios "
+                          "matter)");
+  }
+  return weights / largest;
 }
 
 double effective_sample_size(const Vector& weights) {

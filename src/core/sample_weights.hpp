@@ -18,6 +18,13 @@ namespace cdens {
 void validate_sample_weights(const Vector& weights, Index n, const std::string& what,
                              const std::string& row_word = "row", Index first_row = 0);
 
+/// `weights` (validated as by validate_sample_weights) divided by the largest: the relative weights
+/// every fit sees, so that scaling every weight by a positive constant (1e-200, 1e160) gives the
+/// same model up to the rounding of the scaled weights (sums of weights and their squares then
+/// neither overflow nor underflow). InvalidArgument naming `what` where the largest weight is
+/// below the smallest normal double (its ratios to the others are not representable).
+Vector relative_sample_weights(const Vector& weights, const std::string& what);
+
 /// Kish's effective sample size (Σw)² / Σw²: n for equal weights, unchanged when every weight is
 /// scaled by the same factor.
 double effective_sample_size(const Vector& weights);

@@ -77,26 +77,6 @@ ScoreColumn on_pairs(const ScoreColumn& column, const std::vector<Index>& scored
   return result;
 }
 
-/// Throws InvalidArgument where one model's output is continuous and another's discrete: a
-/// log-density and a log-probability (or an integral and a sum of p̂²) are on no common scale.
-/// Evaluations without output kinds (made by hand) are not checked.
-void require_comparable_outputs(const std::vector<ModelEvaluation>& evaluations,
-                                const std::vector<std::string>& names) {
-  const auto discrete = [](const std::string& kind) { return kind != "continuous"; };
-  const ModelEvaluation& first = evaluations.front();
-  for (std::size_t m = 1; m < evaluations.size(); ++m) {
-    const auto& kinds = evaluations[m].output_kinds;
-    if (kinds.size() != first.output_kinds.size()) continue;
-    for (std::size_t d = 0; d < kinds.size(); ++d) {
-      if (discrete(kinds[d]) == discrete(first.output_kinds[d])) continue;
-      throw InvalidArgument("cannot compare " + names.front() + " and " + names[m] + ": output " +
-                            std::to_string(d + 1) + " is " + first.output_kinds[d] + " in " +
-                            names.front() + " but " + kinds[d] + " in " + names[m] +
-                            ", so that a log-probability would be compared with a log-density");
-    }
-  }
-}
-
 /// A matrix as a list of its rows.
 nlohmann::json matrix_rows(const Matrix& matrix) {
   nlohmann::json rows = nlohmann::json::array();
@@ -108,6 +88,23 @@ nlohmann::json matrix_rows(const Matrix& matrix) {
 }
 
 }  // namespace
+
+void require_comparable_output_kinds(const std::vector<std::vector<std::string>>& output_kinds,
+                                     const std::vector<std::string>& names) {
+  const auto discrete = [](const std::string& kind) { return kind != "continuous"; };
+  const std::vector<std::string>& first = output_kinds.front();
+  for (std::size_t m = 1; m < output_kinds.size(); ++m) {
+    const std::vector<std::string>& kinds = output_kinds[m];
+    if (kinds.size() != first.size()) continue;
+    for (std::size_t d = 0; d < kinds.size(); ++d) {
+      if (discrete(kinds[d]) == discrete(first[d])) continue;
+      throw InvalidArgument("cannot compare " + names.front() + " and " + names[m] + ": output " +
+                            std::to_string(d + 1) + " is " + first[d] + " in " + names.front() +
+                            " but " + kinds[d] + " in " + names[m] +
+                            ", so that a log-probability would be compared with a log-density");
+    }
+  }
+}
 
 ModelComparison compare_evaluations(const std::vector<ModelEvaluation>& evaluations,
                                     const std::vector<std::string>& names) {
@@ -124,7 +121,11 @@ ModelComparison compare_evaluations(const std::vector<ModelEvaluation>& evaluati
           " and " + std::to_string(pairs_given(evaluation)) + "): compare them on the same data");
     }
   }
-  require_comparable_outputs(evaluations, names);
+  std::vector<std::vector<std::string>> output_kinds;
+  for (const ModelEvaluation& evaluation : evaluations) {
+    output_kinds.push_back(evaluation.output_kinds);
+  }
+  require_comparable_output_kinds(output_kinds, names);
   // The pairs every model scored.
   std::vector<std::vector<Index>> scored;
   for (const auto& evaluation : evaluations) scored.push_back(scored_pairs(evaluation));

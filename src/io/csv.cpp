@@ -41,10 +41,19 @@ struct LineFields {
   std::vector<std::string_view> fields;
   std::deque<std::string> unquoted;
 
+  /// `header`: the line names the columns, and a problem is the header's (its field k), not a
+  /// data cell's.
   void split(std::string_view line, char delimiter, const std::string& source,
-             std::size_t line_number) {
+             std::size_t line_number, bool header) {
     fields.clear();
     unquoted.clear();
+    const auto refuse = [&](const std::string& problem) {
+      const std::size_t field = fields.size() + 1;
+      fail(source, line_number, field,
+           header ? problem + " in the header (the line of column names), its field " +
+                        std::to_string(field)
+                  : problem);
+    };
     std::size_t start = 0;
     while (true) {
       std::size_t end = line.find(delimiter, start);
@@ -56,7 +65,7 @@ struct LineFields {
         while (true) {
           const std::size_t quote = line.find('"', position);
           if (quote == std::string_view::npos) {
-            fail(source, line_number, fields.size() + 1, "unterminated quote");
+            refuse("unterminated quote");
           }
           cell.append(line.substr(position, quote - position));
           if (quote + 1 < line.size() && line[quote + 1] == '"') {
@@ -70,7 +79,7 @@ struct LineFields {
         end = line.find(delimiter, position);
         if (!trim(line.substr(position, end == std::string_view::npos ? end : end - position))
                  .empty()) {
-          fail(source, line_number, fields.size() + 1, "text after the closing quote");
+          refuse("text after the closing quote");
         }
         fields.emplace_back(cell);
       } else {
@@ -139,7 +148,8 @@ class CsvRowReader {
   void add(std::string& line, std::size_t line_number) {
     strip_line_ending_and_mark(line, line_number);
     if (trim(line).empty()) return;
-    line_fields_.split(line, format_.delimiter, source_, line_number);
+    line_fields_.split(line, format_.delimiter, source_, line_number,
+                       !have_width_ && format_.has_header);
     const std::vector<std::string_view>& cells = line_fields_.fields;
     if (!have_width_) {
       have_width_ = true;
@@ -151,6 +161,14 @@ class CsvRowReader {
       std::ostringstream problem;
       problem << "row has " << cells.size() << " fields but "
               << (format_.has_header ? "the header" : "the first row") << " has " << width;
+      // The first row against the header: the header may be the line at fault (a name missing,
+      // another delimiter), so it is named with its fields.
+      if (format_.has_header && rows_ == 0) {
+        problem << " (";
+        for (std::size_t c = 0; c < width; ++c) problem << (c ? ", '" : "'") << names_[c] << "'";
+        problem << "): the header or this row lacks or has an extra field (delimiter '"
+                << format_.delimiter << "')";
+      }
       fail(source_, line_number, std::min(cells.size(), width) + 1, problem.str());
     }
     for (std::size_t c = 0; c < width; ++c) {
@@ -266,7 +284,7 @@ DataFile locate_data(const std::string& path, const CsvFormat& format) {
     strip_line_ending_and_mark(line, line_number);
     if (trim(line).empty()) continue;
     LineFields fields;
-    fields.split(line, format.delimiter, path, line_number);
+    fields.split(line, format.delimiter, path, line_number, format.has_header);
     file.names = reader.header_names(fields.fields, line_number);
     if (format.has_header) {
       file.data_begin = position;
@@ -486,6 +504,13 @@ bool is_missing_text(std::string_view text) {
   static constexpr std::string_view kMissing[] = {"",    "NA",   "N/A",  "n/a",  "#N/A", "NaN",
                                                   "nan", "-nan", "NULL", "null", "None", "<NA>"};
   return std::find(std::begin(kMissing), std::end(kMissing), text) != std::end(kMissing);
+}
+
+std::string label_of_text(std::string_view text) {
+  const std::string_view trimmed = trim(text);
+  double value = 0.0;
+  if (!number_problem(trimmed, value)) return format_number(value);
+  return std::string(trimmed);
 }
 
 std::string csv_cell_position(const CsvTable& table, Index row, Index column) {

@@ -51,6 +51,13 @@ std::optional<std::string> number_problem(std::string_view cell, double& value);
 /// NULL, null, None, <NA> (the markers R, pandas and spreadsheets write).
 bool is_missing_text(std::string_view text);
 
+/// The one labelling rule of both front ends (the command's CSV cells, Python's values): the label
+/// a cell of a discrete column of words stands for. Its text trimmed of spaces and tabs, or, where
+/// that text is a finite number (number_problem), the number's shortest text (format_number):
+/// "1.0", " 1 " and "1e0" are the label "1", "2.50" is "2.5"; words stay as written ("NA" and the
+/// other missing markers are missing values before they are labels).
+std::string label_of_text(std::string_view text);
+
 /// "file:line:column" of a cell of a table read with keep_text ("file: data row r, column c"
 /// without the lines), 1-based as in the reader's messages.
 std::string csv_cell_position(const CsvTable& table, Index row, Index column);

@@ -334,6 +334,10 @@ ConditionalModel pooled_model(std::vector<ConditionalModel> fitted, const Vector
   report.method = "auto";
   report.statistics["n_train"] = static_cast<double>(n_train);
   report.statistics["pool_members"] = static_cast<double>(fitted.size());
+  // The pool has no hyper-parameter grid of its own: its members chose theirs.
+  report.parameter_choice = "by each of the " + std::to_string(fitted.size()) +
+                            " pool members (the pool's weights by stacking their held-out "
+                            "densities: method_selection)";
   for (std::size_t m = 0; m < fitted.size(); ++m) {
     mixtures.push_back(&fitted[m].mixture);
     for (const std::string& warning : fitted[m].report.warnings) {
@@ -461,7 +465,9 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
     std::vector<Index> fitted;
     if (on_copies[c]) {
       for (const Index row : rows) {
-        fitted.insert(fitted.end(), static_cast<std::size_t>(weights(row)), row);
+        // The weights are relative to the largest: a row's copies are its weight in copies.
+        const auto copies = std::lround(weights(row) / context.weight_of_a_copy);
+        fitted.insert(fitted.end(), static_cast<std::size_t>(copies), row);
       }
       part.sample_weights = Vector();
     } else {
@@ -538,7 +544,7 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
                                        ? candidate.method->weights_refused(candidate.values, false)
                                        : std::string();
     const bool takes_weights = candidate.method->sample_weights && unweighted.empty();
-    on_copies[c] = context.weighted() && context.weights_count_copies && !takes_weights;
+    on_copies[c] = context.weighted() && context.weight_of_a_copy > 0.0 && !takes_weights;
     if (context.weighted() && !on_copies[c] && !candidate.method->sample_weights) {
       score.status = "not run: it does not support sample weights";
     } else if (context.weighted() && !on_copies[c] && !unweighted.empty()) {

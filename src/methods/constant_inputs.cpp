@@ -1,13 +1,13 @@
 #include "methods/constant_inputs.hpp"
 
 #include <algorithm>
-#include <sstream>
 #include <string>
 
 #include "cdens/core/standardizer.hpp"
 #include "cdens/core/types.hpp"
 #include "conditional/declared_columns.hpp"
 #include "conditional/selected_features_gate.hpp"
+#include "io/csv.hpp"
 
 namespace cdens {
 namespace {
@@ -94,6 +94,10 @@ std::vector<Index> constant_inputs(const MatrixView& x) {
   return constant;
 }
 
+std::string constant_input_warning(const std::string& name, const std::string& value) {
+  return "input " + name + " is constant on the training rows (" + value + "): ignored";
+}
+
 MethodFit<ConditionalModel> fit_without_constant_inputs(const MethodEntry& method,
                                                         const MatrixView& x, const MatrixView& y,
                                                         const MatrixView& unlabeled_x,
@@ -108,13 +112,11 @@ MethodFit<ConditionalModel> fit_without_constant_inputs(const MethodEntry& metho
   std::vector<std::string> warnings;
   std::string values;
   for (const Index d : constant) {
-    std::ostringstream value;
-    value.precision(17);
-    value << x(d, 0);
+    // As the data wrote it: 288.15, not 288.14999999999998.
+    const std::string value = format_number(x(d, 0));
     const std::string name = "'" + column_name(d, input_dim, context.column_names) + "'";
-    warnings.push_back("input " + name + " is constant on the training rows (" + value.str() +
-                       "): ignored");
-    values += (values.empty() ? "" : ", ") + name + " = " + value.str();
+    warnings.push_back(constant_input_warning(name, value));
+    values += (values.empty() ? "" : ", ") + name + " = " + value;
   }
   if (kept.empty()) {
     throw DataError("every input is constant on the training rows (" + values +

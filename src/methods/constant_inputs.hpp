@@ -5,6 +5,7 @@
 // on the other inputs and its model wrapped as a model of all of them (model_on_all_features):
 // the model file records the inputs it uses, the report names the ignored ones.
 
+#include <string>
 #include <vector>
 
 #include "cdens/methods/registry.hpp"
@@ -13,6 +14,10 @@ namespace cdens {
 
 /// The inputs (rows of x, d_x × n) whose values are all equal; none for fewer than two samples.
 std::vector<Index> constant_inputs(const MatrixView& x);
+
+/// The report's warning for an input `name` (quoted) constant at `value` (its text as in the data:
+/// the shortest that reads back as the number, or a front end's label for its code).
+std::string constant_input_warning(const std::string& name, const std::string& value);
 
 /// `method` fitted to the pairs without the inputs `constant` (which must leave at least one):
 /// the options that name columns by position (declared discrete columns, per-column values such

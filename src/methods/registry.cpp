@@ -77,12 +77,14 @@ const MethodEntry& find_among(const std::vector<const MethodEntry*>& candidates,
 struct WeighedRows {
   std::vector<Index> rows;  ///< the rows of positive weight
   Vector weights;           ///< theirs; empty where they are all equal (no weights, to the bit)
+  double weight_of_a_copy;  ///< FitContext::weight_of_a_copy in the units of `weights`
 };
 
 /// The context's sample weights checked for `method` and n rows, and what the fit should see
 /// instead of the rows and weights given: nothing when they stay as given (no weights, or every
-/// row of its own positive weight). Only relative weights matter, so equal ones are dropped and
-/// the fit is the unweighted one.
+/// row of its own positive weight, the largest 1). Only relative weights matter, so they are
+/// divided by the largest (counts of copies too, with the weight of one copy), and equal ones
+/// are dropped: the fit is the unweighted one.
 std::optional<WeighedRows> rows_to_weigh(const MethodEntry& method, Index n,
                                          const FitContext& context) {
   if (!context.weighted()) return std::nullopt;
@@ -91,19 +93,25 @@ std::optional<WeighedRows> rows_to_weigh(const MethodEntry& method, Index n,
     throw InvalidArgument("sample weights are supported on one process only");
   }
   validate_sample_weights(context.sample_weights, n, "sample weights");
-  WeighedRows weighed{positive_weight_rows(context.sample_weights), Vector()};
-  const Vector positive = context.sample_weights(weighed.rows);
+  // Relative to the largest: weights scaled by any positive constant give the same model (and
+  // counts of merged rows the model of the weights equal to them, to the bit).
+  const Vector relative = relative_sample_weights(context.sample_weights, "sample weights");
+  WeighedRows weighed{positive_weight_rows(relative), Vector(),
+                      context.weight_of_a_copy / context.sample_weights.maxCoeff()};
+  const Vector positive = relative(weighed.rows);
   const bool equal = (positive.array() == positive(0)).all();
-  // Every row kept with its own weight: the fit as asked.
-  if (!equal && static_cast<Index>(weighed.rows.size()) == n) return std::nullopt;
+  // Every row kept with its own relative weight: the fit as asked.
+  if (!equal && static_cast<Index>(weighed.rows.size()) == n && relative == context.sample_weights)
+    return std::nullopt;
   if (!equal) weighed.weights = positive;
   return weighed;
 }
 
-/// The context with `weights` in place of its sample weights.
-FitContext with_weights(const FitContext& context, Vector weights) {
+/// The context with the rows_to_weigh weights in place of its sample weights.
+FitContext with_weights(const FitContext& context, const WeighedRows& weighed) {
   FitContext weighted = context;
-  weighted.sample_weights = std::move(weights);
+  weighted.sample_weights = weighed.weights;
+  weighted.weight_of_a_copy = weighed.weight_of_a_copy;
   return weighted;
 }
 
@@ -243,7 +251,7 @@ MethodFit<Model> fit_with_identical_rows_grouped(const MethodEntry& method, cons
   if (takes_weights || equal) {
     inner.merged_rows = repeated;
     inner.sample_weights = equal ? Vector() : weights;
-    inner.weights_count_copies = !equal && !context.weighted();
+    inner.weight_of_a_copy = !equal && !context.weighted() ? 1.0 : 0.0;
     MethodFit<Model> result = noting_in_errors(fitted_rows_note(groups.groups()), [&] {
       return fit(x(Eigen::all, groups.first_rows), y(Eigen::all, groups.first_rows), inner);
     });
@@ -405,6 +413,17 @@ std::vector<const MethodEntry*> methods_of(MethodFamily family) {
 }
 
 const MethodEntry& find_method(const std::string& name, MethodFamily family) {
+  // A method of another family is known: say what it fits rather than call it unknown.
+  const MethodEntry* other = method_named(name);
+  if (other != nullptr && other->family != family) {
+    std::string known;
+    for (const MethodEntry* method : methods_of(family)) {
+      known += (known.empty() ? "" : ", ") + method->name;
+    }
+    throw InvalidArgument("method '" + name + "' is a " + to_string(other->family) +
+                          " method, not a " + to_string(family) + " one (" + to_string(family) +
+                          " methods: " + known + ")");
+  }
   return find_among(methods_of(family), name, family == MethodFamily::density ? "density " : "");
 }
 
@@ -455,7 +474,7 @@ MethodFit<ConditionalModel> fit_conditional_method(const MethodEntry& method, co
   if (const auto weighed = rows_to_weigh(method, x.cols(), context)) {
     return fit_conditional_method(method, x(Eigen::all, weighed->rows),
                                   y(Eigen::all, weighed->rows), unlabeled_x, options,
-                                  with_weights(context, weighed->weights));
+                                  with_weights(context, *weighed));
   }
   // Identical pairs: one weighted pair, or kept (unlabelled inputs stay as they are).
   if (context.merged_rows < 0) {
@@ -546,7 +565,7 @@ MethodFit<DensityModel> fit_method_with_extras(const MethodEntry& method, const 
   }
   if (const auto weighed = rows_to_weigh(method, x.cols(), context)) {
     return fit_method_with_extras(method, x(Eigen::all, weighed->rows), options,
-                                  with_weights(context, weighed->weights));
+                                  with_weights(context, *weighed));
   }
   if (context.merged_rows < 0) {
     return fit_with_identical_rows_grouped<DensityModel>(

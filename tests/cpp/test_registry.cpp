@@ -56,9 +56,17 @@ TEST(RegistryTest, FindsEveryMethodByNameAndFamilyAndRefusesUnknownOnes) {
     density_methods += (density_methods.empty() ? "" : ", ") + method.name;
   }
   const std::string message =
-      test::message_of<InvalidArgument>([] { find_method("lscde", MethodFamily::density); });
-  EXPECT_NE(message.find("unknown density method 'lscde'"), std::string::npos) << message;
+      test::message_of<InvalidArgument>([] { find_method("lscdx", MethodFamily::density); });
+  EXPECT_NE(message.find("unknown density method 'lscdx'"), std::string::npos) << message;
   EXPECT_NE(message.find("(known methods: " + density_methods + ")"), std::string::npos) << message;
+  // A method of the other family is known: named as one of it, with the family's methods.
+  const std::string other =
+      test::message_of<InvalidArgument>([] { find_method("lscde", MethodFamily::density); });
+  EXPECT_NE(other.find("method 'lscde' is a conditional method, not a density one (density "
+                       "methods: " +
+                       density_methods + ")"),
+            std::string::npos)
+      << other;
 }
 
 TEST(RegistryTest, SpellingsAreUniqueWithinAMethodAndAFlagMeansOneTypeWithinACommand) {

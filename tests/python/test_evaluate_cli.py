@@ -53,7 +53,7 @@ def test_evaluate_prints_and_writes_the_numbers_of_cdens_metrics(cli, held_out, 
                                                                  tmp_path):
     data, x, y = held_out
     report_path, plot_path = tmp_path / "report.json", tmp_path / "calibration.png"
-    result = run(cli, "evaluate", model_files[0], data, "--levels", "0.9", "--json",
+    result = run(cli, "evaluate", model_files[0], data, "--interval-levels", "0.9", "--json",
                  str(report_path), "--plot", str(plot_path))
     assert result.returncode == 0, result.stderr
     assert "crps" in result.stdout and "pit: D = " in result.stdout
@@ -72,7 +72,7 @@ def test_compare_reports_paired_differences_and_draws_them(cli, held_out, model_
                                                            tmp_path):
     data, _x, y = held_out
     report_path, plot_path = tmp_path / "comparison.json", tmp_path / "comparison.png"
-    result = run(cli, "compare", *model_files, data, "--levels", "0.9", "--json",
+    result = run(cli, "compare", *model_files, data, "--interval-levels", "0.9", "--json",
                  str(report_path), "--plot", str(plot_path))
     assert result.returncode == 0, result.stderr
     assert "linear over lscde" in result.stdout
@@ -82,20 +82,36 @@ def test_compare_reports_paired_differences_and_draws_them(cli, held_out, model_
     assert plot_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_evaluate_takes_density_models(cli, tmp_path):
+def test_evaluate_takes_density_models(cli, model_files, tmp_path):
     path = tmp_path / "gmm.json"
     fitted = subprocess.run([cli, "fit", FAITHFUL, "--method", "gmm", "--columns",
                              "eruptions", "--n-components", "2", "--out", str(path)],
                             capture_output=True, text=True)
     assert fitted.returncode == 0, fitted.stderr
-    result = run(cli, "evaluate", str(path), FAITHFUL, "--levels", "0.9")
+    result = run(cli, "evaluate", str(path), FAITHFUL, "--interval-levels", "0.9")
     assert result.returncode == 0, result.stderr
     assert "density p(x) by gmm" in result.stdout and "crps" in result.stdout
+    # A density's columns are no y.
+    assert "\ncolumns: eruptions\n" in result.stdout and "\ny: " not in result.stdout
+    # A density and a conditional model: refused by their kinds before either is scored.
+    compared = run(cli, "compare", str(path), model_files[0], FAITHFUL)
+    assert compared.returncode == 2 and compared.stdout == ""
+    assert "a density p(x) and a conditional density p(y|x)" in compared.stderr
+    assert compared.stderr.count("\n") == 1
+
+
+def test_the_old_spelling_of_interval_levels_works_with_a_warning(cli, held_out, model_files):
+    old = run(cli, "evaluate", model_files[0], held_out[0], "--levels", "0.8")
+    new = run(cli, "evaluate", model_files[0], held_out[0], "--interval-levels", "0.8")
+    assert old.returncode == 0 and new.returncode == 0, old.stderr + new.stderr
+    assert old.stdout == new.stdout and "central_coverage_0.8" in new.stdout
+    assert "--levels of evaluate and compare is deprecated: use --interval-levels" in old.stderr
+    assert "deprecated" not in new.stderr
 
 
 @pytest.mark.parametrize("arguments, message", [
     (["compare", "{0}", FAITHFUL], "at least two model files"),
-    (["evaluate", "{0}", FAITHFUL, "--levels", "1.5"], "interval levels"),
+    (["evaluate", "{0}", FAITHFUL, "--interval-levels", "1.5"], "interval levels"),
     (["evaluate", "{0}", FAITHFUL, "--y", "waiting"], "both as an x and as a y column"),
     (["evaluate", "{0}", FAITHFUL, "--x", "nothing"], "nothing"),
 ])
@@ -106,11 +122,13 @@ def test_bad_arguments_end_with_one_line_and_status_2(cli, model_files, argument
 
 
 def test_plot_without_the_package_says_what_is_missing(cli, held_out, model_files, tmp_path):
-    result = run(cli, "evaluate", model_files[1], held_out[0], "--levels", "0.9", "--plot",
-                 str(tmp_path / "figure.png"), python="/nonexistent/python")
+    result = run(cli, "evaluate", model_files[1], held_out[0], "--interval-levels", "0.9",
+                 "--plot", str(tmp_path / "figure.png"), python="/nonexistent/python")
     assert result.returncode == 2
     assert "CDENS_PYTHON" in result.stderr
     assert not (tmp_path / "figure.png").exists()
+    # Found out before the evaluation runs: no report printed, one line.
+    assert result.stdout == "" and result.stderr.count("\n") == 1
 
 
 def test_plot_module_draws_report_files(tmp_path, held_out, model_files):
@@ -138,8 +156,8 @@ def test_reports_into_a_missing_directory_are_refused_before_the_evaluation(
 
 def test_the_plotters_own_error_is_reported_in_one_line(cli, held_out, model_files, tmp_path):
     # matplotlib has no "xyz" format: the cause, not a missing package, reaches the user.
-    result = run(cli, "evaluate", model_files[1], held_out[0], "--levels", "0.9", "--plot",
-                 str(tmp_path / "figure.xyz"))
+    result = run(cli, "evaluate", model_files[1], held_out[0], "--interval-levels", "0.9",
+                 "--plot", str(tmp_path / "figure.xyz"))
     assert result.returncode == 2
     assert "Format 'xyz' is not supported" in result.stderr
     assert "CDENS_PYTHON" not in result.stderr and result.stderr.count("\n") == 1

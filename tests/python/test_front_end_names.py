@@ -83,7 +83,7 @@ def test_errors_are_spelt_in_python(toy):
     with pytest.raises(ValueError, match=r"^the hold-out fraction \(holdout_fraction\) 0\.001 "):
         cdens.PRESSRegressor(holdout_fraction=0.001).fit(x[:40], y[:40])
     levels = pandas.Series(np.round(y * 2.0), name="grade")
-    with pytest.raises(ValueError, match=r"^trend = linear needs continuous outputs: grade is "
+    with pytest.raises(ValueError, match=r"^trend = linear needs continuous outputs: 'grade' is "
                                          r"declared discrete"):
         cdens.KernelCDE(trend="linear", ordered=["grade"]).fit(x, levels)
 

@@ -107,6 +107,34 @@ def test_the_scale_of_the_weights_changes_nothing(estimator, pairs):
     np.testing.assert_allclose(fit, scaled, rtol=0, atol=1e-6)
 
 
+@pytest.mark.parametrize("factor", [1e-200, 1e160, 2.0 ** -1000])
+@pytest.mark.parametrize("estimator", [
+    cdens.KernelCDE(random_state=0), cdens.LSCDE(random_state=0), cdens.LinearGaussianCDE(),
+    cdens.ParzenWindow(), cdens.GMM(n_components=2, random_state=0)])
+def test_weights_scaled_to_the_ends_of_the_doubles_give_one_model(estimator, factor, pairs):
+    """The weights are divided by the largest wherever they enter: any positive factor gives the
+    model of the unscaled weights, to rounding (a power of two, exactly: no weight is rounded)."""
+    x, y = pairs
+    weights = integer_weights(len(x))
+    if isinstance(estimator, DensityEstimator):
+        data = np.column_stack([y, x[:, 0]])
+        fit = clone(estimator).fit(data, sample_weight=weights).score_samples(data)
+        scaled = clone(estimator).fit(data, sample_weight=weights * factor).score_samples(data)
+    else:
+        fit = clone(estimator).fit(x, y, sample_weight=weights).log_pdf(x, y)
+        scaled = clone(estimator).fit(x, y, sample_weight=weights * factor).log_pdf(x, y)
+    if factor == 2.0 ** -1000:
+        np.testing.assert_array_equal(fit, scaled)
+    else:
+        np.testing.assert_allclose(fit, scaled, rtol=1e-9, atol=1e-12)
+
+
+def test_weights_below_the_normal_doubles_are_refused(pairs):
+    x, y = pairs
+    with pytest.raises(ValueError, match="the largest weight is 1e-310"):
+        cdens.KernelCDE().fit(x, y, sample_weight=np.full(len(x), 1e-310))
+
+
 def test_weighted_auto_lists_the_candidates_without_weights_as_not_run(pairs):
     x, y = pairs
     fit = cdens.AutoCDE(candidates="linear,nwcde,kcde:trend=gp", random_state=0).fit(

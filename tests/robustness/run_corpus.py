@@ -119,6 +119,11 @@ def malformed_files(corpus):
         corpus.add(cls, name, (args or FIT[:1] + [path] + FIT[1:]), expect, names)
 
     case("empty", "", [r"bad_empty\.csv", "empty"])
+    # A fault of the header is named as the header's (its field), not as a data cell's.
+    case("header with an unterminated quote", 'eruptions,"waiting\n' + "\n".join(body) + "\n",
+         [r":1:2", "unterminated quote in the header", "field 2"])
+    case("header of another delimiter", "eruptions;waiting\n" + "\n".join(body) + "\n",
+         [r":2:2", "the header has 1", "'eruptions;waiting'"])
     case("header only", header + "\n", [r"bad_header only\.csv", "no data rows"])
     case("ragged row", "\n".join([header] + body[:5] + ["3.1"] + body[5:]) + "\n",
          [r"bad_ragged row\.csv:7:2", "fields"])
@@ -228,6 +233,21 @@ def hostile_options(corpus):
     # ε is a ball's radius, not a kernel width: any positive radius is a model, zero is not.
     fit("epsilon radius 0", ["--epsilon", "0"], ["--epsilon", "greater than 0"], method="ekde")
     fit("epsilon radius 1e-12", ["--epsilon", "1e-12"], [], "ok", method="ekde")
+    fit("a density method as a candidate", ["--candidates", "linear,gmm"],
+        ["'gmm' is a density method", "not a conditional one"], method="auto")
+    corpus.add(cls, "a query listed twice",
+               ["predict", "press.json", "small.csv", "--query",
+                "point_prediction,point_prediction"], "error",
+               ["--query", "'point_prediction' is listed twice"])
+    corpus.write("discrete_y.csv", "\n".join(
+        ["waiting,kind"] + [f"{r.split(',')[1]},{'short' if float(r.split(',')[0]) < 3 else 'long'}"
+                            for r in faithful_rows()[1][:40]]) + "\n")
+    for option in [["--y-transform", "log"], ["--trend", "linear"]]:
+        corpus.add(cls, f"{option[0]} of a discrete output",
+                   ["fit", "discrete_y.csv", "--method", "kcde", "--x", "waiting", "--y", "kind",
+                    "--discrete", "kind", *option], "error",
+                   [f"{option[0][2:].replace('-', '_')} = {option[1]} needs continuous output",
+                    "'kind' is declared discrete"])
     fit("unknown method", [], ["unknown method|lscdx"], method="lscdx")
     fit("unknown option", ["--sigmaa", "1"], ["sigmaa"])
     fit("bandwidth bounds reversed", ["--bandwidth-bounds", "2,1"],
@@ -547,6 +567,10 @@ def grammar(corpus):
             ("inputs of a PRESS fit missing", ["fit", "small.csv", "--method", "press"],
              ["--x"])]:
         corpus.add(cls, name, args, "error", names)
+    # The kinds are checked before either model is scored: nothing printed, no warning.
+    corpus.add(cls, "compare a density and a conditional model",
+               ["compare", "lscde.json", "density.json", "small.csv"], "error",
+               ["a density p\\(x\\) and a conditional density"], refused_first=True)
 
 
 def signals_mid_write(corpus):
@@ -684,6 +708,73 @@ def labels_and_missing_values(corpus):
                ["--missing", "drop"], "error", ["every row has a missing value"])
     corpus.add(cls, "unknown missing policy", FIT[:1] + ["missing.csv"] + FIT[1:] +
                ["--missing", "zero"], "error", ["--missing"])
+    # One labelling rule (Python's too): a number among words is the label of its shortest text.
+    corpus.write("mixed_labels.csv", "\n".join(
+        ["waiting,code"] + [f"{r.split(',')[1]},{['a', '1', '2.0', '1.0'][k % 4]}"
+                            for k, r in enumerate(rows[:40])]) + "\n")
+    corpus.add(cls, "numbers among words are labels by value",
+               ["fit", "mixed_labels.csv", "--method", "kcde", "--x", "waiting", "--y", "code",
+                "--discrete", "code"], "ok", ["labels_code: 1,2,a"])
+    corpus.add(cls, "grid --x-file echoes the labels",
+               ["grid", "band.json", "--x-file", "labelled.csv", "--y-grid", "40:100:3"], "ok",
+               check=lambda stdout, _workdir: None if (
+                   {line.split(",")[1] for line in stdout.splitlines()[1:]} <= {"S", "M", "L"})
+               else f"expected the inputs' labels: {stdout[:200]}")
+    corpus.add(cls, "fit --test of a word output: no MSE of codes",
+               kcde + ["--x", "waiting", "--y", "kind", "--discrete", "kind", "--test",
+                       "labelled.csv"], "ok", ["test_point_scores: none", "test_nll"],
+               check=lambda stdout, _workdir: "an MSE of label codes" if "test_mse" in stdout
+               else None)
+    corpus.write("constant_city.csv", "\n".join(
+        ["eruptions,waiting,city,kelvin"] + [f"{r},Oslo,288.15" for r in rows[:40]]) + "\n")
+    corpus.add(cls, "constant inputs named as in the data",
+               ["fit", "constant_city.csv", "--method", "kcde", "--x", "waiting,city,kelvin",
+                "--y", "eruptions", "--discrete", "city"], "ok",
+               [r"'city' is constant on the training rows \(Oslo\)",
+                r"'kelvin' is constant on the training rows \(288\.15\)"])
+    with open(corpus.path("band.json")) as handle:
+        document = json.load(handle)
+    document["variables"]["labels"]["band"] = ["S", "M"]
+    corpus.write("short_input_labels.json", json.dumps(document))
+    corpus.add(cls, "input labels shorter than its levels",
+               ["info", "short_input_labels.json"], "error", ["input 'band'", "levels"])
+    for command, extra in [("sample", ["--n", "3"]), ("grid", ["--y-grid", "1:5:3"])]:
+        corpus.add(cls, f"{command} --x-file with a missing value",
+                   [command, "lscde.json", "--x-file", "missing.csv", *extra], "error",
+                   [r"missing\.csv:5:2", "--missing drop"])
+        corpus.add(cls, f"{command} --x-file --missing drop",
+                   [command, "lscde.json", "--x-file", "missing.csv", "--missing", "drop", *extra],
+                   "ok", ["left out 2 of 40 rows"])
+    corpus.add(cls, "sample --x-values takes a label",
+               ["sample", "band.json", "--x-values", "3.5,M", "--n", "3"], "ok",
+               check=lambda stdout, _workdir: None if (
+                   {line.split(",")[1] for line in stdout.splitlines()[1:]} == {"M"})
+               else f"expected the label M echoed: {stdout[:200]}")
+    corpus.add(cls, "sample --x-values with a label never seen",
+               ["sample", "band.json", "--x-values", "3.5,XL", "--n", "3"], "error",
+               ["'XL' is not a label of input 'band'", "S, M, L"])
+    result = corpus.run_cli(["fit", "small.csv", "--method", "kcde", "--x", "waiting", "--y",
+                             "eruptions", "--discrete", "waiting", "--out", "discrete_x.json"])
+    if result.returncode != 0:
+        sys.exit(f"cannot fit the discrete-input model of the corpus: {result.stderr}")
+    # A number that is none of a discrete input's levels is answered (the kernel's weight for
+    # unequal values, docs/design.md), by every command that takes x alike.
+    for command, extra in [("sample", ["--n", "3"]), ("grid", ["--y-grid", "1:5:3"])]:
+        corpus.add(cls, f"{command} --x-values with a discrete input's level never seen",
+                   [command, "discrete_x.json", "--x-values", "55.5", *extra], "ok")
+    corpus.write("unseen_input_level.csv", "waiting\n79\n55.5\n")
+    corpus.add(cls, "predict with a discrete input's level never seen",
+               ["predict", "discrete_x.json", "unseen_input_level.csv"], "ok",
+               check=lambda stdout, _workdir: None if (
+                   [line.split(",")[0] for line in stdout.splitlines()[1:]] == ["79", "55.5"])
+               else f"expected the rows 79 and 55.5 answered: {stdout[:200]}")
+    corpus.add(cls, "a word column under a method without discrete columns",
+               ["fit", "labelled.csv", "--method", "linear", "--x", "kind", "--y", "waiting"],
+               "error", [r"labelled\.csv:2:3", "--method linear reads numbers only", "kcde"])
+    corpus.write("decimal_comma.csv", 'eruptions,waiting\n3.6,79\n"1,8",54\n3.3,74\n')
+    corpus.add(cls, "a decimal comma",
+               FIT[:1] + ["decimal_comma.csv"] + FIT[1:], "error",
+               [r"decimal_comma\.csv:3:1", "decimal comma", r"1\.8"])
 
 
 def judge(corpus, case):
@@ -814,6 +905,44 @@ def sample_weights(corpus):
     for method in ["parzen", "gmm"]:
         corpus.add(cls, f"{method} with weights",
                    ["fit", good, "--method", method, "--weights", "w"], "ok", [])
+    # Scaled weights give the same model (the weights are divided by the largest): the scaled
+    # fits' predictions equal the unscaled fit's to 1e-9 (the scaled weights are rounded).
+    unscaled = corpus.run_cli(["fit", good, "--x", "waiting", "--y", "eruptions", "--method",
+                               "kcde", "--weights", "w", "--out", "weights_unscaled.json"])
+    reference = corpus.run_cli(["predict", "weights_unscaled.json", good])
+    if unscaled.returncode != 0 or reference.returncode != 0:
+        sys.exit(f"cannot fit the weighted model of the corpus: {unscaled.stderr}")
+
+    def same_predictions(model):
+        def check(_stdout, _workdir):
+            result = corpus.run_cli(["predict", model, good])
+            rows = [line.split(",") for line in result.stdout.splitlines()[1:]]
+            expected = [line.split(",") for line in reference.stdout.splitlines()[1:]]
+            if result.returncode != 0 or len(rows) != len(expected):
+                return f"predict of {model} failed: {result.stderr}"
+            for row, want in zip(rows, expected):
+                for got, value in zip(row, want):
+                    if abs(float(got) - float(value)) > 1e-9 * (1 + abs(float(value))):
+                        return f"{model}: {got} instead of {value}"
+            return None
+        return check
+
+    for factor in ["1e-200", "1e160"]:
+        path = weights_file(f"scaled_{factor}",
+                            [f"{1 + i % 3}{factor[1:]}" for i in range(len(body))])
+        model = f"weights_{factor}.json"
+        corpus.add(cls, f"weights times {factor}: the same model",
+                   ["fit", path, "--x", "waiting", "--y", "eruptions", "--method", "kcde",
+                    "--weights", "w", "--out", model], "ok", check=same_predictions(model))
+    fit("weights below the smallest normal double",
+        weights_file("subnormal", ["1e-310"] * 40), [], "error", ["--weights column 'w'"])
+    missing_weight = weights_file("missing", [1] * 3 + ["NA"] + [1] * 36)
+    fit("a missing weight", missing_weight, [], "error",
+        [r"weights_missing\.csv:5:3", "--weights column 'w'", "--missing drop"])
+    fit("a missing weight dropped", missing_weight, ["--missing", "drop"], "ok",
+        ["left out 1 of 40 rows", "line 5"])
+    fit("an infinite weight", weights_file("inf", [1] * 3 + ["inf"] + [1] * 36), [], "error",
+        [r"weights_inf\.csv:5:3", "--weights column 'w'", "non-negative finite"])
 
 
 def evaluation_of_discrete_outputs(corpus):

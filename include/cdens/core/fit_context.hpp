@@ -138,10 +138,12 @@ struct FitContext {
   /// earlier identical one (0 where there were none, or it kept them). A fit inside the fit on
   /// its rows (a candidate of auto, a fold of them) is not searched again.
   Index merged_rows = -1;
-  /// Whether sample_weights are the copies of each row that fit_method merged (no weights were
-  /// given): a fit inside this one that takes no weights may then be given each row with its
-  /// copies (auto's candidates, docs/methods/duplicates.md).
-  bool weights_count_copies = false;
+  /// Where sample_weights count the copies of each row that fit_method merged (no weights were
+  /// given), the weight of one copy (1 for the counts, 1/largest once they are relative to the
+  /// largest, as every weighted fit sees them); 0 otherwise. A fit inside this one that takes no
+  /// weights may then be given each row with its copies (auto's candidates,
+  /// docs/methods/duplicates.md).
+  double weight_of_a_copy = 0.0;
 
   /// column_names split into the names of x's rows and of y's, for the standardisers that
   /// refuse a constant column; two empty lists unless it names exactly x_rows + y_rows columns.
@@ -151,22 +153,22 @@ struct FitContext {
   /// candidate of auto, one J of PRESS's AIC choice), its stages named as its part of the whole
   /// (PrefixedProgress) or not shown (silent_progress()).
   FitContext reporting_to(Progress& part_progress) const {
-    return {communicator, part_progress, column_names, sample_weights,      rows_stay_on_ranks,
-            threads,      duplicates,    merged_rows,  weights_count_copies};
+    return {communicator, part_progress, column_names, sample_weights,  rows_stay_on_ranks,
+            threads,      duplicates,    merged_rows,  weight_of_a_copy};
   }
   /// This context without column names and reporting to `part_progress`: for a fit inside a fit
   /// on columns derived from the named ones (LSCE's projections z = Wx, a subset of the inputs),
   /// which the names would mislabel, whose stages are named as its part of the whole
   /// (PrefixedProgress) or not shown (silent_progress(): fits that run side by side).
   FitContext for_derived_columns(Progress& part_progress) const {
-    return {communicator, part_progress, {},          sample_weights,      rows_stay_on_ranks,
-            threads,      duplicates,    merged_rows, weights_count_copies};
+    return {communicator, part_progress, {},          sample_weights,  rows_stay_on_ranks,
+            threads,      duplicates,    merged_rows, weight_of_a_copy};
   }
   /// This context running on `count` threads: for a fit inside a fit that runs its inner fits
   /// side by side (one thread each) or on the threads it was given.
   FitContext with_threads(int count) const {
-    return {communicator, progress,   column_names, sample_weights,      rows_stay_on_ranks,
-            count,        duplicates, merged_rows,  weights_count_copies};
+    return {communicator, progress,   column_names, sample_weights,  rows_stay_on_ranks,
+            count,        duplicates, merged_rows,  weight_of_a_copy};
   }
   /// Whether the rows carry sample weights.
   bool weighted() const { return sample_weights.size() > 0; }

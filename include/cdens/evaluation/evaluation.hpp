@@ -205,6 +205,14 @@ struct ModelComparison {
   std::vector<PairedDifference> differences;
 };
 
+/// InvalidArgument where an output is continuous in one model and discrete in another (a
+/// log-density and a log-probability are on no common scale): output_kinds[m] are model m's
+/// (ModelEvaluation::output_kinds), names[m] its label; a model with another number of outputs
+/// is not checked here. compare_evaluations checks it; a front end may check it before any model
+/// is scored.
+void require_comparable_output_kinds(const std::vector<std::vector<std::string>>& output_kinds,
+                                     const std::vector<std::string>& names);
+
 /// Compares evaluations of the same pairs (the same number given) on the pairs that every one
 /// scored; `names` label them. InvalidArgument for fewer than two models, names that do not
 /// match, evaluations of different data sizes, or an output that is continuous in one model and
