@@ -16,7 +16,7 @@ import numbers
 import numpy as np
 
 from . import _core
-from ._validation import first_word_in_column, refuse_ragged, words_refusal
+from ._validation import column_names, first_word_in_column, refuse_ragged, words_refusal
 
 _MISSING_TEXTS = frozenset(["", "NA", "N/A", "n/a", "#N/A", "NaN", "nan", "-nan", "NULL", "null",
                             "None", "<NA>"])
@@ -283,6 +283,22 @@ def drop_missing_rows(warn, *arrays):
     shown = ", ".join(map(str, rows[:10])) + more
     warn(f"left out {rows.size} of {missing.size} rows with a missing value (rows {shown})")
     return tuple(_take(values, ~missing) for values in arrays)
+
+
+def missing_refusal(advice, **arrays):
+    """The refusal of the first missing value among `arrays` (keyword: the name of each, X or Y,
+    None where not given), naming its column by the user's name and its row, followed by
+    `advice`; None where no value is missing."""
+    for name, values in arrays.items():
+        if values is None:
+            continue
+        names = column_names(values, name, None)
+        for position, (column, _, _) in enumerate(columns_of(values, name)):
+            rows = np.flatnonzero(_missing_rows(column))
+            if rows.size:
+                return (f"{name}: column {names[position]!r} has a missing value in row "
+                        f"{rows[0]}{advice}")
+    return None
 
 
 def _take(values, keep):

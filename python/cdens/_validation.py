@@ -189,7 +189,7 @@ def first_word_in_column(column):
     return None
 
 
-def _column_names(values, name, names):
+def column_names(values, name, names):
     """`names` where they are as many as the columns of `values`, else their own names (a
     frame's, else x0, … or y0, …)."""
     columns = np.shape(values)[1] if np.ndim(values) == 2 else 1
@@ -205,7 +205,7 @@ def words_message(values, name, advice="", names=None, number_rows=True):
     if found is None:
         return None
     position, row, word = found
-    return words_refusal(name, _column_names(values, name, names)[position],
+    return words_refusal(name, column_names(values, name, names)[position],
                          row if number_rows else None, word, advice)
 
 
@@ -222,7 +222,7 @@ def nonfinite_message(values, name, missing_advice="", names=None, number_rows=T
     if array.ndim != 2 or np.isfinite(array).all():
         return None
     row, position = (int(index) for index in np.argwhere(~np.isfinite(array))[0])
-    column = _column_names(values, name, names)[position]
+    column = column_names(values, name, names)[position]
     value, where = array[row, position], _in_row(row if number_rows else None)
     if np.isnan(value):
         return f"{name}: column {column!r} has a missing value (NaN){where}{missing_advice}"

@@ -47,6 +47,7 @@ from . import _core
 from ._conditional import rows_kept
 from ._density import DensityEstimator
 from ._files import load
+from ._labels import missing_refusal
 from ._validation import as_probabilities, seed_of, verbosity_of
 
 DEFAULT_PINBALL_LEVELS = (0.1, 0.5, 0.9)
@@ -188,10 +189,16 @@ def _evaluation(model, X, Y, pinball_levels, interval_levels, bins, n_draws, ran
     return report
 
 
-def _pairs_kept(missing, X, Y):
-    """X and Y as given (missing="error": a missing value is refused) or without the rows with
-    a missing value in either (missing="drop", with a CdensWarning that counts them), as
+def _pairs_kept(missing, X, Y, function):
+    """X and Y as given (missing="error": a missing value is refused, naming its column and row
+    and advising `function`'s missing="drop") or without the rows with a missing value in
+    either (missing="drop", with a CdensWarning that counts them), as
     ``cdens evaluate --missing drop``."""
+    if missing == "error":
+        refusal = missing_refusal(f': {function}(..., missing="drop") leaves out the rows with '
+                                  "one", X=X, Y=Y)
+        if refusal is not None:
+            raise ValueError(refusal)
     if Y is None:
         return rows_kept(missing, X)[0], None
     return tuple(rows_kept(missing, X, Y))
@@ -222,7 +229,7 @@ def evaluate(model, X, Y=None, *, pinball_levels=DEFAULT_PINBALL_LEVELS,
     ``verbose=1`` writes the progress of the slow stages (highest-density regions, draws) to
     sys.stderr, as the estimators' fits do. ``missing="drop"`` leaves out the rows with a missing
     value in X or Y (NaN, None, "NA", …) with a CdensWarning; the default refuses them."""
-    X, Y = _pairs_kept(missing, X, Y)
+    X, Y = _pairs_kept(missing, X, Y, "evaluate")
     report = _evaluation(model, X, Y, pinball_levels, interval_levels, bins, n_draws,
                          random_state, scores, "", verbose, "evaluate: ")
     return _as_arrays(json.loads(report.to_json()))
@@ -241,7 +248,7 @@ def compare(models, X, Y=None, *, names=None, pinball_levels=DEFAULT_PINBALL_LEV
     one of them scores: ``excluded`` lists the rows some model left out. ``verbose=1`` writes
     the progress of each model's evaluation to sys.stderr, naming the model. ``missing`` as in
     ``evaluate``: every model is scored on the same rows."""
-    X, Y = _pairs_kept(missing, X, Y)
+    X, Y = _pairs_kept(missing, X, Y, "compare")
     models = list(models)
     if len(models) < 2:
         raise ValueError(f"a comparison needs at least two models, got {len(models)}")

@@ -4,6 +4,7 @@ the binomial band against scipy.stats; calibration of a correct and an over-disp
 the scikit-learn scorers; every model shape (conditional, PRESS, density)."""
 
 import numpy as np
+import pandas
 import pytest
 from scipy import integrate, stats
 from sklearn.model_selection import GridSearchCV
@@ -229,8 +230,14 @@ def test_evaluate_and_compare_leave_out_rows_with_a_missing_value_when_asked(fai
     holed = y.astype(float).copy()
     holed[[3, 50]] = np.nan
     kept = ~np.isnan(holed)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^Y: column 'y0' has a missing value in row 3: "
+                                         r'evaluate\(\.\.\., missing="drop"\) leaves out'):
         metrics.evaluate(fitted[0], x, holed, scores=["log_likelihood", "crps"])
+    framed = pandas.DataFrame(x, columns=["waiting"]).astype(object)
+    framed.iloc[7, 0] = None
+    with pytest.raises(ValueError, match=r"^X: column 'waiting' has a missing value in row 7: "
+                                         r'compare\(\.\.\., missing="drop"\)'):
+        metrics.compare(fitted, framed, y, scores=["log_likelihood"])
     with pytest.warns(cdens.CdensWarning, match="left out 2 of 120 rows"):
         dropped = metrics.evaluate(fitted[0], x, holed, scores=["log_likelihood", "crps"],
                                    missing="drop")
