@@ -25,23 +25,6 @@ double absolute_normal_mean(double m, double variance) {
   return 2.0 * sd * kInverseSqrt2Pi * std::exp(-0.5 * z * z) + m * std::erf(z / std::sqrt(2.0));
 }
 
-/// The components as arrays: centres, 1/s_k and π_k / (√(2π) s_k).
-void fill_arrays(const std::vector<double>& weights, const std::vector<double>& centers,
-                 const std::vector<double>& scales, const std::vector<std::size_t>& kept,
-                 Eigen::ArrayXd& center_array, Eigen::ArrayXd& inverse_scales,
-                 Eigen::ArrayXd& density_factors) {
-  const auto count = static_cast<Index>(kept.size());
-  center_array.resize(count);
-  inverse_scales.resize(count);
-  density_factors.resize(count);
-  for (Index i = 0; i < count; ++i) {
-    const std::size_t k = kept[static_cast<std::size_t>(i)];
-    center_array(i) = centers[k];
-    inverse_scales(i) = 1.0 / scales[k];
-    density_factors(i) = weights[k] * kInverseSqrt2Pi * inverse_scales(i);
-  }
-}
-
 /// The root of g between `negative` (g < 0) and `positive` (g ≥ 0), in either order, by Newton
 /// steps from `guess` kept inside the bracket, bisecting wherever a step leaves it or fails to
 /// halve the one before (near a tangency), to a relative precision of 1e-13. `evaluate(t, value,
@@ -86,8 +69,38 @@ ScalarMixture::ScalarMixture(const VectorView& probabilities, const VectorView& 
   }
   std::vector<std::size_t> all(weights_.size());
   std::iota(all.begin(), all.end(), std::size_t{0});
-  fill_arrays(weights_, centers_, scales_, all, all_centers_, all_inverse_scales_,
-              all_density_factors_);
+  all_ = ComponentArrays(weights_, centers_, scales_, std::move(all));
+}
+
+ScalarMixture::ComponentArrays::ComponentArrays(const std::vector<double>& weights,
+                                                const std::vector<double>& centers,
+                                                const std::vector<double>& scales,
+                                                std::vector<std::size_t> kept) {
+  std::sort(kept.begin(), kept.end(),
+            [&](std::size_t a, std::size_t b) { return centers[a] < centers[b]; });
+  const auto count = static_cast<Index>(kept.size());
+  this->centers.resize(count);
+  inverse_scales.resize(count);
+  density_factors.resize(count);
+  this->weights.resize(count);
+  weights_before.assign(kept.size() + 1, 0.0);
+  for (Index i = 0; i < count; ++i) {
+    const std::size_t k = kept[static_cast<std::size_t>(i)];
+    this->centers(i) = centers[k];
+    inverse_scales(i) = 1.0 / scales[k];
+    density_factors(i) = weights[k] * kInverseSqrt2Pi * inverse_scales(i);
+    this->weights(i) = weights[k];
+    weights_before[static_cast<std::size_t>(i) + 1] =
+        weights_before[static_cast<std::size_t>(i)] + weights[k];
+    reach = std::max(reach, 10.0 * scales[k]);
+  }
+}
+
+std::pair<Index, Index> ScalarMixture::ComponentArrays::near(double t) const {
+  const double* begin = centers.data();
+  const double* end = begin + centers.size();
+  return {std::lower_bound(begin, end, t - reach) - begin,
+          std::upper_bound(begin, end, t + reach) - begin};
 }
 
 void ScalarMixture::prepare_search() const {
@@ -107,30 +120,40 @@ void ScalarMixture::prepare_search() const {
     left_out += weights_[by_weight[first_kept]];
     ++first_kept;
   }
-  std::vector<std::size_t> searched(by_weight.begin() + static_cast<std::ptrdiff_t>(first_kept),
-                                    by_weight.end());
-  std::sort(searched.begin(), searched.end());
-  fill_arrays(weights_, centers_, scales_, searched, center_array_, inverse_scales_,
-              density_factors_);
+  searched_ = ComponentArrays(
+      weights_, centers_, scales_,
+      std::vector<std::size_t>(by_weight.begin() + static_cast<std::ptrdiff_t>(first_kept),
+                               by_weight.end()));
 }
 
 double ScalarMixture::pdf(double t) const {
-  return (all_density_factors_ * (-0.5 * ((t - all_centers_) * all_inverse_scales_).square()).exp())
+  return (all_.density_factors * (-0.5 * ((t - all_.centers) * all_.inverse_scales).square()).exp())
       .sum();
 }
 
 double ScalarMixture::searched_pdf(double t) const {
-  return (density_factors_ * (-0.5 * ((t - center_array_) * inverse_scales_).square()).exp()).sum();
+  const auto [first, end] = searched_.near(t);
+  const Index count = end - first;
+  return (searched_.density_factors.segment(first, count) *
+          (-0.5 * ((t - searched_.centers.segment(first, count)) *
+                   searched_.inverse_scales.segment(first, count))
+                      .square())
+              .exp())
+      .sum();
 }
 
 void ScalarMixture::searched_derivatives(double t, double& density, double& slope,
                                          double& curvature) const {
-  const Eigen::ArrayXd z = (t - center_array_) * inverse_scales_;
-  const Eigen::ArrayXd terms = density_factors_ * (-0.5 * z.square()).exp();
+  const auto [first, end] = searched_.near(t);
+  const Index count = end - first;
+  const auto inverse_scales = searched_.inverse_scales.segment(first, count);
+  const Eigen::ArrayXd z = (t - searched_.centers.segment(first, count)) * inverse_scales;
+  const Eigen::ArrayXd terms =
+      searched_.density_factors.segment(first, count) * (-0.5 * z.square()).exp();
   density = terms.sum();
   // N′(t) = −(z/s) N(t) and N″(t) = ((z² − 1)/s²) N(t) for z = (t − c)/s.
-  slope = -(terms * z * inverse_scales_).sum();
-  curvature = (terms * (z.square() - 1.0) * inverse_scales_.square()).sum();
+  slope = -(terms * z * inverse_scales).sum();
+  curvature = (terms * (z.square() - 1.0) * inverse_scales.square()).sum();
 }
 
 double ScalarMixture::cdf(double t) const {
@@ -139,6 +162,47 @@ double ScalarMixture::cdf(double t) const {
     probability += weights_[k] * normal_cdf((t - centers_[k]) / scales_[k]);
   }
   return std::clamp(probability, 0.0, 1.0);
+}
+
+void ScalarMixture::pdfs_and_cdfs(const std::vector<double>& t, std::vector<double>* densities,
+                                  std::vector<double>* probabilities) const {
+  const auto count = static_cast<Index>(t.size());
+  std::vector<std::size_t> order(t.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return t[a] < t[b]; });
+  Eigen::ArrayXd sorted(count);
+  for (Index g = 0; g < count; ++g) sorted(g) = t[order[static_cast<std::size_t>(g)]];
+  Eigen::ArrayXd density = Eigen::ArrayXd::Zero(count);
+  Eigen::ArrayXd probability = Eigen::ArrayXd::Zero(count);
+  std::vector<double> passed(t.size() + 1, 0.0);  // weights of the components wholly below
+  const double* begin = sorted.data();
+  const double* end = begin + count;
+  for (Index k = 0; k < all_.centers.size(); ++k) {
+    // The points within ten of the component's widths, a contiguous run of the sorted points.
+    const double reach = 10.0 / all_.inverse_scales(k);
+    const Index first = std::lower_bound(begin, end, all_.centers(k) - reach) - begin;
+    const Index last = std::upper_bound(begin, end, all_.centers(k) + reach) - begin;
+    const Eigen::ArrayXd z =
+        (sorted.segment(first, last - first) - all_.centers(k)) * all_.inverse_scales(k);
+    if (densities) {
+      density.segment(first, last - first) += all_.density_factors(k) * (-0.5 * z.square()).exp();
+    }
+    if (probabilities) {
+      for (Index g = 0; g < z.size(); ++g) {
+        probability(first + g) += all_.weights(k) * normal_cdf(z(g));
+      }
+    }
+    passed[static_cast<std::size_t>(last)] += all_.weights(k);
+  }
+  if (densities) densities->resize(t.size());
+  if (probabilities) probabilities->resize(t.size());
+  double below = 0.0;
+  for (Index g = 0; g < count; ++g) {
+    const std::size_t at = order[static_cast<std::size_t>(g)];
+    below += passed[static_cast<std::size_t>(g)];
+    if (densities) (*densities)[at] = density(g);
+    if (probabilities) (*probabilities)[at] = std::clamp(probability(g) + below, 0.0, 1.0);
+  }
 }
 
 double ScalarMixture::quantile(double p) const {
@@ -163,8 +227,8 @@ double ScalarMixture::absolute_deviation(double t) const {
   return sum;
 }
 
-template <class Pair, class AtPoint>
-double ScalarMixture::pairs_or_trapezoid(const Pair& pair, const AtPoint& at_point) const {
+template <class Pair, class SumOnGrid>
+double ScalarMixture::pairs_or_trapezoid(const Pair& pair, const SumOnGrid& sum_on_grid) const {
   const std::size_t count = weights_.size();
   const double narrowest = *std::min_element(scales_.begin(), scales_.end());
   // lowest_ and highest_ lie ten widths beyond every component.
@@ -180,9 +244,11 @@ double ScalarMixture::pairs_or_trapezoid(const Pair& pair, const AtPoint& at_poi
   }
   const auto intervals = static_cast<Index>(points) - 1;
   const double step = (highest_ - lowest_) / static_cast<double>(intervals);
-  double sum = 0.0;
-  for (Index g = 1; g < intervals; ++g) sum += at_point(lowest_ + step * static_cast<double>(g));
-  return step * sum;
+  std::vector<double> inner(static_cast<std::size_t>(intervals - 1));
+  for (Index g = 1; g < intervals; ++g) {
+    inner[static_cast<std::size_t>(g - 1)] = lowest_ + step * static_cast<double>(g);
+  }
+  return step * sum_on_grid(inner);
 }
 
 double ScalarMixture::mean_absolute_difference() const {
@@ -192,9 +258,13 @@ double ScalarMixture::mean_absolute_difference() const {
         return absolute_normal_mean(centers_[k] - centers_[l],
                                     scales_[k] * scales_[k] + scales_[l] * scales_[l]);
       },
-      [this](double t) {
-        const double probability = cdf(t);
-        return 2.0 * probability * (1.0 - probability);
+      [this](const std::vector<double>& points) {
+        std::vector<double> probabilities;
+        pdfs_and_cdfs(points, nullptr, &probabilities);
+        double sum = 0.0;
+        for (const double probability : probabilities)
+          sum += 2.0 * probability * (1.0 - probability);
+        return sum;
       });
 }
 
@@ -205,9 +275,12 @@ double ScalarMixture::squared_norm() const {
         const double offset = centers_[k] - centers_[l];
         return kInverseSqrt2Pi / std::sqrt(variance) * std::exp(-0.5 * offset * offset / variance);
       },
-      [this](double t) {
-        const double density = pdf(t);
-        return density * density;
+      [this](const std::vector<double>& points) {
+        std::vector<double> densities;
+        pdfs_and_cdfs(points, &densities, nullptr);
+        double sum = 0.0;
+        for (const double density : densities) sum += density * density;
+        return sum;
       });
 }
 
@@ -235,9 +308,9 @@ ScalarMixture::SearchGrid ScalarMixture::window_walk() const {
   };
   std::vector<Window> windows;
   double largest_step = 0.0;
-  for (Index k = 0; k < center_array_.size(); ++k) {
-    const double scale = 1.0 / inverse_scales_(k);
-    windows.push_back({center_array_(k) - 10.0 * scale, center_array_(k) + 10.0 * scale,
+  for (Index k = 0; k < searched_.centers.size(); ++k) {
+    const double scale = 1.0 / searched_.inverse_scales(k);
+    windows.push_back({searched_.centers(k) - 10.0 * scale, searched_.centers(k) + 10.0 * scale,
                        scale / kPointsPerDeviation});
     largest_step = std::max(largest_step, windows.back().step);
   }
@@ -282,13 +355,28 @@ ScalarMixture::SearchGrid ScalarMixture::search_grid() const {
   // The density and slope at every point; where the slope changes sign between two linked
   // points, the extremum between them joins the grid (a dip below a threshold or a peak above it
   // can be narrower than any spacing).
+  // Each component adds its terms at the points within ten of its widths (a contiguous run of
+  // the increasing points; beyond them its density is below 2·10⁻²² of its peak): the grid costs
+  // the points of each window, not every component at every point.
   const std::size_t count = grid.points.size();
-  std::vector<double> slopes(count);
-  grid.densities.resize(count);
-  for (std::size_t g = 0; g < count; ++g) {
-    double curvature = 0.0;
-    searched_derivatives(grid.points[g], grid.densities[g], slopes[g], curvature);
+  const Eigen::Map<const Eigen::ArrayXd> points(grid.points.data(), static_cast<Index>(count));
+  Eigen::ArrayXd density = Eigen::ArrayXd::Zero(static_cast<Index>(count));
+  Eigen::ArrayXd slope = Eigen::ArrayXd::Zero(static_cast<Index>(count));
+  const double* begin = grid.points.data();
+  const double* end = begin + count;
+  for (Index k = 0; k < searched_.centers.size(); ++k) {
+    const double inverse_scale = searched_.inverse_scales(k);
+    const double reach = 10.0 / inverse_scale;
+    const Index first = std::lower_bound(begin, end, searched_.centers(k) - reach) - begin;
+    const Index last = std::upper_bound(begin, end, searched_.centers(k) + reach) - begin;
+    const Eigen::ArrayXd z =
+        (points.segment(first, last - first) - searched_.centers(k)) * inverse_scale;
+    const Eigen::ArrayXd terms = searched_.density_factors(k) * (-0.5 * z.square()).exp();
+    density.segment(first, last - first) += terms;
+    slope.segment(first, last - first) -= terms * z * inverse_scale;  // N′ = −(z/s) N
   }
+  grid.densities.assign(density.data(), density.data() + density.size());
+  const std::vector<double> slopes(slope.data(), slope.data() + slope.size());
   SearchGrid refined;
   const auto slope_of = [&](double t, double& value, double& derivative) {
     double density = 0.0;

@@ -10,6 +10,7 @@
 // only through sets whose density lies within that bound of the threshold
 // (tests/cpp/test_scalar_mixture.cpp checks the searches against a brute-force one).
 
+#include <utility>
 #include <vector>
 
 #include "cdens/core/types.hpp"
@@ -27,6 +28,13 @@ class ScalarMixture {
 
   double pdf(double t) const;
   double cdf(double t) const;
+  /// pdf and cdf at every point of `t` (any order), into `densities` and `probabilities` (either
+  /// may be null). A component adds its terms to the points within ten of its widths only: beyond
+  /// them its density is below 2·10⁻²² of its peak, and its CDF within 8·10⁻²⁴ of 0 below and of
+  /// its weight above, which a prefix sum adds. The cost is O((K + G) log G) and the points in
+  /// each component's window, where pdf and cdf at every point cost G·K.
+  void pdfs_and_cdfs(const std::vector<double>& t, std::vector<double>* densities,
+                     std::vector<double>* probabilities) const;
   /// t with cdf(t) = p, for p in (0, 1), by Newton steps safeguarded by bisection.
   double quantile(double p) const;
   /// E|T − t|, in closed form: Σ_k π_k A(c_k − t, s_k²) with A(m, v) = E|N(m, v)|.
@@ -81,25 +89,39 @@ class ScalarMixture {
   double probability_of(const std::vector<Interval>& intervals) const;
   /// Σ_kl π_k π_l pair(k, l) over every pair where there are at most as many components as points
   /// of a grid at half the narrowest width over [lowest_, highest_]; otherwise the trapezoidal
-  /// rule's step times Σ_g at_point(z_g) over the grid's inner points (the integrand negligible
-  /// at both ends).
-  template <class Pair, class AtPoint>
-  double pairs_or_trapezoid(const Pair& pair, const AtPoint& at_point) const;
+  /// rule's step times sum_on_grid(the grid's inner points), the sum of the integrand over them
+  /// (negligible at both ends).
+  template <class Pair, class SumOnGrid>
+  double pairs_or_trapezoid(const Pair& pair, const SumOnGrid& sum_on_grid) const;
 
   std::vector<double> weights_;
   std::vector<double> centers_;
   std::vector<double> scales_;
-  // The searched components as arrays for the density, whose exponentials Eigen vectorises: it
-  // is the inner loop of every highest-density search. Chosen on the first search.
+  /// Components as arrays in increasing order of centre, whose exponentials Eigen vectorises.
+  /// A sum at t over the components near it (centres within ten widths of the widest, `reach`)
+  /// leaves out terms below 2·10⁻²² of their peak densities, and CDFs within 8·10⁻²⁴ of their
+  /// weight (those below) or of 0 (those above).
+  struct ComponentArrays {
+    Eigen::ArrayXd centers;
+    Eigen::ArrayXd inverse_scales;
+    Eigen::ArrayXd density_factors;      ///< π_k / (√(2π) s_k)
+    Eigen::ArrayXd weights;              ///< π_k
+    std::vector<double> weights_before;  ///< [k]: Σ π_l over l < k (one more entry: the total)
+    double reach = 0.0;
+    ComponentArrays() = default;
+    /// The components `kept` (indices into the three lists), sorted by centre.
+    ComponentArrays(const std::vector<double>& weights, const std::vector<double>& centers,
+                    const std::vector<double>& scales, std::vector<std::size_t> kept);
+    /// [first, end) of the components whose centres lie within `reach` of t.
+    std::pair<Index, Index> near(double t) const;
+  };
+  // The searched components: the inner loop of every highest-density search. Chosen on the
+  // first search.
   mutable bool search_ready_ = false;
-  mutable Eigen::ArrayXd center_array_;
-  mutable Eigen::ArrayXd inverse_scales_;
-  mutable Eigen::ArrayXd density_factors_;  ///< π_k / (√(2π) s_k)
-  Eigen::ArrayXd all_centers_;              ///< every component, for pdf
-  Eigen::ArrayXd all_inverse_scales_;
-  Eigen::ArrayXd all_density_factors_;
-  double lowest_;   ///< a point below which almost no mass lies: min_k c_k − 10 s_k
-  double highest_;  ///< max_k c_k + 10 s_k
+  mutable ComponentArrays searched_;
+  ComponentArrays all_;  ///< every component
+  double lowest_;        ///< a point below which almost no mass lies: min_k c_k − 10 s_k
+  double highest_;       ///< max_k c_k + 10 s_k
 };
 
 /// A region found in standardised units t, moved to the user's units y = shift + scale · t (the

@@ -202,6 +202,59 @@ double TransformedScalarMixture::cdf(double y) const {
   return std::min(probability, 1.0);
 }
 
+void TransformedScalarMixture::pdfs_and_cdfs(const std::vector<double>& ys,
+                                             std::vector<double>* densities,
+                                             std::vector<double>* probabilities) const {
+  const std::size_t count = ys.size();
+  if (densities) densities->assign(count, 0.0);
+  if (probabilities) probabilities->assign(count, 0.0);
+  std::vector<std::size_t> at;  // the points in the part's domain
+  std::vector<double> t;
+  std::vector<double> part_densities;
+  std::vector<double> part_probabilities;
+  for (const Prepared& part : parts_) {
+    const OutputTransform* transform = part.part.transform;
+    at.clear();
+    t.clear();
+    for (std::size_t g = 0; g < count; ++g) {
+      if (transform && !transform->in_domain(ys[g])) continue;
+      at.push_back(g);
+      t.push_back(transform ? transform->forward(ys[g])
+                            : (ys[g] - part.part.shift) / part.part.scale);
+    }
+    if (part.truncated.empty()) {
+      part.mixture.pdfs_and_cdfs(t, densities ? &part_densities : nullptr,
+                                 probabilities ? &part_probabilities : nullptr);
+    } else {
+      part_densities.resize(t.size());
+      part_probabilities.resize(t.size());
+      for (std::size_t i = 0; i < t.size(); ++i) {
+        if (densities) part_densities[i] = part_pdf(part, t[i]);
+        if (probabilities) part_probabilities[i] = part_cdf(part, t[i]);
+      }
+    }
+    for (std::size_t i = 0; i < at.size(); ++i) {
+      const double y = ys[at[i]];
+      if (densities) {
+        (*densities)[at[i]] +=
+            part.weight * part_densities[i] *
+            (transform ? std::exp(transform->log_derivative(y)) : 1.0 / part.part.scale);
+      }
+      if (probabilities) (*probabilities)[at[i]] += part.weight * part_probabilities[i];
+    }
+  }
+  for (std::size_t g = 0; g < count; ++g) {
+    const double y = ys[g];
+    if (densities && !bounds_.contains(y)) (*densities)[g] = 0.0;
+    if (probabilities) {
+      double& probability = (*probabilities)[g];
+      probability = y < bounds_.y_lower    ? 0.0
+                    : y >= bounds_.y_upper ? 1.0
+                                           : std::min(probability, 1.0);
+    }
+  }
+}
+
 double TransformedScalarMixture::quantile(double p) const {
   // One part: its own quantile. Several: the mixture's p-quantile lies between the parts' own.
   if (parts_.size() == 1) return to_y(parts_.front(), part_quantile(parts_.front(), p));
@@ -283,8 +336,7 @@ void TransformedScalarMixture::grid(std::vector<double>& points,
       points.end());
   std::sort(points.begin(), points.end());
   points.erase(std::unique(points.begin(), points.end()), points.end());
-  densities.resize(points.size());
-  for (std::size_t g = 0; g < points.size(); ++g) densities[g] = pdf(points[g]);
+  pdfs_and_cdfs(points, &densities, nullptr);
 }
 
 std::vector<Interval> TransformedScalarMixture::superlevel_set(const std::vector<double>& points,
@@ -417,8 +469,8 @@ double TransformedScalarMixture::crps(double y) const {
   // ∫ F² below y and ∫ (1 − F)² above it on the grid with y in it (each segment lies on one side
   // of y), by the trapezoid rule with its end correction h²/12 (g′(a) − g′(b)), exact for cubics:
   // g′ = 2 F p below y and −2 (1 − F) p above it.
-  std::vector<double> probabilities(points.size());
-  for (std::size_t g = 0; g < points.size(); ++g) probabilities[g] = cdf(points[g]);
+  std::vector<double> probabilities;
+  pdfs_and_cdfs(points, nullptr, &probabilities);
   double sum = 0.0;
   for (std::size_t g = 1; g < points.size(); ++g) {
     const bool below = points[g] <= y;
@@ -443,13 +495,20 @@ double TransformedScalarMixture::squared_norm() const {
   // a bound, and a density squeezed against one changes by a factor e within few of them, where
   // the trapezoid rule erred by a percent.
   const double node = std::sqrt(0.6);
-  double sum = 0.0;
+  std::vector<double> nodes;
   for (std::size_t g = 1; g < points.size(); ++g) {
     const double middle = 0.5 * (points[g] + points[g - 1]);
     const double half = 0.5 * (points[g] - points[g - 1]);
-    const double low = pdf(middle - node * half);
-    const double centre = pdf(middle);
-    const double high = pdf(middle + node * half);
+    nodes.insert(nodes.end(), {middle - node * half, middle, middle + node * half});
+  }
+  std::vector<double> at_nodes;
+  pdfs_and_cdfs(nodes, &at_nodes, nullptr);
+  double sum = 0.0;
+  for (std::size_t g = 1; g < points.size(); ++g) {
+    const double half = 0.5 * (points[g] - points[g - 1]);
+    const double low = at_nodes[3 * (g - 1)];
+    const double centre = at_nodes[3 * (g - 1) + 1];
+    const double high = at_nodes[3 * (g - 1) + 2];
     sum += half * (5.0 * (low * low + high * high) + 8.0 * centre * centre) / 9.0;
   }
   return sum;

@@ -92,6 +92,11 @@ class TransformedScalarMixture {
   double part_pdf(const Prepared& part, double t) const;
   double part_cdf(const Prepared& part, double t) const;
   double part_quantile(const Prepared& part, double p) const;
+  /// pdf(y) and cdf(y) at every point of `ys` (any order) into `densities` and `probabilities`
+  /// (either may be null): a part without bounds by its Gaussian mixture's sums over the points
+  /// near each component (ScalarMixture::pdfs_and_cdfs), not every component at every point.
+  void pdfs_and_cdfs(const std::vector<double>& ys, std::vector<double>* densities,
+                     std::vector<double>* probabilities) const;
   /// Points of y on which grid-based queries work, increasing, with the density at each.
   void grid(std::vector<double>& points, std::vector<double>& densities) const;
   /// The grid with the point y in it (added where it is not a grid point): y's index.
