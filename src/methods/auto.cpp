@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cdens/core/cross_validation.hpp"
@@ -296,6 +297,36 @@ std::optional<std::string> narrower_than_recording(const ConditionalMixture& mod
   return std::nullopt;
 }
 
+/// The candidates of `scored` (indices, in order) whose held-out NLLs differ from every earlier
+/// kept one's on some pair, by more than 10⁻⁹ nats on any rank: one that equals another
+/// everywhere is the same model (Yeo–Johnson at λ = 1 is the identity), whose stacking weights
+/// would split their share arbitrarily and double every query's cost. A note names each one
+/// left out and the candidate it equals.
+std::vector<std::size_t> distinct_candidates(const std::vector<std::size_t>& scored,
+                                             const std::vector<Vector>& pair_nll,
+                                             const std::vector<Candidate>& candidates,
+                                             const Communicator& communicator,
+                                             std::vector<std::string>& notes) {
+  constexpr double kSameNll = 1e-9;
+  std::vector<std::size_t> kept;
+  for (const std::size_t c : scored) {
+    const auto equal = std::find_if(kept.begin(), kept.end(), [&](std::size_t earlier) {
+      double largest =
+          pair_nll[c].size() > 0 ? (pair_nll[c] - pair_nll[earlier]).cwiseAbs().maxCoeff() : 0.0;
+      communicator.allreduce_max(&largest, 1);
+      return largest <= kSameNll;
+    });
+    if (equal == kept.end()) {
+      kept.push_back(c);
+    } else {
+      notes.push_back("stacking: " + candidates[c].spec + " scores as " + candidates[*equal].spec +
+                      " on every held-out pair (within 1e-9 nats), so the pool keeps " +
+                      candidates[*equal].spec + " only");
+    }
+  }
+  return kept;
+}
+
 /// The stacking weights over `pool` (candidate indices) from their held-out NLLs: the members
 /// of positive weight and their weights, and the pool's mean held-out NLL.
 struct Stack {
@@ -325,7 +356,8 @@ Stack stack_candidates(const std::vector<std::size_t>& pool, const std::vector<V
 }
 
 /// The linear pool of the fitted members with `weights` under method "auto", whose report keeps
-/// each member's warnings (named by its candidate) and n_train; the one model of a single member.
+/// the members' warnings, each once, named by the candidates that gave it ("kcde, kcde:trend=gp:
+/// input 'x3' …" where both warned alike), and n_train; the one model of a single member.
 ConditionalModel pooled_model(std::vector<ConditionalModel> fitted, const Vector& weights,
                               const std::vector<std::string>& specs, Index n_train) {
   if (fitted.size() == 1) return std::move(fitted.front());
@@ -338,11 +370,21 @@ ConditionalModel pooled_model(std::vector<ConditionalModel> fitted, const Vector
   report.parameter_choice = "by each of the " + std::to_string(fitted.size()) +
                             " pool members (the pool's weights by stacking their held-out "
                             "densities: method_selection)";
+  std::vector<std::pair<std::string, std::string>> warned;  // (warning, its candidates)
   for (std::size_t m = 0; m < fitted.size(); ++m) {
     mixtures.push_back(&fitted[m].mixture);
     for (const std::string& warning : fitted[m].report.warnings) {
-      report.warnings.push_back(specs[m] + ": " + warning);
+      const auto same = std::find_if(warned.begin(), warned.end(),
+                                     [&](const auto& given) { return given.first == warning; });
+      if (same == warned.end()) {
+        warned.emplace_back(warning, specs[m]);
+      } else {
+        same->second += ", " + specs[m];
+      }
     }
+  }
+  for (const auto& [warning, candidates] : warned) {
+    report.warnings.push_back(candidates + ": " + warning);
   }
   return ConditionalModel{pool_mixtures(mixtures, weights),
                           std::move(fitted.front().x_names),
@@ -694,12 +736,12 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
   // pool is one mixture on one standardisation: a member that standardises otherwise than the
   // one of the largest weight (KCDE keeps declared discrete columns raw) leaves the candidates
   // the weights are chosen from, with a warning, and the weights are chosen again.
-  std::vector<std::size_t> pool = scored;
-  if (options.combine == CandidateCombination::selection) {
-    pool = {static_cast<std::size_t>(selection.chosen)};  // the smallest mean NLL
-  }
-  std::map<std::size_t, ConditionalModel> refitted;
   std::vector<std::string> notes;
+  std::vector<std::size_t> pool =
+      options.combine == CandidateCombination::selection
+          ? std::vector<std::size_t>{static_cast<std::size_t>(selection.chosen)}  // smallest NLL
+          : distinct_candidates(scored, pair_nll, candidates, communicator, notes);
+  std::map<std::size_t, ConditionalModel> refitted;
   Stack stack;
   for (;;) {
     stack = pool.size() > 1 ? stack_candidates(pool, pair_nll, common_weights, communicator)

@@ -77,6 +77,40 @@ def test_stacking_pools_the_candidates_with_their_weights_and_the_pool_loads_as_
     np.testing.assert_array_equal(loaded.selection_["weight"], weights)
 
 
+def test_a_candidate_that_scores_as_another_on_every_pair_enters_the_pool_once(toy):
+    # Below exact_limit no subsample is drawn, so the fourth candidate is the first: the pool
+    # keeps the first, says so, and is the pool without the copy, bit for bit (the stacking
+    # weights would otherwise split their share between the two).
+    x, y = toy
+    candidates = ["kcde:n_restarts=0", "lscde", "linear"]
+    copied = candidates + ["kcde:n_restarts=0:subsample_held_out=77"]
+    options = dict(cv=4, validation="kfold", random_state=3, n_jobs=1)
+    copy_note = (r"kcde:n_restarts=0:subsample_held_out=77 scores as kcde:n_restarts=0 on every "
+                 r"held-out pair")
+    with pytest.warns(cdens.CdensWarning, match=copy_note):
+        pooled = cdens.AutoCDE(candidates=copied, **options).fit(x, y)
+    assert pooled.selection_["weight"][3] == 0.0
+    assert list(pooled.weights_) == [c for c in candidates if c in pooled.weights_]
+    alone = cdens.AutoCDE(candidates=candidates, **options).fit(x, y)
+    np.testing.assert_array_equal(pooled.selection_["weight"][:3], alone.selection_["weight"])
+    np.testing.assert_array_equal(pooled.log_pdf(x, y), alone.log_pdf(x, y))
+
+
+def test_a_warning_the_members_give_alike_is_given_once_naming_them():
+    rng = np.random.default_rng(1)
+    x = np.column_stack([rng.normal(size=300), rng.integers(0, 5, 300).astype(float)])
+    y = x[:, 0] + 0.3 * x[:, 1] + rng.normal(size=300) * (0.3 + 0.2 * np.abs(x[:, 0]))
+    candidates = ["kcde:n_restarts=0", "kcde:n_restarts=0:trend=linear", "lscde"]
+    with pytest.warns(cdens.CdensWarning) as records:
+        auto = cdens.AutoCDE(candidates=candidates, cv=3, validation="kfold", random_state=0,
+                             n_jobs=1).fit(x, y)
+    assert list(auto.weights_) == candidates[:2]
+    looks_discrete = [str(r.message) for r in records if "looks discrete" in str(r.message)]
+    assert len(looks_discrete) == 1
+    assert looks_discrete[0].startswith("kcde:n_restarts=0, kcde:n_restarts=0:trend=linear: "
+                                        "column x1 looks discrete")
+
+
 def test_leave_one_out_scores_are_each_fits_own_and_folds_for_the_others(toy):
     x, y = toy
     # Leave-one-out validation: KCDE and the line are scored by their fits' own leave-one-out
