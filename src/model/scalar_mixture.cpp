@@ -157,11 +157,24 @@ void ScalarMixture::searched_derivatives(double t, double& density, double& slop
 }
 
 double ScalarMixture::cdf(double t) const {
-  double probability = 0.0;
-  for (std::size_t k = 0; k < weights_.size(); ++k) {
-    probability += weights_[k] * normal_cdf((t - centers_[k]) / scales_[k]);
+  // The components far below t add their weights, those far above nothing (ComponentArrays).
+  const auto [first, end] = all_.near(t);
+  double probability = all_.weights_before[static_cast<std::size_t>(first)];
+  for (Index k = first; k < end; ++k) {
+    probability += all_.weights(k) * normal_cdf((t - all_.centers(k)) * all_.inverse_scales(k));
   }
   return std::clamp(probability, 0.0, 1.0);
+}
+
+double ScalarMixture::near_pdf(double t) const {
+  const auto [first, end] = all_.near(t);
+  const Index count = end - first;
+  return (all_.density_factors.segment(first, count) *
+          (-0.5 *
+           ((t - all_.centers.segment(first, count)) * all_.inverse_scales.segment(first, count))
+               .square())
+              .exp())
+      .sum();
 }
 
 void ScalarMixture::pdfs_and_cdfs(const std::vector<double>& t, std::vector<double>* densities,
@@ -215,7 +228,8 @@ double ScalarMixture::quantile(double p) const {
     upper += (upper - lower);
   }
   return inverted_cdf(
-      lower, upper, p, [this](double t) { return cdf(t); }, [this](double t) { return pdf(t); },
+      lower, upper, p, [this](double t) { return cdf(t); },
+      [this](double t) { return near_pdf(t); },
       [](double t) { return 1e-15 * (1.0 + std::abs(t)); });
 }
 
@@ -233,7 +247,12 @@ double ScalarMixture::pairs_or_trapezoid(const Pair& pair, const SumOnGrid& sum_
   const double narrowest = *std::min_element(scales_.begin(), scales_.end());
   // lowest_ and highest_ lie ten widths beyond every component.
   const double points = std::ceil((highest_ - lowest_) / (0.5 * narrowest)) + 1.0;
-  if (static_cast<double>(count) <= points) {
+  // The cheaper of the two, counting terms: the pairs' K(K + 1)/2, or the grid's points and
+  // each component's points within ten of its widths (pdfs_and_cdfs).
+  double grid_terms = points;
+  for (const double scale : scales_) grid_terms += std::min(points, 40.0 * scale / narrowest + 2.0);
+  const double pair_terms = 0.5 * static_cast<double>(count) * static_cast<double>(count + 1);
+  if (pair_terms <= grid_terms) {
     double sum = 0.0;
     for (std::size_t k = 0; k < count; ++k) {
       sum += weights_[k] * weights_[k] * pair(k, k);

@@ -27,6 +27,8 @@ class ScalarMixture {
                 const VectorView& scales);
 
   double pdf(double t) const;
+  /// From the components near t (ComponentArrays::near), those below it counted whole: within
+  /// 8·10⁻²⁴ per component of the sum over every one.
   double cdf(double t) const;
   /// pdf and cdf at every point of `t` (any order), into `densities` and `probabilities` (either
   /// may be null). A component adds its terms to the points within ten of its widths only: beyond
@@ -41,7 +43,7 @@ class ScalarMixture {
   double absolute_deviation(double t) const;
   /// E|T − T′| for T, T′ independent draws: the pairs' closed form Σ_kl π_k π_l A(c_k − c_l,
   /// s_k² + s_l²) for a few components, otherwise 2∫F(1 − F) by the trapezoidal rule at a spacing
-  /// of half the narrowest width (cheaper beyond as many components as grid points). F(1 − F) of
+  /// of half the narrowest width (where it sums fewer terms: pairs_or_trapezoid). F(1 − F) of
   /// Gaussians of width ≥ s has a Fourier transform decaying as e^{−s²ω²/4}, so the rule's error
   /// is of relative order e^{−π²s²/h²} = e^{−4π²} ≈ 7·10⁻¹⁸ at h = s/2 (its aliasing term).
   double mean_absolute_difference() const;
@@ -76,6 +78,9 @@ class ScalarMixture {
   /// Chooses the searched components (once; a mixture serves one thread).
   void prepare_search() const;
 
+  /// The density at t of the components near it (ComponentArrays::near): pdf(t) less terms
+  /// below 2·10⁻²² of their peaks, the slope of the quantiles' Newton steps.
+  double near_pdf(double t) const;
   /// The searched components' density and its first two derivatives at t.
   double searched_pdf(double t) const;
   void searched_derivatives(double t, double& density, double& slope, double& curvature) const;
@@ -87,10 +92,11 @@ class ScalarMixture {
                                        double* inverse_slopes = nullptr) const;
 
   double probability_of(const std::vector<Interval>& intervals) const;
-  /// Σ_kl π_k π_l pair(k, l) over every pair where there are at most as many components as points
-  /// of a grid at half the narrowest width over [lowest_, highest_]; otherwise the trapezoidal
-  /// rule's step times sum_on_grid(the grid's inner points), the sum of the integrand over them
-  /// (negligible at both ends).
+  /// Σ_kl π_k π_l pair(k, l) over every pair where that takes fewer terms than the trapezoidal
+  /// rule on a grid at half the narrowest width over [lowest_, highest_] (its points, and each
+  /// component's points within ten of its widths); otherwise the rule's step times
+  /// sum_on_grid(the grid's inner points), the sum of the integrand over them (negligible at both
+  /// ends).
   template <class Pair, class SumOnGrid>
   double pairs_or_trapezoid(const Pair& pair, const SumOnGrid& sum_on_grid) const;
 
