@@ -12,8 +12,8 @@ draw_seed <- function() {
   parts[1L] * 2^26 + parts[2L]
 }
 
-# {option name: value} of `entry`'s options from `arguments`, a named list by R name (given: the
-# names the caller gave). `column_names` are the names of the inputs, then the outputs; the
+# {option name: value} of `entry`'s options from `arguments`, a named list by R name; an option
+# not in it keeps its default (but a seed is drawn from R's random numbers). `column_names` are the names of the inputs, then the outputs; the
 # discrete and ordered columns the data declare are added to theirs.
 engine_options <- function(entry, arguments, column_names = character(), declared = list()) {
   options <- entry$options[vapply(entry$options, `[[`, TRUE, "offered")]
@@ -25,17 +25,20 @@ engine_options <- function(entry, arguments, column_names = character(), declare
   }
   values <- list()
   for (option in options) {
+    given <- option$r_name %in% names(arguments)
     value <- arguments[[option$r_name]]
     if (option$type == "seed") {
       value <- if (is.null(value)) draw_seed() else value
     } else if (option$type == "threads") {
-      value <- if (is.null(value) || identical(as.numeric(value), -1)) 0 else value
+      if (is.null(value) || identical(as.numeric(value), -1)) next
     } else if (option$type == "columns") {
       value <- c(column_positions(value, column_names, option$r_name), declared[[option$name]])
       if (!length(value)) next
       value <- sort(unique(value))
     } else if (is.null(value)) {
-      if (!option$none_is_default) stop_cdens(sprintf("%s must not be NULL", option$r_name))
+      if (given && !option$none_is_default) {
+        stop_cdens(sprintf("%s must not be NULL", option$r_name))
+      }
       next
     }
     values[[option$name]] <- value
