@@ -78,8 +78,10 @@ print.summary.cdens_model <- function(x, ...) {
   }
   if (!is.null(x$parameter_choice)) cat("\nHow they were chosen:", x$parameter_choice, "\n")
   if (!is.null(x$cross_validation)) {
-    cat(sprintf("\nCross-validation (%s loss):\n", attr(x$cross_validation, "loss")))
-    print(x$cross_validation, row.names = FALSE)
+    table <- x$cross_validation
+    cat(sprintf("\nCross-validation (%s loss)%s:\n", attr(table, "loss"),
+                if (nrow(table) > 10L) sprintf(", the best 10 of %d candidates", nrow(table)) else ""))
+    print(utils::head(table[order(table$mean_loss), ], 10L), row.names = FALSE)
   }
   if (!is.null(x$method_selection)) {
     cat("\nCandidates:\n")

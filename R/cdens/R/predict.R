@@ -62,14 +62,15 @@ mean_answers <- function(object, x, labels) {
                   levels = labels, ordered = object$output_kinds == "ordered"))
   }
   values <- .Call(C_cdens_mean, object$model, x)
+  if (object$output_dim == 1L) return(values[, 1L])
   colnames(values) <- object$y_names
-  if (object$output_dim == 1L) drop(values) else values
+  values
 }
 
 variance_answers <- function(object, x) {
   values <- .Call(C_cdens_covariance, object$model, x)
   d <- object$output_dim
-  if (d == 1L) return(drop(values))
+  if (d == 1L) return(values[, 1L])
   array(t(values), c(d, d, nrow(x)), list(object$y_names, object$y_names, NULL)) |>
     aperm(c(3L, 1L, 2L))
 }
