@@ -9,9 +9,9 @@
 # of x and y as data frames, the weights, the na.action attribute and the formula's terms.
 fit_frames <- function(call, env, family) {
   density <- family == "density"
-  x <- eval(call$x, env)
+  x <- eval(call[["x"]], env)
   if (inherits(x, "formula")) {
-    if (!is.null(call$y)) stop_cdens("give y in the formula, not as y")
+    if (!is.null(call[["y"]])) stop_cdens("give y in the formula, not as y")
     if (density != (length(x) == 2L)) {
       stop_cdens(if (density) "a density's formula has no response: ~ a + b" else
         "a conditional density's formula has a response: y ~ x")
@@ -31,14 +31,14 @@ fit_frames <- function(call, env, family) {
                 na.action = attr(frame, "na.action")))
   }
   x <- as_frame(x, "x")
-  y <- if (!density) as_frame(eval(call$y, env), "y", single = "y")
+  y <- if (!density) as_frame(eval(call[["y"]], env), "y", single = "y")
   if (!density && nrow(x) != nrow(y)) {
     stop_cdens(sprintf("x and y have different numbers of rows: %d and %d", nrow(x), nrow(y)))
   }
   frame <- if (density) x else cbind(x, y)
-  weights <- eval(call$weights, env)
+  weights <- eval(call[["weights"]], env)
   if (!is.null(weights)) frame[["(weights)"]] <- weights
-  na.action <- eval(call$na.action, env)
+  na.action <- eval(call[["na.action"]], env)
   if (is.null(na.action)) na.action <- getOption("na.action", "na.omit")
   kept <- match.fun(na.action)(frame)
   list(x = kept[names(x)], y = if (!density) kept[names(y)],
@@ -81,16 +81,15 @@ fit_method <- function(method, call, env, options, verbose) {
   if (!length(x_columns)) stop_cdens("x has no columns")
   columns <- c(x_columns, y_columns)
   kinds <- vapply(columns, `[[`, "", "kind")
-  declared <- list(discrete = which(kinds == "unordered") - 1, ordered = which(kinds == "ordered") - 1)
-  option_names <- vapply(entry$options, `[[`, "", "name")
-  if (any(kinds != "continuous") && !all(c("discrete", "ordered") %in% option_names)) {
-    takes <- Filter(function(m) all(c("discrete", "ordered") %in% vapply(m$options, `[[`, "", "name")),
-                    cdens_methods())
+  declared <- list(discrete = which(kinds == "unordered") - 1,
+                   ordered = which(kinds == "ordered") - 1)
+  if (any(kinds != "continuous") && !takes_discrete_columns(entry)) {
+    takes <- Filter(takes_discrete_columns, cdens_methods())
     stop_cdens(sprintf(paste("%s() smooths every column as continuous, and %s %s discrete",
                              "(factors, characters or logicals): fit %s, which take discrete",
                              "columns"),
-                       entry$r_function, paste0("'", names_of(columns)[kinds != "continuous"], "'",
-                                                collapse = ", "),
+                       entry$r_function,
+                       paste0("'", names_of(columns)[kinds != "continuous"], "'", collapse = ", "),
                        if (sum(kinds != "continuous") > 1L) "are" else "is",
                        paste0(vapply(takes, `[[`, "", "r_function"), "()", collapse = " or ")))
   }
@@ -106,8 +105,8 @@ fit_method <- function(method, call, env, options, verbose) {
   object$call <- call
   object$terms <- frames$terms
   object$na.action <- frames$na.action
-  object$x <- x_matrix
-  object$y <- y_matrix
+  object$train_x <- x_matrix
+  object$train_y <- y_matrix
   object$options <- options
   for (message in object$report$warnings) warn_cdens(message)
   object
@@ -117,7 +116,11 @@ fit_method <- function(method, call, env, options, verbose) {
 # report); the class says its family.
 model_object <- function(model, entry) {
   density <- entry$family == "density"
-  info <- if (density) .Call(C_cdens_density_info, model) else .Call(C_cdens_conditional_info, model)
+  info <- if (density) {
+    .Call(C_cdens_density_info, model)
+  } else {
+    .Call(C_cdens_conditional_info, model)
+  }
   object <- c(list(model = model, method = entry$name, family = entry$family), info[
     setdiff(names(info), "method")])
   object$report$warnings <- unlist(object$report$warnings)
@@ -128,4 +131,10 @@ model_object <- function(model, entry) {
     object$labels <- list()
   }
   structure(object, class = c(if (density) "cdens_kde" else "cdens_cde", "cdens_model"))
+}
+
+# Whether a method takes discrete columns: its options declare them (KCDE's and auto's discrete
+# and ordered).
+takes_discrete_columns <- function(entry) {
+  all(c("discrete", "ordered") %in% vapply(entry$options, `[[`, "", "name"))
 }

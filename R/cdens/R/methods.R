@@ -79,8 +79,8 @@ print.summary.cdens_model <- function(x, ...) {
   if (!is.null(x$parameter_choice)) cat("\nHow they were chosen:", x$parameter_choice, "\n")
   if (!is.null(x$cross_validation)) {
     table <- x$cross_validation
-    cat(sprintf("\nCross-validation (%s loss)%s:\n", attr(table, "loss"),
-                if (nrow(table) > 10L) sprintf(", the best 10 of %d candidates", nrow(table)) else ""))
+    shown <- if (nrow(table) > 10L) sprintf(", the best 10 of %d candidates", nrow(table)) else ""
+    cat(sprintf("\nCross-validation (%s loss)%s:\n", attr(table, "loss"), shown))
     print(utils::head(table[order(table$mean_loss), ], 10L), row.names = FALSE)
   }
   if (!is.null(x$method_selection)) {

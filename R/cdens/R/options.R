@@ -13,8 +13,9 @@ draw_seed <- function() {
 }
 
 # {option name: value} of `entry`'s options from `arguments`, a named list by R name; an option
-# not in it keeps its default (but a seed is drawn from R's random numbers). `column_names` are the names of the inputs, then the outputs; the
-# discrete and ordered columns the data declare are added to theirs.
+# not in it keeps its default (but a seed is drawn from R's random numbers). `column_names` are
+# the names of the inputs, then the outputs; the discrete and ordered columns the data declare
+# (`declared`, by option name) are added to those the arguments name.
 engine_options <- function(entry, arguments, column_names = character(), declared = list()) {
   options <- entry$options[vapply(entry$options, `[[`, TRUE, "offered")]
   r_names <- vapply(options, `[[`, "", "r_name")

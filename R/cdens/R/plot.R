@@ -25,8 +25,9 @@ plot.cdens_cde <- function(x, type = c("map", "curves"), newdata = NULL, across 
   column <- across_column(x, across)
   graphics::image(inputs[, column], y_grid, density, col = grDevices::hcl.colors(64, "viridis"),
                   xlab = x$x_names[column], ylab = x$y_names, ...)
-  if (!is.null(x$x)) graphics::points(x$x[, column], x$y[, 1L], pch = 20, cex = 0.5,
-                                      col = "white")
+  if (!is.null(x$train_x)) {
+    graphics::points(x$train_x[, column], x$train_y[, 1L], pch = 20, cex = 0.5, col = "white")
+  }
   others <- setdiff(seq_len(ncol(inputs)), column)
   if (length(others)) {
     graphics::title(sub = paste("at", paste(sprintf("%s = %s", x$x_names[others],
@@ -49,7 +50,7 @@ across_column <- function(x, across) {
 # list), by default its median (its most frequent code for a discrete input).
 slice_inputs <- function(x, across, at, n) {
   column <- across_column(x, across)
-  range <- if (!is.null(x$x)) range(x$x[, column]) else
+  range <- if (!is.null(x$train_x)) range(x$train_x[, column]) else
     c(x$input_range$lower[column], x$input_range$upper[column])
   inputs <- matrix(NA_real_, n, length(x$x_names), dimnames = list(NULL, x$x_names))
   inputs[, column] <- seq(range[1L], range[2L], length.out = n)
@@ -57,8 +58,10 @@ slice_inputs <- function(x, across, at, n) {
     name <- x$x_names[other]
     value <- at[[name]]
     if (is.null(value)) {
-      if (is.null(x$x)) stop_cdens(sprintf("give the value of '%s' in at = list(...)", name))
-      values <- x$x[, other]
+      if (is.null(x$train_x)) {
+        stop_cdens(sprintf("give the value of '%s' in at = list(...)", name))
+      }
+      values <- x$train_x[, other]
       value <- if (name %in% names(x$labels)) {
         as.numeric(names(which.max(table(values))))
       } else {
@@ -90,8 +93,8 @@ plot.cdens_kde <- function(x, n_grid = 200, ...) {
   if (x$dimension == 1L) {
     grid <- ranges[[1L]]
     density <- exp(.Call(C_cdens_density_log_pdf, x$model, matrix(grid, ncol = 1L)))
-    if (!is.null(x$x)) {
-      graphics::hist(x$x[, 1L], freq = FALSE, main = "", xlab = x$x_names,
+    if (!is.null(x$train_x)) {
+      graphics::hist(x$train_x[, 1L], freq = FALSE, main = "", xlab = x$x_names,
                      ylim = c(0, max(density)), col = "grey90", border = "grey70", ...)
       graphics::lines(grid, density, lwd = 2)
     } else {
@@ -103,6 +106,8 @@ plot.cdens_kde <- function(x, n_grid = 200, ...) {
   density <- matrix(exp(.Call(C_cdens_density_log_pdf, x$model, points)), n_grid)
   graphics::contour(ranges[[1L]], ranges[[2L]], density, xlab = x$x_names[1L],
                     ylab = x$x_names[2L], ...)
-  if (!is.null(x$x)) graphics::points(x$x[, 1L], x$x[, 2L], pch = 20, cex = 0.5)
+  if (!is.null(x$train_x)) {
+    graphics::points(x$train_x[, 1L], x$train_x[, 2L], pch = 20, cex = 0.5)
+  }
   invisible(density)
 }

@@ -7,8 +7,8 @@
 # where `outputs`, the outputs too; NULL newdata is the training data.
 query_rows <- function(object, newdata, outputs = FALSE, y = NULL) {
   if (is.null(newdata)) {
-    if (is.null(object$x)) stop_cdens("a loaded model has no training data: give newdata")
-    return(list(x = object$x, y = if (outputs) object$y))
+    if (is.null(object$train_x)) stop_cdens("a loaded model has no training data: give newdata")
+    return(list(x = object$train_x, y = if (outputs) object$train_y))
   }
   frame <- query_frame(object, newdata, outputs && is.null(y))
   x <- coded_query(frame, object$x_names, object$labels)

@@ -62,10 +62,28 @@ function_code <- function(entry) {
                sprintf("%s = %s", r_names, vapply(options, default_code, "")),
                sprintf("%s = %s", names(fixed$last), fixed$last))
   values <- sprintf("%s = %s", r_names, r_names)
-  c(sprintf("%s <- function(%s) {", entry$r_function, paste(formals, collapse = ", ")),
+  opening <- sprintf("%s <- function(", entry$r_function)
+  c(wrapped(opening, formals, ") {"),
     sprintf("  fit_method(\"%s\", match.call(), parent.frame(),", entry$name),
-    sprintf("             list(%s), verbose)", paste(values, collapse = ", ")),
+    wrapped("             list(", values, "), verbose)"),
     "}")
+}
+
+# `items` separated by commas after `opening` and before `closing`, in lines of at most 100
+# characters where the items allow, each continuation indented under the first item.
+wrapped <- function(opening, items, closing) {
+  indent <- strrep(" ", nchar(opening))
+  lines <- character()
+  line <- opening
+  for (k in seq_along(items)) {
+    item <- paste0(items[k], if (k < length(items)) "," else closing)
+    if (line != opening && line != indent && nchar(line) + 1L + nchar(item) > 100L) {
+      lines <- c(lines, line)
+      line <- indent
+    }
+    line <- paste0(line, if (line == opening || line == indent) "" else " ", item)
+  }
+  c(lines, line)
 }
 
 # Text as Rd reads it: its special characters escaped.
@@ -133,8 +151,9 @@ fixed_items <- function(entry) {
 rd_page <- function(entry) {
   density <- entry$family == "density"
   front <- if (density) "kde" else "cde"
-  usage <- function_code(entry)[1L]
-  usage <- sub(" <- function", "", sub(" \\{$", "", usage))
+  code <- function_code(entry)
+  signature <- paste(trimws(code[seq_len(grep("\\{$", code)[1L])]), collapse = " ")
+  usage <- sub(" <- function", "", sub(" \\{$", "", signature))
   value <- if (density) {
     paste("An object of class \\code{cdens_kde} (a \\code{cdens_model}): the fitted density",
           "p(x), for \\code{\\link{predict.cdens_kde}}, \\code{simulate()}, \\code{quantile()},",

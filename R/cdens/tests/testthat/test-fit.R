@@ -42,7 +42,8 @@ test_that("a factor column equals its integer-coded fit (levels sorted), kept by
   coded <- transform(data, colour = match(as.character(colour), c("blue", "green", "red")) - 1)
   by_codes <- cde_kcde(y ~ x + colour, data = coded, discrete = "colour", seed = 1)
   expect_identical(by_factor$labels$colour, c("blue", "green", "red"))
-  expect_identical(unname(by_factor$report$hyperparameters), unname(by_codes$report$hyperparameters))
+  expect_identical(unname(by_factor$report$hyperparameters),
+                   unname(by_codes$report$hyperparameters))
   expect_identical(predict(by_factor, data), predict(by_codes, coded))
   # A factor with its levels in another order is the same model.
   releveled <- transform(data, colour = factor(colour, levels = c("green", "blue", "red")))
@@ -76,10 +77,11 @@ test_that("a factor output is a discrete y with a probability mass", {
   expect_s3_class(simulate(model, 2, seed = 1, newdata = data[1:3, ])$sim_1, "factor")
 })
 
-test_that("a method that smooths every column refuses a factor, naming the column and who takes it", {
+test_that("a method that smooths every column refuses a factor, naming it and who takes it", {
   data <- mixed_data()
   expect_error(cde_lscde(y ~ x + colour, data = data),
-               "cde_lscde\\(\\) smooths every column as continuous, and 'colour' is discrete.*cde_auto\\(\\) or cde_kcde\\(\\)",
+               paste0("cde_lscde\\(\\) smooths every column as continuous, and 'colour' is ",
+                      "discrete.*cde_auto\\(\\) or cde_kcde\\(\\)"),
                class = "cdens_invalid_argument")
 })
 

@@ -20,7 +20,8 @@ test_that("the linear-Gaussian model answers its closed forms", {
   quartiles <- predict(model, at, type = "quantile", probs = c(0.25, 0.75))
   expect_equal(unname(quartiles), cbind(stats::qnorm(0.25, mean, sd), stats::qnorm(0.75, mean, sd)),
                tolerance = 1e-9)
-  expect_equal(predict(model, at, type = "density"), stats::dnorm(at$y, mean, sd), tolerance = 1e-12)
+  expect_equal(predict(model, at, type = "density"), stats::dnorm(at$y, mean, sd),
+               tolerance = 1e-12)
   expect_equal(predict(model, at, type = "cdf"), stats::pnorm(at$y, mean, sd), tolerance = 1e-9)
   regions <- predict(model, at, type = "hdr", level = 0.8)
   expect_equal(unname(regions[[2]][1, ]), stats::qnorm(c(0.1, 0.9), mean[2], sd[2]),
