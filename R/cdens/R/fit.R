@@ -108,7 +108,9 @@ fit_method <- function(method, call, env, options, verbose) {
   object$train_x <- x_matrix
   object$train_y <- y_matrix
   object$options <- options
-  for (message in object$report$warnings) warn_cdens(message)
+  if (isTRUE(getOption("cdens.fit_warnings", TRUE))) {
+    for (message in object$report$warnings) warn_cdens(message)
+  }
   object
 }
 

@@ -109,9 +109,12 @@ test_that("subset and weights are read as lm() reads them", {
   data <- faithful_rows()
   data$w <- rep(1:2, length.out = nrow(data))
   subset_fit <- cde_kcde(eruptions ~ waiting, data = data, subset = waiting > 60, seed = 1)
-  expect_identical(predict(subset_fit, data),
-                   predict(cde_kcde(eruptions ~ waiting, data = data[data$waiting > 60, ],
-                                    seed = 1), data))
+  kept <- data[data$waiting > 60, ]
+  expect_identical(predict(subset_fit, kept),
+                   predict(cde_kcde(eruptions ~ waiting, data = kept, seed = 1), kept))
+  # The rows left out lie beyond the fitted inputs: their queries say so.
+  expect_warning(predict(subset_fit, data), "22 of 68 query rows lie outside the inputs",
+                 class = "cdens_extrapolation_warning")
   # An integer weight counts as the row repeated (the library merges repeated rows into weights).
   weighted <- cde_kcde(eruptions ~ waiting, data = data, weights = w, seed = 1)
   doubled <- data[rep(seq_len(nrow(data)), data$w), ]
@@ -142,7 +145,21 @@ test_that("bad input is an R error that names the argument", {
 })
 
 test_that("the fit's warnings are R warnings of class cdens_fit_warning", {
-  expect_warning(cde_lscde(eruptions ~ waiting, data = faithful, sigma = c(0.01, 0.02),
-                           regularization = 0.1),
-                 class = "cdens_fit_warning")
+  saved <- options(cdens.fit_warnings = TRUE)
+  on.exit(options(saved))
+  messages <- character()
+  withCallingHandlers(
+    cde_lscde(eruptions ~ waiting, data = faithful, sigma = c(0.01, 0.02), regularization = 0.1),
+    cdens_fit_warning = function(warning) {
+      messages <<- c(messages, conditionMessage(warning))
+      invokeRestart("muffleWarning")
+    })
+  expect_match(messages, "the chosen sigma lies at the edge of its grid", all = FALSE)
+  expect_match(messages, "16 of the 272 rows repeat an earlier row", all = FALSE)
+})
+
+test_that("options(cdens.fit_warnings = FALSE) keeps the warnings in the report only", {
+  model <- expect_silent(cde_lscde(eruptions ~ waiting, data = faithful, sigma = c(0.01, 0.02),
+                                   regularization = 0.1))
+  expect_match(summary(model)$warnings, "edge of its grid", all = FALSE)
 })
