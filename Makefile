@@ -57,13 +57,20 @@ r: release
 	@CDENS_BUILD_DIR=build/release CDENS_JOBS=$(JOBS) R CMD INSTALL -l $(R_LIBRARY) R/cdens \
 	  > build/r-install.log 2>&1 || { cat build/r-install.log; exit 1; }
 
-# R CMD check of the package without network (docs/r.md explains its notes), over the installed
-# build tree; the check's own testthat run compares with the command and Python as test-r does.
+# R CMD check of the package as R CMD build packs it, without network (a profile whose only
+# repository is an empty local one, which the dependency checks read; docs/r.md explains the notes),
+# over the release build tree (CDENS_SOURCE_DIR: the tarball holds the package, not the library);
+# the check's own testthat run compares with the command and Python as test-r does.
 check-r: release python
-	@mkdir -p build/r-check
-	@cd build/r-check && CDENS_BUILD_DIR=build/release CDENS_JOBS=$(JOBS) NOT_CRAN=true \
+	@rm -rf build/r-check && mkdir -p build/r-check
+	@mkdir -p build/r-check/repository/src/contrib && touch build/r-check/repository/src/contrib/PACKAGES
+	@echo 'options(repos = c(local = "file://$(CURDIR)/build/r-check/repository"))' \
+	  > build/r-check/offline.Rprofile
+	@cd build/r-check && R CMD build $(CURDIR)/R/cdens > build.log 2>&1 || { cat build.log; exit 1; }
+	@cd build/r-check && R_PROFILE_USER=$(CURDIR)/build/r-check/offline.Rprofile \
+	  CDENS_SOURCE_DIR=$(CURDIR) CDENS_BUILD_DIR=build/release CDENS_JOBS=$(JOBS) NOT_CRAN=true \
 	  CDENS_CLI=$(CURDIR)/build/release/cdens CDENS_PYTHON=$(CURDIR)/$(VENV)/bin/python \
-	  _R_CHECK_FORCE_SUGGESTS_=false R CMD check --no-manual $(CURDIR)/R/cdens
+	  R CMD check --no-manual cdens_*.tar.gz
 
 # Main job: LSCDE with cross-validation on the bundled Old Faithful data (see scripts/main_job.sh).
 run: release python

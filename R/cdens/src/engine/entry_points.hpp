@@ -1,12 +1,15 @@
 #pragma once
-// The functions R calls with .Call (registered by init.cpp): each takes and returns R values and
-// runs its work through guarded (guard.hpp).
+// The functions R calls with .Call: each takes and returns R values and runs its work through
+// guarded (guard.hpp). C as well as C++: the package's src/init.c, which R compiles, includes it
+// to register them.
 
 #include <Rinternals.h>
 
+#ifdef __cplusplus
 extern "C" {
+#endif
 // fit_binding.cpp
-SEXP cdens_methods();
+SEXP cdens_methods(void);
 SEXP cdens_fit(SEXP method_name, SEXP x, SEXP y, SEXP options, SEXP weights, SEXP x_names,
                SEXP y_names, SEXP labels, SEXP verbose);
 // conditional_binding.cpp
@@ -37,6 +40,10 @@ SEXP cdens_compare(SEXP evaluations, SEXP names);
 // files_binding.cpp
 SEXP cdens_save_model(SEXP model, SEXP path);
 SEXP cdens_load_model(SEXP path);
-// init.cpp
-SEXP cdens_version();
+// initialize.cpp
+SEXP cdens_version(void);
+/// Called by R_init_cdens when the package loads.
+void cdens_r_initialize(void);
+#ifdef __cplusplus
 }
+#endif
