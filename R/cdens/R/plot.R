@@ -23,8 +23,12 @@ plot.cdens_cde <- function(x, type = c("map", "curves"), newdata = NULL, across 
     return(invisible(density))
   }
   column <- across_column(x, across)
+  # A raster where y's grid is regular (the input's is): cells drawn one by one leave seams in
+  # bitmap devices.
+  steps <- diff(y_grid)
+  regular <- length(steps) < 2L || max(abs(steps - mean(steps))) <= 1e-9 * abs(mean(steps))
   graphics::image(inputs[, column], y_grid, density, col = grDevices::hcl.colors(64, "viridis"),
-                  xlab = x$x_names[column], ylab = x$y_names, ...)
+                  xlab = x$x_names[column], ylab = x$y_names, useRaster = regular, ...)
   if (!is.null(x$train_x)) {
     graphics::points(x$train_x[, column], x$train_y[, 1L], pch = 20, cex = 0.5, col = "white")
   }
