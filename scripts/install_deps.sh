@@ -27,6 +27,7 @@ packages=(
   python3-dask python3-distributed  # fits from dask collections on a Dask cluster
   # The R package (R/cdens): built with Rcpp against Debian's R, tested with testthat
   r-base-core r-base-dev r-cran-rcpp r-cran-testthat
+  r-cran-ks r-cran-ranger  # the R peers of bench/peers/r (kernel densities, quantile forests)
 )
 
 missing=()

@@ -5,6 +5,8 @@ predict.cdens_cde <- function(object, newdata = NULL,
                               type = c("log_density", "density", "cdf", "quantile", "mean",
                                        "variance", "interval", "hdr"),
                               probs = c(0.1, 0.5, 0.9), level = 0.9, y = NULL, ...) {
+  queries <- vapply(cdens_methods()[[object$method]]$queries, `[[`, "", "name")
+  if (length(type) == 1L && type %in% queries) return(declared_query(object, newdata, type))
   type <- match.arg(type)
   pairs <- type %in% c("log_density", "density", "cdf")
   if (type %in% c("cdf", "quantile", "interval", "hdr") && object$output_dim != 1L) {
@@ -80,4 +82,11 @@ as_labels <- function(codes, labels, ordered) {
   values <- labels[codes + 1]
   if (is.null(dim(codes))) return(factor(values, levels = labels, ordered = ordered))
   matrix(values, nrow(codes), dimnames = dimnames(codes))
+}
+
+# The answer of a query the model's method declares beyond the family's (PRESS's state_weights,
+# LSCE's transform): a vector, or a matrix of one row per row of newdata.
+declared_query <- function(object, newdata, name) {
+  rows <- query_rows(object, newdata)
+  answer_rows(object, rows, function(x, y) .Call(C_cdens_query, object$model, name, x))
 }

@@ -140,3 +140,22 @@ test_that("plot() draws p(y|x) as the model answers it", {
   density <- kde_parzen(faithful["eruptions"])
   expect_length(plot(density, n_grid = 50), 50L)
 })
+
+test_that("every query a method declares is a type of predict(), with its declared shape", {
+  rows <- faithful_rows()[1:6, ]
+  for (entry in Filter(function(entry) length(entry$queries), cdens_methods())) {
+    model <- cheap_fit(entry)
+    for (query in entry$queries) {
+      answer <- predict(model, rows, type = query$name)
+      expect_identical(NROW(answer), 6L, label = paste(entry$name, query$name))
+      expect_true(all(is.finite(answer)), label = paste(entry$name, query$name))
+    }
+  }
+  press <- cheap_fit(cdens_methods()$press)
+  weights <- predict(press, rows, type = "state_weights")
+  expect_equal(rowSums(weights), rep(1, 6), tolerance = 1e-12)
+  expect_true(all(weights >= 0))
+  # The point prediction is the weighted mean of the states' means (the PRESS paper, eq. 9).
+  expect_equal(predict(press, rows, type = "point_prediction"),
+               drop(weights %*% press$extras$state_means), tolerance = 1e-12)
+})
