@@ -163,3 +163,20 @@ test_that("options(cdens.fit_warnings = FALSE) keeps the warnings in the report 
                                    regularization = 0.1))
   expect_match(summary(model)$warnings, "edge of its grid", all = FALSE)
 })
+
+test_that("the library's advice is spelt in R: functions and arguments as R writes them", {
+  saved <- options(cdens.fit_warnings = TRUE)
+  on.exit(options(saved))
+  messages <- character()
+  withCallingHandlers(
+    cde_kcde(y ~ x + colour + size, data = mixed_data(), seed = 1),
+    cdens_fit_warning = function(warning) {
+      messages <<- c(messages, conditionMessage(warning))
+      invokeRestart("muffleWarning")
+    })
+  expect_match(messages, "try cde_linear(), or trend = \"linear\"", fixed = TRUE, all = FALSE)
+  expect_error(cde_nwcde(eruptions ~ waiting, data = faithful, weights = waiting),
+               "unused argument")
+  expect_error(cde(eruptions ~ waiting, data = faithful, method = "rkde", weights = waiting),
+               "cde_rkde does not support sample weights; supported: cde_auto, kde_gmm")
+})
