@@ -86,9 +86,10 @@ test: format-check lint-python test-cpp test-mpi test-python test-r test-install
 format-check: deps
 	@clang-format --dry-run -Werror $$(git ls-files '*.cpp' '*.hpp')
 
-# The Python sources (package, tests, benchmarks, scripts) against flake8 (.flake8).
+# The Python sources (package, tests, benchmarks, scripts, the R tests' helper) against flake8
+# (.flake8).
 lint-python: deps
-	@$(PYTHON) -m flake8 python tests bench scripts examples
+	@$(PYTHON) -m flake8 python tests bench scripts examples R
 
 # The C++ suite and the fuzzers of the readers share one build: clang, AddressSanitizer and
 # UndefinedBehaviorSanitizer, the library instrumented for libFuzzer's coverage
