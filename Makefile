@@ -69,6 +69,7 @@ check-r: release python
 	@cd build/r-check && R CMD build $(CURDIR)/R/cdens > build.log 2>&1 || { cat build.log; exit 1; }
 	@cd build/r-check && R_PROFILE_USER=$(CURDIR)/build/r-check/offline.Rprofile \
 	  CDENS_SOURCE_DIR=$(CURDIR) CDENS_BUILD_DIR=build/release CDENS_JOBS=$(JOBS) NOT_CRAN=true \
+	  CDENS_MAKE_TEST=1 \
 	  CDENS_CLI=$(CURDIR)/build/release/cdens CDENS_PYTHON=$(CURDIR)/$(VENV)/bin/python \
 	  R CMD check --no-manual cdens_*.tar.gz
 
@@ -151,7 +152,8 @@ test-python: python
 # The R package's testthat suite (R/cdens/tests): every registered method from R, answers equal to
 # the command's and Python's on the same model files, interrupts and threads.
 test-r: r python
-	@NOT_CRAN=true CDENS_CLI=$(CURDIR)/build/release/cdens CDENS_PYTHON=$(CURDIR)/$(VENV)/bin/python \
+	@NOT_CRAN=true CDENS_MAKE_TEST=1 CDENS_CLI=$(CURDIR)/build/release/cdens \
+	  CDENS_PYTHON=$(CURDIR)/$(VENV)/bin/python \
 	  R_LIBS=$(CURDIR)/$(R_LIBRARY) OMP_WAIT_POLICY=PASSIVE Rscript -e \
 	  'testthat::test_dir("R/cdens/tests/testthat", package = "cdens", load_package = "installed", reporter = "summary", stop_on_failure = TRUE)'
 

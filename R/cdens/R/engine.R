@@ -17,6 +17,11 @@ cdens_methods <- function() {
 
 cdens_version <- function() .Call(C_cdens_version)
 
+# The copy of the engine's vector loops that runs: "native" (built for this CPU), or of a portable
+# build the widest of "baseline", "avx2", "avx512" the CPU has (the environment variable CDENS_ISA
+# chooses another), as cdens --version and Python's cdens.vector_instruction_set() say.
+cdens_vector_instruction_set <- function() .Call(C_cdens_vector_instruction_set)
+
 # The registry entry of method `name` of one of `families`; an R error listing them otherwise.
 method_entry <- function(name, families = c("conditional", "regression", "density")) {
   methods <- cdens_methods()

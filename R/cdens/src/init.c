@@ -38,6 +38,7 @@ static const R_CallMethodDef entry_points[] = {
     ENTRY(cdens_save_model, 2),
     ENTRY(cdens_load_model, 1),
     ENTRY(cdens_version, 0),
+    ENTRY(cdens_vector_instruction_set, 0),
     {NULL, NULL, 0}};
 
 void R_init_cdens(DllInfo *library) {

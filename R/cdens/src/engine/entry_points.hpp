@@ -42,6 +42,7 @@ SEXP cdens_save_model(SEXP model, SEXP path);
 SEXP cdens_load_model(SEXP path);
 // initialize.cpp
 SEXP cdens_version(void);
+SEXP cdens_vector_instruction_set(void);
 /// Called by R_init_cdens when the package loads.
 void cdens_r_initialize(void);
 #ifdef __cplusplus
