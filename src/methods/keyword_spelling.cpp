@@ -57,8 +57,17 @@ std::string KeywordSpelling::method(
   return text + ")";
 }
 
+std::string KeywordSpelling::method_name(std::string_view name) const {
+  const MethodEntry* entry = method_named(std::string(name));
+  return entry ? function_of_(*entry) : std::string(name);
+}
+
 std::string KeywordSpelling::option(std::string_view name, std::string_view value) const {
   return option_name(name) + syntax_.assign + value_text(name, value);
+}
+
+std::string KeywordSpelling::option_name(std::string_view name) const {
+  return keyword_of_(std::string(name));
 }
 
 std::string KeywordSpelling::value_text(std::string_view name, std::string_view value) const {

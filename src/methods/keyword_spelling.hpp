@@ -2,8 +2,8 @@
 // The spelling of advice (cdens/core/spelling.hpp) for a front end whose users call functions with
 // keyword arguments: Python's `KernelCDE(ordered=['year'])` and R's `cde_kcde(ordered = "year")`.
 // The two differ only in how a call names a method and an option and how a value is written
-// (KeywordSyntax); the option's type, from the registry, says whether a value is a list, a pair,
-// a number, a word or a truth value.
+// (KeywordSyntax) and in what they call a method and an option; the option's type, from the
+// registry, says whether a value is a list, a pair, a number, a word or a truth value.
 
 #include <string>
 #include <string_view>
@@ -13,6 +13,8 @@
 #include "cdens/core/spelling.hpp"
 
 namespace cdens {
+
+struct MethodEntry;
 
 /// How a language writes a keyword argument's value and the keyword itself.
 struct KeywordSyntax {
@@ -29,15 +31,20 @@ struct KeywordSyntax {
 };
 
 /// A method as a call of its function or class with options as keywords, an option as its
-/// keyword with its value in the language's syntax. method_name and option_name say how the front
-/// end names them.
-class KeywordSpelling : public Spelling {
+/// keyword with its value in the language's syntax; the front end names a registered method by
+/// `function_of` its entry (Python's class, R's function) and an option by `keyword_of` its name
+/// (python_name_of, r_name_of).
+class KeywordSpelling final : public Spelling {
  public:
-  explicit KeywordSpelling(KeywordSyntax syntax) : syntax_(std::move(syntax)) {}
+  KeywordSpelling(KeywordSyntax syntax, std::string (*function_of)(const MethodEntry&),
+                  std::string (*keyword_of)(const std::string&))
+      : syntax_(std::move(syntax)), function_of_(function_of), keyword_of_(keyword_of) {}
   std::string method(
       std::string_view name,
       const std::vector<std::pair<std::string, std::string>>& options) const override;
+  std::string method_name(std::string_view name) const override;
   std::string option(std::string_view name, std::string_view value) const override;
+  std::string option_name(std::string_view name) const override;
 
  private:
   /// `value`, as the command line writes it ("linear", "year,month", "0.1,1"), as the language
@@ -45,6 +52,8 @@ class KeywordSpelling : public Spelling {
   std::string value_text(std::string_view name, std::string_view value) const;
 
   KeywordSyntax syntax_;
+  std::string (*function_of_)(const MethodEntry&);
+  std::string (*keyword_of_)(const std::string&);
 };
 
 }  // namespace cdens

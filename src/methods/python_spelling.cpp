@@ -4,7 +4,6 @@
 #include "methods/python_spelling.hpp"
 
 #include <string>
-#include <string_view>
 
 #include "cdens/methods/registry.hpp"
 #include "methods/keyword_spelling.hpp"
@@ -12,22 +11,13 @@
 namespace cdens {
 namespace {
 
-class PythonSpelling final : public KeywordSpelling {
- public:
-  PythonSpelling() : KeywordSpelling({"=", "'", "[", "]", "(", ")", "True", "False", false}) {}
-  std::string method_name(std::string_view name) const override {
-    const MethodEntry* entry = method_named(std::string(name));
-    return entry ? entry->python_class : std::string(name);
-  }
-  std::string option_name(std::string_view name) const override {
-    return python_name_of(std::string(name));
-  }
-};
+std::string class_of(const MethodEntry& entry) { return entry.python_class; }
 
 }  // namespace
 
 const Spelling& python_spelling() {
-  static const PythonSpelling spelling;
+  static const KeywordSpelling spelling({"=", "'", "[", "]", "(", ")", "True", "False", false},
+                                        &class_of, &python_name_of);
   return spelling;
 }
 
