@@ -139,3 +139,12 @@ test_that("a model file fitted by the command answers alike in R, Python and the
   expect_same_answers(unname(theirs$python), ours, "Python")
   expect_same_answers(unname(theirs$cli), ours, "the command")
 })
+
+test_that("a model restored by readRDS() says how to keep a model: its engine is gone", {
+  file <- tempfile(fileext = ".rds")
+  model <- cde_linear(eruptions ~ waiting, data = faithful)
+  saveRDS(model, file)
+  restored <- readRDS(file)
+  expect_error(predict(restored, faithful[1:3, ]), "cdens_save\\(\\) and cdens_load\\(\\)",
+               class = "cdens_invalid_argument")
+})
