@@ -5,9 +5,9 @@ JOBS ?= $(shell nproc)
 MAKEFLAGS += --no-print-directory
 WERROR := $(if $(CI),ON,OFF)
 
-.PHONY: deps run test format-check lint-python test-cpp test-mpi test-python test-install test-robustness test-fuzz fuzz \
+.PHONY: deps run test format-check lint-python test-cpp test-mpi test-python test-r test-install test-robustness test-fuzz fuzz \
   sanitize-build \
-  python bench bench-papers bench-peers release clean
+  python r check-r bench bench-papers bench-peers release clean
 
 # Debian's interpreter (the package's dependencies are Debian's python3-* packages), and a
 # virtual environment that sees them, for the cdens Python package.
@@ -47,6 +47,32 @@ python: release
 	  CDENS_CMAKE_ARGS="-DCDENS_NATIVE=ON -DCDENS_WERROR=$(WERROR)" \
 	  $(VENV)/bin/pip install --no-build-isolation --quiet .
 
+# The R package (R/cdens), installed as the README tells an R user to (R CMD INSTALL) into
+# build/r-library. Its Makevars builds the Rcpp glue in the release build tree (CDENS_BUILD_DIR),
+# so the library is compiled once for the command, Python and R; the install log is shown only
+# when it fails.
+R_LIBRARY := build/r-library
+r: release
+	@mkdir -p $(R_LIBRARY)
+	@CDENS_BUILD_DIR=build/release CDENS_JOBS=$(JOBS) R CMD INSTALL -l $(R_LIBRARY) R/cdens \
+	  > build/r-install.log 2>&1 || { cat build/r-install.log; exit 1; }
+
+# R CMD check of the package as R CMD build packs it, without network (a profile whose only
+# repository is an empty local one, which the dependency checks read; docs/r.md explains the notes),
+# over the release build tree (CDENS_SOURCE_DIR: the tarball holds the package, not the library);
+# the check's own testthat run compares with the command and Python as test-r does.
+check-r: release python
+	@rm -rf build/r-check && mkdir -p build/r-check
+	@mkdir -p build/r-check/repository/src/contrib && touch build/r-check/repository/src/contrib/PACKAGES
+	@echo 'options(repos = c(local = "file://$(CURDIR)/build/r-check/repository"))' \
+	  > build/r-check/offline.Rprofile
+	@cd build/r-check && R CMD build $(CURDIR)/R/cdens > build.log 2>&1 || { cat build.log; exit 1; }
+	@cd build/r-check && R_PROFILE_USER=$(CURDIR)/build/r-check/offline.Rprofile \
+	  CDENS_SOURCE_DIR=$(CURDIR) CDENS_BUILD_DIR=build/release CDENS_JOBS=$(JOBS) NOT_CRAN=true \
+	  CDENS_MAKE_TEST=1 \
+	  CDENS_CLI=$(CURDIR)/build/release/cdens CDENS_PYTHON=$(CURDIR)/$(VENV)/bin/python \
+	  R CMD check --no-manual cdens_*.tar.gz
+
 # Main job: LSCDE with cross-validation on the bundled Old Faithful data (see scripts/main_job.sh).
 run: release python
 	@bash scripts/main_job.sh build/release/cdens $(VENV)/bin/python
@@ -55,15 +81,16 @@ run: release python
 # built with AddressSanitizer and UndefinedBehaviorSanitizer (generic x86-64 code, so every warning
 # stays an error), then the Python suite against the package installed the README's way, and
 # the readers' fuzzers from the sanitizer build.
-test: format-check lint-python test-cpp test-mpi test-python test-install test-robustness test-fuzz
+test: format-check lint-python test-cpp test-mpi test-python test-r test-install test-robustness test-fuzz
 
 # Every C++ source as .clang-format lays it out.
 format-check: deps
 	@clang-format --dry-run -Werror $$(git ls-files '*.cpp' '*.hpp')
 
-# The Python sources (package, tests, benchmarks, scripts) against flake8 (.flake8).
+# The Python sources (package, tests, benchmarks, scripts, the R tests' helper) against flake8
+# (.flake8).
 lint-python: deps
-	@$(PYTHON) -m flake8 python tests bench scripts examples
+	@$(PYTHON) -m flake8 python tests bench scripts examples R
 
 # The C++ suite and the fuzzers of the readers share one build: clang, AddressSanitizer and
 # UndefinedBehaviorSanitizer, the library instrumented for libFuzzer's coverage
@@ -121,6 +148,14 @@ test-python: python
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/peers/cde/zero_inflated.py --quick
 	@echo "UCI regression benchmark (../shared/data/uci), quick mode:"
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/peers/uci/run.py --quick
+
+# The R package's testthat suite (R/cdens/tests): every registered method from R, answers equal to
+# the command's and Python's on the same model files, interrupts and threads.
+test-r: r python
+	@NOT_CRAN=true CDENS_MAKE_TEST=1 CDENS_CLI=$(CURDIR)/build/release/cdens \
+	  CDENS_PYTHON=$(CURDIR)/$(VENV)/bin/python \
+	  R_LIBS=$(CURDIR)/$(R_LIBRARY) OMP_WAIT_POLICY=PASSIVE Rscript -e \
+	  'testthat::test_dir("R/cdens/tests/testthat", package = "cdens", load_package = "installed", reporter = "summary", stop_on_failure = TRUE)'
 
 # The installed package (the API headers of include/, every one in cdens/cdens.hpp, and the CMake
 # package files) and a program outside the tree that builds against it with find_package(cdens)

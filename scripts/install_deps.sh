@@ -25,6 +25,9 @@ packages=(
   python3-hypothesis     # property-based tests of the Python API (tests/robustness)
   python3-mpi4py         # fits from Python under mpirun
   python3-dask python3-distributed  # fits from dask collections on a Dask cluster
+  # The R package (R/cdens): built with Rcpp against Debian's R, tested with testthat
+  r-base-core r-base-dev r-cran-rcpp r-cran-testthat
+  r-cran-ks r-cran-ranger  # the R peers of bench/peers/r (kernel densities, quantile forests)
 )
 
 missing=()

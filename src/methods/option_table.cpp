@@ -56,6 +56,16 @@ std::string python_name_of(const std::string& name) {
   return convention == python_conventions().end() ? name : convention->second;
 }
 
+const std::map<std::string, std::string>& r_conventions() {
+  static const std::map<std::string, std::string> names = {{"threads", "n_jobs"}};
+  return names;
+}
+
+std::string r_name_of(const std::string& name) {
+  const auto convention = r_conventions().find(name);
+  return convention == r_conventions().end() ? name : convention->second;
+}
+
 std::string cli_flag_of(const OptionInfo& option) {
   std::string kebab = option.name;
   std::replace(kebab.begin(), kebab.end(), '_', '-');

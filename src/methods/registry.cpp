@@ -433,6 +433,12 @@ const MethodEntry& find_method(const std::string& name) {
   return find_among(every, name, "");
 }
 
+std::string r_function_of(const MethodEntry& method) {
+  std::string name = method.name;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return (method.family == MethodFamily::density ? "kde_" : "cde_") + name;
+}
+
 const MethodEntry* method_named(const std::string& name) {
   for (const MethodEntry& method : methods()) {
     if (method.name == name) return &method;

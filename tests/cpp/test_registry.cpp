@@ -93,9 +93,10 @@ TEST(RegistryTest, SpellingsAreUniqueWithinAMethodAndAFlagMeansOneTypeWithinACom
   }
 }
 
-// Each option has one name: the command's flag and the Python parameter are spelt from it, and
-// only scikit-learn's three conventions differ in Python.
-TEST(RegistryTest, EveryFlagAndPythonNameIsSpeltFromTheOptionsName) {
+// Each option has one name: the command's flag, the Python parameter and the R argument are
+// spelt from it; only scikit-learn's three conventions differ in Python, and the thread count
+// (n_jobs) in R.
+TEST(RegistryTest, EveryFlagPythonAndRNameIsSpeltFromTheOptionsName) {
   const std::map<std::string, std::string> scikit_learn = {
       {"folds", "cv"}, {"seed", "random_state"}, {"threads", "n_jobs"}};
   for (const MethodEntry& method : methods()) {
@@ -104,6 +105,7 @@ TEST(RegistryTest, EveryFlagAndPythonNameIsSpeltFromTheOptionsName) {
       if (!option.offered) {
         EXPECT_EQ(option.cli_flag, "");
         EXPECT_EQ(option.python_name, "");
+        EXPECT_EQ(option.r_name, "");
         continue;
       }
       std::string flag = "--" + option.name;
@@ -115,11 +117,14 @@ TEST(RegistryTest, EveryFlagAndPythonNameIsSpeltFromTheOptionsName) {
       const auto convention = scikit_learn.find(option.name);
       EXPECT_EQ(option.python_name,
                 convention == scikit_learn.end() ? option.name : convention->second);
+      EXPECT_EQ(option.r_name, option.name == "threads" ? "n_jobs" : option.name);
     }
   }
   EXPECT_EQ(option_of("press", "standardize").cli_flag, "--no-standardize");
   EXPECT_EQ(option_of("press", "single_precision").cli_flag, "--single-precision");
   EXPECT_EQ(option_of("lscde", "folds").python_name, "cv");
+  EXPECT_EQ(option_of("lscde", "folds").r_name, "folds");
+  EXPECT_EQ(option_of("lscde", "seed").r_name, "seed");
 }
 
 TEST(RegistryTest, DefaultsAreTheOptionsStructs) {

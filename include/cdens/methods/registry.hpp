@@ -71,11 +71,12 @@ struct OptionInfo {
   std::string doc;
   /// Whether the command and Python offer it; false for a setting only C++ callers change.
   bool offered = true;
-  /// The flag of the `cdens` command and the parameter of the Python estimator class, derived
-  /// from the name by OptionTable::describe (cli_flag_of, python_name_of); empty when not
-  /// offered.
+  /// The flag of the `cdens` command, the parameter of the Python estimator class and the
+  /// argument of the R package's functions, derived from the name by OptionTable::describe
+  /// (cli_flag_of, python_name_of, r_name_of); empty when not offered.
   std::string cli_flag;
   std::string python_name;
+  std::string r_name;
   /// The values a choice takes.
   std::vector<std::string> choices;
   /// A choice that takes a finite number too, as its text (KCDE's atom: auto, none or the atom's
@@ -109,6 +110,14 @@ const std::map<std::string, std::string>& python_conventions();
 
 /// The Python parameter of the option called `name`: the name, or its python_conventions().
 std::string python_name_of(const std::string& name);
+
+/// The argument names of R's conventions that the R package uses in place of an option's name:
+/// {"threads": "n_jobs"}, the one exception to "the R argument is the option's name" (R spells
+/// a seed `seed`, as set.seed does, and folds `folds`).
+const std::map<std::string, std::string>& r_conventions();
+
+/// The R argument of the option called `name`: the name, or its r_conventions().
+std::string r_name_of(const std::string& name);
 
 /// The command's flag of `option` (its default filled in): --NAME in kebab case ("n_centers":
 /// --n-centers), and for a boolean whose default is true the switch that turns it off
@@ -286,6 +295,7 @@ class OptionTable {
       if (option.offered) {
         option.cli_flag = cli_flag_of(option);
         option.python_name = python_name_of(option.name);
+        option.r_name = r_name_of(option.name);
       }
     }
     return options;
@@ -565,6 +575,11 @@ const MethodEntry& find_method(const std::string& name);
 
 /// The method whose models carry `name` in their "method" field, or nullptr.
 const MethodEntry* method_named(const std::string& name);
+
+/// The R package's function that fits `method`: "cde_" and the name for a conditional or
+/// regression method, "kde_" and the name for a density method, a hyphen written as an
+/// underscore ("fw-lscde": cde_fw_lscde, "gmm": kde_gmm).
+std::string r_function_of(const MethodEntry& method);
 
 /// Fits a conditional or regression method: its fit_conditional, after refusing unlabelled
 /// inputs (unlabeled_x with columns) to a method that takes none, and more than one process to

@@ -1,0 +1,4 @@
+library(testthat)
+library(cdens)
+
+test_check("cdens")
