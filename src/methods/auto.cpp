@@ -772,10 +772,15 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
       break;
     }
     for (const std::size_t c : apart) {
+      // Why: one of the two was fitted on the copies of merged rows (its standardisation counts
+      // copies where the other's weighs rows), or kcde kept declared discrete columns raw.
+      const std::string why =
+          on_copies[c] != on_copies[top]
+              ? (on_copies[c] ? candidates[c].spec : candidates[top].spec) +
+                    " takes no sample weights and was fitted on the copies of the merged rows"
+              : "declared discrete columns stay raw in kcde";
       notes.push_back("stacking: " + candidates[c].spec + " standardises x or y otherwise than " +
-                      candidates[top].spec +
-                      " (declared discrete columns stay raw in kcde), so the pool is formed "
-                      "without it");
+                      candidates[top].spec + " (" + why + "), so the pool is formed without it");
       pool.erase(std::find(pool.begin(), pool.end(), c));
     }
   }

@@ -111,6 +111,17 @@ def test_a_warning_the_members_give_alike_is_given_once_naming_them():
                                         "column x1 looks discrete")
 
 
+def test_a_member_left_out_of_the_pool_is_told_why(faithful):
+    # Faithful's 16 repeated rows are merged into weights; the Gaussian-process candidates take
+    # none and are fitted on the copies, whose standardisation is not the weighted one: the pool
+    # cannot hold them yet (issue 52), and the note says so rather than blame discrete columns.
+    x, y = faithful
+    note = (r"stacking: kcde:trend=gp standardises x or y otherwise than kcde \(kcde:trend=gp "
+            r"takes no sample weights and was fitted on the copies")
+    with pytest.warns(cdens.CdensWarning, match=note):
+        cdens.AutoCDE(random_state=0).fit(x, y)
+
+
 def test_leave_one_out_scores_are_each_fits_own_and_folds_for_the_others(toy):
     x, y = toy
     # Leave-one-out validation: KCDE and the line are scored by their fits' own leave-one-out
