@@ -248,11 +248,14 @@ double ScalarMixture::pairs_or_trapezoid(const Pair& pair, const SumOnGrid& sum_
   // lowest_ and highest_ lie ten widths beyond every component.
   const double points = std::ceil((highest_ - lowest_) / (0.5 * narrowest)) + 1.0;
   // The cheaper of the two, counting terms: the pairs' K(K + 1)/2, or the grid's points and
-  // each component's points within ten of its widths (pdfs_and_cdfs).
+  // each component's points within ten of its widths (pdfs_and_cdfs). A grid of more than 2²⁰
+  // points (8 MB: one component far narrower than the mixture's range) only where there are
+  // more components still.
   double grid_terms = points;
   for (const double scale : scales_) grid_terms += std::min(points, 40.0 * scale / narrowest + 2.0);
   const double pair_terms = 0.5 * static_cast<double>(count) * static_cast<double>(count + 1);
-  if (pair_terms <= grid_terms) {
+  const bool large_grid = points > 1048576.0;
+  if (large_grid ? static_cast<double>(count) <= points : pair_terms <= grid_terms) {
     double sum = 0.0;
     for (std::size_t k = 0; k < count; ++k) {
       sum += weights_[k] * weights_[k] * pair(k, k);

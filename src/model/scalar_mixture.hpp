@@ -94,7 +94,8 @@ class ScalarMixture {
   double probability_of(const std::vector<Interval>& intervals) const;
   /// Σ_kl π_k π_l pair(k, l) over every pair where that takes fewer terms than the trapezoidal
   /// rule on a grid at half the narrowest width over [lowest_, highest_] (its points, and each
-  /// component's points within ten of its widths); otherwise the rule's step times
+  /// component's points within ten of its widths; a grid of more than 2²⁰ points only where
+  /// there are more components than points); otherwise the rule's step times
   /// sum_on_grid(the grid's inner points), the sum of the integrand over them (negligible at both
   /// ends).
   template <class Pair, class SumOnGrid>
