@@ -131,16 +131,17 @@ double ScalarMixture::pdf(double t) const {
       .sum();
 }
 
-double ScalarMixture::searched_pdf(double t) const {
-  const auto [first, end] = searched_.near(t);
+double ScalarMixture::ComponentArrays::density_near(double t) const {
+  const auto [first, end] = near(t);
   const Index count = end - first;
-  return (searched_.density_factors.segment(first, count) *
-          (-0.5 * ((t - searched_.centers.segment(first, count)) *
-                   searched_.inverse_scales.segment(first, count))
-                      .square())
+  return (density_factors.segment(first, count) *
+          (-0.5 *
+           ((t - centers.segment(first, count)) * inverse_scales.segment(first, count)).square())
               .exp())
       .sum();
 }
+
+double ScalarMixture::searched_pdf(double t) const { return searched_.density_near(t); }
 
 void ScalarMixture::searched_derivatives(double t, double& density, double& slope,
                                          double& curvature) const {
@@ -164,17 +165,6 @@ double ScalarMixture::cdf(double t) const {
     probability += all_.weights(k) * normal_cdf((t - all_.centers(k)) * all_.inverse_scales(k));
   }
   return std::clamp(probability, 0.0, 1.0);
-}
-
-double ScalarMixture::near_pdf(double t) const {
-  const auto [first, end] = all_.near(t);
-  const Index count = end - first;
-  return (all_.density_factors.segment(first, count) *
-          (-0.5 *
-           ((t - all_.centers.segment(first, count)) * all_.inverse_scales.segment(first, count))
-               .square())
-              .exp())
-      .sum();
 }
 
 void ScalarMixture::pdfs_and_cdfs(const std::vector<double>& t, std::vector<double>* densities,
@@ -229,7 +219,7 @@ double ScalarMixture::quantile(double p) const {
   }
   return inverted_cdf(
       lower, upper, p, [this](double t) { return cdf(t); },
-      [this](double t) { return near_pdf(t); },
+      [this](double t) { return all_.density_near(t); },
       [](double t) { return 1e-15 * (1.0 + std::abs(t)); });
 }
 

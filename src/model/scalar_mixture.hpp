@@ -78,9 +78,6 @@ class ScalarMixture {
   /// Chooses the searched components (once; a mixture serves one thread).
   void prepare_search() const;
 
-  /// The density at t of the components near it (ComponentArrays::near): pdf(t) less terms
-  /// below 2·10⁻²² of their peaks, the slope of the quantiles' Newton steps.
-  double near_pdf(double t) const;
   /// The searched components' density and its first two derivatives at t.
   double searched_pdf(double t) const;
   void searched_derivatives(double t, double& density, double& slope, double& curvature) const;
@@ -121,6 +118,9 @@ class ScalarMixture {
                     const std::vector<double>& scales, std::vector<std::size_t> kept);
     /// [first, end) of the components whose centres lie within `reach` of t.
     std::pair<Index, Index> near(double t) const;
+    /// The density at t of the components near it: the sum over every one less terms below
+    /// 2·10⁻²² of their peaks (the searched density; the slope of the quantiles' Newton steps).
+    double density_near(double t) const;
   };
   // The searched components: the inner loop of every highest-density search. Chosen on the
   // first search.
