@@ -9,6 +9,7 @@ report file; ``cdens evaluate --plot`` and ``cdens compare --plot`` call it.
 
 import os
 import sys
+import warnings
 
 import numpy as np
 
@@ -29,6 +30,19 @@ def _padded_range(values, padding=0.1):
     low, high = float(np.min(values)), float(np.max(values))
     span = high - low if high > low else 1.0
     return low - padding * span, high + padding * span
+
+
+def _density_on_own_grid(estimator, inputs, y_grid, own_range):
+    """pdf_grid over a map's grid. A grid the plot chose itself (the data's range, padded) is no
+    query of the user's, so the ExtrapolationWarning its padding may raise (beyond the training
+    range by more than a tenth, or data wider than the rows the model was fitted on) is not
+    shown; a range the user gave keeps it."""
+    from ._conditional import ExtrapolationWarning
+
+    with warnings.catch_warnings():
+        if own_range:
+            warnings.simplefilter("ignore", ExtrapolationWarning)
+        return estimator.pdf_grid(inputs, y_grid)
 
 
 def _inputs_of(estimator, rows):
@@ -145,7 +159,8 @@ def conditional_density_map(estimator, X, Y, *, across=None, at=None, resolution
         grid_rows[:, d] = value
     if not any(names[d] in labels for d, _, _ in held):
         grid_rows = grid_rows.astype(np.float64)
-    density = estimator.pdf_grid(_inputs_of(estimator, grid_rows), y_grid)  # (x, y)
+    density = _density_on_own_grid(estimator, _inputs_of(estimator, grid_rows), y_grid,
+                                   x_range is None)  # (x, y)
     ax = _axes(ax)
     image = ax.pcolormesh(x_grid, y_grid, density.T, shading="auto", cmap=cmap)
     ax.scatter(x, y, s=8, c="white", edgecolors="black", linewidths=0.4,
@@ -183,7 +198,7 @@ def projected_density_map(estimator, X, Y, *, resolution=200, z_range=None, y_ra
     points = np.zeros((resolution, estimator.n_components_))
     points[:, 0] = z_grid
     inputs = _inputs_of(estimator, estimator.inverse_transform(points))
-    density = estimator.pdf_grid(inputs, y_grid)
+    density = _density_on_own_grid(estimator, inputs, y_grid, z_range is None)
     ax = _axes(ax)
     image = ax.pcolormesh(z_grid, y_grid, density.T, shading="auto", cmap=cmap)
     ax.scatter(z, y, s=8, c="white", edgecolors="black", linewidths=0.4, label="data")

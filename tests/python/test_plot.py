@@ -53,6 +53,26 @@ def test_a_map_of_a_model_of_named_columns_warns_of_no_feature_names(faithful, t
     saved_png(ax, tmp_path / "named.png")
 
 
+def test_a_map_over_its_own_padded_grid_does_not_warn_of_extrapolation(faithful, tmp_path):
+    # A model fitted on half of the rows, drawn over every row (the main job's figure): the
+    # plot's own grid reaches beyond the training range by more than a tenth, which is no query
+    # of the user's; a range the user gives that far out still warns.
+    import warnings
+
+    x, y = faithful
+    order = np.argsort(x[:, 0])
+    half = order[len(order) // 4: 3 * len(order) // 4]
+    model = cdens.LSCDE(random_state=0).fit(x[half], y[half])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ax = cdens.plot.conditional_density_map(model, x, y, resolution=30)
+    saved_png(ax, tmp_path / "own.png")
+    with pytest.warns(cdens.ExtrapolationWarning):
+        ax = cdens.plot.conditional_density_map(model, x, y, resolution=30,
+                                                x_range=(float(x.min()), float(x.max())))
+    saved_png(ax, tmp_path / "given.png")
+
+
 def test_density_curves(fitted, tmp_path):
     grid = np.linspace(1.0, 6.0, 200)
     ax = cdens.plot.density_curves(fitted, [55.0, 70.0, 85.0], grid)
