@@ -11,6 +11,7 @@ class RSDE(DensityEstimator):
         self,
         bandwidth: float | Sequence[float] | None = ...,
         cv: int = ...,
+        solver: Literal['smo', 'mnqp'] = ...,
         standardize: bool = ...,
         random_state: int | np.random.RandomState | None = ...,
         n_jobs: int | None = ...,

@@ -1,7 +1,8 @@
 #pragma once
 // Multiplicative non-negative quadratic programming (MNQP) on the simplex: the weight solver of
 // RSDE, SKD and GSKD (Chen, Hong & Harris 2010, §III-B, eqs. 39–44, after Sha, Saul & Lee 2002
-// and Girolami & He 2003). See docs/methods/mnqp.md.
+// and Girolami & He 2003), and SMO for the same problem (RSDE's default: Girolami & He's own
+// solver). See docs/methods/mnqp.md.
 //
 //   minimise  f(β) = ½ βᵀ B β − vᵀ β   subject to  β_i ≥ 0,  Σ_i β_i = 1,        (39)
 //
@@ -21,7 +22,7 @@ struct MnqpResult {
   Vector weights;           ///< β, same length as v; removed weights are exactly 0
   std::vector<Index> kept;  ///< indices i with β_i > 0, increasing
   double objective = 0.0;   ///< f(β)
-  int iterations = 0;       ///< updates made (both passes)
+  int iterations = 0;       ///< updates (MNQP) or steps (SMO) made, every pass
   bool converged = false;   ///< tolerance reached before max_iterations (both passes)
   /// f(β^[0]), f(β^[1]), … of the first pass when options.record_objective.
   std::vector<double> objective_history;
@@ -30,7 +31,8 @@ struct MnqpResult {
 /// f(β) = ½ βᵀ B β − vᵀ β.
 double mnqp_objective(const MatrixView& b, const VectorView& v, const VectorView& beta);
 
-/// Solves (39) from β^[0] = 1/N (§III-B) by the update (42)–(44):
+/// Solves (39) by options.solver: SMO (iterate_smo in mnqp.cpp: pairwise moves of weight from
+/// the kernel of largest v) or, as below, MNQP from β^[0] = 1/N (§III-B) by the update (42)–(44):
 ///
 ///   c_i = β_i / (Bβ)_i,   h = (1 − Σ c_i v_i) / Σ c_i,   β_i ← c_i (v_i + h).
 ///
@@ -41,7 +43,8 @@ double mnqp_objective(const MatrixView& b, const VectorView& v, const VectorView
 /// separable problem); this coincides with (43)–(44) whenever all v_i + h > 0, and a weight set
 /// to zero stays zero (its kernel is removed). Throws InvalidArgument for a B that is not
 /// square and symmetric with non-negative finite entries and a positive diagonal, or a v of the
-/// wrong length or not finite. Every update is a step of `progress`.
+/// wrong length or not finite. Either solver then prunes and re-solves as MnqpOptions says. Every
+/// update is a step of `progress`.
 MnqpResult solve_mnqp(const MatrixView& b, const VectorView& v, const MnqpOptions& options = {},
                       Progress& progress = silent_progress());
 

@@ -58,10 +58,12 @@ DensityFit fit_rsde(const MatrixView& x, const RsdeOptions& options, const FitCo
     report.statistics["n_train"] = static_cast<double>(n);
     report.statistics["dimension"] = static_cast<double>(z.rows());
     report.statistics["n_kernels"] = static_cast<double>(solved.kept.size());
-    report.statistics["mnqp_iterations"] = solved.iterations;
+    // SMO's steps or MNQP's updates, both passes.
+    report.statistics["solver_steps"] = solved.iterations;
     report.statistics["ise_objective"] = solved.objective;
     if (!solved.converged) {
-      report.warnings.push_back("MNQP stopped at max_iterations before reaching its tolerance");
+      report.warnings.push_back(to_string(options.mnqp.solver) +
+                                " stopped at max_iterations before reaching its tolerance");
     }
     GaussianMixture model(std::move(scaling), fitted.weights(), fitted.centers(), fitted.scales());
     return model;

@@ -153,6 +153,14 @@ const OptionTable<RsdeOptions>& rsde_option_table() {
     OptionTable<RsdeOptions> rows;
     rows.add(width_grid(), CDENS_OPTION_FIELD(RsdeOptions, bandwidth));
     rows.add(folds_option(), CDENS_OPTION_FIELD(RsdeOptions, folds));
+    rows.add_choice(option("solver", OptionType::choice,
+                           "Solver of the weights' quadratic programme: smo (Girolami & He's "
+                           "sequential minimal optimisation, exact zeros, fast on sparse "
+                           "solutions) or mnqp (the multiplicative updates of Chen, Hong & Harris "
+                           "2010, which stop at their iteration bound on dense problems)"),
+                    &RsdeOptions::mnqp, CDENS_OPTION_FIELD(MnqpOptions, solver),
+                    {SimplexQpSolver::smo, SimplexQpSolver::mnqp},
+                    [](SimplexQpSolver solver) { return to_string(solver); });
     rows.add(standardize_option(), CDENS_OPTION_FIELD(RsdeOptions, standardize));
     rows.add(seed_option(), CDENS_OPTION_FIELD(RsdeOptions, seed));
     return rows;

@@ -95,12 +95,12 @@ double span_of(const test::PairSample& sample) {
 
 TEST(ReducedQueriesTest, KcdeOfATiedOutputAnswersWithinTheTolerance) {
   const ConditionalFit fit = tied_kcde(1500, {});
-  const test::PairSample queries = test::sine_sample(150, 2, 32);
+  const test::PairSample queries = test::sine_sample(60, 2, 32);
   expect_within_tolerance(fit.model, queries.x, queries.y, span_of(queries));
 }
 
 TEST(ReducedQueriesTest, KcdeAroundATrendAnswersWithinTheTolerance) {
-  const test::PairSample queries = test::sine_sample(80, 2, 33);
+  const test::PairSample queries = test::sine_sample(40, 2, 33);
   for (const KernelTrend trend : {KernelTrend::linear, KernelTrend::gaussian_process}) {
     KcdeOptions options;
     options.trend = trend;
@@ -115,7 +115,7 @@ TEST(ReducedQueriesTest, TransformedKcdeAnswersWithinTheTolerance) {
   options.y_transform = OutputTransformChoice::yeo_johnson;
   const ConditionalFit fit = tied_kcde(1200, options);
   ASSERT_TRUE(fit.model.has_output_transform());
-  const test::PairSample queries = test::sine_sample(60, 2, 34);
+  const test::PairSample queries = test::sine_sample(40, 2, 34);
   expect_within_tolerance(fit.model, queries.x, queries.y, span_of(queries));
   // Regions at more inputs: the grid in y of a transformed part once missed narrow modes (two of
   // these 200 regions were 4·10⁻⁴ and 3·10⁻³ short of their coverage).
@@ -136,7 +136,7 @@ TEST(ReducedQueriesTest, KcdeWithAnAtomAnswersWithinTheTolerance) {
   };
   Matrix x, y, query_x, query_y;
   table(1500, x, y);
-  table(80, query_x, query_y);
+  table(40, query_x, query_y);
   KcdeOptions options;
   options.bandwidth = {0.3, 0.1};
   const ConditionalFit fit = fit_kcde(x, y, options);
@@ -155,7 +155,7 @@ ConditionalMixture kcde_pool() {
 
 TEST(ReducedQueriesTest, PoolOfKcdeModelsAnswersWithinTheTolerance) {
   const ConditionalMixture pool = kcde_pool();
-  const test::PairSample queries = test::sine_sample(80, 2, 36);
+  const test::PairSample queries = test::sine_sample(40, 2, 36);
   expect_within_tolerance(pool, queries.x, queries.y, span_of(queries));
 }
 
@@ -173,17 +173,17 @@ double ks_distance(const ConditionalMixture& model, const Matrix& x, Matrix draw
 }
 
 TEST(ReducedQueriesTest, DrawsFromKernelNeighboursFollowTheMixture) {
-  // 10,000 draws at each of two inputs from a KCDE (with marginal mixing) and from a pool,
-  // against the exact CDF: the KS distance stays below its 1 % critical value 1.63/√10000 =
-  // 0.0163 (the neighbour path's τ/4 in total variation adds at most 2.5·10⁻⁷).
+  // 4,000 draws at each of two inputs from a KCDE (with marginal mixing) and from a pool,
+  // against the exact CDF: the KS distance stays below its 1 % critical value 1.63/√4000 =
+  // 0.0258 (the neighbour path's τ/4 in total variation adds at most 2.5·10⁻⁷).
   const ConditionalMixture plain = tied_kcde(1200, {}).model;
   const ConditionalMixture pool = kcde_pool();
   const Matrix inputs = (Matrix(2, 2) << -1.5, 1.2, 0.7, 1.0).finished();
   for (const ConditionalMixture* model : {&plain, &pool}) {
     const ConditionalMixture exact = model->with_query_tolerance(0.0);
     for (Index j = 0; j < inputs.cols(); ++j) {
-      const Matrix draws = model->sample(inputs.col(j), 10000, 40 + static_cast<std::uint64_t>(j));
-      EXPECT_LT(ks_distance(exact, inputs.col(j), draws), 1.63 / std::sqrt(10000.0)) << j;
+      const Matrix draws = model->sample(inputs.col(j), 4000, 40 + static_cast<std::uint64_t>(j));
+      EXPECT_LT(ks_distance(exact, inputs.col(j), draws), 1.63 / std::sqrt(4000.0)) << j;
     }
   }
 }
