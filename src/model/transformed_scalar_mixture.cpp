@@ -344,8 +344,11 @@ std::vector<Interval> TransformedScalarMixture::superlevel_set(const std::vector
                                                                double threshold,
                                                                bool refine) const {
   // Where the density crosses the threshold between two grid points, the crossing is placed by
-  // linear interpolation, or with `refine` by bisection of the density to a relative 1e-12; a
-  // run reaching the grid's end stays open to ±∞ (almost no mass lies beyond the grid).
+  // linear interpolation, or with `refine` by the Illinois variant of false position on the
+  // density (the end kept twice in a row has its value halved, so both ends close in,
+  // superlinearly) to a relative 1e-12 — about 10 densities a crossing where bisection took 40,
+  // each a sum over every component; a run reaching the grid's end stays open to ±∞ (almost no
+  // mass lies beyond the grid).
   std::vector<Interval> intervals;
   const auto crossing = [&](std::size_t g) {
     const double d0 = densities[g];
@@ -353,10 +356,28 @@ std::vector<Interval> TransformedScalarMixture::superlevel_set(const std::vector
     if (!refine) return points[g] + (points[g + 1] - points[g]) * (threshold - d0) / (d1 - d0);
     double below = d0 < threshold ? points[g] : points[g + 1];
     double above = d0 < threshold ? points[g + 1] : points[g];
+    double below_value = (d0 < threshold ? d0 : d1) - threshold;  // < 0
+    double above_value = (d0 < threshold ? d1 : d0) - threshold;  // ≥ 0
+    int kept = 0;  // +1: `above` was replaced last (so `below` was kept), −1: the reverse
     for (int iteration = 0;
-         iteration < 60 && std::abs(above - below) > 1e-12 * (1.0 + std::abs(above)); ++iteration) {
-      const double middle = 0.5 * (below + above);
-      (pdf(middle) >= threshold ? above : below) = middle;
+         iteration < 100 && std::abs(above - below) > 1e-12 * (1.0 + std::abs(above));
+         ++iteration) {
+      double middle = below - below_value * (above - below) / (above_value - below_value);
+      if (!((middle > below && middle < above) || (middle < below && middle > above))) {
+        middle = 0.5 * (below + above);
+      }
+      const double value = pdf(middle) - threshold;
+      if (value >= 0.0) {
+        above = middle;
+        above_value = value;
+        if (kept == 1) below_value *= 0.5;
+        kept = 1;
+      } else {
+        below = middle;
+        below_value = value;
+        if (kept == -1) above_value *= 0.5;
+        kept = -1;
+      }
     }
     return 0.5 * (below + above);
   };
