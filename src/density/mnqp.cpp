@@ -79,6 +79,13 @@ void iterate(const MatrixView& b, const VectorView& v, const MnqpOptions& option
   result.converged = false;
 }
 
+/// The bound of one pass on a problem of `size` kernels: max_iterations updates of MNQP, or as
+/// many SMO steps as cost the same (N steps of O(N) for each O(N²) update).
+std::int64_t most_steps(const MnqpOptions& options, Index size) {
+  return static_cast<std::int64_t>(options.max_iterations) *
+         (options.solver == SimplexQpSolver::smo ? size : 1);
+}
+
 /// The index of the largest gradient among the kept weights (β_j > 0), the lowest index of ties.
 Index largest_kept_gradient(const Vector& gradient, const Vector& beta) {
   Index largest = -1;
@@ -101,8 +108,7 @@ void iterate_smo(const MatrixView& b, const VectorView& v, const MnqpOptions& op
   const Vector diagonal = b.diagonal();
   Vector gradient = b * beta - v;
   if (record) result.objective_history.push_back(mnqp_objective(b, v, beta));
-  // max_iterations updates of MNQP's cost: N steps of O(N) for each O(N²) update.
-  const std::int64_t most = static_cast<std::int64_t>(options.max_iterations) * beta.size();
+  const std::int64_t most = most_steps(options, beta.size());
   std::int64_t steps = 0;
   while (true) {
     Index j = largest_kept_gradient(gradient, beta);
@@ -120,20 +126,22 @@ void iterate_smo(const MatrixView& b, const VectorView& v, const MnqpOptions& op
     }
     Index i = -1;
     double best = 0.0;
+    double descent = 0.0;    // g_j − g_i of the i chosen
+    double curvature = 0.0;  // η_ij of the i chosen
     for (Index l = 0; l < beta.size(); ++l) {
-      const double descent = gradient(j) - gradient(l);
-      if (!(descent > 0.0)) continue;
-      const double curvature = diagonal(l) + diagonal(j) - 2.0 * b(l, j);
+      const double l_descent = gradient(j) - gradient(l);
+      if (!(l_descent > 0.0)) continue;
+      const double l_curvature = diagonal(l) + diagonal(j) - 2.0 * b(l, j);
       // Equal kernels (η = 0): f falls linearly along the move, so every weight goes.
-      const double gain = curvature > 0.0 ? descent * descent / curvature : INFINITY;
+      const double gain = l_curvature > 0.0 ? l_descent * l_descent / l_curvature : INFINITY;
       if (i < 0 || gain > best) {
         i = l;
         best = gain;
+        descent = l_descent;
+        curvature = l_curvature;
       }
       if (std::isinf(best)) break;
     }
-    const double curvature = diagonal(i) + diagonal(j) - 2.0 * b(i, j);
-    const double descent = gradient(j) - gradient(i);
     const double step = curvature > 0.0 ? std::min(beta(j), descent / curvature) : beta(j);
     beta(i) += step;
     beta(j) = step == beta(j) ? 0.0 : beta(j) - step;
@@ -189,9 +197,8 @@ MnqpResult solve_mnqp(const MatrixView& b, const VectorView& v, const MnqpOption
     beta(densest) = 1.0;
   }
   // The updates stop at the tolerance, so their count is not known ahead.
-  const std::int64_t most = static_cast<std::int64_t>(options.max_iterations) * (by_smo ? n : 1);
   progress.begin(std::string(by_smo ? "SMO steps" : "MNQP updates") + " (at most " +
-                     std::to_string(most) + " a solve)",
+                     std::to_string(most_steps(options, n)) + " a solve)",
                  0);
   iterate_with(b, v, options, beta, result, options.record_objective, progress);
 

@@ -358,7 +358,7 @@ std::vector<Interval> TransformedScalarMixture::superlevel_set(const std::vector
     double above = d0 < threshold ? points[g + 1] : points[g];
     double below_value = (d0 < threshold ? d0 : d1) - threshold;  // < 0
     double above_value = (d0 < threshold ? d1 : d0) - threshold;  // ≥ 0
-    int kept = 0;  // +1: `above` was replaced last (so `below` was kept), −1: the reverse
+    int replaced = 0;  // +1: `above` was replaced last (`below` kept), −1: `below` was
     for (int iteration = 0;
          iteration < 100 && std::abs(above - below) > 1e-12 * (1.0 + std::abs(above));
          ++iteration) {
@@ -370,13 +370,13 @@ std::vector<Interval> TransformedScalarMixture::superlevel_set(const std::vector
       if (value >= 0.0) {
         above = middle;
         above_value = value;
-        if (kept == 1) below_value *= 0.5;
-        kept = 1;
+        if (replaced == 1) below_value *= 0.5;  // `below` kept twice in a row
+        replaced = 1;
       } else {
         below = middle;
         below_value = value;
-        if (kept == -1) above_value *= 0.5;
-        kept = -1;
+        if (replaced == -1) above_value *= 0.5;  // `above` kept twice in a row
+        replaced = -1;
       }
     }
     return 0.5 * (below + above);

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "cdens/conditional/kcde.hpp"
@@ -46,6 +48,19 @@ struct Parts {
   }
   detail::ScalarMixture mixture() const { return {weights, centers, scales}; }
 };
+
+/// `count` components drawn in turn from `rng`: a weight `floor` + U(0, 1) (the weights then
+/// normalised to sum to one), then the (centre, scale) `draw(k)` gives.
+template <class Draw>
+Parts random_parts(Rng& rng, Index count, double floor, Draw draw) {
+  Parts parts{Vector(count), Vector(count), Vector(count)};
+  for (Index k = 0; k < count; ++k) {
+    parts.weights(k) = floor + rng.uniform();
+    std::tie(parts.centers(k), parts.scales(k)) = draw(k);
+  }
+  parts.weights /= parts.weights.sum();
+  return parts;
+}
 
 /// Brute force: the superlevel set {pdf ≥ f} on a uniform grid of `points` points over every
 /// component's c ± 12 s, its ends bisected to 1e-14.
@@ -259,13 +274,9 @@ TEST(ScalarMixtureCrps, ManyComponentsGiveThePairsClosedForm) {
   // every component's term. Widths 0.01 and 0.02, centres in [0, 1]: about 250 grid points.
   Rng rng(41);
   const Index count = 1500;
-  Parts parts{Vector(count), Vector(count), Vector(count)};
-  for (Index k = 0; k < count; ++k) {
-    parts.weights(k) = 0.1 + rng.uniform();
-    parts.centers(k) = std::pow(rng.uniform(), 2.0);
-    parts.scales(k) = k % 2 == 0 ? 0.01 : 0.02;
-  }
-  parts.weights /= parts.weights.sum();
+  const Parts parts = random_parts(rng, count, 0.1, [&](Index k) {
+    return std::pair{std::pow(rng.uniform(), 2.0), k % 2 == 0 ? 0.01 : 0.02};
+  });
   double pairs = 0.0;
   for (Index k = 0; k < count; ++k) {
     for (Index l = 0; l < count; ++l) {
@@ -296,13 +307,10 @@ TEST(ScalarMixtureBatch, DensitiesAndCdfsAtManyPointsEqualEveryComponentSummed) 
   // generic x86-64 build).
   Rng rng(43);
   const Index count = 400;
-  Parts parts{Vector(count), Vector(count), Vector(count)};
-  for (Index k = 0; k < count; ++k) {
-    parts.weights(k) = 0.01 + rng.uniform();
-    parts.centers(k) = k % 7 == 0 ? 1.5 : 40.0 * rng.uniform() - 20.0;
-    parts.scales(k) = std::pow(10.0, 4.0 * rng.uniform() - 3.0);
-  }
-  parts.weights /= parts.weights.sum();
+  const Parts parts = random_parts(rng, count, 0.01, [&](Index k) {
+    return std::pair{k % 7 == 0 ? 1.5 : 40.0 * rng.uniform() - 20.0,
+                     std::pow(10.0, 4.0 * rng.uniform() - 3.0)};
+  });
   std::vector<double> points;
   for (int g = 0; g < 3000; ++g) points.push_back(80.0 * rng.uniform() - 40.0);
   points.insert(points.end(), {1.5, 1.5, -1e3, 1e3, parts.centers(3)});
