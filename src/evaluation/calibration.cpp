@@ -122,6 +122,7 @@ namespace detail {
 
 Vector randomized_at_atom(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y,
                           std::uint64_t seed, std::uint64_t (*stream)(Index), Vector values) {
+  if (!model.atom()) return values;
   const double atom = model.atom()->value;
   std::vector<Index> pairs;
   for (Index j = 0; j < y.cols(); ++j) {

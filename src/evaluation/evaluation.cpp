@@ -14,6 +14,7 @@
 #include "core/validate.hpp"
 #include "evaluation/level_forecasts.hpp"
 #include "evaluation/randomized_values.hpp"
+#include "evaluation/score_parts.hpp"
 #include "evaluation/score_selection.hpp"
 #include "evaluation/summary.hpp"
 #include "io/csv.hpp"
@@ -25,24 +26,18 @@ namespace {
 /// components, the searches of quantiles and regions), between two reports of progress.
 constexpr Index kProgressBlock = 32;
 
-/// The values of `score(x block, y block)` — one column per pair — for every pair, a block of
-/// pairs at a time, each block a step of `progress` in a stage called `label`. Every pair's value
-/// depends on that pair alone, so the blocks change nothing.
-template <class Score>
-Matrix in_pair_blocks(const std::string& label, const MatrixView& x, const MatrixView& y,
-                      Progress& progress, const Score& score) {
-  const Index n = y.cols();
-  Matrix values;
+/// `answer(first, count)` for every block of pairs in turn, each block a step of `progress` in a
+/// stage called `label`.
+template <class Answer>
+void for_each_pair_block(const std::string& label, Index n, Progress& progress,
+                         const Answer& answer) {
   progress.begin(label, n);
   for (Index first = 0; first < n; first += kProgressBlock) {
     const Index count = std::min(kProgressBlock, n - first);
-    const Matrix block = score(x.middleCols(first, count), y.middleCols(first, count));
-    if (first == 0) values.resize(block.rows(), n);
-    values.middleCols(first, count) = block;
+    answer(first, count);
     progress.advance(count);
   }
   progress.end();
-  return values;
 }
 
 /// `compute()` as a stage of one step called `label`: a score whose closed form may be one pass
@@ -131,29 +126,60 @@ void add_level_sets(RawEvaluation& raw, const std::string& prefix,
   raw.values.push_back(raw_levels(prefix + "coverage_", levels, std::move(sets.inside)));
 }
 
-/// The HPD values and highest-density widths of a one-dimensional continuous y, the slow part
-/// (a search per pair and level): in blocks, with progress.
-void add_highest_density_regions(RawEvaluation& raw, const ConditionalMixture& model,
-                                 const MatrixView& x, const MatrixView& y,
-                                 const std::vector<double>& levels, std::uint64_t seed,
-                                 Progress& progress) {
-  // Row 0: the HPD value of each pair; then the widths of its regions, one row per level.
-  const auto rows = static_cast<Index>(levels.size());
-  Matrix regions = in_pair_blocks(
-      "highest-density regions", x, y, progress, [&](const MatrixView& xs, const MatrixView& ys) {
-        Matrix block(1 + rows, xs.cols());
-        block.row(0) = model.highest_density_probability(xs, ys).transpose();
-        block.bottomRows(rows) = highest_density_widths(model, xs, levels);
-        return block;
-      });
-  raw.values.push_back(raw_levels("hpd_width_", levels, regions.bottomRows(rows)));
-  // The pairs at an atom, randomised over its jump as highest_density_values does (scores.hpp).
-  Vector values = regions.row(0).transpose();
-  if (model.atom()) {
-    values = detail::randomized_at_atom(model, x, y, seed, random_stream::randomized_hpd,
-                                        std::move(values));
+/// What the searches of a one-dimensional continuous y give (a quantile, region or closed form
+/// per pair): every pair's CRPS, its quantiles at the pinball levels and then at the central
+/// intervals' tails, its CDF and HPD value, and its regions' widths (a row per interval level).
+struct SearchedValues {
+  Vector crps;
+  Matrix quantiles;
+  Vector cdf;
+  Vector hpd;
+  Matrix region_widths;
+};
+
+/// The searched values `selection` asks for, from one distribution per pair
+/// (ConditionalMixture::scalar_answers: each pair's components reduced, and its highest-density
+/// search grid built, once for every score): the slow part of an evaluation, one stage in blocks
+/// of pairs.
+SearchedValues searched_values(const ConditionalMixture& model, const MatrixView& x,
+                               const MatrixView& y, const EvaluationOptions& options,
+                               const detail::ScoreSelection& selection, Progress& progress) {
+  ConditionalMixture::ScalarQueries queries;
+  if (selection.pinball) queries.quantile_probabilities = options.pinball_levels;
+  if (selection.central) {
+    for (const double tail : detail::central_interval_tails(options.interval_levels))
+      queries.quantile_probabilities.push_back(tail);
   }
-  raw.values.push_back(raw_row("hpd", values, Role::hpd));
+  if (selection.hpd) queries.coverages = options.interval_levels;
+  queries.crps = selection.crps;
+  queries.cdf = selection.central;
+  queries.highest_density_probability = selection.hpd;
+  std::vector<std::string> parts;
+  if (selection.crps) parts.emplace_back("CRPS");
+  if (!queries.quantile_probabilities.empty()) parts.emplace_back("quantiles");
+  if (selection.hpd) parts.emplace_back("highest-density regions");
+  std::string label;
+  for (std::size_t p = 0; p < parts.size(); ++p)
+    label += (p == 0 ? "" : p + 1 == parts.size() ? " and " : ", ") + parts[p];
+  const Index n = y.cols();
+  SearchedValues values{Vector(queries.crps ? n : 0),
+                        Matrix(static_cast<Index>(queries.quantile_probabilities.size()), n),
+                        Vector(queries.cdf ? n : 0),
+                        Vector(queries.highest_density_probability ? n : 0),
+                        Matrix(static_cast<Index>(queries.coverages.size()), n)};
+  for_each_pair_block(label, n, progress, [&](Index first, Index count) {
+    const ConditionalMixture::ScalarAnswers answers =
+        model.scalar_answers(x.middleCols(first, count), y.middleCols(first, count), queries);
+    if (queries.crps) values.crps.segment(first, count) = answers.crps;
+    values.quantiles.middleCols(first, count) = answers.quantiles;
+    if (queries.cdf) values.cdf.segment(first, count) = answers.cdf;
+    if (queries.highest_density_probability) {
+      values.hpd.segment(first, count) = answers.highest_density_probability;
+    }
+    values.region_widths.middleCols(first, count) =
+        detail::region_widths_of(answers.regions, count);
+  });
+  return values;
 }
 
 /// The quantities `selection` asks for, those of a one-dimensional discrete y (sets of levels,
@@ -169,30 +195,23 @@ RawEvaluation raw_evaluation(const ConditionalMixture& model, const MatrixView& 
   if (selection.log_likelihood) {
     values.push_back(raw_row("log_likelihood", model.log_pdf(x, y), Role::gain));
   }
-  // Each score that takes time is a stage of its own (a KCDE of 3,000 components on 850 pairs:
-  // CRPS 3.3 s, CDE loss 3.4 s, highest-density regions 2 s): the CDE loss of a multivariate or
-  // discrete y through the components' overlaps, the others (the CRPS on each pair's reduced
-  // components) by pair, in blocks of pairs.
-  if (selection.crps) {
-    values.push_back(raw_row("crps",
-                             in_pair_blocks("CRPS", x, y, progress,
-                                            [&](const MatrixView& xs, const MatrixView& ys) {
-                                              return Matrix(crps(model, xs, ys).transpose());
-                                            })
-                                 .row(0)
-                                 .transpose(),
-                             Role::loss));
-  }
+  // The scores that search or sum over each pair's components (a KCDE of 3,000 components on 850
+  // pairs: CRPS 3.3 s, highest-density regions 2 s) are one stage in blocks of pairs; the CDE loss
+  // of a multivariate or discrete y, through the components' overlaps, one of its own.
+  const bool searched = scalar && !discrete &&
+                        (selection.crps || selection.pinball || selection.central || selection.hpd);
+  const SearchedValues searches =
+      searched ? searched_values(model, x, y, options, selection, progress) : SearchedValues{};
+  if (selection.crps) values.push_back(raw_row("crps", searches.crps, Role::loss));
   if (selection.rps) {
     values.push_back(raw_row("rps", ranked_probability_scores(model, x, y), Role::loss));
   }
+  const auto pinball_levels = static_cast<Index>(options.pinball_levels.size());
   if (selection.pinball) {
     RawValues pinball =
         raw_levels("pinball_", options.pinball_levels,
-                   in_pair_blocks("pinball losses", x, y, progress,
-                                  [&](const MatrixView& xs, const MatrixView& ys) {
-                                    return pinball_losses(model, xs, ys, options.pinball_levels);
-                                  }));
+                   detail::pinball_losses_of(searches.quantiles.topRows(pinball_levels), y,
+                                             options.pinball_levels));
     pinball.role = Role::loss;
     values.push_back(std::move(pinball));
   }
@@ -218,19 +237,29 @@ RawEvaluation raw_evaluation(const ConditionalMixture& model, const MatrixView& 
   if (selection.central) {
     if (discrete) {
       add_level_sets(raw, "central_", levels, central_level_sets(model, x, y, levels));
+      values.push_back(raw_row("pit", pit_values(model, x, y, options.seed), Role::pit));
     } else {
-      values.push_back(raw_levels("central_width_", levels,
-                                  in_pair_blocks("central intervals", x, y, progress,
-                                                 [&](const MatrixView& xs, const MatrixView&) {
-                                                   return central_interval_widths(model, xs,
-                                                                                  levels);
-                                                 })));
+      const Index first = selection.pinball ? pinball_levels : 0;
+      values.push_back(raw_levels(
+          "central_width_", levels,
+          detail::central_widths_of(searches.quantiles, first, static_cast<Index>(levels.size()))));
+      values.push_back(
+          raw_row("pit",
+                  detail::randomized_at_atom(model, x, y, options.seed,
+                                             random_stream::randomized_pit, searches.cdf),
+                  Role::pit));
     }
-    values.push_back(raw_row("pit", pit_values(model, x, y, options.seed), Role::pit));
   }
   if (selection.hpd) {
     if (scalar && !discrete) {
-      add_highest_density_regions(raw, model, x, y, levels, options.seed, progress);
+      values.push_back(raw_levels("hpd_width_", levels, searches.region_widths));
+      // The pairs at an atom, randomised over its jump as highest_density_values does
+      // (scores.hpp).
+      values.push_back(
+          raw_row("hpd",
+                  detail::randomized_at_atom(model, x, y, options.seed,
+                                             random_stream::randomized_hpd, searches.hpd),
+                  Role::hpd));
     } else {
       if (discrete) {
         add_level_sets(raw, "hpd_", levels, highest_probability_sets(model, x, y, levels));

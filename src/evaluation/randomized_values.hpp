@@ -14,8 +14,8 @@ namespace cdens::detail {
 /// `values` (one per pair) with the pairs at the atom of `model`'s y randomised over its jump: a
 /// pair with y_j = a gets below_j + V_j π_a(x_j), below_j = values(j) − π_a(x_j) (`values` hold
 /// the unrandomised value at the atom, the top of its jump: F(a) for the PIT, π_a for the HPD
-/// value), V_j ~ Uniform(0, 1) from the stream stream(j) of `seed`. The other pairs keep theirs.
-/// The model must have an atom.
+/// value), V_j ~ Uniform(0, 1) from the stream stream(j) of `seed`. The other pairs keep theirs,
+/// and every pair of a model without an atom.
 Vector randomized_at_atom(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y,
                           std::uint64_t seed, std::uint64_t (*stream)(Index), Vector values);
 

@@ -7,6 +7,7 @@
 #include "cdens/core/types.hpp"
 #include "core/validate.hpp"
 #include "evaluation/draw_blocks.hpp"
+#include "evaluation/score_parts.hpp"
 #include "parallel/parallel.hpp"
 
 namespace cdens {
@@ -53,16 +54,7 @@ Matrix pinball_losses(const ConditionalMixture& model, const MatrixView& x, cons
   require_dimension(y, 1, "y");
   if (levels.empty()) throw InvalidArgument("the pinball loss needs at least one level");
   require_open_unit_interval(levels, "pinball levels");
-  const Matrix quantiles = model.quantiles(x, levels);
-  Matrix losses(quantiles.rows(), quantiles.cols());
-  for (Index r = 0; r < quantiles.rows(); ++r) {
-    const double tau = levels[static_cast<std::size_t>(r)];
-    for (Index j = 0; j < quantiles.cols(); ++j) {
-      const double residual = y(0, j) - quantiles(r, j);
-      losses(r, j) = residual * (tau - (residual < 0.0 ? 1.0 : 0.0));
-    }
-  }
-  return losses;
+  return detail::pinball_losses_of(model.quantiles(x, levels), y, levels);
 }
 
 Vector cde_losses(const ConditionalMixture& model, const MatrixView& x, const MatrixView& y) {
@@ -106,32 +98,65 @@ Matrix central_interval_widths(const ConditionalMixture& model, const MatrixView
                                const std::vector<double>& levels) {
   require_scalar(model, "central intervals");
   require_open_unit_interval(levels, "interval levels");
-  std::vector<double> tails;
-  for (double level : levels) {
-    tails.push_back(0.5 * (1.0 - level));
-    tails.push_back(0.5 * (1.0 + level));
-  }
-  const Matrix bounds = model.quantiles(x, tails);
-  Matrix widths(static_cast<Index>(levels.size()), x.cols());
-  for (Index r = 0; r < widths.rows(); ++r)
-    widths.row(r) = bounds.row(2 * r + 1) - bounds.row(2 * r);
-  return widths;
+  const auto rows = static_cast<Index>(levels.size());
+  return detail::central_widths_of(model.quantiles(x, detail::central_interval_tails(levels)), 0,
+                                   rows);
 }
 
 Matrix highest_density_widths(const ConditionalMixture& model, const MatrixView& x,
                               const std::vector<double>& levels) {
   require_scalar(model, "highest-density regions");
   require_open_unit_interval(levels, "interval levels");
-  Matrix widths = Matrix::Zero(static_cast<Index>(levels.size()), x.cols());
-  for (Index r = 0; r < widths.rows(); ++r) {
-    const auto regions = model.highest_density_regions(x, levels[static_cast<std::size_t>(r)]);
-    for (Index j = 0; j < x.cols(); ++j) {
-      for (const auto& interval : regions[static_cast<std::size_t>(j)].intervals) {
-        widths(r, j) += interval.upper - interval.lower;
+  ConditionalMixture::ScalarQueries queries;
+  queries.coverages = levels;
+  return detail::region_widths_of(model.scalar_answers(x, Matrix(1, 0), queries).regions, x.cols());
+}
+
+namespace detail {
+
+Matrix pinball_losses_of(const Matrix& quantiles, const MatrixView& y,
+                         const std::vector<double>& levels) {
+  Matrix losses(quantiles.rows(), quantiles.cols());
+  for (Index r = 0; r < quantiles.rows(); ++r) {
+    const double tau = levels[static_cast<std::size_t>(r)];
+    for (Index j = 0; j < quantiles.cols(); ++j) {
+      const double residual = y(0, j) - quantiles(r, j);
+      losses(r, j) = residual * (tau - (residual < 0.0 ? 1.0 : 0.0));
+    }
+  }
+  return losses;
+}
+
+std::vector<double> central_interval_tails(const std::vector<double>& levels) {
+  std::vector<double> tails;
+  for (double level : levels) {
+    tails.push_back(0.5 * (1.0 - level));
+    tails.push_back(0.5 * (1.0 + level));
+  }
+  return tails;
+}
+
+Matrix central_widths_of(const Matrix& quantiles, Index first, Index levels) {
+  Matrix widths(levels, quantiles.cols());
+  for (Index r = 0; r < levels; ++r) {
+    widths.row(r) = quantiles.row(first + 2 * r + 1) - quantiles.row(first + 2 * r);
+  }
+  return widths;
+}
+
+Matrix region_widths_of(const std::vector<std::vector<HighestDensityRegion>>& regions,
+                        Index pairs) {
+  Matrix widths = Matrix::Zero(static_cast<Index>(regions.size()), pairs);
+  for (std::size_t r = 0; r < regions.size(); ++r) {
+    for (Index j = 0; j < pairs; ++j) {
+      for (const auto& interval : regions[r][static_cast<std::size_t>(j)].intervals) {
+        widths(static_cast<Index>(r), j) += interval.upper - interval.lower;
       }
     }
   }
   return widths;
 }
+
+}  // namespace detail
 
 }  // namespace cdens

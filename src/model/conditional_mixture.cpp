@@ -1249,67 +1249,79 @@ ConditionalMixture::ScalarComponents ConditionalMixture::scalar_components(
 
 Vector ConditionalMixture::cdf(const MatrixView& x, const MatrixView& y) const {
   require_scalar_output("the CDF");
-  const Matrix z = x_scaling_.transform_query(x, "x");
-  const Matrix t = standardized_outputs(y, x.cols());
-  const detail::GroupMaps maps = groups_->maps(z);
-  Vector result(t.cols());
-  for_each_scalar_output(z, maps, [&](Index j, const detail::ScalarOutput& distribution) {
-    result(j) = distribution.cdf(y(0, j), t(0, j));
-  });
-  return result;
+  ScalarQueries queries;
+  queries.cdf = true;
+  return scalar_answers(x, y, queries).cdf;
 }
 
 Vector ConditionalMixture::crps(const MatrixView& x, const MatrixView& y) const {
   require_scalar_output("the CRPS");
-  const Matrix z = x_scaling_.transform_query(x, "x");
-  const Matrix t = standardized_outputs(y, x.cols());
-  const detail::GroupMaps maps = groups_->maps(z);
-  Vector result(y.cols());
-  for_each_scalar_output(z, maps, [&](Index j, const detail::ScalarOutput& distribution) {
-    result(j) = distribution.crps(y(0, j), t(0, j));
-  });
-  return result;
+  ScalarQueries queries;
+  queries.crps = true;
+  return scalar_answers(x, y, queries).crps;
 }
 
 Matrix ConditionalMixture::quantiles(const MatrixView& x,
                                      const std::vector<double>& probabilities) const {
   require_scalar_output("quantiles");
   require_open_unit_interval(probabilities, "quantile probabilities");
-  const Matrix z = x_scaling_.transform_query(x, "x");
-  const detail::GroupMaps maps = groups_->maps(z);
-  Matrix result(static_cast<Index>(probabilities.size()), z.cols());
-  for_each_scalar_output(z, maps, [&](Index j, const detail::ScalarOutput& distribution) {
-    for (std::size_t r = 0; r < probabilities.size(); ++r) {
-      result(static_cast<Index>(r), j) = distribution.quantile(probabilities[r]);
-    }
-  });
-  return result;
+  ScalarQueries queries;
+  queries.quantile_probabilities = probabilities;
+  return scalar_answers(x, Matrix(1, 0), queries).quantiles;
 }
 
 std::vector<HighestDensityRegion> ConditionalMixture::highest_density_regions(
     const MatrixView& x, double coverage) const {
   require_scalar_output("highest-density regions");
-  require_open_unit_interval({coverage}, "coverage");
-  const Matrix z = x_scaling_.transform_query(x, "x");
-  const detail::GroupMaps maps = groups_->maps(z);
-  std::vector<HighestDensityRegion> regions(static_cast<std::size_t>(z.cols()));
-  for_each_scalar_output(z, maps, [&](Index j, const detail::ScalarOutput& distribution) {
-    regions[static_cast<std::size_t>(j)] = distribution.highest_density_region(coverage);
-  });
-  return regions;
+  ScalarQueries queries;
+  queries.coverages = {coverage};
+  return std::move(scalar_answers(x, Matrix(1, 0), queries).regions.front());
 }
 
 Vector ConditionalMixture::highest_density_probability(const MatrixView& x,
                                                        const MatrixView& y) const {
   require_scalar_output("highest-density probabilities");
+  ScalarQueries queries;
+  queries.highest_density_probability = true;
+  return scalar_answers(x, y, queries).highest_density_probability;
+}
+
+ConditionalMixture::ScalarAnswers ConditionalMixture::scalar_answers(
+    const MatrixView& x, const MatrixView& y, const ScalarQueries& queries) const {
+  require_scalar_output("one-dimensional queries");
+  if (!queries.quantile_probabilities.empty()) {
+    require_open_unit_interval(queries.quantile_probabilities, "quantile probabilities");
+  }
+  if (!queries.coverages.empty()) require_open_unit_interval(queries.coverages, "coverage");
   const Matrix z = x_scaling_.transform_query(x, "x");
-  const Matrix t = standardized_outputs(y, x.cols());
+  const bool with_y = queries.cdf || queries.crps || queries.highest_density_probability;
+  const Matrix t = with_y ? standardized_outputs(y, x.cols()) : Matrix(1, 0);
   const detail::GroupMaps maps = groups_->maps(z);
-  Vector result(t.cols());
+  const Index m = z.cols();
+  ScalarAnswers answers;
+  answers.quantiles.resize(static_cast<Index>(queries.quantile_probabilities.size()), m);
+  answers.regions.assign(queries.coverages.size(),
+                         std::vector<HighestDensityRegion>(static_cast<std::size_t>(m)));
+  if (queries.cdf) answers.cdf.resize(m);
+  if (queries.crps) answers.crps.resize(m);
+  if (queries.highest_density_probability) answers.highest_density_probability.resize(m);
   for_each_scalar_output(z, maps, [&](Index j, const detail::ScalarOutput& distribution) {
-    result(j) = distribution.highest_density_probability(y(0, j), t(0, j));
+    for (std::size_t r = 0; r < queries.quantile_probabilities.size(); ++r) {
+      answers.quantiles(static_cast<Index>(r), j) =
+          distribution.quantile(queries.quantile_probabilities[r]);
+    }
+    for (std::size_t r = 0; r < queries.coverages.size(); ++r) {
+      answers.regions[r][static_cast<std::size_t>(j)] =
+          distribution.highest_density_region(queries.coverages[r]);
+    }
+    if (queries.cdf) answers.cdf(j) = distribution.cdf(y(0, j), t(0, j));
+    if (queries.crps) answers.crps(j) = distribution.crps(y(0, j), t(0, j));
+    if (queries.highest_density_probability) {
+      answers.highest_density_probability(j) =
+          distribution.highest_density_probability(y(0, j), t(0, j));
+    }
   });
-  return result;
+  return answers;
 }
 
 nlohmann::json ConditionalMixture::to_json() const {

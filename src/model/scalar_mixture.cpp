@@ -377,8 +377,13 @@ ScalarMixture::SearchGrid ScalarMixture::window_walk() const {
   return grid;
 }
 
-ScalarMixture::SearchGrid ScalarMixture::search_grid() const {
-  SearchGrid grid = window_walk();
+const ScalarMixture::SearchGrid& ScalarMixture::search_grid() const {
+  prepare_search();
+  if (!grid_) grid_ = grid_with_extrema(window_walk());
+  return *grid_;
+}
+
+ScalarMixture::SearchGrid ScalarMixture::grid_with_extrema(SearchGrid grid) const {
   // The density and slope at every point; where the slope changes sign between two linked
   // points, the extremum between them joins the grid (a dip below a threshold or a peak above it
   // can be narrower than any spacing).
@@ -492,8 +497,7 @@ double ScalarMixture::probability_of(const std::vector<Interval>& intervals) con
 }
 
 double ScalarMixture::highest_density_probability(double t) const {
-  prepare_search();
-  SearchGrid grid = search_grid();
+  SearchGrid grid = search_grid();  // a copy: t joins it
   // t joins the grid (linked to its neighbours inside a window), so that its own interval of the
   // set is found however narrow.
   const double threshold = searched_pdf(t);
@@ -514,8 +518,7 @@ double ScalarMixture::highest_density_probability(double t) const {
 }
 
 HighestDensityRegion ScalarMixture::highest_density_region(double coverage) const {
-  prepare_search();
-  const SearchGrid grid = search_grid();
+  const SearchGrid& grid = search_grid();
   const double peak = *std::max_element(grid.densities.begin(), grid.densities.end());
   // The probability P(f) of {pdf ≥ f} falls continuously as f rises, with P′(f) = −f Σ 1/|p′|
   // over the crossings: Newton steps on P(f) = coverage inside a bracket [low, high], bisecting

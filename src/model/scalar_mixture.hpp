@@ -10,6 +10,7 @@
 // only through sets whose density lies within that bound of the threshold
 // (tests/cpp/test_scalar_mixture.cpp checks the searches against a brute-force one).
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -72,9 +73,13 @@ class ScalarMixture {
     std::vector<double> densities;  ///< searched density at the points
     std::vector<bool> linked;       ///< linked[g]: points g and g + 1 lie in one window
   };
-  SearchGrid search_grid() const;
+  /// The grid, computed on the first call (every search of the mixture shares it: the regions of
+  /// several coverages and the HPD value of one observation cost one grid).
+  const SearchGrid& search_grid() const;
   /// The grid's points and links without densities: the walk through the components' windows.
   SearchGrid window_walk() const;
+  /// The grid's densities, slopes and extrema over the walk's points.
+  SearchGrid grid_with_extrema(SearchGrid walk) const;
   /// Chooses the searched components (once; a mixture serves one thread).
   void prepare_search() const;
 
@@ -126,9 +131,10 @@ class ScalarMixture {
   // first search.
   mutable bool search_ready_ = false;
   mutable ComponentArrays searched_;
-  ComponentArrays all_;  ///< every component
-  double lowest_;        ///< a point below which almost no mass lies: min_k c_k − 10 s_k
-  double highest_;       ///< max_k c_k + 10 s_k
+  mutable std::optional<SearchGrid> grid_;  ///< search_grid(), once computed
+  ComponentArrays all_;                     ///< every component
+  double lowest_;   ///< a point below which almost no mass lies: min_k c_k − 10 s_k
+  double highest_;  ///< max_k c_k + 10 s_k
 };
 
 /// A region found in standardised units t, moved to the user's units y = shift + scale · t (the

@@ -7,6 +7,8 @@
 // region's exact probability within 2τ per interval, two CDF values, of its coverage), every
 // quantile's exact CDF (below and at it) within τ of its probability, the CRPS within τ times the
 // components' span plus ten widths; 1e−9 more covers the rounding and the searches' own precision.
+// Asked all at once (ConditionalMixture::scalar_answers, as an evaluation asks), the queries give
+// the values they give one by one.
 
 #include <gtest/gtest.h>
 
@@ -46,6 +48,34 @@ void expect_regions_hold_their_coverage(const ConditionalMixture& model,
   }
 }
 
+/// Every query asked at once (scalar_answers: one reduced distribution and one search grid per
+/// input, which the regions of two coverages and the HPD value share) gives the values of the
+/// queries asked one by one, to the bit.
+void expect_answers_at_once_as_one_by_one(const ConditionalMixture& model, const Matrix& x,
+                                          const Matrix& y) {
+  ConditionalMixture::ScalarQueries queries;
+  queries.quantile_probabilities = {0.05, 0.5, 0.95};
+  queries.coverages = {0.5, 0.9};
+  queries.cdf = queries.crps = queries.highest_density_probability = true;
+  const ConditionalMixture::ScalarAnswers answers = model.scalar_answers(x, y, queries);
+  EXPECT_TRUE(answers.quantiles == model.quantiles(x, queries.quantile_probabilities));
+  EXPECT_TRUE(answers.cdf == model.cdf(x, y));
+  EXPECT_TRUE(answers.crps == model.crps(x, y));
+  EXPECT_TRUE(answers.highest_density_probability == model.highest_density_probability(x, y));
+  for (std::size_t r = 0; r < queries.coverages.size(); ++r) {
+    const auto one_by_one = model.highest_density_regions(x, queries.coverages[r]);
+    for (std::size_t j = 0; j < one_by_one.size(); ++j) {
+      const HighestDensityRegion& region = answers.regions[r][j];
+      EXPECT_EQ(region.density_threshold, one_by_one[j].density_threshold) << "row " << j;
+      ASSERT_EQ(region.intervals.size(), one_by_one[j].intervals.size()) << "row " << j;
+      for (std::size_t i = 0; i < region.intervals.size(); ++i) {
+        EXPECT_EQ(region.intervals[i].lower, one_by_one[j].intervals[i].lower) << "row " << j;
+        EXPECT_EQ(region.intervals[i].upper, one_by_one[j].intervals[i].upper) << "row " << j;
+      }
+    }
+  }
+}
+
 /// Every one-dimensional query of `model` (at its default tolerance) against the same model at
 /// τ = 0, at the pairs (x, y); `span` is the range of the training outputs.
 void expect_within_tolerance(const ConditionalMixture& model, const Matrix& x, const Matrix& y,
@@ -75,6 +105,7 @@ void expect_within_tolerance(const ConditionalMixture& model, const Matrix& x, c
   expect_regions_hold_their_coverage(model, exact, x);
   expect_regions_hold_their_coverage(exact, exact, x);
   EXPECT_LT((model.crps(x, y) - exact.crps(x, y)).cwiseAbs().maxCoeff(), kTau * span + kSlack);
+  expect_answers_at_once_as_one_by_one(model, x, y);
 }
 
 /// KCDE with fixed bandwidths on n pairs of the sine sample, every third y moved up by 0.8 (a

@@ -19,6 +19,8 @@ from cdens._methods import engine_options, methods
 from conftest import REPO
 
 FAITHFUL = str(REPO / "data" / "faithful.csv")
+# The stage of an evaluation of a one-dimensional continuous y that searches every pair.
+SEARCHES = "CRPS, quantiles and highest-density regions"
 # A stage's line as TerminalProgress erases it: a carriage return, spaces over the line, another.
 ERASED = re.compile(r"\r +\r")
 
@@ -100,12 +102,12 @@ def test_evaluate_and_compare_show_their_slow_stages(cli, model_files):
     columns = ["--x", "waiting", "--y", "eruptions"]  # the models were fitted on arrays
     status, _, terminal = run_on_terminal([cli, "evaluate", model_files[0], FAITHFUL] + columns)
     assert status == 0, terminal
-    assert "\revaluate: highest-density regions: 0/272 (0%)" in terminal
+    assert f"\revaluate: {SEARCHES}: 0/272 (0%)" in terminal
     assert terminal.rsplit("\r", 1)[-1].strip() == ""
     status, _, terminal = run_on_terminal([cli, "compare"] + model_files + [FAITHFUL] + columns)
     assert status == 0, terminal
-    assert "\rcompare, model 1 of 2 (lscde.json): highest-density regions: 0/272" in terminal
-    assert "\rcompare, model 2 of 2 (linear.json): highest-density regions: 0/272" in terminal
+    assert f"\rcompare, model 1 of 2 (lscde.json): {SEARCHES}: 0/272" in terminal
+    assert f"\rcompare, model 2 of 2 (linear.json): {SEARCHES}: 0/272" in terminal
     status, _, terminal = run_on_terminal(
         [cli, "compare"] + model_files + [FAITHFUL, "-q"] + columns)
     assert status == 0 and terminal == ""
@@ -157,13 +159,13 @@ def test_verbose_is_no_option_of_the_engine(faithful):
 def test_verbose_evaluate_and_compare_name_their_stages(faithful, model_files, capsys):
     x, y = faithful
     metrics.evaluate(model_files[0], x, y, verbose=1)
-    assert "evaluate: highest-density regions: 272/272 in" in capsys.readouterr().err
+    assert f"evaluate: {SEARCHES}: 272/272 in" in capsys.readouterr().err
     metrics.evaluate(model_files[0], x, y)
     assert capsys.readouterr().err == ""
     metrics.compare(model_files, x, y, verbose=1)
     err = capsys.readouterr().err
-    assert "compare, model 1 of 2 (lscde): highest-density regions: 272/272 in" in err
-    assert "compare, model 2 of 2 (linear): highest-density regions: 272/272 in" in err
+    assert f"compare, model 1 of 2 (lscde): {SEARCHES}: 272/272 in" in err
+    assert f"compare, model 2 of 2 (linear): {SEARCHES}: 272/272 in" in err
 
 
 def test_predict_shows_its_row_queries_and_quiet_silences_them(cli, model_files, tmp_path):

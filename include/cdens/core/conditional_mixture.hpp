@@ -298,6 +298,29 @@ class ConditionalMixture {
   /// of density at least p(y_j | x_j) elsewhere.
   Vector highest_density_probability(const MatrixView& x, const MatrixView& y) const;
 
+  /// The one-dimensional queries above that `scalar_answers` answers together.
+  struct ScalarQueries {
+    std::vector<double> quantile_probabilities;  ///< quantiles' rows, in (0, 1)
+    std::vector<double> coverages;               ///< highest-density regions', in (0, 1)
+    bool cdf = false;                            ///< these three need y
+    bool crps = false;
+    bool highest_density_probability = false;
+  };
+  /// Their answers, each as the query of that name gives it (empty where not asked).
+  struct ScalarAnswers {
+    Matrix quantiles;                                        ///< probabilities × m
+    std::vector<std::vector<HighestDensityRegion>> regions;  ///< [coverage][j]
+    Vector cdf;
+    Vector crps;
+    Vector highest_density_probability;
+  };
+  /// Every query `queries` names, from one distribution per input: the reduction of an input's
+  /// components and the highest-density search grid are built once for all of them (an
+  /// evaluation asks for seven). The same values as the queries one by one. y is 1 × m, or of
+  /// no columns where only quantiles and regions are asked.
+  ScalarAnswers scalar_answers(const MatrixView& x, const MatrixView& y,
+                               const ScalarQueries& queries) const;
+
   /// Every component of a one-dimensional Gaussian y at the inputs x, in y's units: its
   /// probability π_k(x_j), centre and spread (each K × m), the trend applied; an atom's
   /// components at the atom with spread 0.
