@@ -48,9 +48,9 @@ class NeighbourComponents {
  private:
   /// The points of the kernel part at z that carry all of its sum but τ/4.
   void neighbours_of(const double* z, KernelNeighbours::Found& found) const;
-  /// `weights` of merged components `entries` (merged index, probability), any order with
-  /// repeats, summed by merged component and reduced within `tolerance` into `reduced`.
-  void reduce_entries(std::vector<std::pair<Index, double>>& entries, double tolerance,
+  /// The probabilities of merged components `entries` (merged index, probability), any order
+  /// with repeats, summed by merged component and reduced within `tolerance` into `reduced`.
+  void reduce_entries(const std::vector<std::pair<Index, double>>& entries, double tolerance,
                       ScalarComponentList& reduced) const;
 
   MergedComponents merged_;

@@ -175,6 +175,7 @@ void ScalarMixture::searched_derivatives(double t, double& density, double& slop
 double ScalarMixture::cdf(double t) const {
   // The components far below t add their weights, those far above nothing (ComponentArrays).
   const auto [first, end] = all_.near(t);
+
   double probability = all_.weights_before[static_cast<std::size_t>(first)];
   for (Index k = first; k < end; ++k) {
     probability += all_.weights(k) * normal_cdf((t - all_.centers(k)) * all_.inverse_scales(k));
@@ -232,8 +233,16 @@ double ScalarMixture::quantile(double p) const {
   for (int expansion = 0; expansion < 64 && cdf(upper) < p; ++expansion) {
     upper += (upper - lower);
   }
+  // Newton's steps start at the centre where the components' cumulative probability, in order of
+  // centre, reaches p: the mixture's CDF there is within about the nearby components' weight of
+  // p (auto's pool on protein, 5,700 reduced components: 9.4 CDF evaluations a quantile from the
+  // middle of the bracket, 5.4 from here with inverted_cdf's convergence test).
+  const auto reached = std::lower_bound(all_.weights_before.begin() + 1, all_.weights_before.end(),
+                                        p * all_.weights_before.back());
+  const auto component =
+      std::min<Index>(reached - (all_.weights_before.begin() + 1), all_.centers.size() - 1);
   return inverted_cdf(
-      lower, upper, p, [this](double t) { return cdf(t); },
+      lower, upper, all_.centers(component), p, [this](double t) { return cdf(t); },
       [this](double t) { return all_.density_near(t); },
       [](double t) { return 1e-15 * (1.0 + std::abs(t)); });
 }

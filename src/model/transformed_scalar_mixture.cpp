@@ -67,7 +67,7 @@ void drop_negligible(TransformedScalarMixture::Part& part, double total, std::si
 /// there), where only relative steps reach it.
 template <class Cdf, class Pdf>
 double inverted(double low, double high, double p, bool relative, const Cdf& cdf, const Pdf& pdf) {
-  return inverted_cdf(low, high, p, cdf, pdf, [relative](double v) {
+  return inverted_cdf(low, high, 0.5 * (low + high), p, cdf, pdf, [relative](double v) {
     return 1e-13 * (relative ? std::abs(v) : 1.0 + std::abs(v));
   });
 }
