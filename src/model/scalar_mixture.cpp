@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "model/cdf_inversion.hpp"
+#include "model/tabulated_normal_cdf.hpp"
 
 namespace cdens::detail {
 namespace {
@@ -71,7 +72,8 @@ double bracketed_root(double negative, double positive, double guess, const Eval
 }  // namespace
 
 ScalarMixture::ScalarMixture(const VectorView& probabilities, const VectorView& centers,
-                             const VectorView& scales) {
+                             const VectorView& scales, bool tabulated_cdf)
+    : tabulated_cdf_(tabulated_cdf) {
   lowest_ = INFINITY;
   highest_ = -INFINITY;
   for (Index k = 0; k < probabilities.size(); ++k) {
@@ -172,14 +174,24 @@ void ScalarMixture::searched_derivatives(double t, double& density, double& slop
   curvature = (terms * (z.square() - 1.0) * inverse_scales.square()).sum();
 }
 
+template <class Use>
+auto ScalarMixture::with_component_cdf(const Use& use) const {
+  if (tabulated_cdf_) {
+    const NormalCdfTable& table = NormalCdfTable::instance();
+    return use([&table](double z) { return table.cdf(z); });
+  }
+  return use([](double z) { return normal_cdf(z); });
+}
+
 double ScalarMixture::cdf(double t) const {
   // The components far below t add their weights, those far above nothing (ComponentArrays).
   const auto [first, end] = all_.near(t);
-
   double probability = all_.weights_before[static_cast<std::size_t>(first)];
-  for (Index k = first; k < end; ++k) {
-    probability += all_.weights(k) * normal_cdf((t - all_.centers(k)) * all_.inverse_scales(k));
-  }
+  with_component_cdf([&, first = first, end = end](const auto& phi) {
+    for (Index k = first; k < end; ++k) {
+      probability += all_.weights(k) * phi((t - all_.centers(k)) * all_.inverse_scales(k));
+    }
+  });
   return std::clamp(probability, 0.0, 1.0);
 }
 
@@ -196,23 +208,24 @@ void ScalarMixture::pdfs_and_cdfs(const std::vector<double>& t, std::vector<doub
   std::vector<double> passed(t.size() + 1, 0.0);  // weights of the components wholly below
   const double* begin = sorted.data();
   const double* end = begin + count;
-  for (Index k = 0; k < all_.centers.size(); ++k) {
-    // The points within ten of the component's widths, a contiguous run of the sorted points.
-    const double reach = 10.0 / all_.inverse_scales(k);
-    const Index first = std::lower_bound(begin, end, all_.centers(k) - reach) - begin;
-    const Index last = std::upper_bound(begin, end, all_.centers(k) + reach) - begin;
-    const Eigen::ArrayXd z =
-        (sorted.segment(first, last - first) - all_.centers(k)) * all_.inverse_scales(k);
-    if (densities) {
-      density.segment(first, last - first) += all_.density_factors(k) * (-0.5 * z.square()).exp();
-    }
-    if (probabilities) {
-      for (Index g = 0; g < z.size(); ++g) {
-        probability(first + g) += all_.weights(k) * normal_cdf(z(g));
+  Eigen::ArrayXd z_buffer(count);  // one buffer for every component's window
+  with_component_cdf([&](const auto& phi) {
+    for (Index k = 0; k < all_.centers.size(); ++k) {
+      // The points within ten of the component's widths, a contiguous run of the sorted points.
+      const double reach = 10.0 / all_.inverse_scales(k);
+      const Index first = std::lower_bound(begin, end, all_.centers(k) - reach) - begin;
+      const Index last = std::upper_bound(begin, end, all_.centers(k) + reach) - begin;
+      auto z = z_buffer.head(last - first);
+      z = (sorted.segment(first, last - first) - all_.centers(k)) * all_.inverse_scales(k);
+      if (densities) {
+        density.segment(first, last - first) += all_.density_factors(k) * (-0.5 * z.square()).exp();
       }
+      if (probabilities) {
+        for (Index g = 0; g < z.size(); ++g) probability(first + g) += all_.weights(k) * phi(z(g));
+      }
+      passed[static_cast<std::size_t>(last)] += all_.weights(k);
     }
-    passed[static_cast<std::size_t>(last)] += all_.weights(k);
-  }
+  });
   if (densities) densities->resize(t.size());
   if (probabilities) probabilities->resize(t.size());
   double below = 0.0;

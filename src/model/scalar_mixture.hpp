@@ -23,9 +23,12 @@ class ScalarMixture {
   /// Total probability of the components that highest-density searches may leave out.
   static constexpr double kNegligibleMass = 1e-13;
 
-  /// Keeps the components with π_k > 0.
+  /// Keeps the components with π_k > 0. With `tabulated_cdf` every CDF (cdf, pdfs_and_cdfs and
+  /// the searches and scores built on them) takes each component's Φ from
+  /// NormalCdfTable, within kTabulatedNormalCdfError of the exact one (the weights sum to
+  /// one): for queries that answer within a tolerance far above it.
   ScalarMixture(const VectorView& probabilities, const VectorView& centers,
-                const VectorView& scales);
+                const VectorView& scales, bool tabulated_cdf = false);
 
   double pdf(double t) const;
   /// From the components near t (ComponentArrays::near), those below it counted whole: within
@@ -103,6 +106,11 @@ class ScalarMixture {
   template <class Pair, class SumOnGrid>
   double pairs_or_trapezoid(const Pair& pair, const SumOnGrid& sum_on_grid) const;
 
+  /// use(Φ): Φ of a standardised point, tabulated or exact.
+  template <class Use>
+  auto with_component_cdf(const Use& use) const;
+
+  bool tabulated_cdf_ = false;
   std::vector<double> weights_;
   std::vector<double> centers_;
   std::vector<double> scales_;

@@ -261,10 +261,11 @@ class ConditionalMixture {
   // a trend group and width s with centres within κ·s of each other merged into one of the same
   // mean and variance, the least probable dropped. Every probability reported (CDF, PIT,
   // highest-density probabilities and the probability of each region) is then within the
-  // tolerance of the exact mixture's, and each quantile's exact CDF within it of its probability.
-  // A mixture of at most 512 distinct components (centre, width, trend group) answers from all of
-  // them, and a model with output bounds merges ties only (truncated components are not
-  // moment-matched).
+  // tolerance of the exact mixture's, and each quantile's exact CDF within it of its probability
+  // (at τ ≥ 10⁻⁹ each component's Φ comes from a table within 5.4·10⁻¹² more:
+  // docs/methods/kcde.md). A mixture of at most 512 distinct components (centre, width, trend
+  // group) answers from all of them, and a model with output bounds merges ties only (truncated
+  // components are not moment-matched).
 
   /// The default query tolerance τ of the one-dimensional queries, in probability.
   static constexpr double kDefaultQueryTolerance = 1e-6;
