@@ -148,6 +148,22 @@ double ScalarMixture::pdf(double t) const {
       .sum();
 }
 
+template <class Visit>
+void ScalarMixture::ComponentArrays::for_each_window(const Eigen::Ref<const Eigen::ArrayXd>& points,
+                                                     const Visit& visit) const {
+  const double* begin = points.data();
+  const double* end = begin + points.size();
+  Eigen::ArrayXd z_buffer(points.size());
+  for (Index k = 0; k < centers.size(); ++k) {
+    const double reach = 10.0 / inverse_scales(k);
+    const Index first = std::lower_bound(begin, end, centers(k) - reach) - begin;
+    const Index last = std::upper_bound(begin, end, centers(k) + reach) - begin;
+    auto z = z_buffer.head(last - first);
+    z = (points.segment(first, last - first) - centers(k)) * inverse_scales(k);
+    visit(k, first, last, z);
+  }
+}
+
 double ScalarMixture::ComponentArrays::density_near(double t) const {
   const auto [first, end] = near(t);
   const Index count = end - first;
@@ -206,17 +222,8 @@ void ScalarMixture::pdfs_and_cdfs(const std::vector<double>& t, std::vector<doub
   Eigen::ArrayXd density = Eigen::ArrayXd::Zero(count);
   Eigen::ArrayXd probability = Eigen::ArrayXd::Zero(count);
   std::vector<double> passed(t.size() + 1, 0.0);  // weights of the components wholly below
-  const double* begin = sorted.data();
-  const double* end = begin + count;
-  Eigen::ArrayXd z_buffer(count);  // one buffer for every component's window
   with_component_cdf([&](const auto& phi) {
-    for (Index k = 0; k < all_.centers.size(); ++k) {
-      // The points within ten of the component's widths, a contiguous run of the sorted points.
-      const double reach = 10.0 / all_.inverse_scales(k);
-      const Index first = std::lower_bound(begin, end, all_.centers(k) - reach) - begin;
-      const Index last = std::upper_bound(begin, end, all_.centers(k) + reach) - begin;
-      auto z = z_buffer.head(last - first);
-      z = (sorted.segment(first, last - first) - all_.centers(k)) * all_.inverse_scales(k);
+    all_.for_each_window(sorted, [&](Index k, Index first, Index last, const auto& z) {
       if (densities) {
         density.segment(first, last - first) += all_.density_factors(k) * (-0.5 * z.square()).exp();
       }
@@ -224,7 +231,7 @@ void ScalarMixture::pdfs_and_cdfs(const std::vector<double>& t, std::vector<doub
         for (Index g = 0; g < z.size(); ++g) probability(first + g) += all_.weights(k) * phi(z(g));
       }
       passed[static_cast<std::size_t>(last)] += all_.weights(k);
-    }
+    });
   });
   if (densities) densities->resize(t.size());
   if (probabilities) probabilities->resize(t.size());
@@ -410,31 +417,21 @@ ScalarMixture::SearchGrid ScalarMixture::grid_with_extrema(SearchGrid grid) cons
   // The density and slope at every point; where the slope changes sign between two linked
   // points, the extremum between them joins the grid (a dip below a threshold or a peak above it
   // can be narrower than any spacing).
-  // Each component adds its terms at the points within ten of its widths (a contiguous run of
-  // the increasing points; beyond them its density is below 2·10⁻²² of its peak): the grid costs
-  // the points of each window, not every component at every point.
+  // Each component adds its terms at the points of its window (ComponentArrays::for_each_window):
+  // the grid costs the points of each window, not every component at every point.
   const std::size_t count = grid.points.size();
   const Eigen::Map<const Eigen::ArrayXd> points(grid.points.data(), static_cast<Index>(count));
   Eigen::ArrayXd density = Eigen::ArrayXd::Zero(static_cast<Index>(count));
   Eigen::ArrayXd slope = Eigen::ArrayXd::Zero(static_cast<Index>(count));
-  const double* begin = grid.points.data();
-  const double* end = begin + count;
-  // One buffer each for z and the terms of a window (a temporary per component cost an
-  // allocation per component and query).
-  Eigen::ArrayXd z_buffer(static_cast<Index>(count));
+  // One buffer for the terms of every window (a temporary per component cost an allocation per
+  // component and query).
   Eigen::ArrayXd terms_buffer(static_cast<Index>(count));
-  for (Index k = 0; k < searched_.centers.size(); ++k) {
-    const double inverse_scale = searched_.inverse_scales(k);
-    const double reach = 10.0 / inverse_scale;
-    const Index first = std::lower_bound(begin, end, searched_.centers(k) - reach) - begin;
-    const Index last = std::upper_bound(begin, end, searched_.centers(k) + reach) - begin;
-    auto z = z_buffer.head(last - first);
+  searched_.for_each_window(points, [&](Index k, Index first, Index last, const auto& z) {
     auto terms = terms_buffer.head(last - first);
-    z = (points.segment(first, last - first) - searched_.centers(k)) * inverse_scale;
     terms = searched_.density_factors(k) * (-0.5 * z.square()).exp();
     density.segment(first, last - first) += terms;
-    slope.segment(first, last - first) -= terms * z * inverse_scale;  // N′ = −(z/s) N
-  }
+    slope.segment(first, last - first) -= terms * z * searched_.inverse_scales(k);  // N′ = −(z/s) N
+  });
   grid.densities.assign(density.data(), density.data() + density.size());
   const std::vector<double> slopes(slope.data(), slope.data() + slope.size());
   SearchGrid refined;

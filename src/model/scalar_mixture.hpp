@@ -134,6 +134,12 @@ class ScalarMixture {
     /// The density at t of the components near it: the sum over every one less terms below
     /// 2·10⁻²² of their peaks (the searched density; the slope of the quantiles' Newton steps).
     double density_near(double t) const;
+    /// visit(k, first, last, z) for every component k, where [first, last) is the run of the
+    /// increasing `points` within ten of its widths and z their offsets (t − c_k) / s_k (one
+    /// buffer for every window): beyond them its density is below 2·10⁻²² of its peak and its
+    /// CDF within 8·10⁻²⁴ of 0 or of its weight, so sums over points cost each window's points.
+    template <class Visit>
+    void for_each_window(const Eigen::Ref<const Eigen::ArrayXd>& points, const Visit& visit) const;
   };
   // The searched components: the inner loop of every highest-density search. Chosen on the
   // first search.
