@@ -20,6 +20,11 @@
 #include "parallel/parallel.hpp"
 #include "parallel/samples_of_ranks.hpp"
 
+// LAPACK's inverse from a Cholesky factor, in the OpenBLAS cdens links (the prototype of its
+// f77blas.h, whose other declarations clash with Eigen's).
+extern "C" void dpotri_(const char* triangle, const int* order, double* factor, const int* leading,
+                        int* info);
+
 namespace cdens {
 namespace {
 
@@ -45,6 +50,19 @@ constexpr Index kPairBlock = 2048;
 /// Eigen-directions of Φ Φᵀ whose share λ / (λ + σ_n²) of the prior variance falls below this are
 /// left out of the variance factor: the predictive variance they would remove is below 10⁻⁶ σ_f².
 constexpr double kVarianceShareFloor = 1e-6;
+
+/// K⁻¹ from its Cholesky factor (LAPACK's dpotri: the triangular inverse and its product, a third
+/// of the work of solving K X = I column by column, which was most of an evaluation's time).
+Matrix inverse_from_factor(const Eigen::LLT<Matrix>& factor) {
+  Matrix inverse = factor.matrixLLT();
+  const char lower = 'L';
+  const auto order = static_cast<int>(inverse.rows());
+  int info = 0;
+  dpotri_(&lower, &order, inverse.data(), &order, &info);
+  if (info != 0) throw Error("LAPACK dpotri failed on a positive definite factor");
+  inverse.triangularView<Eigen::StrictlyUpper>() = inverse.transpose();
+  return inverse;
+}
 
 /// K(a, b) = σ_f² exp(−½ ‖(a − b) / ℓ‖²): |a| × |b|.
 Matrix ard_kernel(const MatrixView& a, const MatrixView& b, const Vector& length_scales,
@@ -143,10 +161,12 @@ std::vector<double> run_searches(const Matrix& z, const Vector& rho, const Searc
 
 /// θ maximising the marginal likelihood of ρ at the basis inputs z: the default start and
 /// `restarts` random ones run on the first screening_pairs of a random order of the pairs, the
-/// best end point is polished on the first likelihood_pairs (as KCDE screens its starts).
+/// best end point is polished on the first likelihood_pairs (as KCDE screens its starts); or,
+/// from a warm start (non-empty `warm`), one run from it on the likelihood_pairs where it ends at
+/// a finite likelihood.
 Vector search_hyperparameters(const Matrix& z, const Vector& rho,
-                              const GaussianProcessTrendOptions& options, Rng& rng, int threads,
-                              int& evaluations) {
+                              const GaussianProcessTrendOptions& options, const Vector& warm,
+                              Rng& rng, int threads, int& evaluations) {
   const Index d = z.rows();
   const Index m = z.cols();
   const SearchBox box = search_box(d, std::max(rho.squaredNorm() / static_cast<double>(m), 1e-12));
@@ -160,6 +180,21 @@ Vector search_hyperparameters(const Matrix& z, const Vector& rho,
     }
     return chosen;
   };
+  if (warm.size() != 0) {
+    if (warm.size() != box.start.size()) {
+      throw InvalidArgument("a warm start of the trend needs d_x + 2 parameters");
+    }
+    std::vector<Vector> from_warm = {warm};
+    for (Index j = 0; j < warm.size(); ++j) {
+      const auto position = static_cast<std::size_t>(j);
+      from_warm.front()(j) = std::clamp(warm(j), box.lower[position], box.upper[position]);
+    }
+    const auto [likelihood_z, likelihood_rho] = subset(options.likelihood_pairs);
+    const std::vector<double> values = run_searches(
+        likelihood_z, likelihood_rho, box, options.max_evaluations, from_warm, 1, evaluations);
+    // A start where the covariance is not positive definite: the search from scratch.
+    if (std::isfinite(values.front())) return from_warm.front();
+  }
   // The starts are drawn before any runs, in order.
   std::vector<Vector> thetas(static_cast<std::size_t>(options.restarts) + 1, box.start);
   for (std::size_t run = 1; run < thetas.size(); ++run) {
@@ -307,7 +342,7 @@ double gaussian_process_negative_log_likelihood(const Matrix& z, const Vector& r
   if (gradient == nullptr) return value;
   // R&W eq. 5.9: ∂/∂θ_j = −½ tr((α αᵀ − K_y⁻¹) ∂K_y/∂θ_j), with ∂K/∂log ℓ_k = K ∘ Δ_k² / ℓ_k²,
   // ∂K/∂log σ_f² = K and ∂K_y/∂log σ_n² = σ_n² I.
-  Matrix weights = alpha * alpha.transpose() - factor.solve(Matrix::Identity(m, m));
+  Matrix weights = alpha * alpha.transpose() - inverse_from_factor(factor);
   const Matrix products = weights.cwiseProduct(kernel);
   const Vector row_sums = products.rowwise().sum();
   const Matrix scaled = length_scales.cwiseInverse().asDiagonal() * z;
@@ -364,8 +399,12 @@ GaussianProcessTrendFit fit_gaussian_process_trend(const StandardizedSamples& pa
   for (Index d = 0; d < d_y; ++d) {
     const Vector rho = rho_all.row(d).transpose();
     const Vector rho_basis = basis_pairs.row(d_x + d).transpose();
-    const Vector theta =
-        search_hyperparameters(basis, rho_basis, options, starts, threads, fit.evaluations);
+    const auto output = static_cast<std::size_t>(d);
+    const Vector theta = search_hyperparameters(
+        basis, rho_basis, options,
+        output < options.warm_starts.size() ? options.warm_starts[output] : Vector(), starts,
+        threads, fit.evaluations);
+    fit.hyperparameters.push_back(theta);
     // One task: BLAS single-threaded, the same sums on any number of threads.
     ProcessPosterior posterior;
     parallel_for(1, 1, [&](Index) {

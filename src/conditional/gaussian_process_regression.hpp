@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/output_trend.hpp"
@@ -50,6 +51,10 @@ struct GaussianProcessTrendOptions {
   int max_evaluations = 150;
   /// Seed of the basis subset and the random starts.
   std::uint64_t seed = 0;
+  /// θ of each output from an earlier fit on overlapping pairs (GaussianProcessTrendFit::
+  /// hyperparameters), or none: the search of an output with one starts there alone, moved into
+  /// the box, on the likelihood_pairs (no random starts, no screening).
+  std::vector<Vector> warm_starts;
 };
 
 /// A fitted trend and the leave-one-out view of the training pairs.
@@ -66,6 +71,8 @@ struct GaussianProcessTrendFit {
   double gaussian_loo_nll = 0.0;
   /// Marginal-likelihood evaluations of the search, over all outputs and starts.
   int evaluations = 0;
+  /// θ = (log ℓ, log σ_f², log σ_n²) found for each output.
+  std::vector<Vector> hyperparameters;
 };
 
 /// Fits the trend to standardised pairs (n ≥ d_x + 3), the starts of the search on `threads`

@@ -166,6 +166,15 @@ Vector recording_floors(const MatrixView& y, const ColumnKernels& kernels,
   return floors;
 }
 
+/// The warm start of the search `name` in `context` (FitContext::warm_start) with `size`
+/// parameters, or none (a fit on other columns gives no warm start).
+Vector warm_start_of(const FitContext& context, const std::string& name, Index size) {
+  if (context.warm_start == nullptr) return Vector();
+  const auto found = context.warm_start->find(name);
+  return found == context.warm_start->end() || found->second.size() != size ? Vector()
+                                                                            : found->second;
+}
+
 /// The leave-one-out comparison with the linear-Gaussian model: its NLL in the report, and a
 /// warning where it beats the kernel estimate. On several ranks, of every rank's pairs.
 void compare_with_linear_gaussian(const StandardizedPairs& data, const Vector& weights,
@@ -384,8 +393,16 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y, const KcdeO
       GaussianProcessTrendOptions trend_options;
       trend_options.max_basis = options.trend_basis;
       trend_options.seed = options.search.seed;
+      for (Index d = 0; d < y.rows(); ++d) {
+        trend_options.warm_starts.push_back(
+            warm_start_of(context, "trend_y" + std::to_string(d), input_dim + 2));
+      }
       GaussianProcessTrendFit fitted =
           fit_gaussian_process_trend(data.samples, trend_options, context.threads, communicator);
+      for (Index d = 0; d < y.rows(); ++d) {
+        report.search_ends["trend_y" + std::to_string(d)] =
+            fitted.hyperparameters[static_cast<std::size_t>(d)];
+      }
       context.progress.advance();
       context.progress.end();
       outputs = std::move(fitted.residuals);
@@ -458,10 +475,11 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y, const KcdeO
                                          random_stream::kScreeningHeldOut, communicator),
                           context.threads, kernels, weights, communicator, atom_flags);
       }
-      const BandwidthSearchResult found =
-          maximize_bandwidth_likelihood(*likelihood, screening ? *screening : *likelihood,
-                                        options.search, output_floors, context.progress);
+      const BandwidthSearchResult found = maximize_bandwidth_likelihood(
+          *likelihood, screening ? *screening : *likelihood, options.search, output_floors,
+          context.progress, warm_start_of(context, "bandwidths", dimension));
       bandwidths = found.bandwidths;
+      report.search_ends["bandwidths"] = found.parameters;
       conditional_terms = found.negative_log_likelihoods;
       report.statistics["loo_nll"] =
           found.mean_negative_log_likelihood + residual_jacobian - output_jacobian;
@@ -551,8 +569,8 @@ ConditionalFit fit_kernels(const MatrixView& x, const MatrixView& y, const KcdeO
                                      communicator.sum_counts_below(local_n), local_n, communicator);
     }
     // A probability mass of a discrete y (or of its atom) is not comparable with a Gaussian
-    // density of it.
-    if (search && !any_discrete(output_kernels) && !atom.value) {
+    // density of it. A fit that only scores held-out rows has no use for the comparison.
+    if (search && !any_discrete(output_kernels) && !atom.value && !context.held_out_scoring) {
       compare_with_linear_gaussian(data, weights, communicator, report);
     }
     // The values of the bandwidth option, one per column (a discrete column's λ among them).

@@ -113,7 +113,8 @@ double normal_reference_bandwidth(double n_samples, Index dimension) {
 BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& criterion,
                                                     const BandwidthLikelihood& screening,
                                                     const BandwidthSearchOptions& options,
-                                                    const Vector& floors, Progress& progress) {
+                                                    const Vector& floors, Progress& progress,
+                                                    const Vector& warm_start) {
   validate(options);
   const Index k = criterion.dimension();
   if (screening.dimension() != k || screening.n_samples() != criterion.n_samples()) {
@@ -145,15 +146,27 @@ BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& c
     reference(d) = 0.0;
   }
 
-  BandwidthSearchResult result{Vector(), HUGE_VAL, Vector(), 0, 0};
+  if (warm_start.size() != 0 && warm_start.size() != k) {
+    throw InvalidArgument("a warm start of the bandwidth search needs one parameter per dimension");
+  }
+  BandwidthSearchResult result{Vector(), HUGE_VAL, Vector(), 0, 0, Vector()};
   Vector best;
   Vector best_terms;
   double best_value = HUGE_VAL;
   Rng rng(options.seed, random_stream::kBandwidthStarts);
-  const bool screened = &screening != &criterion;
+  const bool warm = warm_start.size() != 0;
+  const bool screened = &screening != &criterion && !warm;
+  const int runs = warm ? 1 : options.n_restarts + 1;
   // The number of evaluations of a run is the optimiser's business: the runs are the steps.
-  progress.begin("bandwidth search, L-BFGS runs", options.n_restarts + 1 + (screened ? 1 : 0));
-  for (int start = 0; start <= options.n_restarts; ++start) {
+  progress.begin("bandwidth search, L-BFGS runs", runs + (screened ? 1 : 0));
+  if (warm) {
+    reference = warm_start;
+    for (Index d = 0; d < k; ++d) {
+      const auto position = static_cast<std::size_t>(d);
+      reference(d) = std::clamp(reference(d), lower[position], upper[position]);
+    }
+  }
+  for (int start = 0; start < runs; ++start) {
     Vector theta = reference;
     if (start > 0) {
       for (Index d = 0; d < k; ++d) {
@@ -164,7 +177,7 @@ BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& c
     }
     Vector terms;
     const double value =
-        run_lbfgs(screening, lower, upper, options,
+        run_lbfgs(screened ? screening : criterion, lower, upper, options,
                   screened ? options.screening_relative_tolerance : options.relative_tolerance,
                   theta, terms, result.evaluations);
     ++result.starts;
@@ -185,6 +198,7 @@ BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& c
     throw DataError("the leave-one-out likelihood is not finite at any bandwidth tried");
   }
   result.bandwidths = criterion.smoothing_of(best);
+  result.parameters = std::move(best);
   result.mean_negative_log_likelihood = best_value;
   result.negative_log_likelihoods = std::move(best_terms);
   return result;

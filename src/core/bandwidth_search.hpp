@@ -24,6 +24,7 @@ struct BandwidthSearchResult {
   Vector negative_log_likelihoods;
   int evaluations = 0;  ///< criterion evaluations over all starts
   int starts = 0;       ///< starts run
+  Vector parameters;    ///< θ at the end (BandwidthLikelihood::parameters_of the bandwidths)
 };
 
 /// The bandwidths in the box that minimise `criterion`'s mean −log p̂_{−i}: every start is run on
@@ -32,12 +33,15 @@ struct BandwidthSearchResult {
 /// or one per dimension) raises the lower bound of a continuous dimension's bandwidth above
 /// `options.lower` (the recording resolution of an output, kcde.cpp); it must stay
 /// below `options.upper`. Every L-BFGS run (the starts, then the polish) is a step of `progress`.
-/// InvalidArgument for bad options.
+/// A warm start (θ of an earlier search's end on overlapping samples, BandwidthSearchResult::
+/// parameters) is one run on `criterion` from it, moved into the box: no random starts, no
+/// screening. InvalidArgument for bad options.
 BandwidthSearchResult maximize_bandwidth_likelihood(const BandwidthLikelihood& criterion,
                                                     const BandwidthLikelihood& screening,
                                                     const BandwidthSearchOptions& options = {},
                                                     const Vector& floors = Vector(),
-                                                    Progress& progress = silent_progress());
+                                                    Progress& progress = silent_progress(),
+                                                    const Vector& warm_start = Vector());
 
 /// What the search did, for FitReport::parameter_choice: "leave-one-out likelihood of <what>,
 /// maximised by L-BFGS (E evaluations from S starts[, detail]): a search, not a grid, so no

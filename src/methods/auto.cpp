@@ -636,10 +636,18 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
           score.validation = "kfold";
           context.progress.begin(stage + "fold fits", options.folds);
           scored.held_out.log_densities.resize(local_n);
+          // Where the first fold's searches ended: the later folds start there
+          // (FitContext::warm_start; docs/methods/auto.md, "Cost"). The refit that becomes the
+          // model searches from scratch.
+          std::map<std::string, Vector> first_fold_ends;
           for (int k = 0; k < options.folds; ++k) {
             const std::vector<Index> train = fold_rows(k, false);
             const std::vector<Index> test = fold_rows(k, true);
-            const ConditionalModel model = fit_candidate(c, train, quiet(true));
+            FitContext fold_context = quiet(true);
+            fold_context.held_out_scoring = true;
+            if (k > 0) fold_context.warm_start = &first_fold_ends;
+            ConditionalModel model = fit_candidate(c, train, fold_context);
+            if (k == 0) first_fold_ends = std::move(model.report.search_ends);
             if (auto spikes = narrower_than_recording(model.mixture, steps)) {
               score.status = std::move(*spikes);
               break;

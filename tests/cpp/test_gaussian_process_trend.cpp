@@ -211,6 +211,33 @@ test::PairSample steep_sample(Index n, std::uint64_t seed) {
   return data;
 }
 
+TEST(GaussianProcessTrendTest, AWarmStartIsOneRunToTheOptimumOfTheSearchFromScratch) {
+  // Started at the hyperparameters of a fit on 160 of the 200 pairs (as auto's later folds start
+  // at its first fold's), one run on every pair ends where the search from scratch (two starts)
+  // ends: the same marginal likelihood within the search's relative tolerance of 10⁻⁶.
+  const StandardizedSamples pairs = smooth_pairs(200, 16, 0.3);
+  const GaussianProcessTrendFit cold = fit_gaussian_process_trend(pairs, {});
+  ASSERT_EQ(cold.hyperparameters.size(), 1U);
+  EXPECT_TRUE(cold.hyperparameters[0].isApprox(theta_of(cold.trend->outputs()[0]), 1e-12));
+  std::vector<Index> first(160);
+  for (Index i = 0; i < 160; ++i) first[static_cast<std::size_t>(i)] = i;
+  GaussianProcessTrendOptions options;
+  options.warm_starts = fit_gaussian_process_trend(gather_pairs(pairs, first), {}).hyperparameters;
+  const GaussianProcessTrendFit warm = fit_gaussian_process_trend(pairs, options);
+  const GaussianProcessOutput& output = cold.trend->outputs()[0];
+  const Vector rho = (pairs.t.row(0).array() - output.intercept).matrix().transpose() -
+                     pairs.z.transpose() * output.slopes;
+  const double cold_value =
+      gaussian_process_negative_log_likelihood(pairs.z, rho, cold.hyperparameters[0], nullptr);
+  const double warm_value =
+      gaussian_process_negative_log_likelihood(pairs.z, rho, warm.hyperparameters[0], nullptr);
+  EXPECT_NEAR(warm_value, cold_value, 1e-5 * std::abs(cold_value));
+  EXPECT_LT(warm.evaluations, cold.evaluations / 2);
+  // A start of another size is refused.
+  options.warm_starts = {Vector::Zero(3)};
+  EXPECT_THROW(fit_gaussian_process_trend(pairs, options), InvalidArgument);
+}
+
 TEST(GaussianProcessTrendTest, KcdeAroundTheTrendIsADensityThatRoundTrips) {
   const test::PairSample train = steep_sample(150, 7);
   const ConditionalFit fit = fit_with_trend(train, KernelTrend::gaussian_process);

@@ -41,12 +41,16 @@ def test_table_is_each_candidates_cross_validated_nll_and_the_best_is_refitted(t
     table = auto.selection_
     assert table["candidate"] == ["linear", "kcde:trend=linear:n_restarts=0"]
     assert table["status"] == ["scored", "scored"]
-    np.testing.assert_allclose(table["mean_nll"], [e.mean() for e in expected], rtol=1e-12)
+    # auto starts KCDE's later folds where the first fold's search ended (tests/cpp/test_auto.cpp
+    # checks that to 1e-12); these folds fitted from scratch end within the search's relative
+    # tolerance of 1e-5 of it.
+    np.testing.assert_allclose(table["mean_nll"][0], expected[0].mean(), rtol=1e-12)
+    np.testing.assert_allclose(table["mean_nll"][1], expected[1].mean(), rtol=1e-5)
     paired = np.std(expected[0] - expected[1], ddof=1) / np.sqrt(len(y))
     chosen = int(np.argmin(table["mean_nll"]))
     assert auto.method_ == table["candidate"][chosen]
     assert table["difference"][chosen] == 0.0
-    np.testing.assert_allclose(table["difference_standard_error"][1 - chosen], paired, rtol=1e-10)
+    np.testing.assert_allclose(table["difference_standard_error"][1 - chosen], paired, rtol=1e-4)
     direct = candidates[chosen].fit(x, y)
     np.testing.assert_allclose(auto.log_pdf(x, y), direct.log_pdf(x, y), rtol=1e-12)
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -144,6 +145,15 @@ struct FitContext {
   /// weights may then be given each row with its copies (auto's candidates,
   /// docs/methods/duplicates.md).
   double weight_of_a_copy = 0.0;
+  /// The search ends (FitReport::search_ends) of an earlier fit of the same method and options
+  /// on rows that overlap these (auto's first fold, for its later folds and its refit): each
+  /// search they name starts there alone, without the random starts and screening of a search
+  /// from scratch. nullptr: every search from scratch. Not owned.
+  const std::map<std::string, Vector>* warm_start = nullptr;
+  /// Whether the fit is one of a cross-validation's (auto's folds), whose model only scores the
+  /// held-out rows and whose report is dropped: a method may then leave out what serves its
+  /// report alone (KCDE's comparison with the linear-Gaussian model).
+  bool held_out_scoring = false;
 
   /// column_names split into the names of x's rows and of y's, for the standardisers that
   /// refuse a constant column; two empty lists unless it names exactly x_rows + y_rows columns.
@@ -153,22 +163,25 @@ struct FitContext {
   /// candidate of auto, one J of PRESS's AIC choice), its stages named as its part of the whole
   /// (PrefixedProgress) or not shown (silent_progress()).
   FitContext reporting_to(Progress& part_progress) const {
-    return {communicator, part_progress, column_names, sample_weights,  rows_stay_on_ranks,
-            threads,      duplicates,    merged_rows,  weight_of_a_copy};
+    return {communicator,       part_progress, column_names,    sample_weights,
+            rows_stay_on_ranks, threads,       duplicates,      merged_rows,
+            weight_of_a_copy,   warm_start,    held_out_scoring};
   }
   /// This context without column names and reporting to `part_progress`: for a fit inside a fit
   /// on columns derived from the named ones (LSCE's projections z = Wx, a subset of the inputs),
   /// which the names would mislabel, whose stages are named as its part of the whole
-  /// (PrefixedProgress) or not shown (silent_progress(): fits that run side by side).
+  /// (PrefixedProgress) or not shown (silent_progress(): fits that run side by side); its
+  /// searches start from scratch (a warm start holds the named columns' parameters).
   FitContext for_derived_columns(Progress& part_progress) const {
-    return {communicator, part_progress, {},          sample_weights,  rows_stay_on_ranks,
-            threads,      duplicates,    merged_rows, weight_of_a_copy};
+    return {communicator,    part_progress, {},          sample_weights,   rows_stay_on_ranks,
+            threads,         duplicates,    merged_rows, weight_of_a_copy, nullptr,
+            held_out_scoring};
   }
   /// This context running on `count` threads: for a fit inside a fit that runs its inner fits
   /// side by side (one thread each) or on the threads it was given.
   FitContext with_threads(int count) const {
-    return {communicator, progress,   column_names, sample_weights,  rows_stay_on_ranks,
-            count,        duplicates, merged_rows,  weight_of_a_copy};
+    return {communicator, progress,    column_names,     sample_weights, rows_stay_on_ranks, count,
+            duplicates,   merged_rows, weight_of_a_copy, warm_start,     held_out_scoring};
   }
   /// Whether the rows carry sample weights.
   bool weighted() const { return sample_weights.size() > 0; }

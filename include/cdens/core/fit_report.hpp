@@ -114,6 +114,11 @@ struct FitReport {
   /// several ranks with FitContext::rows_stay_on_ranks): such a model is written by every rank
   /// together (save_conditional_model_of_ranks), not used alone. Kept in memory only.
   bool rows_of_this_rank = false;
+  /// Where the fit's hyper-parameter searches ended, by search (KCDE: "bandwidths", the
+  /// parameters θ of its bandwidth search; "trend_y0", … the Gaussian-process trend's θ of each
+  /// output), for a later fit of the same method and options on overlapping rows to start from
+  /// (FitContext::warm_start). Kept in memory only.
+  std::map<std::string, Vector> search_ends;
 
   nlohmann::json to_json() const;
   static FitReport from_json(const nlohmann::json& document);
