@@ -637,15 +637,17 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
           context.progress.begin(stage + "fold fits", options.folds);
           scored.held_out.log_densities.resize(local_n);
           // Where the first fold's searches ended: the later folds start there
-          // (FitContext::warm_start; docs/methods/auto.md, "Cost"). The refit that becomes the
-          // model searches from scratch.
+          // (FitContext::warm_start; docs/methods/auto.md, "Cost"), but for a candidate fitted on
+          // the copies of merged rows, where a search from scratch can end at a degenerate
+          // optimum (the trend's noise → 0 at the repeated rows) that the folds must show as the
+          // refit may reach it. The refit that becomes the model searches from scratch.
           std::map<std::string, Vector> first_fold_ends;
           for (int k = 0; k < options.folds; ++k) {
             const std::vector<Index> train = fold_rows(k, false);
             const std::vector<Index> test = fold_rows(k, true);
             FitContext fold_context = quiet(true);
             fold_context.held_out_scoring = true;
-            if (k > 0) fold_context.warm_start = &first_fold_ends;
+            if (k > 0 && !on_copies[c]) fold_context.warm_start = &first_fold_ends;
             ConditionalModel model = fit_candidate(c, train, fold_context);
             if (k == 0) first_fold_ends = std::move(model.report.search_ends);
             if (auto spikes = narrower_than_recording(model.mixture, steps)) {
