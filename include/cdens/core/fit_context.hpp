@@ -146,9 +146,9 @@ struct FitContext {
   /// docs/methods/duplicates.md).
   double weight_of_a_copy = 0.0;
   /// The search ends (FitReport::search_ends) of an earlier fit of the same method and options
-  /// on rows that overlap these (auto's first fold, for its later folds and its refit): each
-  /// search they name starts there alone, without the random starts and screening of a search
-  /// from scratch. nullptr: every search from scratch. Not owned.
+  /// on rows that overlap these (auto's first fold, for its later folds): each search they name
+  /// starts there alone, without the random starts and screening of a search from scratch.
+  /// nullptr: every search from scratch. Not owned.
   const std::map<std::string, Vector>* warm_start = nullptr;
   /// Whether the fit is one of a cross-validation's (auto's folds), whose model only scores the
   /// held-out rows and whose report is dropped: a method may then leave out what serves its
