@@ -131,7 +131,6 @@ MethodFit<ConditionalModel> fit_without_constant_inputs(const MethodEntry& metho
   }
   FitContext on_kept = context;
   on_kept.column_names = kept_names;
-  on_kept.warm_start = nullptr;  // the parameters of other columns
   MethodFit<ConditionalModel> fit = method.fit_conditional(
       x(kept, Eigen::all), y,
       unlabeled_x.cols() > 0 ? Matrix(unlabeled_x(kept, Eigen::all)) : Matrix(kept.size(), 0),
