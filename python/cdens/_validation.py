@@ -311,7 +311,8 @@ def verbosity_of(verbose):
 
 
 def threads_of(n_jobs):
-    """OpenMP threads: None or -1 use every core (0 tells the engine), k > 0 uses k."""
+    """OpenMP threads: None or -1 use every core other processes leave free (0 tells the engine),
+    k > 0 uses k."""
     if n_jobs is None or n_jobs == -1:
         return 0
     if not isinstance(n_jobs, numbers.Integral) or n_jobs < 1:

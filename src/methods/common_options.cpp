@@ -93,8 +93,8 @@ OptionInfo seed_option() {
 OptionInfo threads_option() {
   OptionTable<FitContext> row;
   row.add(option("threads", OptionType::threads,
-                 "OpenMP threads, by default OpenMP's (usually one per core); the result does not "
-                 "depend on it"),
+                 "OpenMP threads, by default one per core that other processes leave free "
+                 "(OMP_NUM_THREADS, if set); the result does not depend on it"),
           CDENS_OPTION_FIELD(FitContext, threads));
   return row.describe().front();
 }

@@ -23,7 +23,25 @@ void use_one_blas_thread();
 /// them (and a request such as 100,000 ends in a crash inside the OpenMP runtime).
 inline int thread_limit() { return 8 * omp_get_num_procs(); }
 
-/// OpenMP threads for a requested count: 0 means the OpenMP default. InvalidArgument for a
+/// Threads for the default count: OpenMP's default (one per processor, or OMP_NUM_THREADS),
+/// less the processors that other processes' runnable tasks keep busy at the moment, at least one — so a
+/// fit beside other work neither waits for threads that share a core with it nor starts more
+/// than the free cores (issue 52: two threads beside two busy processes took 1.2× one thread's
+/// time). Other tasks are counted from Linux's /proc/loadavg, read at most every 0.1 s, taking
+/// the more threads of its last two reads. Where that count cannot say which processors are ours
+/// (OMP_NUM_THREADS set; this process bound to fewer processors than the machine has, as in a
+/// container's cpuset; no /proc), OpenMP's default as it is. The count says where a fit runs,
+/// not what it computes.
+int default_threads();
+
+/// default_threads's rule, apart from reading the machine: `most` threads (OpenMP's default) on
+/// `processors` processors while `loadavg` (the text of /proc/loadavg, whose fourth field counts
+/// the runnable tasks of the machine) is what Linux reports and `own_running` of the runnable
+/// tasks are this process's threads (the caller among them).
+int threads_beside_running_tasks(int most, int processors, const std::string& loadavg,
+                                 int own_running);
+
+/// OpenMP threads for a requested count: 0 means default_threads(). InvalidArgument for a
 /// negative count or one above thread_limit().
 inline int resolve_threads(int requested) {
   if (requested < 0 || requested > thread_limit()) {
@@ -35,7 +53,7 @@ inline int resolve_threads(int requested) {
                                      std::to_string(thread_limit()) + ")"));
   }
   use_one_blas_thread();
-  return requested > 0 ? requested : omp_get_max_threads();
+  return requested > 0 ? requested : default_threads();
 }
 
 /// Sets the calling thread's OpenMP thread count (so its BLAS) to one for its lifetime.

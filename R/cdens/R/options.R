@@ -2,7 +2,7 @@
 # options' R names (the option's name; `n_jobs` for the thread count). NULL leaves an option at
 # the method's own choice where the registry spells its default so (a paper's grid, a size chosen
 # from the data); a NULL seed draws one from R's random numbers (so set.seed() makes a fit
-# repeatable); a NULL or -1 n_jobs is every core. Columns are given by name or by position (from
+# repeatable); a NULL or -1 n_jobs is every free core. Columns are given by name or by position (from
 # 1) among the inputs, then the outputs. The engine checks every value against the option's form
 # and range and names the R argument when it refuses one.
 
