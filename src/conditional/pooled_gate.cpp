@@ -35,10 +35,13 @@ bool same_kernels(const ColumnKernels& a, const ColumnKernels& b) {
 }  // namespace
 
 PooledGate::PooledGate(std::vector<std::shared_ptr<const ConditionalGate>> members,
-                       const Vector& weights)
-    : members_(std::move(members)) {
+                       const Vector& weights, std::vector<Standardizer> input_scalings)
+    : members_(std::move(members)), input_scalings_(std::move(input_scalings)) {
   if (members_.empty() || static_cast<Index>(members_.size()) != weights.size()) {
     throw InvalidArgument("pooled gate: one weight per member gate is needed");
+  }
+  if (!input_scalings_.empty() && input_scalings_.size() != members_.size()) {
+    throw InvalidArgument("pooled gate: one input standardisation per member gate, or none");
   }
   if (!(weights.array() > 0.0).all() || !weights.allFinite()) {
     throw InvalidArgument("pooled gate: the weights must be finite and positive");
@@ -56,6 +59,11 @@ PooledGate::PooledGate(std::vector<std::shared_ptr<const ConditionalGate>> membe
     }
     n_components_ += member->n_components();
   }
+  for (const Standardizer& scaling : input_scalings_) {
+    if (scaling.dimension() != members_.front()->input_dim()) {
+      throw InvalidArgument("pooled gate: an input standardisation of another dimension");
+    }
+  }
 }
 
 void PooledGate::log_weights(const MatrixView& x, Eigen::Ref<Matrix> out) const {
@@ -63,7 +71,11 @@ void PooledGate::log_weights(const MatrixView& x, Eigen::Ref<Matrix> out) const 
   for (std::size_t c = 0; c < members_.size(); ++c) {
     const Index count = members_[c]->n_components();
     auto rows = out.middleRows(first, count);
-    members_[c]->log_weights(x, rows);
+    if (input_scalings_.empty()) {
+      members_[c]->log_weights(x, rows);
+    } else {
+      members_[c]->log_weights(input_scalings_[c].transform(x), rows);
+    }
     const double log_weight = std::log(weights_(static_cast<Index>(c)));
     const Vector marginal = members_[c]->log_marginal_weights();
     const double marginal_normaliser = log_sum_exp(marginal);
@@ -94,7 +106,9 @@ Vector PooledGate::log_marginal_weights() const {
 std::vector<PooledMember> PooledGate::pooled_members() const {
   std::vector<PooledMember> members;
   for (std::size_t c = 0; c < members_.size(); ++c) {
-    members.push_back({members_[c], weights_(static_cast<Index>(c))});
+    members.push_back(
+        {members_[c], weights_(static_cast<Index>(c)),
+         input_scalings_.empty() ? std::nullopt : std::optional<Standardizer>(input_scalings_[c])});
   }
   return members;
 }
@@ -117,7 +131,13 @@ nlohmann::json PooledGate::to_json() const {
     gate["kind"] = member->kind();
     members.push_back(std::move(gate));
   }
-  return {{"weights", vector_to_json(weights_)}, {"members", members}};
+  nlohmann::json document = {{"weights", vector_to_json(weights_)}, {"members", members}};
+  if (!input_scalings_.empty()) {
+    nlohmann::json scalings = nlohmann::json::array();
+    for (const Standardizer& scaling : input_scalings_) scalings.push_back(scaling.to_json());
+    document["input_scalings"] = std::move(scalings);
+  }
+  return document;
 }
 
 std::shared_ptr<const PooledGate> PooledGate::from_json(const nlohmann::json& document,
@@ -129,8 +149,16 @@ std::shared_ptr<const PooledGate> PooledGate::from_json(const nlohmann::json& do
     for (const auto& member : list) {
       members.push_back(read_gate(json_member(member, "kind").get<std::string>(), member));
     }
+    std::vector<Standardizer> input_scalings;
+    if (document.contains("input_scalings")) {
+      const auto& scalings = document.at("input_scalings");
+      if (!scalings.is_array()) throw ModelFormatError("pooled gate: input_scalings is not a list");
+      for (const auto& scaling : scalings)
+        input_scalings.push_back(Standardizer::from_json(scaling));
+    }
     return std::make_shared<const PooledGate>(
-        std::move(members), vector_from_json(json_member(document, "weights"), "pool weights"));
+        std::move(members), vector_from_json(json_member(document, "weights"), "pool weights"),
+        std::move(input_scalings));
   });
 }
 
@@ -138,8 +166,18 @@ bool can_pool(const ConditionalMixture& a, const ConditionalMixture& b) {
   const auto atom_value = [](const ConditionalMixture& m) {
     return m.atom() ? std::optional<double>(m.atom()->value) : std::nullopt;
   };
-  return same_scaling(a.x_scaling(), b.x_scaling()) && same_scaling(a.y_scaling(), b.y_scaling()) &&
-         same_kernels(a.output_kernels(), b.output_kernels()) && atom_value(a) == atom_value(b);
+  if (a.input_dim() != b.input_dim() || a.output_dim() != b.output_dim() ||
+      !same_kernels(a.output_kernels(), b.output_kernels()) || atom_value(a) != atom_value(b)) {
+    return false;
+  }
+  if (same_scaling(a.x_scaling(), b.x_scaling()) && same_scaling(a.y_scaling(), b.y_scaling())) {
+    return true;
+  }
+  // Members of their own standardisations move their groups by trends, which an atom and a
+  // discrete output do not take.
+  const auto& kernels = a.output_kernels();
+  return !a.atom() && std::none_of(kernels.begin(), kernels.end(),
+                                   [](const ColumnKernel& kernel) { return kernel.is_discrete(); });
 }
 
 ConditionalMixture pool_mixtures(const std::vector<const ConditionalMixture*>& members,
@@ -149,16 +187,25 @@ ConditionalMixture pool_mixtures(const std::vector<const ConditionalMixture*>& m
   }
   const ConditionalMixture& first = *members.front();
   Index components = 0;
+  bool same_inputs = true;
+  bool same_outputs = true;
   for (const ConditionalMixture* member : members) {
     if (!can_pool(*member, first)) {
-      throw InvalidArgument(
-          "the members of a pool must share their standardisations and output kernels");
+      throw InvalidArgument("the members of a pool must share their output kernels and atom");
     }
     components += member->n_components();
+    same_inputs = same_inputs && same_scaling(member->x_scaling(), first.x_scaling());
+    same_outputs = same_outputs && same_scaling(member->y_scaling(), first.y_scaling());
   }
+  // Members of other standardisations keep theirs: the pool's inputs are the raw x (so that a
+  // member that keeps a discrete column raw reads its levels as they are, not rebuilt from
+  // another standardisation with rounding) and its outputs the first member's.
+  const Standardizer x_scaling =
+      same_inputs ? first.x_scaling() : Standardizer::identity(first.input_dim());
   Matrix centers(first.output_dim(), components);
   Matrix scales(first.output_dim(), components);
   std::vector<std::shared_ptr<const ConditionalGate>> gates;
+  std::vector<Standardizer> input_scalings;
   std::vector<TrendGroup> groups;
   // The members share their atom (can_pool): its components are every member's.
   std::optional<OutputAtom> atom;
@@ -168,8 +215,18 @@ ConditionalMixture pool_mixtures(const std::vector<const ConditionalMixture*>& m
     centers.middleCols(offset, member->n_components()) = member->centers();
     scales.middleCols(offset, member->n_components()) = member->scales();
     gates.push_back(member->shared_gate());
+    if (!same_inputs) input_scalings.push_back(member->x_scaling());
     for (TrendGroup group : member->trend_groups()) {
       group.first_component += offset;
+      if (!same_inputs || !same_outputs) {
+        // A transformed group's t = T(y) does not depend on y's standardisation.
+        const bool moves_outputs = !same_outputs && !group.transform;
+        group.trend = std::make_shared<const PoolMemberTrend>(
+            first.input_dim(), first.output_dim(), group.trend,
+            same_inputs ? std::nullopt : std::optional<Standardizer>(member->x_scaling()),
+            moves_outputs ? std::optional<Standardizer>(member->y_scaling()) : std::nullopt,
+            moves_outputs ? std::optional<Standardizer>(first.y_scaling()) : std::nullopt);
+      }
       groups.push_back(std::move(group));
     }
     if (atom) {
@@ -181,9 +238,10 @@ ConditionalMixture pool_mixtures(const std::vector<const ConditionalMixture*>& m
                                .with_groups(std::move(groups))
                                .with_output_kernels(first.output_kernels());
   if (atom) outputs = std::move(outputs).with_atom(std::move(*atom));
-  return ConditionalMixture(first.x_scaling(), first.y_scaling(),
-                            std::make_shared<const PooledGate>(std::move(gates), weights),
-                            std::move(outputs));
+  return ConditionalMixture(
+      x_scaling, first.y_scaling(),
+      std::make_shared<const PooledGate>(std::move(gates), weights, std::move(input_scalings)),
+      std::move(outputs));
 }
 
 }  // namespace cdens

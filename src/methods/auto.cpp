@@ -742,10 +742,11 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
     }
   }
   selection.scored_pairs = scored_pairs;
-  // Stacking: the weights of the pool's best held-out log score over the scored candidates. A
-  // pool is one mixture on one standardisation: a member that standardises otherwise than the
-  // one of the largest weight (KCDE keeps declared discrete columns raw) leaves the candidates
-  // the weights are chosen from, with a warning, and the weights are chosen again.
+  // Stacking: the weights of the pool's best held-out log score over the scored candidates.
+  // Members of their own standardisations are pooled as they are (pooled_gate.hpp), except for
+  // an output with an atom or discrete levels: there a member that standardises otherwise than
+  // the one of the largest weight leaves the candidates the weights are chosen from, with a
+  // warning, and the weights are chosen again.
   std::vector<std::string> notes;
   std::vector<std::size_t> pool =
       options.combine == CandidateCombination::selection
@@ -782,15 +783,10 @@ ConditionalModel fit_auto(const MatrixView& x, const MatrixView& y, const AutoOp
       break;
     }
     for (const std::size_t c : apart) {
-      // Why: one of the two was fitted on the copies of merged rows (its standardisation counts
-      // copies where the other's weighs rows), or kcde kept declared discrete columns raw.
-      const std::string why =
-          on_copies[c] != on_copies[top]
-              ? (on_copies[c] ? candidates[c].spec : candidates[top].spec) +
-                    " takes no sample weights and was fitted on the copies of the merged rows"
-              : "declared discrete columns stay raw in kcde";
       notes.push_back("stacking: " + candidates[c].spec + " standardises x or y otherwise than " +
-                      candidates[top].spec + " (" + why + "), so the pool is formed without it");
+                      candidates[top].spec + ", and an output with " +
+                      (refitted.at(top).mixture.atom() ? "an atom" : "discrete levels") +
+                      " is pooled on one standardisation only, so the pool is formed without it");
       pool.erase(std::find(pool.begin(), pool.end(), c));
     }
   }

@@ -200,15 +200,25 @@ void ConditionalMixture::prepare_pool_members() {
   }
   member_weights_.resize(static_cast<Index>(pooled.size()));
   for (std::size_t g = 0; g < pooled.size(); ++g) {
+    // A member of its own standardisations (pooled_gate.hpp) is answered as its fit was: on
+    // them, with its own trend.
     const TrendGroup& group = groups_->groups()[g];
+    std::shared_ptr<const OutputTrend> trend = group.trend;
+    Standardizer y_scaling = y_scaling_;
+    if (const auto* member = dynamic_cast<const PoolMemberTrend*>(group.trend.get())) {
+      trend = member->inner();
+      if (member->output_scaling()) y_scaling = *member->output_scaling();
+    }
     MixtureOutputs outputs =
         MixtureOutputs::gaussian(
             outputs_.centers().middleCols(groups_->first(g), groups_->count(g)),
             outputs_.scales().middleCols(groups_->first(g), groups_->count(g)))
-            .with_groups({TrendGroup{0, group.trend, group.transform}})
+            .with_groups({TrendGroup{0, std::move(trend), group.transform}})
             .with_output_kernels(outputs_.output_kernels());
-    members_.emplace_back(x_scaling_, y_scaling_, pooled[g].gate, std::move(outputs));
+    members_.emplace_back(pooled[g].input_scaling.value_or(x_scaling_), std::move(y_scaling),
+                          pooled[g].gate, std::move(outputs));
     member_weights_(static_cast<Index>(g)) = pooled[g].weight;
+    members_own_inputs_ = members_own_inputs_ || pooled[g].input_scaling.has_value();
   }
 }
 
@@ -471,17 +481,31 @@ void ConditionalMixture::prepare_neighbour_path() const {
   });
 }
 
+const double* ConditionalMixture::member_inputs(std::size_t c, const double* z,
+                                                std::vector<double>& own) const {
+  if (!members_own_inputs_) return z;
+  // The pool's inputs are the raw x: the member standardises them as Standardizer::transform.
+  const Standardizer& scaling = members_[c].x_scaling_;
+  own.resize(static_cast<std::size_t>(input_dim()));
+  for (Index d = 0; d < input_dim(); ++d) {
+    own[static_cast<std::size_t>(d)] = (z[d] - scaling.mean()(d)) / scaling.scale()(d);
+  }
+  return own.data();
+}
+
 void ConditionalMixture::neighbour_components(const double* z,
                                               detail::ScalarComponentList& components) const {
   if (members_.empty()) {
     neighbour_path_->components->components_at(z, components);
     return;
   }
-  // Σ_c a_c p_c: member c's components, in its group 0, are the pool's group c.
+  // Σ_c a_c p_c: member c's components, in its group 0, are the pool's group c (whose trend
+  // moves them from the member's output units where it has its own).
   components = detail::ScalarComponentList{};
   detail::ScalarComponentList member;
+  std::vector<double> own_inputs;
   for (std::size_t c = 0; c < members_.size(); ++c) {
-    members_[c].neighbour_components(z, member);
+    members_[c].neighbour_components(member_inputs(c, z, own_inputs), member);
     const double weight = member_weights_(static_cast<Index>(c));
     for (std::size_t m = 0; m < member.weights.size(); ++m) {
       components.push_back(weight * member.weights[m], member.centers[m], member.scales[m], c);
@@ -976,11 +1000,12 @@ void ConditionalMixture::draw_neighbour_components(const double* z, Rng& rng,
       ++member;
     }
   }
+  std::vector<double> own_inputs;
   for (std::size_t c = 0; c < members_.size(); ++c) {
     const auto count = std::count(member_of.begin(), member_of.end(), c);
     if (count == 0) continue;
     std::vector<Index> member_draws(static_cast<std::size_t>(count));
-    members_[c].draw_neighbour_components(z, rng, member_draws);
+    members_[c].draw_neighbour_components(member_inputs(c, z, own_inputs), rng, member_draws);
     std::size_t next = 0;
     for (std::size_t r = 0; r < draws.size(); ++r) {
       if (member_of[r] == c) draws[r] = groups_->first(c) + member_draws[next++];

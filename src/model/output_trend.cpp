@@ -195,6 +195,83 @@ std::shared_ptr<const SelectedFeaturesTrend> SelectedFeaturesTrend::from_json(
       output_trend_from_json(json_member(document, "inner")));
 }
 
+PoolMemberTrend::PoolMemberTrend(Index input_dim, Index output_dim,
+                                 std::shared_ptr<const OutputTrend> inner,
+                                 std::optional<Standardizer> input_scaling,
+                                 std::optional<Standardizer> output_scaling,
+                                 std::optional<Standardizer> pool_output_scaling)
+    : input_dim_(input_dim),
+      output_dim_(output_dim),
+      inner_(std::move(inner)),
+      input_scaling_(std::move(input_scaling)),
+      output_scaling_(std::move(output_scaling)),
+      pool_output_scaling_(std::move(pool_output_scaling)),
+      shift_(Vector::Zero(output_dim)),
+      factor_(Vector::Ones(output_dim)) {
+  if ((inner_ && (inner_->input_dim() != input_dim_ || inner_->output_dim() != output_dim_)) ||
+      (input_scaling_ && input_scaling_->dimension() != input_dim_)) {
+    throw InvalidArgument(
+        "pool member's trend: its trend or input standardisation does not match "
+        "the pool's dimensions");
+  }
+  if (output_scaling_.has_value() != pool_output_scaling_.has_value() ||
+      (output_scaling_ && (output_scaling_->dimension() != output_dim_ ||
+                           pool_output_scaling_->dimension() != output_dim_))) {
+    throw InvalidArgument(
+        "pool member's trend: the member's and the pool's output "
+        "standardisations are given together, one value per output");
+  }
+  if (output_scaling_) {
+    rescales_outputs_ = true;
+    shift_ = (output_scaling_->mean() - pool_output_scaling_->mean())
+                 .cwiseQuotient(pool_output_scaling_->scale());
+    factor_ = output_scaling_->scale().cwiseQuotient(pool_output_scaling_->scale());
+  }
+}
+
+Matrix PoolMemberTrend::member_inputs(const MatrixView& z) const {
+  return input_scaling_ ? input_scaling_->transform(z) : Matrix(z);
+}
+
+Matrix PoolMemberTrend::location(const MatrixView& z) const {
+  Matrix location =
+      inner_ ? inner_->location(member_inputs(z)) : Matrix::Zero(output_dim_, z.cols());
+  if (!rescales_outputs_) return location;
+  return (factor_.asDiagonal() * location).colwise() + shift_;
+}
+
+Matrix PoolMemberTrend::scale(const MatrixView& z) const {
+  Matrix scale = inner_ && inner_->has_scale() ? inner_->scale(member_inputs(z))
+                                               : Matrix::Ones(output_dim_, z.cols());
+  if (!rescales_outputs_) return scale;
+  return factor_.asDiagonal() * scale;
+}
+
+nlohmann::json PoolMemberTrend::to_json() const {
+  nlohmann::json document = {
+      {"kind", kind()}, {"input_dim", input_dim_}, {"output_dim", output_dim_}};
+  if (inner_) document["inner"] = inner_->to_json();
+  if (input_scaling_) document["input_scaling"] = input_scaling_->to_json();
+  if (output_scaling_) {
+    document["output_scaling"] = output_scaling_->to_json();
+    document["pool_output_scaling"] = pool_output_scaling_->to_json();
+  }
+  return document;
+}
+
+std::shared_ptr<const PoolMemberTrend> PoolMemberTrend::from_json(const nlohmann::json& document) {
+  const auto optional_scaling = [&](const char* key) -> std::optional<Standardizer> {
+    if (!document.contains(key)) return std::nullopt;
+    return Standardizer::from_json(document.at(key));
+  };
+  return std::make_shared<const PoolMemberTrend>(
+      json_integer(json_member(document, "input_dim"), "trend input_dim", 1),
+      json_integer(json_member(document, "output_dim"), "trend output_dim", 1),
+      document.contains("inner") ? output_trend_from_json(document.at("inner")) : nullptr,
+      optional_scaling("input_scaling"), optional_scaling("output_scaling"),
+      optional_scaling("pool_output_scaling"));
+}
+
 std::shared_ptr<const OutputTrend> output_trend_from_json(const nlohmann::json& document) {
   const auto& kind = json_member(document, "kind");
   if (!kind.is_string()) throw ModelFormatError("the trend's kind is not a string");
@@ -203,6 +280,7 @@ std::shared_ptr<const OutputTrend> output_trend_from_json(const nlohmann::json& 
         if (kind == "linear") return LinearTrend::from_json(document);
         if (kind == "gaussian_process") return GaussianProcessTrend::from_json(document);
         if (kind == "selected_features") return SelectedFeaturesTrend::from_json(document);
+        if (kind == "pool_member") return PoolMemberTrend::from_json(document);
         return nullptr;
       });
   if (!trend) {

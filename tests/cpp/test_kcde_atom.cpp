@@ -453,6 +453,12 @@ TEST(KcdeAtomTest, APoolOfAtomModelsIsTheWeightedSumOfItsMembers) {
   const ConditionalFit c = fit_kcde(data.x, data.y, none);
   EXPECT_FALSE(can_pool(a.model, c.model));
   EXPECT_THROW(pool_mixtures({&a.model, &c.model}, weights), InvalidArgument);
+  // Nor does one of the same atom on other pairs: members of other standardisations are moved by
+  // trends, which an atom does not take.
+  const ConditionalFit d = fit_kcde(data.x.leftCols(70), data.y.leftCols(70), narrow);
+  ASSERT_TRUE(d.model.atom().has_value());
+  EXPECT_FALSE(can_pool(a.model, d.model));
+  EXPECT_THROW(pool_mixtures({&a.model, &d.model}, weights), InvalidArgument);
 }
 
 }  // namespace

@@ -175,19 +175,25 @@ TEST(ReducedQueriesTest, KcdeWithAnAtomAnswersWithinTheTolerance) {
   expect_within_tolerance(fit.model, query_x, query_y, y.maxCoeff() - y.minCoeff() + 1.0);
 }
 
-/// auto's pool at scale: KCDE plain and around the Gaussian-process trend, weights 0.4 and 0.6.
-ConditionalMixture kcde_pool() {
+/// auto's pool at scale: KCDE plain and around the Gaussian-process trend, weights 0.4 and 0.6;
+/// the second fitted on `trend_pairs` pairs, which below 1,200 standardise x and y otherwise than
+/// the first's: its members keep their own standardisations (pooled_gate.hpp).
+ConditionalMixture kcde_pool(Index trend_pairs = 1200) {
   const ConditionalFit plain = tied_kcde(1200, {});
   KcdeOptions options;
   options.trend = KernelTrend::gaussian_process;
-  const ConditionalFit around_trend = tied_kcde(1200, options);
+  const ConditionalFit around_trend = tied_kcde(trend_pairs, options);
   return pool_mixtures({&plain.model, &around_trend.model}, (Vector(2) << 0.4, 0.6).finished());
 }
 
 TEST(ReducedQueriesTest, PoolOfKcdeModelsAnswersWithinTheTolerance) {
-  const ConditionalMixture pool = kcde_pool();
   const test::PairSample queries = test::sine_sample(40, 2, 36);
-  expect_within_tolerance(pool, queries.x, queries.y, span_of(queries));
+  for (const Index trend_pairs : {1200, 1000}) {
+    SCOPED_TRACE(trend_pairs);
+    const ConditionalMixture pool = kcde_pool(trend_pairs);
+    ASSERT_EQ(pool.gate().pooled_members()[1].input_scaling.has_value(), trend_pairs != 1200);
+    expect_within_tolerance(pool, queries.x, queries.y, span_of(queries));
+  }
 }
 
 /// The Kolmogorov–Smirnov distance between `draws` (one row) and the CDF of `model` at x.
@@ -204,13 +210,14 @@ double ks_distance(const ConditionalMixture& model, const Matrix& x, Matrix draw
 }
 
 TEST(ReducedQueriesTest, DrawsFromKernelNeighboursFollowTheMixture) {
-  // 4,000 draws at each of two inputs from a KCDE (with marginal mixing) and from a pool,
+  // 4,000 draws at each of two inputs from a KCDE (with marginal mixing) and from two pools,
   // against the exact CDF: the KS distance stays below its 1 % critical value 1.63/√4000 =
   // 0.0258 (the neighbour path's τ/4 in total variation adds at most 2.5·10⁻⁷).
   const ConditionalMixture plain = tied_kcde(1200, {}).model;
   const ConditionalMixture pool = kcde_pool();
+  const ConditionalMixture pool_of_own_standardisations = kcde_pool(1000);
   const Matrix inputs = (Matrix(2, 2) << -1.5, 1.2, 0.7, 1.0).finished();
-  for (const ConditionalMixture* model : {&plain, &pool}) {
+  for (const ConditionalMixture* model : {&plain, &pool, &pool_of_own_standardisations}) {
     const ConditionalMixture exact = model->with_query_tolerance(0.0);
     for (Index j = 0; j < inputs.cols(); ++j) {
       const Matrix draws = model->sample(inputs.col(j), 4000, 40 + static_cast<std::uint64_t>(j));

@@ -105,14 +105,16 @@ TEST(StackingWeightsTest, ADominantCandidateTakesEveryWeightAndSmallOnesArePrune
   EXPECT_THROW(stacking_weights(infinite), InvalidArgument);
 }
 
-/// Four members fitted to the same pairs: KCDE around a Gaussian-process trend, on a line,
-/// plain, and the linear-Gaussian model (a trend with a scale).
+/// Four members: KCDE around a Gaussian-process trend, on a line, plain, and the linear-Gaussian
+/// model (a trend with a scale), fitted to the same pairs — or, with `own_standardisations`, the
+/// linear model fitted to the first 100 of them, so that it standardises x and y otherwise and
+/// the pool keeps each member's own (pooled_gate.hpp).
 struct Members {
   std::vector<ConditionalFit> fits;
   Vector weights;
 };
 
-Members fitted_members() {
+Members fitted_members(bool own_standardisations = false) {
   const test::PairSample data = test::sine_sample(120, 2, 31);
   Members members;
   KcdeOptions options;
@@ -121,7 +123,8 @@ Members fitted_members() {
     options.trend = trend;
     members.fits.push_back(fit_kcde(data.x, data.y, options));
   }
-  members.fits.push_back(fit_linear(data.x, data.y));
+  const Index linear_pairs = own_standardisations ? 100 : 120;
+  members.fits.push_back(fit_linear(data.x.leftCols(linear_pairs), data.y.leftCols(linear_pairs)));
   members.weights = (Vector(4) << 0.4, 0.1, 0.3, 0.2).finished();
   return members;
 }
@@ -140,8 +143,8 @@ Matrix query_inputs() {
   return x;
 }
 
-TEST(PooledMixtureTest, DensityCdfAndMomentsAreTheWeightedMembers) {
-  const Members members = fitted_members();
+/// The pool's density, CDF, mean and variance against the weighted sums of its members'.
+void expect_weighted_members(const Members& members) {
   const ConditionalMixture pool = pool_of(members);
   EXPECT_EQ(pool.trend_groups().size(), 4u);
   EXPECT_THROW(pool.trend(), InvalidArgument);
@@ -175,74 +178,127 @@ TEST(PooledMixtureTest, DensityCdfAndMomentsAreTheWeightedMembers) {
             1e-10 * variance.maxCoeff());
 }
 
-TEST(PooledMixtureTest, IntegralsQuantilesRegionsAndScoresAgreeWithQuadrature) {
-  const ConditionalMixture pool = pool_of(fitted_members());
+TEST(PooledMixtureTest, DensityCdfAndMomentsAreTheWeightedMembers) {
+  for (const bool own_standardisations : {false, true}) {
+    SCOPED_TRACE(own_standardisations ? "members of their own standardisations" : "one");
+    expect_weighted_members(fitted_members(own_standardisations));
+  }
+}
+
+TEST(PooledMixtureTest, ATransformedMemberOfItsOwnStandardisationsIsPooledAsItIs) {
+  // KCDE on a Yeo–Johnson transform of y (its t = T(y) does not depend on y's standardisation)
+  // fitted on 100 of the pairs, pooled with the members fitted on all 120.
+  const test::PairSample data = test::sine_sample(120, 2, 31);
+  KcdeOptions options;
+  options.y_transform = OutputTransformChoice::yeo_johnson;
+  Members members = fitted_members();
+  members.fits[1] = fit_kcde(data.x.leftCols(100), data.y.leftCols(100), options);
+  ASSERT_TRUE(members.fits[1].model.has_output_transform());
+  expect_weighted_members(members);
+  const ConditionalMixture pool = pool_of(members);
   const Matrix x = query_inputs();
-  // y ~ 4 ± 0.3 in the sample's units; the grid reaches far into every member's tails.
-  const Index points = 16001;
-  const double low = 0.0, high = 8.0, step = (high - low) / (points - 1.0);
-  Matrix grid(1, points);
-  for (Index g = 0; g < points; ++g) grid(0, g) = low + step * static_cast<double>(g);
-  const Matrix densities = pool.pdf_grid(x, grid);
-  const Vector norms = pool.squared_norm(x);
-  const auto regions = pool.highest_density_regions(x, 0.8);
   const Matrix quartiles = pool.quantiles(x, {0.25, 0.75});
-  const Matrix observed = Matrix::Constant(1, x.cols(), 4.1);
-  const Vector scores = crps(pool, x, observed);
   for (Index j = 0; j < x.cols(); ++j) {
-    const Vector p = densities.col(j);
-    const double trapezoid_ends = 0.5 * (p(0) + p(points - 1));
-    EXPECT_NEAR(step * (p.sum() - trapezoid_ends), 1.0, 1e-6) << j;
-    EXPECT_NEAR(step * (p.squaredNorm() - 0.5 * (p(0) * p(0) + p(points - 1) * p(points - 1))),
-                norms(j), 1e-6 * norms(j))
-        << j;
-    // The quantiles invert the CDF.
-    const Matrix at = x.col(j).replicate(1, 2);
-    const Vector levels = pool.cdf(at, quartiles.col(j).transpose());
-    EXPECT_NEAR(levels(0), 0.25, 1e-9);
-    EXPECT_NEAR(levels(1), 0.75, 1e-9);
-    // The region holds 80 % and is where the density is above its threshold.
-    double held = 0.0;
-    for (const Interval& interval : regions[static_cast<std::size_t>(j)].intervals) {
-      const Matrix ends = (Matrix(1, 2) << interval.lower, interval.upper).finished();
-      const Vector at_ends = pool.cdf(at, ends);
-      held += at_ends(1) - at_ends(0);
+    const Vector levels = pool.cdf(x.col(j).replicate(1, 2), quartiles.col(j).transpose());
+    EXPECT_NEAR(levels(0), 0.25, 1e-9) << j;
+    EXPECT_NEAR(levels(1), 0.75, 1e-9) << j;
+  }
+}
+
+TEST(PooledMixtureTest, MembersOfTheirOwnStandardisationsKeepThem) {
+  const Members members = fitted_members(true);
+  const ConditionalMixture pool = pool_of(members);
+  // The pool's inputs are the raw x; its outputs the first member's standardisation.
+  EXPECT_EQ(pool.x_scaling().mean(), Vector::Zero(2));
+  EXPECT_EQ(pool.x_scaling().scale(), Vector::Ones(2));
+  EXPECT_EQ(pool.y_scaling().mean(), members.fits[0].model.y_scaling().mean());
+  const std::vector<PooledMember> pooled = pool.gate().pooled_members();
+  ASSERT_EQ(pooled.size(), 4u);
+  for (std::size_t c = 0; c < 4; ++c) {
+    ASSERT_TRUE(pooled[c].input_scaling.has_value());
+    EXPECT_EQ(pooled[c].input_scaling->mean(), members.fits[c].model.x_scaling().mean());
+  }
+  EXPECT_NE(pooled[3].input_scaling->mean(), pooled[0].input_scaling->mean());
+  // Members of one standardisation are pooled on it, as before.
+  const ConditionalMixture shared = pool_of(fitted_members(false));
+  EXPECT_EQ(shared.x_scaling().mean(), members.fits[0].model.x_scaling().mean());
+  EXPECT_FALSE(shared.gate().pooled_members()[0].input_scaling.has_value());
+}
+
+TEST(PooledMixtureTest, IntegralsQuantilesRegionsAndScoresAgreeWithQuadrature) {
+  for (const bool own_standardisations : {false, true}) {
+    SCOPED_TRACE(own_standardisations ? "members of their own standardisations" : "one");
+    const ConditionalMixture pool = pool_of(fitted_members(own_standardisations));
+    const Matrix x = query_inputs();
+    // y ~ 4 ± 0.3 in the sample's units; the grid reaches far into every member's tails.
+    const Index points = 16001;
+    const double low = 0.0, high = 8.0, step = (high - low) / (points - 1.0);
+    Matrix grid(1, points);
+    for (Index g = 0; g < points; ++g) grid(0, g) = low + step * static_cast<double>(g);
+    const Matrix densities = pool.pdf_grid(x, grid);
+    const Vector norms = pool.squared_norm(x);
+    const auto regions = pool.highest_density_regions(x, 0.8);
+    const Matrix quartiles = pool.quantiles(x, {0.25, 0.75});
+    const Matrix observed = Matrix::Constant(1, x.cols(), 4.1);
+    const Vector scores = crps(pool, x, observed);
+    for (Index j = 0; j < x.cols(); ++j) {
+      const Vector p = densities.col(j);
+      const double trapezoid_ends = 0.5 * (p(0) + p(points - 1));
+      EXPECT_NEAR(step * (p.sum() - trapezoid_ends), 1.0, 1e-6) << j;
+      EXPECT_NEAR(step * (p.squaredNorm() - 0.5 * (p(0) * p(0) + p(points - 1) * p(points - 1))),
+                  norms(j), 1e-6 * norms(j))
+          << j;
+      // The quantiles invert the CDF.
+      const Matrix at = x.col(j).replicate(1, 2);
+      const Vector levels = pool.cdf(at, quartiles.col(j).transpose());
+      EXPECT_NEAR(levels(0), 0.25, 1e-9);
+      EXPECT_NEAR(levels(1), 0.75, 1e-9);
+      // The region holds 80 % and is where the density is above its threshold.
+      double held = 0.0;
+      for (const Interval& interval : regions[static_cast<std::size_t>(j)].intervals) {
+        const Matrix ends = (Matrix(1, 2) << interval.lower, interval.upper).finished();
+        const Vector at_ends = pool.cdf(at, ends);
+        held += at_ends(1) - at_ends(0);
+      }
+      EXPECT_NEAR(held, 0.8, 1e-6) << j;
+      // CRPS = ∫ F(t)² dt below 4.1 + ∫ (1 − F(t))² dt above, by Simpson's rule on 1,000
+      // intervals on each side of 4.1 over [0, 8.2]; the rule's error, (h⁴/180) ∫ |(F²)⁗|, is
+      // below 1e−9 at h = 0.0041 (the score itself agrees to about 1e−7 of its value).
+      const Index sides = 1000;
+      const Vector ends = Vector::LinSpaced(2 * sides + 1, 0.0, 8.2);
+      const Vector distribution = pool.cdf(x.col(j).replicate(1, ends.size()), ends.transpose());
+      const Vector below = distribution.head(sides + 1).array().square().matrix();
+      const Vector above = (1.0 - distribution.tail(sides + 1).array()).square().matrix();
+      const double integral =
+          test::simpson(ends.head(sides + 1), below) + test::simpson(ends.tail(sides + 1), above);
+      EXPECT_NEAR(scores(j), integral, 1e-6 * integral) << j;
     }
-    EXPECT_NEAR(held, 0.8, 1e-6) << j;
-    // CRPS = ∫ F(t)² dt below 4.1 + ∫ (1 − F(t))² dt above, by Simpson's rule on 1,000
-    // intervals on each side of 4.1 over [0, 8.2]; the rule's error, (h⁴/180) ∫ |(F²)⁗|, is
-    // below 1e−9 at h = 0.0041 (the score itself agrees to about 1e−7 of its value).
-    const Index sides = 1000;
-    const Vector ends = Vector::LinSpaced(2 * sides + 1, 0.0, 8.2);
-    const Vector distribution = pool.cdf(x.col(j).replicate(1, ends.size()), ends.transpose());
-    const Vector below = distribution.head(sides + 1).array().square().matrix();
-    const Vector above = (1.0 - distribution.tail(sides + 1).array()).square().matrix();
-    const double integral =
-        test::simpson(ends.head(sides + 1), below) + test::simpson(ends.tail(sides + 1), above);
-    EXPECT_NEAR(scores(j), integral, 1e-6 * integral) << j;
   }
 }
 
 TEST(PooledMixtureTest, SamplesFollowThePoolAndTheModelFileKeepsEveryAnswer) {
-  const ConditionalMixture pool = pool_of(fitted_members());
-  const Matrix x = query_inputs().leftCols(2);
-  const Matrix draws = pool.sample(x, 20000, 4);
-  const Vector mean = pool.mean(x).row(0).transpose();
-  const Vector spread = pool.covariance(x).row(0).transpose().cwiseSqrt();
-  for (Index j = 0; j < 2; ++j) {
-    const double sample_mean = draws.middleCols(j * 20000, 20000).mean();
-    // Five standard errors of a mean of 20,000 draws.
-    EXPECT_NEAR(sample_mean, mean(j), 5.0 * spread(j) / std::sqrt(20000.0)) << j;
+  for (const bool own_standardisations : {false, true}) {
+    SCOPED_TRACE(own_standardisations ? "members of their own standardisations" : "one");
+    const ConditionalMixture pool = pool_of(fitted_members(own_standardisations));
+    const Matrix x = query_inputs().leftCols(2);
+    const Matrix draws = pool.sample(x, 20000, 4);
+    const Vector mean = pool.mean(x).row(0).transpose();
+    const Vector spread = pool.covariance(x).row(0).transpose().cwiseSqrt();
+    for (Index j = 0; j < 2; ++j) {
+      const double sample_mean = draws.middleCols(j * 20000, 20000).mean();
+      // Five standard errors of a mean of 20,000 draws.
+      EXPECT_NEAR(sample_mean, mean(j), 5.0 * spread(j) / std::sqrt(20000.0)) << j;
+    }
+    ConditionalModel model{pool, {"a", "b"}, {"y"}, {}, {}};
+    model.report.method = "auto";
+    const std::string path = test::temporary_path("pool.json");
+    save_conditional_model(model, path);
+    const ConditionalModel loaded = load_conditional_model(path);
+    std::filesystem::remove(path);
+    const test::PairSample targets = test::sine_sample(2, 2, 79);
+    EXPECT_EQ(loaded.mixture.log_pdf(x, targets.y), pool.log_pdf(x, targets.y));
+    EXPECT_EQ(loaded.mixture.quantiles(x, {0.1, 0.9}), pool.quantiles(x, {0.1, 0.9}));
   }
-  ConditionalModel model{pool, {"a", "b"}, {"y"}, {}, {}};
-  model.report.method = "auto";
-  const std::string path = test::temporary_path("pool.json");
-  save_conditional_model(model, path);
-  const ConditionalModel loaded = load_conditional_model(path);
-  std::filesystem::remove(path);
-  const test::PairSample targets = test::sine_sample(2, 2, 79);
-  EXPECT_EQ(loaded.mixture.log_pdf(x, targets.y), pool.log_pdf(x, targets.y));
-  EXPECT_EQ(loaded.mixture.quantiles(x, {0.1, 0.9}), pool.quantiles(x, {0.1, 0.9}));
 }
 
 TEST(PooledMixtureTest, NormalisedWeightsAreKeptToTheBit) {
@@ -263,11 +319,23 @@ TEST(PooledMixtureTest, NormalisedWeightsAreKeptToTheBit) {
   EXPECT_NEAR((scaled.weights() - weights).cwiseAbs().maxCoeff(), 0.0, 1e-15);
 }
 
-TEST(PooledMixtureTest, MembersOfOtherDataAreRefused) {
+TEST(PooledMixtureTest, MembersOfOtherDataArePooledAndOtherOutputsRefused) {
   const Members members = fitted_members();
   const test::PairSample other = test::sine_sample(90, 2, 32);
   const ConditionalFit stranger = fit_linear(other.x, other.y);
-  EXPECT_THROW(pool_mixtures({&members.fits[0].model, &stranger.model}, Vector::Ones(2)),
+  // Any two conditional densities of the same x and y make a pool.
+  const ConditionalMixture pool =
+      pool_mixtures({&members.fits[0].model, &stranger.model}, Vector::Ones(2));
+  const Matrix x = query_inputs();
+  const test::PairSample targets = test::sine_sample(9, 2, 78);
+  const Vector expected = (0.5 * members.fits[0].model.log_pdf(x, targets.y).array().exp() +
+                           0.5 * stranger.model.log_pdf(x, targets.y).array().exp())
+                              .log()
+                              .matrix();
+  EXPECT_LT((pool.log_pdf(x, targets.y) - expected).cwiseAbs().maxCoeff(), 1e-10);
+  const test::PairSample wider = test::sine_sample(90, 3, 32);
+  const ConditionalFit three_inputs = fit_linear(wider.x, wider.y);
+  EXPECT_THROW(pool_mixtures({&members.fits[0].model, &three_inputs.model}, Vector::Ones(2)),
                InvalidArgument);
   EXPECT_THROW(pool_mixtures({&members.fits[0].model}, Vector::Ones(2)), InvalidArgument);
   EXPECT_THROW(pool_mixtures({&members.fits[0].model, &members.fits[1].model},

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cdens/core/standardizer.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
@@ -33,10 +34,13 @@ struct GaussianKernelCenters {
 };
 
 class ConditionalGate;
-/// A member of a linear pool of gates: its gate and its weight a_c.
+/// A member of a linear pool of gates: its gate, its weight a_c and, where the members
+/// standardise x otherwise than each other, its own input standardisation, which its gate takes
+/// the pool's inputs through (the pool's standardisation is then the identity: the raw inputs).
 struct PooledMember {
   std::shared_ptr<const ConditionalGate> gate;
   double weight = 0.0;
+  std::optional<Standardizer> input_scaling = std::nullopt;
 };
 
 class ConditionalGate {

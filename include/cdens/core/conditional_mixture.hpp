@@ -424,6 +424,9 @@ class ConditionalMixture {
   /// The reduced components at standardised input z (d_x values) by the neighbour path; a
   /// pool's are its members', weighted, member c's in trend group c.
   void neighbour_components(const double* z, detail::ScalarComponentList& components) const;
+  /// Member c's standardised inputs of the pool's z: z itself, or its own standardisation of z
+  /// (the raw x) written to `own`, where the members have their own (pooled_gate.hpp).
+  const double* member_inputs(std::size_t c, const double* z, std::vector<double>& own) const;
   /// `draws.size()` components (of the K) drawn at standardised input z by the neighbour path
   /// (NeighbourComponents::draw_components; a pool's by member).
   void draw_neighbour_components(const double* z, Rng& rng, std::vector<Index>& draws) const;
@@ -500,6 +503,7 @@ class ConditionalMixture {
   double query_tolerance_ = kDefaultQueryTolerance;
   std::vector<ConditionalMixture> members_;  ///< prepare_pool_members: one per trend group
   Vector member_weights_;                    ///< a_c
+  bool members_own_inputs_ = false;          ///< whether the members standardise x themselves
   Matrix component_means_;                   ///< d_y × K: the mean of each component
   Matrix component_variances_;  ///< d_y × K: the variance of each component, per dimension
   Vector log_marginal_;         ///< normalised log m_k

@@ -19,9 +19,11 @@
 
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "cdens/core/standardizer.hpp"
 #include "cdens/core/types.hpp"
 
 namespace cdens {
@@ -134,6 +136,53 @@ class SelectedFeaturesTrend final : public OutputTrend {
   Index input_dim_;
   std::vector<Index> features_;
   std::shared_ptr<const OutputTrend> inner_;
+};
+
+/// The trend of one member of a linear pool whose members standardise otherwise than each other
+/// (pooled_gate.hpp), in the pool's units: the member's own trend (or none) at its own
+/// standardised inputs z_c = (z − m_x) / s_x of the pool's inputs z (the raw x there), moved from
+/// the member's standardised outputs t_c = (y − m_c) / s_c to the pool's t = (y − m_p) / s_p:
+///
+///   μ(z) = (m_c − m_p) / s_p + (s_c / s_p) μ_c(z_c),   f(z) = (s_c / s_p) f_c(z_c),
+///
+/// so that the member's components, which describe its residual e, are the pool's as they are.
+class PoolMemberTrend final : public OutputTrend {
+ public:
+  /// `inner`: the member's trend (null: μ_c = 0, f_c = 1) on `input_dim` inputs;
+  /// `input_scaling`: the member's input standardisation (none: the pool's inputs are its own);
+  /// `output_scaling` and `pool_output_scaling`: the member's and the pool's (none: the same).
+  PoolMemberTrend(Index input_dim, Index output_dim, std::shared_ptr<const OutputTrend> inner,
+                  std::optional<Standardizer> input_scaling,
+                  std::optional<Standardizer> output_scaling,
+                  std::optional<Standardizer> pool_output_scaling);
+
+  std::string kind() const override { return "pool_member"; }
+  Index input_dim() const override { return input_dim_; }
+  Index output_dim() const override { return output_dim_; }
+  Matrix location(const MatrixView& z) const override;
+  bool has_scale() const override { return (inner_ && inner_->has_scale()) || rescales_outputs_; }
+  Matrix scale(const MatrixView& z) const override;
+  nlohmann::json to_json() const override;
+  static std::shared_ptr<const PoolMemberTrend> from_json(const nlohmann::json& document);
+
+  /// The member's own trend (null: none), input and output standardisations (none: the pool's).
+  const std::shared_ptr<const OutputTrend>& inner() const { return inner_; }
+  const std::optional<Standardizer>& input_scaling() const { return input_scaling_; }
+  const std::optional<Standardizer>& output_scaling() const { return output_scaling_; }
+
+ private:
+  /// The member's standardised inputs z_c of the pool's z.
+  Matrix member_inputs(const MatrixView& z) const;
+
+  Index input_dim_;
+  Index output_dim_;
+  std::shared_ptr<const OutputTrend> inner_;
+  std::optional<Standardizer> input_scaling_;
+  std::optional<Standardizer> output_scaling_;
+  std::optional<Standardizer> pool_output_scaling_;
+  bool rescales_outputs_ = false;
+  Vector shift_;   ///< (m_c − m_p) / s_p
+  Vector factor_;  ///< s_c / s_p
 };
 
 /// The trend of a model file's "output_trend" member; ModelFormatError for an unknown kind or bad
