@@ -137,5 +137,6 @@ def main():
         sys.exit(f"beside busy processes the default threads took {busiest:.2f}x one thread's "
                  "time (bound 1.25)")
 
+
 if __name__ == "__main__":
     main()

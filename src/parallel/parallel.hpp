@@ -24,8 +24,8 @@ void use_one_blas_thread();
 inline int thread_limit() { return 8 * omp_get_num_procs(); }
 
 /// Threads for the default count: OpenMP's default (one per processor, or OMP_NUM_THREADS),
-/// less the processors that other processes' runnable tasks keep busy at the moment, at least one — so a
-/// fit beside other work neither waits for threads that share a core with it nor starts more
+/// less the processors that other processes' runnable tasks keep busy at the moment, at least one —
+/// so a fit beside other work neither waits for threads that share a core with it nor starts more
 /// than the free cores (issue 52: two threads beside two busy processes took 1.2× one thread's
 /// time). Other tasks are counted from Linux's /proc/loadavg, read at most every 0.1 s, taking
 /// the more threads of its last two reads. Where that count cannot say which processors are ours

@@ -54,7 +54,8 @@ TEST(DefaultThreads, LeaveTheProcessorsOtherRunnableTasksKeepBusy) {
   EXPECT_EQ(threads_beside_running_tasks(2, 2, "2.10 1.90 1.50 2/81 24101\n", 1), 1);
   EXPECT_EQ(threads_beside_running_tasks(2, 2, "4.00 3.10 2.50 3/81 24101\n", 1), 1);  // never 0
   EXPECT_EQ(threads_beside_running_tasks(8, 16, "9.00 9.00 9.00 10/900 1\n", 1), 7);
-  EXPECT_EQ(threads_beside_running_tasks(4, 16, "0.00 0.00 0.00 1/900 1\n", 1), 4);  // at most `most`
+  EXPECT_EQ(threads_beside_running_tasks(4, 16, "0.00 0.00 0.00 1/900 1\n", 1),
+            4);  // at most `most`
   // This process's own runnable threads (its thread pools waking) are not other work.
   EXPECT_EQ(threads_beside_running_tasks(2, 2, "1.00 1.00 1.00 3/81 1\n", 3), 2);
   EXPECT_EQ(threads_beside_running_tasks(2, 2, "1.00 1.00 1.00 3/81 1\n", 2), 1);
