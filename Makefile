@@ -134,7 +134,7 @@ test-python: python
 	@echo "SA-CDE paper, quick mode:"
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/papers/sacde/run.py --quick \
 	  --out build/sacde_quick
-	@echo "Two fits at once on a busy machine, quick mode:"
+	@echo "Fits on a busy machine (two at once; beside busy processes), quick mode:"
 	@$(VENV)/bin/python bench/robustness/busy_machine.py --cli build/release/cdens --quick
 	@echo "GMM by EM against scikit-learn from the same start, quick mode:"
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/peers/density/gmm_em.py --quick

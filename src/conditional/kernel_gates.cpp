@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/types.hpp"
+#include "conditional/gate_coefficients.hpp"
 #include "core/validate.hpp"
 #include "io/json_io.hpp"
 #include "kernel_sums/gaussian_kernel.hpp"
@@ -16,7 +17,7 @@ DistanceGate::DistanceGate(Matrix centers_x, double width, std::string width_nam
   if (centers_x_.cols() == 0 || centers_x_.rows() == 0) {
     throw InvalidArgument("a kernel gate needs at least one centre of dimension at least 1");
   }
-  if (!centers_x_.allFinite()) throw InvalidArgument("kernel gate centres must be finite");
+  require_gate_centres(centers_x_, "kernel gate");
 }
 
 Vector DistanceGate::log_marginal_weights() const { return Vector::Zero(n_components()); }

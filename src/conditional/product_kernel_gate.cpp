@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cdens/core/types.hpp"
+#include "conditional/gate_coefficients.hpp"
 #include "core/log_space.hpp"
 #include "core/samples.hpp"
 #include "io/json_io.hpp"
@@ -20,7 +21,7 @@ ProductKernelGate::ProductKernelGate(Matrix centers_x, Vector bandwidths, Column
   if (centers_x_.cols() == 0 || centers_x_.rows() == 0) {
     throw InvalidArgument("a kernel gate needs at least one centre of dimension at least 1");
   }
-  if (!centers_x_.allFinite()) throw InvalidArgument("kernel gate centres must be finite");
+  require_gate_centres(centers_x_, "kernel gate");
   if (bandwidths_.size() != centers_x_.rows()) {
     throw InvalidArgument("the kernel gate needs one bandwidth per input dimension");
   }

@@ -15,7 +15,9 @@
 #include "cdens/methods/registry.hpp"
 #include "cdens/model_file.hpp"
 #include "conditional/lscde_basis.hpp"
+#include "conditional/kernel_gates.hpp"
 #include "conditional/lscde_gate.hpp"
+#include "conditional/product_kernel_gate.hpp"
 #include "core/validate.hpp"
 #include "io/csv.hpp"
 #include "io/input_file.hpp"
@@ -106,6 +108,21 @@ TEST(InputFileTest, ADirectoryIsNamedAsADirectory) {
   EXPECT_NE(message.find("is a directory"), std::string::npos) << message;
   message = message_of<IoError>([] { open_input_file("/no/such/file.csv"); });
   EXPECT_NE(message.find("No such file"), std::string::npos) << message;
+}
+
+TEST(GateCentresTest, ACentreWhoseSquaredDistancesOverflowIsRefused) {
+  // A model file's centre of −1.7·10³⁰⁸ (found by fuzzing: finite, but its squared distances are
+  // not) made every log-density NaN; every kernel gate refuses centres beyond 10¹⁵⁰.
+  Matrix centers = Matrix::Zero(1, 3);
+  centers(0, 1) = -1.7e308;
+  EXPECT_THROW(LscdeGate(centers, Vector::Ones(3), 0.5), InvalidArgument);
+  EXPECT_THROW(GaussianKernelGate(centers, 0.5), InvalidArgument);
+  EXPECT_THROW(ProductKernelGate(centers, Vector::Ones(1)), InvalidArgument);
+  centers(0, 1) = 1e150;
+  const LscdeGate largest(centers, Vector::Ones(3), 0.5);
+  Matrix log_weights(3, 1);
+  largest.log_weights(Matrix::Zero(1, 1), log_weights);
+  EXPECT_FALSE(log_weights.array().isNaN().any());
 }
 
 TEST(ZeroCoefficientsTest, AnLscdeGateWithoutWeightIsRefusedButTheFitWritesTheMarginal) {
