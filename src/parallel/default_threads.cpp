@@ -53,9 +53,11 @@ std::string read_loadavg() {
 // work, and must not count as other work.
 int own_running_threads() {
   int running = 0;
+  // With error codes, not exceptions: a thread may end while its directory is read.
   std::error_code error;
-  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", error)) {
-    std::ifstream file(task.path() / "stat");
+  std::filesystem::directory_iterator task("/proc/self/task", error);
+  for (; !error && task != std::filesystem::directory_iterator(); task.increment(error)) {
+    std::ifstream file(task->path() / "stat");
     std::string stat;
     std::getline(file, stat);
     const std::size_t name_end = stat.rfind(')');
