@@ -22,6 +22,10 @@ class ScalarMixture {
  public:
   /// Total probability of the components that highest-density searches may leave out.
   static constexpr double kNegligibleMass = 1e-13;
+  /// How far from its centre, in its widths, a component adds its terms to a sum over points
+  /// (pdfs_and_cdfs): exactly, and where the CDF is tabulated (mean_absolute_difference).
+  static constexpr double kExactWindowWidths = 10.0;
+  static constexpr double kTabulatedWindowWidths = 7.5;
 
   /// Keeps the components with π_k > 0. With `tabulated_cdf` every CDF (cdf, pdfs_and_cdfs and
   /// the searches and scores built on them) takes each component's Φ from
@@ -40,22 +44,28 @@ class ScalarMixture {
   /// its weight above, which a prefix sum adds. The cost is O((K + G) log G) and the points in
   /// each component's window, where pdf and cdf at every point cost G·K.
   void pdfs_and_cdfs(const std::vector<double>& t, std::vector<double>* densities,
-                     std::vector<double>* probabilities) const;
+                     std::vector<double>* probabilities) const {
+    pdfs_and_cdfs_within(t, kExactWindowWidths, densities, probabilities);
+  }
   /// t with cdf(t) = p, for p in (0, 1), by Newton steps safeguarded by bisection.
   double quantile(double p) const;
   /// E|T − t|, in closed form: Σ_k π_k A(c_k − t, s_k²) with A(m, v) = E|N(m, v)|.
   double absolute_deviation(double t) const;
   /// E|T − T′| for T, T′ independent draws: the pairs' closed form Σ_kl π_k π_l A(c_k − c_l,
   /// s_k² + s_l²) for a few components, otherwise 2∫F(1 − F) by the trapezoidal rule at a spacing
-  /// of half the narrowest width (where it sums fewer terms: pairs_or_trapezoid). F(1 − F) of
-  /// Gaussians of width ≥ s has a Fourier transform decaying as e^{−s²ω²/4}, so the rule's error
-  /// is of relative order e^{−π²s²/h²} = e^{−4π²} ≈ 7·10⁻¹⁸ at h = s/2 (its aliasing term).
+  /// h of a fraction of the narrowest width s (where it sums fewer terms: pairs_or_trapezoid).
+  /// F(1 − F) of Gaussians of width ≥ s has a Fourier transform decaying as e^{−s²ω²/4}, so the
+  /// rule's error is of relative order e^{−π²s²/h²} (its aliasing term): e^{−4π²} ≈ 7·10⁻¹⁸ at
+  /// h = s/2; with a tabulated CDF, which errs by 5.4·10⁻¹² anyway, h = 0.6 s gives
+  /// e^{−27.4} ≈ 1.2·10⁻¹² and each component adds its terms within 7.5 of its widths only
+  /// (Φ(−7.5) = 3.2·10⁻¹⁴): 25 points a component where there were 40.
   double mean_absolute_difference() const;
   /// The CRPS of the observation t: E|T − t| − ½ E|T − T′|.
   double crps(double t) const;
   /// ∫ pdf(t)² dt: the pairs' closed form Σ_kl π_k π_l N(c_k; c_l, s_k² + s_l²) for a few
-  /// components, otherwise the trapezoidal rule at half the narrowest width, whose error is of
-  /// the same order as mean_absolute_difference's (pdf² decays as e^{−s²ω²/4} too).
+  /// components, otherwise the trapezoidal rule on mean_absolute_difference's grid and windows,
+  /// whose error is of the same order (pdf² decays as e^{−s²ω²/4} too; beyond 7.5 widths a
+  /// density is below 7·10⁻¹³ of its peak).
   double squared_norm() const;
   /// {t : pdf(t) ≥ f} with probability `coverage`; intervals in increasing order.
   HighestDensityRegion highest_density_region(double coverage) const;
@@ -98,13 +108,22 @@ class ScalarMixture {
 
   double probability_of(const std::vector<Interval>& intervals) const;
   /// Σ_kl π_k π_l pair(k, l) over every pair where that takes fewer terms than the trapezoidal
-  /// rule on a grid at half the narrowest width over [lowest_, highest_] (its points, and each
-  /// component's points within ten of its widths; a grid of more than 2²⁰ points only where
-  /// there are more components than points); otherwise the rule's step times
+  /// rule on a grid at 0.5 (0.6 with a tabulated CDF) of the narrowest width over
+  /// [lowest_, highest_] (its points, and each component's points within its window,
+  /// grid_window_widths; a grid of more than 2²⁰ points only where there are more components
+  /// than points); otherwise the rule's step times
   /// sum_on_grid(the grid's inner points), the sum of the integrand over them (negligible at both
   /// ends).
   template <class Pair, class SumOnGrid>
   double pairs_or_trapezoid(const Pair& pair, const SumOnGrid& sum_on_grid) const;
+  /// pdfs_and_cdfs with each component's terms within `widths` of its widths.
+  void pdfs_and_cdfs_within(const std::vector<double>& t, double widths,
+                            std::vector<double>* densities,
+                            std::vector<double>* probabilities) const;
+  /// The window of the trapezoidal sums, in widths: kTabulatedWindowWidths with a tabulated CDF.
+  double grid_window_widths() const {
+    return tabulated_cdf_ ? kTabulatedWindowWidths : kExactWindowWidths;
+  }
 
   /// use(Φ): Φ of a standardised point, tabulated or exact.
   template <class Use>
@@ -135,11 +154,12 @@ class ScalarMixture {
     /// 2·10⁻²² of their peaks (the searched density; the slope of the quantiles' Newton steps).
     double density_near(double t) const;
     /// visit(k, first, last, z) for every component k, where [first, last) is the run of the
-    /// increasing `points` within ten of its widths and z their offsets (t − c_k) / s_k (one
-    /// buffer for every window): beyond them its density is below 2·10⁻²² of its peak and its
-    /// CDF within 8·10⁻²⁴ of 0 or of its weight, so sums over points cost each window's points.
+    /// increasing `points` within `widths` of its widths and z their offsets (t − c_k) / s_k (one
+    /// buffer for every window): beyond ten its density is below 2·10⁻²² of its peak and its CDF
+    /// within 8·10⁻²⁴ of 0 or of its weight, so sums over points cost each window's points.
     template <class Visit>
-    void for_each_window(const Eigen::Ref<const Eigen::ArrayXd>& points, const Visit& visit) const;
+    void for_each_window(const Eigen::Ref<const Eigen::ArrayXd>& points, double widths,
+                         const Visit& visit) const;
   };
   // The searched components: the inner loop of every highest-density search. Chosen on the
   // first search.
