@@ -481,15 +481,10 @@ void ConditionalMixture::prepare_neighbour_path() const {
   });
 }
 
-const double* ConditionalMixture::member_inputs(std::size_t c, const double* z,
-                                                std::vector<double>& own) const {
+const double* ConditionalMixture::member_inputs(std::size_t c, const double* z, Matrix& own) const {
   if (!members_own_inputs_) return z;
-  // The pool's inputs are the raw x: the member standardises them as Standardizer::transform.
-  const Standardizer& scaling = members_[c].x_scaling_;
-  own.resize(static_cast<std::size_t>(input_dim()));
-  for (Index d = 0; d < input_dim(); ++d) {
-    own[static_cast<std::size_t>(d)] = (z[d] - scaling.mean()(d)) / scaling.scale()(d);
-  }
+  // The pool's inputs are the raw x, which the member standardises as its own queries do.
+  own = members_[c].x_scaling_.transform(Eigen::Map<const Matrix>(z, input_dim(), 1));
   return own.data();
 }
 
@@ -503,7 +498,7 @@ void ConditionalMixture::neighbour_components(const double* z,
   // moves them from the member's output units where it has its own).
   components = detail::ScalarComponentList{};
   detail::ScalarComponentList member;
-  std::vector<double> own_inputs;
+  Matrix own_inputs;
   for (std::size_t c = 0; c < members_.size(); ++c) {
     members_[c].neighbour_components(member_inputs(c, z, own_inputs), member);
     const double weight = member_weights_(static_cast<Index>(c));
@@ -1000,7 +995,7 @@ void ConditionalMixture::draw_neighbour_components(const double* z, Rng& rng,
       ++member;
     }
   }
-  std::vector<double> own_inputs;
+  Matrix own_inputs;
   for (std::size_t c = 0; c < members_.size(); ++c) {
     const auto count = std::count(member_of.begin(), member_of.end(), c);
     if (count == 0) continue;

@@ -205,9 +205,7 @@ PoolMemberTrend::PoolMemberTrend(Index input_dim, Index output_dim,
       inner_(std::move(inner)),
       input_scaling_(std::move(input_scaling)),
       output_scaling_(std::move(output_scaling)),
-      pool_output_scaling_(std::move(pool_output_scaling)),
-      shift_(Vector::Zero(output_dim)),
-      factor_(Vector::Ones(output_dim)) {
+      pool_output_scaling_(std::move(pool_output_scaling)) {
   if ((inner_ && (inner_->input_dim() != input_dim_ || inner_->output_dim() != output_dim_)) ||
       (input_scaling_ && input_scaling_->dimension() != input_dim_)) {
     throw InvalidArgument(
@@ -222,7 +220,6 @@ PoolMemberTrend::PoolMemberTrend(Index input_dim, Index output_dim,
         "standardisations are given together, one value per output");
   }
   if (output_scaling_) {
-    rescales_outputs_ = true;
     shift_ = (output_scaling_->mean() - pool_output_scaling_->mean())
                  .cwiseQuotient(pool_output_scaling_->scale());
     factor_ = output_scaling_->scale().cwiseQuotient(pool_output_scaling_->scale());
@@ -236,14 +233,14 @@ Matrix PoolMemberTrend::member_inputs(const MatrixView& z) const {
 Matrix PoolMemberTrend::location(const MatrixView& z) const {
   Matrix location =
       inner_ ? inner_->location(member_inputs(z)) : Matrix::Zero(output_dim_, z.cols());
-  if (!rescales_outputs_) return location;
+  if (!output_scaling_) return location;
   return (factor_.asDiagonal() * location).colwise() + shift_;
 }
 
 Matrix PoolMemberTrend::scale(const MatrixView& z) const {
   Matrix scale = inner_ && inner_->has_scale() ? inner_->scale(member_inputs(z))
                                                : Matrix::Ones(output_dim_, z.cols());
-  if (!rescales_outputs_) return scale;
+  if (!output_scaling_) return scale;
   return factor_.asDiagonal() * scale;
 }
 

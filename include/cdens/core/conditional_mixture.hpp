@@ -426,7 +426,7 @@ class ConditionalMixture {
   void neighbour_components(const double* z, detail::ScalarComponentList& components) const;
   /// Member c's standardised inputs of the pool's z: z itself, or its own standardisation of z
   /// (the raw x) written to `own`, where the members have their own (pooled_gate.hpp).
-  const double* member_inputs(std::size_t c, const double* z, std::vector<double>& own) const;
+  const double* member_inputs(std::size_t c, const double* z, Matrix& own) const;
   /// `draws.size()` components (of the K) drawn at standardised input z by the neighbour path
   /// (NeighbourComponents::draw_components; a pool's by member).
   void draw_neighbour_components(const double* z, Rng& rng, std::vector<Index>& draws) const;

@@ -160,7 +160,9 @@ class PoolMemberTrend final : public OutputTrend {
   Index input_dim() const override { return input_dim_; }
   Index output_dim() const override { return output_dim_; }
   Matrix location(const MatrixView& z) const override;
-  bool has_scale() const override { return (inner_ && inner_->has_scale()) || rescales_outputs_; }
+  bool has_scale() const override {
+    return (inner_ && inner_->has_scale()) || output_scaling_.has_value();
+  }
   Matrix scale(const MatrixView& z) const override;
   nlohmann::json to_json() const override;
   static std::shared_ptr<const PoolMemberTrend> from_json(const nlohmann::json& document);
@@ -180,9 +182,8 @@ class PoolMemberTrend final : public OutputTrend {
   std::optional<Standardizer> input_scaling_;
   std::optional<Standardizer> output_scaling_;
   std::optional<Standardizer> pool_output_scaling_;
-  bool rescales_outputs_ = false;
-  Vector shift_;   ///< (m_c − m_p) / s_p
-  Vector factor_;  ///< s_c / s_p
+  Vector shift_;   ///< (m_c − m_p) / s_p, where the member has its own output standardisation
+  Vector factor_;  ///< s_c / s_p, likewise
 };
 
 /// The trend of a model file's "output_trend" member; ModelFormatError for an unknown kind or bad
