@@ -187,11 +187,16 @@ void predict_distribution(const PredictArguments& arguments, const ConditionalMo
                           "' is unordered (its mode is written instead)");
   }
 
-  const Matrix mean = by_row_blocks("predict: means", x.values, progress,
-                                    [&](const Matrix& rows) { return model.mixture.mean(rows); });
-  const Matrix covariance =
-      by_row_blocks("predict: variances", x.values, progress,
-                    [&](const Matrix& rows) { return model.mixture.covariance(rows); });
+  // One pass (the covariances need the means): the means' rows above the covariances'.
+  const Matrix moments =
+      by_row_blocks("predict: means and variances", x.values, progress, [&](const Matrix& rows) {
+        const ConditionalMixture::OutputMoments answer = model.mixture.mean_and_covariance(rows);
+        Matrix stacked(answer.means.rows() + answer.covariances.rows(), rows.cols());
+        stacked << answer.means, answer.covariances;
+        return stacked;
+      });
+  const auto mean = moments.topRows(output_dim);
+  const auto covariance = moments.bottomRows(output_dim * output_dim);
   const auto quantile_count = output_dim == 1 ? static_cast<Index>(probabilities.size()) : 0;
   std::vector<std::pair<std::string, Matrix>> answers;
   for (const std::string& name : query_names) {

@@ -61,8 +61,6 @@ Index block_count(Index m, Index width) { return (m + width - 1) / width; }
 // 1.8·10³⁰⁸. Data scaled by 10²⁰⁰ fitted, scored, then predicted non-finite variances.
 constexpr double kLargestOutputScale = 1e152;
 
-// The smallest query tolerance whose mixtures take Φ from a table (NormalCdfTable).
-constexpr double kTabulatedCdfTolerance = 1e-9;
 // Queries by kernel neighbours (for_each_scalar_output) take this many inputs per task.
 constexpr Index kNeighbourBlock = 8;
 
@@ -385,11 +383,10 @@ detail::ScalarMixture ConditionalMixture::scalar_mixture(
     centers(m) = maps.center(components.groups[i], 0, j, components.centers[i]);
     scales(m) = maps.spread(components.groups[i], 0, j, components.scales[i]);
   }
-  // Φ from the table where the answers may move by τ ≥ 10⁻⁹ anyway (its 5.4·10⁻¹² is then at
-  // most 0.54 % of τ); exactly at τ = 0, the brute-force reference.
-  const bool tabulated = scalar_tolerance() >= kTabulatedCdfTolerance;
+  // Φ from the table and the trapezoidal sums on a coarser grid where the answers may move by τ
+  // anyway (ScalarMixture's constructor); exactly at τ = 0, the brute-force reference.
   return detail::ScalarMixture(Eigen::Map<const Vector>(components.weights.data(), count), centers,
-                               scales, tabulated);
+                               scales, scalar_tolerance());
 }
 
 detail::TransformedScalarMixture ConditionalMixture::transformed_mixture(
@@ -1132,41 +1129,49 @@ ConditionalMixture::Moments ConditionalMixture::moments_in_t(const detail::Group
   return moments;
 }
 
-Matrix ConditionalMixture::covariance(const MatrixView& x) const {
+ConditionalMixture::OutputMoments ConditionalMixture::mean_and_covariance(
+    const MatrixView& x) const {
   const Index d = output_dim();
   if (!members_.empty()) {
-    // Σ_c a_c (Cov_c + (m_c − m)(m_c − m)ᵀ), centred on the pool's mean m = Σ_c a_c m_c.
-    std::vector<Matrix> means;
-    Matrix mean = Matrix::Zero(d, x.cols());
+    // Σ_c a_c (Cov_c + (m_c − m)(m_c − m)ᵀ), centred on the pool's mean m = Σ_c a_c m_c (summed
+    // as mean() sums it).
+    std::vector<OutputMoments> members;
+    OutputMoments result{Matrix::Zero(d, x.cols()), Matrix::Zero(d * d, x.cols())};
     for (std::size_t c = 0; c < members_.size(); ++c) {
-      means.push_back(members_[c].mean(x));
-      mean += member_weights_(static_cast<Index>(c)) * means.back();
+      members.push_back(members_[c].mean_and_covariance(x));
+      result.means += member_weights_(static_cast<Index>(c)) * members.back().means;
     }
-    Matrix result = Matrix::Zero(d * d, x.cols());
     for (std::size_t c = 0; c < members_.size(); ++c) {
       const double weight = member_weights_(static_cast<Index>(c));
-      const Matrix offsets = means[c] - mean;
-      const Matrix member = members_[c].covariance(x);
+      const Matrix offsets = members[c].means - result.means;
+      const Matrix& member = members[c].covariances;
       for (Index e = 0; e < d; ++e) {
         for (Index r = 0; r < d; ++r) {
-          result.row(r + e * d) += weight * (member.row(r + e * d).array() +
-                                             offsets.row(r).array() * offsets.row(e).array())
-                                                .matrix();
+          result.covariances.row(r + e * d) +=
+              weight *
+              (member.row(r + e * d).array() + offsets.row(r).array() * offsets.row(e).array())
+                  .matrix();
         }
       }
     }
     return result;
   }
-  const Matrix z = x_scaling_.transform_query(x, "x");
-  if (const std::optional<GaussianKernelCenters> kernel = summed_kernel_gate()) {
-    // Back to the user's units: Cov[y] = S Cov[t] S with S = diag(scale).
-    Matrix result = kernel_sum_moments(*kernel, z, true).covariances;
-    for (Index e = 0; e < d; ++e) {
-      for (Index r = 0; r < d; ++r)
-        result.row(r + e * d) *= y_scaling_.scale()(r) * y_scaling_.scale()(e);
-    }
-    return result;
+  const std::optional<GaussianKernelCenters> kernel = summed_kernel_gate();
+  if (!kernel) return {mean(x), covariance(x)};
+  OutputMoments result = kernel_sum_moments(*kernel, x_scaling_.transform_query(x, "x"), true);
+  result.means = y_scaling_.inverse_transform(result.means);
+  // Back to the user's units: Cov[y] = S Cov[t] S with S = diag(scale).
+  for (Index e = 0; e < d; ++e) {
+    for (Index r = 0; r < d; ++r)
+      result.covariances.row(r + e * d) *= y_scaling_.scale()(r) * y_scaling_.scale()(e);
   }
+  return result;
+}
+
+Matrix ConditionalMixture::covariance(const MatrixView& x) const {
+  if (!members_.empty() || summed_kernel_gate()) return mean_and_covariance(x).covariances;
+  const Index d = output_dim();
+  const Matrix z = x_scaling_.transform_query(x, "x");
   const detail::GroupMaps maps = groups_->maps(z);
   Matrix result(d * d, z.cols());
   if (answers_numerically()) {

@@ -7,10 +7,12 @@
 //
 // (kernels K_k(z) = e^{−½‖(z − u_k)/h‖²}, row weights c_k, marginal weight ε, a broad last
 // component B of weight δ). The kernel part's components are those of the points that carry all
-// of its kernel sum but τ/4 (kernel_neighbours.hpp), renormalised, reduced within 3τ/4
-// (component_reduction.hpp); the marginal part does not depend on z and is reduced within 3τ/4
-// once. Every probability the queries report then moves by at most τ/4 + 3τ/4 = τ, as the
-// reduction of all components does.
+// of its kernel sum but τ/4 (kernel_neighbours.hpp), renormalised, reduced within
+// 3τ/(8(1 − δ)(1 − ε)) (component_reduction.hpp); the marginal part does not depend on z and is
+// reduced within 3τ/(8(1 − δ)ε) once (3τ/(4(1 − δ)) for the kernel part where ε = 0; neither
+// within more than 0.01). Scaled by their shares, the two reductions move every probability by at
+// most 3τ/8 each, so the queries' probabilities move by at most τ/4 + 3τ/4 = τ, as the reduction
+// of all components does.
 
 #include <vector>
 
@@ -57,6 +59,7 @@ class NeighbourComponents {
   Vector inverse_widths_;
   KernelNeighbours neighbours_;
   double tolerance_;
+  double kernel_tolerance_ = 0.0;               ///< the kernel part's reduction tolerance
   double kernel_share_;                         ///< (1 − δ)(1 − ε)
   double marginal_share_;                       ///< (1 − δ) ε
   double broad_share_;                          ///< δ

@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "core/math_constants.hpp"
 #include "model/cdf_inversion.hpp"
 #include "model/tabulated_normal_cdf.hpp"
 
@@ -72,8 +73,8 @@ double bracketed_root(double negative, double positive, double guess, const Eval
 }  // namespace
 
 ScalarMixture::ScalarMixture(const VectorView& probabilities, const VectorView& centers,
-                             const VectorView& scales, bool tabulated_cdf)
-    : tabulated_cdf_(tabulated_cdf) {
+                             const VectorView& scales, double tolerance)
+    : tolerance_(tolerance), tabulated_cdf_(tolerance >= kTabulatedCdfTolerance) {
   lowest_ = INFINITY;
   highest_ = -INFINITY;
   for (Index k = 0; k < probabilities.size(); ++k) {
@@ -277,20 +278,26 @@ double ScalarMixture::absolute_deviation(double t) const {
   return sum;
 }
 
+ScalarMixture::TrapezoidGrid ScalarMixture::trapezoid_grid() const {
+  constexpr double kExactSpacing = 0.5;
+  if (!(tolerance_ > 0.0)) return {kExactSpacing, kExactWindowWidths};
+  const double log_share = std::log(16.0 / tolerance_);  // −log(τ/16)
+  return {std::max(kExactSpacing, kPi / std::sqrt(log_share)),
+          std::min(kExactWindowWidths, std::sqrt(2.0 * (log_share - std::log(2.0))))};
+}
+
 template <class Pair, class SumOnGrid>
 double ScalarMixture::pairs_or_trapezoid(const Pair& pair, const SumOnGrid& sum_on_grid) const {
   const std::size_t count = weights_.size();
   const double narrowest = *std::min_element(scales_.begin(), scales_.end());
-  // The spacing in narrowest widths (mean_absolute_difference): its aliasing error e^{−π²/r²}
-  // is 7·10⁻¹⁸ at r = 1/2, 1.2·10⁻¹² at r = 0.6 (beside a tabulated CDF's 5.4·10⁻¹²).
-  const double spacing = tabulated_cdf_ ? 0.6 : 0.5;
+  const TrapezoidGrid grid = trapezoid_grid();
   // lowest_ and highest_ lie ten widths beyond every component.
-  const double points = std::ceil((highest_ - lowest_) / (spacing * narrowest)) + 1.0;
+  const double points = std::ceil((highest_ - lowest_) / (grid.spacing * narrowest)) + 1.0;
   // The cheaper of the two, counting terms: the pairs' K(K + 1)/2, or the grid's points and
   // each component's points within its window (pdfs_and_cdfs_within). A grid of more than 2²⁰
   // points (8 MB: one component far narrower than the mixture's range) only where there are
   // more components still.
-  const double window_points = 2.0 * grid_window_widths() / spacing;
+  const double window_points = 2.0 * grid.window_widths / grid.spacing;
   double grid_terms = points;
   for (const double scale : scales_) {
     grid_terms += std::min(points, window_points * scale / narrowest + 2.0);
@@ -324,7 +331,7 @@ double ScalarMixture::mean_absolute_difference() const {
       },
       [this](const std::vector<double>& points) {
         std::vector<double> probabilities;
-        pdfs_and_cdfs_within(points, grid_window_widths(), nullptr, &probabilities);
+        pdfs_and_cdfs_within(points, trapezoid_grid().window_widths, nullptr, &probabilities);
         double sum = 0.0;
         for (const double probability : probabilities)
           sum += 2.0 * probability * (1.0 - probability);
@@ -341,7 +348,7 @@ double ScalarMixture::squared_norm() const {
       },
       [this](const std::vector<double>& points) {
         std::vector<double> densities;
-        pdfs_and_cdfs_within(points, grid_window_widths(), &densities, nullptr);
+        pdfs_and_cdfs_within(points, trapezoid_grid().window_widths, &densities, nullptr);
         double sum = 0.0;
         for (const double density : densities) sum += density * density;
         return sum;

@@ -48,9 +48,18 @@ ConditionalMixture componentwise(const ConditionalMixture& model) {
                             model.outputs());
 }
 
+/// mean_and_covariance(x) is mean(x) and covariance(x), to the bit.
+void expect_moments_in_one_pass(const ConditionalMixture& model, const MatrixView& x,
+                                const Matrix& mean, const Matrix& covariance) {
+  const ConditionalMixture::OutputMoments moments = model.mean_and_covariance(x);
+  EXPECT_TRUE(moments.means == mean);
+  EXPECT_TRUE(moments.covariances == covariance);
+}
+
 /// The largest |log p| difference between the model and the same mixture queried componentwise,
 /// and the largest differences of its means and covariances, each in units of the componentwise
-/// conditional standard deviations (of the output; of the two outputs' product).
+/// conditional standard deviations (of the output; of the two outputs' product). Each answers
+/// its means and covariances in one pass as it does one by one.
 double largest_difference(const ConditionalMixture& model, const MatrixView& x,
                           const MatrixView& y) {
   const ConditionalMixture reference = componentwise(model);
@@ -58,6 +67,8 @@ double largest_difference(const ConditionalMixture& model, const MatrixView& x,
   const Matrix covariance = model.covariance(x);
   const Matrix reference_mean = reference.mean(x);
   const Matrix reference_covariance = reference.covariance(x);
+  expect_moments_in_one_pass(model, x, mean, covariance);
+  expect_moments_in_one_pass(reference, x, reference_mean, reference_covariance);
   const Index d = model.output_dim();
   double largest = (model.log_pdf(x, y) - reference.log_pdf(x, y)).cwiseAbs().maxCoeff();
   for (Index j = 0; j < x.cols(); ++j) {

@@ -173,7 +173,7 @@ def test_predict_shows_its_row_queries_and_quiet_silences_them(cli, model_files,
                "--out", str(tmp_path / "predictions.csv")]
     status, _, terminal = run_on_terminal(command)
     assert status == 0, terminal
-    for stage in ("means", "variances", "quantiles"):
+    for stage in ("means and variances", "quantiles"):
         assert f"\rpredict: {stage}: 0/272 (0%)" in terminal
     assert terminal.rsplit("\r", 1)[-1].strip() == ""
     status, _, terminal = run_on_terminal(command + ["--quiet"])

@@ -251,6 +251,13 @@ class ConditionalMixture {
   Matrix mean(const MatrixView& x) const;
   /// Cov[y | x_j], column-major d_y × d_y matrices stacked as (d_y·d_y) × m.
   Matrix covariance(const MatrixView& x) const;
+  struct OutputMoments {
+    Matrix means;        ///< d_y × m
+    Matrix covariances;  ///< (d_y·d_y) × m
+  };
+  /// mean(x) and covariance(x), to the bit, at the cost of covariance(x) alone (which needs the
+  /// means: a pool's members and the kernel-sum path compute them once for both).
+  OutputMoments mean_and_covariance(const MatrixView& x) const;
   /// ∫ p(y | x_j)² dy, the first term of the SQ criterion (a sum over the levels of a discrete
   /// dimension; with an atom, against the mixed measure: P(y = a | x_j)² plus the continuous
   /// part's integral): m values.
@@ -454,10 +461,6 @@ class ConditionalMixture {
   /// each mean within kMomentTolerance of its output's kernel width s_d (in t), each covariance
   /// entry within kMomentTolerance·min_d s_d² (the variances are at least s_d², so within
   /// kMomentTolerance of themselves).
-  struct OutputMoments {
-    Matrix means;
-    Matrix covariances;
-  };
   OutputMoments kernel_sum_moments(const GaussianKernelCenters& kernel, const MatrixView& z,
                                    bool covariances) const;
   /// For a pooled gate (ConditionalGate::pooled_members) over a model without an atom or output
