@@ -142,6 +142,8 @@ test-python: python
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/peers/density/parzen_large_n.py --quick
 	@echo "KCDE log-densities at scale, quick mode:"
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/scale/kcde_queries.py --quick
+	@echo "Large tables through the command (fit --test, predict, evaluate, sample), quick mode:"
+	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/scale/large_tables.py --quick
 	@echo "Loading a large KCDE model file, quick mode:"
 	@OMP_WAIT_POLICY=PASSIVE $(VENV)/bin/python bench/scale/model_file_memory.py --quick
 	@echo "Outputs with an atom (zero-inflated, known truth; Fair's affairs), quick mode:"

@@ -191,11 +191,14 @@ def check_artificial(headline, summary):
     for (which, n), (dr, cde) in summary.items():
         error = np.mean(dr["LSCE"])
         headline.require(error <= FOUND_SUBSPACE,
-                         f"set ({which}), n = {n}: LSCE DR error {error:.3f} ≤ {FOUND_SUBSPACE}")
+                         f"set ({which}), n = {n}: LSCE DR error {error:.3f} ≤ {FOUND_SUBSPACE}",
+                         {f"set ({which}), n = {n}: LSCE DR error": error})
         reduced, full = np.mean(cde["LSCE/LSCDE"]), np.mean(cde["None/LSCDE"])
         headline.require(reduced <= full,
                          f"set ({which}), n = {n}: LSCE/LSCDE CDE error {reduced:.3f} ≤ "
-                         f"None/LSCDE {full:.3f}")
+                         f"None/LSCDE {full:.3f}",
+                         {f"set ({which}), n = {n}: LSCE/LSCDE CDE error": reduced,
+                          f"set ({which}), n = {n}: None/LSCDE CDE error": full})
 
 
 def plot_artificial(summary, sets, ns, combos, out):

@@ -177,12 +177,15 @@ def check_example(headline, example, results):
         if parzen is not None:
             headline.require(l1 <= L1_FACTOR * parzen,
                              f"Table {example.table}: {method} L1 {l1:.4f} ≤ {L1_FACTOR} × "
-                             f"PW's {parzen:.4f}")
+                             f"PW's {parzen:.4f}",
+                             {f"Table {example.table}: {method} L1": l1,
+                              f"Table {example.table}: PW L1": parzen})
         if example.n >= 100:
             kernels = np.mean(results[method]["kernels"])
             headline.require(kernels <= KERNEL_SHARE * example.n,
                              f"Table {example.table}: {method} keeps {kernels:.1f} kernels ≤ "
-                             f"{KERNEL_SHARE} × N = {KERNEL_SHARE * example.n:.0f}")
+                             f"{KERNEL_SHARE} × N = {KERNEL_SHARE * example.n:.0f}",
+                             {f"Table {example.table}: {method} kernels": kernels})
 
 
 def timing(sizes, stoppings, threads, repeats):
