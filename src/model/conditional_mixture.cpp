@@ -409,7 +409,7 @@ detail::TransformedScalarMixture ConditionalMixture::transformed_mixture(
     part.centers.push_back(maps.center(g, 0, j, components.centers[m]));
     part.scales.push_back(maps.spread(g, 0, j, components.scales[m]));
   }
-  return detail::TransformedScalarMixture(std::move(parts), support_->bounds());
+  return detail::TransformedScalarMixture(std::move(parts), support_->bounds(), scalar_tolerance());
 }
 
 std::unique_ptr<detail::ScalarOutput> ConditionalMixture::scalar_output(
@@ -1032,15 +1032,8 @@ Matrix ConditionalMixture::mean(const MatrixView& x) const {
   if (const std::optional<GaussianKernelCenters> kernel = summed_kernel_gate()) {
     return y_scaling_.inverse_transform(kernel_sum_moments(*kernel, z, false).means);
   }
+  if (answers_numerically()) return numerical_moments(z).means;
   const detail::GroupMaps maps = groups_->maps(z);
-  if (answers_numerically()) {
-    Matrix result(1, z.cols());
-    for_each_query(z, [&](Index j, const VectorView& pi) {
-      double variance = 0.0;
-      transformed_moments(pi, maps, j, result(0, j), variance);
-    });
-    return result;
-  }
   // E[t] = Σ_g (Π_g μ_g + f_g ⊙ Σ_{k ∈ g} π_k m_k), Π_g the group's probability.
   Matrix result = Matrix::Zero(output_dim(), z.cols());
   for_each_probability_block(z, [&](Index start, const Matrix& probabilities) {
@@ -1055,63 +1048,82 @@ Matrix ConditionalMixture::mean(const MatrixView& x) const {
   return y_scaling_.inverse_transform(result);
 }
 
-void ConditionalMixture::transformed_moments(const VectorView& pi, const detail::GroupMaps& maps,
-                                             Index j, double& mean, double& variance) const {
+ConditionalMixture::OutputMoments ConditionalMixture::numerical_moments(const Matrix& z) const {
+  const detail::GroupMaps maps = groups_->maps(z);
+  OutputMoments result{Matrix(1, z.cols()), Matrix(1, z.cols())};
+  if (neighbour_path_) {
+    for_each_neighbour_input(z, [&](Index j, const double* z_j) {
+      detail::ScalarComponentList components;
+      neighbour_components(z_j, components);
+      transformed_moments(components, maps, j, result.means(0, j), result.covariances(0, j));
+    });
+    return result;
+  }
+  // Components below 1e-16 are left out (their total is at most K · 1e-16).
+  for_each_query(z, [&](Index j, const VectorView& pi) {
+    detail::ScalarComponentList components;
+    for (std::size_t g = 0; g < groups_->size(); ++g) {
+      for (Index k = groups_->first(g); k < groups_->end(g); ++k) {
+        if (pi(k) > 1e-16) {
+          components.push_back(pi(k), outputs_.centers()(0, k), outputs_.scales()(0, k), g);
+        }
+      }
+    }
+    transformed_moments(components, maps, j, result.means(0, j), result.covariances(0, j));
+  });
+  return result;
+}
+
+void ConditionalMixture::transformed_moments(const detail::ScalarComponentList& components,
+                                             const detail::GroupMaps& maps, Index j, double& mean,
+                                             double& variance) const {
   // Every component's mean and variance in y's units: a plain component is
   // N(ȳ + S (μ_g + f_g c_k), S² f_g² s_k²), a transformed one is quadrature; truncated to output
   // bounds, the truncated normal's moments (closed forms or its rule, truncated_normal.hpp) and
   // its rule through the transform. Then E[y] = Σ_k π_k m_k and, centred so that no far-away
-  // mean cancels the variance, Var[y] = Σ_k π_k (v_k + (m_k − E[y])²). Components below 1e-16
-  // are left out (their total is at most K · 1e-16).
+  // mean cancels the variance, Var[y] = Σ_k π_k (v_k + (m_k − E[y])²).
   const double shift = y_scaling_.mean()(0);
   const double scale = y_scaling_.scale()(0);
-  std::vector<double> weights;
-  std::vector<double> means;
-  std::vector<double> variances;
-  for (std::size_t g = 0; g < groups_->size(); ++g) {
+  const std::size_t count = components.weights.size();
+  std::vector<double> means(count);
+  std::vector<double> variances(count);
+  for (std::size_t m = 0; m < count; ++m) {
+    const std::size_t g = components.groups[m];
     const OutputTransform* transform = groups_->groups()[g].transform.get();
-    for (Index k = groups_->first(g); k < groups_->end(g); ++k) {
-      if (!(pi(k) > 1e-16)) continue;
-      const double center = maps.center(g, 0, j, outputs_.centers()(0, k));
-      const double spread = maps.spread(g, 0, j, outputs_.scales()(0, k));
-      double m1 = 0.0;
-      double v = 0.0;
-      const std::optional<detail::TruncatedComponent> truncated =
-          support_->bounded() ? std::optional(support_->component(g, center, spread))
-                              : std::nullopt;
-      if (truncated && truncated->truncated() && !transform) {
-        // A component of an untransformed group is truncated in y itself.
-        const detail::TruncatedMoments moments =
-            detail::truncated_normal_moments(truncated->a(), truncated->b());
-        m1 = truncated->at_offset(moments.mode, moments.mean_offset);
-        v = truncated->spread() * truncated->spread() * moments.variance;
-      } else if (transform) {
-        double m2 = 0.0;
-        if (truncated && truncated->truncated()) {
-          detail::truncated_transformed_component_moments(*transform, *truncated, m1, m2);
-        } else {
-          detail::transformed_component_moments(*transform, center, spread, m1, m2);
-        }
-        v = std::max(0.0, m2 - m1 * m1);
+    const double center = maps.center(g, 0, j, components.centers[m]);
+    const double spread = maps.spread(g, 0, j, components.scales[m]);
+    const std::optional<detail::TruncatedComponent> truncated =
+        support_->bounded() ? std::optional(support_->component(g, center, spread)) : std::nullopt;
+    if (truncated && truncated->truncated() && !transform) {
+      // A component of an untransformed group is truncated in y itself.
+      const detail::TruncatedMoments moments =
+          detail::truncated_normal_moments(truncated->a(), truncated->b());
+      means[m] = truncated->at_offset(moments.mode, moments.mean_offset);
+      variances[m] = truncated->spread() * truncated->spread() * moments.variance;
+    } else if (transform) {
+      double second = 0.0;
+      if (truncated && truncated->truncated()) {
+        detail::truncated_transformed_component_moments(*transform, *truncated, means[m], second);
       } else {
-        m1 = shift + scale * center;
-        v = scale * scale * spread * spread;
+        detail::transformed_component_moments(*transform, center, spread, means[m], second);
       }
-      weights.push_back(pi(k));
-      means.push_back(m1);
-      variances.push_back(v);
+      variances[m] = std::max(0.0, second - means[m] * means[m]);
+    } else {
+      means[m] = shift + scale * center;
+      variances[m] = scale * scale * spread * spread;
     }
   }
+  const std::vector<double>& weights = components.weights;
   double total = 0.0;
   double first = 0.0;
-  for (std::size_t i = 0; i < weights.size(); ++i) {
-    total += weights[i];
-    first += weights[i] * means[i];
+  for (std::size_t m = 0; m < count; ++m) {
+    total += weights[m];
+    first += weights[m] * means[m];
   }
   mean = first / total;
   variance = 0.0;
-  for (std::size_t i = 0; i < weights.size(); ++i) {
-    variance += weights[i] * (variances[i] + (means[i] - mean) * (means[i] - mean));
+  for (std::size_t m = 0; m < count; ++m) {
+    variance += weights[m] * (variances[m] + (means[m] - mean) * (means[m] - mean));
   }
   variance /= total;
 }
@@ -1157,6 +1169,7 @@ ConditionalMixture::OutputMoments ConditionalMixture::mean_and_covariance(
     return result;
   }
   const std::optional<GaussianKernelCenters> kernel = summed_kernel_gate();
+  if (answers_numerically()) return numerical_moments(x_scaling_.transform_query(x, "x"));
   if (!kernel) return {mean(x), covariance(x)};
   OutputMoments result = kernel_sum_moments(*kernel, x_scaling_.transform_query(x, "x"), true);
   result.means = y_scaling_.inverse_transform(result.means);
@@ -1169,18 +1182,13 @@ ConditionalMixture::OutputMoments ConditionalMixture::mean_and_covariance(
 }
 
 Matrix ConditionalMixture::covariance(const MatrixView& x) const {
-  if (!members_.empty() || summed_kernel_gate()) return mean_and_covariance(x).covariances;
+  if (!members_.empty() || summed_kernel_gate() || answers_numerically()) {
+    return mean_and_covariance(x).covariances;
+  }
   const Index d = output_dim();
   const Matrix z = x_scaling_.transform_query(x, "x");
   const detail::GroupMaps maps = groups_->maps(z);
   Matrix result(d * d, z.cols());
-  if (answers_numerically()) {
-    for_each_query(z, [&](Index j, const VectorView& pi) {
-      double mean = 0.0;
-      transformed_moments(pi, maps, j, mean, result(0, j));
-    });
-    return result;
-  }
   for_each_query(z, [&](Index j, const VectorView& pi) {
     // Cov[t] = Σ_k π_k (diag v_k + (m_k − E[t]) (m_k − E[t])ᵀ) over the components' moments in
     // t, centred: far from the data a trend moves every m_k far from 0, and the uncentred

@@ -74,7 +74,8 @@ double inverted(double low, double high, double p, bool relative, const Cdf& cdf
 
 }  // namespace
 
-TransformedScalarMixture::TransformedScalarMixture(std::vector<Part> parts, OutputBounds bounds)
+TransformedScalarMixture::TransformedScalarMixture(std::vector<Part> parts, OutputBounds bounds,
+                                                   double tolerance)
     : bounds_(bounds) {
   double total = 0.0;
   std::size_t count = 0;
@@ -102,11 +103,12 @@ TransformedScalarMixture::TransformedScalarMixture(std::vector<Part> parts, Outp
       part.upper = bounds_.y_upper;
     }
     const Vector normalized = as_vector(part.probabilities) / weight;
-    Prepared prepared{weight,
-                      ScalarMixture(normalized, as_vector(part.centers), as_vector(part.scales)),
-                      std::move(part),
-                      {},
-                      {}};
+    Prepared prepared{
+        weight,
+        ScalarMixture(normalized, as_vector(part.centers), as_vector(part.scales), tolerance),
+        std::move(part),
+        {},
+        {}};
     const Part& kept = prepared.part;
     if (std::isfinite(kept.lower) || std::isfinite(kept.upper)) {
       for (std::size_t k = 0; k < kept.probabilities.size(); ++k) {

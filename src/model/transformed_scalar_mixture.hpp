@@ -62,8 +62,10 @@ class TransformedScalarMixture {
   };
 
   /// Parts with no positive probability are dropped; the total probability must be positive.
-  /// `bounds`: the output bounds in y, which the parts' own bounds are in their t.
-  explicit TransformedScalarMixture(std::vector<Part> parts, OutputBounds bounds = {});
+  /// `bounds`: the output bounds in y, which the parts' own bounds are in their t. `tolerance`:
+  /// the queries' tolerance τ ≥ 0, each part's ScalarMixture's (its Φ from a table at τ ≥ 10⁻⁹).
+  explicit TransformedScalarMixture(std::vector<Part> parts, OutputBounds bounds = {},
+                                    double tolerance = 0.0);
 
   double pdf(double y) const;
   double cdf(double y) const;

@@ -5,8 +5,9 @@
 // output, around a line and the Gaussian-process trend, with a Yeo–Johnson transform, with an atom,
 // and a pool of two. The bounds checked are the reduction's: every probability within τ (a
 // region's exact probability within 2τ per interval, two CDF values, of its coverage), every
-// quantile's exact CDF (below and at it) within τ of its probability, the CRPS within τ times the
-// components' span plus ten widths; 1e−9 more covers the rounding and the searches' own precision.
+// quantile's exact CDF (below and at it) within τ of its probability, the CRPS and the means
+// within τ times the components' span plus ten widths (the variances within its square); 1e−9
+// more covers the rounding and the searches' own precision.
 // Asked all at once (ConditionalMixture::scalar_answers, as an evaluation asks), the queries give
 // the values they give one by one.
 
@@ -105,6 +106,14 @@ void expect_within_tolerance(const ConditionalMixture& model, const Matrix& x, c
   expect_regions_hold_their_coverage(model, exact, x);
   expect_regions_hold_their_coverage(exact, exact, x);
   EXPECT_LT((model.crps(x, y) - exact.crps(x, y)).cwiseAbs().maxCoeff(), kTau * span + kSlack);
+  // Means and variances (from the reduced components where the components are not Gaussian in
+  // y, as a transform's; by kernel sums, whatever τ, otherwise): within τ times the span, and its
+  // square.
+  const ConditionalMixture::OutputMoments moments = model.mean_and_covariance(x);
+  const ConditionalMixture::OutputMoments exact_moments = exact.mean_and_covariance(x);
+  EXPECT_LT((moments.means - exact_moments.means).cwiseAbs().maxCoeff(), kTau * span + kSlack);
+  EXPECT_LT((moments.covariances - exact_moments.covariances).cwiseAbs().maxCoeff(),
+            kTau * span * span + kSlack);
   expect_answers_at_once_as_one_by_one(model, x, y);
 }
 
@@ -148,6 +157,10 @@ TEST(ReducedQueriesTest, TransformedKcdeAnswersWithinTheTolerance) {
   ASSERT_TRUE(fit.model.has_output_transform());
   const test::PairSample queries = test::sine_sample(40, 2, 34);
   expect_within_tolerance(fit.model, queries.x, queries.y, span_of(queries));
+  EXPECT_TRUE((fit.model.mean(queries.x).array() !=
+               fit.model.with_query_tolerance(0.0).mean(queries.x).array())
+                  .any())
+      << "the means were not taken from the reduced components";
   // Regions at more inputs: the grid in y of a transformed part once missed narrow modes (two of
   // these 200 regions were 4·10⁻⁴ and 3·10⁻³ short of their coverage).
   expect_regions_hold_their_coverage(fit.model, fit.model.with_query_tolerance(0.0),

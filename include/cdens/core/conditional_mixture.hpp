@@ -387,9 +387,15 @@ class ConditionalMixture {
                       Rng& rng) const;
   /// E[y] and Var[y] of a one-dimensional y at input j of `maps` for a model whose components
   /// are not Gaussian in y (transformed components' moments by quadrature, truncated ones'
-  /// closed forms or quadrature, truncated_normal.hpp).
-  void transformed_moments(const VectorView& pi, const detail::GroupMaps& maps, Index j,
-                           double& mean, double& variance) const;
+  /// closed forms or quadrature, truncated_normal.hpp), over `components` (probabilities summing
+  /// to one; centres and widths before the trend groups' maps).
+  void transformed_moments(const detail::ScalarComponentList& components,
+                           const detail::GroupMaps& maps, Index j, double& mean,
+                           double& variance) const;
+  /// E[y] and Var[y] (1 × m each) at standardised inputs z for a model that answers_numerically:
+  /// from each input's reduced components where the model takes the kernel-neighbour path (its
+  /// queries' tolerance), else from every component of probability above 10⁻¹⁶.
+  OutputMoments numerical_moments(const Matrix& z) const;
   /// The query tolerance of the one-dimensional queries: 0 for a mixture of at most
   /// kExactComponents distinct components or with output bounds, query_tolerance() otherwise.
   double scalar_tolerance() const;
