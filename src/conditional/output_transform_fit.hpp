@@ -26,7 +26,9 @@ double yeo_johnson_profile_lambda(const MatrixView& x, const VectorView& v,
 /// chosen from the pairs (`fit` also gets B, with m = 0 and s = 1, to see y's own recording
 /// grid through it), and returns its model in y's units: each trend group carries the
 /// transform, y's standardisation is that of y itself (so the model pools with untransformed
-/// ones), the leave-one-out log-densities and NLLs of the report gain the Jacobian, and the
+/// ones; Yeo–Johnson's λ = 1, the identity, gives the model without a transform, y standardised
+/// by its own standardisation composed with the fitted model's, equal to it but for rounding),
+/// the leave-one-out log-densities and NLLs of the report gain the Jacobian, and the
 /// report holds "output_transform_lambda" (0 for log). InvalidArgument for d_y ≠ 1 or, with log,
 /// an output that is not positive; also for sample weights in `context` (the transform's profile
 /// likelihood and the Jacobian's mean are not weighted). On several ranks of the context's

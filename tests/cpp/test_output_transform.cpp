@@ -259,6 +259,43 @@ TEST(OutputTransform, ProfileLambdaRecoversTheYeoJohnsonExponentOfALinearModel) 
   }
 }
 
+TEST(OutputTransform, YeoJohnsonAtTheIdentityFitsTheModelWithoutTransform) {
+  // y = 1 + 2 x + 0.5 ε with every pair mirrored through (0, 1): ψ_λ(−v) = −ψ_{2−λ}(v) makes the
+  // profile likelihood symmetric about λ = 1, its maximum. ψ₁ is the identity, so the fit is the
+  // model without a transform — its densities those of KCDE fitted to y itself — answered by the
+  // kernel sums, not componentwise.
+  Rng rng(12, 0);
+  const Index half = 400;
+  Matrix x(1, 2 * half);
+  Matrix y(1, 2 * half);
+  for (Index i = 0; i < half; ++i) {
+    x(0, i) = rng.normal();
+    y(0, i) = 1.0 + 2.0 * x(0, i) + 0.5 * rng.normal();
+    x(0, half + i) = -x(0, i);
+    y(0, half + i) = 2.0 - y(0, i);
+  }
+  KcdeOptions options;
+  options.bandwidth = {0.3, 0.2};
+  KcdeOptions transformed = options;
+  transformed.y_transform = OutputTransformChoice::yeo_johnson;
+  const ConditionalFit plain = fit_kcde(x, y, options);
+  const ConditionalFit identity = fit_kcde(x, y, transformed);
+  ASSERT_EQ(identity.report.statistics.at("output_transform_lambda"), 1.0);
+  EXPECT_FALSE(identity.model.has_output_transform());
+  const PairSample queries = sine_sample(50, 1, 13);
+  const Matrix query_y = 1.0 + 2.0 * queries.x.array() + queries.y.array();
+  EXPECT_LT((identity.model.log_pdf(queries.x, query_y) - plain.model.log_pdf(queries.x, query_y))
+                .cwiseAbs()
+                .maxCoeff(),
+            1e-9);
+  // The held-out terms auto stacks are the same, so auto keeps one of the two candidates.
+  ASSERT_TRUE(identity.report.held_out && plain.report.held_out);
+  EXPECT_LT((identity.report.held_out->log_densities - plain.report.held_out->log_densities)
+                .cwiseAbs()
+                .maxCoeff(),
+            1e-9);
+}
+
 TEST(OutputTransform, FitsOnALogOutputEqualTheEstimatorFittedToLogYByHand) {
   // y = exp(sin(2 x₀) + 0.3 ε): fitting with transform = log must give the model fitted to
   // log y, its densities divided by y and its leave-one-out terms shifted by −log y_i.
