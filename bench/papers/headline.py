@@ -46,6 +46,11 @@ class Headline:
             sys.exit(f"{self.paper}: {len(failed)} headline check(s) failed: " + "; ".join(failed))
 
 
+def uptime():
+    """`uptime`'s line: the machine's load beside a measurement (timings swing with it)."""
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
 def git(*arguments):
     """The output of a git command in the repository, or None without git or a repository."""
     try:

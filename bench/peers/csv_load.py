@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -24,10 +25,8 @@ import pandas as pd
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 BENCH = os.path.join(REPO, "build", "bench", "bench", "micro", "cdens_bench_csv")
-
-
-def uptime():
-    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+sys.path.insert(0, os.path.join(REPO, "bench", "papers"))
+from headline import uptime  # noqa: E402
 
 
 def cdens_seconds(bench, path, repetitions):

@@ -35,7 +35,6 @@ import argparse
 import os
 import re
 import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -46,7 +45,7 @@ import cdens
 import cdens.metrics
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "papers"))
-from headline import Headline  # noqa: E402
+from headline import Headline, uptime  # noqa: E402
 
 HEADLINE_SECONDS = 60.0
 # The quick mode's peak resident memory: its data, model and queries take tens of MB; the means
@@ -60,10 +59,6 @@ QUICK_ONE_DIMENSIONAL_ROWS = 2000
 PROBABILITIES = [0.05, 0.5, 0.95]
 # The quantiles' agreement: the query tolerance, 1e-6 (plus rounding).
 QUANTILE_TOLERANCE = 1e-6 + 1e-9
-
-
-def uptime():
-    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
 def pairs(n, input_dim, rng):

@@ -51,7 +51,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "bench", "papers"))
 sys.path.insert(0, os.path.join(ROOT, "bench", "peers", "uci"))
-from headline import Headline  # noqa: E402
+from headline import Headline, uptime  # noqa: E402
 import peers  # noqa: E402
 
 UCI = os.path.join(os.path.dirname(ROOT), "shared", "data", "uci")
@@ -88,10 +88,6 @@ QUICK_EXCESS_NLL = 0.15
 # each log-density within 1e-6 of the exact sum (docs/methods/kernel_sums.md), so the two mean
 # NLLs agree within 1e-6 whichever path each takes.
 NLL_AGREEMENT = 1e-6
-
-
-def uptime():
-    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
 def true_mean_and_sd(x):

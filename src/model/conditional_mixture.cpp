@@ -1168,8 +1168,8 @@ ConditionalMixture::OutputMoments ConditionalMixture::mean_and_covariance(
     }
     return result;
   }
-  const std::optional<GaussianKernelCenters> kernel = summed_kernel_gate();
   if (answers_numerically()) return numerical_moments(x_scaling_.transform_query(x, "x"));
+  const std::optional<GaussianKernelCenters> kernel = summed_kernel_gate();
   if (!kernel) return {mean(x), covariance(x)};
   OutputMoments result = kernel_sum_moments(*kernel, x_scaling_.transform_query(x, "x"), true);
   result.means = y_scaling_.inverse_transform(result.means);

@@ -319,7 +319,7 @@ double ScalarMixture::pairs_or_trapezoid(const Pair& pair, const SumOnGrid& sum_
   for (Index g = 1; g < intervals; ++g) {
     inner[static_cast<std::size_t>(g - 1)] = lowest_ + step * static_cast<double>(g);
   }
-  return step * sum_on_grid(inner);
+  return step * sum_on_grid(inner, grid.window_widths);
 }
 
 double ScalarMixture::mean_absolute_difference() const {
@@ -329,9 +329,9 @@ double ScalarMixture::mean_absolute_difference() const {
         return absolute_normal_mean(centers_[k] - centers_[l],
                                     scales_[k] * scales_[k] + scales_[l] * scales_[l]);
       },
-      [this](const std::vector<double>& points) {
+      [this](const std::vector<double>& points, double window_widths) {
         std::vector<double> probabilities;
-        pdfs_and_cdfs_within(points, trapezoid_grid().window_widths, nullptr, &probabilities);
+        pdfs_and_cdfs_within(points, window_widths, nullptr, &probabilities);
         double sum = 0.0;
         for (const double probability : probabilities)
           sum += 2.0 * probability * (1.0 - probability);
@@ -346,9 +346,9 @@ double ScalarMixture::squared_norm() const {
         const double offset = centers_[k] - centers_[l];
         return kInverseSqrt2Pi / std::sqrt(variance) * std::exp(-0.5 * offset * offset / variance);
       },
-      [this](const std::vector<double>& points) {
+      [this](const std::vector<double>& points, double window_widths) {
         std::vector<double> densities;
-        pdfs_and_cdfs_within(points, trapezoid_grid().window_widths, &densities, nullptr);
+        pdfs_and_cdfs_within(points, window_widths, &densities, nullptr);
         double sum = 0.0;
         for (const double density : densities) sum += density * density;
         return sum;

@@ -112,8 +112,8 @@ class ScalarMixture {
   /// rule on trapezoid_grid's grid over [lowest_, highest_] (its points, and each component's
   /// points within its window; a grid of more than 2²⁰ points only where there are more
   /// components than points); otherwise the rule's step times
-  /// sum_on_grid(the grid's inner points), the sum of the integrand over them (negligible at both
-  /// ends).
+  /// sum_on_grid(the grid's inner points, its windows' widths), the sum of the integrand over them
+  /// (negligible at both ends).
   template <class Pair, class SumOnGrid>
   double pairs_or_trapezoid(const Pair& pair, const SumOnGrid& sum_on_grid) const;
   /// pdfs_and_cdfs with each component's terms within `widths` of its widths.

@@ -27,7 +27,6 @@ test log-likelihood of each. `uptime` before and after says what else was runnin
 
 import argparse
 import os
-import subprocess
 import sys
 import time
 import warnings
@@ -38,15 +37,11 @@ from sklearn.mixture import GaussianMixture
 import cdens
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "papers"))
-from headline import Headline  # noqa: E402
+from headline import Headline, uptime  # noqa: E402
 
 COMPONENTS = 8
 DIMENSION = 10
 TEST_POINTS = 20_000
-
-
-def uptime():
-    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
 def mixture_sample(n, rng, centres, scales):

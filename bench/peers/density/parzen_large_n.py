@@ -22,7 +22,6 @@ else was running.
 
 import argparse
 import os
-import subprocess
 import sys
 import time
 
@@ -32,13 +31,9 @@ from sklearn.neighbors import KernelDensity
 import cdens
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "papers"))
-from headline import Headline  # noqa: E402
+from headline import Headline, uptime  # noqa: E402
 
 QUICK_SPEEDUP = 5.0
-
-
-def uptime():
-    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
 def mixture_sample(n, rng):
