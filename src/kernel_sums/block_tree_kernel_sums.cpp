@@ -57,7 +57,7 @@ Vector block_tree_log_kernel_sums(const KdTree& point_tree, const KernelSumRefer
       throw std::logic_error("block_tree_log_kernel_sums: a point leaf exceeds the block size");
     }
   }
-  const KdTree query_tree(queries, Vector::Ones(m), kKernelSumBlock);
+  const KdTree query_tree(queries, Vector::Ones(m), kQueryBlock);
   const std::vector<Index> query_leaves = leaves_of(query_tree);
   std::atomic<long long> pairs_summed{0};
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <vector>
 
 #include "cdens/core/types.hpp"
@@ -23,8 +25,13 @@ double rounding_of(Index dimension, double squared_norms) {
 
 }  // namespace
 
-KernelSumReference::KernelSumReference(const MatrixView& all_points,
-                                       const VectorView& all_weights) {
+struct KernelSumReference::Trees {
+  std::mutex building;
+  std::map<Index, std::unique_ptr<const KdTree>> by_leaf_size;
+};
+
+KernelSumReference::KernelSumReference(const MatrixView& all_points, const VectorView& all_weights)
+    : trees_(std::make_shared<Trees>()) {
   if (all_weights.size() != all_points.cols()) {
     throw InvalidArgument("kernel sums: one weight per point is needed");
   }
@@ -103,6 +110,13 @@ double KernelSumReference::log_space_sum(const VectorView& centred_query) const 
   exponents = (exponents - largest).max(kLogSmallestNormal);
   exponents = exponents.exp();
   return largest + std::log(exponents.sum());
+}
+
+const KdTree& KernelSumReference::tree(Index leaf_size) const {
+  const std::lock_guard<std::mutex> lock(trees_->building);
+  std::unique_ptr<const KdTree>& tree = trees_->by_leaf_size[leaf_size];
+  if (!tree) tree = std::make_unique<const KdTree>(points, weights, leaf_size);
+  return *tree;
 }
 
 }  // namespace cdens

@@ -1,8 +1,12 @@
 #pragma once
 // The reference side of the kernel-sum engine (kernel_sums.hpp), prepared once for every path:
-// points with a positive weight, centred, with their normalised log-weights.
+// points with a positive weight, centred, with their normalised log-weights, and the k-d trees the
+// tree paths search, each built on its first use and kept.
+
+#include <memory>
 
 #include "cdens/core/types.hpp"
+#include "kernel_sums/kd_tree.hpp"
 
 namespace cdens {
 
@@ -35,6 +39,15 @@ struct KernelSumReference {
   /// exceed 1e−8 for this query: coordinates far beyond the points' spread in kernel widths (an
   /// outlier point moves the mean; a query far from it). Such queries take log_space_sum.
   bool loses_exponents(const VectorView& centred_query) const;
+  /// The k-d tree of the points and weights with leaves of at most `leaf_size` points, built on
+  /// its first use (thread-safe) and kept: a reference that answers queries block after block (a
+  /// model's sums) builds each tree once, where a tree of 10^6 points takes about a second.
+  /// Copies of the reference share the trees.
+  const KdTree& tree(Index leaf_size) const;
+
+ private:
+  struct Trees;
+  std::shared_ptr<Trees> trees_;
 };
 
 }  // namespace cdens

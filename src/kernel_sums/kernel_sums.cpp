@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <memory>
 #include <optional>
 #include <sstream>
 #include <vector>
@@ -37,6 +36,8 @@ constexpr double kBinnedCellBudget = 4194304.0;
 // The tree's cost is measured on this many queries, spread over the queries, when the exact
 // path would take longer than kPilotThreshold nanoseconds of work.
 constexpr Index kPilotQueries = 64;
+// The leaves of the single tree, for few queries.
+constexpr Index kSingleTreeLeaf = 32;
 constexpr double kPilotThreshold = 2e7;
 
 double exact_cost(Index n, Index m, Index d) {
@@ -66,8 +67,8 @@ Vector remaining_log_sums(const KernelSumReference& reference, const Matrix& cen
     queries.col(static_cast<Index>(r)) = centred.col(indices[r]);
   }
   if (queries.cols() >= kKernelSumBlock && reference.size() >= 2 * kKernelSumBlock) {
-    const KdTree blocks(reference.points, reference.weights, kKernelSumBlock);
-    return block_tree_log_kernel_sums(blocks, reference, queries, relative_tolerance, threads);
+    return block_tree_log_kernel_sums(reference.tree(kKernelSumBlock), reference, queries,
+                                      relative_tolerance, threads);
   }
   return exact_log_kernel_sums(reference, queries, threads);
 }
@@ -111,7 +112,6 @@ KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const M
 
   KernelSums sums;
   sums.path = options.path;
-  std::unique_ptr<KdTree> tree;
   // The binned path needs the queries on a regular grid, d ≤ 3 and an FFT within budget.
   std::optional<RegularGrid> grid;
   std::optional<BinnedPlan> binned_plan;
@@ -171,9 +171,8 @@ KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const M
       choice << ", dual tree of blocks (build " << build * 1e-9 << " s)";
     } else if (best > kPilotThreshold && n >= 256 && build < best && m < kKernelSumBlock) {
       // Few queries: the single tree, measured on some of them.
-      tree = std::make_unique<KdTree>(reference.points, reference.weights);
-      const TreeWork work =
-          measure_tree_work(*tree, reference, pilot_queries(centred), relative_tolerance);
+      const TreeWork work = measure_tree_work(reference.tree(kSingleTreeLeaf), reference,
+                                              pilot_queries(centred), relative_tolerance);
       const double tree_cost =
           build + static_cast<double>(m) * (kTreeNodeCost * work.nodes_per_query +
                                             kTreePointCost * work.points_per_query);
@@ -197,15 +196,13 @@ KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const M
   switch (sums.path) {
     case KernelSumPath::tree:
       if (m >= kKernelSumBlock) {
-        const KdTree blocks(reference.points, reference.weights, kKernelSumBlock);
         double summed = 0.0;
-        sums.log_sums = block_tree_log_kernel_sums(blocks, reference, centred, relative_tolerance,
-                                                   threads, &summed);
+        sums.log_sums = block_tree_log_kernel_sums(reference.tree(kKernelSumBlock), reference,
+                                                   centred, relative_tolerance, threads, &summed);
         choice << "; dual tree of blocks, " << 100.0 * summed << " % of block pairs summed";
       } else {
-        if (!tree) tree = std::make_unique<KdTree>(reference.points, reference.weights);
-        sums.log_sums =
-            tree_log_kernel_sums(*tree, reference, centred, relative_tolerance, threads);
+        sums.log_sums = tree_log_kernel_sums(reference.tree(kSingleTreeLeaf), reference, centred,
+                                             relative_tolerance, threads);
         choice << "; single tree per query";
       }
       break;

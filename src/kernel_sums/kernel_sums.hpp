@@ -10,7 +10,7 @@
 // * exact: blocks of queries against blocks of points, exponents by one GEMM, Eigen's vectorised
 //   exp, column sums; log space (max-shifted) only for the queries whose sum underflows;
 // * tree: k-d trees with bounded pruning (Gray & Moore 2001), so every S_j is within the
-//   tolerance of the exact sum: for many queries a dual tree of blocks of 256 points and 256
+//   tolerance of the exact sum: for many queries a dual tree of blocks of 256 points and 32
 //   queries, blocks summed exactly (as the exact path) nearest first until the bound of the rest
 //   is within the tolerance; for a few queries a single tree per query, a node whose kernel
 //   values lie in [K_min, K_max] replaced by its weight times (K_min + K_max)/2 when that error

@@ -24,6 +24,7 @@
 #include "model/component_reduction.hpp"
 #include "model/discrete_outputs.hpp"
 #include "model/gaussian_components.hpp"
+#include "model/kernel_sum_references.hpp"
 #include "model/level_distribution.hpp"
 #include "model/neighbour_components.hpp"
 #include "model/output_atom.hpp"
@@ -188,6 +189,7 @@ ConditionalMixture::ConditionalMixture(Standardizer x_scaling, Standardizer y_sc
                  : !atom_->empty()   ? &ConditionalMixture::atom_output
                                      : &ConditionalMixture::continuous_output_of;
   if (takes_neighbour_path()) neighbour_path_ = std::make_shared<detail::NeighbourPath>();
+  kernel_sums_ = std::make_shared<detail::KernelSumReferences>();
 }
 
 void ConditionalMixture::prepare_pool_members() {
@@ -658,17 +660,22 @@ Vector ConditionalMixture::kernel_sum_log_pdf(const GaussianKernelCenters& kerne
     }
   }
   const auto inverse_scales = gaussian_->scales().col(0).cwiseInverse().asDiagonal();
-  Matrix joint_points(d_x + d_y, kernels);
-  joint_points << kernel.inverse_widths.asDiagonal() * *kernel.centers,
-      inverse_scales * gaussian_->centers().leftCols(kernels);
   Matrix joint_queries(d_x + d_y, z.cols());
   joint_queries << kernel.inverse_widths.asDiagonal() * z, inverse_scales * residuals;
   const Vector weights = kernel.row_weights ? *kernel.row_weights : Vector(Vector::Ones(kernels));
   KernelSumOptions third_tolerance;
   third_tolerance.log_tolerance = 1e-6 / 3.0;
+  // Rows first_row … of the joint points (z-kernels' centres over h, then the components' over s).
   const auto log_sums = [&](Index first_row, Index rows) {
-    return gaussian_kernel_log_sums(joint_points.middleRows(first_row, rows), weights,
-                                    joint_queries.middleRows(first_row, rows), third_tolerance)
+    const KernelSumReference& reference = (*kernel_sums_)(
+        "joint rows " + std::to_string(first_row) + " to " + std::to_string(first_row + rows), [&] {
+          Matrix joint_points(d_x + d_y, kernels);
+          joint_points << kernel.inverse_widths.asDiagonal() * *kernel.centers,
+              inverse_scales * gaussian_->centers().leftCols(kernels);
+          return KernelSumReference(joint_points.middleRows(first_row, rows), weights);
+        });
+    return gaussian_kernel_log_sums(reference, joint_queries.middleRows(first_row, rows),
+                                    third_tolerance)
         .log_sums;
   };
   Vector result = log_sums(0, d_x + d_y) - log_sums(0, d_x);
@@ -714,7 +721,6 @@ ConditionalMixture::OutputMoments ConditionalMixture::kernel_sum_moments(
   const Index d_y = output_dim();
   const Index m = z.cols();
   const Index kernels = kernel.centers->cols();
-  const Matrix points = kernel.inverse_widths.asDiagonal() * *kernel.centers;
   const Matrix queries = kernel.inverse_widths.asDiagonal() * z;
   const Vector weights = kernel.row_weights ? *kernel.row_weights : Vector(Vector::Ones(kernels));
   const Matrix centers = gaussian_->centers().leftCols(kernels);
@@ -725,24 +731,28 @@ ConditionalMixture::OutputMoments ConditionalMixture::kernel_sum_moments(
   const double ratio = widths.minCoeff() / span;
   KernelSumOptions options;
   options.log_tolerance = -std::log1p(-kMomentTolerance * ratio * ratio / 6.0);
-  const Vector log_total = gaussian_kernel_log_sums(points, weights, queries, options).log_sums;
+  // The sum of the kernels weighted by c_k times `product` (named `key`), prepared once.
+  const auto log_sums = [&](const std::string& key, const Vector& product) {
+    const KernelSumReference& reference = (*kernel_sums_)("moment " + key, [&] {
+      return KernelSumReference(kernel.inverse_widths.asDiagonal() * *kernel.centers,
+                                weights.cwiseProduct(product));
+    });
+    return gaussian_kernel_log_sums(reference, queries, options).log_sums;
+  };
+  const Vector log_total = log_sums("1", Vector::Ones(kernels));
   // E_gate[Π a] = A/A₀ for a product of shifted centres (weights c_k Π a_k ≥ 0); zero where
   // every such weight is zero.
-  const auto gate_moment = [&](const Vector& product) -> Eigen::RowVectorXd {
-    const Vector product_weights = weights.cwiseProduct(product);
-    if (!(product_weights.maxCoeff() > 0.0)) return Eigen::RowVectorXd::Zero(m);
-    return (gaussian_kernel_log_sums(points, product_weights, queries, options).log_sums -
-            log_total)
-        .array()
-        .exp()
-        .transpose();
+  const auto gate_moment = [&](const std::string& key,
+                               const Vector& product) -> Eigen::RowVectorXd {
+    if (!(weights.cwiseProduct(product).maxCoeff() > 0.0)) return Eigen::RowVectorXd::Zero(m);
+    return (log_sums(key, product) - log_total).array().exp().transpose();
   };
   const double gate_share = (1.0 - kernel.broad_weight) * (1.0 - kernel.marginal_weight);
   const double marginal_share = (1.0 - kernel.broad_weight) * kernel.marginal_weight;
   const double total_weight = weights.sum();
   Matrix first(d_y, m);
   for (Index d = 0; d < d_y; ++d) {
-    first.row(d) = gate_share * gate_moment(shifted.row(d).transpose());
+    first.row(d) = gate_share * gate_moment("a" + std::to_string(d), shifted.row(d).transpose());
   }
   first.colwise() += marginal_share * (shifted * weights) / total_weight;
   Vector broad_shift;
@@ -767,7 +777,8 @@ ConditionalMixture::OutputMoments ConditionalMixture::kernel_sum_moments(
   for (Index d = 0; d < d_y; ++d) {
     for (Index e = 0; e <= d; ++e) {
       const Eigen::RowVectorXd second =
-          gate_share * gate_moment(shifted.row(d).cwiseProduct(shifted.row(e)).transpose());
+          gate_share * gate_moment("a" + std::to_string(d) + " a" + std::to_string(e),
+                                   shifted.row(d).cwiseProduct(shifted.row(e)).transpose());
       Eigen::RowVectorXd covariance =
           (second.array() + constant_second(d, e) - first.row(d).array() * first.row(e).array())
               .matrix();

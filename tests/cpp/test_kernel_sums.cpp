@@ -16,6 +16,7 @@
 #include "cdens/core/types.hpp"
 #include "conditional/kernel_gates.hpp"
 #include "kernel_sums/binned_kernel_sums.hpp"
+#include "kernel_sums/block_tree_kernel_sums.hpp"
 #include "kernel_sums/exact_kernel_sums.hpp"
 #include "kernel_sums/gauss_transform_kernel_sums.hpp"
 #include "kernel_sums/kernel_sum_reference.hpp"
@@ -185,6 +186,26 @@ TEST(KernelSumsTest, ResultDoesNotDependOnThreads) {
   }
 }
 
+TEST(KernelSumsTest, AReferenceKeptForLaterQueriesAnswersAsAFreshOne) {
+  // A model's sums keep their reference and its trees (kernel_sum_reference.hpp): the second and
+  // later queries search the trees the first built. Each answer is the fresh reference's, bit for
+  // bit, on both tree paths (a single tree below 256 queries, the dual tree of blocks above),
+  // and its copies share the trees.
+  const Problem problem = clustered_problem(3, 3000, 700, 0.3, false, 6);
+  const KernelSumReference kept(problem.points, problem.weights);
+  for (const Index m : {100, 700, 100, 700}) {
+    SCOPED_TRACE(testing::Message() << "m=" << m);
+    const Matrix queries = problem.queries.leftCols(m);
+    const Vector fresh = gaussian_kernel_log_sums(problem.points, problem.weights, queries,
+                                                  options_for(KernelSumPath::tree))
+                             .log_sums;
+    EXPECT_EQ(gaussian_kernel_log_sums(kept, queries, options_for(KernelSumPath::tree)).log_sums,
+              fresh);
+  }
+  const KernelSumReference copy = kept;
+  EXPECT_EQ(&copy.tree(kKernelSumBlock), &kept.tree(kKernelSumBlock));
+  EXPECT_NE(&kept.tree(kKernelSumBlock), &kept.tree(32));
+}
 TEST(KernelSumsTest, AutomaticChoiceIsWithinTolerance) {
   // Small: exact without measuring the tree; large enough: the tree is measured, and whichever
   // path wins is within the tolerance.

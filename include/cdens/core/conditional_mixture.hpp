@@ -79,6 +79,7 @@ class AtomComponents;
 class DiscreteOutputs;
 class GaussianComponents;
 struct GroupMaps;
+class KernelSumReferences;
 struct NeighbourPath;
 class OutputSupport;
 class ScalarMixture;
@@ -526,6 +527,9 @@ class ConditionalMixture {
       const VectorView&, const detail::GroupMaps&, Index) const;
   ScalarForm scalar_form_ = nullptr;  ///< level_output, atom_output or continuous_output_of
   std::shared_ptr<detail::NeighbourPath> neighbour_path_;  ///< where takes_neighbour_path()
+  /// The references of the kernel-sum engine's sums (kernel_sum_log_pdf, kernel_sum_moments),
+  /// kept from the first query on.
+  std::shared_ptr<detail::KernelSumReferences> kernel_sums_;
 };
 
 }  // namespace cdens
