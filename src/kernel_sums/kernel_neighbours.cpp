@@ -7,14 +7,13 @@
 namespace cdens {
 
 KernelNeighbours::KernelNeighbours(const MatrixView& points, const VectorView& weights)
-    : tree_(points, weights) {}
+    : tree_(points, weights), log_weights_(tree_.weights().array().log()) {}
 
 void KernelNeighbours::search(const double* query, double tolerance, Found& found) const {
-  found.indices.clear();
+  found.positions.clear();
   found.log_terms.clear();
   const auto& nodes = tree_.nodes();
   const Matrix& points = tree_.points();
-  const Vector& weights = tree_.weights();
   const Index d = points.rows();
   // The frontier: (log bound, node), a max-heap on the bound (ties by node index, so the order of
   // the search is fixed).
@@ -62,14 +61,14 @@ void KernelNeighbours::search(const double* query, double tolerance, Found& foun
     double largest = -INFINITY;
     const std::size_t first_found = found.log_terms.size();
     for (Index i = node.begin; i < node.end; ++i) {
-      if (!(weights(i) > 0.0)) continue;
+      if (log_weights_(i) == -INFINITY) continue;
       double squared = 0.0;
       for (Index r = 0; r < d; ++r) {
         const double difference = query[r] - points(r, i);
         squared += difference * difference;
       }
-      const double term = std::log(weights(i)) - 0.5 * squared;
-      found.indices.push_back(tree_.order()[static_cast<std::size_t>(i)]);
+      const double term = log_weights_(i) - 0.5 * squared;
+      found.positions.push_back(i);
       found.log_terms.push_back(term);
       largest = std::max(largest, term);
     }

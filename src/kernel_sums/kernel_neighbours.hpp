@@ -22,15 +22,21 @@ class KernelNeighbours {
   KernelNeighbours(const MatrixView& points, const VectorView& weights);
 
   struct Found {
-    std::vector<Index> indices;     ///< columns of the points given, in the tree's order
+    std::vector<Index> positions;   ///< the points' positions in the tree's order (position())
     std::vector<double> log_terms;  ///< log w_i − ½‖q − p_i‖² of each
   };
   /// The points of `query` (d values) whose terms sum to at least 1 − `tolerance` of S, into
   /// `found` (cleared first); none where every weight is zero.
   void search(const double* query, double tolerance, Found& found) const;
 
+  /// The column of the points given that is the tree's point at `position`.
+  Index column(Index position) const { return tree_.order()[static_cast<std::size_t>(position)]; }
+  /// The tree's order of the points: order()[position] is a column of the points given.
+  const std::vector<Index>& order() const { return tree_.order(); }
+
  private:
   KdTree tree_;
+  Vector log_weights_;  ///< log w_i in the tree's order (−∞ for a zero weight)
 };
 
 }  // namespace cdens

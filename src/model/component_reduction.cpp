@@ -14,7 +14,6 @@ void reduce_components(const VectorView& weights, const VectorView& centers,
   const double kappa = reduction_bin_width(tolerance);
   // One bin: the components from `first` on of its group and width whose centres lie within κ·s
   // of the first one's; sums of w, w·(c − c₀) and w·(c − c₀)², shifted for accuracy.
-  double total = 0.0;
   Index k = 0;
   while (k < weights.size()) {
     if (!(weights(k) > 0.0)) {
@@ -41,11 +40,17 @@ void reduce_components(const VectorView& weights, const VectorView& centers,
     const double variance = std::max(0.0, second / weight - mean * mean);
     reduced.push_back(weight, origin + mean,
                       variance > 0.0 ? std::sqrt(scale * scale + variance) : scale, group);
-    total += weight;
   }
+  drop_negligible_bins(tolerance, reduced);
+}
+
+void drop_negligible_bins(double tolerance, ScalarComponentList& reduced) {
   if (!(tolerance > 0.0)) return;
+  double reduced_total = 0.0;
+  for (const double w : reduced.weights) reduced_total += w;
   // The bins of probability at most τ/(2·bins) go; the rest are renormalised.
-  const double negligible = 0.5 * tolerance * total / static_cast<double>(reduced.weights.size());
+  const double negligible =
+      0.5 * tolerance * reduced_total / static_cast<double>(reduced.weights.size());
   std::size_t kept = 0;
   double kept_total = 0.0;
   for (std::size_t b = 0; b < reduced.weights.size(); ++b) {

@@ -50,4 +50,9 @@ void reduce_components(const VectorView& weights, const VectorView& centers,
                        const VectorView& scales, const std::vector<std::size_t>& groups,
                        double tolerance, ScalarComponentList& reduced);
 
+/// The last step of the reduction within `tolerance` (none at 0): the bins of `reduced` of
+/// probability at most τ/(2·bins) of their total are dropped and the rest renormalised to sum to
+/// one.
+void drop_negligible_bins(double tolerance, ScalarComponentList& reduced);
+
 }  // namespace cdens::detail

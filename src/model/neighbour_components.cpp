@@ -5,8 +5,6 @@
 #include <numeric>
 #include <utility>
 
-#include "core/log_space.hpp"
-
 namespace cdens::detail {
 namespace {
 
@@ -42,70 +40,93 @@ NeighbourComponents::NeighbourComponents(const GaussianKernelCenters& kernel,
     return std::min(kLargestPartTolerance, kReductionShare * tolerance_ / (parts * share));
   };
   kernel_tolerance_ = part_tolerance(kernel_share_);
+  kernel_bins_ = bins_for(kernel_tolerance_);
   if (!(marginal_share_ > 0.0)) return;
   const Vector weights = kernel_row_weights(kernel);
   cumulative_row_weights_.resize(static_cast<std::size_t>(weights.size()));
   std::partial_sum(weights.begin(), weights.end(), cumulative_row_weights_.begin());
-  const double total = weights.sum();
-  std::vector<std::pair<Index, double>> entries;
-  for (Index k = 0; k < weights.size(); ++k) {
-    entries.emplace_back(merged_.merged_of[static_cast<std::size_t>(k)], weights(k) / total);
+  std::vector<double> tree_weights(weights.size());
+  for (std::size_t p = 0; p < tree_weights.size(); ++p) {
+    tree_weights[p] = weights(neighbours_.order()[p]);
   }
-  reduce_entries(entries, part_tolerance(marginal_share_), marginal_);
+  const double marginal_tolerance = part_tolerance(marginal_share_);
+  reduce_in_bins(bins_for(marginal_tolerance), nullptr, tree_weights, marginal_tolerance,
+                 marginal_);
 }
 
-void NeighbourComponents::reduce_entries(const std::vector<std::pair<Index, double>>& entries,
-                                         double tolerance, ScalarComponentList& reduced) const {
-  // Summed by merged component into a dense array (the thread's own, every entry zero between
-  // calls), then read in merged order, the order of group, width and centre reduce_components
-  // needs: by a walk over the range of the merged components touched where they fill much of it,
-  // by sorting their indices otherwise. Sorting the (index, probability) pairs themselves took a
-  // fifth of a quantile query on protein (thousands of neighbours per query).
-  thread_local std::vector<double> summed;
+NeighbourComponents::Bins NeighbourComponents::bins_for(double tolerance) const {
+  // The merged components are in the order of group, width and centre: one pass numbers the
+  // bins in that order, a bin ⌊(c − lowest)/(κ·s)⌋ of its group and width.
+  const double kappa = reduction_bin_width(tolerance);
   const auto merged_count = static_cast<std::size_t>(merged_.centers.size());
-  if (summed.size() < merged_count) summed.resize(merged_count, 0.0);
-  std::vector<Index> touched;
-  touched.reserve(entries.size());
-  for (const auto& [m, probability] : entries) {
-    if (!(probability > 0.0)) continue;
-    double& sum = summed[static_cast<std::size_t>(m)];
-    if (sum == 0.0) touched.push_back(m);
-    sum += probability;
-  }
-  std::vector<double> weights;
-  std::vector<double> centers;
-  std::vector<double> scales;
-  std::vector<std::size_t> groups;
-  weights.reserve(touched.size());
-  centers.reserve(touched.size());
-  scales.reserve(touched.size());
-  groups.reserve(touched.size());
-  const auto take = [&](Index m) {
-    double& sum = summed[static_cast<std::size_t>(m)];
-    weights.push_back(sum);
-    centers.push_back(merged_.centers(m));
-    scales.push_back(merged_.scales(m));
-    groups.push_back(merged_.groups[static_cast<std::size_t>(m)]);
-    sum = 0.0;
-  };
-  if (!touched.empty()) {
-    const auto [lowest, highest] = std::minmax_element(touched.begin(), touched.end());
-    const Index first = *lowest;
-    const Index last = *highest;
-    const auto count = static_cast<double>(touched.size());
-    if (static_cast<double>(last - first) <= 4.0 * count * std::log2(count + 1.0)) {
-      for (Index m = first; m <= last; ++m) {
-        if (summed[static_cast<std::size_t>(m)] != 0.0) take(m);
-      }
-    } else {
-      std::sort(touched.begin(), touched.end());
-      for (const Index m : touched) take(m);
+  Bins bins;
+  std::vector<std::int32_t> bin_of_merged(merged_count);
+  double lowest = 0.0;
+  double previous_slot = 0.0;
+  for (std::size_t m = 0; m < merged_count; ++m) {
+    const double center = merged_.centers(static_cast<Index>(m));
+    const double scale = merged_.scales(static_cast<Index>(m));
+    const std::size_t group = merged_.groups[m];
+    const bool same_class = m > 0 && group == bins.groups.back() && scale == bins.scales.back();
+    if (!same_class) lowest = center;
+    const double slot = std::floor((center - lowest) / (kappa * scale));
+    if (!same_class || slot != previous_slot) {
+      bins.middles.push_back(lowest + (slot + 0.5) * kappa * scale);
+      bins.scales.push_back(scale);
+      bins.groups.push_back(group);
+      previous_slot = slot;
     }
+    bin_of_merged[m] = static_cast<std::int32_t>(bins.middles.size() - 1);
   }
-  const auto count = static_cast<Index>(weights.size());
-  reduce_components(Eigen::Map<const Vector>(weights.data(), count),
-                    Eigen::Map<const Vector>(centers.data(), count),
-                    Eigen::Map<const Vector>(scales.data(), count), groups, tolerance, reduced);
+  const std::vector<Index>& order = neighbours_.order();
+  bins.of_point.resize(order.size());
+  bins.offset_of_point.resize(order.size());
+  for (std::size_t p = 0; p < order.size(); ++p) {
+    const Index m = merged_.merged_of[static_cast<std::size_t>(order[p])];
+    const std::int32_t bin = bin_of_merged[static_cast<std::size_t>(m)];
+    bins.of_point[p] = bin;
+    bins.offset_of_point[p] = merged_.centers(m) - bins.middles[static_cast<std::size_t>(bin)];
+  }
+  return bins;
+}
+
+void NeighbourComponents::reduce_in_bins(const Bins& bins, const std::vector<Index>* positions,
+                                         const std::vector<double>& weights, double tolerance,
+                                         ScalarComponentList& reduced) const {
+  // Sums of p, p·offset and p·offset² per bin, in arrays of the thread's own (every entry zero
+  // between calls), read over the range of the bins touched.
+  thread_local std::vector<double> sums;
+  const std::size_t bin_count = bins.middles.size();
+  if (sums.size() < 3 * bin_count) sums.resize(3 * bin_count, 0.0);
+  std::size_t first = bin_count;
+  std::size_t last = 0;
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    const double weight = weights[i];
+    if (!(weight > 0.0)) continue;
+    const auto p = static_cast<std::size_t>(positions ? (*positions)[i] : static_cast<Index>(i));
+    const auto bin = static_cast<std::size_t>(bins.of_point[p]);
+    const double offset = bins.offset_of_point[p];
+    double* sum = &sums[3 * bin];
+    sum[0] += weight;
+    sum[1] += weight * offset;
+    sum[2] += weight * offset * offset;
+    first = std::min(first, bin);
+    last = std::max(last, bin);
+  }
+  reduced = ScalarComponentList{};
+  for (std::size_t bin = first; bin <= last && first < bin_count; ++bin) {
+    double* sum = &sums[3 * bin];
+    if (sum[0] > 0.0) {
+      const double mean = sum[1] / sum[0];
+      const double variance = std::max(0.0, sum[2] / sum[0] - mean * mean);
+      const double scale = bins.scales[bin];
+      reduced.push_back(sum[0], bins.middles[bin] + mean,
+                        variance > 0.0 ? std::sqrt(scale * scale + variance) : scale,
+                        bins.groups[bin]);
+    }
+    sum[0] = sum[1] = sum[2] = 0.0;
+  }
+  drop_negligible_bins(tolerance, reduced);
 }
 
 void NeighbourComponents::neighbours_of(const double* z, KernelNeighbours::Found& found) const {
@@ -140,7 +161,7 @@ void NeighbourComponents::draw_components(const double* z, Rng& rng,
     const bool marginal = marginal_share_ > 0.0;
     const bool broad = broad_component_ >= 0;
     if (part < kernel_share_ || (!marginal && !broad)) {
-      draw = found.indices[pick(cumulative, rng.uniform())];
+      draw = neighbours_.column(found.positions[pick(cumulative, rng.uniform())]);
     } else if (marginal && (part < kernel_share_ + marginal_share_ || !broad)) {
       draw = static_cast<Index>(pick(cumulative_row_weights_, rng.uniform()));
     } else {
@@ -152,18 +173,11 @@ void NeighbourComponents::draw_components(const double* z, Rng& rng,
 void NeighbourComponents::components_at(const double* z, ScalarComponentList& reduced) const {
   KernelNeighbours::Found found;
   neighbours_of(z, found);
-  const double normaliser = log_sum_exp(
-      Eigen::Map<const Vector>(found.log_terms.data(), static_cast<Index>(found.log_terms.size())));
-  std::vector<std::pair<Index, double>> entries;
-  entries.reserve(found.indices.size());
-  for (std::size_t i = 0; i < found.indices.size(); ++i) {
-    const double probability = std::exp(found.log_terms[i] - normaliser);
-    if (probability > 0.0) {
-      entries.emplace_back(merged_.merged_of[static_cast<std::size_t>(found.indices[i])],
-                           probability);
-    }
-  }
-  reduce_entries(entries, kernel_tolerance_, reduced);
+  // The found kernels' weights relative to the largest, in place of their logarithms.
+  std::vector<double>& weights = found.log_terms;
+  const double largest = weights.empty() ? 0.0 : *std::max_element(weights.begin(), weights.end());
+  for (double& weight : weights) weight = std::exp(weight - largest);
+  reduce_in_bins(kernel_bins_, &found.positions, weights, kernel_tolerance_, reduced);
   for (double& weight : reduced.weights) weight *= kernel_share_;
   if (marginal_share_ > 0.0) {
     for (std::size_t b = 0; b < marginal_.weights.size(); ++b) {
