@@ -40,17 +40,29 @@ std::vector<Index> leaves_of(const KdTree& tree) {
 
 Vector block_tree_log_kernel_sums(const KdTree& point_tree, const KernelSumReference& reference,
                                   const MatrixView& queries, double relative_tolerance, int threads,
-                                  double* blocks_summed) {
+                                  double* blocks_summed, const Matrix* factors, Matrix* means) {
   const Index m = queries.cols();
   Vector result(m);
+  const Index factor_count = factors != nullptr && means != nullptr ? factors->rows() : 0;
+  if (factor_count > 0) means->resize(factor_count, m);
   if (m == 0) return result;
-  // The points' exponent offsets log ŵ_i − ½‖p̃_i‖², in the tree's order.
+  // The points' exponent offsets log ŵ_i − ½‖p̃_i‖², and their factors, in the tree's order.
   const Matrix& points = point_tree.points();
   Vector offsets(reference.size());
+  Matrix tree_factors(factor_count, reference.size());
   for (Index k = 0; k < reference.size(); ++k) {
-    offsets(k) = reference.offsets(point_tree.order()[static_cast<std::size_t>(k)]);
+    const Index column = point_tree.order()[static_cast<std::size_t>(k)];
+    offsets(k) = reference.offsets(column);
+    if (factor_count > 0) tree_factors.col(k) = factors->col(column);
   }
   const std::vector<Index> point_leaves = leaves_of(point_tree);
+  // The largest factor of each leaf (C × leaves), for the bounds of the factor sums.
+  Matrix leaf_factors(factor_count, static_cast<Index>(point_leaves.size()));
+  for (std::size_t b = 0; b < point_leaves.size() && factor_count > 0; ++b) {
+    const KdTree::Node& node = point_tree.nodes()[static_cast<std::size_t>(point_leaves[b])];
+    leaf_factors.col(static_cast<Index>(b)) =
+        tree_factors.middleCols(node.begin, node.end - node.begin).rowwise().maxCoeff();
+  }
   for (const Index leaf : point_leaves) {
     const KdTree::Node& node = point_tree.nodes()[static_cast<std::size_t>(leaf)];
     if (node.end - node.begin > kKernelSumBlock) {
@@ -82,21 +94,26 @@ Vector block_tree_log_kernel_sums(const KdTree& point_tree, const KernelSumRefer
     std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) {
       return distances[static_cast<std::size_t>(a)] < distances[static_cast<std::size_t>(b)];
     });
-    // remaining[r]: the bound R of the blocks order[r], order[r + 1], …
+    // remaining[r]: the bound R of the blocks order[r], order[r + 1], …; remaining_factors.col(r)
+    // the factor sums' bounds.
     std::vector<double> remaining(static_cast<std::size_t>(count) + 1, 0.0);
+    Matrix remaining_factors = Matrix::Zero(factor_count, count + 1);
     for (Index r = count - 1; r >= 0; --r) {
       const Index b = order[static_cast<std::size_t>(r)];
       const Index leaf = point_leaves[static_cast<std::size_t>(b)];
-      remaining[static_cast<std::size_t>(r)] =
-          remaining[static_cast<std::size_t>(r) + 1] +
-          point_tree.nodes()[static_cast<std::size_t>(leaf)].weight *
-              std::exp(-0.5 * distances[static_cast<std::size_t>(b)]);
+      const double bound = point_tree.nodes()[static_cast<std::size_t>(leaf)].weight *
+                           std::exp(-0.5 * distances[static_cast<std::size_t>(b)]);
+      remaining[static_cast<std::size_t>(r)] = remaining[static_cast<std::size_t>(r) + 1] + bound;
+      if (factor_count > 0) {
+        remaining_factors.col(r) = remaining_factors.col(r + 1) + bound * leaf_factors.col(b);
+      }
     }
 
     const Eigen::ArrayXd query_offsets =
         -0.5 * block_queries.colwise().squaredNorm().transpose().array();
     Matrix exponents(kKernelSumBlock, width);
     Vector sums = Vector::Zero(width);
+    Matrix factor_sums = Matrix::Zero(factor_count, width);
     Index summed = 0;
     for (; summed < count; ++summed) {
       if (summed > 0 && 0.5 * remaining[static_cast<std::size_t>(summed)] <=
@@ -115,15 +132,21 @@ Vector block_tree_log_kernel_sums(const KdTree& point_tree, const KernelSumRefer
         column = (column + point_offsets + query_offsets(j)).max(kExponentFloor).exp();
         sums(j) += column.sum();
       }
+      if (factor_count > 0) {
+        factor_sums.noalias() += tree_factors.middleCols(node.begin, size) * products;
+      }
     }
     pairs_summed += summed;
     // The blocks left out add between 0 and R: their midpoint R / 2.
     sums.array() += 0.5 * remaining[static_cast<std::size_t>(summed)];
     for (Index j = 0; j < width; ++j) {
       const Index query = query_tree.order()[static_cast<std::size_t>(block.begin + j)];
-      result(query) = sums(j) >= kSmallestTrustedSum
-                          ? std::log(sums(j))
-                          : reference.log_space_sum(block_queries.col(j));
+      const bool trusted = sums(j) >= kSmallestTrustedSum;
+      result(query) = trusted ? std::log(sums(j)) : reference.log_space_sum(block_queries.col(j));
+      if (factor_count == 0) continue;
+      means->col(query) =
+          trusted ? Vector((factor_sums.col(j) + 0.5 * remaining_factors.col(summed)) / sums(j))
+                  : reference.log_space_means(block_queries.col(j), *factors);
     }
   });
   if (blocks_summed != nullptr) {

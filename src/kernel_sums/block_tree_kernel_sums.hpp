@@ -28,8 +28,17 @@ inline constexpr Index kQueryBlock = 32;
 /// lower bound of it). Departing from Gray & Moore, the recursion is flat (blocks against blocks,
 /// ordered by distance) and the base case is a GEMM, so the exact work runs at the exact path's
 /// rate. `blocks_summed` (if not null) receives the fraction of block pairs summed exactly.
+///
+/// With `factors` (C × n, ≥ 0, a column per point of the reference) and `means` (not null), the
+/// same pass also gives M_cj = Σ_i ŵ_i f_ic K_ij / Σ_i ŵ_i K_ij into `means` (C × m): the blocks
+/// summed add f_ic times their terms (one GEMM per pair of blocks beside the exponentials), and
+/// the blocks left out add half of their bound Σ_P max_{i∈P} f_ic W_P e^−dist(Q,P)²/2, at most
+/// max_i f_ic times the sum's. The sums' error is at most ε S_j, each factor sum's at most
+/// ε max_i f_ic S_j, so every M_cj is within 2ε max_i f_ic of its exact value. Where a sum
+/// underflows, the query's means are exact by log_space_means.
 Vector block_tree_log_kernel_sums(const KdTree& point_tree, const KernelSumReference& reference,
                                   const MatrixView& queries, double relative_tolerance, int threads,
-                                  double* blocks_summed = nullptr);
+                                  double* blocks_summed = nullptr, const Matrix* factors = nullptr,
+                                  Matrix* means = nullptr);
 
 }  // namespace cdens

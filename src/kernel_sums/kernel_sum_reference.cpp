@@ -39,6 +39,7 @@ KernelSumReference::KernelSumReference(const MatrixView& all_points, const Vecto
   if (!all_weights.allFinite() || (all_weights.array() < 0.0).any()) {
     throw InvalidArgument("kernel sums: weights must be finite and non-negative");
   }
+  points_given = all_points.cols();
   const Index positive = (all_weights.array() > 0.0).count();
   if (positive == 0) throw InvalidArgument("kernel sums: every weight is zero");
   if (positive == all_weights.size()) {
@@ -51,6 +52,7 @@ KernelSumReference::KernelSumReference(const MatrixView& all_points, const Vecto
       if (all_weights(i) > 0.0) {
         points.col(k) = all_points.col(i);
         weights(k++) = all_weights(i);
+        kept_columns.push_back(i);
       }
     }
   }
@@ -100,16 +102,49 @@ Matrix KernelSumReference::centred(const MatrixView& queries) const {
   return queries.colwise() - origin;
 }
 
-double KernelSumReference::log_space_sum(const VectorView& centred_query) const {
+namespace {
+
+/// log ŵ_i − ½‖q̃ − p̃_i‖² of every point, shifted by their largest (returned in `largest`; the
+/// terms are left as they are where it is −∞) and floored at the smallest normal's log.
+Eigen::ArrayXd shifted_exponents(const KernelSumReference& reference,
+                                 const VectorView& centred_query, double& largest) {
   Eigen::ArrayXd exponents =
-      log_weights.array() -
-      0.5 * (points.colwise() - centred_query).colwise().squaredNorm().transpose().array();
-  const double largest = exponents.maxCoeff();
-  if (!(largest > -std::numeric_limits<double>::infinity())) return largest;
+      reference.log_weights.array() -
+      0.5 *
+          (reference.points.colwise() - centred_query).colwise().squaredNorm().transpose().array();
+  largest = exponents.maxCoeff();
+  if (!(largest > -std::numeric_limits<double>::infinity())) return exponents;
   // Evaluated into memory, where Eigen's exp is vectorised.
   exponents = (exponents - largest).max(kLogSmallestNormal);
-  exponents = exponents.exp();
-  return largest + std::log(exponents.sum());
+  return exponents.exp();
+}
+
+}  // namespace
+
+double KernelSumReference::log_space_sum(const VectorView& centred_query) const {
+  double largest = 0.0;
+  const Eigen::ArrayXd terms = shifted_exponents(*this, centred_query, largest);
+  if (!(largest > -std::numeric_limits<double>::infinity())) return largest;
+  return largest + std::log(terms.sum());
+}
+
+Vector KernelSumReference::log_space_means(const VectorView& centred_query,
+                                           const Matrix& factors) const {
+  double largest = 0.0;
+  const Eigen::ArrayXd terms = shifted_exponents(*this, centred_query, largest);
+  if (!(largest > -std::numeric_limits<double>::infinity())) {
+    return Vector::Zero(factors.rows());
+  }
+  return factors * terms.matrix() / terms.sum();
+}
+
+Matrix KernelSumReference::factors_of_kept(const MatrixView& factors) const {
+  if (kept_columns.empty()) return factors;
+  Matrix kept(factors.rows(), size());
+  for (Index k = 0; k < size(); ++k) {
+    kept.col(k) = factors.col(kept_columns[static_cast<std::size_t>(k)]);
+  }
+  return kept;
 }
 
 const KdTree& KernelSumReference::tree(Index leaf_size) const {

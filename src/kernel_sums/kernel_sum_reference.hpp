@@ -4,6 +4,7 @@
 // tree paths search, each built on its first use and kept.
 
 #include <memory>
+#include <vector>
 
 #include "cdens/core/types.hpp"
 #include "kernel_sums/kd_tree.hpp"
@@ -23,6 +24,9 @@ struct KernelSumReference {
   Vector origin;         ///< the mean subtracted from points and queries
   double log_total = 0;  ///< log W
   double largest_squared_norm = 0;  ///< max_i ‖p̃_i‖²
+  Index points_given = 0;           ///< the number of points given, kept or not
+  /// The column of the points given that each point kept is (empty where every point is kept).
+  std::vector<Index> kept_columns;
 
   /// InvalidArgument for weights that are negative, not finite, all zero, or disagree in count.
   KernelSumReference(const MatrixView& all_points, const VectorView& all_weights);
@@ -35,6 +39,11 @@ struct KernelSumReference {
   /// exponent from the differences q̃ − p̃_i: the exact sum where the plain one underflows (a
   /// query far from every point) or where the GEMM form loses the exponents (below).
   double log_space_sum(const VectorView& centred_query) const;
+  /// Σ_i ŵ_i f_i K_i / Σ_i ŵ_i K_i (K_i = exp(−½‖q̃ − p̃_i‖²)) for each row of `factors` (one
+  /// column per point kept, in this order), by the same max-shifted exponents as log_space_sum.
+  Vector log_space_means(const VectorView& centred_query, const Matrix& factors) const;
+  /// The rows of `factors` (one column per point given) at the points kept.
+  Matrix factors_of_kept(const MatrixView& factors) const;
   /// Whether the GEMM form's rounding, up to (d + 2) ε (‖p̃_i‖² + ‖q̃‖²) in an exponent, could
   /// exceed 1e−8 for this query: coordinates far beyond the points' spread in kernel widths (an
   /// outlier point moves the mean; a query far from it). Such queries take log_space_sum.

@@ -96,8 +96,12 @@ KernelSums gaussian_kernel_log_sums(const MatrixView& points, const VectorView& 
   return gaussian_kernel_log_sums(KernelSumReference(points, weights), queries, options);
 }
 
-KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const MatrixView& queries,
-                                    const KernelSumOptions& options) {
+namespace {
+
+/// gaussian_kernel_log_sums, and with `factors` (C × the reference's points, ≥ 0) and `means`
+/// (not null) gaussian_kernel_means' means into `means`.
+KernelSums sums_and_means(const KernelSumReference& reference, const MatrixView& queries,
+                          const KernelSumOptions& options, const Matrix* factors, Matrix* means) {
   if (!(options.log_tolerance >= 0.0) || !std::isfinite(options.log_tolerance)) {
     throw InvalidArgument("kernel sums: the log tolerance must be finite and non-negative");
   }
@@ -112,6 +116,7 @@ KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const M
 
   KernelSums sums;
   sums.path = options.path;
+  bool means_summed = false;  // whether the dual tree of blocks gave the means with the sums
   // The binned path needs the queries on a regular grid, d ≤ 3 and an FFT within budget.
   std::optional<RegularGrid> grid;
   std::optional<BinnedPlan> binned_plan;
@@ -195,10 +200,14 @@ KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const M
   }
   switch (sums.path) {
     case KernelSumPath::tree:
-      if (m >= kKernelSumBlock) {
+      // Means of factors take the dual tree whatever the number of queries: its one pass sums
+      // them all, where the single tree would sum each on a tree of its own.
+      if (m >= kKernelSumBlock || factors != nullptr) {
         double summed = 0.0;
-        sums.log_sums = block_tree_log_kernel_sums(reference.tree(kKernelSumBlock), reference,
-                                                   centred, relative_tolerance, threads, &summed);
+        sums.log_sums =
+            block_tree_log_kernel_sums(reference.tree(kKernelSumBlock), reference, centred,
+                                       relative_tolerance, threads, &summed, factors, means);
+        means_summed = true;
         choice << "; dual tree of blocks, " << 100.0 * summed << " % of block pairs summed";
       } else {
         sums.log_sums = tree_log_kernel_sums(reference.tree(kSingleTreeLeaf), reference, centred,
@@ -238,6 +247,24 @@ KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const M
       sums.log_sums = exact_log_kernel_sums(reference, centred, threads);
       break;
   }
+  if (factors != nullptr && means != nullptr && !means_summed) {
+    // The other paths sum each factor's kernels as a sum of its own (weights ŵ_i f_ic).
+    means->resize(factors->rows(), m);
+    for (Index c = 0; c < factors->rows(); ++c) {
+      const Vector weights = reference.weights.cwiseProduct(factors->row(c).transpose());
+      if (!(weights.maxCoeff() > 0.0)) {
+        means->row(c).setZero();
+        continue;
+      }
+      KernelSumOptions factor_options = options;
+      factor_options.path = KernelSumPath::automatic;
+      const Vector log_factor_sums =
+          gaussian_kernel_log_sums(KernelSumReference(reference.points, weights), centred,
+                                   factor_options)
+              .log_sums;
+      means->row(c) = (log_factor_sums - sums.log_sums).array().exp().transpose();
+    }
+  }
   // Queries whose exponents the GEMM form would lose (coordinates far beyond the points' spread)
   // take the difference form, whatever the path: their sums stay exact, never NaN. O(n d) each,
   // one query per task.
@@ -248,6 +275,9 @@ KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const M
   parallel_for(threads, static_cast<Index>(far.size()), [&](Index r) {
     const Index j = far[static_cast<std::size_t>(r)];
     sums.log_sums(j) = reference.log_space_sum(centred.col(j));
+    if (factors != nullptr && means != nullptr) {  // and their means
+      means->col(j) = reference.log_space_means(centred.col(j), *factors);
+    }
   });
   if (!far.empty()) choice << "; " << far.size() << " queries by differences (far coordinates)";
   sums.log_sums.array() += reference.log_total;
@@ -261,6 +291,27 @@ KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const M
     debug_note(note.str());
   }
   return sums;
+}
+
+}  // namespace
+
+KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const MatrixView& queries,
+                                    const KernelSumOptions& options) {
+  return sums_and_means(reference, queries, options, nullptr, nullptr);
+}
+
+KernelMeans gaussian_kernel_means(const KernelSumReference& reference, const MatrixView& factors,
+                                  const MatrixView& queries, const KernelSumOptions& options) {
+  if (factors.cols() != reference.points_given) {
+    throw InvalidArgument("kernel sums: one column of factors per point is needed");
+  }
+  const Matrix kept = reference.factors_of_kept(factors);
+  if (!kept.allFinite() || (kept.array() < 0.0).any()) {
+    throw InvalidArgument("kernel sums: the factors must be finite and non-negative");
+  }
+  KernelMeans result;
+  result.sums = sums_and_means(reference, queries, options, &kept, &result.means);
+  return result;
 }
 
 }  // namespace cdens

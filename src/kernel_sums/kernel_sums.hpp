@@ -74,4 +74,19 @@ struct KernelSumReference;
 KernelSums gaussian_kernel_log_sums(const KernelSumReference& reference, const MatrixView& queries,
                                     const KernelSumOptions& options = {});
 
+/// The log-sums and, for factors f_ic ≥ 0 of the points (C × n, a column per point given to the
+/// reference), the kernel-weighted means M_cj = Σ_i w_i f_ic K_ij / Σ_i w_i K_ij (C × m): the
+/// moments of a kernel mixture's component centres at each query. Each M_cj is within
+/// 2ε·max_i f_ic of its exact value (ε = 1 − e^{−log_tolerance}). Where the tree path is taken it
+/// is the dual tree of blocks for any number of queries, which sums every factor in its one pass
+/// (block_tree_kernel_sums.hpp); the other paths sum each factor's weights w_i f_ic as a kernel
+/// sum of its own. InvalidArgument for factors of
+/// another shape, negative or not finite.
+struct KernelMeans {
+  KernelSums sums;
+  Matrix means;  ///< C × m
+};
+KernelMeans gaussian_kernel_means(const KernelSumReference& reference, const MatrixView& factors,
+                                  const MatrixView& queries, const KernelSumOptions& options = {});
+
 }  // namespace cdens

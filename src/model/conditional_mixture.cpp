@@ -713,11 +713,12 @@ ConditionalMixture::OutputMoments ConditionalMixture::kernel_sum_moments(
   //   E[a] = (1 − δ)[(1 − ε) A₁/A₀ + ε Σ_k c_k a_k / Σ_k c_k] + δ a_B,
   //   E[aaᵀ] = (1 − δ)[(1 − ε) A₂/A₀ + ε Σ_k c_k a_k a_kᵀ / Σ_k c_k + diag s²]
   //            + δ (a_B a_Bᵀ + diag s_B²),
-  // with A_r = Σ_k c_k a_k^{(r)} K_k(z) sums of the engine (A₂ one per pair of outputs), and
-  // Cov[e] = E[aaᵀ] − E[a] E[a]ᵀ (shift-free). Sums within relative error τ put E[a] within
-  // 2τ·R and Cov[e] within 6τ·R² (R the largest span of the centres); τ = kMomentTolerance ·
-  // (min s / R)² / 6 puts them within kMomentTolerance·s and kMomentTolerance·s². Then
-  // E[t] = μ + f ⊙ E[e] and Cov[t] = diag f · Cov[e] · diag f.
+  // with A_r = Σ_k c_k a_k^{(r)} K_k(z) (A₂ one per pair of outputs), and Cov[e] = E[aaᵀ] −
+  // E[a] E[a]ᵀ (shift-free). The gate's means A_r/A₀ come from the engine in one pass
+  // (gaussian_kernel_means), each within 2τ times its largest factor for a sum tolerance τ: E[a]
+  // within 2τ·R and Cov[e] within 6τ·R² (R the largest span of the centres); τ =
+  // kMomentTolerance · (min s / R)² / 6 puts them within kMomentTolerance·s and
+  // kMomentTolerance·s². Then E[t] = μ + f ⊙ E[e] and Cov[t] = diag f · Cov[e] · diag f.
   const Index d_y = output_dim();
   const Index m = z.cols();
   const Index kernels = kernel.centers->cols();
@@ -731,29 +732,25 @@ ConditionalMixture::OutputMoments ConditionalMixture::kernel_sum_moments(
   const double ratio = widths.minCoeff() / span;
   KernelSumOptions options;
   options.log_tolerance = -std::log1p(-kMomentTolerance * ratio * ratio / 6.0);
-  // The sum of the kernels weighted by c_k times `product` (named `key`), prepared once.
-  const auto log_sums = [&](const std::string& key, const Vector& product) {
-    const KernelSumReference& reference = (*kernel_sums_)("moment " + key, [&] {
-      return KernelSumReference(kernel.inverse_widths.asDiagonal() * *kernel.centers,
-                                weights.cwiseProduct(product));
-    });
-    return gaussian_kernel_log_sums(reference, queries, options).log_sums;
-  };
-  const Vector log_total = log_sums("1", Vector::Ones(kernels));
-  // E_gate[Π a] = A/A₀ for a product of shifted centres (weights c_k Π a_k ≥ 0); zero where
-  // every such weight is zero.
-  const auto gate_moment = [&](const std::string& key,
-                               const Vector& product) -> Eigen::RowVectorXd {
-    if (!(weights.cwiseProduct(product).maxCoeff() > 0.0)) return Eigen::RowVectorXd::Zero(m);
-    return (log_sums(key, product) - log_total).array().exp().transpose();
-  };
+  // The factors a_d, then a_d a_e for e ≤ d (row pair_row(d, e)), every one asked whether or not
+  // the covariances are wanted: the means' pass is then the same, and mean() is
+  // mean_and_covariance()'s to the bit.
+  const auto pair_row = [&](Index d, Index e) { return d_y + d * (d + 1) / 2 + e; };
+  Matrix factors(d_y + d_y * (d_y + 1) / 2, kernels);
+  factors.topRows(d_y) = shifted;
+  for (Index d = 0; d < d_y; ++d) {
+    for (Index e = 0; e <= d; ++e) {
+      factors.row(pair_row(d, e)) = shifted.row(d).cwiseProduct(shifted.row(e));
+    }
+  }
+  const KernelSumReference& reference = (*kernel_sums_)("moments", [&] {
+    return KernelSumReference(kernel.inverse_widths.asDiagonal() * *kernel.centers, weights);
+  });
+  const Matrix gate_means = gaussian_kernel_means(reference, factors, queries, options).means;
   const double gate_share = (1.0 - kernel.broad_weight) * (1.0 - kernel.marginal_weight);
   const double marginal_share = (1.0 - kernel.broad_weight) * kernel.marginal_weight;
   const double total_weight = weights.sum();
-  Matrix first(d_y, m);
-  for (Index d = 0; d < d_y; ++d) {
-    first.row(d) = gate_share * gate_moment("a" + std::to_string(d), shifted.row(d).transpose());
-  }
+  Matrix first = gate_share * gate_means.topRows(d_y);
   first.colwise() += marginal_share * (shifted * weights) / total_weight;
   Vector broad_shift;
   if (kernel.broad_weight > 0.0) {
@@ -776,9 +773,7 @@ ConditionalMixture::OutputMoments ConditionalMixture::kernel_sum_moments(
   moments.covariances.resize(d_y * d_y, m);
   for (Index d = 0; d < d_y; ++d) {
     for (Index e = 0; e <= d; ++e) {
-      const Eigen::RowVectorXd second =
-          gate_share * gate_moment("a" + std::to_string(d) + " a" + std::to_string(e),
-                                   shifted.row(d).cwiseProduct(shifted.row(e)).transpose());
+      const Eigen::RowVectorXd second = gate_share * gate_means.row(pair_row(d, e));
       Eigen::RowVectorXd covariance =
           (second.array() + constant_second(d, e) - first.row(d).array() * first.row(e).array())
               .matrix();

@@ -186,6 +186,65 @@ TEST(KernelSumsTest, ResultDoesNotDependOnThreads) {
   }
 }
 
+/// Σ_i w_i f_ci K_ij / Σ_i w_i K_ij by brute force (each factor's weighted sum over the sum).
+Matrix brute_force_kernel_means(const Problem& problem, const Matrix& factors) {
+  const Vector log_total =
+      test::brute_force_log_kernel_sums(problem.points, problem.weights, problem.queries);
+  Matrix means(factors.rows(), problem.queries.cols());
+  for (Index c = 0; c < factors.rows(); ++c) {
+    const Vector weights = problem.weights.cwiseProduct(factors.row(c).transpose());
+    means.row(c) =
+        (test::brute_force_log_kernel_sums(problem.points, weights, problem.queries) - log_total)
+            .array()
+            .exp()
+            .transpose();
+  }
+  return means;
+}
+
+TEST(KernelSumsTest, KernelMeansOfFactorsAreWithinTheirBoundOnEveryPath) {
+  // Factors a, a² and a zero one (the moments' shifted centres and their squares), some points of
+  // zero weight, and two queries whose sums underflow: on the tree path (the dual tree of blocks,
+  // one pass for every factor, also for fewer than 256 queries) and the exact path, every mean
+  // within 2ε·max f of brute force (1e−10 more for the rounding), every log-sum within ε.
+  for (const Index m : {100, 700}) {
+    for (const double tolerance : {1e-9, 1e-3}) {
+      for (const auto path : {KernelSumPath::tree, KernelSumPath::exact}) {
+        SCOPED_TRACE(testing::Message()
+                     << "m=" << m << " tolerance=" << tolerance << " path=" << to_string(path));
+        Problem problem = clustered_problem(3, 3000, m, 0.3, false, 9);
+        for (Index i = 0; i < 3000; i += 7) problem.weights(i) = 0.0;
+        problem.queries.col(3).setConstant(1e3);
+        problem.queries.col(50).setConstant(-40.0);
+        Matrix factors(3, 3000);
+        factors.row(0) = problem.points.row(0).array() - problem.points.row(0).minCoeff();
+        factors.row(1) = factors.row(0).cwiseAbs2();
+        factors.row(2).setZero();
+        const KernelSumReference reference(problem.points, problem.weights);
+        const KernelMeans result = gaussian_kernel_means(reference, factors, problem.queries,
+                                                         options_for(path, tolerance));
+        EXPECT_EQ(result.sums.path, path);
+        const Vector exact_log_sums =
+            test::brute_force_log_kernel_sums(problem.points, problem.weights, problem.queries);
+        EXPECT_LE((result.sums.log_sums - exact_log_sums).cwiseAbs().maxCoeff(), tolerance + 1e-10);
+        const Matrix exact = brute_force_kernel_means(problem, factors);
+        const double epsilon = -std::expm1(-tolerance);
+        for (Index c = 0; c < factors.rows(); ++c) {
+          const double bound = 2.0 * epsilon * factors.row(c).maxCoeff() + 1e-10;
+          EXPECT_LE((result.means.row(c) - exact.row(c)).cwiseAbs().maxCoeff(), bound)
+              << "factor " << c;
+        }
+      }
+    }
+  }
+  const Problem problem = clustered_problem(2, 50, 5, 0.3, true, 1);
+  const KernelSumReference reference(problem.points, problem.weights);
+  EXPECT_THROW(gaussian_kernel_means(reference, Matrix::Ones(1, 49), problem.queries),
+               InvalidArgument);
+  EXPECT_THROW(gaussian_kernel_means(reference, -Matrix::Ones(1, 50), problem.queries),
+               InvalidArgument);
+}
+
 TEST(KernelSumsTest, AReferenceKeptForLaterQueriesAnswersAsAFreshOne) {
   // A model's sums keep their reference and its trees (kernel_sum_reference.hpp): the second and
   // later queries search the trees the first built. Each answer is the fresh reference's, bit for
