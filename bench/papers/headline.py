@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HISTORY = os.path.join(REPOSITORY, "bench", "headline_history.tsv")
@@ -49,6 +50,20 @@ class Headline:
 def uptime():
     """`uptime`'s line: the machine's load beside a measurement (timings swing with it)."""
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+def timed_command(arguments):
+    """Runs a command under /usr/bin/time: its standard output, wall seconds and peak resident
+    memory in kB (%M). The seconds are taken here rather than from /usr/bin/time's %e, whose
+    hundredths of a second are too coarse for short steps. Exits with the command's error output
+    where it fails."""
+    started = time.perf_counter()
+    result = subprocess.run(["/usr/bin/time", "-f", "%M", *arguments], capture_output=True,
+                            text=True)
+    seconds = time.perf_counter() - started
+    if result.returncode != 0:
+        sys.exit(f"failed ({result.returncode}): {' '.join(arguments)}\n{result.stderr[-2000:]}")
+    return result.stdout, seconds, int(result.stderr.strip().splitlines()[-1])
 
 
 def git(*arguments):

@@ -38,7 +38,6 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -51,6 +50,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "bench", "papers"))
 sys.path.insert(0, os.path.join(ROOT, "bench", "peers", "uci"))
+import headline  # noqa: E402
 from headline import Headline, uptime  # noqa: E402
 import peers  # noqa: E402
 
@@ -127,17 +127,9 @@ def write_table(path, x, y):
 
 
 def timed_command(arguments):
-    """Runs a command under /usr/bin/time: its standard output, wall seconds and peak resident
-    memory in GB. The seconds are taken here rather than from /usr/bin/time's %e, whose
-    hundredths of a second are too coarse for the short steps of small tables."""
-    started = time.perf_counter()
-    result = subprocess.run(["/usr/bin/time", "-f", "%M", *arguments], capture_output=True,
-                            text=True)
-    seconds = time.perf_counter() - started
-    if result.returncode != 0:
-        sys.exit(f"failed ({result.returncode}): {' '.join(arguments)}\n{result.stderr[-2000:]}")
-    kilobytes = int(result.stderr.strip().splitlines()[-1])
-    return result.stdout, seconds, kilobytes * 1024 / 1e9
+    """headline.timed_command with the peak in GB."""
+    output, seconds, kilobytes = headline.timed_command(arguments)
+    return output, seconds, kilobytes * 1024 / 1e9
 
 
 def reported(name, text):

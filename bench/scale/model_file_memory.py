@@ -27,7 +27,7 @@ HEADLINE_RATIO = 10.0
 BASELINE_ROWS = 1000
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "bench", "papers"))
-from headline import Headline  # noqa: E402
+from headline import Headline, timed_command  # noqa: E402
 
 # Loads the model in a fresh interpreter after its imports, answers one log-density, and prints
 # the peak resident kB from the load on: the kernel's high-water mark is reset first (writing 5
@@ -55,10 +55,8 @@ def write_model(path, rows):
 
 def command_peak_kb(cli, path):
     """Peak resident kB of `cdens info` on the file, and its wall seconds."""
-    started = time.perf_counter()
-    result = subprocess.run(["/usr/bin/time", "-f", "%M", cli, "info", path],
-                            capture_output=True, text=True, check=True)
-    return int(result.stderr.strip().splitlines()[-1]), time.perf_counter() - started
+    _, seconds, kilobytes = timed_command([cli, "info", path])
+    return kilobytes, seconds
 
 
 def python_peak_kb(path):
