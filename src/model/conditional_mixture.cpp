@@ -73,6 +73,11 @@ constexpr Index kExactComponents = 512;
 // within this fraction of the output's kernel width, and of its square.
 constexpr double kMomentTolerance = 1e-6;
 
+// The name of the reference of the gate's input kernels (centres over h, row weights c_k) among
+// a model's kernel-sum references: the log-densities' sum over the inputs and the moments' sums
+// share it (at 10^6 rows and d = 5 a reference and its tree hold 80 MB).
+const char* const kInputKernels = "input kernels";
+
 }  // namespace
 
 namespace detail {
@@ -665,10 +670,15 @@ Vector ConditionalMixture::kernel_sum_log_pdf(const GaussianKernelCenters& kerne
   const Vector weights = kernel.row_weights ? *kernel.row_weights : Vector(Vector::Ones(kernels));
   KernelSumOptions third_tolerance;
   third_tolerance.log_tolerance = 1e-6 / 3.0;
-  // Rows first_row … of the joint points (z-kernels' centres over h, then the components' over s).
+  // Rows first_row … of the joint points (z-kernels' centres over h, then the components' over s);
+  // rows 0 … d_x − 1 are the input kernels.
   const auto log_sums = [&](Index first_row, Index rows) {
+    const bool input_kernels = first_row == 0 && rows == d_x;
     const KernelSumReference& reference = (*kernel_sums_)(
-        "joint rows " + std::to_string(first_row) + " to " + std::to_string(first_row + rows), [&] {
+        input_kernels
+            ? std::string(kInputKernels)
+            : "joint rows " + std::to_string(first_row) + " to " + std::to_string(first_row + rows),
+        [&] {
           Matrix joint_points(d_x + d_y, kernels);
           joint_points << kernel.inverse_widths.asDiagonal() * *kernel.centers,
               inverse_scales * gaussian_->centers().leftCols(kernels);
@@ -743,7 +753,7 @@ ConditionalMixture::OutputMoments ConditionalMixture::kernel_sum_moments(
       factors.row(pair_row(d, e)) = shifted.row(d).cwiseProduct(shifted.row(e));
     }
   }
-  const KernelSumReference& reference = (*kernel_sums_)("moments", [&] {
+  const KernelSumReference& reference = (*kernel_sums_)(kInputKernels, [&] {
     return KernelSumReference(kernel.inverse_widths.asDiagonal() * *kernel.centers, weights);
   });
   const Matrix gate_means = gaussian_kernel_means(reference, factors, queries, options).means;
