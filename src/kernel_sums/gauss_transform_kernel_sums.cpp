@@ -263,7 +263,9 @@ double near_points(const CellGrid& grid, const std::vector<Index>& at, double cu
 
 /// The points a dual tree of blocks of kKernelSumBlock (256) points sums per query around a box
 /// whose cutoff ball holds about `near` points: blocks of side s = (256 / density)^{1/d} on both
-/// sides widen the ball's radius to about g + s √d (at most n).
+/// sides widen the ball's radius to about g + s √d (at most n). The query blocks hold at most
+/// kQueryBlock (32) queries, so on the queries' side the widening is smaller and the estimate errs
+/// high, towards the Gauss transform.
 double dual_tree_near_field(const CellGrid& grid, double near, double cutoff, double n) {
   if (!std::isfinite(cutoff) || near <= 0.0) return n;
   const double d = static_cast<double>(grid.dimension());
