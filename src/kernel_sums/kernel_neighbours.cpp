@@ -7,11 +7,15 @@
 namespace cdens {
 
 KernelNeighbours::KernelNeighbours(const MatrixView& points, const VectorView& weights)
-    : tree_(points, weights), log_weights_(tree_.weights().array().log()) {}
+    : tree_(points, weights), log_weights_(tree_.weights().array().log()) {
+  log_node_weights_.reserve(tree_.nodes().size());
+  for (const KdTree::Node& node : tree_.nodes()) log_node_weights_.push_back(std::log(node.weight));
+}
 
 void KernelNeighbours::search(const double* query, double tolerance, Found& found) const {
   found.positions.clear();
   found.log_terms.clear();
+  found.weights.clear();
   const auto& nodes = tree_.nodes();
   const Matrix& points = tree_.points();
   const Index d = points.rows();
@@ -24,7 +28,7 @@ void KernelNeighbours::search(const double* query, double tolerance, Found& foun
     double nearest = 0.0;
     double farthest = 0.0;
     tree_.squared_distance_range(node, query, nearest, farthest);
-    const double bound = std::log(nodes[static_cast<std::size_t>(node)].weight) - 0.5 * nearest;
+    const double bound = log_node_weights_[static_cast<std::size_t>(node)] - 0.5 * nearest;
     frontier.emplace_back(bound, node);
     std::push_heap(frontier.begin(), frontier.end());
     return bound;
@@ -37,6 +41,9 @@ void KernelNeighbours::search(const double* query, double tolerance, Found& foun
   const auto rescale = [&](double new_shift) {
     const double factor = std::isnan(shift) ? 0.0 : std::exp(shift - new_shift);
     found_sum *= factor;
+    if (factor != 1.0) {
+      for (double& weight : found.weights) weight *= factor;
+    }
     shift = new_shift;
     frontier_sum = 0.0;  // recomputed from the frontier: its running sum may have drifted
     for (const Entry& entry : frontier) frontier_sum += std::exp(entry.first - shift);
@@ -74,9 +81,16 @@ void KernelNeighbours::search(const double* query, double tolerance, Found& foun
     }
     // A term far above the shift would overflow the sums relative to it: shift to it first.
     if (largest > -INFINITY && (std::isnan(shift) || largest > shift + 300.0)) rescale(largest);
-    for (std::size_t i = first_found; i < found.log_terms.size(); ++i) {
-      found_sum += std::exp(found.log_terms[i] - shift);
-    }
+    // The leaf's weights e^{term − shift} by Eigen's vectorised exp, on an array of its own:
+    // Eigen's own aligned allocation, so that which terms take the vector path and which the
+    // scalar one depends on the leaf's count alone, not on where the found list lies in memory
+    // (a map of it gave answers that changed with the heap).
+    const auto added = static_cast<Index>(found.log_terms.size() - first_found);
+    Eigen::ArrayXd weights =
+        Eigen::Map<const Eigen::ArrayXd>(found.log_terms.data() + first_found, added) - shift;
+    weights = weights.exp();
+    found.weights.insert(found.weights.end(), weights.begin(), weights.end());
+    found_sum += weights.sum();
   }
 }
 

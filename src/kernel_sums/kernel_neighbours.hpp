@@ -24,6 +24,9 @@ class KernelNeighbours {
   struct Found {
     std::vector<Index> positions;   ///< the points' positions in the tree's order (position())
     std::vector<double> log_terms;  ///< log w_i − ½‖q − p_i‖² of each
+    /// e^{log term − shift} of each, for one shift (within 300 of the largest log term): the
+    /// terms relative to one another, without overflow of those that matter.
+    std::vector<double> weights;
   };
   /// The points of `query` (d values) whose terms sum to at least 1 − `tolerance` of S, into
   /// `found` (cleared first); none where every weight is zero.
@@ -37,6 +40,7 @@ class KernelNeighbours {
  private:
   KdTree tree_;
   Vector log_weights_;  ///< log w_i in the tree's order (−∞ for a zero weight)
+  std::vector<double> log_node_weights_;  ///< log of each node's weight
 };
 
 }  // namespace cdens

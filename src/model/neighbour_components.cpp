@@ -173,11 +173,7 @@ void NeighbourComponents::draw_components(const double* z, Rng& rng,
 void NeighbourComponents::components_at(const double* z, ScalarComponentList& reduced) const {
   KernelNeighbours::Found found;
   neighbours_of(z, found);
-  // The found kernels' weights relative to the largest, in place of their logarithms.
-  std::vector<double>& weights = found.log_terms;
-  const double largest = weights.empty() ? 0.0 : *std::max_element(weights.begin(), weights.end());
-  for (double& weight : weights) weight = std::exp(weight - largest);
-  reduce_in_bins(kernel_bins_, &found.positions, weights, kernel_tolerance_, reduced);
+  reduce_in_bins(kernel_bins_, &found.positions, found.weights, kernel_tolerance_, reduced);
   for (double& weight : reduced.weights) weight *= kernel_share_;
   if (marginal_share_ > 0.0) {
     for (std::size_t b = 0; b < marginal_.weights.size(); ++b) {
