@@ -36,9 +36,9 @@ constexpr double kBinnedCellBudget = 4194304.0;
 // The tree's cost is measured on this many queries, spread over the queries, when the exact
 // path would take longer than kPilotThreshold nanoseconds of work.
 constexpr Index kPilotQueries = 64;
+constexpr double kPilotThreshold = 2e7;
 // The leaves of the single tree, for few queries.
 constexpr Index kSingleTreeLeaf = 32;
-constexpr double kPilotThreshold = 2e7;
 
 double exact_cost(Index n, Index m, Index d) {
   return static_cast<double>(n) * static_cast<double>(m) *

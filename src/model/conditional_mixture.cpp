@@ -78,6 +78,12 @@ constexpr double kMomentTolerance = 1e-6;
 // share it (at 10^6 rows and d = 5 a reference and its tree hold 80 MB).
 const char* const kInputKernels = "input kernels";
 
+/// The reference of the gate's input kernels: their centres over h with the row weights c_k.
+KernelSumReference input_kernels_reference(const GaussianKernelCenters& kernel,
+                                           const Vector& weights) {
+  return KernelSumReference(kernel.inverse_widths.asDiagonal() * *kernel.centers, weights);
+}
+
 }  // namespace
 
 namespace detail {
@@ -671,19 +677,21 @@ Vector ConditionalMixture::kernel_sum_log_pdf(const GaussianKernelCenters& kerne
   KernelSumOptions third_tolerance;
   third_tolerance.log_tolerance = 1e-6 / 3.0;
   // Rows first_row … of the joint points (z-kernels' centres over h, then the components' over s);
-  // rows 0 … d_x − 1 are the input kernels.
+  // rows 0 … d_x − 1 are the input kernels, whose reference the moments share.
   const auto log_sums = [&](Index first_row, Index rows) {
-    const bool input_kernels = first_row == 0 && rows == d_x;
-    const KernelSumReference& reference = (*kernel_sums_)(
-        input_kernels
-            ? std::string(kInputKernels)
-            : "joint rows " + std::to_string(first_row) + " to " + std::to_string(first_row + rows),
-        [&] {
-          Matrix joint_points(d_x + d_y, kernels);
-          joint_points << kernel.inverse_widths.asDiagonal() * *kernel.centers,
-              inverse_scales * gaussian_->centers().leftCols(kernels);
-          return KernelSumReference(joint_points.middleRows(first_row, rows), weights);
-        });
+    const KernelSumReference& reference =
+        first_row == 0 && rows == d_x
+            ? (*kernel_sums_)(kInputKernels,
+                              [&] { return input_kernels_reference(kernel, weights); })
+            : (*kernel_sums_)(
+                  "joint rows " + std::to_string(first_row) + " to " +
+                      std::to_string(first_row + rows),
+                  [&] {
+                    Matrix joint_points(d_x + d_y, kernels);
+                    joint_points << kernel.inverse_widths.asDiagonal() * *kernel.centers,
+                        inverse_scales * gaussian_->centers().leftCols(kernels);
+                    return KernelSumReference(joint_points.middleRows(first_row, rows), weights);
+                  });
     return gaussian_kernel_log_sums(reference, joint_queries.middleRows(first_row, rows),
                                     third_tolerance)
         .log_sums;
@@ -753,9 +761,8 @@ ConditionalMixture::OutputMoments ConditionalMixture::kernel_sum_moments(
       factors.row(pair_row(d, e)) = shifted.row(d).cwiseProduct(shifted.row(e));
     }
   }
-  const KernelSumReference& reference = (*kernel_sums_)(kInputKernels, [&] {
-    return KernelSumReference(kernel.inverse_widths.asDiagonal() * *kernel.centers, weights);
-  });
+  const KernelSumReference& reference =
+      (*kernel_sums_)(kInputKernels, [&] { return input_kernels_reference(kernel, weights); });
   const Matrix gate_means = gaussian_kernel_means(reference, factors, queries, options).means;
   const double gate_share = (1.0 - kernel.broad_weight) * (1.0 - kernel.marginal_weight);
   const double marginal_share = (1.0 - kernel.broad_weight) * kernel.marginal_weight;

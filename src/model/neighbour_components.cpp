@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <utility>
 
 namespace cdens::detail {
 namespace {
@@ -22,14 +21,12 @@ Vector kernel_row_weights(const GaussianKernelCenters& kernel) {
 }  // namespace
 
 NeighbourComponents::NeighbourComponents(const GaussianKernelCenters& kernel,
-                                         MergedComponents merged, double tolerance)
-    : merged_(std::move(merged)),
-      inverse_widths_(kernel.inverse_widths),
+                                         const MergedComponents& merged, double tolerance)
+    : inverse_widths_(kernel.inverse_widths),
       neighbours_(kernel.inverse_widths.asDiagonal() * *kernel.centers, kernel_row_weights(kernel)),
       tolerance_(tolerance),
       kernel_share_((1.0 - kernel.broad_weight) * (1.0 - kernel.marginal_weight)),
       marginal_share_((1.0 - kernel.broad_weight) * kernel.marginal_weight),
-      broad_share_(kernel.broad_weight),
       broad_component_(kernel.broad_weight > 0.0 ? kernel.centers->cols() : -1) {
   // The reduction's share of τ, split evenly between the kernel and the marginal part: a part of
   // share a reduced within τ_p moves every probability by at most a·τ_p, so a small marginal
@@ -40,7 +37,12 @@ NeighbourComponents::NeighbourComponents(const GaussianKernelCenters& kernel,
     return std::min(kLargestPartTolerance, kReductionShare * tolerance_ / (parts * share));
   };
   kernel_tolerance_ = part_tolerance(kernel_share_);
-  kernel_bins_ = bins_for(kernel_tolerance_);
+  kernel_bins_ = bins_for(merged, kernel_tolerance_);
+  if (broad_component_ >= 0) {
+    const Index m = merged.merged_of[static_cast<std::size_t>(broad_component_)];
+    broad_.push_back(kernel.broad_weight, merged.centers(m), merged.scales(m),
+                     merged.groups[static_cast<std::size_t>(m)]);
+  }
   if (!(marginal_share_ > 0.0)) return;
   const Vector weights = kernel_row_weights(kernel);
   cumulative_row_weights_.resize(static_cast<std::size_t>(weights.size()));
@@ -50,23 +52,24 @@ NeighbourComponents::NeighbourComponents(const GaussianKernelCenters& kernel,
     tree_weights[p] = weights(neighbours_.order()[p]);
   }
   const double marginal_tolerance = part_tolerance(marginal_share_);
-  reduce_in_bins(bins_for(marginal_tolerance), nullptr, tree_weights, marginal_tolerance,
+  reduce_in_bins(bins_for(merged, marginal_tolerance), nullptr, tree_weights, marginal_tolerance,
                  marginal_);
 }
 
-NeighbourComponents::Bins NeighbourComponents::bins_for(double tolerance) const {
+NeighbourComponents::Bins NeighbourComponents::bins_for(const MergedComponents& merged,
+                                                        double tolerance) const {
   // The merged components are in the order of group, width and centre: one pass numbers the
   // bins in that order, a bin ⌊(c − lowest)/(κ·s)⌋ of its group and width.
   const double kappa = reduction_bin_width(tolerance);
-  const auto merged_count = static_cast<std::size_t>(merged_.centers.size());
+  const auto merged_count = static_cast<std::size_t>(merged.centers.size());
   Bins bins;
   std::vector<std::int32_t> bin_of_merged(merged_count);
   double lowest = 0.0;
   double previous_slot = 0.0;
   for (std::size_t m = 0; m < merged_count; ++m) {
-    const double center = merged_.centers(static_cast<Index>(m));
-    const double scale = merged_.scales(static_cast<Index>(m));
-    const std::size_t group = merged_.groups[m];
+    const double center = merged.centers(static_cast<Index>(m));
+    const double scale = merged.scales(static_cast<Index>(m));
+    const std::size_t group = merged.groups[m];
     const bool same_class = m > 0 && group == bins.groups.back() && scale == bins.scales.back();
     if (!same_class) lowest = center;
     const double slot = std::floor((center - lowest) / (kappa * scale));
@@ -82,10 +85,10 @@ NeighbourComponents::Bins NeighbourComponents::bins_for(double tolerance) const 
   bins.of_point.resize(order.size());
   bins.offset_of_point.resize(order.size());
   for (std::size_t p = 0; p < order.size(); ++p) {
-    const Index m = merged_.merged_of[static_cast<std::size_t>(order[p])];
+    const Index m = merged.merged_of[static_cast<std::size_t>(order[p])];
     const std::int32_t bin = bin_of_merged[static_cast<std::size_t>(m)];
     bins.of_point[p] = bin;
-    bins.offset_of_point[p] = merged_.centers(m) - bins.middles[static_cast<std::size_t>(bin)];
+    bins.offset_of_point[p] = merged.centers(m) - bins.middles[static_cast<std::size_t>(bin)];
   }
   return bins;
 }
@@ -181,10 +184,8 @@ void NeighbourComponents::components_at(const double* z, ScalarComponentList& re
                         marginal_.scales[b], marginal_.groups[b]);
     }
   }
-  if (broad_component_ >= 0) {
-    const Index m = merged_.merged_of[static_cast<std::size_t>(broad_component_)];
-    reduced.push_back(broad_share_, merged_.centers(m), merged_.scales(m),
-                      merged_.groups[static_cast<std::size_t>(m)]);
+  for (std::size_t b = 0; b < broad_.weights.size(); ++b) {
+    reduced.push_back(broad_.weights[b], broad_.centers[b], broad_.scales[b], broad_.groups[b]);
   }
 }
 

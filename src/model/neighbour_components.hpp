@@ -45,7 +45,7 @@ class NeighbourComponents {
  public:
   /// For the gate `kernel` over `merged` (every component merged, none an atom's), within the
   /// query tolerance `tolerance` > 0.
-  NeighbourComponents(const GaussianKernelCenters& kernel, MergedComponents merged,
+  NeighbourComponents(const GaussianKernelCenters& kernel, const MergedComponents& merged,
                       double tolerance);
 
   /// The reduced components at the standardised input z (d_x values), into `reduced`.
@@ -66,8 +66,8 @@ class NeighbourComponents {
     std::vector<double> scales;
     std::vector<std::size_t> groups;
   };
-  /// The bins of width κ·s for the reduction tolerance `tolerance`.
-  Bins bins_for(double tolerance) const;
+  /// The bins of width κ·s of the components `merged` for the reduction tolerance `tolerance`.
+  Bins bins_for(const MergedComponents& merged, double tolerance) const;
   /// The points of the kernel part at z that carry all of its sum but τ/4.
   void neighbours_of(const double* z, KernelNeighbours::Found& found) const;
   /// The components of probabilities `weights` (in the tree's order, any positive scale; those
@@ -77,16 +77,15 @@ class NeighbourComponents {
                       const std::vector<double>& weights, double tolerance,
                       ScalarComponentList& reduced) const;
 
-  MergedComponents merged_;
   Vector inverse_widths_;
   KernelNeighbours neighbours_;
   double tolerance_;
   double kernel_tolerance_ = 0.0;               ///< the kernel part's reduction tolerance
   double kernel_share_;                         ///< (1 − δ)(1 − ε)
   double marginal_share_;                       ///< (1 − δ) ε
-  double broad_share_;                          ///< δ
   Index broad_component_;                       ///< the broad component's index (−1 without one)
   Bins kernel_bins_;                            ///< the kernel part's bins
+  ScalarComponentList broad_;                   ///< the broad component at its share δ, or none
   ScalarComponentList marginal_;                ///< the marginal part, reduced, summing to one
   std::vector<double> cumulative_row_weights_;  ///< Σ_{l ≤ k} c_l, for the marginal part's draws
 };
