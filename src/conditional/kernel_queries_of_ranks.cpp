@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,12 +13,13 @@
 #include "conditional/product_kernel_gate.hpp"
 #include "core/log_space.hpp"
 #include "kernel_sums/kernel_sums.hpp"
+#include "model/given_components.hpp"
 #include "parallel/parallel.hpp"
 
 namespace cdens {
 namespace {
 
-/// Queries broadcast at a time: (d_x + d_y) doubles each, and three log-sums back.
+/// Queries broadcast at a time: d_x doubles each (and d_y for the log-densities).
 constexpr Index kQueryChunk = 4096;
 /// Kernel weights of a gate with discrete inputs formed at a time (K × queries doubles).
 constexpr Index kGateBlockValues = Index(1) << 20;
@@ -110,6 +112,165 @@ Matrix log_sum_over_ranks(const Matrix& log_values, const Communicator& communic
   return shifted;
 }
 
+/// For every rank in turn, each chunk of its query columns `queries` (the same rows on every
+/// rank) broadcast to all: `answer(owner, begin, chunk)` on every rank, `begin` the chunk's first
+/// column among the owner's.
+void for_each_broadcast_chunk(
+    const MatrixView& queries, const Communicator& communicator,
+    const std::function<void(int owner, Index begin, const Matrix& chunk)>& answer) {
+  for (int owner = 0; owner < communicator.size(); ++owner) {
+    const bool own = communicator.rank() == owner;
+    double count = own ? static_cast<double>(queries.cols()) : 0.0;
+    communicator.broadcast(&count, 1, owner);
+    for (Index begin = 0; begin < static_cast<Index>(count); begin += kQueryChunk) {
+      const Index width = std::min(kQueryChunk, static_cast<Index>(count) - begin);
+      Matrix chunk(queries.rows(), width);
+      if (own) chunk = queries.middleCols(begin, width);
+      communicator.broadcast(chunk.data(), static_cast<std::size_t>(chunk.size()), owner);
+      answer(owner, begin, chunk);
+    }
+  }
+}
+
+/// A list of reduced components appended to `out`: its size, then each component's probability,
+/// centre, scale and trend group.
+void append_components(const detail::ScalarComponentList& components, std::vector<double>& out) {
+  out.push_back(static_cast<double>(components.weights.size()));
+  for (std::size_t m = 0; m < components.weights.size(); ++m) {
+    out.insert(out.end(), {components.weights[m], components.centers[m], components.scales[m],
+                           static_cast<double>(components.groups[m])});
+  }
+}
+
+/// `at` moved past the list append_components wrote there.
+void skip_components(const std::vector<double>& values, std::size_t& at) {
+  at += 1 + 4 * static_cast<std::size_t>(values[at]);
+}
+
+/// The list append_components wrote at `at`, whose components are added to `into` with their
+/// probabilities times `share`; `at` moves past it.
+void read_components(const std::vector<double>& values, std::size_t& at, double share,
+                     detail::ScalarComponentList& into) {
+  const auto count = static_cast<std::size_t>(values[at++]);
+  for (std::size_t m = 0; m < count; ++m, at += 4) {
+    if (share > 0.0 && values[at] > 0.0) {
+      into.push_back(share * values[at], values[at + 1], values[at + 2],
+                     static_cast<std::size_t>(values[at + 3]));
+    }
+  }
+}
+
+/// The reduced components of the model of every rank's rows, from every rank's parts.
+class ComponentsOfRanks {
+ public:
+  /// Collective: every rank's marginal part is reduced once and sent to all.
+  ComponentsOfRanks(const ConditionalMixture& own_rows, const Communicator& communicator)
+      : own_rows_(own_rows), communicator_(communicator) {
+    std::vector<double> marginal;  // log Σ_{k∈r} c_k, then the marginal part's components
+    agree_on_errors(communicator, [&] {
+      parts_.emplace(rank_parts(own_rows));
+      // The parts answer at the model's query tolerance; the marginal part is also where the
+      // kernel part falls back to, so it is reduced whatever ε.
+      const double tolerance = own_rows.query_tolerance();
+      parts_->conditional = parts_->conditional->with_query_tolerance(tolerance);
+      const Matrix any_input = Matrix::Zero(own_rows.input_dim(), 1);
+      marginal.push_back(parts_->log_row_weight);
+      append_components(detail::GivenComponents::reduced_at(
+                            parts_->marginal->with_query_tolerance(tolerance), any_input)
+                            .front(),
+                        marginal);
+      if (parts_->broad) {
+        broad_ = detail::GivenComponents::reduced_at(*parts_->broad, any_input).front();
+      }
+    });
+    const std::vector<double> every = communicator.gather_all(marginal);
+    std::vector<double> log_weights;
+    std::vector<std::size_t> lists;
+    for (std::size_t at = 0; at < every.size();) {
+      log_weights.push_back(every[at++]);
+      lists.push_back(at);
+      skip_components(every, at);
+    }
+    const double log_total = log_sum_exp(
+        Eigen::Map<const Vector>(log_weights.data(), static_cast<Index>(log_weights.size())));
+    // Rank r's share of the marginal part: Σ_{k∈r} c_k / Σ_k c_k.
+    for (std::size_t r = 0; r < lists.size(); ++r) {
+      read_components(every, lists[r], std::exp(log_weights[r] - log_total), marginal_);
+    }
+  }
+
+  /// `answer(begin, x_chunk, rows)` on this rank for each chunk of its inputs x (every rank calls
+  /// it with its own), rows[j] the reduced components at x_{begin + j}. Collective.
+  void for_each_chunk(
+      const MatrixView& x,
+      const std::function<void(Index begin, const Matrix& chunk,
+                               const detail::GivenComponents::Rows& rows)>& answer) const {
+    const double kernel_share = (1.0 - parts_->broad_weight) * (1.0 - parts_->marginal_weight);
+    const double marginal_share = (1.0 - parts_->broad_weight) * parts_->marginal_weight;
+    for_each_broadcast_chunk(x, communicator_, [&](int owner, Index begin, const Matrix& chunk) {
+      const Index width = chunk.cols();
+      // This rank's part at each input: log Σ_{k∈r} c_k w_k, then its kernels' reduced components.
+      std::vector<double> part;
+      agree_on_errors(communicator_, [&] {
+        const Vector gate =
+            log_gate_sums(*parts_->gate, own_rows_.x_scaling().transform_query(chunk, "x"));
+        const detail::GivenComponents::Rows kernels =
+            detail::GivenComponents::reduced_at(*parts_->conditional, chunk);
+        for (Index j = 0; j < width; ++j) {
+          part.push_back(gate(j));
+          append_components(kernels[static_cast<std::size_t>(j)], part);
+        }
+      });
+      const std::vector<double> every = communicator_.gather_all(part);
+      if (communicator_.rank() != owner) return;
+      // Each rank's stretch of `every`: its inputs' lists in order.
+      std::vector<std::size_t> at(static_cast<std::size_t>(communicator_.size()));
+      std::size_t next = 0;
+      for (std::size_t& first : at) {
+        first = next;
+        for (Index j = 0; j < width; ++j) {
+          ++next;  // the input's log-sum
+          skip_components(every, next);
+        }
+      }
+      detail::GivenComponents::Rows rows(static_cast<std::size_t>(width));
+      Vector log_sums(static_cast<Index>(at.size()));
+      for (Index j = 0; j < width; ++j) {
+        detail::ScalarComponentList& row = rows[static_cast<std::size_t>(j)];
+        for (std::size_t r = 0; r < at.size(); ++r) log_sums(static_cast<Index>(r)) = every[at[r]];
+        const double total = log_sum_exp(log_sums);
+        // Where every kernel weight is zero the mixture falls back to its marginal counterpart.
+        const bool no_kernel = total == -INFINITY;
+        for (std::size_t r = 0; r < at.size(); ++r) {
+          const double share =
+              no_kernel ? 0.0 : kernel_share * std::exp(log_sums(static_cast<Index>(r)) - total);
+          ++at[r];
+          read_components(every, at[r], share, row);
+        }
+        const double marginal = no_kernel ? 1.0 - parts_->broad_weight : marginal_share;
+        if (marginal > 0.0) {
+          for (std::size_t m = 0; m < marginal_.weights.size(); ++m) {
+            row.push_back(marginal * marginal_.weights[m], marginal_.centers[m],
+                          marginal_.scales[m], marginal_.groups[m]);
+          }
+        }
+        for (std::size_t m = 0; m < broad_.weights.size(); ++m) {
+          row.push_back(parts_->broad_weight * broad_.weights[m], broad_.centers[m],
+                        broad_.scales[m], broad_.groups[m]);
+        }
+      }
+      answer(begin, chunk, rows);
+    });
+  }
+
+ private:
+  const ConditionalMixture& own_rows_;
+  const Communicator& communicator_;
+  std::optional<RankParts> parts_;
+  detail::ScalarComponentList marginal_;  ///< every rank's marginal part at its share, summing to 1
+  detail::ScalarComponentList broad_;     ///< the broad component (probability 1), or none
+};
+
 }  // namespace
 
 Vector log_pdf_of_ranks(const ConditionalMixture& own_rows, const MatrixView& x,
@@ -135,47 +296,113 @@ Vector log_pdf_of_ranks(const ConditionalMixture& own_rows, const MatrixView& x,
   const double log_broad = std::log(parts->broad_weight);
 
   Vector result(x.cols());
-  for (int owner = 0; owner < communicator.size(); ++owner) {
-    const bool own = communicator.rank() == owner;
-    double count = own ? static_cast<double>(x.cols()) : 0.0;
-    communicator.broadcast(&count, 1, owner);
-    for (Index begin = 0; begin < static_cast<Index>(count); begin += kQueryChunk) {
-      const Index width = std::min(kQueryChunk, static_cast<Index>(count) - begin);
-      Matrix pairs(input_dim + output_dim, width);
-      if (own) pairs << x.middleCols(begin, width), y.middleCols(begin, width);
-      communicator.broadcast(pairs.data(), static_cast<std::size_t>(pairs.size()), owner);
-      const auto queries_x = pairs.topRows(input_dim);
-      const auto queries_y = pairs.bottomRows(output_dim);
-      // Rows: log Σ c_k w_k p_k, log Σ c_k w_k, log Σ c_k p_k over this rank's kernels.
-      Matrix partial(3, width);
-      std::optional<Vector> broad;
-      agree_on_errors(communicator, [&] {
-        const Vector gate =
-            log_gate_sums(*parts->gate, own_rows.x_scaling().transform_query(queries_x, "x"));
-        const Vector conditional = parts->conditional->log_pdf(queries_x, queries_y);
-        partial.row(0) =
-            (gate.array() == -INFINITY).select(-INFINITY, gate + conditional).transpose();
-        partial.row(1) = gate.transpose();
-        partial.row(2) =
-            (parts->marginal->log_pdf(queries_x, queries_y).array() + parts->log_row_weight)
-                .transpose();
-        if (parts->broad) broad = parts->broad->log_pdf(queries_x, queries_y);
-      });
-      const Matrix sums = log_sum_over_ranks(partial, communicator);
-      if (!own) continue;
-      for (Index j = 0; j < width; ++j) {
-        const double marginal = sums(2, j) - log_total_weight;
-        // Where every kernel weight is zero the mixture falls back to its marginal counterpart.
-        const double conditional = sums(1, j) == -INFINITY ? marginal : sums(0, j) - sums(1, j);
-        double value = parts->marginal_weight > 0.0
-                           ? log_add_exp(log_keep + conditional, log_marginal + marginal)
-                           : conditional;
-        if (broad) value = log_add_exp(log_keep_kernels + value, log_broad + (*broad)(j));
-        result(begin + j) = value;
-      }
+  Matrix pairs(input_dim + output_dim, x.cols());
+  pairs << x, y;
+  for_each_broadcast_chunk(pairs, communicator, [&](int owner, Index begin, const Matrix& chunk) {
+    const Index width = chunk.cols();
+    const auto queries_x = chunk.topRows(input_dim);
+    const auto queries_y = chunk.bottomRows(output_dim);
+    // Rows: log Σ c_k w_k p_k, log Σ c_k w_k, log Σ c_k p_k over this rank's kernels.
+    Matrix partial(3, width);
+    std::optional<Vector> broad;
+    agree_on_errors(communicator, [&] {
+      const Vector gate =
+          log_gate_sums(*parts->gate, own_rows.x_scaling().transform_query(queries_x, "x"));
+      const Vector conditional = parts->conditional->log_pdf(queries_x, queries_y);
+      partial.row(0) =
+          (gate.array() == -INFINITY).select(-INFINITY, gate + conditional).transpose();
+      partial.row(1) = gate.transpose();
+      partial.row(2) =
+          (parts->marginal->log_pdf(queries_x, queries_y).array() + parts->log_row_weight)
+              .transpose();
+      if (parts->broad) broad = parts->broad->log_pdf(queries_x, queries_y);
+    });
+    const Matrix sums = log_sum_over_ranks(partial, communicator);
+    if (communicator.rank() != owner) return;
+    for (Index j = 0; j < width; ++j) {
+      const double marginal = sums(2, j) - log_total_weight;
+      // Where every kernel weight is zero the mixture falls back to its marginal counterpart.
+      const double conditional = sums(1, j) == -INFINITY ? marginal : sums(0, j) - sums(1, j);
+      double value = parts->marginal_weight > 0.0
+                         ? log_add_exp(log_keep + conditional, log_marginal + marginal)
+                         : conditional;
+      if (broad) value = log_add_exp(log_keep_kernels + value, log_broad + (*broad)(j));
+      result(begin + j) = value;
     }
-  }
+  });
   return result;
+}
+
+namespace {
+
+/// The chunk of a rank's answers in columns begin … of `into` (sized for all of its queries).
+void place_answers(const ConditionalMixture::ScalarAnswers& chunk, Index begin,
+                   ConditionalMixture::ScalarAnswers& into) {
+  const Index width = chunk.quantiles.cols();
+  into.quantiles.middleCols(begin, width) = chunk.quantiles;
+  for (std::size_t r = 0; r < into.regions.size(); ++r) {
+    std::copy(chunk.regions[r].begin(), chunk.regions[r].end(),
+              into.regions[r].begin() + static_cast<std::ptrdiff_t>(begin));
+  }
+  if (into.cdf.size() > 0) into.cdf.segment(begin, width) = chunk.cdf;
+  if (into.crps.size() > 0) into.crps.segment(begin, width) = chunk.crps;
+  if (into.highest_density_probability.size() > 0) {
+    into.highest_density_probability.segment(begin, width) = chunk.highest_density_probability;
+  }
+}
+
+}  // namespace
+
+ConditionalMixture::ScalarAnswers scalar_answers_of_ranks(
+    const ConditionalMixture& own_rows, const MatrixView& x, const MatrixView& y,
+    const ConditionalMixture::ScalarQueries& queries, const Communicator& communicator) {
+  if (communicator.size() == 1) return own_rows.scalar_answers(x, y, queries);
+  const Index m = x.cols();
+  ConditionalMixture::ScalarAnswers answers;
+  answers.quantiles.resize(static_cast<Index>(queries.quantile_probabilities.size()), m);
+  answers.regions.assign(queries.coverages.size(),
+                         std::vector<HighestDensityRegion>(static_cast<std::size_t>(m)));
+  if (queries.cdf) answers.cdf.resize(m);
+  if (queries.crps) answers.crps.resize(m);
+  if (queries.highest_density_probability) answers.highest_density_probability.resize(m);
+  const bool with_y = queries.cdf || queries.crps || queries.highest_density_probability;
+  const ComponentsOfRanks components(own_rows, communicator);
+  components.for_each_chunk(x, [&](Index begin, const Matrix& chunk,
+                                   const detail::GivenComponents::Rows& rows) {
+    const Matrix chunk_y = with_y ? Matrix(y.middleCols(begin, chunk.cols())) : Matrix(1, 0);
+    place_answers(detail::GivenComponents::scalar_answers(own_rows, chunk, chunk_y, queries, rows),
+                  begin, answers);
+  });
+  return answers;
+}
+
+ConditionalMixture::OutputMoments mean_and_variance_of_ranks(const ConditionalMixture& own_rows,
+                                                             const MatrixView& x,
+                                                             const Communicator& communicator) {
+  if (communicator.size() == 1) return own_rows.mean_and_covariance(x);
+  ConditionalMixture::OutputMoments moments{Matrix(1, x.cols()), Matrix(1, x.cols())};
+  const ComponentsOfRanks components(own_rows, communicator);
+  components.for_each_chunk(
+      x, [&](Index begin, const Matrix& chunk, const detail::GivenComponents::Rows& rows) {
+        const ConditionalMixture::OutputMoments part =
+            detail::GivenComponents::mean_and_variance(own_rows, chunk, rows);
+        moments.means.middleCols(begin, chunk.cols()) = part.means;
+        moments.covariances.middleCols(begin, chunk.cols()) = part.covariances;
+      });
+  return moments;
+}
+
+Matrix sample_of_ranks(const ConditionalMixture& own_rows, const MatrixView& x, Index n_per_input,
+                       std::uint64_t seed, const Communicator& communicator) {
+  if (communicator.size() == 1) return own_rows.sample(x, n_per_input, seed);
+  Matrix draws(1, x.cols() * n_per_input);
+  const ComponentsOfRanks components(own_rows, communicator);
+  components.for_each_chunk(
+      x, [&](Index begin, const Matrix& chunk, const detail::GivenComponents::Rows& rows) {
+        draws.middleCols(begin * n_per_input, chunk.cols() * n_per_input) =
+            detail::GivenComponents::sample(own_rows, chunk, rows, n_per_input, seed, begin);
+      });
+  return draws;
 }
 
 }  // namespace cdens

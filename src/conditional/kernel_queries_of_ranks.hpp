@@ -3,6 +3,8 @@
 // rank's model holds its own rows as components, and the density of all rows is a ratio of sums
 // over every rank's (docs/distributed.md, "Queries of a model on many ranks").
 
+#include <cstdint>
+
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_mixture.hpp"
 #include "cdens/core/types.hpp"
@@ -25,5 +27,39 @@ namespace cdens {
 /// `own_rows.log_pdf(x, y)`. InvalidArgument for a model of another gate.
 Vector log_pdf_of_ranks(const ConditionalMixture& own_rows, const MatrixView& x,
                         const MatrixView& y, const Communicator& communicator);
+
+// The other queries of a one-dimensional continuous y (no discrete output, no atom) take, at each
+// query input, the reduced components of the model of every rank's rows: each rank reduces its
+// kernels' components at the input as one process reduces all of them (their probabilities
+// renormalised to one: by its kernel neighbours, or every component where it has too few or a
+// discrete input; src/model/neighbour_components.hpp) and adds log Σ_k c_k w_k(x) over its kernels
+// (the kernel-sum engine, within 1e−6/3); its marginal part is reduced once. The query's rank
+// weighs rank r's kernel part by Σ_{k∈r} c_k w_k / Σ_k c_k w_k, its marginal part by
+// Σ_{k∈r} c_k / Σ_k c_k, and answers from them as the model's own queries answer from its reduced
+// components (model/given_components.hpp). Each part is within the query tolerance τ of its ranks'
+// part, so the mixture of parts is within τ of the model's: every CDF value and probability within
+// τ, each quantile's exact CDF within τ of its probability (as on one process). The ranks take
+// turns broadcasting their queries, 4,096 at a time (d_x doubles each), and every rank receives
+// every rank's reduced components of them (about 4 doubles per component, a few dozen components
+// per query at τ = 1e−6). On one rank: the model's own queries.
+
+/// ConditionalMixture::scalar_answers of the model of every rank's rows at this rank's queries
+/// (y 1 × m, or of no columns where only quantiles and regions are asked). Collective.
+ConditionalMixture::ScalarAnswers scalar_answers_of_ranks(
+    const ConditionalMixture& own_rows, const MatrixView& x, const MatrixView& y,
+    const ConditionalMixture::ScalarQueries& queries, const Communicator& communicator);
+
+/// E[y|x] and Var[y|x] (1 × m each) of the model of every rank's rows at this rank's inputs.
+/// Collective.
+ConditionalMixture::OutputMoments mean_and_variance_of_ranks(const ConditionalMixture& own_rows,
+                                                             const MatrixView& x,
+                                                             const Communicator& communicator);
+
+/// `n_per_input` draws of y at each of this rank's inputs from the model of every rank's rows, by
+/// inversion of each input's reduced CDF; 1 × (m · n_per_input), input j's in columns
+/// j·n … j·n + n − 1, from stream j of `seed` (the draws of a rank's inputs do not depend on the
+/// other ranks' queries). Collective.
+Matrix sample_of_ranks(const ConditionalMixture& own_rows, const MatrixView& x, Index n_per_input,
+                       std::uint64_t seed, const Communicator& communicator);
 
 }  // namespace cdens

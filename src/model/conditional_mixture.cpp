@@ -518,24 +518,32 @@ void ConditionalMixture::neighbour_components(const double* z,
   }
 }
 
+ConditionalMixture::ComponentsAt ConditionalMixture::neighbour_source() const {
+  prepare_neighbour_path();
+  return [this](Index /*j*/, const double* z_j, detail::ScalarComponentList& components) {
+    neighbour_components(z_j, components);
+  };
+}
+
 void ConditionalMixture::for_each_scalar_output(
     const MatrixView& z, const detail::GroupMaps& maps,
-    const std::function<void(Index, const detail::ScalarOutput&)>& answer) const {
-  if (!neighbour_path_) {
+    const std::function<void(Index, const detail::ScalarOutput&)>& answer,
+    const ComponentsAt* given) const {
+  if (given == nullptr && !neighbour_path_) {
     for_each_query(z,
                    [&](Index j, const VectorView& pi) { answer(j, *scalar_output(pi, maps, j)); });
     return;
   }
+  const ComponentsAt components_at = given ? *given : neighbour_source();
   for_each_neighbour_input(z, [&](Index j, const double* z_j) {
     detail::ScalarComponentList components;
-    neighbour_components(z_j, components);
+    components_at(j, z_j, components);
     answer(j, *continuous_output(components, maps, j));
   });
 }
 
 void ConditionalMixture::for_each_neighbour_input(
     const MatrixView& z, const std::function<void(Index, const double*)>& answer) const {
-  prepare_neighbour_path();
   const Matrix inputs = z;  // contiguous columns
   parallel_for(resolve_threads(0), block_count(z.cols(), kNeighbourBlock), [&](Index block) {
     const Index end = std::min(z.cols(), (block + 1) * kNeighbourBlock);
@@ -978,6 +986,7 @@ Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
     }
   };
   if (neighbour_path_) {  // each input's components from its kernel neighbours
+    prepare_neighbour_path();
     for_each_neighbour_input(z, [&](Index j, const double* z_j) {
       std::vector<Index> components(static_cast<std::size_t>(n_per_input));
       Rng rng(seed, random_stream::indexed(j));
@@ -1071,13 +1080,15 @@ Matrix ConditionalMixture::mean(const MatrixView& x) const {
   return y_scaling_.inverse_transform(result);
 }
 
-ConditionalMixture::OutputMoments ConditionalMixture::numerical_moments(const Matrix& z) const {
+ConditionalMixture::OutputMoments ConditionalMixture::numerical_moments(
+    const Matrix& z, const ComponentsAt* given) const {
   const detail::GroupMaps maps = groups_->maps(z);
   OutputMoments result{Matrix(1, z.cols()), Matrix(1, z.cols())};
-  if (neighbour_path_) {
+  if (given != nullptr || neighbour_path_) {
+    const ComponentsAt components_at = given ? *given : neighbour_source();
     for_each_neighbour_input(z, [&](Index j, const double* z_j) {
       detail::ScalarComponentList components;
-      neighbour_components(z_j, components);
+      components_at(j, z_j, components);
       transformed_moments(components, maps, j, result.means(0, j), result.covariances(0, j));
     });
     return result;
@@ -1349,6 +1360,12 @@ Vector ConditionalMixture::highest_density_probability(const MatrixView& x,
 
 ConditionalMixture::ScalarAnswers ConditionalMixture::scalar_answers(
     const MatrixView& x, const MatrixView& y, const ScalarQueries& queries) const {
+  return scalar_answers_from(x, y, queries, nullptr);
+}
+
+ConditionalMixture::ScalarAnswers ConditionalMixture::scalar_answers_from(
+    const MatrixView& x, const MatrixView& y, const ScalarQueries& queries,
+    const ComponentsAt* given) const {
   require_scalar_output("one-dimensional queries");
   if (!queries.quantile_probabilities.empty()) {
     require_open_unit_interval(queries.quantile_probabilities, "quantile probabilities");
@@ -1366,7 +1383,7 @@ ConditionalMixture::ScalarAnswers ConditionalMixture::scalar_answers(
   if (queries.cdf) answers.cdf.resize(m);
   if (queries.crps) answers.crps.resize(m);
   if (queries.highest_density_probability) answers.highest_density_probability.resize(m);
-  for_each_scalar_output(z, maps, [&](Index j, const detail::ScalarOutput& distribution) {
+  const auto answer = [&](Index j, const detail::ScalarOutput& distribution) {
     for (std::size_t r = 0; r < queries.quantile_probabilities.size(); ++r) {
       answers.quantiles(static_cast<Index>(r), j) =
           distribution.quantile(queries.quantile_probabilities[r]);
@@ -1381,7 +1398,8 @@ ConditionalMixture::ScalarAnswers ConditionalMixture::scalar_answers(
       answers.highest_density_probability(j) =
           distribution.highest_density_probability(y(0, j), t(0, j));
     }
-  });
+  };
+  for_each_scalar_output(z, maps, answer, given);
   return answers;
 }
 

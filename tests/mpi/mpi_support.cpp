@@ -12,6 +12,8 @@
 #include <numeric>
 
 #include "cdens/model_file.hpp"
+#include "conditional/broad_component_gate.hpp"
+#include "conditional/product_kernel_gate.hpp"
 #include "core/samples.hpp"
 
 namespace cdens::testing_mpi {
@@ -159,6 +161,31 @@ void expect_rank_count_does_not_matter(const test::PairSample& pairs, const Matr
                               gather_samples(unlabeled, unlabeled_rows), context)));
       },
       name);
+}
+
+ConditionalMixture kernel_stretch(const ConditionalMixture& fitted, Index first, Index count,
+                                  double marginal_weight, double broad_weight) {
+  const auto* broad = dynamic_cast<const BroadComponentGate*>(&fitted.gate());
+  const auto& kernels =
+      dynamic_cast<const ProductKernelGate&>(broad ? broad->inner() : fitted.gate());
+  const Index n = kernels.n_components();
+  const Index columns = count + (broad ? 1 : 0);
+  Matrix centers(fitted.centers().rows(), columns);
+  Matrix scales(fitted.scales().rows(), columns);
+  centers.leftCols(count) = fitted.centers().middleCols(first, count);
+  scales.leftCols(count) = fitted.scales().middleCols(first, count);
+  std::shared_ptr<const ConditionalGate> gate = std::make_shared<const ProductKernelGate>(
+      kernels.centers_x().middleCols(first, count), kernels.bandwidths(), kernels.kernels(),
+      marginal_weight);
+  if (broad) {
+    centers.col(count) = fitted.centers().col(n);
+    scales.col(count) = fitted.scales().col(n);
+    gate = std::make_shared<const BroadComponentGate>(std::move(gate), broad_weight);
+  }
+  return ConditionalMixture(fitted.x_scaling(), fitted.y_scaling(), std::move(gate),
+                            MixtureOutputs::gaussian(centers, scales)
+                                .with_groups(fitted.trend_groups())
+                                .with_output_kernels(fitted.output_kernels()));
 }
 
 }  // namespace cdens::testing_mpi

@@ -54,6 +54,14 @@ inline constexpr double kRankTolerance = 1e-9;
 /// rank, at most `tolerance` on more. Rank 0 prints it.
 void expect_difference_within(double difference, double tolerance, const std::string& name);
 
+/// The KCDE model `fitted` (its kernels possibly behind the Gaussian-process trend's broad
+/// component) cut to its kernels first … first + count − 1, with marginal weight ε and, where it
+/// has a broad component, that component at weight δ: a rank's stretch of a model whose rows
+/// stay on their ranks, made by hand so that ε and δ are set rather than fitted (the whole model
+/// is the stretch of every kernel).
+ConditionalMixture kernel_stretch(const ConditionalMixture& fitted, Index first, Index count,
+                                  double marginal_weight, double broad_weight);
+
 /// This rank's rows when rank r holds the rows from cut(r) to cut(r + 1).
 std::vector<Index> rows_of_rank(const std::function<Index(int)>& cut);
 

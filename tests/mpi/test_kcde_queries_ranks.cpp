@@ -16,9 +16,7 @@
 
 #include "cdens/conditional/kcde.hpp"
 #include "cdens/core/rng.hpp"
-#include "conditional/broad_component_gate.hpp"
 #include "conditional/kernel_queries_of_ranks.hpp"
-#include "conditional/product_kernel_gate.hpp"
 #include "core/samples.hpp"
 #include "mpi_support.hpp"
 #include "support.hpp"
@@ -26,6 +24,7 @@
 namespace cdens {
 namespace {
 
+using testing_mpi::kernel_stretch;
 using testing_mpi::rows_of_rank;
 using testing_mpi::shardings;
 using testing_mpi::world;
@@ -127,24 +126,9 @@ TEST(KcdeQueriesRanks, TheBroadComponentAndAnOutputTransformOfRowsSplitByHand) {
   options.trend = KernelTrend::gaussian_process;
   options.y_transform = OutputTransformChoice::yeo_johnson;
   const ConditionalMixture fitted = fit_kcde(pairs.x, pairs.y, options, FitContext{}).model;
-  const auto& kernels = dynamic_cast<const ProductKernelGate&>(
-      dynamic_cast<const BroadComponentGate&>(fitted.gate()).inner());
-  const Index n = kernels.n_components();
-  // The model of the kernels first … first + count − 1 and the broad component.
+  const Index n = pairs.x.cols();
   const auto stretch = [&](Index first, Index count) {
-    Matrix centers(fitted.centers().rows(), count + 1);
-    centers << fitted.centers().middleCols(first, count), fitted.centers().col(n);
-    Matrix scales(fitted.scales().rows(), count + 1);
-    scales << fitted.scales().middleCols(first, count), fitted.scales().col(n);
-    return ConditionalMixture(
-        fitted.x_scaling(), fitted.y_scaling(),
-        std::make_shared<const BroadComponentGate>(
-            std::make_shared<const ProductKernelGate>(kernels.centers_x().middleCols(first, count),
-                                                      kernels.bandwidths(), kernels.kernels(), 0.2),
-            0.3),
-        MixtureOutputs::gaussian(centers, scales)
-            .with_groups(fitted.trend_groups())
-            .with_output_kernels(fitted.output_kernels()));
+    return kernel_stretch(fitted, first, count, 0.2, 0.3);
   };
   const int size = world().size();
   const int rank = world().rank();

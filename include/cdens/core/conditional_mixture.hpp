@@ -78,6 +78,7 @@ namespace detail {
 class AtomComponents;
 class DiscreteOutputs;
 class GaussianComponents;
+struct GivenComponents;
 struct GroupMaps;
 class KernelSumReferences;
 struct NeighbourPath;
@@ -393,10 +394,15 @@ class ConditionalMixture {
   void transformed_moments(const detail::ScalarComponentList& components,
                            const detail::GroupMaps& maps, Index j, double& mean,
                            double& variance) const;
+  /// The reduced components of a one-dimensional y at row j of a query and its standardised input
+  /// z_j (d_x values), into the list given: a source other than the model's gate
+  /// (detail::GivenComponents), or its neighbour path (neighbour_source).
+  using ComponentsAt = std::function<void(Index, const double*, detail::ScalarComponentList&)>;
   /// E[y] and Var[y] (1 × m each) at standardised inputs z for a model that answers_numerically:
-  /// from each input's reduced components where the model takes the kernel-neighbour path (its
-  /// queries' tolerance), else from every component of probability above 10⁻¹⁶.
-  OutputMoments numerical_moments(const Matrix& z) const;
+  /// from each input's reduced components, `given` ones or where the model takes the
+  /// kernel-neighbour path its own (its queries' tolerance), else from every component of
+  /// probability above 10⁻¹⁶.
+  OutputMoments numerical_moments(const Matrix& z, const ComponentsAt* given = nullptr) const;
   /// The query tolerance of the one-dimensional queries: 0 for a mixture of at most
   /// kExactComponents distinct components or with output bounds, query_tolerance() otherwise.
   double scalar_tolerance() const;
@@ -444,12 +450,18 @@ class ConditionalMixture {
   /// `draws.size()` components (of the K) drawn at standardised input z by the neighbour path
   /// (NeighbourComponents::draw_components; a pool's by member).
   void draw_neighbour_components(const double* z, Rng& rng, std::vector<Index>& draws) const;
+  /// The neighbour path's components (built first where they are not yet).
+  ComponentsAt neighbour_source() const;
   /// `answer(j, distribution)` for every column j of the standardised inputs z, in parallel:
-  /// the distribution of a one-dimensional y at input j of `maps`, by the neighbour path where
-  /// the model takes it, else from the gate's probabilities (scalar_output).
-  void for_each_scalar_output(
-      const MatrixView& z, const detail::GroupMaps& maps,
-      const std::function<void(Index, const detail::ScalarOutput&)>& answer) const;
+  /// the distribution of a one-dimensional continuous y at input j of `maps` from the `given`
+  /// components, else by the neighbour path where the model takes it, else from the gate's
+  /// probabilities (scalar_output).
+  void for_each_scalar_output(const MatrixView& z, const detail::GroupMaps& maps,
+                              const std::function<void(Index, const detail::ScalarOutput&)>& answer,
+                              const ComponentsAt* given = nullptr) const;
+  /// scalar_answers with the distributions of for_each_scalar_output(…, given).
+  ScalarAnswers scalar_answers_from(const MatrixView& x, const MatrixView& y,
+                                    const ScalarQueries& queries, const ComponentsAt* given) const;
   /// `answer(j, z_j)` for every column j of the standardised inputs z (its d_x values
   /// contiguous), in parallel blocks of kNeighbourBlock inputs: the neighbour path's loop.
   void for_each_neighbour_input(const MatrixView& z,
@@ -498,6 +510,10 @@ class ConditionalMixture {
   void for_each_query(const MatrixView& z,
                       const std::function<void(Index, const VectorView&)>& answer) const;
   void require_scalar_output(const char* query) const;
+
+  /// Queries from components formed elsewhere (the ranks' parts of a model whose rows stay on
+  /// their ranks): src/model/given_components.hpp.
+  friend struct detail::GivenComponents;
 
   Standardizer x_scaling_;
   Standardizer y_scaling_;
