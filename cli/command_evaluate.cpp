@@ -18,6 +18,7 @@
 #include "io/csv.hpp"
 #include "io/text.hpp"
 #include "model_evaluation.hpp"
+#include "model_of_processes.hpp"
 
 namespace cdens::cli {
 namespace {
@@ -84,7 +85,8 @@ void print_calibration(std::ostream& out, const ModelEvaluation& evaluation) {
   }
 }
 
-void run_evaluate(const EvaluateArguments& arguments) {
+/// The evaluation of the model `file` on the data file, printed and written as asked.
+void evaluate_and_report(const EvaluateArguments& arguments, const ModelFile& file) {
   require_writable_reports(arguments.evaluation);
   const EvaluationOptions options = evaluation_options(arguments.evaluation);
   if (!arguments.evaluation.plot_path.empty() && !options.scores.empty() &&
@@ -94,7 +96,7 @@ void run_evaluate(const EvaluateArguments& arguments) {
         "--plot draws the calibration, which needs the central or hpd scores in --scores");
   }
   CsvTable table = load_table(arguments.data_path, arguments.evaluation.no_header);
-  const std::vector<ModelFile> files = {load_model_file(arguments.model_path)};
+  const std::vector<ModelFile> files = {file};
   drop_rows_missing_for_models(table, files, arguments.evaluation);
   CommandProgress shown(arguments.evaluation.quiet);
   PrefixedProgress evaluating(shown.progress(), "evaluate: ");
@@ -131,7 +133,11 @@ void add_evaluate_command(CLI::App& app) {
   command->add_option("data", arguments->data_path, "CSV file with the model's columns")
       ->required();
   add_evaluation_options(*command, arguments->evaluation);
-  command->callback([arguments] { run_evaluate(*arguments); });
+  command->callback([arguments] {
+    with_model_of_processes(
+        "evaluate", [&] { return load_model_file(arguments->model_path); },
+        [&](const ModelFile& file) { evaluate_and_report(*arguments, file); });
+  });
 }
 
 }  // namespace cdens::cli

@@ -22,6 +22,7 @@
 #include "io/csv.hpp"
 #include "io/text.hpp"
 #include "model_kinds.hpp"
+#include "model_of_processes.hpp"
 #include "output_files.hpp"
 #include "table_cells.hpp"
 
@@ -307,9 +308,13 @@ void add_predict_command(CLI::App& app) {
   add_quiet_flag(*command, arguments->quiet);
   command->add_option("--query", arguments->queries, query_flag_help());
   command->callback([arguments, quantiles] {
-    const ModelFile file = load_model_for("predict", arguments->model_path);
-    CommandProgress shown(arguments->quiet);
-    predict_distribution(*arguments, *file.conditional, quantiles->count() > 0, shown.progress());
+    with_model_of_processes(
+        "predict", [&] { return load_model_for("predict", arguments->model_path); },
+        [&](const ModelFile& file) {
+          CommandProgress shown(arguments->quiet);
+          predict_distribution(*arguments, *file.conditional, quantiles->count() > 0,
+                               shown.progress());
+        });
   });
 }
 

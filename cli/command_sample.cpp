@@ -12,6 +12,7 @@
 #include "core/validate.hpp"
 #include "input_points.hpp"
 #include "model_kinds.hpp"
+#include "model_of_processes.hpp"
 #include "output_files.hpp"
 #include "seed_option.hpp"
 #include "table_cells.hpp"
@@ -78,9 +79,12 @@ void add_sample_command(CLI::App& app) {
   add_seed_option(*command, arguments->seed, "Seed of the draws (default 0)");
   command->add_option("--out", arguments->out_path, "Write the CSV here instead of stdout");
   command->callback([arguments, family_options] {
-    const ModelFile file = load_model_for("sample", arguments->model_path, family_options);
-    if (file.density) return sample_density(*arguments, *file.density);
-    sample_conditional(*arguments, *file.conditional);
+    with_model_of_processes(
+        "sample", [&] { return load_model_for("sample", arguments->model_path, family_options); },
+        [&](const ModelFile& file) {
+          if (file.density) return sample_density(*arguments, *file.density);
+          sample_conditional(*arguments, *file.conditional);
+        });
   });
 }
 

@@ -4,8 +4,8 @@
 // Every failure — a usage error found by the argument parser, bad data or a bad model file
 // reported by the library — ends the same way: one line `cdens: error: <message>` on standard
 // error and exit status 2, so that scripts can tell "bad input" from a crash. Under mpirun
-// (`cdens fit` on many processes) every process ends with the same status and only rank 0
-// prints the message: the first failing rank's.
+// (`cdens fit`, `predict`, `evaluate` or `sample` on many processes) every process ends with the
+// same status and only rank 0 prints the message: the first failing rank's.
 
 #include <unistd.h>
 
@@ -15,6 +15,7 @@
 #include <iostream>
 #include <new>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -85,15 +86,17 @@ void wait_passively_unless_told_otherwise(char** argv) {
   execv("/proc/self/exe", argv);
 }
 
-/// Only `fit` runs on many processes: every other verb of `command` (`cdens score`, `cdens
-/// grid`, …) is refused there before it reads anything.
-void refuse_many_processes_except_fit(CLI::App& command, const std::string& name) {
+/// `fit`, and `predict`, `evaluate` and `sample` of a KCDE model (model_of_processes.hpp), run on
+/// many processes: every other verb of `command` (`cdens score`, `cdens grid`, …) is refused
+/// there before it reads anything.
+void refuse_many_processes_for_verbs_of_one(CLI::App& command, const std::string& name) {
   const std::vector<CLI::App*> verbs = command.get_subcommands([](CLI::App*) { return true; });
-  if (verbs.empty() && command.get_name() != "fit") {
+  static const std::set<std::string> on_many = {"fit", "predict", "evaluate", "sample"};
+  if (verbs.empty() && on_many.count(command.get_name()) == 0) {
     command.preparse_callback([name](std::size_t) { cdens::cli::require_one_process(name); });
   }
   for (CLI::App* verb : verbs)
-    refuse_many_processes_except_fit(*verb, name + " " + verb->get_name());
+    refuse_many_processes_for_verbs_of_one(*verb, name + " " + verb->get_name());
 }
 
 /// Parses the arguments and runs the chosen subcommand.
@@ -116,7 +119,7 @@ Outcome run_command(int argc, char** argv) {
     cdens::cli::add_info_command(app);
     cdens::cli::add_features_command(app);
     cdens::cli::add_methods_command(app);
-    refuse_many_processes_except_fit(app, "cdens");
+    refuse_many_processes_for_verbs_of_one(app, "cdens");
     try {
       // The chosen subcommand runs inside parse(), from its callback.
       app.parse(argc, argv);

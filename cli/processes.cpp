@@ -22,7 +22,8 @@ std::uint64_t bytes_between_processes() { return run_processes->bytes(); }
 void require_one_process(const std::string& command) {
   if (processes().size() > 1) {
     throw InvalidArgument(command + " runs on one process: start it without mpirun (only " +
-                          "`cdens fit` runs on many)");
+                          "`cdens fit`, and `predict`, `evaluate` and `sample` of a kcde model, " +
+                          "run on many)");
   }
 }
 

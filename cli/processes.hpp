@@ -1,7 +1,8 @@
 #pragma once
 // The processes one run of the command spans: every process mpirun started (`mpirun -n K cdens
-// fit …`, when cdens is built with CDENS_WITH_MPI), or this process alone. Only `fit` runs on
-// many processes; there rank 0 prints and writes the model, and every rank reads its own rows.
+// fit …`, when cdens is built with CDENS_WITH_MPI), or this process alone. `fit` runs on many
+// processes (rank 0 prints and writes the model, and every rank reads its own rows), and so do
+// `predict`, `evaluate` and `sample` of a KCDE model (model_of_processes.hpp); no other verb.
 
 #include <cstdint>
 #include <string>

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "cdens/core/types.hpp"
 #include "conditional/broad_component_gate.hpp"
@@ -14,6 +15,7 @@
 #include "core/log_space.hpp"
 #include "kernel_sums/kernel_sums.hpp"
 #include "model/given_components.hpp"
+#include "model/remote_queries.hpp"
 #include "parallel/parallel.hpp"
 
 namespace cdens {
@@ -205,8 +207,6 @@ class ComponentsOfRanks {
       const MatrixView& x,
       const std::function<void(Index begin, const Matrix& chunk,
                                const detail::GivenComponents::Rows& rows)>& answer) const {
-    const double kernel_share = (1.0 - parts_->broad_weight) * (1.0 - parts_->marginal_weight);
-    const double marginal_share = (1.0 - parts_->broad_weight) * parts_->marginal_weight;
     for_each_broadcast_chunk(x, communicator_, [&](int owner, Index begin, const Matrix& chunk) {
       const Index width = chunk.cols();
       // This rank's part at each input: log Σ_{k∈r} c_k w_k, then its kernels' reduced components.
@@ -222,45 +222,58 @@ class ComponentsOfRanks {
         }
       });
       const std::vector<double> every = communicator_.gather_all(part);
-      if (communicator_.rank() != owner) return;
-      // Each rank's stretch of `every`: its inputs' lists in order.
-      std::vector<std::size_t> at(static_cast<std::size_t>(communicator_.size()));
-      std::size_t next = 0;
-      for (std::size_t& first : at) {
-        first = next;
-        for (Index j = 0; j < width; ++j) {
-          ++next;  // the input's log-sum
-          skip_components(every, next);
-        }
-      }
-      detail::GivenComponents::Rows rows(static_cast<std::size_t>(width));
-      Vector log_sums(static_cast<Index>(at.size()));
-      for (Index j = 0; j < width; ++j) {
-        detail::ScalarComponentList& row = rows[static_cast<std::size_t>(j)];
-        for (std::size_t r = 0; r < at.size(); ++r) log_sums(static_cast<Index>(r)) = every[at[r]];
-        const double total = log_sum_exp(log_sums);
-        // Where every kernel weight is zero the mixture falls back to its marginal counterpart.
-        const bool no_kernel = total == -INFINITY;
-        for (std::size_t r = 0; r < at.size(); ++r) {
-          const double share =
-              no_kernel ? 0.0 : kernel_share * std::exp(log_sums(static_cast<Index>(r)) - total);
-          ++at[r];
-          read_components(every, at[r], share, row);
-        }
-        const double marginal = no_kernel ? 1.0 - parts_->broad_weight : marginal_share;
-        if (marginal > 0.0) {
-          for (std::size_t m = 0; m < marginal_.weights.size(); ++m) {
-            row.push_back(marginal * marginal_.weights[m], marginal_.centers[m],
-                          marginal_.scales[m], marginal_.groups[m]);
-          }
-        }
-        for (std::size_t m = 0; m < broad_.weights.size(); ++m) {
-          row.push_back(parts_->broad_weight * broad_.weights[m], broad_.centers[m],
-                        broad_.scales[m], broad_.groups[m]);
-        }
-      }
-      answer(begin, chunk, rows);
+      detail::GivenComponents::Rows rows;
+      if (communicator_.rank() == owner) rows = combined_rows(every, width);
+      // The owner's answers fail on every rank, so that none waits for a chunk it never sends.
+      agree_on_errors(communicator_, [&] {
+        if (communicator_.rank() == owner) answer(begin, chunk, rows);
+      });
     });
+  }
+
+  /// Every rank's parts at `width` inputs (each rank's log-sums and kernel components, in rank
+  /// order, as gathered) combined with the marginal part and the broad component into the
+  /// reduced components of the model of every rank's rows at each input.
+  detail::GivenComponents::Rows combined_rows(const std::vector<double>& every, Index width) const {
+    const double kernel_share = (1.0 - parts_->broad_weight) * (1.0 - parts_->marginal_weight);
+    const double marginal_share = (1.0 - parts_->broad_weight) * parts_->marginal_weight;
+    // Each rank's stretch of `every`: its inputs' lists in order.
+    std::vector<std::size_t> at(static_cast<std::size_t>(communicator_.size()));
+    std::size_t next = 0;
+    for (std::size_t& first : at) {
+      first = next;
+      for (Index j = 0; j < width; ++j) {
+        ++next;  // the input's log-sum
+        skip_components(every, next);
+      }
+    }
+    detail::GivenComponents::Rows rows(static_cast<std::size_t>(width));
+    Vector log_sums(static_cast<Index>(at.size()));
+    for (Index j = 0; j < width; ++j) {
+      detail::ScalarComponentList& row = rows[static_cast<std::size_t>(j)];
+      for (std::size_t r = 0; r < at.size(); ++r) log_sums(static_cast<Index>(r)) = every[at[r]];
+      const double total = log_sum_exp(log_sums);
+      // Where every kernel weight is zero the mixture falls back to its marginal counterpart.
+      const bool no_kernel = total == -INFINITY;
+      for (std::size_t r = 0; r < at.size(); ++r) {
+        const double share =
+            no_kernel ? 0.0 : kernel_share * std::exp(log_sums(static_cast<Index>(r)) - total);
+        ++at[r];
+        read_components(every, at[r], share, row);
+      }
+      const double marginal = no_kernel ? 1.0 - parts_->broad_weight : marginal_share;
+      if (marginal > 0.0) {
+        for (std::size_t m = 0; m < marginal_.weights.size(); ++m) {
+          row.push_back(marginal * marginal_.weights[m], marginal_.centers[m], marginal_.scales[m],
+                        marginal_.groups[m]);
+        }
+      }
+      for (std::size_t m = 0; m < broad_.weights.size(); ++m) {
+        row.push_back(parts_->broad_weight * broad_.weights[m], broad_.centers[m], broad_.scales[m],
+                      broad_.groups[m]);
+      }
+    }
+    return rows;
   }
 
  private:
@@ -349,6 +362,7 @@ void place_answers(const ConditionalMixture::ScalarAnswers& chunk, Index begin,
   if (into.highest_density_probability.size() > 0) {
     into.highest_density_probability.segment(begin, width) = chunk.highest_density_probability;
   }
+  if (into.squared_norm.size() > 0) into.squared_norm.segment(begin, width) = chunk.squared_norm;
 }
 
 }  // namespace
@@ -365,6 +379,7 @@ ConditionalMixture::ScalarAnswers scalar_answers_of_ranks(
   if (queries.cdf) answers.cdf.resize(m);
   if (queries.crps) answers.crps.resize(m);
   if (queries.highest_density_probability) answers.highest_density_probability.resize(m);
+  if (queries.squared_norm) answers.squared_norm.resize(m);
   const bool with_y = queries.cdf || queries.crps || queries.highest_density_probability;
   const ComponentsOfRanks components(own_rows, communicator);
   components.for_each_chunk(x, [&](Index begin, const Matrix& chunk,
@@ -395,6 +410,11 @@ ConditionalMixture::OutputMoments mean_and_variance_of_ranks(const ConditionalMi
 Matrix sample_of_ranks(const ConditionalMixture& own_rows, const MatrixView& x, Index n_per_input,
                        std::uint64_t seed, const Communicator& communicator) {
   if (communicator.size() == 1) return own_rows.sample(x, n_per_input, seed);
+  agree_on_errors(communicator, [&] {
+    if (n_per_input < 1) {
+      throw InvalidArgument("the number of samples per input must be at least 1");
+    }
+  });
   Matrix draws(1, x.cols() * n_per_input);
   const ComponentsOfRanks components(own_rows, communicator);
   components.for_each_chunk(
@@ -403,6 +423,112 @@ Matrix sample_of_ranks(const ConditionalMixture& own_rows, const MatrixView& x, 
             detail::GivenComponents::sample(own_rows, chunk, rows, n_per_input, seed, begin);
       });
   return draws;
+}
+
+std::optional<ConditionalMixture> stretch_of_rank(const ConditionalMixture& whole,
+                                                  const Communicator& communicator) {
+  const auto* gate = dynamic_cast<const ProductKernelGate*>(&whole.gate());
+  const int size = communicator.size();
+  if (gate == nullptr || gate->row_weights().size() > 0 || whole.trend_groups().size() != 1 ||
+      whole.atom() || whole.n_components() != gate->n_components() || gate->n_components() < size) {
+    return std::nullopt;
+  }
+  const Index n = gate->n_components();
+  const int rank = communicator.rank();
+  const Index first = n * rank / size;
+  const Index count = n * (rank + 1) / size - first;
+  ConditionalMixture stretch(whole.x_scaling(), whole.y_scaling(),
+                             std::make_shared<const ProductKernelGate>(
+                                 gate->centers_x().middleCols(first, count), gate->bandwidths(),
+                                 gate->kernels(), gate->marginal_weight()),
+                             MixtureOutputs::gaussian(whole.centers().middleCols(first, count),
+                                                      whole.scales().middleCols(first, count))
+                                 .with_groups(whole.trend_groups())
+                                 .with_output_kernels(whole.output_kernels()));
+  if (whole.input_range()) stretch = stretch.with_input_range(*whole.input_range());
+  return stretch.with_query_tolerance(whole.query_tolerance());
+}
+
+namespace {
+
+/// The collective call rank 0 asks the others to join next (broadcast as one double).
+enum class QueryCall { stop, log_pdf, scalar_answers, moments, sample };
+
+void announce(QueryCall call, const Communicator& communicator) {
+  auto value = static_cast<double>(call);
+  communicator.broadcast(&value, 1, 0);
+}
+
+/// Rank 0's queries of the model of every rank's stretch.
+class QueriesOfRanks : public detail::RemoteQueries {
+ public:
+  QueriesOfRanks(ConditionalMixture own_rows, const Communicator& communicator)
+      : own_rows_(std::move(own_rows)), communicator_(communicator) {}
+
+  Vector log_pdf(const MatrixView& x, const MatrixView& y) const override {
+    announce(QueryCall::log_pdf, communicator_);
+    return log_pdf_of_ranks(own_rows_, x, y, communicator_);
+  }
+  ConditionalMixture::ScalarAnswers scalar_answers(
+      const MatrixView& x, const MatrixView& y,
+      const ConditionalMixture::ScalarQueries& queries) const override {
+    announce(QueryCall::scalar_answers, communicator_);
+    return scalar_answers_of_ranks(own_rows_, x, y, queries, communicator_);
+  }
+  ConditionalMixture::OutputMoments mean_and_variance(const MatrixView& x) const override {
+    announce(QueryCall::moments, communicator_);
+    return mean_and_variance_of_ranks(own_rows_, x, communicator_);
+  }
+  Matrix sample(const MatrixView& x, Index n_per_input, std::uint64_t seed) const override {
+    announce(QueryCall::sample, communicator_);
+    return sample_of_ranks(own_rows_, x, n_per_input, seed, communicator_);
+  }
+
+ private:
+  ConditionalMixture own_rows_;
+  const Communicator& communicator_;
+};
+
+}  // namespace
+
+ConditionalMixture model_of_ranks(const ConditionalMixture& own_rows,
+                                  const Communicator& communicator) {
+  return detail::RemoteQueries::answering_through(
+      own_rows, std::make_shared<const QueriesOfRanks>(own_rows, communicator));
+}
+
+void serve_queries_of_ranks(const ConditionalMixture& own_rows, const Communicator& communicator) {
+  // No queries of this rank's own: it adds its parts to rank 0's.
+  const Matrix x(own_rows.input_dim(), 0);
+  const Matrix y(own_rows.output_dim(), 0);
+  for (;;) {
+    double value = 0.0;
+    communicator.broadcast(&value, 1, 0);
+    try {
+      switch (static_cast<QueryCall>(static_cast<int>(value))) {
+        case QueryCall::stop:
+          return;
+        case QueryCall::log_pdf:
+          log_pdf_of_ranks(own_rows, x, y, communicator);
+          break;
+        case QueryCall::scalar_answers:
+          scalar_answers_of_ranks(own_rows, x, Matrix(1, 0), {}, communicator);
+          break;
+        case QueryCall::moments:
+          mean_and_variance_of_ranks(own_rows, x, communicator);
+          break;
+        case QueryCall::sample:
+          sample_of_ranks(own_rows, x, 1, 0, communicator);
+          break;
+      }
+    } catch (const Error&) {
+      // Every rank failed alike (the calls agree on their errors): rank 0 reports it.
+    }
+  }
+}
+
+void stop_serving_queries(const Communicator& communicator) {
+  announce(QueryCall::stop, communicator);
 }
 
 }  // namespace cdens

@@ -4,6 +4,7 @@
 // over every rank's (docs/distributed.md, "Queries of a model on many ranks").
 
 #include <cstdint>
+#include <optional>
 
 #include "cdens/core/communicator.hpp"
 #include "cdens/core/conditional_mixture.hpp"
@@ -61,5 +62,30 @@ ConditionalMixture::OutputMoments mean_and_variance_of_ranks(const ConditionalMi
 /// other ranks' queries). Collective.
 Matrix sample_of_ranks(const ConditionalMixture& own_rows, const MatrixView& x, Index n_per_input,
                        std::uint64_t seed, const Communicator& communicator);
+
+// A model file on many processes (`mpirun -n K cdens predict|evaluate|sample`): every rank keeps a
+// stretch of a KCDE model's pairs; rank 0 asks every query of the command through the ranks while
+// the others serve their parts, until rank 0 stops them.
+
+/// Rank r's stretch of the pairs of `whole` (pairs n·r/K … n·(r + 1)/K − 1 of its n, for K
+/// ranks), a model of the kind log_pdf_of_ranks takes: a kernel gate over the pairs without row
+/// weights or broad component, one trend group, no atom, and at least K pairs; none for any other
+/// model (which every rank then holds whole).
+std::optional<ConditionalMixture> stretch_of_rank(const ConditionalMixture& whole,
+                                                  const Communicator& communicator);
+
+/// On rank 0: `own_rows` (its stretch) answering its log-densities, one-dimensional queries,
+/// moments and draws through every rank's stretch (the functions above) while every other rank
+/// runs serve_queries_of_ranks. Each query first tells the others which collective call to join.
+ConditionalMixture model_of_ranks(const ConditionalMixture& own_rows,
+                                  const Communicator& communicator);
+
+/// On every rank but 0: joins each query that rank 0's model_of_ranks asks, with no queries of its
+/// own, until rank 0 calls stop_serving_queries. A query that fails fails on every rank (rank 0
+/// reports it) and the service goes on.
+void serve_queries_of_ranks(const ConditionalMixture& own_rows, const Communicator& communicator);
+
+/// On rank 0: ends serve_queries_of_ranks on the other ranks.
+void stop_serving_queries(const Communicator& communicator);
 
 }  // namespace cdens

@@ -29,6 +29,7 @@
 #include "model/neighbour_components.hpp"
 #include "model/output_atom.hpp"
 #include "model/output_support.hpp"
+#include "model/remote_queries.hpp"
 #include "model/scalar_mixture.hpp"
 #include "model/scalar_output.hpp"
 #include "model/transformed_scalar_mixture.hpp"
@@ -552,6 +553,7 @@ void ConditionalMixture::for_each_neighbour_input(
 }
 
 Vector ConditionalMixture::atom_probability(const MatrixView& x) const {
+  require_own_components("the atom's probability");
   if (atom_->empty()) throw InvalidArgument("this model's y has no atom");
   Vector result(x.cols());
   for_each_probability_block(x_scaling_.transform_query(x, "x"),
@@ -560,6 +562,23 @@ Vector ConditionalMixture::atom_probability(const MatrixView& x) const {
                              });
   return result;
 }
+
+void ConditionalMixture::require_own_components(const char* query) const {
+  if (remote_) {
+    throw InvalidArgument(std::string(query) +
+                          " needs every component of the model, and this one's rows stay on their "
+                          "ranks: ask it on one process");
+  }
+}
+
+namespace detail {
+ConditionalMixture RemoteQueries::answering_through(const ConditionalMixture& model,
+                                                    std::shared_ptr<const RemoteQueries> remote) {
+  ConditionalMixture answering = model;
+  answering.remote_ = std::move(remote);
+  return answering;
+}
+}  // namespace detail
 
 void ConditionalMixture::require_scalar_output(const char* query) const {
   if (output_dim() != 1) {
@@ -586,6 +605,7 @@ void ConditionalMixture::probabilities_of(const MatrixView& z, Eigen::Ref<Matrix
 }
 
 Matrix ConditionalMixture::component_probabilities(const MatrixView& x) const {
+  require_own_components("the component probabilities");
   const Matrix z = x_scaling_.transform_query(x, "x");
   Matrix probabilities(n_components(), z.cols());
   for_each_probability_block(
@@ -813,6 +833,7 @@ ConditionalMixture::OutputMoments ConditionalMixture::kernel_sum_moments(
 }
 
 Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) const {
+  if (remote_) return remote_->log_pdf(x, y);
   if (!members_.empty()) {  // log Σ_c a_c p_c(y|x); each member checks and standardises x, y
     Vector result = Vector::Constant(x.cols(), -INFINITY);
     for (std::size_t c = 0; c < members_.size(); ++c) {
@@ -915,6 +936,7 @@ Matrix ConditionalMixture::component_densities_at(const MatrixView& t,
 }
 
 Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_grid) const {
+  require_own_components("the density on a grid");
   const Matrix z = x_scaling_.transform_query(x, "x");
   const Matrix t = standardized_outputs(y_grid, -1);
   if (t.cols() == 0) throw InvalidArgument("the y grid is empty");
@@ -956,6 +978,7 @@ Matrix ConditionalMixture::pdf_grid(const MatrixView& x, const MatrixView& y_gri
 
 Matrix ConditionalMixture::sample(const MatrixView& x, Index n_per_input,
                                   std::uint64_t seed) const {
+  if (remote_) return remote_->sample(x, n_per_input, seed);
   if (n_per_input < 1) throw InvalidArgument("the number of samples per input must be at least 1");
   require_memory_for(static_cast<double>(n_per_input) * static_cast<double>(x.cols()) *
                          static_cast<double>(output_dim()),
@@ -1053,6 +1076,7 @@ double ConditionalMixture::bounded_draw(std::size_t g, Index k, const detail::Gr
 }
 
 Matrix ConditionalMixture::mean(const MatrixView& x) const {
+  if (remote_) return remote_->mean_and_variance(x).means;
   if (!members_.empty()) {  // Σ_c a_c E_c[y|x]
     Matrix result = Matrix::Zero(output_dim(), x.cols());
     for (std::size_t c = 0; c < members_.size(); ++c) {
@@ -1177,6 +1201,7 @@ ConditionalMixture::Moments ConditionalMixture::moments_in_t(const detail::Group
 
 ConditionalMixture::OutputMoments ConditionalMixture::mean_and_covariance(
     const MatrixView& x) const {
+  if (remote_) return remote_->mean_and_variance(x);
   const Index d = output_dim();
   if (!members_.empty()) {
     // Σ_c a_c (Cov_c + (m_c − m)(m_c − m)ᵀ), centred on the pool's mean m = Σ_c a_c m_c (summed
@@ -1216,6 +1241,7 @@ ConditionalMixture::OutputMoments ConditionalMixture::mean_and_covariance(
 }
 
 Matrix ConditionalMixture::covariance(const MatrixView& x) const {
+  if (remote_) return remote_->mean_and_variance(x).covariances;
   if (!members_.empty() || summed_kernel_gate() || answers_numerically()) {
     return mean_and_covariance(x).covariances;
   }
@@ -1249,17 +1275,17 @@ Matrix ConditionalMixture::component_overlaps() const {
 }
 
 Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
+  if (output_dim() == 1) {  // each input's distribution (ScalarOutput::squared_norm)
+    ScalarQueries queries;
+    queries.squared_norm = true;
+    return scalar_answers(x, Matrix(1, 0), queries).squared_norm;
+  }
+  require_own_components("the squared norm of a multivariate y");
   const Matrix z = x_scaling_.transform_query(x, "x");
   // p_user(y) = p_std(t) |∂t/∂y|, so ∫ p_user² dy = |∂t/∂y| ∫ p_std(t)² dt.
   const double jacobian = std::exp(y_scaling_.log_jacobian());
   const detail::GroupMaps maps = groups_->maps(z);
   Vector result(z.cols());
-  if (output_dim() == 1) {  // each input's distribution (ScalarOutput::squared_norm)
-    for_each_scalar_output(z, maps, [&](Index j, const detail::ScalarOutput& distribution) {
-      result(j) = distribution.squared_norm();
-    });
-    return result;
-  }
   // A multivariate y (no atom, transform or bounds: those need a one-dimensional y).
   if (groups_->size() == 1 || !groups_->has_trend()) {
     // p_std(t) = p(e) / Π f with one f for every component: ∫ p_std² dt = ∫ p(e)² de / Π f.
@@ -1294,6 +1320,7 @@ Vector ConditionalMixture::squared_norm(const MatrixView& x) const {
 
 ConditionalMixture::ScalarComponents ConditionalMixture::scalar_components(
     const MatrixView& x) const {
+  require_own_components("the scalar components");
   require_scalar_output("the scalar components");
   if (!discrete_->empty()) throw InvalidArgument("the scalar components need a continuous y");
   if (groups_->has_transform()) {
@@ -1366,6 +1393,7 @@ ConditionalMixture::ScalarAnswers ConditionalMixture::scalar_answers(
 ConditionalMixture::ScalarAnswers ConditionalMixture::scalar_answers_from(
     const MatrixView& x, const MatrixView& y, const ScalarQueries& queries,
     const ComponentsAt* given) const {
+  if (remote_ && given == nullptr) return remote_->scalar_answers(x, y, queries);
   require_scalar_output("one-dimensional queries");
   if (!queries.quantile_probabilities.empty()) {
     require_open_unit_interval(queries.quantile_probabilities, "quantile probabilities");
@@ -1383,6 +1411,7 @@ ConditionalMixture::ScalarAnswers ConditionalMixture::scalar_answers_from(
   if (queries.cdf) answers.cdf.resize(m);
   if (queries.crps) answers.crps.resize(m);
   if (queries.highest_density_probability) answers.highest_density_probability.resize(m);
+  if (queries.squared_norm) answers.squared_norm.resize(m);
   const auto answer = [&](Index j, const detail::ScalarOutput& distribution) {
     for (std::size_t r = 0; r < queries.quantile_probabilities.size(); ++r) {
       answers.quantiles(static_cast<Index>(r), j) =
@@ -1398,6 +1427,7 @@ ConditionalMixture::ScalarAnswers ConditionalMixture::scalar_answers_from(
       answers.highest_density_probability(j) =
           distribution.highest_density_probability(y(0, j), t(0, j));
     }
+    if (queries.squared_norm) answers.squared_norm(j) = distribution.squared_norm();
   };
   for_each_scalar_output(z, maps, answer, given);
   return answers;

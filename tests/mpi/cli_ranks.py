@@ -226,6 +226,104 @@ def expect_same_auto_table(runner, header, rows):
     print(f"auto, 2 ranks: largest difference of the table from the single process {largest:.3g}")
 
 
+# Queries of a KCDE model split over the processes (tests/mpi/test_kcde_answers_ranks.cpp, where
+# they are explained): log-densities within 2e-6, probabilities within 2e-6, CRPS, means, standard
+# deviations and the CDE loss's squared norm within 1e-5 of y's spread (of themselves), a
+# highest-density probability within 1e-5. A quantile within 2e-6 in probability moves by 2e-6
+# over the density there: within 1e-4 of y's spread where the density is above 0.02 / spread,
+# as it is at the 5 %, 50 % and 95 % quantiles of these data; so do pinball losses and widths.
+QUERY_TOLERANCES = {"log_density": 2e-6, "log_likelihood": 2e-6, "pit": 2e-6, "hpd": 1e-5}
+SPREAD_TOLERANCES = {"mean": 1e-5, "crps": 1e-5, "quantile": 1e-4}
+
+
+def read_columns(path):
+    with open(path) as file:
+        lines = file.read().splitlines()
+    names = lines[0].split(",")
+    values = [[float(cell) for cell in line.split(",")] for line in lines[1:]]
+    return {name: [row[i] for row in values] for i, name in enumerate(names)}
+
+
+def largest_gap(a, b):
+    return max(abs(u - v) for u, v in zip(a, b))
+
+
+def expect_queries_on_every_rank_count(runner):
+    """`cdens predict`, `evaluate` and `sample` of a KCDE model under mpirun on 2-4 processes,
+    each keeping a stretch of the model's pairs, against the command alone."""
+    model = runner.path("queried.json")
+    fitted = runner.run(["fit", runner.path("data.csv"), "--method", "kcde", "--x", "x0,x1,x2",
+                         "--y", "y", "--seed", "4", "--out", model])
+    check(fitted.returncode == 0, fitted.stderr)
+    spread = 2.0 * 0.9  # y = 7 + 2 (sin(2 x0) + x1 / 2 + 0.3 e): a standard deviation near 1.8
+    queries = runner.path("queries.csv")
+    write_csv(queries, ["x0", "x1", "x2", "y"], generated_rows(400, 8))
+    alone = runner.run(["predict", model, queries, "--out", runner.path("alone.csv")])
+    check(alone.returncode == 0, alone.stderr)
+    expected = read_columns(runner.path("alone.csv"))
+    evaluated = runner.run(["evaluate", model, queries, "--json", runner.path("alone-ev.json")])
+    check(evaluated.returncode == 0, evaluated.stderr)
+    with open(runner.path("alone-ev.json")) as file:
+        expected_scores = {score["name"]: score["values"] for score in json.load(file)["scores"]}
+    largest = {}
+    for ranks in (2, 3, 4):
+        out = runner.path(f"ranks-{ranks}.csv")
+        result = runner.run(["predict", model, queries, "--out", out], ranks)
+        check(result.returncode == 0, f"predict, {ranks} ranks: {result.stderr}")
+        answers = read_columns(out)
+        check(answers.keys() == expected.keys(), f"columns {sorted(answers)}")
+        for name in answers:
+            gap = largest_gap(answers[name], expected[name])
+            if name == "variance":
+                gap = largest_gap([math.sqrt(v) for v in answers[name]],
+                                  [math.sqrt(v) for v in expected[name]])
+            key = "quantile" if re.fullmatch(r"q[0-9.]+", name) else name
+            tolerance = QUERY_TOLERANCES.get(key, 0.0) + spread * SPREAD_TOLERANCES.get(
+                "mean" if key == "variance" else key, 0.0)
+            check(gap <= tolerance, f"predict on {ranks} ranks, {name}: {gap} > {tolerance}")
+            largest[name] = max(largest.get(name, 0.0), gap)
+        report = runner.path(f"ranks-{ranks}-ev.json")
+        result = runner.run(["evaluate", model, queries, "--json", report], ranks)
+        check(result.returncode == 0, f"evaluate, {ranks} ranks: {result.stderr}")
+        with open(report) as file:
+            scores = {score["name"]: score["values"] for score in json.load(file)["scores"]}
+        check(scores.keys() == expected_scores.keys(), f"scores {sorted(scores)}")
+        for name, values in scores.items():
+            if "coverage" in name:
+                continue  # 0 or 1 per pair: each follows its interval, checked through the widths
+            key = ("quantile" if name.startswith(("pinball", "central_width", "hpd_width"))
+                   else name)
+            relative = 1.0 if name == "cde_loss" else 0.0
+            tolerance = (QUERY_TOLERANCES.get(key, 0.0) + 2 * spread
+                         * SPREAD_TOLERANCES.get(key, 0.0)
+                         + relative * 1e-5 * max(abs(v) for v in values))
+            gap = largest_gap(values, expected_scores[name])
+            check(gap <= tolerance, f"evaluate on {ranks} ranks, {name}: {gap} > {tolerance}")
+            largest[name] = max(largest.get(name, 0.0), gap)
+    # 400 draws at each of 3 inputs, on 3 processes: their means within 4 standard errors of the
+    # model's means (the model's variances over 400).
+    points = runner.path("points.csv")
+    write_csv(points, ["x0", "x1", "x2"], [r[:3] for r in generated_rows(3, 9)])
+    drawn = runner.run(["sample", model, "--x-file", points, "--n", "400", "--seed", "5",
+                        "--out", runner.path("draws.csv")], 3)
+    check(drawn.returncode == 0, drawn.stderr)
+    draws = read_columns(runner.path("draws.csv"))["y"]
+    predicted = runner.run(["predict", model, points, "--out", runner.path("points-alone.csv")])
+    check(predicted.returncode == 0, predicted.stderr)
+    moments = read_columns(runner.path("points-alone.csv"))
+    for j in range(3):
+        mean = sum(draws[400 * j:400 * (j + 1)]) / 400
+        error = abs(mean - moments["mean"][j]) / math.sqrt(moments["variance"][j] / 400)
+        check(error <= 4.0, f"draws at input {j}: their mean is {error} standard errors off")
+    refused = runner.run(["predict", runner.path("alone.json"), queries], 2)
+    errors = [line for line in refused.stderr.splitlines() if "cdens: error:" in line]
+    check(refused.returncode == 2 and len(errors) == 1
+          and "runs on many processes for a kcde model" in errors[0], refused.stderr)
+    print("cdens predict, evaluate and sample of a KCDE model split over 2-4 processes: largest "
+          "differences from the command alone " + ", ".join(
+              f"{name} {gap:.2g}" for name, gap in sorted(largest.items())))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cli", required=True)
@@ -254,6 +352,7 @@ def main():
         }
         for name, fit in fits.items():
             expect_same_model_on_every_rank_count(runner, name, fit)
+        expect_queries_on_every_rank_count(runner)
         expect_same_auto_table(runner, header, rows)
 
         # A categorical input coded 0, 1, 2: its levels are those of every process's rows.

@@ -1,5 +1,5 @@
 // The one-dimensional queries of a KCDE model whose rows stay on their ranks (quantiles, CDF,
-// CRPS, highest-density regions and probabilities, mean and variance, draws;
+// CRPS, highest-density regions and probabilities, squared norm, mean and variance, draws;
 // kernel_queries_of_ranks.hpp): each rank holds a stretch of the model's kernels and asks at its
 // own query inputs, against the brute-force answers of the whole model (query tolerance 0: every
 // component).
@@ -13,7 +13,9 @@
 // exact one) and with the search's own tolerance, as on one process: within 1e−5. CRPS, mean and
 // standard deviation are in y's units: within 1e−5 of the output's spread (the reduction keeps
 // each bin's first two moments; what the neighbours leave out, τ/4 of the mass, carries at most
-// about τ times a few spreads). Draws: the exact CDF at each draw is uniform on (0, 1); with
+// about τ times a few spreads). The squared norm ∫ p² (the CDE loss's) within 1e−5 of itself: the
+// reduced density is within 0.69 τ/s of the exact one, and the kernels' widths s are within a
+// factor of a few of the density's spread. Draws: the exact CDF at each draw is uniform on (0, 1); with
 // fixed seeds, the Kolmogorov–Smirnov distance of N of them from the uniform within 1.63/√N
 // (its 1 % critical value). (The CDF checks are what see a mixture of the right parts under wrong
 // weights: weighing each rank's kernels by 1/ranks moved the CDF by 0.03 on 3 ranks, while draws
@@ -44,6 +46,7 @@ using testing_mpi::world;
 constexpr double kProbabilityTolerance = 2e-6;
 constexpr double kHighestDensityTolerance = 1e-5;
 constexpr double kSpreadTolerance = 1e-5;
+constexpr double kSquaredNormTolerance = 1e-5;
 constexpr Index kDrawsPerInput = 10;
 
 /// The largest |a_j − b_j|, over every rank.
@@ -122,6 +125,7 @@ void expect_answers_of_ranks(const ConditionalMixture& fitted, Index n, double m
   costly.crps = true;
   costly.highest_density_probability = true;
   costly.coverages = {0.9};
+  costly.squared_norm = true;
   const ConditionalMixture::ScalarAnswers costly_answers =
       scalar_answers_of_ranks(own, x.leftCols(few), y.leftCols(few), costly, world());
   const ConditionalMixture::ScalarAnswers costly_exact =
@@ -133,6 +137,11 @@ void expect_answers_of_ranks(const ConditionalMixture& fitted, Index n, double m
                                             costly_exact.highest_density_probability);
   print(name, "largest difference of the highest-density probability", density);
   EXPECT_LE(density, kHighestDensityTolerance) << name;
+  const double norm = largest_difference(
+      (costly_answers.squared_norm.array() / costly_exact.squared_norm.array() - 1.0).matrix(),
+      Vector::Zero(few));
+  print(name, "largest relative difference of the squared norm", norm);
+  EXPECT_LE(norm, kSquaredNormTolerance) << name;
   // The region's exact probability: the CDF summed over its intervals.
   Vector coverage = Vector::Zero(few);
   for (Index j = 0; j < few; ++j) {

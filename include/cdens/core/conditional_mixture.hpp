@@ -83,6 +83,7 @@ struct GroupMaps;
 class KernelSumReferences;
 struct NeighbourPath;
 class OutputSupport;
+class RemoteQueries;
 class ScalarMixture;
 class ScalarOutput;
 struct ScalarComponentList;
@@ -315,6 +316,7 @@ class ConditionalMixture {
     bool cdf = false;                            ///< these three need y
     bool crps = false;
     bool highest_density_probability = false;
+    bool squared_norm = false;  ///< ∫ p(y|x)² dy (squared_norm)
   };
   /// Their answers, each as the query of that name gives it (empty where not asked).
   struct ScalarAnswers {
@@ -323,6 +325,7 @@ class ConditionalMixture {
     Vector cdf;
     Vector crps;
     Vector highest_density_probability;
+    Vector squared_norm;
   };
   /// Every query `queries` names, from one distribution per input: the reduction of an input's
   /// components and the highest-density search grid are built once for all of them (an
@@ -514,6 +517,12 @@ class ConditionalMixture {
   /// Queries from components formed elsewhere (the ranks' parts of a model whose rows stay on
   /// their ranks): src/model/given_components.hpp.
   friend struct detail::GivenComponents;
+  /// Queries answered elsewhere (the rows of the model on other ranks):
+  /// src/model/remote_queries.hpp.
+  friend class detail::RemoteQueries;
+  /// InvalidArgument naming `query` where the model answers through a RemoteQueries: a query
+  /// that needs every component itself.
+  void require_own_components(const char* query) const;
 
   Standardizer x_scaling_;
   Standardizer y_scaling_;
@@ -546,6 +555,8 @@ class ConditionalMixture {
   /// The references of the kernel-sum engine's sums (kernel_sum_log_pdf, kernel_sum_moments),
   /// kept from the first query on.
   std::shared_ptr<detail::KernelSumReferences> kernel_sums_;
+  /// Where set, the log-densities, one-dimensional queries, moments and draws are its answers.
+  std::shared_ptr<const detail::RemoteQueries> remote_;
 };
 
 }  // namespace cdens
