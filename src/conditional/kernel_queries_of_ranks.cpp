@@ -162,30 +162,161 @@ void read_components(const std::vector<double>& values, std::size_t& at, double 
   }
 }
 
-/// The reduced components of the model of every rank's rows, from every rank's parts.
-class ComponentsOfRanks {
+/// The chunk of a rank's answers in columns begin … of `into` (sized for all of its queries).
+void place_answers(const ConditionalMixture::ScalarAnswers& chunk, Index begin,
+                   ConditionalMixture::ScalarAnswers& into) {
+  const Index width = chunk.quantiles.cols();
+  into.quantiles.middleCols(begin, width) = chunk.quantiles;
+  for (std::size_t r = 0; r < into.regions.size(); ++r) {
+    std::copy(chunk.regions[r].begin(), chunk.regions[r].end(),
+              into.regions[r].begin() + static_cast<std::ptrdiff_t>(begin));
+  }
+  if (into.cdf.size() > 0) into.cdf.segment(begin, width) = chunk.cdf;
+  if (into.crps.size() > 0) into.crps.segment(begin, width) = chunk.crps;
+  if (into.highest_density_probability.size() > 0) {
+    into.highest_density_probability.segment(begin, width) = chunk.highest_density_probability;
+  }
+  if (into.squared_norm.size() > 0) into.squared_norm.segment(begin, width) = chunk.squared_norm;
+}
+
+/// This rank's parts of the model of every rank's rows, and the queries of that model: each a
+/// collective call, every rank with queries of its own (none included).
+class PartsOfRanks {
  public:
-  /// Collective: every rank's marginal part is reduced once and sent to all.
-  ComponentsOfRanks(const ConditionalMixture& own_rows, const Communicator& communicator)
-      : own_rows_(own_rows), communicator_(communicator) {
+  PartsOfRanks(ConditionalMixture own_rows, const Communicator& communicator)
+      : own_rows_(std::move(own_rows)), communicator_(communicator) {
+    agree_on_errors(communicator, [&] { parts_.emplace(rank_parts(own_rows_)); });
+    double total_weight = std::exp(parts_->log_row_weight);
+    communicator.allreduce_sum(&total_weight, 1);
+    log_total_weight_ = std::log(total_weight);
+  }
+
+  Vector log_pdf(const MatrixView& x, const MatrixView& y) const {
+    const Index input_dim = own_rows_.input_dim();
+    const Index output_dim = own_rows_.output_dim();
+    agree_on_errors(communicator_, [&] {
+      if (x.rows() != input_dim || y.rows() != output_dim || x.cols() != y.cols()) {
+        throw InvalidArgument(
+            "the queries must be d_x × m and d_y × m pairs (d_x = " + std::to_string(input_dim) +
+            ", d_y = " + std::to_string(output_dim) + ")");
+      }
+    });
+    const RankParts& parts = *parts_;
+    const double log_keep = std::log1p(-parts.marginal_weight);
+    const double log_marginal = std::log(parts.marginal_weight);
+    const double log_keep_kernels = std::log1p(-parts.broad_weight);
+    const double log_broad = std::log(parts.broad_weight);
+    Vector result(x.cols());
+    Matrix pairs(input_dim + output_dim, x.cols());
+    pairs << x, y;
+    for_each_broadcast_chunk(
+        pairs, communicator_, [&](int owner, Index begin, const Matrix& chunk) {
+          const Index width = chunk.cols();
+          const auto queries_x = chunk.topRows(input_dim);
+          const auto queries_y = chunk.bottomRows(output_dim);
+          // Rows: log Σ c_k w_k p_k, log Σ c_k w_k, log Σ c_k p_k over this rank's kernels.
+          Matrix partial(3, width);
+          std::optional<Vector> broad;
+          agree_on_errors(communicator_, [&] {
+            const Vector gate =
+                log_gate_sums(*parts.gate, own_rows_.x_scaling().transform_query(queries_x, "x"));
+            const Vector conditional = parts.conditional->log_pdf(queries_x, queries_y);
+            partial.row(0) =
+                (gate.array() == -INFINITY).select(-INFINITY, gate + conditional).transpose();
+            partial.row(1) = gate.transpose();
+            partial.row(2) =
+                (parts.marginal->log_pdf(queries_x, queries_y).array() + parts.log_row_weight)
+                    .transpose();
+            if (parts.broad) broad = parts.broad->log_pdf(queries_x, queries_y);
+          });
+          const Matrix sums = log_sum_over_ranks(partial, communicator_);
+          if (communicator_.rank() != owner) return;
+          for (Index j = 0; j < width; ++j) {
+            const double marginal = sums(2, j) - log_total_weight_;
+            // Where every kernel weight is zero the mixture falls back to its marginal counterpart.
+            const double conditional = sums(1, j) == -INFINITY ? marginal : sums(0, j) - sums(1, j);
+            double value = parts.marginal_weight > 0.0
+                               ? log_add_exp(log_keep + conditional, log_marginal + marginal)
+                               : conditional;
+            if (broad) value = log_add_exp(log_keep_kernels + value, log_broad + (*broad)(j));
+            result(begin + j) = value;
+          }
+        });
+    return result;
+  }
+
+  ConditionalMixture::ScalarAnswers scalar_answers(
+      const MatrixView& x, const MatrixView& y,
+      const ConditionalMixture::ScalarQueries& queries) const {
+    const Index m = x.cols();
+    ConditionalMixture::ScalarAnswers answers;
+    answers.quantiles.resize(static_cast<Index>(queries.quantile_probabilities.size()), m);
+    answers.regions.assign(queries.coverages.size(),
+                           std::vector<HighestDensityRegion>(static_cast<std::size_t>(m)));
+    if (queries.cdf) answers.cdf.resize(m);
+    if (queries.crps) answers.crps.resize(m);
+    if (queries.highest_density_probability) answers.highest_density_probability.resize(m);
+    if (queries.squared_norm) answers.squared_norm.resize(m);
+    const bool with_y = queries.cdf || queries.crps || queries.highest_density_probability;
+    for_each_chunk(
+        x, [&](Index begin, const Matrix& chunk, const detail::GivenComponents::Rows& rows) {
+          const Matrix chunk_y = with_y ? Matrix(y.middleCols(begin, chunk.cols())) : Matrix(1, 0);
+          place_answers(
+              detail::GivenComponents::scalar_answers(own_rows_, chunk, chunk_y, queries, rows),
+              begin, answers);
+        });
+    return answers;
+  }
+
+  ConditionalMixture::OutputMoments mean_and_variance(const MatrixView& x) const {
+    ConditionalMixture::OutputMoments moments{Matrix(1, x.cols()), Matrix(1, x.cols())};
+    for_each_chunk(
+        x, [&](Index begin, const Matrix& chunk, const detail::GivenComponents::Rows& rows) {
+          const ConditionalMixture::OutputMoments part =
+              detail::GivenComponents::mean_and_variance(own_rows_, chunk, rows);
+          moments.means.middleCols(begin, chunk.cols()) = part.means;
+          moments.covariances.middleCols(begin, chunk.cols()) = part.covariances;
+        });
+    return moments;
+  }
+
+  Matrix sample(const MatrixView& x, Index n_per_input, std::uint64_t seed) const {
+    agree_on_errors(communicator_, [&] {
+      if (n_per_input < 1) {
+        throw InvalidArgument("the number of samples per input must be at least 1");
+      }
+    });
+    Matrix draws(1, x.cols() * n_per_input);
+    for_each_chunk(
+        x, [&](Index begin, const Matrix& chunk, const detail::GivenComponents::Rows& rows) {
+          draws.middleCols(begin * n_per_input, chunk.cols() * n_per_input) =
+              detail::GivenComponents::sample(own_rows_, chunk, rows, n_per_input, seed, begin);
+        });
+    return draws;
+  }
+
+ private:
+  /// Every rank's marginal part, reduced once (on the first query that needs it: every rank
+  /// asks the same queries in the same order) and sent to all; the broad component.
+  void prepare_marginal_part() const {
+    if (marginal_) return;
     std::vector<double> marginal;  // log Σ_{k∈r} c_k, then the marginal part's components
-    agree_on_errors(communicator, [&] {
-      parts_.emplace(rank_parts(own_rows));
+    detail::ScalarComponentList broad;
+    agree_on_errors(communicator_, [&] {
       // The parts answer at the model's query tolerance; the marginal part is also where the
       // kernel part falls back to, so it is reduced whatever ε.
-      const double tolerance = own_rows.query_tolerance();
+      const double tolerance = own_rows_.query_tolerance();
       parts_->conditional = parts_->conditional->with_query_tolerance(tolerance);
-      const Matrix any_input = Matrix::Zero(own_rows.input_dim(), 1);
+      const Matrix any_input = Matrix::Zero(own_rows_.input_dim(), 1);
       marginal.push_back(parts_->log_row_weight);
       append_components(detail::GivenComponents::reduced_at(
                             parts_->marginal->with_query_tolerance(tolerance), any_input)
                             .front(),
                         marginal);
-      if (parts_->broad) {
-        broad_ = detail::GivenComponents::reduced_at(*parts_->broad, any_input).front();
-      }
+      if (parts_->broad)
+        broad = detail::GivenComponents::reduced_at(*parts_->broad, any_input).front();
     });
-    const std::vector<double> every = communicator.gather_all(marginal);
+    const std::vector<double> every = communicator_.gather_all(marginal);
     std::vector<double> log_weights;
     std::vector<std::size_t> lists;
     for (std::size_t at = 0; at < every.size();) {
@@ -196,17 +327,21 @@ class ComponentsOfRanks {
     const double log_total = log_sum_exp(
         Eigen::Map<const Vector>(log_weights.data(), static_cast<Index>(log_weights.size())));
     // Rank r's share of the marginal part: Σ_{k∈r} c_k / Σ_k c_k.
+    detail::ScalarComponentList combined;
     for (std::size_t r = 0; r < lists.size(); ++r) {
-      read_components(every, lists[r], std::exp(log_weights[r] - log_total), marginal_);
+      read_components(every, lists[r], std::exp(log_weights[r] - log_total), combined);
     }
+    marginal_ = std::move(combined);
+    broad_ = std::move(broad);
   }
 
   /// `answer(begin, x_chunk, rows)` on this rank for each chunk of its inputs x (every rank calls
-  /// it with its own), rows[j] the reduced components at x_{begin + j}. Collective.
+  /// it with its own), rows[j] the reduced components at x_{begin + j}.
   void for_each_chunk(
       const MatrixView& x,
       const std::function<void(Index begin, const Matrix& chunk,
                                const detail::GivenComponents::Rows& rows)>& answer) const {
+    prepare_marginal_part();
     for_each_broadcast_chunk(x, communicator_, [&](int owner, Index begin, const Matrix& chunk) {
       const Index width = chunk.cols();
       // This rank's part at each input: log Σ_{k∈r} c_k w_k, then its kernels' reduced components.
@@ -263,25 +398,27 @@ class ComponentsOfRanks {
       }
       const double marginal = no_kernel ? 1.0 - parts_->broad_weight : marginal_share;
       if (marginal > 0.0) {
-        for (std::size_t m = 0; m < marginal_.weights.size(); ++m) {
-          row.push_back(marginal * marginal_.weights[m], marginal_.centers[m], marginal_.scales[m],
-                        marginal_.groups[m]);
+        for (std::size_t m = 0; m < marginal_->weights.size(); ++m) {
+          row.push_back(marginal * marginal_->weights[m], marginal_->centers[m],
+                        marginal_->scales[m], marginal_->groups[m]);
         }
       }
-      for (std::size_t m = 0; m < broad_.weights.size(); ++m) {
-        row.push_back(parts_->broad_weight * broad_.weights[m], broad_.centers[m], broad_.scales[m],
-                      broad_.groups[m]);
+      for (std::size_t m = 0; m < broad_->weights.size(); ++m) {
+        row.push_back(parts_->broad_weight * broad_->weights[m], broad_->centers[m],
+                      broad_->scales[m], broad_->groups[m]);
       }
     }
     return rows;
   }
 
- private:
-  const ConditionalMixture& own_rows_;
+  ConditionalMixture own_rows_;
   const Communicator& communicator_;
-  std::optional<RankParts> parts_;
-  detail::ScalarComponentList marginal_;  ///< every rank's marginal part at its share, summing to 1
-  detail::ScalarComponentList broad_;     ///< the broad component (probability 1), or none
+  mutable std::optional<RankParts> parts_;
+  double log_total_weight_ = 0.0;  ///< log Σ_k c_k over every rank's rows
+  /// Every rank's marginal part at its share, summing to 1; the broad component (probability 1)
+  /// or none (prepare_marginal_part).
+  mutable std::optional<detail::ScalarComponentList> marginal_;
+  mutable std::optional<detail::ScalarComponentList> broad_;
 };
 
 }  // namespace
@@ -289,140 +426,27 @@ class ComponentsOfRanks {
 Vector log_pdf_of_ranks(const ConditionalMixture& own_rows, const MatrixView& x,
                         const MatrixView& y, const Communicator& communicator) {
   if (communicator.size() == 1) return own_rows.log_pdf(x, y);
-  const Index input_dim = own_rows.input_dim();
-  const Index output_dim = own_rows.output_dim();
-  agree_on_errors(communicator, [&] {
-    if (x.rows() != input_dim || y.rows() != output_dim || x.cols() != y.cols()) {
-      throw InvalidArgument(
-          "the queries must be d_x × m and d_y × m pairs (d_x = " + std::to_string(input_dim) +
-          ", d_y = " + std::to_string(output_dim) + ")");
-    }
-  });
-  std::optional<RankParts> parts;
-  agree_on_errors(communicator, [&] { parts.emplace(rank_parts(own_rows)); });
-  double total_weight = std::exp(parts->log_row_weight);
-  communicator.allreduce_sum(&total_weight, 1);
-  const double log_total_weight = std::log(total_weight);
-  const double log_keep = std::log1p(-parts->marginal_weight);
-  const double log_marginal = std::log(parts->marginal_weight);
-  const double log_keep_kernels = std::log1p(-parts->broad_weight);
-  const double log_broad = std::log(parts->broad_weight);
-
-  Vector result(x.cols());
-  Matrix pairs(input_dim + output_dim, x.cols());
-  pairs << x, y;
-  for_each_broadcast_chunk(pairs, communicator, [&](int owner, Index begin, const Matrix& chunk) {
-    const Index width = chunk.cols();
-    const auto queries_x = chunk.topRows(input_dim);
-    const auto queries_y = chunk.bottomRows(output_dim);
-    // Rows: log Σ c_k w_k p_k, log Σ c_k w_k, log Σ c_k p_k over this rank's kernels.
-    Matrix partial(3, width);
-    std::optional<Vector> broad;
-    agree_on_errors(communicator, [&] {
-      const Vector gate =
-          log_gate_sums(*parts->gate, own_rows.x_scaling().transform_query(queries_x, "x"));
-      const Vector conditional = parts->conditional->log_pdf(queries_x, queries_y);
-      partial.row(0) =
-          (gate.array() == -INFINITY).select(-INFINITY, gate + conditional).transpose();
-      partial.row(1) = gate.transpose();
-      partial.row(2) =
-          (parts->marginal->log_pdf(queries_x, queries_y).array() + parts->log_row_weight)
-              .transpose();
-      if (parts->broad) broad = parts->broad->log_pdf(queries_x, queries_y);
-    });
-    const Matrix sums = log_sum_over_ranks(partial, communicator);
-    if (communicator.rank() != owner) return;
-    for (Index j = 0; j < width; ++j) {
-      const double marginal = sums(2, j) - log_total_weight;
-      // Where every kernel weight is zero the mixture falls back to its marginal counterpart.
-      const double conditional = sums(1, j) == -INFINITY ? marginal : sums(0, j) - sums(1, j);
-      double value = parts->marginal_weight > 0.0
-                         ? log_add_exp(log_keep + conditional, log_marginal + marginal)
-                         : conditional;
-      if (broad) value = log_add_exp(log_keep_kernels + value, log_broad + (*broad)(j));
-      result(begin + j) = value;
-    }
-  });
-  return result;
+  return PartsOfRanks(own_rows, communicator).log_pdf(x, y);
 }
-
-namespace {
-
-/// The chunk of a rank's answers in columns begin … of `into` (sized for all of its queries).
-void place_answers(const ConditionalMixture::ScalarAnswers& chunk, Index begin,
-                   ConditionalMixture::ScalarAnswers& into) {
-  const Index width = chunk.quantiles.cols();
-  into.quantiles.middleCols(begin, width) = chunk.quantiles;
-  for (std::size_t r = 0; r < into.regions.size(); ++r) {
-    std::copy(chunk.regions[r].begin(), chunk.regions[r].end(),
-              into.regions[r].begin() + static_cast<std::ptrdiff_t>(begin));
-  }
-  if (into.cdf.size() > 0) into.cdf.segment(begin, width) = chunk.cdf;
-  if (into.crps.size() > 0) into.crps.segment(begin, width) = chunk.crps;
-  if (into.highest_density_probability.size() > 0) {
-    into.highest_density_probability.segment(begin, width) = chunk.highest_density_probability;
-  }
-  if (into.squared_norm.size() > 0) into.squared_norm.segment(begin, width) = chunk.squared_norm;
-}
-
-}  // namespace
 
 ConditionalMixture::ScalarAnswers scalar_answers_of_ranks(
     const ConditionalMixture& own_rows, const MatrixView& x, const MatrixView& y,
     const ConditionalMixture::ScalarQueries& queries, const Communicator& communicator) {
   if (communicator.size() == 1) return own_rows.scalar_answers(x, y, queries);
-  const Index m = x.cols();
-  ConditionalMixture::ScalarAnswers answers;
-  answers.quantiles.resize(static_cast<Index>(queries.quantile_probabilities.size()), m);
-  answers.regions.assign(queries.coverages.size(),
-                         std::vector<HighestDensityRegion>(static_cast<std::size_t>(m)));
-  if (queries.cdf) answers.cdf.resize(m);
-  if (queries.crps) answers.crps.resize(m);
-  if (queries.highest_density_probability) answers.highest_density_probability.resize(m);
-  if (queries.squared_norm) answers.squared_norm.resize(m);
-  const bool with_y = queries.cdf || queries.crps || queries.highest_density_probability;
-  const ComponentsOfRanks components(own_rows, communicator);
-  components.for_each_chunk(x, [&](Index begin, const Matrix& chunk,
-                                   const detail::GivenComponents::Rows& rows) {
-    const Matrix chunk_y = with_y ? Matrix(y.middleCols(begin, chunk.cols())) : Matrix(1, 0);
-    place_answers(detail::GivenComponents::scalar_answers(own_rows, chunk, chunk_y, queries, rows),
-                  begin, answers);
-  });
-  return answers;
+  return PartsOfRanks(own_rows, communicator).scalar_answers(x, y, queries);
 }
 
 ConditionalMixture::OutputMoments mean_and_variance_of_ranks(const ConditionalMixture& own_rows,
                                                              const MatrixView& x,
                                                              const Communicator& communicator) {
   if (communicator.size() == 1) return own_rows.mean_and_covariance(x);
-  ConditionalMixture::OutputMoments moments{Matrix(1, x.cols()), Matrix(1, x.cols())};
-  const ComponentsOfRanks components(own_rows, communicator);
-  components.for_each_chunk(
-      x, [&](Index begin, const Matrix& chunk, const detail::GivenComponents::Rows& rows) {
-        const ConditionalMixture::OutputMoments part =
-            detail::GivenComponents::mean_and_variance(own_rows, chunk, rows);
-        moments.means.middleCols(begin, chunk.cols()) = part.means;
-        moments.covariances.middleCols(begin, chunk.cols()) = part.covariances;
-      });
-  return moments;
+  return PartsOfRanks(own_rows, communicator).mean_and_variance(x);
 }
 
 Matrix sample_of_ranks(const ConditionalMixture& own_rows, const MatrixView& x, Index n_per_input,
                        std::uint64_t seed, const Communicator& communicator) {
   if (communicator.size() == 1) return own_rows.sample(x, n_per_input, seed);
-  agree_on_errors(communicator, [&] {
-    if (n_per_input < 1) {
-      throw InvalidArgument("the number of samples per input must be at least 1");
-    }
-  });
-  Matrix draws(1, x.cols() * n_per_input);
-  const ComponentsOfRanks components(own_rows, communicator);
-  components.for_each_chunk(
-      x, [&](Index begin, const Matrix& chunk, const detail::GivenComponents::Rows& rows) {
-        draws.middleCols(begin * n_per_input, chunk.cols() * n_per_input) =
-            detail::GivenComponents::sample(own_rows, chunk, rows, n_per_input, seed, begin);
-      });
-  return draws;
+  return PartsOfRanks(own_rows, communicator).sample(x, n_per_input, seed);
 }
 
 std::optional<ConditionalMixture> stretch_of_rank(const ConditionalMixture& whole,
@@ -459,33 +483,34 @@ void announce(QueryCall call, const Communicator& communicator) {
   communicator.broadcast(&value, 1, 0);
 }
 
-/// Rank 0's queries of the model of every rank's stretch.
+/// Rank 0's queries of the model of every rank's stretch: the parts kept from one query to the
+/// next (the kernel neighbours' tree, the marginal part's reduction).
 class QueriesOfRanks : public detail::RemoteQueries {
  public:
-  QueriesOfRanks(ConditionalMixture own_rows, const Communicator& communicator)
-      : own_rows_(std::move(own_rows)), communicator_(communicator) {}
+  QueriesOfRanks(const ConditionalMixture& own_rows, const Communicator& communicator)
+      : parts_(own_rows, communicator), communicator_(communicator) {}
 
   Vector log_pdf(const MatrixView& x, const MatrixView& y) const override {
     announce(QueryCall::log_pdf, communicator_);
-    return log_pdf_of_ranks(own_rows_, x, y, communicator_);
+    return parts_.log_pdf(x, y);
   }
   ConditionalMixture::ScalarAnswers scalar_answers(
       const MatrixView& x, const MatrixView& y,
       const ConditionalMixture::ScalarQueries& queries) const override {
     announce(QueryCall::scalar_answers, communicator_);
-    return scalar_answers_of_ranks(own_rows_, x, y, queries, communicator_);
+    return parts_.scalar_answers(x, y, queries);
   }
   ConditionalMixture::OutputMoments mean_and_variance(const MatrixView& x) const override {
     announce(QueryCall::moments, communicator_);
-    return mean_and_variance_of_ranks(own_rows_, x, communicator_);
+    return parts_.mean_and_variance(x);
   }
   Matrix sample(const MatrixView& x, Index n_per_input, std::uint64_t seed) const override {
     announce(QueryCall::sample, communicator_);
-    return sample_of_ranks(own_rows_, x, n_per_input, seed, communicator_);
+    return parts_.sample(x, n_per_input, seed);
   }
 
  private:
-  ConditionalMixture own_rows_;
+  PartsOfRanks parts_;
   const Communicator& communicator_;
 };
 
@@ -499,6 +524,7 @@ ConditionalMixture model_of_ranks(const ConditionalMixture& own_rows,
 
 void serve_queries_of_ranks(const ConditionalMixture& own_rows, const Communicator& communicator) {
   // No queries of this rank's own: it adds its parts to rank 0's.
+  const PartsOfRanks parts(own_rows, communicator);
   const Matrix x(own_rows.input_dim(), 0);
   const Matrix y(own_rows.output_dim(), 0);
   for (;;) {
@@ -509,16 +535,16 @@ void serve_queries_of_ranks(const ConditionalMixture& own_rows, const Communicat
         case QueryCall::stop:
           return;
         case QueryCall::log_pdf:
-          log_pdf_of_ranks(own_rows, x, y, communicator);
+          parts.log_pdf(x, y);
           break;
         case QueryCall::scalar_answers:
-          scalar_answers_of_ranks(own_rows, x, Matrix(1, 0), {}, communicator);
+          parts.scalar_answers(x, Matrix(1, 0), {});
           break;
         case QueryCall::moments:
-          mean_and_variance_of_ranks(own_rows, x, communicator);
+          parts.mean_and_variance(x);
           break;
         case QueryCall::sample:
-          sample_of_ranks(own_rows, x, 1, 0, communicator);
+          parts.sample(x, 1, 0);
           break;
       }
     } catch (const Error&) {

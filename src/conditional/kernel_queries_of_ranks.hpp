@@ -75,8 +75,10 @@ std::optional<ConditionalMixture> stretch_of_rank(const ConditionalMixture& whol
                                                   const Communicator& communicator);
 
 /// On rank 0: `own_rows` (its stretch) answering its log-densities, one-dimensional queries,
-/// moments and draws through every rank's stretch (the functions above) while every other rank
-/// runs serve_queries_of_ranks. Each query first tells the others which collective call to join.
+/// moments and draws through every rank's stretch (as the functions above, with the parts kept
+/// from one query to the next) while every other rank runs serve_queries_of_ranks. Each query
+/// first tells the others which collective call to join. A collective call with the others'
+/// serve_queries_of_ranks.
 ConditionalMixture model_of_ranks(const ConditionalMixture& own_rows,
                                   const Communicator& communicator);
 

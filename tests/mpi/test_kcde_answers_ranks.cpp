@@ -15,8 +15,8 @@
 // each bin's first two moments; what the neighbours leave out, τ/4 of the mass, carries at most
 // about τ times a few spreads). The squared norm ∫ p² (the CDE loss's) within 1e−5 of itself: the
 // reduced density is within 0.69 τ/s of the exact one, and the kernels' widths s are within a
-// factor of a few of the density's spread. Draws: the exact CDF at each draw is uniform on (0, 1); with
-// fixed seeds, the Kolmogorov–Smirnov distance of N of them from the uniform within 1.63/√N
+// factor of a few of the density's spread. Draws: the exact CDF at each draw is uniform on (0, 1);
+// with fixed seeds, the Kolmogorov–Smirnov distance of N of them from the uniform within 1.63/√N
 // (its 1 % critical value). (The CDF checks are what see a mixture of the right parts under wrong
 // weights: weighing each rank's kernels by 1/ranks moved the CDF by 0.03 on 3 ranks, while draws
 // from it stayed within the critical distance.)
