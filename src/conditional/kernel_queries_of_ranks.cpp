@@ -13,6 +13,7 @@
 #include "conditional/constant_gate.hpp"
 #include "conditional/product_kernel_gate.hpp"
 #include "core/log_space.hpp"
+#include "kernel_sums/kernel_sum_reference.hpp"
 #include "kernel_sums/kernel_sums.hpp"
 #include "model/given_components.hpp"
 #include "model/remote_queries.hpp"
@@ -74,29 +75,47 @@ RankParts rank_parts(const ConditionalMixture& own) {
   return parts;
 }
 
-/// log Σ_k c_k w_k(z_j) over this rank's kernels for standardised inputs z.
-Vector log_gate_sums(const ProductKernelGate& gate, const MatrixView& z) {
-  if (const std::optional<GaussianKernelCenters> kernel = gate.gaussian_kernel()) {
-    const Index count = kernel->centers->cols();
-    const Vector weights = kernel->row_weights ? *kernel->row_weights : Vector(Vector::Ones(count));
-    KernelSumOptions third_tolerance;  // as the mixture's own kernel sums
-    third_tolerance.log_tolerance = 1e-6 / 3.0;
-    const Matrix points = kernel->inverse_widths.asDiagonal() * *kernel->centers;
-    const Matrix queries = kernel->inverse_widths.asDiagonal() * z;
-    return gaussian_kernel_log_sums(points, weights, queries, third_tolerance).log_sums;
+/// log Σ_k c_k w_k(z) over this rank's kernels: by the kernel-sum engine over points prepared
+/// once (their tree kept from one query to the next) where the kernels are Gaussian, each within
+/// 1e−6/3 as the mixture's own sums; else every weight, in blocks.
+class GateSums {
+ public:
+  explicit GateSums(std::shared_ptr<const ProductKernelGate> gate) : gate_(std::move(gate)) {
+    if (const std::optional<GaussianKernelCenters> kernel = gate_->gaussian_kernel()) {
+      const Index count = kernel->centers->cols();
+      inverse_widths_ = kernel->inverse_widths;
+      reference_.emplace(kernel->inverse_widths.asDiagonal() * *kernel->centers,
+                         kernel->row_weights ? *kernel->row_weights : Vector(Vector::Ones(count)));
+    }
   }
-  const Index count = gate.n_components();
-  const Index block = std::clamp<Index>(kGateBlockValues / count, 1, 256);
-  Vector sums(z.cols());
-  parallel_for(resolve_threads(0), (z.cols() + block - 1) / block, [&](Index b) {
-    const Index begin = b * block;
-    const Index width = std::min(block, z.cols() - begin);
-    Matrix log_weights(count, width);
-    gate.log_weights(z.middleCols(begin, width), log_weights);
-    for (Index j = 0; j < width; ++j) sums(begin + j) = log_sum_exp(log_weights.col(j));
-  });
-  return sums;
-}
+
+  /// At the standardised inputs z.
+  Vector operator()(const MatrixView& z) const {
+    if (reference_) {
+      KernelSumOptions third_tolerance;
+      third_tolerance.log_tolerance = 1e-6 / 3.0;
+      return gaussian_kernel_log_sums(*reference_, inverse_widths_.asDiagonal() * z,
+                                      third_tolerance)
+          .log_sums;
+    }
+    const Index count = gate_->n_components();
+    const Index block = std::clamp<Index>(kGateBlockValues / count, 1, 256);
+    Vector sums(z.cols());
+    parallel_for(resolve_threads(0), (z.cols() + block - 1) / block, [&](Index b) {
+      const Index begin = b * block;
+      const Index width = std::min(block, z.cols() - begin);
+      Matrix log_weights(count, width);
+      gate_->log_weights(z.middleCols(begin, width), log_weights);
+      for (Index j = 0; j < width; ++j) sums(begin + j) = log_sum_exp(log_weights.col(j));
+    });
+    return sums;
+  }
+
+ private:
+  std::shared_ptr<const ProductKernelGate> gate_;
+  Vector inverse_widths_;
+  std::optional<KernelSumReference> reference_;
+};
 
 /// Every rank's `log_values` (rows × m) combined into log Σ_r exp(log_values_r), the same bits on
 /// every rank: the largest of each entry first, so that no sum underflows.
@@ -185,7 +204,10 @@ class PartsOfRanks {
  public:
   PartsOfRanks(ConditionalMixture own_rows, const Communicator& communicator)
       : own_rows_(std::move(own_rows)), communicator_(communicator) {
-    agree_on_errors(communicator, [&] { parts_.emplace(rank_parts(own_rows_)); });
+    agree_on_errors(communicator, [&] {
+      parts_.emplace(rank_parts(own_rows_));
+      gate_sums_.emplace(parts_->gate);
+    });
     double total_weight = std::exp(parts_->log_row_weight);
     communicator.allreduce_sum(&total_weight, 1);
     log_total_weight_ = std::log(total_weight);
@@ -219,14 +241,14 @@ class PartsOfRanks {
           std::optional<Vector> broad;
           agree_on_errors(communicator_, [&] {
             const Vector gate =
-                log_gate_sums(*parts.gate, own_rows_.x_scaling().transform_query(queries_x, "x"));
+                (*gate_sums_)(own_rows_.x_scaling().transform_query(queries_x, "x"));
             const Vector conditional = parts.conditional->log_pdf(queries_x, queries_y);
             partial.row(0) =
                 (gate.array() == -INFINITY).select(-INFINITY, gate + conditional).transpose();
             partial.row(1) = gate.transpose();
-            partial.row(2) =
-                (parts.marginal->log_pdf(queries_x, queries_y).array() + parts.log_row_weight)
-                    .transpose();
+            partial.row(2) = (parts.conditional->marginal_log_pdf(queries_x, queries_y).array() +
+                              parts.log_row_weight)
+                                 .transpose();
             if (parts.broad) broad = parts.broad->log_pdf(queries_x, queries_y);
           });
           const Matrix sums = log_sum_over_ranks(partial, communicator_);
@@ -303,14 +325,20 @@ class PartsOfRanks {
     std::vector<double> marginal;  // log Σ_{k∈r} c_k, then the marginal part's components
     detail::ScalarComponentList broad;
     agree_on_errors(communicator_, [&] {
-      // The parts answer at the model's query tolerance; the marginal part is also where the
-      // kernel part falls back to, so it is reduced whatever ε.
+      // The query tolerance τ split between the parts as one process splits it
+      // (neighbour_components.hpp): the kernel part, of share (1 − δ)(1 − ε), within τ/2 (its
+      // neighbours and its reduction), the marginal part, of share (1 − δ) ε, within
+      // τ / (2 (1 − δ) ε) (at most 0.01): every probability within τ/2 + τ/2. The marginal part
+      // is also where the kernel part falls back to, so it is reduced whatever ε (within τ/2 at
+      // ε = 0).
       const double tolerance = own_rows_.query_tolerance();
-      parts_->conditional = parts_->conditional->with_query_tolerance(tolerance);
+      const double marginal_share = (1.0 - parts_->broad_weight) * parts_->marginal_weight;
+      parts_->conditional = parts_->conditional->with_query_tolerance(tolerance / 2.0);
       const Matrix any_input = Matrix::Zero(own_rows_.input_dim(), 1);
       marginal.push_back(parts_->log_row_weight);
       append_components(detail::GivenComponents::reduced_at(
-                            parts_->marginal->with_query_tolerance(tolerance), any_input)
+                            parts_->marginal->with_query_tolerance(tolerance), any_input,
+                            tolerance / (2.0 * (marginal_share > 0.0 ? marginal_share : 1.0)))
                             .front(),
                         marginal);
       if (parts_->broad)
@@ -347,8 +375,7 @@ class PartsOfRanks {
       // This rank's part at each input: log Σ_{k∈r} c_k w_k, then its kernels' reduced components.
       std::vector<double> part;
       agree_on_errors(communicator_, [&] {
-        const Vector gate =
-            log_gate_sums(*parts_->gate, own_rows_.x_scaling().transform_query(chunk, "x"));
+        const Vector gate = (*gate_sums_)(own_rows_.x_scaling().transform_query(chunk, "x"));
         const detail::GivenComponents::Rows kernels =
             detail::GivenComponents::reduced_at(*parts_->conditional, chunk);
         for (Index j = 0; j < width; ++j) {
@@ -414,6 +441,7 @@ class PartsOfRanks {
   ConditionalMixture own_rows_;
   const Communicator& communicator_;
   mutable std::optional<RankParts> parts_;
+  std::optional<GateSums> gate_sums_;
   double log_total_weight_ = 0.0;  ///< log Σ_k c_k over every rank's rows
   /// Every rank's marginal part at its share, summing to 1; the broad component (probability 1)
   /// or none (prepare_marginal_part).

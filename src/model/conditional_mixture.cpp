@@ -672,7 +672,8 @@ std::optional<GaussianKernelCenters> ConditionalMixture::summed_kernel_gate() co
 }
 
 Vector ConditionalMixture::kernel_sum_log_pdf(const GaussianKernelCenters& kernel,
-                                              const MatrixView& z, const MatrixView& t) const {
+                                              const MatrixView& z, const MatrixView& t,
+                                              bool marginal) const {
   // A Gaussian-kernel gate (widths h, row weights c, marginal weight ε) and components of one
   // width s (NW-CDE, RKDE, KCDE with continuous inputs). In the residual e = (t − μ(z)) / f(z) of
   // the trend (e = t without one), with Σ_c the sum over components weighted by c_k,
@@ -724,13 +725,17 @@ Vector ConditionalMixture::kernel_sum_log_pdf(const GaussianKernelCenters& kerne
                                     third_tolerance)
         .log_sums;
   };
-  Vector result = log_sums(0, d_x + d_y) - log_sums(0, d_x);
-  if (kernel.marginal_weight > 0.0) {
-    const Vector marginal = log_sums(d_x, d_y).array() - std::log(weights.sum());
+  // The marginal counterpart alone: e^{M} / Σ_k c_k (marginal_log_pdf).
+  const auto marginal_part = [&] {
+    return Vector(log_sums(d_x, d_y).array() - std::log(weights.sum()));
+  };
+  Vector result = marginal ? marginal_part() : Vector(log_sums(0, d_x + d_y) - log_sums(0, d_x));
+  if (!marginal && kernel.marginal_weight > 0.0) {
+    const Vector counterpart = marginal_part();
     const double keep = std::log1p(-kernel.marginal_weight);
     const double mixed = std::log(kernel.marginal_weight);
     for (Index j = 0; j < result.size(); ++j) {
-      result(j) = log_add_exp(keep + result(j), mixed + marginal(j));
+      result(j) = log_add_exp(keep + result(j), mixed + counterpart(j));
     }
   }
   result.array() += gaussian_->log_norm(0);
@@ -834,11 +839,21 @@ ConditionalMixture::OutputMoments ConditionalMixture::kernel_sum_moments(
 
 Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) const {
   if (remote_) return remote_->log_pdf(x, y);
+  return log_pdf_of(x, y, false);
+}
+
+Vector ConditionalMixture::marginal_log_pdf(const MatrixView& x, const MatrixView& y) const {
+  require_own_components("the marginal log-density");
+  return log_pdf_of(x, y, true);
+}
+
+Vector ConditionalMixture::log_pdf_of(const MatrixView& x, const MatrixView& y,
+                                      bool marginal) const {
   if (!members_.empty()) {  // log Σ_c a_c p_c(y|x); each member checks and standardises x, y
     Vector result = Vector::Constant(x.cols(), -INFINITY);
     for (std::size_t c = 0; c < members_.size(); ++c) {
       const double log_weight = std::log(member_weights_(static_cast<Index>(c)));
-      const Vector member = members_[c].log_pdf(x, y);
+      const Vector member = members_[c].log_pdf_of(x, y, marginal);
       for (Index j = 0; j < result.size(); ++j) {
         result(j) = log_add_exp(result(j), log_weight + member(j));
       }
@@ -848,7 +863,7 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
   const Matrix z = x_scaling_.transform_query(x, "x");
   const Matrix t = standardized_outputs(y, x.cols());
   if (const std::optional<GaussianKernelCenters> kernel = summed_kernel_gate()) {
-    return kernel_sum_log_pdf(*kernel, z, t);
+    return kernel_sum_log_pdf(*kernel, z, t, marginal);
   }
   // A trend needs Gaussian outputs only, so with one the Gaussian rows are all of t.
   const Matrix gaussian_t = gather_rows(t, gaussian_->rows());
@@ -868,7 +883,11 @@ Vector ConditionalMixture::log_pdf(const MatrixView& x, const MatrixView& y) con
         continue;
       }
       auto weights = log_weights.col(j);
-      normalize_log_weights(weights);
+      if (marginal) {
+        weights = log_marginal_;
+      } else {
+        normalize_log_weights(weights);
+      }
       for (std::size_t g = 0; g < groups_->size(); ++g) {
         if (bounded) {
           // Truncated components, each evaluated from the bound nearer to y (output_support.hpp),

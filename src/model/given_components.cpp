@@ -12,6 +12,13 @@
 #include "model/trend_groups.hpp"
 
 namespace cdens::detail {
+namespace {
+
+// No list is reduced within more than this (as NeighbourComponents' parts: wider bins would merge
+// the whole range, and the bins dropped would leave nothing to renormalise).
+constexpr double kLargestTolerance = 0.01;
+
+}  // namespace
 
 void GivenComponents::require_continuous_scalar_output(const ConditionalMixture& model) {
   model.require_scalar_output("queries from reduced components");
@@ -34,7 +41,8 @@ ConditionalMixture::ComponentsAt GivenComponents::source_of(const Rows& rows, In
 }
 
 GivenComponents::Rows GivenComponents::reduced_at(const ConditionalMixture& model,
-                                                  const MatrixView& x) {
+                                                  const MatrixView& x,
+                                                  std::optional<double> tolerance) {
   require_continuous_scalar_output(model);
   const Matrix z = model.x_scaling_.transform_query(x, "x");
   Rows rows(static_cast<std::size_t>(z.cols()));
@@ -44,9 +52,12 @@ GivenComponents::Rows GivenComponents::reduced_at(const ConditionalMixture& mode
         z, [&](Index j, const double* z_j) { own(j, z_j, rows[static_cast<std::size_t>(j)]); });
     return rows;
   }
-  const double tolerance = model.scalar_tolerance();
+  // A model of a few components, or of bounded ones, keeps its exact answers.
+  const bool exact = model.scalar_tolerance() == 0.0;
+  const double within =
+      exact ? 0.0 : std::min(kLargestTolerance, tolerance.value_or(model.scalar_tolerance()));
   model.for_each_query(z, [&](Index j, const VectorView& pi) {
-    rows[static_cast<std::size_t>(j)] = model.reduced_components(pi, tolerance);
+    rows[static_cast<std::size_t>(j)] = model.reduced_components(pi, within);
   });
   return rows;
 }

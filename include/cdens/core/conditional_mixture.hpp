@@ -237,6 +237,13 @@ class ConditionalMixture {
   /// a | x_j) at the atom and the log-density of the continuous part elsewhere (the density
   /// against the mixed measure).
   Vector log_pdf(const MatrixView& x, const MatrixView& y) const;
+  /// log Σ_k m_k p_k(y_j | x_j): the density of the components under the gate's marginal
+  /// weights m_k (ConditionalGate::log_marginal_weights, normalised; the weights where every
+  /// input weight is zero) in place of its weights at x. For a kernel gate over the rows the
+  /// marginal counterpart Σ_k c_k p_k / Σ_k c_k that its marginal weight ε mixes in (and its
+  /// broad component beside it at weight δ). By the kernel-sum engine where log_pdf takes it
+  /// (within 1e−6), else from every component.
+  Vector marginal_log_pdf(const MatrixView& x, const MatrixView& y) const;
   /// p(g | x_j) at every grid point g (columns of `y_grid`, d_y × G): a G × m matrix (with an
   /// atom, exp of log_pdf: its probability at a grid point on the atom).
   Matrix pdf_grid(const MatrixView& x, const MatrixView& y_grid) const;
@@ -475,9 +482,12 @@ class ConditionalMixture {
   /// kernel_gate() where log_pdf, mean and covariance may sum its kernels with the kernel-sum
   /// engine: no output transform, Gaussian outputs, every component of the same widths.
   std::optional<GaussianKernelCenters> summed_kernel_gate() const;
-  /// log p(y|x) at standardised inputs z and outputs t by the kernel-sum engine, within 1e−6.
+  /// log_pdf, or with `marginal` marginal_log_pdf.
+  Vector log_pdf_of(const MatrixView& x, const MatrixView& y, bool marginal) const;
+  /// log p(y|x) (with `marginal`, its marginal counterpart's) at standardised inputs z and
+  /// outputs t by the kernel-sum engine, within 1e−6.
   Vector kernel_sum_log_pdf(const GaussianKernelCenters& kernel, const MatrixView& z,
-                            const MatrixView& t) const;
+                            const MatrixView& t, bool marginal) const;
   /// E[t | z] (d_y × m) and, with `covariances`, Cov[t | z] ((d_y·d_y) × m, column-major) at
   /// standardised inputs z by the kernel-sum engine, for the summed_kernel_gate():
   /// each mean within kMomentTolerance of its output's kernel width s_d (in t), each covariance
