@@ -270,15 +270,8 @@ class PartsOfRanks {
   ConditionalMixture::ScalarAnswers scalar_answers(
       const MatrixView& x, const MatrixView& y,
       const ConditionalMixture::ScalarQueries& queries) const {
-    const Index m = x.cols();
-    ConditionalMixture::ScalarAnswers answers;
-    answers.quantiles.resize(static_cast<Index>(queries.quantile_probabilities.size()), m);
-    answers.regions.assign(queries.coverages.size(),
-                           std::vector<HighestDensityRegion>(static_cast<std::size_t>(m)));
-    if (queries.cdf) answers.cdf.resize(m);
-    if (queries.crps) answers.crps.resize(m);
-    if (queries.highest_density_probability) answers.highest_density_probability.resize(m);
-    if (queries.squared_norm) answers.squared_norm.resize(m);
+    ConditionalMixture::ScalarAnswers answers =
+        ConditionalMixture::ScalarAnswers::sized_for(queries, x.cols());
     const bool with_y = queries.cdf || queries.crps || queries.highest_density_probability;
     for_each_chunk(
         x, [&](Index begin, const Matrix& chunk, const detail::GivenComponents::Rows& rows) {

@@ -1404,6 +1404,19 @@ Vector ConditionalMixture::highest_density_probability(const MatrixView& x,
   return scalar_answers(x, y, queries).highest_density_probability;
 }
 
+ConditionalMixture::ScalarAnswers ConditionalMixture::ScalarAnswers::sized_for(
+    const ScalarQueries& queries, Index m) {
+  ScalarAnswers answers;
+  answers.quantiles.resize(static_cast<Index>(queries.quantile_probabilities.size()), m);
+  answers.regions.assign(queries.coverages.size(),
+                         std::vector<HighestDensityRegion>(static_cast<std::size_t>(m)));
+  if (queries.cdf) answers.cdf.resize(m);
+  if (queries.crps) answers.crps.resize(m);
+  if (queries.highest_density_probability) answers.highest_density_probability.resize(m);
+  if (queries.squared_norm) answers.squared_norm.resize(m);
+  return answers;
+}
+
 ConditionalMixture::ScalarAnswers ConditionalMixture::scalar_answers(
     const MatrixView& x, const MatrixView& y, const ScalarQueries& queries) const {
   return scalar_answers_from(x, y, queries, nullptr);
@@ -1422,15 +1435,7 @@ ConditionalMixture::ScalarAnswers ConditionalMixture::scalar_answers_from(
   const bool with_y = queries.cdf || queries.crps || queries.highest_density_probability;
   const Matrix t = with_y ? standardized_outputs(y, x.cols()) : Matrix(1, 0);
   const detail::GroupMaps maps = groups_->maps(z);
-  const Index m = z.cols();
-  ScalarAnswers answers;
-  answers.quantiles.resize(static_cast<Index>(queries.quantile_probabilities.size()), m);
-  answers.regions.assign(queries.coverages.size(),
-                         std::vector<HighestDensityRegion>(static_cast<std::size_t>(m)));
-  if (queries.cdf) answers.cdf.resize(m);
-  if (queries.crps) answers.crps.resize(m);
-  if (queries.highest_density_probability) answers.highest_density_probability.resize(m);
-  if (queries.squared_norm) answers.squared_norm.resize(m);
+  ScalarAnswers answers = ScalarAnswers::sized_for(queries, z.cols());
   const auto answer = [&](Index j, const detail::ScalarOutput& distribution) {
     for (std::size_t r = 0; r < queries.quantile_probabilities.size(); ++r) {
       answers.quantiles(static_cast<Index>(r), j) =

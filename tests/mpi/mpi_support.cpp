@@ -11,6 +11,7 @@
 #include <iterator>
 #include <numeric>
 
+#include "cdens/conditional/kcde.hpp"
 #include "cdens/model_file.hpp"
 #include "conditional/broad_component_gate.hpp"
 #include "conditional/product_kernel_gate.hpp"
@@ -186,6 +187,15 @@ ConditionalMixture kernel_stretch(const ConditionalMixture& fitted, Index first,
                             MixtureOutputs::gaussian(centers, scales)
                                 .with_groups(fitted.trend_groups())
                                 .with_output_kernels(fitted.output_kernels()));
+}
+
+ConditionalMixture gaussian_process_yeo_johnson_kcde(const test::PairSample& pairs) {
+  KcdeOptions options;
+  options.search.seed = 3;
+  options.search.n_restarts = 0;
+  options.trend = KernelTrend::gaussian_process;
+  options.y_transform = OutputTransformChoice::yeo_johnson;
+  return fit_kcde(pairs.x, pairs.y, options, FitContext{}).model;
 }
 
 }  // namespace cdens::testing_mpi

@@ -62,6 +62,10 @@ void expect_difference_within(double difference, double tolerance, const std::st
 ConditionalMixture kernel_stretch(const ConditionalMixture& fitted, Index first, Index count,
                                   double marginal_weight, double broad_weight);
 
+/// KCDE around the Gaussian-process trend on Yeo–Johnson's y (seed 3, no restarts), fitted on
+/// one process to `pairs`.
+ConditionalMixture gaussian_process_yeo_johnson_kcde(const test::PairSample& pairs);
+
 /// This rank's rows when rank r holds the rows from cut(r) to cut(r + 1).
 std::vector<Index> rows_of_rank(const std::function<Index(int)>& cut);
 

@@ -39,6 +39,7 @@
 namespace cdens {
 namespace {
 
+using testing_mpi::gaussian_process_yeo_johnson_kcde;
 using testing_mpi::kernel_stretch;
 using testing_mpi::rows_of_rank;
 using testing_mpi::world;
@@ -212,12 +213,7 @@ TEST(KcdeAnswersRanks, TheBroadComponentAndAnOutputTransform) {
   // the transform, the broad component shared by every rank.
   test::PairSample pairs = test::sine_sample(150, 2, 35);
   pairs.y = pairs.y.array().exp().matrix();
-  KcdeOptions options;
-  options.search.seed = 3;
-  options.search.n_restarts = 0;
-  options.trend = KernelTrend::gaussian_process;
-  options.y_transform = OutputTransformChoice::yeo_johnson;
-  const ConditionalMixture fitted = fit_kcde(pairs.x, pairs.y, options, FitContext{}).model;
+  const ConditionalMixture fitted = gaussian_process_yeo_johnson_kcde(pairs);
   test::PairSample queries = test::sine_sample(300, 2, 36);
   queries.y = queries.y.array().exp().matrix();
   expect_answers_of_ranks(fitted, pairs.x.cols(), 0.2, 0.3, queries, 60,

@@ -24,6 +24,7 @@
 namespace cdens {
 namespace {
 
+using testing_mpi::gaussian_process_yeo_johnson_kcde;
 using testing_mpi::kernel_stretch;
 using testing_mpi::rows_of_rank;
 using testing_mpi::shardings;
@@ -120,12 +121,7 @@ TEST(KcdeQueriesRanks, TheBroadComponentAndAnOutputTransformOfRowsSplitByHand) {
   // weight, and the kernels would not count.
   test::PairSample pairs = test::sine_sample(150, 2, 35);
   pairs.y = pairs.y.array().exp().matrix();
-  KcdeOptions options;
-  options.search.seed = 3;
-  options.search.n_restarts = 0;
-  options.trend = KernelTrend::gaussian_process;
-  options.y_transform = OutputTransformChoice::yeo_johnson;
-  const ConditionalMixture fitted = fit_kcde(pairs.x, pairs.y, options, FitContext{}).model;
+  const ConditionalMixture fitted = gaussian_process_yeo_johnson_kcde(pairs);
   const Index n = pairs.x.cols();
   const auto stretch = [&](Index first, Index count) {
     return kernel_stretch(fitted, first, count, 0.2, 0.3);

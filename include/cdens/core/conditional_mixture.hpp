@@ -333,6 +333,9 @@ class ConditionalMixture {
     Vector crps;
     Vector highest_density_probability;
     Vector squared_norm;
+
+    /// Answers of `queries` for m inputs, sized and not yet filled.
+    static ScalarAnswers sized_for(const ScalarQueries& queries, Index m);
   };
   /// Every query `queries` names, from one distribution per input: the reduction of an input's
   /// components and the highest-density search grid are built once for all of them (an
