@@ -3,6 +3,7 @@
 #include <optional>
 #include <utility>
 
+#include "cdens/core/column_kernel.hpp"
 #include "cdens/core/communicator.hpp"
 #include "conditional/kernel_queries_of_ranks.hpp"
 #include "processes.hpp"
@@ -20,14 +21,19 @@ void with_model_of_processes(const std::string& verb, const std::function<ModelF
   std::optional<ConditionalMixture> stretch;
   agree_on_errors(communicator, [&] {
     file.emplace(load());
-    if (file->conditional) stretch = stretch_of_rank(file->conditional->mixture, communicator);
+    const ConditionalMixture* model = file->conditional ? &file->conditional->mixture : nullptr;
+    // The queries on many processes answer a continuous one-dimensional y
+    // (kernel_queries_of_ranks.hpp).
+    if (model && model->output_dim() == 1 && !any_discrete(model->output_kernels())) {
+      stretch = stretch_of_rank(*model, communicator);
+    }
     if (!stretch) {
       throw InvalidArgument(
           "'cdens " + verb +
-          "' runs on many processes for a kcde model of its pairs (without sample weights, "
-          "trend = gp or an atom), each process keeping a stretch of them; this is " +
-          (file->conditional ? "a " + file->method() + " model" : std::string("a density model")) +
-          ": start it without mpirun");
+          "' runs on many processes for a kcde model of a continuous one-dimensional y, "
+          "without sample weights, trend = gp or an atom (each process keeps a stretch of its "
+          "pairs); " +
+          file->path + " (" + file->method() + ") is not one: start it without mpirun");
     }
     // The whole model goes; this rank keeps its stretch.
     file->conditional->mixture = *stretch;

@@ -15,7 +15,8 @@ namespace cdens::cli {
 /// `command(file)` for the model file that `load` reads: as read on one process; under mpirun
 /// on rank 0 with its conditional model answering through the ranks (every rank reads the file),
 /// the other ranks serving until rank 0 is done. InvalidArgument on every rank for a model that
-/// cannot be split over the ranks (`verb` names the command).
+/// cannot be split over the ranks, or whose y is discrete or multivariate (`verb` names the
+/// command).
 void with_model_of_processes(const std::string& verb, const std::function<ModelFile()>& load,
                              const std::function<void(const ModelFile&)>& command);
 

@@ -318,7 +318,8 @@ def expect_queries_on_every_rank_count(runner):
     refused = runner.run(["predict", runner.path("alone.json"), queries], 2)
     errors = [line for line in refused.stderr.splitlines() if "cdens: error:" in line]
     check(refused.returncode == 2 and len(errors) == 1
-          and "runs on many processes for a kcde model" in errors[0], refused.stderr)
+          and "runs on many processes for a kcde model of a continuous" in errors[0],
+          refused.stderr)
     print("cdens predict, evaluate and sample of a KCDE model split over 2-4 processes: largest "
           "differences from the command alone " + ", ".join(
               f"{name} {gap:.2g}" for name, gap in sorted(largest.items())))
