@@ -206,6 +206,12 @@ class PartsOfRanks {
       : own_rows_(std::move(own_rows)), communicator_(communicator) {
     agree_on_errors(communicator, [&] {
       parts_.emplace(rank_parts(own_rows_));
+      // The query tolerance τ split between the parts as one process splits it
+      // (neighbour_components.hpp): the kernel part, of share (1 − δ)(1 − ε), within τ/2 (its
+      // neighbours and its reduction); the marginal part within τ/2 of its share
+      // (prepare_marginal_part): every probability within τ/2 + τ/2.
+      parts_->conditional =
+          parts_->conditional->with_query_tolerance(own_rows_.query_tolerance() / 2.0);
       gate_sums_.emplace(parts_->gate);
     });
     double total_weight = std::exp(parts_->log_row_weight);
@@ -318,15 +324,11 @@ class PartsOfRanks {
     std::vector<double> marginal;  // log Σ_{k∈r} c_k, then the marginal part's components
     detail::ScalarComponentList broad;
     agree_on_errors(communicator_, [&] {
-      // The query tolerance τ split between the parts as one process splits it
-      // (neighbour_components.hpp): the kernel part, of share (1 − δ)(1 − ε), within τ/2 (its
-      // neighbours and its reduction), the marginal part, of share (1 − δ) ε, within
-      // τ / (2 (1 − δ) ε) (at most 0.01): every probability within τ/2 + τ/2. The marginal part
-      // is also where the kernel part falls back to, so it is reduced whatever ε (within τ/2 at
-      // ε = 0).
+      // The marginal part, of share (1 − δ) ε, within τ / (2 (1 − δ) ε) (at most
+      // kLargestReductionTolerance): it moves every probability by at most τ/2. It is also where
+      // the kernel part falls back to, so it is reduced whatever ε (within τ/2 at ε = 0).
       const double tolerance = own_rows_.query_tolerance();
       const double marginal_share = (1.0 - parts_->broad_weight) * parts_->marginal_weight;
-      parts_->conditional = parts_->conditional->with_query_tolerance(tolerance / 2.0);
       const Matrix any_input = Matrix::Zero(own_rows_.input_dim(), 1);
       marginal.push_back(parts_->log_row_weight);
       append_components(detail::GivenComponents::reduced_at(
@@ -433,7 +435,7 @@ class PartsOfRanks {
 
   ConditionalMixture own_rows_;
   const Communicator& communicator_;
-  mutable std::optional<RankParts> parts_;
+  std::optional<RankParts> parts_;
   std::optional<GateSums> gate_sums_;
   double log_total_weight_ = 0.0;  ///< log Σ_k c_k over every rank's rows
   /// Every rank's marginal part at its share, summing to 1; the broad component (probability 1)

@@ -39,6 +39,11 @@ struct ScalarComponentList {
   }
 };
 
+/// The largest tolerance a list of components is reduced within: wider bins would merge its
+/// whole range, and the bins dropped (τ/2 of it) would leave nothing to renormalise. A part of a
+/// mixture of small share may take a tolerance above τ (neighbour_components.hpp), up to this.
+inline constexpr double kLargestReductionTolerance = 0.01;
+
 /// The bin width κ, in units of the components' width, for a query tolerance τ ≥ 0.
 double reduction_bin_width(double tolerance);
 

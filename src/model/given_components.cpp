@@ -12,13 +12,6 @@
 #include "model/trend_groups.hpp"
 
 namespace cdens::detail {
-namespace {
-
-// No list is reduced within more than this (as NeighbourComponents' parts: wider bins would merge
-// the whole range, and the bins dropped would leave nothing to renormalise).
-constexpr double kLargestTolerance = 0.01;
-
-}  // namespace
 
 void GivenComponents::require_continuous_scalar_output(const ConditionalMixture& model) {
   model.require_scalar_output("queries from reduced components");
@@ -55,7 +48,8 @@ GivenComponents::Rows GivenComponents::reduced_at(const ConditionalMixture& mode
   // A model of a few components, or of bounded ones, keeps its exact answers.
   const bool exact = model.scalar_tolerance() == 0.0;
   const double within =
-      exact ? 0.0 : std::min(kLargestTolerance, tolerance.value_or(model.scalar_tolerance()));
+      exact ? 0.0
+            : std::min(kLargestReductionTolerance, tolerance.value_or(model.scalar_tolerance()));
   model.for_each_query(z, [&](Index j, const VectorView& pi) {
     rows[static_cast<std::size_t>(j)] = model.reduced_components(pi, within);
   });

@@ -23,7 +23,8 @@ struct GivenComponents {
   /// The reduced components of the model's one-dimensional continuous y at each input x_j
   /// (d_x × m), each list's probabilities summing to one: by the model's kernel-neighbour path
   /// where it takes it, else every component of the gate's probabilities reduced within the
-  /// model's scalar tolerance, or within `tolerance` (at most 0.01) where the model reduces at
+  /// model's scalar tolerance, or within `tolerance` (at most kLargestReductionTolerance) where
+  /// the model reduces at
   /// all. InvalidArgument for a discrete y, an atom or d_y > 1.
   static Rows reduced_at(const ConditionalMixture& model, const MatrixView& x,
                          std::optional<double> tolerance = std::nullopt);

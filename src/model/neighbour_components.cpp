@@ -10,9 +10,6 @@ namespace {
 // Shares of the query tolerance τ: the points left out of the kernel sum, and the reduction.
 constexpr double kNeighbourShare = 0.25;
 constexpr double kReductionShare = 0.75;
-// No part is reduced within more than this (its bins would merge its whole range; the bins
-// dropped, τ/2 of it, would leave nothing to renormalise).
-constexpr double kLargestPartTolerance = 0.01;
 
 Vector kernel_row_weights(const GaussianKernelCenters& kernel) {
   return kernel.row_weights ? *kernel.row_weights : Vector(Vector::Ones(kernel.centers->cols()));
@@ -34,7 +31,7 @@ NeighbourComponents::NeighbourComponents(const GaussianKernelCenters& kernel,
   // 5,750 components were the marginal part's at 3τ/4; 1,870 of 3,870 at 3τ/(8ε)).
   const double parts = marginal_share_ > 0.0 ? 2.0 : 1.0;
   const auto part_tolerance = [&](double share) {
-    return std::min(kLargestPartTolerance, kReductionShare * tolerance_ / (parts * share));
+    return std::min(kLargestReductionTolerance, kReductionShare * tolerance_ / (parts * share));
   };
   kernel_tolerance_ = part_tolerance(kernel_share_);
   kernel_bins_ = bins_for(merged, kernel_tolerance_);
